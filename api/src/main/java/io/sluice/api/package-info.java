@@ -1,0 +1,2 @@
+/** Sluice api module. */
+package io.sluice.api;

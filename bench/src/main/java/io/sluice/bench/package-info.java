@@ -1,0 +1,2 @@
+/** Sluice bench module. */
+package io.sluice.bench;

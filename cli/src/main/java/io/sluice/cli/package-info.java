@@ -1,0 +1,2 @@
+/** Sluice cli module. */
+package io.sluice.cli;

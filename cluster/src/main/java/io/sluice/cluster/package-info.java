@@ -1,0 +1,2 @@
+/** Sluice cluster module. */
+package io.sluice.cluster;

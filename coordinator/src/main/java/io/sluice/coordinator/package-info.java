@@ -1,0 +1,2 @@
+/** Sluice coordinator module. */
+package io.sluice.coordinator;

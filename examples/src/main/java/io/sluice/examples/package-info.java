@@ -1,0 +1,2 @@
+/** Sluice examples module. */
+package io.sluice.examples;

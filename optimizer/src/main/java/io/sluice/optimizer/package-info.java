@@ -1,0 +1,2 @@
+/** Sluice optimizer module. */
+package io.sluice.optimizer;

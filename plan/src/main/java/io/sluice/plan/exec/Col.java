@@ -1,0 +1,325 @@
+package io.sluice.plan.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.types.DataType;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.VarCharVector;
+
+/**
+ * One column of a batch, unpacked into a primitive array for the kernels: integers, dates and
+ * decimals in {@code longs}, floats in {@code doubles}, booleans in {@code bools}, strings in
+ * {@code strings}. {@code nulls} is null when the column holds no NULL.
+ *
+ * <p>A {@code Col} lives on the heap and owns no Arrow memory; {@link #read} copies out of a vector
+ * and {@link #write} copies into a new one that the caller owns.
+ */
+public final class Col {
+    public final DataType type;
+    public final int length;
+    public final long[] longs;
+    public final double[] doubles;
+    public final boolean[] bools;
+    public final String[] strings;
+    public final boolean[] nulls;
+
+    private Col(DataType type, int length, long[] longs, double[] doubles, boolean[] bools, String[] strings,
+            boolean[] nulls) {
+        this.type = requireNonNull(type, "type is null");
+        this.length = length;
+        this.longs = longs;
+        this.doubles = doubles;
+        this.bools = bools;
+        this.strings = strings;
+        this.nulls = nulls;
+    }
+
+    public static Col ofLongs(DataType type, long[] values, boolean[] nulls) {
+        return new Col(type, values.length, values, null, null, null, nulls);
+    }
+
+    public static Col ofDoubles(double[] values, boolean[] nulls) {
+        return new Col(DataType.FLOAT64, values.length, null, values, null, null, nulls);
+    }
+
+    public static Col ofBools(boolean[] values, boolean[] nulls) {
+        return new Col(DataType.BOOL, values.length, null, null, values, null, nulls);
+    }
+
+    public static Col ofStrings(String[] values, boolean[] nulls) {
+        return new Col(DataType.UTF8, values.length, null, null, null, values, nulls);
+    }
+
+    /** A column of {@code length} NULLs of the given type. */
+    public static Col allNull(DataType type, int length) {
+        boolean[] nulls = new boolean[length];
+        Arrays.fill(nulls, true);
+        return switch (type.kind()) {
+            case FLOAT64 -> ofDoubles(new double[length], nulls);
+            case BOOL, NULL -> new Col(type, length, null, null, new boolean[length], null, nulls);
+            case UTF8 -> ofStrings(new String[length], nulls);
+            default -> ofLongs(type, new long[length], nulls);
+        };
+    }
+
+    public boolean isNull(int row) {
+        return nulls != null && nulls[row];
+    }
+
+    /** Builds an empty column of the given type and length that a caller fills in place. */
+    public static Col allocate(DataType type, int length, boolean withNulls) {
+        boolean[] nulls = withNulls ? new boolean[length] : null;
+        return switch (type.kind()) {
+            case FLOAT64 -> ofDoubles(new double[length], nulls);
+            case BOOL, NULL -> new Col(type, length, null, null, new boolean[length], null, nulls);
+            case UTF8 -> ofStrings(new String[length], nulls);
+            default -> ofLongs(type, new long[length], nulls);
+        };
+    }
+
+    /** The same values reinterpreted as another long-backed type (e.g. int32 widened to int64). */
+    public Col withType(DataType newType) {
+        return new Col(newType, length, longs, doubles, bools, strings, nulls);
+    }
+
+    /** Rows {@code indexes[0..count)} of this column, in that order. */
+    public Col gather(int[] indexes, int count) {
+        boolean[] outNulls = null;
+        if (nulls != null) {
+            outNulls = new boolean[count];
+            for (int i = 0; i < count; i++) {
+                outNulls[i] = nulls[indexes[i]];
+            }
+        }
+        switch (type.kind()) {
+            case FLOAT64: {
+                double[] out = new double[count];
+                for (int i = 0; i < count; i++) {
+                    out[i] = doubles[indexes[i]];
+                }
+                return ofDoubles(out, outNulls);
+            }
+            case BOOL:
+            case NULL: {
+                boolean[] out = new boolean[count];
+                for (int i = 0; i < count; i++) {
+                    out[i] = bools[indexes[i]];
+                }
+                return new Col(type, count, null, null, out, null, outNulls);
+            }
+            case UTF8: {
+                String[] out = new String[count];
+                for (int i = 0; i < count; i++) {
+                    out[i] = strings[indexes[i]];
+                }
+                return ofStrings(out, outNulls);
+            }
+            default: {
+                long[] out = new long[count];
+                for (int i = 0; i < count; i++) {
+                    out[i] = longs[indexes[i]];
+                }
+                return ofLongs(type, out, outNulls);
+            }
+        }
+    }
+
+    /** The value at a row as a Java object (for results and tests, not for hot loops). */
+    public Object get(int row) {
+        if (isNull(row)) {
+            return null;
+        }
+        return switch (type.kind()) {
+            case NULL -> null;
+            case BOOL -> bools[row];
+            case INT32 -> (int) longs[row];
+            case INT64 -> longs[row];
+            case FLOAT64 -> doubles[row];
+            case DECIMAL -> java.math.BigDecimal.valueOf(longs[row], type.scale());
+            case UTF8 -> strings[row];
+            case DATE32 -> java.time.LocalDate.ofEpochDay(longs[row]);
+        };
+    }
+
+    /** Copies a vector's values out. */
+    public static Col read(FieldVector vector, DataType type) {
+        int n = vector.getValueCount();
+        boolean[] nulls = null;
+        if (vector.getNullCount() > 0) {
+            nulls = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                nulls[i] = vector.isNull(i);
+            }
+        }
+        switch (type.kind()) {
+            case NULL:
+                return allNull(type, n);
+            case BOOL: {
+                BitVector v = (BitVector) vector;
+                boolean[] out = new boolean[n];
+                for (int i = 0; i < n; i++) {
+                    out[i] = nulls == null || !nulls[i] ? v.get(i) != 0 : false;
+                }
+                return ofBools(out, nulls);
+            }
+            case INT32: {
+                IntVector v = (IntVector) vector;
+                long[] out = new long[n];
+                var buf = v.getDataBuffer();
+                for (int i = 0; i < n; i++) {
+                    out[i] = buf.getInt((long) i * 4);
+                }
+                return ofLongs(type, out, nulls);
+            }
+            case DATE32: {
+                DateDayVector v = (DateDayVector) vector;
+                long[] out = new long[n];
+                var buf = v.getDataBuffer();
+                for (int i = 0; i < n; i++) {
+                    out[i] = buf.getInt((long) i * 4);
+                }
+                return ofLongs(type, out, nulls);
+            }
+            case INT64: {
+                BigIntVector v = (BigIntVector) vector;
+                long[] out = new long[n];
+                var buf = v.getDataBuffer();
+                for (int i = 0; i < n; i++) {
+                    out[i] = buf.getLong((long) i * 8);
+                }
+                return ofLongs(type, out, nulls);
+            }
+            case DECIMAL: {
+                // Precision <= 18: the low 64 bits of the 128-bit little-endian value are the unscaled long.
+                DecimalVector v = (DecimalVector) vector;
+                long[] out = new long[n];
+                var buf = v.getDataBuffer();
+                for (int i = 0; i < n; i++) {
+                    out[i] = buf.getLong((long) i * 16);
+                }
+                return ofLongs(type, out, nulls);
+            }
+            case FLOAT64: {
+                Float8Vector v = (Float8Vector) vector;
+                double[] out = new double[n];
+                var buf = v.getDataBuffer();
+                for (int i = 0; i < n; i++) {
+                    out[i] = buf.getDouble((long) i * 8);
+                }
+                return ofDoubles(out, nulls);
+            }
+            case UTF8: {
+                VarCharVector v = (VarCharVector) vector;
+                String[] out = new String[n];
+                for (int i = 0; i < n; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        out[i] = new String(v.get(i), StandardCharsets.UTF_8);
+                    }
+                }
+                return ofStrings(out, nulls);
+            }
+            default:
+                throw new IllegalStateException("unhandled type " + type);
+        }
+    }
+
+    /** Copies this column into a new vector owned by the caller. */
+    public FieldVector write(String name, BufferAllocator allocator) {
+        FieldVector vector = new io.sluice.plan.types.Field(name, type).toArrow().createVector(allocator);
+        try {
+            fill(vector);
+        } catch (RuntimeException e) {
+            vector.close();
+            throw e;
+        }
+        return vector;
+    }
+
+    private void fill(FieldVector vector) {
+        int n = length;
+        switch (type.kind()) {
+            case NULL -> ((NullVector) vector).setValueCount(n);
+            case BOOL -> {
+                BitVector v = (BitVector) vector;
+                v.allocateNew(n);
+                for (int i = 0; i < n; i++) {
+                    if (!isNull(i)) {
+                        v.set(i, bools[i] ? 1 : 0);
+                    }
+                }
+                v.setValueCount(n);
+            }
+            case INT32 -> {
+                IntVector v = (IntVector) vector;
+                v.allocateNew(n);
+                for (int i = 0; i < n; i++) {
+                    if (!isNull(i)) {
+                        v.set(i, (int) longs[i]);
+                    }
+                }
+                v.setValueCount(n);
+            }
+            case DATE32 -> {
+                DateDayVector v = (DateDayVector) vector;
+                v.allocateNew(n);
+                for (int i = 0; i < n; i++) {
+                    if (!isNull(i)) {
+                        v.set(i, (int) longs[i]);
+                    }
+                }
+                v.setValueCount(n);
+            }
+            case INT64 -> {
+                BigIntVector v = (BigIntVector) vector;
+                v.allocateNew(n);
+                for (int i = 0; i < n; i++) {
+                    if (!isNull(i)) {
+                        v.set(i, longs[i]);
+                    }
+                }
+                v.setValueCount(n);
+            }
+            case DECIMAL -> {
+                DecimalVector v = (DecimalVector) vector;
+                v.allocateNew(n);
+                for (int i = 0; i < n; i++) {
+                    if (!isNull(i)) {
+                        v.set(i, longs[i]);
+                    }
+                }
+                v.setValueCount(n);
+            }
+            case FLOAT64 -> {
+                Float8Vector v = (Float8Vector) vector;
+                v.allocateNew(n);
+                for (int i = 0; i < n; i++) {
+                    if (!isNull(i)) {
+                        v.set(i, doubles[i]);
+                    }
+                }
+                v.setValueCount(n);
+            }
+            case UTF8 -> {
+                VarCharVector v = (VarCharVector) vector;
+                v.allocateNew(n);
+                for (int i = 0; i < n; i++) {
+                    if (!isNull(i)) {
+                        v.setSafe(i, strings[i].getBytes(StandardCharsets.UTF_8));
+                    }
+                }
+                v.setValueCount(n);
+            }
+            default -> throw new IllegalStateException("unhandled type " + type);
+        }
+    }
+}

@@ -1,0 +1,427 @@
+package io.sluice.plan.exec;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.DataType.Kind;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+
+/**
+ * Vectorized kernels: one type dispatch per batch, then a tight loop over primitive arrays.
+ * Integer overflow is an error, as in DuckDB; division by zero yields NULL.
+ */
+public final class Kernels {
+    private Kernels() {
+    }
+
+    public static boolean[] mergeNulls(boolean[] a, boolean[] b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        boolean[] out = new boolean[a.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = a[i] | b[i];
+        }
+        return out;
+    }
+
+    /** Values as doubles (decimals unscaled). */
+    public static double[] toDoubles(Col col) {
+        if (col.type.kind() == Kind.FLOAT64) {
+            return col.doubles;
+        }
+        requireLongBacked(col);
+        double[] out = new double[col.length];
+        if (col.type.kind() == Kind.DECIMAL && col.type.scale() > 0) {
+            double divisor = TypeRules.pow10(col.type.scale());
+            for (int i = 0; i < out.length; i++) {
+                out[i] = col.longs[i] / divisor;
+            }
+        } else {
+            for (int i = 0; i < out.length; i++) {
+                out[i] = col.longs[i];
+            }
+        }
+        return out;
+    }
+
+    /** Values as longs scaled to {@code targetScale} decimal places. */
+    public static long[] toScaledLongs(Col col, int targetScale) {
+        requireLongBacked(col);
+        int scale = col.type.kind() == Kind.DECIMAL ? col.type.scale() : 0;
+        if (scale == targetScale) {
+            return col.longs;
+        }
+        long[] out = new long[col.length];
+        if (targetScale > scale) {
+            long factor = TypeRules.pow10(targetScale - scale);
+            for (int i = 0; i < out.length; i++) {
+                out[i] = Math.multiplyExact(col.longs[i], factor);
+            }
+        } else {
+            long divisor = TypeRules.pow10(scale - targetScale);
+            for (int i = 0; i < out.length; i++) {
+                out[i] = roundDiv(col.longs[i], divisor);
+            }
+        }
+        return out;
+    }
+
+    private static long roundDiv(long value, long divisor) {
+        long q = value / divisor;
+        long rem = value % divisor;
+        if (Math.abs(rem) * 2 >= divisor) {
+            q += value < 0 ? -1 : 1;
+        }
+        return q;
+    }
+
+    private static void requireLongBacked(Col col) {
+        if (!col.type.isLongBacked()) {
+            throw new IllegalStateException("expected a numeric column, got " + col.type);
+        }
+    }
+
+    public static Col arithmetic(BinaryOp op, Col l, Col r, DataType result) {
+        int n = l.length;
+        if (result.kind() == Kind.NULL || l.type.kind() == Kind.NULL || r.type.kind() == Kind.NULL) {
+            return Col.allNull(result.kind() == Kind.NULL ? DataType.NULL : result, n);
+        }
+        boolean[] nulls = mergeNulls(l.nulls, r.nulls);
+        try {
+            if (result.kind() == Kind.FLOAT64) {
+                double[] a = toDoubles(l);
+                double[] b = toDoubles(r);
+                double[] out = new double[n];
+                switch (op) {
+                    case ADD -> { for (int i = 0; i < n; i++) out[i] = a[i] + b[i]; }
+                    case SUBTRACT -> { for (int i = 0; i < n; i++) out[i] = a[i] - b[i]; }
+                    case MULTIPLY -> { for (int i = 0; i < n; i++) out[i] = a[i] * b[i]; }
+                    case DIVIDE, MODULO -> {
+                        boolean[] divNulls = null;
+                        for (int i = 0; i < n; i++) {
+                            if (b[i] == 0) {
+                                if (divNulls == null) {
+                                    divNulls = nulls == null ? new boolean[n] : nulls.clone();
+                                }
+                                divNulls[i] = true;
+                            } else {
+                                out[i] = op == BinaryOp.DIVIDE ? a[i] / b[i] : a[i] % b[i];
+                            }
+                        }
+                        if (divNulls != null) {
+                            nulls = divNulls;
+                        }
+                    }
+                    default -> throw new IllegalArgumentException(op + " is not arithmetic");
+                }
+                return Col.ofDoubles(out, nulls);
+            }
+            int scale = result.kind() == Kind.DECIMAL ? result.scale() : 0;
+            long[] a;
+            long[] b;
+            if (op == BinaryOp.MULTIPLY) {
+                a = l.longs;
+                b = r.longs;
+            } else {
+                a = toScaledLongs(l, scale);
+                b = toScaledLongs(r, scale);
+            }
+            long[] out = new long[n];
+            switch (op) {
+                case ADD -> { for (int i = 0; i < n; i++) out[i] = Math.addExact(a[i], b[i]); }
+                case SUBTRACT -> { for (int i = 0; i < n; i++) out[i] = Math.subtractExact(a[i], b[i]); }
+                case MULTIPLY -> { for (int i = 0; i < n; i++) out[i] = Math.multiplyExact(a[i], b[i]); }
+                case MODULO -> {
+                    boolean[] divNulls = null;
+                    for (int i = 0; i < n; i++) {
+                        if (b[i] == 0) {
+                            if (divNulls == null) {
+                                divNulls = nulls == null ? new boolean[n] : nulls.clone();
+                            }
+                            divNulls[i] = true;
+                        } else {
+                            out[i] = a[i] % b[i];
+                        }
+                    }
+                    if (divNulls != null) {
+                        nulls = divNulls;
+                    }
+                }
+                default -> throw new IllegalArgumentException(op + " does not yield " + result);
+            }
+            return Col.ofLongs(result, out, nulls);
+        } catch (ArithmeticException e) {
+            throw new SluiceException("numeric overflow in '" + op.symbol() + "' on " + l.type + " and " + r.type);
+        }
+    }
+
+    public static Col compare(BinaryOp op, Col l, Col r) {
+        int n = l.length;
+        if (l.type.kind() == Kind.NULL || r.type.kind() == Kind.NULL) {
+            return Col.allNull(DataType.BOOL, n);
+        }
+        boolean[] nulls = mergeNulls(l.nulls, r.nulls);
+        boolean[] out = new boolean[n];
+        Kind lk = l.type.kind();
+        Kind rk = r.type.kind();
+        if (lk == Kind.FLOAT64 || rk == Kind.FLOAT64) {
+            double[] a = toDoubles(l);
+            double[] b = toDoubles(r);
+            for (int i = 0; i < n; i++) {
+                out[i] = test(op, Double.compare(a[i], b[i]));
+            }
+        } else if (l.type.isLongBacked() && r.type.isLongBacked()) {
+            int scale = Math.max(lk == Kind.DECIMAL ? l.type.scale() : 0, rk == Kind.DECIMAL ? r.type.scale() : 0);
+            long[] a = toScaledLongs(l, scale);
+            long[] b = toScaledLongs(r, scale);
+            switch (op) {
+                case EQ -> { for (int i = 0; i < n; i++) out[i] = a[i] == b[i]; }
+                case NOT_EQ -> { for (int i = 0; i < n; i++) out[i] = a[i] != b[i]; }
+                case LT -> { for (int i = 0; i < n; i++) out[i] = a[i] < b[i]; }
+                case LT_EQ -> { for (int i = 0; i < n; i++) out[i] = a[i] <= b[i]; }
+                case GT -> { for (int i = 0; i < n; i++) out[i] = a[i] > b[i]; }
+                case GT_EQ -> { for (int i = 0; i < n; i++) out[i] = a[i] >= b[i]; }
+                default -> throw new IllegalArgumentException(op + " is not a comparison");
+            }
+        } else if (lk == Kind.UTF8 && rk == Kind.UTF8) {
+            for (int i = 0; i < n; i++) {
+                if (nulls == null || !nulls[i]) {
+                    out[i] = test(op, l.strings[i].compareTo(r.strings[i]));
+                }
+            }
+        } else if (lk == Kind.BOOL && rk == Kind.BOOL) {
+            for (int i = 0; i < n; i++) {
+                out[i] = test(op, Boolean.compare(l.bools[i], r.bools[i]));
+            }
+        } else {
+            throw new SluiceException("cannot compare " + l.type + " with " + r.type);
+        }
+        return Col.ofBools(out, nulls);
+    }
+
+    private static boolean test(BinaryOp op, int cmp) {
+        return switch (op) {
+            case EQ -> cmp == 0;
+            case NOT_EQ -> cmp != 0;
+            case LT -> cmp < 0;
+            case LT_EQ -> cmp <= 0;
+            case GT -> cmp > 0;
+            case GT_EQ -> cmp >= 0;
+            default -> throw new IllegalArgumentException(op + " is not a comparison");
+        };
+    }
+
+    /** SQL three-valued AND / OR. */
+    public static Col logical(BinaryOp op, Col l, Col r) {
+        int n = l.length;
+        boolean[] out = new boolean[n];
+        boolean[] nulls = null;
+        boolean and = op == BinaryOp.AND;
+        for (int i = 0; i < n; i++) {
+            boolean ln = l.isNull(i);
+            boolean rn = r.isNull(i);
+            boolean lv = !ln && l.bools[i];
+            boolean rv = !rn && r.bools[i];
+            if (and) {
+                if ((!ln && !lv) || (!rn && !rv)) {
+                    out[i] = false;
+                } else if (ln || rn) {
+                    if (nulls == null) nulls = new boolean[n];
+                    nulls[i] = true;
+                } else {
+                    out[i] = true;
+                }
+            } else {
+                if (lv || rv) {
+                    out[i] = true;
+                } else if (ln || rn) {
+                    if (nulls == null) nulls = new boolean[n];
+                    nulls[i] = true;
+                } else {
+                    out[i] = false;
+                }
+            }
+        }
+        return Col.ofBools(out, nulls);
+    }
+
+    public static Col not(Col c) {
+        boolean[] out = new boolean[c.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = !c.bools[i];
+        }
+        return Col.ofBools(out, c.nulls);
+    }
+
+    public static Col isNull(Col c, boolean negated) {
+        boolean[] out = new boolean[c.length];
+        if (c.nulls != null) {
+            for (int i = 0; i < out.length; i++) {
+                out[i] = c.nulls[i] != negated;
+            }
+        } else if (negated) {
+            java.util.Arrays.fill(out, true);
+        }
+        return Col.ofBools(out, null);
+    }
+
+    public static Col negate(Col c) {
+        if (c.type.kind() == Kind.FLOAT64) {
+            double[] out = new double[c.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = -c.doubles[i];
+            }
+            return Col.ofDoubles(out, c.nulls);
+        }
+        long[] out = new long[c.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = -c.longs[i];
+        }
+        return Col.ofLongs(c.type, out, c.nulls);
+    }
+
+    /** Converts a column to another type; values that do not convert are a user error naming the value. */
+    public static Col cast(Col c, DataType target) {
+        DataType source = c.type;
+        if (source.equals(target)) {
+            return c;
+        }
+        int n = c.length;
+        if (source.kind() == Kind.NULL) {
+            return Col.allNull(target, n);
+        }
+        Kind tk = target.kind();
+        if (tk == Kind.FLOAT64) {
+            if (source.kind() == Kind.UTF8) {
+                double[] out = new double[n];
+                for (int i = 0; i < n; i++) {
+                    if (!c.isNull(i)) {
+                        try {
+                            out[i] = Double.parseDouble(c.strings[i].trim());
+                        } catch (NumberFormatException e) {
+                            throw badCast(c.strings[i], target);
+                        }
+                    }
+                }
+                return Col.ofDoubles(out, c.nulls);
+            }
+            return Col.ofDoubles(toDoubles(c), c.nulls);
+        }
+        if (tk == Kind.INT32 || tk == Kind.INT64) {
+            long[] out = new long[n];
+            switch (source.kind()) {
+                case FLOAT64 -> { for (int i = 0; i < n; i++) out[i] = Math.round(c.doubles[i]); }
+                case INT32, INT64, DATE32 -> System.arraycopy(c.longs, 0, out, 0, n);
+                case DECIMAL -> out = toScaledLongs(c, 0);
+                case BOOL -> { for (int i = 0; i < n; i++) out[i] = c.bools[i] ? 1 : 0; }
+                case UTF8 -> {
+                    for (int i = 0; i < n; i++) {
+                        if (!c.isNull(i)) {
+                            try {
+                                out[i] = Long.parseLong(c.strings[i].trim());
+                            } catch (NumberFormatException e) {
+                                throw badCast(c.strings[i], target);
+                            }
+                        }
+                    }
+                }
+                default -> throw unsupported(source, target);
+            }
+            if (tk == Kind.INT32) {
+                for (int i = 0; i < n; i++) {
+                    if (!c.isNull(i) && (out[i] < Integer.MIN_VALUE || out[i] > Integer.MAX_VALUE)) {
+                        throw new SluiceException("value " + out[i] + " is out of range for int32");
+                    }
+                }
+            }
+            return Col.ofLongs(target, out, c.nulls);
+        }
+        if (tk == Kind.DECIMAL) {
+            long[] out = new long[n];
+            switch (source.kind()) {
+                case INT32, INT64, DECIMAL -> out = toScaledLongs(c, target.scale());
+                case FLOAT64 -> {
+                    for (int i = 0; i < n; i++) {
+                        if (!c.isNull(i)) {
+                            out[i] = BigDecimal.valueOf(c.doubles[i]).setScale(target.scale(), RoundingMode.HALF_UP)
+                                    .unscaledValue().longValueExact();
+                        }
+                    }
+                }
+                case UTF8 -> {
+                    for (int i = 0; i < n; i++) {
+                        if (!c.isNull(i)) {
+                            try {
+                                out[i] = new BigDecimal(c.strings[i].trim()).setScale(target.scale(), RoundingMode.HALF_UP)
+                                        .unscaledValue().longValueExact();
+                            } catch (NumberFormatException | ArithmeticException e) {
+                                throw badCast(c.strings[i], target);
+                            }
+                        }
+                    }
+                }
+                default -> throw unsupported(source, target);
+            }
+            long limit = TypeRules.pow10(target.precision());
+            for (int i = 0; i < n; i++) {
+                if (!c.isNull(i) && (out[i] >= limit || out[i] <= -limit)) {
+                    throw new SluiceException("value " + BigDecimal.valueOf(out[i], target.scale()) + " does not fit " + target);
+                }
+            }
+            return Col.ofLongs(target, out, c.nulls);
+        }
+        if (tk == Kind.UTF8) {
+            String[] out = new String[n];
+            for (int i = 0; i < n; i++) {
+                if (!c.isNull(i)) {
+                    out[i] = ValueFormat.format(c, i);
+                }
+            }
+            return Col.ofStrings(out, c.nulls);
+        }
+        if (tk == Kind.DATE32 && source.kind() == Kind.UTF8) {
+            long[] out = new long[n];
+            for (int i = 0; i < n; i++) {
+                if (!c.isNull(i)) {
+                    try {
+                        out[i] = LocalDate.parse(c.strings[i].trim()).toEpochDay();
+                    } catch (DateTimeParseException e) {
+                        throw badCast(c.strings[i], target);
+                    }
+                }
+            }
+            return Col.ofLongs(target, out, c.nulls);
+        }
+        if (tk == Kind.BOOL && source.kind() == Kind.UTF8) {
+            boolean[] out = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                if (!c.isNull(i)) {
+                    String s = c.strings[i].trim();
+                    if (s.equalsIgnoreCase("true")) {
+                        out[i] = true;
+                    } else if (!s.equalsIgnoreCase("false")) {
+                        throw badCast(s, target);
+                    }
+                }
+            }
+            return Col.ofBools(out, c.nulls);
+        }
+        throw unsupported(source, target);
+    }
+
+    private static SluiceException badCast(String value, DataType target) {
+        return new SluiceException("cannot cast '" + value + "' to " + target);
+    }
+
+    private static SluiceException unsupported(DataType source, DataType target) {
+        return new SluiceException("cannot cast " + source + " to " + target);
+    }
+}

@@ -1,0 +1,124 @@
+package io.sluice.plan.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Schema;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A constant. {@code value} is held as the engine computes it: a {@code Long} for integers, dates
+ * (epoch days) and decimals (unscaled), a {@code Double}, {@code Boolean} or {@code String}; null
+ * for NULL.
+ */
+public record Literal(Object value, DataType type) implements Expr {
+    public Literal {
+        requireNonNull(type, "type is null");
+        if (value != null) {
+            boolean ok = switch (type.kind()) {
+                case NULL -> false;
+                case BOOL -> value instanceof Boolean;
+                case FLOAT64 -> value instanceof Double;
+                case UTF8 -> value instanceof String;
+                default -> value instanceof Long;
+            };
+            if (!ok) {
+                throw new IllegalArgumentException("literal " + value + " is not held as " + type);
+            }
+        }
+    }
+
+    public static Literal of(long value) {
+        return new Literal(value, DataType.INT64);
+    }
+
+    public static Literal of(double value) {
+        return new Literal(value, DataType.FLOAT64);
+    }
+
+    public static Literal of(String value) {
+        return new Literal(value, DataType.UTF8);
+    }
+
+    public static Literal of(boolean value) {
+        return new Literal(value, DataType.BOOL);
+    }
+
+    public static Literal ofDecimal(BigDecimal value) {
+        int scale = Math.max(0, value.scale());
+        BigDecimal scaled = value.setScale(scale);
+        int precision = Math.max(scale, scaled.precision());
+        return new Literal(scaled.unscaledValue().longValueExact(), DataType.decimal(Math.max(1, precision), scale));
+    }
+
+    public static Literal ofDate(LocalDate date) {
+        return new Literal(date.toEpochDay(), DataType.DATE32);
+    }
+
+    public static Literal nullValue() {
+        return new Literal(null, DataType.NULL);
+    }
+
+    @Override
+    public DataType type(Schema input) {
+        return type;
+    }
+
+    @Override
+    public List<Expr> children() {
+        return List.of();
+    }
+
+    @Override
+    public Expr withChildren(List<Expr> children) {
+        return this;
+    }
+
+    @Override
+    public Col evaluate(Batch batch) {
+        int n = batch.rowCount();
+        if (value == null) {
+            return Col.allNull(type, n);
+        }
+        switch (type.kind()) {
+            case BOOL: {
+                boolean[] out = new boolean[n];
+                Arrays.fill(out, (Boolean) value);
+                return Col.ofBools(out, null);
+            }
+            case FLOAT64: {
+                double[] out = new double[n];
+                Arrays.fill(out, (Double) value);
+                return Col.ofDoubles(out, null);
+            }
+            case UTF8: {
+                String[] out = new String[n];
+                Arrays.fill(out, (String) value);
+                return Col.ofStrings(out, null);
+            }
+            default: {
+                long[] out = new long[n];
+                Arrays.fill(out, (Long) value);
+                return Col.ofLongs(type, out, null);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        if (value == null) {
+            return "NULL";
+        }
+        return switch (type.kind()) {
+            case UTF8 -> "'" + ((String) value).replace("'", "''") + "'";
+            case DATE32 -> "DATE '" + LocalDate.ofEpochDay((Long) value) + "'";
+            case DECIMAL -> BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
+            default -> value.toString();
+        };
+    }
+}

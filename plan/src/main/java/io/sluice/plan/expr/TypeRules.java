@@ -1,0 +1,83 @@
+package io.sluice.plan.expr;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.DataType.Kind;
+
+/** Result types of operators; evaluation uses the same rules, so planned and computed types agree. */
+public final class TypeRules {
+    private TypeRules() {
+    }
+
+    public static DataType arithmetic(BinaryOp op, DataType left, DataType right) {
+        if (left.kind() == Kind.NULL && right.kind() == Kind.NULL) {
+            return DataType.NULL;
+        }
+        DataType l = left.kind() == Kind.NULL ? right : left;
+        DataType r = right.kind() == Kind.NULL ? left : right;
+        if (!l.isNumeric() || !r.isNumeric()) {
+            throw new SluiceException("cannot apply '" + op.symbol() + "' to " + left + " and " + right);
+        }
+        if (op == BinaryOp.DIVIDE || l.kind() == Kind.FLOAT64 || r.kind() == Kind.FLOAT64) {
+            return DataType.FLOAT64;
+        }
+        if (l.kind() == Kind.DECIMAL || r.kind() == Kind.DECIMAL) {
+            DataType ld = asDecimal(l);
+            DataType rd = asDecimal(r);
+            int max = DataType.MAX_LONG_DECIMAL_PRECISION;
+            return switch (op) {
+                case MULTIPLY -> {
+                    int scale = Math.min(max, ld.scale() + rd.scale());
+                    yield DataType.decimal(max, scale);
+                }
+                default -> {
+                    int scale = Math.max(ld.scale(), rd.scale());
+                    int integer = Math.max(ld.precision() - ld.scale(), rd.precision() - rd.scale());
+                    yield DataType.decimal(Math.min(max, Math.max(scale, integer + scale + 1)), scale);
+                }
+            };
+        }
+        return DataType.INT64;
+    }
+
+    /** Integers widen to decimals of scale 0. */
+    public static DataType asDecimal(DataType type) {
+        return switch (type.kind()) {
+            case DECIMAL -> type;
+            case INT32 -> DataType.decimal(10, 0);
+            case INT64 -> DataType.decimal(18, 0);
+            default -> throw new SluiceException("cannot treat " + type + " as a decimal");
+        };
+    }
+
+    /** Whether values of the two types can be compared; the check names both types on failure. */
+    public static void checkComparable(BinaryOp op, DataType left, DataType right) {
+        if (left.kind() == Kind.NULL || right.kind() == Kind.NULL) {
+            return;
+        }
+        boolean ok = (left.isNumeric() && right.isNumeric()) || left.kind() == right.kind();
+        if (!ok) {
+            throw new SluiceException("cannot compare " + left + " with " + right + " using '" + op.symbol() + "'");
+        }
+    }
+
+    public static void checkBoolean(String what, DataType type) {
+        if (type.kind() != Kind.BOOL && type.kind() != Kind.NULL) {
+            throw new SluiceException(what + " must be boolean, not " + type);
+        }
+    }
+
+    /** 10^n for n in [0, 18]. */
+    public static long pow10(int n) {
+        return POW10[n];
+    }
+
+    private static final long[] POW10 = new long[19];
+
+    static {
+        POW10[0] = 1;
+        for (int i = 1; i < POW10.length; i++) {
+            POW10[i] = POW10[i - 1] * 10;
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.sluice.plan.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Kernels;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/** NOT, unary minus, IS NULL and IS NOT NULL. */
+public record Unary(Op op, Expr input) implements Expr {
+    public enum Op { NOT, NEGATE, IS_NULL, IS_NOT_NULL }
+
+    public Unary {
+        requireNonNull(op, "op is null");
+        requireNonNull(input, "input is null");
+    }
+
+    @Override
+    public DataType type(Schema schema) {
+        DataType t = input.type(schema);
+        return switch (op) {
+            case NOT -> {
+                TypeRules.checkBoolean("operand of NOT (" + input + ")", t);
+                yield DataType.BOOL;
+            }
+            case NEGATE -> {
+                if (!t.isNumeric() && t.kind() != DataType.Kind.NULL) {
+                    throw new SluiceException("cannot negate " + t + " (" + input + ")");
+                }
+                yield t;
+            }
+            case IS_NULL, IS_NOT_NULL -> DataType.BOOL;
+        };
+    }
+
+    @Override
+    public List<Expr> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public Expr withChildren(List<Expr> children) {
+        return new Unary(op, children.get(0));
+    }
+
+    @Override
+    public Col evaluate(Batch batch) {
+        Col c = input.evaluate(batch);
+        return switch (op) {
+            case NOT -> c.type.kind() == DataType.Kind.NULL ? Col.allNull(DataType.BOOL, c.length) : Kernels.not(c);
+            case NEGATE -> c.type.kind() == DataType.Kind.NULL ? c : Kernels.negate(c);
+            case IS_NULL -> Kernels.isNull(c, false);
+            case IS_NOT_NULL -> Kernels.isNull(c, true);
+        };
+    }
+
+    @Override
+    public String toString() {
+        return switch (op) {
+            case NOT -> "NOT " + input;
+            case NEGATE -> "-" + input;
+            case IS_NULL -> input + " IS NULL";
+            case IS_NOT_NULL -> input + " IS NOT NULL";
+        };
+    }
+}

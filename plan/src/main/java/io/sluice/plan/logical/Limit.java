@@ -1,0 +1,46 @@
+package io.sluice.plan.logical;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/** Skips {@code offset} rows, then keeps at most {@code fetch}. */
+public record Limit(LogicalPlan input, long offset, long fetch) implements LogicalPlan {
+    public Limit {
+        requireNonNull(input, "input is null");
+        if (fetch < 0) {
+            throw new SluiceException("LIMIT must not be negative: " + fetch);
+        }
+        if (offset < 0) {
+            throw new SluiceException("OFFSET must not be negative: " + offset);
+        }
+    }
+
+    @Override
+    public Schema schema() {
+        return input.schema();
+    }
+
+    @Override
+    public List<LogicalPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public LogicalPlan withNewChildren(List<LogicalPlan> children) {
+        return new Limit(children.get(0), offset, fetch);
+    }
+
+    @Override
+    public List<Expr> expressions() {
+        return List.of();
+    }
+
+    @Override
+    public String describe() {
+        return "Limit: fetch=" + fetch + (offset > 0 ? " offset=" + offset : "");
+    }
+}

@@ -1,0 +1,62 @@
+package io.sluice.plan.logical;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Computes one output column per expression, named by {@link Expr#name()}. */
+public record Projection(LogicalPlan input, List<Expr> exprs) implements LogicalPlan {
+    public Projection {
+        requireNonNull(input, "input is null");
+        exprs = List.copyOf(exprs);
+        if (exprs.isEmpty()) {
+            throw new SluiceException("a projection needs at least one column");
+        }
+        for (Expr e : exprs) {
+            if (Exprs.containsAggregate(e)) {
+                throw new SluiceException("aggregate " + e + " outside an aggregation");
+            }
+        }
+        schemaOf(input.schema(), exprs);
+    }
+
+    static Schema schemaOf(Schema input, List<Expr> exprs) {
+        List<Field> fields = new ArrayList<>(exprs.size());
+        for (Expr e : exprs) {
+            fields.add(new Field(e.name(), e.type(input)));
+        }
+        return new Schema(fields);
+    }
+
+    @Override
+    public Schema schema() {
+        return schemaOf(input.schema(), exprs);
+    }
+
+    @Override
+    public List<LogicalPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public LogicalPlan withNewChildren(List<LogicalPlan> children) {
+        return new Projection(children.get(0), exprs);
+    }
+
+    @Override
+    public List<Expr> expressions() {
+        return exprs;
+    }
+
+    @Override
+    public String describe() {
+        return "Projection: " + exprs.stream().map(Expr::toString).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,56 @@
+package io.sluice.plan.logical;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Orders all rows by {@code keys}. */
+public record Sort(LogicalPlan input, List<SortKey> keys) implements LogicalPlan {
+    public Sort {
+        requireNonNull(input, "input is null");
+        keys = List.copyOf(keys);
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("sort needs a key");
+        }
+        for (SortKey k : keys) {
+            if (Exprs.containsAggregate(k.expr())) {
+                throw new SluiceException("aggregate " + k.expr() + " in ORDER BY of a query without it in the select list");
+            }
+            k.expr().type(input.schema());
+        }
+    }
+
+    @Override
+    public Schema schema() {
+        return input.schema();
+    }
+
+    @Override
+    public List<LogicalPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public LogicalPlan withNewChildren(List<LogicalPlan> children) {
+        return new Sort(children.get(0), keys);
+    }
+
+    @Override
+    public List<Expr> expressions() {
+        List<Expr> out = new ArrayList<>();
+        keys.forEach(k -> out.add(k.expr()));
+        return out;
+    }
+
+    @Override
+    public String describe() {
+        return "Sort: " + keys.stream().map(SortKey::toString).collect(Collectors.joining(", "));
+    }
+}

@@ -1,0 +1,59 @@
+package io.sluice.plan.logical;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.source.TableSource;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads a table; {@code projection} lists the columns read, in output order (all when null). */
+public record TableScan(TableSource source, List<String> projection) implements LogicalPlan {
+    public TableScan {
+        requireNonNull(source, "source is null");
+        if (projection != null) {
+            projection = List.copyOf(projection);
+            for (String column : projection) {
+                source.schema().field(column);
+            }
+        }
+    }
+
+    public TableScan(TableSource source) {
+        this(source, null);
+    }
+
+    @Override
+    public Schema schema() {
+        if (projection == null) {
+            return source.schema();
+        }
+        List<Field> fields = new ArrayList<>();
+        for (String column : projection) {
+            fields.add(source.schema().field(column));
+        }
+        return new Schema(fields);
+    }
+
+    @Override
+    public List<LogicalPlan> children() {
+        return List.of();
+    }
+
+    @Override
+    public LogicalPlan withNewChildren(List<LogicalPlan> children) {
+        return this;
+    }
+
+    @Override
+    public List<Expr> expressions() {
+        return List.of();
+    }
+
+    @Override
+    public String describe() {
+        return "TableScan: " + source.name() + (projection == null ? "" : " projection=" + projection);
+    }
+}

@@ -1,0 +1,51 @@
+package io.sluice.plan.physical;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * What a running task gets from the node it runs on: its own allocator (with a limit; the task
+ * closes what it allocates), its identity, and node services looked up by type (the shuffle
+ * environment on a worker, for example).
+ */
+public final class TaskContext {
+    public static final int DEFAULT_BATCH_SIZE = 8192;
+
+    private final String taskId;
+    private final BufferAllocator allocator;
+    private final int batchSize;
+    private final Map<Class<?>, Object> services;
+
+    public TaskContext(String taskId, BufferAllocator allocator, int batchSize, Map<Class<?>, Object> services) {
+        this.taskId = requireNonNull(taskId, "taskId is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batch size must be positive: " + batchSize);
+        }
+        this.batchSize = batchSize;
+        this.services = Map.copyOf(services);
+    }
+
+    public String taskId() {
+        return taskId;
+    }
+
+    public BufferAllocator allocator() {
+        return allocator;
+    }
+
+    public int batchSize() {
+        return batchSize;
+    }
+
+    /** The node service of this type; a missing one is a wiring bug. */
+    public <T> T service(Class<T> type) {
+        Object s = services.get(type);
+        if (s == null) {
+            throw new IllegalStateException("task " + taskId + " has no " + type.getSimpleName());
+        }
+        return type.cast(s);
+    }
+}

@@ -1,0 +1,105 @@
+package io.sluice.plan.types;
+
+import io.sluice.plan.SluiceException;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+/**
+ * A column type. Integers, dates and decimals of precision up to 18 compute as {@code long}s
+ * (decimals scaled by {@code 10^scale}); floats as {@code double}s.
+ */
+public record DataType(Kind kind, int precision, int scale) {
+    public enum Kind { NULL, BOOL, INT32, INT64, FLOAT64, DECIMAL, UTF8, DATE32 }
+
+    /** The largest decimal precision that still fits a scaled {@code long}. */
+    public static final int MAX_LONG_DECIMAL_PRECISION = 18;
+
+    public static final DataType NULL = new DataType(Kind.NULL, 0, 0);
+    public static final DataType BOOL = new DataType(Kind.BOOL, 0, 0);
+    public static final DataType INT32 = new DataType(Kind.INT32, 0, 0);
+    public static final DataType INT64 = new DataType(Kind.INT64, 0, 0);
+    public static final DataType FLOAT64 = new DataType(Kind.FLOAT64, 0, 0);
+    public static final DataType UTF8 = new DataType(Kind.UTF8, 0, 0);
+    public static final DataType DATE32 = new DataType(Kind.DATE32, 0, 0);
+
+    public DataType {
+        if (kind == null) {
+            throw new IllegalArgumentException("kind is null");
+        }
+        if (kind == Kind.DECIMAL) {
+            if (precision < 1 || precision > MAX_LONG_DECIMAL_PRECISION) {
+                throw new SluiceException("decimal precision " + precision + " is not supported (1 to "
+                        + MAX_LONG_DECIMAL_PRECISION + ")");
+            }
+            if (scale < 0 || scale > precision) {
+                throw new SluiceException("decimal scale " + scale + " must be between 0 and the precision " + precision);
+            }
+        } else if (precision != 0 || scale != 0) {
+            throw new IllegalArgumentException(kind + " takes no precision or scale");
+        }
+    }
+
+    public static DataType decimal(int precision, int scale) {
+        return new DataType(Kind.DECIMAL, precision, scale);
+    }
+
+    /** True for types whose values are held as {@code long}s: integers, dates and decimals. */
+    public boolean isLongBacked() {
+        return kind == Kind.INT32 || kind == Kind.INT64 || kind == Kind.DATE32 || kind == Kind.DECIMAL;
+    }
+
+    public boolean isIntegral() {
+        return kind == Kind.INT32 || kind == Kind.INT64;
+    }
+
+    public boolean isNumeric() {
+        return isIntegral() || kind == Kind.FLOAT64 || kind == Kind.DECIMAL;
+    }
+
+    public ArrowType toArrow() {
+        return switch (kind) {
+            case NULL -> ArrowType.Null.INSTANCE;
+            case BOOL -> ArrowType.Bool.INSTANCE;
+            case INT32 -> new ArrowType.Int(32, true);
+            case INT64 -> new ArrowType.Int(64, true);
+            case FLOAT64 -> new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+            case DECIMAL -> new ArrowType.Decimal(precision, scale, 128);
+            case UTF8 -> ArrowType.Utf8.INSTANCE;
+            case DATE32 -> new ArrowType.Date(DateUnit.DAY);
+        };
+    }
+
+    public static DataType fromArrow(ArrowType type) {
+        if (type instanceof ArrowType.Bool) {
+            return BOOL;
+        }
+        if (type instanceof ArrowType.Int i && i.getIsSigned()) {
+            if (i.getBitWidth() == 64) {
+                return INT64;
+            }
+            return INT32;
+        }
+        if (type instanceof ArrowType.FloatingPoint) {
+            return FLOAT64;
+        }
+        if (type instanceof ArrowType.Decimal d) {
+            return decimal(d.getPrecision(), d.getScale());
+        }
+        if (type instanceof ArrowType.Utf8) {
+            return UTF8;
+        }
+        if (type instanceof ArrowType.Date d && d.getUnit() == DateUnit.DAY) {
+            return DATE32;
+        }
+        if (type instanceof ArrowType.Null) {
+            return NULL;
+        }
+        throw new SluiceException("unsupported Arrow type " + type);
+    }
+
+    @Override
+    public String toString() {
+        return kind == Kind.DECIMAL ? "decimal(" + precision + "," + scale + ")" : kind.name().toLowerCase();
+    }
+}

@@ -1,0 +1,2 @@
+/** Sluice shuffle module. */
+package io.sluice.shuffle;

@@ -1,0 +1,2 @@
+/** Sluice worker module. */
+package io.sluice.worker;
