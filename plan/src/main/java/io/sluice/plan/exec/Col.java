@@ -134,6 +134,48 @@ public final class Col {
         }
     }
 
+    /** The rows of several columns of one type, one after another. */
+    public static Col concat(DataType type, java.util.List<Col> parts) {
+        if (parts.size() == 1) {
+            return parts.get(0);
+        }
+        int total = 0;
+        boolean anyNulls = false;
+        for (Col c : parts) {
+            total += c.length;
+            anyNulls |= c.nulls != null;
+        }
+        Col out = allocate(type, total, anyNulls);
+        int at = 0;
+        for (Col c : parts) {
+            switch (type.kind()) {
+                case FLOAT64 -> System.arraycopy(c.doubles, 0, out.doubles, at, c.length);
+                case BOOL, NULL -> System.arraycopy(c.bools, 0, out.bools, at, c.length);
+                case UTF8 -> System.arraycopy(c.strings, 0, out.strings, at, c.length);
+                default -> System.arraycopy(c.longs, 0, out.longs, at, c.length);
+            }
+            if (c.nulls != null) {
+                System.arraycopy(c.nulls, 0, out.nulls, at, c.length);
+            }
+            at += c.length;
+        }
+        return out;
+    }
+
+    /** Rows {@code [from, from + count)} of this column. */
+    public Col slice(int from, int count) {
+        if (from == 0 && count == length) {
+            return this;
+        }
+        boolean[] outNulls = nulls == null ? null : Arrays.copyOfRange(nulls, from, from + count);
+        return switch (type.kind()) {
+            case FLOAT64 -> ofDoubles(Arrays.copyOfRange(doubles, from, from + count), outNulls);
+            case BOOL, NULL -> new Col(type, count, null, null, Arrays.copyOfRange(bools, from, from + count), null, outNulls);
+            case UTF8 -> ofStrings(Arrays.copyOfRange(strings, from, from + count), outNulls);
+            default -> ofLongs(type, Arrays.copyOfRange(longs, from, from + count), outNulls);
+        };
+    }
+
     /** The value at a row as a Java object (for results and tests, not for hot loops). */
     public Object get(int row) {
         if (isNull(row)) {

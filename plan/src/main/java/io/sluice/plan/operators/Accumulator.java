@@ -1,0 +1,397 @@
+package io.sluice.plan.operators;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Kernels;
+import io.sluice.plan.expr.AggregateFunction;
+import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.DataType.Kind;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The per-group state of one aggregate function, in arrays indexed by group id. Updated once per
+ * batch (a loop over the batch's rows), so the virtual call is per batch, not per row.
+ *
+ * <p>Two-phase aggregation: the partial phase {@link #update}s from raw values and emits
+ * {@link #states}; the final phase {@link #merge}s those states and emits {@link #result}.
+ */
+abstract class Accumulator {
+    /** Folds raw argument values into their groups ({@code arg} is null for count(*)). */
+    abstract void update(int[] groups, int rows, Col arg);
+
+    /** Folds partial states (as emitted by {@link #states}) into their groups. */
+    abstract void merge(int[] groups, int rows, Col[] states);
+
+    /** Grows the state to hold {@code groups} groups. */
+    abstract void ensureCapacity(int groups);
+
+    /** Types of the partial state columns. */
+    abstract List<DataType> stateTypes();
+
+    abstract Col[] states(int from, int count);
+
+    abstract Col result(int from, int count);
+
+    static Accumulator create(AggregateFunction function, DataType argType) {
+        return switch (function) {
+            case COUNT -> new Count(false);
+            case COUNT_STAR -> new Count(true);
+            case SUM -> argType.kind() == Kind.FLOAT64 ? new SumDouble(false) : new SumLong(function.resultType(argType), false);
+            case AVG -> argType.kind() == Kind.FLOAT64 ? new SumDouble(true)
+                    : new SumLong(argType.kind() == Kind.DECIMAL
+                            ? DataType.decimal(DataType.MAX_LONG_DECIMAL_PRECISION, argType.scale()) : DataType.INT64, true);
+            case MIN, MAX -> new MinMax(argType, function == AggregateFunction.MIN);
+        };
+    }
+
+    static int grow(int current, int needed) {
+        int size = Math.max(16, current);
+        while (size < needed) {
+            size *= 2;
+        }
+        return size;
+    }
+
+    /** count(x) and count(*). */
+    static final class Count extends Accumulator {
+        private final boolean star;
+        private long[] counts = new long[0];
+
+        Count(boolean star) {
+            this.star = star;
+        }
+
+        @Override
+        void update(int[] groups, int rows, Col arg) {
+            if (star || arg.nulls == null) {
+                for (int i = 0; i < rows; i++) {
+                    counts[groups[i]]++;
+                }
+            } else {
+                boolean[] nulls = arg.nulls;
+                for (int i = 0; i < rows; i++) {
+                    counts[groups[i]] += nulls[i] ? 0 : 1;
+                }
+            }
+        }
+
+        @Override
+        void merge(int[] groups, int rows, Col[] states) {
+            long[] partial = states[0].longs;
+            for (int i = 0; i < rows; i++) {
+                counts[groups[i]] += partial[i];
+            }
+        }
+
+        @Override
+        void ensureCapacity(int groups) {
+            if (counts.length < groups) {
+                counts = Arrays.copyOf(counts, grow(counts.length, groups));
+            }
+        }
+
+        @Override
+        List<DataType> stateTypes() {
+            return List.of(DataType.INT64);
+        }
+
+        @Override
+        Col[] states(int from, int count) {
+            return new Col[] {result(from, count)};
+        }
+
+        @Override
+        Col result(int from, int count) {
+            return Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null);
+        }
+    }
+
+    /** sum over long-backed values (exact, overflow is an error); with {@code average}, also counts. */
+    static final class SumLong extends Accumulator {
+        private final DataType sumType;
+        private final boolean average;
+        private long[] sums = new long[0];
+        private long[] counts = new long[0];
+
+        SumLong(DataType sumType, boolean average) {
+            this.sumType = sumType;
+            this.average = average;
+        }
+
+        @Override
+        void update(int[] groups, int rows, Col arg) {
+            if (arg.type.kind() == Kind.NULL) {
+                return;
+            }
+            long[] values = arg.type.kind() == Kind.DECIMAL ? Kernels.toScaledLongs(arg, sumType.scale()) : arg.longs;
+            add(groups, rows, values, arg.nulls, null);
+        }
+
+        private void add(int[] groups, int rows, long[] values, boolean[] nulls, long[] partialCounts) {
+            try {
+                for (int i = 0; i < rows; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        int g = groups[i];
+                        sums[g] = Math.addExact(sums[g], values[i]);
+                        counts[g] += partialCounts == null ? 1 : partialCounts[i];
+                    }
+                }
+            } catch (ArithmeticException e) {
+                throw new SluiceException("numeric overflow in sum of " + sumType);
+            }
+        }
+
+        @Override
+        void merge(int[] groups, int rows, Col[] states) {
+            add(groups, rows, states[0].longs, states[0].nulls, states[1].longs);
+        }
+
+        @Override
+        void ensureCapacity(int groups) {
+            if (sums.length < groups) {
+                int size = grow(sums.length, groups);
+                sums = Arrays.copyOf(sums, size);
+                counts = Arrays.copyOf(counts, size);
+            }
+        }
+
+        @Override
+        List<DataType> stateTypes() {
+            return List.of(sumType, DataType.INT64);
+        }
+
+        @Override
+        Col[] states(int from, int count) {
+            return new Col[] {sums(from, count), Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null)};
+        }
+
+        private Col sums(int from, int count) {
+            boolean[] nulls = new boolean[count];
+            for (int i = 0; i < count; i++) {
+                nulls[i] = counts[from + i] == 0;
+            }
+            return Col.ofLongs(sumType, Arrays.copyOfRange(sums, from, from + count), nulls);
+        }
+
+        @Override
+        Col result(int from, int count) {
+            if (!average) {
+                return sums(from, count);
+            }
+            double divisor = sumType.kind() == Kind.DECIMAL ? TypeRules.pow10(sumType.scale()) : 1;
+            double[] out = new double[count];
+            boolean[] nulls = new boolean[count];
+            for (int i = 0; i < count; i++) {
+                long c = counts[from + i];
+                if (c == 0) {
+                    nulls[i] = true;
+                } else {
+                    out[i] = sums[from + i] / divisor / c;
+                }
+            }
+            return Col.ofDoubles(out, nulls);
+        }
+    }
+
+    /** sum and avg over doubles. */
+    static final class SumDouble extends Accumulator {
+        private final boolean average;
+        private double[] sums = new double[0];
+        private long[] counts = new long[0];
+
+        SumDouble(boolean average) {
+            this.average = average;
+        }
+
+        @Override
+        void update(int[] groups, int rows, Col arg) {
+            if (arg.type.kind() == Kind.NULL) {
+                return;
+            }
+            add(groups, rows, Kernels.toDoubles(arg), arg.nulls, null);
+        }
+
+        private void add(int[] groups, int rows, double[] values, boolean[] nulls, long[] partialCounts) {
+            for (int i = 0; i < rows; i++) {
+                if (nulls == null || !nulls[i]) {
+                    int g = groups[i];
+                    sums[g] += values[i];
+                    counts[g] += partialCounts == null ? 1 : partialCounts[i];
+                }
+            }
+        }
+
+        @Override
+        void merge(int[] groups, int rows, Col[] states) {
+            add(groups, rows, states[0].doubles, states[0].nulls, states[1].longs);
+        }
+
+        @Override
+        void ensureCapacity(int groups) {
+            if (sums.length < groups) {
+                int size = grow(sums.length, groups);
+                sums = Arrays.copyOf(sums, size);
+                counts = Arrays.copyOf(counts, size);
+            }
+        }
+
+        @Override
+        List<DataType> stateTypes() {
+            return List.of(DataType.FLOAT64, DataType.INT64);
+        }
+
+        @Override
+        Col[] states(int from, int count) {
+            return new Col[] {sums(from, count), Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null)};
+        }
+
+        private Col sums(int from, int count) {
+            boolean[] nulls = new boolean[count];
+            for (int i = 0; i < count; i++) {
+                nulls[i] = counts[from + i] == 0;
+            }
+            return Col.ofDoubles(Arrays.copyOfRange(sums, from, from + count), nulls);
+        }
+
+        @Override
+        Col result(int from, int count) {
+            if (!average) {
+                return sums(from, count);
+            }
+            double[] out = new double[count];
+            boolean[] nulls = new boolean[count];
+            for (int i = 0; i < count; i++) {
+                long c = counts[from + i];
+                if (c == 0) {
+                    nulls[i] = true;
+                } else {
+                    out[i] = sums[from + i] / c;
+                }
+            }
+            return Col.ofDoubles(out, nulls);
+        }
+    }
+
+    /** min and max over any comparable type; the state is the running extreme. */
+    static final class MinMax extends Accumulator {
+        private final DataType type;
+        private final boolean min;
+        private boolean[] seen = new boolean[0];
+        private long[] longs;
+        private double[] doubles;
+        private String[] strings;
+        private boolean[] bools;
+
+        MinMax(DataType type, boolean min) {
+            this.type = type;
+            this.min = min;
+            switch (type.kind()) {
+                case FLOAT64 -> doubles = new double[0];
+                case UTF8 -> strings = new String[0];
+                case BOOL, NULL -> bools = new boolean[0];
+                default -> longs = new long[0];
+            }
+        }
+
+        @Override
+        void update(int[] groups, int rows, Col arg) {
+            if (arg.type.kind() == Kind.NULL) {
+                return;
+            }
+            boolean[] nulls = arg.nulls;
+            switch (type.kind()) {
+                case FLOAT64 -> {
+                    double[] v = arg.doubles;
+                    for (int i = 0; i < rows; i++) {
+                        if (nulls == null || !nulls[i]) {
+                            int g = groups[i];
+                            if (!seen[g] || (min ? Double.compare(v[i], doubles[g]) < 0 : Double.compare(v[i], doubles[g]) > 0)) {
+                                doubles[g] = v[i];
+                                seen[g] = true;
+                            }
+                        }
+                    }
+                }
+                case UTF8 -> {
+                    String[] v = arg.strings;
+                    for (int i = 0; i < rows; i++) {
+                        if (nulls == null || !nulls[i]) {
+                            int g = groups[i];
+                            if (!seen[g] || (min ? v[i].compareTo(strings[g]) < 0 : v[i].compareTo(strings[g]) > 0)) {
+                                strings[g] = v[i];
+                                seen[g] = true;
+                            }
+                        }
+                    }
+                }
+                case BOOL -> {
+                    boolean[] v = arg.bools;
+                    for (int i = 0; i < rows; i++) {
+                        if (nulls == null || !nulls[i]) {
+                            int g = groups[i];
+                            if (!seen[g] || (min ? !v[i] && bools[g] : v[i] && !bools[g])) {
+                                bools[g] = v[i];
+                                seen[g] = true;
+                            }
+                        }
+                    }
+                }
+                default -> {
+                    long[] v = arg.longs;
+                    for (int i = 0; i < rows; i++) {
+                        if (nulls == null || !nulls[i]) {
+                            int g = groups[i];
+                            if (!seen[g] || (min ? v[i] < longs[g] : v[i] > longs[g])) {
+                                longs[g] = v[i];
+                                seen[g] = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        @Override
+        void merge(int[] groups, int rows, Col[] states) {
+            update(groups, rows, states[0]);
+        }
+
+        @Override
+        void ensureCapacity(int groups) {
+            if (seen.length < groups) {
+                int size = grow(seen.length, groups);
+                seen = Arrays.copyOf(seen, size);
+                if (longs != null) longs = Arrays.copyOf(longs, size);
+                if (doubles != null) doubles = Arrays.copyOf(doubles, size);
+                if (strings != null) strings = Arrays.copyOf(strings, size);
+                if (bools != null) bools = Arrays.copyOf(bools, size);
+            }
+        }
+
+        @Override
+        List<DataType> stateTypes() {
+            return List.of(type);
+        }
+
+        @Override
+        Col[] states(int from, int count) {
+            return new Col[] {result(from, count)};
+        }
+
+        @Override
+        Col result(int from, int count) {
+            boolean[] nulls = new boolean[count];
+            for (int i = 0; i < count; i++) {
+                nulls[i] = !seen[from + i];
+            }
+            return switch (type.kind()) {
+                case FLOAT64 -> Col.ofDoubles(Arrays.copyOfRange(doubles, from, from + count), nulls);
+                case UTF8 -> Col.ofStrings(Arrays.copyOfRange(strings, from, from + count), nulls);
+                case BOOL, NULL -> Col.ofBools(Arrays.copyOfRange(bools, from, from + count), nulls).withType(type);
+                default -> Col.ofLongs(type, Arrays.copyOfRange(longs, from, from + count), nulls);
+            };
+        }
+    }
+}

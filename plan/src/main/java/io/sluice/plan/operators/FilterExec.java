@@ -1,0 +1,123 @@
+package io.sluice.plan.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.physical.CardinalityEffect;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/** Keeps rows whose predicate is true. Keeps its input's partitioning and order. */
+public record FilterExec(ExecutionPlan input, Expr predicate) implements ExecutionPlan {
+    public FilterExec {
+        requireNonNull(input, "input is null");
+        requireNonNull(predicate, "predicate is null");
+        TypeRules.checkBoolean("filter predicate " + predicate, predicate.type(input.schema()));
+    }
+
+    @Override
+    public Schema schema() {
+        return input.schema();
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new FilterExec(children.get(0), predicate);
+    }
+
+    @Override
+    public PlanProperties properties() {
+        return input.properties();
+    }
+
+    @Override
+    public List<Boolean> maintainsInputOrder() {
+        return List.of(true);
+    }
+
+    @Override
+    public CardinalityEffect cardinalityEffect() {
+        return CardinalityEffect.LOWER_EQUAL;
+    }
+
+    @Override
+    public String describe() {
+        return "FilterExec: " + predicate;
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        BatchStream in = input.execute(partition, context);
+        return new BatchStream() {
+            @Override
+            public Batch next() {
+                Batch batch;
+                while ((batch = in.next()) != null) {
+                    Batch out = filter(batch, context);
+                    if (out != null) {
+                        return out;
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public void close() {
+                in.close();
+            }
+        };
+    }
+
+    /** The selected rows of {@code batch} (which it closes unless passed through), or null if none. */
+    private Batch filter(Batch batch, TaskContext context) {
+        try {
+            Col mask = predicate.evaluate(batch);
+            int n = batch.rowCount();
+            int[] selected = new int[n];
+            int count = 0;
+            boolean[] values = mask.bools;
+            boolean[] nulls = mask.nulls;
+            if (nulls == null) {
+                for (int i = 0; i < n; i++) {
+                    selected[count] = i;
+                    count += values[i] ? 1 : 0;
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    selected[count] = i;
+                    count += values[i] & !nulls[i] ? 1 : 0;
+                }
+            }
+            if (count == n) {
+                Batch pass = batch;
+                batch = null;
+                return pass;
+            }
+            if (count == 0) {
+                return null;
+            }
+            Col[] columns = batch.columns();
+            Col[] out = new Col[columns.length];
+            for (int c = 0; c < columns.length; c++) {
+                out[c] = columns[c].gather(selected, count);
+            }
+            return Batch.of(batch.schema(), out, count, context.allocator());
+        } finally {
+            if (batch != null) {
+                batch.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+package io.sluice.plan.operators;
+
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.types.DataType;
+import java.util.Arrays;
+
+/**
+ * Maps group keys to dense group ids with open addressing. Keys are hashed a column at a time
+ * over primitive arrays, then each row probes once; stored keys live in growable typed arrays, so
+ * no key object is made per row.
+ */
+final class GroupTable {
+    private static final long NULL_HASH = 0x2545F4914F6CDD1DL;
+
+    private final DataType[] types;
+    private final KeyStore[] keys;
+    private int[] slots = new int[1024]; // group id + 1; 0 = empty
+    private long[] groupHashes = new long[256];
+    private int groupCount;
+
+    GroupTable(DataType[] types) {
+        this.types = types.clone();
+        this.keys = new KeyStore[types.length];
+        for (int i = 0; i < types.length; i++) {
+            keys[i] = new KeyStore(types[i]);
+        }
+    }
+
+    int groupCount() {
+        return groupCount;
+    }
+
+    /** Group id of each row, adding new groups as they appear. */
+    int[] groupIds(Col[] keyCols, int rows) {
+        long[] hashes = new long[rows];
+        for (Col c : keyCols) {
+            hashInto(c, hashes);
+        }
+        int[] ids = new int[rows];
+        for (int r = 0; r < rows; r++) {
+            ids[r] = findOrInsert(keyCols, r, hashes[r]);
+        }
+        return ids;
+    }
+
+    private int findOrInsert(Col[] keyCols, int row, long hash) {
+        int mask = slots.length - 1;
+        int slot = (int) (hash ^ (hash >>> 32)) & mask;
+        while (true) {
+            int entry = slots[slot];
+            if (entry == 0) {
+                int id = addGroup(keyCols, row, hash);
+                slots[slot] = id + 1;
+                if (groupCount * 2 > slots.length) {
+                    rehash();
+                }
+                return id;
+            }
+            int id = entry - 1;
+            if (groupHashes[id] == hash && keysEqual(id, keyCols, row)) {
+                return id;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    private boolean keysEqual(int id, Col[] keyCols, int row) {
+        for (int k = 0; k < keys.length; k++) {
+            if (!keys[k].equalsRow(id, keyCols[k], row)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int addGroup(Col[] keyCols, int row, long hash) {
+        int id = groupCount++;
+        if (id == groupHashes.length) {
+            groupHashes = Arrays.copyOf(groupHashes, id * 2);
+        }
+        groupHashes[id] = hash;
+        for (int k = 0; k < keys.length; k++) {
+            keys[k].append(id, keyCols[k], row);
+        }
+        return id;
+    }
+
+    /** Adds the single group of a global aggregate (no keys). */
+    int addEmptyKeyGroup() {
+        if (keys.length != 0) {
+            throw new IllegalStateException("only a keyless table has an empty-key group");
+        }
+        return findOrInsert(new Col[0], 0, 0);
+    }
+
+    private void rehash() {
+        int[] bigger = new int[slots.length * 2];
+        int mask = bigger.length - 1;
+        for (int id = 0; id < groupCount; id++) {
+            long h = groupHashes[id];
+            int slot = (int) (h ^ (h >>> 32)) & mask;
+            while (bigger[slot] != 0) {
+                slot = (slot + 1) & mask;
+            }
+            bigger[slot] = id + 1;
+        }
+        slots = bigger;
+    }
+
+    /** The stored keys of groups {@code [from, from + count)} as columns. */
+    Col[] keyColumns(int from, int count) {
+        Col[] out = new Col[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            out[k] = keys[k].toCol(from, count);
+        }
+        return out;
+    }
+
+    static void hashInto(Col c, long[] hashes) {
+        int n = hashes.length;
+        switch (c.type.kind()) {
+            case FLOAT64 -> {
+                for (int i = 0; i < n; i++) {
+                    double d = c.doubles[i] == 0.0 ? 0.0 : c.doubles[i];
+                    hashes[i] = mix(hashes[i] * 31 + Double.doubleToLongBits(d));
+                }
+            }
+            case BOOL, NULL -> {
+                for (int i = 0; i < n; i++) {
+                    hashes[i] = mix(hashes[i] * 31 + (c.bools[i] ? 1 : 2));
+                }
+            }
+            case UTF8 -> {
+                for (int i = 0; i < n; i++) {
+                    String s = c.strings[i];
+                    hashes[i] = mix(hashes[i] * 31 + (s == null ? 0 : s.hashCode()));
+                }
+            }
+            default -> {
+                for (int i = 0; i < n; i++) {
+                    hashes[i] = mix(hashes[i] * 31 + c.longs[i]);
+                }
+            }
+        }
+        if (c.nulls != null) {
+            for (int i = 0; i < n; i++) {
+                if (c.nulls[i]) {
+                    hashes[i] = mix(hashes[i] ^ NULL_HASH);
+                }
+            }
+        }
+    }
+
+    static long mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
+    }
+
+    /** One key column's values by group id. */
+    private static final class KeyStore {
+        private final DataType type;
+        private long[] longs;
+        private double[] doubles;
+        private boolean[] bools;
+        private String[] strings;
+        private boolean[] nulls = new boolean[256];
+
+        KeyStore(DataType type) {
+            this.type = type;
+            switch (type.kind()) {
+                case FLOAT64 -> doubles = new double[256];
+                case BOOL, NULL -> bools = new boolean[256];
+                case UTF8 -> strings = new String[256];
+                default -> longs = new long[256];
+            }
+        }
+
+        void append(int id, Col c, int row) {
+            if (id == nulls.length) {
+                int size = id * 2;
+                nulls = Arrays.copyOf(nulls, size);
+                if (longs != null) longs = Arrays.copyOf(longs, size);
+                if (doubles != null) doubles = Arrays.copyOf(doubles, size);
+                if (bools != null) bools = Arrays.copyOf(bools, size);
+                if (strings != null) strings = Arrays.copyOf(strings, size);
+            }
+            if (c.isNull(row)) {
+                nulls[id] = true;
+                return;
+            }
+            switch (type.kind()) {
+                case FLOAT64 -> doubles[id] = c.doubles[row];
+                case BOOL, NULL -> bools[id] = c.bools[row];
+                case UTF8 -> strings[id] = c.strings[row];
+                default -> longs[id] = c.longs[row];
+            }
+        }
+
+        boolean equalsRow(int id, Col c, int row) {
+            boolean rowNull = c.isNull(row);
+            if (rowNull || nulls[id]) {
+                return rowNull && nulls[id];
+            }
+            return switch (type.kind()) {
+                case FLOAT64 -> Double.compare(doubles[id] == 0.0 ? 0.0 : doubles[id],
+                        c.doubles[row] == 0.0 ? 0.0 : c.doubles[row]) == 0;
+                case BOOL, NULL -> bools[id] == c.bools[row];
+                case UTF8 -> strings[id].equals(c.strings[row]);
+                default -> longs[id] == c.longs[row];
+            };
+        }
+
+        Col toCol(int from, int count) {
+            boolean[] outNulls = Arrays.copyOfRange(nulls, from, from + count);
+            return switch (type.kind()) {
+                case FLOAT64 -> Col.ofDoubles(Arrays.copyOfRange(doubles, from, from + count), outNulls);
+                case BOOL, NULL -> Col.ofBools(Arrays.copyOfRange(bools, from, from + count), outNulls)
+                        .withType(type);
+                case UTF8 -> Col.ofStrings(Arrays.copyOfRange(strings, from, from + count), outNulls);
+                default -> Col.ofLongs(type, Arrays.copyOfRange(longs, from, from + count), outNulls);
+            };
+        }
+    }
+}

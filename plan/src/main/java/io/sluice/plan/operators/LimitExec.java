@@ -1,0 +1,123 @@
+package io.sluice.plan.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.physical.CardinalityEffect;
+import io.sluice.plan.physical.Distribution;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Skips {@code offset} rows and passes at most {@code limit}. A global limit requires one input
+ * partition; a local one applies per partition (as a cheap cut below an exchange) and never skips.
+ */
+public record LimitExec(ExecutionPlan input, long offset, long limit, boolean global) implements ExecutionPlan {
+    public LimitExec {
+        requireNonNull(input, "input is null");
+        if (offset < 0 || limit < 0) {
+            throw new IllegalArgumentException("offset and limit must not be negative");
+        }
+        if (!global && offset != 0) {
+            throw new IllegalArgumentException("a local limit cannot skip rows");
+        }
+    }
+
+    @Override
+    public Schema schema() {
+        return input.schema();
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new LimitExec(children.get(0), offset, limit, global);
+    }
+
+    @Override
+    public PlanProperties properties() {
+        return input.properties();
+    }
+
+    @Override
+    public List<Distribution> requiredInputDistribution() {
+        return List.of(global ? Distribution.SINGLE : Distribution.UNSPECIFIED);
+    }
+
+    @Override
+    public List<Boolean> maintainsInputOrder() {
+        return List.of(true);
+    }
+
+    @Override
+    public OptionalLong fetch() {
+        return OptionalLong.of(limit);
+    }
+
+    @Override
+    public CardinalityEffect cardinalityEffect() {
+        return CardinalityEffect.LOWER_EQUAL;
+    }
+
+    @Override
+    public String describe() {
+        return (global ? "GlobalLimitExec: " : "LocalLimitExec: ") + "fetch=" + limit + (offset > 0 ? ", skip=" + offset : "");
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        if (limit == 0) {
+            return BatchStream.empty();
+        }
+        BatchStream in = input.execute(partition, context);
+        return new BatchStream() {
+            private long toSkip = offset;
+            private long remaining = limit;
+
+            @Override
+            public Batch next() {
+                while (remaining > 0) {
+                    Batch batch = in.next();
+                    if (batch == null) {
+                        return null;
+                    }
+                    int rows = batch.rowCount();
+                    int from = (int) Math.min(rows, toSkip);
+                    toSkip -= from;
+                    int count = (int) Math.min(rows - from, remaining);
+                    if (count == 0) {
+                        batch.close();
+                        continue;
+                    }
+                    remaining -= count;
+                    if (from == 0 && count == rows) {
+                        return batch;
+                    }
+                    try (Batch b = batch) {
+                        Col[] out = new Col[b.schema().size()];
+                        for (int i = 0; i < out.length; i++) {
+                            out[i] = b.column(i).slice(from, count);
+                        }
+                        return Batch.of(b.schema(), out, count, context.allocator());
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public void close() {
+                in.close();
+            }
+        };
+    }
+}

@@ -1,0 +1,162 @@
+package io.sluice.plan.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.physical.CardinalityEffect;
+import io.sluice.plan.physical.Distribution;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+
+/**
+ * Sorts by {@code keys}. With {@code preservePartitioning} each partition is sorted on its own;
+ * otherwise the sort is global and requires its input in one partition. A {@code limit} keeps
+ * only the first rows (a top-k).
+ */
+public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, boolean preservePartitioning)
+        implements ExecutionPlan {
+    public static final long NO_FETCH = -1;
+
+    public SortExec {
+        requireNonNull(input, "input is null");
+        keys = List.copyOf(keys);
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("sort needs a key");
+        }
+        if (limit < NO_FETCH) {
+            throw new IllegalArgumentException("bad limit " + limit);
+        }
+        for (SortKey k : keys) {
+            k.expr().type(input.schema());
+        }
+    }
+
+    @Override
+    public Schema schema() {
+        return input.schema();
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new SortExec(children.get(0), keys, limit, preservePartitioning);
+    }
+
+    @Override
+    public PlanProperties properties() {
+        Partitioning partitioning = preservePartitioning ? input.properties().partitioning() : new Partitioning.Single();
+        return PlanProperties.of(partitioning, keys);
+    }
+
+    @Override
+    public List<Distribution> requiredInputDistribution() {
+        return List.of(preservePartitioning ? Distribution.UNSPECIFIED : Distribution.SINGLE);
+    }
+
+    @Override
+    public boolean supportsLimitPushdown() {
+        return true;
+    }
+
+    @Override
+    public Optional<ExecutionPlan> withFetch(long newFetch) {
+        return Optional.of(new SortExec(input, keys, limit == NO_FETCH ? newFetch : Math.min(limit, newFetch),
+                preservePartitioning));
+    }
+
+    @Override
+    public OptionalLong fetch() {
+        return limit == NO_FETCH ? OptionalLong.empty() : OptionalLong.of(limit);
+    }
+
+    @Override
+    public CardinalityEffect cardinalityEffect() {
+        return limit == NO_FETCH ? CardinalityEffect.EQUAL : CardinalityEffect.LOWER_EQUAL;
+    }
+
+    @Override
+    public String describe() {
+        return "SortExec: " + (limit == NO_FETCH ? "" : "TopK(fetch=" + limit + "), ")
+                + "[" + keys.stream().map(SortKey::toString).collect(Collectors.joining(", ")) + "]"
+                + (preservePartitioning ? ", preserve_partitioning" : "");
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        Schema schema = input.schema();
+        List<List<Col>> columns = new ArrayList<>();
+        List<List<Col>> keyColumns = new ArrayList<>();
+        for (int i = 0; i < schema.size(); i++) {
+            columns.add(new ArrayList<>());
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            keyColumns.add(new ArrayList<>());
+        }
+        int rows = 0;
+        try (BatchStream in = input.execute(partition, context)) {
+            Batch batch;
+            while ((batch = in.next()) != null) {
+                try (Batch b = batch) {
+                    rows += b.rowCount();
+                    for (int i = 0; i < schema.size(); i++) {
+                        columns.get(i).add(b.column(i));
+                    }
+                    for (int i = 0; i < keys.size(); i++) {
+                        keyColumns.get(i).add(keys.get(i).expr().evaluate(b));
+                    }
+                }
+            }
+        }
+        if (rows == 0) {
+            return BatchStream.empty();
+        }
+        Col[] sortKeys = new Col[keys.size()];
+        for (int i = 0; i < sortKeys.length; i++) {
+            sortKeys[i] = Col.concat(keyColumns.get(i).get(0).type, keyColumns.get(i));
+        }
+        int[] order = new RowComparator(sortKeys, keys).sortedIndexes(rows);
+        int total = limit == NO_FETCH ? rows : (int) Math.min(rows, limit);
+        Col[] all = new Col[schema.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = Col.concat(schema.field(i).type(), columns.get(i));
+        }
+        int batchSize = context.batchSize();
+        return new BatchStream() {
+            private int next;
+
+            @Override
+            public Batch next() {
+                if (next >= total) {
+                    return null;
+                }
+                int count = Math.min(batchSize, total - next);
+                int[] slice = java.util.Arrays.copyOfRange(order, next, next + count);
+                Col[] out = new Col[all.length];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = all[i].gather(slice, count);
+                }
+                next += count;
+                return Batch.of(schema, out, count, context.allocator());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+}
