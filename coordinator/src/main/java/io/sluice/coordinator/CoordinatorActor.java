@@ -1,0 +1,225 @@
+package io.sluice.coordinator;
+
+import io.sluice.cluster.protocol.CoordinatorCommand;
+import io.sluice.cluster.protocol.RegisterWorker;
+import io.sluice.cluster.protocol.RemoveShuffles;
+import io.sluice.cluster.protocol.RunTask;
+import io.sluice.cluster.protocol.ServiceKeys;
+import io.sluice.cluster.protocol.TaskDescription;
+import io.sluice.cluster.protocol.TaskFinished;
+import io.sluice.cluster.protocol.WorkerCommand;
+import io.sluice.cluster.protocol.WorkerRegistered;
+import io.sluice.coordinator.scheduler.TaskFailedException;
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.physical.MapStatus;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
+
+/**
+ * The coordinator's task dispatcher: tracks registered workers and their free slots, hands queued
+ * tasks to free slots spreading them over workers, and completes each task's future when its
+ * worker reports back. A worker that leaves or becomes unreachable is dropped and its running
+ * tasks are queued again, up to {@link #MAX_ATTEMPTS} attempts. All state is confined to the actor.
+ */
+public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand> {
+    static final int MAX_ATTEMPTS = 4;
+
+    /** Local only: run a task and complete {@code result}. */
+    record LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result) implements CoordinatorCommand {
+    }
+
+    /** Local only: a cluster member at this address is gone or unreachable. */
+    record MemberGone(Address address) implements CoordinatorCommand {
+    }
+
+    /** Local only: ask every worker to delete these shuffles' files. */
+    record BroadcastRemove(List<String> shuffleIds) implements CoordinatorCommand {
+    }
+
+    /** Local only: the registered workers' ids and total slots. */
+    record GetWorkers(CompletableFuture<Map<String, Integer>> reply) implements CoordinatorCommand {
+    }
+
+    private record WorkerState(String id, ActorRef<WorkerCommand> ref, int slots, Set<String> running) {
+    }
+
+    private record Pending(LaunchTask launch, int attempt) {
+    }
+
+    private final String coordinatorId;
+    private final Map<String, WorkerState> workers = new LinkedHashMap<>();
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private final Map<String, Pending> running = new LinkedHashMap<>();
+    private int nextWorker;
+
+    public static Behavior<CoordinatorCommand> create(String coordinatorId) {
+        return Behaviors.setup(context -> {
+            context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
+            ActorRef<ClusterEvent.MemberEvent> members = context.messageAdapter(ClusterEvent.MemberEvent.class,
+                    event -> new MemberGone(event.member().address()));
+            ActorRef<ClusterEvent.ReachabilityEvent> reachability = context.messageAdapter(
+                    ClusterEvent.ReachabilityEvent.class, event -> new MemberGone(event.member().address()));
+            Cluster cluster = Cluster.get(context.getSystem());
+            cluster.subscriptions().tell(Subscribe.create(members, ClusterEvent.MemberRemoved.class));
+            cluster.subscriptions().tell(Subscribe.create(reachability, ClusterEvent.UnreachableMember.class));
+            return new CoordinatorActor(context, coordinatorId);
+        });
+    }
+
+    private CoordinatorActor(ActorContext<CoordinatorCommand> context, String coordinatorId) {
+        super(context);
+        this.coordinatorId = coordinatorId;
+    }
+
+    @Override
+    public Receive<CoordinatorCommand> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(RegisterWorker.class, this::onRegister)
+                .onMessage(LaunchTask.class, this::onLaunch)
+                .onMessage(TaskFinished.class, this::onFinished)
+                .onMessage(MemberGone.class, this::onMemberGone)
+                .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
+                .onMessage(GetWorkers.class, this::onGetWorkers)
+                .build();
+    }
+
+    private Behavior<CoordinatorCommand> onRegister(RegisterWorker msg) {
+        WorkerState old = workers.get(msg.workerId());
+        if (old == null || !old.ref().equals(msg.worker())) {
+            if (old != null) {
+                requeueRunning(old);
+            }
+            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots(), new HashSet<>()));
+            getContext().getLog().info("worker {} registered with {} slots (shuffle {}:{})", msg.workerId(), msg.slots(),
+                    msg.shuffleHost(), msg.shufflePort());
+        }
+        msg.worker().tell(new WorkerRegistered(coordinatorId));
+        dispatch();
+        return this;
+    }
+
+    private Behavior<CoordinatorCommand> onLaunch(LaunchTask msg) {
+        queue.add(new Pending(msg, msg.task().attempt()));
+        dispatch();
+        return this;
+    }
+
+    private Behavior<CoordinatorCommand> onFinished(TaskFinished msg) {
+        Pending pending = running.remove(msg.taskId());
+        WorkerState worker = workers.get(msg.workerId());
+        if (worker != null) {
+            worker.running().remove(msg.taskId());
+        }
+        if (pending == null) {
+            return this; // a late report from an attempt that was already given up on
+        }
+        CompletableFuture<MapStatus> result = pending.launch().result();
+        if (msg.error() == null) {
+            result.complete(msg.status());
+        } else if (msg.userError()) {
+            result.completeExceptionally(new SluiceException(msg.error()));
+        } else {
+            getContext().getLog().warn("task {} failed on {}: {}", msg.taskId(), msg.workerId(), msg.error());
+            retry(pending, msg.error());
+        }
+        dispatch();
+        return this;
+    }
+
+    private Behavior<CoordinatorCommand> onMemberGone(MemberGone msg) {
+        List<WorkerState> gone = new ArrayList<>();
+        for (WorkerState w : workers.values()) {
+            if (w.ref().path().address().equals(msg.address())) {
+                gone.add(w);
+            }
+        }
+        for (WorkerState w : gone) {
+            getContext().getLog().warn("worker {} at {} is gone; re-running its {} tasks", w.id(), msg.address(),
+                    w.running().size());
+            workers.remove(w.id());
+            requeueRunning(w);
+        }
+        dispatch();
+        return this;
+    }
+
+    private void requeueRunning(WorkerState worker) {
+        for (String taskId : worker.running()) {
+            Pending pending = running.remove(taskId);
+            if (pending != null) {
+                retry(pending, "worker " + worker.id() + " was lost");
+            }
+        }
+        worker.running().clear();
+    }
+
+    private void retry(Pending pending, String reason) {
+        int attempt = pending.attempt() + 1;
+        if (attempt >= MAX_ATTEMPTS) {
+            pending.launch().result().completeExceptionally(new TaskFailedException("task " + pending.launch().task().taskId()
+                    + " failed " + MAX_ATTEMPTS + " times; last error: " + reason));
+        } else {
+            queue.addFirst(new Pending(pending.launch(), attempt));
+        }
+    }
+
+    private Behavior<CoordinatorCommand> onBroadcastRemove(BroadcastRemove msg) {
+        for (WorkerState w : workers.values()) {
+            w.ref().tell(new RemoveShuffles(msg.shuffleIds()));
+        }
+        return this;
+    }
+
+    private Behavior<CoordinatorCommand> onGetWorkers(GetWorkers msg) {
+        Map<String, Integer> out = new LinkedHashMap<>();
+        workers.values().forEach(w -> out.put(w.id(), w.slots()));
+        msg.reply().complete(out);
+        return this;
+    }
+
+    /** Gives queued tasks to free slots, starting at a rotating worker so tasks spread out. */
+    private void dispatch() {
+        List<WorkerState> list = new ArrayList<>(workers.values());
+        while (!queue.isEmpty() && !list.isEmpty()) {
+            WorkerState chosen = null;
+            for (int i = 0; i < list.size(); i++) {
+                WorkerState w = list.get((nextWorker + i) % list.size());
+                if (w.running().size() < w.slots()) {
+                    chosen = w;
+                    nextWorker = (nextWorker + i + 1) % list.size();
+                    break;
+                }
+            }
+            if (chosen == null) {
+                return;
+            }
+            Pending pending = queue.poll();
+            if (pending.launch().result().isDone()) {
+                continue; // cancelled
+            }
+            TaskDescription base = pending.launch().task();
+            TaskDescription task = new TaskDescription(base.jobId(), base.taskId() + "-a" + pending.attempt(),
+                    base.stageId(), base.partition(), pending.attempt(), base.plan());
+            running.put(task.taskId(), pending);
+            chosen.running().add(task.taskId());
+            chosen.ref().tell(new RunTask(task, getContext().getSelf()));
+        }
+    }
+}

@@ -1,2 +1,0 @@
-/** Sluice coordinator module. */
-package io.sluice.coordinator;

@@ -1,0 +1,81 @@
+package io.sluice.coordinator.scheduler;
+
+import io.sluice.plan.operators.RepartitionExec;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.shuffle.ShuffleReaderExec;
+import io.sluice.shuffle.ShuffleWriterExec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Cuts a physical plan at every repartition: the subtree below becomes a stage ending in a shuffle
+ * write, and a shuffle read takes the repartition's place above. The root becomes the result stage,
+ * whose tasks each write their whole output to one block that the coordinator collects in
+ * partition order. Stages come out in dependency order, the result stage last.
+ */
+public final class StageCutter {
+    private StageCutter() {
+    }
+
+    public static List<Stage> cut(ExecutionPlan plan, String jobId) {
+        List<Stage> stages = new ArrayList<>();
+        ExecutionPlan root = rewrite(plan, jobId, stages);
+        addStage(stages, jobId, root, new Partitioning.Single());
+        return stages;
+    }
+
+    private static ExecutionPlan rewrite(ExecutionPlan plan, String jobId, List<Stage> stages) {
+        List<ExecutionPlan> children = new ArrayList<>();
+        for (ExecutionPlan child : plan.children()) {
+            children.add(rewrite(child, jobId, stages));
+        }
+        ExecutionPlan node = children.isEmpty() ? plan : plan.withNewChildren(children);
+        if (node instanceof RepartitionExec repartition) {
+            Stage stage = addStage(stages, jobId, repartition.input(), repartition.partitioning());
+            return new ShuffleReaderExec(repartition.schema(), stage.shuffleId(), repartition.partitioning(), List.of());
+        }
+        return node;
+    }
+
+    private static Stage addStage(List<Stage> stages, String jobId, ExecutionPlan input, Partitioning partitioning) {
+        int id = stages.size();
+        String shuffleId = jobId + "-s" + id;
+        List<String> readShuffles = new ArrayList<>();
+        collectReads(input, readShuffles);
+        List<Integer> parents = new ArrayList<>();
+        for (Stage s : stages) {
+            if (readShuffles.contains(s.shuffleId())) {
+                parents.add(s.id());
+            }
+        }
+        Stage stage = new Stage(id, shuffleId, new ShuffleWriterExec(input, partitioning, shuffleId), parents);
+        stages.add(stage);
+        return stage;
+    }
+
+    private static void collectReads(ExecutionPlan plan, List<String> out) {
+        if (plan instanceof ShuffleReaderExec reader) {
+            out.add(reader.shuffleId());
+        }
+        for (ExecutionPlan child : plan.children()) {
+            collectReads(child, out);
+        }
+    }
+
+    /** The stages as text, for EXPLAIN. */
+    public static String explain(List<Stage> stages) {
+        StringBuilder out = new StringBuilder();
+        for (Stage s : stages) {
+            out.append("Stage ").append(s.id()).append(" (").append(s.taskCount()).append(" tasks")
+                    .append(s.parents().isEmpty() ? "" : ", after stages " + s.parents().stream().map(String::valueOf)
+                            .collect(Collectors.joining(", ")))
+                    .append(s.id() == stages.size() - 1 ? ", result" : "").append(")\n");
+            for (String line : s.plan().explain().split("\n")) {
+                out.append("  ").append(line).append('\n');
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,13 @@
+package io.sluice.coordinator.scheduler;
+
+import io.sluice.plan.physical.MapStatus;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Runs one task on some worker. The future fails with a {@link io.sluice.plan.SluiceException}
+ * for an error the user caused, or a {@link TaskFailedException} when the task could not finish
+ * after its retries (lost workers, internal errors).
+ */
+public interface TaskLauncher {
+    CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan);
+}

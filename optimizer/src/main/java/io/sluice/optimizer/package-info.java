@@ -1,2 +1,0 @@
-/** Sluice optimizer module. */
-package io.sluice.optimizer;

@@ -1,0 +1,62 @@
+package io.sluice.optimizer.physical;
+
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.operators.RepartitionExec;
+import io.sluice.plan.operators.SortExec;
+import io.sluice.plan.physical.Distribution;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Meets every operator's distribution and ordering requirements in one bottom-up pass: a child
+ * whose output partitioning does not satisfy what its parent requires gets a repartition, then a
+ * child whose order does not satisfy the required ordering gets a per-partition sort. Distribution
+ * goes first because a repartition destroys order. Idempotent: on its own output every
+ * requirement is met, so nothing is inserted.
+ */
+public final class EnsureRequirements implements PhysicalRule {
+    @Override
+    public String name() {
+        return "EnsureRequirements";
+    }
+
+    @Override
+    public ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config) {
+        List<ExecutionPlan> children = plan.children();
+        if (children.isEmpty()) {
+            return plan;
+        }
+        List<Distribution> distributions = plan.requiredInputDistribution();
+        List<List<SortKey>> orderings = plan.requiredInputOrdering();
+        List<ExecutionPlan> rewritten = new ArrayList<>(children.size());
+        boolean changed = false;
+        for (int i = 0; i < children.size(); i++) {
+            ExecutionPlan original = children.get(i);
+            ExecutionPlan child = apply(original, config);
+            Distribution required = distributions.get(i);
+            if (!child.properties().partitioning().satisfies(required)) {
+                child = new RepartitionExec(child, partitioningFor(required, config));
+            }
+            List<SortKey> ordering = orderings.get(i);
+            if (!ordering.isEmpty() && !child.properties().orderingSatisfies(ordering)) {
+                child = new SortExec(child, ordering, SortExec.NO_FETCH, true);
+            }
+            changed |= child != original;
+            rewritten.add(child);
+        }
+        return changed ? plan.withNewChildren(rewritten) : plan;
+    }
+
+    static Partitioning partitioningFor(Distribution required, PhysicalConfig config) {
+        if (required instanceof Distribution.SinglePartition) {
+            return new Partitioning.Single();
+        }
+        if (required instanceof Distribution.KeyPartitioned keyed) {
+            return keyed.keys().isEmpty() ? new Partitioning.Single()
+                    : new Partitioning.Hash(keyed.keys(), config.shufflePartitions());
+        }
+        throw new IllegalStateException("no partitioning meets " + required);
+    }
+}

@@ -1,0 +1,26 @@
+package io.sluice.optimizer.physical;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.physical.ExecutionPlan;
+import java.util.List;
+
+/** Runs the physical rules in order, {@link SanityCheckPlan} last. */
+public final class PhysicalOptimizer {
+    private final List<PhysicalRule> rules;
+
+    public PhysicalOptimizer(List<PhysicalRule> rules) {
+        this.rules = List.copyOf(requireNonNull(rules, "rules is null"));
+    }
+
+    public static PhysicalOptimizer standard() {
+        return new PhysicalOptimizer(List.of(new EnsureRequirements(), new SanityCheckPlan()));
+    }
+
+    public ExecutionPlan optimize(ExecutionPlan plan, PhysicalConfig config) {
+        for (PhysicalRule rule : rules) {
+            plan = rule.apply(plan, config);
+        }
+        return plan;
+    }
+}

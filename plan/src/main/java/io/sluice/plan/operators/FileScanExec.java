@@ -1,0 +1,83 @@
+package io.sluice.plan.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.physical.CardinalityEffect;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.source.FileFormats;
+import io.sluice.plan.source.ScanPartition;
+import io.sluice.plan.source.TableSource;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a table's files: one output partition per file (CSV) or row group (Parquet), listed once
+ * at planning time. A table with no files still has one, empty, partition.
+ */
+public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions)
+        implements ExecutionPlan {
+    public FileScanExec {
+        requireNonNull(source, "source is null");
+        columns = List.copyOf(columns);
+        partitions = List.copyOf(partitions);
+        for (String c : columns) {
+            source.schema().field(c);
+        }
+    }
+
+    /** Plans a scan of {@code columns}, listing the source's files now. */
+    public static FileScanExec create(TableSource source, List<String> columns) {
+        return new FileScanExec(source, columns, FileFormats.reader(source.format()).partitions(source.location()));
+    }
+
+    @Override
+    public Schema schema() {
+        List<Field> fields = new ArrayList<>(columns.size());
+        for (String c : columns) {
+            fields.add(source.schema().field(c));
+        }
+        return new Schema(fields);
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of();
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return this;
+    }
+
+    @Override
+    public PlanProperties properties() {
+        return PlanProperties.of(partitions.size() <= 1 ? new Partitioning.Single()
+                : new Partitioning.Unknown(partitions.size()));
+    }
+
+    @Override
+    public CardinalityEffect cardinalityEffect() {
+        return CardinalityEffect.EQUAL;
+    }
+
+    @Override
+    public String describe() {
+        return "FileScanExec: " + source.name() + " (" + source.format().name().toLowerCase() + ", "
+                + partitions.size() + " partitions) columns=" + columns;
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        if (partitions.isEmpty()) {
+            return BatchStream.empty();
+        }
+        return FileFormats.reader(source.format()).read(partitions.get(partition), source.schema(), columns,
+                context.batchSize(), context.allocator());
+    }
+}

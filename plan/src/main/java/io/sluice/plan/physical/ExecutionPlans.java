@@ -1,0 +1,38 @@
+package io.sluice.plan.physical;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/** Traversals over physical plan trees. */
+public final class ExecutionPlans {
+    private ExecutionPlans() {
+    }
+
+    /** Rewrites bottom-up; {@code fn} sees each node after its children were rewritten. */
+    public static ExecutionPlan transformUp(ExecutionPlan plan, UnaryOperator<ExecutionPlan> fn) {
+        List<ExecutionPlan> children = plan.children();
+        if (!children.isEmpty()) {
+            List<ExecutionPlan> rewritten = new ArrayList<>(children.size());
+            boolean changed = false;
+            for (ExecutionPlan child : children) {
+                ExecutionPlan r = transformUp(child, fn);
+                changed |= r != child;
+                rewritten.add(r);
+            }
+            if (changed) {
+                plan = plan.withNewChildren(rewritten);
+            }
+        }
+        return fn.apply(plan);
+    }
+
+    /** Number of operators in the tree. */
+    public static int count(ExecutionPlan plan) {
+        int n = 1;
+        for (ExecutionPlan child : plan.children()) {
+            n += count(child);
+        }
+        return n;
+    }
+}
