@@ -1,0 +1,154 @@
+package io.sluice.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigValueFactory;
+import io.sluice.cluster.protocol.SluiceMessage;
+import io.sluice.cluster.serialization.KryoPekkoSerializer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Everything that differs between Sluice nodes, and the Pekko configuration built from it.
+ *
+ * <p>What {@link #toConfig()} guarantees:
+ * <ul>
+ *   <li>Cluster provider over Artery TCP on {@code hostname:port}; port 0 takes a free port (read it
+ *       back with {@link SluiceNode#selfAddress}). Several nodes may share one JVM.</li>
+ *   <li>Downing by the Split Brain Resolver with {@code keep-oldest} among {@code coordinator}
+ *       members and {@code down-if-alone = off}: the coordinator, which starts the cluster and so is
+ *       the oldest, survives any worker's death or partition; workers cut off from it down
+ *       themselves (their actor system terminates; the JVM does not exit). If the coordinator dies,
+ *       the workers go down too. {@code down-all-when-unstable} is off so that flapping workers
+ *       delay decisions rather than take the coordinator down.</li>
+ *   <li>{@link SluiceMessage}s go through {@link KryoPekkoSerializer}; Java serialization is off.</li>
+ *   <li>Logging through SLF4J at {@code logLevel}; frames up to {@code maxFrameBytes}.</li>
+ * </ul>
+ *
+ * <p>Caveat: a large {@code maxFrameBytes} is paid per pooled Artery buffer in direct memory, and
+ * only for buffers actually in flight at once (at most Artery's {@code buffer-pool-size} are kept).
+ *
+ * @param seedNodes addresses like {@code pekko://sluice@127.0.0.1:7355}; empty means "start a new
+ *                  cluster": {@link SluiceNode#start} then joins the node to itself
+ */
+public record NodeConfig(NodeRole role, String hostname, int port, List<String> seedNodes, Duration stableAfter,
+                         String logLevel, int maxFrameBytes) {
+    /** The actor system name; seed addresses must use it. */
+    public static final String SYSTEM_NAME = "sluice";
+    public static final Duration DEFAULT_STABLE_AFTER = Duration.ofSeconds(7);
+    public static final String DEFAULT_LOG_LEVEL = "WARNING";
+    public static final int DEFAULT_MAX_FRAME_BYTES = 32 * 1024 * 1024;
+
+    private static final Set<String> LOG_LEVELS = Set.of("OFF", "ERROR", "WARNING", "INFO", "DEBUG");
+
+    public NodeConfig {
+        requireNonNull(role, "role is null");
+        requireNonNull(hostname, "hostname is null");
+        if (hostname.isBlank()) {
+            throw new IllegalArgumentException("hostname is blank");
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("bad port " + port);
+        }
+        seedNodes = List.copyOf(requireNonNull(seedNodes, "seedNodes is null"));
+        for (String seed : seedNodes) {
+            if (!seed.startsWith("pekko://" + SYSTEM_NAME + "@")) {
+                throw new IllegalArgumentException("seed node " + seed + " is not a pekko://" + SYSTEM_NAME
+                        + "@host:port address");
+            }
+        }
+        requireNonNull(stableAfter, "stableAfter is null");
+        if (stableAfter.isNegative() || stableAfter.isZero()) {
+            throw new IllegalArgumentException("stableAfter must be positive: " + stableAfter);
+        }
+        requireNonNull(logLevel, "logLevel is null");
+        if (!LOG_LEVELS.contains(logLevel)) {
+            throw new IllegalArgumentException("log level " + logLevel + " is not one of " + LOG_LEVELS);
+        }
+        if (maxFrameBytes < 32 * 1024) {
+            throw new IllegalArgumentException("maxFrameBytes below 32 KiB: " + maxFrameBytes);
+        }
+    }
+
+    /**
+     * A coordinator on {@code hostname:port} that seeds itself: with a fixed port through its own
+     * address in {@code seed-nodes}, with port 0 by joining itself after start.
+     */
+    public static NodeConfig coordinator(String hostname, int port) {
+        List<String> seeds = port == 0 ? List.of() : List.of(address(hostname, port));
+        return new NodeConfig(NodeRole.COORDINATOR, hostname, port, seeds, DEFAULT_STABLE_AFTER, DEFAULT_LOG_LEVEL,
+                DEFAULT_MAX_FRAME_BYTES);
+    }
+
+    /** A worker on {@code hostname:port} (0 for any free port) that joins through {@code coordinatorAddress}. */
+    public static NodeConfig worker(String hostname, int port, String coordinatorAddress) {
+        return new NodeConfig(NodeRole.WORKER, hostname, port, List.of(coordinatorAddress), DEFAULT_STABLE_AFTER,
+                DEFAULT_LOG_LEVEL, DEFAULT_MAX_FRAME_BYTES);
+    }
+
+    /** The address of a Sluice node, as seed nodes name it. */
+    public static String address(String hostname, int port) {
+        return "pekko://" + SYSTEM_NAME + "@" + hostname + ":" + port;
+    }
+
+    public NodeConfig withStableAfter(Duration value) {
+        return new NodeConfig(role, hostname, port, seedNodes, value, logLevel, maxFrameBytes);
+    }
+
+    public NodeConfig withLogLevel(String value) {
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, value, maxFrameBytes);
+    }
+
+    public NodeConfig withSeedNodes(List<String> value) {
+        return new NodeConfig(role, hostname, port, value, stableAfter, logLevel, maxFrameBytes);
+    }
+
+    public NodeConfig withMaxFrameBytes(int value) {
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, value);
+    }
+
+    /** This node's settings over {@code ConfigFactory.load()} (application.conf, then Pekko's defaults). */
+    public Config toConfig() {
+        return toConfig(ConfigFactory.load());
+    }
+
+    /** This node's settings over {@code fallback}; the settings here always win. */
+    public Config toConfig(Config fallback) {
+        Config fixed = ConfigFactory.parseString(String.join("\n",
+                "pekko.actor.provider = cluster",
+                "pekko.remote.artery.transport = tcp",
+                "pekko.cluster.downing-provider-class = \"org.apache.pekko.cluster.sbr.SplitBrainResolverProvider\"",
+                "pekko.cluster.split-brain-resolver.active-strategy = keep-oldest",
+                "pekko.cluster.split-brain-resolver.keep-oldest.down-if-alone = off",
+                "pekko.cluster.split-brain-resolver.keep-oldest.role = " + NodeRole.COORDINATOR.roleName(),
+                "pekko.cluster.split-brain-resolver.down-all-when-unstable = off",
+                "pekko.cluster.failure-detector.heartbeat-interval = 1s",
+                "pekko.cluster.failure-detector.acceptable-heartbeat-pause = 3s",
+                "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
+                "pekko.cluster.run-coordinated-shutdown-when-down = on",
+                "pekko.coordinated-shutdown.exit-jvm = off",
+                "pekko.loggers = [\"org.apache.pekko.event.slf4j.Slf4jLogger\"]",
+                "pekko.logging-filter = \"org.apache.pekko.event.slf4j.Slf4jLoggingFilter\"",
+                "pekko.log-dead-letters-during-shutdown = off",
+                "pekko.actor.allow-java-serialization = off",
+                "pekko.actor.serializers.sluice-kryo = \"" + KryoPekkoSerializer.class.getName() + "\"",
+                "pekko.actor.serialization-bindings { \"" + SluiceMessage.class.getName() + "\" = sluice-kryo }"));
+        return ConfigFactory.empty()
+                .withValue("pekko.remote.artery.canonical.hostname", ConfigValueFactory.fromAnyRef(hostname))
+                .withValue("pekko.remote.artery.canonical.port", ConfigValueFactory.fromAnyRef(port))
+                .withValue("pekko.remote.artery.advanced.maximum-frame-size",
+                        ConfigValueFactory.fromAnyRef(maxFrameBytes + "b"))
+                .withValue("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(seedNodes))
+                .withValue("pekko.cluster.roles", ConfigValueFactory.fromIterable(List.of(role.roleName())))
+                .withValue("pekko.cluster.split-brain-resolver.stable-after",
+                        ConfigValueFactory.fromAnyRef(stableAfter.toMillis() + "ms"))
+                .withValue("pekko.loglevel", ConfigValueFactory.fromAnyRef(logLevel))
+                .withValue("pekko.stdout-loglevel", ConfigValueFactory.fromAnyRef(logLevel))
+                .withFallback(fixed)
+                .withFallback(fallback)
+                .resolve();
+    }
+}

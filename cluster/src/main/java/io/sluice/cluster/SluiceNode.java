@@ -1,0 +1,66 @@
+package io.sluice.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+
+/** Starts and stops a Sluice node's actor system. */
+public final class SluiceNode {
+    private SluiceNode() {
+    }
+
+    /**
+     * Starts actor system {@value NodeConfig#SYSTEM_NAME} with {@code guardian} and {@code config}.
+     * Joining the cluster proceeds in the background; with no seed nodes the node joins itself and
+     * so starts a new cluster. Returns once the system exists, before the node is {@code Up}.
+     */
+    public static <T> ActorSystem<T> start(Behavior<T> guardian, NodeConfig config) {
+        requireNonNull(guardian, "guardian is null");
+        requireNonNull(config, "config is null");
+        ActorSystem<T> system = ActorSystem.create(guardian, NodeConfig.SYSTEM_NAME, config.toConfig());
+        if (config.seedNodes().isEmpty()) {
+            Cluster cluster = Cluster.get(system);
+            cluster.manager().tell(Join.create(cluster.selfMember().address()));
+        }
+        return system;
+    }
+
+    /** The address the node actually bound, with the real port when the configured one was 0. */
+    public static Address selfAddress(ActorSystem<?> system) {
+        return Cluster.get(system).selfMember().address();
+    }
+
+    /** {@link #selfAddress} as a seed-node string, e.g. {@code pekko://sluice@127.0.0.1:7355}. */
+    public static String selfAddressString(ActorSystem<?> system) {
+        return selfAddress(system).toString();
+    }
+
+    /**
+     * Terminates the system (running coordinated shutdown: the node leaves the cluster first) and
+     * waits up to {@code timeout}.
+     *
+     * @return whether it terminated in time
+     */
+    public static boolean terminate(ActorSystem<?> system, Duration timeout) {
+        system.terminate();
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.sluice.cluster.protocol;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.physical.MapStatus;
+
+/**
+ * The outcome of one task. Exactly one of {@code status} and {@code error} is set: on success the
+ * task's output location ({@code status}), on failure a message ({@code error}). {@code userError}
+ * tells a failure the user caused (bad data, a type error found late; re-running will not help)
+ * from one the system caused (lost fetch, out of memory; the scheduler may retry). It is false on
+ * success.
+ */
+public record TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError)
+        implements CoordinatorCommand {
+    public TaskFinished {
+        Checks.nonBlank(taskId, "taskId");
+        Checks.nonBlank(workerId, "workerId");
+        if ((status == null) == (error == null)) {
+            throw new IllegalArgumentException("exactly one of status and error must be set");
+        }
+        if (userError && error == null) {
+            throw new IllegalArgumentException("userError set on a successful task");
+        }
+    }
+
+    public static TaskFinished succeeded(String taskId, String workerId, MapStatus status) {
+        return new TaskFinished(taskId, workerId, requireNonNull(status, "status is null"), null, false);
+    }
+
+    public static TaskFinished failed(String taskId, String workerId, String error, boolean userError) {
+        return new TaskFinished(taskId, workerId, null, requireNonNull(error, "error is null"), userError);
+    }
+
+    public boolean succeeded() {
+        return status != null;
+    }
+}

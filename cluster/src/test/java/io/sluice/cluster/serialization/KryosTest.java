@@ -1,0 +1,198 @@
+package io.sluice.cluster.serialization;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.esotericsoftware.kryo.KryoException;
+import io.sluice.plan.expr.AggregateCall;
+import io.sluice.plan.expr.AggregateFunction;
+import io.sluice.plan.expr.Alias;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Cast;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Literal;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.expr.Unary;
+import io.sluice.plan.logical.Aggregate;
+import io.sluice.plan.logical.Filter;
+import io.sluice.plan.logical.Limit;
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.logical.Projection;
+import io.sluice.plan.logical.Sort;
+import io.sluice.plan.logical.TableScan;
+import io.sluice.plan.physical.MapStatus;
+import io.sluice.plan.source.FileFormat;
+import io.sluice.plan.source.ScanPartition;
+import io.sluice.plan.source.TableSource;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+class KryosTest {
+    static final TableSource ORDERS = new TableSource("orders", FileFormat.PARQUET, "file:///tmp/orders",
+            Schema.of(new Field("id", DataType.INT64), new Field("customer", DataType.UTF8),
+                    new Field("amount", DataType.decimal(12, 2)), new Field("price", DataType.FLOAT64),
+                    new Field("day", DataType.DATE32), new Field("paid", DataType.BOOL)));
+
+    /** A plan touching every logical node, most expressions and every kind of literal. */
+    static LogicalPlan samplePlan() {
+        LogicalPlan scan = new TableScan(ORDERS, List.of("id", "customer", "amount", "price", "day", "paid"));
+        Expr predicate = new Binary(BinaryOp.AND,
+                new Binary(BinaryOp.GT, new Column("amount"), Literal.ofDecimal(new BigDecimal("10.50"))),
+                new Binary(BinaryOp.OR,
+                        new Binary(BinaryOp.LT_EQ, new Column("day"), Literal.ofDate(LocalDate.of(2024, 2, 29))),
+                        new Unary(Unary.Op.IS_NULL, new Column("paid"))));
+        LogicalPlan filter = new Filter(scan, predicate);
+        LogicalPlan projection = new Projection(filter, List.of(
+                new Column("customer"),
+                new Alias(new Binary(BinaryOp.MULTIPLY, new Column("price"), Literal.of(1.25)), "gross"),
+                new Alias(new Cast(new Column("id"), DataType.INT32), "id32"),
+                new Alias(new Binary(BinaryOp.EQ, new Column("customer"), Literal.of("O'Neil")), "is_oneil"),
+                new Alias(Literal.nullValue(), "nothing"),
+                new Alias(Literal.of(true), "yes")));
+        LogicalPlan aggregate = new Aggregate(projection, List.of(new Column("customer")), List.of(
+                new Alias(new AggregateCall(AggregateFunction.SUM, new Column("gross")), "total"),
+                new AggregateCall(AggregateFunction.COUNT_STAR, null),
+                new Alias(new AggregateCall(AggregateFunction.MAX, new Column("id32")), "max_id")));
+        LogicalPlan sort = new Sort(aggregate, List.of(SortKey.desc(new Column("total")),
+                new SortKey(new Column("customer"), true, true)));
+        return new Limit(sort, 5, 10);
+    }
+
+    @Test
+    void logicalPlanRoundTripsEqual() {
+        LogicalPlan plan = samplePlan();
+        LogicalPlan back = Kryos.deserialize(Kryos.serialize(plan), LogicalPlan.class);
+        assertThat(back).isEqualTo(plan).isNotSameAs(plan);
+        assertThat(back.explain()).isEqualTo(plan.explain());
+        assertThat(back.schema()).isEqualTo(plan.schema());
+    }
+
+    @Test
+    void eachNodeKindRoundTrips() {
+        LogicalPlan node = samplePlan();
+        while (true) {
+            assertThat(Kryos.deserialize(Kryos.serialize(node), LogicalPlan.class)).isEqualTo(node);
+            if (node.children().isEmpty()) {
+                break;
+            }
+            node = node.children().get(0);
+        }
+        assertThat(roundTrip(new TableScan(ORDERS))).isEqualTo(new TableScan(ORDERS));
+    }
+
+    @Test
+    void typesSourcesAndLiteralsRoundTrip() {
+        for (Object value : List.<Object>of(ORDERS, ORDERS.schema(), DataType.decimal(18, 4), DataType.NULL,
+                new ScanPartition("file:///a.parquet", 3), FileFormat.CSV, Literal.of(-7L), Literal.of(Double.NaN),
+                Literal.ofDate(LocalDate.of(1970, 1, 1)), new SortKey(new Column("x"), false, true))) {
+            assertThat(roundTrip(value)).isEqualTo(value);
+        }
+    }
+
+    @Test
+    void mapStatusKeepsItsBytes() {
+        MapStatus status = new MapStatus("worker-1", "127.0.0.1", 4242, new long[] {0, 17, Long.MAX_VALUE, 3});
+        MapStatus back = Kryos.deserialize(Kryos.serialize(status), MapStatus.class);
+        assertThat(back.workerId()).isEqualTo("worker-1");
+        assertThat(back.host()).isEqualTo("127.0.0.1");
+        assertThat(back.port()).isEqualTo(4242);
+        assertThat(back.bytesPerPartition()).containsExactly(0, 17, Long.MAX_VALUE, 3);
+        assertThat(back.totalBytes()).isEqualTo(status.totalBytes());
+    }
+
+    @Test
+    void jdkImmutableCollectionsRoundTrip() {
+        List<Object> values = new ArrayList<>(List.of(
+                List.of(), List.of("a"), List.of("a", "b"), List.of(1L, 2.0, "three", true),
+                List.copyOf(new ArrayList<>(List.of(1, 2, 3))), Stream.of("x", "y", "z").toList(),
+                List.of(1, 2, 3, 4).subList(1, 3),
+                Set.of(), Set.of("a"), Set.of("a", "b", "c"), Map.of(), Map.of("k", 1L), Map.of("a", 1, "b", 2, "c", 3),
+                Collections.unmodifiableList(new ArrayList<>(List.of("u", "v"))),
+                Collections.unmodifiableSet(new LinkedHashSet<>(List.of("s", "t"))),
+                Collections.unmodifiableMap(new LinkedHashMap<>(Map.of("m", 1))),
+                Arrays.asList("p", "q"), Collections.emptyList(), Collections.singletonList("one"),
+                Collections.emptyMap(), Collections.singletonMap("k", "v"), Collections.singleton(1),
+                new TreeMap<>(Map.of("b", 2, "a", 1)), new HashMap<>(Map.of("h", 1))));
+        for (Object value : values) {
+            Object back = roundTrip(value);
+            assertThat(back).as("%s (%s)", value, value.getClass().getName()).isEqualTo(value);
+        }
+    }
+
+    @Test
+    void readOnlyCollectionsStayReadOnlyAndOrdered() {
+        List<String> list = roundTrip(List.of("a", "b", "c"));
+        assertThatThrownBy(() -> list.add("d")).isInstanceOf(UnsupportedOperationException.class);
+        Set<String> set = roundTrip(Collections.unmodifiableSet(new LinkedHashSet<>(List.of("z", "a", "m"))));
+        assertThat(set).containsExactly("z", "a", "m");
+        assertThatThrownBy(() -> set.add("q")).isInstanceOf(UnsupportedOperationException.class);
+        Map<String, Integer> map = roundTrip(Collections.unmodifiableMap(new LinkedHashMap<>(Map.of("k", 1))));
+        assertThatThrownBy(() -> map.put("x", 2)).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void streamToListMayHoldNulls() {
+        List<String> withNull = Stream.of("a", null, "c").toList();
+        List<String> back = roundTrip(withNull);
+        assertThat(back).containsExactly("a", null, "c");
+        assertThatThrownBy(() -> back.add("d")).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void sharedSubtreesStayShared() {
+        Column shared = new Column("id");
+        List<Expr> exprs = List.of(shared, shared);
+        List<Expr> back = roundTrip(exprs);
+        assertThat(back.get(0)).isSameAs(back.get(1));
+    }
+
+    @Test
+    void nullRoundTripsAndWrongTypeFails() {
+        assertThat(Kryos.deserialize(Kryos.serialize(null), LogicalPlan.class)).isNull();
+        byte[] bytes = Kryos.serialize(Literal.of(1L));
+        assertThatThrownBy(() -> Kryos.deserialize(bytes, LogicalPlan.class))
+                .isInstanceOf(KryoException.class).hasMessageContaining("LogicalPlan");
+    }
+
+    @Test
+    void poolIsSafeAcrossThreads() throws Exception {
+        LogicalPlan plan = samplePlan();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<LogicalPlan>> results = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                results.add(pool.submit(() -> Kryos.deserialize(Kryos.serialize(plan), LogicalPlan.class)));
+            }
+            for (Future<LogicalPlan> f : results) {
+                assertThat(f.get()).isEqualTo(plan);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> T roundTrip(T value) {
+        return (T) Kryos.deserialize(Kryos.serialize(value), Object.class);
+    }
+}

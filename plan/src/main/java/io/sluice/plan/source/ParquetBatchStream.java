@@ -1,0 +1,84 @@
+package io.sluice.plan.source;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.types.Schema;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.ParquetFileReader;
+
+/**
+ * Streams one Parquet row group in batches of at most {@code batchSize} rows. Owns the file reader
+ * and the row group's pages; {@link #close()} releases both.
+ */
+final class ParquetBatchStream implements BatchStream {
+    private final ParquetFileReader reader;
+    private final PageReadStore rowGroup;
+    private final ParquetColumnDecoder[] decoders;
+    private final Schema schema;
+    private final String file;
+    private final int batchSize;
+    private final BufferAllocator allocator;
+    private long remaining;
+    private boolean closed;
+
+    /** Takes ownership of {@code reader} and {@code rowGroup} (null when no column is read). */
+    ParquetBatchStream(ParquetFileReader reader, PageReadStore rowGroup, ParquetColumnDecoder[] decoders,
+            Schema schema, long rowCount, String file, int batchSize, BufferAllocator allocator) {
+        this.reader = requireNonNull(reader, "reader is null");
+        this.rowGroup = rowGroup;
+        this.decoders = requireNonNull(decoders, "decoders is null");
+        this.schema = requireNonNull(schema, "schema is null");
+        this.file = requireNonNull(file, "file is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        if (decoders.length != schema.size()) {
+            throw new IllegalArgumentException(decoders.length + " decoders for " + schema.size() + " columns");
+        }
+        if (batchSize < 1 || rowCount < 0) {
+            throw new IllegalArgumentException("batchSize " + batchSize + ", rowCount " + rowCount);
+        }
+        this.batchSize = batchSize;
+        this.remaining = rowCount;
+    }
+
+    @Override
+    public Batch next() {
+        if (closed) {
+            throw new IllegalStateException("stream is closed");
+        }
+        if (remaining == 0) {
+            return null;
+        }
+        int n = (int) Math.min(batchSize, remaining);
+        Col[] cols = new Col[decoders.length];
+        try {
+            for (int i = 0; i < decoders.length; i++) {
+                cols[i] = decoders[i].decode(n);
+            }
+        } catch (RuntimeException e) {
+            remaining = 0;
+            throw new SluiceException("cannot decode Parquet file " + file + ": " + e.getMessage(), e);
+        }
+        remaining -= n;
+        return Batch.of(schema, cols, n, allocator);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (rowGroup != null) {
+                rowGroup.close();
+            }
+        } finally {
+            ParquetFormat.closeQuietly(reader);
+        }
+    }
+}

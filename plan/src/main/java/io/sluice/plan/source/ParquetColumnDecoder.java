@@ -1,0 +1,116 @@
+package io.sluice.plan.source;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.types.DataType;
+import java.nio.ByteBuffer;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.io.api.Binary;
+
+/**
+ * Decodes the values of one flat Parquet column, a batch at a time, straight into the primitive
+ * arrays of a {@link Col}. A value is NULL when its definition level is below the column's maximum.
+ * One loop per batch and decoding; no per-row objects except the strings themselves.
+ */
+final class ParquetColumnDecoder {
+    private final ColumnReader reader;
+    private final DataType type;
+    private final ParquetColumnType.Decoding decoding;
+    private final int maxDefinitionLevel;
+
+    ParquetColumnDecoder(ColumnReader reader, ParquetColumnType columnType) {
+        this.reader = requireNonNull(reader, "reader is null");
+        this.type = columnType.type();
+        this.decoding = columnType.decoding();
+        this.maxDefinitionLevel = reader.getDescriptor().getMaxDefinitionLevel();
+    }
+
+    /** The next {@code n} values of the column; the caller guarantees that many remain. */
+    Col decode(int n) {
+        boolean[] nulls = null;
+        ColumnReader r = reader;
+        int maxDef = maxDefinitionLevel;
+        switch (decoding) {
+            case INT32, UINT32, INT64, DECIMAL_BYTES -> {
+                long[] out = new long[n];
+                for (int i = 0; i < n; i++) {
+                    if (r.getCurrentDefinitionLevel() == maxDef) {
+                        out[i] = switch (decoding) {
+                            case INT32 -> r.getInteger();
+                            case UINT32 -> r.getInteger() & 0xFFFF_FFFFL;
+                            case INT64 -> r.getLong();
+                            default -> unscaledLong(r.getBinary());
+                        };
+                    } else {
+                        nulls = markNull(nulls, n, i);
+                    }
+                    r.consume();
+                }
+                return Col.ofLongs(type, out, nulls);
+            }
+            case DOUBLE, FLOAT -> {
+                double[] out = new double[n];
+                boolean isFloat = decoding == ParquetColumnType.Decoding.FLOAT;
+                for (int i = 0; i < n; i++) {
+                    if (r.getCurrentDefinitionLevel() == maxDef) {
+                        out[i] = isFloat ? r.getFloat() : r.getDouble();
+                    } else {
+                        nulls = markNull(nulls, n, i);
+                    }
+                    r.consume();
+                }
+                return Col.ofDoubles(out, nulls);
+            }
+            case BOOLEAN -> {
+                boolean[] out = new boolean[n];
+                for (int i = 0; i < n; i++) {
+                    if (r.getCurrentDefinitionLevel() == maxDef) {
+                        out[i] = r.getBoolean();
+                    } else {
+                        nulls = markNull(nulls, n, i);
+                    }
+                    r.consume();
+                }
+                return Col.ofBools(out, nulls);
+            }
+            case STRING -> {
+                String[] out = new String[n];
+                for (int i = 0; i < n; i++) {
+                    if (r.getCurrentDefinitionLevel() == maxDef) {
+                        out[i] = r.getBinary().toStringUsingUTF8();
+                    } else {
+                        nulls = markNull(nulls, n, i);
+                    }
+                    r.consume();
+                }
+                return Col.ofStrings(out, nulls);
+            }
+            default -> throw new IllegalStateException("unhandled decoding " + decoding);
+        }
+    }
+
+    private static boolean[] markNull(boolean[] nulls, int n, int row) {
+        boolean[] out = nulls == null ? new boolean[n] : nulls;
+        out[row] = true;
+        return out;
+    }
+
+    /**
+     * A big-endian two's-complement integer as a long. Precision at most 18 guarantees the value
+     * fits, so bytes beyond the last eight are sign extension.
+     */
+    static long unscaledLong(Binary binary) {
+        ByteBuffer bytes = binary.toByteBuffer();
+        int start = bytes.position();
+        int end = bytes.limit();
+        if (start == end) {
+            return 0;
+        }
+        long value = bytes.get(start) < 0 ? -1L : 0L;
+        for (int i = Math.max(start, end - 8); i < end; i++) {
+            value = (value << 8) | (bytes.get(i) & 0xFF);
+        }
+        return value;
+    }
+}

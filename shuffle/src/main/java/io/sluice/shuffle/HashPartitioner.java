@@ -1,0 +1,139 @@
+package io.sluice.shuffle;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Expr;
+import java.util.List;
+
+/**
+ * Assigns each row of a batch to a partition by hashing its key values: {@code hash(keys) mod n}.
+ *
+ * <p>This class is the one definition of Sluice's hash scheme, so every writer that hash-partitions
+ * on the same keys and count places equal keys in the same partition (what co-partitioned joins
+ * rely on). Guarantees:
+ * <ul>
+ *   <li>Deterministic across JVMs and runs: only value bits are hashed, never identity hashes.</li>
+ *   <li>Equal key values hash equally regardless of the long-backed type that holds them (an INT32
+ *       5 and an INT64 5 agree); decimals agree only at equal scale, so the planner must cast.</li>
+ *   <li>FLOAT64: -0.0 hashes as 0.0, and every NaN as the canonical NaN.</li>
+ *   <li>NULL hashes to a fixed constant, so all NULL keys land together.</li>
+ * </ul>
+ *
+ * <p>Vectorized: each key is evaluated once per batch, then per-row 64-bit hashes are combined in
+ * tight loops over the primitive arrays.
+ */
+public final class HashPartitioner {
+    private static final long NULL_HASH = 0x5bd1e9955bd1e995L;
+    private static final long TRUE_HASH = 0x2545f4914f6cdd1dL;
+    private static final long FALSE_HASH = 0x1b873593cc9e2d51L;
+    private static final long SEED = 0x9e3779b97f4a7c15L;
+    private static final long MULTIPLIER = 0xc6a4a7935bd1e995L;
+
+    private final List<Expr> keys;
+    private final int partitionCount;
+
+    public HashPartitioner(List<Expr> keys, int partitionCount) {
+        this.keys = List.copyOf(requireNonNull(keys, "keys is null"));
+        if (this.keys.isEmpty()) {
+            throw new IllegalArgumentException("hash partitioning needs a key");
+        }
+        if (partitionCount < 1) {
+            throw new IllegalArgumentException("partition count must be positive: " + partitionCount);
+        }
+        this.partitionCount = partitionCount;
+    }
+
+    public List<Expr> keys() {
+        return keys;
+    }
+
+    public int partitionCount() {
+        return partitionCount;
+    }
+
+    /** The target partition of each row, in {@code [0, partitionCount)}; length is the batch's row count. */
+    public int[] partitions(Batch batch) {
+        int rows = batch.rowCount();
+        long[] hashes = new long[rows];
+        java.util.Arrays.fill(hashes, SEED);
+        for (Expr key : keys) {
+            Col col = key.evaluate(batch);
+            if (col.length != rows) {
+                throw new IllegalStateException("key " + key + " gave " + col.length + " values for " + rows + " rows");
+            }
+            combine(hashes, col);
+        }
+        int[] out = new int[rows];
+        for (int i = 0; i < rows; i++) {
+            out[i] = Math.floorMod(mix(hashes[i]), partitionCount);
+        }
+        return out;
+    }
+
+    /** Folds one key column into the running per-row hashes. */
+    static void combine(long[] hashes, Col col) {
+        int rows = hashes.length;
+        boolean[] nulls = col.nulls;
+        switch (col.type.kind()) {
+            case NULL -> {
+                for (int i = 0; i < rows; i++) {
+                    hashes[i] = fold(hashes[i], NULL_HASH);
+                }
+            }
+            case BOOL -> {
+                boolean[] v = col.bools;
+                for (int i = 0; i < rows; i++) {
+                    long h = v[i] ? TRUE_HASH : FALSE_HASH;
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : h);
+                }
+            }
+            case FLOAT64 -> {
+                double[] v = col.doubles;
+                for (int i = 0; i < rows; i++) {
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : hashDouble(v[i]));
+                }
+            }
+            case UTF8 -> {
+                String[] v = col.strings;
+                for (int i = 0; i < rows; i++) {
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : hashString(v[i]));
+                }
+            }
+            case INT32, INT64, DATE32, DECIMAL -> {
+                long[] v = col.longs;
+                for (int i = 0; i < rows; i++) {
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : mix(v[i]));
+                }
+            }
+            default -> throw new IllegalStateException("cannot hash type " + col.type);
+        }
+    }
+
+    static long hashDouble(double d) {
+        // 0.0 == -0.0 is true, so both take the bits of +0.0; doubleToLongBits canonicalizes NaN.
+        double normalized = d == 0.0 ? 0.0 : d;
+        return mix(Double.doubleToLongBits(normalized));
+    }
+
+    static long hashString(String s) {
+        // String.hashCode is specified by the JLS, hence stable across JVMs; the length adds the
+        // other 32 bits before mixing.
+        return mix(((long) s.length() << 32) ^ (s.hashCode() & 0xffffffffL));
+    }
+
+    private static long fold(long running, long keyHash) {
+        return (running ^ keyHash) * MULTIPLIER + SEED;
+    }
+
+    /** A 64-bit finalizer (the MurmurHash3 fmix64 constants): every input bit affects every output bit. */
+    static long mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
+    }
+}
