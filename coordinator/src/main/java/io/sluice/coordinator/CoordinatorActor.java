@@ -72,10 +72,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     public static Behavior<CoordinatorCommand> create(String coordinatorId) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
-            ActorRef<ClusterEvent.MemberEvent> members = context.messageAdapter(ClusterEvent.MemberEvent.class,
+            ActorRef<ClusterEvent.MemberRemoved> members = context.messageAdapter(ClusterEvent.MemberRemoved.class,
                     event -> new MemberGone(event.member().address()));
-            ActorRef<ClusterEvent.ReachabilityEvent> reachability = context.messageAdapter(
-                    ClusterEvent.ReachabilityEvent.class, event -> new MemberGone(event.member().address()));
+            ActorRef<ClusterEvent.UnreachableMember> reachability = context.messageAdapter(
+                    ClusterEvent.UnreachableMember.class, event -> new MemberGone(event.member().address()));
             Cluster cluster = Cluster.get(context.getSystem());
             cluster.subscriptions().tell(Subscribe.create(members, ClusterEvent.MemberRemoved.class));
             cluster.subscriptions().tell(Subscribe.create(reachability, ClusterEvent.UnreachableMember.class));

@@ -1,0 +1,77 @@
+package io.sluice.api;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.expr.Alias;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Cast;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.expr.Unary;
+import io.sluice.plan.types.DataType;
+
+/** A column expression of the DataFrame API, e.g. {@code col("v").gt(lit(3)).and(col("k").isNotNull())}. */
+public final class Column {
+    private final Expr expr;
+
+    Column(Expr expr) {
+        this.expr = requireNonNull(expr, "expr is null");
+    }
+
+    public Expr expr() {
+        return expr;
+    }
+
+    private Column binary(BinaryOp op, Object other) {
+        return new Column(new Binary(op, expr, Functions.toColumn(other).expr));
+    }
+
+    public Column plus(Object other) { return binary(BinaryOp.ADD, other); }
+    public Column minus(Object other) { return binary(BinaryOp.SUBTRACT, other); }
+    public Column multiply(Object other) { return binary(BinaryOp.MULTIPLY, other); }
+    public Column divide(Object other) { return binary(BinaryOp.DIVIDE, other); }
+    public Column mod(Object other) { return binary(BinaryOp.MODULO, other); }
+    public Column eq(Object other) { return binary(BinaryOp.EQ, other); }
+    public Column notEq(Object other) { return binary(BinaryOp.NOT_EQ, other); }
+    public Column lt(Object other) { return binary(BinaryOp.LT, other); }
+    public Column leq(Object other) { return binary(BinaryOp.LT_EQ, other); }
+    public Column gt(Object other) { return binary(BinaryOp.GT, other); }
+    public Column geq(Object other) { return binary(BinaryOp.GT_EQ, other); }
+    public Column and(Column other) { return binary(BinaryOp.AND, other); }
+    public Column or(Column other) { return binary(BinaryOp.OR, other); }
+
+    public Column not() {
+        return new Column(new Unary(Unary.Op.NOT, expr));
+    }
+
+    public Column isNull() {
+        return new Column(new Unary(Unary.Op.IS_NULL, expr));
+    }
+
+    public Column isNotNull() {
+        return new Column(new Unary(Unary.Op.IS_NOT_NULL, expr));
+    }
+
+    public Column cast(DataType type) {
+        return new Column(new Cast(expr, type));
+    }
+
+    /** Names the output column. */
+    public Column as(String name) {
+        return new Column(new Alias(expr, name));
+    }
+
+    public SortKey asc() {
+        return SortKey.asc(expr);
+    }
+
+    public SortKey desc() {
+        return SortKey.desc(expr);
+    }
+
+    @Override
+    public String toString() {
+        return expr.toString();
+    }
+}

@@ -1,0 +1,72 @@
+package io.sluice.api;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.AggregateCall;
+import io.sluice.plan.expr.AggregateFunction;
+import io.sluice.plan.expr.Literal;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+
+/** Static constructors for DataFrame expressions: {@code import static io.sluice.api.Functions.*}. */
+public final class Functions {
+    private Functions() {
+    }
+
+    public static Column col(String name) {
+        return new Column(new io.sluice.plan.expr.Column(name));
+    }
+
+    /** A constant: Integer, Long, Double, BigDecimal, String, Boolean, LocalDate or null. */
+    public static Column lit(Object value) {
+        if (value == null) {
+            return new Column(Literal.nullValue());
+        }
+        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
+            return new Column(Literal.of(((Number) value).longValue()));
+        }
+        if (value instanceof Double || value instanceof Float) {
+            return new Column(Literal.of(((Number) value).doubleValue()));
+        }
+        if (value instanceof BigDecimal d) {
+            return new Column(Literal.ofDecimal(d));
+        }
+        if (value instanceof String s) {
+            return new Column(Literal.of(s));
+        }
+        if (value instanceof Boolean b) {
+            return new Column(Literal.of(b));
+        }
+        if (value instanceof LocalDate d) {
+            return new Column(Literal.ofDate(d));
+        }
+        throw new SluiceException("cannot make a literal of " + value.getClass().getSimpleName() + " " + value);
+    }
+
+    static Column toColumn(Object value) {
+        return value instanceof Column c ? c : lit(value);
+    }
+
+    public static Column sum(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.SUM, c.expr()));
+    }
+
+    public static Column count(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.COUNT, c.expr()));
+    }
+
+    public static Column countStar() {
+        return new Column(new AggregateCall(AggregateFunction.COUNT_STAR, null));
+    }
+
+    public static Column min(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.MIN, c.expr()));
+    }
+
+    public static Column max(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.MAX, c.expr()));
+    }
+
+    public static Column avg(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.AVG, c.expr()));
+    }
+}

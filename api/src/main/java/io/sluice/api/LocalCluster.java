@@ -1,0 +1,129 @@
+package io.sluice.api;
+
+import io.sluice.coordinator.Coordinator;
+import io.sluice.coordinator.CoordinatorSettings;
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.worker.Worker;
+import io.sluice.worker.WorkerSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A coordinator and {@code n} workers in this JVM, each its own Pekko actor system on 127.0.0.1
+ * with its own ports and shuffle server: real remoting and real sockets, only no extra processes.
+ */
+public final class LocalCluster implements QueryEngine {
+    private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Coordinator coordinator;
+    private final List<Worker> workers = new ArrayList<>();
+    private final Path directory;
+
+    private LocalCluster(Options options) {
+        try {
+            directory = Files.createTempDirectory("sluice-local-");
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create a temporary directory", e);
+        }
+        CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
+                .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter());
+        coordinator = Coordinator.start(settings);
+        try {
+            for (int i = 0; i < options.workers(); i++) {
+                String id = "worker-" + (i + 1);
+                workers.add(Worker.start(WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(),
+                        directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())));
+            }
+            for (Worker w : workers) {
+                w.awaitRegistered(JOIN_TIMEOUT);
+            }
+            coordinator.awaitWorkers(options.workers(), JOIN_TIMEOUT);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /**
+     * @param httpPort -1 for no HTTP endpoint, 0 for a free port
+     * @param shufflePartitions 0 for twice the cluster's slots
+     */
+    public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter) {
+        public Options {
+            if (workers < 1) {
+                throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
+            }
+        }
+
+        public static Options of(int workers) {
+            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3));
+        }
+
+        public Options withHttpPort(int port) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter);
+        }
+
+        public Options withShufflePartitions(int n) {
+            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter);
+        }
+
+        public Options withSlotsPerWorker(int n) {
+            return new Options(workers, n, shufflePartitions, httpPort, stableAfter);
+        }
+    }
+
+    public static LocalCluster start(Options options) {
+        return new LocalCluster(options);
+    }
+
+    public Coordinator coordinator() {
+        return coordinator;
+    }
+
+    public List<Worker> workers() {
+        return List.copyOf(workers);
+    }
+
+    @Override
+    public byte[] runSql(String sql) {
+        return coordinator.runSql(sql);
+    }
+
+    @Override
+    public byte[] run(LogicalPlan plan) {
+        return coordinator.run(plan);
+    }
+
+    @Override
+    public String explain(LogicalPlan plan) {
+        return coordinator.queries().explain(plan, false);
+    }
+
+    /** Stops one worker as if its machine died (for failure tests). */
+    public void killWorker(int index) {
+        workers.get(index).close();
+    }
+
+    @Override
+    public void close() {
+        for (Worker w : workers) {
+            try {
+                w.close();
+            } catch (RuntimeException e) {
+                // keep closing the rest; a leak shows in the worker's allocator check in tests
+            }
+        }
+        coordinator.close();
+        try (Stream<Path> files = Files.walk(directory)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort: a temp directory
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package io.sluice.api;
+
+import io.sluice.plan.logical.LogicalPlan;
+
+/** Where a session's queries run: an in-process coordinator or a remote one over HTTP. */
+interface QueryEngine extends AutoCloseable {
+    /** Runs a SQL script; the last statement's result as an Arrow IPC stream. */
+    byte[] runSql(String sql);
+
+    /** Runs a query plan; the result as an Arrow IPC stream. */
+    byte[] run(LogicalPlan plan);
+
+    /** EXPLAIN text of a query plan. */
+    String explain(LogicalPlan plan);
+
+    @Override
+    void close();
+}

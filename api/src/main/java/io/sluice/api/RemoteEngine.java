@@ -1,0 +1,64 @@
+package io.sluice.api;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.cluster.serialization.Kryos;
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.logical.LogicalPlan;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/** Talks to a coordinator's HTTP endpoint. Error responses become {@link SluiceException}s. */
+final class RemoteEngine implements QueryEngine {
+    private final URI base;
+    private final HttpClient client;
+
+    RemoteEngine(String host, int httpPort) {
+        requireNonNull(host, "host is null");
+        this.base = URI.create("http://" + host + ":" + httpPort + "/v1/");
+        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    @Override
+    public byte[] runSql(String sql) {
+        return post("sql", "text/plain; charset=utf-8", sql.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public byte[] run(LogicalPlan plan) {
+        return post("plan", "application/octet-stream", Kryos.serialize(plan));
+    }
+
+    @Override
+    public String explain(LogicalPlan plan) {
+        return new String(post("explain", "application/octet-stream", Kryos.serialize(plan)), StandardCharsets.UTF_8);
+    }
+
+    private byte[] post(String path, String contentType, byte[] body) {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        HttpResponse<byte[]> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new SluiceException("cannot reach the coordinator at " + base + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SluiceException("interrupted while waiting for the coordinator");
+        }
+        if (response.statusCode() != 200) {
+            throw new SluiceException(new String(response.body(), StandardCharsets.UTF_8));
+        }
+        return response.body();
+    }
+
+    @Override
+    public void close() {
+        // HttpClient has no close on Java 17; its threads are daemons.
+    }
+}

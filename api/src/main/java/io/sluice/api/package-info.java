@@ -1,2 +1,0 @@
-/** Sluice api module. */
-package io.sluice.api;

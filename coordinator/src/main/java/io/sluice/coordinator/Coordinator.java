@@ -1,0 +1,161 @@
+package io.sluice.coordinator;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.cluster.NodeConfig;
+import io.sluice.cluster.SluiceNode;
+import io.sluice.cluster.protocol.CoordinatorCommand;
+import io.sluice.cluster.protocol.TaskDescription;
+import io.sluice.coordinator.scheduler.DagScheduler;
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.physical.MapStatus;
+import io.sluice.shuffle.ShuffleClient;
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+
+/**
+ * A coordinator node: the cluster's seed, the task dispatcher actor, the query service and the
+ * HTTP endpoint. Closing it unbinds HTTP, leaves the cluster and releases its memory.
+ */
+public final class Coordinator implements AutoCloseable {
+    private final CoordinatorSettings settings;
+    private final ActorSystem<CoordinatorCommand> system;
+    private final BufferAllocator allocator;
+    private final ShuffleClient shuffleClient;
+    private final ExecutorService queryExecutor;
+    private final QueryService queries;
+    private final ServerBinding http;
+
+    private Coordinator(CoordinatorSettings settings) {
+        this.settings = settings;
+        this.allocator = new RootAllocator(settings.memoryLimitBytes());
+        this.shuffleClient = new ShuffleClient("coordinator");
+        AtomicInteger threads = new AtomicInteger();
+        this.queryExecutor = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "sluice-query-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter());
+        this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port()),
+                node, ConfigFactory.parseString("pekko.http.server.request-timeout = infinite\n"
+                        + "pekko.http.server.idle-timeout = infinite\n"
+                        + "pekko.http.server.parsing.max-content-length = 256m").withFallback(ConfigFactory.load()));
+        DagScheduler scheduler = new DagScheduler(this::launch, settings.jobTimeout().toMillis());
+        this.queries = new QueryService(scheduler, shuffleClient, allocator, this::shufflePartitions,
+                ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids)), settings.maxOptimizerPasses());
+        ServerBinding binding = null;
+        if (settings.httpPort() >= 0) {
+            try {
+                binding = Http.get(system).newServerAt(settings.host(), settings.httpPort())
+                        .bind(new HttpEndpoint(queries, queryExecutor).routes())
+                        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                closeQuietly();
+                throw new SluiceException("cannot serve HTTP on " + settings.host() + ":" + settings.httpPort() + ": " + e.getMessage(), e);
+            }
+        }
+        this.http = binding;
+    }
+
+    public static Coordinator start(CoordinatorSettings settings) {
+        return new Coordinator(requireNonNull(settings, "settings is null"));
+    }
+
+    private CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan) {
+        CompletableFuture<MapStatus> result = new CompletableFuture<>();
+        TaskDescription task = new TaskDescription(jobId, jobId + "-s" + stageId + "-p" + partition, stageId, partition, 0, plan);
+        system.tell(new CoordinatorActor.LaunchTask(task, result));
+        return result;
+    }
+
+    private int shufflePartitions() {
+        if (settings.shufflePartitions() > 0) {
+            return settings.shufflePartitions();
+        }
+        int slots = workers().values().stream().mapToInt(Integer::intValue).sum();
+        return Math.max(1, 2 * slots);
+    }
+
+    /** Registered workers and their task slots. */
+    public Map<String, Integer> workers() {
+        CompletableFuture<Map<String, Integer>> reply = new CompletableFuture<>();
+        system.tell(new CoordinatorActor.GetWorkers(reply));
+        try {
+            return reply.get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("coordinator actor did not answer", e);
+        }
+    }
+
+    /** Waits until at least {@code count} workers have registered. */
+    public void awaitWorkers(int count, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (workers().size() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new SluiceException("only " + workers().size() + " of " + count + " workers joined within " + timeout);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SluiceException("interrupted while waiting for workers");
+            }
+        }
+    }
+
+    public QueryService queries() {
+        return queries;
+    }
+
+    public byte[] runSql(String sql) {
+        return queries.runSql(sql);
+    }
+
+    public byte[] run(LogicalPlan plan) {
+        return queries.run(plan);
+    }
+
+    /** The cluster address workers join, e.g. {@code pekko://sluice@127.0.0.1:7355}. */
+    public String clusterAddress() {
+        return SluiceNode.selfAddressString(system);
+    }
+
+    public int httpPort() {
+        if (http == null) {
+            throw new IllegalStateException("this coordinator serves no HTTP");
+        }
+        return http.localAddress().getPort();
+    }
+
+    public BufferAllocator allocator() {
+        return allocator;
+    }
+
+    @Override
+    public void close() {
+        if (http != null) {
+            http.unbind().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        }
+        closeQuietly();
+    }
+
+    private void closeQuietly() {
+        SluiceNode.terminate(system, Duration.ofSeconds(20));
+        queryExecutor.shutdownNow();
+        shuffleClient.close();
+        allocator.close();
+    }
+}

@@ -1,0 +1,70 @@
+package io.sluice.coordinator;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.cluster.serialization.Kryos;
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.logical.LogicalPlan;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator's HTTP API for clients: {@code POST /v1/sql} (a SQL script as text) and
+ * {@code POST /v1/plan} (a Kryo-serialized logical plan) answer with the result as an Arrow IPC
+ * stream, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
+ * {@code GET /v1/health} answers {@code ok}.
+ */
+final class HttpEndpoint extends AllDirectives {
+    private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
+    static final String ARROW_STREAM = "application/vnd.apache.arrow.stream";
+
+    private final QueryService queries;
+    private final ExecutorService executor;
+
+    HttpEndpoint(QueryService queries, ExecutorService executor) {
+        this.queries = requireNonNull(queries, "queries is null");
+        this.executor = requireNonNull(executor, "executor is null");
+    }
+
+    Route routes() {
+        return pathPrefix("v1", () -> concat(
+                path("health", () -> get(() -> complete("ok"))),
+                path("sql", () -> post(() -> entity(Unmarshaller.entityToString(),
+                        sql -> completeWithFuture(answer(() -> queries.runSql(sql)))))),
+                path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
+                        bytes -> completeWithFuture(answer(() -> queries.run(Kryos.deserialize(bytes, LogicalPlan.class))))))),
+                path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
+                        bytes -> completeWithFuture(answer(() -> queries.explain(Kryos.deserialize(bytes, LogicalPlan.class),
+                                false).getBytes(java.nio.charset.StandardCharsets.UTF_8))))))));
+    }
+
+    private CompletableFuture<HttpResponse> answer(Supplier<byte[]> work) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                byte[] result = work.get();
+                return HttpResponse.create().withStatus(StatusCodes.OK)
+                        .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, result);
+            } catch (SluiceException e) {
+                return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
+                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine(e.getMessage()));
+            } catch (RuntimeException e) {
+                LOG.error("query failed", e);
+                return HttpResponse.create().withStatus(StatusCodes.INTERNAL_SERVER_ERROR)
+                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine("internal error: " + e));
+            }
+        }, executor);
+    }
+
+    static String oneLine(String message) {
+        return message == null ? "unknown error" : message.replace('\n', ' ').strip();
+    }
+}

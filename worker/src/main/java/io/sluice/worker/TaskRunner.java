@@ -1,0 +1,53 @@
+package io.sluice.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.cluster.protocol.TaskDescription;
+import io.sluice.cluster.protocol.TaskFinished;
+import io.sluice.cluster.serialization.Kryos;
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.physical.MapStatus;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.shuffle.ShuffleEnvironment;
+import io.sluice.shuffle.ShuffleWriterExec;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one task: deserializes the stage plan, executes the task's partition into shuffle files
+ * under a child allocator with the task memory limit, and reports how it went. Never throws: a
+ * user error (bad data, a missing file) is reported as such and the worker goes on.
+ */
+final class TaskRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
+
+    private final String workerId;
+    private final BufferAllocator allocator;
+    private final long taskMemoryLimit;
+    private final ShuffleEnvironment shuffle;
+
+    TaskRunner(String workerId, BufferAllocator allocator, long taskMemoryLimit, ShuffleEnvironment shuffle) {
+        this.workerId = requireNonNull(workerId, "workerId is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.taskMemoryLimit = taskMemoryLimit;
+        this.shuffle = requireNonNull(shuffle, "shuffle is null");
+    }
+
+    TaskFinished run(TaskDescription task) {
+        try (BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(), 0, taskMemoryLimit)) {
+            ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
+            TaskContext context = new TaskContext(task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
+                    Map.of(ShuffleEnvironment.class, shuffle));
+            MapStatus status = plan.write(task.partition(), context);
+            return TaskFinished.succeeded(task.taskId(), workerId, status);
+        } catch (SluiceException e) {
+            LOG.info("task {} failed on bad input: {}", task.taskId(), e.getMessage());
+            return TaskFinished.failed(task.taskId(), workerId, e.getMessage(), true);
+        } catch (RuntimeException | Error e) {
+            LOG.warn("task {} failed", task.taskId(), e);
+            return TaskFinished.failed(task.taskId(), workerId, e.toString(), false);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.sluice.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.cluster.NodeConfig;
+import io.sluice.cluster.SluiceNode;
+import io.sluice.cluster.protocol.WorkerCommand;
+import io.sluice.plan.SluiceException;
+import io.sluice.shuffle.ShuffleClient;
+import io.sluice.shuffle.ShuffleEnvironment;
+import io.sluice.shuffle.ShuffleServer;
+import java.nio.file.Files;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/**
+ * A worker node: a cluster member that runs tasks on a fixed pool of slots and serves its shuffle
+ * output over its own Netty shuffle server. Closing it leaves the cluster, stops the server and
+ * releases its memory.
+ */
+public final class Worker implements AutoCloseable {
+    private final WorkerSettings settings;
+    private final BufferAllocator allocator;
+    private final ShuffleServer shuffleServer;
+    private final ShuffleClient shuffleClient;
+    private final ExecutorService slots;
+    private final ActorSystem<WorkerCommand> system;
+    private final CompletableFuture<String> registered = new CompletableFuture<>();
+
+    private Worker(WorkerSettings settings) {
+        this.settings = settings;
+        try {
+            Files.createDirectories(settings.localDirectory());
+        } catch (IOException e) {
+            throw new SluiceException("cannot create the worker directory " + settings.localDirectory() + ": " + e.getMessage());
+        }
+        this.allocator = new RootAllocator(settings.memoryLimitBytes());
+        this.shuffleServer = new ShuffleServer(settings.host(), settings.shufflePort(), settings.localDirectory()).start();
+        this.shuffleClient = new ShuffleClient(settings.workerId());
+        AtomicInteger threads = new AtomicInteger();
+        this.slots = Executors.newFixedThreadPool(settings.slots(), r -> {
+            Thread t = new Thread(r, settings.workerId() + "-slot-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        ShuffleEnvironment environment = new ShuffleEnvironment(settings.workerId(), settings.host(), shuffleServer.port(),
+                settings.localDirectory(), shuffleClient);
+        TaskRunner runner = new TaskRunner(settings.workerId(), allocator, settings.taskMemoryLimitBytes(), environment);
+        NodeConfig node = NodeConfig.worker(settings.host(), settings.port(), settings.coordinatorAddress())
+                .withStableAfter(settings.stableAfter());
+        this.system = SluiceNode.start(WorkerActor.create(settings, shuffleServer.port(), runner, slots, shuffleServer,
+                registered), node);
+    }
+
+    public static Worker start(WorkerSettings settings) {
+        return new Worker(requireNonNull(settings, "settings is null"));
+    }
+
+    /** Waits until the coordinator acknowledged this worker. */
+    public Worker awaitRegistered(Duration timeout) {
+        try {
+            registered.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return this;
+        } catch (Exception e) {
+            throw new SluiceException("worker " + settings.workerId() + " could not register with the coordinator at "
+                    + settings.coordinatorAddress() + " within " + timeout);
+        }
+    }
+
+    public String workerId() {
+        return settings.workerId();
+    }
+
+    public ShuffleServer shuffleServer() {
+        return shuffleServer;
+    }
+
+    public BufferAllocator allocator() {
+        return allocator;
+    }
+
+    /** Blocks until the actor system terminates (e.g. when downed). */
+    public void awaitTermination() {
+        system.getWhenTerminated().toCompletableFuture().join();
+    }
+
+    @Override
+    public void close() {
+        SluiceNode.terminate(system, Duration.ofSeconds(20));
+        slots.shutdownNow();
+        try {
+            slots.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        shuffleClient.close();
+        shuffleServer.close();
+        allocator.close();
+    }
+}

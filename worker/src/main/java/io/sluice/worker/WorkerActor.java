@@ -1,0 +1,102 @@
+package io.sluice.worker;
+
+import io.sluice.cluster.protocol.CoordinatorCommand;
+import io.sluice.cluster.protocol.RegisterWorker;
+import io.sluice.cluster.protocol.RemoveShuffles;
+import io.sluice.cluster.protocol.RunTask;
+import io.sluice.cluster.protocol.ServiceKeys;
+import io.sluice.cluster.protocol.WorkerCommand;
+import io.sluice.cluster.protocol.WorkerRegistered;
+import io.sluice.shuffle.ShuffleServer;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+
+/**
+ * A worker's cluster face: finds the coordinator through the receptionist and registers (again
+ * whenever a new coordinator appears), runs tasks on the slot pool and reports each result,
+ * and deletes shuffle files when told.
+ */
+final class WorkerActor extends AbstractBehavior<WorkerCommand> {
+    /** Local only: the receptionist's current coordinators. */
+    record CoordinatorsChanged(Set<ActorRef<CoordinatorCommand>> coordinators) implements WorkerCommand {
+    }
+
+    private final RegisterWorker registration;
+    private final TaskRunner runner;
+    private final ExecutorService slots;
+    private final ShuffleServer shuffleServer;
+    private final CompletableFuture<String> registered;
+    private ActorRef<CoordinatorCommand> coordinator;
+
+    static Behavior<WorkerCommand> create(WorkerSettings settings, int shufflePort, TaskRunner runner,
+            ExecutorService slots, ShuffleServer shuffleServer, CompletableFuture<String> registered) {
+        return Behaviors.setup(context -> {
+            ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class,
+                    listing -> new CoordinatorsChanged(listing.getServiceInstances(ServiceKeys.COORDINATOR)));
+            context.getSystem().receptionist().tell(Receptionist.subscribe(ServiceKeys.COORDINATOR, listings));
+            RegisterWorker registration = new RegisterWorker(settings.workerId(), context.getSelf(), settings.host(),
+                    shufflePort, settings.slots());
+            return new WorkerActor(context, registration, runner, slots, shuffleServer, registered);
+        });
+    }
+
+    private WorkerActor(ActorContext<WorkerCommand> context, RegisterWorker registration, TaskRunner runner,
+            ExecutorService slots, ShuffleServer shuffleServer, CompletableFuture<String> registered) {
+        super(context);
+        this.registration = registration;
+        this.runner = runner;
+        this.slots = slots;
+        this.shuffleServer = shuffleServer;
+        this.registered = registered;
+    }
+
+    @Override
+    public Receive<WorkerCommand> createReceive() {
+        return newReceiveBuilder()
+                .onMessage(CoordinatorsChanged.class, this::onCoordinators)
+                .onMessage(WorkerRegistered.class, this::onRegistered)
+                .onMessage(RunTask.class, this::onRunTask)
+                .onMessage(RemoveShuffles.class, this::onRemoveShuffles)
+                .build();
+    }
+
+    private Behavior<WorkerCommand> onCoordinators(CoordinatorsChanged msg) {
+        for (ActorRef<CoordinatorCommand> c : msg.coordinators()) {
+            if (!c.equals(coordinator)) {
+                coordinator = c;
+                c.tell(registration);
+            }
+        }
+        return this;
+    }
+
+    private Behavior<WorkerCommand> onRegistered(WorkerRegistered msg) {
+        registered.complete(msg.coordinatorId());
+        return this;
+    }
+
+    private Behavior<WorkerCommand> onRunTask(RunTask msg) {
+        ActorRef<CoordinatorCommand> replyTo = msg.replyTo();
+        slots.execute(() -> replyTo.tell(runner.run(msg.task())));
+        return this;
+    }
+
+    private Behavior<WorkerCommand> onRemoveShuffles(RemoveShuffles msg) {
+        for (String id : msg.shuffleIds()) {
+            try {
+                shuffleServer.removeShuffle(id);
+            } catch (RuntimeException e) {
+                getContext().getLog().warn("could not remove shuffle {}: {}", id, e.toString());
+            }
+        }
+        return this;
+    }
+}

@@ -1,0 +1,47 @@
+package io.sluice.worker;
+
+import static java.util.Objects.requireNonNull;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * How a worker runs: its cluster and shuffle addresses (port 0 picks a free one), the
+ * coordinator's cluster address to join, task slots, where shuffle files go, and memory limits.
+ */
+public record WorkerSettings(String workerId, String host, int port, int shufflePort, String coordinatorAddress, int slots,
+        Path localDirectory, long memoryLimitBytes, long taskMemoryLimitBytes, Duration stableAfter) {
+    public WorkerSettings {
+        requireNonNull(workerId, "workerId is null");
+        requireNonNull(host, "host is null");
+        requireNonNull(coordinatorAddress, "coordinatorAddress is null");
+        requireNonNull(localDirectory, "localDirectory is null");
+        requireNonNull(stableAfter, "stableAfter is null");
+        if (slots < 1) {
+            throw new IllegalArgumentException("a worker needs at least one slot: " + slots);
+        }
+        if (taskMemoryLimitBytes <= 0 || memoryLimitBytes < taskMemoryLimitBytes) {
+            throw new IllegalArgumentException("memory limits must be positive, the task limit within the worker's");
+        }
+    }
+
+    public static WorkerSettings defaults(String workerId, String host, String coordinatorAddress, Path localDirectory) {
+        return new WorkerSettings(workerId, host, 0, 0, coordinatorAddress, 2, localDirectory, 4L << 30, 1L << 30,
+                Duration.ofSeconds(7));
+    }
+
+    public WorkerSettings withSlots(int n) {
+        return new WorkerSettings(workerId, host, port, shufflePort, coordinatorAddress, n, localDirectory, memoryLimitBytes,
+                taskMemoryLimitBytes, stableAfter);
+    }
+
+    public WorkerSettings withPorts(int clusterPort, int shuffle) {
+        return new WorkerSettings(workerId, host, clusterPort, shuffle, coordinatorAddress, slots, localDirectory,
+                memoryLimitBytes, taskMemoryLimitBytes, stableAfter);
+    }
+
+    public WorkerSettings withStableAfter(Duration d) {
+        return new WorkerSettings(workerId, host, port, shufflePort, coordinatorAddress, slots, localDirectory,
+                memoryLimitBytes, taskMemoryLimitBytes, d);
+    }
+}

@@ -1,2 +1,0 @@
-/** Sluice worker module. */
-package io.sluice.worker;
