@@ -111,19 +111,37 @@ class ShuffleEndToEndTest {
     }
 
     private TaskContext task(ShuffleEnvironment env, BufferAllocator allocator) {
-        return new TaskContext("task-" + taskCounter++, allocator, 8192, Map.of(ShuffleEnvironment.class, env));
+        return task(env, allocator, 8192);
+    }
+
+    private TaskContext task(ShuffleEnvironment env, BufferAllocator allocator, int batchSize) {
+        return new TaskContext("task-" + taskCounter++, allocator, batchSize, Map.of(ShuffleEnvironment.class, env));
     }
 
     private MapStatus runMap(ShuffleWriterExec writer, int map, ShuffleEnvironment env) {
+        return runMap(writer, map, env, 8192);
+    }
+
+    private MapStatus runMap(ShuffleWriterExec writer, int map, ShuffleEnvironment env, int batchSize) {
         try (BufferAllocator allocator = root.newChildAllocator("map-" + map, 0, 64L << 20)) {
-            MapStatus status = writer.write(map, task(env, allocator));
+            MapStatus status = writer.write(map, task(env, allocator, batchSize));
             assertThat(allocator.getAllocatedMemory()).isZero();
             return status;
         }
     }
 
-    /** Runs every reduce partition on w1; returns, per partition, the rows as [id, k, s, v] lists. */
+    /** Batches and largest batch seen by the last {@link #runReduce}. */
+    private int batchesRead;
+    private int largestBatch;
+
+    /**
+     * Runs every reduce partition on w1; returns, per partition, the rows as [id, k, s, v] lists.
+     * Checks that each partition's rows come in map order and, within a map, in input order (ids
+     * ascend).
+     */
     private List<List<List<Object>>> runReduce(ShuffleReaderExec reader) {
+        batchesRead = 0;
+        largestBatch = 0;
         List<List<List<Object>>> out = new ArrayList<>();
         for (int r = 0; r < reader.properties().partitioning().partitionCount(); r++) {
             List<List<Object>> rows = new ArrayList<>();
@@ -132,6 +150,8 @@ class ShuffleEndToEndTest {
                 Batch batch;
                 while ((batch = stream.next()) != null) {
                     try (Batch b = batch) {
+                        batchesRead++;
+                        largestBatch = Math.max(largestBatch, b.rowCount());
                         Col[] cols = b.columns();
                         for (int i = 0; i < b.rowCount(); i++) {
                             List<Object> row = new ArrayList<>();
@@ -142,6 +162,9 @@ class ShuffleEndToEndTest {
                         }
                     }
                 }
+            }
+            for (int i = 1; i < rows.size(); i++) {
+                assertThat((Long) rows.get(i).get(0)).isGreaterThan((Long) rows.get(i - 1).get(0));
             }
             out.add(rows);
         }
@@ -185,6 +208,8 @@ class ShuffleEndToEndTest {
         assertThat(total).isEqualTo(totalRows());
         assertThat(ids).hasSize(totalRows());
         assertThat(partitions).filteredOn(p -> !p.isEmpty()).hasSizeGreaterThan(1);
+        // Slivers from the input batches were coalesced: one record batch per non-empty block.
+        assertThat(batchesRead).isEqualTo(nonEmptyBlocks(m0) + nonEmptyBlocks(m1));
 
         // The reducers ran on w1 and fetched everything over sockets, from w2 and from w1 itself.
         assertThat(server2.blocksServedTo().get("w1")).isPositive();
@@ -197,6 +222,20 @@ class ShuffleEndToEndTest {
         server2.removeShuffle("q1-stage0");
         assertThat(dir2.resolve("q1-stage0")).doesNotExist();
         assertThat(dir1.resolve("q1-stage0")).exists();
+    }
+
+    @Test
+    void smallBatchSizeFlushesBuffersAndKeepsEveryRow() {
+        Partitioning hash = new Partitioning.Hash(List.of(new Column("s")), 3);
+        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), hash, "small");
+        MapStatus m0 = runMap(writer, 0, env1, 7);
+        MapStatus m1 = runMap(writer, 1, env2, 7);
+        List<List<List<Object>>> parts = runReduce(new ShuffleReaderExec(SCHEMA, "small", hash, List.of(m0, m1)));
+        Set<Long> ids = new HashSet<>();
+        parts.forEach(p -> p.forEach(row -> assertThat(ids.add((Long) row.get(0))).isTrue()));
+        assertThat(ids).hasSize(totalRows());
+        assertThat(batchesRead).isGreaterThan(totalRows() / 300);
+        assertThat(largestBatch).isLessThanOrEqualTo(300);
     }
 
     @Test

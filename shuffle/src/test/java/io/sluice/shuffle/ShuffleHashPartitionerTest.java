@@ -87,8 +87,7 @@ class ShuffleHashPartitionerTest {
         int[] p = partitions(Col.ofLongs(DataType.INT64, values, null), n);
         int[] counts = new int[n];
         for (int x : p) {
-            assertThat(x).isBetween(0, n - 1);
-            counts[x]++;
+            counts[x]++; // an out-of-range x fails with ArrayIndexOutOfBoundsException
         }
         for (int c : counts) {
             assertThat(c).isBetween(rows / n * 9 / 10, rows / n * 11 / 10);
