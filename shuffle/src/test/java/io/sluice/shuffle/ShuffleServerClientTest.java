@@ -52,6 +52,7 @@ class ShuffleServerClientTest {
         assertThat(server.blocksServed()).isEqualTo(3);
         assertThat(server.bytesServed()).isEqualTo(10 + (3 << 20));
         assertThat(server.blocksServedTo()).containsEntry("tester", 3L).hasSize(1);
+        assertThat(server.connectionsAccepted()).as("the client reuses its connection").isEqualTo(1);
     }
 
     @Test
