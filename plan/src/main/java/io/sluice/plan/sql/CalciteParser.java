@@ -1,9 +1,13 @@
 package io.sluice.plan.sql;
 
 import io.sluice.plan.SluiceException;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.calcite.avatica.util.Casing;
 import org.apache.calcite.avatica.util.Quoting;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.parser.SqlAbstractParserImpl;
 import org.apache.calcite.sql.parser.SqlParseException;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.parser.SqlParserPos;
@@ -21,6 +25,9 @@ final class CalciteParser {
             .withQuotedCasing(Casing.UNCHANGED)
             .withCaseSensitive(false)
             .withConformance(SqlConformanceEnum.LENIENT);
+
+    private static final SqlAbstractParserImpl.Metadata METADATA = SqlParser.create("", CONFIG).getMetadata();
+    private static final Pattern ENCOUNTERED = Pattern.compile("Encountered \"(.*)\"");
 
     private CalciteParser() {
     }
@@ -46,7 +53,27 @@ final class CalciteParser {
             detail = detail.substring(0, detail.length() - 1);
         }
         return new SluiceException("SQL syntax error at line " + pos.getLineNum() + ", column "
-                + pos.getColumnNum() + ": " + detail, e);
+                + pos.getColumnNum() + ": " + detail + reservedWordHint(detail), e);
+    }
+
+    /**
+     * Column names such as {@code day}, {@code year} or {@code value} are reserved words to Calcite;
+     * when one trips the parser, say how to use it as a name.
+     */
+    private static String reservedWordHint(String detail) {
+        Matcher m = ENCOUNTERED.matcher(detail);
+        if (!m.lookingAt()) {
+            return "";
+        }
+        String[] words = m.group(1).replaceAll("<[^>]*>", " ").split("[^A-Za-z_0-9]+");
+        for (int i = words.length - 1; i >= 0; i--) {
+            String word = words[i];
+            if (!word.isEmpty() && Character.isLetter(word.charAt(0))
+                    && METADATA.isReservedWord(word.toUpperCase(Locale.ROOT))) {
+                return " ('" + word + "' is a reserved word; write \"" + word + "\" to use it as a name)";
+            }
+        }
+        return "";
     }
 
     private static String firstLine(String message) {

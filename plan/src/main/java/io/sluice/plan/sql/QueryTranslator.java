@@ -96,7 +96,8 @@ final class QueryTranslator {
             mayAggregate.add(having);
         }
         order.stream().filter(o -> o.expr() != null).forEach(o -> mayAggregate.add(o.expr()));
-        boolean aggregating = !groupBy.isEmpty() || having != null
+        boolean grouped = select.getGroup() != null && !select.getGroup().isEmpty(); // GROUP BY () too
+        boolean aggregating = grouped || having != null
                 || mayAggregate.stream().anyMatch(Exprs::containsAggregate);
 
         if (aggregating) {
