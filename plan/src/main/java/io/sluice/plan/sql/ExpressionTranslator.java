@@ -10,6 +10,7 @@ import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Cast;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.Like;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.Unary;
 import io.sluice.plan.types.DataType;
@@ -33,6 +34,7 @@ import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.fun.SqlBetweenOperator;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -174,7 +176,8 @@ final class ExpressionTranslator {
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
             case SELECT, EXISTS, SCALAR_QUERY, ORDER_BY, UNION, INTERSECT, EXCEPT -> throw SqlErrors.unsupported("subquery");
             case CASE -> throw SqlErrors.unsupported("CASE");
-            case LIKE, SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
+            case LIKE -> like(call);
+            case SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
             default -> throw SqlErrors.unsupported("operator '" + call.getOperator().getName() + "'");
         };
     }
@@ -208,6 +211,18 @@ final class ExpressionTranslator {
             return new Binary(BinaryOp.OR, new Binary(BinaryOp.LT, value, low), new Binary(BinaryOp.GT, value, high));
         }
         return new Binary(BinaryOp.AND, new Binary(BinaryOp.GT_EQ, value, low), new Binary(BinaryOp.LT_EQ, value, high));
+    }
+
+    /** LIKE with a constant pattern; an ESCAPE character is not supported. */
+    private Expr like(SqlCall call) {
+        SqlLikeOperator op = (SqlLikeOperator) call.getOperator();
+        if (call.operandCount() > 2) {
+            throw SqlErrors.unsupported(op.getName() + " ... ESCAPE");
+        }
+        if (!(call.operand(1) instanceof SqlCharStringLiteral pattern)) {
+            throw SqlErrors.unsupported(op.getName() + " with a pattern that is not a string constant");
+        }
+        return new Like(operand(call, 0), pattern.getValueAs(String.class), op.isNegated(), !op.isCaseSensitive());
     }
 
     /** {@code x IN (a, b)} is {@code x = a OR x = b}; NOT IN is {@code x <> a AND x <> b}. */

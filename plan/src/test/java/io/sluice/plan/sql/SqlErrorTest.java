@@ -72,7 +72,8 @@ class SqlErrorTest {
         assertError("SELECT upper(k) FROM t").hasMessage("unsupported SQL: function 'upper'");
         assertError("SELECT row_number() OVER (ORDER BY v) FROM t").hasMessageStartingWith("unsupported SQL: window function");
         assertError("SELECT CASE WHEN flag THEN 1 END FROM t").hasMessage("unsupported SQL: CASE");
-        assertError("SELECT k FROM t WHERE k LIKE 'a%'").hasMessage("unsupported SQL: LIKE");
+        assertError("SELECT k FROM t WHERE k LIKE 'a!%' ESCAPE '!'").hasMessage("unsupported SQL: LIKE ... ESCAPE");
+        assertError("SELECT k FROM t WHERE k LIKE k").hasMessage("unsupported SQL: LIKE with a pattern that is not a string constant");
         assertError("SELECT 1").hasMessage("unsupported SQL: SELECT without FROM");
         assertError("INSERT INTO t SELECT * FROM t").hasMessage("unsupported SQL: INSERT");
     }
@@ -86,6 +87,7 @@ class SqlErrorTest {
         assertError("SELECT sum(sum(v)) FROM t").hasMessageContaining("aggregate calls cannot be nested");
         assertError("SELECT k FROM t WHERE v").hasMessageContaining("must be boolean");
         assertError("SELECT k FROM t WHERE \"day\" = DATE '2024-02-30'").hasMessageContaining("invalid DATE literal");
+        assertError("SELECT k FROM t WHERE v LIKE '1%'").hasMessage("LIKE needs a string operand, not int64 (v)");
         assertError("SELECT sum(k) FROM t").hasMessage("sum() needs a numeric argument, not utf8");
     }
 }
