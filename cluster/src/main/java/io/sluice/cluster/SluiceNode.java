@@ -2,6 +2,8 @@ package io.sluice.cluster;
 
 import static java.util.Objects.requireNonNull;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -23,9 +25,15 @@ public final class SluiceNode {
      * so starts a new cluster. Returns once the system exists, before the node is {@code Up}.
      */
     public static <T> ActorSystem<T> start(Behavior<T> guardian, NodeConfig config) {
+        return start(guardian, config, ConfigFactory.load());
+    }
+
+    /** {@link #start(Behavior, NodeConfig)} with {@code fallback} for settings {@code config} leaves open. */
+    public static <T> ActorSystem<T> start(Behavior<T> guardian, NodeConfig config, Config fallback) {
         requireNonNull(guardian, "guardian is null");
         requireNonNull(config, "config is null");
-        ActorSystem<T> system = ActorSystem.create(guardian, NodeConfig.SYSTEM_NAME, config.toConfig());
+        requireNonNull(fallback, "fallback is null");
+        ActorSystem<T> system = ActorSystem.create(guardian, NodeConfig.SYSTEM_NAME, config.toConfig(fallback));
         if (config.seedNodes().isEmpty()) {
             Cluster cluster = Cluster.get(system);
             cluster.manager().tell(Join.create(cluster.selfMember().address()));

@@ -53,6 +53,7 @@ public final class ShuffleServer implements AutoCloseable {
     private final Path rootDirectory;
     private final LongAdder blocksServed = new LongAdder();
     private final LongAdder bytesServed = new LongAdder();
+    private final LongAdder connectionsAccepted = new LongAdder();
     private final ConcurrentHashMap<String, LongAdder> blocksServedTo = new ConcurrentHashMap<>();
 
     private EventLoopGroup bossGroup;
@@ -94,6 +95,7 @@ public final class ShuffleServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            connectionsAccepted.increment();
                             ch.pipeline().addLast(
                                     new LengthFieldBasedFrameDecoder(ShuffleProtocol.MAX_REQUEST_FRAME, 0,
                                             ShuffleProtocol.LENGTH_FIELD, 0, ShuffleProtocol.LENGTH_FIELD),
@@ -138,6 +140,11 @@ public final class ShuffleServer implements AutoCloseable {
     /** Block bytes sent in successful responses (payload only, without framing). */
     public long bytesServed() {
         return bytesServed.sum();
+    }
+
+    /** Connections accepted since start (clients pool connections, so this grows slowly when all is well). */
+    public long connectionsAccepted() {
+        return connectionsAccepted.sum();
     }
 
     /** Deletes every block of one shuffle; a shuffle without blocks here is not an error. */

@@ -26,9 +26,12 @@ import java.util.List;
  *
  * <p>Guarantees: every input row goes to exactly one block; blocks appear atomically and only for
  * partitions that received rows (the returned {@link MapStatus} says 0 bytes for the others); on
- * failure no temporary file is left and all Arrow memory is released. Hash placement is
- * {@link HashPartitioner}'s; round-robin starts at {@code mapPartition mod n} so map tasks do not
- * all load partition 0 first.
+ * failure no temporary file is left and all Arrow memory is released. Within a block, rows keep
+ * their input order. Hash placement is {@link HashPartitioner}'s; round-robin starts at
+ * {@code mapPartition mod n} so map tasks do not all load partition 0 first.
+ *
+ * <p>Rows bound for a partition are buffered on the heap and written as record batches of about
+ * the task's batch size, so many output partitions do not turn into many tiny IPC batches.
  */
 public final class ShuffleWriterExec implements ExecutionPlan {
     private final ExecutionPlan input;
@@ -108,89 +111,171 @@ public final class ShuffleWriterExec implements ExecutionPlan {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create shuffle directory " + directory, e);
         }
-        int n = outputPartitioning.partitionCount();
-        BlockWriter[] blocks = new BlockWriter[n];
-        RowRouter router = new RowRouter(outputPartitioning, mapPartition);
+        MapTask task = new MapTask(directory, mapPartition, context);
         boolean committed = false;
         try {
             try (BatchStream stream = input.execute(mapPartition, context)) {
                 Batch next;
                 while ((next = stream.next()) != null) {
                     try (Batch batch = next) {
-                        route(batch, router, blocks, directory, mapPartition, context);
+                        task.route(batch);
                     }
                 }
             }
-            long[] bytes = new long[n];
-            for (int r = 0; r < n; r++) {
-                if (blocks[r] != null) {
-                    bytes[r] = blocks[r].commit();
-                }
-            }
+            long[] bytes = task.commit();
             committed = true;
             return new MapStatus(env.workerId(), env.host(), env.port(), bytes);
         } finally {
             if (!committed) {
-                for (BlockWriter block : blocks) {
-                    if (block != null) {
-                        block.abort();
-                    }
+                task.abort();
+            }
+        }
+    }
+
+    /**
+     * The state of one running map task: its open blocks, the rows buffered per partition and the
+     * round-robin position. Buffered rows are flushed to a partition's block once they reach the
+     * batch size, and all at once when the task holds more than {@link #MAX_BUFFERED_BATCHES}
+     * batches' worth, which bounds the heap a task uses for any partition count.
+     */
+    private final class MapTask {
+        private static final int MAX_BUFFERED_BATCHES = 16;
+
+        private final Path directory;
+        private final int map;
+        private final TaskContext context;
+        private final int batchSize;
+        private final RowRouter router;
+        private final BlockWriter[] blocks;
+        private final PartitionBuffer[] buffers;
+        private long bufferedRows;
+
+        MapTask(Path directory, int map, TaskContext context) {
+            this.directory = directory;
+            this.map = map;
+            this.context = context;
+            this.batchSize = context.batchSize();
+            int n = outputPartitioning.partitionCount();
+            this.router = new RowRouter(outputPartitioning, map);
+            this.blocks = new BlockWriter[n];
+            this.buffers = new PartitionBuffer[n];
+        }
+
+        void route(Batch batch) {
+            int rows = batch.rowCount();
+            if (rows == 0) {
+                return;
+            }
+            int n = blocks.length;
+            int[] target = router.partitions(batch);
+            int[] counts = new int[n];
+            for (int i = 0; i < rows; i++) {
+                counts[target[i]]++;
+            }
+            int only = target[0];
+            if (counts[only] == rows) {
+                if (rows >= batchSize / 2 && buffered(only) == 0) {
+                    // A big batch for one partition with nothing pending before it: write it as it is.
+                    block(only).append(batch);
+                } else {
+                    buffer(only, batch.columns());
+                }
+                return;
+            }
+            // Counting sort of row indexes by partition; each partition's rows keep their input order.
+            int[] starts = new int[n + 1];
+            for (int r = 0; r < n; r++) {
+                starts[r + 1] = starts[r] + counts[r];
+            }
+            int[] order = new int[rows];
+            int[] fill = Arrays.copyOf(starts, n);
+            for (int i = 0; i < rows; i++) {
+                order[fill[target[i]]++] = i;
+            }
+            Col[] columns = batch.columns();
+            for (int r = 0; r < n; r++) {
+                int count = counts[r];
+                if (count == 0) {
+                    continue;
+                }
+                int[] indexes = Arrays.copyOfRange(order, starts[r], starts[r + 1]);
+                Col[] gathered = new Col[columns.length];
+                for (int c = 0; c < columns.length; c++) {
+                    gathered[c] = columns[c].gather(indexes, count);
+                }
+                buffer(r, gathered);
+            }
+        }
+
+        private int buffered(int partition) {
+            return buffers[partition] == null ? 0 : buffers[partition].rows();
+        }
+
+        private void buffer(int partition, Col[] columns) {
+            PartitionBuffer buffer = buffers[partition];
+            if (buffer == null) {
+                buffer = new PartitionBuffer(columns.length);
+                buffers[partition] = buffer;
+            }
+            buffer.add(columns);
+            bufferedRows += columns.length == 0 ? 0 : columns[0].length;
+            if (buffer.rows() >= batchSize) {
+                flush(partition);
+            }
+            if (bufferedRows > (long) MAX_BUFFERED_BATCHES * batchSize) {
+                flushAll();
+            }
+        }
+
+        private void flush(int partition) {
+            PartitionBuffer buffer = buffers[partition];
+            int rows = buffer.rows();
+            if (rows == 0) {
+                return;
+            }
+            Col[] columns = buffer.drain();
+            bufferedRows -= rows;
+            try (Batch part = Batch.of(input.schema(), columns, rows, context.allocator())) {
+                block(partition).append(part);
+            }
+        }
+
+        private void flushAll() {
+            for (int r = 0; r < buffers.length; r++) {
+                if (buffers[r] != null) {
+                    flush(r);
                 }
             }
         }
-    }
 
-    private void route(Batch batch, RowRouter router, BlockWriter[] blocks, Path directory, int map,
-            TaskContext context) {
-        int rows = batch.rowCount();
-        if (rows == 0) {
-            return;
-        }
-        int n = blocks.length;
-        int[] target = router.partitions(batch);
-        int[] counts = new int[n];
-        for (int i = 0; i < rows; i++) {
-            counts[target[i]]++;
-        }
-        if (counts[target[0]] == rows) {
-            // All rows go to one partition: write the batch as it is, without copying.
-            block(blocks, target[0], directory, map, context).append(batch);
-            return;
-        }
-        // Counting sort of row indexes by partition; each partition's rows keep their input order.
-        int[] starts = new int[n + 1];
-        for (int r = 0; r < n; r++) {
-            starts[r + 1] = starts[r] + counts[r];
-        }
-        int[] order = new int[rows];
-        int[] fill = Arrays.copyOf(starts, n);
-        for (int i = 0; i < rows; i++) {
-            order[fill[target[i]]++] = i;
-        }
-        Col[] columns = batch.columns();
-        for (int r = 0; r < n; r++) {
-            int count = counts[r];
-            if (count == 0) {
-                continue;
+        private BlockWriter block(int partition) {
+            BlockWriter block = blocks[partition];
+            if (block == null) {
+                block = BlockWriter.open(directory, map, partition, input.schema(), context.allocator());
+                blocks[partition] = block;
             }
-            int[] indexes = Arrays.copyOfRange(order, starts[r], starts[r + 1]);
-            Col[] gathered = new Col[columns.length];
-            for (int c = 0; c < columns.length; c++) {
-                gathered[c] = columns[c].gather(indexes, count);
-            }
-            try (Batch part = Batch.of(batch.schema(), gathered, count, context.allocator())) {
-                block(blocks, r, directory, map, context).append(part);
-            }
+            return block;
         }
-    }
 
-    private BlockWriter block(BlockWriter[] blocks, int partition, Path directory, int map, TaskContext context) {
-        BlockWriter block = blocks[partition];
-        if (block == null) {
-            block = BlockWriter.open(directory, map, partition, input.schema(), context.allocator());
-            blocks[partition] = block;
+        /** Flushes and commits every block; returns the bytes per partition (0 where no rows came). */
+        long[] commit() {
+            flushAll();
+            long[] bytes = new long[blocks.length];
+            for (int r = 0; r < blocks.length; r++) {
+                if (blocks[r] != null) {
+                    bytes[r] = blocks[r].commit();
+                }
+            }
+            return bytes;
         }
-        return block;
+
+        void abort() {
+            for (BlockWriter block : blocks) {
+                if (block != null) {
+                    block.abort();
+                }
+            }
+        }
     }
 
     /** Places rows for one map task; holds the round-robin position across batches. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.esotericsoftware.kryo.KryoException;
+import io.sluice.cluster.SamplePlans;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.Alias;
@@ -48,39 +49,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class KryosTest {
-    static final TableSource ORDERS = new TableSource("orders", FileFormat.PARQUET, "file:///tmp/orders",
-            Schema.of(new Field("id", DataType.INT64), new Field("customer", DataType.UTF8),
-                    new Field("amount", DataType.decimal(12, 2)), new Field("price", DataType.FLOAT64),
-                    new Field("day", DataType.DATE32), new Field("paid", DataType.BOOL)));
-
-    /** A plan touching every logical node, most expressions and every kind of literal. */
-    static LogicalPlan samplePlan() {
-        LogicalPlan scan = new TableScan(ORDERS, List.of("id", "customer", "amount", "price", "day", "paid"));
-        Expr predicate = new Binary(BinaryOp.AND,
-                new Binary(BinaryOp.GT, new Column("amount"), Literal.ofDecimal(new BigDecimal("10.50"))),
-                new Binary(BinaryOp.OR,
-                        new Binary(BinaryOp.LT_EQ, new Column("day"), Literal.ofDate(LocalDate.of(2024, 2, 29))),
-                        new Unary(Unary.Op.IS_NULL, new Column("paid"))));
-        LogicalPlan filter = new Filter(scan, predicate);
-        LogicalPlan projection = new Projection(filter, List.of(
-                new Column("customer"),
-                new Alias(new Binary(BinaryOp.MULTIPLY, new Column("price"), Literal.of(1.25)), "gross"),
-                new Alias(new Cast(new Column("id"), DataType.INT32), "id32"),
-                new Alias(new Binary(BinaryOp.EQ, new Column("customer"), Literal.of("O'Neil")), "is_oneil"),
-                new Alias(Literal.nullValue(), "nothing"),
-                new Alias(Literal.of(true), "yes")));
-        LogicalPlan aggregate = new Aggregate(projection, List.of(new Column("customer")), List.of(
-                new Alias(new AggregateCall(AggregateFunction.SUM, new Column("gross")), "total"),
-                new AggregateCall(AggregateFunction.COUNT_STAR, null),
-                new Alias(new AggregateCall(AggregateFunction.MAX, new Column("id32")), "max_id")));
-        LogicalPlan sort = new Sort(aggregate, List.of(SortKey.desc(new Column("total")),
-                new SortKey(new Column("customer"), true, true)));
-        return new Limit(sort, 5, 10);
-    }
-
     @Test
     void logicalPlanRoundTripsEqual() {
-        LogicalPlan plan = samplePlan();
+        LogicalPlan plan = SamplePlans.samplePlan();
         LogicalPlan back = Kryos.deserialize(Kryos.serialize(plan), LogicalPlan.class);
         assertThat(back).isEqualTo(plan).isNotSameAs(plan);
         assertThat(back.explain()).isEqualTo(plan.explain());
@@ -89,7 +60,7 @@ class KryosTest {
 
     @Test
     void eachNodeKindRoundTrips() {
-        LogicalPlan node = samplePlan();
+        LogicalPlan node = SamplePlans.samplePlan();
         while (true) {
             assertThat(Kryos.deserialize(Kryos.serialize(node), LogicalPlan.class)).isEqualTo(node);
             if (node.children().isEmpty()) {
@@ -97,12 +68,12 @@ class KryosTest {
             }
             node = node.children().get(0);
         }
-        assertThat(roundTrip(new TableScan(ORDERS))).isEqualTo(new TableScan(ORDERS));
+        assertThat(roundTrip(new TableScan(SamplePlans.ORDERS))).isEqualTo(new TableScan(SamplePlans.ORDERS));
     }
 
     @Test
     void typesSourcesAndLiteralsRoundTrip() {
-        for (Object value : List.<Object>of(ORDERS, ORDERS.schema(), DataType.decimal(18, 4), DataType.NULL,
+        for (Object value : List.<Object>of(SamplePlans.ORDERS, SamplePlans.ORDERS.schema(), DataType.decimal(18, 4), DataType.NULL,
                 new ScanPartition("file:///a.parquet", 3), FileFormat.CSV, Literal.of(-7L), Literal.of(Double.NaN),
                 Literal.ofDate(LocalDate.of(1970, 1, 1)), new SortKey(new Column("x"), false, true))) {
             assertThat(roundTrip(value)).isEqualTo(value);
@@ -176,7 +147,7 @@ class KryosTest {
 
     @Test
     void poolIsSafeAcrossThreads() throws Exception {
-        LogicalPlan plan = samplePlan();
+        LogicalPlan plan = SamplePlans.samplePlan();
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<LogicalPlan>> results = new ArrayList<>();

@@ -99,7 +99,17 @@ record ParquetColumnType(DataType type, Decoding decoding) {
     }
 
     private static SluiceException unsupported(Type field, String file, String why) {
-        return new SluiceException(file + ": column '" + field.getName() + "' has Parquet type '" + field
+        return new SluiceException(file + ": column '" + field.getName() + "' has Parquet type '" + describe(field)
                 + "': " + why);
+    }
+
+    /** One line: a primitive type prints whole, a group only by its head (its children span lines). */
+    private static String describe(Type field) {
+        if (field.isPrimitive()) {
+            return field.toString();
+        }
+        LogicalTypeAnnotation logical = field.getLogicalTypeAnnotation();
+        return field.getRepetition().name().toLowerCase() + " group " + field.getName()
+                + (logical == null ? "" : " (" + logical + ")");
     }
 }

@@ -1,0 +1,228 @@
+package io.sluice.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.esotericsoftware.kryo.KryoException;
+import com.typesafe.config.ConfigFactory;
+import io.sluice.cluster.protocol.CoordinatorCommand;
+import io.sluice.cluster.protocol.RegisterWorker;
+import io.sluice.cluster.protocol.RunTask;
+import io.sluice.cluster.protocol.ServiceKeys;
+import io.sluice.cluster.protocol.TaskDescription;
+import io.sluice.cluster.protocol.TaskFinished;
+import io.sluice.cluster.protocol.WorkerCommand;
+import io.sluice.cluster.protocol.WorkerRegistered;
+import io.sluice.cluster.serialization.KryoPekkoSerializer;
+import io.sluice.cluster.serialization.Kryos;
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.physical.MapStatus;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Real two-node clusters on 127.0.0.1 in one JVM: registration and one task round trip over Kryo. */
+class TwoNodeClusterTest {
+    private static final String HOST = "127.0.0.1";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final List<ActorSystem<?>> systems = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() {
+        // Workers first, so the coordinator sees them leave rather than vanish.
+        for (int i = systems.size() - 1; i >= 0; i--) {
+            assertThat(SluiceNode.terminate(systems.get(i), WAIT)).as("terminated").isTrue();
+        }
+    }
+
+    /** Results the test actors hand back to the test thread. */
+    static final class Probe {
+        final CompletableFuture<RegisterWorker> registered = new CompletableFuture<>();
+        final CompletableFuture<String> acknowledgedBy = new CompletableFuture<>();
+        final CompletableFuture<LogicalPlan> planOnWorker = new CompletableFuture<>();
+        final CompletableFuture<TaskFinished> finished = new CompletableFuture<>();
+    }
+
+    /** Registers with the receptionist; on RegisterWorker acks, then sends one task. */
+    static Behavior<CoordinatorCommand> coordinator(Probe probe, byte[] plan) {
+        return Behaviors.setup(ctx -> {
+            ctx.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, ctx.getSelf()));
+            return Behaviors.receive(CoordinatorCommand.class)
+                    .onMessage(RegisterWorker.class, m -> {
+                        probe.registered.complete(m);
+                        m.worker().tell(new WorkerRegistered("coordinator-1"));
+                        m.worker().tell(new RunTask(new TaskDescription("job-1", "task-1-0", 1, 0, 0, plan),
+                                ctx.getSelf()));
+                        return Behaviors.same();
+                    })
+                    .onMessage(TaskFinished.class, m -> {
+                        probe.finished.complete(m);
+                        return Behaviors.same();
+                    })
+                    .build();
+        });
+    }
+
+    /** Local-only wrapper for the receptionist's answers; never crosses nodes. */
+    private record CoordinatorListing(Receptionist.Listing listing) implements WorkerCommand {
+    }
+
+    /** Finds the coordinator, registers once, then runs tasks by reading their plan back. */
+    static Behavior<WorkerCommand> worker(Probe probe, String workerId) {
+        return Behaviors.setup(ctx -> {
+            ActorRef<Receptionist.Listing> adapter = ctx.messageAdapter(Receptionist.Listing.class,
+                    CoordinatorListing::new);
+            ctx.getSystem().receptionist().tell(Receptionist.subscribe(ServiceKeys.COORDINATOR, adapter));
+            boolean[] sent = {false};
+            return Behaviors.receive(WorkerCommand.class)
+                    .onMessage(CoordinatorListing.class, m -> {
+                        var coordinators = m.listing().getServiceInstances(ServiceKeys.COORDINATOR);
+                        if (!sent[0] && !coordinators.isEmpty()) {
+                            sent[0] = true;
+                            coordinators.iterator().next()
+                                    .tell(new RegisterWorker(workerId, ctx.getSelf(), HOST, 7337, 4));
+                        }
+                        return Behaviors.same();
+                    })
+                    .onMessage(WorkerRegistered.class, m -> {
+                        probe.acknowledgedBy.complete(m.coordinatorId());
+                        return Behaviors.same();
+                    })
+                    .onMessage(RunTask.class, m -> {
+                        LogicalPlan plan = Kryos.deserialize(m.task().plan(), LogicalPlan.class);
+                        probe.planOnWorker.complete(plan);
+                        MapStatus status = new MapStatus(workerId, HOST, 7337,
+                                new long[] {m.task().partition(), plan.explain().length()});
+                        m.replyTo().tell(TaskFinished.succeeded(m.task().taskId(), workerId, status));
+                        return Behaviors.same();
+                    })
+                    .build();
+        });
+    }
+
+    @Test
+    void workerRegistersAndRunsATaskOverKryo() throws Exception {
+        Probe probe = new Probe();
+        LogicalPlan plan = SamplePlans.samplePlan();
+        int port = freePort();
+        ActorSystem<CoordinatorCommand> coordinatorSystem = start(coordinator(probe, Kryos.serialize(plan)),
+                NodeConfig.coordinator(HOST, port).withStableAfter(Duration.ofSeconds(2)));
+        assertThat(SluiceNode.selfAddressString(coordinatorSystem)).isEqualTo(NodeConfig.address(HOST, port));
+
+        ActorSystem<WorkerCommand> workerSystem = start(worker(probe, "worker-1"),
+                NodeConfig.worker(HOST, 0, NodeConfig.address(HOST, port)).withStableAfter(Duration.ofSeconds(2)));
+        int workerPort = (Integer) SluiceNode.selfAddress(workerSystem).getPort().get();
+        assertThat(workerPort).isPositive().isNotEqualTo(port);
+
+        RegisterWorker registered = probe.registered.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(registered.workerId()).isEqualTo("worker-1");
+        assertThat(registered.slots()).isEqualTo(4);
+        assertThat(registered.worker().path().address().port().get()).isEqualTo(workerPort);
+        assertThat(probe.acknowledgedBy.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo("coordinator-1");
+        assertThat(probe.planOnWorker.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(plan);
+
+        TaskFinished finished = probe.finished.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(finished.taskId()).isEqualTo("task-1-0");
+        assertThat(finished.workerId()).isEqualTo("worker-1");
+        assertThat(finished.succeeded()).isTrue();
+        assertThat(finished.status().port()).isEqualTo(7337);
+        assertThat(finished.status().bytesPerPartition()).containsExactly(0, plan.explain().length());
+
+        // Every cross-node message went through Kryo: both sides serialized and deserialized.
+        KryoPekkoSerializer onCoordinator = kryoSerializer(coordinatorSystem);
+        KryoPekkoSerializer onWorker = kryoSerializer(workerSystem);
+        assertThat(onWorker.serializedCount()).isGreaterThanOrEqualTo(2); // RegisterWorker, TaskFinished
+        assertThat(onCoordinator.deserializedCount()).isGreaterThanOrEqualTo(2);
+        assertThat(onCoordinator.serializedCount()).isGreaterThanOrEqualTo(2); // WorkerRegistered, RunTask
+        assertThat(onWorker.deserializedCount()).isGreaterThanOrEqualTo(2);
+        assertThat(coordinatorSystem.settings().config().getBoolean("pekko.actor.allow-java-serialization"))
+                .isFalse();
+        assertThat(memberRoles(coordinatorSystem)).containsExactlyInAnyOrder("coordinator", "worker");
+
+        // Outside Pekko there is no resolver: plain Kryos refuses actor references clearly.
+        assertThatThrownBy(() -> Kryos.serialize(registered))
+                .isInstanceOf(KryoException.class).hasMessageContaining("ActorRef");
+    }
+
+    @Test
+    void coordinatorOnPortZeroStartsItsOwnClusterAndSurvivesAWorkerDying() throws Exception {
+        Probe probe = new Probe();
+        ActorSystem<CoordinatorCommand> coordinatorSystem = start(
+                coordinator(probe, Kryos.serialize(SamplePlans.samplePlan())),
+                NodeConfig.coordinator(HOST, 0).withStableAfter(Duration.ofSeconds(2)));
+        String seed = SluiceNode.selfAddressString(coordinatorSystem);
+
+        // This worker's system stops without leaving the cluster, as if its process were killed.
+        ActorSystem<WorkerCommand> workerSystem = SluiceNode.start(worker(probe, "worker-2"),
+                NodeConfig.worker(HOST, 0, seed).withStableAfter(Duration.ofSeconds(2)),
+                ConfigFactory.parseString("pekko.coordinated-shutdown.run-by-actor-system-terminate = off")
+                        .withFallback(ConfigFactory.load()));
+        probe.finished.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        awaitUntil(() -> memberRoles(coordinatorSystem).size() == 2);
+
+        workerSystem.terminate();
+        workerSystem.getWhenTerminated().toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
+
+        // The split brain resolver downs the worker; the coordinator stays up and alone.
+        awaitUntil(() -> memberRoles(coordinatorSystem).equals(List.of("coordinator")));
+        assertThat(Cluster.get(coordinatorSystem).selfMember().status()).isEqualTo(MemberStatus.up());
+        assertThat(coordinatorSystem.whenTerminated().isCompleted()).isFalse();
+    }
+
+    private <T> ActorSystem<T> start(Behavior<T> guardian, NodeConfig config) {
+        ActorSystem<T> system = SluiceNode.start(guardian, config);
+        systems.add(system);
+        return system;
+    }
+
+    private static KryoPekkoSerializer kryoSerializer(ActorSystem<?> system) throws Exception {
+        return (KryoPekkoSerializer) SerializationExtension.get(Adapter.toClassic(system))
+                .serializerFor(RunTask.class);
+    }
+
+    /** Roles of the members the node sees as Up. */
+    private static List<String> memberRoles(ActorSystem<?> system) {
+        List<String> roles = new ArrayList<>();
+        for (Member m : Cluster.get(system).state().getMembers()) {
+            if (m.status() == MemberStatus.up()) {
+                m.getRoles().stream().filter(r -> !r.startsWith("dc-")).forEach(roles::add);
+            }
+        }
+        return roles;
+    }
+
+    private static void awaitUntil(BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("condition not met within " + WAIT);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+            return socket.getLocalPort();
+        }
+    }
+}

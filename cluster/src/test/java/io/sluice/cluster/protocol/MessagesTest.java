@@ -1,0 +1,52 @@
+package io.sluice.cluster.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.physical.MapStatus;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MessagesTest {
+    private static final MapStatus STATUS = new MapStatus("w", "127.0.0.1", 1, new long[] {1});
+
+    @Test
+    void taskDescriptionComparesPlanBytesAndValidates() {
+        TaskDescription a = new TaskDescription("j", "t", 1, 2, 0, new byte[] {1, 2});
+        assertThat(a).isEqualTo(new TaskDescription("j", "t", 1, 2, 0, new byte[] {1, 2}))
+                .hasSameHashCodeAs(new TaskDescription("j", "t", 1, 2, 0, new byte[] {1, 2}))
+                .isNotEqualTo(new TaskDescription("j", "t", 1, 2, 0, new byte[] {1, 3}))
+                .isNotEqualTo(new TaskDescription("j", "t", 1, 2, 1, new byte[] {1, 2}));
+        assertThat(a.toString()).contains("2 bytes");
+        assertThatThrownBy(() -> new TaskDescription("j", "t", 1, -1, 0, new byte[] {1}))
+                .hasMessageContaining("partition");
+        assertThatThrownBy(() -> new TaskDescription("j", "t", 1, 0, 0, new byte[0])).hasMessageContaining("empty");
+        assertThatThrownBy(() -> new TaskDescription(null, "t", 1, 0, 0, new byte[] {1}))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("jobId");
+    }
+
+    @Test
+    void taskFinishedHoldsExactlyOneOutcome() {
+        assertThat(TaskFinished.succeeded("t", "w", STATUS).succeeded()).isTrue();
+        TaskFinished failed = TaskFinished.failed("t", "w", "boom", true);
+        assertThat(failed.succeeded()).isFalse();
+        assertThat(failed.userError()).isTrue();
+        assertThatThrownBy(() -> new TaskFinished("t", "w", STATUS, "boom", false))
+                .hasMessageContaining("exactly one");
+        assertThatThrownBy(() -> new TaskFinished("t", "w", null, null, false)).hasMessageContaining("exactly one");
+        assertThatThrownBy(() -> new TaskFinished("t", "w", STATUS, null, true)).hasMessageContaining("userError");
+    }
+
+    @Test
+    void otherMessagesValidate() {
+        assertThatThrownBy(() -> new WorkerRegistered("")).hasMessageContaining("coordinatorId");
+        assertThatThrownBy(() -> new RunTask(null, null)).hasMessageContaining("task");
+        assertThatThrownBy(() -> new RegisterWorker("w", null, "h", 1, 1)).hasMessageContaining("worker");
+        List<String> ids = new ArrayList<>(List.of("s1"));
+        RemoveShuffles remove = new RemoveShuffles(ids);
+        ids.add("s2");
+        assertThat(remove.shuffleIds()).containsExactly("s1");
+        assertThatThrownBy(() -> new RemoveShuffles(null)).hasMessageContaining("shuffleIds");
+    }
+}

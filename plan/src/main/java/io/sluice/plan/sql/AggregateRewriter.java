@@ -1,0 +1,66 @@
+package io.sluice.plan.sql;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.AggregateCall;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Re-expresses HAVING, select and ORDER BY expressions over an {@code Aggregate}'s output: each
+ * group-by expression and each aggregate call becomes a column of the name the Aggregate gives it.
+ * What is left that still reads an input column was neither grouped nor aggregated: an error.
+ */
+final class AggregateRewriter {
+    private final List<Expr> groupBy;
+
+    AggregateRewriter(List<Expr> groupBy) {
+        this.groupBy = List.copyOf(groupBy);
+    }
+
+    /** Aggregate calls in {@code exprs}, outermost first, each once. */
+    static Set<AggregateCall> collectAggregates(List<Expr> exprs) {
+        Set<AggregateCall> out = new LinkedHashSet<>();
+        for (Expr e : exprs) {
+            collect(e, out);
+        }
+        return out;
+    }
+
+    private static void collect(Expr e, Set<AggregateCall> out) {
+        if (e instanceof AggregateCall call) {
+            out.add(call);
+            return;
+        }
+        for (Expr child : e.children()) {
+            collect(child, out);
+        }
+    }
+
+    /** Top-down, so {@code k + 1} matches a group-by {@code k + 1} before {@code k} is looked at. */
+    Expr rewrite(Expr e) {
+        int group = groupBy.indexOf(e);
+        if (group >= 0) {
+            return new Column(groupBy.get(group).name());
+        }
+        if (e instanceof AggregateCall call) {
+            return new Column(call.name());
+        }
+        if (e instanceof Column c) {
+            throw new SluiceException("column '" + c.column()
+                    + "' must appear in the GROUP BY clause or be used in an aggregate function");
+        }
+        List<Expr> children = e.children();
+        if (children.isEmpty()) {
+            return e;
+        }
+        List<Expr> rewritten = new ArrayList<>(children.size());
+        for (Expr child : children) {
+            rewritten.add(rewrite(child));
+        }
+        return e.withChildren(rewritten);
+    }
+}

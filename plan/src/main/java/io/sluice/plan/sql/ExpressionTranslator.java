@@ -1,0 +1,301 @@
+package io.sluice.plan.sql;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.AggregateCall;
+import io.sluice.plan.expr.AggregateFunction;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Cast;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.Like;
+import io.sluice.plan.expr.Literal;
+import io.sluice.plan.expr.Unary;
+import io.sluice.plan.types.DataType;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlSelectKeyword;
+import org.apache.calcite.sql.SqlTypeNameSpec;
+import org.apache.calcite.sql.SqlUnknownLiteral;
+import org.apache.calcite.sql.fun.SqlBetweenOperator;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * Turns one Calcite expression tree into a Sluice {@link Expr} over the scanned table. Sugar is
+ * removed here (BETWEEN, IN lists), so the rest of the engine sees only the core operators. Types
+ * are not checked here: the logical plan nodes check them when built, with better context.
+ */
+final class ExpressionTranslator {
+    private final TableScope scope;
+    private final Map<String, Expr> aliases;
+
+    /** Translates against the table's columns only. */
+    ExpressionTranslator(TableScope scope) {
+        this(scope, Map.of());
+    }
+
+    /**
+     * Translates against the table's columns, falling back to select-list aliases (which map to the
+     * aliased expressions) for names that are not columns; GROUP BY, HAVING and ORDER BY use this.
+     */
+    ExpressionTranslator(TableScope scope, Map<String, Expr> aliases) {
+        this.scope = requireNonNull(scope, "scope is null");
+        TreeMap<String, Expr> map = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        aliases.forEach(map::putIfAbsent);
+        this.aliases = map;
+    }
+
+    Expr translate(SqlNode node) {
+        if (node instanceof SqlIdentifier id) {
+            return identifier(id);
+        }
+        if (node instanceof SqlLiteral literal) {
+            return literal(literal);
+        }
+        if (node instanceof SqlCall call) {
+            return call(call);
+        }
+        if (node instanceof SqlNodeList) {
+            throw SqlErrors.unsupported("row value " + node);
+        }
+        throw SqlErrors.unsupported("expression " + node);
+    }
+
+    private Expr identifier(SqlIdentifier id) {
+        if (id.isStar()) {
+            throw SqlErrors.unsupported("'" + id + "' outside the select list or count(*)");
+        }
+        if (id.isSimple() && !scope.hasColumn(id.getSimple())) {
+            Expr aliased = aliases.get(id.getSimple());
+            if (aliased != null) {
+                return aliased;
+            }
+        }
+        return scope.column(id);
+    }
+
+    private static Expr literal(SqlLiteral literal) {
+        if (literal instanceof SqlNumericLiteral number) {
+            return number(number);
+        }
+        if (literal instanceof SqlCharStringLiteral) {
+            return Literal.of(literal.getValueAs(String.class));
+        }
+        if (literal instanceof SqlUnknownLiteral typed) {
+            return typedLiteral(typed);
+        }
+        SqlTypeName type = literal.getTypeName();
+        if (type == SqlTypeName.NULL) {
+            return Literal.nullValue();
+        }
+        if (type == SqlTypeName.BOOLEAN) {
+            return Literal.of(literal.booleanValue());
+        }
+        if (type == SqlTypeName.DATE) {
+            return date(literal.toValue());
+        }
+        throw SqlErrors.unsupported(type + " literal " + literal);
+    }
+
+    /** Exact numbers without a point are BIGINT, with one DECIMAL; 1e3 and friends are DOUBLE. */
+    private static Expr number(SqlNumericLiteral number) {
+        BigDecimal value = number.getValueAs(BigDecimal.class);
+        if (!number.isExact()) {
+            return Literal.of(value.doubleValue());
+        }
+        try {
+            if (value.scale() <= 0) {
+                return Literal.of(value.longValueExact());
+            }
+            return Literal.ofDecimal(value);
+        } catch (ArithmeticException | SluiceException e) {
+            throw new SluiceException("numeric literal " + value.toPlainString() + " is out of range", e);
+        }
+    }
+
+    /** Calcite leaves {@code DATE '...'} untyped until validation, which we skip. */
+    private static Expr typedLiteral(SqlUnknownLiteral typed) {
+        if (typed.tag.equalsIgnoreCase("DATE")) {
+            return date(typed.getValue());
+        }
+        throw SqlErrors.unsupported(typed.tag + " literal");
+    }
+
+    private static Expr date(String text) {
+        try {
+            return Literal.ofDate(LocalDate.parse(text.trim()));
+        } catch (DateTimeParseException e) {
+            throw new SluiceException("invalid DATE literal '" + text + "'; expected yyyy-mm-dd", e);
+        }
+    }
+
+    private Expr call(SqlCall call) {
+        SqlKind kind = call.getKind();
+        return switch (kind) {
+            case AND -> fold(BinaryOp.AND, call);
+            case OR -> fold(BinaryOp.OR, call);
+            case EQUALS -> binary(BinaryOp.EQ, call);
+            case NOT_EQUALS -> binary(BinaryOp.NOT_EQ, call);
+            case LESS_THAN -> binary(BinaryOp.LT, call);
+            case LESS_THAN_OR_EQUAL -> binary(BinaryOp.LT_EQ, call);
+            case GREATER_THAN -> binary(BinaryOp.GT, call);
+            case GREATER_THAN_OR_EQUAL -> binary(BinaryOp.GT_EQ, call);
+            case PLUS -> binary(BinaryOp.ADD, call);
+            case MINUS -> binary(BinaryOp.SUBTRACT, call);
+            case TIMES -> binary(BinaryOp.MULTIPLY, call);
+            case DIVIDE -> binary(BinaryOp.DIVIDE, call);
+            case MOD -> binary(BinaryOp.MODULO, call);
+            case NOT -> new Unary(Unary.Op.NOT, operand(call, 0));
+            case MINUS_PREFIX -> new Unary(Unary.Op.NEGATE, operand(call, 0));
+            case PLUS_PREFIX -> operand(call, 0);
+            case IS_NULL -> new Unary(Unary.Op.IS_NULL, operand(call, 0));
+            case IS_NOT_NULL -> new Unary(Unary.Op.IS_NOT_NULL, operand(call, 0));
+            case CAST -> new Cast(operand(call, 0), castType((SqlDataTypeSpec) call.operand(1)));
+            case BETWEEN -> between(call);
+            case IN -> in(call, false);
+            case NOT_IN -> in(call, true);
+            case OTHER_FUNCTION, SUM, SUM0, COUNT, MIN, MAX, AVG -> function(call);
+            case OVER -> throw SqlErrors.unsupported("window function " + call.operand(0));
+            case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
+            case SELECT, EXISTS, SCALAR_QUERY, ORDER_BY, UNION, INTERSECT, EXCEPT -> throw SqlErrors.unsupported("subquery");
+            case CASE -> throw SqlErrors.unsupported("CASE");
+            case LIKE -> like(call);
+            case SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
+            default -> throw SqlErrors.unsupported("operator '" + call.getOperator().getName() + "'");
+        };
+    }
+
+    private Expr operand(SqlCall call, int index) {
+        return translate(call.operand(index));
+    }
+
+    private Expr binary(BinaryOp op, SqlCall call) {
+        return new Binary(op, operand(call, 0), operand(call, 1));
+    }
+
+    private Expr fold(BinaryOp op, SqlCall call) {
+        Expr out = operand(call, 0);
+        for (int i = 1; i < call.operandCount(); i++) {
+            out = new Binary(op, out, operand(call, i));
+        }
+        return out;
+    }
+
+    /** {@code x BETWEEN a AND b} is {@code x >= a AND x <= b}; NOT BETWEEN is its complement. */
+    private Expr between(SqlCall call) {
+        SqlBetweenOperator op = (SqlBetweenOperator) call.getOperator();
+        if (op.flag == SqlBetweenOperator.Flag.SYMMETRIC) {
+            throw SqlErrors.unsupported("BETWEEN SYMMETRIC");
+        }
+        Expr value = operand(call, 0);
+        Expr low = operand(call, 1);
+        Expr high = operand(call, 2);
+        if (op.isNegated()) {
+            return new Binary(BinaryOp.OR, new Binary(BinaryOp.LT, value, low), new Binary(BinaryOp.GT, value, high));
+        }
+        return new Binary(BinaryOp.AND, new Binary(BinaryOp.GT_EQ, value, low), new Binary(BinaryOp.LT_EQ, value, high));
+    }
+
+    /** LIKE with a constant pattern; an ESCAPE character is not supported. */
+    private Expr like(SqlCall call) {
+        SqlLikeOperator op = (SqlLikeOperator) call.getOperator();
+        if (call.operandCount() > 2) {
+            throw SqlErrors.unsupported(op.getName() + " ... ESCAPE");
+        }
+        if (!(call.operand(1) instanceof SqlCharStringLiteral pattern)) {
+            throw SqlErrors.unsupported(op.getName() + " with a pattern that is not a string constant");
+        }
+        return new Like(operand(call, 0), pattern.getValueAs(String.class), op.isNegated(), !op.isCaseSensitive());
+    }
+
+    /** {@code x IN (a, b)} is {@code x = a OR x = b}; NOT IN is {@code x <> a AND x <> b}. */
+    private Expr in(SqlCall call, boolean negated) {
+        if (!(call.operand(1) instanceof SqlNodeList list)) {
+            throw SqlErrors.unsupported("subquery");
+        }
+        if (call.operand(0) instanceof SqlNodeList) {
+            throw SqlErrors.unsupported("row value in IN");
+        }
+        Expr value = operand(call, 0);
+        Expr out = null;
+        for (SqlNode item : list) {
+            Expr test = new Binary(negated ? BinaryOp.NOT_EQ : BinaryOp.EQ, value, translate(item));
+            out = out == null ? test : new Binary(negated ? BinaryOp.AND : BinaryOp.OR, out, test);
+        }
+        if (out == null) {
+            throw new SluiceException("IN needs at least one value");
+        }
+        return out;
+    }
+
+    private Expr function(SqlCall call) {
+        String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        AggregateFunction function = switch (name) {
+            case "sum" -> AggregateFunction.SUM;
+            case "count" -> AggregateFunction.COUNT;
+            case "min" -> AggregateFunction.MIN;
+            case "max" -> AggregateFunction.MAX;
+            case "avg" -> AggregateFunction.AVG;
+            default -> throw SqlErrors.unsupported("function '" + name + "'");
+        };
+        SqlLiteral quantifier = call.getFunctionQuantifier();
+        if (quantifier != null && quantifier.getValue() == SqlSelectKeyword.DISTINCT) {
+            throw SqlErrors.unsupported(name + "(DISTINCT ...)");
+        }
+        if (call.operandCount() != 1) {
+            throw new SluiceException(name + "() takes one argument, not " + call.operandCount());
+        }
+        SqlNode arg = call.operand(0);
+        if (arg instanceof SqlIdentifier id && id.isStar()) {
+            if (function != AggregateFunction.COUNT || id.names.size() != 1) {
+                throw new SluiceException(name + "(" + id + ") is not valid; only count(*) takes '*'");
+            }
+            return new AggregateCall(AggregateFunction.COUNT_STAR, null);
+        }
+        Expr argument = translate(arg);
+        if (Exprs.containsAggregate(argument)) {
+            throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ")");
+        }
+        return new AggregateCall(function, argument);
+    }
+
+    private static DataType castType(SqlDataTypeSpec spec) {
+        SqlTypeNameSpec nameSpec = spec.getTypeNameSpec();
+        String name = nameSpec.getTypeName().getSimple().toUpperCase(Locale.ROOT);
+        int precision = -1;
+        int scale = -1;
+        if (nameSpec instanceof SqlBasicTypeNameSpec basic) {
+            precision = basic.getPrecision();
+            scale = basic.getScale();
+        }
+        return switch (name) {
+            case "TINYINT", "SMALLINT", "INT", "INTEGER" -> DataType.INT32;
+            case "BIGINT" -> DataType.INT64;
+            case "DOUBLE", "FLOAT", "REAL" -> DataType.FLOAT64;
+            case "DECIMAL", "NUMERIC", "DEC" -> precision < 0
+                    ? DataType.decimal(18, 3) // DuckDB's default for a bare DECIMAL
+                    : DataType.decimal(precision, Math.max(0, scale));
+            case "VARCHAR", "CHAR", "CHARACTER", "STRING", "TEXT" -> DataType.UTF8;
+            case "DATE" -> DataType.DATE32;
+            case "BOOLEAN", "BOOL" -> DataType.BOOL;
+            default -> throw SqlErrors.unsupported("cast to " + name);
+        };
+    }
+}

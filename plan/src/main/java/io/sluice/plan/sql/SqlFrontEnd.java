@@ -1,0 +1,102 @@
+package io.sluice.plan.sql;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.source.FileFormat;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The SQL entry point: text in, {@link Statement} out. Calcite parses queries; the two statements
+ * its core grammar lacks ({@code CREATE EXTERNAL TABLE}, {@code EXPLAIN [VERBOSE] query}) are
+ * recognized here first. Stateless and thread-safe.
+ */
+public final class SqlFrontEnd {
+    private static final Pattern CREATE_EXTERNAL = Pattern.compile("(?is)CREATE\\s+EXTERNAL\\b");
+    private static final Pattern CREATE_EXTERNAL_TABLE = Pattern.compile(
+            "(?is)CREATE\\s+EXTERNAL\\s+TABLE\\s+(?<name>[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")"
+                    + "\\s+STORED\\s+AS\\s+(?<format>[A-Za-z_]+)"
+                    + "\\s+LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*");
+    private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<verbose>\\s+VERBOSE\\b)?");
+
+    private SqlFrontEnd() {
+    }
+
+    /** Parses one statement (a trailing semicolon is fine) and plans it against {@code catalog}. */
+    public static Statement parse(String sql, Catalog catalog) {
+        requireNonNull(sql, "sql is null");
+        requireNonNull(catalog, "catalog is null");
+        List<StatementSplitter.Segment> segments = StatementSplitter.segments(sql);
+        if (segments.isEmpty()) {
+            throw new SluiceException("empty SQL statement");
+        }
+        if (segments.size() > 1) {
+            throw new SluiceException("expected one SQL statement, found " + segments.size());
+        }
+        StatementSplitter.Segment segment = segments.get(0);
+        // Blank rather than cut what lies outside the statement, so error positions match the input.
+        String text = blank(sql, 0, segment.start()).substring(0, segment.end());
+        int start = StatementSplitter.skipTrivia(text, 0);
+
+        if (CREATE_EXTERNAL.matcher(text).region(start, text.length()).lookingAt()) {
+            return createExternalTable(text.substring(start));
+        }
+        Matcher explain = EXPLAIN.matcher(text).region(start, text.length());
+        if (explain.lookingAt()) {
+            boolean verbose = explain.group("verbose") != null;
+            return new Statement.Explain(plan(blank(text, start, explain.end()), catalog), verbose);
+        }
+        return new Statement.Query(plan(text, catalog));
+    }
+
+    /**
+     * Splits a script on semicolons outside quotes and comments. Each statement is trimmed; empty
+     * and comment-only ones are dropped.
+     */
+    public static List<String> splitStatements(String script) {
+        requireNonNull(script, "script is null");
+        List<String> out = new ArrayList<>();
+        for (StatementSplitter.Segment s : StatementSplitter.segments(script)) {
+            out.add(script.substring(s.start(), s.end()).strip());
+        }
+        return out;
+    }
+
+    private static LogicalPlan plan(String query, Catalog catalog) {
+        return new QueryTranslator(catalog).translate(CalciteParser.parse(query));
+    }
+
+    private static Statement createExternalTable(String text) {
+        Matcher m = CREATE_EXTERNAL_TABLE.matcher(text);
+        if (!m.matches()) {
+            throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV"
+                    + " LOCATION '<path>', got: " + text.strip());
+        }
+        String name = m.group("name");
+        if (name.startsWith("\"")) {
+            name = name.substring(1, name.length() - 1).replace("\"\"", "\"");
+        }
+        FileFormat format = FileFormat.parse(m.group("format"));
+        String location = m.group("location").replace("''", "'");
+        if (location.isEmpty()) {
+            throw new SluiceException("CREATE EXTERNAL TABLE " + name + ": LOCATION is empty");
+        }
+        return new Statement.CreateExternalTable(name, format, location);
+    }
+
+    /** {@code text} with {@code [from, to)} replaced by spaces, line breaks kept. */
+    private static String blank(String text, int from, int to) {
+        StringBuilder out = new StringBuilder(text);
+        for (int i = from; i < to; i++) {
+            char c = out.charAt(i);
+            if (c != '\n' && c != '\r') {
+                out.setCharAt(i, ' ');
+            }
+        }
+        return out.toString();
+    }
+}

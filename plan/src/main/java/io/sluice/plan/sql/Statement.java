@@ -1,0 +1,33 @@
+package io.sluice.plan.sql;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.source.FileFormat;
+
+/** One parsed SQL statement; the caller switches over the permitted kinds. */
+public sealed interface Statement permits Statement.CreateExternalTable, Statement.Query, Statement.Explain {
+
+    /** {@code CREATE EXTERNAL TABLE name STORED AS format LOCATION 'location'}. */
+    record CreateExternalTable(String name, FileFormat format, String location) implements Statement {
+        public CreateExternalTable {
+            requireNonNull(name, "name is null");
+            requireNonNull(format, "format is null");
+            requireNonNull(location, "location is null");
+        }
+    }
+
+    /** A query to run. */
+    record Query(LogicalPlan plan) implements Statement {
+        public Query {
+            requireNonNull(plan, "plan is null");
+        }
+    }
+
+    /** {@code EXPLAIN [VERBOSE] query}: show the plan instead of running it. */
+    record Explain(LogicalPlan plan, boolean verbose) implements Statement {
+        public Explain {
+            requireNonNull(plan, "plan is null");
+        }
+    }
+}

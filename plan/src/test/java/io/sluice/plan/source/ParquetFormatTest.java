@@ -1,0 +1,238 @@
+package io.sluice.plan.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.parquet.io.api.Binary;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ParquetFormatTest {
+    private static final String ROWS = """
+            SELECT i AS id,
+                   CASE WHEN i % 7 = 0 THEN NULL ELSE (i * 3 - 1000)::INTEGER END AS i32,
+                   CASE WHEN i % 5 = 0 THEN NULL ELSE i::BIGINT * 1000000007 END AS i64,
+                   CASE WHEN i % 11 = 0 THEN NULL ELSE i / 7.0 END::DOUBLE AS f64,
+                   (i / 3.0)::REAL AS f32,
+                   CASE WHEN i % 13 = 0 THEN NULL ELSE (i * 12.34 - 5000)::DECIMAL(12,2) END AS dec,
+                   (i * 1.5 - 100)::DECIMAL(5,1) AS small_dec,
+                   (i * 10.125)::DECIMAL(18,3) AS big_dec,
+                   CASE WHEN i % 17 = 0 THEN NULL ELSE DATE '1969-12-01' + i::INTEGER END AS d,
+                   CASE WHEN i % 19 = 0 THEN NULL ELSE i % 2 = 0 END AS b,
+                   CASE WHEN i % 3 = 0 THEN NULL WHEN i % 3 = 1 THEN 'a, "quoted" ' || i ELSE 'é' || i END AS s,
+                   (i % 100)::TINYINT AS tiny
+            FROM range(0, 5000) t(i)
+            ORDER BY i
+            """;
+
+    @TempDir
+    Path dir;
+    private SourceTestSupport support;
+    private final FormatReader reader = FileFormats.reader(FileFormat.PARQUET);
+
+    @BeforeEach
+    void setUp() throws Exception {
+        support = new SourceTestSupport();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        support.close();
+    }
+
+    private String write(String name, String query) throws Exception {
+        String file = dir.resolve(name).toString();
+        support.execute("COPY (" + query + ") TO '" + file + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
+        return file;
+    }
+
+    @Test
+    void infersTypesFromTheFooter() throws Exception {
+        String file = write("all.parquet", ROWS);
+        Schema schema = reader.inferSchema(file);
+        assertThat(schema).isEqualTo(Schema.of(
+                new Field("id", DataType.INT64),
+                new Field("i32", DataType.INT32),
+                new Field("i64", DataType.INT64),
+                new Field("f64", DataType.FLOAT64),
+                new Field("f32", DataType.FLOAT64),
+                new Field("dec", DataType.decimal(12, 2)),
+                new Field("small_dec", DataType.decimal(5, 1)),
+                new Field("big_dec", DataType.decimal(18, 3)),
+                new Field("d", DataType.DATE32),
+                new Field("b", DataType.BOOL),
+                new Field("s", DataType.UTF8),
+                new Field("tiny", DataType.INT32)));
+        TableSource table = FileFormats.register("t", FileFormat.PARQUET, file);
+        assertThat(table.schema()).isEqualTo(schema);
+        assertThat(table.format()).isEqualTo(FileFormat.PARQUET);
+    }
+
+    @Test
+    void readsEveryValueAsDuckDbDoes() throws Exception {
+        String file = write("all.parquet", ROWS);
+        Schema schema = reader.inferSchema(file);
+        List<ScanPartition> partitions = reader.partitions(file);
+        assertThat(partitions).hasSizeGreaterThan(1);
+        assertThat(partitions).allSatisfy(p -> assertThat(p.rowGroup()).isNotNegative());
+        assertThat(partitions.stream().map(ScanPartition::rowGroup).toList())
+                .isEqualTo(java.util.stream.IntStream.range(0, partitions.size()).boxed().toList());
+
+        List<List<Object>> actual = support.readAll(reader, file, schema, schema.names(), 8192);
+        List<List<Object>> expected = support.query("SELECT * FROM read_parquet('" + file + "') ORDER BY id");
+        actual.sort(Comparator.comparing(row -> (Long) row.get(0)));
+        assertThat(actual).hasSize(5000);
+        assertThat(actual).isEqualTo(expected);
+        // Spot checks that the comparison covers NULLs, decimals, dates and strings.
+        assertThat(actual.get(0)).containsNull();
+        assertThat(actual.get(1).get(5)).isEqualTo(new java.math.BigDecimal("-4987.66"));
+        assertThat(actual.get(1).get(8)).isEqualTo(java.time.LocalDate.of(1969, 12, 2));
+        assertThat(actual.get(1).get(10)).isEqualTo("a, \"quoted\" 1");
+    }
+
+    @Test
+    void projectsColumnsInRequestedOrderInSmallBatches() throws Exception {
+        String file = write("all.parquet", ROWS);
+        Schema schema = reader.inferSchema(file);
+        List<String> columns = List.of("s", "ID", "dec", "d");
+        List<List<Object>> actual = support.readAll(reader, file, schema, List.of("s", "id", "dec", "d"), 300);
+        List<List<Object>> expected = support.query("SELECT s, id, dec, d FROM read_parquet('" + file + "') ORDER BY id");
+        actual.sort(Comparator.comparing(row -> (Long) row.get(1)));
+        assertThat(actual).isEqualTo(expected);
+
+        // Names resolve case-insensitively; the batch carries the table's spelling.
+        ScanPartition first = reader.partitions(file).get(0);
+        try (BatchStream stream = reader.read(first, schema, columns, 300, support.allocator)) {
+            int batches = 0;
+            for (Batch next = stream.next(); next != null; next = stream.next()) {
+                Batch batch = next;
+                try (batch) {
+                    batches++;
+                    assertThat(batch.rowCount()).isLessThanOrEqualTo(300);
+                    assertThat(batch.schema().names()).containsExactly("s", "id", "dec", "d");
+                }
+            }
+            assertThat(batches).isGreaterThan(1);
+        }
+    }
+
+    @Test
+    void closingAnUndrainedStreamReleasesEverything() throws Exception {
+        String file = write("all.parquet", ROWS);
+        Schema schema = reader.inferSchema(file);
+        ScanPartition first = reader.partitions(file).get(0);
+        try (BatchStream stream = reader.read(first, schema, schema.names(), 100, support.allocator)) {
+            try (Batch batch = stream.next()) {
+                assertThat(batch.rowCount()).isEqualTo(100);
+            }
+        }
+    }
+
+    @Test
+    void readsNoColumnsForCounting() throws Exception {
+        String file = write("all.parquet", ROWS);
+        Schema schema = reader.inferSchema(file);
+        long rows = 0;
+        for (ScanPartition partition : reader.partitions(file)) {
+            try (BatchStream stream = reader.read(partition, schema, List.of(), 4096, support.allocator)) {
+                for (Batch next = stream.next(); next != null; next = stream.next()) {
+                    Batch batch = next;
+                    try (batch) {
+                        rows += batch.rowCount();
+                    }
+                }
+            }
+        }
+        assertThat(rows).isEqualTo(5000);
+    }
+
+    @Test
+    void readsADirectoryOfFilesInNameOrder() throws Exception {
+        Path table = Files.createDirectory(dir.resolve("table"));
+        support.execute("COPY (SELECT i AS id, 'x' || i AS s FROM range(0, 10) t(i)) TO '"
+                + table.resolve("b.parquet") + "' (FORMAT PARQUET)");
+        support.execute("COPY (SELECT i AS id, 'x' || i AS s FROM range(10, 13) t(i)) TO '"
+                + table.resolve("a.parquet") + "' (FORMAT PARQUET)");
+        Files.writeString(table.resolve("_SUCCESS"), "");
+        Files.writeString(table.resolve(".hidden.parquet"), "not parquet");
+        String location = table.toUri().toString();
+        assertThat(location).startsWith("file:");
+
+        Schema schema = reader.inferSchema(location);
+        List<ScanPartition> partitions = reader.partitions(location);
+        assertThat(partitions).extracting(p -> p.path().substring(p.path().lastIndexOf('/') + 1))
+                .containsExactly("a.parquet", "b.parquet");
+        List<List<Object>> rows = support.readAll(reader, location, schema, List.of("id"), 8192);
+        assertThat(rows).extracting(row -> row.get(0)).containsExactly(10L, 11L, 12L, 0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+    }
+
+    @Test
+    void missingFileIsNamed() {
+        String missing = dir.resolve("nope.parquet").toString();
+        assertThatThrownBy(() -> reader.inferSchema(missing))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("file not found").hasMessageContaining(missing);
+        assertThatThrownBy(() -> reader.partitions(missing))
+                .isInstanceOf(SluiceException.class).hasMessageContaining(missing);
+        assertThatThrownBy(() -> FileFormats.register("t", FileFormat.PARQUET, missing))
+                .isInstanceOf(SluiceException.class).hasMessageContaining(missing);
+    }
+
+    @Test
+    void corruptFileIsNamed() throws Exception {
+        Path bad = dir.resolve("bad.parquet");
+        Files.writeString(bad, "id,name\n1,not parquet at all\n");
+        assertThatThrownBy(() -> reader.inferSchema(bad.toString()))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("bad.parquet");
+        assertThatThrownBy(() -> reader.partitions(bad.toString()))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("bad.parquet");
+    }
+
+    @Test
+    void unsupportedTypesNameTheColumnAndItsParquetType() throws Exception {
+        String ts = write("ts.parquet", "SELECT 1 AS id, TIMESTAMP '2020-01-01 10:00:00' AS happened");
+        assertThatThrownBy(() -> reader.inferSchema(ts))
+                .isInstanceOf(SluiceException.class)
+                .hasMessageContaining("happened").hasMessageContaining("int64").hasMessageContaining("ts.parquet");
+        String wide = write("wide.parquet", "SELECT 1 AS id, 12345.67::DECIMAL(38,2) AS amount");
+        assertThatThrownBy(() -> reader.inferSchema(wide))
+                .isInstanceOf(SluiceException.class)
+                .hasMessageContaining("amount").hasMessageContaining("DECIMAL(38,2)");
+        String nested = write("nested.parquet", "SELECT 1 AS id, [1, 2] AS xs");
+        assertThatThrownBy(() -> reader.inferSchema(nested))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("xs").hasMessageContaining("nested");
+    }
+
+    @Test
+    void typeDifferingFromTheTableIsNamed() throws Exception {
+        String file = write("ints.parquet", "SELECT 1::INTEGER AS id");
+        Schema table = Schema.of(new Field("id", DataType.INT64));
+        ScanPartition partition = reader.partitions(file).get(0);
+        assertThatThrownBy(() -> reader.read(partition, table, List.of("id"), 10, support.allocator))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("ints.parquet").hasMessageContaining("'id'");
+    }
+
+    @Test
+    void decodesBigEndianUnscaledDecimals() {
+        assertThat(ParquetColumnDecoder.unscaledLong(Binary.fromConstantByteArray(new byte[] {0x01, 0x00}))).isEqualTo(256);
+        assertThat(ParquetColumnDecoder.unscaledLong(Binary.fromConstantByteArray(new byte[] {(byte) 0xFF, 0x00})))
+                .isEqualTo(-256);
+        byte[] sixteen = new byte[16];
+        java.util.Arrays.fill(sixteen, (byte) 0xFF);
+        sixteen[15] = (byte) 0xFE;
+        assertThat(ParquetColumnDecoder.unscaledLong(Binary.fromConstantByteArray(sixteen))).isEqualTo(-2);
+        byte[] max = java.math.BigInteger.valueOf(999_999_999_999_999_999L).toByteArray();
+        assertThat(ParquetColumnDecoder.unscaledLong(Binary.fromConstantByteArray(max))).isEqualTo(999_999_999_999_999_999L);
+    }
+}

@@ -1,0 +1,93 @@
+package io.sluice.plan.sql;
+
+import static io.sluice.plan.sql.SqlTestTables.catalog;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.SluiceException;
+import org.assertj.core.api.AbstractThrowableAssert;
+import org.junit.jupiter.api.Test;
+
+class SqlErrorTest {
+    private static AbstractThrowableAssert<?, ? extends Throwable> assertError(String sql) {
+        return assertThatThrownBy(() -> SqlFrontEnd.parse(sql, catalog())).isInstanceOf(SluiceException.class);
+    }
+
+    @Test
+    void syntaxErrorHasLineAndColumnOnOneLine() {
+        assertError("SELECT k\nFROM t WHERE FROM")
+                .hasMessageStartingWith("SQL syntax error at line 2, column 14: ")
+                .hasMessageNotContaining("\n");
+        assertError("SELECT k FROM t WHERE v >")
+                .hasMessageStartingWith("SQL syntax error at line 1, column 25: ")
+                .hasMessageNotContaining("\n");
+    }
+
+    @Test
+    void reservedWordUsedAsAColumnNameGetsAHint() {
+        assertError("SELECT k FROM t WHERE day = DATE '2024-01-01'")
+                .hasMessage("SQL syntax error at line 1, column 23: Encountered \"day\""
+                        + " ('day' is a reserved word; write \"day\" to use it as a name)");
+    }
+
+    @Test
+    void unknownTableListsKnownTables() {
+        assertError("SELECT * FROM nope").hasMessage("unknown table 'nope'; known tables: t, u");
+    }
+
+    @Test
+    void unknownColumnListsColumns() {
+        assertError("SELECT k, nope FROM t")
+                .hasMessage("unknown column 'nope'; available columns: k, v, d, day, flag");
+        assertError("SELECT k FROM t ORDER BY nope").hasMessageContaining("unknown column 'nope'");
+    }
+
+    @Test
+    void qualifierMustNameTheTableOrItsAlias() {
+        assertError("SELECT u.k FROM t")
+                .hasMessage("unknown table or alias 'u' in 'u.k'; the query reads table 't'");
+        assertError("SELECT z.* FROM t AS x")
+                .hasMessage("unknown table or alias 'z' in 'z.*'; the query reads table 't' as 'x'");
+    }
+
+    @Test
+    void nonGroupedColumn() {
+        assertError("SELECT k, v FROM t GROUP BY k")
+                .hasMessage("column 'v' must appear in the GROUP BY clause or be used in an aggregate function");
+        assertError("SELECT k, sum(v) FROM t")
+                .hasMessage("column 'k' must appear in the GROUP BY clause or be used in an aggregate function");
+        assertError("SELECT v FROM t GROUP BY ()")
+                .hasMessage("column 'v' must appear in the GROUP BY clause or be used in an aggregate function");
+        assertError("SELECT k FROM t GROUP BY k ORDER BY v")
+                .hasMessage("column 'v' must appear in the GROUP BY clause or be used in an aggregate function");
+    }
+
+    @Test
+    void unsupportedConstructsAreNamed() {
+        assertError("SELECT * FROM t JOIN u ON t.v = u.a").hasMessage("unsupported SQL: JOIN");
+        assertError("SELECT * FROM t, u").hasMessage("unsupported SQL: JOIN");
+        assertError("SELECT k FROM t UNION SELECT k FROM t").hasMessage("unsupported SQL: UNION");
+        assertError("SELECT k FROM t WHERE v IN (SELECT a FROM u)").hasMessage("unsupported SQL: subquery");
+        assertError("SELECT * FROM (SELECT k FROM t)").hasMessage("unsupported SQL: subquery in FROM");
+        assertError("SELECT count(DISTINCT k) FROM t").hasMessage("unsupported SQL: count(DISTINCT ...)");
+        assertError("SELECT upper(k) FROM t").hasMessage("unsupported SQL: function 'upper'");
+        assertError("SELECT row_number() OVER (ORDER BY v) FROM t").hasMessageStartingWith("unsupported SQL: window function");
+        assertError("SELECT CASE WHEN flag THEN 1 END FROM t").hasMessage("unsupported SQL: CASE");
+        assertError("SELECT k FROM t WHERE k LIKE 'a!%' ESCAPE '!'").hasMessage("unsupported SQL: LIKE ... ESCAPE");
+        assertError("SELECT k FROM t WHERE k LIKE k").hasMessage("unsupported SQL: LIKE with a pattern that is not a string constant");
+        assertError("SELECT 1").hasMessage("unsupported SQL: SELECT without FROM");
+        assertError("INSERT INTO t SELECT * FROM t").hasMessage("unsupported SQL: INSERT");
+    }
+
+    @Test
+    void otherUserErrors() {
+        assertError("SELECT k FROM t ORDER BY 3").hasMessage("ORDER BY position 3 is not in the select list (1 to 1)");
+        assertError("SELECT DISTINCT k FROM t ORDER BY v")
+                .hasMessage("for SELECT DISTINCT, ORDER BY expressions must appear in the select list: v");
+        assertError("SELECT k FROM t WHERE sum(v) > 1").hasMessageContaining("aggregate functions are not allowed in WHERE");
+        assertError("SELECT sum(sum(v)) FROM t").hasMessageContaining("aggregate calls cannot be nested");
+        assertError("SELECT k FROM t WHERE v").hasMessageContaining("must be boolean");
+        assertError("SELECT k FROM t WHERE \"day\" = DATE '2024-02-30'").hasMessageContaining("invalid DATE literal");
+        assertError("SELECT k FROM t WHERE v LIKE '1%'").hasMessage("LIKE needs a string operand, not int64 (v)");
+        assertError("SELECT sum(k) FROM t").hasMessage("sum() needs a numeric argument, not utf8");
+    }
+}

@@ -1,0 +1,117 @@
+package io.sluice.shuffle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class ShuffleHashPartitionerTest {
+    private BufferAllocator allocator;
+
+    @BeforeEach
+    void setUp() {
+        allocator = new RootAllocator(64L << 20);
+    }
+
+    @AfterEach
+    void tearDown() {
+        assertThat(allocator.getAllocatedMemory()).isZero();
+        allocator.close();
+    }
+
+    private int[] partitions(Col col, int n) {
+        Schema schema = Schema.of(new Field("k", col.type));
+        try (Batch batch = Batch.of(schema, new Col[] {col}, col.length, allocator)) {
+            return new HashPartitioner(List.of(new Column("k")), n).partitions(batch);
+        }
+    }
+
+    @Test
+    void floatZerosAndNaNsAreEqualKeys() {
+        double otherNaN = Double.longBitsToDouble(0x7ff8000000000123L);
+        int[] p = partitions(Col.ofDoubles(new double[] {0.0, -0.0, Double.NaN, otherNaN}, null), 1000);
+        assertThat(p[0]).isEqualTo(p[1]);
+        assertThat(p[2]).isEqualTo(p[3]);
+    }
+
+    @Test
+    void longBackedTypesAgreeAndNullsGoTogether() {
+        long[] values = {5, -7, 123456789L, 0};
+        int[] asInt64 = partitions(Col.ofLongs(DataType.INT64, values, null), 97);
+        int[] asInt32 = partitions(Col.ofLongs(DataType.INT32, values, null), 97);
+        assertThat(asInt32).containsExactly(asInt64);
+
+        boolean[] nulls = {true, false, true, true};
+        int[] withNulls = partitions(Col.ofStrings(new String[] {null, "x", null, null}, nulls), 97);
+        assertThat(withNulls[0]).isEqualTo(withNulls[2]).isEqualTo(withNulls[3]);
+        int[] nullTyped = partitions(Col.allNull(DataType.NULL, 3), 97);
+        assertThat(nullTyped[0]).isEqualTo(nullTyped[1]).isEqualTo(nullTyped[2]).isEqualTo(withNulls[0]);
+    }
+
+    @Test
+    void isDeterministicAndPinned() {
+        // Pinned values: the scheme must not change silently, since map outputs written by different
+        // builds or JVMs must agree on where a key lives.
+        int[] longs = partitions(Col.ofLongs(DataType.INT64, new long[] {0, 1, 2, 3, 42, -1}, null), 16);
+        int[] strings = partitions(Col.ofStrings(new String[] {"", "a", "b", "héllo", "key7"}, null), 16);
+        int[] bools = partitions(Col.ofBools(new boolean[] {true, false}, null), 16);
+        assertThat(longs).containsExactly(PINNED_LONGS);
+        assertThat(strings).containsExactly(PINNED_STRINGS);
+        assertThat(bools).containsExactly(PINNED_BOOLS);
+    }
+
+    private static final int[] PINNED_LONGS = {2, 8, 5, 1, 1, 9};
+    private static final int[] PINNED_STRINGS = {2, 10, 15, 12, 13};
+    private static final int[] PINNED_BOOLS = {10, 12};
+
+    @Test
+    void spreadsKeysEvenlyAndStaysInRange() {
+        int rows = 100_000;
+        int n = 10;
+        long[] values = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            values[i] = i;
+        }
+        int[] p = partitions(Col.ofLongs(DataType.INT64, values, null), n);
+        int[] counts = new int[n];
+        for (int x : p) {
+            counts[x]++; // an out-of-range x fails with ArrayIndexOutOfBoundsException
+        }
+        for (int c : counts) {
+            assertThat(c).isBetween(rows / n * 9 / 10, rows / n * 11 / 10);
+        }
+    }
+
+    @Test
+    void combinesSeveralKeys() {
+        Schema schema = Schema.of(new Field("a", DataType.INT64), new Field("b", DataType.UTF8));
+        Col a = Col.ofLongs(DataType.INT64, new long[] {1, 1, 2, 1}, null);
+        Col b = Col.ofStrings(new String[] {"x", "x", "x", "y"}, null);
+        List<Expr> keys = List.of(new Column("a"), new Column("b"));
+        try (Batch batch = Batch.of(schema, new Col[] {a, b}, 4, allocator)) {
+            int[] p = new HashPartitioner(keys, 1 << 20).partitions(batch);
+            assertThat(p[0]).isEqualTo(p[1]);
+            assertThat(p[0]).isNotEqualTo(p[2]);
+            assertThat(p[0]).isNotEqualTo(p[3]);
+        }
+    }
+
+    @Test
+    void rejectsBadArguments() {
+        assertThatThrownBy(() -> new HashPartitioner(List.of(), 4)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new HashPartitioner(List.of(new Column("k")), 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}

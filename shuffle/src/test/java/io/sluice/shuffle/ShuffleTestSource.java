@@ -1,0 +1,83 @@
+package io.sluice.shuffle;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * A test source: partition {@code p} yields the given heap columns as Arrow batches allocated from
+ * the task's allocator. {@code failAfter >= 0} throws after that many batches of each partition.
+ */
+final class ShuffleTestSource implements ExecutionPlan {
+    private final Schema schema;
+    private final List<List<Col[]>> partitions;
+    private final int failAfter;
+
+    ShuffleTestSource(Schema schema, List<List<Col[]>> partitions) {
+        this(schema, partitions, -1);
+    }
+
+    ShuffleTestSource(Schema schema, List<List<Col[]>> partitions, int failAfter) {
+        this.schema = schema;
+        this.partitions = partitions;
+        this.failAfter = failAfter;
+    }
+
+    @Override
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of();
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return this;
+    }
+
+    @Override
+    public PlanProperties properties() {
+        return PlanProperties.of(new Partitioning.Unknown(partitions.size()));
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        Iterator<Col[]> batches = new ArrayList<>(partitions.get(partition)).iterator();
+        return new BatchStream() {
+            private int produced;
+
+            @Override
+            public Batch next() {
+                if (failAfter >= 0 && produced == failAfter) {
+                    throw new IllegalStateException("source failed on purpose");
+                }
+                if (!batches.hasNext()) {
+                    return null;
+                }
+                produced++;
+                Col[] cols = batches.next();
+                return Batch.of(schema, cols, cols[0].length, context.allocator());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public String describe() {
+        return "ShuffleTestSource";
+    }
+}
