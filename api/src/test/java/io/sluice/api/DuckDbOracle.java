@@ -1,0 +1,98 @@
+package io.sluice.api;
+
+import io.sluice.plan.exec.QueryResult;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * DuckDB in this JVM as the reference engine: runs the same SQL on the same files and normalizes
+ * values of both sides for comparison (integers as longs, decimals without trailing zeros, doubles
+ * rounded to 9 significant digits, dates as ISO text, NULL as null).
+ */
+public final class DuckDbOracle implements AutoCloseable {
+    private final Connection connection;
+
+    public DuckDbOracle() throws SQLException {
+        connection = DriverManager.getConnection("jdbc:duckdb:");
+    }
+
+    /** Runs a statement that returns nothing (a new Statement each time: DuckDB closes one after a failure). */
+    public void execute(String sql) throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    public List<List<Object>> query(String sql) throws SQLException {
+        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            List<List<Object>> rows = new ArrayList<>();
+            while (rs.next()) {
+                List<Object> row = new ArrayList<>(n);
+                for (int i = 1; i <= n; i++) {
+                    row.add(normalize(rs.getObject(i)));
+                }
+                rows.add(row);
+            }
+            return rows;
+        }
+    }
+
+    public static List<List<Object>> normalize(QueryResult result) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (List<Object> row : result.rows()) {
+            List<Object> out = new ArrayList<>(row.size());
+            for (Object v : row) {
+                out.add(normalize(v));
+            }
+            rows.add(out);
+        }
+        return rows;
+    }
+
+    public static Object normalize(Object v) {
+        if (v == null) {
+            return null;
+        }
+        if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof java.math.BigInteger b) {
+            return b.longValueExact();
+        }
+        if (v instanceof BigDecimal d) {
+            BigDecimal s = d.stripTrailingZeros();
+            return s.scale() <= 0 ? (Object) s.toBigIntegerExact().longValue() : s.toPlainString();
+        }
+        if (v instanceof Double || v instanceof Float) {
+            double d = ((Number) v).doubleValue();
+            if (d == Math.rint(d) && Math.abs(d) < 1e15) {
+                return (long) d;
+            }
+            return new BigDecimal(d).round(new java.math.MathContext(9)).stripTrailingZeros().toPlainString();
+        }
+        if (v instanceof java.sql.Date || v instanceof java.time.LocalDate) {
+            return v.toString();
+        }
+        return v.toString();
+    }
+
+    /** Rows in a canonical order, for queries whose order is not fully specified. */
+    public static List<List<Object>> sorted(List<List<Object>> rows) {
+        List<List<Object>> copy = new ArrayList<>(rows);
+        copy.sort(Comparator.comparing(Object::toString));
+        return copy;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        connection.close();
+    }
+}
