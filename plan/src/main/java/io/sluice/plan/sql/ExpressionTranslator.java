@@ -7,6 +7,7 @@ import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Case;
 import io.sluice.plan.expr.Cast;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
@@ -17,6 +18,8 @@ import io.sluice.plan.types.DataType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -34,6 +37,7 @@ import org.apache.calcite.sql.SqlSelectKeyword;
 import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.fun.SqlBetweenOperator;
+import org.apache.calcite.sql.fun.SqlCase;
 import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -175,7 +179,7 @@ final class ExpressionTranslator {
             case OVER -> throw SqlErrors.unsupported("window function " + call.operand(0));
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
             case SELECT, EXISTS, SCALAR_QUERY, ORDER_BY, UNION, INTERSECT, EXCEPT -> throw SqlErrors.unsupported("subquery");
-            case CASE -> throw SqlErrors.unsupported("CASE");
+            case CASE -> caseWhen((SqlCase) call);
             case LIKE -> like(call);
             case SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
             default -> throw SqlErrors.unsupported("operator '" + call.getOperator().getName() + "'");
@@ -211,6 +215,22 @@ final class ExpressionTranslator {
             return new Binary(BinaryOp.OR, new Binary(BinaryOp.LT, value, low), new Binary(BinaryOp.GT, value, high));
         }
         return new Binary(BinaryOp.AND, new Binary(BinaryOp.GT_EQ, value, low), new Binary(BinaryOp.LT_EQ, value, high));
+    }
+
+    /** Searched CASE as is; simple {@code CASE x WHEN a ...} becomes {@code CASE WHEN x = a ...}. */
+    private Expr caseWhen(SqlCase call) {
+        Expr value = call.getValueOperand() == null ? null : translate(call.getValueOperand());
+        List<Expr> conditions = new ArrayList<>();
+        List<Expr> results = new ArrayList<>();
+        for (SqlNode when : call.getWhenOperands()) {
+            Expr condition = translate(when);
+            conditions.add(value == null ? condition : new Binary(BinaryOp.EQ, value, condition));
+        }
+        for (SqlNode then : call.getThenOperands()) {
+            results.add(translate(then));
+        }
+        SqlNode otherwise = call.getElseOperand();
+        return new Case(conditions, results, otherwise == null ? Literal.nullValue() : translate(otherwise));
     }
 
     /** LIKE with a constant pattern; an ESCAPE character is not supported. */

@@ -355,7 +355,6 @@ final class QueryTranslator {
     static String describe(SqlNode node) {
         return switch (node.getKind()) {
             case SELECT, ORDER_BY -> "subquery";
-            case EXPLAIN -> "EXPLAIN PLAN FOR (write EXPLAIN <query>)";
             default -> node.getKind().name().replace('_', ' ');
         };
     }

@@ -71,7 +71,9 @@ class SqlErrorTest {
         assertError("SELECT count(DISTINCT k) FROM t").hasMessage("unsupported SQL: count(DISTINCT ...)");
         assertError("SELECT upper(k) FROM t").hasMessage("unsupported SQL: function 'upper'");
         assertError("SELECT row_number() OVER (ORDER BY v) FROM t").hasMessageStartingWith("unsupported SQL: window function");
-        assertError("SELECT CASE WHEN flag THEN 1 END FROM t").hasMessage("unsupported SQL: CASE");
+        assertError("SELECT k || k FROM t").hasMessage("unsupported SQL: operator '||'");
+        assertError("SELECT CAST(v AS TIMESTAMP) FROM t").hasMessage("unsupported SQL: cast to TIMESTAMP");
+        assertError("WITH a AS (SELECT k FROM t) SELECT * FROM a").hasMessage("unsupported SQL: WITH");
         assertError("SELECT k FROM t WHERE k LIKE 'a!%' ESCAPE '!'").hasMessage("unsupported SQL: LIKE ... ESCAPE");
         assertError("SELECT k FROM t WHERE k LIKE k").hasMessage("unsupported SQL: LIKE with a pattern that is not a string constant");
         assertError("SELECT 1").hasMessage("unsupported SQL: SELECT without FROM");
@@ -88,6 +90,8 @@ class SqlErrorTest {
         assertError("SELECT k FROM t WHERE v").hasMessageContaining("must be boolean");
         assertError("SELECT k FROM t WHERE \"day\" = DATE '2024-02-30'").hasMessageContaining("invalid DATE literal");
         assertError("SELECT k FROM t WHERE v LIKE '1%'").hasMessage("LIKE needs a string operand, not int64 (v)");
+        assertError("SELECT CASE WHEN flag THEN k ELSE v END FROM t")
+                .hasMessage("CASE results have incompatible types int64 and utf8");
         assertError("SELECT sum(k) FROM t").hasMessage("sum() needs a numeric argument, not utf8");
     }
 }

@@ -1,0 +1,149 @@
+package io.sluice.plan.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Kernels;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.DataType.Kind;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code CASE WHEN c1 THEN r1 ... ELSE e END}: each row takes the result of its first true
+ * condition, else {@code otherwise} (a NULL literal when the query has no ELSE). Results widen to
+ * one type: equal types stay, numbers widen (to float64 if any is, else to a decimal wide enough).
+ *
+ * <p>Vectorized: conditions run over the whole batch, and each result branch over the whole batch
+ * only if some row picks it. A branch picked by some rows is therefore also computed for the
+ * others, so a failing cast there fails the batch.
+ */
+public record Case(List<Expr> conditions, List<Expr> results, Expr otherwise) implements Expr {
+    public Case {
+        conditions = List.copyOf(conditions);
+        results = List.copyOf(results);
+        requireNonNull(otherwise, "otherwise is null");
+        if (conditions.isEmpty() || conditions.size() != results.size()) {
+            throw new IllegalArgumentException("CASE needs one result per condition and at least one WHEN");
+        }
+    }
+
+    @Override
+    public DataType type(Schema input) {
+        for (Expr c : conditions) {
+            TypeRules.checkBoolean("CASE condition " + c, c.type(input));
+        }
+        DataType out = otherwise.type(input);
+        for (Expr r : results) {
+            out = widen(out, r.type(input));
+        }
+        return out;
+    }
+
+    private static DataType widen(DataType a, DataType b) {
+        if (a.kind() == Kind.NULL || a.equals(b)) {
+            return b;
+        }
+        if (b.kind() == Kind.NULL) {
+            return a;
+        }
+        if (!a.isNumeric() || !b.isNumeric()) {
+            throw new SluiceException("CASE results have incompatible types " + a + " and " + b);
+        }
+        if (a.kind() == Kind.FLOAT64 || b.kind() == Kind.FLOAT64) {
+            return DataType.FLOAT64;
+        }
+        if (a.kind() == Kind.DECIMAL || b.kind() == Kind.DECIMAL) {
+            DataType x = TypeRules.asDecimal(a);
+            DataType y = TypeRules.asDecimal(b);
+            int scale = Math.max(x.scale(), y.scale());
+            int integer = Math.max(x.precision() - x.scale(), y.precision() - y.scale());
+            return DataType.decimal(Math.min(DataType.MAX_LONG_DECIMAL_PRECISION, integer + scale), scale);
+        }
+        return DataType.INT64;
+    }
+
+    @Override
+    public List<Expr> children() {
+        List<Expr> out = new ArrayList<>(conditions.size() * 2 + 1);
+        for (int i = 0; i < conditions.size(); i++) {
+            out.add(conditions.get(i));
+            out.add(results.get(i));
+        }
+        out.add(otherwise);
+        return out;
+    }
+
+    @Override
+    public Expr withChildren(List<Expr> children) {
+        List<Expr> c = new ArrayList<>();
+        List<Expr> r = new ArrayList<>();
+        for (int i = 0; i + 1 < children.size(); i += 2) {
+            c.add(children.get(i));
+            r.add(children.get(i + 1));
+        }
+        return new Case(c, r, children.get(children.size() - 1));
+    }
+
+    @Override
+    public Col evaluate(Batch batch) {
+        DataType type = type(batch.schema());
+        int n = batch.rowCount();
+        if (type.kind() == Kind.NULL) {
+            return Col.allNull(type, n);
+        }
+        int branches = conditions.size();
+        int[] pick = new int[n];
+        Arrays.fill(pick, branches); // the ELSE branch
+        for (int b = branches - 1; b >= 0; b--) { // last to first, so the first true condition wins
+            Col c = conditions.get(b).evaluate(batch);
+            if (c.type.kind() == Kind.NULL) {
+                continue;
+            }
+            for (int row = 0; row < n; row++) {
+                if (!c.isNull(row) && c.bools[row]) {
+                    pick[row] = b;
+                }
+            }
+        }
+        Col[] values = new Col[branches + 1];
+        for (int row = 0; row < n; row++) {
+            int b = pick[row];
+            if (values[b] == null) {
+                Expr e = b == branches ? otherwise : results.get(b);
+                values[b] = Kernels.cast(e.evaluate(batch), type);
+            }
+        }
+        Col out = Col.allocate(type, n, true);
+        for (int row = 0; row < n; row++) {
+            Col from = values[pick[row]];
+            if (from.isNull(row)) {
+                out.nulls[row] = true;
+                continue;
+            }
+            switch (type.kind()) {
+                case FLOAT64 -> out.doubles[row] = from.doubles[row];
+                case BOOL -> out.bools[row] = from.bools[row];
+                case UTF8 -> out.strings[row] = from.strings[row];
+                default -> out.longs[row] = from.longs[row];
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder out = new StringBuilder("CASE");
+        for (int i = 0; i < conditions.size(); i++) {
+            out.append(" WHEN ").append(conditions.get(i)).append(" THEN ").append(results.get(i));
+        }
+        if (!(otherwise instanceof Literal l && l.value() == null)) {
+            out.append(" ELSE ").append(otherwise);
+        }
+        return out.append(" END").toString();
+    }
+}
