@@ -43,8 +43,8 @@ class LocalClusterIT {
         Files.createDirectories(data.resolve("csv"));
         String rows = "SELECT CASE WHEN i % 7 = 0 THEN NULL ELSE 'k' || (i % 13) END AS k, "
                 + "CASE WHEN i % 11 = 0 THEN NULL ELSE (i * 37) % 1000 END AS v, "
-                + "CAST((i % 500) / 4.0 AS DECIMAL(12,2)) AS d, (i % 97) * 1.5 AS x, "
-                + "DATE '2024-01-01' + CAST(i % 365 AS INTEGER) AS day, i % 3 = 0 AS flag FROM range(FROM_ROW, TO_ROW) r(i)";
+                + "CAST((i % 500) / 4.0 AS DECIMAL(12,2)) AS d, CAST((i % 97) * 1.5 AS DOUBLE) AS x, "
+                + "DATE '2024-01-01' + CAST(i % 365 AS INTEGER) AS dt, i % 3 = 0 AS flag FROM range(FROM_ROW, TO_ROW) r(i)";
         for (int f = 0; f < 3; f++) {
             duck.execute("COPY (" + rows.replace("FROM_ROW", String.valueOf(f * 4000)).replace("TO_ROW", String.valueOf((f + 1) * 4000)) + ") TO '"
                     + data.resolve("csv/part-" + f + ".csv") + "' (FORMAT CSV, HEADER)");
@@ -92,7 +92,7 @@ class LocalClusterIT {
     void filterGroupByOrderByLimit(String table) throws Exception {
         assertSameAsDuckDb("SELECT k, sum(v) AS s, count(*) AS c FROM " + table
                 + " WHERE v > 100 GROUP BY k ORDER BY k LIMIT 5", true);
-        assertSameAsDuckDb("SELECT k, count(v) AS n, min(x) AS lo, max(day) AS hi, avg(v) AS a FROM " + table
+        assertSameAsDuckDb("SELECT k, count(v) AS n, min(x) AS lo, max(dt) AS hi, avg(v) AS a FROM " + table
                 + " GROUP BY k ORDER BY k", true);
         assertSameAsDuckDb("SELECT k, sum(v) AS s FROM " + table + " GROUP BY k HAVING sum(v) > 100000 ORDER BY s DESC", true);
         assertSameAsDuckDb("SELECT flag, count(*) AS c, sum(x) AS sx FROM " + table + " GROUP BY flag", false);
