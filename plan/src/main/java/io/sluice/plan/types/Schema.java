@@ -5,7 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** An ordered list of uniquely named fields. Name lookup is exact first, then case-insensitive. */
+/**
+ * An ordered list of uniquely named fields. Name lookup is exact first, then case-insensitive, then
+ * an unqualified name against qualified ones ({@code k} finds {@code t.k} when no other {@code .k}).
+ */
 public record Schema(List<Field> fields) {
     public Schema {
         fields = List.copyOf(fields);
@@ -40,6 +43,21 @@ public record Schema(List<Field> fields) {
         int found = -1;
         for (int i = 0; i < fields.size(); i++) {
             if (fields.get(i).name().equalsIgnoreCase(name)) {
+                if (found >= 0) {
+                    throw new SluiceException("column name '" + name + "' is ambiguous: " + names());
+                }
+                found = i;
+            }
+        }
+        if (found >= 0 || name.indexOf('.') >= 0) {
+            return found;
+        }
+        // An unqualified name matches one qualified column "t.name" when exactly one exists.
+        String suffix = "." + name;
+        for (int i = 0; i < fields.size(); i++) {
+            String field = fields.get(i).name();
+            if (field.length() > suffix.length() && field.regionMatches(true, field.length() - suffix.length(), suffix, 0,
+                    suffix.length())) {
                 if (found >= 0) {
                     throw new SluiceException("column name '" + name + "' is ambiguous: " + names());
                 }
