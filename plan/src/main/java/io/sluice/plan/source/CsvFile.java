@@ -14,6 +14,9 @@ import org.apache.hadoop.io.compress.CompressionCodecFactory;
 
 /** Opens a CSV file (UTF-8, decompressed by file suffix when Hadoop knows the codec) and reads its header. */
 final class CsvFile {
+    /** Finds codecs by file suffix (.gz, .bz2, ...); read-only after construction. */
+    private static final CompressionCodecFactory CODECS = new CompressionCodecFactory(FileFormats.conf());
+
     private CsvFile() {
     }
 
@@ -22,7 +25,7 @@ final class CsvFile {
         InputStream in = null;
         try {
             in = SourceFiles.fileSystem(path).open(path);
-            CompressionCodec codec = new CompressionCodecFactory(FileFormats.conf()).getCodec(path);
+            CompressionCodec codec = CODECS.getCodec(path);
             if (codec != null) {
                 in = codec.createInputStream(in);
             }

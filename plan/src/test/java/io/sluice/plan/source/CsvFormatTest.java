@@ -241,6 +241,17 @@ class CsvFormatTest {
     }
 
     @Test
+    void readsCompressedFilesByTheirSuffix() throws Exception {
+        support.execute(TABLE);
+        String file = dir.resolve("t.csv.gz").toString();
+        support.execute("COPY t TO '" + file + "' (FORMAT CSV, HEADER, COMPRESSION gzip)");
+        Schema schema = reader.inferSchema(file);
+        assertThat(schema.field("d").type()).isEqualTo(DataType.DATE32);
+        assertThat(support.readAll(reader, file, schema, List.of("id", "s"), 1000))
+                .isEqualTo(support.query("SELECT id, s FROM t ORDER BY id"));
+    }
+
+    @Test
     void missingFileIsNamed() throws Exception {
         String missing = dir.resolve("nope.csv").toString();
         assertThatThrownBy(() -> reader.inferSchema(missing))

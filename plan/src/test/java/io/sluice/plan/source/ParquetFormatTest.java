@@ -9,11 +9,20 @@ import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,7 +41,8 @@ class ParquetFormatTest {
                    CASE WHEN i % 17 = 0 THEN NULL ELSE DATE '1969-12-01' + i::INTEGER END AS d,
                    CASE WHEN i % 19 = 0 THEN NULL ELSE i % 2 = 0 END AS b,
                    CASE WHEN i % 3 = 0 THEN NULL WHEN i % 3 = 1 THEN 'a, "quoted" ' || i ELSE 'é' || i END AS s,
-                   (i % 100)::TINYINT AS tiny
+                   (i % 100)::TINYINT AS tiny,
+                   (4000000000 + i)::UINTEGER AS u32
             FROM range(0, 5000) t(i)
             ORDER BY i
             """;
@@ -74,7 +84,8 @@ class ParquetFormatTest {
                 new Field("d", DataType.DATE32),
                 new Field("b", DataType.BOOL),
                 new Field("s", DataType.UTF8),
-                new Field("tiny", DataType.INT32)));
+                new Field("tiny", DataType.INT32),
+                new Field("u32", DataType.INT64)));
         TableSource table = FileFormats.register("t", FileFormat.PARQUET, file);
         assertThat(table.schema()).isEqualTo(schema);
         assertThat(table.format()).isEqualTo(FileFormat.PARQUET);
@@ -221,6 +232,36 @@ class ParquetFormatTest {
         ScanPartition partition = reader.partitions(file).get(0);
         assertThatThrownBy(() -> reader.read(partition, table, List.of("id"), 10, support.allocator))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("ints.parquet").hasMessageContaining("'id'");
+    }
+
+    @Test
+    void readsByteArrayBackedDecimals() throws Exception {
+        MessageType type = MessageTypeParser.parseMessageType(
+                "message m { required fixed_len_byte_array(8) fixed (DECIMAL(18,2)); optional binary var (DECIMAL(10,3)); }");
+        String file = dir.resolve("decimals.parquet").toString();
+        long[] unscaled = {0, 1, -1, 123_456_789_012_345_678L, -999_999_999_999_999_999L, 256};
+        SimpleGroupFactory groups = new SimpleGroupFactory(type);
+        try (ParquetWriter<Group> writer = ExampleParquetWriter
+                .builder(new org.apache.hadoop.fs.Path(file)).withType(type).withConf(FileFormats.conf()).build()) {
+            for (int i = 0; i < unscaled.length; i++) {
+                Group row = groups.newGroup().append("fixed",
+                        Binary.fromConstantByteArray(ByteBuffer.allocate(8).putLong(unscaled[i]).array()));
+                if (i % 2 == 0) {
+                    row.append("var", Binary.fromConstantByteArray(BigInteger.valueOf(unscaled[i] % 10_000_000_000L).toByteArray()));
+                }
+                writer.write(row);
+            }
+        }
+        Schema schema = reader.inferSchema(file);
+        assertThat(schema).isEqualTo(Schema.of(new Field("fixed", DataType.decimal(18, 2)),
+                new Field("var", DataType.decimal(10, 3))));
+        List<List<Object>> rows = support.readAll(reader, file, schema, schema.names(), 4);
+        assertThat(rows).hasSize(unscaled.length);
+        for (int i = 0; i < unscaled.length; i++) {
+            assertThat(rows.get(i).get(0)).isEqualTo(BigDecimal.valueOf(unscaled[i], 2).stripTrailingZeros());
+            Object expected = i % 2 == 0 ? BigDecimal.valueOf(unscaled[i] % 10_000_000_000L, 3).stripTrailingZeros() : null;
+            assertThat(rows.get(i).get(1)).isEqualTo(expected);
+        }
     }
 
     @Test
