@@ -151,8 +151,12 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             }
         }
         for (WorkerState w : gone) {
-            getContext().getLog().warn("worker {} at {} is gone; re-running its {} tasks", w.id(), msg.address(),
-                    w.running().size());
+            if (w.running().isEmpty()) {
+                getContext().getLog().info("worker {} at {} left", w.id(), msg.address());
+            } else {
+                getContext().getLog().warn("worker {} at {} is gone; re-running its {} tasks", w.id(), msg.address(),
+                        w.running().size());
+            }
             workers.remove(w.id());
             requeueRunning(w);
         }

@@ -1,2 +1,0 @@
-/** Sluice examples module. */
-package io.sluice.examples;
