@@ -13,8 +13,10 @@ import java.util.List;
  * Meets every operator's distribution and ordering requirements in one bottom-up pass: a child
  * whose output partitioning does not satisfy what its parent requires gets a repartition, then a
  * child whose order does not satisfy the required ordering gets a per-partition sort. Distribution
- * goes first because a repartition destroys order. Idempotent: on its own output every
- * requirement is met, so nothing is inserted.
+ * goes first because a repartition destroys order; a child that can take the sort below itself
+ * ({@code tryPushdownSort}) does. An operator that its input's properties make a no-op (a sort of
+ * sorted input) is removed ({@code removeIfRedundant}). Idempotent: on its own output every
+ * requirement is met, so nothing is inserted or removed.
  */
 public final class EnsureRequirements implements PhysicalRule {
     @Override
@@ -26,7 +28,7 @@ public final class EnsureRequirements implements PhysicalRule {
     public ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config) {
         List<ExecutionPlan> children = plan.children();
         if (children.isEmpty()) {
-            return plan;
+            return plan.removeIfRedundant().orElse(plan);
         }
         List<Distribution> distributions = plan.requiredInputDistribution();
         List<List<SortKey>> orderings = plan.requiredInputOrdering();
@@ -41,12 +43,15 @@ public final class EnsureRequirements implements PhysicalRule {
             }
             List<SortKey> ordering = orderings.get(i);
             if (!ordering.isEmpty() && !child.properties().orderingSatisfies(ordering)) {
-                child = new SortExec(child, ordering, SortExec.NO_FETCH, true);
+                ExecutionPlan unsorted = child;
+                child = child.tryPushdownSort(ordering, SortExec.NO_FETCH)
+                        .orElseGet(() -> new SortExec(unsorted, ordering, SortExec.NO_FETCH, true));
             }
             changed |= child != original;
             rewritten.add(child);
         }
-        return changed ? plan.withNewChildren(rewritten) : plan;
+        ExecutionPlan result = changed ? plan.withNewChildren(rewritten) : plan;
+        return result.removeIfRedundant().orElse(result);
     }
 
     static Partitioning partitioningFor(Distribution required, PhysicalConfig config) {

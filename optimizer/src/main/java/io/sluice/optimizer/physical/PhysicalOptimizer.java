@@ -5,7 +5,11 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.physical.ExecutionPlan;
 import java.util.List;
 
-/** Runs the physical rules in order, {@link SanityCheckPlan} last. */
+/**
+ * Runs the physical rules in order: projection and filter pushdown on the exchange-free plan,
+ * {@link EnsureRequirements}, then {@link LimitPushdown} (which needs the exchanges), and
+ * {@link SanityCheckPlan} last.
+ */
 public final class PhysicalOptimizer {
     private final List<PhysicalRule> rules;
 
@@ -14,7 +18,8 @@ public final class PhysicalOptimizer {
     }
 
     public static PhysicalOptimizer standard() {
-        return new PhysicalOptimizer(List.of(new EnsureRequirements(), new SanityCheckPlan()));
+        return new PhysicalOptimizer(List.of(new ProjectionPushdown(), new FilterPushdownRule(), new EnsureRequirements(),
+                new LimitPushdown(), new SanityCheckPlan()));
     }
 
     public ExecutionPlan optimize(ExecutionPlan plan, PhysicalConfig config) {

@@ -39,14 +39,8 @@ public final class PhysicalPlanner {
             return new SortExec(plan(sort.input()), sort.keys(), SortExec.NO_FETCH, false);
         }
         if (plan instanceof Limit limit) {
-            long keep = limit.offset() + limit.fetch();
-            ExecutionPlan input;
-            if (limit.input() instanceof Sort sort) {
-                input = new SortExec(plan(sort.input()), sort.keys(), keep, false);
-            } else {
-                input = new LimitExec(plan(limit.input()), 0, keep, false);
-            }
-            return new LimitExec(input, limit.offset(), limit.fetch(), true);
+            // A global limit; LimitPushdown turns a sort below into a top-k and puts local limits below exchanges.
+            return new LimitExec(plan(limit.input()), limit.offset(), limit.fetch(), true);
         }
         throw new IllegalArgumentException("no physical plan for " + plan.describe());
     }

@@ -3,6 +3,12 @@ package io.sluice.plan.operators;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.physical.FilterPushdown;
+import io.sluice.plan.source.RowGroupPruner;
+import java.util.Optional;
+import java.util.stream.Collectors;
 import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -18,14 +24,17 @@ import java.util.List;
 
 /**
  * Reads a table's files: one output partition per file (CSV) or row group (Parquet), listed once
- * at planning time. A table with no files still has one, empty, partition.
+ * at planning time. A table with no files still has one, empty, partition. Filters offered from
+ * above prune row groups whose statistics prove no row passes ({@code pruning} records them);
+ * the filters themselves stay above, since a kept row group may still hold rows that fail.
  */
-public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions)
+public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning)
         implements ExecutionPlan {
     public FileScanExec {
         requireNonNull(source, "source is null");
         columns = List.copyOf(columns);
         partitions = List.copyOf(partitions);
+        pruning = List.copyOf(pruning);
         for (String c : columns) {
             source.schema().field(c);
         }
@@ -33,7 +42,8 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
 
     /** Plans a scan of {@code columns}, listing the source's files now. */
     public static FileScanExec create(TableSource source, List<String> columns) {
-        return new FileScanExec(source, columns, FileFormats.reader(source.format()).partitions(source.location()));
+        return new FileScanExec(source, columns, FileFormats.reader(source.format()).partitions(source.location()),
+                List.of());
     }
 
     @Override
@@ -66,10 +76,43 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         return CardinalityEffect.EQUAL;
     }
 
+    /** Uses the filters to skip row groups; all of them stay above (a partial pushdown). */
+    @Override
+    public FilterPushdown pushFilters(List<Expr> filters) {
+        List<Expr> newPruning = new ArrayList<>(pruning);
+        for (Expr f : filters) {
+            if (!newPruning.contains(f)) {
+                newPruning.add(f);
+            }
+        }
+        Schema tableSchema = source.schema();
+        List<ScanPartition> kept = new ArrayList<>();
+        for (ScanPartition p : partitions) {
+            if (RowGroupPruner.mayMatch(p, newPruning, tableSchema)) {
+                kept.add(p);
+            }
+        }
+        return new FilterPushdown(new FileScanExec(source, columns, kept, newPruning), filters);
+    }
+
+    /** A projection that only picks columns of this scan becomes the scan's column list. */
+    @Override
+    public Optional<ExecutionPlan> trySwappingWithProjection(List<Expr> projection) {
+        List<String> picked = new ArrayList<>();
+        for (Expr e : projection) {
+            if (!(e instanceof Column c) || !columns.contains(c.column()) || picked.contains(c.column())) {
+                return Optional.empty();
+            }
+            picked.add(c.column());
+        }
+        return Optional.of(new FileScanExec(source, picked, partitions, pruning));
+    }
+
     @Override
     public String describe() {
         return "FileScanExec: " + source.name() + " (" + source.format().name().toLowerCase() + ", "
-                + partitions.size() + " partitions) columns=" + columns;
+                + partitions.size() + " partitions) columns=" + columns
+                + (pruning.isEmpty() ? "" : " pruning=[" + pruning.stream().map(Expr::toString).collect(Collectors.joining(", ")) + "]");
     }
 
     @Override

@@ -6,6 +6,9 @@ import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.physical.FilterPushdown;
+import java.util.ArrayList;
 import io.sluice.plan.expr.TypeRules;
 import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
@@ -50,6 +53,28 @@ public record FilterExec(ExecutionPlan input, Expr predicate) implements Executi
     @Override
     public CardinalityEffect cardinalityEffect() {
         return CardinalityEffect.LOWER_EQUAL;
+    }
+
+    @Override
+    public List<Expr> filtersForPushdown() {
+        return Exprs.conjuncts(predicate);
+    }
+
+    @Override
+    public ExecutionPlan withRemainingFilters(ExecutionPlan newChild, List<Expr> remaining) {
+        return remaining.isEmpty() ? newChild : new FilterExec(newChild, Exprs.and(remaining));
+    }
+
+    /** A filter takes its parent's filters fully, by AND-ing them into its own predicate. */
+    @Override
+    public FilterPushdown pushFilters(List<Expr> filters) {
+        List<Expr> all = new ArrayList<>(Exprs.conjuncts(predicate));
+        for (Expr f : filters) {
+            if (!all.contains(f)) {
+                all.add(f);
+            }
+        }
+        return new FilterPushdown(new FilterExec(input, Exprs.and(all)), List.of());
     }
 
     @Override

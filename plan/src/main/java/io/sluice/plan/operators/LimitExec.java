@@ -12,6 +12,7 @@ import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.types.Schema;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -62,6 +63,23 @@ public record LimitExec(ExecutionPlan input, long offset, long limit, boolean gl
     @Override
     public OptionalLong fetch() {
         return OptionalLong.of(limit);
+    }
+
+    @Override
+    public long skip() {
+        return offset;
+    }
+
+    /** Redundant when its single input partition already holds at most the rows it would keep. */
+    @Override
+    public Optional<ExecutionPlan> removeIfRedundant() {
+        OptionalLong inputFetch = input.fetch();
+        boolean onePartition = input.properties().partitioning().partitionCount() == 1;
+        if (offset == 0 && (onePartition || !global) && inputFetch.isPresent() && inputFetch.getAsLong() <= limit
+                && input.skip() == 0) {
+            return Optional.of(input);
+        }
+        return Optional.empty();
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.FilterPushdown;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
@@ -103,6 +104,66 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
     @Override
     public CardinalityEffect cardinalityEffect() {
         return CardinalityEffect.EQUAL;
+    }
+
+    @Override
+    public List<Expr> projectionForPushdown() {
+        return exprs;
+    }
+
+    /** The input column an output column passes through from, if it does. */
+    private Optional<Expr> inputOf(String outputColumn) {
+        for (Expr e : exprs) {
+            if (e.name().equals(outputColumn) && Exprs.unalias(e) instanceof Column c) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Rewrites an expression over this projection's output into one over its input, if possible. */
+    private Optional<Expr> toInput(Expr expr) {
+        for (String column : Exprs.columns(expr)) {
+            if (inputOf(column).isEmpty()) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(Exprs.transformUp(expr, e -> e instanceof Column c ? inputOf(c.column()).orElseThrow() : e));
+    }
+
+    /** Filters on passed-through columns go below the projection; the rest stay above. */
+    @Override
+    public FilterPushdown pushFilters(List<Expr> filters) {
+        List<Expr> below = new ArrayList<>();
+        List<Expr> remaining = new ArrayList<>();
+        for (Expr f : filters) {
+            Optional<Expr> rewritten = toInput(f);
+            if (rewritten.isPresent()) {
+                below.add(rewritten.get());
+            } else {
+                remaining.add(f);
+            }
+        }
+        if (below.isEmpty()) {
+            return FilterPushdown.none(this, filters);
+        }
+        return new FilterPushdown(new ProjectionExec(new FilterExec(input, Exprs.and(below)), exprs), remaining);
+    }
+
+    /** A sort on passed-through columns is done below the projection, on the narrower input. */
+    @Override
+    public Optional<ExecutionPlan> tryPushdownSort(List<SortKey> sort, long fetch) {
+        List<SortKey> below = new ArrayList<>();
+        for (SortKey k : sort) {
+            Optional<Expr> rewritten = toInput(k.expr());
+            if (rewritten.isEmpty()) {
+                return Optional.empty();
+            }
+            below.add(new SortKey(rewritten.get(), k.ascending(), k.nullsFirst()));
+        }
+        ExecutionPlan sorted = input.tryPushdownSort(below, fetch)
+                .orElseGet(() -> new SortExec(input, below, fetch, true));
+        return Optional.of(new ProjectionExec(sorted, exprs));
     }
 
     @Override

@@ -9,7 +9,15 @@ import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.types.Schema;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.physical.FilterPushdown;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Moves rows into a new partitioning. It marks a stage boundary: the stage cutter replaces it with
@@ -44,6 +52,67 @@ public record RepartitionExec(ExecutionPlan input, Partitioning partitioning) im
     @Override
     public CardinalityEffect cardinalityEffect() {
         return CardinalityEffect.EQUAL;
+    }
+
+    /** A limit above an exchange becomes a local limit below it (the global one stays above). */
+    @Override
+    public boolean supportsLimitPushdown() {
+        return true;
+    }
+
+    @Override
+    public Optional<ExecutionPlan> withFetch(long fetch) {
+        OptionalLong inputFetch = input.fetch();
+        if (inputFetch.isPresent() && inputFetch.getAsLong() <= fetch) {
+            return Optional.of(this);
+        }
+        return Optional.of(new RepartitionExec(new LimitExec(input, 0, fetch, false), partitioning));
+    }
+
+    /** An exchange cannot keep order, but it can carry each input partition's top rows. */
+    @Override
+    public Optional<ExecutionPlan> tryPushdownSort(List<SortKey> sort, long fetch) {
+        if (fetch < 0) {
+            return Optional.empty();
+        }
+        OptionalLong inputFetch = input.fetch();
+        if (input.properties().orderingSatisfies(sort) && inputFetch.isPresent() && inputFetch.getAsLong() <= fetch) {
+            return Optional.of(this);
+        }
+        ExecutionPlan sorted = input.tryPushdownSort(sort, fetch).orElseGet(() -> new SortExec(input, sort, fetch, true));
+        return Optional.of(new RepartitionExec(sorted, partitioning));
+    }
+
+    /** Filtering commutes with moving rows; filtering first moves fewer. */
+    @Override
+    public FilterPushdown pushFilters(List<Expr> filters) {
+        return new FilterPushdown(new RepartitionExec(new FilterExec(input, Exprs.and(filters)), partitioning), List.of());
+    }
+
+    /** A projection that only picks columns (keeping the hash keys) goes below: fewer bytes move. */
+    @Override
+    public Optional<ExecutionPlan> trySwappingWithProjection(List<Expr> projection) {
+        List<String> picked = new ArrayList<>();
+        for (Expr e : projection) {
+            if (!(e instanceof Column c)) {
+                return Optional.empty();
+            }
+            picked.add(c.column());
+        }
+        if (partitioning instanceof Partitioning.Hash hash) {
+            for (Expr key : hash.keys()) {
+                if (!(key instanceof Column c) || !picked.contains(c.column())) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.of(new RepartitionExec(new ProjectionExec(input, projection), partitioning));
+    }
+
+    /** Redundant when the input is already partitioned exactly this way. */
+    @Override
+    public Optional<ExecutionPlan> removeIfRedundant() {
+        return input.properties().partitioning().equals(partitioning) ? Optional.of(input) : Optional.empty();
     }
 
     @Override

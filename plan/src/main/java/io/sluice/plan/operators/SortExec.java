@@ -5,7 +5,10 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.physical.FilterPushdown;
 import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
@@ -73,10 +76,33 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         return true;
     }
 
+    /**
+     * Becomes a top-k. A global top-k also asks its input to keep only the top rows of each
+     * partition before the exchange that feeds it, when the input can ({@code tryPushdownSort}).
+     */
     @Override
     public Optional<ExecutionPlan> withFetch(long newFetch) {
-        return Optional.of(new SortExec(input, keys, limit == NO_FETCH ? newFetch : Math.min(limit, newFetch),
-                preservePartitioning));
+        long fetch = limit == NO_FETCH ? newFetch : Math.min(limit, newFetch);
+        ExecutionPlan newInput = preservePartitioning ? input : input.tryPushdownSort(keys, fetch).orElse(input);
+        return Optional.of(new SortExec(newInput, keys, fetch, preservePartitioning));
+    }
+
+    /** Filtering commutes with sorting; filtering first sorts fewer rows. */
+    @Override
+    public FilterPushdown pushFilters(List<Expr> filters) {
+        return new FilterPushdown(new SortExec(new FilterExec(input, Exprs.and(filters)), keys, limit,
+                preservePartitioning), List.of());
+    }
+
+    /** Redundant when each partition it would sort is already in this order and nothing is cut. */
+    @Override
+    public Optional<ExecutionPlan> removeIfRedundant() {
+        PlanProperties in = input.properties();
+        boolean samePartitions = preservePartitioning || in.partitioning().partitionCount() == 1;
+        if (limit == NO_FETCH && samePartitions && in.orderingSatisfies(keys)) {
+            return Optional.of(input);
+        }
+        return Optional.empty();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.sluice.plan.physical;
 
 import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.types.Schema;
 import java.util.Collections;
@@ -60,27 +61,87 @@ public interface ExecutionPlan {
         return false;
     }
 
-    /** A copy that stops after {@code fetch} rows, if this operator can absorb a LIMIT. */
+    /**
+     * A copy that produces at most {@code fetch} rows per partition, if this operator can absorb a
+     * LIMIT (a sort becomes a top-k; an exchange puts a local limit below itself).
+     */
     default Optional<ExecutionPlan> withFetch(long fetch) {
         return Optional.empty();
     }
 
+    /** The most rows this operator outputs, if it limits them. */
     default OptionalLong fetch() {
         return OptionalLong.empty();
+    }
+
+    /** Rows skipped before {@link #fetch()} counts (an OFFSET). */
+    default long skip() {
+        return 0;
     }
 
     default CardinalityEffect cardinalityEffect() {
         return CardinalityEffect.UNKNOWN;
     }
 
-    /** A plan with {@code sort} pushed into or below this operator, if it can take it. */
-    default Optional<ExecutionPlan> tryPushdownSort(List<SortKey> sort) {
+    /**
+     * This operator with a projection of its output moved below it, if it can take one: the
+     * returned plan outputs exactly what {@code projection} over this operator would.
+     */
+    default Optional<ExecutionPlan> trySwappingWithProjection(List<Expr> projection) {
+        return Optional.empty();
+    }
+
+    /**
+     * The expressions of a projection this operator is and offers to move below its child (a
+     * projection answers its expressions); empty for every other operator.
+     */
+    default List<Expr> projectionForPushdown() {
+        return List.of();
+    }
+
+    /**
+     * The filters this operator offers to push into its child (a filter offers its conjuncts);
+     * empty for operators that hold no filter.
+     */
+    default List<Expr> filtersForPushdown() {
+        return List.of();
+    }
+
+    /**
+     * This operator after its child took some filters: {@code remaining} are those the child did
+     * not fully handle. A filter with nothing remaining returns its (new) child.
+     */
+    default ExecutionPlan withRemainingFilters(ExecutionPlan newChild, List<Expr> remaining) {
+        return withNewChildren(List.of(newChild));
+    }
+
+    /**
+     * Offers filters from a parent. The answer says which the returned plan fully enforces; the rest
+     * (which may still have been used, e.g. to prune Parquet row groups) must stay above.
+     */
+    default FilterPushdown pushFilters(List<Expr> filters) {
+        return FilterPushdown.none(this, filters);
+    }
+
+    /**
+     * A plan with a sort by {@code sort} (keeping only {@code fetch} rows per partition, or all when
+     * negative) pushed into or below this operator, if it can take it.
+     */
+    default Optional<ExecutionPlan> tryPushdownSort(List<SortKey> sort, long fetch) {
         return Optional.empty();
     }
 
     /** A copy that keeps its input order, if asked and able. */
     default ExecutionPlan withPreserveOrder(boolean preserveOrder) {
         return this;
+    }
+
+    /**
+     * The plan without this operator, when its input's properties already make it a no-op (a sort
+     * of sorted input, a repartition into the partitioning its input has).
+     */
+    default Optional<ExecutionPlan> removeIfRedundant() {
+        return Optional.empty();
     }
 
     /** The tree with each operator's output partitioning and ordering, as EXPLAIN prints it. */

@@ -45,9 +45,11 @@ final class ParquetFormat implements FormatReader {
         for (Path file : SourceFiles.list(location)) {
             try (ParquetFileReader reader = ParquetFile.open(file)) {
                 List<BlockMetaData> rowGroups = reader.getRowGroups();
+                MessageType schema = reader.getFileMetaData().getSchema();
                 for (int i = 0; i < rowGroups.size(); i++) {
                     if (rowGroups.get(i).getRowCount() > 0) {
-                        partitions.add(new ScanPartition(file.toString(), i));
+                        partitions.add(new ScanPartition(file.toString(), i,
+                                ParquetStatistics.of(rowGroups.get(i), schema, file.toString())));
                     }
                 }
             } catch (IOException e) {

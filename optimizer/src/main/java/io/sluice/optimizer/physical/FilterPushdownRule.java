@@ -1,0 +1,45 @@
+package io.sluice.optimizer.physical;
+
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.FilterPushdown;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Moves filters down by negotiation: top-down, an operator that offers filters
+ * ({@code filtersForPushdown}) offers them to its child ({@code pushFilters}); the child answers
+ * with its new plan and the filters it did not fully take, and the offering operator keeps only
+ * those ({@code withRemainingFilters}) — disappearing when none remain. A Parquet scan takes
+ * filters partly: it prunes row groups, and the filter stays above.
+ */
+public final class FilterPushdownRule implements PhysicalRule {
+    @Override
+    public String name() {
+        return "FilterPushdown";
+    }
+
+    @Override
+    public ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config) {
+        List<Expr> offered = plan.filtersForPushdown();
+        if (!offered.isEmpty() && plan.children().size() == 1) {
+            ExecutionPlan child = plan.children().get(0);
+            FilterPushdown answer = child.pushFilters(offered);
+            if (answer.plan() != child || !answer.remaining().equals(offered)) {
+                ExecutionPlan rewritten = plan.withRemainingFilters(answer.plan(), answer.remaining());
+                if (!rewritten.equals(plan)) {
+                    return apply(rewritten, config);
+                }
+            }
+        }
+        List<ExecutionPlan> children = plan.children();
+        List<ExecutionPlan> rewritten = new ArrayList<>(children.size());
+        boolean changed = false;
+        for (ExecutionPlan child : children) {
+            ExecutionPlan r = apply(child, config);
+            changed |= r != child;
+            rewritten.add(r);
+        }
+        return changed ? plan.withNewChildren(rewritten) : plan;
+    }
+}

@@ -1,0 +1,43 @@
+package io.sluice.optimizer.physical;
+
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.physical.ExecutionPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Moves projections down: top-down, an operator that offers a projection
+ * ({@code projectionForPushdown}) is replaced by its child's {@code trySwappingWithProjection}
+ * answer when the child has one (a scan reads fewer columns, an exchange moves fewer bytes).
+ */
+public final class ProjectionPushdown implements PhysicalRule {
+    @Override
+    public String name() {
+        return "ProjectionPushdown";
+    }
+
+    @Override
+    public ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config) {
+        List<Expr> projection = plan.projectionForPushdown();
+        if (!projection.isEmpty() && plan.children().size() == 1) {
+            Optional<ExecutionPlan> swapped = plan.children().get(0).trySwappingWithProjection(projection);
+            if (swapped.isPresent()) {
+                return apply(swapped.get(), config);
+            }
+        }
+        return withRewrittenChildren(plan, config);
+    }
+
+    private ExecutionPlan withRewrittenChildren(ExecutionPlan plan, PhysicalConfig config) {
+        List<ExecutionPlan> children = plan.children();
+        List<ExecutionPlan> rewritten = new ArrayList<>(children.size());
+        boolean changed = false;
+        for (ExecutionPlan child : children) {
+            ExecutionPlan r = apply(child, config);
+            changed |= r != child;
+            rewritten.add(r);
+        }
+        return changed ? plan.withNewChildren(rewritten) : plan;
+    }
+}

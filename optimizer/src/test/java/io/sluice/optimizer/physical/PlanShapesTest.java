@@ -1,0 +1,92 @@
+package io.sluice.optimizer.physical;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.optimizer.logical.LogicalOptimizer;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.source.FileFormat;
+import io.sluice.plan.source.FileFormats;
+import io.sluice.plan.sql.InMemoryCatalog;
+import io.sluice.plan.sql.SqlFrontEnd;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Whole physical plans for real query shapes, from SQL over real files. */
+class PlanShapesTest {
+    @TempDir
+    static Path dir;
+
+    private static final InMemoryCatalog CATALOG = new InMemoryCatalog();
+
+    @BeforeAll
+    static void files() throws Exception {
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement s = duck.createStatement()) {
+            // Sorted by id, four row groups: ids 0-2047, 2048-4095, 4096-6143, 6144-7999.
+            s.execute("COPY (SELECT range AS id, 'k' || (range % 5) AS k, range * 2 AS v FROM range(8000)) TO '"
+                    + dir.resolve("t.parquet") + "' (FORMAT PARQUET, ROW_GROUP_SIZE 2048)");
+        }
+        CATALOG.register(FileFormats.register("t", FileFormat.PARQUET, dir.resolve("t.parquet").toString()));
+    }
+
+    private static String plan(String sql) {
+        var query = (io.sluice.plan.sql.Statement.Query) SqlFrontEnd.parse(sql, CATALOG);
+        var optimized = LogicalOptimizer.standard().optimize(query.plan());
+        ExecutionPlan physical = new PhysicalPlanner().plan(optimized);
+        PhysicalConfig config = new PhysicalConfig(4);
+        ExecutionPlan once = PhysicalOptimizer.standard().optimize(physical, config);
+        assertThat(PhysicalOptimizer.standard().optimize(once, config).explain()).isEqualTo(once.explain());
+        return once.explain().replace(dir.toString(), "DIR");
+    }
+
+    @Test
+    void orderByLimitIsATopKBelowTheExchangeAndTheGlobalLimitIsAbsorbed() {
+        assertThat(plan("SELECT id, v FROM t ORDER BY v DESC LIMIT 10")).isEqualTo("""
+                SortExec: TopK(fetch=10), [v DESC NULLS LAST]  [single, order=v DESC NULLS LAST]
+                  RepartitionExec: single  [single]
+                    SortExec: TopK(fetch=10), [v DESC NULLS LAST], preserve_partitioning  [unknown(4), order=v DESC NULLS LAST]
+                      FileScanExec: t (parquet, 4 partitions) columns=[id, v]  [unknown(4)]
+                """);
+    }
+
+    @Test
+    void limitWithoutOrderPutsALocalLimitBelowTheExchange() {
+        assertThat(plan("SELECT id FROM t WHERE v > 10 LIMIT 5")).isEqualTo("""
+                GlobalLimitExec: fetch=5  [single]
+                  RepartitionExec: single  [single]
+                    LocalLimitExec: fetch=5  [unknown(4)]
+                      ProjectionExec: id  [unknown(4)]
+                        FilterExec: (v > 10)  [unknown(4)]
+                          FileScanExec: t (parquet, 4 partitions) columns=[id, v] pruning=[(v > 10)]  [unknown(4)]
+                """);
+    }
+
+    @Test
+    void parquetFilterPrunesRowGroupsAndKeepsTheResidual() {
+        assertThat(plan("SELECT k, v FROM t WHERE id >= 2500 AND v < 10000")).isEqualTo("""
+                ProjectionExec: k, v  [unknown(2)]
+                  FilterExec: ((id >= 2500) AND (v < 10000))  [unknown(2)]
+                    FileScanExec: t (parquet, 2 partitions) columns=[id, k, v] pruning=[(id >= 2500), (v < 10000)]  [unknown(2)]
+                """);
+    }
+
+    @Test
+    void filterProvingNoRowGroupMatchesLeavesAnEmptyScan() {
+        assertThat(plan("SELECT count(*) FROM t WHERE id > 100000")).contains(
+                "FileScanExec: t (parquet, 0 partitions) columns=[id] pruning=[(id > 100000)]  [single]");
+    }
+
+    @Test
+    void aggregateShufflesOnceOnItsKeys() {
+        assertThat(plan("SELECT k, sum(v) AS s FROM t GROUP BY k")).isEqualTo("""
+                ProjectionExec: k, sum(v) AS s  [hash([k], 4)]
+                  HashAggregateExec: mode=final, groupBy=[k], aggr=[sum(v)]  [hash([k], 4)]
+                    RepartitionExec: hash([k], 4)  [hash([k], 4)]
+                      HashAggregateExec: mode=partial, groupBy=[k], aggr=[sum(v)]  [unknown(4)]
+                        FileScanExec: t (parquet, 4 partitions) columns=[k, v]  [unknown(4)]
+                """);
+    }
+}
