@@ -38,7 +38,7 @@ public final class EnsureRequirements implements PhysicalRule {
             ExecutionPlan original = children.get(i);
             ExecutionPlan child = apply(original, config);
             Distribution required = distributions.get(i);
-            if (!child.properties().partitioning().satisfies(required)) {
+            if (!child.properties().satisfies(required)) {
                 child = new RepartitionExec(child, partitioningFor(required, config));
             }
             List<SortKey> ordering = orderings.get(i);

@@ -27,7 +27,7 @@ public final class SanityCheckPlan implements PhysicalRule {
         List<List<SortKey>> orderings = plan.requiredInputOrdering();
         for (int i = 0; i < children.size(); i++) {
             ExecutionPlan child = children.get(i);
-            if (!child.properties().partitioning().satisfies(distributions.get(i))) {
+            if (!child.properties().satisfies(distributions.get(i))) {
                 throw new IllegalStateException("operator '" + plan.describe() + "' requires " + distributions.get(i)
                         + " of child " + i + " '" + child.describe() + "', which is " + child.properties().partitioning());
             }

@@ -5,6 +5,9 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.physical.FilterPushdown;
@@ -40,9 +43,16 @@ public record FilterExec(ExecutionPlan input, Expr predicate) implements Executi
         return new FilterExec(children.get(0), predicate);
     }
 
+    /** The input's properties, plus {@code a = b} conjuncts between columns as equivalences. */
     @Override
     public PlanProperties properties() {
-        return input.properties();
+        List<List<Expr>> equal = new ArrayList<>();
+        for (Expr c : Exprs.conjuncts(predicate)) {
+            if (c instanceof Binary b && b.op() == BinaryOp.EQ && b.left() instanceof Column && b.right() instanceof Column) {
+                equal.add(List.of(b.left(), b.right()));
+            }
+        }
+        return equal.isEmpty() ? input.properties() : input.properties().withEquivalences(equal);
     }
 
     @Override

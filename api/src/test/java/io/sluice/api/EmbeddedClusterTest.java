@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * shuffle on 127.0.0.1): SQL and DataFrame queries over CSV and Parquet files, checked against
  * DuckDB on the same files.
  */
-class LocalClusterIT {
+class EmbeddedClusterTest {
     @TempDir
     static Path data;
 
