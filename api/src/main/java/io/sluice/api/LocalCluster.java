@@ -113,6 +113,9 @@ public final class LocalCluster implements QueryEngine {
     @Override
     public void close() {
         for (Worker w : workers) {
+            if (w.isClosed()) {
+                continue;
+            }
             try {
                 w.close();
             } catch (RuntimeException e) {

@@ -37,6 +37,7 @@ public final class Coordinator implements AutoCloseable {
     private final ExecutorService queryExecutor;
     private final QueryService queries;
     private final ServerBinding http;
+    private final DagScheduler scheduler;
 
     private Coordinator(CoordinatorSettings settings) {
         this.settings = settings;
@@ -53,7 +54,7 @@ public final class Coordinator implements AutoCloseable {
                 node, ConfigFactory.parseString("pekko.http.server.request-timeout = infinite\n"
                         + "pekko.http.server.idle-timeout = infinite\n"
                         + "pekko.http.server.parsing.max-content-length = 256m").withFallback(ConfigFactory.load()));
-        DagScheduler scheduler = new DagScheduler(this::launch, settings.jobTimeout().toMillis());
+        this.scheduler = new DagScheduler(this::launch, settings.jobTimeout().toMillis());
         this.queries = new QueryService(scheduler, shuffleClient, allocator, this::shufflePartitions,
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids)), settings.maxOptimizerPasses());
         ServerBinding binding = null;
@@ -114,6 +115,15 @@ public final class Coordinator implements AutoCloseable {
                 throw new SluiceException("interrupted while waiting for workers");
             }
         }
+    }
+
+    /** Stage completions are reported to {@code listener}, on the job's thread. */
+    public void addStageListener(DagScheduler.StageListener listener) {
+        scheduler.addListener(listener);
+    }
+
+    public void removeStageListener(DagScheduler.StageListener listener) {
+        scheduler.removeListener(listener);
     }
 
     public QueryService queries() {

@@ -34,6 +34,7 @@ public final class Worker implements AutoCloseable {
     private final ExecutorService slots;
     private final ActorSystem<WorkerCommand> system;
     private final CompletableFuture<String> registered = new CompletableFuture<>();
+    private volatile boolean closed;
 
     private Worker(WorkerSettings settings) {
         this.settings = settings;
@@ -92,8 +93,16 @@ public final class Worker implements AutoCloseable {
         system.getWhenTerminated().toCompletableFuture().join();
     }
 
+    public boolean isClosed() {
+        return closed;
+    }
+
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         SluiceNode.terminate(system, Duration.ofSeconds(20));
         slots.shutdownNow();
         try {

@@ -29,12 +29,26 @@ import org.slf4j.LoggerFactory;
 public final class DagScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(DagScheduler.class);
 
+    /** Told when a stage's tasks have all finished (for metrics, and for failure tests). */
+    public interface StageListener {
+        void stageCompleted(String jobId, int stageId);
+    }
+
     private final TaskLauncher launcher;
     private final long jobTimeoutMillis;
+    private final List<StageListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public DagScheduler(TaskLauncher launcher, long jobTimeoutMillis) {
         this.launcher = requireNonNull(launcher, "launcher is null");
         this.jobTimeoutMillis = jobTimeoutMillis;
+    }
+
+    public void addListener(StageListener listener) {
+        listeners.add(requireNonNull(listener, "listener is null"));
+    }
+
+    public void removeListener(StageListener listener) {
+        listeners.remove(listener);
     }
 
     public List<MapStatus> run(String jobId, List<Stage> stages) {
@@ -57,6 +71,9 @@ public final class DagScheduler {
             }
             outputs.put(stage.shuffleId(), statuses);
             last = statuses;
+            for (StageListener listener : listeners) {
+                listener.stageCompleted(jobId, stage.id());
+            }
         }
         return last;
     }

@@ -1,0 +1,51 @@
+package io.sluice.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.coordinator.scheduler.DagScheduler;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A worker dies in the middle of a job, after its map outputs were written and before they were
+ * read: the job must still give the right answer, and the cluster must keep serving.
+ */
+class WorkerLossTest {
+    @TempDir
+    Path data;
+
+    @Test
+    void jobSurvivesLosingAWorkerBetweenStages() throws Exception {
+        try (DuckDbOracle duck = new DuckDbOracle();
+                Session session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4))) {
+            for (int f = 0; f < 4; f++) {
+                duck.execute("COPY (SELECT 'k' || (range % 17) AS k, range AS v FROM range(" + f * 5000 + ", "
+                        + (f + 1) * 5000 + ")) TO '" + data.resolve("part-" + f + ".csv") + "' (FORMAT CSV, HEADER)");
+            }
+            duck.execute("CREATE VIEW t AS SELECT * FROM read_csv_auto('" + data + "/*.csv')");
+            session.sql("CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '" + data + "'");
+            String sql = "SELECT k, sum(v) AS s, count(*) AS c FROM t GROUP BY k ORDER BY k";
+            List<List<Object>> expected = duck.query(sql);
+
+            LocalCluster cluster = session.localCluster();
+            AtomicBoolean killed = new AtomicBoolean();
+            DagScheduler.StageListener killAfterMapStage = (jobId, stageId) -> {
+                if (stageId == 0 && killed.compareAndSet(false, true)) {
+                    cluster.killWorker(1); // its map outputs are gone now
+                }
+            };
+            cluster.coordinator().addStageListener(killAfterMapStage);
+            try {
+                assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(expected);
+            } finally {
+                cluster.coordinator().removeStageListener(killAfterMapStage);
+            }
+            assertThat(killed).isTrue();
+            assertThat(cluster.coordinator().workers()).containsOnlyKeys("worker-1");
+            assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(expected);
+        }
+    }
+}
