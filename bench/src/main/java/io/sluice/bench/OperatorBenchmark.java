@@ -1,0 +1,177 @@
+package io.sluice.bench;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.AggregateCall;
+import io.sluice.plan.expr.AggregateFunction;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Literal;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.operators.FilterExec;
+import io.sluice.plan.operators.HashAggregateExec;
+import io.sluice.plan.operators.SortExec;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Single-partition operator throughput over in-memory Arrow batches (1M rows of int64 key, int64
+ * value, float64), reported as time per row: a filter, a two-column hash aggregate (partial
+ * phase, {@code groups} distinct keys) and a full sort.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 3, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "-Dio.netty.noUnsafe=false"})
+public class OperatorBenchmark {
+    static final int ROWS = 1 << 20;
+    static final int BATCH = 8192;
+    static final Schema SCHEMA = Schema.of(new Field("k", DataType.INT64), new Field("v", DataType.INT64),
+            new Field("x", DataType.FLOAT64));
+
+    @Param({"1000", "100000"})
+    public int groups;
+
+    private BufferAllocator allocator;
+    private Col[][] data;
+
+    @Setup(Level.Trial)
+    public void setup() {
+        allocator = new RootAllocator(4L << 30);
+        Random random = new Random(7);
+        data = new Col[ROWS / BATCH][];
+        for (int b = 0; b < data.length; b++) {
+            long[] k = new long[BATCH];
+            long[] v = new long[BATCH];
+            double[] x = new double[BATCH];
+            for (int i = 0; i < BATCH; i++) {
+                k[i] = random.nextInt(groups);
+                v[i] = random.nextInt(1000);
+                x[i] = random.nextDouble();
+            }
+            data[b] = new Col[] {Col.ofLongs(DataType.INT64, k, null), Col.ofLongs(DataType.INT64, v, null),
+                    Col.ofDoubles(x, null)};
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        allocator.close();
+    }
+
+    /** Replays the prepared columns as fresh Arrow batches. */
+    record MemorySource(Col[][] data) implements ExecutionPlan {
+        @Override
+        public Schema schema() {
+            return SCHEMA;
+        }
+
+        @Override
+        public List<ExecutionPlan> children() {
+            return List.of();
+        }
+
+        @Override
+        public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+            return this;
+        }
+
+        @Override
+        public PlanProperties properties() {
+            return PlanProperties.of(new Partitioning.Single());
+        }
+
+        @Override
+        public String describe() {
+            return "MemorySource";
+        }
+
+        @Override
+        public BatchStream execute(int partition, TaskContext context) {
+            return new BatchStream() {
+                private int next;
+
+                @Override
+                public Batch next() {
+                    return next < data.length ? Batch.of(SCHEMA, data[next++], BATCH, context.allocator()) : null;
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        }
+    }
+
+    private long drain(ExecutionPlan plan) {
+        long rows = 0;
+        try (BufferAllocator child = allocator.newChildAllocator("bench", 0, 2L << 30);
+                BatchStream stream = plan.execute(0, new TaskContext("bench", child, BATCH, Map.of()))) {
+            Batch b;
+            while ((b = stream.next()) != null) {
+                rows += b.rowCount();
+                b.close();
+            }
+        }
+        return rows;
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long scanOnly() {
+        return drain(new MemorySource(data));
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long filter() {
+        Expr predicate = new Binary(BinaryOp.AND, new Binary(BinaryOp.GT, new Column("v"), Literal.of(500)),
+                new Binary(BinaryOp.LT, new Column("x"), Literal.of(0.5)));
+        return drain(new FilterExec(new MemorySource(data), predicate));
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long hashAggregate() {
+        List<Expr> aggs = List.of(new AggregateCall(AggregateFunction.SUM, new Column("v")),
+                new AggregateCall(AggregateFunction.COUNT_STAR, null), new AggregateCall(AggregateFunction.AVG, new Column("x")));
+        return drain(HashAggregateExec.partial(new MemorySource(data), List.of(new Column("k")), aggs));
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long sort() {
+        return drain(new SortExec(new MemorySource(data), List.of(SortKey.asc(new Column("k")), SortKey.desc(new Column("x"))),
+                SortExec.NO_FETCH, true));
+    }
+}

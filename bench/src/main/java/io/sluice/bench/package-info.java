@@ -1,2 +1,0 @@
-/** Sluice bench module. */
-package io.sluice.bench;
