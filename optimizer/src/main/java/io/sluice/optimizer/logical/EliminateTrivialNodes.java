@@ -7,7 +7,6 @@ import io.sluice.plan.logical.Aggregate;
 import io.sluice.plan.logical.EmptyRelation;
 import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Join;
-import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.logical.Limit;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;

@@ -46,9 +46,9 @@ import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOperator;
 
 /**
- * Turns a query into a logical plan. A SELECT has one fixed shape:
- * {@code FROM (TableScan, or Joins of SubqueryAlias-wrapped relations) → Filter(WHERE) → [Aggregate → Filter(HAVING)] → Projection(select list, plus
- * hidden sort columns) → [Aggregate(DISTINCT)] → [Sort] → [Projection dropping hidden columns] →
+ * Turns a query into a logical plan. A SELECT has one fixed shape: {@code FROM (a TableScan, or
+ * Joins of SubqueryAlias-wrapped relations) → Filter(WHERE) → [Aggregate → Filter(HAVING)] →
+ * Projection(select list, plus hidden sort columns) → [Aggregate(DISTINCT)] → [Sort] → [Projection dropping hidden columns] →
  * [Limit]}. A fixed shape keeps plans predictable for the optimizer and for tests. Set operations
  * are unions (see {@link #setOperation}); subqueries in FROM are planned by a translator of their own.
  */
