@@ -3,22 +3,25 @@ package io.sluice.optimizer.logical;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import io.sluice.plan.logical.LogicalPlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs the rules in passes until a pass yields a plan whose {@link PlanSignature} was seen before,
- * in any earlier pass or as the input: then the plan has reached a fixed point (or a cycle, which
- * would repeat forever). {@code maxPasses} is only the safety net; reaching it logs a warning.
+ * in any earlier pass or as the input: then the plan has reached a fixed point (the last pass changed
+ * nothing) or a cycle (say passes yield A, B, A: the third pass repeats the first, and more passes
+ * would only repeat the cycle). {@code maxPasses} is only the safety net; reaching it logs a warning.
+ * {@link Result#repeatedPass()} tells which pass's plan came back (0: the input).
  */
 public final class LogicalOptimizer {
     private static final Logger LOG = LoggerFactory.getLogger(LogicalOptimizer.class);
 
-    public static final int DEFAULT_MAX_PASSES = 3;
+    /** Enough for the standard rules to settle on any plan the tests know, with room to spare. */
+    public static final int DEFAULT_MAX_PASSES = 16;
 
     private final List<LogicalRule> rules;
     private final int maxPasses;
@@ -32,11 +35,38 @@ public final class LogicalOptimizer {
     }
 
     public static LogicalOptimizer standard() {
-        return new LogicalOptimizer(List.of(new PruneColumns()), DEFAULT_MAX_PASSES);
+        return new LogicalOptimizer(standardRules(), DEFAULT_MAX_PASSES);
     }
 
-    /** The optimized plan and how the loop ended. */
-    public record Result(LogicalPlan plan, int passes, boolean fixedPoint, List<String> trace) {
+    /**
+     * The standard rules, in order: simplify expressions first (so constant predicates are literals),
+     * then remove trivial nodes, merge and push filters (pushing can expose join equalities, which
+     * then become keys), merge projections, push limits, and prune columns last, once the shape is
+     * settled.
+     */
+    public static List<LogicalRule> standardRules() {
+        return List.of(
+                new SimplifyExpressions(),
+                new EliminateTrivialNodes(),
+                new MergeFilters(),
+                new PushDownFilter(),
+                new ExtractEquijoinPredicate(),
+                new MergeProjections(),
+                new PushDownLimit(),
+                new PruneColumns());
+    }
+
+    /**
+     * The optimized plan and how the loop ended: {@code passes} run; {@code fixedPoint} true when a
+     * plan repeated (false when the cap stopped the loop); {@code repeatedPass} the pass whose plan
+     * the last pass repeated (0 for the input; {@code passes - 1} for a plain fixed point; -1 at
+     * the cap); {@code trace} each rule's rewrite and how the loop ended, for EXPLAIN VERBOSE.
+     */
+    public record Result(LogicalPlan plan, int passes, boolean fixedPoint, int repeatedPass, List<String> trace) {
+        public Result {
+            requireNonNull(plan, "plan is null");
+            trace = List.copyOf(trace);
+        }
     }
 
     public LogicalPlan optimize(LogicalPlan plan) {
@@ -44,8 +74,8 @@ public final class LogicalOptimizer {
     }
 
     public Result run(LogicalPlan plan) {
-        Set<PlanSignature> seen = new HashSet<>(8);
-        seen.add(PlanSignature.of(plan));
+        Map<PlanSignature, Integer> seen = new HashMap<>();
+        seen.put(PlanSignature.of(plan), 0);
         List<String> trace = new ArrayList<>();
         for (int pass = 1; pass <= maxPasses; pass++) {
             for (LogicalRule rule : rules) {
@@ -55,13 +85,19 @@ public final class LogicalOptimizer {
                 }
                 plan = next;
             }
-            if (!seen.add(PlanSignature.of(plan))) {
-                trace.add("fixed point at pass " + pass);
-                return new Result(plan, pass, true, trace);
+            Integer earlier = seen.putIfAbsent(PlanSignature.of(plan), pass);
+            if (earlier != null) {
+                if (earlier == pass - 1) {
+                    trace.add("fixed point at pass " + pass + ": the plan equals "
+                            + (earlier == 0 ? "the input" : "pass " + earlier + "'s"));
+                } else {
+                    trace.add("cycle: pass " + pass + " repeats " + (earlier == 0 ? "the input" : "pass " + earlier));
+                }
+                return new Result(plan, pass, true, earlier, trace);
             }
         }
         LOG.warn("logical optimizer stopped at sluice.optimizer.max-passes = {} without reaching a fixed point", maxPasses);
         trace.add("stopped at the cap of " + maxPasses + " passes");
-        return new Result(plan, maxPasses, false, trace);
+        return new Result(plan, maxPasses, false, -1, trace);
     }
 }

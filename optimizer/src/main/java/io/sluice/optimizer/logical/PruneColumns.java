@@ -1,21 +1,38 @@
 package io.sluice.optimizer.logical;
 
+import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
-import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.logical.Aggregate;
+import io.sluice.plan.logical.EmptyRelation;
+import io.sluice.plan.logical.Join;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
 import io.sluice.plan.logical.TableScan;
+import io.sluice.plan.logical.Union;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Reads only the columns a query uses: walks down with the set of columns the parent needs and
- * narrows each table scan's projection to them (in the table's column order). Nodes that compute
- * new columns (projections, aggregates) need only what their expressions read; others pass their
- * parent's needs down plus what their own expressions read.
+ * Reads and computes only the columns a query uses. Walks down with the positions of the output
+ * columns the parent needs (all of them at the root) and:
+ *
+ * <ul>
+ *   <li>narrows each table scan's projection to the needed columns, in the table's column order
+ *       (keeping one column when none is needed, so that row counts survive for {@code count(*)});
+ *   <li>drops projection expressions and aggregate calls nobody reads (keeping at least one output
+ *       column, and one aggregate call of a global aggregate), and narrows empty relations;
+ *   <li>passes needs through the other nodes, adding what their own expressions read: a join
+ *       splits them between its sides (keys each on their side, the residual filter over both), a
+ *       subquery alias maps them by position to its input, a union asks every input for the same
+ *       positions and, where an input cannot narrow to exactly those, projects them.
+ * </ul>
+ *
+ * <p>Parents refer to columns by name, so a child that outputs fewer columns than before stays
+ * valid. Guarantees: the root's schema never changes; running it again changes nothing; a plan with
+ * nothing to prune comes back as the same instance.
  */
 public final class PruneColumns implements LogicalRule {
     @Override
@@ -28,54 +45,218 @@ public final class PruneColumns implements LogicalRule {
         return prune(plan, null);
     }
 
-    /** {@code required} null means every output column. */
-    private static LogicalPlan prune(LogicalPlan plan, Set<String> required) {
+    /** {@code required}: positions of the needed output columns, null meaning all of them. */
+    private static LogicalPlan prune(LogicalPlan plan, TreeSet<Integer> required) {
         if (plan instanceof TableScan scan) {
-            if (required == null) {
-                return scan;
+            return pruneScan(scan, required);
+        }
+        if (plan instanceof EmptyRelation empty) {
+            return pruneEmpty(empty, required);
+        }
+        if (plan instanceof Projection p) {
+            return pruneProjection(p, required);
+        }
+        if (plan instanceof Aggregate a) {
+            return pruneAggregate(a, required);
+        }
+        if (plan instanceof Join j) {
+            return pruneJoin(j, required);
+        }
+        if (plan instanceof Union u) {
+            return pruneUnion(u, required);
+        }
+        // Filter, Sort, Limit, SubqueryAlias and nodes unknown here: the input has the node's columns
+        // at the same positions; the node reads its expressions over its input.
+        if (plan.children().size() != 1) {
+            return withChildren(plan, needAll(plan.children()));
+        }
+        LogicalPlan input = plan.children().get(0);
+        TreeSet<Integer> needs = null;
+        if (required != null && input.schema().size() == plan.schema().size()) {
+            needs = new TreeSet<>(required);
+            for (Expr e : plan.expressions()) {
+                needs.addAll(PlanRewrites.columnIndexes(e, input.schema()));
             }
-            List<String> keep = new ArrayList<>();
-            for (String column : scan.source().schema().names()) {
-                if (containsIgnoreCase(required, column)) {
-                    keep.add(column);
+        }
+        LogicalPlan pruned = prune(input, needs);
+        return pruned == input ? plan : plan.withNewChildren(List.of(pruned));
+    }
+
+    private static LogicalPlan pruneScan(TableScan scan, TreeSet<Integer> required) {
+        if (required == null) {
+            return scan;
+        }
+        Schema schema = scan.schema();
+        List<String> needed = new ArrayList<>();
+        for (int i : required) {
+            needed.add(schema.field(i).name());
+        }
+        List<String> keep = new ArrayList<>();
+        for (String column : scan.source().schema().names()) {
+            if (needed.contains(column)) {
+                keep.add(column);
+            }
+        }
+        if (keep.isEmpty()) {
+            keep.add(schema.field(0).name()); // count(*) still needs row counts
+        }
+        if (keep.equals(schema.names())) {
+            return scan;
+        }
+        return new TableScan(scan.source(), keep);
+    }
+
+    private static LogicalPlan pruneEmpty(EmptyRelation empty, TreeSet<Integer> required) {
+        if (required == null || required.size() == empty.schema().size()) {
+            return empty;
+        }
+        List<Field> fields = new ArrayList<>();
+        for (int i : required) {
+            fields.add(empty.schema().field(i));
+        }
+        if (fields.isEmpty()) {
+            fields.add(empty.schema().field(0));
+        }
+        return new EmptyRelation(new Schema(fields));
+    }
+
+    private static LogicalPlan pruneProjection(Projection p, TreeSet<Integer> required) {
+        List<Expr> exprs = p.exprs();
+        if (required != null && required.size() < exprs.size()) {
+            List<Expr> kept = new ArrayList<>();
+            for (int i : required) {
+                kept.add(exprs.get(i));
+            }
+            if (kept.isEmpty()) {
+                kept.add(exprs.get(0));
+            }
+            exprs = kept;
+        }
+        TreeSet<Integer> needs = new TreeSet<>();
+        for (Expr e : exprs) {
+            needs.addAll(PlanRewrites.columnIndexes(e, p.input().schema()));
+        }
+        LogicalPlan input = prune(p.input(), needs);
+        if (input == p.input() && exprs == p.exprs()) {
+            return p;
+        }
+        return new Projection(input, exprs);
+    }
+
+    private static LogicalPlan pruneAggregate(Aggregate a, TreeSet<Integer> required) {
+        List<Expr> aggregates = a.aggregates();
+        int keys = a.groupBy().size();
+        if (required != null) {
+            List<Expr> kept = new ArrayList<>();
+            for (int i = 0; i < aggregates.size(); i++) {
+                if (required.contains(keys + i)) {
+                    kept.add(aggregates.get(i));
                 }
             }
-            if (keep.isEmpty()) {
-                keep.add(scan.source().schema().field(0).name()); // count(*) still needs row counts
+            if (kept.isEmpty() && keys == 0 && !aggregates.isEmpty()) {
+                kept.add(aggregates.get(0)); // a global aggregate must still output its one row
             }
-            if (keep.equals(scan.schema().names())) {
-                return scan;
-            }
-            return new TableScan(scan.source(), keep);
-        }
-        Set<String> childNeeds;
-        if (plan instanceof Projection || plan instanceof Aggregate) {
-            childNeeds = new LinkedHashSet<>();
-        } else {
-            childNeeds = required == null ? null : new LinkedHashSet<>(required);
-        }
-        if (childNeeds != null) {
-            for (Expr e : plan.expressions()) {
-                childNeeds.addAll(Exprs.columns(e));
+            if (kept.size() < aggregates.size()) {
+                aggregates = kept;
             }
         }
+        TreeSet<Integer> needs = new TreeSet<>();
+        for (Expr e : a.groupBy()) {
+            needs.addAll(PlanRewrites.columnIndexes(e, a.input().schema()));
+        }
+        for (Expr e : aggregates) {
+            needs.addAll(PlanRewrites.columnIndexes(e, a.input().schema()));
+        }
+        LogicalPlan input = prune(a.input(), needs);
+        if (input == a.input() && aggregates == a.aggregates()) {
+            return a;
+        }
+        return new Aggregate(input, a.groupBy(), aggregates);
+    }
+
+    private static LogicalPlan pruneJoin(Join j, TreeSet<Integer> required) {
+        Schema left = j.left().schema();
+        Schema right = j.right().schema();
+        int leftSize = left.size();
+        TreeSet<Integer> leftNeeds = null;
+        TreeSet<Integer> rightNeeds = null;
+        if (required != null || !j.type().outputsRight()) {
+            leftNeeds = required == null ? null : new TreeSet<>();
+            rightNeeds = new TreeSet<>();
+            if (required != null) {
+                for (int i : required) {
+                    if (i < leftSize) {
+                        leftNeeds.add(i);
+                    } else {
+                        rightNeeds.add(i - leftSize);
+                    }
+                }
+            }
+            if (leftNeeds != null) {
+                for (Expr e : j.leftKeys()) {
+                    leftNeeds.addAll(PlanRewrites.columnIndexes(e, left));
+                }
+            }
+            for (Expr e : j.rightKeys()) {
+                rightNeeds.addAll(PlanRewrites.columnIndexes(e, right));
+            }
+            if (j.filter() != null) {
+                for (int i : PlanRewrites.columnIndexes(j.filter(), j.combinedSchema())) {
+                    if (i >= leftSize) {
+                        rightNeeds.add(i - leftSize);
+                    } else if (leftNeeds != null) {
+                        leftNeeds.add(i);
+                    }
+                }
+            }
+        }
+        LogicalPlan l = prune(j.left(), leftNeeds);
+        LogicalPlan r = prune(j.right(), rightNeeds);
+        return l == j.left() && r == j.right() ? j : j.withNewChildren(List.of(l, r));
+    }
+
+    private static LogicalPlan pruneUnion(Union u, TreeSet<Integer> required) {
+        if (required == null) {
+            return withChildren(u, needAll(u.inputs()));
+        }
+        TreeSet<Integer> needs = new TreeSet<>(required);
+        if (needs.isEmpty()) {
+            needs.add(0);
+        }
+        List<LogicalPlan> inputs = new ArrayList<>(u.inputs().size());
+        boolean changed = false;
+        for (LogicalPlan input : u.inputs()) {
+            List<String> names = new ArrayList<>();
+            for (int i : needs) {
+                names.add(input.schema().field(i).name());
+            }
+            LogicalPlan pruned = prune(input, needs);
+            if (!pruned.schema().names().equals(names)) {
+                List<Expr> columns = new ArrayList<>();
+                names.forEach(n -> columns.add(new Column(n)));
+                pruned = new Projection(pruned, columns);
+            }
+            changed |= pruned != input;
+            inputs.add(pruned);
+        }
+        return changed ? new Union(inputs) : u;
+    }
+
+    private static List<TreeSet<Integer>> needAll(List<LogicalPlan> children) {
+        List<TreeSet<Integer>> out = new ArrayList<>();
+        children.forEach(c -> out.add(null));
+        return out;
+    }
+
+    private static LogicalPlan withChildren(LogicalPlan plan, List<TreeSet<Integer>> needs) {
         List<LogicalPlan> children = plan.children();
         List<LogicalPlan> rewritten = new ArrayList<>(children.size());
         boolean changed = false;
-        for (LogicalPlan child : children) {
-            LogicalPlan r = prune(child, childNeeds);
-            changed |= r != child;
+        for (int i = 0; i < children.size(); i++) {
+            LogicalPlan r = prune(children.get(i), needs.get(i));
+            changed |= r != children.get(i);
             rewritten.add(r);
         }
         return changed ? plan.withNewChildren(rewritten) : plan;
-    }
-
-    private static boolean containsIgnoreCase(Set<String> names, String column) {
-        for (String n : names) {
-            if (n.equalsIgnoreCase(column)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

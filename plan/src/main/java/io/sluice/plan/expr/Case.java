@@ -45,26 +45,11 @@ public record Case(List<Expr> conditions, List<Expr> results, Expr otherwise) im
     }
 
     private static DataType widen(DataType a, DataType b) {
-        if (a.kind() == Kind.NULL || a.equals(b)) {
-            return b;
-        }
-        if (b.kind() == Kind.NULL) {
-            return a;
-        }
-        if (!a.isNumeric() || !b.isNumeric()) {
+        DataType common = TypeRules.commonType(a, b);
+        if (common == null) {
             throw new SluiceException("CASE results have incompatible types " + a + " and " + b);
         }
-        if (a.kind() == Kind.FLOAT64 || b.kind() == Kind.FLOAT64) {
-            return DataType.FLOAT64;
-        }
-        if (a.kind() == Kind.DECIMAL || b.kind() == Kind.DECIMAL) {
-            DataType x = TypeRules.asDecimal(a);
-            DataType y = TypeRules.asDecimal(b);
-            int scale = Math.max(x.scale(), y.scale());
-            int integer = Math.max(x.precision() - x.scale(), y.precision() - y.scale());
-            return DataType.decimal(Math.min(DataType.MAX_LONG_DECIMAL_PRECISION, integer + scale), scale);
-        }
-        return DataType.INT64;
+        return common;
     }
 
     @Override

@@ -40,6 +40,34 @@ public final class TypeRules {
         return DataType.INT64;
     }
 
+    /**
+     * The type two values widen to when they meet in one column (CASE results, UNION inputs), or
+     * null when they cannot: equal types stay, NULL takes the other type, numbers widen (to float64
+     * if either is, else to a decimal wide enough for both, else to int64).
+     */
+    public static DataType commonType(DataType a, DataType b) {
+        if (a.kind() == Kind.NULL || a.equals(b)) {
+            return b;
+        }
+        if (b.kind() == Kind.NULL) {
+            return a;
+        }
+        if (!a.isNumeric() || !b.isNumeric()) {
+            return null;
+        }
+        if (a.kind() == Kind.FLOAT64 || b.kind() == Kind.FLOAT64) {
+            return DataType.FLOAT64;
+        }
+        if (a.kind() == Kind.DECIMAL || b.kind() == Kind.DECIMAL) {
+            DataType x = asDecimal(a);
+            DataType y = asDecimal(b);
+            int scale = Math.max(x.scale(), y.scale());
+            int integer = Math.max(x.precision() - x.scale(), y.precision() - y.scale());
+            return DataType.decimal(Math.min(DataType.MAX_LONG_DECIMAL_PRECISION, integer + scale), scale);
+        }
+        return DataType.INT64;
+    }
+
     /** Integers widen to decimals of scale 0. */
     public static DataType asDecimal(DataType type) {
         return switch (type.kind()) {

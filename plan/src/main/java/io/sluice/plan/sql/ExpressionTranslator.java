@@ -42,7 +42,7 @@ import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * Turns one Calcite expression tree into a Sluice {@link Expr} over the scanned table. Sugar is
+ * Turns one Calcite expression tree into a Sluice {@link Expr} over the FROM clause's columns. Sugar is
  * removed here (BETWEEN, IN lists), so the rest of the engine sees only the core operators. Types
  * are not checked here: the logical plan nodes check them when built, with better context.
  */
@@ -50,7 +50,7 @@ final class ExpressionTranslator {
     private final TableScope scope;
     private final Map<String, Expr> aliases;
 
-    /** Translates against the table's columns only. */
+    /** Translates against the FROM columns only. */
     ExpressionTranslator(TableScope scope) {
         this(scope, Map.of());
     }

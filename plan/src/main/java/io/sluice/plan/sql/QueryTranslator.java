@@ -4,23 +4,36 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.Alias;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Case;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.expr.Unary;
 import io.sluice.plan.logical.Aggregate;
 import io.sluice.plan.logical.Filter;
+import io.sluice.plan.logical.Join;
+import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.logical.Limit;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
 import io.sluice.plan.logical.Sort;
+import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
+import io.sluice.plan.logical.Union;
+import io.sluice.plan.source.TableSource;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
@@ -30,12 +43,14 @@ import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSetOperator;
 
 /**
- * Turns a single-table SELECT into a logical plan of one fixed shape:
- * {@code TableScan → Filter(WHERE) → [Aggregate → Filter(HAVING)] → Projection(select list, plus
- * hidden sort columns) → [Aggregate(DISTINCT)] → [Sort] → [Projection dropping hidden columns] →
- * [Limit]}. A fixed shape keeps plans predictable for the optimizer and for tests.
+ * Turns a query into a logical plan. A SELECT has one fixed shape: {@code FROM (a TableScan, or
+ * Joins of SubqueryAlias-wrapped relations) → Filter(WHERE) → [Aggregate → Filter(HAVING)] →
+ * Projection(select list, plus hidden sort columns) → [Aggregate(DISTINCT)] → [Sort] → [Projection dropping hidden columns] →
+ * [Limit]}. A fixed shape keeps plans predictable for the optimizer and for tests. Set operations
+ * are unions (see {@link #setOperation}); subqueries in FROM are planned by a translator of their own.
  */
 final class QueryTranslator {
     private final Catalog catalog;
@@ -46,15 +61,71 @@ final class QueryTranslator {
 
     LogicalPlan translate(SqlNode query) {
         if (query instanceof SqlOrderBy orderBy) {
-            if (!(orderBy.query instanceof SqlSelect select)) {
-                throw SqlErrors.unsupported(describe(orderBy.query));
+            if (orderBy.query instanceof SqlSelect select) {
+                return select(select, orderBy.orderList, orderBy.offset, orderBy.fetch);
             }
-            return select(select, orderBy.orderList, orderBy.offset, orderBy.fetch);
+            if (isSetOperation(orderBy.query)) {
+                return orderSetOperation(setOperation((SqlCall) orderBy.query), orderBy.orderList, orderBy.offset,
+                        orderBy.fetch);
+            }
+            throw SqlErrors.unsupported(describe(orderBy.query));
         }
         if (query instanceof SqlSelect select) {
             return select(select, select.getOrderList(), select.getOffset(), select.getFetch());
         }
+        if (isSetOperation(query)) {
+            return setOperation((SqlCall) query);
+        }
         throw SqlErrors.unsupported(describe(query));
+    }
+
+    private static boolean isSetOperation(SqlNode node) {
+        return switch (node.getKind()) {
+            case UNION, INTERSECT, EXCEPT -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * {@code UNION ALL} is a {@link Union} of every input of the chain; {@code UNION} is an
+     * {@link Aggregate} grouping by every column over such a union (the distinct rows). Inputs are
+     * cast to the widened column types; columns take the first input's names.
+     */
+    private LogicalPlan setOperation(SqlCall call) {
+        if (call.getKind() != SqlKind.UNION) {
+            throw SqlErrors.unsupported(call.getKind().name());
+        }
+        boolean all = ((SqlSetOperator) call.getOperator()).isAll();
+        List<SqlNode> leaves = new ArrayList<>();
+        unionLeaves(call, all, leaves);
+        List<LogicalPlan> inputs = new ArrayList<>(leaves.size());
+        for (SqlNode leaf : leaves) {
+            inputs.add(translate(leaf));
+        }
+        LogicalPlan union = Union.coerced(inputs);
+        if (all) {
+            return union;
+        }
+        List<Expr> columns = new ArrayList<>();
+        for (String name : union.schema().names()) {
+            columns.add(new Column(name));
+        }
+        return new Aggregate(union, columns, List.of());
+    }
+
+    /**
+     * The inputs of a chain of unions. A distinct union also absorbs the inputs of the unions below it
+     * (distinct or not: duplicates go anyway); a union all only those of unions all.
+     */
+    private static void unionLeaves(SqlCall union, boolean all, List<SqlNode> out) {
+        for (SqlNode operand : union.getOperandList()) {
+            if (operand.getKind() == SqlKind.UNION && operand instanceof SqlCall child
+                    && (!all || ((SqlSetOperator) child.getOperator()).isAll())) {
+                unionLeaves(child, all, out);
+            } else {
+                out.add(operand);
+            }
+        }
     }
 
     /** A select-list entry: its expression over the current input and its output column name. */
@@ -76,10 +147,11 @@ final class QueryTranslator {
 
     private LogicalPlan select(SqlSelect select, SqlNodeList orderList, SqlNode offset, SqlNode fetch) {
         rejectUnsupportedClauses(select);
-        TableScope scope = from(select.getFrom());
+        From from = from(select.getFrom());
+        TableScope scope = from.scope();
         ExpressionTranslator columnsOnly = new ExpressionTranslator(scope);
 
-        LogicalPlan plan = new TableScan(scope.table());
+        LogicalPlan plan = from.plan();
         if (select.getWhere() != null) {
             plan = new Filter(plan, columnsOnly.translate(select.getWhere()));
         }
@@ -154,11 +226,37 @@ final class QueryTranslator {
         if (!hidden.isEmpty()) {
             plan = new Projection(plan, visible);
         }
-        if (offset != null || fetch != null) {
-            plan = new Limit(plan, offset == null ? 0 : count(offset, "OFFSET"),
-                    fetch == null ? Long.MAX_VALUE : count(fetch, "LIMIT"));
+        return limit(plan, offset, fetch);
+    }
+
+    private static LogicalPlan limit(LogicalPlan plan, SqlNode offset, SqlNode fetch) {
+        if (offset == null && fetch == null) {
+            return plan;
         }
-        return plan;
+        return new Limit(plan, offset == null ? 0 : count(offset, "OFFSET"),
+                fetch == null ? Long.MAX_VALUE : count(fetch, "LIMIT"));
+    }
+
+    /**
+     * ORDER BY / LIMIT after a set operation: keys are output columns (by name or position) or
+     * expressions over them.
+     */
+    private static LogicalPlan orderSetOperation(LogicalPlan plan, SqlNodeList orderList, SqlNode offset,
+            SqlNode fetch) {
+        List<SelectItem> items = new ArrayList<>();
+        for (String name : plan.schema().names()) {
+            items.add(new SelectItem(new Column(name), name, false));
+        }
+        ExpressionTranslator translator = new ExpressionTranslator(TableScope.result(plan.schema(), "the result of UNION"));
+        List<SortKey> keys = new ArrayList<>();
+        for (OrderItem o : orderItems(orderList, items, translator)) {
+            Expr key = o.output() != null ? new Column(o.output()) : o.expr();
+            keys.add(new SortKey(key, o.ascending(), o.nullsFirst()));
+        }
+        if (!keys.isEmpty()) {
+            plan = new Sort(plan, keys);
+        }
+        return limit(plan, offset, fetch);
     }
 
     /** The output name of the select item computing exactly {@code expr}, or null. */
@@ -193,43 +291,178 @@ final class QueryTranslator {
         }
     }
 
-    private TableScope from(SqlNode from) {
+    /** What FROM reads: the plan producing its rows and the names its columns go by. */
+    private record From(LogicalPlan plan, TableScope scope) {
+    }
+
+    /**
+     * FROM: one table is read as is; several (joins, comma lists) or a subquery are each wrapped in a
+     * {@link SubqueryAlias} named by the alias, else the table name, so that columns are
+     * {@code q.c}.
+     */
+    private From from(SqlNode from) {
         if (from == null) {
             throw SqlErrors.unsupported("SELECT without FROM");
         }
+        return relation(from, !(from instanceof SqlJoin));
+    }
+
+    private From relation(SqlNode node, boolean only) {
         String alias = null;
-        if (from.getKind() == SqlKind.AS) {
-            SqlCall as = (SqlCall) from;
+        if (node.getKind() == SqlKind.AS) {
+            SqlCall as = (SqlCall) node;
             if (as.operandCount() > 2) {
                 throw SqlErrors.unsupported("column aliases on a table in FROM");
             }
             alias = ((SqlIdentifier) as.operand(1)).getSimple();
-            from = as.operand(0);
+            node = as.operand(0);
         }
-        if (from instanceof SqlIdentifier id) {
-            return new TableScope(catalog.table(String.join(".", id.names)), alias);
+        if (node instanceof SqlIdentifier id) {
+            TableSource table = catalog.table(String.join(".", id.names));
+            if (only) {
+                return new From(new TableScan(table), TableScope.table(table, alias));
+            }
+            String qualifier = alias != null ? alias : id.names.get(id.names.size() - 1);
+            SubqueryAlias plan = new SubqueryAlias(new TableScan(table), qualifier);
+            return new From(plan, TableScope.relation(plan.schema(), qualifier,
+                    alias == null ? table.name() : table.name() + " AS " + alias));
         }
-        if (from instanceof SqlJoin) {
-            throw SqlErrors.unsupported("JOIN");
+        if (node instanceof SqlJoin join) {
+            if (alias != null) {
+                throw SqlErrors.unsupported("alias on a parenthesized join");
+            }
+            return join(join);
         }
-        throw SqlErrors.unsupported(describe(from) + " in FROM");
+        if (node instanceof SqlSelect || node instanceof SqlOrderBy || isSetOperation(node)) {
+            if (alias == null) {
+                throw new SluiceException("a subquery in FROM needs an alias: FROM (SELECT ...) AS name");
+            }
+            SubqueryAlias plan = new SubqueryAlias(new QueryTranslator(catalog).translate(node), alias);
+            return new From(plan, TableScope.relation(plan.schema(), alias, "subquery AS " + alias));
+        }
+        throw SqlErrors.unsupported(describe(node) + " in FROM");
     }
 
+    /**
+     * A join. Comma lists and CROSS JOIN are inner joins without keys (a WHERE stays a filter above).
+     * Of an ON condition, each conjunct {@code a = b} where one side reads only left columns and the
+     * other only right columns becomes a pair of join keys; the other conjuncts form the residual
+     * filter. USING (c) joins on the two c columns and merges them (see {@link TableScope}).
+     */
+    private From join(SqlJoin join) {
+        if (join.isNatural()) {
+            throw SqlErrors.unsupported("NATURAL JOIN");
+        }
+        JoinType type = switch (join.getJoinType()) {
+            case COMMA, CROSS, INNER -> JoinType.INNER;
+            case LEFT -> JoinType.LEFT;
+            case RIGHT -> JoinType.RIGHT;
+            case FULL -> JoinType.FULL;
+            default -> throw SqlErrors.unsupported(join.getJoinType().name().replace('_', ' ') + " JOIN");
+        };
+        From left = relation(join.getLeft(), false);
+        From right = relation(join.getRight(), false);
+        List<Expr> leftKeys = new ArrayList<>();
+        List<Expr> rightKeys = new ArrayList<>();
+        Expr residual = null;
+        List<TableScope.UsingColumn> using = new ArrayList<>();
+        switch (join.getConditionType()) {
+            case NONE -> { }
+            case ON -> {
+                TableScope both = TableScope.join(left.scope(), right.scope(), List.of());
+                Expr on = new ExpressionTranslator(both).translate(join.getCondition());
+                Set<String> leftColumns = new HashSet<>(left.plan().schema().names());
+                Set<String> rightColumns = new HashSet<>(right.plan().schema().names());
+                List<Expr> rest = new ArrayList<>();
+                for (Expr conjunct : Exprs.conjuncts(on)) {
+                    if (conjunct instanceof Binary b && b.op() == BinaryOp.EQ) {
+                        Set<String> l = Exprs.columns(b.left());
+                        Set<String> r = Exprs.columns(b.right());
+                        if (!l.isEmpty() && !r.isEmpty()) {
+                            if (leftColumns.containsAll(l) && rightColumns.containsAll(r)) {
+                                leftKeys.add(b.left());
+                                rightKeys.add(b.right());
+                                continue;
+                            }
+                            if (rightColumns.containsAll(l) && leftColumns.containsAll(r)) {
+                                leftKeys.add(b.right());
+                                rightKeys.add(b.left());
+                                continue;
+                            }
+                        }
+                    }
+                    rest.add(conjunct);
+                }
+                residual = rest.isEmpty() ? null : Exprs.and(rest);
+            }
+            case USING -> {
+                for (SqlNode node : (SqlNodeList) join.getCondition()) {
+                    String name = ((SqlIdentifier) node).getSimple();
+                    Expr l = usingSide(left.scope(), name, "left");
+                    Expr r = usingSide(right.scope(), name, "right");
+                    leftKeys.add(l);
+                    rightKeys.add(r);
+                    Expr merged = switch (type) {
+                        case RIGHT -> r;
+                        case FULL -> new Case(List.of(new Unary(Unary.Op.IS_NOT_NULL, l)), List.of(l), r);
+                        default -> l;
+                    };
+                    using.add(new TableScope.UsingColumn(name, l.name(), r.name(), merged));
+                }
+            }
+            default -> throw SqlErrors.unsupported(join.getConditionType() + " join condition");
+        }
+        TableScope scope = TableScope.join(left.scope(), right.scope(), using);
+        Join plan = new Join(left.plan(), right.plan(), type, leftKeys, rightKeys, residual);
+        return new From(plan, scope);
+    }
+
+    private static Expr usingSide(TableScope scope, String name, String side) {
+        if (!scope.hasColumn(name)) {
+            throw new SluiceException("USING column '" + name + "' is not a column of the " + side
+                    + " side of the join; available columns: " + String.join(", ", scope.schema().names()));
+        }
+        return scope.unqualified(name);
+    }
+
+    /**
+     * The select list. An unaliased column reference ({@code t.k} or {@code k}), and each column of
+     * {@code *}, is named by the column's unqualified name ({@code k}), as in DuckDB, unless another
+     * output would have that name too: then it keeps its qualified name ({@code t.k}).
+     */
     private static List<SelectItem> selectItems(SqlNodeList list, TableScope scope, ExpressionTranslator translator) {
-        List<SelectItem> items = new ArrayList<>();
+        record Candidate(Expr expr, String name, String fallback, boolean aliased) {
+        }
+        List<Candidate> candidates = new ArrayList<>();
         for (SqlNode node : list) {
             if (node instanceof SqlIdentifier id && id.isStar()) {
-                for (Column c : scope.allColumns(id)) {
-                    items.add(new SelectItem(c, c.name(), false));
+                for (TableScope.StarColumn c : scope.allColumns(id)) {
+                    candidates.add(new Candidate(c.expr(), c.shortName(), c.fieldName(), false));
                 }
             } else if (node.getKind() == SqlKind.AS) {
                 SqlCall as = (SqlCall) node;
                 Expr expr = translator.translate(as.operand(0));
-                items.add(new SelectItem(expr, ((SqlIdentifier) as.operand(1)).getSimple(), true));
+                candidates.add(new Candidate(expr, ((SqlIdentifier) as.operand(1)).getSimple(), null, true));
             } else {
                 Expr expr = translator.translate(node);
-                items.add(new SelectItem(expr, expr.name(), false));
+                if (node instanceof SqlIdentifier && expr instanceof Column c) {
+                    candidates.add(new Candidate(expr, SubqueryAlias.unqualified(c.column()), c.column(), false));
+                } else if (node instanceof SqlIdentifier id) {
+                    candidates.add(new Candidate(expr, id.names.get(id.names.size() - 1), null, false));
+                } else {
+                    candidates.add(new Candidate(expr, expr.name(), null, false));
+                }
             }
+        }
+        Map<String, Integer> uses = new HashMap<>();
+        for (Candidate c : candidates) {
+            uses.merge(c.name().toLowerCase(Locale.ROOT), 1, Integer::sum);
+        }
+        List<SelectItem> items = new ArrayList<>();
+        for (Candidate c : candidates) {
+            boolean clash = uses.get(c.name().toLowerCase(Locale.ROOT)) > 1;
+            String name = clash && c.fallback() != null ? c.fallback() : c.name();
+            items.add(new SelectItem(c.expr(), name, c.aliased()));
         }
         return items;
     }

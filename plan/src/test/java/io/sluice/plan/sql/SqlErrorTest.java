@@ -63,11 +63,14 @@ class SqlErrorTest {
 
     @Test
     void unsupportedConstructsAreNamed() {
-        assertError("SELECT * FROM t JOIN u ON t.v = u.a").hasMessage("unsupported SQL: JOIN");
-        assertError("SELECT * FROM t, u").hasMessage("unsupported SQL: JOIN");
-        assertError("SELECT k FROM t UNION SELECT k FROM t").hasMessage("unsupported SQL: UNION");
+        assertError("SELECT * FROM t NATURAL JOIN u").hasMessage("unsupported SQL: NATURAL JOIN");
+        assertError("SELECT k FROM t INTERSECT SELECT k FROM t").hasMessage("unsupported SQL: INTERSECT");
+        assertError("SELECT k FROM t EXCEPT SELECT k FROM t").hasMessage("unsupported SQL: EXCEPT");
         assertError("SELECT k FROM t WHERE v IN (SELECT a FROM u)").hasMessage("unsupported SQL: subquery");
-        assertError("SELECT * FROM (SELECT k FROM t)").hasMessage("unsupported SQL: subquery in FROM");
+        assertError("SELECT k FROM t WHERE EXISTS (SELECT a FROM u WHERE a = v)").hasMessage("unsupported SQL: subquery");
+        assertError("SELECT * FROM t JOIN u ON t.v IN (SELECT a FROM u)").hasMessage("unsupported SQL: subquery");
+        assertError("SELECT * FROM (SELECT k FROM t)")
+                .hasMessage("a subquery in FROM needs an alias: FROM (SELECT ...) AS name");
         assertError("SELECT count(DISTINCT k) FROM t").hasMessage("unsupported SQL: count(DISTINCT ...)");
         assertError("SELECT upper(k) FROM t").hasMessage("unsupported SQL: function 'upper'");
         assertError("SELECT row_number() OVER (ORDER BY v) FROM t").hasMessageStartingWith("unsupported SQL: window function");

@@ -1,0 +1,31 @@
+package io.sluice.optimizer.logical;
+
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.logical.Filter;
+import io.sluice.plan.logical.LogicalPlan;
+
+/**
+ * Merges a filter into the filter below it: {@code Filter(Filter(x, a), b)} becomes
+ * {@code Filter(x, a AND b)}, one pass over the rows instead of two. Both keep the rows for which
+ * both predicates are true, so the rows are the same; the lower predicate stays first. Otherwise the
+ * same instance comes back.
+ */
+public final class MergeFilters implements LogicalRule {
+    @Override
+    public String name() {
+        return "MergeFilters";
+    }
+
+    @Override
+    public LogicalPlan apply(LogicalPlan plan) {
+        return PlanRewrites.transformUp(plan, MergeFilters::merge);
+    }
+
+    private static LogicalPlan merge(LogicalPlan plan) {
+        if (plan instanceof Filter upper && upper.input() instanceof Filter lower) {
+            return new Filter(lower.input(), new Binary(BinaryOp.AND, lower.predicate(), upper.predicate()));
+        }
+        return plan;
+    }
+}

@@ -1,0 +1,92 @@
+package io.sluice.optimizer.logical;
+
+import io.sluice.plan.logical.Aggregate;
+import io.sluice.plan.logical.EmptyRelation;
+import io.sluice.plan.logical.Filter;
+import io.sluice.plan.logical.Limit;
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.logical.Projection;
+import io.sluice.plan.logical.Sort;
+import io.sluice.plan.logical.SubqueryAlias;
+import io.sluice.plan.logical.Union;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Moves limits towards the scans, so less is read and computed:
+ *
+ * <ul>
+ *   <li>through a projection or a subquery alias (one output row per input row);
+ *   <li>into each input of a union all as {@code Limit(offset + fetch)}, keeping the limit above
+ *       (which still applies the offset and the overall bound); an input known to have no more
+ *       rows than that (it ends in such a limit, is empty, or is a global aggregate) gets none;
+ *   <li>a limit over a limit merges into one: the offsets add up, and the fetch is what the upper
+ *       one leaves of the lower one.
+ * </ul>
+ *
+ * <p>A limit over a sort stays where it is: the physical planner turns the pair into a top-k sort.
+ * Guarantees: the rows are the same (a limit without ORDER BY promises no particular rows, and each
+ * union input still offers at least as many rows as the limit above can take); a plan with nothing
+ * to move comes back as the same instance.
+ */
+public final class PushDownLimit implements LogicalRule {
+    @Override
+    public String name() {
+        return "PushDownLimit";
+    }
+
+    @Override
+    public LogicalPlan apply(LogicalPlan plan) {
+        return PlanRewrites.transformUp(plan, node -> node instanceof Limit l ? push(l) : node);
+    }
+
+    private static LogicalPlan push(Limit limit) {
+        LogicalPlan child = limit.input();
+        if (child instanceof Projection || child instanceof SubqueryAlias) {
+            LogicalPlan below = push(new Limit(child.children().get(0), limit.offset(), limit.fetch()));
+            return child.withNewChildren(List.of(below));
+        }
+        if (child instanceof Limit lower) {
+            long offset = saturatedAdd(lower.offset(), limit.offset());
+            long fetch = Math.max(0, Math.min(limit.fetch(), lower.fetch() - limit.offset()));
+            return push(new Limit(lower.input(), offset, fetch));
+        }
+        if (child instanceof Union u) {
+            long bound = saturatedAdd(limit.offset(), limit.fetch());
+            List<LogicalPlan> inputs = new ArrayList<>(u.inputs().size());
+            boolean changed = false;
+            for (LogicalPlan input : u.inputs()) {
+                if (maxRows(input) <= bound) {
+                    inputs.add(input);
+                } else {
+                    inputs.add(push(new Limit(input, 0, bound)));
+                    changed = true;
+                }
+            }
+            return changed ? new Limit(new Union(inputs), limit.offset(), limit.fetch()) : limit;
+        }
+        return limit;
+    }
+
+    /** An upper bound on the rows {@code plan} outputs, known from its limits ({@code MAX_VALUE}: none). */
+    private static long maxRows(LogicalPlan plan) {
+        if (plan instanceof Limit l) {
+            return Math.min(l.fetch(), maxRows(l.input()));
+        }
+        if (plan instanceof EmptyRelation) {
+            return 0;
+        }
+        if (plan instanceof Aggregate a && a.groupBy().isEmpty()) {
+            return 1;
+        }
+        if (plan instanceof Projection || plan instanceof SubqueryAlias || plan instanceof Filter || plan instanceof Sort) {
+            return maxRows(plan.children().get(0));
+        }
+        return Long.MAX_VALUE;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return sum < 0 ? Long.MAX_VALUE : sum;
+    }
+}

@@ -1,0 +1,175 @@
+package io.sluice.optimizer.logical;
+
+import static io.sluice.optimizer.logical.RuleTesting.assertRewrite;
+import static io.sluice.optimizer.logical.RuleTesting.assertUnchanged;
+import static io.sluice.optimizer.logical.RuleTesting.sql;
+
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.logical.EmptyRelation;
+import io.sluice.plan.logical.Join;
+import io.sluice.plan.logical.JoinType;
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.logical.Projection;
+import io.sluice.plan.logical.SubqueryAlias;
+import io.sluice.plan.logical.TableScan;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PruneColumnsTest {
+    private final PruneColumns rule = new PruneColumns();
+
+    @Test
+    void joinSidesKeepTheirKeyAndFilterColumns() {
+        assertRewrite(rule, sql("SELECT t.k, u.x FROM t JOIN u ON t.k = u.k AND t.v > u.a"), """
+                Projection: t.k AS k, u.x AS x
+                  Join: INNER keys=[t.k = u.k] filter=(t.v > u.a)
+                    SubqueryAlias: t
+                      TableScan: t
+                    SubqueryAlias: u
+                      TableScan: u
+                """, """
+                Projection: t.k AS k, u.x AS x
+                  Join: INNER keys=[t.k = u.k] filter=(t.v > u.a)
+                    SubqueryAlias: t
+                      TableScan: t projection=[k, v]
+                    SubqueryAlias: u
+                      TableScan: u
+                """);
+    }
+
+    @Test
+    void unionInputsAreNarrowedAlike() {
+        assertRewrite(rule, sql("SELECT k FROM (SELECT k, v, d FROM t UNION ALL SELECT k, a, x FROM u) s WHERE s.v > 1"), """
+                Projection: s.k AS k
+                  Filter: (s.v > 1)
+                    SubqueryAlias: s
+                      Union: all
+                        Projection: k, v, CAST(d AS float64) AS d
+                          Projection: k, v, d
+                            TableScan: t
+                        Projection: k, CAST(a AS int64) AS a, x
+                          Projection: k, a, x
+                            TableScan: u
+                """, """
+                Projection: s.k AS k
+                  Filter: (s.v > 1)
+                    SubqueryAlias: s
+                      Union: all
+                        Projection: k, v
+                          Projection: k, v
+                            TableScan: t projection=[k, v]
+                        Projection: k, CAST(a AS int64) AS a
+                          Projection: k, a
+                            TableScan: u projection=[k, a]
+                """);
+    }
+
+    @Test
+    void unionUnderCountStarKeepsOneColumn() {
+        assertRewrite(rule, sql("SELECT count(*) FROM (SELECT k, v FROM t UNION ALL SELECT k, a FROM u) s"), """
+                Projection: count(*)
+                  Aggregate: groupBy=[], aggr=[count(*)]
+                    SubqueryAlias: s
+                      Union: all
+                        Projection: k, v
+                          TableScan: t
+                        Projection: k, CAST(a AS int64) AS a
+                          Projection: k, a
+                            TableScan: u
+                """, """
+                Projection: count(*)
+                  Aggregate: groupBy=[], aggr=[count(*)]
+                    SubqueryAlias: s
+                      Union: all
+                        Projection: k
+                          TableScan: t projection=[k]
+                        Projection: k
+                          Projection: k
+                            TableScan: u projection=[k]
+                """);
+    }
+
+    @Test
+    void unusedProjectionExpressionsAreDropped() {
+        assertRewrite(rule, sql("SELECT s.k FROM (SELECT k, v + 1 AS w, d * 2 AS dd FROM t) AS s"), """
+                Projection: s.k AS k
+                  SubqueryAlias: s
+                    Projection: k, (v + 1) AS w, (d * 2) AS dd
+                      TableScan: t
+                """, """
+                Projection: s.k AS k
+                  SubqueryAlias: s
+                    Projection: k
+                      TableScan: t projection=[k]
+                """);
+    }
+
+    @Test
+    void unusedAggregatesAreDropped() {
+        assertRewrite(rule, sql("SELECT k, s FROM (SELECT k, sum(v) AS s, max(d) AS m, count(*) AS c FROM t GROUP BY k) x"), """
+                Projection: x.k AS k, x.s AS s
+                  SubqueryAlias: x
+                    Projection: k, sum(v) AS s, max(d) AS m, count(*) AS c
+                      Aggregate: groupBy=[k], aggr=[sum(v), max(d), count(*)]
+                        TableScan: t
+                """, """
+                Projection: x.k AS k, x.s AS s
+                  SubqueryAlias: x
+                    Projection: k, sum(v) AS s
+                      Aggregate: groupBy=[k], aggr=[sum(v)]
+                        TableScan: t projection=[k, v]
+                """);
+    }
+
+    private static final LogicalPlan T = new SubqueryAlias(new TableScan(RuleTesting.T), "t");
+    private static final LogicalPlan U = new SubqueryAlias(new TableScan(RuleTesting.U), "u");
+
+    private static Expr col(String name) {
+        return new Column(name);
+    }
+
+    private static Expr op(BinaryOp op, Expr a, Expr b) {
+        return new Binary(op, a, b);
+    }
+
+    @Test
+    void semiJoinRightSideKeepsOnlyKeyAndFilterColumnsEvenAtTheRoot() {
+        Join semi = new Join(T, U, JoinType.LEFT_SEMI, List.of(col("t.k")), List.of(col("u.k")),
+                op(BinaryOp.GT, col("t.v"), col("u.a")));
+        assertRewrite(rule, semi, """
+                Join: LEFT_SEMI keys=[t.k = u.k] filter=(t.v > u.a)
+                  SubqueryAlias: t
+                    TableScan: t
+                  SubqueryAlias: u
+                    TableScan: u
+                """, """
+                Join: LEFT_SEMI keys=[t.k = u.k] filter=(t.v > u.a)
+                  SubqueryAlias: t
+                    TableScan: t
+                  SubqueryAlias: u
+                    TableScan: u projection=[k, a]
+                """);
+    }
+
+    @Test
+    void emptyRelationsNarrow() {
+        LogicalPlan empty = new EmptyRelation(new TableScan(RuleTesting.T).schema());
+        assertRewrite(rule, new Projection(empty, List.of(col("v"))), """
+                Projection: v
+                  EmptyRelation: k, v, d, flag
+                """, """
+                Projection: v
+                  EmptyRelation: v
+                """);
+        assertUnchanged(rule, empty);
+    }
+
+    @Test
+    void theRootKeepsAllItsColumns() {
+        assertUnchanged(rule, Join.cross(T, U));
+        assertUnchanged(rule, new TableScan(RuleTesting.T));
+    }
+}

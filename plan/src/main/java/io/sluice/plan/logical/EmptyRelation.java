@@ -1,0 +1,40 @@
+package io.sluice.plan.logical;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/**
+ * A relation known to have no rows, with the schema of what it replaced. The optimizer puts it where
+ * a predicate is always false or a limit is 0, so that nothing below is read.
+ */
+public record EmptyRelation(Schema schema) implements LogicalPlan {
+    public EmptyRelation {
+        requireNonNull(schema, "schema is null");
+    }
+
+    @Override
+    public List<LogicalPlan> children() {
+        return List.of();
+    }
+
+    @Override
+    public LogicalPlan withNewChildren(List<LogicalPlan> children) {
+        if (!children.isEmpty()) {
+            throw new IllegalArgumentException("an empty relation has no children");
+        }
+        return this;
+    }
+
+    @Override
+    public List<Expr> expressions() {
+        return List.of();
+    }
+
+    @Override
+    public String describe() {
+        return "EmptyRelation: " + String.join(", ", schema.names());
+    }
+}

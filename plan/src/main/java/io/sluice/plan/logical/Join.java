@@ -1,0 +1,154 @@
+package io.sluice.plan.logical;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Joins two inputs. A pair of rows matches when every {@code leftKeys[i] = rightKeys[i]} (NULL keys
+ * never match) and the residual {@code filter}, if any, is true; the filter is evaluated over the
+ * left columns followed by the right ones. Output: the left columns then the right ones, or only
+ * the left ones for semi and anti joins (see {@link JoinType}). An {@code INNER} join without keys
+ * or filter is a cross join.
+ *
+ * <p>Guarantees, checked here: key lists have equal lengths, each key types over its own side, each
+ * pair of keys is comparable, the filter is boolean over the concatenated columns, and the
+ * concatenated column names are unique (whenever the right columns are output or a filter reads
+ * them), so every column of the output has one meaning.
+ */
+public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr> leftKeys, List<Expr> rightKeys,
+        Expr filter) implements LogicalPlan {
+    public Join {
+        requireNonNull(left, "left is null");
+        requireNonNull(right, "right is null");
+        requireNonNull(type, "type is null");
+        leftKeys = List.copyOf(leftKeys);
+        rightKeys = List.copyOf(rightKeys);
+        if (leftKeys.size() != rightKeys.size()) {
+            throw new IllegalArgumentException("join has " + leftKeys.size() + " left keys but " + rightKeys.size()
+                    + " right keys");
+        }
+        Schema leftSchema = left.schema();
+        Schema rightSchema = right.schema();
+        for (int i = 0; i < leftKeys.size(); i++) {
+            Expr l = leftKeys.get(i);
+            Expr r = rightKeys.get(i);
+            checkNoAggregate(l);
+            checkNoAggregate(r);
+            DataType lt = l.type(leftSchema);
+            DataType rt = r.type(rightSchema);
+            try {
+                TypeRules.checkComparable(BinaryOp.EQ, lt, rt);
+            } catch (SluiceException e) {
+                throw new SluiceException("join keys " + l + " and " + r + " are not comparable: " + e.getMessage(), e);
+            }
+        }
+        if (type.outputsRight() || filter != null) {
+            Schema combined = concat(leftSchema, rightSchema);
+            if (filter != null) {
+                checkNoAggregate(filter);
+                TypeRules.checkBoolean("join filter " + filter, filter.type(combined));
+            }
+        }
+    }
+
+    /** A cross join: every left row with every right row. */
+    public static Join cross(LogicalPlan left, LogicalPlan right) {
+        return new Join(left, right, JoinType.INNER, List.of(), List.of(), null);
+    }
+
+    private static void checkNoAggregate(Expr e) {
+        if (Exprs.containsAggregate(e)) {
+            throw new SluiceException("aggregate functions are not allowed in a join condition: " + e);
+        }
+    }
+
+    /**
+     * The left fields then the right ones; a name on both sides is a user error that names it, since
+     * a reference to it could not tell the sides apart.
+     */
+    public static Schema concat(Schema left, Schema right) {
+        for (Field r : right.fields()) {
+            for (Field l : left.fields()) {
+                if (l.name().equals(r.name())) {
+                    throw new SluiceException("join output has two columns named '" + r.name()
+                            + "' (one from each side); alias the inputs so their names differ");
+                }
+            }
+        }
+        List<Field> fields = new ArrayList<>(left.fields());
+        fields.addAll(right.fields());
+        return new Schema(fields);
+    }
+
+    /** Whether this is a cross join: inner, without keys or filter. */
+    public boolean isCross() {
+        return type == JoinType.INNER && leftKeys.isEmpty() && filter == null;
+    }
+
+    /** The columns the filter is evaluated over: the left ones, then the right ones. */
+    public Schema combinedSchema() {
+        return concat(left.schema(), right.schema());
+    }
+
+    /** A copy with other keys and filter, same inputs and type. */
+    public Join withCondition(List<Expr> newLeftKeys, List<Expr> newRightKeys, Expr newFilter) {
+        return new Join(left, right, type, newLeftKeys, newRightKeys, newFilter);
+    }
+
+    @Override
+    public Schema schema() {
+        return type.outputsRight() ? combinedSchema() : left.schema();
+    }
+
+    @Override
+    public List<LogicalPlan> children() {
+        return List.of(left, right);
+    }
+
+    @Override
+    public LogicalPlan withNewChildren(List<LogicalPlan> children) {
+        if (children.size() != 2) {
+            throw new IllegalArgumentException("a join has two children, not " + children.size());
+        }
+        return new Join(children.get(0), children.get(1), type, leftKeys, rightKeys, filter);
+    }
+
+    @Override
+    public List<Expr> expressions() {
+        List<Expr> out = new ArrayList<>(leftKeys);
+        out.addAll(rightKeys);
+        if (filter != null) {
+            out.add(filter);
+        }
+        return out;
+    }
+
+    @Override
+    public String describe() {
+        if (isCross()) {
+            return "Join: CROSS";
+        }
+        StringBuilder out = new StringBuilder("Join: ").append(type);
+        if (!leftKeys.isEmpty()) {
+            List<String> pairs = new ArrayList<>();
+            for (int i = 0; i < leftKeys.size(); i++) {
+                pairs.add(leftKeys.get(i) + " = " + rightKeys.get(i));
+            }
+            out.append(" keys=[").append(String.join(", ", pairs)).append(']');
+        }
+        if (filter != null) {
+            out.append(" filter=").append(filter);
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,106 @@
+package io.sluice.plan.logical;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.Alias;
+import io.sluice.plan.expr.Cast;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code UNION ALL}: the rows of every input, duplicates kept, in no promised order. Column i of the
+ * output is column i of each input; it takes the first input's name and the type all inputs' types
+ * widen to ({@link TypeRules#commonType}).
+ *
+ * <p>Guarantees, checked here: at least two inputs, all with the same column count and pairwise
+ * compatible types. {@link #coerced} builds a union whose inputs already have the output types, so
+ * that an operator only concatenates; the SQL front end always builds unions that way.
+ */
+public record Union(List<LogicalPlan> inputs) implements LogicalPlan {
+    public Union {
+        inputs = List.copyOf(inputs);
+        if (inputs.size() < 2) {
+            throw new IllegalArgumentException("a union needs at least two inputs, not " + inputs.size());
+        }
+        outputSchema(inputs);
+    }
+
+    /** A union whose inputs are cast, where needed, to the output column types. */
+    public static Union coerced(List<LogicalPlan> inputs) {
+        Schema out = outputSchema(List.copyOf(inputs));
+        List<LogicalPlan> cast = new ArrayList<>(inputs.size());
+        for (LogicalPlan input : inputs) {
+            Schema schema = input.schema();
+            List<Expr> exprs = new ArrayList<>(schema.size());
+            boolean changed = false;
+            for (int i = 0; i < schema.size(); i++) {
+                Field f = schema.field(i);
+                Expr e = new Column(f.name());
+                if (!f.type().equals(out.field(i).type())) {
+                    e = new Alias(new Cast(e, out.field(i).type()), f.name());
+                    changed = true;
+                }
+                exprs.add(e);
+            }
+            cast.add(changed ? new Projection(input, exprs) : input);
+        }
+        return new Union(cast);
+    }
+
+    private static Schema outputSchema(List<LogicalPlan> inputs) {
+        Schema first = inputs.get(0).schema();
+        List<DataType> types = new ArrayList<>();
+        first.fields().forEach(f -> types.add(f.type()));
+        for (int n = 1; n < inputs.size(); n++) {
+            Schema s = inputs.get(n).schema();
+            if (s.size() != first.size()) {
+                throw new SluiceException("UNION inputs must have the same number of columns: input 1 has "
+                        + first.size() + ", input " + (n + 1) + " has " + s.size());
+            }
+            for (int i = 0; i < s.size(); i++) {
+                DataType common = TypeRules.commonType(types.get(i), s.field(i).type());
+                if (common == null) {
+                    throw new SluiceException("UNION column " + (i + 1) + " ('" + first.field(i).name()
+                            + "') has incompatible types " + types.get(i) + " and " + s.field(i).type()
+                            + " (input " + (n + 1) + ")");
+                }
+                types.set(i, common);
+            }
+        }
+        List<Field> fields = new ArrayList<>(first.size());
+        for (int i = 0; i < first.size(); i++) {
+            fields.add(new Field(first.field(i).name(), types.get(i)));
+        }
+        return new Schema(fields);
+    }
+
+    @Override
+    public Schema schema() {
+        return outputSchema(inputs);
+    }
+
+    @Override
+    public List<LogicalPlan> children() {
+        return inputs;
+    }
+
+    @Override
+    public LogicalPlan withNewChildren(List<LogicalPlan> children) {
+        return new Union(children);
+    }
+
+    @Override
+    public List<Expr> expressions() {
+        return List.of();
+    }
+
+    @Override
+    public String describe() {
+        return "Union: all";
+    }
+}
