@@ -101,6 +101,18 @@ class EmbeddedClusterTest {
     }
 
     @Test
+    void unionsSubqueriesAndConstantFilters() throws Exception {
+        assertSameAsDuckDb("SELECT k, v FROM csv_t WHERE v < 20 UNION ALL SELECT k, v FROM pq_t WHERE v > 990", false);
+        assertSameAsDuckDb("SELECT k FROM csv_t WHERE v < 50 UNION SELECT k FROM pq_t WHERE v > 900", false);
+        assertSameAsDuckDb("SELECT s.k, s.total FROM (SELECT k, sum(v) AS total FROM pq_t GROUP BY k) AS s "
+                + "WHERE s.total > 400000 ORDER BY s.k", true);
+        assertSameAsDuckDb("SELECT count(*) AS c FROM pq_t WHERE 1 = 0", true);
+        assertSameAsDuckDb("SELECT k, v FROM pq_t WHERE 1 = 0", true);
+        assertSameAsDuckDb("SELECT k, v FROM pq_t ORDER BY v, k, x LIMIT 0", true);
+        assertSameAsDuckDb("SELECT k, v FROM pq_t WHERE v IS NOT NULL ORDER BY v DESC, k LIMIT 5 OFFSET 3", true);
+    }
+
+    @Test
     void decimalsOnParquet() throws Exception {
         assertSameAsDuckDb("SELECT k, sum(d) AS sd, min(d) AS lo, max(d) AS hi FROM pq_t GROUP BY k ORDER BY k", true);
         assertSameAsDuckDb("SELECT d * 2 AS dd, d + 1 AS dp FROM pq_t WHERE d > 120 ORDER BY dd, dp LIMIT 10", true);

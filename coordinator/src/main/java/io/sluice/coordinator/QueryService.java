@@ -7,7 +7,6 @@ import io.sluice.coordinator.scheduler.Stage;
 import io.sluice.coordinator.scheduler.StageCutter;
 import io.sluice.coordinator.scheduler.TaskFailedException;
 import io.sluice.optimizer.logical.LogicalOptimizer;
-import io.sluice.optimizer.logical.PruneColumns;
 import io.sluice.optimizer.physical.PhysicalConfig;
 import io.sluice.optimizer.physical.PhysicalOptimizer;
 import io.sluice.optimizer.physical.PhysicalPlanner;
@@ -63,7 +62,7 @@ public final class QueryService {
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.shufflePartitions = requireNonNull(shufflePartitions, "shufflePartitions is null");
         this.removeShuffles = requireNonNull(removeShuffles, "removeShuffles is null");
-        this.logicalOptimizer = new LogicalOptimizer(List.of(new PruneColumns()), maxOptimizerPasses);
+        this.logicalOptimizer = new LogicalOptimizer(LogicalOptimizer.standardRules(), maxOptimizerPasses);
     }
 
     public InMemoryCatalog catalog() {

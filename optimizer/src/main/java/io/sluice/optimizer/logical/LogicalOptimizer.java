@@ -21,7 +21,7 @@ public final class LogicalOptimizer {
     private static final Logger LOG = LoggerFactory.getLogger(LogicalOptimizer.class);
 
     /** Enough for the standard rules to settle on any plan the tests know, with room to spare. */
-    public static final int DEFAULT_MAX_PASSES = 16;
+    public static final int DEFAULT_MAX_PASSES = 3;
 
     private final List<LogicalRule> rules;
     private final int maxPasses;

@@ -1,6 +1,17 @@
 package io.sluice.optimizer.physical;
 
+import io.sluice.plan.expr.Alias;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
 import io.sluice.plan.logical.Aggregate;
+import io.sluice.plan.logical.EmptyRelation;
+import io.sluice.plan.logical.SubqueryAlias;
+import io.sluice.plan.logical.Union;
+import io.sluice.plan.operators.EmptyExec;
+import io.sluice.plan.operators.UnionExec;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
 import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Limit;
 import io.sluice.plan.logical.LogicalPlan;
@@ -20,6 +31,21 @@ import io.sluice.plan.physical.ExecutionPlan;
  * its inputs and {@link EnsureRequirements} adds the repartitions and sorts.
  */
 public final class PhysicalPlanner {
+    /** The input with its columns renamed, by position, to {@code target}'s names (no-op when equal). */
+    static ExecutionPlan rename(ExecutionPlan input, Schema target) {
+        Schema schema = input.schema();
+        if (schema.names().equals(target.names())) {
+            return input;
+        }
+        List<Expr> exprs = new ArrayList<>(schema.size());
+        for (int i = 0; i < schema.size(); i++) {
+            String from = schema.field(i).name();
+            String to = target.field(i).name();
+            exprs.add(from.equals(to) ? new Column(from) : new Alias(new Column(from), to));
+        }
+        return new ProjectionExec(input, exprs);
+    }
+
     public ExecutionPlan plan(LogicalPlan plan) {
         if (plan instanceof TableScan scan) {
             return FileScanExec.create(scan.source(), scan.schema().names());
@@ -41,6 +67,19 @@ public final class PhysicalPlanner {
         if (plan instanceof Limit limit) {
             // A global limit; LimitPushdown turns a sort below into a top-k and puts local limits below exchanges.
             return new LimitExec(plan(limit.input()), limit.offset(), limit.fetch(), true);
+        }
+        if (plan instanceof SubqueryAlias alias) {
+            return rename(plan(alias.input()), alias.schema());
+        }
+        if (plan instanceof EmptyRelation empty) {
+            return new EmptyExec(empty.schema());
+        }
+        if (plan instanceof Union union) {
+            List<ExecutionPlan> inputs = new ArrayList<>();
+            for (LogicalPlan input : union.inputs()) {
+                inputs.add(rename(plan(input), union.schema()));
+            }
+            return new UnionExec(inputs);
         }
         throw new IllegalArgumentException("no physical plan for " + plan.describe());
     }

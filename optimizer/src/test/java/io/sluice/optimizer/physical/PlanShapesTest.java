@@ -55,10 +55,10 @@ class PlanShapesTest {
     @Test
     void limitWithoutOrderPutsALocalLimitBelowTheExchange() {
         assertThat(plan("SELECT id FROM t WHERE v > 10 LIMIT 5")).isEqualTo("""
-                GlobalLimitExec: fetch=5  [single]
-                  RepartitionExec: single  [single]
-                    LocalLimitExec: fetch=5  [unknown(4)]
-                      ProjectionExec: id  [unknown(4)]
+                ProjectionExec: id  [single]
+                  GlobalLimitExec: fetch=5  [single]
+                    RepartitionExec: single  [single]
+                      LocalLimitExec: fetch=5  [unknown(4)]
                         FilterExec: (v > 10)  [unknown(4)]
                           FileScanExec: t (parquet, 4 partitions) columns=[id, v] pruning=[(v > 10)]  [unknown(4)]
                 """);

@@ -1,0 +1,49 @@
+package io.sluice.plan.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.physical.CardinalityEffect;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/** No rows, in one partition: what a provably empty input (WHERE false, LIMIT 0) plans to. */
+public record EmptyExec(Schema schema) implements ExecutionPlan {
+    public EmptyExec {
+        requireNonNull(schema, "schema is null");
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of();
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return this;
+    }
+
+    @Override
+    public PlanProperties properties() {
+        return PlanProperties.of(new Partitioning.Single());
+    }
+
+    @Override
+    public CardinalityEffect cardinalityEffect() {
+        return CardinalityEffect.EQUAL;
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        return BatchStream.empty();
+    }
+
+    @Override
+    public String describe() {
+        return "EmptyExec";
+    }
+}

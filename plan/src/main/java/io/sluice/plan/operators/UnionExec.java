@@ -1,0 +1,76 @@
+package io.sluice.plan.operators;
+
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.physical.CardinalityEffect;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/**
+ * UNION ALL: the partitions of every input, one after another (input 0's partitions first). The
+ * inputs must have identical schemas; the planner aliases and casts them to the output's.
+ */
+public record UnionExec(List<ExecutionPlan> inputs) implements ExecutionPlan {
+    public UnionExec {
+        inputs = List.copyOf(inputs);
+        if (inputs.size() < 2) {
+            throw new IllegalArgumentException("a union needs at least two inputs");
+        }
+        Schema first = inputs.get(0).schema();
+        for (ExecutionPlan input : inputs) {
+            if (!input.schema().equals(first)) {
+                throw new IllegalArgumentException("union inputs differ: " + first + " and " + input.schema());
+            }
+        }
+    }
+
+    @Override
+    public Schema schema() {
+        return inputs.get(0).schema();
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return inputs;
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new UnionExec(children);
+    }
+
+    @Override
+    public PlanProperties properties() {
+        int total = 0;
+        for (ExecutionPlan input : inputs) {
+            total += input.properties().partitioning().partitionCount();
+        }
+        return PlanProperties.of(total == 1 ? new Partitioning.Single() : new Partitioning.Unknown(total));
+    }
+
+    @Override
+    public CardinalityEffect cardinalityEffect() {
+        return CardinalityEffect.GREATER_EQUAL;
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        int p = partition;
+        for (ExecutionPlan input : inputs) {
+            int count = input.properties().partitioning().partitionCount();
+            if (p < count) {
+                return input.execute(p, context);
+            }
+            p -= count;
+        }
+        throw new IllegalArgumentException("union has no partition " + partition);
+    }
+
+    @Override
+    public String describe() {
+        return "UnionExec";
+    }
+}
