@@ -274,19 +274,8 @@ final class HashJoinStream implements BatchStream {
         probeMatched = null;
     }
 
-    /** Queues output columns, in slices of at most the batch size. */
     private void enqueue(Col[] columns, int rows) {
-        if (rows == 0) {
-            return;
-        }
-        for (int from = 0; from < rows; from += batchSize) {
-            int count = Math.min(batchSize, rows - from);
-            Col[] slice = new Col[columns.length];
-            for (int c = 0; c < columns.length; c++) {
-                slice[c] = columns[c].slice(from, count);
-            }
-            queue.add(slice);
-        }
+        JoinSupport.enqueue(queue, columns, rows, batchSize);
     }
 
     @Override

@@ -177,6 +177,27 @@ final class JoinSupport {
         return java.util.Arrays.copyOf(out, n);
     }
 
+    /** Queues output columns in slices of at most {@code batchSize} rows; nothing for zero rows. */
+    static void enqueue(java.util.Queue<Col[]> queue, Col[] columns, int rows, int batchSize) {
+        for (int from = 0; from < rows; from += batchSize) {
+            int count = Math.min(batchSize, rows - from);
+            Col[] slice = new Col[columns.length];
+            for (int c = 0; c < columns.length; c++) {
+                slice[c] = columns[c].slice(from, count);
+            }
+            queue.add(slice);
+        }
+    }
+
+    /** Empty columns of a schema's types. */
+    static Col[] emptyColumns(Schema schema) {
+        Col[] out = new Col[schema.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Col.allocate(schema.field(i).type(), 0, false);
+        }
+        return out;
+    }
+
     /** A whole input partition on the heap: its columns and its evaluated key columns. */
     record Collected(Col[] columns, Col[] keys, int rows) {
     }
