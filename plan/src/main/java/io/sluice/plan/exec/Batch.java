@@ -49,6 +49,29 @@ public final class Batch implements AutoCloseable {
         return batch;
     }
 
+    /**
+     * A batch over heap columns for evaluating expressions only: the columns are served from the
+     * unpacked cache and the root's vectors stay empty (they allocate nothing), so building it costs
+     * no Arrow memory and no copy. Never hand it to a consumer that reads {@link #root()}, such as
+     * a shuffle or IPC writer. Closing it is still required and cheap.
+     */
+    public static Batch forEvaluation(Schema schema, Col[] columns, int rowCount, BufferAllocator allocator) {
+        if (columns.length != schema.size()) {
+            throw new IllegalArgumentException(columns.length + " columns for a schema of " + schema.size());
+        }
+        List<FieldVector> vectors = new ArrayList<>(columns.length);
+        for (int i = 0; i < columns.length; i++) {
+            if (columns[i].length != rowCount) {
+                throw new IllegalArgumentException("column " + i + " has " + columns[i].length + " rows, not " + rowCount);
+            }
+            vectors.add(schema.field(i).toArrow().createVector(allocator));
+        }
+        VectorSchemaRoot root = new VectorSchemaRoot(schema.toArrow().getFields(), vectors, rowCount);
+        Batch batch = new Batch(schema, root);
+        System.arraycopy(columns, 0, batch.unpacked, 0, columns.length);
+        return batch;
+    }
+
     public Schema schema() {
         return schema;
     }

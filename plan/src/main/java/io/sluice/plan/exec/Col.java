@@ -134,6 +134,33 @@ public final class Col {
         }
     }
 
+    /**
+     * Rows {@code indexes[0..count)} of this column, where a negative index yields NULL: the side
+     * of an outer join that found no partner.
+     */
+    public Col gatherOrNull(int[] indexes, int count) {
+        boolean any = false;
+        for (int i = 0; i < count; i++) {
+            any |= indexes[i] < 0;
+        }
+        if (!any) {
+            return gather(indexes, count);
+        }
+        int[] safe = new int[count];
+        boolean[] outNulls = new boolean[count];
+        for (int i = 0; i < count; i++) {
+            int index = indexes[i];
+            boolean missing = index < 0;
+            safe[i] = missing ? 0 : index;
+            outNulls[i] = missing || (nulls != null && nulls[index]);
+        }
+        if (length == 0) {
+            return allNull(type, count);
+        }
+        Col values = gather(safe, count);
+        return new Col(type, count, values.longs, values.doubles, values.bools, values.strings, outNulls);
+    }
+
     /** The rows of several columns of one type, one after another. */
     public static Col concat(DataType type, java.util.List<Col> parts) {
         if (parts.size() == 1) {

@@ -7,7 +7,11 @@ import java.util.Arrays;
 /**
  * Maps group keys to dense group ids with open addressing. Keys are hashed a column at a time
  * over primitive arrays, then each row probes once; stored keys live in growable typed arrays, so
- * no key object is made per row.
+ * no key object is made per row. NULL equals NULL here (grouping semantics); a join, where NULL
+ * never matches, skips rows with NULL keys through the {@code skip} masks.
+ *
+ * <p>The hash is deliberately not the shuffle's {@code HashPartitioner} hash: the rows of one
+ * hash partition share their partition hash modulo n, which would crowd a table indexed by it.
  */
 final class GroupTable {
     private static final long NULL_HASH = 0x2545F4914F6CDD1DL;
@@ -32,15 +36,57 @@ final class GroupTable {
 
     /** Group id of each row, adding new groups as they appear. */
     int[] groupIds(Col[] keyCols, int rows) {
+        return groupIds(keyCols, rows, null);
+    }
+
+    /** Group id of each row, adding new groups as they appear; -1 for rows where {@code skip} is set (may be null). */
+    int[] groupIds(Col[] keyCols, int rows, boolean[] skip) {
+        long[] hashes = hashRows(keyCols, rows);
+        int[] ids = new int[rows];
+        for (int r = 0; r < rows; r++) {
+            ids[r] = skip != null && skip[r] ? -1 : findOrInsert(keyCols, r, hashes[r]);
+        }
+        return ids;
+    }
+
+    /**
+     * Group id of each row's key, or -1 where the key is not in the table or {@code skip} is set
+     * (may be null). Adds nothing. The key columns may be of other long-backed types than the
+     * table's (an INT32 probe of an INT64 table), which hash and compare by value.
+     */
+    int[] find(Col[] keyCols, int rows, boolean[] skip) {
+        long[] hashes = hashRows(keyCols, rows);
+        int[] ids = new int[rows];
+        int mask = slots.length - 1;
+        for (int r = 0; r < rows; r++) {
+            if (skip != null && skip[r]) {
+                ids[r] = -1;
+                continue;
+            }
+            long hash = hashes[r];
+            int slot = (int) (hash ^ (hash >>> 32)) & mask;
+            int found = -1;
+            int entry;
+            while ((entry = slots[slot]) != 0) {
+                int id = entry - 1;
+                if (groupHashes[id] == hash && keysEqual(id, keyCols, r)) {
+                    found = id;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+            ids[r] = found;
+        }
+        return ids;
+    }
+
+    /** Per-row hashes of a batch of keys, one column at a time. */
+    private static long[] hashRows(Col[] keyCols, int rows) {
         long[] hashes = new long[rows];
         for (Col c : keyCols) {
             hashInto(c, hashes);
         }
-        int[] ids = new int[rows];
-        for (int r = 0; r < rows; r++) {
-            ids[r] = findOrInsert(keyCols, r, hashes[r]);
-        }
-        return ids;
+        return hashes;
     }
 
     private int findOrInsert(Col[] keyCols, int row, long hash) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.KeyOrder;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
@@ -155,7 +156,7 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         for (int i = 0; i < sortKeys.length; i++) {
             sortKeys[i] = Col.concat(keyColumns.get(i).get(0).type, keyColumns.get(i));
         }
-        int[] order = new RowComparator(sortKeys, keys).sortedIndexes(rows);
+        int[] order = new KeyOrder(keys).sortedIndexes(sortKeys, rows);
         int total = limit == NO_FETCH ? rows : (int) Math.min(rows, limit);
         Col[] all = new Col[schema.size()];
         for (int i = 0; i < all.length; i++) {

@@ -1,15 +1,99 @@
 package io.sluice.plan.physical;
 
+import static java.util.Objects.requireNonNull;
+
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.SortKey;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** How an operator's output rows are spread over its partitions. */
+/**
+ * How an operator's output rows are spread over its partitions.
+ *
+ * <p>Only {@link Broadcast} satisfies {@link Distribution.Broadcast}: a consumer that requires it
+ * executes the input for every one of its own partition indexes, which a one-partition input
+ * cannot serve.
+ */
 public sealed interface Partitioning {
     int partitionCount();
 
     /** Whether rows placed this way meet {@code required}. */
     boolean satisfies(Distribution required);
+
+    /**
+     * Whether this and {@code other} split rows by the same scheme, so that, given corresponding
+     * keys, partition {@code i} of each holds the same key values: both hash with equal counts and
+     * key counts, both range with the same split points (id, and boundaries once resolved), equal
+     * counts and key directions, or both have a single partition. Which key corresponds to which
+     * is the caller's to check; {@link #coPartitioned} does both.
+     */
+    default boolean compatibleWith(Partitioning other) {
+        requireNonNull(other, "other is null");
+        if (this instanceof Broadcast || other instanceof Broadcast) {
+            return this instanceof Broadcast && other instanceof Broadcast;
+        }
+        if (partitionCount() == 1 && other.partitionCount() == 1) {
+            return true;
+        }
+        if (this instanceof Hash a && other instanceof Hash b) {
+            return a.partitionCount() == b.partitionCount() && a.keys().size() == b.keys().size();
+        }
+        if (this instanceof Range a && other instanceof Range b) {
+            if (a.partitionCount() != b.partitionCount() || a.keys().size() != b.keys().size()
+                    || !a.splits().id().equals(b.splits().id())) {
+                return false;
+            }
+            if (a.splits().resolved() && b.splits().resolved()
+                    && !a.splits().boundaries().equals(b.splits().boundaries())) {
+                return false;
+            }
+            for (int i = 0; i < a.keys().size(); i++) {
+                SortKey ka = a.keys().get(i);
+                SortKey kb = b.keys().get(i);
+                if (ka.ascending() != kb.ascending() || ka.nullsFirst() != kb.nullsFirst()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Whether two inputs of a key-matching operator (a join on {@code aKeys[j] = bKeys[j]}) are
+     * co-partitioned: their partitionings are {@linkplain #compatibleWith compatible} and the
+     * {@code i}-th partitioning key of each is the {@code j}-th join key of its side for the same
+     * {@code j}. Then equal join keys meet in the same partition index on both sides.
+     */
+    static boolean coPartitioned(Partitioning a, List<Expr> aKeys, Partitioning b, List<Expr> bKeys) {
+        if (aKeys.size() != bKeys.size()) {
+            throw new IllegalArgumentException("key lists differ in length: " + aKeys.size() + " and " + bKeys.size());
+        }
+        if (!a.compatibleWith(b)) {
+            return false;
+        }
+        List<Expr> aPart;
+        List<Expr> bPart;
+        if (a instanceof Hash ha && b instanceof Hash hb) {
+            aPart = ha.keys();
+            bPart = hb.keys();
+        } else if (a instanceof Range ra && b instanceof Range rb) {
+            aPart = ra.keys().stream().map(SortKey::expr).toList();
+            bPart = rb.keys().stream().map(SortKey::expr).toList();
+        } else {
+            return true; // both one partition, or both broadcast
+        }
+        for (int i = 0; i < aPart.size(); i++) {
+            boolean paired = false;
+            for (int j = 0; j < aKeys.size() && !paired; j++) {
+                paired = aKeys.get(j).equals(aPart.get(i)) && bKeys.get(j).equals(bPart.get(i));
+            }
+            if (!paired) {
+                return false;
+            }
+        }
+        return true;
+    }
 
     /** Nothing known about which row lands where. */
     record Unknown(int partitionCount) implements Partitioning {
@@ -19,9 +103,7 @@ public sealed interface Partitioning {
 
         @Override
         public boolean satisfies(Distribution required) {
-            return required instanceof Distribution.Unspecified
-                    || (partitionCount == 1 && required instanceof Distribution.KeyPartitioned)
-                    || (partitionCount == 1 && required instanceof Distribution.SinglePartition);
+            return required instanceof Distribution.Unspecified || onePartitionSatisfies(partitionCount, required);
         }
 
         @Override
@@ -39,7 +121,7 @@ public sealed interface Partitioning {
 
         @Override
         public boolean satisfies(Distribution required) {
-            return true;
+            return !(required instanceof Distribution.Broadcast);
         }
 
         @Override
@@ -60,15 +142,12 @@ public sealed interface Partitioning {
 
         @Override
         public boolean satisfies(Distribution required) {
-            if (required instanceof Distribution.Unspecified) {
+            if (required instanceof Distribution.Unspecified || onePartitionSatisfies(partitionCount, required)) {
                 return true;
-            }
-            if (required instanceof Distribution.SinglePartition) {
-                return partitionCount == 1;
             }
             if (required instanceof Distribution.KeyPartitioned k) {
                 // Hashing on a subset of the required keys keeps equal required keys together.
-                return partitionCount == 1 || k.keys().containsAll(keys);
+                return k.keys().containsAll(keys);
             }
             return false;
         }
@@ -88,13 +167,106 @@ public sealed interface Partitioning {
 
         @Override
         public boolean satisfies(Distribution required) {
-            return required instanceof Distribution.Unspecified || partitionCount == 1;
+            return required instanceof Distribution.Unspecified || onePartitionSatisfies(partitionCount, required);
         }
 
         @Override
         public String toString() {
             return "round_robin(" + partitionCount + ")";
         }
+    }
+
+    /**
+     * Every consumer partition reads all rows: a shuffle with this partitioning writes everything
+     * to block 0 and its reader serves block 0 for any requested partition index. The count is 1
+     * because there is one distinct partition; the consumer decides how many times it is read.
+     * Satisfies {@link Distribution.Broadcast} and {@link Distribution.Unspecified}.
+     */
+    record Broadcast() implements Partitioning {
+        @Override
+        public int partitionCount() {
+            return 1;
+        }
+
+        @Override
+        public boolean satisfies(Distribution required) {
+            return required instanceof Distribution.Broadcast || required instanceof Distribution.Unspecified;
+        }
+
+        @Override
+        public String toString() {
+            return "broadcast";
+        }
+    }
+
+    /**
+     * Rows split into key ranges by {@code splits}: partition {@code i} holds the rows that sort
+     * after boundary {@code i - 1} and before or equal to boundary {@code i} under {@code keys}
+     * (directions and NULL placement included). Equal keys share a partition.
+     *
+     * <p>Satisfies {@link Distribution.RangePartitioned} when its keys are the required keys or a
+     * prefix of them: splitting on {@code (a)} keeps equal {@code (a, b)} together and orders
+     * partitions by {@code (a, b)}. Splitting on more keys than required does not: {@code (a, b)}
+     * may place one {@code a} value in two partitions, which a sort-merge join on {@code a} cannot
+     * accept. Satisfies {@link Distribution.KeyPartitioned} when its key expressions are all among
+     * the required ones, as hash partitioning does.
+     */
+    record Range(List<SortKey> keys, SplitPoints splits, int partitionCount) implements Partitioning {
+        public Range {
+            keys = List.copyOf(keys);
+            requireNonNull(splits, "splits is null");
+            checkCount(partitionCount);
+            if (keys.isEmpty()) {
+                throw new IllegalArgumentException("range partitioning needs a key");
+            }
+            if (splits.resolved()) {
+                if (splits.boundaries().size() > partitionCount - 1) {
+                    throw new IllegalArgumentException(splits.boundaries().size() + " boundaries for " + partitionCount
+                            + " partitions (at most " + (partitionCount - 1) + ")");
+                }
+                for (List<Object> row : splits.boundaries()) {
+                    if (row.size() != keys.size()) {
+                        throw new IllegalArgumentException("boundary row " + row + " has " + row.size()
+                                + " values for " + keys.size() + " sort keys");
+                    }
+                }
+            }
+        }
+
+        /** The same partitioning with its split points bound to {@code boundaries}. */
+        public Range withBoundaries(List<List<Object>> boundaries) {
+            return new Range(keys, splits.resolve(boundaries), partitionCount);
+        }
+
+        @Override
+        public boolean satisfies(Distribution required) {
+            if (required instanceof Distribution.Unspecified || onePartitionSatisfies(partitionCount, required)) {
+                return true;
+            }
+            if (required instanceof Distribution.KeyPartitioned k) {
+                for (SortKey key : keys) {
+                    if (!k.keys().contains(key.expr())) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            if (required instanceof Distribution.RangePartitioned r) {
+                return keys.size() <= r.keys().size() && r.keys().subList(0, keys.size()).equals(keys);
+            }
+            return false;
+        }
+
+        @Override
+        public String toString() {
+            return "range([" + keys.stream().map(SortKey::toString).collect(Collectors.joining(", ")) + "], "
+                    + splits + ", " + partitionCount + ")";
+        }
+    }
+
+    /** One partition meets every requirement except broadcast (which needs any index to be readable). */
+    private static boolean onePartitionSatisfies(int partitionCount, Distribution required) {
+        return partitionCount == 1 && !(required instanceof Distribution.Broadcast);
     }
 
     private static void checkCount(int n) {

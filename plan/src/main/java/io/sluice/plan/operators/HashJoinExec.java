@@ -1,0 +1,216 @@
+package io.sluice.plan.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.logical.JoinType;
+import io.sluice.plan.physical.Distribution;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/**
+ * Equi-join by hashing: {@code leftKeys[i] = rightKeys[i]} for every {@code i}, and then the
+ * optional residual {@code filter} (over the left columns followed by the right ones). Output:
+ * left columns then right columns for INNER, LEFT, RIGHT and FULL; left columns only for the
+ * semi and anti joins.
+ *
+ * <h2>Semantics</h2>
+ * SQL NULL rules: a NULL in any key column matches nothing. A pair of rows matches when the keys
+ * are equal and the filter is TRUE (not FALSE, not NULL), so a pair failing the filter counts as no
+ * match for the outer, semi and anti joins. LEFT keeps each unmatched left row once with NULL right
+ * columns, RIGHT each unmatched right row with NULL left columns, FULL both. LEFT_SEMI outputs each
+ * left row with a match once; LEFT_ANTI each left row without one. LEFT_ANTI_NULL_AWARE is
+ * {@code l.k NOT IN (SELECT r.k FROM r WHERE filter)}: a left row is dropped when some right row
+ * passes the filter and its key equals the left key or either key is NULL; so a NULL right key
+ * drops every left row and a NULL left key survives only when no right row passes the filter. It
+ * takes exactly one key (multi-column NOT IN needs row-wise NULL logic this operator does not do).
+ *
+ * <h2>Which side is built</h2>
+ * The build side is read whole into a hash table; the probe side streams past it. The rule is:
+ * build the side whose unmatched rows need not be output, so that each probe row's fate is known
+ * as soon as its candidates are checked and no build-side bookkeeping has to survive the partition.
+ * <ul>
+ *   <li>INNER, RIGHT: build left, probe right ({@link Mode#COLLECT_RIGHT} INNER builds right).
+ *   <li>LEFT, LEFT_SEMI, LEFT_ANTI, LEFT_ANTI_NULL_AWARE: build right, probe left.
+ *   <li>FULL: build left, probe right, and a matched flag per build row; the unmatched left rows
+ *       are output after the probe side is drained.
+ * </ul>
+ * The planner should therefore put the smaller input on the built side (it can swap INNER inputs,
+ * and turn LEFT into RIGHT by swapping).
+ *
+ * <h2>Modes</h2>
+ * <ul>
+ *   <li>{@link Mode#PARTITIONED}: both inputs key-partitioned on their keys and co-partitioned;
+ *       partition {@code p} joins left partition {@code p} with right partition {@code p}. Any
+ *       type; NULL-aware anti requires one partition on each side, because whether the right side
+ *       is empty or holds a NULL key is a fact about all of it.
+ *   <li>{@link Mode#COLLECT_LEFT}: the left is broadcast (every partition reads all of it) and
+ *       built; the right is probed partition by partition. Only INNER and RIGHT: a type that
+ *       outputs unmatched left rows would output them once per partition, since no partition sees
+ *       all right rows.
+ *   <li>{@link Mode#COLLECT_RIGHT}: the mirror image (right broadcast and built, left probed),
+ *       for INNER, LEFT, LEFT_SEMI, LEFT_ANTI and LEFT_ANTI_NULL_AWARE: the broadcast of a small
+ *       {@code IN} / {@code EXISTS} subquery. Not in the original brief; it is what makes the
+ *       left-preserving joins broadcastable.
+ * </ul>
+ * A broadcast side is rebuilt by every task; each task owns its table.
+ *
+ * <h2>Properties</h2>
+ * Output partitioning is the probe side's: each output row is produced in the partition its probe
+ * row came from, and the probe side's key columns are in the output (for semi and anti joins the
+ * probe side is the left, whose columns are the output). For FULL neither side's placement
+ * survives (unmatched rows of both sides carry NULL keys in the other side's columns), so it is
+ * unknown. No order is promised. After an INNER join {@code leftKeys[i]} and {@code rightKeys[i]}
+ * are equal in every row, so a partitioning on one also describes the other; until
+ * PlanProperties carries equivalence classes this is only stated here.
+ *
+ * <p>Memory: build rows live on the heap as unpacked columns; Arrow memory is held only for the
+ * batches handed to the caller.
+ */
+public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
+        List<Expr> rightKeys, Expr filter, Mode mode) implements ExecutionPlan {
+
+    /** How the inputs are spread: see the class comment. */
+    public enum Mode { PARTITIONED, COLLECT_LEFT, COLLECT_RIGHT }
+
+    public HashJoinExec {
+        requireNonNull(left, "left is null");
+        requireNonNull(right, "right is null");
+        requireNonNull(type, "type is null");
+        requireNonNull(mode, "mode is null");
+        leftKeys = List.copyOf(leftKeys);
+        rightKeys = List.copyOf(rightKeys);
+        JoinSupport.checkKeys("HashJoinExec", leftKeys, left.schema(), rightKeys, right.schema());
+        Schema joined = JoinSupport.joinedSchema("HashJoinExec", left.schema(), right.schema());
+        JoinSupport.checkFilter("HashJoinExec", filter, joined);
+        if (type == JoinType.LEFT_ANTI_NULL_AWARE && leftKeys.size() != 1) {
+            throw new IllegalArgumentException("HashJoinExec: LEFT_ANTI_NULL_AWARE (NOT IN) takes exactly one key, got "
+                    + leftKeys.size());
+        }
+        switch (mode) {
+            case COLLECT_LEFT -> {
+                if (type != JoinType.INNER && type != JoinType.RIGHT) {
+                    throw new IllegalArgumentException("HashJoinExec: COLLECT_LEFT supports INNER and RIGHT joins, not "
+                            + type + ": with the left broadcast to every partition, each partition would output the "
+                            + "left rows it did not match itself, though another partition may match them");
+                }
+            }
+            case COLLECT_RIGHT -> {
+                if (type == JoinType.RIGHT || type == JoinType.FULL) {
+                    throw new IllegalArgumentException("HashJoinExec: COLLECT_RIGHT does not support " + type
+                            + " joins: with the right broadcast to every partition, each partition would output the "
+                            + "right rows it did not match itself, though another partition may match them");
+                }
+            }
+            case PARTITIONED -> {
+            }
+        }
+    }
+
+    /** Whether the left input is the one read into the hash table (see the class comment). */
+    public boolean buildsLeft() {
+        return switch (type) {
+            case INNER -> mode != Mode.COLLECT_RIGHT;
+            case RIGHT, FULL -> true;
+            case LEFT, LEFT_SEMI, LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> false;
+        };
+    }
+
+    @Override
+    public Schema schema() {
+        return JoinSupport.outputSchema(type, left.schema(), joinedSchema());
+    }
+
+    Schema joinedSchema() {
+        return JoinSupport.joinedSchema("HashJoinExec", left.schema(), right.schema());
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(left, right);
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        if (children.size() != 2) {
+            throw new IllegalArgumentException("HashJoinExec takes two children, got " + children.size());
+        }
+        return new HashJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter, mode);
+    }
+
+    @Override
+    public PlanProperties properties() {
+        Partitioning probe = (buildsLeft() ? right : left).properties().partitioning();
+        if (type == JoinType.FULL && probe.partitionCount() > 1) {
+            return PlanProperties.of(new Partitioning.Unknown(probe.partitionCount()));
+        }
+        return PlanProperties.of(probe);
+    }
+
+    @Override
+    public List<Distribution> requiredInputDistribution() {
+        return switch (mode) {
+            case PARTITIONED -> type == JoinType.LEFT_ANTI_NULL_AWARE
+                    ? List.of(Distribution.SINGLE, Distribution.SINGLE)
+                    : List.of(new Distribution.KeyPartitioned(leftKeys), new Distribution.KeyPartitioned(rightKeys));
+            case COLLECT_LEFT -> List.of(Distribution.BROADCAST, Distribution.UNSPECIFIED);
+            case COLLECT_RIGHT -> List.of(Distribution.UNSPECIFIED, Distribution.BROADCAST);
+        };
+    }
+
+    @Override
+    public boolean requiresCoPartitionedInputs() {
+        return mode == Mode.PARTITIONED;
+    }
+
+    @Override
+    public List<Boolean> benefitsFromInputPartitioning() {
+        return switch (mode) {
+            case PARTITIONED -> List.of(true, true);
+            case COLLECT_LEFT -> List.of(false, true);
+            case COLLECT_RIGHT -> List.of(true, false);
+        };
+    }
+
+    @Override
+    public String describe() {
+        StringBuilder on = new StringBuilder();
+        for (int i = 0; i < leftKeys.size(); i++) {
+            on.append(i == 0 ? "" : ", ").append('(').append(leftKeys.get(i)).append(", ").append(rightKeys.get(i))
+                    .append(')');
+        }
+        return "HashJoinExec: mode=" + mode.name().toLowerCase() + ", type=" + type.name().toLowerCase() + ", on=["
+                + on + "]" + (filter == null ? "" : ", filter=" + filter)
+                + ", build=" + (buildsLeft() ? "left" : "right");
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        requireNonNull(context, "context is null");
+        JoinSupport.checkInputs(this, requiresCoPartitionedInputs());
+        boolean buildLeft = buildsLeft();
+        ExecutionPlan build = buildLeft ? left : right;
+        ExecutionPlan probe = buildLeft ? right : left;
+        List<Expr> buildKeys = buildLeft ? leftKeys : rightKeys;
+        List<Expr> probeKeys = buildLeft ? rightKeys : leftKeys;
+        JoinSupport.Collected built = JoinSupport.collect(build.execute(partition, context), build.schema(), buildKeys);
+        DataType[] keyTypes = new DataType[buildKeys.size()];
+        for (int i = 0; i < keyTypes.length; i++) {
+            keyTypes[i] = buildKeys.get(i).type(build.schema());
+        }
+        JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
+        BatchStream probeStream = probe.execute(partition, context);
+        return new HashJoinStream(this, built, table, probeStream, probeKeys, context);
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,247 @@
+package io.sluice.plan.operators;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.logical.JoinType;
+import io.sluice.plan.physical.Distribution;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.DataType.Kind;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+
+/** What the join operators share: validation, schemas, and assembling output rows from index pairs. */
+final class JoinSupport {
+    private JoinSupport() {
+    }
+
+    /**
+     * Checks the equi-join keys: as many on each side, at least one, and pairwise of types that
+     * hash and compare alike (equal types, any two integer types, decimals of one scale, or a NULL
+     * literal). Anything else is the planner's to cast first. Returns the left key types.
+     */
+    static DataType[] checkKeys(String operator, List<Expr> leftKeys, Schema left, List<Expr> rightKeys, Schema right) {
+        if (leftKeys.isEmpty()) {
+            throw new IllegalArgumentException(operator + " needs at least one key pair");
+        }
+        if (leftKeys.size() != rightKeys.size()) {
+            throw new IllegalArgumentException(operator + " has " + leftKeys.size() + " left keys but "
+                    + rightKeys.size() + " right keys");
+        }
+        DataType[] types = new DataType[leftKeys.size()];
+        for (int i = 0; i < types.length; i++) {
+            DataType l = leftKeys.get(i).type(left);
+            DataType r = rightKeys.get(i).type(right);
+            if (!keysCompatible(l, r)) {
+                throw new IllegalArgumentException(operator + ": key " + leftKeys.get(i) + " (" + l + ") and "
+                        + rightKeys.get(i) + " (" + r + ") differ in type; the planner must cast them to a common type");
+            }
+            types[i] = l;
+        }
+        return types;
+    }
+
+    private static boolean keysCompatible(DataType l, DataType r) {
+        if (l.kind() == Kind.NULL || r.kind() == Kind.NULL || l.equals(r)) {
+            return true;
+        }
+        if (l.isIntegral() && r.isIntegral()) {
+            return true;
+        }
+        return l.kind() == Kind.DECIMAL && r.kind() == Kind.DECIMAL && l.scale() == r.scale();
+    }
+
+    /** Left fields then right fields: what the residual filter sees, and the output of non-semi joins. */
+    static Schema joinedSchema(String operator, Schema left, Schema right) {
+        List<Field> fields = new ArrayList<>(left.fields());
+        fields.addAll(right.fields());
+        try {
+            return new Schema(fields);
+        } catch (SluiceException e) {
+            throw new IllegalArgumentException(operator + ": the inputs share a column name (" + e.getMessage()
+                    + "); qualify or alias the columns below the join", e);
+        }
+    }
+
+    static Schema outputSchema(JoinType type, Schema left, Schema joined) {
+        return type.outputsRight() ? joined : left;
+    }
+
+    static void checkFilter(String operator, Expr filter, Schema joined) {
+        if (filter != null) {
+            TypeRules.checkBoolean(operator + " filter " + filter, filter.type(joined));
+        }
+    }
+
+    /**
+     * Fails unless each input's partitioning meets what the join requires of it, and, when
+     * {@code coPartitioned}, both have the same partition count. A violation is a planning bug;
+     * running anyway would silently lose matches.
+     */
+    static void checkInputs(ExecutionPlan join, boolean coPartitioned) {
+        List<ExecutionPlan> children = join.children();
+        List<Distribution> required = join.requiredInputDistribution();
+        for (int i = 0; i < children.size(); i++) {
+            Partitioning p = children.get(i).properties().partitioning();
+            if (!p.satisfies(required.get(i))) {
+                throw new IllegalStateException(join.describe() + ": input " + i + " is partitioned " + p
+                        + ", which does not satisfy " + required.get(i));
+            }
+        }
+        if (coPartitioned) {
+            int l = children.get(0).properties().partitioning().partitionCount();
+            int r = children.get(1).properties().partitioning().partitionCount();
+            if (l != r) {
+                throw new IllegalStateException(join.describe() + ": co-partitioned inputs have " + l + " and " + r
+                        + " partitions");
+            }
+        }
+    }
+
+    /**
+     * Output columns (left then right) for {@code count} pairs of left and right row indexes; a
+     * negative index gives NULLs on that side (an outer join's unmatched row).
+     */
+    static Col[] pairColumns(Col[] left, int[] leftRows, Col[] right, int[] rightRows, int count) {
+        Col[] out = new Col[left.length + right.length];
+        for (int c = 0; c < left.length; c++) {
+            out[c] = left[c].gatherOrNull(leftRows, count);
+        }
+        for (int c = 0; c < right.length; c++) {
+            out[left.length + c] = right[c].gatherOrNull(rightRows, count);
+        }
+        return out;
+    }
+
+    /** Rows {@code rows[0..count)} of {@code side}, with an all-NULL column per field of {@code other}. */
+    static Col[] withNullSide(Col[] side, int[] rows, int count, Schema other, boolean sideIsLeft) {
+        Col[] out = new Col[side.length + other.size()];
+        int sideAt = sideIsLeft ? 0 : other.size();
+        int otherAt = sideIsLeft ? side.length : 0;
+        for (int c = 0; c < side.length; c++) {
+            out[sideAt + c] = side[c].gather(rows, count);
+        }
+        for (int c = 0; c < other.size(); c++) {
+            out[otherAt + c] = Col.allNull(other.field(c).type(), count);
+        }
+        return out;
+    }
+
+    static Col[] gather(Col[] columns, int[] rows, int count) {
+        Col[] out = new Col[columns.length];
+        for (int c = 0; c < columns.length; c++) {
+            out[c] = columns[c].gather(rows, count);
+        }
+        return out;
+    }
+
+    /**
+     * Positions {@code k < count} whose joined row passes {@code filter} (TRUE, not NULL), in
+     * order. The columns are evaluated on the heap; no Arrow memory stays allocated.
+     */
+    static int[] passing(Expr filter, Schema joined, Col[] columns, int count, BufferAllocator allocator) {
+        Col mask;
+        try (Batch batch = Batch.forEvaluation(joined, columns, count, allocator)) {
+            mask = filter.evaluate(batch);
+        }
+        if (mask.type.kind() == Kind.NULL) {
+            return new int[0];
+        }
+        int[] selected = new int[count];
+        int n = 0;
+        boolean[] values = mask.bools;
+        boolean[] nulls = mask.nulls;
+        for (int k = 0; k < count; k++) {
+            selected[n] = k;
+            n += values[k] && (nulls == null || !nulls[k]) ? 1 : 0;
+        }
+        return java.util.Arrays.copyOf(selected, n);
+    }
+
+    /** Positions {@code r < count} where {@code flags[r] == wanted}. */
+    static int[] where(boolean[] flags, int count, boolean wanted) {
+        int[] out = new int[count];
+        int n = 0;
+        for (int r = 0; r < count; r++) {
+            out[n] = r;
+            n += flags[r] == wanted ? 1 : 0;
+        }
+        return java.util.Arrays.copyOf(out, n);
+    }
+
+    /** Queues output columns in slices of at most {@code batchSize} rows; nothing for zero rows. */
+    static void enqueue(java.util.Queue<Col[]> queue, Col[] columns, int rows, int batchSize) {
+        for (int from = 0; from < rows; from += batchSize) {
+            int count = Math.min(batchSize, rows - from);
+            Col[] slice = new Col[columns.length];
+            for (int c = 0; c < columns.length; c++) {
+                slice[c] = columns[c].slice(from, count);
+            }
+            queue.add(slice);
+        }
+    }
+
+    /** Empty columns of a schema's types. */
+    static Col[] emptyColumns(Schema schema) {
+        Col[] out = new Col[schema.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Col.allocate(schema.field(i).type(), 0, false);
+        }
+        return out;
+    }
+
+    /** A whole input partition on the heap: its columns and its evaluated key columns. */
+    record Collected(Col[] columns, Col[] keys, int rows) {
+    }
+
+    /** Drains {@code stream} (closing it and each batch) into heap columns. */
+    static Collected collect(BatchStream stream, Schema schema, List<Expr> keys) {
+        List<List<Col>> columns = new ArrayList<>();
+        List<List<Col>> keyColumns = new ArrayList<>();
+        for (int i = 0; i < schema.size(); i++) {
+            columns.add(new ArrayList<>());
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            keyColumns.add(new ArrayList<>());
+        }
+        int rows = 0;
+        try (BatchStream in = stream) {
+            Batch next;
+            while ((next = in.next()) != null) {
+                try (Batch b = next) {
+                    if (b.rowCount() == 0) {
+                        continue;
+                    }
+                    rows = Math.addExact(rows, b.rowCount());
+                    for (int i = 0; i < schema.size(); i++) {
+                        columns.get(i).add(b.column(i));
+                    }
+                    for (int i = 0; i < keys.size(); i++) {
+                        keyColumns.get(i).add(keys.get(i).evaluate(b));
+                    }
+                }
+            }
+        }
+        Col[] cols = new Col[schema.size()];
+        for (int i = 0; i < cols.length; i++) {
+            cols[i] = concat(schema.field(i).type(), columns.get(i));
+        }
+        Col[] keyCols = new Col[keys.size()];
+        for (int i = 0; i < keyCols.length; i++) {
+            keyCols[i] = concat(keys.get(i).type(schema), keyColumns.get(i));
+        }
+        return new Collected(cols, keyCols, rows);
+    }
+
+    private static Col concat(DataType type, List<Col> parts) {
+        return parts.isEmpty() ? Col.allocate(type, 0, false) : Col.concat(parts.get(0).type, parts);
+    }
+}

@@ -1,0 +1,224 @@
+package io.sluice.plan.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.physical.CardinalityEffect;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A uniform random sample of each input partition's sort-key values, for computing range split
+ * points ({@link io.sluice.plan.physical.RangeBoundaries}). Partition {@code p} outputs at most
+ * {@code maxRows} rows, each row of the input being equally likely to be kept; the columns are the
+ * key expressions' values, named by {@link io.sluice.plan.expr.Expr#name()}.
+ *
+ * <p>Reservoir sampling with geometric skips (Li's "Algorithm L"): after the reservoir is full,
+ * random numbers are drawn only for the rows that are kept, O(k log(n / k)) of them, and key
+ * values are copied a column at a time per batch. The generator is seeded by the partition index,
+ * so re-running a partition on the same input yields the same sample.
+ */
+public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows) implements ExecutionPlan {
+    private static final long SEED = 0x5DEECE66DL;
+
+    public SampleExec {
+        requireNonNull(input, "input is null");
+        keys = List.copyOf(keys);
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("a sample needs a key");
+        }
+        if (maxRows < 1) {
+            throw new IllegalArgumentException("maxRows must be positive: " + maxRows);
+        }
+        for (SortKey k : keys) {
+            k.expr().type(input.schema());
+        }
+    }
+
+    @Override
+    public Schema schema() {
+        List<Field> fields = new ArrayList<>(keys.size());
+        for (SortKey k : keys) {
+            fields.add(new Field(k.expr().name(), k.expr().type(input.schema())));
+        }
+        return new Schema(fields);
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        if (children.size() != 1) {
+            throw new IllegalArgumentException("SampleExec takes one child, got " + children.size());
+        }
+        return new SampleExec(children.get(0), keys, maxRows);
+    }
+
+    @Override
+    public PlanProperties properties() {
+        return PlanProperties.of(new Partitioning.Unknown(input.properties().partitioning().partitionCount()));
+    }
+
+    @Override
+    public CardinalityEffect cardinalityEffect() {
+        return CardinalityEffect.LOWER_EQUAL;
+    }
+
+    @Override
+    public String describe() {
+        return "SampleExec: maxRows=" + maxRows + ", keys=" + keys;
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        requireNonNull(context, "context is null");
+        Schema schema = schema();
+        Reservoir reservoir = new Reservoir(schema, maxRows, new SplittableRandom(SEED ^ (partition * 0x9E3779B97F4A7C15L)));
+        try (BatchStream in = input.execute(partition, context)) {
+            Batch next;
+            while ((next = in.next()) != null) {
+                try (Batch batch = next) {
+                    if (batch.rowCount() > 0) {
+                        Col[] values = new Col[keys.size()];
+                        for (int k = 0; k < values.length; k++) {
+                            values[k] = keys.get(k).expr().evaluate(batch);
+                        }
+                        reservoir.offer(values, batch.rowCount());
+                    }
+                }
+            }
+        }
+        Col[] sample = reservoir.columns();
+        int rows = reservoir.size();
+        int batchSize = context.batchSize();
+        return new BatchStream() {
+            private int next;
+
+            @Override
+            public Batch next() {
+                if (next >= rows) {
+                    return null;
+                }
+                int count = Math.min(batchSize, rows - next);
+                Col[] out = new Col[sample.length];
+                for (int k = 0; k < out.length; k++) {
+                    out[k] = sample[k].slice(next, count);
+                }
+                next += count;
+                return Batch.of(schema, out, count, context.allocator());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** The k kept rows of key values and the skip state of Algorithm L. */
+    private static final class Reservoir {
+        private final int capacity;
+        private final Col[] slots;
+        private final SplittableRandom random;
+        private int filled;
+        private long seen;
+        private double w;
+        private long nextKept; // global index of the next row to keep once the reservoir is full
+
+        Reservoir(Schema schema, int capacity, SplittableRandom random) {
+            this.capacity = capacity;
+            this.random = random;
+            this.slots = new Col[schema.size()];
+            for (int k = 0; k < slots.length; k++) {
+                DataType type = schema.field(k).type();
+                slots[k] = Col.allocate(type, capacity, true);
+            }
+            this.w = Math.exp(Math.log(uniform()) / capacity);
+            this.nextKept = capacity + skip();
+        }
+
+        /** A uniform double in (0, 1]. */
+        private double uniform() {
+            return 1.0 - random.nextDouble();
+        }
+
+        private long skip() {
+            double s = Math.floor(Math.log(uniform()) / Math.log1p(-w));
+            return s >= (double) (Long.MAX_VALUE >> 2) || Double.isNaN(s) ? Long.MAX_VALUE >> 2 : (long) s;
+        }
+
+        void offer(Col[] values, int rows) {
+            int row = 0;
+            if (filled < capacity) {
+                int take = Math.min(capacity - filled, rows);
+                int[] from = new int[take];
+                int[] to = new int[take];
+                for (int i = 0; i < take; i++) {
+                    from[i] = i;
+                    to[i] = filled + i;
+                }
+                copy(values, from, to, take);
+                filled += take;
+                row = take;
+            }
+            if (filled == capacity) {
+                IntList from = new IntList(16);
+                IntList to = new IntList(16);
+                long end = seen + rows;
+                while (nextKept < end) {
+                    long local = nextKept - seen;
+                    if (local >= row) {
+                        from.add((int) local);
+                        to.add(random.nextInt(capacity));
+                    }
+                    w *= Math.exp(Math.log(uniform()) / capacity);
+                    nextKept += skip() + 1;
+                }
+                copy(values, from.array(), to.array(), from.size());
+            }
+            seen += rows;
+        }
+
+        /** Copies rows {@code from[i]} of {@code values} into slots {@code to[i]}, in order, a column at a time. */
+        private void copy(Col[] values, int[] from, int[] to, int n) {
+            for (int k = 0; k < slots.length; k++) {
+                Col src = values[k];
+                Col dst = slots[k];
+                switch (dst.type.kind()) {
+                    case FLOAT64 -> { for (int i = 0; i < n; i++) dst.doubles[to[i]] = src.doubles[from[i]]; }
+                    case BOOL, NULL -> { for (int i = 0; i < n; i++) dst.bools[to[i]] = src.bools[from[i]]; }
+                    case UTF8 -> { for (int i = 0; i < n; i++) dst.strings[to[i]] = src.strings[from[i]]; }
+                    default -> { for (int i = 0; i < n; i++) dst.longs[to[i]] = src.longs[from[i]]; }
+                }
+                for (int i = 0; i < n; i++) {
+                    dst.nulls[to[i]] = src.isNull(from[i]);
+                }
+            }
+        }
+
+        int size() {
+            return filled;
+        }
+
+        Col[] columns() {
+            Col[] out = new Col[slots.length];
+            for (int k = 0; k < out.length; k++) {
+                out[k] = slots[k].slice(0, filled);
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.sluice.plan.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.logical.JoinType;
+import io.sluice.plan.physical.Distribution;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/**
+ * Equi-join of two inputs sorted on their keys: {@code leftKeys[i] = rightKeys[i]} for every
+ * {@code i}, then the optional residual {@code filter} over left columns followed by right ones.
+ * Same output and NULL semantics as {@link HashJoinExec} for INNER, LEFT, RIGHT, FULL, LEFT_SEMI
+ * and LEFT_ANTI (NULL-aware anti is not offered: it needs global facts about the right side).
+ *
+ * <p>Requirements: both inputs range-partitioned on their keys (ascending, NULLs last) with the
+ * same split points ({@link #requiresCoPartitionedInputs()}), so partition {@code i} of each side
+ * covers the same key range, and each partition sorted by those keys. Partition {@code p} merges
+ * left partition {@code p} with right partition {@code p}, streaming: it holds one batch of each
+ * side plus the rows of the current key group (a key spanning batches is gathered whole, as any
+ * merge join must for its cross product).
+ *
+ * <p>Output partitioning is the left's for INNER, LEFT and the semi/anti joins (every output row
+ * carries its left row's key in the partition the left row came from), the right's for RIGHT, and
+ * unknown for FULL (unmatched rows of each side carry NULLs in the other side's keys). Output order
+ * is not promised: unmatched rows are emitted after the matches of the same stretch of input.
+ */
+public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
+        List<Expr> rightKeys, Expr filter) implements ExecutionPlan {
+
+    public SortMergeJoinExec {
+        requireNonNull(left, "left is null");
+        requireNonNull(right, "right is null");
+        requireNonNull(type, "type is null");
+        leftKeys = List.copyOf(leftKeys);
+        rightKeys = List.copyOf(rightKeys);
+        if (type == JoinType.LEFT_ANTI_NULL_AWARE) {
+            throw new IllegalArgumentException("SortMergeJoinExec does not support LEFT_ANTI_NULL_AWARE (NOT IN): "
+                    + "use HashJoinExec, which can see the whole right side");
+        }
+        JoinSupport.checkKeys("SortMergeJoinExec", leftKeys, left.schema(), rightKeys, right.schema());
+        Schema joined = JoinSupport.joinedSchema("SortMergeJoinExec", left.schema(), right.schema());
+        JoinSupport.checkFilter("SortMergeJoinExec", filter, joined);
+    }
+
+    /** The order each input must have: its keys ascending, NULLs last. */
+    public List<SortKey> leftSortKeys() {
+        return leftKeys.stream().map(SortKey::asc).toList();
+    }
+
+    public List<SortKey> rightSortKeys() {
+        return rightKeys.stream().map(SortKey::asc).toList();
+    }
+
+    @Override
+    public Schema schema() {
+        return JoinSupport.outputSchema(type, left.schema(), joinedSchema());
+    }
+
+    Schema joinedSchema() {
+        return JoinSupport.joinedSchema("SortMergeJoinExec", left.schema(), right.schema());
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(left, right);
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        if (children.size() != 2) {
+            throw new IllegalArgumentException("SortMergeJoinExec takes two children, got " + children.size());
+        }
+        return new SortMergeJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter);
+    }
+
+    @Override
+    public PlanProperties properties() {
+        Partitioning l = left.properties().partitioning();
+        return switch (type) {
+            case RIGHT -> PlanProperties.of(right.properties().partitioning());
+            case FULL -> PlanProperties.of(l.partitionCount() == 1 ? l : new Partitioning.Unknown(l.partitionCount()));
+            default -> PlanProperties.of(l);
+        };
+    }
+
+    @Override
+    public List<Distribution> requiredInputDistribution() {
+        return List.of(new Distribution.RangePartitioned(leftSortKeys()),
+                new Distribution.RangePartitioned(rightSortKeys()));
+    }
+
+    @Override
+    public boolean requiresCoPartitionedInputs() {
+        return true;
+    }
+
+    @Override
+    public List<List<SortKey>> requiredInputOrdering() {
+        return List.of(leftSortKeys(), rightSortKeys());
+    }
+
+    @Override
+    public List<Boolean> benefitsFromInputPartitioning() {
+        return List.of(true, true);
+    }
+
+    @Override
+    public String describe() {
+        StringBuilder on = new StringBuilder();
+        for (int i = 0; i < leftKeys.size(); i++) {
+            on.append(i == 0 ? "" : ", ").append('(').append(leftKeys.get(i)).append(", ").append(rightKeys.get(i))
+                    .append(')');
+        }
+        return "SortMergeJoinExec: type=" + type.name().toLowerCase() + ", on=[" + on + "]"
+                + (filter == null ? "" : ", filter=" + filter);
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        requireNonNull(context, "context is null");
+        JoinSupport.checkInputs(this, true);
+        List<List<SortKey>> orderings = requiredInputOrdering();
+        for (int i = 0; i < 2; i++) {
+            ExecutionPlan child = children().get(i);
+            if (!child.properties().orderingSatisfies(orderings.get(i))) {
+                throw new IllegalStateException(describe() + ": input " + i + " is ordered "
+                        + child.properties().ordering() + ", not by " + orderings.get(i));
+            }
+        }
+        BatchStream l = left.execute(partition, context);
+        BatchStream r;
+        try {
+            r = right.execute(partition, context);
+        } catch (RuntimeException e) {
+            l.close();
+            throw e;
+        }
+        return new MergeJoinStream(this, l, r, context);
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,278 @@
+package io.sluice.plan.operators;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.logical.JoinType;
+import io.sluice.plan.operators.HashJoinExec.Mode;
+import io.sluice.plan.operators.JoinTestSupport.Table;
+import io.sluice.plan.physical.Distribution;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.types.DataType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.ToIntFunction;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Every join type, mode and key shape against DuckDB on small tables with NULL and duplicate keys. */
+class HashJoinExecTest {
+    static JoinTestSupport support;
+    static Table l;
+    static Table r;
+    static Table rNoNullKeys;
+    static Table rEmpty;
+    static Table bigL;
+    static Table bigR;
+
+    static final Expr FILTER = new Binary(BinaryOp.GT, new Column("r.w"), new Column("l.v"));
+
+    /** A key shape: our key expressions, DuckDB's ON text, and the column to partition by. */
+    record Keys(String name, List<String> columns, int partitionColumn) {
+        List<Expr> exprs(String table) {
+            return columns.stream().map(c -> (Expr) new Column(table + "." + c)).toList();
+        }
+
+        String on() {
+            return String.join(" AND ", columns.stream().map(c -> "l." + c + " = r." + c).toList());
+        }
+    }
+
+    static final Keys K1 = new Keys("k1", List.of("k1"), 0);
+    static final Keys K12 = new Keys("k1,k2", List.of("k1", "k2"), 0);
+    static final Keys K2 = new Keys("k2", List.of("k2"), 1);
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        support = new JoinTestSupport();
+        l = JoinTestSupport.table("l", "v", DataType.INT64, 60, 6, 1, true);
+        r = JoinTestSupport.table("r", "w", DataType.INT32, 50, 7, 2, true);
+        rNoNullKeys = new Table("r", r.schema(), r.rows().stream().filter(row -> row[0] != null && row[1] != null).toList());
+        rEmpty = new Table("r", r.schema(), List.of());
+        bigL = JoinTestSupport.table("l", "v", DataType.INT64, 1500, 40, 3, true);
+        bigR = JoinTestSupport.table("r", "w", DataType.INT64, 1200, 50, 4, true);
+        support.load(l, "l");
+        support.load(r, "r");
+        support.load(rNoNullKeys, "rn");
+        support.load(rEmpty, "re");
+        support.load(bigL, "bl");
+        support.load(bigR, "br");
+    }
+
+    @AfterAll
+    static void tearDown() throws Exception {
+        support.close();
+    }
+
+    static String sql(JoinType type, Keys keys, boolean filter, String lName, String rName) {
+        String on = keys.on() + (filter ? " AND r.w > l.v" : "");
+        String from = " FROM " + lName + " l ";
+        String rt = rName + " r";
+        return switch (type) {
+            case INNER -> "SELECT l.*, r.*" + from + "JOIN " + rt + " ON " + on;
+            case LEFT -> "SELECT l.*, r.*" + from + "LEFT JOIN " + rt + " ON " + on;
+            case RIGHT -> "SELECT l.*, r.*" + from + "RIGHT JOIN " + rt + " ON " + on;
+            case FULL -> "SELECT l.*, r.*" + from + "FULL JOIN " + rt + " ON " + on;
+            case LEFT_SEMI -> "SELECT l.*" + from + "WHERE EXISTS (SELECT 1 FROM " + rt + " WHERE " + on + ")";
+            case LEFT_ANTI -> "SELECT l.*" + from + "WHERE NOT EXISTS (SELECT 1 FROM " + rt + " WHERE " + on + ")";
+            case LEFT_ANTI_NULL_AWARE -> "SELECT l.*" + from + "WHERE l." + keys.columns().get(0) + " NOT IN (SELECT r."
+                    + keys.columns().get(0) + " FROM " + rt + (filter ? " WHERE r.w > l.v" : "") + ")";
+        };
+    }
+
+    static int hashOf(Object value, int n) {
+        return value == null ? 0 : Math.floorMod(value.hashCode() * 31 + 7, n);
+    }
+
+    static ToIntFunction<Object[]> byColumn(int column, int n) {
+        return row -> hashOf(row[column], n);
+    }
+
+    static ToIntFunction<Object[]> anyRow(int n) {
+        return row -> Math.floorMod(Arrays.hashCode(row), n);
+    }
+
+    /** The join in {@code mode} over sources laid out as the mode requires. */
+    static HashJoinExec join(JoinType type, Keys keys, boolean filter, Mode mode, Table left, Table right, int n,
+            int batchRows) {
+        ExecutionPlan ls;
+        ExecutionPlan rs;
+        switch (mode) {
+            case PARTITIONED -> {
+                if (type == JoinType.LEFT_ANTI_NULL_AWARE) {
+                    ls = JoinTestSupport.source(left, new Partitioning.Single(), row -> 0, batchRows);
+                    rs = JoinTestSupport.source(right, new Partitioning.Single(), row -> 0, batchRows);
+                } else {
+                    String partitionName = keys.partitionColumn() == 0 ? "k1" : "k2";
+                    ls = JoinTestSupport.source(left, new Partitioning.Hash(List.of(new Column("l." + partitionName)), n),
+                            byColumn(keys.partitionColumn(), n), batchRows);
+                    rs = JoinTestSupport.source(right, new Partitioning.Hash(List.of(new Column("r." + partitionName)), n),
+                            byColumn(keys.partitionColumn(), n), batchRows);
+                }
+            }
+            case COLLECT_LEFT -> {
+                ls = JoinTestSupport.source(left, new Partitioning.Broadcast(), row -> 0, batchRows);
+                rs = JoinTestSupport.source(right, new Partitioning.RoundRobin(n), anyRow(n), batchRows);
+            }
+            default -> {
+                ls = JoinTestSupport.source(left, new Partitioning.Unknown(n), anyRow(n), batchRows);
+                rs = JoinTestSupport.source(right, new Partitioning.Broadcast(), row -> 0, batchRows);
+            }
+        }
+        return new HashJoinExec(ls, rs, type, keys.exprs("l"), keys.exprs("r"), filter ? FILTER : null, mode);
+    }
+
+    static boolean valid(JoinType type, Mode mode) {
+        return switch (mode) {
+            case PARTITIONED -> true;
+            case COLLECT_LEFT -> type == JoinType.INNER || type == JoinType.RIGHT;
+            case COLLECT_RIGHT -> type != JoinType.RIGHT && type != JoinType.FULL;
+        };
+    }
+
+    @Test
+    void everyTypeModeAndKeyShapeMatchesDuckDb() throws Exception {
+        int checked = 0;
+        for (JoinType type : JoinType.values()) {
+            for (Keys keys : List.of(K1, K12, K2)) {
+                if (type == JoinType.LEFT_ANTI_NULL_AWARE && keys.columns().size() > 1) {
+                    continue;
+                }
+                for (boolean filter : new boolean[] {false, true}) {
+                    for (Mode mode : Mode.values()) {
+                        if (!valid(type, mode)) {
+                            continue;
+                        }
+                        List<Object[]> variants = new ArrayList<>();
+                        variants.add(new Object[] {r, "r"});
+                        if (type == JoinType.LEFT_ANTI_NULL_AWARE || type == JoinType.RIGHT || type == JoinType.INNER) {
+                            variants.add(new Object[] {rNoNullKeys, "rn"});
+                            variants.add(new Object[] {rEmpty, "re"});
+                        }
+                        for (Object[] variant : variants) {
+                            Table right = (Table) variant[0];
+                            String expectedSql = sql(type, keys, filter, "l", (String) variant[1]);
+                            HashJoinExec join = join(type, keys, filter, mode, l, right, 3, 4);
+                            List<List<Object>> expected = support.query(expectedSql);
+                            assertThat(support.run(join, 4)).as("%s\n%s", join.describe(), expectedSql)
+                                    .isEqualTo(expected);
+                            checked++;
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(checked).isGreaterThan(80);
+    }
+
+    @Test
+    void largerInputsWithManyDuplicatesAcrossBatches() throws Exception {
+        for (JoinType type : JoinType.values()) {
+            Keys keys = type == JoinType.LEFT_ANTI_NULL_AWARE ? K1 : K12;
+            for (boolean filter : new boolean[] {false, true}) {
+                HashJoinExec join = join(type, keys, filter, Mode.PARTITIONED, bigL, bigR, 4, 100);
+                String expectedSql = sql(type, keys, filter, "bl", "br");
+                assertThat(support.run(join, 64)).as("%s", join.describe()).isEqualTo(support.query(expectedSql));
+            }
+        }
+    }
+
+    @Test
+    void notInWithNullKeysOnlyInTheLeft() throws Exception {
+        // NULL left keys survive only an empty right side; others survive when absent from the right.
+        for (Table right : List.of(rNoNullKeys, rEmpty)) {
+            HashJoinExec join = join(JoinType.LEFT_ANTI_NULL_AWARE, K1, false, Mode.COLLECT_RIGHT, l, right, 2, 5);
+            List<List<Object>> rows = support.run(join, 8);
+            boolean anyNullKept = rows.stream().anyMatch(row -> row.get(0) == null);
+            assertThat(anyNullKept).isEqualTo(right.rows().isEmpty());
+        }
+        HashJoinExec withNullRight = join(JoinType.LEFT_ANTI_NULL_AWARE, K1, false, Mode.COLLECT_RIGHT, l, r, 2, 5);
+        assertThat(support.run(withNullRight, 8)).isEmpty();
+    }
+
+    @Test
+    void contractAnswers() {
+        HashJoinExec partitioned = join(JoinType.INNER, K1, false, Mode.PARTITIONED, l, r, 3, 4);
+        assertThat(partitioned.requiredInputDistribution()).containsExactly(
+                new Distribution.KeyPartitioned(List.of(new Column("l.k1"))),
+                new Distribution.KeyPartitioned(List.of(new Column("r.k1"))));
+        assertThat(partitioned.requiresCoPartitionedInputs()).isTrue();
+        assertThat(partitioned.properties().partitioning())
+                .isEqualTo(new Partitioning.Hash(List.of(new Column("r.k1")), 3));
+        assertThat(partitioned.properties().ordering()).isEmpty();
+        assertThat(partitioned.schema().names()).containsExactly("l.k1", "l.k2", "l.v", "r.k1", "r.k2", "r.w");
+        assertThat(partitioned.describe())
+                .isEqualTo("HashJoinExec: mode=partitioned, type=inner, on=[(l.k1, r.k1)], build=left");
+
+        HashJoinExec left = join(JoinType.LEFT, K1, true, Mode.PARTITIONED, l, r, 3, 4);
+        assertThat(left.buildsLeft()).isFalse();
+        assertThat(left.properties().partitioning()).isEqualTo(new Partitioning.Hash(List.of(new Column("l.k1")), 3));
+        HashJoinExec full = join(JoinType.FULL, K1, false, Mode.PARTITIONED, l, r, 3, 4);
+        assertThat(full.properties().partitioning()).isEqualTo(new Partitioning.Unknown(3));
+
+        HashJoinExec semi = join(JoinType.LEFT_SEMI, K1, false, Mode.COLLECT_RIGHT, l, r, 3, 4);
+        assertThat(semi.schema().names()).containsExactly("l.k1", "l.k2", "l.v");
+        assertThat(semi.requiredInputDistribution()).containsExactly(Distribution.UNSPECIFIED, Distribution.BROADCAST);
+        assertThat(semi.requiresCoPartitionedInputs()).isFalse();
+        assertThat(semi.properties().partitioning()).isEqualTo(new Partitioning.Unknown(3));
+
+        HashJoinExec broadcast = join(JoinType.RIGHT, K1, false, Mode.COLLECT_LEFT, l, r, 3, 4);
+        assertThat(broadcast.requiredInputDistribution()).containsExactly(Distribution.BROADCAST, Distribution.UNSPECIFIED);
+        assertThat(broadcast.properties().partitioning()).isEqualTo(new Partitioning.RoundRobin(3));
+
+        HashJoinExec notIn = join(JoinType.LEFT_ANTI_NULL_AWARE, K1, false, Mode.PARTITIONED, l, r, 3, 4);
+        assertThat(notIn.requiredInputDistribution()).containsExactly(Distribution.SINGLE, Distribution.SINGLE);
+
+        ExecutionPlan copy = partitioned.withNewChildren(partitioned.children());
+        assertThat(copy).isEqualTo(partitioned);
+    }
+
+    @Test
+    void invalidCombinationsAreRejected() {
+        ExecutionPlan ls = JoinTestSupport.source(l, new Partitioning.Single(), row -> 0, 4);
+        ExecutionPlan rs = JoinTestSupport.source(r, new Partitioning.Single(), row -> 0, 4);
+        List<Expr> lk = K1.exprs("l");
+        List<Expr> rk = K1.exprs("r");
+        for (JoinType type : List.of(JoinType.LEFT, JoinType.FULL, JoinType.LEFT_SEMI, JoinType.LEFT_ANTI,
+                JoinType.LEFT_ANTI_NULL_AWARE)) {
+            assertThatThrownBy(() -> new HashJoinExec(ls, rs, type, lk, rk, null, Mode.COLLECT_LEFT))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("COLLECT_LEFT supports INNER and RIGHT");
+        }
+        for (JoinType type : List.of(JoinType.RIGHT, JoinType.FULL)) {
+            assertThatThrownBy(() -> new HashJoinExec(ls, rs, type, lk, rk, null, Mode.COLLECT_RIGHT))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("COLLECT_RIGHT does not support");
+        }
+        assertThatThrownBy(() -> new HashJoinExec(ls, rs, JoinType.LEFT_ANTI_NULL_AWARE, K12.exprs("l"),
+                K12.exprs("r"), null, Mode.PARTITIONED)).hasMessageContaining("exactly one key");
+        assertThatThrownBy(() -> new HashJoinExec(ls, rs, JoinType.INNER, List.of(), List.of(), null, Mode.PARTITIONED))
+                .hasMessageContaining("at least one key");
+        assertThatThrownBy(() -> new HashJoinExec(ls, rs, JoinType.INNER, lk, K12.exprs("r"), null, Mode.PARTITIONED))
+                .hasMessageContaining("1 left keys but 2 right keys");
+        assertThatThrownBy(() -> new HashJoinExec(ls, rs, JoinType.INNER, lk, List.of(new Column("r.k2")), null,
+                Mode.PARTITIONED)).hasMessageContaining("differ in type");
+        assertThatThrownBy(() -> new HashJoinExec(ls, rs, JoinType.INNER, lk, rk, new Column("l.v"), Mode.PARTITIONED))
+                .hasMessageContaining("must be boolean");
+        assertThatThrownBy(() -> new HashJoinExec(ls, ls, JoinType.INNER, lk, lk, null, Mode.PARTITIONED))
+                .hasMessageContaining("share a column name");
+    }
+
+    @Test
+    void unsatisfiedInputsFailAtExecution() {
+        ExecutionPlan ls = JoinTestSupport.source(l, new Partitioning.Unknown(2), anyRow(2), 4);
+        ExecutionPlan rs = JoinTestSupport.source(r, new Partitioning.Unknown(2), anyRow(2), 4);
+        HashJoinExec join = new HashJoinExec(ls, rs, JoinType.INNER, K1.exprs("l"), K1.exprs("r"), null,
+                Mode.PARTITIONED);
+        assertThatThrownBy(() -> support.run(join, 4)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("does not satisfy key_partitioned([l.k1])");
+        HashJoinExec notBroadcast = new HashJoinExec(ls, rs, JoinType.INNER, K1.exprs("l"), K1.exprs("r"), null,
+                Mode.COLLECT_LEFT);
+        assertThatThrownBy(() -> support.run(notBroadcast, 4)).hasMessageContaining("does not satisfy broadcast");
+    }
+}

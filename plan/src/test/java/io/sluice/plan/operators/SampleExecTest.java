@@ -1,0 +1,85 @@
+package io.sluice.plan.operators;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Literal;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.operators.JoinTestSupport.Table;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class SampleExecTest {
+    static JoinTestSupport support;
+    static final Schema SCHEMA = Schema.of(new Field("id", DataType.INT64), new Field("s", DataType.UTF8));
+
+    @BeforeAll
+    static void setUp() throws Exception {
+        support = new JoinTestSupport();
+    }
+
+    @AfterAll
+    static void tearDown() throws Exception {
+        support.close();
+    }
+
+    static MemorySourceExec source(int rowsPerPartition, int partitions) {
+        List<Object[]> rows = new ArrayList<>();
+        for (long i = 0; i < (long) rowsPerPartition * partitions; i++) {
+            rows.add(new Object[] {i, i % 17 == 0 ? null : "s" + (i % 100)});
+        }
+        Table t = new Table("t", SCHEMA, rows);
+        return JoinTestSupport.source(t, new Partitioning.Unknown(partitions),
+                row -> (int) ((Long) row[0] / rowsPerPartition), 997);
+    }
+
+    @Test
+    void keepsAtMostMaxRowsOfEachPartitionUniformly() {
+        SampleExec sample = new SampleExec(source(10000, 2),
+                List.of(SortKey.asc(new Column("id")), SortKey.asc(new Column("s"))), 500);
+        assertThat(sample.schema().names()).containsExactly("id", "s");
+        assertThat(sample.properties().partitioning()).isEqualTo(new Partitioning.Unknown(2));
+        for (int p = 0; p < 2; p++) {
+            List<List<Object>> rows = support.runPartition(sample, p, 128);
+            assertThat(rows).hasSize(500);
+            Set<Object> ids = new HashSet<>();
+            double sum = 0;
+            for (List<Object> row : rows) {
+                long id = (Long) row.get(0);
+                assertThat(id).isBetween(p * 10000L, p * 10000L + 9999);
+                assertThat(row.get(1)).isEqualTo(id % 17 == 0 ? null : "s" + (id % 100));
+                assertThat(ids.add(id)).isTrue();
+                sum += id - p * 10000L;
+            }
+            // The mean of a uniform sample of 0..9999 is near 5000 (standard error about 130).
+            assertThat(sum / rows.size()).isBetween(4400.0, 5600.0);
+            // Rows late in the input are as likely as early ones.
+            long half = p * 10000L + 5000;
+            long late = rows.stream().filter(row -> (Long) row.get(0) >= half).count();
+            assertThat(late).isBetween(200L, 300L);
+            assertThat(support.runPartition(sample, p, 128)).as("deterministic").isEqualTo(rows);
+        }
+    }
+
+    @Test
+    void smallInputsAreKeptWholeAndKeysMayBeExpressions() {
+        Binary doubled = new Binary(BinaryOp.MULTIPLY, new Column("id"), Literal.of(2L));
+        SampleExec sample = new SampleExec(source(30, 3), List.of(SortKey.desc(doubled)), 100);
+        assertThat(sample.schema().names()).containsExactly(doubled.name());
+        List<List<Object>> rows = support.run(sample, 7);
+        assertThat(rows).hasSize(90);
+        assertThat(rows.stream().map(r -> (Long) r.get(0)).sorted().toList().get(89)).isEqualTo(178L);
+        assertThat(support.run(new SampleExec(source(0, 1), List.of(SortKey.asc(new Column("id"))), 10), 8)).isEmpty();
+    }
+}
