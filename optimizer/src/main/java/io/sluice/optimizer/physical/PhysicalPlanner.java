@@ -5,6 +5,10 @@ import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.logical.Aggregate;
 import io.sluice.plan.logical.EmptyRelation;
+import io.sluice.plan.logical.Join;
+import io.sluice.plan.logical.JoinType;
+import io.sluice.plan.operators.HashJoinExec;
+import io.sluice.plan.operators.SortMergeJoinExec;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.Union;
 import io.sluice.plan.operators.EmptyExec;
@@ -31,6 +35,61 @@ import io.sluice.plan.physical.ExecutionPlan;
  * its inputs and {@link EnsureRequirements} adds the repartitions and sorts.
  */
 public final class PhysicalPlanner {
+    private final JoinSelection joins;
+    private final SizeEstimator sizes = new SizeEstimator();
+
+    public PhysicalPlanner() {
+        this(JoinSelection.DEFAULT);
+    }
+
+    public PhysicalPlanner(JoinSelection joins) {
+        this.joins = JoinSelection.of(joins);
+    }
+
+    /**
+     * Join selection, from estimated sizes: broadcast a small input that the join type lets us
+     * build on its own (the right for inner, left, semi and anti joins; the left for inner and
+     * right joins); NOT IN always broadcasts its subquery side, whose emptiness and NULLs are facts
+     * about all of it; when both inputs are large, sort-merge if even the smaller one is too big
+     * to hash, else a partitioned hash join that builds the smaller input where the type allows
+     * (inner and full joins swap their inputs, and a projection restores the column order).
+     */
+    private ExecutionPlan planJoin(Join join) {
+        ExecutionPlan left = plan(join.left());
+        ExecutionPlan right = plan(join.right());
+        long leftBytes = sizes.bytes(join.left());
+        long rightBytes = sizes.bytes(join.right());
+        JoinType type = join.type();
+        long broadcast = joins.broadcastThresholdBytes();
+        boolean rightBuildable = type != JoinType.RIGHT && type != JoinType.FULL;
+        boolean leftBuildable = type == JoinType.INNER || type == JoinType.RIGHT;
+        if (type == JoinType.LEFT_ANTI_NULL_AWARE
+                || (broadcast >= 0 && rightBuildable && rightBytes <= broadcast && (!leftBuildable || rightBytes <= leftBytes))) {
+            return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_RIGHT);
+        }
+        if (broadcast >= 0 && leftBuildable && leftBytes <= broadcast) {
+            return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_LEFT);
+        }
+        if (!join.leftKeys().isEmpty() && Math.min(leftBytes, rightBytes) > joins.sortMergeThresholdBytes()) {
+            return new SortMergeJoinExec(left, right, type, join.leftKeys(), join.rightKeys(), join.filter());
+        }
+        boolean swap = (type == JoinType.INNER || type == JoinType.FULL) && rightBytes < leftBytes;
+        if (!swap) {
+            return hashJoin(left, right, join, HashJoinExec.Mode.PARTITIONED);
+        }
+        ExecutionPlan swapped = new HashJoinExec(right, left, type, join.rightKeys(), join.leftKeys(), join.filter(),
+                HashJoinExec.Mode.PARTITIONED);
+        List<Expr> original = new ArrayList<>();
+        for (String name : join.schema().names()) {
+            original.add(new Column(name));
+        }
+        return new ProjectionExec(swapped, original);
+    }
+
+    private static ExecutionPlan hashJoin(ExecutionPlan left, ExecutionPlan right, Join join, HashJoinExec.Mode mode) {
+        return new HashJoinExec(left, right, join.type(), join.leftKeys(), join.rightKeys(), join.filter(), mode);
+    }
+
     /** The input with its columns renamed, by position, to {@code target}'s names (no-op when equal). */
     static ExecutionPlan rename(ExecutionPlan input, Schema target) {
         Schema schema = input.schema();
@@ -67,6 +126,9 @@ public final class PhysicalPlanner {
         if (plan instanceof Limit limit) {
             // A global limit; LimitPushdown turns a sort below into a top-k and puts local limits below exchanges.
             return new LimitExec(plan(limit.input()), limit.offset(), limit.fetch(), true);
+        }
+        if (plan instanceof Join join) {
+            return planJoin(join);
         }
         if (plan instanceof SubqueryAlias alias) {
             return rename(plan(alias.input()), alias.schema());

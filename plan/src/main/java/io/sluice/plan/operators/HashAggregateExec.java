@@ -103,6 +103,19 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
             // Final: keys keep their names, so the input's key partitioning describes the output too.
             return PlanProperties.of(in);
         }
+        // Partial: input hashed on (expressions equal to) grouping columns stays hashed on those output columns.
+        if (in instanceof Partitioning.Hash hash) {
+            PlanProperties inProps = input.properties();
+            List<Expr> keys = new ArrayList<>();
+            for (Expr k : hash.keys()) {
+                Expr rep = inProps.representative(k);
+                groupBy.stream().filter(g -> g instanceof Column && inProps.representative(g).equals(rep)).findFirst()
+                        .ifPresent(g -> keys.add(new Column(g.name())));
+            }
+            if (keys.size() == hash.keys().size()) {
+                return PlanProperties.of(new Partitioning.Hash(keys, hash.partitionCount()));
+            }
+        }
         return PlanProperties.of(new Partitioning.Unknown(in.partitionCount()));
     }
 

@@ -150,7 +150,7 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         if (type == JoinType.FULL && probe.partitionCount() > 1) {
             return PlanProperties.of(new Partitioning.Unknown(probe.partitionCount()));
         }
-        return PlanProperties.of(probe);
+        return JoinSupport.withKeyEquivalences(PlanProperties.of(probe), type, leftKeys, rightKeys);
     }
 
     @Override

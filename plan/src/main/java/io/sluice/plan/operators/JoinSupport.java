@@ -10,6 +10,7 @@ import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.DataType.Kind;
 import io.sluice.plan.types.Field;
@@ -86,12 +87,25 @@ final class JoinSupport {
      * {@code coPartitioned}, both have the same partition count. A violation is a planning bug;
      * running anyway would silently lose matches.
      */
+    /** After an inner join, each left key equals its right key in every output row. */
+    static PlanProperties withKeyEquivalences(PlanProperties properties, JoinType type, List<Expr> leftKeys,
+            List<Expr> rightKeys) {
+        if (type != JoinType.INNER) {
+            return properties;
+        }
+        List<List<Expr>> groups = new java.util.ArrayList<>();
+        for (int i = 0; i < leftKeys.size(); i++) {
+            groups.add(List.of(leftKeys.get(i), rightKeys.get(i)));
+        }
+        return properties.withEquivalences(groups);
+    }
+
     static void checkInputs(ExecutionPlan join, boolean coPartitioned) {
         List<ExecutionPlan> children = join.children();
         List<Distribution> required = join.requiredInputDistribution();
         for (int i = 0; i < children.size(); i++) {
             Partitioning p = children.get(i).properties().partitioning();
-            if (!p.satisfies(required.get(i))) {
+            if (!children.get(i).properties().satisfies(required.get(i))) {
                 throw new IllegalStateException(join.describe() + ": input " + i + " is partitioned " + p
                         + ", which does not satisfy " + required.get(i));
             }

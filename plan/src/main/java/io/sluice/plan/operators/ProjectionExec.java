@@ -60,12 +60,31 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
         return Optional.empty();
     }
 
+    /** A passed-through output column for {@code key} or for an expression known equal to it. */
+    private static Optional<Expr> passThroughOrEquivalent(Expr key, List<Expr> exprs, PlanProperties in) {
+        Optional<Expr> direct = passThrough(key, exprs);
+        if (direct.isPresent()) {
+            return direct;
+        }
+        for (List<Expr> group : in.equivalences()) {
+            if (group.contains(key)) {
+                for (Expr e : group) {
+                    Optional<Expr> mapped = passThrough(e, exprs);
+                    if (mapped.isPresent()) {
+                        return mapped;
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
     private static PlanProperties propertiesOf(PlanProperties in, List<Expr> exprs) {
         Partitioning partitioning = in.partitioning();
         if (partitioning instanceof Partitioning.Hash hash) {
             List<Expr> keys = new ArrayList<>();
             for (Expr k : hash.keys()) {
-                Optional<Expr> mapped = passThrough(k, exprs);
+                Optional<Expr> mapped = passThroughOrEquivalent(k, exprs, in);
                 if (mapped.isEmpty()) {
                     keys = null;
                     break;
@@ -83,7 +102,15 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
             }
             ordering.add(new SortKey(mapped.get(), k.ascending(), k.nullsFirst()));
         }
-        return new PlanProperties(partitioning, ordering, in.bounded());
+        List<List<Expr>> equivalences = new ArrayList<>();
+        for (List<Expr> group : in.equivalences()) {
+            List<Expr> mapped = new ArrayList<>();
+            for (Expr e : group) {
+                passThrough(e, exprs).ifPresent(mapped::add);
+            }
+            equivalences.add(mapped);
+        }
+        return new PlanProperties(partitioning, ordering, in.bounded(), equivalences);
     }
 
     @Override

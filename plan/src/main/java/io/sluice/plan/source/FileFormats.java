@@ -28,6 +28,11 @@ public final class FileFormats {
     }
 
     /** A table named {@code name} over the files at {@code location}, with the schema read from them now. */
+    /** Bytes on disk at a location (a file, or a directory's files): the basis of size estimates. */
+    public static long totalBytes(String location) {
+        return SourceFiles.totalBytes(location);
+    }
+
     public static TableSource register(String name, FileFormat format, String location) {
         requireNonNull(name, "name is null");
         requireNonNull(location, "location is null");

@@ -51,6 +51,19 @@ final class SourceFiles {
     }
 
     /** The first data file at {@code location}; an empty directory is a user error. */
+    /** Total size in bytes of the files at {@code location}. */
+    static long totalBytes(String location) {
+        long total = 0;
+        for (Path file : list(location)) {
+            try {
+                total += file.getFileSystem(FileFormats.conf()).getFileStatus(file).getLen();
+            } catch (IOException e) {
+                throw new SluiceException("cannot read the size of " + file + ": " + e.getMessage(), e);
+            }
+        }
+        return total;
+    }
+
     static Path first(String location) {
         List<Path> files = list(location);
         if (files.isEmpty()) {
