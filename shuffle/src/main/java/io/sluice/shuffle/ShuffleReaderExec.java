@@ -22,6 +22,9 @@ import java.util.List;
  * so there is one code path. Blocks are fetched lazily, one at a time (the next map's block when
  * the previous one is drained); empty blocks are skipped. Batches are allocated from the task's
  * allocator and belong to the caller.
+ *
+ * <p>With {@link Partitioning.Broadcast} partitioning the reader serves block 0 of every map output
+ * for any partition index its consumer asks for, so each consumer partition sees all rows.
  */
 public final class ShuffleReaderExec implements ExecutionPlan {
     private final Schema schema;
@@ -90,7 +93,8 @@ public final class ShuffleReaderExec implements ExecutionPlan {
     public BatchStream execute(int partition, TaskContext context) {
         requireNonNull(context, "context is null");
         int n = partitioning.partitionCount();
-        if (partition < 0 || partition >= n) {
+        boolean broadcast = partitioning instanceof Partitioning.Broadcast;
+        if (partition < 0 || (partition >= n && !broadcast)) {
             throw new IllegalArgumentException("reduce partition " + partition + " out of range [0, " + n + ")");
         }
         if (mapOutputs.isEmpty()) {
@@ -99,7 +103,8 @@ public final class ShuffleReaderExec implements ExecutionPlan {
                     + "bind its outputs with withMapOutputs before executing the reader");
         }
         ShuffleClient client = context.service(ShuffleEnvironment.class).client();
-        return new ReduceStream(client, partition, context);
+        // A broadcast shuffle has one block per map output, read whole by every consumer partition.
+        return new ReduceStream(client, broadcast ? 0 : partition, context);
     }
 
     @Override

@@ -27,8 +27,11 @@ import java.util.List;
  * <p>Guarantees: every input row goes to exactly one block; blocks appear atomically and only for
  * partitions that received rows (the returned {@link MapStatus} says 0 bytes for the others); on
  * failure no temporary file is left and all Arrow memory is released. Within a block, rows keep
- * their input order. Hash placement is {@link HashPartitioner}'s; round-robin starts at
- * {@code mapPartition mod n} so map tasks do not all load partition 0 first.
+ * their input order. Hash placement is {@link HashPartitioner}'s, range placement
+ * {@link RangePartitioner}'s (the split points must be resolved by then, or {@link #write} fails
+ * before writing anything); round-robin starts at {@code mapPartition mod n} so map tasks do not
+ * all load partition 0 first. A {@link Partitioning.Broadcast} shuffle writes every row to block 0,
+ * which the reader serves to every consumer partition.
  *
  * <p>Rows bound for a partition are buffered on the heap and written as record batches of about
  * the task's batch size, so many output partitions do not turn into many tiny IPC batches.
@@ -156,7 +159,7 @@ public final class ShuffleWriterExec implements ExecutionPlan {
             this.context = context;
             this.batchSize = context.batchSize();
             int n = outputPartitioning.partitionCount();
-            this.router = new RowRouter(outputPartitioning, map);
+            this.router = new RowRouter(outputPartitioning, map, input.schema());
             this.blocks = new BlockWriter[n];
             this.buffers = new PartitionBuffer[n];
         }
@@ -282,13 +285,16 @@ public final class ShuffleWriterExec implements ExecutionPlan {
     private static final class RowRouter {
         private final int partitionCount;
         private final HashPartitioner hash;
+        private final RangePartitioner range;
         private int nextRoundRobin;
 
-        RowRouter(Partitioning partitioning, int mapPartition) {
+        RowRouter(Partitioning partitioning, int mapPartition, Schema schema) {
             this.partitionCount = partitioning.partitionCount();
             this.hash = partitioning instanceof Partitioning.Hash h && partitionCount > 1
                     ? new HashPartitioner(h.keys(), partitionCount)
                     : null;
+            // Resolving the split points is checked even for one partition: an unbound plan is a scheduler bug.
+            this.range = partitioning instanceof Partitioning.Range r ? new RangePartitioner(r, schema) : null;
             this.nextRoundRobin = partitioning instanceof Partitioning.RoundRobin ? mapPartition % partitionCount : 0;
         }
 
@@ -296,6 +302,9 @@ public final class ShuffleWriterExec implements ExecutionPlan {
             int rows = batch.rowCount();
             if (hash != null) {
                 return hash.partitions(batch);
+            }
+            if (range != null) {
+                return range.partitions(batch);
             }
             int[] out = new int[rows];
             if (partitionCount > 1) {

@@ -1,0 +1,267 @@
+package io.sluice.shuffle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.KeyOrder;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.operators.SampleExec;
+import io.sluice.plan.physical.MapStatus;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.RangeBoundaries;
+import io.sluice.plan.physical.SplitPoints;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.DataType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Range and broadcast shuffles across two workers: split points from a sample of the input, rows
+ * placed by range, read back in order; a broadcast read whole by every consumer partition.
+ */
+class ShuffleRangeBroadcastTest {
+    @TempDir
+    Path dir1;
+    @TempDir
+    Path dir2;
+
+    private RootAllocator root;
+    private ShuffleServer server1;
+    private ShuffleServer server2;
+    private ShuffleClient client1;
+    private ShuffleClient client2;
+    private ShuffleEnvironment env1;
+    private ShuffleEnvironment env2;
+    private int taskCounter;
+
+    @BeforeEach
+    void setUp() {
+        root = new RootAllocator(256L << 20);
+        server1 = new ShuffleServer("127.0.0.1", 0, dir1).start();
+        server2 = new ShuffleServer("127.0.0.1", 0, dir2).start();
+        client1 = new ShuffleClient("w1");
+        client2 = new ShuffleClient("w2");
+        env1 = new ShuffleEnvironment("w1", "127.0.0.1", server1.port(), dir1, client1);
+        env2 = new ShuffleEnvironment("w2", "127.0.0.1", server2.port(), dir2, client2);
+    }
+
+    @AfterEach
+    void tearDown() {
+        client1.close();
+        client2.close();
+        server1.close();
+        server2.close();
+        assertThat(root.getAllocatedMemory()).isZero();
+        root.close();
+    }
+
+    private TaskContext task(ShuffleEnvironment env, BufferAllocator allocator) {
+        return new TaskContext("task-" + taskCounter++, allocator, 8192, Map.of(ShuffleEnvironment.class, env));
+    }
+
+    private MapStatus runMap(ShuffleWriterExec writer, int map, ShuffleEnvironment env) {
+        try (BufferAllocator allocator = root.newChildAllocator("map-" + map, 0, 64L << 20)) {
+            MapStatus status = writer.write(map, task(env, allocator));
+            assertThat(allocator.getAllocatedMemory()).isZero();
+            return status;
+        }
+    }
+
+    /** Runs reduce partition {@code r} on w1: the rows as their columns' values. */
+    private List<List<Object>> read(ShuffleReaderExec reader, int r) {
+        List<List<Object>> rows = new ArrayList<>();
+        try (BufferAllocator allocator = root.newChildAllocator("reduce-" + r, 0, 64L << 20);
+                BatchStream stream = reader.execute(r, task(env1, allocator))) {
+            for (Batch next = stream.next(); next != null; next = stream.next()) {
+                try (Batch b = next) {
+                    Col[] cols = b.columns();
+                    for (int i = 0; i < b.rowCount(); i++) {
+                        List<Object> row = new ArrayList<>();
+                        for (Col c : cols) {
+                            row.add(c.get(i));
+                        }
+                        rows.add(row);
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** Split points from a sample of every map partition of the test source, as the scheduler would compute them. */
+    private List<List<Object>> sampleBoundaries(List<SortKey> keys, int partitions) {
+        SampleExec sample = new SampleExec(ShuffleEndToEndTest.source(-1), keys, 100);
+        List<Col[]> samples = new ArrayList<>();
+        for (int p = 0; p < 2; p++) {
+            try (BufferAllocator allocator = root.newChildAllocator("sample-" + p, 0, 16L << 20);
+                    BatchStream stream = sample.execute(p, task(env1, allocator))) {
+                for (Batch next = stream.next(); next != null; next = stream.next()) {
+                    try (Batch b = next) {
+                        samples.add(b.columns());
+                    }
+                }
+            }
+        }
+        return RangeBoundaries.compute(samples, keys, partitions);
+    }
+
+    /**
+     * Shuffles the test source by range on {@code keys} into {@code n} partitions and checks: every
+     * row arrives once; equal keys share a partition; each partition's keys sort before or equal
+     * to the next one's; within a partition rows keep map order.
+     */
+    private List<List<List<Object>>> rangeShuffle(String id, List<SortKey> keys, int[] keyColumns, int n) {
+        List<List<Object>> boundaries = sampleBoundaries(keys, n);
+        Partitioning.Range range = new Partitioning.Range(keys, SplitPoints.unresolved(id), n).withBoundaries(boundaries);
+        ShuffleWriterExec writer = new ShuffleWriterExec(ShuffleEndToEndTest.source(-1), range, id);
+        MapStatus m0 = runMap(writer, 0, env1);
+        MapStatus m1 = runMap(writer, 1, env2);
+        ShuffleReaderExec reader = new ShuffleReaderExec(ShuffleEndToEndTest.SCHEMA, id, range, List.of(m0, m1));
+        assertThat(reader.properties().partitioning()).isEqualTo(range);
+
+        List<List<List<Object>>> partitions = new ArrayList<>();
+        Set<Long> ids = new HashSet<>();
+        Map<List<Object>, Integer> partitionOfKey = new HashMap<>();
+        for (int r = 0; r < n; r++) {
+            List<List<Object>> rows = read(reader, r);
+            partitions.add(rows);
+            for (List<Object> row : rows) {
+                assertThat(ids.add((Long) row.get(0))).isTrue();
+                List<Object> key = new ArrayList<>();
+                for (int c : keyColumns) {
+                    key.add(row.get(c));
+                }
+                Integer previous = partitionOfKey.put(key, r);
+                assertThat(previous == null || previous == r).as("key %s in two partitions", key).isTrue();
+            }
+        }
+        assertThat(ids).hasSize(ShuffleEndToEndTest.totalRows());
+        KeyOrder order = new KeyOrder(keys);
+        List<Col[]> keyRows = new ArrayList<>();
+        for (List<List<Object>> rows : partitions) {
+            keyRows.add(keyColumns(rows, keyColumns));
+        }
+        for (int r = 0; r + 1 < n; r++) {
+            Col[] here = keyRows.get(r);
+            for (int q = r + 1; q < n; q++) {
+                Col[] later = keyRows.get(q);
+                for (int i = 0; i < here[0].length; i++) {
+                    for (int j = 0; j < later[0].length; j++) {
+                        assertThat(order.compare(here, i, later, j)).as("partition %d before %d", r, q).isNegative();
+                    }
+                }
+            }
+        }
+        return partitions;
+    }
+
+    private static Col[] keyColumns(List<List<Object>> rows, int[] keyColumns) {
+        Col[] out = new Col[keyColumns.length];
+        for (int k = 0; k < keyColumns.length; k++) {
+            int c = keyColumns[k];
+            boolean[] nulls = new boolean[rows.size()];
+            if (c == 1) {
+                long[] v = new long[rows.size()];
+                for (int i = 0; i < v.length; i++) {
+                    Object o = rows.get(i).get(c);
+                    nulls[i] = o == null;
+                    v[i] = o == null ? 0 : (Long) o;
+                }
+                out[k] = Col.ofLongs(DataType.INT64, v, nulls);
+            } else {
+                String[] v = new String[rows.size()];
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = (String) rows.get(i).get(c);
+                    nulls[i] = v[i] == null;
+                }
+                out[k] = Col.ofStrings(v, nulls);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void rangeShuffleOnALongKeyPutsNullsLast() {
+        List<SortKey> keys = List.of(SortKey.asc(new Column("k")));
+        List<List<List<Object>>> parts = rangeShuffle("range-k", keys, new int[] {1}, 4);
+        // 7 distinct keys and NULL over 4 partitions: all used; the NULLs are in the last one.
+        assertThat(parts).allSatisfy(p -> assertThat(p).isNotEmpty());
+        assertThat(parts.get(3)).anySatisfy(row -> assertThat(row.get(1)).isNull());
+    }
+
+    @Test
+    void rangeShuffleOnDescendingStringAndMultiColumnKeys() {
+        rangeShuffle("range-s", List.of(SortKey.desc(new Column("s"))), new int[] {2}, 3);
+        rangeShuffle("range-ks", List.of(SortKey.asc(new Column("k")), new SortKey(new Column("s"), false, true)),
+                new int[] {1, 2}, 6);
+    }
+
+    @Test
+    void fewerBoundariesLeaveTheLastPartitionsEmpty() {
+        List<SortKey> keys = List.of(SortKey.asc(new Column("k")));
+        Partitioning.Range range = new Partitioning.Range(keys, new SplitPoints("few", List.of(List.of(3L))), 4);
+        ShuffleWriterExec writer = new ShuffleWriterExec(ShuffleEndToEndTest.source(-1), range, "few");
+        MapStatus m0 = runMap(writer, 0, env1);
+        assertThat(m0.bytesPerPartition()[0]).isPositive();
+        assertThat(m0.bytesPerPartition()[1]).isPositive();
+        assertThat(m0.bytesPerPartition()[2]).isZero();
+        assertThat(m0.bytesPerPartition()[3]).isZero();
+        ShuffleReaderExec reader = new ShuffleReaderExec(ShuffleEndToEndTest.SCHEMA, "few", range, List.of(m0));
+        assertThat(read(reader, 0)).allSatisfy(row -> assertThat((Long) row.get(1)).isLessThanOrEqualTo(3L));
+        assertThat(read(reader, 1)).allSatisfy(row -> assertThat(row.get(1) == null || (Long) row.get(1) > 3L).isTrue());
+    }
+
+    @Test
+    void unresolvedSplitPointsFailBeforeWritingAnything() throws Exception {
+        Partitioning.Range range = new Partitioning.Range(List.of(SortKey.asc(new Column("k"))),
+                SplitPoints.unresolved("join-7"), 4);
+        ShuffleWriterExec writer = new ShuffleWriterExec(ShuffleEndToEndTest.source(-1), range, "unresolved");
+        try (BufferAllocator allocator = root.newChildAllocator("map", 0, 16L << 20)) {
+            assertThatThrownBy(() -> writer.write(0, task(env1, allocator)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("unresolved split points 'join-7'");
+            assertThat(allocator.getAllocatedMemory()).isZero();
+        }
+        try (Stream<Path> files = Files.list(dir1.resolve("unresolved"))) {
+            assertThat(files.toList()).isEmpty();
+        }
+    }
+
+    @Test
+    void broadcastIsReadWholeByEveryConsumerPartition() {
+        Partitioning broadcast = new Partitioning.Broadcast();
+        ShuffleWriterExec writer = new ShuffleWriterExec(ShuffleEndToEndTest.source(-1), broadcast, "bc");
+        MapStatus m0 = runMap(writer, 0, env1);
+        MapStatus m1 = runMap(writer, 1, env2);
+        assertThat(m0.bytesPerPartition()).hasSize(1);
+        ShuffleReaderExec reader = new ShuffleReaderExec(ShuffleEndToEndTest.SCHEMA, "bc", broadcast, List.of(m0, m1));
+        assertThat(reader.properties().partitioning()).isEqualTo(broadcast);
+        List<List<Object>> first = read(reader, 0);
+        assertThat(first).hasSize(ShuffleEndToEndTest.totalRows());
+        for (int consumer : new int[] {1, 5, 63}) {
+            assertThat(read(reader, consumer)).isEqualTo(first);
+        }
+        assertThatThrownBy(() -> read(reader, -1)).isInstanceOf(IllegalArgumentException.class);
+        // A non-broadcast reader still rejects partitions it does not have.
+        ShuffleReaderExec single = new ShuffleReaderExec(ShuffleEndToEndTest.SCHEMA, "bc", new Partitioning.Single(),
+                List.of(m0, m1));
+        assertThatThrownBy(() -> read(single, 1)).hasMessageContaining("out of range");
+    }
+}
