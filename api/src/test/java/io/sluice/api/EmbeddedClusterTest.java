@@ -51,11 +51,15 @@ class EmbeddedClusterTest {
         }
         duck.execute("COPY (" + rows.replace("FROM_ROW", "0").replace("TO_ROW", "12000") + ") TO '" + data.resolve("t.parquet")
                 + "' (FORMAT PARQUET, ROW_GROUP_SIZE 2048)");
+        duck.execute("COPY (SELECT CASE WHEN i = 5 THEN NULL ELSE 'k' || i END AS dk, 'label' || (i % 4) AS label, "
+                + "i * 10 AS weight FROM range(0, 16) r(i)) TO '" + data.resolve("dim.csv") + "' (FORMAT CSV, HEADER)");
+        duck.execute("CREATE VIEW dim AS SELECT * FROM read_csv_auto('" + data.resolve("dim.csv") + "')");
         duck.execute("CREATE VIEW csv_t AS SELECT * FROM read_csv_auto('" + data.resolve("csv") + "/*.csv')");
         duck.execute("CREATE VIEW pq_t AS SELECT * FROM read_parquet('" + data.resolve("t.parquet") + "')");
         session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4));
         session.sql("CREATE EXTERNAL TABLE csv_t STORED AS CSV LOCATION '" + data.resolve("csv") + "';"
-                + "CREATE EXTERNAL TABLE pq_t STORED AS PARQUET LOCATION '" + data.resolve("t.parquet") + "'");
+                + "CREATE EXTERNAL TABLE pq_t STORED AS PARQUET LOCATION '" + data.resolve("t.parquet") + "';"
+                + "CREATE EXTERNAL TABLE dim STORED AS CSV LOCATION '" + data.resolve("dim.csv") + "'");
     }
 
     @AfterAll
@@ -110,6 +114,45 @@ class EmbeddedClusterTest {
         assertSameAsDuckDb("SELECT k, v FROM pq_t WHERE 1 = 0", true);
         assertSameAsDuckDb("SELECT k, v FROM pq_t ORDER BY v, k, x LIMIT 0", true);
         assertSameAsDuckDb("SELECT k, v FROM pq_t WHERE v IS NOT NULL ORDER BY v DESC, k LIMIT 5 OFFSET 3", true);
+    }
+
+    private static final String[] JOIN_STRATEGIES = {
+        "", // default: the small side is broadcast
+        "SET sluice.join.broadcast-threshold = -1; ", // partitioned hash join
+        "SET sluice.join.broadcast-threshold = -1; SET sluice.join.sort-merge-threshold = 0; ", // sort-merge join
+    };
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2})
+    void joinsUnderEachStrategy(int strategy) throws Exception {
+        String set = JOIN_STRATEGIES[strategy];
+        String[] queries = {
+            "SELECT d.label, sum(t.v) AS s, count(*) AS c FROM pq_t t JOIN dim d ON t.k = d.dk GROUP BY d.label ORDER BY d.label",
+            "SELECT t.k, d.weight, count(*) AS c FROM csv_t t LEFT JOIN dim d ON t.k = d.dk GROUP BY t.k, d.weight ORDER BY t.k",
+            "SELECT d.dk, count(t.v) AS c FROM pq_t t RIGHT JOIN dim d ON t.k = d.dk GROUP BY d.dk ORDER BY d.dk",
+            "SELECT d.dk, t.k, count(*) AS c FROM (SELECT k FROM pq_t WHERE v < 30) t FULL JOIN dim d ON t.k = d.dk "
+                    + "GROUP BY d.dk, t.k ORDER BY d.dk, t.k",
+            "SELECT t.k, sum(t.v) AS s FROM pq_t t, dim d WHERE t.k = d.dk AND d.weight > 50 GROUP BY t.k ORDER BY t.k",
+            "SELECT a.k, count(*) AS c FROM pq_t a JOIN csv_t b ON a.k = b.k AND a.v = b.v WHERE a.v < 100 GROUP BY a.k ORDER BY a.k",
+        };
+        for (String q : queries) {
+            List<List<Object>> expected = duck.query(q);
+            assertThat(DuckDbOracle.normalize(session.sql(set + q))).as(set + q).isEqualTo(expected);
+        }
+        String explain = session.sql(set + "EXPLAIN " + queries[0]).rows().toString();
+        assertThat(explain).contains(switch (strategy) {
+            case 0 -> "mode=collect_right";
+            case 1 -> "mode=partitioned";
+            default -> "SortMergeJoinExec";
+        });
+    }
+
+    @Test
+    void settingsAreCheckedByName() {
+        assertThatThrownBy(() -> session.sql("SET sluice.nope = 1; SELECT 1 FROM dim"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("sluice.nope");
+        assertThatThrownBy(() -> session.sql("SET sluice.shuffle.partitions = many"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("many");
     }
 
     @Test

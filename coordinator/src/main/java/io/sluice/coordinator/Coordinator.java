@@ -6,6 +6,7 @@ import io.sluice.cluster.NodeConfig;
 import io.sluice.cluster.SluiceNode;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.TaskDescription;
+import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
@@ -54,9 +55,12 @@ public final class Coordinator implements AutoCloseable {
                 node, ConfigFactory.parseString("pekko.http.server.request-timeout = infinite\n"
                         + "pekko.http.server.idle-timeout = infinite\n"
                         + "pekko.http.server.parsing.max-content-length = 256m").withFallback(ConfigFactory.load()));
-        this.scheduler = new DagScheduler(this::launch, settings.jobTimeout().toMillis());
-        this.queries = new QueryService(scheduler, shuffleClient, allocator, this::shufflePartitions,
-                ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids)), settings.maxOptimizerPasses());
+        BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
+        java.util.function.Consumer<java.util.List<String>> removeShuffles =
+                ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
+        this.scheduler = new DagScheduler(this::launch, fetcher, removeShuffles, settings.jobTimeout().toMillis());
+        this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
+                settings.queryDefaults());
         ServerBinding binding = null;
         if (settings.httpPort() >= 0) {
             try {

@@ -2,6 +2,7 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.coordinator.scheduler.Stage;
 import io.sluice.coordinator.scheduler.StageCutter;
@@ -24,7 +25,6 @@ import io.sluice.plan.sql.Statement;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
-import io.sluice.shuffle.ShuffleClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -45,24 +45,23 @@ public final class QueryService {
     private static final int JOB_ATTEMPTS = 2;
 
     private final InMemoryCatalog catalog = new InMemoryCatalog();
-    private final LogicalOptimizer logicalOptimizer;
-    private final PhysicalPlanner planner = new PhysicalPlanner();
     private final PhysicalOptimizer physicalOptimizer = PhysicalOptimizer.standard();
+    private final QueryConfig defaults;
     private final DagScheduler scheduler;
-    private final ShuffleClient shuffleClient;
+    private final BlockFetcher fetcher;
     private final BufferAllocator allocator;
     private final IntSupplier shufflePartitions;
     private final Consumer<List<String>> removeShuffles;
     private final AtomicLong jobIds = new AtomicLong();
 
-    public QueryService(DagScheduler scheduler, ShuffleClient shuffleClient, BufferAllocator allocator,
-            IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, int maxOptimizerPasses) {
+    public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
+            IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults) {
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
-        this.shuffleClient = requireNonNull(shuffleClient, "shuffleClient is null");
+        this.fetcher = requireNonNull(fetcher, "fetcher is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.shufflePartitions = requireNonNull(shufflePartitions, "shufflePartitions is null");
         this.removeShuffles = requireNonNull(removeShuffles, "removeShuffles is null");
-        this.logicalOptimizer = new LogicalOptimizer(LogicalOptimizer.standardRules(), maxOptimizerPasses);
+        this.defaults = requireNonNull(defaults, "defaults is null");
     }
 
     public InMemoryCatalog catalog() {
@@ -76,30 +75,41 @@ public final class QueryService {
             throw new SluiceException("no SQL statement given");
         }
         byte[] last = null;
+        QueryConfig config = defaults;
         for (String sql : statements) {
-            last = runStatement(SqlFrontEnd.parse(sql, catalog));
+            Statement statement = SqlFrontEnd.parse(sql, catalog);
+            if (statement instanceof Statement.SetOption set) {
+                config = config.with(set.name(), set.value());
+                last = message("status", set.name() + " = " + set.value());
+            } else {
+                last = runStatement(statement, config);
+            }
         }
         return last;
     }
 
-    private byte[] runStatement(Statement statement) {
+    private byte[] runStatement(Statement statement, QueryConfig config) {
         if (statement instanceof Statement.CreateExternalTable create) {
             catalog.register(FileFormats.register(create.name(), create.format(), create.location()));
             return message("status", "created table " + create.name());
         }
         if (statement instanceof Statement.Explain explain) {
-            return message("plan", explain(explain.plan(), explain.verbose()));
+            return message("plan", explain(explain.plan(), explain.verbose(), config));
         }
         if (statement instanceof Statement.Query query) {
-            return run(query.plan());
+            return run(query.plan(), config);
         }
         throw new SluiceException("unsupported statement: " + statement);
     }
 
     /** Logical, optimized logical, physical and staged plans, as text. */
     public String explain(LogicalPlan plan, boolean verbose) {
-        LogicalOptimizer.Result optimized = logicalOptimizer.run(plan);
-        ExecutionPlan physical = physicalPlan(optimized.plan());
+        return explain(plan, verbose, defaults);
+    }
+
+    public String explain(LogicalPlan plan, boolean verbose, QueryConfig config) {
+        LogicalOptimizer.Result optimized = logicalOptimizer(config).run(plan);
+        ExecutionPlan physical = physicalPlan(optimized.plan(), config);
         StringBuilder out = new StringBuilder();
         out.append("== Logical Plan ==\n").append(plan.explain());
         if (verbose) {
@@ -112,14 +122,28 @@ public final class QueryService {
         return out.toString();
     }
 
-    public ExecutionPlan physicalPlan(LogicalPlan optimized) {
-        ExecutionPlan physical = planner.plan(optimized);
-        return physicalOptimizer.optimize(physical, new PhysicalConfig(Math.max(1, shufflePartitions.getAsInt())));
+    private static LogicalOptimizer logicalOptimizer(QueryConfig config) {
+        return new LogicalOptimizer(LogicalOptimizer.standardRules(), config.maxOptimizerPasses(), config.skipFailedRules());
     }
 
-    /** Runs a query plan on the cluster; returns the result as one Arrow IPC stream. */
+    /** The optimized physical plan of an optimized logical plan, under the default settings. */
+    public ExecutionPlan physicalPlan(LogicalPlan optimized) {
+        return physicalPlan(optimized, defaults);
+    }
+
+    private ExecutionPlan physicalPlan(LogicalPlan optimized, QueryConfig config) {
+        ExecutionPlan physical = new PhysicalPlanner(config.joinSelection()).plan(optimized);
+        int partitions = config.shufflePartitions() > 0 ? config.shufflePartitions() : shufflePartitions.getAsInt();
+        return physicalOptimizer.optimize(physical, new PhysicalConfig(Math.max(1, partitions)));
+    }
+
+    /** Runs a query plan on the cluster under the default settings; the result as one Arrow IPC stream. */
     public byte[] run(LogicalPlan plan) {
-        ExecutionPlan physical = physicalPlan(logicalOptimizer.optimize(plan));
+        return run(plan, defaults);
+    }
+
+    private byte[] run(LogicalPlan plan, QueryConfig config) {
+        ExecutionPlan physical = physicalPlan(logicalOptimizer(config).optimize(plan), config);
         for (int attempt = 1; ; attempt++) {
             String jobId = "job" + jobIds.incrementAndGet();
             List<Stage> stages = StageCutter.cut(physical, jobId);
@@ -140,20 +164,9 @@ public final class QueryService {
     }
 
     private byte[] collect(Stage resultStage, List<MapStatus> statuses) {
-        Schema schema = resultStage.plan().schema();
-        List<Batch> batches = new ArrayList<>();
+        List<Batch> batches = fetcher.fetchAll(resultStage.shuffleId(), statuses);
         try {
-            for (int map = 0; map < statuses.size(); map++) {
-                MapStatus status = statuses.get(map);
-                if (status.bytesPerPartition()[0] == 0) {
-                    continue;
-                }
-                byte[] block = shuffleClient.fetch(status.host(), status.port(), resultStage.shuffleId(), map, 0);
-                batches.addAll(ArrowIpc.decode(block, allocator));
-            }
-            return ArrowIpc.encode(schema, batches, allocator);
-        } catch (RuntimeException e) {
-            throw new TaskFailedException("could not collect the result: " + e.getMessage());
+            return ArrowIpc.encode(resultStage.plan().schema(), batches, allocator);
         } finally {
             batches.forEach(Batch::close);
         }

@@ -9,7 +9,15 @@ import io.sluice.plan.physical.ExecutionPlans;
 import io.sluice.plan.physical.MapStatus;
 import io.sluice.shuffle.ShuffleReaderExec;
 import io.sluice.shuffle.ShuffleWriterExec;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.operators.SampleExec;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.RangeBoundaries;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,12 +42,23 @@ public final class DagScheduler {
         void stageCompleted(String jobId, int stageId);
     }
 
+    /** Sampled key rows per map partition when resolving range split points. */
+    static final int SAMPLE_ROWS_PER_PARTITION = 1000;
+
+    /** Sampling runs of stage n are numbered n + this, so their task ids differ from the real stage's. */
+    static final int SAMPLE_STAGE_OFFSET = 10_000;
+
     private final TaskLauncher launcher;
+    private final BlockFetcher fetcher;
+    private final Consumer<List<String>> removeShuffles;
     private final long jobTimeoutMillis;
     private final List<StageListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    public DagScheduler(TaskLauncher launcher, long jobTimeoutMillis) {
+    public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
+            long jobTimeoutMillis) {
         this.launcher = requireNonNull(launcher, "launcher is null");
+        this.fetcher = requireNonNull(fetcher, "fetcher is null");
+        this.removeShuffles = requireNonNull(removeShuffles, "removeShuffles is null");
         this.jobTimeoutMillis = jobTimeoutMillis;
     }
 
@@ -51,31 +70,107 @@ public final class DagScheduler {
         listeners.remove(listener);
     }
 
+    /**
+     * Runs the stages; returns the last (result) stage's map outputs. A stage whose writer
+     * range-partitions over split points not yet resolved waits until every stage sharing those
+     * split points can run; then each of them runs once as a sampling stage, one boundary set is
+     * computed from all the samples, and it is bound into all of them, so their partitions line up.
+     */
     public List<MapStatus> run(String jobId, List<Stage> stages) {
         long deadline = System.currentTimeMillis() + jobTimeoutMillis;
         Map<String, List<MapStatus>> outputs = new HashMap<>();
+        Map<Integer, ShuffleWriterExec> plans = new HashMap<>();
+        stages.forEach(s -> plans.put(s.id(), s.plan()));
+        List<Stage> pending = new ArrayList<>(stages);
+        Set<Integer> done = new HashSet<>();
         List<MapStatus> last = List.of();
-        for (Stage stage : stages) {
-            ShuffleWriterExec bound = (ShuffleWriterExec) ExecutionPlans.transformUp(stage.plan(),
-                    node -> bindReader(node, outputs));
-            byte[] bytes = Kryos.serialize(bound);
-            int tasks = stage.taskCount();
-            LOG.debug("job {} stage {}: {} tasks", jobId, stage.id(), tasks);
-            List<CompletableFuture<MapStatus>> futures = new ArrayList<>(tasks);
-            for (int p = 0; p < tasks; p++) {
-                futures.add(launcher.launch(jobId, stage.id(), p, bytes));
+        while (!pending.isEmpty()) {
+            Stage next = null;
+            for (Stage candidate : pending) {
+                if (!done.containsAll(candidate.parents())) {
+                    continue;
+                }
+                Optional<Partitioning.Range> range = unresolvedRange(plans.get(candidate.id()));
+                if (range.isEmpty()) {
+                    next = candidate;
+                    break;
+                }
+                String id = range.get().splits().id();
+                List<Stage> group = pending.stream()
+                        .filter(s -> unresolvedRange(plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
+                        .toList();
+                if (group.stream().allMatch(s -> done.containsAll(s.parents()))) {
+                    resolveSplits(jobId, group, plans, outputs, deadline);
+                    next = candidate;
+                    break;
+                }
             }
-            List<MapStatus> statuses = new ArrayList<>(tasks);
-            for (CompletableFuture<MapStatus> f : futures) {
-                statuses.add(await(f, deadline, jobId, stage));
+            if (next == null) {
+                throw new IllegalStateException("job " + jobId + ": no stage can run; pending " + pending);
             }
-            outputs.put(stage.shuffleId(), statuses);
-            last = statuses;
+            last = runStage(jobId, next, plans.get(next.id()), outputs, deadline);
+            outputs.put(next.shuffleId(), last);
+            pending.remove(next);
+            done.add(next.id());
             for (StageListener listener : listeners) {
-                listener.stageCompleted(jobId, stage.id());
+                listener.stageCompleted(jobId, next.id());
             }
         }
         return last;
+    }
+
+    private List<MapStatus> runStage(String jobId, Stage stage, ShuffleWriterExec plan,
+            Map<String, List<MapStatus>> outputs, long deadline) {
+        ShuffleWriterExec bound = (ShuffleWriterExec) ExecutionPlans.transformUp(plan, node -> bindReader(node, outputs));
+        byte[] bytes = Kryos.serialize(bound);
+        int tasks = stage.taskCount();
+        LOG.debug("job {} stage {}: {} tasks", jobId, stage.id(), tasks);
+        List<CompletableFuture<MapStatus>> futures = new ArrayList<>(tasks);
+        for (int p = 0; p < tasks; p++) {
+            futures.add(launcher.launch(jobId, stage.id(), p, bytes));
+        }
+        List<MapStatus> statuses = new ArrayList<>(tasks);
+        for (CompletableFuture<MapStatus> f : futures) {
+            statuses.add(await(f, deadline, jobId, stage));
+        }
+        return statuses;
+    }
+
+    private static Optional<Partitioning.Range> unresolvedRange(ShuffleWriterExec writer) {
+        if (writer.outputPartitioning() instanceof Partitioning.Range range && !range.splits().resolved()) {
+            return Optional.of(range);
+        }
+        return Optional.empty();
+    }
+
+    private void resolveSplits(String jobId, List<Stage> group, Map<Integer, ShuffleWriterExec> plans,
+            Map<String, List<MapStatus>> outputs, long deadline) {
+        List<Batch> samples = new ArrayList<>();
+        List<String> sampleShuffles = new ArrayList<>();
+        try {
+            Partitioning.Range range = null;
+            for (Stage stage : group) {
+                ShuffleWriterExec writer = plans.get(stage.id());
+                range = (Partitioning.Range) writer.outputPartitioning();
+                String shuffleId = stage.shuffleId() + "-sample";
+                ShuffleWriterExec sampler = new ShuffleWriterExec(
+                        new SampleExec(writer.input(), range.keys(), SAMPLE_ROWS_PER_PARTITION), new Partitioning.Single(),
+                        shuffleId);
+                sampleShuffles.add(shuffleId);
+                Stage sampling = new Stage(SAMPLE_STAGE_OFFSET + stage.id(), shuffleId, sampler, stage.parents());
+                samples.addAll(fetcher.fetchAll(shuffleId, runStage(jobId, sampling, sampler, outputs, deadline)));
+            }
+            List<List<Object>> boundaries = RangeBoundaries.computeFromBatches(samples, range.keys(), range.partitionCount());
+            for (Stage stage : group) {
+                ShuffleWriterExec writer = plans.get(stage.id());
+                Partitioning.Range r = (Partitioning.Range) writer.outputPartitioning();
+                plans.put(stage.id(), new ShuffleWriterExec(writer.input(), r.withBoundaries(boundaries), writer.shuffleId()));
+            }
+            LOG.debug("job {}: split points {} resolved to {} boundaries", jobId, range.splits().id(), boundaries.size());
+        } finally {
+            samples.forEach(Batch::close);
+            removeShuffles.accept(sampleShuffles);
+        }
     }
 
     private static ExecutionPlan bindReader(ExecutionPlan node, Map<String, List<MapStatus>> outputs) {

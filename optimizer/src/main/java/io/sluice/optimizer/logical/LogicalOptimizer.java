@@ -25,8 +25,19 @@ public final class LogicalOptimizer {
 
     private final List<LogicalRule> rules;
     private final int maxPasses;
+    private final boolean skipFailedRules;
 
     public LogicalOptimizer(List<LogicalRule> rules, int maxPasses) {
+        this(rules, maxPasses, false);
+    }
+
+    /**
+     * @param skipFailedRules a rule that throws is skipped, keeping the plan from before it
+     *                        ({@code sluice.optimizer.skip-failed-rules}); otherwise the query fails
+     *                        with the rule's name and the cause
+     */
+    public LogicalOptimizer(List<LogicalRule> rules, int maxPasses, boolean skipFailedRules) {
+        this.skipFailedRules = skipFailedRules;
         this.rules = List.copyOf(requireNonNull(rules, "rules is null"));
         if (maxPasses < 1) {
             throw new IllegalArgumentException("sluice.optimizer.max-passes must be positive: " + maxPasses);
@@ -79,7 +90,17 @@ public final class LogicalOptimizer {
         List<String> trace = new ArrayList<>();
         for (int pass = 1; pass <= maxPasses; pass++) {
             for (LogicalRule rule : rules) {
-                LogicalPlan next = rule.apply(plan);
+                LogicalPlan next;
+                try {
+                    next = rule.apply(plan);
+                } catch (RuntimeException e) {
+                    if (!skipFailedRules) {
+                        throw new OptimizerRuleException(rule.name(), e);
+                    }
+                    LOG.warn("optimizer rule {} failed and was skipped: {}", rule.name(), e.toString());
+                    trace.add("pass " + pass + ", " + rule.name() + " failed and was skipped: " + e);
+                    continue;
+                }
                 if (next != plan) {
                     trace.add("pass " + pass + ", after " + rule.name() + ":\n" + next.explain());
                 }

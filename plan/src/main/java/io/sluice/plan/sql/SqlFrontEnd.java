@@ -21,6 +21,8 @@ public final class SqlFrontEnd {
             "(?is)CREATE\\s+EXTERNAL\\s+TABLE\\s+(?<name>[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")"
                     + "\\s+STORED\\s+AS\\s+(?<format>[A-Za-z_]+)"
                     + "\\s+LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*");
+    private static final Pattern SET = Pattern.compile(
+            "(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*(?:=|\\s+TO\\s+)\\s*('(?:[^']|'')*'|[^\\s;']+)\\s*;?\\s*");
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<verbose>\\s+VERBOSE\\b)?");
 
     private SqlFrontEnd() {
@@ -44,6 +46,14 @@ public final class SqlFrontEnd {
 
         if (CREATE_EXTERNAL.matcher(text).region(start, text.length()).lookingAt()) {
             return createExternalTable(text.substring(start));
+        }
+        Matcher set = SET.matcher(text).region(start, text.length());
+        if (set.matches()) {
+            String value = set.group(2);
+            if (value.startsWith("'")) {
+                value = value.substring(1, value.length() - 1).replace("''", "'");
+            }
+            return new Statement.SetOption(set.group(1).toLowerCase(java.util.Locale.ROOT), value);
         }
         Matcher explain = EXPLAIN.matcher(text).region(start, text.length());
         if (explain.lookingAt()) {

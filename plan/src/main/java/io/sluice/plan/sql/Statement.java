@@ -6,7 +6,8 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.source.FileFormat;
 
 /** One parsed SQL statement; the caller switches over the permitted kinds. */
-public sealed interface Statement permits Statement.CreateExternalTable, Statement.Query, Statement.Explain {
+public sealed interface Statement permits Statement.CreateExternalTable, Statement.Query, Statement.Explain,
+        Statement.SetOption {
 
     /** {@code CREATE EXTERNAL TABLE name STORED AS format LOCATION 'location'}. */
     record CreateExternalTable(String name, FileFormat format, String location) implements Statement {
@@ -21,6 +22,14 @@ public sealed interface Statement permits Statement.CreateExternalTable, Stateme
     record Query(LogicalPlan plan) implements Statement {
         public Query {
             requireNonNull(plan, "plan is null");
+        }
+    }
+
+    /** {@code SET name = value}: a setting for the rest of the script. */
+    record SetOption(String name, String value) implements Statement {
+        public SetOption {
+            requireNonNull(name, "name is null");
+            requireNonNull(value, "value is null");
         }
     }
 

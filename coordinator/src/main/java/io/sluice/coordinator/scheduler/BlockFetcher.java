@@ -1,0 +1,48 @@
+package io.sluice.coordinator.scheduler;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.ArrowIpc;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.physical.MapStatus;
+import io.sluice.shuffle.ShuffleClient;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * Reads a single-partition stage's output on the coordinator: block 0 of every map task, in map
+ * order, over the shuffle service. Used for query results and for range-partitioning samples.
+ */
+public final class BlockFetcher {
+    private final ShuffleClient client;
+    private final BufferAllocator allocator;
+
+    public BlockFetcher(ShuffleClient client, BufferAllocator allocator) {
+        this.client = requireNonNull(client, "client is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+    }
+
+    public BufferAllocator allocator() {
+        return allocator;
+    }
+
+    /** The batches of every map output's block 0; the caller closes them. */
+    public List<Batch> fetchAll(String shuffleId, List<MapStatus> statuses) {
+        List<Batch> batches = new ArrayList<>();
+        try {
+            for (int map = 0; map < statuses.size(); map++) {
+                MapStatus status = statuses.get(map);
+                if (status.bytesPerPartition()[0] == 0) {
+                    continue;
+                }
+                byte[] block = client.fetch(status.host(), status.port(), shuffleId, map, 0);
+                batches.addAll(ArrowIpc.decode(block, allocator));
+            }
+            return batches;
+        } catch (RuntimeException e) {
+            batches.forEach(Batch::close);
+            throw new TaskFailedException("could not read the output of " + shuffleId + ": " + e.getMessage());
+        }
+    }
+}
