@@ -46,7 +46,9 @@ final class RemoteEngine implements QueryEngine {
         try {
             response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
-            throw new SluiceException("cannot reach the coordinator at " + base + ": " + e.getMessage());
+            // a refused connection has no message, only its type
+            String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            throw new SluiceException("cannot reach the coordinator at " + base + ": " + why);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SluiceException("interrupted while waiting for the coordinator");

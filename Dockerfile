@@ -1,0 +1,23 @@
+# The Sluice image: one image for coordinator, worker and client (see docker-compose.yml).
+#
+# Build the jar on the host first; this file only copies it:
+#   mvn -DskipTests package && docker build -t sluice .
+# Then e.g. `docker run --rm sluice sql --coordinator HOST:8080 -e "..."`.
+ARG BASE_IMAGE=eclipse-temurin:17-jre
+FROM ${BASE_IMAGE}
+
+# Installed layout that bin/sluice knows: /opt/sluice/{bin/sluice, sluice-cli-*.jar, lib/}.
+# The jar's manifest names its dependencies as lib/..., relative to the jar.
+COPY cli/target/lib/ /opt/sluice/lib/
+COPY cli/target/sluice-cli-*.jar /opt/sluice/
+COPY bin/sluice /opt/sluice/bin/sluice
+RUN chmod 755 /opt/sluice/bin/sluice && ln -s /opt/sluice/bin/sluice /usr/local/bin/sluice
+
+# Heap sized from the container's memory limit; override or extend at run time.
+ENV SLUICE_JAVA_OPTS="-XX:MaxRAMPercentage=70"
+WORKDIR /data
+
+# Exec form and bin/sluice's `exec java`: the JVM is PID 1, gets SIGTERM from `docker stop` and
+# runs its shutdown hooks, so nodes leave the cluster cleanly.
+ENTRYPOINT ["/opt/sluice/bin/sluice"]
+CMD ["--help"]

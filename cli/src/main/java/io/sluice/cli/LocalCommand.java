@@ -1,0 +1,34 @@
+package io.sluice.cli;
+
+import io.sluice.api.LocalCluster;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice local}: a coordinator and workers in this one process, serving HTTP on 127.0.0.1. */
+@Command(name = "local", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Runs an embedded cluster (coordinator and workers in one process) until terminated.")
+final class LocalCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--workers", defaultValue = "2", paramLabel = "N", description = "Number of workers (default: ${DEFAULT-VALUE}).")
+    int workers;
+
+    @Option(names = "--http-port", defaultValue = "8080", paramLabel = "PORT",
+            description = "HTTP port for clients; 0 takes a free one (default: ${DEFAULT-VALUE}).")
+    int httpPort;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Options.atLeast(spec, "--workers", workers, 1);
+        Options.port(spec, "--http-port", httpPort, true);
+        LocalCluster cluster = LocalCluster.start(LocalCluster.Options.of(workers).withHttpPort(httpPort));
+        spec.commandLine().getErr().println("local cluster ready: " + workers + " workers, cluster "
+                + cluster.coordinator().clusterAddress() + ", http 127.0.0.1:" + cluster.coordinator().httpPort());
+        Foreground.run(cluster, Foreground::forever);
+        return 0;
+    }
+}

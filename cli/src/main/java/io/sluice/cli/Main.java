@@ -1,0 +1,55 @@
+package io.sluice.cli;
+
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * Entry point of the {@code sluice} command. Exit codes: 0 success, 1 error, 2 usage error.
+ * The process always ends with {@link System#exit}, so lingering non-daemon threads of Pekko,
+ * Netty or Hadoop cannot keep a finished command alive.
+ */
+@Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Sluice, a distributed batch query engine.",
+        subcommands = {CoordinatorCommand.class, WorkerCommand.class, SqlCommand.class, LocalCommand.class})
+public final class Main implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "missing command: one of coordinator, worker, sql, local");
+    }
+
+    public static void main(String[] args) {
+        PrintStream results = claimStdout();
+        System.exit(commandLine(results, System.err).execute(args));
+    }
+
+    /** The configured command line; {@code out} receives results and help, {@code err} errors. */
+    static CommandLine commandLine(PrintStream out, PrintStream err) {
+        CommandLine cmd = new CommandLine(new Main());
+        cmd.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+        cmd.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+        cmd.setCaseInsensitiveEnumValuesAllowed(true);
+        cmd.setExecutionExceptionHandler(ErrorReporter::executionError);
+        cmd.setParameterExceptionHandler(ErrorReporter::usageError);
+        return cmd;
+    }
+
+    /**
+     * Keeps the real stdout for results and points {@code System.out} at stderr, so that anything a
+     * library prints (Pekko's startup logger, Hadoop warnings) cannot corrupt CSV output.
+     */
+    private static PrintStream claimStdout() {
+        PrintStream stdout = System.out;
+        System.setOut(System.err);
+        return stdout;
+    }
+}

@@ -1,0 +1,93 @@
+package io.sluice.cli;
+
+import io.sluice.api.Session;
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.exec.QueryResult;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code sluice sql}: runs a SQL script on an embedded cluster or a running coordinator and
+ * prints the last statement's result. Only the result goes to stdout.
+ */
+@Command(name = "sql", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Runs a SQL script (statements separated by ';') and prints the last statement's result.")
+final class SqlCommand implements Callable<Integer> {
+    enum Format { TABLE, CSV }
+
+    @Spec
+    CommandSpec spec;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Target target;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Script script;
+
+    @Option(names = "--format", defaultValue = "table", paramLabel = "FORMAT",
+            description = "table or csv (default: ${DEFAULT-VALUE}). csv prints a header line and the rows, nothing else.")
+    Format format;
+
+    /** Where the script runs. */
+    static final class Target {
+        @Option(names = "--local", paramLabel = "N", description = "Start an embedded cluster of N workers for this script.")
+        Integer workers;
+
+        @Option(names = "--coordinator", paramLabel = "HOST:HTTP_PORT", converter = HostPort.Converter.class,
+                description = "Send the script to a running coordinator's HTTP port.")
+        HostPort coordinator;
+    }
+
+    /** The script itself. */
+    static final class Script {
+        @Option(names = "-e", paramLabel = "SQL", description = "The script text.")
+        String text;
+
+        @Option(names = "-f", paramLabel = "FILE", description = "A file holding the script.")
+        Path file;
+
+        String read() {
+            if (text != null) {
+                return text;
+            }
+            try {
+                return Files.readString(file, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new SluiceException("cannot read the script file " + file + ": " + ErrorReporter.message(e));
+            }
+        }
+    }
+
+    @Override
+    public Integer call() {
+        String sql = script.read();
+        if (sql.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "the script is empty");
+        }
+        QueryResult result;
+        try (Session session = open()) {
+            result = session.sql(sql);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(format == Format.CSV ? result.toCsv() : result.toTable());
+        out.flush();
+        return 0;
+    }
+
+    private Session open() {
+        if (target.coordinator != null) {
+            return Session.connect(target.coordinator.uriHost(), target.coordinator.port());
+        }
+        return Session.local(Options.atLeast(spec, "--local", target.workers, 1));
+    }
+}

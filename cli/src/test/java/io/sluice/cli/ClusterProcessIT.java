@@ -1,0 +1,107 @@
+package io.sluice.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.api.DuckDbOracle;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real cluster of processes: {@code bin/sluice coordinator}, two {@code bin/sluice worker}s, and
+ * {@code bin/sluice sql --coordinator} clients sending scripts over HTTP. A failing query must
+ * leave the cluster serving, and every node must stop on SIGTERM.
+ */
+class ClusterProcessIT {
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration RUN_TIMEOUT = Duration.ofSeconds(120);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir
+    static Path data;
+
+    private static DuckDbOracle duck;
+    private static final List<SluiceProcess> nodes = new ArrayList<>();
+    private static int httpPort;
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        duck = new DuckDbOracle();
+        TestData.write(duck, data);
+        int clusterPort = freePort();
+        httpPort = freePort();
+        SluiceProcess coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
+                "--http-port", String.valueOf(httpPort));
+        nodes.add(coordinator);
+        assertThat(coordinator.awaitStderrLine("coordinator ready:", READY_TIMEOUT))
+                .isEqualTo("coordinator ready: cluster pekko://sluice@127.0.0.1:" + clusterPort + ", http 127.0.0.1:" + httpPort);
+        for (int i = 1; i <= 2; i++) {
+            nodes.add(SluiceProcess.start(data, "worker", "--coordinator", "127.0.0.1:" + clusterPort, "--id", "w" + i,
+                    "--slots", "2"));
+        }
+        for (SluiceProcess worker : nodes.subList(1, nodes.size())) {
+            worker.awaitStderrLine("worker ready:", READY_TIMEOUT);
+        }
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        try {
+            // workers first, so that they leave a live coordinator
+            for (int i = nodes.size() - 1; i >= 0; i--) {
+                nodes.get(i).close();
+            }
+        } finally {
+            if (duck != null) {
+                duck.close();
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static SluiceProcess.Result runScript(String name, String script) throws Exception {
+        Path file = data.resolve(name + ".sql");
+        Files.writeString(file, script);
+        return SluiceProcess.run(data, RUN_TIMEOUT, "sql", "--coordinator", "127.0.0.1:" + httpPort, "-f", file.toString(),
+                "--format", "csv");
+    }
+
+    @Test
+    void queriesErrorsAndMoreQueriesThenEveryNodeStopsOnSigterm() throws Exception {
+        String first = "SELECT k, sum(v) AS s, count(*) AS c, max(dt) AS last_dt FROM csv_t WHERE v > 100 "
+                + "GROUP BY k ORDER BY k LIMIT 5";
+        SluiceProcess.Result good = runScript("good", TestData.createTables(data) + first + ";\n");
+        assertThat(good.exitCode()).as("stderr:\n%s", good.stderr()).isZero();
+        DuckDbAnswer.assertSame(duck, first, good.stdout());
+
+        SluiceProcess.Result bad = runScript("bad", "SELECT no_such_column FROM pq_t;\n");
+        assertThat(bad.exitCode()).isEqualTo(1);
+        assertThat(bad.stdout()).isEmpty();
+        assertThat(bad.stderrLines()).as("stderr:\n%s", bad.stderr())
+                .anyMatch(l -> l.startsWith("error:") && l.contains("no_such_column"));
+
+        String again = "SELECT k, sum(d) AS sd, avg(x) AS ax, count(v) AS nv FROM pq_t GROUP BY k ORDER BY sd DESC, k";
+        SluiceProcess.Result good2 = runScript("again", again + ";\n");
+        assertThat(good2.exitCode()).as("stderr:\n%s", good2.stderr()).isZero();
+        DuckDbAnswer.assertSame(duck, again, good2.stdout());
+
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            SluiceProcess node = nodes.get(i);
+            assertThat(node.isAlive()).as("node %d still serving", i).isTrue();
+            assertThat(node.terminate(STOP_TIMEOUT)).as("node %d stops on SIGTERM; stderr:\n%s", i, node.stderr()).isTrue();
+        }
+    }
+}

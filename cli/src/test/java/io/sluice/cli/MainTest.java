@@ -1,0 +1,82 @@
+package io.sluice.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.SluiceException;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine.TypeConversionException;
+
+/** Argument handling without starting any node: exit codes and the one-line error format. */
+class MainTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Main.commandLine(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
+                .execute(args);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void usageErrorsAreOneLineWithExitCodeTwo() {
+        assertThat(run("sql", "-e", "SELECT 1")).isEqualTo(2);
+        assertThat(err()).startsWith("error: Missing required argument").contains("--local").endsWith("(see 'sluice sql --help')\n")
+                .hasLineCount(1);
+        assertThat(out.size()).isZero();
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        assertThat(run()).isEqualTo(2);
+        assertThat(err()).startsWith("error: missing command");
+    }
+
+    @Test
+    void badOptionValuesNameTheOption() {
+        assertThat(run("sql", "--local", "2", "-e", "x", "--format", "json")).isEqualTo(2);
+        assertThat(err()).contains("--format").contains("json");
+        err.reset();
+        assertThat(run("worker", "--coordinator", "nohost")).isEqualTo(2);
+        assertThat(err()).contains("--coordinator").contains("nohost");
+        err.reset();
+        assertThat(run("coordinator", "--port", "70000")).isEqualTo(2);
+        assertThat(err()).contains("--port must be between 1 and 65535: 70000");
+    }
+
+    @Test
+    void unreadableScriptFileIsAnErrorNamingTheFile() {
+        assertThat(run("sql", "--coordinator", "127.0.0.1:1", "-f", "/no/such/script.sql")).isEqualTo(1);
+        assertThat(err()).isEqualTo("error: cannot read the script file /no/such/script.sql: NoSuchFileException: /no/such/script.sql\n");
+    }
+
+    @Test
+    void helpGoesToStdout() {
+        assertThat(run("sql", "--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--format");
+        assertThat(err.size()).isZero();
+    }
+
+    @Test
+    void errorMessagesPreferTheUserErrorInTheCauseChain() {
+        RuntimeException wrapped = new IllegalStateException("wrapper", new SluiceException("unknown table 'x'\nknown: y"));
+        assertThat(ErrorReporter.message(wrapped)).isEqualTo("unknown table 'x' known: y");
+        assertThat(ErrorReporter.message(new IllegalStateException(new java.net.ConnectException())))
+                .isEqualTo("ConnectException");
+    }
+
+    @Test
+    void hostPorts() {
+        assertThat(HostPort.parse("coordinator:7355")).isEqualTo(new HostPort("coordinator", 7355));
+        assertThat(HostPort.parse("[::1]:8080").toString()).isEqualTo("[::1]:8080");
+        assertThatThrownBy(() -> HostPort.parse("host:0")).isInstanceOf(TypeConversionException.class);
+        assertThatThrownBy(() -> HostPort.parse(":80")).isInstanceOf(TypeConversionException.class);
+        assertThatThrownBy(() -> HostPort.parse("host:http")).isInstanceOf(TypeConversionException.class);
+    }
+}

@@ -1,0 +1,127 @@
+package io.sluice.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One {@code bin/sluice} process. Its stdout and stderr go to files (no pipe can fill up and stall
+ * it); {@link #close} stops it with SIGTERM and, if it lingers, kills it.
+ */
+final class SluiceProcess implements AutoCloseable {
+    /** Small heaps and a cheap JIT: several JVMs share two cores in these tests. */
+    static final String JAVA_OPTS = "-Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
+    private static final AtomicInteger COUNTER = new AtomicInteger();
+
+    private final Process process;
+    private final Path stdout;
+    private final Path stderr;
+    private final String description;
+
+    private SluiceProcess(Process process, Path stdout, Path stderr, String description) {
+        this.process = process;
+        this.stdout = stdout;
+        this.stderr = stderr;
+        this.description = description;
+    }
+
+    /** What a finished process left behind. */
+    record Result(int exitCode, String stdout, String stderr) {
+        List<String> stderrLines() {
+            return stderr.lines().toList();
+        }
+    }
+
+    /** Starts {@code bin/sluice args...} with its output files in {@code logDir}. */
+    static SluiceProcess start(Path logDir, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(repoRoot().resolve("bin/sluice").toString());
+        command.addAll(List.of(args));
+        int n = COUNTER.incrementAndGet();
+        Path out = logDir.resolve("process-" + n + ".out");
+        Path err = logDir.resolve("process-" + n + ".err");
+        ProcessBuilder builder = new ProcessBuilder(command).directory(logDir.toFile())
+                .redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().put("SLUICE_JAVA_OPTS", JAVA_OPTS);
+        return new SluiceProcess(builder.start(), out, err, String.join(" ", args));
+    }
+
+    /** Runs {@code bin/sluice args...} to the end; a process still running after {@code timeout} fails the test. */
+    static Result run(Path logDir, Duration timeout, String... args) throws Exception {
+        try (SluiceProcess p = start(logDir, args)) {
+            return p.await(timeout);
+        }
+    }
+
+    /** The repository root: the first directory up from here that holds {@code bin/sluice}. */
+    static Path repoRoot() {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.isExecutable(dir.resolve("bin/sluice"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("no bin/sluice above " + Path.of("").toAbsolutePath());
+    }
+
+    Result await(Duration timeout) throws Exception {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("'sluice " + description + "' still runs after " + timeout + "; stderr:\n" + stderr());
+        }
+        return new Result(process.exitValue(), read(stdout), stderr());
+    }
+
+    /** Waits for a stderr line starting with {@code prefix}; fails if the process ends first or time runs out. */
+    String awaitStderrLine(String prefix, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (String line : stderr().lines().toList()) {
+                if (line.startsWith(prefix)) {
+                    return line;
+                }
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError("'sluice " + description + "' exited with " + process.exitValue()
+                        + " before printing '" + prefix + "'; stderr:\n" + stderr());
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("'sluice " + description + "' printed no '" + prefix + "' within " + timeout
+                + "; stderr:\n" + stderr());
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Sends SIGTERM and waits up to {@code timeout} for the process to end; whether it did. */
+    boolean terminate(Duration timeout) throws InterruptedException {
+        process.destroy();
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    String stderr() throws IOException {
+        return read(stderr);
+    }
+
+    private static String read(Path file) throws IOException {
+        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (!process.isAlive()) {
+            return;
+        }
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}

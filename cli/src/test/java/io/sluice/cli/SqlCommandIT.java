@@ -1,0 +1,124 @@
+package io.sluice.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.api.DuckDbOracle;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/sluice sql --local 2} as a user runs it: CSV on stdout equal to DuckDB's answer, and
+ * user errors as an {@code error:} line on stderr with a failing exit code and nothing on stdout.
+ * Each case is its own process (a script returns only its last statement's result).
+ */
+class SqlCommandIT {
+    private static final Duration RUN_TIMEOUT = Duration.ofSeconds(120);
+
+    @TempDir
+    static Path data;
+
+    private static DuckDbOracle duck;
+    private static String createTables;
+
+    @BeforeAll
+    static void writeData() throws Exception {
+        duck = new DuckDbOracle();
+        TestData.write(duck, data);
+        createTables = TestData.createTables(data);
+    }
+
+    @AfterAll
+    static void closeDuckDb() throws Exception {
+        if (duck != null) {
+            duck.close();
+        }
+    }
+
+    private static SluiceProcess.Result runScript(String name, String script, String... extraArgs) throws Exception {
+        Path file = data.resolve(name + ".sql");
+        Files.writeString(file, script);
+        String[] args = new String[4 + extraArgs.length];
+        args[0] = "sql";
+        args[1] = "--local=2";
+        args[2] = "-f";
+        args[3] = file.toString();
+        System.arraycopy(extraArgs, 0, args, 4, extraArgs.length);
+        return SluiceProcess.run(data, RUN_TIMEOUT, args);
+    }
+
+    private static void assertSameAsDuckDb(String name, String query) throws Exception {
+        SluiceProcess.Result result = runScript(name, createTables + query + ";\n", "--format", "csv");
+        assertThat(result.exitCode()).as("exit code; stderr:\n%s", result.stderr()).isZero();
+        DuckDbAnswer.assertSame(duck, query, result.stdout());
+    }
+
+    private static void assertUserError(String name, String script, String named) throws Exception {
+        SluiceProcess.Result result = runScript(name, script, "--format", "csv");
+        assertThat(result.exitCode()).as("exit code; stderr:\n%s", result.stderr()).isEqualTo(1);
+        assertThat(result.stdout()).as("stdout").isEmpty();
+        assertThat(result.stderrLines().stream().filter(l -> l.startsWith("error:")))
+                .as("stderr:\n%s", result.stderr()).singleElement().asString().contains(named);
+        assertThat(result.stderr()).as("no stack trace").doesNotContain("\tat ");
+    }
+
+    @Test
+    void filterGroupByOrderByLimitOnCsv() throws Exception {
+        assertSameAsDuckDb("csv-group", "SELECT k, sum(v) AS s, count(*) AS c, min(dt) AS first_dt, max(x) AS mx "
+                + "FROM csv_t WHERE v > 100 GROUP BY k ORDER BY k LIMIT 5");
+    }
+
+    @Test
+    void filterGroupByOrderByLimitOnParquet() throws Exception {
+        assertSameAsDuckDb("parquet-group", "SELECT k, sum(d) AS sd, count(v) AS nv, avg(x) AS ax, max(dt) AS last_dt "
+                + "FROM pq_t WHERE x > 10 GROUP BY k ORDER BY sd DESC, k LIMIT 6");
+    }
+
+    @Test
+    void nullsStringsWithQuotesAndDecimalsInTheOutput() throws Exception {
+        assertSameAsDuckDb("nulls", "SELECT id, k, v, x, d, dt FROM pq_t WHERE k IS NULL OR v IS NULL OR k LIKE 'five%' "
+                + "ORDER BY id LIMIT 40");
+    }
+
+    @Test
+    void emptyResultIsTheHeaderLineOnly() throws Exception {
+        SluiceProcess.Result result = runScript("empty", createTables + "SELECT k, v FROM csv_t WHERE v > 1000000;",
+                "--format", "csv");
+        assertThat(result.exitCode()).as("stderr:\n%s", result.stderr()).isZero();
+        assertThat(result.stdout()).isEqualTo("k,v\n");
+    }
+
+    @Test
+    void unknownTable() throws Exception {
+        assertUserError("unknown-table", "SELECT * FROM no_such_table", "no_such_table");
+    }
+
+    @Test
+    void unknownColumn() throws Exception {
+        assertUserError("unknown-column", createTables + "SELECT k, no_such_column FROM pq_t;", "no_such_column");
+    }
+
+    @Test
+    void syntaxError() throws Exception {
+        assertUserError("syntax", "SELEC k FROM pq_t", "line 1");
+    }
+
+    @Test
+    void missingFile() throws Exception {
+        Path missing = data.resolve("missing.csv");
+        assertUserError("missing-file", "CREATE EXTERNAL TABLE gone STORED AS CSV LOCATION '" + missing + "';\n"
+                + "SELECT * FROM gone;", missing.toString());
+    }
+
+    @Test
+    void usageErrorsExitWithTwoBeforeStartingAnything() throws Exception {
+        SluiceProcess.Result result = SluiceProcess.run(data, RUN_TIMEOUT, "sql", "--local=2");
+        assertThat(result.exitCode()).isEqualTo(2);
+        assertThat(result.stdout()).isEmpty();
+        assertThat(result.stderrLines()).anyMatch(l -> l.startsWith("error:") && l.contains("-e"));
+    }
+}
