@@ -1,5 +1,6 @@
 package io.sluice.worker;
 
+import io.sluice.cluster.NodeRole;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
@@ -18,6 +19,9 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * A worker's cluster face: finds the coordinator through the receptionist and registers (again
@@ -25,6 +29,10 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
  * and deletes shuffle files when told.
  */
 final class WorkerActor extends AbstractBehavior<WorkerCommand> {
+    /** Local only: a cluster member left; if it was the coordinator, this worker stops. */
+    record MemberLeft(org.apache.pekko.cluster.Member member) implements WorkerCommand {
+    }
+
     /** Local only: the receptionist's current coordinators. */
     record CoordinatorsChanged(Set<ActorRef<CoordinatorCommand>> coordinators) implements WorkerCommand {
     }
@@ -42,6 +50,9 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
             ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class,
                     listing -> new CoordinatorsChanged(listing.getServiceInstances(ServiceKeys.COORDINATOR)));
             context.getSystem().receptionist().tell(Receptionist.subscribe(ServiceKeys.COORDINATOR, listings));
+            ActorRef<ClusterEvent.MemberRemoved> removals = context.messageAdapter(ClusterEvent.MemberRemoved.class,
+                    event -> new MemberLeft(event.member()));
+            Cluster.get(context.getSystem()).subscriptions().tell(Subscribe.create(removals, ClusterEvent.MemberRemoved.class));
             RegisterWorker registration = new RegisterWorker(settings.workerId(), context.getSelf(), settings.host(),
                     shufflePort, settings.slots());
             return new WorkerActor(context, registration, runner, slots, shuffleServer, registered);
@@ -65,6 +76,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 .onMessage(WorkerRegistered.class, this::onRegistered)
                 .onMessage(RunTask.class, this::onRunTask)
                 .onMessage(RemoveShuffles.class, this::onRemoveShuffles)
+                .onMessage(MemberLeft.class, this::onMemberLeft)
                 .build();
     }
 
@@ -86,6 +98,15 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     private Behavior<WorkerCommand> onRunTask(RunTask msg) {
         ActorRef<CoordinatorCommand> replyTo = msg.replyTo();
         slots.execute(() -> replyTo.tell(runner.run(msg.task())));
+        return this;
+    }
+
+    /** Without its coordinator a worker can do nothing: it stops, and its launcher exits. */
+    private Behavior<WorkerCommand> onMemberLeft(MemberLeft msg) {
+        if (msg.member().hasRole(NodeRole.COORDINATOR.roleName())) {
+            getContext().getLog().warn("the coordinator at {} left the cluster; stopping this worker", msg.member().address());
+            getContext().getSystem().terminate();
+        }
         return this;
     }
 
