@@ -1,0 +1,52 @@
+package io.sluice.api;
+
+import static io.sluice.api.Functions.col;
+import static io.sluice.api.Functions.countStar;
+import static io.sluice.api.Functions.lit;
+import static io.sluice.api.Functions.sum;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.SluiceException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A client session on a coordinator's HTTP endpoint: DataFrame plans travel Kryo-serialized,
+ * SQL as text, results come back as Arrow IPC, and errors as messages.
+ */
+class RemoteSessionTest {
+    @TempDir
+    Path data;
+
+    @Test
+    void dataFramesAndSqlOverHttp() throws Exception {
+        try (DuckDbOracle duck = new DuckDbOracle();
+                Session cluster = Session.local(LocalCluster.Options.of(2).withHttpPort(0))) {
+            Path file = data.resolve("t.parquet");
+            duck.execute("COPY (SELECT 'k' || (range % 5) AS k, CASE WHEN range % 9 = 0 THEN NULL ELSE range END AS v "
+                    + "FROM range(5000)) TO '" + file + "' (FORMAT PARQUET)");
+            int port = cluster.localCluster().coordinator().httpPort();
+            try (Session remote = Session.connect("127.0.0.1", port)) {
+                DataFrame df = remote.read().parquet(file.toString())
+                        .filter(col("v").gt(lit(100)))
+                        .groupBy("k")
+                        .agg(sum(col("v")).as("s"), countStar().as("c"))
+                        .orderBy("k");
+                assertThat(DuckDbOracle.normalize(df.collect())).isEqualTo(duck.query(
+                        "SELECT k, sum(v) AS s, count(*) AS c FROM '" + file + "' WHERE v > 100 GROUP BY k ORDER BY k"));
+                assertThat(df.explain()).contains("== Physical Plan ==");
+
+                remote.sql("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + file + "'");
+                assertThat(DuckDbOracle.normalize(remote.sql("SELECT count(v) AS n FROM t")))
+                        .isEqualTo(duck.query("SELECT count(v) AS n FROM '" + file + "'"));
+                assertThatThrownBy(() -> remote.sql("SELECT nope FROM t")).isInstanceOf(SluiceException.class)
+                        .hasMessageContaining("nope");
+                assertThat(remote.sql("SELECT count(*) AS c FROM t").rows()).containsExactly(java.util.List.of(5000L));
+            }
+            assertThatThrownBy(() -> Session.connect("127.0.0.1", 1).sql("SELECT 1"))
+                    .isInstanceOf(SluiceException.class).hasMessageContaining("cannot reach the coordinator");
+        }
+    }
+}
