@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.types.DataType;
 import java.nio.charset.StandardCharsets;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -226,8 +227,9 @@ public final class Col {
         boolean[] nulls = null;
         if (vector.getNullCount() > 0) {
             nulls = new boolean[n];
+            var validity = vector.getValidityBuffer();
             for (int i = 0; i < n; i++) {
-                nulls[i] = vector.isNull(i);
+                nulls[i] = (validity.getByte(i >> 3) & (1 << (i & 7))) == 0;
             }
         }
         switch (type.kind()) {
@@ -242,30 +244,28 @@ public final class Col {
                 return ofBools(out, nulls);
             }
             case INT32: {
-                IntVector v = (IntVector) vector;
+                int[] ints = new int[n];
+                ((IntVector) vector).getDataBuffer().nioBuffer(0, n * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(ints);
                 long[] out = new long[n];
-                var buf = v.getDataBuffer();
                 for (int i = 0; i < n; i++) {
-                    out[i] = buf.getInt((long) i * 4);
+                    out[i] = ints[i];
                 }
                 return ofLongs(type, out, nulls);
             }
             case DATE32: {
-                DateDayVector v = (DateDayVector) vector;
+                int[] ints = new int[n];
+                ((DateDayVector) vector).getDataBuffer().nioBuffer(0, n * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer()
+                        .get(ints);
                 long[] out = new long[n];
-                var buf = v.getDataBuffer();
                 for (int i = 0; i < n; i++) {
-                    out[i] = buf.getInt((long) i * 4);
+                    out[i] = ints[i];
                 }
                 return ofLongs(type, out, nulls);
             }
             case INT64: {
-                BigIntVector v = (BigIntVector) vector;
                 long[] out = new long[n];
-                var buf = v.getDataBuffer();
-                for (int i = 0; i < n; i++) {
-                    out[i] = buf.getLong((long) i * 8);
-                }
+                ((BigIntVector) vector).getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer()
+                        .get(out);
                 return ofLongs(type, out, nulls);
             }
             case DECIMAL: {
@@ -279,12 +279,9 @@ public final class Col {
                 return ofLongs(type, out, nulls);
             }
             case FLOAT64: {
-                Float8Vector v = (Float8Vector) vector;
                 double[] out = new double[n];
-                var buf = v.getDataBuffer();
-                for (int i = 0; i < n; i++) {
-                    out[i] = buf.getDouble((long) i * 8);
-                }
+                ((Float8Vector) vector).getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer()
+                        .get(out);
                 return ofDoubles(out, nulls);
             }
             case UTF8: {
@@ -312,6 +309,24 @@ public final class Col {
             throw e;
         }
         return vector;
+    }
+
+    /** Sets the validity bits of rows {@code [0, n)}: all valid, or valid where not NULL. */
+    private void setValidity(org.apache.arrow.memory.ArrowBuf validity, int n) {
+        int bytes = (n + 7) >> 3;
+        if (nulls == null) {
+            validity.setOne(0, bytes);
+            return;
+        }
+        for (int b = 0; b < bytes; b++) {
+            int bits = 0;
+            int base = b << 3;
+            int end = Math.min(8, n - base);
+            for (int j = 0; j < end; j++) {
+                bits |= nulls[base + j] ? 0 : 1 << j;
+            }
+            validity.setByte(b, bits);
+        }
     }
 
     private void fill(FieldVector vector) {
@@ -351,11 +366,8 @@ public final class Col {
             case INT64 -> {
                 BigIntVector v = (BigIntVector) vector;
                 v.allocateNew(n);
-                for (int i = 0; i < n; i++) {
-                    if (!isNull(i)) {
-                        v.set(i, longs[i]);
-                    }
-                }
+                v.getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(longs, 0, n);
+                setValidity(v.getValidityBuffer(), n);
                 v.setValueCount(n);
             }
             case DECIMAL -> {
@@ -371,11 +383,8 @@ public final class Col {
             case FLOAT64 -> {
                 Float8Vector v = (Float8Vector) vector;
                 v.allocateNew(n);
-                for (int i = 0; i < n; i++) {
-                    if (!isNull(i)) {
-                        v.set(i, doubles[i]);
-                    }
-                }
+                v.getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(doubles, 0, n);
+                setValidity(v.getValidityBuffer(), n);
                 v.setValueCount(n);
             }
             case UTF8 -> {
