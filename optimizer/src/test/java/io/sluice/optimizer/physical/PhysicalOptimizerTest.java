@@ -58,6 +58,19 @@ class PhysicalOptimizerTest {
     }
 
     @Test
+    void orderingOnAColumnFixedByAFilterNeedsNoSort() {
+        ExecutionPlan filtered = new io.sluice.plan.operators.FilterExec(
+                source(new Partitioning.Hash(List.of(new Column("a")), 4), List.of()),
+                new io.sluice.plan.expr.Binary(io.sluice.plan.expr.BinaryOp.EQ, new Column("b"),
+                        io.sluice.plan.expr.Literal.of("x")));
+        assertThat(optimize(new KeyedSortedTestOperator(filtered, "a", "b"))).isEqualTo("""
+                KeyedSortedTestOperator: key=a, sort=b  [hash([a], 4)]
+                  FilterExec: (b = 'x')  [hash([a], 4)]
+                    TestSource: t  [hash([a], 4)]
+                """);
+    }
+
+    @Test
     void sortOverSortedInputDisappears() {
         List<SortKey> byA = List.of(SortKey.asc(new Column("a")));
         ExecutionPlan plan = new SortExec(new SortExec(source(new Partitioning.Unknown(2), List.of()), byA,

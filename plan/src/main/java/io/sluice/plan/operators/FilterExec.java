@@ -10,6 +10,7 @@ import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.Literal;
 import io.sluice.plan.physical.FilterPushdown;
 import java.util.ArrayList;
 import io.sluice.plan.expr.TypeRules;
@@ -43,16 +44,30 @@ public record FilterExec(ExecutionPlan input, Expr predicate) implements Executi
         return new FilterExec(children.get(0), predicate);
     }
 
-    /** The input's properties, plus {@code a = b} conjuncts between columns as equivalences. */
+    /**
+     * The input's properties, plus {@code a = b} conjuncts between columns as equivalences and
+     * {@code a = literal} conjuncts as constants.
+     */
     @Override
     public PlanProperties properties() {
         List<List<Expr>> equal = new ArrayList<>();
+        List<Expr> constant = new ArrayList<>();
         for (Expr c : Exprs.conjuncts(predicate)) {
-            if (c instanceof Binary b && b.op() == BinaryOp.EQ && b.left() instanceof Column && b.right() instanceof Column) {
-                equal.add(List.of(b.left(), b.right()));
+            if (c instanceof Binary b && b.op() == BinaryOp.EQ) {
+                if (b.left() instanceof Column && b.right() instanceof Column) {
+                    equal.add(List.of(b.left(), b.right()));
+                } else if (b.left() instanceof Column && b.right() instanceof Literal l && l.value() != null) {
+                    constant.add(b.left());
+                } else if (b.right() instanceof Column && b.left() instanceof Literal l && l.value() != null) {
+                    constant.add(b.right());
+                }
             }
         }
-        return equal.isEmpty() ? input.properties() : input.properties().withEquivalences(equal);
+        PlanProperties out = input.properties();
+        if (!equal.isEmpty()) {
+            out = out.withEquivalences(equal);
+        }
+        return constant.isEmpty() ? out : out.withConstants(constant);
     }
 
     @Override

@@ -110,7 +110,11 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
             }
             equivalences.add(mapped);
         }
-        return new PlanProperties(partitioning, ordering, in.bounded(), equivalences);
+        List<Expr> constants = new ArrayList<>();
+        for (Expr c : in.constants()) {
+            passThrough(c, exprs).ifPresent(constants::add);
+        }
+        return new PlanProperties(partitioning, ordering, in.bounded(), equivalences, constants);
     }
 
     @Override

@@ -10,11 +10,13 @@ import java.util.List;
 /**
  * Facts about an operator's output that never change for an instance, computed once at
  * construction: how rows are partitioned, the order within each partition (empty when unknown),
- * whether the output is bounded, and equivalence classes — expressions known to be equal in every
- * row (after a filter {@code a = b} or an inner join on {@code a.k = b.k}).
+ * whether the output is bounded, equivalence classes — expressions known to be equal in every
+ * row (after a filter {@code a = b} or an inner join on {@code a.k = b.k}) — and constants:
+ * expressions with one value in every row (after {@code WHERE k = 'x'}), which any ordering
+ * requirement can skip.
  */
 public record PlanProperties(Partitioning partitioning, List<SortKey> ordering, boolean bounded,
-        List<List<Expr>> equivalences) {
+        List<List<Expr>> equivalences, List<Expr> constants) {
     public PlanProperties {
         requireNonNull(partitioning, "partitioning is null");
         ordering = List.copyOf(ordering);
@@ -25,10 +27,16 @@ public record PlanProperties(Partitioning partitioning, List<SortKey> ordering, 
             }
         }
         equivalences = List.copyOf(copy);
+        constants = List.copyOf(constants);
+    }
+
+    public PlanProperties(Partitioning partitioning, List<SortKey> ordering, boolean bounded,
+            List<List<Expr>> equivalences) {
+        this(partitioning, ordering, bounded, equivalences, List.of());
     }
 
     public PlanProperties(Partitioning partitioning, List<SortKey> ordering, boolean bounded) {
-        this(partitioning, ordering, bounded, List.of());
+        this(partitioning, ordering, bounded, List.of(), List.of());
     }
 
     public static PlanProperties of(Partitioning partitioning) {
@@ -40,20 +48,48 @@ public record PlanProperties(Partitioning partitioning, List<SortKey> ordering, 
     }
 
     public PlanProperties withEquivalences(List<List<Expr>> groups) {
-        return new PlanProperties(partitioning, ordering, bounded, merge(equivalences, groups));
+        return new PlanProperties(partitioning, ordering, bounded, merge(equivalences, groups), constants);
     }
 
-    /** Whether rows in each partition are already ordered by {@code required} (a prefix suffices). */
+    public PlanProperties withConstants(List<Expr> more) {
+        List<Expr> all = new ArrayList<>(constants);
+        for (Expr e : more) {
+            if (!all.contains(e)) {
+                all.add(e);
+            }
+        }
+        return new PlanProperties(partitioning, ordering, bounded, equivalences, all);
+    }
+
+    /**
+     * Whether rows in each partition are already ordered by {@code required}: the required keys,
+     * less those on constant expressions, must be a prefix of this ordering, less its constants.
+     */
     public boolean orderingSatisfies(List<SortKey> required) {
-        if (required.size() > ordering.size()) {
+        List<SortKey> need = withoutConstants(required);
+        List<SortKey> have = withoutConstants(ordering);
+        if (need.size() > have.size()) {
             return false;
         }
-        for (int i = 0; i < required.size(); i++) {
-            if (!required.get(i).equals(ordering.get(i))) {
+        for (int i = 0; i < need.size(); i++) {
+            if (!need.get(i).equals(have.get(i))) {
                 return false;
             }
         }
         return true;
+    }
+
+    private List<SortKey> withoutConstants(List<SortKey> keys) {
+        if (constants.isEmpty()) {
+            return keys;
+        }
+        List<SortKey> out = new ArrayList<>(keys.size());
+        for (SortKey k : keys) {
+            if (!constants.contains(k.expr())) {
+                out.add(k);
+            }
+        }
+        return out;
     }
 
     /**
