@@ -96,27 +96,38 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         return new HashAggregateExec(mode, children.get(0), groupBy, aggregates, argumentTypes, schema);
     }
 
+    /**
+     * Final: keys keep their names, so the input's key partitioning describes the output too.
+     * Partial: each output row is produced in the partition its input rows were in, so an input
+     * hashed or range-partitioned on (expressions known equal to) grouping columns stays so on those
+     * output columns; that is what lets the final phase above a join on the grouping key skip a
+     * second shuffle. Equivalences among grouping columns hold for the output keys as well.
+     */
     @Override
     public PlanProperties properties() {
-        Partitioning in = input.properties().partitioning();
-        if (mode == AggregateMode.FINAL || in instanceof Partitioning.Single) {
-            // Final: keys keep their names, so the input's key partitioning describes the output too.
-            return PlanProperties.of(in);
+        PlanProperties in = input.properties();
+        if (mode == AggregateMode.FINAL) {
+            return PlanProperties.of(in.partitioning());
         }
-        // Partial: input hashed on (expressions equal to) grouping columns stays hashed on those output columns.
-        if (in instanceof Partitioning.Hash hash) {
-            PlanProperties inProps = input.properties();
-            List<Expr> keys = new ArrayList<>();
-            for (Expr k : hash.keys()) {
-                Expr rep = inProps.representative(k);
-                groupBy.stream().filter(g -> g instanceof Column && inProps.representative(g).equals(rep)).findFirst()
-                        .ifPresent(g -> keys.add(new Column(g.name())));
+        Partitioning partitioning = in.partitioning().mapKeys(k -> outputKeyFor(k, in));
+        List<List<Expr>> equivalences = new ArrayList<>();
+        for (List<Expr> group : in.equivalences()) {
+            List<Expr> outputs = new ArrayList<>();
+            for (Expr g : groupBy) {
+                if (g instanceof Column && group.contains(g)) {
+                    outputs.add(new Column(g.name()));
+                }
             }
-            if (keys.size() == hash.keys().size()) {
-                return PlanProperties.of(new Partitioning.Hash(keys, hash.partitionCount()));
-            }
+            equivalences.add(outputs);
         }
-        return PlanProperties.of(new Partitioning.Unknown(in.partitionCount()));
+        return new PlanProperties(partitioning, List.of(), in.bounded(), equivalences);
+    }
+
+    /** The output key column of a grouping column equal (or known equal) to input expression {@code k}. */
+    private java.util.Optional<Expr> outputKeyFor(Expr k, PlanProperties in) {
+        Expr rep = in.representative(k);
+        return groupBy.stream().filter(g -> g instanceof Column && in.representative(g).equals(rep)).findFirst()
+                .map(g -> new Column(g.name()));
     }
 
     @Override

@@ -67,8 +67,9 @@ import java.util.List;
  * probe side is the left, whose columns are the output). For FULL neither side's placement
  * survives (unmatched rows of both sides carry NULL keys in the other side's columns), so it is
  * unknown. No order is promised. After an INNER join {@code leftKeys[i]} and {@code rightKeys[i]}
- * are equal in every row, so a partitioning on one also describes the other; until
- * PlanProperties carries equivalence classes this is only stated here.
+ * are equal in every row, so a partitioning on one also describes the other: the properties
+ * carry that as an equivalence, with the equivalences of each input whose columns are never
+ * NULL-filled.
  *
  * <p>Memory: build rows live on the heap as unpacked columns; Arrow memory is held only for the
  * batches handed to the caller.
@@ -150,7 +151,7 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         if (type == JoinType.FULL && probe.partitionCount() > 1) {
             return PlanProperties.of(new Partitioning.Unknown(probe.partitionCount()));
         }
-        return JoinSupport.withKeyEquivalences(PlanProperties.of(probe), type, leftKeys, rightKeys);
+        return JoinSupport.withKeyEquivalences(probe, type, left, right, leftKeys, rightKeys);
     }
 
     @Override

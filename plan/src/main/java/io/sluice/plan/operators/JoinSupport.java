@@ -83,23 +83,38 @@ final class JoinSupport {
     }
 
     /**
-     * Fails unless each input's partitioning meets what the join requires of it, and, when
-     * {@code coPartitioned}, both have the same partition count. A violation is a planning bug;
-     * running anyway would silently lose matches.
+     * A join's output properties on top of its chosen {@code partitioning}: equalities known of an
+     * input still hold for the output rows built from it, as long as that input's columns are never
+     * NULL-filled (the left of INNER, LEFT and the semi/anti joins, the right of INNER and RIGHT);
+     * after an inner join each left key also equals its right key. Without the inputs' equalities a
+     * third join or an aggregate on a key equal only through an earlier join would shuffle again.
      */
-    /** After an inner join, each left key equals its right key in every output row. */
-    static PlanProperties withKeyEquivalences(PlanProperties properties, JoinType type, List<Expr> leftKeys,
-            List<Expr> rightKeys) {
+    static PlanProperties withKeyEquivalences(Partitioning partitioning, JoinType type, ExecutionPlan left,
+            ExecutionPlan right, List<Expr> leftKeys, List<Expr> rightKeys) {
+        PlanProperties out = PlanProperties.of(partitioning);
+        boolean keepsLeft = type != JoinType.RIGHT && type != JoinType.FULL;
+        boolean keepsRight = type == JoinType.INNER || type == JoinType.RIGHT;
+        if (keepsLeft) {
+            out = out.withEquivalences(left.properties().equivalences());
+        }
+        if (keepsRight) {
+            out = out.withEquivalences(right.properties().equivalences());
+        }
         if (type != JoinType.INNER) {
-            return properties;
+            return out;
         }
         List<List<Expr>> groups = new java.util.ArrayList<>();
         for (int i = 0; i < leftKeys.size(); i++) {
             groups.add(List.of(leftKeys.get(i), rightKeys.get(i)));
         }
-        return properties.withEquivalences(groups);
+        return out.withEquivalences(groups);
     }
 
+    /**
+     * Fails unless each input's partitioning meets what the join requires of it, and, when
+     * {@code coPartitioned}, both have the same partition count. A violation is a planning bug;
+     * running anyway would silently lose matches.
+     */
     static void checkInputs(ExecutionPlan join, boolean coPartitioned) {
         List<ExecutionPlan> children = join.children();
         List<Distribution> required = join.requiredInputDistribution();

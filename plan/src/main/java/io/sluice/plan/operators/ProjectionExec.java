@@ -79,21 +79,13 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
         return Optional.empty();
     }
 
+    /**
+     * Hash and range partitionings carry over when every key passes through (or an expression known
+     * equal to it does), under the output names; otherwise they become unknown. A range partitioning
+     * keeps its split points: renaming columns does not move rows.
+     */
     private static PlanProperties propertiesOf(PlanProperties in, List<Expr> exprs) {
-        Partitioning partitioning = in.partitioning();
-        if (partitioning instanceof Partitioning.Hash hash) {
-            List<Expr> keys = new ArrayList<>();
-            for (Expr k : hash.keys()) {
-                Optional<Expr> mapped = passThroughOrEquivalent(k, exprs, in);
-                if (mapped.isEmpty()) {
-                    keys = null;
-                    break;
-                }
-                keys.add(mapped.get());
-            }
-            partitioning = keys == null ? new Partitioning.Unknown(hash.partitionCount())
-                    : new Partitioning.Hash(keys, hash.partitionCount());
-        }
+        Partitioning partitioning = in.partitioning().mapKeys(k -> passThroughOrEquivalent(k, exprs, in));
         List<SortKey> ordering = new ArrayList<>();
         for (SortKey k : in.ordering()) {
             Optional<Expr> mapped = passThrough(k.expr(), exprs);

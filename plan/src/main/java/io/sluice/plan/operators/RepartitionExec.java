@@ -44,9 +44,11 @@ public record RepartitionExec(ExecutionPlan input, Partitioning partitioning) im
         return new RepartitionExec(children.get(0), partitioning);
     }
 
+    /** Moving rows keeps facts about each row (equivalences), but not their order. */
     @Override
     public PlanProperties properties() {
-        return PlanProperties.of(partitioning);
+        PlanProperties in = input.properties();
+        return new PlanProperties(partitioning, List.of(), in.bounded(), in.equivalences());
     }
 
     @Override

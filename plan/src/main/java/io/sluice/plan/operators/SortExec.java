@@ -63,8 +63,10 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
 
     @Override
     public PlanProperties properties() {
-        Partitioning partitioning = preservePartitioning ? input.properties().partitioning() : new Partitioning.Single();
-        return PlanProperties.of(partitioning, keys);
+        PlanProperties in = input.properties();
+        Partitioning partitioning = preservePartitioning ? in.partitioning() : new Partitioning.Single();
+        // Sorting moves no column values, so equalities between columns still hold.
+        return new PlanProperties(partitioning, keys, in.bounded(), in.equivalences());
     }
 
     @Override

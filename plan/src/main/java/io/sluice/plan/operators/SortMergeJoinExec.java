@@ -84,12 +84,12 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
     @Override
     public PlanProperties properties() {
         Partitioning l = left.properties().partitioning();
-        PlanProperties out = switch (type) {
-            case RIGHT -> PlanProperties.of(right.properties().partitioning());
-            case FULL -> PlanProperties.of(l.partitionCount() == 1 ? l : new Partitioning.Unknown(l.partitionCount()));
-            default -> PlanProperties.of(l);
+        Partitioning out = switch (type) {
+            case RIGHT -> right.properties().partitioning();
+            case FULL -> l.partitionCount() == 1 ? l : new Partitioning.Unknown(l.partitionCount());
+            default -> l;
         };
-        return JoinSupport.withKeyEquivalences(out, type, leftKeys, rightKeys);
+        return JoinSupport.withKeyEquivalences(out, type, left, right, leftKeys, rightKeys);
     }
 
     @Override

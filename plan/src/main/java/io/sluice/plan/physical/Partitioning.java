@@ -4,7 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -93,6 +96,41 @@ public sealed interface Partitioning {
             }
         }
         return true;
+    }
+
+    /**
+     * This partitioning as seen through an operator that renames or drops columns (a projection,
+     * a partial aggregate): every key expression is replaced by {@code map}'s image of it. When some
+     * key has no image the placement is no longer expressible over the output, so the answer is
+     * {@link Unknown} with the same count; a prefix of range keys would not do, since splitting on
+     * {@code (a, b)} does not keep equal {@code a} together. Partitionings without keys are returned
+     * unchanged.
+     */
+    default Partitioning mapKeys(Function<Expr, Optional<Expr>> map) {
+        requireNonNull(map, "map is null");
+        if (this instanceof Hash hash) {
+            List<Expr> keys = new ArrayList<>();
+            for (Expr k : hash.keys()) {
+                Optional<Expr> image = map.apply(k);
+                if (image.isEmpty()) {
+                    return new Unknown(partitionCount());
+                }
+                keys.add(image.get());
+            }
+            return new Hash(keys, hash.partitionCount());
+        }
+        if (this instanceof Range range) {
+            List<SortKey> keys = new ArrayList<>();
+            for (SortKey k : range.keys()) {
+                Optional<Expr> image = map.apply(k.expr());
+                if (image.isEmpty()) {
+                    return new Unknown(partitionCount());
+                }
+                keys.add(new SortKey(image.get(), k.ascending(), k.nullsFirst()));
+            }
+            return new Range(keys, range.splits(), range.partitionCount());
+        }
+        return this;
     }
 
     /** Nothing known about which row lands where. */
