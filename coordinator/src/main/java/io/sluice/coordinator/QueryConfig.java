@@ -9,6 +9,9 @@ import java.util.List;
  * statements after it.
  *
  * <ul>
+ *   <li>{@code sluice.optimizer.enabled}: whether the logical rules run at all (default true); false
+ *       plans the query exactly as written, which is how tests check that optimizing never changes
+ *       a result.</li>
  *   <li>{@code sluice.optimizer.max-passes}: the logical optimizer's pass cap (default 3).</li>
  *   <li>{@code sluice.optimizer.skip-failed-rules}: a logical rule that throws is skipped (its
  *       input plan kept) instead of failing the query (default false).</li>
@@ -21,9 +24,10 @@ import java.util.List;
  * </ul>
  */
 public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int shufflePartitions,
-        long broadcastThreshold, long sortMergeThreshold) {
-    public static final List<String> NAMES = List.of("sluice.optimizer.max-passes", "sluice.optimizer.skip-failed-rules",
-            "sluice.shuffle.partitions", "sluice.join.broadcast-threshold", "sluice.join.sort-merge-threshold");
+        long broadcastThreshold, long sortMergeThreshold, boolean optimizerEnabled) {
+    public static final List<String> NAMES = List.of("sluice.optimizer.enabled", "sluice.optimizer.max-passes",
+            "sluice.optimizer.skip-failed-rules", "sluice.shuffle.partitions", "sluice.join.broadcast-threshold",
+            "sluice.join.sort-merge-threshold");
 
     public QueryConfig {
         if (maxOptimizerPasses < 1) {
@@ -42,7 +46,7 @@ public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int s
 
     public static QueryConfig defaults() {
         return new QueryConfig(3, false, 0, JoinSelection.DEFAULT.broadcastThresholdBytes(),
-                JoinSelection.DEFAULT.sortMergeThresholdBytes());
+                JoinSelection.DEFAULT.sortMergeThresholdBytes(), true);
     }
 
     public JoinSelection joinSelection() {
@@ -53,16 +57,18 @@ public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int s
     public QueryConfig with(String name, String value) {
         try {
             return switch (name) {
+                case "sluice.optimizer.enabled" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, parseBoolean(name, value));
                 case "sluice.optimizer.max-passes" -> new QueryConfig(Integer.parseInt(value), skipFailedRules,
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold);
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled);
                 case "sluice.optimizer.skip-failed-rules" -> new QueryConfig(maxOptimizerPasses, parseBoolean(name, value),
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold);
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled);
                 case "sluice.shuffle.partitions" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        Integer.parseInt(value), broadcastThreshold, sortMergeThreshold);
+                        Integer.parseInt(value), broadcastThreshold, sortMergeThreshold, optimizerEnabled);
                 case "sluice.join.broadcast-threshold" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, Long.parseLong(value), sortMergeThreshold);
+                        shufflePartitions, Long.parseLong(value), sortMergeThreshold, optimizerEnabled);
                 case "sluice.join.sort-merge-threshold" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, broadcastThreshold, Long.parseLong(value));
+                        shufflePartitions, broadcastThreshold, Long.parseLong(value), optimizerEnabled);
                 default -> throw new SluiceException("unknown setting '" + name + "'; settings: " + String.join(", ", NAMES));
             };
         } catch (NumberFormatException e) {

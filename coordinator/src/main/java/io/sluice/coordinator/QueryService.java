@@ -8,6 +8,7 @@ import io.sluice.coordinator.scheduler.Stage;
 import io.sluice.coordinator.scheduler.StageCutter;
 import io.sluice.coordinator.scheduler.TaskFailedException;
 import io.sluice.optimizer.logical.LogicalOptimizer;
+import io.sluice.optimizer.logical.LogicalRule;
 import io.sluice.optimizer.physical.PhysicalConfig;
 import io.sluice.optimizer.physical.PhysicalOptimizer;
 import io.sluice.optimizer.physical.PhysicalPlanner;
@@ -122,8 +123,10 @@ public final class QueryService {
         return out.toString();
     }
 
+    /** The standard rules, or none when {@code sluice.optimizer.enabled} is false (the plan as written). */
     private static LogicalOptimizer logicalOptimizer(QueryConfig config) {
-        return new LogicalOptimizer(LogicalOptimizer.standardRules(), config.maxOptimizerPasses(), config.skipFailedRules());
+        List<LogicalRule> rules = config.optimizerEnabled() ? LogicalOptimizer.standardRules() : List.of();
+        return new LogicalOptimizer(rules, config.maxOptimizerPasses(), config.skipFailedRules());
     }
 
     /** The optimized physical plan of an optimized logical plan, under the default settings. */

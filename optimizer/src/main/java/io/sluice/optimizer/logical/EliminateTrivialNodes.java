@@ -36,18 +36,20 @@ import java.util.List;
  * ({@code count(*) = 0}). Guarantees: every replacement has the schema of the node it replaces
  * (names and types); a plan with nothing to remove comes back as the same instance.
  */
-public final class EliminateTrivialNodes implements LogicalRule {
+public final class EliminateTrivialNodes implements NodeRule {
     @Override
     public String name() {
         return "EliminateTrivialNodes";
     }
 
+    /** Bottom-up: emptiness found below must propagate to the parents in the same walk. */
     @Override
-    public LogicalPlan apply(LogicalPlan plan) {
-        return PlanRewrites.transformUp(plan, EliminateTrivialNodes::eliminate);
+    public ApplyOrder applyOrder() {
+        return ApplyOrder.BOTTOM_UP;
     }
 
-    private static LogicalPlan eliminate(LogicalPlan plan) {
+    @Override
+    public LogicalPlan applyToNode(LogicalPlan plan) {
         if (plan instanceof Filter f) {
             if (isEmpty(f.input()) || isFalseOrNull(f.predicate())) {
                 return empty(f);

@@ -31,23 +31,27 @@ import java.util.Set;
  * true for a NULL operand); keys are rebased to the exact column names of their side; a plan without
  * such equalities comes back as the same instance.
  */
-public final class ExtractEquijoinPredicate implements LogicalRule {
+public final class ExtractEquijoinPredicate implements NodeRule {
     @Override
     public String name() {
         return "ExtractEquijoinPredicate";
     }
 
+    /** Bottom-up: a join's residual becomes keys before the filter above it is looked at. */
     @Override
-    public LogicalPlan apply(LogicalPlan plan) {
-        return PlanRewrites.transformUp(plan, node -> {
-            if (node instanceof Filter f && f.input() instanceof Join j && j.type() == JoinType.INNER) {
-                return fromFilter(f, j);
-            }
-            if (node instanceof Join j && j.filter() != null && j.type() != JoinType.LEFT_ANTI_NULL_AWARE) {
-                return fromResidual(j);
-            }
-            return node;
-        });
+    public ApplyOrder applyOrder() {
+        return ApplyOrder.BOTTOM_UP;
+    }
+
+    @Override
+    public LogicalPlan applyToNode(LogicalPlan node) {
+        if (node instanceof Filter f && f.input() instanceof Join j && j.type() == JoinType.INNER) {
+            return fromFilter(f, j);
+        }
+        if (node instanceof Join j && j.filter() != null && j.type() != JoinType.LEFT_ANTI_NULL_AWARE) {
+            return fromResidual(j);
+        }
+        return node;
     }
 
     private static LogicalPlan fromFilter(Filter f, Join j) {

@@ -16,6 +16,10 @@ import org.slf4j.LoggerFactory;
  * nothing) or a cycle (say passes yield A, B, A: the third pass repeats the first, and more passes
  * would only repeat the cycle). {@code maxPasses} is only the safety net; reaching it logs a warning.
  * {@link Result#repeatedPass()} tells which pass's plan came back (0: the input).
+ *
+ * <p>Each rule declares how it is applied ({@link LogicalRule#applyOrder()}): a {@link NodeRule}
+ * rewrites single nodes and this class walks the plan for it, top-down or bottom-up, rebuilding a
+ * parent only when a child changed; any other rule walks the plan itself.
  */
 public final class LogicalOptimizer {
     private static final Logger LOG = LoggerFactory.getLogger(LogicalOptimizer.class);
@@ -39,6 +43,12 @@ public final class LogicalOptimizer {
     public LogicalOptimizer(List<LogicalRule> rules, int maxPasses, boolean skipFailedRules) {
         this.skipFailedRules = skipFailedRules;
         this.rules = List.copyOf(requireNonNull(rules, "rules is null"));
+        for (LogicalRule rule : this.rules) {
+            if (rule.applyOrder() != LogicalRule.ApplyOrder.SELF && !(rule instanceof NodeRule)) {
+                throw new IllegalArgumentException("rule " + rule.name() + " declares " + rule.applyOrder()
+                        + " but is not a NodeRule, so it has no node-local rewrite to walk with");
+            }
+        }
         if (maxPasses < 1) {
             throw new IllegalArgumentException("sluice.optimizer.max-passes must be positive: " + maxPasses);
         }
@@ -80,6 +90,15 @@ public final class LogicalOptimizer {
         }
     }
 
+    /**
+     * One application of {@code rule} to the whole plan: a {@link NodeRule} is walked here in the
+     * order it declares (ignoring any {@code apply} override, so every node rule walks the same way);
+     * any other rule recurses itself.
+     */
+    static LogicalPlan applyOnce(LogicalRule rule, LogicalPlan plan) {
+        return rule instanceof NodeRule nodeRule ? NodeRule.rewrite(nodeRule, plan) : rule.apply(plan);
+    }
+
     public LogicalPlan optimize(LogicalPlan plan) {
         return run(plan).plan();
     }
@@ -92,7 +111,7 @@ public final class LogicalOptimizer {
             for (LogicalRule rule : rules) {
                 LogicalPlan next;
                 try {
-                    next = rule.apply(plan);
+                    next = applyOnce(rule, plan);
                 } catch (RuntimeException e) {
                     if (!skipFailedRules) {
                         throw new OptimizerRuleException(rule.name(), e);

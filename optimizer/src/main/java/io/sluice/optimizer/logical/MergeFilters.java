@@ -11,18 +11,20 @@ import io.sluice.plan.logical.LogicalPlan;
  * both predicates are true, so the rows are the same; the lower predicate stays first. Otherwise the
  * same instance comes back.
  */
-public final class MergeFilters implements LogicalRule {
+public final class MergeFilters implements NodeRule {
     @Override
     public String name() {
         return "MergeFilters";
     }
 
     @Override
-    public LogicalPlan apply(LogicalPlan plan) {
-        return PlanRewrites.transformUp(plan, MergeFilters::merge);
+    public ApplyOrder applyOrder() {
+        return ApplyOrder.BOTTOM_UP;
     }
 
-    private static LogicalPlan merge(LogicalPlan plan) {
+    /** Bottom-up, so a chain of filters collapses into one in a single walk. */
+    @Override
+    public LogicalPlan applyToNode(LogicalPlan plan) {
         if (plan instanceof Filter upper && upper.input() instanceof Filter lower) {
             return new Filter(lower.input(), new Binary(BinaryOp.AND, lower.predicate(), upper.predicate()));
         }

@@ -19,18 +19,20 @@ import java.util.List;
  * at most once by the upper projection. Guarantees: the merged projection has the upper one's
  * schema, names included; otherwise the same instance comes back.
  */
-public final class MergeProjections implements LogicalRule {
+public final class MergeProjections implements NodeRule {
     @Override
     public String name() {
         return "MergeProjections";
     }
 
     @Override
-    public LogicalPlan apply(LogicalPlan plan) {
-        return PlanRewrites.transformUp(plan, MergeProjections::merge);
+    public ApplyOrder applyOrder() {
+        return ApplyOrder.BOTTOM_UP;
     }
 
-    private static LogicalPlan merge(LogicalPlan plan) {
+    /** Bottom-up, so a chain of projections collapses into one in a single walk. */
+    @Override
+    public LogicalPlan applyToNode(LogicalPlan plan) {
         if (!(plan instanceof Projection upper) || !(upper.input() instanceof Projection lower)) {
             return plan;
         }

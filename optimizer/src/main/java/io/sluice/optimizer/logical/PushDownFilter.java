@@ -41,23 +41,30 @@ import java.util.Set;
  * instance; each application moves every movable conjunct all the way down, so a second application
  * finds nothing to do.
  */
-public final class PushDownFilter implements LogicalRule {
+public final class PushDownFilter implements NodeRule {
     @Override
     public String name() {
         return "PushDownFilter";
     }
 
+    /**
+     * Bottom-up: a filter is pushed all the way down by {@link #applyToNode} itself; going bottom-up
+     * means a lower filter has already moved when an upper one lands on it.
+     */
     @Override
-    public LogicalPlan apply(LogicalPlan plan) {
-        return PlanRewrites.transformUp(plan, node -> {
-            if (node instanceof Filter f) {
-                return pushFilter(f);
-            }
-            if (node instanceof Join j) {
-                return pushJoinFilter(j);
-            }
-            return node;
-        });
+    public ApplyOrder applyOrder() {
+        return ApplyOrder.BOTTOM_UP;
+    }
+
+    @Override
+    public LogicalPlan applyToNode(LogicalPlan node) {
+        if (node instanceof Filter f) {
+            return pushFilter(f);
+        }
+        if (node instanceof Join j) {
+            return pushJoinFilter(j);
+        }
+        return node;
     }
 
     /** {@code filter} pushed as far down as it goes; the same instance when it cannot move. */

@@ -29,15 +29,21 @@ import java.util.List;
  * union input still offers at least as many rows as the limit above can take); a plan with nothing
  * to move comes back as the same instance.
  */
-public final class PushDownLimit implements LogicalRule {
+public final class PushDownLimit implements NodeRule {
     @Override
     public String name() {
         return "PushDownLimit";
     }
 
+    /** Bottom-up, like {@link PushDownFilter}: a limit is pushed all the way down by {@link #applyToNode}. */
     @Override
-    public LogicalPlan apply(LogicalPlan plan) {
-        return PlanRewrites.transformUp(plan, node -> node instanceof Limit l ? push(l) : node);
+    public ApplyOrder applyOrder() {
+        return ApplyOrder.BOTTOM_UP;
+    }
+
+    @Override
+    public LogicalPlan applyToNode(LogicalPlan node) {
+        return node instanceof Limit l ? push(l) : node;
     }
 
     private static LogicalPlan push(Limit limit) {

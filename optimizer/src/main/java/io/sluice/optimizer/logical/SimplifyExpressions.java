@@ -43,18 +43,23 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * expression is aliased to its old name, an aggregate too); a plan with nothing to simplify comes
  * back as the same instance.
  */
-public final class SimplifyExpressions implements LogicalRule {
+public final class SimplifyExpressions implements NodeRule {
     @Override
     public String name() {
         return "SimplifyExpressions";
     }
 
+    /**
+     * Top-down: a node's expressions are simplified over its input's schema, which simplification
+     * below never changes, so the order does not matter and no node needs its children first.
+     */
     @Override
-    public LogicalPlan apply(LogicalPlan plan) {
-        return PlanRewrites.transformUp(plan, SimplifyExpressions::simplifyNode);
+    public ApplyOrder applyOrder() {
+        return ApplyOrder.TOP_DOWN;
     }
 
-    private static LogicalPlan simplifyNode(LogicalPlan plan) {
+    @Override
+    public LogicalPlan applyToNode(LogicalPlan plan) {
         if (plan instanceof Filter f) {
             Expr p = simplify(f.predicate(), f.input().schema());
             return p == f.predicate() ? f : new Filter(f.input(), p);
