@@ -86,7 +86,8 @@ public final class DecorrelateExistsAndIn implements LogicalRule {
             } else {
                 right.add(new Column(sub.schema().field(0).name())); // EXISTS needs rows, not columns
             }
-            return new Join(input, right.build(sub), type, leftKeys, rightKeys, null);
+            return leftKeys.isEmpty() ? Decorrelation.keyedCross(input, right.build(sub), type, null)
+                    : new Join(input, right.build(sub), type, leftKeys, rightKeys, null);
         }
         if ((in != null && negated) || !(sub instanceof Projection select)) {
             return null;
@@ -122,6 +123,10 @@ public final class DecorrelateExistsAndIn implements LogicalRule {
             right.add(new Column(pulled.body().schema().field(0).name())); // a projection needs a column
         }
         JoinType type = negated ? JoinType.LEFT_ANTI : JoinType.LEFT_SEMI;
+        Expr filter = residual.isEmpty() ? null : Exprs.and(residual);
+        if (leftKeys.isEmpty()) {
+            return Decorrelation.keyedCross(input, right.build(pulled.body()), type, filter);
+        }
         return new Join(input, right.build(pulled.body()), type, leftKeys, rightKeys,
                 residual.isEmpty() ? null : Exprs.and(residual));
     }

@@ -29,7 +29,7 @@ import java.util.Map;
  *
  * <ul>
  *   <li>Uncorrelated, over a global aggregate (exactly one row, whatever its input): a cross join
- *       with that one row.
+ *       with that one row (keyed on a constant, see {@link Decorrelation#keyedCross}).
  *   <li>Correlated, {@code SELECT f(agg...) FROM ... WHERE inner_k = outer_k AND ...} (a global
  *       aggregate whose correlated predicates are all equalities in the filters at the top of its
  *       input): a LEFT join of the input with the aggregate grouped by the inner keys, on the outer
@@ -125,7 +125,7 @@ public final class DecorrelateScalarSubquery implements LogicalRule {
                 return null;
             }
             Column value = right.add(new Column(sub.schema().field(0).name()), "value");
-            return new Rewrite(Join.cross(input, right.build(sub)), value);
+            return new Rewrite(Decorrelation.keyedCross(input, right.build(sub), JoinType.INNER, null), value);
         }
         if (!(sub instanceof Projection select && select.input() instanceof Aggregate aggregate
                 && aggregate.groupBy().isEmpty())) {

@@ -7,7 +7,10 @@ import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.OuterColumn;
 import io.sluice.plan.expr.SubqueryExpr;
+import io.sluice.plan.expr.Literal;
 import io.sluice.plan.logical.Filter;
+import io.sluice.plan.logical.Join;
+import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
 import io.sluice.plan.logical.SubqueryAlias;
@@ -57,6 +60,15 @@ final class Decorrelation {
             }
             return x;
         });
+    }
+
+    /**
+     * A join of every left row with every right row, as an equi-join on the constant key pair
+     * {@code 0 = 0}: the physical join operators need at least one key, and a constant key puts all
+     * rows in one hash bucket (fine for the one-row or small right sides used here).
+     */
+    static Join keyedCross(LogicalPlan left, LogicalPlan right, JoinType type, Expr filter) {
+        return new Join(left, right, type, List.of(Literal.of(0L)), List.of(Literal.of(0L)), filter);
     }
 
     /** Whether some node of {@code plan} (not of plans nested deeper) reads an outer column. */

@@ -23,7 +23,7 @@ class DecorrelateScalarSubqueryTest {
                 Projection: k
                   Projection: k, v, d, flag
                     Filter: (v > __sq1.value)
-                      Join: CROSS
+                      Join: INNER keys=[0 = 0]
                         TableScan: t
                         Projection: avg(a) AS __sq1.value
                           Projection: avg(a)
