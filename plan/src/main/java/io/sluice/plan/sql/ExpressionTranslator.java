@@ -236,7 +236,7 @@ final class ExpressionTranslator {
 
     private LogicalPlan subquery(SqlNode query) {
         if (subqueries == null) {
-            throw SqlErrors.unsupported("subquery here");
+            throw SqlErrors.unsupported("subquery outside WHERE, HAVING and the select list");
         }
         return subqueries.plan(query);
     }
