@@ -60,13 +60,16 @@ public final class LogicalOptimizer {
     }
 
     /**
-     * The standard rules, in order: simplify expressions first (so constant predicates are literals),
+     * The standard rules, in order: decorrelate subqueries into joins first (the other rules do not
+     * look into subquery plans), then simplify expressions (so constant predicates are literals),
      * then remove trivial nodes, merge and push filters (pushing can expose join equalities, which
      * then become keys), merge projections, push limits, and prune columns last, once the shape is
      * settled.
      */
     public static List<LogicalRule> standardRules() {
         return List.of(
+                new DecorrelateExistsAndIn(),
+                new DecorrelateScalarSubquery(),
                 new SimplifyExpressions(),
                 new EliminateTrivialNodes(),
                 new MergeFilters(),

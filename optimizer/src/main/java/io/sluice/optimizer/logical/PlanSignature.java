@@ -1,10 +1,13 @@
 package io.sluice.optimizer.logical;
 
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.SubqueryExpr;
 import io.sluice.plan.logical.LogicalPlan;
 
 /**
  * A cheap identity of a plan: its node count and a 64-bit hash of every node's description and
- * expressions. Two plans with different signatures differ; equal signatures almost surely mean
+ * expressions, counting and hashing the nodes of subquery plans nested in expressions too. Two plans with different signatures differ; equal signatures almost surely mean
  * equal plans.
  *
  * <p>Caveats: plans that differ only in what {@code describe()} and the expressions do not show
@@ -24,6 +27,13 @@ public record PlanSignature(int nodeCount, long hash) {
         state[1] = mix(state[1] * 31 + hash64(plan.describe()));
         state[1] = mix(state[1] * 31 + plan.expressions().hashCode());
         state[1] = mix(state[1] * 31 + plan.children().size());
+        // Plans nested in expressions (subqueries) count and hash like children, marked apart from them.
+        for (Expr e : plan.expressions()) {
+            for (SubqueryExpr s : Exprs.subqueries(e)) {
+                state[1] = mix(state[1] * 31 + hash64("subquery"));
+                visit(s.subquery(), state);
+            }
+        }
         for (LogicalPlan child : plan.children()) {
             visit(child, state);
         }

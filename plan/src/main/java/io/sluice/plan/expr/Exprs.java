@@ -81,6 +81,38 @@ public final class Exprs {
         return out == null ? Literal.of(true) : out;
     }
 
+    /**
+     * The subquery expressions in {@code expr}, outermost first, left to right; plans nested in them
+     * are not searched (their subqueries belong to them).
+     */
+    public static List<SubqueryExpr> subqueries(Expr expr) {
+        List<SubqueryExpr> out = new ArrayList<>();
+        collectSubqueries(expr, out);
+        return out;
+    }
+
+    private static void collectSubqueries(Expr expr, List<SubqueryExpr> out) {
+        if (expr instanceof SubqueryExpr s) {
+            out.add(s);
+        }
+        for (Expr child : expr.children()) {
+            collectSubqueries(child, out);
+        }
+    }
+
+    /** Whether {@code expr} reads an {@link OuterColumn} (not looking into nested subquery plans). */
+    public static boolean containsOuterColumn(Expr expr) {
+        if (expr instanceof OuterColumn) {
+            return true;
+        }
+        for (Expr child : expr.children()) {
+            if (containsOuterColumn(child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Strips an alias. */
     public static Expr unalias(Expr e) {
         return e instanceof Alias a ? a.input() : e;

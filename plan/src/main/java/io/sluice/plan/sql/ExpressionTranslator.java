@@ -10,7 +10,15 @@ import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Case;
 import io.sluice.plan.expr.Cast;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exists;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.Extract;
+import io.sluice.plan.expr.InSubquery;
+import io.sluice.plan.expr.OuterColumn;
+import io.sluice.plan.expr.ScalarSubquery;
+import io.sluice.plan.expr.Substring;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.expr.Like;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.Unary;
@@ -47,8 +55,16 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * are not checked here: the logical plan nodes check them when built, with better context.
  */
 final class ExpressionTranslator {
+    /** Plans a subquery found in an expression; its translator sees this FROM scope as the enclosing one. */
+    @FunctionalInterface
+    interface SubqueryPlanner {
+        LogicalPlan plan(SqlNode query);
+    }
+
     private final TableScope scope;
     private final Map<String, Expr> aliases;
+    private final TableScope outer;
+    private final SubqueryPlanner subqueries;
 
     /** Translates against the FROM columns only. */
     ExpressionTranslator(TableScope scope) {
@@ -60,6 +76,17 @@ final class ExpressionTranslator {
      * aliased expressions) for names that are not columns; GROUP BY, HAVING and ORDER BY use this.
      */
     ExpressionTranslator(TableScope scope, Map<String, Expr> aliases) {
+        this(scope, aliases, null, null);
+    }
+
+    /**
+     * As above, within a subquery whose enclosing query reads {@code outer} (null at the top level):
+     * a column that is neither here nor a select alias but is there becomes an {@link OuterColumn}.
+     * {@code subqueries} plans nested subqueries (null: they are rejected as unsupported).
+     */
+    ExpressionTranslator(TableScope scope, Map<String, Expr> aliases, TableScope outer, SubqueryPlanner subqueries) {
+        this.outer = outer;
+        this.subqueries = subqueries;
         this.scope = requireNonNull(scope, "scope is null");
         TreeMap<String, Expr> map = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         aliases.forEach(map::putIfAbsent);
@@ -91,6 +118,13 @@ final class ExpressionTranslator {
             if (aliased != null) {
                 return aliased;
             }
+        }
+        if (outer != null && !scope.canResolve(id) && outer.canResolve(id)) {
+            Expr e = outer.column(id);
+            if (!(e instanceof Column c)) {
+                throw SqlErrors.unsupported("correlated reference to the merged USING column '" + id + "'");
+            }
+            return new OuterColumn(c.column(), outer.schema().field(c.column()).type());
         }
         return scope.column(id);
     }
@@ -166,7 +200,7 @@ final class ExpressionTranslator {
             case TIMES -> binary(BinaryOp.MULTIPLY, call);
             case DIVIDE -> binary(BinaryOp.DIVIDE, call);
             case MOD -> binary(BinaryOp.MODULO, call);
-            case NOT -> new Unary(Unary.Op.NOT, operand(call, 0));
+            case NOT -> not(operand(call, 0));
             case MINUS_PREFIX -> new Unary(Unary.Op.NEGATE, operand(call, 0));
             case PLUS_PREFIX -> operand(call, 0);
             case IS_NULL -> new Unary(Unary.Op.IS_NULL, operand(call, 0));
@@ -176,14 +210,35 @@ final class ExpressionTranslator {
             case IN -> in(call, false);
             case NOT_IN -> in(call, true);
             case OTHER_FUNCTION, SUM, SUM0, COUNT, MIN, MAX, AVG -> function(call);
+            case EXTRACT -> extract(call);
             case OVER -> throw SqlErrors.unsupported("window function " + call.operand(0));
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
-            case SELECT, EXISTS, SCALAR_QUERY, ORDER_BY, UNION, INTERSECT, EXCEPT -> throw SqlErrors.unsupported("subquery");
+            case EXISTS -> new Exists(subquery(call.operand(0)), false);
+            case SELECT, SCALAR_QUERY, ORDER_BY, UNION, INTERSECT, EXCEPT -> new ScalarSubquery(
+                    subquery(kind == SqlKind.SCALAR_QUERY ? call.operand(0) : call));
             case CASE -> caseWhen((SqlCase) call);
             case LIKE -> like(call);
             case SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
             default -> throw SqlErrors.unsupported("operator '" + call.getOperator().getName() + "'");
         };
+    }
+
+    /** NOT over [NOT] EXISTS / [NOT] IN (subquery) flips the flag, so rules see one node. */
+    private static Expr not(Expr e) {
+        if (e instanceof Exists x) {
+            return x.negate();
+        }
+        if (e instanceof InSubquery in) {
+            return in.negate();
+        }
+        return new Unary(Unary.Op.NOT, e);
+    }
+
+    private LogicalPlan subquery(SqlNode query) {
+        if (subqueries == null) {
+            throw SqlErrors.unsupported("subquery outside WHERE, HAVING and the select list");
+        }
+        return subqueries.plan(query);
     }
 
     private Expr operand(SqlCall call, int index) {
@@ -245,13 +300,16 @@ final class ExpressionTranslator {
         return new Like(operand(call, 0), pattern.getValueAs(String.class), op.isNegated(), !op.isCaseSensitive());
     }
 
-    /** {@code x IN (a, b)} is {@code x = a OR x = b}; NOT IN is {@code x <> a AND x <> b}. */
+    /**
+     * {@code x IN (a, b)} is {@code x = a OR x = b}; NOT IN is {@code x <> a AND x <> b};
+     * {@code x [NOT] IN (SELECT ...)} is an {@link InSubquery}.
+     */
     private Expr in(SqlCall call, boolean negated) {
-        if (!(call.operand(1) instanceof SqlNodeList list)) {
-            throw SqlErrors.unsupported("subquery");
-        }
         if (call.operand(0) instanceof SqlNodeList) {
             throw SqlErrors.unsupported("row value in IN");
+        }
+        if (!(call.operand(1) instanceof SqlNodeList list)) {
+            return new InSubquery(operand(call, 0), subquery(call.operand(1)), negated);
         }
         Expr value = operand(call, 0);
         Expr out = null;
@@ -265,8 +323,44 @@ final class ExpressionTranslator {
         return out;
     }
 
+    /** {@code extract(YEAR|MONTH|DAY FROM date)}. */
+    private Expr extract(SqlCall call) {
+        String unit = call.operand(0).toString().toUpperCase(Locale.ROOT);
+        Extract.Field field = switch (unit) {
+            case "YEAR" -> Extract.Field.YEAR;
+            case "MONTH" -> Extract.Field.MONTH;
+            case "DAY" -> Extract.Field.DAY;
+            default -> throw SqlErrors.unsupported("extract(" + unit + " FROM ...)");
+        };
+        return new Extract(field, operand(call, 1));
+    }
+
+    /** {@code substring(s FROM a [FOR b])} or {@code substring(s, a[, b])} with integer constants a, b. */
+    private Expr substring(SqlCall call) {
+        if (call.operandCount() < 2 || call.operandCount() > 3) {
+            throw new SluiceException("substring takes a string, a start and an optional length");
+        }
+        long start = constantInteger(call.operand(1), "substring start");
+        Long length = call.operandCount() == 3 ? constantInteger(call.operand(2), "substring length") : null;
+        return new Substring(operand(call, 0), start, length);
+    }
+
+    private static long constantInteger(SqlNode node, String what) {
+        if (node instanceof SqlNumericLiteral n && n.isExact()) {
+            try {
+                return n.getValueAs(BigDecimal.class).longValueExact();
+            } catch (ArithmeticException e) {
+                throw new SluiceException(what + " must be a whole number: " + n, e);
+            }
+        }
+        throw SqlErrors.unsupported(what + " " + node + " (only an integer constant is supported)");
+    }
+
     private Expr function(SqlCall call) {
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        if (name.equals("substring") || name.equals("substr")) {
+            return substring(call);
+        }
         AggregateFunction function = switch (name) {
             case "sum" -> AggregateFunction.SUM;
             case "count" -> AggregateFunction.COUNT;

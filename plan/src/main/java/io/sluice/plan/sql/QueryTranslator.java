@@ -54,9 +54,21 @@ import org.apache.calcite.sql.SqlSetOperator;
  */
 final class QueryTranslator {
     private final Catalog catalog;
+    private final TableScope outer;
 
     QueryTranslator(Catalog catalog) {
+        this(catalog, null);
+    }
+
+    /**
+     * A translator for a subquery in an expression of a query whose FROM reads {@code outer}: a
+     * column this query does not have but {@code outer} has becomes an
+     * {@link io.sluice.plan.expr.OuterColumn} (one level only: a reference two levels up is an
+     * unknown column).
+     */
+    QueryTranslator(Catalog catalog, TableScope outer) {
         this.catalog = requireNonNull(catalog, "catalog is null");
+        this.outer = outer;
     }
 
     LogicalPlan translate(SqlNode query) {
@@ -149,7 +161,8 @@ final class QueryTranslator {
         rejectUnsupportedClauses(select);
         From from = from(select.getFrom());
         TableScope scope = from.scope();
-        ExpressionTranslator columnsOnly = new ExpressionTranslator(scope);
+        ExpressionTranslator.SubqueryPlanner subqueries = node -> new QueryTranslator(catalog, scope).translate(node);
+        ExpressionTranslator columnsOnly = new ExpressionTranslator(scope, Map.of(), outer, subqueries);
 
         LogicalPlan plan = from.plan();
         if (select.getWhere() != null) {
@@ -157,7 +170,7 @@ final class QueryTranslator {
         }
 
         List<SelectItem> items = selectItems(select.getSelectList(), scope, columnsOnly);
-        ExpressionTranslator withAliases = new ExpressionTranslator(scope, aliases(items));
+        ExpressionTranslator withAliases = new ExpressionTranslator(scope, aliases(items), outer, subqueries);
         List<Expr> groupBy = groupBy(select.getGroup(), items, withAliases);
         Expr having = select.getHaving() == null ? null : withAliases.translate(select.getHaving());
         List<OrderItem> order = orderItems(orderList, items, withAliases);

@@ -153,6 +153,24 @@ final class TableScope {
         return false;
     }
 
+    /**
+     * Whether {@code id} ({@code c} or {@code q.c}) names a column here; a subquery's translator asks
+     * this before trying the enclosing query's scope for a correlated reference.
+     */
+    boolean canResolve(SqlIdentifier id) {
+        if (id.names.size() == 1) {
+            return hasColumn(id.names.get(0));
+        }
+        if (id.names.size() == 2) {
+            for (Relation r : relations) {
+                if (r.answersTo(id.names.get(0))) {
+                    return find(r.shortNames(), id.names.get(1)) >= 0;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The column {@code id} names; throws naming the column and listing the available ones. */
     Expr column(SqlIdentifier id) {
         if (id.names.size() == 1) {

@@ -1,0 +1,153 @@
+package io.sluice.optimizer.logical;
+
+import static io.sluice.optimizer.logical.RuleTesting.assertRewrite;
+import static io.sluice.optimizer.logical.RuleTesting.assertUnchanged;
+import static io.sluice.optimizer.logical.RuleTesting.sql;
+
+import org.junit.jupiter.api.Test;
+
+class DecorrelateExistsAndInTest {
+    private final DecorrelateExistsAndIn rule = new DecorrelateExistsAndIn();
+
+    @Test
+    void uncorrelatedInBecomesASemiJoin() {
+        assertRewrite(rule, sql("SELECT k FROM t WHERE v > 1 AND k IN (SELECT k FROM u WHERE a > 0)"), """
+                Projection: k
+                  Filter: ((v > 1) AND k IN (subquery))
+                    Subquery: k IN (subquery)
+                      Projection: k
+                        Filter: (a > 0)
+                          TableScan: u
+                    TableScan: t
+                """, """
+                Projection: k
+                  Filter: (v > 1)
+                    Join: LEFT_SEMI keys=[k = __sq1.k]
+                      TableScan: t
+                      Projection: k AS __sq1.k
+                        Projection: k
+                          Filter: (a > 0)
+                            TableScan: u
+                """);
+    }
+
+    @Test
+    void uncorrelatedNotInBecomesANullAwareAntiJoin() {
+        assertRewrite(rule, sql("SELECT k FROM t WHERE k NOT IN (SELECT k FROM u)"), """
+                Projection: k
+                  Filter: k NOT IN (subquery)
+                    Subquery: k NOT IN (subquery)
+                      Projection: k
+                        TableScan: u
+                    TableScan: t
+                """, """
+                Projection: k
+                  Join: LEFT_ANTI_NULL_AWARE keys=[k = __sq1.k]
+                    TableScan: t
+                    Projection: k AS __sq1.k
+                      Projection: k
+                        TableScan: u
+                """);
+    }
+
+    @Test
+    void correlatedExistsPullsEqualitiesIntoKeysAndTheRestIntoTheFilter() {
+        assertRewrite(rule, sql("SELECT k FROM t WHERE EXISTS (SELECT * FROM u WHERE u.k = t.k AND a > v AND x > 1)"), """
+                Projection: k
+                  Filter: EXISTS (subquery)
+                    Subquery: EXISTS (subquery)
+                      Projection: k, a, x
+                        Filter: (((k = outer(k)) AND (a > outer(v))) AND (x > 1))
+                          TableScan: u
+                    TableScan: t
+                """, """
+                Projection: k
+                  Join: LEFT_SEMI keys=[k = __sq1.k] filter=(__sq1.a > v)
+                    TableScan: t
+                    Projection: k AS __sq1.k, a AS __sq1.a
+                      Filter: (x > 1)
+                        TableScan: u
+                """);
+    }
+
+    @Test
+    void correlatedNotExistsBecomesAnAntiJoin() {
+        assertRewrite(rule, sql("SELECT t.k FROM t, u AS w WHERE t.k = w.k AND NOT EXISTS (SELECT 1 FROM u WHERE u.a = t.v)"), """
+                Projection: t.k AS k
+                  Filter: ((t.k = w.k) AND NOT EXISTS (subquery))
+                    Subquery: NOT EXISTS (subquery)
+                      Projection: 1
+                        Filter: (a = outer(t.v))
+                          TableScan: u
+                    Join: CROSS
+                      SubqueryAlias: t
+                        TableScan: t
+                      SubqueryAlias: w
+                        TableScan: u
+                """, """
+                Projection: t.k AS k
+                  Filter: (t.k = w.k)
+                    Join: LEFT_ANTI keys=[t.v = __sq1.a]
+                      Join: CROSS
+                        SubqueryAlias: t
+                          TableScan: t
+                        SubqueryAlias: w
+                          TableScan: u
+                      Projection: a AS __sq1.a
+                        TableScan: u
+                """);
+    }
+
+    @Test
+    void correlatedInAddsTheValueAsFirstKey() {
+        assertRewrite(rule, sql("SELECT k FROM t WHERE v IN (SELECT a FROM u WHERE u.k = t.k)"), """
+                Projection: k
+                  Filter: v IN (subquery)
+                    Subquery: v IN (subquery)
+                      Projection: a
+                        Filter: (k = outer(k))
+                          TableScan: u
+                    TableScan: t
+                """, """
+                Projection: k
+                  Join: LEFT_SEMI keys=[v = __sq1.a, k = __sq1.k]
+                    TableScan: t
+                    Projection: a AS __sq1.a, k AS __sq1.k
+                      TableScan: u
+                """);
+    }
+
+    @Test
+    void nestedSubqueriesAreRewrittenFirst() {
+        assertRewrite(rule, sql("SELECT k FROM t WHERE k IN (SELECT k FROM u WHERE EXISTS (SELECT 1 FROM t WHERE t.v = u.a))"), """
+                Projection: k
+                  Filter: k IN (subquery)
+                    Subquery: k IN (subquery)
+                      Projection: k
+                        Filter: EXISTS (subquery)
+                          Subquery: EXISTS (subquery)
+                            Projection: 1
+                              Filter: (v = outer(a))
+                                TableScan: t
+                          TableScan: u
+                    TableScan: t
+                """, """
+                Projection: k
+                  Join: LEFT_SEMI keys=[k = __sq1.k]
+                    TableScan: t
+                    Projection: k AS __sq1.k
+                      Projection: k
+                        Join: LEFT_SEMI keys=[a = __sq1.v]
+                          TableScan: u
+                          Projection: v AS __sq1.v
+                            TableScan: t
+                """);
+    }
+
+    @Test
+    void leavesAloneWhatItCannotRewrite() {
+        assertUnchanged(rule, sql("SELECT k FROM t WHERE v > 1 OR EXISTS (SELECT 1 FROM u WHERE u.k = t.k)"));
+        assertUnchanged(rule, sql("SELECT k FROM t WHERE k NOT IN (SELECT k FROM u WHERE u.a = t.v)"));
+        assertUnchanged(rule, sql("SELECT k FROM t WHERE EXISTS (SELECT count(*) FROM u WHERE u.k = t.k)"));
+    }
+}

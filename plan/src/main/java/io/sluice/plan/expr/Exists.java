@@ -1,0 +1,45 @@
+package io.sluice.plan.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/** {@code [NOT] EXISTS (subquery)}: whether the subquery yields a row; never NULL. */
+public record Exists(LogicalPlan subquery, boolean negated) implements SubqueryExpr {
+    public Exists {
+        requireNonNull(subquery, "subquery is null");
+    }
+
+    @Override
+    public DataType type(Schema input) {
+        return DataType.BOOL;
+    }
+
+    @Override
+    public List<Expr> children() {
+        return List.of();
+    }
+
+    @Override
+    public Expr withChildren(List<Expr> children) {
+        return this;
+    }
+
+    @Override
+    public SubqueryExpr withSubquery(LogicalPlan plan) {
+        return new Exists(plan, negated);
+    }
+
+    /** The negation: NOT EXISTS for EXISTS and back. */
+    public Exists negate() {
+        return new Exists(subquery, !negated);
+    }
+
+    @Override
+    public String toString() {
+        return (negated ? "NOT EXISTS" : "EXISTS") + " (subquery)";
+    }
+}

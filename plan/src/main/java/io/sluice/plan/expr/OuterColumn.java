@@ -1,0 +1,49 @@
+package io.sluice.plan.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/**
+ * A correlated reference, inside a subquery, to column {@code name} of the enclosing query: of the
+ * input of the node holding the {@link SubqueryExpr}. Its type is fixed when the SQL is translated,
+ * since the subquery's own input does not have the column. Not evaluable: decorrelation replaces it
+ * by a {@link Column} of a join's left side.
+ */
+public record OuterColumn(String name, DataType type) implements Expr {
+    public OuterColumn {
+        requireNonNull(name, "name is null");
+        requireNonNull(type, "type is null");
+    }
+
+    @Override
+    public DataType type(Schema input) {
+        return type;
+    }
+
+    @Override
+    public List<Expr> children() {
+        return List.of();
+    }
+
+    @Override
+    public Expr withChildren(List<Expr> children) {
+        return this;
+    }
+
+    @Override
+    public Col evaluate(Batch batch) {
+        throw new SluiceException("unsupported correlated subquery: the outer reference " + this
+                + " could not be decorrelated");
+    }
+
+    @Override
+    public String toString() {
+        return "outer(" + name + ")";
+    }
+}

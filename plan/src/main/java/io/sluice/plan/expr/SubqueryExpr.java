@@ -1,0 +1,35 @@
+package io.sluice.plan.expr;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.logical.LogicalPlan;
+import java.util.List;
+
+/**
+ * An expression holding a nested query plan: {@link Exists}, {@link InSubquery} or
+ * {@link ScalarSubquery}. The nested plan is not one of {@link #children()}: expression traversals
+ * ({@link Exprs#columns}, {@link Exprs#transformUp}) do not enter it, because its columns are not
+ * columns of the enclosing node's input. {@link OuterColumn}s directly in the nested plan (not in
+ * plans nested deeper) refer to the input of the node that holds this expression.
+ *
+ * <p>These expressions are not evaluable: the decorrelation rules of the logical optimizer turn
+ * them into joins. One that reaches execution fails with a clear error.
+ */
+public interface SubqueryExpr extends Expr {
+    LogicalPlan subquery();
+
+    /** A copy holding {@code plan} instead of {@link #subquery()}. */
+    SubqueryExpr withSubquery(LogicalPlan plan);
+
+    @Override
+    default Col evaluate(Batch batch) {
+        throw notDecorrelated(this);
+    }
+
+    static SluiceException notDecorrelated(Expr e) {
+        return new SluiceException("unsupported subquery: " + e + " could not be rewritten as a join"
+                + " (supported: [NOT] EXISTS and IN as WHERE conjuncts, uncorrelated NOT IN, and scalar"
+                + " subqueries over an aggregate, correlated only by equalities)");
+    }
+}
