@@ -145,11 +145,11 @@ class OptimizerEquivalenceTest {
         check(sql, true);
     }
 
+    /** Written without join keys: unoptimized they run as a keyless join filtered afterwards. */
     @ParameterizedTest
     @MethodSource("keyedOnlyByTheOptimizer")
-    void commaJoinsGiveDuckDbsRowsOptimized(String sql) throws Exception {
-        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(session.sql(sql)))).as(sql)
-                .isEqualTo(DuckDbOracle.sorted(duck.query(sql)));
+    void commaJoinsGiveTheSameRowsOptimizedOrNot(String sql) throws Exception {
+        check(sql, false);
     }
 
     private static void check(String sql, boolean ordered) throws Exception {

@@ -3,6 +3,7 @@ package io.sluice.optimizer.physical;
 import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Literal;
 import io.sluice.plan.logical.Aggregate;
 import io.sluice.plan.logical.EmptyRelation;
 import io.sluice.plan.logical.Join;
@@ -55,6 +56,12 @@ public final class PhysicalPlanner {
      * (inner and full joins swap their inputs, and a projection restores the column order).
      */
     private ExecutionPlan planJoin(Join join) {
+        if (join.leftKeys().isEmpty()) {
+            // No equality to hash on (a cross join, or only a residual condition): one constant key
+            // pair puts every row in one bucket, so every pair is tried against the filter.
+            Literal zero = Literal.of(0L);
+            join = new Join(join.left(), join.right(), join.type(), List.of(zero), List.of(zero), join.filter());
+        }
         ExecutionPlan left = plan(join.left());
         ExecutionPlan right = plan(join.right());
         long leftBytes = sizes.bytes(join.left());
