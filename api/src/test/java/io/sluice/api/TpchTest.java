@@ -168,4 +168,37 @@ class TpchTest {
             assertThat(DuckDbOracle.sorted(actual)).as(name).isEqualTo(DuckDbOracle.sorted(expected));
         }
     }
+
+    /** Join-heavy queries again with partitioned hash joins, and with sort-merge joins over range shuffles. */
+    @ParameterizedTest
+    @ValueSource(strings = {"q3", "q5", "q9", "q10", "q13", "q18", "q21"})
+    void sameResultsUnderOtherJoinStrategies(String name) throws Exception {
+        String sql = query(name);
+        List<List<Object>> expected = DuckDbOracle.sorted(duck.query(sql));
+        for (String set : List.of("SET sluice.join.broadcast-threshold = -1;",
+                "SET sluice.join.broadcast-threshold = -1; SET sluice.join.sort-merge-threshold = 0;")) {
+            List<List<Object>> actual = DuckDbOracle.normalize(session.sql(set + sql));
+            assertThat(DuckDbOracle.sorted(actual)).as(set + " " + name).isEqualTo(expected);
+        }
+    }
+
+    /** Optimizing a TPC-H plan twice, under each join strategy, gives the plan of optimizing it once. */
+    @ParameterizedTest
+    @ValueSource(strings = {"q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q13", "q14",
+        "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22"})
+    void physicalOptimizerIsIdempotent(String name) throws Exception {
+        var catalog = session.localCluster().coordinator().queries().catalog();
+        var statement = (io.sluice.plan.sql.Statement.Query) io.sluice.plan.sql.SqlFrontEnd.parse(query(name), catalog);
+        var logical = new io.sluice.optimizer.logical.LogicalOptimizer(
+                io.sluice.optimizer.logical.LogicalOptimizer.standardRules(), 16).optimize(statement.plan());
+        var config = new io.sluice.optimizer.physical.PhysicalConfig(3);
+        for (var joins : List.of(io.sluice.optimizer.physical.JoinSelection.DEFAULT,
+                new io.sluice.optimizer.physical.JoinSelection(-1, Long.MAX_VALUE),
+                new io.sluice.optimizer.physical.JoinSelection(-1, 0))) {
+            var physical = new io.sluice.optimizer.physical.PhysicalPlanner(joins).plan(logical);
+            var once = io.sluice.optimizer.physical.PhysicalOptimizer.standard().optimize(physical, config);
+            var twice = io.sluice.optimizer.physical.PhysicalOptimizer.standard().optimize(once, config);
+            assertThat(twice.explain()).as(name + " with " + joins).isEqualTo(once.explain());
+        }
+    }
 }

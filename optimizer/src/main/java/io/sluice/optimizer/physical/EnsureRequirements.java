@@ -4,6 +4,7 @@ import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.operators.RepartitionExec;
 import io.sluice.plan.operators.SortExec;
+import io.sluice.plan.physical.InputDistributionRequirements;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -59,7 +60,7 @@ public final class EnsureRequirements implements PhysicalRule {
         for (ExecutionPlan child : children) {
             inputs.add(apply(child, config));
         }
-        List<ExecutionPlan> rewritten = plan.requiresCoPartitionedInputs() && inputs.size() > 1
+        List<ExecutionPlan> rewritten = plan.inputDistributionRequirements() == InputDistributionRequirements.CO_PARTITIONED && inputs.size() > 1
                 ? coPartition(plan, inputs, distributions, config)
                 : distribute(plan, inputs, distributions, config);
         boolean changed = false;

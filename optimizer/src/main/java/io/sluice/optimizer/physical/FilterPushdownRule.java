@@ -8,9 +8,9 @@ import java.util.List;
 
 /**
  * Moves filters down by negotiation: top-down, an operator that offers filters
- * ({@code filtersForPushdown}) offers them to its child ({@code pushFilters}); the child answers
+ * ({@code gatherFiltersForPushdown}) offers them to its child ({@code pushFilters}); the child answers
  * with its new plan and the filters it did not fully take, and the offering operator keeps only
- * those ({@code withRemainingFilters}) — disappearing when none remain. A Parquet scan takes
+ * those ({@code handleChildPushdownResult}) — disappearing when none remain. A Parquet scan takes
  * filters partly: it prunes row groups, and the filter stays above.
  */
 public final class FilterPushdownRule implements PhysicalRule {
@@ -21,12 +21,12 @@ public final class FilterPushdownRule implements PhysicalRule {
 
     @Override
     public ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config) {
-        List<Expr> offered = plan.filtersForPushdown();
+        List<Expr> offered = plan.gatherFiltersForPushdown();
         if (!offered.isEmpty() && plan.children().size() == 1) {
             ExecutionPlan child = plan.children().get(0);
             FilterPushdown answer = child.pushFilters(offered);
             if (answer.plan() != child || !answer.remaining().equals(offered)) {
-                ExecutionPlan rewritten = plan.withRemainingFilters(answer.plan(), answer.remaining());
+                ExecutionPlan rewritten = plan.handleChildPushdownResult(answer.plan(), answer.remaining());
                 if (!rewritten.equals(plan)) {
                     return apply(rewritten, config);
                 }

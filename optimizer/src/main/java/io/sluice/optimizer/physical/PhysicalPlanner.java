@@ -56,7 +56,8 @@ public final class PhysicalPlanner {
      * (inner and full joins swap their inputs, and a projection restores the column order).
      */
     private ExecutionPlan planJoin(Join join) {
-        if (join.leftKeys().isEmpty()) {
+        boolean keyless = join.leftKeys().isEmpty();
+        if (keyless) {
             // No equality to hash on (a cross join, or only a residual condition): one constant key
             // pair puts every row in one bucket, so every pair is tried against the filter.
             Literal zero = Literal.of(0L);
@@ -77,7 +78,7 @@ public final class PhysicalPlanner {
         if (broadcast >= 0 && leftBuildable && leftBytes <= broadcast) {
             return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_LEFT);
         }
-        if (!join.leftKeys().isEmpty() && Math.min(leftBytes, rightBytes) > joins.sortMergeThresholdBytes()) {
+        if (!keyless && Math.min(leftBytes, rightBytes) > joins.sortMergeThresholdBytes()) {
             return new SortMergeJoinExec(left, right, type, join.leftKeys(), join.rightKeys(), join.filter());
         }
         boolean swap = (type == JoinType.INNER || type == JoinType.FULL) && rightBytes < leftBytes;

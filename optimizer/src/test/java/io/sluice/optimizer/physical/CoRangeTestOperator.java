@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.physical.InputDistributionRequirements;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.PlanProperties;
@@ -61,8 +62,8 @@ record CoRangeTestOperator(ExecutionPlan a, ExecutionPlan b, String keyA, String
     }
 
     @Override
-    public boolean requiresCoPartitionedInputs() {
-        return true;
+    public InputDistributionRequirements inputDistributionRequirements() {
+        return InputDistributionRequirements.CO_PARTITIONED;
     }
 
     @Override

@@ -81,12 +81,12 @@ public record FilterExec(ExecutionPlan input, Expr predicate) implements Executi
     }
 
     @Override
-    public List<Expr> filtersForPushdown() {
+    public List<Expr> gatherFiltersForPushdown() {
         return Exprs.conjuncts(predicate);
     }
 
     @Override
-    public ExecutionPlan withRemainingFilters(ExecutionPlan newChild, List<Expr> remaining) {
+    public ExecutionPlan handleChildPushdownResult(ExecutionPlan newChild, List<Expr> remaining) {
         return remaining.isEmpty() ? newChild : new FilterExec(newChild, Exprs.and(remaining));
     }
 

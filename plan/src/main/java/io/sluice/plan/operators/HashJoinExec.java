@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.logical.JoinType;
+import io.sluice.plan.physical.InputDistributionRequirements;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -166,8 +167,9 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
     }
 
     @Override
-    public boolean requiresCoPartitionedInputs() {
-        return mode == Mode.PARTITIONED;
+    public InputDistributionRequirements inputDistributionRequirements() {
+        return mode == Mode.PARTITIONED ? InputDistributionRequirements.CO_PARTITIONED
+                : InputDistributionRequirements.INDEPENDENT;
     }
 
     @Override
@@ -194,7 +196,7 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         requireNonNull(context, "context is null");
-        JoinSupport.checkInputs(this, requiresCoPartitionedInputs());
+        JoinSupport.checkInputs(this, inputDistributionRequirements() == InputDistributionRequirements.CO_PARTITIONED);
         boolean buildLeft = buildsLeft();
         ExecutionPlan build = buildLeft ? left : right;
         ExecutionPlan probe = buildLeft ? right : left;

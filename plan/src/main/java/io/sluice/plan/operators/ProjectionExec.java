@@ -186,7 +186,9 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
         }
         ExecutionPlan sorted = input.tryPushdownSort(below, fetch)
                 .orElseGet(() -> new SortExec(input, below, fetch, true));
-        return Optional.of(new ProjectionExec(sorted, exprs));
+        ProjectionExec result = new ProjectionExec(sorted, exprs);
+        // Only when the order shows through the projection (its keys pass through as columns).
+        return result.properties().orderingSatisfies(sort) ? Optional.of(result) : Optional.empty();
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.logical.JoinType;
+import io.sluice.plan.physical.InputDistributionRequirements;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -21,7 +22,7 @@ import java.util.List;
  * and LEFT_ANTI (NULL-aware anti is not offered: it needs global facts about the right side).
  *
  * <p>Requirements: both inputs range-partitioned on their keys (ascending, NULLs last) with the
- * same split points ({@link #requiresCoPartitionedInputs()}), so partition {@code i} of each side
+ * same split points ({@link #inputDistributionRequirements()}), so partition {@code i} of each side
  * covers the same key range, and each partition sorted by those keys. Partition {@code p} merges
  * left partition {@code p} with right partition {@code p}, streaming: it holds one batch of each
  * side plus the rows of the current key group (a key spanning batches is gathered whole, as any
@@ -99,8 +100,8 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
     }
 
     @Override
-    public boolean requiresCoPartitionedInputs() {
-        return true;
+    public InputDistributionRequirements inputDistributionRequirements() {
+        return InputDistributionRequirements.CO_PARTITIONED;
     }
 
     @Override

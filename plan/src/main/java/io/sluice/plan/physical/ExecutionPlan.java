@@ -37,9 +37,13 @@ public interface ExecutionPlan {
         return Collections.nCopies(children().size(), Distribution.UNSPECIFIED);
     }
 
-    /** Whether the children must also be partitioned alike (partition i of each covering the same keys). */
-    default boolean requiresCoPartitionedInputs() {
-        return false;
+    /**
+     * Whether the children, beyond each meeting its own distribution, must be partitioned alike:
+     * partition i of every child covering the same keys (same count and hash scheme, or the same
+     * split points).
+     */
+    default InputDistributionRequirements inputDistributionRequirements() {
+        return InputDistributionRequirements.INDEPENDENT;
     }
 
     /** The order each child's partitions must have (empty: none). */
@@ -103,7 +107,7 @@ public interface ExecutionPlan {
      * The filters this operator offers to push into its child (a filter offers its conjuncts);
      * empty for operators that hold no filter.
      */
-    default List<Expr> filtersForPushdown() {
+    default List<Expr> gatherFiltersForPushdown() {
         return List.of();
     }
 
@@ -111,7 +115,7 @@ public interface ExecutionPlan {
      * This operator after its child took some filters: {@code remaining} are those the child did
      * not fully handle. A filter with nothing remaining returns its (new) child.
      */
-    default ExecutionPlan withRemainingFilters(ExecutionPlan newChild, List<Expr> remaining) {
+    default ExecutionPlan handleChildPushdownResult(ExecutionPlan newChild, List<Expr> remaining) {
         return withNewChildren(List.of(newChild));
     }
 

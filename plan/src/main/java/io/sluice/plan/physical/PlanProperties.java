@@ -79,13 +79,11 @@ public record PlanProperties(Partitioning partitioning, List<SortKey> ordering, 
         return true;
     }
 
+    /** The keys less those on constants (known constant columns, and literals). */
     private List<SortKey> withoutConstants(List<SortKey> keys) {
-        if (constants.isEmpty()) {
-            return keys;
-        }
         List<SortKey> out = new ArrayList<>(keys.size());
         for (SortKey k : keys) {
-            if (!constants.contains(k.expr())) {
+            if (!constants.contains(k.expr()) && !(k.expr() instanceof io.sluice.plan.expr.Literal)) {
                 out.add(k);
             }
         }

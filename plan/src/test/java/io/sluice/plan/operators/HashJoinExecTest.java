@@ -10,6 +10,7 @@ import io.sluice.plan.expr.Expr;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.operators.HashJoinExec.Mode;
 import io.sluice.plan.operators.JoinTestSupport.Table;
+import io.sluice.plan.physical.InputDistributionRequirements;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -203,7 +204,7 @@ class HashJoinExecTest {
         assertThat(partitioned.requiredInputDistribution()).containsExactly(
                 new Distribution.KeyPartitioned(List.of(new Column("l.k1"))),
                 new Distribution.KeyPartitioned(List.of(new Column("r.k1"))));
-        assertThat(partitioned.requiresCoPartitionedInputs()).isTrue();
+        assertThat(partitioned.inputDistributionRequirements()).isEqualTo(InputDistributionRequirements.CO_PARTITIONED);
         assertThat(partitioned.properties().partitioning())
                 .isEqualTo(new Partitioning.Hash(List.of(new Column("r.k1")), 3));
         assertThat(partitioned.properties().ordering()).isEmpty();
@@ -220,7 +221,7 @@ class HashJoinExecTest {
         HashJoinExec semi = join(JoinType.LEFT_SEMI, K1, false, Mode.COLLECT_RIGHT, l, r, 3, 4);
         assertThat(semi.schema().names()).containsExactly("l.k1", "l.k2", "l.v");
         assertThat(semi.requiredInputDistribution()).containsExactly(Distribution.UNSPECIFIED, Distribution.BROADCAST);
-        assertThat(semi.requiresCoPartitionedInputs()).isFalse();
+        assertThat(semi.inputDistributionRequirements()).isEqualTo(InputDistributionRequirements.INDEPENDENT);
         assertThat(semi.properties().partitioning()).isEqualTo(new Partitioning.Unknown(3));
 
         HashJoinExec broadcast = join(JoinType.RIGHT, K1, false, Mode.COLLECT_LEFT, l, r, 3, 4);

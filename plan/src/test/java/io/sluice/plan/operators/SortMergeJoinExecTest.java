@@ -9,6 +9,7 @@ import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.operators.HashJoinExecTest.Keys;
 import io.sluice.plan.operators.JoinTestSupport.Table;
+import io.sluice.plan.physical.InputDistributionRequirements;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -147,7 +148,7 @@ class SortMergeJoinExecTest {
         List<SortKey> rk = List.of(SortKey.asc(new Column("r.k1")));
         assertThat(join.requiredInputDistribution()).containsExactly(new Distribution.RangePartitioned(lk),
                 new Distribution.RangePartitioned(rk));
-        assertThat(join.requiresCoPartitionedInputs()).isTrue();
+        assertThat(join.inputDistributionRequirements()).isEqualTo(InputDistributionRequirements.CO_PARTITIONED);
         assertThat(join.requiredInputOrdering()).containsExactly(lk, rk);
         assertThat(join.maintainsInputOrder()).containsExactly(false, false);
         assertThat(join.properties().partitioning()).isEqualTo(join.left().properties().partitioning());
