@@ -148,6 +148,16 @@ class EmbeddedClusterTest {
     }
 
     @Test
+    void explainVerboseShowsEveryRewriteAndWhyTheLoopStopped() {
+        String text = String.join("\n", session.sql("EXPLAIN VERBOSE SELECT k, sum(v) AS s FROM pq_t WHERE 1 = 1 AND v > 2 + 3 "
+                + "GROUP BY k").rows().stream().map(r -> (String) r.get(0)).toList());
+        assertThat(text).contains("== Optimizer Passes ==", "pass 1, after SimplifyExpressions:", "(v > 5)")
+                .containsPattern("fixed point at pass \\d");
+        assertThat(session.sql("SET sluice.optimizer.max-passes = 1; EXPLAIN VERBOSE SELECT k FROM pq_t WHERE 1 = 1")
+                .rows().toString()).contains("stopped at the cap of 1 passes");
+    }
+
+    @Test
     void settingsAreCheckedByName() {
         assertThatThrownBy(() -> session.sql("SET sluice.nope = 1; SELECT 1 FROM dim"))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("sluice.nope");

@@ -2,6 +2,7 @@ package io.sluice.optimizer.logical;
 
 import static io.sluice.optimizer.logical.RuleTesting.sql;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.plan.logical.Limit;
 import io.sluice.plan.logical.LogicalPlan;
@@ -188,5 +189,39 @@ class LogicalOptimizerTest {
         assertThat(r.plan().explain()).isEqualTo("""
                 EmptyRelation: k
                 """);
+    }
+
+    /** A rule that always throws. */
+    private record Explode() implements LogicalRule {
+        @Override
+        public String name() {
+            return "Explode";
+        }
+
+        @Override
+        public LogicalPlan apply(LogicalPlan plan) {
+            throw new IllegalStateException("boom");
+        }
+    }
+
+    @Test
+    void aFailingRuleFailsTheQueryNamingTheRuleAndTheCause() {
+        assertThatThrownBy(() -> run(new Limit(T, 0, 1), new SetFetch(1, 2), new Explode()))
+                .isInstanceOf(OptimizerRuleException.class)
+                .isInstanceOf(io.sluice.plan.SluiceException.class)
+                .hasMessageContaining("Explode").hasMessageContaining("boom");
+    }
+
+    @Test
+    void skippingFailedRulesKeepsThePlanFromBeforeTheRule() {
+        LogicalOptimizer.Result r = new LogicalOptimizer(List.of(new SetFetch(1, 2), new Explode()), CAP, true)
+                .run(new Limit(T, 0, 1));
+        assertThat(r.plan().explain()).isEqualTo("""
+                Limit: fetch=2
+                  TableScan: t
+                """);
+        assertThat(r.fixedPoint()).isTrue();
+        assertThat(r.passes()).isEqualTo(2);
+        assertThat(r.trace()).anyMatch(t -> t.startsWith("pass 1, Explode failed and was skipped"));
     }
 }
