@@ -12,7 +12,6 @@ import io.sluice.coordinator.scheduler.Stage;
 import io.sluice.coordinator.scheduler.StageCutter;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.QueryResult;
-import io.sluice.worker.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,21 +63,12 @@ class EmbeddedClusterTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (session != null) {
-            session.close();
-        }
-        if (duck != null) {
-            duck.close();
-        }
+        ClusterTesting.closeAll(session, duck);
     }
 
     @AfterEach
     void noLeakedBuffers() {
-        LocalCluster cluster = session.localCluster();
-        assertThat(cluster.coordinator().allocator().getAllocatedMemory()).isZero();
-        for (Worker w : cluster.workers()) {
-            assertThat(w.allocator().getAllocatedMemory()).as(w.workerId()).isZero();
-        }
+        ClusterTesting.assertNoLeakedBuffers(session);
     }
 
     private void assertSameAsDuckDb(String sql, boolean ordered) throws Exception {

@@ -2,7 +2,6 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.worker.Worker;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -51,21 +50,12 @@ class OptimizerEquivalenceTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (session != null) {
-            session.close();
-        }
-        if (duck != null) {
-            duck.close();
-        }
+        ClusterTesting.closeAll(session, duck);
     }
 
     @AfterEach
     void noLeakedBuffers() {
-        LocalCluster cluster = session.localCluster();
-        assertThat(cluster.coordinator().allocator().getAllocatedMemory()).isZero();
-        for (Worker w : cluster.workers()) {
-            assertThat(w.allocator().getAllocatedMemory()).as(w.workerId()).isZero();
-        }
+        ClusterTesting.assertNoLeakedBuffers(session);
     }
 
     /** Queries whose row order is not specified; compared as sorted rows. */

@@ -3,7 +3,6 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.worker.Worker;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -53,21 +52,12 @@ class SubqueryTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (session != null) {
-            session.close();
-        }
-        if (duck != null) {
-            duck.close();
-        }
+        ClusterTesting.closeAll(session, duck);
     }
 
     @AfterEach
     void noLeakedBuffers() {
-        LocalCluster cluster = session.localCluster();
-        assertThat(cluster.coordinator().allocator().getAllocatedMemory()).isZero();
-        for (Worker w : cluster.workers()) {
-            assertThat(w.allocator().getAllocatedMemory()).as(w.workerId()).isZero();
-        }
+        ClusterTesting.assertNoLeakedBuffers(session);
     }
 
     private static void assertSameAsDuckDb(String sql) throws Exception {

@@ -2,7 +2,6 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.worker.Worker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -127,21 +126,12 @@ class TpchTest {
 
     @AfterAll
     static void stop() throws Exception {
-        if (session != null) {
-            session.close();
-        }
-        if (duck != null) {
-            duck.close();
-        }
+        ClusterTesting.closeAll(session, duck);
     }
 
     @AfterEach
     void noLeakedBuffers() {
-        LocalCluster cluster = session.localCluster();
-        assertThat(cluster.coordinator().allocator().getAllocatedMemory()).isZero();
-        for (Worker w : cluster.workers()) {
-            assertThat(w.allocator().getAllocatedMemory()).as(w.workerId()).isZero();
-        }
+        ClusterTesting.assertNoLeakedBuffers(session);
     }
 
     /** The text of {@code tpch/<name>.sql} from the test resources. */

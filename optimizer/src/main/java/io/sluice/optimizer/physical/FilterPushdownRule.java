@@ -2,8 +2,8 @@ package io.sluice.optimizer.physical;
 
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.ExecutionPlans;
 import io.sluice.plan.physical.FilterPushdown;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,14 +32,6 @@ public final class FilterPushdownRule implements PhysicalRule {
                 }
             }
         }
-        List<ExecutionPlan> children = plan.children();
-        List<ExecutionPlan> rewritten = new ArrayList<>(children.size());
-        boolean changed = false;
-        for (ExecutionPlan child : children) {
-            ExecutionPlan r = apply(child, config);
-            changed |= r != child;
-            rewritten.add(r);
-        }
-        return changed ? plan.withNewChildren(rewritten) : plan;
+        return ExecutionPlans.mapChildren(plan, child -> apply(child, config));
     }
 }

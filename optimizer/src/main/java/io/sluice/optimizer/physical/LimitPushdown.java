@@ -2,7 +2,7 @@ package io.sluice.optimizer.physical;
 
 import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
-import java.util.ArrayList;
+import io.sluice.plan.physical.ExecutionPlans;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -33,15 +33,7 @@ public final class LimitPushdown implements PhysicalRule {
                 plan = plan.removeIfRedundant().orElse(plan);
             }
         }
-        List<ExecutionPlan> children = plan.children();
-        List<ExecutionPlan> rewritten = new ArrayList<>(children.size());
-        boolean changed = false;
-        for (ExecutionPlan child : children) {
-            ExecutionPlan r = apply(child, config);
-            changed |= r != child;
-            rewritten.add(r);
-        }
-        return changed ? plan.withNewChildren(rewritten) : plan;
+        return ExecutionPlans.mapChildren(plan, child -> apply(child, config));
     }
 
     private static boolean isPureLimit(ExecutionPlan plan) {

@@ -2,7 +2,7 @@ package io.sluice.optimizer.physical;
 
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.physical.ExecutionPlan;
-import java.util.ArrayList;
+import io.sluice.plan.physical.ExecutionPlans;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,18 +26,6 @@ public final class ProjectionPushdown implements PhysicalRule {
                 return apply(swapped.get(), config);
             }
         }
-        return withRewrittenChildren(plan, config);
-    }
-
-    private ExecutionPlan withRewrittenChildren(ExecutionPlan plan, PhysicalConfig config) {
-        List<ExecutionPlan> children = plan.children();
-        List<ExecutionPlan> rewritten = new ArrayList<>(children.size());
-        boolean changed = false;
-        for (ExecutionPlan child : children) {
-            ExecutionPlan r = apply(child, config);
-            changed |= r != child;
-            rewritten.add(r);
-        }
-        return changed ? plan.withNewChildren(rewritten) : plan;
+        return ExecutionPlans.mapChildren(plan, child -> apply(child, config));
     }
 }

@@ -27,6 +27,19 @@ public final class ExecutionPlans {
         return fn.apply(plan);
     }
 
+    /** The plan with {@code fn} applied to each child; the same instance when no child changed. */
+    public static ExecutionPlan mapChildren(ExecutionPlan plan, UnaryOperator<ExecutionPlan> fn) {
+        List<ExecutionPlan> children = plan.children();
+        List<ExecutionPlan> rewritten = new ArrayList<>(children.size());
+        boolean changed = false;
+        for (ExecutionPlan child : children) {
+            ExecutionPlan r = fn.apply(child);
+            changed |= r != child;
+            rewritten.add(r);
+        }
+        return changed ? plan.withNewChildren(rewritten) : plan;
+    }
+
     /** Number of operators in the tree. */
     public static int count(ExecutionPlan plan) {
         int n = 1;
