@@ -45,8 +45,12 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     record LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result) implements CoordinatorCommand {
     }
 
-    /** Local only: a cluster member at this address is gone or unreachable. */
+    /** Local only: the cluster member at this address was removed. */
     record MemberGone(Address address) implements CoordinatorCommand {
+    }
+
+    /** Local only: the member at this address became unreachable (true) or reachable again (false). */
+    record Reachability(Address address, boolean unreachable) implements CoordinatorCommand {
     }
 
     /** Local only: ask every worker to delete these shuffles' files. */
@@ -57,7 +61,35 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     record GetWorkers(CompletableFuture<Map<String, Integer>> reply) implements CoordinatorCommand {
     }
 
-    private record WorkerState(String id, ActorRef<WorkerCommand> ref, int slots, Set<String> running) {
+    /** A registered worker; an unreachable one gets no tasks until it is reachable again or removed. */
+    private static final class WorkerState {
+        final String id;
+        final ActorRef<WorkerCommand> ref;
+        final int slots;
+        final Set<String> running = new HashSet<>();
+        boolean reachable = true;
+
+        WorkerState(String id, ActorRef<WorkerCommand> ref, int slots) {
+            this.id = id;
+            this.ref = ref;
+            this.slots = slots;
+        }
+
+        String id() {
+            return id;
+        }
+
+        ActorRef<WorkerCommand> ref() {
+            return ref;
+        }
+
+        int slots() {
+            return slots;
+        }
+
+        Set<String> running() {
+            return running;
+        }
     }
 
     private record Pending(LaunchTask launch, int attempt) {
@@ -74,11 +106,14 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
             ActorRef<ClusterEvent.MemberRemoved> members = context.messageAdapter(ClusterEvent.MemberRemoved.class,
                     event -> new MemberGone(event.member().address()));
-            ActorRef<ClusterEvent.UnreachableMember> reachability = context.messageAdapter(
-                    ClusterEvent.UnreachableMember.class, event -> new MemberGone(event.member().address()));
+            ActorRef<ClusterEvent.UnreachableMember> unreachable = context.messageAdapter(
+                    ClusterEvent.UnreachableMember.class, event -> new Reachability(event.member().address(), true));
+            ActorRef<ClusterEvent.ReachableMember> reachable = context.messageAdapter(
+                    ClusterEvent.ReachableMember.class, event -> new Reachability(event.member().address(), false));
             Cluster cluster = Cluster.get(context.getSystem());
             cluster.subscriptions().tell(Subscribe.create(members, ClusterEvent.MemberRemoved.class));
-            cluster.subscriptions().tell(Subscribe.create(reachability, ClusterEvent.UnreachableMember.class));
+            cluster.subscriptions().tell(Subscribe.create(unreachable, ClusterEvent.UnreachableMember.class));
+            cluster.subscriptions().tell(Subscribe.create(reachable, ClusterEvent.ReachableMember.class));
             return new CoordinatorActor(context, coordinatorId);
         });
     }
@@ -95,6 +130,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(LaunchTask.class, this::onLaunch)
                 .onMessage(TaskFinished.class, this::onFinished)
                 .onMessage(MemberGone.class, this::onMemberGone)
+                .onMessage(Reachability.class, this::onReachability)
                 .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
                 .onMessage(GetWorkers.class, this::onGetWorkers)
                 .build();
@@ -106,7 +142,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             if (old != null) {
                 requeueRunning(old);
             }
-            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots(), new HashSet<>()));
+            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots()));
             getContext().getLog().info("worker {} registered with {} slots (shuffle {}:{})", msg.workerId(), msg.slots(),
                     msg.shuffleHost(), msg.shufflePort());
         }
@@ -164,6 +200,28 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         return this;
     }
 
+    /**
+     * An unreachable worker's running tasks run elsewhere and it gets no new ones; if it becomes
+     * reachable again (a long GC pause, a network blip) it is used again; if it is downed, the
+     * removal drops it.
+     */
+    private Behavior<CoordinatorCommand> onReachability(Reachability msg) {
+        for (WorkerState w : workers.values()) {
+            if (w.ref().path().address().equals(msg.address())) {
+                w.reachable = !msg.unreachable();
+                if (msg.unreachable()) {
+                    getContext().getLog().warn("worker {} is unreachable; re-running its {} tasks elsewhere", w.id(),
+                            w.running().size());
+                    requeueRunning(w);
+                } else {
+                    getContext().getLog().info("worker {} is reachable again", w.id());
+                }
+            }
+        }
+        dispatch();
+        return this;
+    }
+
     private void requeueRunning(WorkerState worker) {
         for (String taskId : worker.running()) {
             Pending pending = running.remove(taskId);
@@ -205,7 +263,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             WorkerState chosen = null;
             for (int i = 0; i < list.size(); i++) {
                 WorkerState w = list.get((nextWorker + i) % list.size());
-                if (w.running().size() < w.slots()) {
+                if (w.reachable && w.running().size() < w.slots()) {
                     chosen = w;
                     nextWorker = (nextWorker + i + 1) % list.size();
                     break;

@@ -41,10 +41,19 @@ final class HttpEndpoint extends AllDirectives {
                 path("sql", () -> post(() -> entity(Unmarshaller.entityToString(),
                         sql -> completeWithFuture(answer(() -> queries.runSql(sql)))))),
                 path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                        bytes -> completeWithFuture(answer(() -> queries.run(Kryos.deserialize(bytes, LogicalPlan.class))))))),
+                        bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes))))))),
                 path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                        bytes -> completeWithFuture(answer(() -> queries.explain(Kryos.deserialize(bytes, LogicalPlan.class),
+                        bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
                                 false).getBytes(java.nio.charset.StandardCharsets.UTF_8))))))));
+    }
+
+    /** A client's serialized plan; one that does not decode is the client's error. */
+    private static LogicalPlan plan(byte[] bytes) {
+        try {
+            return Kryos.deserialize(bytes, LogicalPlan.class);
+        } catch (RuntimeException e) {
+            throw new SluiceException("malformed plan in the request body: " + e.getMessage());
+        }
     }
 
     private CompletableFuture<HttpResponse> answer(Supplier<byte[]> work) {

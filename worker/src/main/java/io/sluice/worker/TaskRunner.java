@@ -35,19 +35,25 @@ final class TaskRunner {
         this.shuffle = requireNonNull(shuffle, "shuffle is null");
     }
 
-    TaskFinished run(TaskDescription task) {
+    /** How a task went, and the shuffle it wrote (null if its plan did not even decode). */
+    record Outcome(TaskFinished finished, String shuffleId) {
+    }
+
+    Outcome run(TaskDescription task) {
+        String shuffleId = null;
         try (BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(), 0, taskMemoryLimit)) {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
+            shuffleId = plan.shuffleId();
             TaskContext context = new TaskContext(task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
                     Map.of(ShuffleEnvironment.class, shuffle));
             MapStatus status = plan.write(task.partition(), context);
-            return TaskFinished.succeeded(task.taskId(), workerId, status);
+            return new Outcome(TaskFinished.succeeded(task.taskId(), workerId, status), shuffleId);
         } catch (SluiceException e) {
             LOG.info("task {} failed on bad input: {}", task.taskId(), e.getMessage());
-            return TaskFinished.failed(task.taskId(), workerId, e.getMessage(), true);
+            return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.getMessage(), true), shuffleId);
         } catch (RuntimeException | Error e) {
             LOG.warn("task {} failed", task.taskId(), e);
-            return TaskFinished.failed(task.taskId(), workerId, e.toString(), false);
+            return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.toString(), false), shuffleId);
         }
     }
 }

@@ -27,6 +27,8 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * releases its memory.
  */
 public final class Worker implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Worker.class);
+
     private final WorkerSettings settings;
     private final BufferAllocator allocator;
     private final ShuffleServer shuffleServer;
@@ -105,13 +107,20 @@ public final class Worker implements AutoCloseable {
         closed = true;
         SluiceNode.terminate(system, Duration.ofSeconds(20));
         slots.shutdownNow();
+        boolean drained;
         try {
-            slots.awaitTermination(10, TimeUnit.SECONDS);
+            drained = slots.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            drained = false;
         }
         shuffleClient.close();
         shuffleServer.close();
-        allocator.close();
+        if (drained) {
+            allocator.close();
+        } else {
+            // A task still runs (it does not check for interrupts): its memory goes with the JVM.
+            LOG.warn("worker {} closed with tasks still running; not releasing its allocator", settings.workerId());
+        }
     }
 }

@@ -33,6 +33,10 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     record MemberLeft(org.apache.pekko.cluster.Member member) implements WorkerCommand {
     }
 
+    /** Local only: a task that wrote to {@code shuffleId} ended. */
+    record TaskEnded(String shuffleId) implements WorkerCommand {
+    }
+
     /** Local only: the receptionist's current coordinators. */
     record CoordinatorsChanged(Set<ActorRef<CoordinatorCommand>> coordinators) implements WorkerCommand {
     }
@@ -43,6 +47,9 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     private final ShuffleServer shuffleServer;
     private final CompletableFuture<String> registered;
     private ActorRef<CoordinatorCommand> coordinator;
+    /** Shuffles already deleted, so that a late task's output is deleted too (the newest kept). */
+    private final java.util.LinkedHashSet<String> removedShuffles = new java.util.LinkedHashSet<>();
+    private static final int REMEMBERED_REMOVALS = 10_000;
 
     static Behavior<WorkerCommand> create(WorkerSettings settings, int shufflePort, TaskRunner runner,
             ExecutorService slots, ShuffleServer shuffleServer, CompletableFuture<String> registered) {
@@ -77,6 +84,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 .onMessage(RunTask.class, this::onRunTask)
                 .onMessage(RemoveShuffles.class, this::onRemoveShuffles)
                 .onMessage(MemberLeft.class, this::onMemberLeft)
+                .onMessage(TaskEnded.class, this::onTaskEnded)
                 .build();
     }
 
@@ -97,7 +105,14 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
 
     private Behavior<WorkerCommand> onRunTask(RunTask msg) {
         ActorRef<CoordinatorCommand> replyTo = msg.replyTo();
-        slots.execute(() -> replyTo.tell(runner.run(msg.task())));
+        ActorRef<WorkerCommand> self = getContext().getSelf();
+        slots.execute(() -> {
+            TaskRunner.Outcome outcome = runner.run(msg.task());
+            replyTo.tell(outcome.finished());
+            if (outcome.shuffleId() != null) {
+                self.tell(new TaskEnded(outcome.shuffleId()));
+            }
+        });
         return this;
     }
 
@@ -110,14 +125,30 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
         return this;
     }
 
-    private Behavior<WorkerCommand> onRemoveShuffles(RemoveShuffles msg) {
-        for (String id : msg.shuffleIds()) {
-            try {
-                shuffleServer.removeShuffle(id);
-            } catch (RuntimeException e) {
-                getContext().getLog().warn("could not remove shuffle {}: {}", id, e.toString());
-            }
+    /** A task of a job already cleaned up (cancelled, still running then) deletes what it wrote. */
+    private Behavior<WorkerCommand> onTaskEnded(TaskEnded msg) {
+        if (removedShuffles.contains(msg.shuffleId())) {
+            remove(msg.shuffleId());
         }
         return this;
+    }
+
+    private Behavior<WorkerCommand> onRemoveShuffles(RemoveShuffles msg) {
+        for (String id : msg.shuffleIds()) {
+            removedShuffles.add(id);
+            if (removedShuffles.size() > REMEMBERED_REMOVALS) {
+                removedShuffles.remove(removedShuffles.iterator().next());
+            }
+            remove(id);
+        }
+        return this;
+    }
+
+    private void remove(String id) {
+        try {
+            shuffleServer.removeShuffle(id);
+        } catch (RuntimeException e) {
+            getContext().getLog().warn("could not remove shuffle {}: {}", id, e.toString());
+        }
     }
 }

@@ -129,9 +129,27 @@ public final class DagScheduler {
         for (int p = 0; p < tasks; p++) {
             futures.add(launcher.launch(jobId, stage.id(), p, bytes));
         }
+        // Fail fast: the first failed task ends the stage, and the others are cancelled (queued
+        // ones never start; running ones finish and are ignored).
+        CompletableFuture<Void> firstFailure = new CompletableFuture<>();
+        for (CompletableFuture<MapStatus> f : futures) {
+            f.whenComplete((status, error) -> {
+                if (error != null) {
+                    firstFailure.completeExceptionally(error);
+                }
+            });
+        }
+        CompletableFuture<Object> finished = CompletableFuture.anyOf(
+                CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])), firstFailure);
+        try {
+            await(finished, deadline, jobId, stage);
+        } catch (RuntimeException e) {
+            futures.forEach(f -> f.cancel(false));
+            throw e;
+        }
         List<MapStatus> statuses = new ArrayList<>(tasks);
         for (CompletableFuture<MapStatus> f : futures) {
-            statuses.add(await(f, deadline, jobId, stage));
+            statuses.add(f.join());
         }
         return statuses;
     }
@@ -184,7 +202,7 @@ public final class DagScheduler {
         return node;
     }
 
-    private static MapStatus await(CompletableFuture<MapStatus> future, long deadline, String jobId, Stage stage) {
+    private static <T> T await(CompletableFuture<T> future, long deadline, String jobId, Stage stage) {
         try {
             return future.get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | CompletionException e) {

@@ -3,6 +3,7 @@ package io.sluice.optimizer.physical;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.InputDistributionRequirements;
 import java.util.List;
 
 /**
@@ -36,6 +37,11 @@ public final class SanityCheckPlan implements PhysicalRule {
                         + " of child " + i + " '" + child.describe() + "', which has " + child.properties().ordering());
             }
             check(child);
+        }
+        if (plan.inputDistributionRequirements() == InputDistributionRequirements.CO_PARTITIONED
+                && !EnsureRequirements.coPartitioned(children, distributions)) {
+            throw new IllegalStateException("operator '" + plan.describe() + "' requires co-partitioned inputs, but they are "
+                    + children.stream().map(c -> c.properties().partitioning().toString()).toList());
         }
     }
 }

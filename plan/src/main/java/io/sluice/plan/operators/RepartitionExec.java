@@ -101,11 +101,15 @@ public record RepartitionExec(ExecutionPlan input, Partitioning partitioning) im
             }
             picked.add(c.column());
         }
+        List<Expr> keys = List.of();
         if (partitioning instanceof Partitioning.Hash hash) {
-            for (Expr key : hash.keys()) {
-                if (!(key instanceof Column c) || !picked.contains(c.column())) {
-                    return Optional.empty();
-                }
+            keys = hash.keys();
+        } else if (partitioning instanceof Partitioning.Range range) {
+            keys = range.keys().stream().map(SortKey::expr).toList();
+        }
+        for (Expr key : keys) {
+            if (!(key instanceof Column c) || !picked.contains(c.column())) {
+                return Optional.empty();
             }
         }
         return Optional.of(new RepartitionExec(new ProjectionExec(input, projection), partitioning));

@@ -90,9 +90,12 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         return Optional.of(new SortExec(newInput, keys, fetch, preservePartitioning));
     }
 
-    /** Filtering commutes with sorting; filtering first sorts fewer rows. */
+    /** Filtering commutes with sorting (not with a top-k); filtering first sorts fewer rows. */
     @Override
     public FilterPushdown pushFilters(List<Expr> filters) {
+        if (limit != NO_FETCH) {
+            return FilterPushdown.none(this, filters);
+        }
         return new FilterPushdown(new SortExec(new FilterExec(input, Exprs.and(filters)), keys, limit,
                 preservePartitioning), List.of());
     }
