@@ -44,6 +44,10 @@ class WorkerLossTest {
                 cluster.coordinator().removeStageListener(killAfterMapStage);
             }
             assertThat(killed).isTrue();
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (cluster.coordinator().workers().size() > 1 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(100);
+            }
             assertThat(cluster.coordinator().workers()).containsOnlyKeys("worker-1");
             assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(expected);
         }

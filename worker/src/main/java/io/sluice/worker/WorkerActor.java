@@ -20,6 +20,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
 
@@ -118,7 +119,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
 
     /** Without its coordinator a worker can do nothing: it stops, and its launcher exits. */
     private Behavior<WorkerCommand> onMemberLeft(MemberLeft msg) {
-        if (msg.member().hasRole(NodeRole.COORDINATOR.roleName())) {
+        boolean selfLeaving = Cluster.get(getContext().getSystem()).selfMember().status() != MemberStatus.up();
+        if (msg.member().hasRole(NodeRole.COORDINATOR.roleName()) && !selfLeaving) {
             getContext().getLog().warn("the coordinator at {} left the cluster; stopping this worker", msg.member().address());
             getContext().getSystem().terminate();
         }
