@@ -79,6 +79,9 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
     /** Uses the filters to skip row groups; all of them stay above (a partial pushdown). */
     @Override
     public FilterPushdown pushFilters(List<Expr> filters) {
+        if (partitions.stream().allMatch(p -> p.stats().isEmpty())) {
+            return FilterPushdown.none(this, filters); // no statistics (CSV): nothing to prune with
+        }
         List<Expr> newPruning = new ArrayList<>(pruning);
         for (Expr f : filters) {
             if (!newPruning.contains(f)) {
