@@ -11,7 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A worker dies in the middle of a job, after its map outputs were written and before they were
- * read: the job must still give the right answer, and the cluster must keep serving.
+ * read: the reduce tasks' failed fetches make the scheduler recompute the lost map outputs on the
+ * surviving worker (within the same job), the job gives the right answer, and the cluster keeps
+ * serving.
  */
 class WorkerLossTest {
     @TempDir
@@ -32,7 +34,9 @@ class WorkerLossTest {
 
             LocalCluster cluster = session.localCluster();
             AtomicBoolean killed = new AtomicBoolean();
+            java.util.Set<String> jobs = java.util.concurrent.ConcurrentHashMap.newKeySet();
             DagScheduler.StageListener killAfterMapStage = (jobId, stageId) -> {
+                jobs.add(jobId);
                 if (stageId == 0 && killed.compareAndSet(false, true)) {
                     cluster.killWorker(1); // its map outputs are gone now
                 }
@@ -44,6 +48,8 @@ class WorkerLossTest {
                 cluster.coordinator().removeStageListener(killAfterMapStage);
             }
             assertThat(killed).isTrue();
+            // Recomputed from lineage within the same job, not by running the job again.
+            assertThat(jobs).hasSize(1);
             long deadline = System.currentTimeMillis() + 30_000;
             while (cluster.coordinator().workers().size() > 1 && System.currentTimeMillis() < deadline) {
                 Thread.sleep(100);

@@ -9,6 +9,7 @@ import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
+import io.sluice.coordinator.scheduler.FetchFailedException;
 import io.sluice.coordinator.scheduler.TaskFailedException;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.MapStatus;
@@ -171,6 +172,9 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             result.complete(msg.status());
         } else if (msg.userError()) {
             result.completeExceptionally(new SluiceException(msg.error()));
+        } else if (msg.fetchFailure() != null) {
+            // Retrying the reader cannot help: the scheduler recomputes the lost map output first.
+            result.completeExceptionally(new FetchFailedException(msg.fetchFailure(), msg.error()));
         } else {
             getContext().getLog().warn("task {} failed on {}: {}", msg.taskId(), msg.workerId(), msg.error());
             retry(pending, msg.error());

@@ -8,7 +8,9 @@ import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.MapStatus;
 import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.physical.FetchFailure;
 import io.sluice.shuffle.ShuffleEnvironment;
+import io.sluice.shuffle.ShuffleFetchException;
 import io.sluice.shuffle.ShuffleWriterExec;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
@@ -51,7 +53,18 @@ final class TaskRunner {
         } catch (SluiceException e) {
             LOG.info("task {} failed on bad input: {}", task.taskId(), e.getMessage());
             return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.getMessage(), true), shuffleId);
-        } catch (RuntimeException | Error e) {
+        } catch (RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof ShuffleFetchException fetch) {
+                    LOG.warn("task {} could not read {} map {} from {}:{}", task.taskId(), fetch.shuffleId(), fetch.map(),
+                            fetch.host(), fetch.port());
+                    FetchFailure failure = new FetchFailure(fetch.shuffleId(), fetch.map(), fetch.host(), fetch.port());
+                    return new Outcome(TaskFinished.fetchFailed(task.taskId(), workerId, e.toString(), failure), shuffleId);
+                }
+            }
+            LOG.warn("task {} failed", task.taskId(), e);
+            return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.toString(), false), shuffleId);
+        } catch (Error e) {
             LOG.warn("task {} failed", task.taskId(), e);
             return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.toString(), false), shuffleId);
         }

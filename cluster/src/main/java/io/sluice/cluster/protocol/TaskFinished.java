@@ -2,6 +2,7 @@ package io.sluice.cluster.protocol;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.physical.FetchFailure;
 import io.sluice.plan.physical.MapStatus;
 
 /**
@@ -9,10 +10,14 @@ import io.sluice.plan.physical.MapStatus;
  * task's output location ({@code status}), on failure a message ({@code error}). {@code userError}
  * tells a failure the user caused (bad data, a type error found late; re-running will not help)
  * from one the system caused (lost fetch, out of memory; the scheduler may retry). It is false on
- * success.
+ * success. {@code fetchFailure}, on a failure, names a parent map output the task could not read.
  */
-public record TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError)
-        implements CoordinatorCommand {
+public record TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError,
+        FetchFailure fetchFailure) implements CoordinatorCommand {
+    public TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError) {
+        this(taskId, workerId, status, error, userError, null);
+    }
+
     public TaskFinished {
         Checks.nonBlank(taskId, "taskId");
         Checks.nonBlank(workerId, "workerId");
@@ -26,6 +31,12 @@ public record TaskFinished(String taskId, String workerId, MapStatus status, Str
 
     public static TaskFinished succeeded(String taskId, String workerId, MapStatus status) {
         return new TaskFinished(taskId, workerId, requireNonNull(status, "status is null"), null, false);
+    }
+
+    /** The task could not read a parent's map output: that output must be recomputed. */
+    public static TaskFinished fetchFailed(String taskId, String workerId, String error, FetchFailure failure) {
+        return new TaskFinished(taskId, workerId, null, requireNonNull(error, "error is null"), false,
+                requireNonNull(failure, "failure is null"));
     }
 
     public static TaskFinished failed(String taskId, String workerId, String error, boolean userError) {

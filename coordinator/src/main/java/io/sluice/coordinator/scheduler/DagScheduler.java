@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.FetchFailure;
 import io.sluice.plan.physical.ExecutionPlans;
 import io.sluice.plan.physical.MapStatus;
 import io.sluice.shuffle.ShuffleReaderExec;
@@ -41,6 +42,9 @@ public final class DagScheduler {
     public interface StageListener {
         void stageCompleted(String jobId, int stageId);
     }
+
+    /** How many lost-output recoveries one job may make before it fails. */
+    static final int MAX_RECOVERIES = 8;
 
     /** Sampled key rows per map partition when resolving range split points. */
     static final int SAMPLE_ROWS_PER_PARTITION = 1000;
@@ -84,31 +88,39 @@ public final class DagScheduler {
         List<Stage> pending = new ArrayList<>(stages);
         Set<Integer> done = new HashSet<>();
         List<MapStatus> last = List.of();
+        Map<String, Stage> byShuffle = new HashMap<>();
+        stages.forEach(s -> byShuffle.put(s.shuffleId(), s));
+        int[] recoveries = {0};
         while (!pending.isEmpty()) {
             Stage next = null;
-            for (Stage candidate : pending) {
-                if (!done.containsAll(candidate.parents())) {
-                    continue;
+            try {
+                for (Stage candidate : pending) {
+                    if (!done.containsAll(candidate.parents())) {
+                        continue;
+                    }
+                    Optional<Partitioning.Range> range = unresolvedRange(plans.get(candidate.id()));
+                    if (range.isEmpty()) {
+                        next = candidate;
+                        break;
+                    }
+                    String id = range.get().splits().id();
+                    List<Stage> group = pending.stream()
+                            .filter(s -> unresolvedRange(plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
+                            .toList();
+                    if (group.stream().allMatch(s -> done.containsAll(s.parents()))) {
+                        resolveSplits(jobId, group, plans, outputs, deadline);
+                        next = candidate;
+                        break;
+                    }
                 }
-                Optional<Partitioning.Range> range = unresolvedRange(plans.get(candidate.id()));
-                if (range.isEmpty()) {
-                    next = candidate;
-                    break;
+                if (next == null) {
+                    throw new IllegalStateException("job " + jobId + ": no stage can run; pending " + pending);
                 }
-                String id = range.get().splits().id();
-                List<Stage> group = pending.stream()
-                        .filter(s -> unresolvedRange(plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
-                        .toList();
-                if (group.stream().allMatch(s -> done.containsAll(s.parents()))) {
-                    resolveSplits(jobId, group, plans, outputs, deadline);
-                    next = candidate;
-                    break;
-                }
+                last = runStage(jobId, next, plans.get(next.id()), outputs, deadline);
+            } catch (FetchFailedException e) {
+                recover(jobId, e, byShuffle, plans, outputs, deadline, recoveries);
+                continue; // the stage runs again, now that its inputs exist
             }
-            if (next == null) {
-                throw new IllegalStateException("job " + jobId + ": no stage can run; pending " + pending);
-            }
-            last = runStage(jobId, next, plans.get(next.id()), outputs, deadline);
             outputs.put(next.shuffleId(), last);
             pending.remove(next);
             done.add(next.id());
@@ -121,12 +133,21 @@ public final class DagScheduler {
 
     private List<MapStatus> runStage(String jobId, Stage stage, ShuffleWriterExec plan,
             Map<String, List<MapStatus>> outputs, long deadline) {
+        List<Integer> all = new ArrayList<>();
+        for (int p = 0; p < stage.taskCount(); p++) {
+            all.add(p);
+        }
+        return runTasks(jobId, stage, plan, outputs, deadline, all);
+    }
+
+    /** Runs the stage's tasks for {@code partitions}; their map outputs, in that order. */
+    private List<MapStatus> runTasks(String jobId, Stage stage, ShuffleWriterExec plan,
+            Map<String, List<MapStatus>> outputs, long deadline, List<Integer> partitions) {
         ShuffleWriterExec bound = (ShuffleWriterExec) ExecutionPlans.transformUp(plan, node -> bindReader(node, outputs));
         byte[] bytes = Kryos.serialize(bound);
-        int tasks = stage.taskCount();
-        LOG.debug("job {} stage {}: {} tasks", jobId, stage.id(), tasks);
-        List<CompletableFuture<MapStatus>> futures = new ArrayList<>(tasks);
-        for (int p = 0; p < tasks; p++) {
+        LOG.debug("job {} stage {}: {} tasks", jobId, stage.id(), partitions.size());
+        List<CompletableFuture<MapStatus>> futures = new ArrayList<>(partitions.size());
+        for (int p : partitions) {
             futures.add(launcher.launch(jobId, stage.id(), p, bytes));
         }
         // Fail fast: the first failed task ends the stage, and the others are cancelled (queued
@@ -147,11 +168,55 @@ public final class DagScheduler {
             futures.forEach(f -> f.cancel(false));
             throw e;
         }
-        List<MapStatus> statuses = new ArrayList<>(tasks);
+        List<MapStatus> statuses = new ArrayList<>(partitions.size());
         for (CompletableFuture<MapStatus> f : futures) {
             statuses.add(f.join());
         }
         return statuses;
+    }
+
+    /**
+     * Recomputes lost map outputs from lineage: every output of the failed read's stage that lived
+     * on the same shuffle server is written again by re-running those map tasks (their own inputs
+     * recomputed first if they are lost too). Bounded by {@link #MAX_RECOVERIES} per job.
+     */
+    private void recover(String jobId, FetchFailedException failed, Map<String, Stage> byShuffle,
+            Map<Integer, ShuffleWriterExec> plans, Map<String, List<MapStatus>> outputs, long deadline, int[] recoveries) {
+        FetchFailure failure = failed.failure();
+        if (++recoveries[0] > MAX_RECOVERIES) {
+            throw new TaskFailedException("job " + jobId + " lost map outputs " + MAX_RECOVERIES + " times; last: "
+                    + failed.getMessage());
+        }
+        Stage parent = byShuffle.get(failure.shuffleId());
+        List<MapStatus> statuses = parent == null ? null : outputs.get(parent.shuffleId());
+        if (statuses == null) {
+            throw new TaskFailedException("job " + jobId + ": cannot recompute " + failure + ": " + failed.getMessage());
+        }
+        List<Integer> lost = new ArrayList<>();
+        for (int m = 0; m < statuses.size(); m++) {
+            MapStatus s = statuses.get(m);
+            if (s.host().equals(failure.host()) && s.port() == failure.port()) {
+                lost.add(m);
+            }
+        }
+        if (lost.isEmpty()) {
+            lost.add(failure.map());
+        }
+        LOG.warn("job {}: recomputing {} map outputs of stage {} lost with {}:{}", jobId, lost.size(), parent.id(),
+                failure.host(), failure.port());
+        while (true) {
+            try {
+                List<MapStatus> recomputed = runTasks(jobId, parent, plans.get(parent.id()), outputs, deadline, lost);
+                List<MapStatus> updated = new ArrayList<>(statuses);
+                for (int i = 0; i < lost.size(); i++) {
+                    updated.set(lost.get(i), recomputed.get(i));
+                }
+                outputs.put(parent.shuffleId(), updated);
+                return;
+            } catch (FetchFailedException deeper) {
+                recover(jobId, deeper, byShuffle, plans, outputs, deadline, recoveries);
+            }
+        }
     }
 
     private static Optional<Partitioning.Range> unresolvedRange(ShuffleWriterExec writer) {
@@ -212,6 +277,9 @@ public final class DagScheduler {
             }
             if (cause instanceof TaskFailedException failed) {
                 throw failed;
+            }
+            if (cause instanceof FetchFailedException fetch) {
+                throw fetch;
             }
             throw new TaskFailedException("job " + jobId + " stage " + stage.id() + " failed: " + cause);
         } catch (TimeoutException e) {
