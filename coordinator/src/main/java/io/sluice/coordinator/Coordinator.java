@@ -39,6 +39,7 @@ public final class Coordinator implements AutoCloseable {
     private final QueryService queries;
     private final ServerBinding http;
     private final DagScheduler scheduler;
+    private final java.util.concurrent.atomic.AtomicLong launches = new java.util.concurrent.atomic.AtomicLong();
 
     private Coordinator(CoordinatorSettings settings) {
         this.settings = settings;
@@ -81,7 +82,10 @@ public final class Coordinator implements AutoCloseable {
 
     private CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan) {
         CompletableFuture<MapStatus> result = new CompletableFuture<>();
-        TaskDescription task = new TaskDescription(jobId, jobId + "-s" + stageId + "-p" + partition, stageId, partition, 0, plan);
+        // Unique per launch: a stage re-run after a lost output must not collide with the late reports
+        // of its cancelled first run.
+        String taskId = jobId + "-s" + stageId + "-p" + partition + "-l" + launches.incrementAndGet();
+        TaskDescription task = new TaskDescription(jobId, taskId, stageId, partition, 0, plan);
         system.tell(new CoordinatorActor.LaunchTask(task, result));
         return result;
     }

@@ -56,6 +56,7 @@ public final class DagScheduler {
     private final BlockFetcher fetcher;
     private final Consumer<List<String>> removeShuffles;
     private final long jobTimeoutMillis;
+    private final java.util.concurrent.atomic.AtomicLong sampleRuns = new java.util.concurrent.atomic.AtomicLong();
     private final List<StageListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
@@ -235,7 +236,8 @@ public final class DagScheduler {
             for (Stage stage : group) {
                 ShuffleWriterExec writer = plans.get(stage.id());
                 range = (Partitioning.Range) writer.outputPartitioning();
-                String shuffleId = stage.shuffleId() + "-sample";
+                // A fresh id per try: a retry after a lost input must not meet the first try's cleanup.
+                String shuffleId = stage.shuffleId() + "-sample" + sampleRuns.incrementAndGet();
                 ShuffleWriterExec sampler = new ShuffleWriterExec(
                         new SampleExec(writer.input(), range.keys(), SAMPLE_ROWS_PER_PARTITION), new Partitioning.Single(),
                         shuffleId);
