@@ -16,6 +16,31 @@ public final class Session implements AutoCloseable {
         this.engine = requireNonNull(engine, "engine is null");
     }
 
+    /** The system property naming where a job's session runs: {@code local[N]} or {@code host:httpPort}. */
+    public static final String MASTER_PROPERTY = "sluice.master";
+
+    /**
+     * The session a job asks for without naming a cluster: where {@code sluice submit} points it
+     * ({@value #MASTER_PROPERTY}: {@code local[N]} for an embedded cluster of N workers, or
+     * {@code host:httpPort} of a coordinator), else an embedded cluster of two workers.
+     */
+    public static Session create() {
+        String master = System.getProperty(MASTER_PROPERTY, "local[2]").strip();
+        java.util.regex.Matcher local = java.util.regex.Pattern.compile("local(?:\\[(\\d+)])?").matcher(master);
+        if (local.matches()) {
+            return local(local.group(1) == null ? 2 : Integer.parseInt(local.group(1)));
+        }
+        int colon = master.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new io.sluice.plan.SluiceException(MASTER_PROPERTY + " must be local[N] or host:port, not '" + master + "'");
+        }
+        try {
+            return connect(master.substring(0, colon), Integer.parseInt(master.substring(colon + 1)));
+        } catch (NumberFormatException e) {
+            throw new io.sluice.plan.SluiceException(MASTER_PROPERTY + " has a bad port: '" + master + "'");
+        }
+    }
+
     /** Starts a coordinator and {@code workers} workers in this JVM, on 127.0.0.1. */
     public static Session local(int workers) {
         return local(LocalCluster.Options.of(workers));

@@ -17,18 +17,23 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Sluice, a distributed batch query engine.",
-        subcommands = {CoordinatorCommand.class, WorkerCommand.class, SqlCommand.class, LocalCommand.class})
+        subcommands = {CoordinatorCommand.class, WorkerCommand.class, SqlCommand.class, LocalCommand.class,
+            SubmitCommand.class})
 public final class Main implements Runnable {
     @Spec
     CommandSpec spec;
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: one of coordinator, worker, sql, local");
+        throw new ParameterException(spec.commandLine(), "missing command: one of coordinator, worker, sql, local, submit");
     }
+
+    /** The real stdout, once {@link #main} claimed it; a submitted job's own output goes there. */
+    static volatile PrintStream results = System.out;
 
     public static void main(String[] args) {
         PrintStream results = claimStdout();
+        Main.results = results;
         System.exit(commandLine(results, System.err).execute(args));
     }
 

@@ -35,7 +35,7 @@ public final class SalesReport {
         writeSales(sales, 4, 50_000);
         System.out.println("Sales data: " + sales + " (4 CSV files, 200000 rows)");
 
-        try (Session session = Session.local(2)) {
+        try (Session session = Session.create()) { // an embedded cluster, or where `sluice submit` points it
             DataFrame orders = session.read().csv(sales.toString());
             DataFrame report = orders
                     .filter(col("quantity").gt(lit(0)))
