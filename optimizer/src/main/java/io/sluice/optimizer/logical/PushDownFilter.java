@@ -80,7 +80,8 @@ public final class PushDownFilter implements NodeRule {
                     c -> Exprs.unalias(p.exprs().get(PlanRewrites.indexOf(out, c.column()))));
             return p.withNewChildren(List.of(filterOver(p.input(), below)));
         }
-        if (child instanceof Sort || child instanceof SubqueryAlias) {
+        boolean topK = child instanceof Sort sort && sort.fetch() != Sort.ALL; // filtering first would change which rows are kept
+        if ((child instanceof Sort && !topK) || child instanceof SubqueryAlias) {
             LogicalPlan input = child.children().get(0);
             Expr below = PlanRewrites.rebase(filter.predicate(), child.schema(), input.schema(), 0);
             return child.withNewChildren(List.of(filterOver(input, below)));

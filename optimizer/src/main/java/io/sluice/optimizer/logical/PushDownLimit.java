@@ -21,10 +21,12 @@ import java.util.List;
  *       (which still applies the offset and the overall bound); an input known to have no more
  *       rows than that (it ends in such a limit, is empty, or is a global aggregate) gets none;
  *   <li>a limit over a limit merges into one: the offsets add up, and the fetch is what the upper
- *       one leaves of the lower one.
+ *       one leaves of the lower one;
+ *   <li>into a sort below it as a top-k: the sort keeps only its first {@code offset + fetch}
+ *       rows ({@code Sort.fetch}), and the limit stays above to apply the offset.
  * </ul>
  *
- * <p>A limit over a sort stays where it is: the physical planner turns the pair into a top-k sort.
+ * <p>
  * Guarantees: the rows are the same (a limit without ORDER BY promises no particular rows, and each
  * union input still offers at least as many rows as the limit above can take); a plan with nothing
  * to move comes back as the same instance.
@@ -57,6 +59,13 @@ public final class PushDownLimit implements NodeRule {
             long fetch = Math.max(0, Math.min(limit.fetch(), lower.fetch() - limit.offset()));
             return push(new Limit(lower.input(), offset, fetch));
         }
+        if (child instanceof Sort sort) {
+            long bound = saturatedAdd(limit.offset(), limit.fetch());
+            if (sort.fetch() != Sort.ALL && sort.fetch() <= bound) {
+                return limit;
+            }
+            return new Limit(new Sort(sort.input(), sort.keys(), bound), limit.offset(), limit.fetch());
+        }
         if (child instanceof Union u) {
             long bound = saturatedAdd(limit.offset(), limit.fetch());
             List<LogicalPlan> inputs = new ArrayList<>(u.inputs().size());
@@ -84,6 +93,9 @@ public final class PushDownLimit implements NodeRule {
         }
         if (plan instanceof Aggregate a && a.groupBy().isEmpty()) {
             return 1;
+        }
+        if (plan instanceof Sort s && s.fetch() != Sort.ALL) {
+            return Math.min(s.fetch(), maxRows(s.input()));
         }
         if (plan instanceof Projection || plan instanceof SubqueryAlias || plan instanceof Filter || plan instanceof Sort) {
             return maxRows(plan.children().get(0));

@@ -95,7 +95,7 @@ public final class SimplifyExpressions implements NodeRule {
                 changed |= e != k.expr();
                 keys.add(e == k.expr() ? k : new SortKey(e, k.ascending(), k.nullsFirst()));
             }
-            return changed ? new Sort(s.input(), keys) : s;
+            return changed ? new Sort(s.input(), keys, s.fetch()) : s;
         }
         if (plan instanceof Join j) {
             List<Expr> leftKeys = simplifyAll(j.leftKeys(), j.left().schema());

@@ -129,7 +129,10 @@ public final class PhysicalPlanner {
             return HashAggregateExec.finalPhase(partial, partial);
         }
         if (plan instanceof Sort sort) {
-            return new SortExec(plan(sort.input()), sort.keys(), SortExec.NO_FETCH, false);
+            SortExec exec = new SortExec(plan(sort.input()), sort.keys(), SortExec.NO_FETCH, false);
+            // A top-k is a sort under a limit here: LimitPushdown makes it a TopK and negotiates per-partition
+            // top-ks below the exchange that EnsureRequirements puts under the sort.
+            return sort.fetch() == Sort.ALL ? exec : new LimitExec(exec, 0, sort.fetch(), true);
         }
         if (plan instanceof Limit limit) {
             // A global limit; LimitPushdown turns a sort below into a top-k and puts local limits below exchanges.

@@ -147,7 +147,7 @@ class LogicalOptimizerTest {
                 LIMIT 10"""));
         assertThat(r.plan().explain()).isEqualTo("""
                 Limit: fetch=10
-                  Sort: total DESC NULLS LAST
+                  Sort: total DESC NULLS LAST, fetch=10
                     Projection: t.k AS k, sum(u.x) AS total
                       Aggregate: groupBy=[t.k], aggr=[sum(u.x)]
                         Filter: ((t.v + u.a) > 10)

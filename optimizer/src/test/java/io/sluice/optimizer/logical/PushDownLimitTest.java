@@ -9,7 +9,7 @@ class PushDownLimitTest {
     private final PushDownLimit rule = new PushDownLimit();
 
     @Test
-    void throughAProjectionStoppingAtASort() {
+    void throughAProjectionIntoASortAsATopKKeepingTheOffsetAbove() {
         assertRewrite(rule, sql("SELECT k FROM t ORDER BY v LIMIT 3 OFFSET 2"), """
                 Limit: fetch=3 offset=2
                   Projection: k
@@ -19,7 +19,7 @@ class PushDownLimitTest {
                 """, """
                 Projection: k
                   Limit: fetch=3 offset=2
-                    Sort: v ASC NULLS LAST
+                    Sort: v ASC NULLS LAST, fetch=5
                       Projection: k, v
                         TableScan: t
                 """);

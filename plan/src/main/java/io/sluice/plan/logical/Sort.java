@@ -12,9 +12,19 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /** Orders all rows by {@code keys}. */
-public record Sort(LogicalPlan input, List<SortKey> keys) implements LogicalPlan {
+public record Sort(LogicalPlan input, List<SortKey> keys, long fetch) implements LogicalPlan {
+    /** {@code fetch} when the sort keeps every row. */
+    public static final long ALL = -1;
+
+    public Sort(LogicalPlan input, List<SortKey> keys) {
+        this(input, keys, ALL);
+    }
+
     public Sort {
         requireNonNull(input, "input is null");
+        if (fetch < ALL) {
+            throw new IllegalArgumentException("bad sort fetch " + fetch);
+        }
         keys = List.copyOf(keys);
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("sort needs a key");
@@ -39,7 +49,7 @@ public record Sort(LogicalPlan input, List<SortKey> keys) implements LogicalPlan
 
     @Override
     public LogicalPlan withNewChildren(List<LogicalPlan> children) {
-        return new Sort(children.get(0), keys);
+        return new Sort(children.get(0), keys, fetch);
     }
 
     @Override
@@ -51,6 +61,7 @@ public record Sort(LogicalPlan input, List<SortKey> keys) implements LogicalPlan
 
     @Override
     public String describe() {
-        return "Sort: " + keys.stream().map(SortKey::toString).collect(Collectors.joining(", "));
+        return "Sort: " + keys.stream().map(SortKey::toString).collect(Collectors.joining(", "))
+                + (fetch == ALL ? "" : ", fetch=" + fetch);
     }
 }
