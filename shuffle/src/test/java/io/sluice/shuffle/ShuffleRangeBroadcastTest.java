@@ -26,51 +26,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Range and broadcast shuffles across two workers: split points from a sample of the input, rows
  * placed by range, read back in order; a broadcast read whole by every consumer partition.
  */
-class ShuffleRangeBroadcastTest {
-    @TempDir
-    Path dir1;
-    @TempDir
-    Path dir2;
-
-    private RootAllocator root;
-    private ShuffleServer server1;
-    private ShuffleServer server2;
-    private ShuffleClient client1;
-    private ShuffleClient client2;
-    private ShuffleEnvironment env1;
-    private ShuffleEnvironment env2;
+class ShuffleRangeBroadcastTest extends TwoWorkerShuffleTest {
     private int taskCounter;
-
-    @BeforeEach
-    void setUp() {
-        root = new RootAllocator(256L << 20);
-        server1 = new ShuffleServer("127.0.0.1", 0, dir1).start();
-        server2 = new ShuffleServer("127.0.0.1", 0, dir2).start();
-        client1 = new ShuffleClient("w1");
-        client2 = new ShuffleClient("w2");
-        env1 = new ShuffleEnvironment("w1", "127.0.0.1", server1.port(), dir1, client1);
-        env2 = new ShuffleEnvironment("w2", "127.0.0.1", server2.port(), dir2, client2);
-    }
-
-    @AfterEach
-    void tearDown() {
-        client1.close();
-        client2.close();
-        server1.close();
-        server2.close();
-        assertThat(root.getAllocatedMemory()).isZero();
-        root.close();
-    }
 
     private TaskContext task(ShuffleEnvironment env, BufferAllocator allocator) {
         return new TaskContext("task-" + taskCounter++, allocator, 8192, Map.of(ShuffleEnvironment.class, env));
