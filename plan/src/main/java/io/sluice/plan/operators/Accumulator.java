@@ -46,6 +46,20 @@ abstract class Accumulator {
         };
     }
 
+    /** Groups {@code [from, from + count)} that saw no value: their sum, min, max or avg is NULL. */
+    static boolean[] noRows(long[] counts, int from, int count) {
+        boolean[] empty = new boolean[count];
+        for (int i = 0; i < count; i++) {
+            empty[i] = counts[from + i] == 0;
+        }
+        return empty;
+    }
+
+    /** The per-group row counts of {@code [from, from + count)} as a state column. */
+    static Col countColumn(long[] counts, int from, int count) {
+        return Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null);
+    }
+
     static int grow(int current, int needed) {
         int size = Math.max(16, current);
         while (size < needed) {
@@ -164,14 +178,11 @@ abstract class Accumulator {
 
         @Override
         Col[] states(int from, int count) {
-            return new Col[] {sums(from, count), Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null)};
+            return new Col[] {sums(from, count), countColumn(counts, from, count)};
         }
 
         private Col sums(int from, int count) {
-            boolean[] nulls = new boolean[count];
-            for (int i = 0; i < count; i++) {
-                nulls[i] = counts[from + i] == 0;
-            }
+            boolean[] nulls = noRows(counts, from, count);
             return Col.ofLongs(sumType, Arrays.copyOfRange(sums, from, from + count), nulls);
         }
 
@@ -244,14 +255,11 @@ abstract class Accumulator {
 
         @Override
         Col[] states(int from, int count) {
-            return new Col[] {sums(from, count), Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null)};
+            return new Col[] {sums(from, count), countColumn(counts, from, count)};
         }
 
         private Col sums(int from, int count) {
-            boolean[] nulls = new boolean[count];
-            for (int i = 0; i < count; i++) {
-                nulls[i] = counts[from + i] == 0;
-            }
+            boolean[] nulls = noRows(counts, from, count);
             return Col.ofDoubles(Arrays.copyOfRange(sums, from, from + count), nulls);
         }
 
