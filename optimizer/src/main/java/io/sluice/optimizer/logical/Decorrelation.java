@@ -64,8 +64,9 @@ final class Decorrelation {
 
     /**
      * A join of every left row with every right row, as an equi-join on the constant key pair
-     * {@code 0 = 0}: the physical join operators need at least one key, and a constant key puts all
-     * rows in one hash bucket (fine for the one-row or small right sides used here).
+     * {@code 0 = 0}, which puts all rows in one hash bucket (fine for the one-row or small right
+     * sides used here). The physical planner keys a keyless join the same way; keying it here
+     * already keeps the decorrelated plans' printed form stable.
      */
     static Join keyedCross(LogicalPlan left, LogicalPlan right, JoinType type, Expr filter) {
         return new Join(left, right, type, List.of(Literal.of(0L)), List.of(Literal.of(0L)), filter);

@@ -55,6 +55,17 @@ abstract class Accumulator {
         return empty;
     }
 
+    /** {@code totals[i] / counts[from + i]}, NULL where a group saw no value; divides {@code totals} in place. */
+    static Col averages(double[] totals, long[] counts, int from) {
+        boolean[] nulls = noRows(counts, from, totals.length);
+        for (int i = 0; i < totals.length; i++) {
+            if (!nulls[i]) {
+                totals[i] /= counts[from + i];
+            }
+        }
+        return Col.ofDoubles(totals, nulls);
+    }
+
     /** The per-group row counts of {@code [from, from + count)} as a state column. */
     static Col countColumn(long[] counts, int from, int count) {
         return Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null);
@@ -192,17 +203,11 @@ abstract class Accumulator {
                 return sums(from, count);
             }
             double divisor = sumType.kind() == Kind.DECIMAL ? TypeRules.pow10(sumType.scale()) : 1;
-            double[] out = new double[count];
-            boolean[] nulls = new boolean[count];
+            double[] totals = new double[count];
             for (int i = 0; i < count; i++) {
-                long c = counts[from + i];
-                if (c == 0) {
-                    nulls[i] = true;
-                } else {
-                    out[i] = sums[from + i] / divisor / c;
-                }
+                totals[i] = sums[from + i] / divisor;
             }
-            return Col.ofDoubles(out, nulls);
+            return averages(totals, counts, from);
         }
     }
 
@@ -268,17 +273,7 @@ abstract class Accumulator {
             if (!average) {
                 return sums(from, count);
             }
-            double[] out = new double[count];
-            boolean[] nulls = new boolean[count];
-            for (int i = 0; i < count; i++) {
-                long c = counts[from + i];
-                if (c == 0) {
-                    nulls[i] = true;
-                } else {
-                    out[i] = sums[from + i] / c;
-                }
-            }
-            return Col.ofDoubles(out, nulls);
+            return averages(Arrays.copyOfRange(sums, from, from + count), counts, from);
         }
     }
 
