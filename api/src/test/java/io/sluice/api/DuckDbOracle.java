@@ -1,14 +1,13 @@
 package io.sluice.api;
 
 import io.sluice.plan.exec.QueryResult;
-import java.math.BigDecimal;
+import io.sluice.tpch.Answers;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -46,49 +45,16 @@ public final class DuckDbOracle implements AutoCloseable {
     }
 
     public static List<List<Object>> normalize(QueryResult result) {
-        List<List<Object>> rows = new ArrayList<>();
-        for (List<Object> row : result.rows()) {
-            List<Object> out = new ArrayList<>(row.size());
-            for (Object v : row) {
-                out.add(normalize(v));
-            }
-            rows.add(out);
-        }
-        return rows;
+        return Answers.normalize(result.rows());
     }
 
     public static Object normalize(Object v) {
-        if (v == null) {
-            return null;
-        }
-        if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
-            return ((Number) v).longValue();
-        }
-        if (v instanceof java.math.BigInteger b) {
-            return b.longValueExact();
-        }
-        if (v instanceof BigDecimal d) {
-            BigDecimal s = d.stripTrailingZeros();
-            return s.scale() <= 0 ? (Object) s.toBigIntegerExact().longValue() : s.toPlainString();
-        }
-        if (v instanceof Double || v instanceof Float) {
-            double d = ((Number) v).doubleValue();
-            if (d == Math.rint(d) && Math.abs(d) < 1e15) {
-                return (long) d;
-            }
-            return new BigDecimal(d).round(new java.math.MathContext(9)).stripTrailingZeros().toPlainString();
-        }
-        if (v instanceof java.sql.Date || v instanceof java.time.LocalDate) {
-            return v.toString();
-        }
-        return v.toString();
+        return Answers.normalize(v);
     }
 
     /** Rows in a canonical order, for queries whose order is not fully specified. */
     public static List<List<Object>> sorted(List<List<Object>> rows) {
-        List<List<Object>> copy = new ArrayList<>(rows);
-        copy.sort(Comparator.comparing(Object::toString));
-        return copy;
+        return Answers.sorted(rows);
     }
 
     @Override

@@ -1,0 +1,41 @@
+package io.sluice.tpch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.stream.IntStream;
+
+/**
+ * The 22 TPC-H queries in the specification's text with its validation parameters. The only
+ * departure the specification itself permits is Q15, written with {@code WITH} instead of a view.
+ * Row limits the specification states in prose ("first 100 rows") are written as {@code LIMIT}.
+ */
+public final class TpchQueries {
+    /** Number of queries in the benchmark. */
+    public static final int COUNT = 22;
+
+    private TpchQueries() {
+    }
+
+    /** The text of query {@code number} (1 to 22). */
+    public static String text(int number) {
+        if (number < 1 || number > COUNT) {
+            throw new IllegalArgumentException("TPC-H has queries 1 to 22, not " + number);
+        }
+        String resource = "q" + number + ".sql";
+        try (InputStream in = TpchQueries.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource io/sluice/tpch/" + resource);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The numbers 1 to 22. */
+    public static int[] all() {
+        return IntStream.rangeClosed(1, COUNT).toArray();
+    }
+}
