@@ -22,7 +22,9 @@ import java.util.function.Consumer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -76,74 +78,137 @@ public final class DagScheduler {
     }
 
     /**
-     * Runs the stages; returns the last (result) stage's map outputs. A stage whose writer
-     * range-partitions over split points not yet resolved waits until every stage sharing those
-     * split points can run; then each of them runs once as a sampling stage, one boundary set is
-     * computed from all the samples, and it is bound into all of them, so their partitions line up.
+     * Runs the stages; returns the last (result) stage's map outputs. Every stage whose parents are
+     * done is submitted at once, so independent stages (the two map sides of a join) run at the same
+     * time and share the cluster's slots. A stage whose writer range-partitions over split points not
+     * yet resolved waits until every stage sharing those split points can run; then each of them runs
+     * once as a sampling stage, one boundary set is computed from all the samples, and it is bound
+     * into all of them, so their partitions line up.
+     *
+     * <p>All of the job's scheduling state is owned by the calling thread: tasks' completions arrive
+     * as events on a queue, so no lock is shared with the threads that complete them.
      */
     public List<MapStatus> run(String jobId, List<Stage> stages) {
+        if (stages.isEmpty()) {
+            throw new IllegalArgumentException("job " + jobId + " has no stages");
+        }
         long deadline = System.currentTimeMillis() + jobTimeoutMillis;
         Map<String, List<MapStatus>> outputs = new HashMap<>();
         Map<Integer, ShuffleWriterExec> plans = new HashMap<>();
         stages.forEach(s -> plans.put(s.id(), s.plan()));
         List<Stage> pending = new ArrayList<>(stages);
         Set<Integer> done = new HashSet<>();
-        List<MapStatus> last = List.of();
         Map<String, Stage> byShuffle = new HashMap<>();
         stages.forEach(s -> byShuffle.put(s.shuffleId(), s));
+        Map<Integer, CompletableFuture<List<MapStatus>>> running = new HashMap<>();
+        BlockingQueue<StageEvent> events = new LinkedBlockingQueue<>();
         int[] recoveries = {0};
-        while (!pending.isEmpty()) {
-            Stage next = null;
-            try {
-                for (Stage candidate : pending) {
-                    if (!done.containsAll(candidate.parents())) {
-                        continue;
-                    }
-                    Optional<Partitioning.Range> range = unresolvedRange(plans.get(candidate.id()));
-                    if (range.isEmpty()) {
-                        next = candidate;
-                        break;
-                    }
-                    String id = range.get().splits().id();
-                    List<Stage> group = pending.stream()
-                            .filter(s -> unresolvedRange(plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
-                            .toList();
-                    if (group.stream().allMatch(s -> done.containsAll(s.parents()))) {
-                        resolveSplits(jobId, group, plans, outputs, deadline);
-                        next = candidate;
-                        break;
-                    }
+        try {
+            while (!pending.isEmpty()) {
+                for (Stage stage : runnable(pending, running.keySet(), done, plans, outputs, jobId, deadline)) {
+                    CompletableFuture<List<MapStatus>> tasks = launchTasks(jobId, stage, plans.get(stage.id()), outputs,
+                            allPartitions(stage));
+                    running.put(stage.id(), tasks);
+                    tasks.whenComplete((statuses, error) -> events.add(new StageEvent(stage, statuses, error)));
                 }
-                if (next == null) {
+                if (running.isEmpty()) {
                     throw new IllegalStateException("job " + jobId + ": no stage can run; pending " + pending);
                 }
-                last = runStage(jobId, next, plans.get(next.id()), outputs, deadline);
-            } catch (FetchFailedException e) {
-                recover(jobId, e, byShuffle, plans, outputs, deadline, recoveries);
-                continue; // the stage runs again, now that its inputs exist
+                StageEvent event = nextEvent(events, deadline, jobId);
+                running.remove(event.stage().id());
+                if (event.error() != null) {
+                    Throwable cause = unwrap(event.error());
+                    if (cause instanceof FetchFailedException fetchFailed) {
+                        // the stage is submitted again on the next turn, once its lost inputs are rewritten
+                        recover(jobId, fetchFailed, byShuffle, plans, outputs, deadline, recoveries);
+                        continue;
+                    }
+                    throw failure(cause, jobId, event.stage());
+                }
+                outputs.put(event.stage().shuffleId(), event.statuses());
+                pending.remove(event.stage());
+                done.add(event.stage().id());
+                for (StageListener listener : listeners) {
+                    listener.stageCompleted(jobId, event.stage().id());
+                }
             }
-            outputs.put(next.shuffleId(), last);
-            pending.remove(next);
-            done.add(next.id());
-            for (StageListener listener : listeners) {
-                listener.stageCompleted(jobId, next.id());
-            }
+        } finally {
+            // a failed job leaves no task running: queued ones never start
+            running.values().forEach(f -> f.cancel(false));
         }
-        return last;
+        return outputs.get(stages.get(stages.size() - 1).shuffleId());
     }
 
-    private List<MapStatus> runStage(String jobId, Stage stage, ShuffleWriterExec plan,
-            Map<String, List<MapStatus>> outputs, long deadline) {
+    /** A stage's tasks all finished ({@code statuses}), or one failed ({@code error}). */
+    private record StageEvent(Stage stage, List<MapStatus> statuses, Throwable error) {
+    }
+
+    /**
+     * The pending stages that can be submitted now: not running, parents done, and range split
+     * points resolved (resolving them here when the whole group sharing them is ready).
+     */
+    private List<Stage> runnable(List<Stage> pending, Set<Integer> running, Set<Integer> done,
+            Map<Integer, ShuffleWriterExec> plans, Map<String, List<MapStatus>> outputs, String jobId, long deadline) {
+        List<Stage> ready = new ArrayList<>();
+        for (Stage candidate : pending) {
+            if (running.contains(candidate.id()) || !done.containsAll(candidate.parents())) {
+                continue;
+            }
+            Optional<Partitioning.Range> range = unresolvedRange(plans.get(candidate.id()));
+            if (range.isPresent()) {
+                String id = range.get().splits().id();
+                List<Stage> group = pending.stream()
+                        .filter(s -> unresolvedRange(plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
+                        .toList();
+                if (!group.stream().allMatch(s -> done.containsAll(s.parents()))) {
+                    continue;
+                }
+                resolveSplits(jobId, group, plans, outputs, deadline);
+            }
+            ready.add(candidate);
+        }
+        return ready;
+    }
+
+    private static StageEvent nextEvent(BlockingQueue<StageEvent> events, long deadline, String jobId) {
+        try {
+            StageEvent event = events.poll(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+            if (event == null) {
+                throw new SluiceException("job " + jobId + " timed out");
+            }
+            return event;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SluiceException("job " + jobId + " was interrupted");
+        }
+    }
+
+    private static List<Integer> allPartitions(Stage stage) {
         List<Integer> all = new ArrayList<>();
         for (int p = 0; p < stage.taskCount(); p++) {
             all.add(p);
         }
-        return runTasks(jobId, stage, plan, outputs, deadline, all);
+        return all;
     }
 
-    /** Runs the stage's tasks for {@code partitions}; their map outputs, in that order. */
+    private List<MapStatus> runStage(String jobId, Stage stage, ShuffleWriterExec plan,
+            Map<String, List<MapStatus>> outputs, long deadline) {
+        return runTasks(jobId, stage, plan, outputs, deadline, allPartitions(stage));
+    }
+
+    /** Runs the stage's tasks for {@code partitions} and waits; their map outputs, in that order. */
     private List<MapStatus> runTasks(String jobId, Stage stage, ShuffleWriterExec plan,
             Map<String, List<MapStatus>> outputs, long deadline, List<Integer> partitions) {
+        return await(launchTasks(jobId, stage, plan, outputs, partitions), deadline, jobId, stage);
+    }
+
+    /**
+     * Submits the stage's tasks for {@code partitions}; the future completes with their map outputs
+     * in that order, or fails with the first task's failure, the others then being cancelled (queued
+     * ones never start; running ones finish and are ignored). Cancelling the future cancels them all.
+     */
+    private CompletableFuture<List<MapStatus>> launchTasks(String jobId, Stage stage, ShuffleWriterExec plan,
+            Map<String, List<MapStatus>> outputs, List<Integer> partitions) {
         ShuffleWriterExec bound = (ShuffleWriterExec) ExecutionPlans.transformUp(plan, node -> bindReader(node, outputs));
         byte[] bytes = Kryos.serialize(bound);
         LOG.debug("job {} stage {}: {} tasks", jobId, stage.id(), partitions.size());
@@ -151,29 +216,27 @@ public final class DagScheduler {
         for (int p : partitions) {
             futures.add(launcher.launch(jobId, stage.id(), p, bytes));
         }
-        // Fail fast: the first failed task ends the stage, and the others are cancelled (queued
-        // ones never start; running ones finish and are ignored).
-        CompletableFuture<Void> firstFailure = new CompletableFuture<>();
+        CompletableFuture<List<MapStatus>> result = new CompletableFuture<>();
         for (CompletableFuture<MapStatus> f : futures) {
             f.whenComplete((status, error) -> {
-                if (error != null) {
-                    firstFailure.completeExceptionally(error);
+                if (error != null && result.completeExceptionally(error)) {
+                    futures.forEach(other -> other.cancel(false));
                 }
             });
         }
-        CompletableFuture<Object> finished = CompletableFuture.anyOf(
-                CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])), firstFailure);
-        try {
-            await(finished, deadline, jobId, stage);
-        } catch (RuntimeException e) {
-            futures.forEach(f -> f.cancel(false));
-            throw e;
-        }
-        List<MapStatus> statuses = new ArrayList<>(partitions.size());
-        for (CompletableFuture<MapStatus> f : futures) {
-            statuses.add(f.join());
-        }
-        return statuses;
+        CompletableFuture.allOf(futures.toArray(new CompletableFuture<?>[0])).whenComplete((ignored, error) -> {
+            if (error == null) {
+                List<MapStatus> statuses = new ArrayList<>(futures.size());
+                futures.forEach(f -> statuses.add(f.join()));
+                result.complete(statuses);
+            }
+        });
+        result.whenComplete((statuses, error) -> {
+            if (result.isCancelled()) {
+                futures.forEach(f -> f.cancel(false));
+            }
+        });
+        return result;
     }
 
     /**
@@ -273,17 +336,7 @@ public final class DagScheduler {
         try {
             return future.get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | CompletionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            if (cause instanceof SluiceException user) {
-                throw user;
-            }
-            if (cause instanceof TaskFailedException failed) {
-                throw failed;
-            }
-            if (cause instanceof FetchFailedException fetch) {
-                throw fetch;
-            }
-            throw new TaskFailedException("job " + jobId + " stage " + stage.id() + " failed: " + cause);
+            throw failure(unwrap(e), jobId, stage);
         } catch (TimeoutException e) {
             future.cancel(false);
             throw new SluiceException("job " + jobId + " timed out in stage " + stage.id());
@@ -291,5 +344,27 @@ public final class DagScheduler {
             Thread.currentThread().interrupt();
             throw new SluiceException("job " + jobId + " was interrupted");
         }
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof ExecutionException || cause instanceof CompletionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    /** What a failed stage throws: the user's error and typed failures as they are, anything else as a task failure. */
+    private static RuntimeException failure(Throwable cause, String jobId, Stage stage) {
+        if (cause instanceof SluiceException user) {
+            return user;
+        }
+        if (cause instanceof TaskFailedException failed) {
+            return failed;
+        }
+        if (cause instanceof FetchFailedException fetch) {
+            return fetch;
+        }
+        return new TaskFailedException("job " + jobId + " stage " + stage.id() + " failed: " + cause);
     }
 }

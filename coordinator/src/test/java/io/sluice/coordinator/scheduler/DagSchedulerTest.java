@@ -1,0 +1,110 @@
+package io.sluice.coordinator.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.operators.EmptyExec;
+import io.sluice.plan.physical.MapStatus;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import io.sluice.shuffle.ShuffleClient;
+import io.sluice.shuffle.ShuffleWriterExec;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The scheduler's order of submission, observed through the task launcher it is given: which tasks
+ * are submitted while which others are still running. Task outcomes are decided by the test.
+ */
+class DagSchedulerTest {
+    private static final Schema SCHEMA = Schema.of(new Field("k", DataType.INT64));
+
+    /** Tasks submitted so far, by "stage/partition", each waiting for the test to finish it. */
+    private final Map<String, CompletableFuture<MapStatus>> launched = new ConcurrentHashMap<>();
+    private final ExecutorService jobThread = Executors.newSingleThreadExecutor();
+    private RootAllocator allocator;
+    private ShuffleClient client;
+    private DagScheduler scheduler;
+
+    @BeforeEach
+    void start() {
+        allocator = new RootAllocator();
+        client = new ShuffleClient("test");
+        TaskLauncher launcher = (jobId, stageId, partition, plan) -> {
+            CompletableFuture<MapStatus> task = new CompletableFuture<>();
+            launched.put(stageId + "/" + partition, task);
+            return task;
+        };
+        scheduler = new DagScheduler(launcher, new BlockFetcher(client, allocator), shuffles -> { }, 10_000);
+    }
+
+    @AfterEach
+    void stop() {
+        jobThread.shutdownNow();
+        client.close();
+        allocator.close();
+    }
+
+    /** Two map stages feeding a join stage: both are submitted before either finishes. */
+    @Test
+    void independentStagesRunAtTheSameTime() throws Exception {
+        List<Stage> stages = List.of(stage(0, List.of()), stage(1, List.of()), stage(2, List.of(0, 1)));
+        Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", stages));
+
+        awaitLaunched("0/0", "1/0");
+        assertThat(launched).doesNotContainKey("2/0");
+        launched.get("1/0").complete(status("w1"));
+        launched.get("0/0").complete(status("w0"));
+
+        awaitLaunched("2/0");
+        MapStatus result = status("w-result");
+        launched.get("2/0").complete(result);
+        assertThat(job.get(5, TimeUnit.SECONDS)).containsExactly(result);
+    }
+
+    /** A failed stage fails the job and cancels the other stage's running tasks. */
+    @Test
+    void aFailedStageCancelsTheStagesRunningBesideIt() throws Exception {
+        List<Stage> stages = List.of(stage(0, List.of()), stage(1, List.of()), stage(2, List.of(0, 1)));
+        Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", stages));
+
+        awaitLaunched("0/0", "1/0");
+        launched.get("0/0").completeExceptionally(new TaskFailedException("disk on fire"));
+
+        assertThatThrownBy(() -> job.get(5, TimeUnit.SECONDS)).hasRootCauseInstanceOf(TaskFailedException.class)
+                .hasRootCauseMessage("disk on fire");
+        assertThat(launched.get("1/0").isCancelled()).isTrue();
+        assertThat(launched).doesNotContainKey("2/0");
+    }
+
+    private void awaitLaunched(String... tasks) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!launched.keySet().containsAll(List.of(tasks))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("tasks " + List.of(tasks) + " not submitted; submitted: " + launched.keySet());
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    private static Stage stage(int id, List<Integer> parents) {
+        String shuffleId = "job1-s" + id;
+        return new Stage(id, shuffleId, new ShuffleWriterExec(new EmptyExec(SCHEMA), new Partitioning.Single(), shuffleId), parents);
+    }
+
+    private static MapStatus status(String worker) {
+        return new MapStatus(worker, "127.0.0.1", 1, new long[] {0});
+    }
+}
