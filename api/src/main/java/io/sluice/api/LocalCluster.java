@@ -1,5 +1,7 @@
 package io.sluice.api;
 
+import static java.util.Objects.requireNonNull;
+
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
 import io.sluice.plan.logical.LogicalPlan;
@@ -32,7 +34,8 @@ public final class LocalCluster implements QueryEngine {
             throw new IllegalStateException("cannot create a temporary directory", e);
         }
         CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
-                .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter());
+                .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter())
+                .withJobTimeout(options.jobTimeout());
         coordinator = Coordinator.start(settings);
         try {
             for (int i = 0; i < options.workers(); i++) {
@@ -54,27 +57,35 @@ public final class LocalCluster implements QueryEngine {
      * @param httpPort -1 for no HTTP endpoint, 0 for a free port
      * @param shufflePartitions 0 for twice the cluster's slots
      */
-    public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter) {
+    public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
+            Duration jobTimeout) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
             }
+            requireNonNull(stableAfter, "stableAfter is null");
+            requireNonNull(jobTimeout, "jobTimeout is null");
         }
 
         public static Options of(int workers) {
-            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3));
+            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30));
         }
 
         public Options withHttpPort(int port) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter);
+            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout);
         }
 
         public Options withShufflePartitions(int n) {
-            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter);
+            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout);
         }
 
         public Options withSlotsPerWorker(int n) {
-            return new Options(workers, n, shufflePartitions, httpPort, stableAfter);
+            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout);
+        }
+
+        /** How long a job may run before it is cancelled and fails (default 30 minutes). */
+        public Options withJobTimeout(Duration timeout) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout);
         }
     }
 

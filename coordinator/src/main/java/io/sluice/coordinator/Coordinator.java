@@ -87,6 +87,12 @@ public final class Coordinator implements AutoCloseable {
         String taskId = jobId + "-s" + stageId + "-p" + partition + "-l" + launches.incrementAndGet();
         TaskDescription task = new TaskDescription(jobId, taskId, stageId, partition, 0, plan);
         system.tell(new CoordinatorActor.LaunchTask(task, result));
+        // the scheduler cancels a task it no longer needs: the worker running it is told to stop
+        result.whenComplete((status, error) -> {
+            if (result.isCancelled()) {
+                system.tell(new CoordinatorActor.CancelLaunch(taskId));
+            }
+        });
         return result;
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.coordinator;
 
+import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
@@ -44,6 +45,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     /** Local only: run a task and complete {@code result}. */
     record LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result) implements CoordinatorCommand {
+    }
+
+    /** Local only: the launch of this task was cancelled; a worker running it is told to stop. */
+    record CancelLaunch(String taskId) implements CoordinatorCommand {
     }
 
     /** Local only: the cluster member at this address was removed. */
@@ -130,6 +135,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(RegisterWorker.class, this::onRegister)
                 .onMessage(LaunchTask.class, this::onLaunch)
                 .onMessage(TaskFinished.class, this::onFinished)
+                .onMessage(CancelLaunch.class, this::onCancelLaunch)
                 .onMessage(MemberGone.class, this::onMemberGone)
                 .onMessage(Reachability.class, this::onReachability)
                 .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
@@ -168,7 +174,9 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             return this; // a late report from an attempt that was already given up on
         }
         CompletableFuture<MapStatus> result = pending.launch().result();
-        if (msg.error() == null) {
+        if (result.isDone()) {
+            // cancelled: whatever the report says, the task is not run again
+        } else if (msg.error() == null) {
             result.complete(msg.status());
         } else if (msg.userError()) {
             result.completeExceptionally(new SluiceException(msg.error()));
@@ -180,6 +188,23 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             retry(pending, msg.error());
         }
         dispatch();
+        return this;
+    }
+
+    /**
+     * Stops the cancelled task's running attempts. Their slots stay taken until the worker reports
+     * the attempt ended, so the slot count never over-books a worker. Queued attempts are skipped
+     * when dispatched.
+     */
+    private Behavior<CoordinatorCommand> onCancelLaunch(CancelLaunch msg) {
+        for (WorkerState worker : workers.values()) {
+            for (String attempt : worker.running()) {
+                Pending pending = running.get(attempt);
+                if (pending != null && pending.launch().task().taskId().equals(msg.taskId())) {
+                    worker.ref().tell(new CancelTask(attempt));
+                }
+            }
+        }
         return this;
     }
 

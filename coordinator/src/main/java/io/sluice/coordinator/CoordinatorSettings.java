@@ -41,4 +41,9 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
     public CoordinatorSettings withStableAfter(Duration d) {
         return new CoordinatorSettings(host, port, httpPort, queryDefaults, d, memoryLimitBytes, jobTimeout);
     }
+
+    /** How long a job may run before it is cancelled and fails with a timeout. */
+    public CoordinatorSettings withJobTimeout(Duration timeout) {
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, timeout);
+    }
 }

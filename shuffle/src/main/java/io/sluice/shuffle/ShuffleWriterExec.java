@@ -123,6 +123,7 @@ public final class ShuffleWriterExec implements ExecutionPlan {
                     try (Batch batch = next) {
                         task.route(batch);
                     }
+                    context.checkNotCancelled();
                 }
             }
             long[] bytes = task.commit();

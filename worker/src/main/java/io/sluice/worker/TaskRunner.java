@@ -7,12 +7,14 @@ import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.MapStatus;
+import io.sluice.plan.physical.TaskCancelledException;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.physical.FetchFailure;
 import io.sluice.shuffle.ShuffleEnvironment;
 import io.sluice.shuffle.ShuffleFetchException;
 import io.sluice.shuffle.ShuffleWriterExec;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,13 +43,15 @@ final class TaskRunner {
     record Outcome(TaskFinished finished, String shuffleId) {
     }
 
-    Outcome run(TaskDescription task) {
+    /** Runs the task; it stops at its next batch once {@code cancelled} answers true. */
+    Outcome run(TaskDescription task, BooleanSupplier cancelled) {
         String shuffleId = null;
         try (BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(), 0, taskMemoryLimit)) {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
             TaskContext context = new TaskContext(task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
-                    Map.of(ShuffleEnvironment.class, shuffle));
+                    Map.of(ShuffleEnvironment.class, shuffle), cancelled);
+            context.checkNotCancelled();
             MapStatus status = plan.write(task.partition(), context);
             return new Outcome(TaskFinished.succeeded(task.taskId(), workerId, status), shuffleId);
         } catch (SluiceException e) {
@@ -55,6 +59,10 @@ final class TaskRunner {
             return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.getMessage(), true), shuffleId);
         } catch (RuntimeException e) {
             for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof TaskCancelledException) {
+                    LOG.info("task {} stopped: cancelled", task.taskId());
+                    return new Outcome(TaskFinished.failed(task.taskId(), workerId, "cancelled", false), shuffleId);
+                }
                 if (t instanceof ShuffleFetchException fetch) {
                     LOG.warn("task {} could not read {} map {} from {}:{}", task.taskId(), fetch.shuffleId(), fetch.map(),
                             fetch.host(), fetch.port());

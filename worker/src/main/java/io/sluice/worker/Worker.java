@@ -13,8 +13,8 @@ import java.nio.file.Files;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
@@ -33,7 +33,7 @@ public final class Worker implements AutoCloseable {
     private final BufferAllocator allocator;
     private final ShuffleServer shuffleServer;
     private final ShuffleClient shuffleClient;
-    private final ExecutorService slots;
+    private final ThreadPoolExecutor slots;
     private final ActorSystem<WorkerCommand> system;
     private final CompletableFuture<String> registered = new CompletableFuture<>();
     private volatile boolean closed;
@@ -49,11 +49,12 @@ public final class Worker implements AutoCloseable {
         this.shuffleServer = new ShuffleServer(settings.host(), settings.shufflePort(), settings.localDirectory()).start();
         this.shuffleClient = new ShuffleClient(settings.workerId());
         AtomicInteger threads = new AtomicInteger();
-        this.slots = Executors.newFixedThreadPool(settings.slots(), r -> {
-            Thread t = new Thread(r, settings.workerId() + "-slot-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.slots = new ThreadPoolExecutor(settings.slots(), settings.slots(), 0, TimeUnit.MILLISECONDS,
+                new LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, settings.workerId() + "-slot-" + threads.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
         ShuffleEnvironment environment = new ShuffleEnvironment(settings.workerId(), settings.host(), shuffleServer.port(),
                 settings.localDirectory(), shuffleClient);
         TaskRunner runner = new TaskRunner(settings.workerId(), allocator, settings.taskMemoryLimitBytes(), environment);
@@ -88,6 +89,11 @@ public final class Worker implements AutoCloseable {
 
     public BufferAllocator allocator() {
         return allocator;
+    }
+
+    /** Tasks running or queued on this worker's slots now (approximate while tasks start and end). */
+    public int activeTasks() {
+        return slots.getActiveCount() + slots.getQueue().size();
     }
 
     /** Blocks until the actor system terminates (e.g. when downed). */

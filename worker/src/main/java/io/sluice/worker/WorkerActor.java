@@ -1,6 +1,7 @@
 package io.sluice.worker;
 
 import io.sluice.cluster.NodeRole;
+import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
@@ -9,9 +10,12 @@ import io.sluice.cluster.protocol.ServiceKeys;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.shuffle.ShuffleServer;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -34,8 +38,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     record MemberLeft(org.apache.pekko.cluster.Member member) implements WorkerCommand {
     }
 
-    /** Local only: a task that wrote to {@code shuffleId} ended. */
-    record TaskEnded(String shuffleId) implements WorkerCommand {
+    /** Local only: a task ended; {@code shuffleId} is what it wrote to (null if its plan did not decode). */
+    record TaskEnded(String taskId, String shuffleId) implements WorkerCommand {
     }
 
     /** Local only: the receptionist's current coordinators. */
@@ -48,6 +52,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     private final ShuffleServer shuffleServer;
     private final CompletableFuture<String> registered;
     private ActorRef<CoordinatorCommand> coordinator;
+    /** Cancel flags of the tasks queued or running here, by task id. */
+    private final Map<String, AtomicBoolean> cancelFlags = new HashMap<>();
     /** Shuffles already deleted, so that a late task's output is deleted too (the newest kept). */
     private final java.util.LinkedHashSet<String> removedShuffles = new java.util.LinkedHashSet<>();
     private static final int REMEMBERED_REMOVALS = 10_000;
@@ -83,6 +89,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 .onMessage(CoordinatorsChanged.class, this::onCoordinators)
                 .onMessage(WorkerRegistered.class, this::onRegistered)
                 .onMessage(RunTask.class, this::onRunTask)
+                .onMessage(CancelTask.class, this::onCancelTask)
                 .onMessage(RemoveShuffles.class, this::onRemoveShuffles)
                 .onMessage(MemberLeft.class, this::onMemberLeft)
                 .onMessage(TaskEnded.class, this::onTaskEnded)
@@ -107,13 +114,23 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     private Behavior<WorkerCommand> onRunTask(RunTask msg) {
         ActorRef<CoordinatorCommand> replyTo = msg.replyTo();
         ActorRef<WorkerCommand> self = getContext().getSelf();
+        String taskId = msg.task().taskId();
+        AtomicBoolean cancelled = new AtomicBoolean();
+        cancelFlags.put(taskId, cancelled);
         slots.execute(() -> {
-            TaskRunner.Outcome outcome = runner.run(msg.task());
+            TaskRunner.Outcome outcome = runner.run(msg.task(), cancelled::get);
             replyTo.tell(outcome.finished());
-            if (outcome.shuffleId() != null) {
-                self.tell(new TaskEnded(outcome.shuffleId()));
-            }
+            self.tell(new TaskEnded(taskId, outcome.shuffleId()));
         });
+        return this;
+    }
+
+    /** A task still queued or running here stops at its next batch; an unknown one has ended already. */
+    private Behavior<WorkerCommand> onCancelTask(CancelTask msg) {
+        AtomicBoolean flag = cancelFlags.get(msg.taskId());
+        if (flag != null) {
+            flag.set(true);
+        }
         return this;
     }
 
@@ -129,7 +146,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
 
     /** A task of a job already cleaned up (cancelled, still running then) deletes what it wrote. */
     private Behavior<WorkerCommand> onTaskEnded(TaskEnded msg) {
-        if (removedShuffles.contains(msg.shuffleId())) {
+        cancelFlags.remove(msg.taskId());
+        if (msg.shuffleId() != null && removedShuffles.contains(msg.shuffleId())) {
             remove(msg.shuffleId());
         }
         return this;

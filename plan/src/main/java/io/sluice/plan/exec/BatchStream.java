@@ -11,6 +11,26 @@ public interface BatchStream extends AutoCloseable {
     @Override
     void close();
 
+    /**
+     * This stream, checking before each batch whether its task was cancelled. Sources (scans) wrap
+     * their streams in it, so every pipeline stops within one batch of a cancel, even operators
+     * that consume their whole input before producing anything.
+     */
+    static BatchStream cancellable(BatchStream stream, io.sluice.plan.physical.TaskContext context) {
+        return new BatchStream() {
+            @Override
+            public Batch next() {
+                context.checkNotCancelled();
+                return stream.next();
+            }
+
+            @Override
+            public void close() {
+                stream.close();
+            }
+        };
+    }
+
     static BatchStream empty() {
         return new BatchStream() {
             @Override

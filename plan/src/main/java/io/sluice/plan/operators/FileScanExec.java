@@ -123,7 +123,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         if (partitions.isEmpty()) {
             return BatchStream.empty();
         }
-        return FileFormats.reader(source.format()).read(partitions.get(partition), source.schema(), columns,
-                context.batchSize(), context.allocator());
+        return BatchStream.cancellable(FileFormats.reader(source.format()).read(partitions.get(partition), source.schema(),
+                columns, context.batchSize(), context.allocator()), context);
     }
 }

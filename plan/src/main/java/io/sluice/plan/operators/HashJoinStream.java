@@ -107,8 +107,12 @@ final class HashJoinStream implements BatchStream {
         return Batch.of(outputSchema, out, out.length == 0 ? 0 : out[0].length, context.allocator());
     }
 
-    /** Does one step of work: a chunk of pairs, the end of a probe batch, a new probe batch, or the end. */
+    /**
+     * Does one step of work: a chunk of pairs, the end of a probe batch, a new probe batch, or the end.
+     * A probe batch against many build rows is many chunks, so a cancelled task stops between them.
+     */
     private void advance() {
+        context.checkNotCancelled();
         if (probeCols != null) {
             if (!nextPairs()) {
                 finishProbeBatch();

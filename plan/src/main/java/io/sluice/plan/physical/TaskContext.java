@@ -3,12 +3,14 @@ package io.sluice.plan.physical;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * What a running task gets from the node it runs on: its own allocator (with a limit; the task
  * closes what it allocates), its identity, and node services looked up by type (the shuffle
- * environment on a worker, for example).
+ * environment on a worker, for example), and whether it was cancelled: long loops call
+ * {@link #checkNotCancelled()} between batches, so a cancelled task stops within a batch.
  */
 public final class TaskContext {
     public static final int DEFAULT_BATCH_SIZE = 8192;
@@ -17,8 +19,15 @@ public final class TaskContext {
     private final BufferAllocator allocator;
     private final int batchSize;
     private final Map<Class<?>, Object> services;
+    private final BooleanSupplier cancelled;
 
     public TaskContext(String taskId, BufferAllocator allocator, int batchSize, Map<Class<?>, Object> services) {
+        this(taskId, allocator, batchSize, services, () -> false);
+    }
+
+    /** A context whose task stops once {@code cancelled} answers true. */
+    public TaskContext(String taskId, BufferAllocator allocator, int batchSize, Map<Class<?>, Object> services,
+            BooleanSupplier cancelled) {
         this.taskId = requireNonNull(taskId, "taskId is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         if (batchSize < 1) {
@@ -26,6 +35,14 @@ public final class TaskContext {
         }
         this.batchSize = batchSize;
         this.services = Map.copyOf(services);
+        this.cancelled = requireNonNull(cancelled, "cancelled is null");
+    }
+
+    /** Throws {@link TaskCancelledException} once the task was cancelled. */
+    public void checkNotCancelled() {
+        if (cancelled.getAsBoolean()) {
+            throw new TaskCancelledException(taskId);
+        }
     }
 
     public String taskId() {
