@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.worker.Worker;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,11 +40,11 @@ class CancellationTest {
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
 
             long deadline = System.currentTimeMillis() + 5_000;
-            while ((activeTasks(cluster) > 0 || shuffleEntries(cluster) > 0) && System.currentTimeMillis() < deadline) {
+            while ((activeTasks(cluster) > 0 || ClusterTesting.shuffleEntries(cluster) > 0) && System.currentTimeMillis() < deadline) {
                 Thread.sleep(50);
             }
             assertThat(activeTasks(cluster)).as("tasks still running on the workers 5 s after the timeout").isZero();
-            assertThat(shuffleEntries(cluster)).as("shuffle directories left on the workers").isZero();
+            assertThat(ClusterTesting.shuffleEntries(cluster)).as("shuffle directories left on the workers").isZero();
 
             assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c FROM t WHERE k % 3 = 0")))
                     .isEqualTo(duck.query("SELECT count(*) AS c FROM range(0, 60000) r(k) WHERE k % 3 = 0"));
@@ -56,15 +54,5 @@ class CancellationTest {
 
     private static int activeTasks(LocalCluster cluster) {
         return cluster.workers().stream().mapToInt(Worker::activeTasks).sum();
-    }
-
-    private static long shuffleEntries(LocalCluster cluster) throws IOException {
-        long n = 0;
-        for (Worker w : cluster.workers()) {
-            try (Stream<Path> entries = Files.list(w.shuffleServer().rootDirectory())) {
-                n += entries.count();
-            }
-        }
-        return n;
     }
 }

@@ -21,6 +21,17 @@ final class ClusterTesting {
     }
 
     /** Closes what a test class opened, in order, whichever of them exist. */
+    /** Entries (shuffle directories) under every worker's shuffle root. */
+    static long shuffleEntries(LocalCluster cluster) throws java.io.IOException {
+        long n = 0;
+        for (Worker w : cluster.workers()) {
+            try (java.util.stream.Stream<java.nio.file.Path> entries = java.nio.file.Files.list(w.shuffleServer().rootDirectory())) {
+                n += entries.count();
+            }
+        }
+        return n;
+    }
+
     static void closeAll(AutoCloseable... resources) throws Exception {
         for (AutoCloseable r : resources) {
             if (r != null) {

@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.plan.SluiceException;
-import io.sluice.worker.Worker;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,23 +39,13 @@ class FailedJobCleanupTest {
 
             LocalCluster cluster = session.localCluster();
             long deadline = System.currentTimeMillis() + 20_000;
-            while (shuffleEntries(cluster) > 0 && System.currentTimeMillis() < deadline) {
+            while (ClusterTesting.shuffleEntries(cluster) > 0 && System.currentTimeMillis() < deadline) {
                 Thread.sleep(100);
             }
-            assertThat(shuffleEntries(cluster)).as("shuffle directories left on the workers").isZero();
+            assertThat(ClusterTesting.shuffleEntries(cluster)).as("shuffle directories left on the workers").isZero();
             assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c, sum(v) AS s FROM good")))
                     .isEqualTo(duck.query("SELECT count(*) AS c, sum(v) AS s FROM read_csv_auto('" + good + "/*.csv')"));
             ClusterTesting.assertNoLeakedBuffers(session);
         }
-    }
-
-    private static long shuffleEntries(LocalCluster cluster) throws IOException {
-        long n = 0;
-        for (Worker w : cluster.workers()) {
-            try (Stream<Path> entries = Files.list(w.shuffleServer().rootDirectory())) {
-                n += entries.count();
-            }
-        }
-        return n;
     }
 }
