@@ -40,6 +40,11 @@ final class SluiceProcess implements AutoCloseable {
 
     /** Starts {@code bin/sluice args...} with its output files in {@code logDir}. */
     static SluiceProcess start(Path logDir, String... args) throws IOException {
+        return startWithJavaOptions(logDir, "", args);
+    }
+
+    /** Like {@link #start}, with extra JVM options (system properties, for example) for this process. */
+    static SluiceProcess startWithJavaOptions(Path logDir, String javaOptions, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(repoRoot().resolve("bin/sluice").toString());
         command.addAll(List.of(args));
@@ -48,7 +53,7 @@ final class SluiceProcess implements AutoCloseable {
         Path err = logDir.resolve("process-" + n + ".err");
         ProcessBuilder builder = new ProcessBuilder(command).directory(logDir.toFile())
                 .redirectOutput(out.toFile()).redirectError(err.toFile());
-        builder.environment().put("SLUICE_JAVA_OPTS", JAVA_OPTS);
+        builder.environment().put("SLUICE_JAVA_OPTS", (JAVA_OPTS + " " + javaOptions).trim());
         return new SluiceProcess(builder.start(), out, err, String.join(" ", args));
     }
 
@@ -78,21 +83,41 @@ final class SluiceProcess implements AutoCloseable {
 
     /** Waits for a stderr line starting with {@code prefix}; fails if the process ends first or time runs out. */
     String awaitStderrLine(String prefix, Duration timeout) throws Exception {
+        return awaitStderrMatch(java.util.regex.Pattern.compile("^" + java.util.regex.Pattern.quote(prefix)), timeout);
+    }
+
+    /** Waits for a stderr line containing a match of {@code pattern}; fails if the process ends first or time runs out. */
+    String awaitStderrMatch(java.util.regex.Pattern pattern, Duration timeout) throws Exception {
+        return awaitStderrMatch(pattern, timeout, null);
+    }
+
+    /** As {@link #awaitStderrMatch(java.util.regex.Pattern, Duration)}, giving up too once {@code other} has ended. */
+    String awaitStderrMatch(java.util.regex.Pattern pattern, Duration timeout, SluiceProcess other) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
+            if (other != null && !other.isAlive()) {
+                throw new AssertionError("'sluice " + other.description + "' ended before '" + description
+                        + "' printed a match of '" + pattern + "'; stderr:\n" + stderr());
+            }
             for (String line : stderr().lines().toList()) {
-                if (line.startsWith(prefix)) {
+                if (pattern.matcher(line).find()) {
                     return line;
                 }
             }
             if (!process.isAlive()) {
                 throw new AssertionError("'sluice " + description + "' exited with " + process.exitValue()
-                        + " before printing '" + prefix + "'; stderr:\n" + stderr());
+                        + " before printing a match of '" + pattern + "'; stderr:\n" + stderr());
             }
-            Thread.sleep(100);
+            Thread.sleep(20);
         }
-        throw new AssertionError("'sluice " + description + "' printed no '" + prefix + "' within " + timeout
+        throw new AssertionError("'sluice " + description + "' printed no match of '" + pattern + "' within " + timeout
                 + "; stderr:\n" + stderr());
+    }
+
+    /** Kills the process at once (SIGKILL: no shutdown hooks, no goodbye to the cluster) and waits for it to end. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
     }
 
     boolean isAlive() {

@@ -115,6 +115,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
         ActorRef<CoordinatorCommand> replyTo = msg.replyTo();
         ActorRef<WorkerCommand> self = getContext().getSelf();
         String taskId = msg.task().taskId();
+        getContext().getLog().info("running task {} (job {}, stage {}, partition {}, attempt {})", taskId,
+                msg.task().jobId(), msg.task().stageId(), msg.task().partition(), msg.task().attempt());
         AtomicBoolean cancelled = new AtomicBoolean();
         cancelFlags.put(taskId, cancelled);
         slots.execute(() -> {
