@@ -3,8 +3,6 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.api.DuckDbOracle;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,8 +34,8 @@ class ClusterProcessIT {
     static void startCluster() throws Exception {
         duck = new DuckDbOracle();
         TestData.write(duck, data);
-        int clusterPort = freePort();
-        httpPort = freePort();
+        int clusterPort = SluiceProcess.freePort();
+        httpPort = SluiceProcess.freePort();
         SluiceProcess coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
                 "--http-port", String.valueOf(httpPort));
         nodes.add(coordinator);
@@ -63,12 +61,6 @@ class ClusterProcessIT {
             if (duck != null) {
                 duck.close();
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 

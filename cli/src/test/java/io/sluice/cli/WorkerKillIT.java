@@ -3,8 +3,6 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.api.DuckDbOracle;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,8 +44,8 @@ class WorkerKillIT {
                     + "' (FORMAT PARQUET)");
         }
         duck.execute("CREATE VIEW big AS SELECT * FROM read_parquet('" + big + "/*.parquet')");
-        clusterPort = freePort();
-        httpPort = freePort();
+        clusterPort = SluiceProcess.freePort();
+        httpPort = SluiceProcess.freePort();
         coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
                 "--http-port", String.valueOf(httpPort));
         nodes.add(coordinator);
@@ -128,11 +126,5 @@ class WorkerKillIT {
                 "--id", "w" + nextWorker++, "--slots", "2");
         nodes.add(worker);
         worker.awaitStderrLine("worker ready:", READY_TIMEOUT);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
