@@ -1,5 +1,14 @@
 package io.sluice.plan.logical;
 
+import java.util.ArrayList;
+import io.sluice.plan.expr.Literal;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.stats.Selectivity;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Statistics;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
@@ -43,5 +52,30 @@ public record Filter(LogicalPlan input, Expr predicate) implements LogicalPlan {
     @Override
     public String describe() {
         return "Filter: " + predicate;
+    }
+
+    /**
+     * The input's statistics scaled by the predicate's {@link Selectivity} (at least one row unless
+     * it keeps none); a column compared equal to a constant has that one value.
+     */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        Statistics in = context.of(input);
+        Schema schema = input.schema();
+        double selectivity = Selectivity.of(predicate, schema, in);
+        // A filter that may keep rows is assumed to keep at least one.
+        double rows = selectivity == 0 ? 0 : Math.min(in.rowCount(), Math.max(1, in.rowCount() * selectivity));
+        Statistics out = in.withRows(Estimate.inexact(rows));
+        List<ColumnStatistics> columns = new ArrayList<>(out.columns());
+        for (Expr conjunct : Exprs.conjuncts(predicate)) {
+            if (conjunct instanceof Binary b && b.op() == BinaryOp.EQ && b.left() instanceof Column c
+                    && b.right() instanceof Literal l && l.value() != null) {
+                int index = schema.indexOf(c.column());
+                if (index >= 0 && l.type().equals(schema.field(index).type())) {
+                    columns.set(index, ColumnStatistics.constant(l.value(), l.type(), rows));
+                }
+            }
+        }
+        return Statistics.of(out.rows(), columns);
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.plan.logical;
 
+import io.sluice.plan.stats.Statistics;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
@@ -150,5 +151,11 @@ public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr
             out.append(" filter=").append(filter);
         }
         return out.toString();
+    }
+
+    /** See {@link JoinStatistics}. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        return JoinStatistics.of(this, context.of(left), context.of(right));
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.plan.logical;
 
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.Statistics;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
@@ -42,5 +44,16 @@ public record Limit(LogicalPlan input, long offset, long fetch) implements Logic
     @Override
     public String describe() {
         return "Limit: fetch=" + fetch + (offset > 0 ? " offset=" + offset : "");
+    }
+
+    /** The input's statistics, at most {@code fetch} rows after skipping {@code offset}. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        Statistics in = context.of(input);
+        double rows = Math.min(Math.max(0, in.rowCount() - offset), fetch);
+        if (rows == in.rowCount()) {
+            return in;
+        }
+        return in.withRows(new Estimate(rows, in.rows().precision()));
     }
 }

@@ -1,5 +1,8 @@
 package io.sluice.plan.logical;
 
+import io.sluice.plan.stats.ExpressionStatistics;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Statistics;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
@@ -58,5 +61,16 @@ public record Projection(LogicalPlan input, List<Expr> exprs) implements Logical
     @Override
     public String describe() {
         return "Projection: " + exprs.stream().map(Expr::toString).collect(Collectors.joining(", "));
+    }
+
+    /** The input's rows; each column's statistics from its expression's. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        Statistics in = context.of(input);
+        List<ColumnStatistics> columns = new ArrayList<>(exprs.size());
+        for (Expr e : exprs) {
+            columns.add(ExpressionStatistics.of(e, input.schema(), in));
+        }
+        return Statistics.of(in.rows(), columns);
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.plan.logical;
 
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.Statistics;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
@@ -63,5 +65,12 @@ public record Sort(LogicalPlan input, List<SortKey> keys, long fetch) implements
     public String describe() {
         return "Sort: " + keys.stream().map(SortKey::toString).collect(Collectors.joining(", "))
                 + (fetch == ALL ? "" : ", fetch=" + fetch);
+    }
+
+    /** The input's statistics, at most {@code fetch} rows. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        Statistics in = context.of(input);
+        return fetch == ALL || fetch >= in.rowCount() ? in : in.withRows(Estimate.exact(fetch).atMost(in.rowCount()));
     }
 }

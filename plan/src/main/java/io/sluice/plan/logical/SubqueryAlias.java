@@ -1,5 +1,6 @@
 package io.sluice.plan.logical;
 
+import io.sluice.plan.stats.Statistics;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
@@ -82,5 +83,11 @@ public record SubqueryAlias(LogicalPlan input, String alias) implements LogicalP
     @Override
     public String describe() {
         return "SubqueryAlias: " + alias;
+    }
+
+    /** The input's statistics: the columns are the same, renamed. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        return context.of(input);
     }
 }
