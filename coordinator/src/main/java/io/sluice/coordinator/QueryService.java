@@ -17,6 +17,7 @@ import io.sluice.plan.exec.ArrowIpc;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.logical.StatisticsEstimator;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.MapStatus;
 import io.sluice.plan.source.FileFormats;
@@ -117,7 +118,7 @@ public final class QueryService {
             out.append("== Optimizer Passes ==\n");
             optimized.trace().forEach(t -> out.append(t).append('\n'));
         }
-        out.append("== Optimized Logical Plan ==\n").append(optimized.plan().explain());
+        out.append("== Optimized Logical Plan ==\n").append(optimized.plan().explain(new StatisticsEstimator()));
         out.append("== Physical Plan ==\n").append(physical.explain());
         out.append("== Stages ==\n").append(StageCutter.explain(StageCutter.cut(physical, "explain")));
         return out.toString();
@@ -125,7 +126,8 @@ public final class QueryService {
 
     /** The standard rules, or none when {@code sluice.optimizer.enabled} is false (the plan as written). */
     private static LogicalOptimizer logicalOptimizer(QueryConfig config) {
-        List<LogicalRule> rules = config.optimizerEnabled() ? LogicalOptimizer.standardRules() : List.of();
+        List<LogicalRule> rules = config.optimizerEnabled()
+                ? LogicalOptimizer.standardRules(config.joinReorder(), config.joinReorderDpLimit()) : List.of();
         return new LogicalOptimizer(rules, config.maxOptimizerPasses(), config.skipFailedRules());
     }
 

@@ -30,7 +30,8 @@ import java.util.function.Supplier;
  * semi and anti joins, which keep their place and semantics and are reordered inside on their own)
  * and its predicates (join keys, join filters and filter conjuncts). An equality between columns
  * of two leaves is an edge; a predicate over one leaf becomes a filter on it; any other predicate
- * is applied at the lowest join that has all the leaves it reads (at the top when it reads none).
+ * is applied at the lowest join that has all the leaves it reads (in a filter above the joins when
+ * that is the last join, or when it reads no leaf).
  *
  * <p>The order minimizes the sum of the estimated rows of every join's output (statistics from
  * {@link StatisticsEstimator}): by dynamic programming over connected subgraphs up to
@@ -513,12 +514,20 @@ public final class ReorderJoins implements LogicalRule {
             return out;
         }
 
-        /** The tree under the predicates that read no leaf (or hold subqueries). */
+        /**
+         * The tree under the predicates that read no leaf (or hold subqueries) and the root join's
+         * residual filter, which stays above the joins as a filter, where filter pushdown leaves it.
+         */
         LogicalPlan withTopPredicates(LogicalPlan tree) {
-            if (top.isEmpty()) {
+            List<Expr> above = new ArrayList<>(top);
+            if (tree instanceof Join root && root.filter() != null) {
+                above.addAll(Exprs.conjuncts(root.filter()));
+                tree = root.withCondition(root.leftKeys(), root.rightKeys(), null);
+            }
+            if (above.isEmpty()) {
                 return tree;
             }
-            List<Expr> sorted = new ArrayList<>(top);
+            List<Expr> sorted = new ArrayList<>(above);
             sorted.sort(Comparator.comparing(Expr::toString));
             return new Filter(tree, Exprs.and(sorted));
         }
