@@ -2,11 +2,11 @@ package io.sluice.optimizer.logical;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.logical.LogicalPlan;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import io.sluice.plan.logical.LogicalPlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

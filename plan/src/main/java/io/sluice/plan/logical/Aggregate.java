@@ -1,16 +1,16 @@
 package io.sluice.plan.logical;
 
-import io.sluice.plan.stats.Selectivity;
-import io.sluice.plan.stats.ExpressionStatistics;
-import io.sluice.plan.stats.Estimate;
-import io.sluice.plan.stats.ColumnStatistics;
-import io.sluice.plan.stats.Statistics;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.ExpressionStatistics;
+import io.sluice.plan.stats.Selectivity;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.sluice.plan.logical;
 
-import io.sluice.plan.stats.Statistics;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
@@ -8,6 +7,7 @@ import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;

@@ -1,7 +1,7 @@
 package io.sluice.plan.logical;
 
-import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Schema;
 import java.util.List;
 

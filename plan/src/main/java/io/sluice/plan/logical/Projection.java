@@ -1,13 +1,13 @@
 package io.sluice.plan.logical;
 
-import io.sluice.plan.stats.ExpressionStatistics;
-import io.sluice.plan.stats.ColumnStatistics;
-import io.sluice.plan.stats.Statistics;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.ExpressionStatistics;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;

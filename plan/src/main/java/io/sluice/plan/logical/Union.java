@@ -1,14 +1,14 @@
 package io.sluice.plan.logical;
 
-import io.sluice.plan.stats.Estimate;
-import io.sluice.plan.stats.ColumnStatistics;
-import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Cast;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
