@@ -104,7 +104,7 @@ public final class QueryService {
         throw new SluiceException("unsupported statement: " + statement);
     }
 
-    /** Logical, optimized logical, physical and staged plans, as text. */
+    /** Logical and optimized logical plans (with estimated rows), physical and staged plans, as text. */
     public String explain(LogicalPlan plan, boolean verbose) {
         return explain(plan, verbose, defaults);
     }
@@ -113,12 +113,13 @@ public final class QueryService {
         LogicalOptimizer.Result optimized = logicalOptimizer(config).run(plan);
         ExecutionPlan physical = physicalPlan(optimized.plan(), config);
         StringBuilder out = new StringBuilder();
-        out.append("== Logical Plan ==\n").append(plan.explain());
+        StatisticsEstimator statistics = new StatisticsEstimator();
+        out.append("== Logical Plan ==\n").append(plan.explain(statistics));
         if (verbose) {
             out.append("== Optimizer Passes ==\n");
             optimized.trace().forEach(t -> out.append(t).append('\n'));
         }
-        out.append("== Optimized Logical Plan ==\n").append(optimized.plan().explain(new StatisticsEstimator()));
+        out.append("== Optimized Logical Plan ==\n").append(optimized.plan().explain(statistics));
         out.append("== Physical Plan ==\n").append(physical.explain());
         out.append("== Stages ==\n").append(StageCutter.explain(StageCutter.cut(physical, "explain")));
         return out.toString();
