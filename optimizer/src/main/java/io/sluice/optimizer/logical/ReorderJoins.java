@@ -82,10 +82,7 @@ public final class ReorderJoins implements LogicalRule {
     }
 
     private LogicalPlan rewrite(LogicalPlan plan, StatisticsContext stats) {
-        if (inRegion(plan) && !(plan instanceof Filter)) {
-            return reorderRegion(plan, stats);
-        }
-        if (plan instanceof Filter f && inRegion(f.input())) {
+        if (inRegion(plan)) {
             return reorderRegion(plan, stats);
         }
         List<LogicalPlan> children = plan.children();
@@ -156,8 +153,8 @@ public final class ReorderJoins implements LogicalRule {
             leaves.add(r);
         }
         LogicalPlan existing = rewrittenLeaves.isEmpty() ? region : substitute(region, rewrittenLeaves);
-        if (leaves.size() > 24) {
-            return existing; // beyond a bitmask of leaves: keep the order as written
+        if (leaves.size() >= Long.SIZE) {
+            return existing; // more leaves than a bitmask holds: keep the order as written
         }
         Graph graph = Graph.of(leaves, predicates);
         if (graph == null) {

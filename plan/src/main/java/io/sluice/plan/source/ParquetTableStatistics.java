@@ -21,7 +21,8 @@ import org.apache.parquet.schema.MessageType;
 /**
  * Table statistics from Parquet footers alone: the exact row count; per column the NULL count (exact
  * when every row group has it), min and max over all row groups (exact for numbers, inexact for
- * strings, which writers may truncate), the average uncompressed width, and a distinct count
+ * strings, which writers may truncate), the average width in memory (strings from their
+ * uncompressed size), and a distinct count
  * estimated as the size of an integer column's range, capped by its non-NULL rows (two for a
  * boolean; absent otherwise).
  */
@@ -117,7 +118,11 @@ final class ParquetTableStatistics {
         } else if (range && c.min instanceof Boolean lo && c.max instanceof Boolean hi) {
             distinct = Estimate.inexact(lo.equals(hi) ? 1 : 2);
         }
-        double width = rows > 0 && c.bytes > 0 ? (double) c.bytes / rows : ColumnStatistics.nominalWidth(type);
+        // In memory a fixed-width value takes its full width however well the file encodes it; a
+        // string takes its encoded bytes (with the length prefix) plus an offset.
+        double encoded = rows > 0 ? (double) c.bytes / rows : 0;
+        double width = type.kind() == DataType.Kind.UTF8 && encoded > 0 ? encoded + 4
+                : ColumnStatistics.nominalWidth(type);
         Estimate.Precision precision = !range ? Estimate.Precision.ABSENT
                 : c.min instanceof String ? Estimate.Precision.INEXACT : Estimate.Precision.EXACT;
         return new ColumnStatistics(distinct, nulls, range ? c.min : null, range ? c.max : null, precision, width);
