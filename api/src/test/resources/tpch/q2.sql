@@ -1,7 +1,6 @@
 -- TPC-H Q2 (correlated scalar subquery).
--- Adapted: FROM order changed so each table joins the previous ones by a key (we do not reorder joins, and a cross join needs a key).
 select s_acctbal, s_name, n_name, p_partkey, p_mfgr, s_address, s_phone, s_comment
-from part, partsupp, supplier, nation, region
+from part, supplier, partsupp, nation, region
 where p_partkey = ps_partkey and s_suppkey = ps_suppkey and p_size = 15 and p_type like '%BRASS'
     and s_nationkey = n_nationkey and n_regionkey = r_regionkey and r_name = 'EUROPE'
     and ps_supplycost = (

@@ -1,10 +1,9 @@
 -- TPC-H Q8.
--- Adapted: FROM order changed so each table joins the previous ones by a key (we do not reorder joins).
 select o_year, sum(case when nation = 'BRAZIL' then volume else 0 end) / sum(volume) as mkt_share
 from (
     select extract(year from o_orderdate) as o_year, l_extendedprice * (1 - l_discount) as volume,
         n2.n_name as nation
-    from part, lineitem, supplier, orders, customer, nation n1, region, nation n2
+    from part, supplier, lineitem, orders, customer, nation n1, nation n2, region
     where p_partkey = l_partkey and s_suppkey = l_suppkey and l_orderkey = o_orderkey
         and o_custkey = c_custkey and c_nationkey = n1.n_nationkey and n1.n_regionkey = r_regionkey
         and r_name = 'AMERICA' and s_nationkey = n2.n_nationkey

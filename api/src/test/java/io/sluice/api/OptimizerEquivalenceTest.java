@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and both results must equal each other and DuckDB's. The queries are chosen to give each rule
  * work (constant predicates to fold and eliminate, filters to merge and push through projections,
  * aggregates, unions and outer joins, comma joins whose keys sit in WHERE, limits to push into
- * unions, columns to prune), over data with NULLs in filtered, grouped and join-key columns.
+ * unions, columns to prune), over data with NULLs in filtered, grouped and join-key columns; and
+ * generated join graphs run with join reordering on and off.
  */
 class OptimizerEquivalenceTest {
     private static final String UNOPTIMIZED = "SET sluice.optimizer.enabled = false; ";
@@ -46,6 +47,7 @@ class OptimizerEquivalenceTest {
         session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3));
         session.sql("CREATE EXTERNAL TABLE a STORED AS PARQUET LOCATION '" + data.resolve("a.parquet") + "';"
                 + "CREATE EXTERNAL TABLE b STORED AS CSV LOCATION '" + data.resolve("b.csv") + "'");
+        JoinGraphs.createTables(data, duck, session);
     }
 
     @AfterAll
@@ -140,6 +142,23 @@ class OptimizerEquivalenceTest {
     @MethodSource("keyedOnlyByTheOptimizer")
     void commaJoinsGiveTheSameRowsOptimizedOrNot(String sql) throws Exception {
         check(sql, false);
+    }
+
+    /**
+     * Random connected join graphs ({@link JoinGraphs}) give DuckDB's answer with join reordering on
+     * and off, and the reordered plan has no cross product.
+     */
+    @ParameterizedTest
+    @MethodSource("io.sluice.api.JoinGraphs#queries")
+    void generatedJoinGraphsGiveTheSameRowsReorderedOrNot(String sql) throws Exception {
+        List<List<Object>> expected = duck.query(sql);
+        List<List<Object>> reordered = DuckDbOracle.normalize(session.sql(sql));
+        List<List<Object>> written = DuckDbOracle.normalize(session.sql("SET sluice.optimizer.join-reorder = false; " + sql));
+        System.out.println(expected + " <- " + sql);
+        assertThat(reordered).as("reordered: " + sql).isEqualTo(expected);
+        assertThat(written).as("as written: " + sql).isEqualTo(expected);
+        assertThat(session.sql("EXPLAIN " + sql).rows().toString()).as("a connected graph's plan: " + sql)
+                .doesNotContain("on=[(0, 0)]");
     }
 
     private static void check(String sql, boolean ordered) throws Exception {

@@ -1,5 +1,6 @@
 package io.sluice.coordinator;
 
+import io.sluice.optimizer.logical.ReorderJoins;
 import io.sluice.optimizer.physical.JoinSelection;
 import io.sluice.plan.SluiceException;
 import java.util.List;
@@ -21,13 +22,18 @@ import java.util.List;
  *       never (default 10 MiB).</li>
  *   <li>{@code sluice.join.sort-merge-threshold}: bytes above which even the smaller join input is
  *       not hashed and the join is sort-merge (default 512 MiB).</li>
+ *   <li>{@code sluice.optimizer.join-reorder}: whether inner joins are reordered by estimated cost
+ *       (default true); false joins in the order written.</li>
+ *   <li>{@code sluice.optimizer.join-reorder.dp-limit}: relations up to which join orders are
+ *       enumerated exhaustively; more are ordered greedily (default 10, at most 16).</li>
  * </ul>
  */
 public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int shufflePartitions,
-        long broadcastThreshold, long sortMergeThreshold, boolean optimizerEnabled) {
+        long broadcastThreshold, long sortMergeThreshold, boolean optimizerEnabled, boolean joinReorder,
+        int joinReorderDpLimit) {
     public static final List<String> NAMES = List.of("sluice.optimizer.enabled", "sluice.optimizer.max-passes",
             "sluice.optimizer.skip-failed-rules", "sluice.shuffle.partitions", "sluice.join.broadcast-threshold",
-            "sluice.join.sort-merge-threshold");
+            "sluice.join.sort-merge-threshold", "sluice.optimizer.join-reorder", "sluice.optimizer.join-reorder.dp-limit");
 
     public QueryConfig {
         if (maxOptimizerPasses < 1) {
@@ -39,6 +45,10 @@ public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int s
         if (broadcastThreshold < -1) {
             throw new SluiceException("sluice.join.broadcast-threshold must be -1 (never) or more, not " + broadcastThreshold);
         }
+        if (joinReorderDpLimit < 2 || joinReorderDpLimit > 16) {
+            throw new SluiceException("sluice.optimizer.join-reorder.dp-limit must be between 2 and 16, not "
+                    + joinReorderDpLimit);
+        }
         if (sortMergeThreshold < 0) {
             throw new SluiceException("sluice.join.sort-merge-threshold must not be negative, not " + sortMergeThreshold);
         }
@@ -46,7 +56,7 @@ public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int s
 
     public static QueryConfig defaults() {
         return new QueryConfig(3, false, 0, JoinSelection.DEFAULT.broadcastThresholdBytes(),
-                JoinSelection.DEFAULT.sortMergeThresholdBytes(), true);
+                JoinSelection.DEFAULT.sortMergeThresholdBytes(), true, true, ReorderJoins.DEFAULT_DP_LIMIT);
     }
 
     public JoinSelection joinSelection() {
@@ -58,17 +68,24 @@ public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int s
         try {
             return switch (name) {
                 case "sluice.optimizer.enabled" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, parseBoolean(name, value));
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, parseBoolean(name, value), joinReorder,
+                        joinReorderDpLimit);
                 case "sluice.optimizer.max-passes" -> new QueryConfig(Integer.parseInt(value), skipFailedRules,
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled);
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
                 case "sluice.optimizer.skip-failed-rules" -> new QueryConfig(maxOptimizerPasses, parseBoolean(name, value),
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled);
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
                 case "sluice.shuffle.partitions" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        Integer.parseInt(value), broadcastThreshold, sortMergeThreshold, optimizerEnabled);
+                        Integer.parseInt(value), broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
                 case "sluice.join.broadcast-threshold" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, Long.parseLong(value), sortMergeThreshold, optimizerEnabled);
+                        shufflePartitions, Long.parseLong(value), sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
                 case "sluice.join.sort-merge-threshold" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, broadcastThreshold, Long.parseLong(value), optimizerEnabled);
+                        shufflePartitions, broadcastThreshold, Long.parseLong(value), optimizerEnabled, joinReorder, joinReorderDpLimit);
+                case "sluice.optimizer.join-reorder" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, parseBoolean(name, value),
+                        joinReorderDpLimit);
+                case "sluice.optimizer.join-reorder.dp-limit" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder,
+                        Integer.parseInt(value));
                 default -> throw new SluiceException("unknown setting '" + name + "'; settings: " + String.join(", ", NAMES));
             };
         } catch (NumberFormatException e) {

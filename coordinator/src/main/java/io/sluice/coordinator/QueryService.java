@@ -17,6 +17,7 @@ import io.sluice.plan.exec.ArrowIpc;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.logical.StatisticsEstimator;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.MapStatus;
 import io.sluice.plan.source.FileFormats;
@@ -29,8 +30,8 @@ import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntSupplier;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,7 +104,7 @@ public final class QueryService {
         throw new SluiceException("unsupported statement: " + statement);
     }
 
-    /** Logical, optimized logical, physical and staged plans, as text. */
+    /** Logical and optimized logical plans (with estimated rows), physical and staged plans, as text. */
     public String explain(LogicalPlan plan, boolean verbose) {
         return explain(plan, verbose, defaults);
     }
@@ -112,12 +113,13 @@ public final class QueryService {
         LogicalOptimizer.Result optimized = logicalOptimizer(config).run(plan);
         ExecutionPlan physical = physicalPlan(optimized.plan(), config);
         StringBuilder out = new StringBuilder();
-        out.append("== Logical Plan ==\n").append(plan.explain());
+        StatisticsEstimator statistics = new StatisticsEstimator();
+        out.append("== Logical Plan ==\n").append(plan.explain(statistics));
         if (verbose) {
             out.append("== Optimizer Passes ==\n");
             optimized.trace().forEach(t -> out.append(t).append('\n'));
         }
-        out.append("== Optimized Logical Plan ==\n").append(optimized.plan().explain());
+        out.append("== Optimized Logical Plan ==\n").append(optimized.plan().explain(statistics));
         out.append("== Physical Plan ==\n").append(physical.explain());
         out.append("== Stages ==\n").append(StageCutter.explain(StageCutter.cut(physical, "explain")));
         return out.toString();
@@ -125,7 +127,8 @@ public final class QueryService {
 
     /** The standard rules, or none when {@code sluice.optimizer.enabled} is false (the plan as written). */
     private static LogicalOptimizer logicalOptimizer(QueryConfig config) {
-        List<LogicalRule> rules = config.optimizerEnabled() ? LogicalOptimizer.standardRules() : List.of();
+        List<LogicalRule> rules = config.optimizerEnabled()
+                ? LogicalOptimizer.standardRules(config.joinReorder(), config.joinReorderDpLimit()) : List.of();
         return new LogicalOptimizer(rules, config.maxOptimizerPasses(), config.skipFailedRules());
     }
 

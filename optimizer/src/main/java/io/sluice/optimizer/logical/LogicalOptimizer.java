@@ -2,11 +2,11 @@ package io.sluice.optimizer.logical;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.logical.LogicalPlan;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import io.sluice.plan.logical.LogicalPlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,25 +59,37 @@ public final class LogicalOptimizer {
         return new LogicalOptimizer(standardRules(), DEFAULT_MAX_PASSES);
     }
 
+    /** The standard rules with join reordering on, exhaustive up to {@link ReorderJoins#DEFAULT_DP_LIMIT} leaves. */
+    public static List<LogicalRule> standardRules() {
+        return standardRules(true, ReorderJoins.DEFAULT_DP_LIMIT);
+    }
+
     /**
      * The standard rules, in order: decorrelate subqueries into joins first (the other rules do not
      * look into subquery plans), then simplify expressions (so constant predicates are literals),
      * then remove trivial nodes, merge and push filters (pushing can expose join equalities, which
-     * then become keys), merge projections, push limits, and prune columns last, once the shape is
-     * settled.
+     * then become keys), reorder inner joins once their predicates are keys ({@code joinReorder},
+     * {@code sluice.optimizer.join-reorder}; exhaustive up to {@code dpLimit} relations,
+     * {@code sluice.optimizer.join-reorder.dp-limit}), merge projections, push limits, and prune
+     * columns last, once the shape is settled.
      */
-    public static List<LogicalRule> standardRules() {
-        return List.of(
+    public static List<LogicalRule> standardRules(boolean joinReorder, int dpLimit) {
+        List<LogicalRule> rules = new ArrayList<>(List.of(
                 new DecorrelateExistsAndIn(),
                 new DecorrelateScalarSubquery(),
                 new SimplifyExpressions(),
                 new EliminateTrivialNodes(),
                 new MergeFilters(),
                 new PushDownFilter(),
-                new ExtractEquijoinPredicate(),
+                new ExtractEquijoinPredicate()));
+        if (joinReorder) {
+            rules.add(new ReorderJoins(dpLimit));
+        }
+        rules.addAll(List.of(
                 new MergeProjections(),
                 new PushDownLimit(),
-                new PruneColumns());
+                new PruneColumns()));
+        return List.copyOf(rules);
     }
 
     /**

@@ -6,30 +6,31 @@ import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.logical.Aggregate;
 import io.sluice.plan.logical.EmptyRelation;
+import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Join;
 import io.sluice.plan.logical.JoinType;
-import io.sluice.plan.operators.HashJoinExec;
-import io.sluice.plan.operators.SortMergeJoinExec;
-import io.sluice.plan.logical.SubqueryAlias;
-import io.sluice.plan.logical.Union;
-import io.sluice.plan.operators.EmptyExec;
-import io.sluice.plan.operators.UnionExec;
-import io.sluice.plan.types.Schema;
-import java.util.ArrayList;
-import java.util.List;
-import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Limit;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
 import io.sluice.plan.logical.Sort;
+import io.sluice.plan.logical.StatisticsEstimator;
+import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
+import io.sluice.plan.logical.Union;
+import io.sluice.plan.operators.EmptyExec;
 import io.sluice.plan.operators.FileScanExec;
 import io.sluice.plan.operators.FilterExec;
 import io.sluice.plan.operators.HashAggregateExec;
+import io.sluice.plan.operators.HashJoinExec;
 import io.sluice.plan.operators.LimitExec;
 import io.sluice.plan.operators.ProjectionExec;
 import io.sluice.plan.operators.SortExec;
+import io.sluice.plan.operators.SortMergeJoinExec;
+import io.sluice.plan.operators.UnionExec;
 import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Turns a logical plan into operators, without exchanges: each operator states what it needs of
@@ -37,7 +38,7 @@ import io.sluice.plan.physical.ExecutionPlan;
  */
 public final class PhysicalPlanner {
     private final JoinSelection joins;
-    private final SizeEstimator sizes = new SizeEstimator();
+    private final StatisticsEstimator statistics = new StatisticsEstimator();
 
     public PhysicalPlanner() {
         this(JoinSelection.DEFAULT);
@@ -48,7 +49,8 @@ public final class PhysicalPlanner {
     }
 
     /**
-     * Join selection, from estimated sizes: broadcast a small input that the join type lets us
+     * Join selection, from the inputs' estimated bytes ({@link StatisticsEstimator}, after their
+     * filters): broadcast a small input that the join type lets us
      * build on its own (the right for inner, left, semi and anti joins; the left for inner and
      * right joins); NOT IN always broadcasts its subquery side, whose emptiness and NULLs are facts
      * about all of it; when both inputs are large, sort-merge if even the smaller one is too big
@@ -65,8 +67,8 @@ public final class PhysicalPlanner {
         }
         ExecutionPlan left = plan(join.left());
         ExecutionPlan right = plan(join.right());
-        long leftBytes = sizes.bytes(join.left());
-        long rightBytes = sizes.bytes(join.right());
+        double leftBytes = statistics.of(join.left()).bytes().value();
+        double rightBytes = statistics.of(join.right()).bytes().value();
         JoinType type = join.type();
         long broadcast = joins.broadcastThresholdBytes();
         boolean rightBuildable = type != JoinType.RIGHT && type != JoinType.FULL;

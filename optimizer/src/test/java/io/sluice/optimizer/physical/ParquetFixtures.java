@@ -9,12 +9,12 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 
 /** Parquet files written by DuckDB for plan tests. */
-final class ParquetFixtures {
+public final class ParquetFixtures {
     private ParquetFixtures() {
     }
 
     /** Writes {@code select} to {@code dir/name.parquet} in row groups of 2048 rows and registers it as table {@code name}. */
-    static TableSource table(Path dir, String name, String select) throws Exception {
+    public static TableSource table(Path dir, String name, String select) throws Exception {
         Path file = dir.resolve(name + ".parquet");
         try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
             s.execute("COPY (" + select + ") TO '" + file + "' (FORMAT PARQUET, ROW_GROUP_SIZE 2048)");

@@ -6,6 +6,11 @@ import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.ExpressionStatistics;
+import io.sluice.plan.stats.Selectivity;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,5 +68,33 @@ public record Aggregate(LogicalPlan input, List<Expr> groupBy, List<Expr> aggreg
     public String describe() {
         return "Aggregate: groupBy=[" + groupBy.stream().map(Expr::toString).collect(Collectors.joining(", "))
                 + "], aggr=[" + aggregates.stream().map(Expr::toString).collect(Collectors.joining(", ")) + "]";
+    }
+
+    /**
+     * One row without grouping keys; else as many groups as the keys' distinct values combined (a
+     * key of unknown distinct count counts as unique), at most the input's rows.
+     */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        Statistics in = context.of(input);
+        Schema inputSchema = input.schema();
+        Estimate rows;
+        if (groupBy.isEmpty()) {
+            rows = Estimate.exact(1);
+        } else {
+            double groups = 1;
+            for (Expr key : groupBy) {
+                groups *= Selectivity.distinct(key, inputSchema, in, in.rowCount());
+            }
+            rows = Estimate.inexact(Math.min(groups, in.rowCount()));
+        }
+        List<ColumnStatistics> columns = new ArrayList<>();
+        for (Expr key : groupBy) {
+            columns.add(ExpressionStatistics.of(key, inputSchema, in).capped(rows.value()));
+        }
+        for (Expr aggregate : aggregates) {
+            columns.add(ColumnStatistics.unknown(aggregate.type(inputSchema)));
+        }
+        return Statistics.of(rows, columns);
     }
 }

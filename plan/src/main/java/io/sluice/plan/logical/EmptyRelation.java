@@ -3,7 +3,12 @@ package io.sluice.plan.logical;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.Statistics;
+import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,5 +41,16 @@ public record EmptyRelation(Schema schema) implements LogicalPlan {
     @Override
     public String describe() {
         return "EmptyRelation: " + String.join(", ", schema.names());
+    }
+
+    /** No rows, exactly. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        List<ColumnStatistics> columns = new ArrayList<>();
+        for (Field f : schema.fields()) {
+            columns.add(new ColumnStatistics(Estimate.exact(0), Estimate.exact(0), null, null, Estimate.Precision.ABSENT,
+                    ColumnStatistics.nominalWidth(f.type())));
+        }
+        return Statistics.of(Estimate.exact(0), columns);
     }
 }

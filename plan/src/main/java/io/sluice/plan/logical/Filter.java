@@ -3,11 +3,21 @@ package io.sluice.plan.logical;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.Selectivity;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /** Keeps the rows for which {@code predicate} is true (not false, not NULL). */
 public record Filter(LogicalPlan input, Expr predicate) implements LogicalPlan {
@@ -43,5 +53,54 @@ public record Filter(LogicalPlan input, Expr predicate) implements LogicalPlan {
     @Override
     public String describe() {
         return "Filter: " + predicate;
+    }
+
+    /**
+     * The input's statistics scaled by the predicate's {@link Selectivity} (at least one row unless
+     * it keeps none); a column compared equal to a constant has that one value, and a column other
+     * conjuncts read alone keeps their share of its distinct values.
+     */
+    /** The index of the one column {@code conjunct} reads, or -1. */
+    private static int singleColumn(Expr conjunct, Schema schema) {
+        Set<String> columns = Exprs.columns(conjunct);
+        if (columns.size() != 1 || !Exprs.subqueries(conjunct).isEmpty()) {
+            return -1;
+        }
+        try {
+            return schema.indexOf(columns.iterator().next());
+        } catch (SluiceException ambiguous) {
+            return -1;
+        }
+    }
+
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        Statistics in = context.of(input);
+        Schema schema = input.schema();
+        double selectivity = Selectivity.of(predicate, schema, in);
+        // A filter that may keep rows is assumed to keep at least one.
+        double rows = selectivity == 0 ? 0 : Math.min(in.rowCount(), Math.max(1, in.rowCount() * selectivity));
+        Statistics out = in.withRows(Estimate.inexact(rows));
+        List<ColumnStatistics> columns = new ArrayList<>(out.columns());
+        for (Expr conjunct : Exprs.conjuncts(predicate)) {
+            int index = singleColumn(conjunct, schema);
+            if (index < 0) {
+                continue;
+            }
+            if (conjunct instanceof Binary b && b.op() == BinaryOp.EQ && b.left() instanceof Column
+                    && b.right() instanceof Literal l && l.value() != null
+                    && l.type().equals(schema.field(index).type())) {
+                columns.set(index, ColumnStatistics.constant(l.value(), l.type(), rows));
+            } else {
+                // A predicate on one column keeps about its share of that column's distinct values.
+                ColumnStatistics c = columns.get(index);
+                double share = Selectivity.of(conjunct, schema, in);
+                if (c.distinctCount().isKnown()) {
+                    columns.set(index, c.withDistinctCount(Estimate.inexact(
+                            Math.min(c.distinctCount().value(), Math.max(1, in.column(index).distinctCount().orElse(0) * share)))));
+                }
+            }
+        }
+        return Statistics.of(out.rows(), columns);
     }
 }

@@ -7,6 +7,7 @@ import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
@@ -150,5 +151,11 @@ public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr
             out.append(" filter=").append(filter);
         }
         return out.toString();
+    }
+
+    /** See {@link JoinStatistics}. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        return JoinStatistics.of(this, context.of(left), context.of(right));
     }
 }

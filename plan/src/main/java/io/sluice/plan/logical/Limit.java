@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Schema;
 import java.util.List;
 
@@ -42,5 +44,16 @@ public record Limit(LogicalPlan input, long offset, long fetch) implements Logic
     @Override
     public String describe() {
         return "Limit: fetch=" + fetch + (offset > 0 ? " offset=" + offset : "");
+    }
+
+    /** The input's statistics, at most {@code fetch} rows after skipping {@code offset}. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        Statistics in = context.of(input);
+        double rows = Math.min(Math.max(0, in.rowCount() - offset), fetch);
+        if (rows == in.rowCount()) {
+            return in;
+        }
+        return in.withRows(new Estimate(rows, in.rows().precision()));
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.plan.logical;
 
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Schema;
 import java.util.List;
 
@@ -26,5 +27,25 @@ public interface LogicalPlan {
         StringBuilder out = new StringBuilder();
         PlanText.append(this, 0, out);
         return out.toString();
+    }
+
+    /** The plan as an indented tree, each node with its estimated rows ({@code ~} when inexact). */
+    default String explain(StatisticsContext statistics) {
+        StringBuilder out = new StringBuilder();
+        PlanText.append(this, 0, out, statistics);
+        return out.toString();
+    }
+
+    /**
+     * This node's estimated output statistics, from its inputs' (asked through {@code context},
+     * which memoizes them). The default knows only that the output has at most as many rows as the
+     * largest input; every node of the engine answers better.
+     */
+    default Statistics statistics(StatisticsContext context) {
+        double rows = children().isEmpty() ? Statistics.DEFAULT_ROWS : 0;
+        for (LogicalPlan child : children()) {
+            rows = Math.max(rows, context.of(child).rowCount());
+        }
+        return Statistics.unknown(schema(), rows);
     }
 }

@@ -14,16 +14,25 @@ final class PlanText {
     }
 
     static void append(LogicalPlan plan, int depth, StringBuilder out) {
-        out.append("  ".repeat(depth)).append(plan.describe()).append('\n');
+        append(plan, depth, out, null);
+    }
+
+    /** With {@code statistics}, each node's line ends with its estimated rows: {@code [rows=~120]}. */
+    static void append(LogicalPlan plan, int depth, StringBuilder out, StatisticsContext statistics) {
+        out.append("  ".repeat(depth)).append(plan.describe());
+        if (statistics != null) {
+            out.append("  [rows=").append(statistics.of(plan).rows()).append(']');
+        }
+        out.append('\n');
         // Plans nested in expressions print under the node, before its children, in order of appearance.
         for (Expr e : plan.expressions()) {
             for (SubqueryExpr s : Exprs.subqueries(e)) {
                 out.append("  ".repeat(depth + 1)).append("Subquery: ").append(s).append('\n');
-                append(s.subquery(), depth + 2, out);
+                append(s.subquery(), depth + 2, out, statistics);
             }
         }
         for (LogicalPlan child : plan.children()) {
-            append(child, depth + 1, out);
+            append(child, depth + 1, out, statistics);
         }
     }
 }

@@ -5,6 +5,9 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.ExpressionStatistics;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
@@ -58,5 +61,16 @@ public record Projection(LogicalPlan input, List<Expr> exprs) implements Logical
     @Override
     public String describe() {
         return "Projection: " + exprs.stream().map(Expr::toString).collect(Collectors.joining(", "));
+    }
+
+    /** The input's rows; each column's statistics from its expression's. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        Statistics in = context.of(input);
+        List<ColumnStatistics> columns = new ArrayList<>(exprs.size());
+        for (Expr e : exprs) {
+            columns.add(ExpressionStatistics.of(e, input.schema(), in));
+        }
+        return Statistics.of(in.rows(), columns);
     }
 }

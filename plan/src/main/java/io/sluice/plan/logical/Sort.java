@@ -6,6 +6,8 @@ import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,5 +65,12 @@ public record Sort(LogicalPlan input, List<SortKey> keys, long fetch) implements
     public String describe() {
         return "Sort: " + keys.stream().map(SortKey::toString).collect(Collectors.joining(", "))
                 + (fetch == ALL ? "" : ", fetch=" + fetch);
+    }
+
+    /** The input's statistics, at most {@code fetch} rows. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        Statistics in = context.of(input);
+        return fetch == ALL || fetch >= in.rowCount() ? in : in.withRows(Estimate.exact(fetch).atMost(in.rowCount()));
     }
 }

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
@@ -82,5 +83,11 @@ public record SubqueryAlias(LogicalPlan input, String alias) implements LogicalP
     @Override
     public String describe() {
         return "SubqueryAlias: " + alias;
+    }
+
+    /** The input's statistics: the columns are the same, renamed. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        return context.of(input);
     }
 }

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.source.TableSource;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
@@ -55,5 +57,20 @@ public record TableScan(TableSource source, List<String> projection) implements 
     @Override
     public String describe() {
         return "TableScan: " + source.name() + (projection == null ? "" : " projection=" + projection);
+    }
+
+    /** The table's statistics, narrowed to the columns read. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        Statistics table = context.table(source);
+        if (projection == null || table.columns().size() != source.schema().size()) {
+            return table.columns().size() == source.schema().size() ? table
+                    : Statistics.unknown(schema(), table.rowCount());
+        }
+        List<ColumnStatistics> columns = new ArrayList<>(projection.size());
+        for (String column : projection) {
+            columns.add(table.column(source.schema().indexOf(column)));
+        }
+        return Statistics.of(table.rows(), columns);
     }
 }

@@ -6,6 +6,9 @@ import io.sluice.plan.expr.Cast;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
@@ -102,5 +105,39 @@ public record Union(List<LogicalPlan> inputs) implements LogicalPlan {
     @Override
     public String describe() {
         return "Union: all";
+    }
+
+    /** The inputs' rows added up; per column, distinct and NULL counts added up (at best inexact). */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        double rows = 0;
+        boolean exact = true;
+        List<Statistics> in = new ArrayList<>(inputs.size());
+        for (LogicalPlan input : inputs) {
+            Statistics s = context.of(input);
+            in.add(s);
+            rows += s.rowCount();
+            exact &= s.rows().precision() == Estimate.Precision.EXACT;
+        }
+        List<ColumnStatistics> columns = new ArrayList<>();
+        Schema schema = schema();
+        for (int i = 0; i < schema.size(); i++) {
+            double distinct = 0;
+            double nulls = 0;
+            double width = 0;
+            boolean distinctKnown = true;
+            boolean nullsKnown = true;
+            for (Statistics s : in) {
+                ColumnStatistics c = s.column(i);
+                distinctKnown &= c.distinctCount().isKnown();
+                nullsKnown &= c.nullCount().isKnown();
+                distinct += c.distinctCount().orElse(0);
+                nulls += c.nullCount().orElse(0);
+                width = Math.max(width, c.averageWidth());
+            }
+            columns.add(new ColumnStatistics(distinctKnown ? Estimate.inexact(distinct) : Estimate.ABSENT,
+                    nullsKnown ? Estimate.inexact(nulls) : Estimate.ABSENT, null, null, Estimate.Precision.ABSENT, width));
+        }
+        return Statistics.of(exact ? Estimate.exact(rows) : Estimate.inexact(rows), columns);
     }
 }

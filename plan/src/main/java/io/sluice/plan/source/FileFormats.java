@@ -2,7 +2,11 @@ package io.sluice.plan.source;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Schema;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -14,6 +18,14 @@ public final class FileFormats {
     private static final Configuration CONF = new Configuration();
     private static final FormatReader CSV = new CsvFormat();
     private static final FormatReader PARQUET = new ParquetFormat();
+    private static final int CACHED_STATISTICS = 256;
+    /** Table statistics by format and file fingerprint, least recently used dropped first. */
+    private static final Map<String, Statistics> STATISTICS = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Statistics> eldest) {
+            return size() > CACHED_STATISTICS;
+        }
+    };
 
     private FileFormats() {
     }
@@ -27,12 +39,46 @@ public final class FileFormats {
         };
     }
 
-    /** A table named {@code name} over the files at {@code location}, with the schema read from them now. */
     /** Bytes on disk at a location (a file, or a directory's files): the basis of size estimates. */
     public static long totalBytes(String location) {
         return SourceFiles.totalBytes(location);
     }
 
+    /**
+     * Statistics of a table from its files' metadata (Parquet footers; CSV size and a sampled row
+     * width), cached while the files stay the same. Files that cannot be read give statistics that
+     * know nothing: reading them fails later, at the scan, with the error that names them.
+     */
+    public static Statistics statistics(TableSource source) {
+        requireNonNull(source, "source is null");
+        String key;
+        try {
+            key = source.format() + ":" + SourceFiles.fingerprint(source.location());
+        } catch (SluiceException e) {
+            return Statistics.unknown(source.schema(), Statistics.DEFAULT_ROWS);
+        }
+        synchronized (STATISTICS) {
+            Statistics known = STATISTICS.get(key);
+            if (known != null && known.columns().size() == source.schema().size()) {
+                return known;
+            }
+        }
+        Statistics computed;
+        try {
+            computed = switch (source.format()) {
+                case CSV -> CsvTableStatistics.of(source.location(), source.schema());
+                case PARQUET -> ParquetTableStatistics.of(source.location(), source.schema());
+            };
+        } catch (SluiceException e) {
+            return Statistics.unknown(source.schema(), Statistics.DEFAULT_ROWS);
+        }
+        synchronized (STATISTICS) {
+            STATISTICS.put(key, computed);
+        }
+        return computed;
+    }
+
+    /** A table named {@code name} over the files at {@code location}, with the schema read from them now. */
     public static TableSource register(String name, FileFormat format, String location) {
         requireNonNull(name, "name is null");
         requireNonNull(location, "location is null");

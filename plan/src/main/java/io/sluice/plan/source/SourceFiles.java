@@ -50,7 +50,6 @@ final class SourceFiles {
         }
     }
 
-    /** The first data file at {@code location}; an empty directory is a user error. */
     /** Total size in bytes of the files at {@code location}. */
     static long totalBytes(String location) {
         long total = 0;
@@ -64,6 +63,25 @@ final class SourceFiles {
         return total;
     }
 
+    /**
+     * A string that changes when the files at {@code location} change: each file's name, length and
+     * modification time.
+     */
+    static String fingerprint(String location) {
+        StringBuilder out = new StringBuilder(location);
+        for (Path file : list(location)) {
+            try {
+                FileStatus status = file.getFileSystem(FileFormats.conf()).getFileStatus(file);
+                out.append('|').append(file.getName()).append(':').append(status.getLen()).append(':')
+                        .append(status.getModificationTime());
+            } catch (IOException e) {
+                throw new SluiceException("cannot read the status of " + file + ": " + e.getMessage(), e);
+            }
+        }
+        return out.toString();
+    }
+
+    /** The first data file at {@code location}; an empty directory is a user error. */
     static Path first(String location) {
         List<Path> files = list(location);
         if (files.isEmpty()) {

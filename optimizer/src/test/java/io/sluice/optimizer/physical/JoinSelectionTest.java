@@ -1,0 +1,70 @@
+package io.sluice.optimizer.physical;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.sluice.optimizer.logical.LogicalOptimizer;
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.logical.StatisticsEstimator;
+import io.sluice.plan.sql.InMemoryCatalog;
+import io.sluice.plan.sql.SqlFrontEnd;
+import io.sluice.plan.sql.Statement;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Join strategies from the inputs' estimated bytes after their filters: a side that a filter makes
+ * small is broadcast although its file is large; two large sides hash-partition and build the
+ * smaller; the threshold is compared with the same estimate {@code EXPLAIN} shows.
+ */
+class JoinSelectionTest {
+    @TempDir
+    static Path dir;
+
+    private static final InMemoryCatalog CATALOG = new InMemoryCatalog();
+
+    @BeforeAll
+    static void files() throws Exception {
+        CATALOG.register(ParquetFixtures.table(dir, "big", "SELECT range AS id, range % 1000 AS k, range * 2 AS v FROM range(200000)"));
+        CATALOG.register(ParquetFixtures.table(dir, "mid", "SELECT range AS k, range % 7 AS w FROM range(50000)"));
+    }
+
+    private static LogicalPlan optimized(String sql) {
+        return LogicalOptimizer.standard().optimize(((Statement.Query) SqlFrontEnd.parse(sql, CATALOG)).plan());
+    }
+
+    private static String joinLine(String sql, JoinSelection joins) {
+        String plan = new PhysicalPlanner(joins).plan(optimized(sql)).explain();
+        return plan.lines().filter(l -> l.contains("JoinExec")).findFirst().orElseThrow().trim();
+    }
+
+    /** Estimated bytes of the plan's inputs: big is 200000 rows of 3 longs, mid 50000 rows of 2. */
+    @Test
+    void estimatesComeFromTheFootersAndFilters() {
+        var stats = new StatisticsEstimator();
+        assertThat(stats.of(optimized("SELECT * FROM big")).rowCount()).isEqualTo(200000);
+        assertThat(stats.of(optimized("SELECT * FROM mid WHERE k < 500")).rowCount()).isCloseTo(500, within(1.0));
+    }
+
+    @Test
+    void aFilteredSideIsBroadcastEvenWhenItsFileIsLarge() {
+        // 512 KiB: mid (50000 rows of two longs, 800 kB in memory) is above it, mid with k < 500 far below.
+        JoinSelection halfMiB = new JoinSelection(512 << 10, 512L << 20);
+        assertThat(joinLine("SELECT big.v, mid.w FROM big JOIN mid ON big.k = mid.k WHERE mid.k < 500", halfMiB))
+                .startsWith("HashJoinExec: mode=collect_right");
+        assertThat(joinLine("SELECT big.v, mid.w FROM big JOIN mid ON big.k = mid.k", halfMiB))
+                .startsWith("HashJoinExec: mode=partitioned");
+    }
+
+    @Test
+    void partitionedJoinsBuildTheSmallerEstimatedSide() {
+        JoinSelection never = new JoinSelection(-1, Long.MAX_VALUE);
+        // mid is smaller: built whether it is written on the left or the right (inputs swapped).
+        assertThat(joinLine("SELECT big.v, mid.w FROM big JOIN mid ON big.k = mid.k", never))
+                .startsWith("HashJoinExec: mode=partitioned, type=inner, on=[(mid.k, big.k)], build=left");
+        assertThat(joinLine("SELECT big.v, mid.w FROM mid JOIN big ON big.k = mid.k", never))
+                .startsWith("HashJoinExec: mode=partitioned, type=inner, on=[(mid.k, big.k)], build=left");
+    }
+}

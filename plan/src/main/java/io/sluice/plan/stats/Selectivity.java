@@ -1,0 +1,206 @@
+package io.sluice.plan.stats;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.Alias;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Cast;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Like;
+import io.sluice.plan.expr.Literal;
+import io.sluice.plan.expr.Unary;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Schema;
+
+/**
+ * The share of rows a predicate keeps, from the input's column statistics, with fixed defaults
+ * where they tell nothing (as Spark's and Trino's estimators do): {@value #EQUALITY} for an
+ * equality, {@value #RANGE} for a comparison, {@value #LIKE} for a pattern, {@value #IS_NULL} for
+ * IS NULL, {@value #UNKNOWN} for anything else. Conjuncts multiply and disjuncts add up as if
+ * independent. The result is always in [0, 1].
+ */
+public final class Selectivity {
+    public static final double EQUALITY = 0.1;
+    public static final double RANGE = 1.0 / 3;
+    public static final double LIKE = 0.25;
+    public static final double IS_NULL = 0.1;
+    public static final double UNKNOWN = 0.5;
+
+    private Selectivity() {
+    }
+
+    public static double of(Expr predicate, Schema schema, Statistics input) {
+        return clamp(estimate(predicate, schema, input));
+    }
+
+    private static double estimate(Expr e, Schema schema, Statistics input) {
+        if (e instanceof Literal l) {
+            return Boolean.TRUE.equals(l.value()) ? 1 : 0;
+        }
+        if (e instanceof Binary b && b.op() == BinaryOp.AND) {
+            return of(b.left(), schema, input) * of(b.right(), schema, input);
+        }
+        if (e instanceof Binary b && b.op() == BinaryOp.OR) {
+            double l = of(b.left(), schema, input);
+            double r = of(b.right(), schema, input);
+            return l + r - l * r;
+        }
+        if (e instanceof Unary u) {
+            return switch (u.op()) {
+                case NOT -> 1 - of(u.input(), schema, input);
+                case IS_NULL -> nullShare(u.input(), schema, input);
+                case IS_NOT_NULL -> 1 - nullShare(u.input(), schema, input);
+                default -> UNKNOWN;
+            };
+        }
+        if (e instanceof Like like) {
+            double s = like.pattern().indexOf('%') < 0 && like.pattern().indexOf('_') < 0
+                    ? equality(like.input(), schema, input) : LIKE;
+            return like.negated() ? 1 - s : s;
+        }
+        if (e instanceof Binary b && b.op().kind() == BinaryOp.Kind.COMPARISON) {
+            return comparison(b, schema, input);
+        }
+        return UNKNOWN;
+    }
+
+    private static double comparison(Binary b, Schema schema, Statistics input) {
+        Expr left = b.left();
+        Expr right = b.right();
+        BinaryOp op = b.op();
+        if (left instanceof Literal && !(right instanceof Literal)) {
+            Expr t = left;
+            left = right;
+            right = t;
+            op = op.flip();
+        }
+        if (right instanceof Literal lit && lit.value() == null) {
+            return 0; // a comparison with NULL is never true
+        }
+        switch (op) {
+            case EQ:
+                if (right instanceof Literal lit) {
+                    return outsideRange(left, lit, schema, input) ? 0 : equality(left, schema, input);
+                }
+                return 1 / Math.max(distinct(left, schema, input, 1 / EQUALITY), distinct(right, schema, input, 1 / EQUALITY));
+            case NOT_EQ:
+                return right instanceof Literal ? 1 - equality(left, schema, input) : 1 - EQUALITY;
+            default:
+                return right instanceof Literal lit ? range(left, op, lit, schema, input) : RANGE;
+        }
+    }
+
+    /** Share of rows where {@code e} equals one given value. */
+    private static double equality(Expr e, Schema schema, Statistics input) {
+        ColumnStatistics c = column(e, schema, input);
+        if (c == null || !c.distinctCount().isKnown() || c.distinctCount().value() < 1) {
+            return EQUALITY;
+        }
+        return nonNullShare(c, input) / c.distinctCount().value();
+    }
+
+    private static double nullShare(Expr e, Schema schema, Statistics input) {
+        ColumnStatistics c = column(e, schema, input);
+        if (c == null || !c.nullCount().isKnown() || input.rowCount() <= 0) {
+            return IS_NULL;
+        }
+        return clamp(c.nullCount().value() / input.rowCount());
+    }
+
+    private static double nonNullShare(ColumnStatistics c, Statistics input) {
+        if (!c.nullCount().isKnown() || input.rowCount() <= 0) {
+            return 1;
+        }
+        return clamp(1 - c.nullCount().value() / input.rowCount());
+    }
+
+    /**
+     * Distinct values of an expression over the input: a column's distinct count (or the input's
+     * rows when unknown) or {@code fallback} for other expressions.
+     */
+    public static double distinct(Expr e, Schema schema, Statistics input, double fallback) {
+        ColumnStatistics c = column(e, schema, input);
+        if (c == null) {
+            return Math.max(1, Math.min(fallback, input.rowCount()));
+        }
+        return Math.max(1, c.distinctCount().orElse(input.rowCount()));
+    }
+
+    private static boolean outsideRange(Expr e, Literal lit, Schema schema, Statistics input) {
+        ColumnStatistics c = column(e, schema, input);
+        if (c == null || !c.hasRange()) {
+            return false;
+        }
+        Double v = number(lit.value(), lit.type());
+        Double lo = number(c.min(), type(e, schema));
+        Double hi = number(c.max(), type(e, schema));
+        if (v != null && lo != null && hi != null) {
+            return v < lo || v > hi;
+        }
+        if (lit.value() instanceof String s && c.min() instanceof String min && c.max() instanceof String max) {
+            return c.rangePrecision() == Estimate.Precision.EXACT && (s.compareTo(min) < 0 || s.compareTo(max) > 0);
+        }
+        return false;
+    }
+
+    /** Share of rows with {@code e op lit}, interpolated in a numeric range when known. */
+    private static double range(Expr e, BinaryOp op, Literal lit, Schema schema, Statistics input) {
+        ColumnStatistics c = column(e, schema, input);
+        if (c == null || !c.hasRange()) {
+            return RANGE;
+        }
+        Double v = number(lit.value(), lit.type());
+        Double lo = number(c.min(), type(e, schema));
+        Double hi = number(c.max(), type(e, schema));
+        if (v == null || lo == null || hi == null) {
+            return RANGE;
+        }
+        double below; // share of non-NULL values below v
+        if (hi <= lo) {
+            below = v > lo ? 1 : 0;
+        } else {
+            below = clamp((v - lo) / (hi - lo));
+        }
+        double share = switch (op) {
+            case LT, LT_EQ -> below;
+            default -> 1 - below;
+        };
+        // Integer-like ranges include their end points: a closed comparison keeps at least one value.
+        double one = c.distinctCount().isKnown() && c.distinctCount().value() >= 1 ? 1 / c.distinctCount().value() : 0;
+        if ((op == BinaryOp.LT_EQ || op == BinaryOp.GT_EQ) && v >= lo && v <= hi) {
+            share = Math.max(share, one);
+        }
+        return share * nonNullShare(c, input);
+    }
+
+    private static ColumnStatistics column(Expr e, Schema schema, Statistics input) {
+        return ExpressionStatistics.column(e, schema, input);
+    }
+
+    private static DataType type(Expr e, Schema schema) {
+        while (e instanceof Alias || e instanceof Cast) {
+            e = e.children().get(0);
+        }
+        try {
+            return e.type(schema);
+        } catch (SluiceException unknown) {
+            return DataType.NULL;
+        }
+    }
+
+    /** An engine value as a double on a common scale (decimals unscaled by their type), or null. */
+    public static Double number(Object value, DataType type) {
+        if (value instanceof Long l) {
+            return type.kind() == DataType.Kind.DECIMAL ? l / Math.pow(10, type.scale()) : (double) l;
+        }
+        if (value instanceof Double d && !d.isNaN() && !d.isInfinite()) {
+            return d;
+        }
+        return null;
+    }
+
+    private static double clamp(double v) {
+        return Double.isNaN(v) ? UNKNOWN : Math.max(0, Math.min(1, v));
+    }
+}
