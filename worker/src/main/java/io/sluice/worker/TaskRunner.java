@@ -47,7 +47,7 @@ final class TaskRunner {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
             TaskContext context = new TaskContext(task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
-                    Map.of(ShuffleEnvironment.class, shuffle));
+                    Map.of(ShuffleEnvironment.class, shuffle.forJob(task.jobId())));
             MapStatus status = plan.write(task.partition(), context);
             return new Outcome(TaskFinished.succeeded(task.taskId(), workerId, status), shuffleId);
         } catch (SluiceException e) {

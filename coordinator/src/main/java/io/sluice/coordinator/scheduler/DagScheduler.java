@@ -243,7 +243,7 @@ public final class DagScheduler {
                         shuffleId);
                 sampleShuffles.add(shuffleId);
                 Stage sampling = new Stage(SAMPLE_STAGE_OFFSET + stage.id(), shuffleId, sampler, stage.parents());
-                samples.addAll(fetcher.fetchAll(shuffleId, runStage(jobId, sampling, sampler, outputs, deadline)));
+                samples.addAll(fetcher.fetchAll(jobId, shuffleId, runStage(jobId, sampling, sampler, outputs, deadline)));
             }
             List<List<Object>> boundaries = RangeBoundaries.computeFromBatches(samples, range.keys(), range.partitionCount());
             for (Stage stage : group) {
