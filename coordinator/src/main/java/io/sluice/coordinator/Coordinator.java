@@ -44,7 +44,8 @@ public final class Coordinator implements AutoCloseable {
     private Coordinator(CoordinatorSettings settings) {
         this.settings = settings;
         this.allocator = new RootAllocator(settings.memoryLimitBytes());
-        this.shuffleClient = new ShuffleClient("coordinator");
+        this.shuffleClient = new ShuffleClient("coordinator",
+                ShuffleClient.Options.defaults().withSecret(settings.authSecret()));
         AtomicInteger threads = new AtomicInteger();
         this.queryExecutor = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "sluice-query-" + threads.incrementAndGet());

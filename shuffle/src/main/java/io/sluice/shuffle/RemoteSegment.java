@@ -41,6 +41,7 @@ final class RemoteSegment implements ReadableByteChannel {
     private boolean paused;
     private boolean closed;
     private Throwable failure;
+    private long waitNanos;
 
     RemoteSegment(BlockLocation block, String jobId, Channel channel, boolean reused, long timeoutMillis) {
         this.block = requireNonNull(block, "block is null");
@@ -82,7 +83,7 @@ final class RemoteSegment implements ReadableByteChannel {
                     channel.close();
                     throw block.failure("no answer within " + timeoutMillis + " ms", null);
                 }
-                changed.awaitNanos(left);
+                waitNanos += left - Math.max(0, changed.awaitNanos(left));
             }
             if (header == null) {
                 throw block.failure(String.valueOf(failure.getMessage()), failure);
@@ -172,7 +173,7 @@ final class RemoteSegment implements ReadableByteChannel {
                     channel.close();
                     throw new IOException("no data from the server within " + timeoutMillis + " ms");
                 }
-                changed.awaitNanos(left);
+                waitNanos += left - Math.max(0, changed.awaitNanos(left));
             }
             if (chunks.isEmpty()) {
                 if (failure != null) {
@@ -198,6 +199,16 @@ final class RemoteSegment implements ReadableByteChannel {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while reading " + block.describe(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Time the reading task spent blocked waiting for this segment's header and bytes. */
+    long waitNanos() {
+        lock.lock();
+        try {
+            return waitNanos;
         } finally {
             lock.unlock();
         }

@@ -134,7 +134,8 @@ public final class ShuffleReaderExec implements ExecutionPlan {
         private int nextToRequest;
         private long inFlightBytes;
         private SegmentDecoder current;
-        private long currentRemoteBytes;
+        private RemoteSegment currentRemote;
+        private long currentBytes;
         private boolean closed;
 
         ReduceStream(ShuffleEnvironment env, int partition, TaskContext context) {
@@ -160,12 +161,18 @@ public final class ShuffleReaderExec implements ExecutionPlan {
                 }
                 Batch batch = current.next();
                 if (batch != null) {
+                    env.metrics().addRecordsRead(batch.rowCount());
                     return batch;
                 }
                 current.close();
                 current = null;
-                inFlightBytes -= currentRemoteBytes;
-                currentRemoteBytes = 0;
+                if (currentRemote != null) {
+                    inFlightBytes -= currentBytes;
+                    env.metrics().addSegmentRead(true, currentBytes, currentRemote.waitNanos());
+                    currentRemote = null;
+                } else {
+                    env.metrics().addSegmentRead(false, currentBytes, 0);
+                }
             }
         }
 
@@ -177,6 +184,7 @@ public final class ShuffleReaderExec implements ExecutionPlan {
             MapStatus status = mapOutputs.get(map);
             long expected = status.bytesPerPartition()[partition];
             BlockLocation block = new BlockLocation(status.host(), status.port(), shuffleId, map, partition);
+            currentBytes = expected;
             if (env.isLocal(status.host(), status.port())) {
                 return LocalSegments.open(env.localDirectory(), block, expected, schema, context.allocator());
             }
@@ -185,7 +193,7 @@ public final class ShuffleReaderExec implements ExecutionPlan {
             if (segment == null) {
                 throw new IllegalStateException("segment of map " + map + " was not requested");
             }
-            currentRemoteBytes = expected;
+            currentRemote = segment;
             return env.client().decode(segment, expected, schema, context.allocator());
         }
 
@@ -207,6 +215,7 @@ public final class ShuffleReaderExec implements ExecutionPlan {
                 BlockLocation block = new BlockLocation(status.host(), status.port(), shuffleId, map, partition);
                 requested.put(map, env.client().request(block, env.jobId()));
                 inFlightBytes += size;
+                env.metrics().observeInFlight(inFlightBytes);
                 nextToRequest++;
             }
         }

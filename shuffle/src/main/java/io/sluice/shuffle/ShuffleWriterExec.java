@@ -131,6 +131,7 @@ public final class ShuffleWriterExec implements ExecutionPlan {
             }
             long[] bytes = output.commit();
             committed = true;
+            env.metrics().addWrite(output.recordsWritten(), output.bytesWritten(), output.writeNanos());
             return new MapStatus(env.workerId(), env.host(), env.port(), bytes);
         } finally {
             if (!committed) {
