@@ -38,6 +38,7 @@ final class RemoteSegment implements ReadableByteChannel {
     private Header header;
     private long queuedBytes;
     private boolean complete;
+    private boolean ownsConnection = true;
     private boolean paused;
     private boolean closed;
     private Throwable failure;
@@ -113,7 +114,7 @@ final class RemoteSegment implements ReadableByteChannel {
             }
             chunks.add(chunk);
             queuedBytes += chunk.readableBytes();
-            if (queuedBytes > HIGH_WATER && !paused && !complete) {
+            if (queuedBytes > HIGH_WATER && !paused && ownsConnection) {
                 paused = true;
                 channel.config().setAutoRead(false);
             }
@@ -123,15 +124,24 @@ final class RemoteSegment implements ReadableByteChannel {
         }
     }
 
-    /** The last byte arrived; the connection no longer belongs to this segment. */
-    void onComplete() {
+    /**
+     * The response is over (all bytes or an error answer): the connection no longer belongs to
+     * this segment, so it may go back to the pool. Called before {@link #onComplete} or
+     * {@link #onAnswered}, so a reader that sees the end finds the connection already pooled.
+     */
+    void detach() {
         signal(() -> {
-            complete = true;
+            ownsConnection = false;
             paused = false;
         });
     }
 
-    /** The server answered with an error; the connection no longer belongs to this segment. */
+    /** The last byte arrived. */
+    void onComplete() {
+        signal(() -> complete = true);
+    }
+
+    /** The server answered with an error. */
     void onAnswered(Throwable error) {
         signal(() -> {
             failure = error;
@@ -141,7 +151,7 @@ final class RemoteSegment implements ReadableByteChannel {
 
     void onFailure(Throwable cause) {
         signal(() -> {
-            if (failure == null && !complete) {
+            if (failure == null && ownsConnection) {
                 failure = cause;
             }
         });
@@ -191,7 +201,7 @@ final class RemoteSegment implements ReadableByteChannel {
                 chunks.pollFirst().release();
             }
             queuedBytes -= n;
-            if (paused && queuedBytes <= LOW_WATER) {
+            if (paused && ownsConnection && queuedBytes <= LOW_WATER) {
                 paused = false;
                 channel.config().setAutoRead(true);
             }
@@ -228,7 +238,7 @@ final class RemoteSegment implements ReadableByteChannel {
                 return;
             }
             closed = true;
-            if (!complete) {
+            if (ownsConnection) {
                 channel.close();
             }
             chunks.forEach(ByteBuf::release);

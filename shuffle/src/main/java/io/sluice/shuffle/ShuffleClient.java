@@ -353,10 +353,12 @@ public final class ShuffleClient implements AutoCloseable {
                 while (in.isReadable() && ctx.channel().isOpen() && message != null) {
                     if (inBody) {
                         int n = (int) Math.min(remaining, in.readableBytes());
-                        current.onData(in.readRetainedSlice(n));
+                        ByteBuf chunk = in.readRetainedSlice(n);
                         remaining -= n;
                         if (remaining == 0) {
-                            finishSegment(ctx);
+                            finishSegment(ctx, chunk);
+                        } else {
+                            current.onData(chunk);
                         }
                         continue;
                     }
@@ -436,8 +438,9 @@ public final class ShuffleClient implements AutoCloseable {
                     // The server answered the request; the connection stays in sync and can be reused.
                     RemoteSegment segment = current;
                     current = null;
-                    segment.onAnswered(error);
+                    segment.detach();
                     release(ctx.channel());
+                    segment.onAnswered(error);
                 } else {
                     ctx.close();
                 }
@@ -449,20 +452,28 @@ public final class ShuffleClient implements AutoCloseable {
                 remaining = length;
                 inBody = true;
                 if (length == 0) {
-                    finishSegment(ctx);
+                    finishSegment(ctx, null);
                 }
             } else {
                 protocolError(ctx, "unexpected message type " + type + " from the shuffle server");
             }
         }
 
-        private void finishSegment(ChannelHandlerContext ctx) {
+        /**
+         * Ends the current segment with its last chunk (null if it had none). The connection goes back
+         * to the pool before the reader can see the end, so its next request can reuse it.
+         */
+        private void finishSegment(ChannelHandlerContext ctx, ByteBuf lastChunk) {
             RemoteSegment segment = current;
             current = null;
             inBody = false;
-            segment.onComplete();
+            segment.detach();
             ctx.channel().config().setAutoRead(true);
             release(ctx.channel());
+            if (lastChunk != null) {
+                segment.onData(lastChunk);
+            }
+            segment.onComplete();
         }
 
         private void protocolError(ChannelHandlerContext ctx, String reason) {

@@ -17,7 +17,19 @@ public enum ShuffleCompression {
     ZSTD(CompressionUtil.CodecType.ZSTD);
 
     /** Decodes any codec a writer may have used. */
-    static final CompressionCodec.Factory DECODERS = CommonsCompressionFactory.INSTANCE;
+    static final CompressionCodec.Factory DECODERS = new CompressionCodec.Factory() {
+        @Override
+        public CompressionCodec createCodec(CompressionUtil.CodecType codecType) {
+            return codecType == CompressionUtil.CodecType.LZ4_FRAME
+                    ? new Lz4FrameCodec()
+                    : CommonsCompressionFactory.INSTANCE.createCodec(codecType);
+        }
+
+        @Override
+        public CompressionCodec createCodec(CompressionUtil.CodecType codecType, int compressionLevel) {
+            return createCodec(codecType);
+        }
+    };
 
     private final CompressionUtil.CodecType type;
 
@@ -27,7 +39,11 @@ public enum ShuffleCompression {
 
     /** A fresh codec (ZSTD and LZ4 codecs are not shared between threads). */
     CompressionCodec newCodec() {
-        return this == NONE ? NoCompressionCodec.INSTANCE : CommonsCompressionFactory.INSTANCE.createCodec(type);
+        return switch (this) {
+            case NONE -> NoCompressionCodec.INSTANCE;
+            case LZ4_FRAME -> new Lz4FrameCodec();
+            case ZSTD -> CommonsCompressionFactory.INSTANCE.createCodec(type);
+        };
     }
 
     /** Parses {@code none}, {@code lz4} (or {@code lz4_frame}) and {@code zstd}, ignoring case. */
