@@ -16,7 +16,13 @@ record BlockLocation(String host, int port, String shuffleId, int map, int parti
         return ShuffleBlocks.describe(shuffleId, map, partition);
     }
 
+    /** The server answered, but the output is missing, corrupt or stale: recompute this map output. */
     ShuffleFetchException failure(String reason, Throwable cause) {
-        return new ShuffleFetchException(host, port, shuffleId, map, partition, reason, cause);
+        return new ShuffleFetchException(host, port, shuffleId, map, partition, reason, cause, false);
+    }
+
+    /** The server could not be reached or dropped the connection: every output it held may be gone. */
+    ShuffleFetchException serverLost(String reason, Throwable cause) {
+        return new ShuffleFetchException(host, port, shuffleId, map, partition, reason, cause, true);
     }
 }

@@ -82,12 +82,13 @@ final class RemoteSegment implements ReadableByteChannel {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     channel.close();
-                    throw block.failure("no answer within " + timeoutMillis + " ms", null);
+                    throw block.serverLost("no answer within " + timeoutMillis + " ms", null);
                 }
                 waitNanos += left - Math.max(0, changed.awaitNanos(left));
             }
             if (header == null) {
-                throw block.failure(String.valueOf(failure.getMessage()), failure);
+                String reason = String.valueOf(failure.getMessage());
+                throw failure instanceof IOException ? block.serverLost(reason, failure) : block.failure(reason, failure);
             }
             return header;
         } catch (InterruptedException e) {
@@ -181,13 +182,15 @@ final class RemoteSegment implements ReadableByteChannel {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
                     channel.close();
-                    throw new IOException("no data from the server within " + timeoutMillis + " ms");
+                    throw new ConnectionLost("no data from the server within " + timeoutMillis + " ms", null);
                 }
                 waitNanos += left - Math.max(0, changed.awaitNanos(left));
             }
             if (chunks.isEmpty()) {
                 if (failure != null) {
-                    throw new IOException(failure.getMessage(), failure);
+                    throw failure instanceof IOException
+                            ? new ConnectionLost(failure.getMessage(), failure)
+                            : new IOException(failure.getMessage(), failure);
                 }
                 return -1;
             }
@@ -246,6 +249,15 @@ final class RemoteSegment implements ReadableByteChannel {
             queuedBytes = 0;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** The connection failed while the segment was streaming. */
+    static final class ConnectionLost extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        ConnectionLost(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 }

@@ -79,6 +79,11 @@ final class SegmentDecoder implements AutoCloseable {
         } catch (ShuffleFetchException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof RemoteSegment.ConnectionLost) {
+                    throw block.serverLost(String.valueOf(t.getMessage()), e);
+                }
+            }
             throw block.failure(String.valueOf(e.getMessage()), e);
         }
     }

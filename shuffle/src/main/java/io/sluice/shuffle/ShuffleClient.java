@@ -237,7 +237,7 @@ public final class ShuffleClient implements AutoCloseable {
                 return connectOnce(block);
             } catch (TransientConnectFailure e) {
                 if (attempt >= options.connectRetries()) {
-                    throw block.failure(e.getMessage() + (attempt > 0 ? " (after " + (attempt + 1) + " attempts)" : ""),
+                    throw block.serverLost(e.getMessage() + (attempt > 0 ? " (after " + (attempt + 1) + " attempts)" : ""),
                             e.getCause());
                 }
             }

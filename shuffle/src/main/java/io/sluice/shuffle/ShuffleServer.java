@@ -17,10 +17,11 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
-import io.netty.util.concurrent.DefaultEventExecutorGroup;
-import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -38,6 +39,9 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -65,6 +69,7 @@ public final class ShuffleServer implements AutoCloseable {
     private final Options options;
     private final byte[] secret;
     private final AtomicInteger activeConnections = new AtomicInteger();
+    private final ChannelGroup connections = new DefaultChannelGroup("shuffle-connections", GlobalEventExecutor.INSTANCE);
     private final AtomicInteger openFiles = new AtomicInteger();
     private final LongAdder rejectedBusy = new LongAdder();
     private final LongAdder authFailures = new LongAdder();
@@ -75,7 +80,7 @@ public final class ShuffleServer implements AutoCloseable {
 
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
-    private EventExecutorGroup ioGroup;
+    private ExecutorService files;
     private Channel serverChannel;
     private volatile int boundPort = -1;
     private boolean closed;
@@ -84,7 +89,7 @@ public final class ShuffleServer implements AutoCloseable {
      * What a server holds for its clients: {@code secret} (null: no authentication) must be proven
      * by every connection before its first request; beyond {@code maxConnections} open connections
      * a new one gets a "busy" error and is closed; a connection idle for {@code idleTimeout} is
-     * closed; {@code ioThreads} threads open and read files, off the event loops.
+     * closed; {@code ioThreads} threads read indexes and open files, off the event loops.
      */
     public record Options(String secret, int maxConnections, Duration idleTimeout, int ioThreads) {
         public Options {
@@ -138,7 +143,12 @@ public final class ShuffleServer implements AutoCloseable {
         }
         bossGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         workerGroup = new MultiThreadIoEventLoopGroup(0, NioIoHandler.newFactory());
-        ioGroup = new DefaultEventExecutorGroup(options.ioThreads());
+        AtomicInteger fileThreads = new AtomicInteger();
+        files = Executors.newFixedThreadPool(options.ioThreads(), r -> {
+            Thread t = new Thread(r, "shuffle-files-" + fileThreads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         try {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(bossGroup, workerGroup)
@@ -149,7 +159,8 @@ public final class ShuffleServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             long idleMillis = options.idleTimeout().toMillis();
                             ch.pipeline().addLast(new IdleStateHandler(true, 0, 0, idleMillis, TimeUnit.MILLISECONDS));
-                            ch.pipeline().addLast(ioGroup, "connection", new Connection());
+                            ch.pipeline().addLast("connection", new Connection());
+                            connections.add(ch);
                         }
                     });
             serverChannel = bootstrap.bind(bindHost, requestedPort).syncUninterruptibly().channel();
@@ -240,20 +251,19 @@ public final class ShuffleServer implements AutoCloseable {
     }
 
     private void shutdownGroups() {
-        if (bossGroup != null) {
-            bossGroup.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        for (EventLoopGroup group : new EventLoopGroup[] {bossGroup, workerGroup}) {
+            if (group != null) {
+                group.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+            }
         }
-        if (workerGroup != null) {
-            workerGroup.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+        for (EventLoopGroup group : new EventLoopGroup[] {bossGroup, workerGroup}) {
+            if (group != null) {
+                group.terminationFuture().awaitUninterruptibly();
+            }
         }
-        if (bossGroup != null) {
-            bossGroup.terminationFuture().awaitUninterruptibly();
-        }
-        if (workerGroup != null) {
-            workerGroup.terminationFuture().awaitUninterruptibly();
-        }
-        if (ioGroup != null) {
-            ioGroup.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly();
+        if (files != null) {
+            files.shutdownNow();
         }
     }
 
@@ -283,9 +293,19 @@ public final class ShuffleServer implements AutoCloseable {
         });
     }
 
+    /** A response to send: a header or error, and the segment's bytes if any. */
+    private record Response(ByteBuf header, DefaultFileRegion body) {
+        void release() {
+            header.release();
+            if (body != null) {
+                body.release();
+            }
+        }
+    }
+
     /**
-     * One connection: handshake, then one request at a time. Runs on {@link #ioGroup}, never on the
-     * event loop, because it opens and reads files. While a response is being sent, auto-read is off
+     * One connection: handshake, then one request at a time. Runs on its event loop, except that
+     * index reads and file opens go to {@link #files}. While a response is being prepared or sent, auto-read is off
      * and unread frames wait in {@code pending}, so a pipelining client gets nothing more out of the
      * server than one open file and a bounded buffer.
      */
@@ -408,6 +428,23 @@ public final class ShuffleServer implements AutoCloseable {
                         + request.jobId() + "' (shuffle server " + address() + ")"), null);
                 return;
             }
+            busy = true;
+            try {
+                files.execute(() -> {
+                    Response response = open(ctx, request, block);
+                    try {
+                        ctx.executor().execute(() -> respond(ctx, response.header(), response.body()));
+                    } catch (RejectedExecutionException e) {
+                        response.release();
+                    }
+                });
+            } catch (RejectedExecutionException e) {
+                ctx.close();
+            }
+        }
+
+        /** Reads the index entry and opens the data file: blocking work, on the file executor. */
+        private Response open(ChannelHandlerContext ctx, ShuffleProtocol.Request request, String block) {
             SegmentIndex.Segment segment;
             FileChannel data = null;
             try {
@@ -423,21 +460,19 @@ public final class ShuffleServer implements AutoCloseable {
                 }
             } catch (NoSuchFileException e) {
                 closeQuietly(data);
-                respond(ctx, ShuffleProtocol.error(ctx.alloc(), "no block " + block + " on shuffle server " + address()),
-                        null);
-                return;
+                return new Response(ShuffleProtocol.error(ctx.alloc(), "no block " + block + " on shuffle server "
+                        + address()), null);
             } catch (IOException | RuntimeException e) {
                 closeQuietly(data);
-                respond(ctx, ShuffleProtocol.error(ctx.alloc(), "cannot read block " + block + " on shuffle server "
-                        + address() + ": " + e.getMessage()), null);
-                return;
+                return new Response(ShuffleProtocol.error(ctx.alloc(), "cannot read block " + block
+                        + " on shuffle server " + address() + ": " + e.getMessage()), null);
             }
             blocksServed.increment();
             bytesServed.add(segment.length());
             blocksServedTo.computeIfAbsent(request.requesterId(), k -> new LongAdder()).increment();
-            ByteBuf header = ShuffleProtocol.segmentHeader(ctx.alloc(), segment);
             // The region owns the file channel from here and closes it when released.
-            respond(ctx, header, data == null ? null : new DefaultFileRegion(data, segment.offset(), segment.length()));
+            return new Response(ShuffleProtocol.segmentHeader(ctx.alloc(), segment),
+                    data == null ? null : new DefaultFileRegion(data, segment.offset(), segment.length()));
         }
 
         /** Sends one response; reading resumes once it is flushed. */
@@ -451,6 +486,7 @@ public final class ShuffleServer implements AutoCloseable {
                 ctx.write(header);
                 done = ctx.writeAndFlush(body);
             }
+            // Runs on the event loop, like every other method of this handler.
             done.addListener((ChannelFutureListener) f -> {
                 openFiles.decrementAndGet();
                 if (!f.isSuccess()) {
@@ -458,10 +494,8 @@ public final class ShuffleServer implements AutoCloseable {
                     f.channel().close();
                     return;
                 }
-                ctx.executor().execute(() -> {
-                    busy = false;
-                    processFrames(ctx);
-                });
+                busy = false;
+                processFrames(ctx);
             });
         }
 

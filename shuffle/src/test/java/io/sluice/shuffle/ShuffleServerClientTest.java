@@ -151,7 +151,8 @@ class ShuffleServerClientTest {
                 .hasMessageContaining("127.0.0.1:" + port)
                 .hasMessageContaining("shuffle=j-s1 map=0 partition=1")
                 .hasMessageContaining("cannot connect")
-                .hasMessageContaining("after 4 attempts");
+                .hasMessageContaining("after 4 attempts")
+                .satisfies(e -> assertThat(((ShuffleFetchException) e).serverLost()).isTrue());
     }
 
     @Test
@@ -178,7 +179,8 @@ class ShuffleServerClientTest {
                 .isInstanceOf(ShuffleFetchException.class)
                 .hasMessageContaining("shuffle=j-flip map=0 partition=1")
                 .hasMessageContaining("127.0.0.1:" + server.port())
-                .hasMessageContaining("checksum mismatch");
+                .hasMessageContaining("checksum mismatch")
+                .satisfies(e -> assertThat(((ShuffleFetchException) e).serverLost()).as("only this output is lost").isFalse());
         // The same corruption read from local disk is caught too.
         BlockLocation block = new BlockLocation("127.0.0.1", server.port(), "j-flip", 0, 1);
         try (SegmentDecoder local = LocalSegments.open(root, block, lengths[1], MapOutputFixture.SCHEMA, allocator)) {
@@ -221,7 +223,8 @@ class ShuffleServerClientTest {
                 }
             }).isInstanceOf(ShuffleFetchException.class)
                     .hasMessageContaining("shuffle=j-big map=0 partition=0")
-                    .hasMessageContaining("127.0.0.1:" + block.port());
+                    .hasMessageContaining("127.0.0.1:" + block.port())
+                    .satisfies(e -> assertThat(((ShuffleFetchException) e).serverLost()).isTrue());
         }
     }
 

@@ -58,7 +58,8 @@ final class TaskRunner {
                 if (t instanceof ShuffleFetchException fetch) {
                     LOG.warn("task {} could not read {} map {} from {}:{}", task.taskId(), fetch.shuffleId(), fetch.map(),
                             fetch.host(), fetch.port());
-                    FetchFailure failure = new FetchFailure(fetch.shuffleId(), fetch.map(), fetch.host(), fetch.port());
+                    FetchFailure failure = new FetchFailure(fetch.shuffleId(), fetch.map(), fetch.host(), fetch.port(),
+                            fetch.serverLost());
                     return new Outcome(TaskFinished.fetchFailed(task.taskId(), workerId, e.toString(), failure), shuffleId);
                 }
             }

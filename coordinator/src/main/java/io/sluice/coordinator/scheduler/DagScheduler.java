@@ -177,8 +177,9 @@ public final class DagScheduler {
     }
 
     /**
-     * Recomputes lost map outputs from lineage: every output of the failed read's stage that lived
-     * on the same shuffle server is written again by re-running those map tasks (their own inputs
+     * Recomputes lost map outputs from lineage: the failed one alone when its server is alive (a
+     * corrupt or missing output), else every output of the failed read's stage that lived on the
+     * same shuffle server, written again by re-running those map tasks (their own inputs
      * recomputed first if they are lost too). Bounded by {@link #MAX_RECOVERIES} per job.
      */
     private void recover(String jobId, FetchFailedException failed, Map<String, Stage> byShuffle,
@@ -194,7 +195,7 @@ public final class DagScheduler {
             throw new TaskFailedException("job " + jobId + ": cannot recompute " + failure + ": " + failed.getMessage());
         }
         List<Integer> lost = new ArrayList<>();
-        for (int m = 0; m < statuses.size(); m++) {
+        for (int m = 0; m < statuses.size() && failure.serverLost(); m++) {
             MapStatus s = statuses.get(m);
             if (s.host().equals(failure.host()) && s.port() == failure.port()) {
                 lost.add(m);
