@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.worker.Worker;
 import java.nio.ByteBuffer;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A map output is corrupted on disk after its stage finished (one byte flipped): the reducer that
  * reads it fails its checksum, the scheduler recomputes that output within the same job while
- * both workers stay up, and the query gives the right answer.
+ * both workers stay up, and the query gives the right answer. The job's task results carry their
+ * shuffle metrics.
  */
 class CorruptShuffleOutputTest {
     @TempDir
@@ -57,6 +59,13 @@ class CorruptShuffleOutputTest {
             assertThat(corrupted.get()).as("a map output was corrupted").isNotNull();
             assertThat(jobs).as("recovered within the job, not by running it again").hasSize(1);
             assertThat(cluster.coordinator().workers()).hasSize(2);
+            // Task results carry shuffle metrics: rows written and read, both local and remote bytes.
+            TaskMetrics metrics = cluster.coordinator().jobMetrics().get(jobs.iterator().next());
+            assertThat(metrics.recordsWritten()).isGreaterThan(17);
+            assertThat(metrics.recordsRead()).isGreaterThan(17);
+            assertThat(metrics.localBytesRead()).isPositive();
+            assertThat(metrics.remoteBytesRead()).isPositive();
+            assertThat(metrics.taskNanos()).isGreaterThan(metrics.fetchWaitNanos());
         }
     }
 

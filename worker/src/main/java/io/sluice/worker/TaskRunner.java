@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
+import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.MapStatus;
@@ -11,6 +12,7 @@ import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.physical.FetchFailure;
 import io.sluice.shuffle.ShuffleEnvironment;
 import io.sluice.shuffle.ShuffleFetchException;
+import io.sluice.shuffle.ShuffleTaskMetrics;
 import io.sluice.shuffle.ShuffleWriterExec;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
@@ -42,12 +44,23 @@ final class TaskRunner {
     }
 
     Outcome run(TaskDescription task) {
+        long start = System.nanoTime();
+        ShuffleEnvironment environment = shuffle.forJob(task.jobId());
+        Outcome outcome = execute(task, environment);
+        ShuffleTaskMetrics m = environment.metrics();
+        TaskMetrics metrics = new TaskMetrics(System.nanoTime() - start, m.recordsWritten(), m.bytesWritten(),
+                m.writeNanos(), m.recordsRead(), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos());
+        LOG.debug("task {}: {}", task.taskId(), m);
+        return new Outcome(outcome.finished().withMetrics(metrics), outcome.shuffleId());
+    }
+
+    private Outcome execute(TaskDescription task, ShuffleEnvironment environment) {
         String shuffleId = null;
         try (BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(), 0, taskMemoryLimit)) {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
             TaskContext context = new TaskContext(task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
-                    Map.of(ShuffleEnvironment.class, shuffle.forJob(task.jobId())));
+                    Map.of(ShuffleEnvironment.class, environment));
             MapStatus status = plan.write(task.partition(), context);
             return new Outcome(TaskFinished.succeeded(task.taskId(), workerId, status), shuffleId);
         } catch (SluiceException e) {
