@@ -33,15 +33,18 @@ public final class LocalCluster implements QueryEngine {
         } catch (IOException e) {
             throw new IllegalStateException("cannot create a temporary directory", e);
         }
+        // A fresh shuffle secret per session: only this session's nodes can read its shuffle blocks.
+        String secret = randomSecret();
         CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
                 .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter())
-                .withJobTimeout(options.jobTimeout());
+                .withJobTimeout(options.jobTimeout()).withAuthSecret(secret);
         coordinator = Coordinator.start(settings);
         try {
             for (int i = 0; i < options.workers(); i++) {
                 String id = "worker-" + (i + 1);
                 workers.add(Worker.start(WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(),
-                        directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())));
+                        directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())
+                        .withAuthSecret(secret)));
             }
             for (Worker w : workers) {
                 w.awaitRegistered(JOIN_TIMEOUT);
@@ -51,6 +54,12 @@ public final class LocalCluster implements QueryEngine {
             close();
             throw e;
         }
+    }
+
+    private static String randomSecret() {
+        byte[] bytes = new byte[32];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return java.util.HexFormat.of().formatHex(bytes);
     }
 
     /**

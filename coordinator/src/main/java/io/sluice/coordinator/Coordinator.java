@@ -6,6 +6,7 @@ import io.sluice.cluster.NodeConfig;
 import io.sluice.cluster.SluiceNode;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.TaskDescription;
+import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.plan.SluiceException;
@@ -14,6 +15,7 @@ import io.sluice.plan.physical.MapStatus;
 import io.sluice.shuffle.ShuffleClient;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -34,7 +36,10 @@ public final class Coordinator implements AutoCloseable {
     private final CoordinatorSettings settings;
     private final ActorSystem<CoordinatorCommand> system;
     private final BufferAllocator allocator;
+    private static final int REMEMBERED_JOB_METRICS = 1000;
+
     private final ShuffleClient shuffleClient;
+    private final Map<String, TaskMetrics> jobMetrics = new LinkedHashMap<>();
     private final ExecutorService queryExecutor;
     private final QueryService queries;
     private final ServerBinding http;
@@ -44,7 +49,8 @@ public final class Coordinator implements AutoCloseable {
     private Coordinator(CoordinatorSettings settings) {
         this.settings = settings;
         this.allocator = new RootAllocator(settings.memoryLimitBytes());
-        this.shuffleClient = new ShuffleClient("coordinator");
+        this.shuffleClient = new ShuffleClient("coordinator",
+                ShuffleClient.Options.defaults().withSecret(settings.authSecret()));
         AtomicInteger threads = new AtomicInteger();
         this.queryExecutor = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "sluice-query-" + threads.incrementAndGet());
@@ -52,7 +58,8 @@ public final class Coordinator implements AutoCloseable {
             return t;
         });
         NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter());
-        this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port()),
+        this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
+                this::addTaskMetrics),
                 node, ConfigFactory.parseString("pekko.http.server.request-timeout = infinite\n"
                         + "pekko.http.server.idle-timeout = infinite\n"
                         + "pekko.http.server.parsing.max-content-length = 256m").withFallback(ConfigFactory.load()));
@@ -127,6 +134,26 @@ public final class Coordinator implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new SluiceException("interrupted while waiting for workers");
+            }
+        }
+    }
+
+    /**
+     * The summed metrics of every finished task (retries and recomputations included) of the most
+     * recent jobs, by job id in start order; shuffle fetch wait over task time tells whether a
+     * query was bound by the shuffle.
+     */
+    public Map<String, TaskMetrics> jobMetrics() {
+        synchronized (jobMetrics) {
+            return new LinkedHashMap<>(jobMetrics);
+        }
+    }
+
+    private void addTaskMetrics(String jobId, TaskMetrics metrics) {
+        synchronized (jobMetrics) {
+            jobMetrics.merge(jobId, metrics, TaskMetrics::plus);
+            if (jobMetrics.size() > REMEMBERED_JOB_METRICS) {
+                jobMetrics.remove(jobMetrics.keySet().iterator().next());
             }
         }
     }

@@ -8,6 +8,7 @@ import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
+import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.coordinator.scheduler.FetchFailedException;
@@ -106,8 +107,15 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final Map<String, Pending> running = new LinkedHashMap<>();
     private int nextWorker;
+    private final java.util.function.BiConsumer<String, TaskMetrics> taskMetrics;
 
     public static Behavior<CoordinatorCommand> create(String coordinatorId) {
+        return create(coordinatorId, (jobId, metrics) -> { });
+    }
+
+    /** {@code taskMetrics} is told each finished task's job and metrics (when the worker sent them). */
+    public static Behavior<CoordinatorCommand> create(String coordinatorId,
+            java.util.function.BiConsumer<String, TaskMetrics> taskMetrics) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
             ActorRef<ClusterEvent.MemberRemoved> members = context.messageAdapter(ClusterEvent.MemberRemoved.class,
@@ -120,13 +128,15 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             cluster.subscriptions().tell(Subscribe.create(members, ClusterEvent.MemberRemoved.class));
             cluster.subscriptions().tell(Subscribe.create(unreachable, ClusterEvent.UnreachableMember.class));
             cluster.subscriptions().tell(Subscribe.create(reachable, ClusterEvent.ReachableMember.class));
-            return new CoordinatorActor(context, coordinatorId);
+            return new CoordinatorActor(context, coordinatorId, taskMetrics);
         });
     }
 
-    private CoordinatorActor(ActorContext<CoordinatorCommand> context, String coordinatorId) {
+    private CoordinatorActor(ActorContext<CoordinatorCommand> context, String coordinatorId,
+            java.util.function.BiConsumer<String, TaskMetrics> taskMetrics) {
         super(context);
         this.coordinatorId = coordinatorId;
+        this.taskMetrics = taskMetrics;
     }
 
     @Override
@@ -172,6 +182,9 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         }
         if (pending == null) {
             return this; // a late report from an attempt that was already given up on
+        }
+        if (msg.metrics() != null) {
+            taskMetrics.accept(pending.launch().task().jobId(), msg.metrics());
         }
         CompletableFuture<MapStatus> result = pending.launch().result();
         if (result.isDone()) {

@@ -9,8 +9,11 @@ import java.time.Duration;
  * port) and the settings queries start from ({@link QueryConfig}).
  */
 public record CoordinatorSettings(String host, int port, int httpPort, QueryConfig queryDefaults,
-        Duration stableAfter, long memoryLimitBytes, Duration jobTimeout) {
+        Duration stableAfter, long memoryLimitBytes, Duration jobTimeout, String authSecret) {
     public CoordinatorSettings {
+        if (authSecret != null && authSecret.isEmpty()) {
+            throw new IllegalArgumentException("authSecret is empty");
+        }
         requireNonNull(host, "host is null");
         requireNonNull(stableAfter, "stableAfter is null");
         requireNonNull(jobTimeout, "jobTimeout is null");
@@ -22,7 +25,7 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
 
     public static CoordinatorSettings defaults(String host, int port, int httpPort) {
         return new CoordinatorSettings(host, port, httpPort, QueryConfig.defaults(), Duration.ofSeconds(7), 2L << 30,
-                Duration.ofMinutes(30));
+                Duration.ofMinutes(30), secretFromEnvironment());
     }
 
     /** Twice the cluster's slots when 0. */
@@ -35,15 +38,42 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
     }
 
     public CoordinatorSettings withQueryDefaults(QueryConfig config) {
-        return new CoordinatorSettings(host, port, httpPort, config, stableAfter, memoryLimitBytes, jobTimeout);
+        return new CoordinatorSettings(host, port, httpPort, config, stableAfter, memoryLimitBytes, jobTimeout,
+                authSecret);
     }
 
     public CoordinatorSettings withStableAfter(Duration d) {
-        return new CoordinatorSettings(host, port, httpPort, queryDefaults, d, memoryLimitBytes, jobTimeout);
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, d, memoryLimitBytes, jobTimeout,
+                authSecret);
+    }
+
+    /**
+     * A copy whose shuffle connections must prove knowledge of {@code secret} (null: none), as
+     * {@code SLUICE_AUTH_SECRET} sets by default.
+     */
+    public CoordinatorSettings withAuthSecret(String secret) {
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes,
+                jobTimeout, secret);
+    }
+
+    /** {@code SLUICE_AUTH_SECRET}, or null when unset or empty. */
+    static String secretFromEnvironment() {
+        String secret = System.getenv("SLUICE_AUTH_SECRET");
+        return secret == null || secret.isEmpty() ? null : secret;
+    }
+
+    /** Never prints the secret. */
+    @Override
+    public String toString() {
+        return "CoordinatorSettings[" + "host=" + host + ", port=" + port + ", httpPort=" + httpPort
+                + ", queryDefaults=" + queryDefaults + ", stableAfter=" + stableAfter + ", memoryLimitBytes="
+                + memoryLimitBytes + ", jobTimeout=" + jobTimeout + ", authSecret="
+                + (authSecret == null ? "none" : "set") + "]";
     }
 
     /** How long a job may run before it is cancelled and fails with a timeout. */
     public CoordinatorSettings withJobTimeout(Duration timeout) {
-        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, timeout);
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, timeout,
+                authSecret);
     }
 }

@@ -155,7 +155,7 @@ public final class QueryService {
             List<Stage> stages = StageCutter.cut(physical, jobId);
             try {
                 List<MapStatus> result = scheduler.run(jobId, stages);
-                return collect(stages.get(stages.size() - 1), result);
+                return collect(jobId, stages.get(stages.size() - 1), result);
             } catch (TaskFailedException e) {
                 if (attempt >= JOB_ATTEMPTS) {
                     throw new SluiceException("query failed: " + e.getMessage(), e);
@@ -169,8 +169,8 @@ public final class QueryService {
         }
     }
 
-    private byte[] collect(Stage resultStage, List<MapStatus> statuses) {
-        List<Batch> batches = fetcher.fetchAll(resultStage.shuffleId(), statuses);
+    private byte[] collect(String jobId, Stage resultStage, List<MapStatus> statuses) {
+        List<Batch> batches = fetcher.fetchAll(jobId, resultStage.shuffleId(), statuses);
         try {
             return ArrowIpc.encode(resultStage.plan().schema(), batches, allocator);
         } finally {

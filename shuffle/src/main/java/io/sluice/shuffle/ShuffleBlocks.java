@@ -6,9 +6,11 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /**
- * Where shuffle blocks live on disk, shared by the writer (which creates them) and the server
- * (which serves them): {@code <root>/<shuffleId>/map-<m>-part-<r>.arrow}. Shuffle ids are checked
- * against a strict pattern so a request can never name a path outside the root.
+ * Where shuffle output lives on disk, shared by the writer (which creates it), the server and
+ * local readers: map task {@code m} writes {@code <root>/<shuffleId>/map-<m>.data} (one Arrow IPC
+ * stream segment per reduce partition, in partition order) and {@code map-<m>.index} (see
+ * {@link SegmentIndex}). Shuffle ids are checked against a strict pattern so a request can never
+ * name a path outside the root.
  */
 public final class ShuffleBlocks {
     private static final Pattern SHUFFLE_ID = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,199}");
@@ -34,15 +36,19 @@ public final class ShuffleBlocks {
         return root.resolve(checkShuffleId(shuffleId));
     }
 
-    public static String fileName(int map, int partition) {
-        if (map < 0 || partition < 0) {
-            throw new IllegalArgumentException("negative map " + map + " or partition " + partition);
-        }
-        return "map-" + map + "-part-" + partition + ".arrow";
+    public static Path dataFile(Path root, String shuffleId, int map) {
+        return shuffleDirectory(root, shuffleId).resolve("map-" + checkMap(map) + ".data");
     }
 
-    public static Path blockFile(Path root, String shuffleId, int map, int partition) {
-        return shuffleDirectory(root, shuffleId).resolve(fileName(map, partition));
+    public static Path indexFile(Path root, String shuffleId, int map) {
+        return shuffleDirectory(root, shuffleId).resolve("map-" + checkMap(map) + ".index");
+    }
+
+    private static int checkMap(int map) {
+        if (map < 0) {
+            throw new IllegalArgumentException("negative map " + map);
+        }
+        return map;
     }
 
     static String describe(String shuffleId, int map, int partition) {

@@ -8,61 +8,114 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.handler.codec.LengthFieldPrepender;
+import io.netty.util.AttributeKey;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.types.Schema;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Fetches shuffle blocks from {@link ShuffleServer}s. One event loop group serves all fetches;
+ * Fetches shuffle segments from {@link ShuffleServer}s. One event loop group serves all fetches;
  * idle connections are pooled per server address and reused (a connection carries one request at
- * a time). Fetches block the calling thread, so never call {@link #fetch} on a Netty event loop.
+ * a time; pooled connections idle longer than {@link Options#maxPooledIdle()} are dropped). A
+ * segment's bytes are handed to the reader as they arrive ({@link RemoteSegment}), never gathered
+ * into one array. Never call the blocking methods on a Netty event loop.
  *
- * <p>Every failure (unreachable server, timeout, closed connection, an error answered by the
- * server) is a {@link ShuffleFetchException} naming the server address and the block. Thread-safe.
+ * <p>Connecting is retried with exponential backoff ({@link Options#connectRetries()} times) when
+ * the server is unreachable or busy; a refused handshake (wrong or missing secret) is not retried.
+ * Every failure is a {@link ShuffleFetchException} naming the server and the block. Thread-safe.
  */
 public final class ShuffleClient implements AutoCloseable {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
+    /**
+     * {@code secret} (null: none) answers servers' challenges; {@code timeout} bounds connecting,
+     * the handshake, the wait for an answer and each wait for more bytes.
+     */
+    public record Options(String secret, Duration timeout, int connectRetries, Duration retryBackoff,
+            Duration maxPooledIdle) {
+        public Options {
+            requireNonNull(timeout, "timeout is null");
+            requireNonNull(retryBackoff, "retryBackoff is null");
+            requireNonNull(maxPooledIdle, "maxPooledIdle is null");
+            if (secret != null && secret.isEmpty()) {
+                throw new IllegalArgumentException("secret is empty");
+            }
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("timeout must be positive: " + timeout);
+            }
+            if (connectRetries < 0 || retryBackoff.isNegative()) {
+                throw new IllegalArgumentException("bad retries " + connectRetries + " or backoff " + retryBackoff);
+            }
+        }
+
+        public static Options defaults() {
+            return new Options(null, DEFAULT_TIMEOUT, 3, Duration.ofMillis(100), Duration.ofSeconds(30));
+        }
+
+        public Options withSecret(String newSecret) {
+            return new Options(newSecret, timeout, connectRetries, retryBackoff, maxPooledIdle);
+        }
+
+        public Options withTimeout(Duration newTimeout) {
+            return new Options(secret, newTimeout, connectRetries, retryBackoff, maxPooledIdle);
+        }
+
+        public Options withConnectRetries(int retries) {
+            return new Options(secret, timeout, retries, retryBackoff, maxPooledIdle);
+        }
+    }
+
+    private static final long MAX_BACKOFF_MILLIS = 2000;
+    private static final AttributeKey<ResponseHandler> HANDLER = AttributeKey.valueOf("sluice.shuffle.response");
+
     private final String requesterId;
+    private final Options options;
+    private final byte[] secret;
     private final long timeoutMillis;
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
-    private final ConcurrentHashMap<String, ConcurrentLinkedDeque<Channel>> idle = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ConcurrentLinkedDeque<Pooled>> idle = new ConcurrentHashMap<>();
     private volatile boolean closed;
+
+    private record Pooled(Channel channel, long since) {
+    }
 
     /** {@code requesterId} identifies this worker to servers (their per-requester counters). */
     public ShuffleClient(String requesterId) {
-        this(requesterId, DEFAULT_TIMEOUT);
+        this(requesterId, Options.defaults());
     }
 
-    /** {@code timeout} bounds connecting and, separately, waiting for each response. */
     public ShuffleClient(String requesterId, Duration timeout) {
+        this(requesterId, Options.defaults().withTimeout(timeout));
+    }
+
+    public ShuffleClient(String requesterId, Options options) {
         this.requesterId = requireNonNull(requesterId, "requesterId is null");
         if (requesterId.isEmpty()) {
             throw new IllegalArgumentException("requesterId is empty");
         }
-        requireNonNull(timeout, "timeout is null");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("timeout must be positive: " + timeout);
-        }
-        this.timeoutMillis = timeout.toMillis();
+        this.options = requireNonNull(options, "options is null");
+        this.secret = options.secret() == null ? null : options.secret().getBytes(StandardCharsets.UTF_8);
+        this.timeoutMillis = options.timeout().toMillis();
         int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
         this.group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
         this.bootstrap = new Bootstrap()
@@ -73,11 +126,10 @@ public final class ShuffleClient implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(
-                                new LengthFieldBasedFrameDecoder(ShuffleProtocol.MAX_RESPONSE_FRAME, 0,
-                                        ShuffleProtocol.LENGTH_FIELD, 0, ShuffleProtocol.LENGTH_FIELD),
-                                new LengthFieldPrepender(ShuffleProtocol.LENGTH_FIELD),
-                                new ResponseHandler());
+                        ResponseHandler handler = new ResponseHandler();
+                        // Kept as an attribute too: a closed channel's pipeline no longer lists its handlers.
+                        ch.attr(HANDLER).set(handler);
+                        ch.pipeline().addLast(handler);
                     }
                 });
     }
@@ -87,36 +139,83 @@ public final class ShuffleClient implements AutoCloseable {
     }
 
     /**
-     * The bytes of block ({@code shuffleId}, {@code map}, {@code partition}) held by the server at
-     * {@code host:port}. Blocks until the whole block has arrived or the timeout passes.
+     * Reads block ({@code shuffleId}, {@code map}, {@code partition}) of job {@code jobId} from the
+     * server at {@code host:port} into batches from {@code allocator} (the caller closes them),
+     * checking its length against {@code expectedLength} and its checksum.
      */
-    public byte[] fetch(String host, int port, String shuffleId, int map, int partition) {
-        requireNonNull(host, "host is null");
-        requireNonNull(shuffleId, "shuffleId is null");
-        if (port <= 0 || port > 65535) {
-            throw new IllegalArgumentException("bad port " + port);
+    public List<Batch> fetchBatches(String host, int port, String jobId, String shuffleId, int map, int partition,
+            long expectedLength, BufferAllocator allocator) {
+        BlockLocation block = new BlockLocation(host, port, shuffleId, map, partition);
+        List<Batch> out = new ArrayList<>();
+        try (SegmentDecoder decoder = open(block, jobId, expectedLength, null, allocator)) {
+            Batch batch;
+            while ((batch = decoder.next()) != null) {
+                out.add(batch);
+            }
+            return out;
+        } catch (RuntimeException e) {
+            out.forEach(Batch::close);
+            throw e;
         }
-        if (map < 0 || partition < 0) {
-            throw new IllegalArgumentException("negative map " + map + " or partition " + partition);
+    }
+
+    /** Requests a block and waits for the server's header; the decoder streams the rest. */
+    SegmentDecoder open(BlockLocation block, String jobId, long expectedLength, Schema schema, BufferAllocator allocator) {
+        RemoteSegment segment = request(block, jobId);
+        return decode(segment, expectedLength, schema, allocator);
+    }
+
+    /** A decoder over a requested segment; waits for its header. Closes the segment if that fails. */
+    SegmentDecoder decode(RemoteSegment requested, long expectedLength, Schema schema, BufferAllocator allocator) {
+        RemoteSegment segment = requested;
+        try {
+            RemoteSegment.Header header;
+            try {
+                header = segment.awaitHeader();
+            } catch (ShuffleFetchException e) {
+                if (!segment.staleConnection()) {
+                    throw e;
+                }
+                segment.close();
+                segment = send(segment.block(), segment.jobId(), connect(segment.block()), false);
+                header = segment.awaitHeader();
+            }
+            if (header.length() != expectedLength) {
+                throw segment.block().failure("segment has " + header.length() + " bytes, the map status recorded "
+                        + expectedLength + " (stale or corrupt map output)", null);
+            }
+            return new SegmentDecoder(new ChecksumChannel(segment, header.length(), header.crc()), header.rows(),
+                    schema, allocator, segment.block());
+        } catch (RuntimeException e) {
+            segment.close();
+            throw e;
         }
+    }
+
+    /** Sends the request for {@code block} and returns at once; bytes flow into the returned segment. */
+    RemoteSegment request(BlockLocation block, String jobId) {
+        requireNonNull(block, "block is null");
+        requireNonNull(jobId, "jobId is null");
         if (closed) {
             throw new IllegalStateException("shuffle client " + requesterId + " is closed");
         }
-        ShuffleProtocol.Request request = new ShuffleProtocol.Request(requesterId, shuffleId, map, partition);
-        Channel pooled = pollIdle(host, port);
-        if (pooled != null) {
-            try {
-                return exchange(pooled, host, port, request);
-            } catch (StaleConnection e) {
-                // The server closed the idle connection before our request: retry once on a fresh one.
-            }
-        }
-        Channel fresh = connect(host, port, request);
-        try {
-            return exchange(fresh, host, port, request);
-        } catch (StaleConnection e) {
-            throw failure(request, host, port, String.valueOf(e.getCause().getMessage()), e.getCause());
-        }
+        Channel channel = pollIdle(block.host(), block.port());
+        return channel == null ? send(block, jobId, connect(block), false) : send(block, jobId, channel, true);
+    }
+
+    private RemoteSegment send(BlockLocation block, String jobId, Channel channel, boolean reused) {
+        RemoteSegment segment = new RemoteSegment(block, jobId, channel, reused, timeoutMillis);
+        channel.attr(HANDLER).get().begin(segment);
+        ShuffleProtocol.Request request = new ShuffleProtocol.Request(requesterId, jobId, block.shuffleId(), block.map(),
+                block.partition());
+        channel.writeAndFlush(ShuffleProtocol.encodeRequest(channel.alloc(), request))
+                .addListener((ChannelFutureListener) f -> {
+                    if (!f.isSuccess()) {
+                        segment.onFailure(new IOException("sending the request failed: " + f.cause(), f.cause()));
+                        f.channel().close();
+                    }
+                });
+        return segment;
     }
 
     @Override
@@ -130,74 +229,89 @@ public final class ShuffleClient implements AutoCloseable {
         idle.clear();
     }
 
-    private byte[] exchange(Channel channel, String host, int port, ShuffleProtocol.Request request) {
-        ResponseHandler handler = channel.pipeline().get(ResponseHandler.class);
-        CompletableFuture<byte[]> response = handler.expect();
-        channel.writeAndFlush(ShuffleProtocol.encodeRequest(channel.alloc(), request))
-                .addListener((ChannelFutureListener) f -> {
-                    if (!f.isSuccess()) {
-                        handler.fail(new ConnectionClosed("sending the request failed", f.cause()));
-                    }
-                });
-        try {
-            byte[] bytes = response.get(timeoutMillis, TimeUnit.MILLISECONDS);
-            release(channel, host, port);
-            return bytes;
-        } catch (TimeoutException e) {
-            channel.close();
-            throw failure(request, host, port, "no response within " + timeoutMillis + " ms", null);
-        } catch (InterruptedException e) {
-            channel.close();
-            Thread.currentThread().interrupt();
-            throw failure(request, host, port, "interrupted while waiting", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RemoteError remote) {
-                // The server answered; the connection is still in sync and can be reused.
-                release(channel, host, port);
-                throw failure(request, host, port, "server error: " + remote.getMessage(), null);
+    /** Connects and completes the handshake, retrying unreachable or busy servers with backoff. */
+    private Channel connect(BlockLocation block) {
+        long backoff = Math.max(1, options.retryBackoff().toMillis());
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return connectOnce(block);
+            } catch (TransientConnectFailure e) {
+                if (attempt >= options.connectRetries()) {
+                    throw block.serverLost(e.getMessage() + (attempt > 0 ? " (after " + (attempt + 1) + " attempts)" : ""),
+                            e.getCause());
+                }
             }
-            channel.close();
-            if (cause instanceof IOException) {
-                throw new StaleConnection(cause);
+            try {
+                Thread.sleep(backoff);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw block.failure("interrupted while retrying to connect", e);
             }
-            throw failure(request, host, port, String.valueOf(cause.getMessage()), cause);
+            backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
         }
     }
 
-    private Channel connect(String host, int port, ShuffleProtocol.Request request) {
-        ChannelFuture future = bootstrap.connect(host, port);
+    private Channel connectOnce(BlockLocation block) {
+        ChannelFuture future = bootstrap.connect(block.host(), block.port());
         if (!future.awaitUninterruptibly(timeoutMillis + 1000)) {
             future.cancel(false);
             future.channel().close();
-            throw failure(request, host, port, "connect timed out", null);
+            throw new TransientConnectFailure("connect timed out", null);
         }
         if (!future.isSuccess()) {
-            throw failure(request, host, port, "cannot connect: " + future.cause(), future.cause());
+            throw new TransientConnectFailure("cannot connect: " + future.cause(), future.cause());
         }
-        return future.channel();
+        Channel channel = future.channel();
+        try {
+            channel.attr(HANDLER).get().ready.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            return channel;
+        } catch (TimeoutException e) {
+            channel.close();
+            throw new TransientConnectFailure("no handshake within " + timeoutMillis + " ms", null);
+        } catch (InterruptedException e) {
+            channel.close();
+            Thread.currentThread().interrupt();
+            throw block.failure("interrupted while connecting", e);
+        } catch (ExecutionException e) {
+            channel.close();
+            Throwable cause = e.getCause();
+            if (cause instanceof RemoteError remote && remote.busy()) {
+                throw new TransientConnectFailure("server error: " + remote.getMessage(), null);
+            }
+            if (cause instanceof RemoteError remote) {
+                throw block.failure("server error: " + remote.getMessage(), null);
+            }
+            if (cause instanceof IOException) {
+                throw new TransientConnectFailure("connection lost during the handshake: " + cause.getMessage(), cause);
+            }
+            throw block.failure(String.valueOf(cause.getMessage()), cause);
+        }
     }
 
     private Channel pollIdle(String host, int port) {
-        ConcurrentLinkedDeque<Channel> channels = idle.get(key(host, port));
+        ConcurrentLinkedDeque<Pooled> channels = idle.get(key(host, port));
         if (channels == null) {
             return null;
         }
-        Channel channel;
-        while ((channel = channels.pollFirst()) != null) {
-            if (channel.isActive()) {
-                return channel;
+        long now = System.nanoTime();
+        Pooled pooled;
+        while ((pooled = channels.pollFirst()) != null) {
+            if (pooled.channel().isActive() && now - pooled.since() < options.maxPooledIdle().toNanos()) {
+                return pooled.channel();
             }
+            pooled.channel().close();
         }
         return null;
     }
 
-    private void release(Channel channel, String host, int port) {
+    private void release(Channel channel) {
         if (closed || !channel.isActive()) {
             channel.close();
             return;
         }
-        idle.computeIfAbsent(key(host, port), k -> new ConcurrentLinkedDeque<>()).addFirst(channel);
+        var address = (java.net.InetSocketAddress) channel.remoteAddress();
+        idle.computeIfAbsent(key(address.getHostString(), address.getPort()), k -> new ConcurrentLinkedDeque<>())
+                .addFirst(new Pooled(channel, System.nanoTime()));
         if (closed) {
             channel.close();
         }
@@ -207,62 +321,194 @@ public final class ShuffleClient implements AutoCloseable {
         return host + ":" + port;
     }
 
-    private static ShuffleFetchException failure(ShuffleProtocol.Request request, String host, int port, String reason,
-            Throwable cause) {
-        return new ShuffleFetchException(host, port, request.shuffleId(), request.map(), request.partition(), reason,
-                cause);
-    }
+    /**
+     * Parses what a server sends on one connection: the handshake, then per request an error or a
+     * segment header followed by the segment's bytes, which are passed on as they arrive.
+     */
+    private final class ResponseHandler extends ChannelInboundHandlerAdapter {
+        private final CompletableFuture<Void> ready = new CompletableFuture<>();
+        private ByteBuf message;
+        private volatile RemoteSegment current;
+        private long remaining;
+        private boolean inBody;
+        private boolean authenticating;
 
-    /** Matches each response frame to the one outstanding request of its connection. */
-    private static final class ResponseHandler extends SimpleChannelInboundHandler<ByteBuf> {
-        private final AtomicReference<CompletableFuture<byte[]>> pending = new AtomicReference<>();
-
-        CompletableFuture<byte[]> expect() {
-            CompletableFuture<byte[]> future = new CompletableFuture<>();
-            if (!pending.compareAndSet(null, future)) {
+        void begin(RemoteSegment segment) {
+            if (current != null) {
                 throw new IllegalStateException("a request is already outstanding on this connection");
             }
-            return future;
-        }
-
-        void fail(Throwable cause) {
-            CompletableFuture<byte[]> p = pending.getAndSet(null);
-            if (p != null) {
-                p.completeExceptionally(cause);
-            }
+            current = segment;
         }
 
         @Override
-        protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-            CompletableFuture<byte[]> p = pending.getAndSet(null);
-            if (p == null) {
-                ctx.close();
-                return;
+        public void channelActive(ChannelHandlerContext ctx) throws Exception {
+            message = ctx.alloc().heapBuffer(64);
+            super.channelActive(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf in = (ByteBuf) msg;
+            try {
+                while (in.isReadable() && ctx.channel().isOpen() && message != null) {
+                    if (inBody) {
+                        int n = (int) Math.min(remaining, in.readableBytes());
+                        ByteBuf chunk = in.readRetainedSlice(n);
+                        remaining -= n;
+                        if (remaining == 0) {
+                            finishSegment(ctx, chunk);
+                        } else {
+                            current.onData(chunk);
+                        }
+                        continue;
+                    }
+                    int need = messageSize(ctx);
+                    if (need < 0) {
+                        return;
+                    }
+                    int copy = Math.min(need - message.readableBytes(), in.readableBytes());
+                    message.writeBytes(in, copy);
+                    if (message.readableBytes() == need && messageSize(ctx) == need) {
+                        dispatch(ctx);
+                        if (message != null) {
+                            message.clear();
+                        }
+                    }
+                }
+            } finally {
+                in.release();
             }
-            if (frame.readableBytes() < 1) {
-                p.completeExceptionally(new IOException("empty response frame"));
-                ctx.close();
-                return;
+        }
+
+        /** Bytes of the message being gathered, as far as known; -1 after a protocol error. */
+        private int messageSize(ChannelHandlerContext ctx) {
+            if (!message.isReadable()) {
+                return 1;
             }
-            byte status = frame.readByte();
-            byte[] payload = new byte[frame.readableBytes()];
-            frame.readBytes(payload);
-            if (status == ShuffleProtocol.STATUS_OK) {
-                p.complete(payload);
+            byte type = message.getByte(0);
+            switch (type) {
+                case ShuffleProtocol.HELLO:
+                    return ShuffleProtocol.HELLO_BYTES;
+                case ShuffleProtocol.AUTH_OK:
+                    return 1;
+                case ShuffleProtocol.SEGMENT:
+                    return ShuffleProtocol.SEGMENT_HEADER_BYTES;
+                case ShuffleProtocol.ERROR:
+                    if (message.readableBytes() < 5) {
+                        return 5;
+                    }
+                    int length = message.getInt(1);
+                    if (length >= 0 && length <= ShuffleProtocol.MAX_ERROR_MESSAGE) {
+                        return 5 + length;
+                    }
+                    break;
+                default:
+                    break;
+            }
+            protocolError(ctx, "malformed message from the shuffle server (type " + type + ")");
+            return -1;
+        }
+
+        private void dispatch(ChannelHandlerContext ctx) {
+            byte type = message.readByte();
+            if (type == ShuffleProtocol.HELLO) {
+                boolean authRequired = message.readByte() != 0;
+                byte[] nonce = new byte[ShuffleProtocol.NONCE_BYTES];
+                message.readBytes(nonce);
+                if (!authRequired) {
+                    ready.complete(null);
+                } else if (secret == null) {
+                    ready.completeExceptionally(new RemoteError("the server requires authentication and this client "
+                            + "has no secret (set SLUICE_AUTH_SECRET)"));
+                    ctx.close();
+                } else {
+                    authenticating = true;
+                    ctx.writeAndFlush(ShuffleProtocol.encodeAuth(ctx.alloc(), ShuffleProtocol.mac(secret, nonce)));
+                }
+            } else if (type == ShuffleProtocol.AUTH_OK && authenticating) {
+                authenticating = false;
+                ready.complete(null);
+            } else if (type == ShuffleProtocol.ERROR) {
+                int length = message.readInt();
+                RemoteError error = new RemoteError(message.readCharSequence(length, StandardCharsets.UTF_8).toString());
+                if (!ready.isDone()) {
+                    ready.completeExceptionally(error);
+                    ctx.close();
+                } else if (current != null) {
+                    // The server answered the request; the connection stays in sync and can be reused.
+                    RemoteSegment segment = current;
+                    current = null;
+                    segment.detach();
+                    release(ctx.channel());
+                    segment.onAnswered(error);
+                } else {
+                    ctx.close();
+                }
+            } else if (type == ShuffleProtocol.SEGMENT && current != null && !inBody) {
+                long length = message.readLong();
+                long rows = message.readLong();
+                int crc = message.readInt();
+                current.onHeader(new RemoteSegment.Header(length, rows, crc));
+                remaining = length;
+                inBody = true;
+                if (length == 0) {
+                    finishSegment(ctx, null);
+                }
             } else {
-                p.completeExceptionally(new RemoteError(new String(payload, StandardCharsets.UTF_8)));
+                protocolError(ctx, "unexpected message type " + type + " from the shuffle server");
             }
+        }
+
+        /**
+         * Ends the current segment with its last chunk (null if it had none). The connection goes back
+         * to the pool before the reader can see the end, so its next request can reuse it.
+         */
+        private void finishSegment(ChannelHandlerContext ctx, ByteBuf lastChunk) {
+            RemoteSegment segment = current;
+            current = null;
+            inBody = false;
+            segment.detach();
+            ctx.channel().config().setAutoRead(true);
+            release(ctx.channel());
+            if (lastChunk != null) {
+                segment.onData(lastChunk);
+            }
+            segment.onComplete();
+        }
+
+        private void protocolError(ChannelHandlerContext ctx, String reason) {
+            IOException error = new IOException(reason);
+            ready.completeExceptionally(error);
+            if (current != null) {
+                current.onFailure(error);
+            }
+            ctx.close();
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            fail(new ConnectionClosed("connection closed by the server", null));
+            IOException closedError = new IOException(inBody
+                    ? "connection closed by the server with " + remaining + " bytes of the segment still to come"
+                    : "connection closed by the server");
+            ready.completeExceptionally(closedError);
+            RemoteSegment segment = current;
+            if (segment != null) {
+                segment.onFailure(closedError);
+            }
+            if (message != null) {
+                message.release();
+                message = null;
+            }
             super.channelInactive(ctx);
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            fail(cause);
+            RemoteSegment segment = current;
+            if (segment != null) {
+                segment.onFailure(cause);
+            }
+            ready.completeExceptionally(cause);
             ctx.close();
         }
     }
@@ -274,22 +520,18 @@ public final class ShuffleClient implements AutoCloseable {
         RemoteError(String message) {
             super(message, null, false, false);
         }
-    }
 
-    private static final class ConnectionClosed extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        ConnectionClosed(String message, Throwable cause) {
-            super(message, cause);
+        boolean busy() {
+            return getMessage().contains(" is busy");
         }
     }
 
-    /** Internal signal: the connection failed before answering, so the (idempotent) request may be retried. */
-    private static final class StaleConnection extends RuntimeException {
+    /** Internal signal: connecting failed in a way worth retrying. */
+    private static final class TransientConnectFailure extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        StaleConnection(Throwable cause) {
-            super(cause);
+        TransientConnectFailure(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 }

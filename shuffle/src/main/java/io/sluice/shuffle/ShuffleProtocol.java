@@ -5,48 +5,72 @@ import static java.util.Objects.requireNonNull;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.nio.charset.StandardCharsets;
+import java.security.InvalidKeyException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The wire format of the shuffle service. Every message is a frame: a 4-byte big-endian length,
- * then that many bytes.
+ * The wire format of the shuffle service (version 2).
  *
  * <pre>
- * request:  version:u8=1  requesterId:str  shuffleId:str  map:i32  partition:i32
- *           (str = u16 length + UTF-8 bytes)
- * response: status:u8     payload: the block's bytes (OK) or a UTF-8 message (ERROR)
+ * client to server, each a frame (u32 length, then the body):
+ *   AUTH:    type:u8=1  mac:32 bytes      HMAC-SHA256(secret, "sluice-shuffle-auth" + nonce)
+ *   FETCH:   type:u8=2  version:u8=2  requesterId:str  jobId:str  shuffleId:str  map:i32  partition:i32
+ *            (str = u16 length + UTF-8 bytes)
+ * server to client, type-tagged:
+ *   HELLO:   type:u8=1  authRequired:u8  nonce:32 bytes      (sent first on every connection)
+ *   AUTH_OK: type:u8=2
+ *   ERROR:   type:u8=3  length:u32  UTF-8 message          (the connection stays usable unless closed)
+ *   SEGMENT: type:u8=4  length:i64  rows:i64  crc32c:i32   then exactly length raw bytes
  * </pre>
  *
- * One request is outstanding per connection at a time; responses come in request order.
+ * One request is outstanding per connection: the server reads nothing more from a connection
+ * until its response is flushed. Segment bodies are not framed, so a block has no size limit.
  */
 final class ShuffleProtocol {
-    static final byte VERSION = 1;
-    static final byte STATUS_OK = 0;
-    static final byte STATUS_ERROR = 1;
+    static final byte VERSION = 2;
+    static final byte AUTH = 1;
+    static final byte FETCH = 2;
+    static final byte HELLO = 1;
+    static final byte AUTH_OK = 2;
+    static final byte ERROR = 3;
+    static final byte SEGMENT = 4;
     static final int LENGTH_FIELD = 4;
+    static final int NONCE_BYTES = 32;
+    static final int MAC_BYTES = 32;
+    static final int HELLO_BYTES = 2 + NONCE_BYTES;
+    static final int SEGMENT_HEADER_BYTES = 1 + 8 + 8 + 4;
     static final int MAX_REQUEST_FRAME = 64 * 1024;
-    /** The largest response payload: a block must fit one Java byte array on the client. */
-    static final int MAX_RESPONSE_FRAME = Integer.MAX_VALUE - 64;
+    static final int MAX_ERROR_MESSAGE = 64 * 1024;
     private static final int MAX_STRING = 0xffff;
+    private static final byte[] AUTH_CONTEXT = "sluice-shuffle-auth".getBytes(StandardCharsets.US_ASCII);
 
     private ShuffleProtocol() {
     }
 
-    record Request(String requesterId, String shuffleId, int map, int partition) {
+    record Request(String requesterId, String jobId, String shuffleId, int map, int partition) {
         Request {
             requireNonNull(requesterId, "requesterId is null");
+            requireNonNull(jobId, "jobId is null");
             requireNonNull(shuffleId, "shuffleId is null");
         }
     }
 
-    /** Encodes a request body; the frame length is added by the pipeline's prepender. */
+    /** A FETCH frame including its length prefix. */
     static ByteBuf encodeRequest(ByteBufAllocator alloc, Request request) {
         ByteBuf out = alloc.buffer();
         try {
+            out.writeInt(0);
+            out.writeByte(FETCH);
             out.writeByte(VERSION);
             writeString(out, request.requesterId());
+            writeString(out, request.jobId());
             writeString(out, request.shuffleId());
             out.writeInt(request.map());
             out.writeInt(request.partition());
+            out.setInt(0, out.readableBytes() - LENGTH_FIELD);
             return out;
         } catch (RuntimeException e) {
             out.release();
@@ -54,7 +78,7 @@ final class ShuffleProtocol {
         }
     }
 
-    /** Decodes a request body (without its length prefix); malformed input gives IllegalArgumentException. */
+    /** Decodes a FETCH body after its type byte; malformed input gives IllegalArgumentException. */
     static Request decodeRequest(ByteBuf in) {
         if (in.readableBytes() < 1) {
             throw new IllegalArgumentException("empty request");
@@ -64,30 +88,68 @@ final class ShuffleProtocol {
             throw new IllegalArgumentException("unsupported protocol version " + version + " (expected " + VERSION + ")");
         }
         String requesterId = readString(in);
+        String jobId = readString(in);
         String shuffleId = readString(in);
         if (in.readableBytes() != 8) {
             throw new IllegalArgumentException("malformed request: " + in.readableBytes() + " trailing bytes, expected 8");
         }
-        return new Request(requesterId, shuffleId, in.readInt(), in.readInt());
+        return new Request(requesterId, jobId, shuffleId, in.readInt(), in.readInt());
     }
 
-    /** A complete response frame header (length prefix and status) for a payload of {@code payloadLength} bytes. */
-    static ByteBuf responseHeader(ByteBufAllocator alloc, byte status, long payloadLength) {
-        if (payloadLength < 0 || payloadLength + 1 > MAX_RESPONSE_FRAME) {
-            throw new IllegalArgumentException("response payload of " + payloadLength + " bytes is too large");
-        }
-        ByteBuf header = alloc.buffer(LENGTH_FIELD + 1);
-        header.writeInt((int) (payloadLength + 1));
-        header.writeByte(status);
-        return header;
+    /** An AUTH frame including its length prefix. */
+    static ByteBuf encodeAuth(ByteBufAllocator alloc, byte[] mac) {
+        ByteBuf out = alloc.buffer(LENGTH_FIELD + 1 + MAC_BYTES);
+        out.writeInt(1 + MAC_BYTES);
+        out.writeByte(AUTH);
+        out.writeBytes(mac);
+        return out;
     }
 
-    /** A complete error response frame. */
-    static ByteBuf errorResponse(ByteBufAllocator alloc, String message) {
+    static ByteBuf hello(ByteBufAllocator alloc, boolean authRequired, byte[] nonce) {
+        ByteBuf out = alloc.buffer(HELLO_BYTES);
+        out.writeByte(HELLO);
+        out.writeByte(authRequired ? 1 : 0);
+        out.writeBytes(nonce);
+        return out;
+    }
+
+    static ByteBuf authOk(ByteBufAllocator alloc) {
+        return alloc.buffer(1).writeByte(AUTH_OK);
+    }
+
+    static ByteBuf segmentHeader(ByteBufAllocator alloc, SegmentIndex.Segment segment) {
+        ByteBuf out = alloc.buffer(SEGMENT_HEADER_BYTES);
+        out.writeByte(SEGMENT);
+        out.writeLong(segment.length());
+        out.writeLong(segment.rows());
+        out.writeInt(segment.crc());
+        return out;
+    }
+
+    static ByteBuf error(ByteBufAllocator alloc, String message) {
         byte[] bytes = message.getBytes(StandardCharsets.UTF_8);
-        ByteBuf frame = responseHeader(alloc, STATUS_ERROR, bytes.length);
-        frame.writeBytes(bytes);
-        return frame;
+        int length = Math.min(bytes.length, MAX_ERROR_MESSAGE);
+        ByteBuf out = alloc.buffer(5 + length);
+        out.writeByte(ERROR);
+        out.writeInt(length);
+        out.writeBytes(bytes, 0, length);
+        return out;
+    }
+
+    /** HMAC-SHA256 of the nonce under the shared secret; the secret itself never crosses the wire. */
+    static byte[] mac(byte[] secret, byte[] nonce) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+            mac.update(AUTH_CONTEXT);
+            return mac.doFinal(nonce);
+        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+            throw new IllegalStateException("HmacSHA256 is unavailable", e);
+        }
+    }
+
+    static boolean macMatches(byte[] secret, byte[] nonce, byte[] actual) {
+        return MessageDigest.isEqual(mac(secret, nonce), actual);
     }
 
     private static void writeString(ByteBuf out, String s) {

@@ -10,7 +10,10 @@ import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.types.Schema;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * The bottom of a stage that consumes a shuffle: reduce partition {@code r} is the concatenation,
@@ -18,10 +21,12 @@ import java.util.List;
  * status of map task {@code m}; they are bound by the scheduler with {@link #withMapOutputs} once
  * the map stage is done.
  *
- * <p>Blocks are always fetched through the worker's {@link ShuffleClient}, even from this worker,
- * so there is one code path. Blocks are fetched lazily, one at a time (the next map's block when
- * the previous one is drained); empty blocks are skipped. Batches are allocated from the task's
- * allocator and belong to the caller.
+ * <p>Segments on this worker's own shuffle server are read from disk; others are fetched through
+ * the worker's {@link ShuffleClient}, several at once within the in-flight bounds of
+ * {@link ShuffleSettings}, and decoded as their bytes arrive. Empty blocks are skipped. Every
+ * segment's length, checksum and row count are verified; a failure is a
+ * {@link ShuffleFetchException} naming the shuffle, map and server. Batches are allocated from the
+ * task's allocator and belong to the caller.
  *
  * <p>With {@link Partitioning.Broadcast} partitioning the reader serves block 0 of every map output
  * for any partition index its consumer asks for, so each consumer partition sees all rows.
@@ -102,9 +107,9 @@ public final class ShuffleReaderExec implements ExecutionPlan {
             throw new IllegalStateException("shuffle " + shuffleId + " has no map outputs bound; run the map stage and "
                     + "bind its outputs with withMapOutputs before executing the reader");
         }
-        ShuffleClient client = context.service(ShuffleEnvironment.class).client();
+        ShuffleEnvironment env = context.service(ShuffleEnvironment.class);
         // A broadcast shuffle has one block per map output, read whole by every consumer partition.
-        return new ReduceStream(client, broadcast ? 0 : partition, context);
+        return BatchStream.cancellable(new ReduceStream(env, broadcast ? 0 : partition, context), context);
     }
 
     @Override
@@ -112,19 +117,34 @@ public final class ShuffleReaderExec implements ExecutionPlan {
         return "ShuffleReaderExec: shuffle=" + shuffleId;
     }
 
-    /** Walks the map outputs in order, holding at most one decoded block at a time. */
+    /**
+     * Walks the map outputs in order, decoding one segment at a time while the next remote ones
+     * are already requested: requests go out in map order while the requested-but-unconsumed bytes
+     * stay within {@link ShuffleSettings#maxInFlightBytes()} (one segment is always allowed) and
+     * the requests within {@link ShuffleSettings#maxRequestsInFlight()}. Local segments are read
+     * from disk when their turn comes.
+     */
     private final class ReduceStream implements BatchStream {
-        private final ShuffleClient client;
+        private final ShuffleEnvironment env;
         private final int partition;
         private final TaskContext context;
-        private int nextMap;
-        private BlockReader current;
+        private final int[] maps;
+        private final Map<Integer, RemoteSegment> requested = new HashMap<>();
+        private int nextToConsume;
+        private int nextToRequest;
+        private long inFlightBytes;
+        private SegmentDecoder current;
+        private RemoteSegment currentRemote;
+        private long currentBytes;
         private boolean closed;
 
-        ReduceStream(ShuffleClient client, int partition, TaskContext context) {
-            this.client = client;
+        ReduceStream(ShuffleEnvironment env, int partition, TaskContext context) {
+            this.env = env;
             this.partition = partition;
             this.context = context;
+            this.maps = IntStream.range(0, mapOutputs.size())
+                    .filter(m -> mapOutputs.get(m).bytesPerPartition()[partition] > 0)
+                    .toArray();
         }
 
         @Override
@@ -134,38 +154,70 @@ public final class ShuffleReaderExec implements ExecutionPlan {
             }
             while (true) {
                 if (current == null) {
-                    current = openNextBlock();
+                    current = openNext();
                     if (current == null) {
                         return null;
                     }
                 }
                 Batch batch = current.next();
                 if (batch != null) {
+                    env.metrics().addRecordsRead(batch.rowCount());
                     return batch;
                 }
                 current.close();
                 current = null;
+                if (currentRemote != null) {
+                    inFlightBytes -= currentBytes;
+                    env.metrics().addSegmentRead(true, currentBytes, currentRemote.waitNanos());
+                    currentRemote = null;
+                } else {
+                    env.metrics().addSegmentRead(false, currentBytes, 0);
+                }
             }
         }
 
-        private BlockReader openNextBlock() {
-            while (nextMap < mapOutputs.size()) {
-                int map = nextMap++;
+        private SegmentDecoder openNext() {
+            if (nextToConsume >= maps.length) {
+                return null;
+            }
+            int map = maps[nextToConsume++];
+            MapStatus status = mapOutputs.get(map);
+            long expected = status.bytesPerPartition()[partition];
+            BlockLocation block = new BlockLocation(status.host(), status.port(), shuffleId, map, partition);
+            currentBytes = expected;
+            if (env.isLocal(status.host(), status.port())) {
+                return LocalSegments.open(env.localDirectory(), block, expected, schema, context.allocator());
+            }
+            requestAhead();
+            RemoteSegment segment = requested.remove(map);
+            if (segment == null) {
+                throw new IllegalStateException("segment of map " + map + " was not requested");
+            }
+            currentRemote = segment;
+            return env.client().decode(segment, expected, schema, context.allocator());
+        }
+
+        /** Requests remote segments from {@code nextToConsume - 1} on, in order, within the in-flight bounds. */
+        private void requestAhead() {
+            ShuffleSettings settings = env.settings();
+            nextToRequest = Math.max(nextToRequest, nextToConsume - 1);
+            while (nextToRequest < maps.length && requested.size() < settings.maxRequestsInFlight()) {
+                int map = maps[nextToRequest];
                 MapStatus status = mapOutputs.get(map);
-                long expected = status.bytesPerPartition()[partition];
-                if (expected == 0) {
+                if (env.isLocal(status.host(), status.port())) {
+                    nextToRequest++;
                     continue;
                 }
-                byte[] bytes = client.fetch(status.host(), status.port(), shuffleId, map, partition);
-                if (bytes.length != expected) {
-                    throw new ShuffleFetchException(status.host(), status.port(), shuffleId, map, partition,
-                            "block has " + bytes.length + " bytes, the map status recorded " + expected
-                                    + " (stale or corrupt map output)", null);
+                long size = status.bytesPerPartition()[partition];
+                if (inFlightBytes > 0 && inFlightBytes + size > settings.maxInFlightBytes()) {
+                    return;
                 }
-                return new BlockReader(bytes, schema, context.allocator(),
-                        ShuffleBlocks.describe(shuffleId, map, partition));
+                BlockLocation block = new BlockLocation(status.host(), status.port(), shuffleId, map, partition);
+                requested.put(map, env.client().request(block, env.jobId()));
+                inFlightBytes += size;
+                env.metrics().observeInFlight(inFlightBytes);
+                nextToRequest++;
             }
-            return null;
         }
 
         @Override
@@ -178,6 +230,8 @@ public final class ShuffleReaderExec implements ExecutionPlan {
                 current.close();
                 current = null;
             }
+            requested.values().forEach(RemoteSegment::close);
+            requested.clear();
         }
     }
 }

@@ -20,21 +20,20 @@ import java.util.List;
 
 /**
  * The top of a map stage: runs one input partition and writes its rows, split by
- * {@code outputPartitioning}, as one Arrow IPC stream block per output partition under
- * {@code <localDirectory>/<shuffleId>/map-<m>-part-<r>.arrow} of the worker's
- * {@link ShuffleEnvironment}.
+ * {@code outputPartitioning}, as one data file plus one index file under
+ * {@code <localDirectory>/<shuffleId>/} of the worker's {@link ShuffleEnvironment} (see
+ * {@link MapOutputWriter}: one Arrow IPC stream segment per output partition, in partition order,
+ * heap use and open files bounded whatever the partition count).
  *
- * <p>Guarantees: every input row goes to exactly one block; blocks appear atomically and only for
- * partitions that received rows (the returned {@link MapStatus} says 0 bytes for the others); on
- * failure no temporary file is left and all Arrow memory is released. Within a block, rows keep
+ * <p>Guarantees: every input row goes to exactly one segment; the output appears atomically, with
+ * segments only for partitions that received rows (the returned {@link MapStatus} says 0 bytes for
+ * the others); on failure no temporary file is left and all Arrow memory is released. Within a
+ * segment, rows keep
  * their input order. Hash placement is {@link HashPartitioner}'s, range placement
  * {@link RangePartitioner}'s (the split points must be resolved by then, or {@link #write} fails
  * before writing anything); round-robin starts at {@code mapPartition mod n} so map tasks do not
  * all load partition 0 first. A {@link Partitioning.Broadcast} shuffle writes every row to block 0,
  * which the reader serves to every consumer partition.
- *
- * <p>Rows bound for a partition are buffered on the heap and written as record batches of about
- * the task's batch size, so many output partitions do not turn into many tiny IPC batches.
  */
 public final class ShuffleWriterExec implements ExecutionPlan {
     private final ExecutionPlan input;
@@ -114,177 +113,79 @@ public final class ShuffleWriterExec implements ExecutionPlan {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create shuffle directory " + directory, e);
         }
-        MapTask task = new MapTask(directory, mapPartition, context);
+        ShuffleSettings settings = env.settings();
+        MapOutputWriter output = new MapOutputWriter(ShuffleBlocks.dataFile(env.localDirectory(), shuffleId, mapPartition),
+                ShuffleBlocks.indexFile(env.localDirectory(), shuffleId, mapPartition), mapPartition, input.schema(),
+                outputPartitioning.partitionCount(), context.allocator(), settings.compression(), context.batchSize(),
+                settings.maxBufferedRows());
+        RowRouter router = new RowRouter(outputPartitioning, mapPartition, input.schema());
         boolean committed = false;
         try {
             try (BatchStream stream = input.execute(mapPartition, context)) {
                 Batch next;
                 while ((next = stream.next()) != null) {
                     try (Batch batch = next) {
-                        task.route(batch);
+                        route(batch, router, output);
                     }
                     context.checkNotCancelled();
                 }
             }
-            long[] bytes = task.commit();
+            long[] bytes = output.commit();
             committed = true;
+            env.metrics().addWrite(output.recordsWritten(), output.bytesWritten(), output.writeNanos());
             return new MapStatus(env.workerId(), env.host(), env.port(), bytes);
         } finally {
             if (!committed) {
-                task.abort();
+                output.abort();
             }
         }
     }
 
-    /**
-     * The state of one running map task: its open blocks, the rows buffered per partition and the
-     * round-robin position. Buffered rows are flushed to a partition's block once they reach the
-     * batch size, and all at once when the task holds more than {@link #MAX_BUFFERED_BATCHES}
-     * batches' worth, which bounds the heap a task uses for any partition count.
-     */
-    private final class MapTask {
-        private static final int MAX_BUFFERED_BATCHES = 16;
-
-        private final Path directory;
-        private final int map;
-        private final TaskContext context;
-        private final int batchSize;
-        private final RowRouter router;
-        private final BlockWriter[] blocks;
-        private final PartitionBuffer[] buffers;
-        private long bufferedRows;
-
-        MapTask(Path directory, int map, TaskContext context) {
-            this.directory = directory;
-            this.map = map;
-            this.context = context;
-            this.batchSize = context.batchSize();
-            int n = outputPartitioning.partitionCount();
-            this.router = new RowRouter(outputPartitioning, map, input.schema());
-            this.blocks = new BlockWriter[n];
-            this.buffers = new PartitionBuffer[n];
+    /** Hands each partition its rows of {@code batch}, in input order. */
+    private static void route(Batch batch, RowRouter router, MapOutputWriter output) {
+        int rows = batch.rowCount();
+        if (rows == 0) {
+            return;
         }
-
-        void route(Batch batch) {
-            int rows = batch.rowCount();
-            if (rows == 0) {
-                return;
-            }
-            int n = blocks.length;
-            int[] target = router.partitions(batch);
-            int[] counts = new int[n];
-            for (int i = 0; i < rows; i++) {
-                counts[target[i]]++;
-            }
-            int only = target[0];
-            if (counts[only] == rows) {
-                if (rows >= batchSize / 2 && buffered(only) == 0) {
-                    // A big batch for one partition with nothing pending before it: write it as it is.
-                    block(only).append(batch);
-                } else {
-                    buffer(only, batch.columns());
-                }
-                return;
-            }
-            // Counting sort of row indexes by partition; each partition's rows keep their input order.
-            int[] starts = new int[n + 1];
-            for (int r = 0; r < n; r++) {
-                starts[r + 1] = starts[r] + counts[r];
-            }
-            int[] order = new int[rows];
-            int[] fill = Arrays.copyOf(starts, n);
-            for (int i = 0; i < rows; i++) {
-                order[fill[target[i]]++] = i;
-            }
-            Col[] columns = batch.columns();
-            for (int r = 0; r < n; r++) {
-                int count = counts[r];
-                if (count == 0) {
-                    continue;
-                }
-                int[] indexes = Arrays.copyOfRange(order, starts[r], starts[r + 1]);
-                Col[] gathered = new Col[columns.length];
-                for (int c = 0; c < columns.length; c++) {
-                    gathered[c] = columns[c].gather(indexes, count);
-                }
-                buffer(r, gathered);
-            }
+        int n = router.partitionCount;
+        int[] target = router.partitions(batch);
+        int[] counts = new int[n];
+        for (int i = 0; i < rows; i++) {
+            counts[target[i]]++;
         }
-
-        private int buffered(int partition) {
-            return buffers[partition] == null ? 0 : buffers[partition].rows();
+        Col[] columns = batch.columns();
+        int only = target[0];
+        if (counts[only] == rows) {
+            output.add(only, columns);
+            return;
         }
-
-        private void buffer(int partition, Col[] columns) {
-            PartitionBuffer buffer = buffers[partition];
-            if (buffer == null) {
-                buffer = new PartitionBuffer(columns.length);
-                buffers[partition] = buffer;
-            }
-            buffer.add(columns);
-            bufferedRows += columns.length == 0 ? 0 : columns[0].length;
-            if (buffer.rows() >= batchSize) {
-                flush(partition);
-            }
-            if (bufferedRows > (long) MAX_BUFFERED_BATCHES * batchSize) {
-                flushAll();
-            }
+        // Counting sort of row indexes by partition; each partition's rows keep their input order.
+        int[] starts = new int[n + 1];
+        for (int r = 0; r < n; r++) {
+            starts[r + 1] = starts[r] + counts[r];
         }
-
-        private void flush(int partition) {
-            PartitionBuffer buffer = buffers[partition];
-            int rows = buffer.rows();
-            if (rows == 0) {
-                return;
-            }
-            Col[] columns = buffer.drain();
-            bufferedRows -= rows;
-            try (Batch part = Batch.of(input.schema(), columns, rows, context.allocator())) {
-                block(partition).append(part);
-            }
+        int[] order = new int[rows];
+        int[] fill = Arrays.copyOf(starts, n);
+        for (int i = 0; i < rows; i++) {
+            order[fill[target[i]]++] = i;
         }
-
-        private void flushAll() {
-            for (int r = 0; r < buffers.length; r++) {
-                if (buffers[r] != null) {
-                    flush(r);
-                }
+        for (int r = 0; r < n; r++) {
+            int count = counts[r];
+            if (count == 0) {
+                continue;
             }
-        }
-
-        private BlockWriter block(int partition) {
-            BlockWriter block = blocks[partition];
-            if (block == null) {
-                block = BlockWriter.open(directory, map, partition, input.schema(), context.allocator());
-                blocks[partition] = block;
+            int[] indexes = Arrays.copyOfRange(order, starts[r], starts[r + 1]);
+            Col[] gathered = new Col[columns.length];
+            for (int c = 0; c < columns.length; c++) {
+                gathered[c] = columns[c].gather(indexes, count);
             }
-            return block;
-        }
-
-        /** Flushes and commits every block; returns the bytes per partition (0 where no rows came). */
-        long[] commit() {
-            flushAll();
-            long[] bytes = new long[blocks.length];
-            for (int r = 0; r < blocks.length; r++) {
-                if (blocks[r] != null) {
-                    bytes[r] = blocks[r].commit();
-                }
-            }
-            return bytes;
-        }
-
-        void abort() {
-            for (BlockWriter block : blocks) {
-                if (block != null) {
-                    block.abort();
-                }
-            }
+            output.add(r, gathered);
         }
     }
 
     /** Places rows for one map task; holds the round-robin position across batches. */
     private static final class RowRouter {
-        private final int partitionCount;
+        final int partitionCount;
         private final HashPartitioner hash;
         private final RangePartitioner range;
         private int nextRoundRobin;

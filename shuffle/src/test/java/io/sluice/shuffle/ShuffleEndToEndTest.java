@@ -98,18 +98,22 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
     private int largestBatch;
 
     /**
-     * Runs every reduce partition on w1; returns, per partition, the rows as [id, k, s, v] lists.
+     * Runs every reduce partition (on w1 unless told); returns, per partition, the rows as [id, k, s, v] lists.
      * Checks that each partition's rows come in map order and, within a map, in input order (ids
      * ascend).
      */
     private List<List<List<Object>>> runReduce(ShuffleReaderExec reader) {
+        return runReduce(reader, env1);
+    }
+
+    private List<List<List<Object>>> runReduce(ShuffleReaderExec reader, ShuffleEnvironment env) {
         batchesRead = 0;
         largestBatch = 0;
         List<List<List<Object>>> out = new ArrayList<>();
         for (int r = 0; r < reader.properties().partitioning().partitionCount(); r++) {
             List<List<Object>> rows = new ArrayList<>();
             try (BufferAllocator allocator = root.newChildAllocator("reduce-" + r, 0, 64L << 20);
-                    BatchStream stream = reader.execute(r, task(env1, allocator))) {
+                    BatchStream stream = reader.execute(r, task(env, allocator))) {
                 Batch batch;
                 while ((batch = stream.next()) != null) {
                     try (Batch b = batch) {
@@ -137,17 +141,17 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
     @Test
     void hashShuffleAcrossTwoWorkers() {
         Partitioning hash = new Partitioning.Hash(List.of(new Column("k"), new Column("s")), 5);
-        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), hash, "q1-stage0");
+        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), hash, "j-q1-stage0");
         MapStatus m0 = runMap(writer, 0, env1);
         MapStatus m1 = runMap(writer, 1, env2);
         assertThat(m0.workerId()).isEqualTo("w1");
         assertThat(m0.port()).isEqualTo(server1.port());
         assertThat(m1.workerId()).isEqualTo("w2");
         assertThat(m1.port()).isEqualTo(server2.port());
-        assertBlockFilesMatch(dir1, "q1-stage0", 0, m0);
-        assertBlockFilesMatch(dir2, "q1-stage0", 1, m1);
+        assertBlockFilesMatch(dir1, "j-q1-stage0", 0, m0);
+        assertBlockFilesMatch(dir2, "j-q1-stage0", 1, m1);
 
-        ShuffleReaderExec reader = new ShuffleReaderExec(SCHEMA, "q1-stage0", hash, List.of())
+        ShuffleReaderExec reader = new ShuffleReaderExec(SCHEMA, "j-q1-stage0", hash, List.of())
                 .withMapOutputs(List.of(m0, m1));
         assertThat(reader.properties().partitioning()).isEqualTo(hash);
         List<List<List<Object>>> partitions = runReduce(reader);
@@ -174,26 +178,24 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
         // Slivers from the input batches were coalesced: one record batch per non-empty block.
         assertThat(batchesRead).isEqualTo(nonEmptyBlocks(m0) + nonEmptyBlocks(m1));
 
-        // The reducers ran on w1 and fetched everything over sockets, from w2 and from w1 itself.
-        assertThat(server2.blocksServedTo().get("w1")).isPositive();
-        assertThat(server1.blocksServedTo().get("w1")).isPositive();
-        assertThat(server2.blocksServedTo()).doesNotContainKey("w2");
-        assertThat(server1.blocksServed() + server2.blocksServed()).isEqualTo(nonEmptyBlocks(m0) + nonEmptyBlocks(m1));
-        assertThat(server1.bytesServed()).isEqualTo(m0.totalBytes());
+        // The reducers ran on w1: w2's segments came over the socket, w1's own from its disk.
+        assertThat(server2.blocksServedTo()).containsOnlyKeys("w1");
+        assertThat(server2.blocksServed()).isEqualTo(nonEmptyBlocks(m1));
         assertThat(server2.bytesServed()).isEqualTo(m1.totalBytes());
+        assertThat(server1.blocksServed()).isZero();
 
-        server2.removeShuffle("q1-stage0");
-        assertThat(dir2.resolve("q1-stage0")).doesNotExist();
-        assertThat(dir1.resolve("q1-stage0")).exists();
+        server2.removeShuffle("j-q1-stage0");
+        assertThat(dir2.resolve("j-q1-stage0")).doesNotExist();
+        assertThat(dir1.resolve("j-q1-stage0")).exists();
     }
 
     @Test
     void smallBatchSizeFlushesBuffersAndKeepsEveryRow() {
         Partitioning hash = new Partitioning.Hash(List.of(new Column("s")), 3);
-        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), hash, "small");
+        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), hash, "j-small");
         MapStatus m0 = runMap(writer, 0, env1, 7);
         MapStatus m1 = runMap(writer, 1, env2, 7);
-        List<List<List<Object>>> parts = runReduce(new ShuffleReaderExec(SCHEMA, "small", hash, List.of(m0, m1)));
+        List<List<List<Object>>> parts = runReduce(new ShuffleReaderExec(SCHEMA, "j-small", hash, List.of(m0, m1)));
         Set<Long> ids = new HashSet<>();
         parts.forEach(p -> p.forEach(row -> assertThat(ids.add((Long) row.get(0))).isTrue()));
         assertThat(ids).hasSize(totalRows());
@@ -204,10 +206,10 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
     @Test
     void roundRobinAndSingleShuffles() {
         Partitioning rr = new Partitioning.RoundRobin(3);
-        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), rr, "rr");
+        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), rr, "j-rr");
         MapStatus m0 = runMap(writer, 0, env1);
         MapStatus m1 = runMap(writer, 1, env2);
-        List<List<List<Object>>> parts = runReduce(new ShuffleReaderExec(SCHEMA, "rr", rr, List.of(m0, m1)));
+        List<List<List<Object>>> parts = runReduce(new ShuffleReaderExec(SCHEMA, "j-rr", rr, List.of(m0, m1)));
         int total = parts.stream().mapToInt(List::size).sum();
         assertThat(total).isEqualTo(totalRows());
         for (List<List<Object>> p : parts) {
@@ -215,10 +217,10 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
         }
 
         Partitioning single = new Partitioning.Single();
-        ShuffleWriterExec gather = new ShuffleWriterExec(source(-1), single, "single");
+        ShuffleWriterExec gather = new ShuffleWriterExec(source(-1), single, "j-single");
         MapStatus s0 = runMap(gather, 0, env1);
         MapStatus s1 = runMap(gather, 1, env2);
-        List<List<List<Object>>> one = runReduce(new ShuffleReaderExec(SCHEMA, "single", single, List.of(s0, s1)));
+        List<List<List<Object>>> one = runReduce(new ShuffleReaderExec(SCHEMA, "j-single", single, List.of(s0, s1)));
         assertThat(one).hasSize(1);
         // Map order is kept: map 0's rows, in order, then map 1's.
         List<Long> ids = one.get(0).stream().map(row -> (Long) row.get(0)).toList();
@@ -230,15 +232,17 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
 
     @Test
     void emptyPartitionsAreNotWrittenNorFetched() throws Exception {
-        // A constant key sends every row to one partition: the other three get no file and no fetch.
+        // A constant key sends every row to one partition: the other three get no bytes and no fetch.
         Partitioning hash = new Partitioning.Hash(List.of(new io.sluice.plan.expr.Literal(1L, DataType.INT64)), 4);
-        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), hash, "const");
+        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), hash, "j-const");
         MapStatus m0 = runMap(writer, 0, env1);
         assertThat(nonEmptyBlocks(m0)).isEqualTo(1);
-        try (Stream<Path> files = Files.list(dir1.resolve("const"))) {
-            assertThat(files.count()).isEqualTo(1);
+        try (Stream<Path> files = Files.list(dir1.resolve("j-const"))) {
+            assertThat(files.map(f -> f.getFileName().toString()).toList())
+                    .containsExactlyInAnyOrder("map-0.data", "map-0.index");
         }
-        List<List<List<Object>>> parts = runReduce(new ShuffleReaderExec(SCHEMA, "const", hash, List.of(m0)));
+        // Read by w2, so over the socket: one request, for the one non-empty segment.
+        List<List<List<Object>>> parts = runReduce(new ShuffleReaderExec(SCHEMA, "j-const", hash, List.of(m0)), env2);
         assertThat(parts.stream().mapToInt(List::size).sum()).isEqualTo(358);
         assertThat(server1.blocksServed()).isEqualTo(1);
     }
@@ -246,14 +250,14 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
     @Test
     void failedMapTaskLeavesNoFilesAndNoMemory() throws Exception {
         Partitioning hash = new Partitioning.Hash(List.of(new Column("k")), 4);
-        ShuffleWriterExec writer = new ShuffleWriterExec(source(2), hash, "failing");
+        ShuffleWriterExec writer = new ShuffleWriterExec(source(2), hash, "j-failing");
         try (BufferAllocator allocator = root.newChildAllocator("map", 0, 64L << 20)) {
             assertThatThrownBy(() -> writer.write(0, task(env1, allocator)))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("failed on purpose");
             assertThat(allocator.getAllocatedMemory()).isZero();
         }
-        try (Stream<Path> files = Files.list(dir1.resolve("failing"))) {
+        try (Stream<Path> files = Files.list(dir1.resolve("j-failing"))) {
             assertThat(files.toList()).isEmpty();
         }
     }
@@ -261,13 +265,13 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
     @Test
     void readerWithoutMapOutputsIsABug() {
         Partitioning hash = new Partitioning.Hash(List.of(new Column("k")), 2);
-        ShuffleReaderExec reader = new ShuffleReaderExec(SCHEMA, "unbound", hash, List.of());
+        ShuffleReaderExec reader = new ShuffleReaderExec(SCHEMA, "j-unbound", hash, List.of());
         try (BufferAllocator allocator = root.newChildAllocator("reduce", 0, 1 << 20)) {
             assertThatThrownBy(() -> reader.execute(0, task(env1, allocator)))
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("unbound");
+                    .hasMessageContaining("j-unbound");
         }
-        assertThat(reader.describe()).isEqualTo("ShuffleReaderExec: shuffle=unbound");
+        assertThat(reader.describe()).isEqualTo("ShuffleReaderExec: shuffle=j-unbound");
         assertThat(reader.children()).isEmpty();
     }
 
@@ -277,26 +281,26 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ShuffleWriterExec(source(-1), new Partitioning.Single(), "../etc"))
                 .isInstanceOf(IllegalArgumentException.class);
-        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), new Partitioning.Unknown(1), "ok");
+        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), new Partitioning.Unknown(1), "j-ok");
         assertThat(writer.properties().partitioning()).isEqualTo(new Partitioning.Unknown(2));
         ShuffleWriterExec hashed = new ShuffleWriterExec(source(-1),
-                new Partitioning.Hash(List.of(new Column("k")), 4), "s7");
-        assertThat(hashed.describe()).isEqualTo("ShuffleWriterExec: shuffle=s7 partitioning=hash([k], 4)");
+                new Partitioning.Hash(List.of(new Column("k")), 4), "j-s7");
+        assertThat(hashed.describe()).isEqualTo("ShuffleWriterExec: shuffle=j-s7 partitioning=hash([k], 4)");
         try (BufferAllocator allocator = root.newChildAllocator("map", 0, 1 << 20)) {
             BatchStream out = hashed.execute(1, task(env2, allocator));
             assertThat(out.next()).isNull();
             out.close();
         }
-        assertThat(dir2.resolve("s7")).isDirectory();
+        assertThat(dir2.resolve("j-s7")).isDirectory();
     }
 
     @Test
     void staleMapStatusIsDetected() {
         Partitioning single = new Partitioning.Single();
-        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), single, "stale");
+        ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), single, "j-stale");
         MapStatus m0 = runMap(writer, 0, env1);
         MapStatus wrong = new MapStatus("w1", "127.0.0.1", server1.port(), new long[] {m0.bytesPerPartition()[0] + 1});
-        ShuffleReaderExec reader = new ShuffleReaderExec(SCHEMA, "stale", single, List.of(wrong));
+        ShuffleReaderExec reader = new ShuffleReaderExec(SCHEMA, "j-stale", single, List.of(wrong));
         try (BufferAllocator allocator = root.newChildAllocator("reduce", 0, 1 << 20);
                 BatchStream stream = reader.execute(0, task(env1, allocator))) {
             assertThatThrownBy(stream::next).isInstanceOf(ShuffleFetchException.class)
@@ -314,15 +318,9 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
         return n;
     }
 
+    /** One data file whose size is the sum of the segments, one index file, nothing else. */
     private static void assertBlockFilesMatch(Path root, String shuffleId, int map, MapStatus status) {
-        long[] bytes = status.bytesPerPartition();
-        for (int r = 0; r < bytes.length; r++) {
-            Path file = ShuffleBlocks.blockFile(root, shuffleId, map, r);
-            if (bytes[r] == 0) {
-                assertThat(file).doesNotExist();
-            } else {
-                assertThat(file).hasSize(bytes[r]);
-            }
-        }
+        assertThat(ShuffleBlocks.dataFile(root, shuffleId, map)).hasSize(status.totalBytes());
+        assertThat(ShuffleBlocks.indexFile(root, shuffleId, map)).exists();
     }
 }

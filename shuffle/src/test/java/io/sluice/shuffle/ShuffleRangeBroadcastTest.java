@@ -163,7 +163,7 @@ class ShuffleRangeBroadcastTest extends TwoWorkerShuffleTest {
     @Test
     void rangeShuffleOnALongKeyPutsNullsLast() {
         List<SortKey> keys = List.of(SortKey.asc(new Column("k")));
-        List<List<List<Object>>> parts = rangeShuffle("range-k", keys, new int[] {1}, 4);
+        List<List<List<Object>>> parts = rangeShuffle("j-range-k", keys, new int[] {1}, 4);
         // 7 distinct keys and NULL over 4 partitions: all used; the NULLs are in the last one.
         assertThat(parts).allSatisfy(p -> assertThat(p).isNotEmpty());
         assertThat(parts.get(3)).anySatisfy(row -> assertThat(row.get(1)).isNull());
@@ -171,22 +171,22 @@ class ShuffleRangeBroadcastTest extends TwoWorkerShuffleTest {
 
     @Test
     void rangeShuffleOnDescendingStringAndMultiColumnKeys() {
-        rangeShuffle("range-s", List.of(SortKey.desc(new Column("s"))), new int[] {2}, 3);
-        rangeShuffle("range-ks", List.of(SortKey.asc(new Column("k")), new SortKey(new Column("s"), false, true)),
+        rangeShuffle("j-range-s", List.of(SortKey.desc(new Column("s"))), new int[] {2}, 3);
+        rangeShuffle("j-range-ks", List.of(SortKey.asc(new Column("k")), new SortKey(new Column("s"), false, true)),
                 new int[] {1, 2}, 6);
     }
 
     @Test
     void fewerBoundariesLeaveTheLastPartitionsEmpty() {
         List<SortKey> keys = List.of(SortKey.asc(new Column("k")));
-        Partitioning.Range range = new Partitioning.Range(keys, new SplitPoints("few", List.of(List.of(3L))), 4);
-        ShuffleWriterExec writer = new ShuffleWriterExec(ShuffleEndToEndTest.source(-1), range, "few");
+        Partitioning.Range range = new Partitioning.Range(keys, new SplitPoints("j-few", List.of(List.of(3L))), 4);
+        ShuffleWriterExec writer = new ShuffleWriterExec(ShuffleEndToEndTest.source(-1), range, "j-few");
         MapStatus m0 = runMap(writer, 0, env1);
         assertThat(m0.bytesPerPartition()[0]).isPositive();
         assertThat(m0.bytesPerPartition()[1]).isPositive();
         assertThat(m0.bytesPerPartition()[2]).isZero();
         assertThat(m0.bytesPerPartition()[3]).isZero();
-        ShuffleReaderExec reader = new ShuffleReaderExec(ShuffleEndToEndTest.SCHEMA, "few", range, List.of(m0));
+        ShuffleReaderExec reader = new ShuffleReaderExec(ShuffleEndToEndTest.SCHEMA, "j-few", range, List.of(m0));
         assertThat(read(reader, 0)).allSatisfy(row -> assertThat((Long) row.get(1)).isLessThanOrEqualTo(3L));
         assertThat(read(reader, 1)).allSatisfy(row -> assertThat(row.get(1) == null || (Long) row.get(1) > 3L).isTrue());
     }
@@ -195,14 +195,14 @@ class ShuffleRangeBroadcastTest extends TwoWorkerShuffleTest {
     void unresolvedSplitPointsFailBeforeWritingAnything() throws Exception {
         Partitioning.Range range = new Partitioning.Range(List.of(SortKey.asc(new Column("k"))),
                 SplitPoints.unresolved("join-7"), 4);
-        ShuffleWriterExec writer = new ShuffleWriterExec(ShuffleEndToEndTest.source(-1), range, "unresolved");
+        ShuffleWriterExec writer = new ShuffleWriterExec(ShuffleEndToEndTest.source(-1), range, "j-unresolved");
         try (BufferAllocator allocator = root.newChildAllocator("map", 0, 16L << 20)) {
             assertThatThrownBy(() -> writer.write(0, task(env1, allocator)))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("unresolved split points 'join-7'");
             assertThat(allocator.getAllocatedMemory()).isZero();
         }
-        try (Stream<Path> files = Files.list(dir1.resolve("unresolved"))) {
+        try (Stream<Path> files = Files.list(dir1.resolve("j-unresolved"))) {
             assertThat(files.toList()).isEmpty();
         }
     }
@@ -210,11 +210,11 @@ class ShuffleRangeBroadcastTest extends TwoWorkerShuffleTest {
     @Test
     void broadcastIsReadWholeByEveryConsumerPartition() {
         Partitioning broadcast = new Partitioning.Broadcast();
-        ShuffleWriterExec writer = new ShuffleWriterExec(ShuffleEndToEndTest.source(-1), broadcast, "bc");
+        ShuffleWriterExec writer = new ShuffleWriterExec(ShuffleEndToEndTest.source(-1), broadcast, "j-bc");
         MapStatus m0 = runMap(writer, 0, env1);
         MapStatus m1 = runMap(writer, 1, env2);
         assertThat(m0.bytesPerPartition()).hasSize(1);
-        ShuffleReaderExec reader = new ShuffleReaderExec(ShuffleEndToEndTest.SCHEMA, "bc", broadcast, List.of(m0, m1));
+        ShuffleReaderExec reader = new ShuffleReaderExec(ShuffleEndToEndTest.SCHEMA, "j-bc", broadcast, List.of(m0, m1));
         assertThat(reader.properties().partitioning()).isEqualTo(broadcast);
         List<List<Object>> first = read(reader, 0);
         assertThat(first).hasSize(ShuffleEndToEndTest.totalRows());
@@ -223,7 +223,7 @@ class ShuffleRangeBroadcastTest extends TwoWorkerShuffleTest {
         }
         assertThatThrownBy(() -> read(reader, -1)).isInstanceOf(IllegalArgumentException.class);
         // A non-broadcast reader still rejects partitions it does not have.
-        ShuffleReaderExec single = new ShuffleReaderExec(ShuffleEndToEndTest.SCHEMA, "bc", new Partitioning.Single(),
+        ShuffleReaderExec single = new ShuffleReaderExec(ShuffleEndToEndTest.SCHEMA, "j-bc", new Partitioning.Single(),
                 List.of(m0, m1));
         assertThatThrownBy(() -> read(single, 1)).hasMessageContaining("out of range");
     }

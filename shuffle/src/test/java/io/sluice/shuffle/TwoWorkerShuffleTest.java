@@ -14,6 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
  * test.
  */
 abstract class TwoWorkerShuffleTest {
+    /** The job of every shuffle in these tests: shuffle ids start with "j-". */
+    static final String JOB = "j";
+
     @TempDir
     Path dir1;
     @TempDir
@@ -34,8 +37,8 @@ abstract class TwoWorkerShuffleTest {
         server2 = new ShuffleServer("127.0.0.1", 0, dir2).start();
         client1 = new ShuffleClient("w1");
         client2 = new ShuffleClient("w2");
-        env1 = new ShuffleEnvironment("w1", "127.0.0.1", server1.port(), dir1, client1);
-        env2 = new ShuffleEnvironment("w2", "127.0.0.1", server2.port(), dir2, client2);
+        env1 = new ShuffleEnvironment("w1", "127.0.0.1", server1.port(), dir1, client1).forJob(JOB);
+        env2 = new ShuffleEnvironment("w2", "127.0.0.1", server2.port(), dir2, client2).forJob(JOB);
     }
 
     @AfterEach

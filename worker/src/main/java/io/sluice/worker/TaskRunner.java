@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
+import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.MapStatus;
@@ -12,6 +13,7 @@ import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.physical.FetchFailure;
 import io.sluice.shuffle.ShuffleEnvironment;
 import io.sluice.shuffle.ShuffleFetchException;
+import io.sluice.shuffle.ShuffleTaskMetrics;
 import io.sluice.shuffle.ShuffleWriterExec;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
@@ -45,12 +47,23 @@ final class TaskRunner {
 
     /** Runs the task; it stops at its next batch once {@code cancelled} answers true. */
     Outcome run(TaskDescription task, BooleanSupplier cancelled) {
+        long start = System.nanoTime();
+        ShuffleEnvironment environment = shuffle.forJob(task.jobId());
+        Outcome outcome = execute(task, environment, cancelled);
+        ShuffleTaskMetrics m = environment.metrics();
+        TaskMetrics metrics = new TaskMetrics(System.nanoTime() - start, m.recordsWritten(), m.bytesWritten(),
+                m.writeNanos(), m.recordsRead(), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos());
+        LOG.debug("task {}: {}", task.taskId(), m);
+        return new Outcome(outcome.finished().withMetrics(metrics), outcome.shuffleId());
+    }
+
+    private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled) {
         String shuffleId = null;
         try (BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(), 0, taskMemoryLimit)) {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
             TaskContext context = new TaskContext(task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
-                    Map.of(ShuffleEnvironment.class, shuffle), cancelled);
+                    Map.of(ShuffleEnvironment.class, environment), cancelled);
             context.checkNotCancelled();
             MapStatus status = plan.write(task.partition(), context);
             return new Outcome(TaskFinished.succeeded(task.taskId(), workerId, status), shuffleId);
@@ -66,7 +79,8 @@ final class TaskRunner {
                 if (t instanceof ShuffleFetchException fetch) {
                     LOG.warn("task {} could not read {} map {} from {}:{}", task.taskId(), fetch.shuffleId(), fetch.map(),
                             fetch.host(), fetch.port());
-                    FetchFailure failure = new FetchFailure(fetch.shuffleId(), fetch.map(), fetch.host(), fetch.port());
+                    FetchFailure failure = new FetchFailure(fetch.shuffleId(), fetch.map(), fetch.host(), fetch.port(),
+                            fetch.serverLost());
                     return new Outcome(TaskFinished.fetchFailed(task.taskId(), workerId, e.toString(), failure), shuffleId);
                 }
             }

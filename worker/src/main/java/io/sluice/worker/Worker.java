@@ -9,6 +9,7 @@ import io.sluice.plan.SluiceException;
 import io.sluice.shuffle.ShuffleClient;
 import io.sluice.shuffle.ShuffleEnvironment;
 import io.sluice.shuffle.ShuffleServer;
+import io.sluice.shuffle.ShuffleSettings;
 import java.nio.file.Files;
 import java.io.IOException;
 import java.time.Duration;
@@ -46,8 +47,10 @@ public final class Worker implements AutoCloseable {
             throw new SluiceException("cannot create the worker directory " + settings.localDirectory() + ": " + e.getMessage());
         }
         this.allocator = new RootAllocator(settings.memoryLimitBytes());
-        this.shuffleServer = new ShuffleServer(settings.host(), settings.shufflePort(), settings.localDirectory()).start();
-        this.shuffleClient = new ShuffleClient(settings.workerId());
+        this.shuffleServer = new ShuffleServer(settings.host(), settings.shufflePort(), settings.localDirectory(),
+                ShuffleServer.Options.defaults().withSecret(settings.authSecret())).start();
+        this.shuffleClient = new ShuffleClient(settings.workerId(),
+                ShuffleClient.Options.defaults().withSecret(settings.authSecret()));
         AtomicInteger threads = new AtomicInteger();
         this.slots = new ThreadPoolExecutor(settings.slots(), settings.slots(), 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), r -> {
@@ -56,7 +59,7 @@ public final class Worker implements AutoCloseable {
                     return t;
                 });
         ShuffleEnvironment environment = new ShuffleEnvironment(settings.workerId(), settings.host(), shuffleServer.port(),
-                settings.localDirectory(), shuffleClient);
+                settings.localDirectory(), shuffleClient).withSettings(ShuffleSettings.from(System::getProperty));
         TaskRunner runner = new TaskRunner(settings.workerId(), allocator, settings.taskMemoryLimitBytes(), environment);
         NodeConfig node = NodeConfig.worker(settings.host(), settings.port(), settings.coordinatorAddress())
                 .withStableAfter(settings.stableAfter());

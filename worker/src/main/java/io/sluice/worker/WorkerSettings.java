@@ -10,8 +10,11 @@ import java.time.Duration;
  * coordinator's cluster address to join, task slots, where shuffle files go, and memory limits.
  */
 public record WorkerSettings(String workerId, String host, int port, int shufflePort, String coordinatorAddress, int slots,
-        Path localDirectory, long memoryLimitBytes, long taskMemoryLimitBytes, Duration stableAfter) {
+        Path localDirectory, long memoryLimitBytes, long taskMemoryLimitBytes, Duration stableAfter, String authSecret) {
     public WorkerSettings {
+        if (authSecret != null && authSecret.isEmpty()) {
+            throw new IllegalArgumentException("authSecret is empty");
+        }
         requireNonNull(workerId, "workerId is null");
         requireNonNull(host, "host is null");
         requireNonNull(coordinatorAddress, "coordinatorAddress is null");
@@ -27,21 +30,47 @@ public record WorkerSettings(String workerId, String host, int port, int shuffle
 
     public static WorkerSettings defaults(String workerId, String host, String coordinatorAddress, Path localDirectory) {
         return new WorkerSettings(workerId, host, 0, 0, coordinatorAddress, 2, localDirectory, 4L << 30, 1L << 30,
-                Duration.ofSeconds(7));
+                Duration.ofSeconds(7), secretFromEnvironment());
     }
 
     public WorkerSettings withSlots(int n) {
-        return new WorkerSettings(workerId, host, port, shufflePort, coordinatorAddress, n, localDirectory, memoryLimitBytes,
-                taskMemoryLimitBytes, stableAfter);
+        return new WorkerSettings(workerId, host, port, shufflePort, coordinatorAddress, n, localDirectory,
+                memoryLimitBytes,
+                taskMemoryLimitBytes, stableAfter, authSecret);
     }
 
     public WorkerSettings withPorts(int clusterPort, int shuffle) {
         return new WorkerSettings(workerId, host, clusterPort, shuffle, coordinatorAddress, slots, localDirectory,
-                memoryLimitBytes, taskMemoryLimitBytes, stableAfter);
+                memoryLimitBytes, taskMemoryLimitBytes, stableAfter, authSecret);
     }
 
     public WorkerSettings withStableAfter(Duration d) {
         return new WorkerSettings(workerId, host, port, shufflePort, coordinatorAddress, slots, localDirectory,
-                memoryLimitBytes, taskMemoryLimitBytes, d);
+                memoryLimitBytes, taskMemoryLimitBytes, d, authSecret);
+    }
+
+    /**
+     * A copy whose shuffle connections must prove knowledge of {@code secret} (null: none), as
+     * {@code SLUICE_AUTH_SECRET} sets by default.
+     */
+    public WorkerSettings withAuthSecret(String secret) {
+        return new WorkerSettings(workerId, host, port, shufflePort, coordinatorAddress, slots, localDirectory,
+                memoryLimitBytes, taskMemoryLimitBytes, stableAfter, secret);
+    }
+
+    /** {@code SLUICE_AUTH_SECRET}, or null when unset or empty. */
+    static String secretFromEnvironment() {
+        String secret = System.getenv("SLUICE_AUTH_SECRET");
+        return secret == null || secret.isEmpty() ? null : secret;
+    }
+
+    /** Never prints the secret. */
+    @Override
+    public String toString() {
+        return "WorkerSettings[" + "workerId=" + workerId + ", host=" + host + ", port=" + port + ", shufflePort="
+                + shufflePort + ", coordinatorAddress=" + coordinatorAddress + ", slots=" + slots
+                + ", localDirectory=" + localDirectory + ", memoryLimitBytes=" + memoryLimitBytes
+                + ", taskMemoryLimitBytes=" + taskMemoryLimitBytes + ", stableAfter=" + stableAfter
+                + ", authSecret=" + (authSecret == null ? "none" : "set") + "]";
     }
 }

@@ -11,11 +11,12 @@ import io.sluice.plan.physical.MapStatus;
  * tells a failure the user caused (bad data, a type error found late; re-running will not help)
  * from one the system caused (lost fetch, out of memory; the scheduler may retry). It is false on
  * success. {@code fetchFailure}, on a failure, names a parent map output the task could not read.
+ * {@code metrics} (null when unknown) tells what the task did.
  */
 public record TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError,
-        FetchFailure fetchFailure) implements CoordinatorCommand {
+        FetchFailure fetchFailure, TaskMetrics metrics) implements CoordinatorCommand {
     public TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError) {
-        this(taskId, workerId, status, error, userError, null);
+        this(taskId, workerId, status, error, userError, null, null);
     }
 
     public TaskFinished {
@@ -33,10 +34,15 @@ public record TaskFinished(String taskId, String workerId, MapStatus status, Str
         return new TaskFinished(taskId, workerId, requireNonNull(status, "status is null"), null, false);
     }
 
+    /** This report with the task's metrics attached. */
+    public TaskFinished withMetrics(TaskMetrics taskMetrics) {
+        return new TaskFinished(taskId, workerId, status, error, userError, fetchFailure, taskMetrics);
+    }
+
     /** The task could not read a parent's map output: that output must be recomputed. */
     public static TaskFinished fetchFailed(String taskId, String workerId, String error, FetchFailure failure) {
         return new TaskFinished(taskId, workerId, null, requireNonNull(error, "error is null"), false,
-                requireNonNull(failure, "failure is null"));
+                requireNonNull(failure, "failure is null"), null);
     }
 
     public static TaskFinished failed(String taskId, String workerId, String error, boolean userError) {

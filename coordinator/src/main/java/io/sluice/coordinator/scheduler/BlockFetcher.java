@@ -2,7 +2,6 @@ package io.sluice.coordinator.scheduler;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.exec.ArrowIpc;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.physical.MapStatus;
 import io.sluice.shuffle.ShuffleClient;
@@ -27,8 +26,8 @@ public final class BlockFetcher {
         return allocator;
     }
 
-    /** The batches of every map output's block 0; the caller closes them. */
-    public List<Batch> fetchAll(String shuffleId, List<MapStatus> statuses) {
+    /** The batches of every map output's block 0 of job {@code jobId}'s shuffle; the caller closes them. */
+    public List<Batch> fetchAll(String jobId, String shuffleId, List<MapStatus> statuses) {
         List<Batch> batches = new ArrayList<>();
         try {
             for (int map = 0; map < statuses.size(); map++) {
@@ -36,8 +35,8 @@ public final class BlockFetcher {
                 if (status.bytesPerPartition()[0] == 0) {
                     continue;
                 }
-                byte[] block = client.fetch(status.host(), status.port(), shuffleId, map, 0);
-                batches.addAll(ArrowIpc.decode(block, allocator));
+                batches.addAll(client.fetchBatches(status.host(), status.port(), jobId, shuffleId, map, 0,
+                        status.bytesPerPartition()[0], allocator));
             }
             return batches;
         } catch (RuntimeException e) {

@@ -240,8 +240,9 @@ public final class DagScheduler {
     }
 
     /**
-     * Recomputes lost map outputs from lineage: every output of the failed read's stage that lived
-     * on the same shuffle server is written again by re-running those map tasks (their own inputs
+     * Recomputes lost map outputs from lineage: the failed one alone when its server is alive (a
+     * corrupt or missing output), else every output of the failed read's stage that lived on the
+     * same shuffle server, written again by re-running those map tasks (their own inputs
      * recomputed first if they are lost too). Bounded by {@link #MAX_RECOVERIES} per job.
      */
     private void recover(String jobId, FetchFailedException failed, Map<String, Stage> byShuffle,
@@ -257,7 +258,7 @@ public final class DagScheduler {
             throw new TaskFailedException("job " + jobId + ": cannot recompute " + failure + ": " + failed.getMessage());
         }
         List<Integer> lost = new ArrayList<>();
-        for (int m = 0; m < statuses.size(); m++) {
+        for (int m = 0; m < statuses.size() && failure.serverLost(); m++) {
             MapStatus s = statuses.get(m);
             if (s.host().equals(failure.host()) && s.port() == failure.port()) {
                 lost.add(m);
@@ -306,7 +307,7 @@ public final class DagScheduler {
                         shuffleId);
                 sampleShuffles.add(shuffleId);
                 Stage sampling = new Stage(SAMPLE_STAGE_OFFSET + stage.id(), shuffleId, sampler, stage.parents());
-                samples.addAll(fetcher.fetchAll(shuffleId, runStage(jobId, sampling, sampler, outputs, deadline)));
+                samples.addAll(fetcher.fetchAll(jobId, shuffleId, runStage(jobId, sampling, sampler, outputs, deadline)));
             }
             List<List<Object>> boundaries = RangeBoundaries.computeFromBatches(samples, range.keys(), range.partitionCount());
             for (Stage stage : group) {

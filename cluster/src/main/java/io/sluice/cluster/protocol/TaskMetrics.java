@@ -1,0 +1,22 @@
+package io.sluice.cluster.protocol;
+
+/**
+ * What one task (or, summed, a job) did: its wall time, and its shuffle work: rows and bytes
+ * written and the time spent writing them, rows read, bytes read from its own worker's disk and
+ * from other workers, and the time spent blocked waiting for remote bytes.
+ */
+public record TaskMetrics(long taskNanos, long recordsWritten, long bytesWritten, long writeNanos, long recordsRead,
+        long localBytesRead, long remoteBytesRead, long fetchWaitNanos) {
+    public static final TaskMetrics ZERO = new TaskMetrics(0, 0, 0, 0, 0, 0, 0, 0);
+
+    public TaskMetrics plus(TaskMetrics o) {
+        return new TaskMetrics(taskNanos + o.taskNanos, recordsWritten + o.recordsWritten, bytesWritten + o.bytesWritten,
+                writeNanos + o.writeNanos, recordsRead + o.recordsRead, localBytesRead + o.localBytesRead,
+                remoteBytesRead + o.remoteBytesRead, fetchWaitNanos + o.fetchWaitNanos);
+    }
+
+    /** Fetch wait as a share of task time (0 when no time was recorded). */
+    public double fetchWaitShare() {
+        return taskNanos == 0 ? 0 : (double) fetchWaitNanos / taskNanos;
+    }
+}

@@ -1,0 +1,52 @@
+package io.sluice.shuffle;
+
+import io.sluice.plan.types.Schema;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.apache.arrow.memory.BufferAllocator;
+
+/** Reads segments of this worker's own map outputs straight from disk, without a socket. */
+final class LocalSegments {
+    private LocalSegments() {
+    }
+
+    /** A decoder over the segment of {@code block} under {@code root}; failures name the block and this server. */
+    static SegmentDecoder open(Path root, BlockLocation block, long expectedLength, Schema schema,
+            BufferAllocator allocator) {
+        FileChannel data = null;
+        try {
+            SegmentIndex.Segment segment = SegmentIndex.read(
+                    ShuffleBlocks.indexFile(root, block.shuffleId(), block.map()), block.partition());
+            if (segment.length() != expectedLength) {
+                throw block.failure("segment has " + segment.length() + " bytes, the map status recorded "
+                        + expectedLength + " (stale or corrupt map output)", null);
+            }
+            data = FileChannel.open(ShuffleBlocks.dataFile(root, block.shuffleId(), block.map()), StandardOpenOption.READ);
+            data.position(segment.offset());
+            return new SegmentDecoder(new ChecksumChannel(data, segment.length(), segment.crc()), segment.rows(), schema,
+                    allocator, block);
+        } catch (NoSuchFileException e) {
+            closeQuietly(data);
+            throw block.failure("no map output on local disk: " + e.getMessage(), e);
+        } catch (IOException e) {
+            closeQuietly(data);
+            throw block.failure("cannot read local map output: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeQuietly(data);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // Already failing.
+            }
+        }
+    }
+}

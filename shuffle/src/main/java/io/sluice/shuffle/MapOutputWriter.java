@@ -1,0 +1,319 @@
+package io.sluice.shuffle;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.types.Schema;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.ipc.WriteChannel;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.IpcOption;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+
+/**
+ * Writes one map task's output as one data file and one index file (see {@link ShuffleBlocks},
+ * {@link SegmentIndex}). Segment {@code r} of the data file is a complete Arrow IPC stream
+ * (schema, record batches, end-of-stream) holding every row routed to partition {@code r}, in
+ * arrival order.
+ *
+ * <p>Bounded design: rows are buffered per partition on the heap; once more than
+ * {@code maxBufferedRows} are buffered in total, all buffers are <em>spilled</em> to a spill file as
+ * record batch messages in partition order (a sorted run), and an in-memory table remembers each
+ * run's byte range per partition. {@link #commit()} then writes the data file partition by
+ * partition: schema message, the raw bytes of that partition's messages from every spill (copied,
+ * not decoded), the rows still buffered, end-of-stream. IPC messages are self-contained and
+ * 8-byte multiples, so concatenating them yields a valid stream. A task therefore holds at most
+ * {@code maxBufferedRows} rows on the heap and at most two open files (the output being written and
+ * one spill file being read), whatever the partition count.
+ *
+ * <p>Data goes to temporary names renamed into place by {@link #commit()} (data first, then index),
+ * so a reader never sees a partial output; {@link #abort()} deletes everything. Not thread-safe.
+ */
+final class MapOutputWriter {
+    private static final int OUTPUT_BUFFER = 256 * 1024;
+    private static final int COPY_BUFFER = 256 * 1024;
+
+    private final Path dataFile;
+    private final Path indexFile;
+    private final Path directory;
+    private final int map;
+    private final Schema schema;
+    private final BufferAllocator allocator;
+    private final CompressionCodec codec;
+    private final int batchSize;
+    private final long maxBufferedRows;
+    private final PartitionBuffer[] buffers;
+    private final long[] rows;
+    private final List<Spill> spills = new ArrayList<>();
+    private final List<Path> temporaries = new ArrayList<>();
+    private long bufferedRows;
+    private long writeNanos;
+    private long bytesWritten;
+    private boolean finished;
+
+    /** One sorted run on disk: the byte range of each partition's record batch messages. */
+    private record Spill(Path file, long[] offsets, long[] lengths) {
+    }
+
+    /** {@code dataFile} and {@code indexFile} are the final names; their directory must exist. */
+    MapOutputWriter(Path dataFile, Path indexFile, int map, Schema schema, int partitions, BufferAllocator allocator,
+            ShuffleCompression compression, int batchSize, long maxBufferedRows) {
+        this.dataFile = requireNonNull(dataFile, "dataFile is null");
+        this.indexFile = requireNonNull(indexFile, "indexFile is null");
+        this.directory = dataFile.toAbsolutePath().getParent();
+        this.schema = requireNonNull(schema, "schema is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.codec = requireNonNull(compression, "compression is null").newCodec();
+        if (map < 0 || partitions < 1 || batchSize < 1 || maxBufferedRows < 1) {
+            throw new IllegalArgumentException("bad map output writer: map=" + map + " partitions=" + partitions
+                    + " batchSize=" + batchSize + " maxBufferedRows=" + maxBufferedRows);
+        }
+        this.map = map;
+        this.batchSize = batchSize;
+        this.maxBufferedRows = maxBufferedRows;
+        this.buffers = new PartitionBuffer[partitions];
+        this.rows = new long[partitions];
+    }
+
+    /** Buffers rows for {@code partition} (heap columns, kept by reference); may spill. */
+    void add(int partition, Col[] columns) {
+        checkOpen();
+        PartitionBuffer buffer = buffers[partition];
+        if (buffer == null) {
+            buffer = new PartitionBuffer(columns.length);
+            buffers[partition] = buffer;
+        }
+        int count = columns.length == 0 ? 0 : columns[0].length;
+        buffer.add(columns);
+        rows[partition] += count;
+        bufferedRows += count;
+        if (bufferedRows > maxBufferedRows) {
+            spill();
+        }
+    }
+
+    long recordsWritten() {
+        long total = 0;
+        for (long r : rows) {
+            total += r;
+        }
+        return total;
+    }
+
+    /** Bytes of the committed data file. */
+    long bytesWritten() {
+        return bytesWritten;
+    }
+
+    /** Time spent encoding and writing (spills and the final files). */
+    long writeNanos() {
+        return writeNanos;
+    }
+
+    /** Writes the data and index files; returns each partition's segment length in bytes (0 for empty ones). */
+    long[] commit() {
+        checkOpen();
+        finished = true;
+        long start = System.nanoTime();
+        Path data = dataFile;
+        Path index = indexFile;
+        try {
+            Path dataTemp = newTemporary(data.getFileName() + ".");
+            SegmentIndex.Segment[] segments = new SegmentIndex.Segment[buffers.length];
+            try (CheckedOutput out = new CheckedOutput(dataTemp)) {
+                WriteChannel channel = new WriteChannel(Channels.newChannel(out));
+                ByteBuffer copyBuffer = ByteBuffer.allocate(COPY_BUFFER);
+                for (int r = 0; r < buffers.length; r++) {
+                    long offset = out.position();
+                    if (rows[r] > 0) {
+                        out.resetChecksum();
+                        MessageSerializer.serialize(channel, schema.toArrow());
+                        for (Spill spill : spills) {
+                            copyRange(spill.file(), spill.offsets()[r], spill.lengths()[r], out, copyBuffer);
+                        }
+                        writeBuffered(r, channel);
+                        ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
+                    }
+                    long length = out.position() - offset;
+                    segments[r] = new SegmentIndex.Segment(offset, length, rows[r], length == 0 ? 0 : out.checksum());
+                }
+                bytesWritten = out.position();
+            }
+            Path indexTemp = newTemporary(index.getFileName() + ".");
+            Files.delete(indexTemp);
+            SegmentIndex.write(indexTemp, segments);
+            Files.move(dataTemp, data, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(indexTemp, index, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            long[] lengths = new long[segments.length];
+            for (int r = 0; r < segments.length; r++) {
+                lengths[r] = segments[r].length();
+            }
+            return lengths;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write shuffle output of map " + map + " in " + directory + ": " + e, e);
+        } finally {
+            writeNanos += System.nanoTime() - start;
+            deleteTemporaries();
+        }
+    }
+
+    /** Deletes every temporary file; safe after a failed {@link #commit()} and more than once. */
+    void abort() {
+        finished = true;
+        for (int r = 0; r < buffers.length; r++) {
+            buffers[r] = null;
+        }
+        deleteTemporaries();
+    }
+
+    private void spill() {
+        long start = System.nanoTime();
+        long[] offsets = new long[buffers.length];
+        long[] lengths = new long[buffers.length];
+        Path file = newTemporary("map-" + map + ".spill" + spills.size() + ".");
+        try (CheckedOutput out = new CheckedOutput(file)) {
+            WriteChannel channel = new WriteChannel(Channels.newChannel(out));
+            for (int r = 0; r < buffers.length; r++) {
+                offsets[r] = out.position();
+                writeBuffered(r, channel);
+                lengths[r] = out.position() - offsets[r];
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot spill shuffle output of map " + map + " to " + file + ": " + e, e);
+        } finally {
+            writeNanos += System.nanoTime() - start;
+        }
+        spills.add(new Spill(file, offsets, lengths));
+    }
+
+    /** Writes partition {@code r}'s buffered rows as record batch messages of at most {@code batchSize} rows. */
+    private void writeBuffered(int r, WriteChannel channel) throws IOException {
+        PartitionBuffer buffer = buffers[r];
+        if (buffer == null || buffer.rows() == 0) {
+            return;
+        }
+        int count = buffer.rows();
+        Col[] columns = buffer.drain();
+        bufferedRows -= count;
+        for (int from = 0; from < count; from += batchSize) {
+            int n = Math.min(batchSize, count - from);
+            Col[] slice = new Col[columns.length];
+            for (int c = 0; c < columns.length; c++) {
+                slice[c] = columns[c].slice(from, n);
+            }
+            try (Batch batch = Batch.of(schema, slice, n, allocator);
+                    ArrowRecordBatch message = new VectorUnloader(batch.root(), true, codec, true).getRecordBatch()) {
+                MessageSerializer.serialize(channel, message);
+            }
+        }
+    }
+
+    private static void copyRange(Path file, long offset, long length, OutputStream out, ByteBuffer buffer)
+            throws IOException {
+        if (length == 0) {
+            return;
+        }
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            long position = offset;
+            long end = offset + length;
+            while (position < end) {
+                buffer.clear();
+                buffer.limit((int) Math.min(buffer.capacity(), end - position));
+                int n = in.read(buffer, position);
+                if (n < 0) {
+                    throw new IOException("spill file " + file + " ended early");
+                }
+                out.write(buffer.array(), 0, n);
+                position += n;
+            }
+        }
+    }
+
+    private Path newTemporary(String prefix) {
+        try {
+            Path temp = Files.createTempFile(directory, prefix, ".tmp");
+            temporaries.add(temp);
+            return temp;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a shuffle file in " + directory + ": " + e, e);
+        }
+    }
+
+    private void deleteTemporaries() {
+        for (Path temp : temporaries) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException ignored) {
+                // Best effort: readers only open committed names, and the job's directory goes at its end.
+            }
+        }
+        temporaries.clear();
+    }
+
+    private void checkOpen() {
+        if (finished) {
+            throw new IllegalStateException("map output " + map + " in " + directory + " is already finished");
+        }
+    }
+
+    /** A buffered file output that tracks its position and a CRC32C since the last reset. */
+    private static final class CheckedOutput extends OutputStream {
+        private final OutputStream out;
+        private final CRC32C crc = new CRC32C();
+        private long position;
+
+        CheckedOutput(Path file) throws IOException {
+            this.out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING), OUTPUT_BUFFER);
+        }
+
+        long position() {
+            return position;
+        }
+
+        void resetChecksum() {
+            crc.reset();
+        }
+
+        int checksum() {
+            return (int) crc.getValue();
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            crc.update(b);
+            position++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            crc.update(b, off, len);
+            position += len;
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package io.sluice.shuffle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.apache.arrow.compression.CommonsCompressionFactory;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.CompressionUtil;
+import org.junit.jupiter.api.Test;
+
+/** The lz4-java codec writes and reads the same LZ4 frames as Arrow's own (commons-compress) codec. */
+class Lz4FrameCodecTest {
+    @Test
+    void interoperatesWithArrowsCodecBothWays() {
+        try (RootAllocator allocator = new RootAllocator()) {
+            byte[] data = ("a repetitive shuffle payload " + "x".repeat(1000) + " 12345 ").repeat(400)
+                    .getBytes(StandardCharsets.UTF_8);
+            CompressionCodec ours = new Lz4FrameCodec();
+            CompressionCodec arrows = CommonsCompressionFactory.INSTANCE.createCodec(CompressionUtil.CodecType.LZ4_FRAME);
+            assertThat(roundTrip(allocator, data, ours, arrows)).isEqualTo(data);
+            assertThat(roundTrip(allocator, data, arrows, ours)).isEqualTo(data);
+            assertThat(roundTrip(allocator, data, ours, ours)).isEqualTo(data);
+            assertThat(allocator.getAllocatedMemory()).isZero();
+        }
+    }
+
+    private static byte[] roundTrip(RootAllocator allocator, byte[] data, CompressionCodec writer,
+            CompressionCodec reader) {
+        ArrowBuf plain = allocator.buffer(data.length);
+        plain.setBytes(0, data);
+        plain.writerIndex(data.length);
+        // compress() takes ownership of its input; decompress() of its.
+        ArrowBuf compressed = writer.compress(allocator, plain);
+        assertThat(compressed.writerIndex()).isLessThan(data.length / 4);
+        try (ArrowBuf restored = reader.decompress(allocator, compressed)) {
+            byte[] out = new byte[(int) restored.writerIndex()];
+            restored.getBytes(0, out);
+            return out;
+        }
+    }
+}
