@@ -5,7 +5,6 @@ import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Cast;
-import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Like;
 import io.sluice.plan.expr.Literal;

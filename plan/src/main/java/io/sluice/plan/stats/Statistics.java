@@ -52,7 +52,7 @@ public record Statistics(Estimate rows, Estimate bytes, List<ColumnStatistics> c
         return columns.get(index);
     }
 
-    /** These statistics for at most {@code rowCap} rows (a filter's or limit's output): counts capped. */
+    /** These statistics with {@code newRows} rows (a filter's or limit's output): counts capped by them. */
     public Statistics withRows(Estimate newRows) {
         List<ColumnStatistics> out = new ArrayList<>(columns.size());
         for (ColumnStatistics c : columns) {
