@@ -20,7 +20,6 @@ final class ClusterTesting {
         }
     }
 
-    /** Closes what a test class opened, in order, whichever of them exist. */
     /** Entries (shuffle directories) under every worker's shuffle root. */
     static long shuffleEntries(LocalCluster cluster) throws java.io.IOException {
         long n = 0;
@@ -32,6 +31,7 @@ final class ClusterTesting {
         return n;
     }
 
+    /** Closes what a test class opened, in order, whichever of them exist. */
     static void closeAll(AutoCloseable... resources) throws Exception {
         for (AutoCloseable r : resources) {
             if (r != null) {

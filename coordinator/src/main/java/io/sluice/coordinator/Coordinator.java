@@ -73,7 +73,7 @@ public final class Coordinator implements AutoCloseable {
         if (settings.httpPort() >= 0) {
             try {
                 binding = Http.get(system).newServerAt(settings.host(), settings.httpPort())
-                        .bind(new HttpEndpoint(queries, queryExecutor).routes())
+                        .bind(new HttpEndpoint(queries, queryExecutor, this::load).routes())
                         .toCompletableFuture().get(30, TimeUnit.SECONDS);
             } catch (Exception e) {
                 closeQuietly();
@@ -109,6 +109,17 @@ public final class Coordinator implements AutoCloseable {
         }
         int slots = workers().values().stream().mapToInt(Integer::intValue).sum();
         return Math.max(1, 2 * slots);
+    }
+
+    /** Workers, slots and tasks of the dispatcher now. */
+    public ClusterLoad load() {
+        CompletableFuture<ClusterLoad> reply = new CompletableFuture<>();
+        system.tell(new CoordinatorActor.GetLoad(reply));
+        try {
+            return reply.get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("coordinator actor did not answer", e);
+        }
     }
 
     /** Registered workers and their task slots. */

@@ -43,6 +43,8 @@ import org.apache.pekko.cluster.typed.Subscribe;
  */
 public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand> {
     static final int MAX_ATTEMPTS = 4;
+    static final String NO_WORKERS = "no workers have joined the cluster: start one with "
+            + "'sluice worker --coordinator HOST:PORT'";
 
     /** Local only: run a task and complete {@code result}. */
     record LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result) implements CoordinatorCommand {
@@ -62,6 +64,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     /** Local only: ask every worker to delete these shuffles' files. */
     record BroadcastRemove(List<String> shuffleIds) implements CoordinatorCommand {
+    }
+
+    /** Local only: how many workers, slots and tasks the dispatcher has now. */
+    record GetLoad(CompletableFuture<ClusterLoad> reply) implements CoordinatorCommand {
     }
 
     /** Local only: the registered workers' ids and total slots. */
@@ -150,6 +156,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(Reachability.class, this::onReachability)
                 .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
                 .onMessage(GetWorkers.class, this::onGetWorkers)
+                .onMessage(GetLoad.class, this::onGetLoad)
                 .build();
     }
 
@@ -169,6 +176,11 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private Behavior<CoordinatorCommand> onLaunch(LaunchTask msg) {
+        if (workers.isEmpty()) {
+            // fail fast: a query must not wait silently for a worker that may never come
+            msg.result().completeExceptionally(new SluiceException(NO_WORKERS));
+            return this;
+        }
         queue.add(new Pending(msg, msg.task().attempt()));
         dispatch();
         return this;
@@ -238,6 +250,14 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             workers.remove(w.id());
             requeueRunning(w);
         }
+        if (workers.isEmpty() && !queue.isEmpty()) {
+            getContext().getLog().warn("every worker left; failing {} queued tasks", queue.size());
+            for (Pending pending : queue) {
+                pending.launch().result().completeExceptionally(new SluiceException("every worker left the cluster "
+                        + "while the query ran; " + NO_WORKERS));
+            }
+            queue.clear();
+        }
         dispatch();
         return this;
     }
@@ -288,6 +308,12 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         for (WorkerState w : workers.values()) {
             w.ref().tell(new RemoveShuffles(msg.shuffleIds()));
         }
+        return this;
+    }
+
+    private Behavior<CoordinatorCommand> onGetLoad(GetLoad msg) {
+        int slots = workers.values().stream().mapToInt(WorkerState::slots).sum();
+        msg.reply().complete(new ClusterLoad(workers.size(), slots, running.size(), queue.size()));
         return this;
     }
 

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * The coordinator's HTTP API for clients: {@code POST /v1/sql} (a SQL script as text) and
  * {@code POST /v1/plan} (a Kryo-serialized logical plan) answer with the result as an Arrow IPC
  * stream, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
- * {@code GET /v1/health} answers {@code ok}.
+ * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
  */
 final class HttpEndpoint extends AllDirectives {
     private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
@@ -29,15 +29,18 @@ final class HttpEndpoint extends AllDirectives {
 
     private final QueryService queries;
     private final ExecutorService executor;
+    private final Supplier<ClusterLoad> load;
 
-    HttpEndpoint(QueryService queries, ExecutorService executor) {
+    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load) {
         this.queries = requireNonNull(queries, "queries is null");
         this.executor = requireNonNull(executor, "executor is null");
+        this.load = requireNonNull(load, "load is null");
     }
 
     Route routes() {
         return pathPrefix("v1", () -> concat(
-                path("health", () -> get(() -> complete("ok"))),
+                path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
+                        .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
                 path("sql", () -> post(() -> entity(Unmarshaller.entityToString(),
                         sql -> completeWithFuture(answer(() -> queries.runSql(sql)))))),
                 path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
