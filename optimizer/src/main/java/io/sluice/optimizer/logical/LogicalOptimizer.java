@@ -62,8 +62,9 @@ public final class LogicalOptimizer {
     /**
      * The standard rules, in order: decorrelate subqueries into joins first (the other rules do not
      * look into subquery plans), then simplify expressions (so constant predicates are literals),
-     * then remove trivial nodes, merge and push filters (pushing can expose join equalities, which
-     * then become keys), merge projections, push limits, and prune columns last, once the shape is
+     * then remove trivial nodes, merge filters, factor what every branch of an OR shares (a join key
+     * in each branch stands alone), push filters (pushing can expose join equalities, which then
+     * become keys), merge projections, push limits, and prune columns last, once the shape is
      * settled.
      */
     public static List<LogicalRule> standardRules() {
@@ -73,6 +74,7 @@ public final class LogicalOptimizer {
                 new SimplifyExpressions(),
                 new EliminateTrivialNodes(),
                 new MergeFilters(),
+                new FactorCommonDisjuncts(),
                 new PushDownFilter(),
                 new ExtractEquijoinPredicate(),
                 new MergeProjections(),

@@ -3,6 +3,7 @@ package io.sluice.plan.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.AddInterval;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.Binary;
@@ -35,13 +36,16 @@ import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelectKeyword;
+import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.fun.SqlBetweenOperator;
@@ -149,6 +153,9 @@ final class ExpressionTranslator {
         if (type == SqlTypeName.DATE) {
             return date(literal.toValue());
         }
+        if (literal instanceof SqlIntervalLiteral) {
+            throw SqlErrors.unsupported("INTERVAL outside date + interval and date - interval: " + literal);
+        }
         throw SqlErrors.unsupported(type + " literal " + literal);
     }
 
@@ -195,8 +202,8 @@ final class ExpressionTranslator {
             case LESS_THAN_OR_EQUAL -> binary(BinaryOp.LT_EQ, call);
             case GREATER_THAN -> binary(BinaryOp.GT, call);
             case GREATER_THAN_OR_EQUAL -> binary(BinaryOp.GT_EQ, call);
-            case PLUS -> binary(BinaryOp.ADD, call);
-            case MINUS -> binary(BinaryOp.SUBTRACT, call);
+            case PLUS -> plusOrMinus(call, 1);
+            case MINUS -> plusOrMinus(call, -1);
             case TIMES -> binary(BinaryOp.MULTIPLY, call);
             case DIVIDE -> binary(BinaryOp.DIVIDE, call);
             case MOD -> binary(BinaryOp.MODULO, call);
@@ -239,6 +246,74 @@ final class ExpressionTranslator {
             throw SqlErrors.unsupported("subquery outside WHERE, HAVING and the select list");
         }
         return subqueries.plan(query);
+    }
+
+    /** {@code a + b} / {@code a - b}; with an INTERVAL literal on one side, date arithmetic. */
+    private Expr plusOrMinus(SqlCall call, int sign) {
+        if (call.operand(1) instanceof SqlIntervalLiteral interval) {
+            return addInterval(operand(call, 0), Interval.of(interval), sign);
+        }
+        if (sign > 0 && call.operand(0) instanceof SqlIntervalLiteral interval) {
+            return addInterval(operand(call, 1), Interval.of(interval), sign);
+        }
+        return binary(sign > 0 ? BinaryOp.ADD : BinaryOp.SUBTRACT, call);
+    }
+
+    private static Expr addInterval(Expr date, Interval interval, int sign) {
+        return new AddInterval(date, Math.multiplyExact(sign, interval.months()),
+                Math.multiplyExact(sign, interval.days()));
+    }
+
+    /** A constant interval of months and days: all that dates need. */
+    private record Interval(int months, int days) {
+        static Interval of(SqlIntervalLiteral literal) {
+            SqlIntervalLiteral.IntervalValue value = literal.getValueAs(SqlIntervalLiteral.IntervalValue.class);
+            TimeUnitRange unit = value.getIntervalQualifier().timeUnitRange;
+            String text = value.getIntervalLiteral().strip();
+            int sign = value.getSign();
+            try {
+                return switch (unit) {
+                    case YEAR -> new Interval(Math.multiplyExact(sign * 12, Integer.parseInt(text)), 0);
+                    case MONTH -> new Interval(sign * Integer.parseInt(text), 0);
+                    case WEEK -> new Interval(0, Math.multiplyExact(sign * 7, Integer.parseInt(text)));
+                    case DAY -> new Interval(0, sign * Integer.parseInt(text));
+                    case YEAR_TO_MONTH -> {
+                        boolean negative = text.startsWith("-");
+                        String[] parts = (negative ? text.substring(1) : text).split("-");
+                        if (parts.length != 2) {
+                            throw new NumberFormatException(text);
+                        }
+                        int months = Math.addExact(Math.multiplyExact(12, Integer.parseInt(parts[0].strip())),
+                                Integer.parseInt(parts[1].strip()));
+                        yield new Interval(negative ? -sign * months : sign * months, 0);
+                    }
+                    default -> throw SqlErrors.unsupported("INTERVAL " + unit
+                            + " (dates take intervals of YEAR, MONTH, WEEK and DAY)");
+                };
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new SluiceException("invalid INTERVAL '" + text + "' " + unit
+                        + ": expected a whole number" + (unit == TimeUnitRange.YEAR_TO_MONTH ? "s 'years-months'" : ""), e);
+            }
+        }
+    }
+
+    /**
+     * {@code date_add(date, n)} / {@code date_sub(date, n)} with n a whole number of days (Spark) or an
+     * INTERVAL literal (DuckDB).
+     */
+    private Expr dateAdd(SqlCall call, int sign, String name) {
+        if (call.operandCount() != 2) {
+            throw new SluiceException(name + " takes a date and a number of days or an interval");
+        }
+        Expr date = operand(call, 0);
+        if (call.operand(1) instanceof SqlIntervalLiteral interval) {
+            return addInterval(date, Interval.of(interval), sign);
+        }
+        long days = constantInteger(call.operand(1), name + " days");
+        if (days != (int) days) {
+            throw new SluiceException(name + ": " + days + " days is out of range");
+        }
+        return new AddInterval(date, 0, Math.multiplyExact(sign, (int) days));
     }
 
     private Expr operand(SqlCall call, int index) {
@@ -361,6 +436,13 @@ final class ExpressionTranslator {
         if (name.equals("substring") || name.equals("substr")) {
             return substring(call);
         }
+        if (name.equals("date_add") || name.equals("date_sub")) {
+            return dateAdd(call, name.equals("date_add") ? 1 : -1, name);
+        }
+        if (call.operandCount() == 0 && call.getOperator().getSyntax() == SqlSyntax.FUNCTION_ID
+                && scope.hasColumn(name)) {
+            return scope.unqualified(call.getOperator().getName()); // a column named like user, current_date
+        }
         AggregateFunction function = switch (name) {
             case "sum" -> AggregateFunction.SUM;
             case "count" -> AggregateFunction.COUNT;
@@ -370,9 +452,7 @@ final class ExpressionTranslator {
             default -> throw SqlErrors.unsupported("function '" + name + "'");
         };
         SqlLiteral quantifier = call.getFunctionQuantifier();
-        if (quantifier != null && quantifier.getValue() == SqlSelectKeyword.DISTINCT) {
-            throw SqlErrors.unsupported(name + "(DISTINCT ...)");
-        }
+        boolean distinct = quantifier != null && quantifier.getValue() == SqlSelectKeyword.DISTINCT;
         if (call.operandCount() != 1) {
             throw new SluiceException(name + "() takes one argument, not " + call.operandCount());
         }
@@ -381,13 +461,16 @@ final class ExpressionTranslator {
             if (function != AggregateFunction.COUNT || id.names.size() != 1) {
                 throw new SluiceException(name + "(" + id + ") is not valid; only count(*) takes '*'");
             }
+            if (distinct) {
+                throw new SluiceException("count(DISTINCT *) is not valid; name the columns to count");
+            }
             return new AggregateCall(AggregateFunction.COUNT_STAR, null);
         }
         Expr argument = translate(arg);
         if (Exprs.containsAggregate(argument)) {
             throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ")");
         }
-        return new AggregateCall(function, argument);
+        return new AggregateCall(function, distinct ? new DistinctArgument(argument) : argument);
     }
 
     private static DataType castType(SqlDataTypeSpec spec) {

@@ -3,6 +3,8 @@ package io.sluice.plan.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.AggregateCall;
+import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.BinaryOp;
@@ -13,6 +15,7 @@ import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.expr.Unary;
 import io.sluice.plan.logical.Aggregate;
+import io.sluice.plan.logical.EmptyRelation;
 import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Join;
 import io.sluice.plan.logical.JoinType;
@@ -24,6 +27,7 @@ import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
 import io.sluice.plan.source.TableSource;
+import io.sluice.plan.types.Schema;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,6 +38,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
@@ -44,6 +49,8 @@ import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOperator;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
 
 /**
  * Turns a query into a logical plan. A SELECT has one fixed shape: {@code FROM (a TableScan, or
@@ -55,9 +62,11 @@ import org.apache.calcite.sql.SqlSetOperator;
 final class QueryTranslator {
     private final Catalog catalog;
     private final TableScope outer;
+    private final Map<String, LogicalPlan> ctes; // WITH names in scope, case-insensitive
+    private int unnamedSubqueries;
 
     QueryTranslator(Catalog catalog) {
-        this(catalog, null);
+        this(catalog, null, Map.of());
     }
 
     /**
@@ -66,13 +75,26 @@ final class QueryTranslator {
      * {@link io.sluice.plan.expr.OuterColumn} (one level only: a reference two levels up is an
      * unknown column).
      */
-    QueryTranslator(Catalog catalog, TableScope outer) {
+    QueryTranslator(Catalog catalog, TableScope outer, Map<String, LogicalPlan> ctes) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.outer = outer;
+        TreeMap<String, LogicalPlan> names = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        names.putAll(ctes);
+        this.ctes = names;
     }
 
     LogicalPlan translate(SqlNode query) {
+        if (query instanceof SqlWith with) {
+            return with(with);
+        }
+        if (query.getKind() == SqlKind.VALUES) {
+            return values((SqlCall) query);
+        }
         if (query instanceof SqlOrderBy orderBy) {
+            if (orderBy.query instanceof SqlWith with) { // the parser hangs ORDER BY / LIMIT above the WITH
+                return with(new SqlWith(with.getParserPosition(), with.withList, new SqlOrderBy(orderBy.getParserPosition(),
+                        with.body, orderBy.orderList, orderBy.offset, orderBy.fetch)));
+            }
             if (orderBy.query instanceof SqlSelect select) {
                 return select(select, orderBy.orderList, orderBy.offset, orderBy.fetch);
             }
@@ -89,6 +111,79 @@ final class QueryTranslator {
             return setOperation((SqlCall) query);
         }
         throw SqlErrors.unsupported(describe(query));
+    }
+
+    /**
+     * {@code WITH a [(c, ...)] AS (query), ... body}: each query is planned once, seeing the names
+     * before it, and every reference to its name (in the body, in subqueries, in later WITH queries)
+     * reads that plan. A WITH name hides a table of the same name.
+     */
+    private LogicalPlan with(SqlWith with) {
+        Map<String, LogicalPlan> names = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        names.putAll(ctes);
+        for (SqlNode node : with.withList) {
+            SqlWithItem item = (SqlWithItem) node;
+            String name = item.name.getSimple();
+            if (names.containsKey(name) && !ctes.containsKey(name)) {
+                throw new SluiceException("WITH name '" + name + "' is defined twice");
+            }
+            LogicalPlan plan = new QueryTranslator(catalog, outer, names).translate(item.query);
+            names.put(name, renameColumns(plan, item.columnList, "WITH " + name));
+        }
+        return new QueryTranslator(catalog, outer, names).translate(with.body);
+    }
+
+    /** {@code plan} with its columns renamed to {@code columns} (null: unchanged); counts must match. */
+    private static LogicalPlan renameColumns(LogicalPlan plan, SqlNodeList columns, String what) {
+        if (columns == null) {
+            return plan;
+        }
+        List<String> names = plan.schema().names();
+        if (columns.size() != names.size()) {
+            throw new SluiceException(what + " names " + columns.size() + " column" + (columns.size() == 1 ? "" : "s")
+                    + " but its query has " + names.size() + ": " + String.join(", ", names));
+        }
+        List<Expr> exprs = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        boolean renamed = false;
+        for (int i = 0; i < names.size(); i++) {
+            String alias = ((SqlIdentifier) columns.get(i)).getSimple();
+            if (!seen.add(alias.toLowerCase(Locale.ROOT))) {
+                throw new SluiceException(what + " names column '" + alias + "' twice");
+            }
+            Column column = new Column(names.get(i));
+            renamed |= !names.get(i).equals(alias);
+            exprs.add(names.get(i).equals(alias) ? column : new Alias(column, alias));
+        }
+        return renamed ? new Projection(plan, exprs) : plan;
+    }
+
+    /**
+     * {@code VALUES (a, b), (c, d)}: one single-row projection per row, united; columns are named
+     * {@code col0, col1, ...} as in DuckDB and take the widened type of their values.
+     */
+    private LogicalPlan values(SqlCall values) {
+        ExpressionTranslator constants = new ExpressionTranslator(TableScope.result(oneRow().schema(), "VALUES"));
+        List<LogicalPlan> rows = new ArrayList<>();
+        for (SqlNode row : values.getOperandList()) {
+            List<SqlNode> items = row.getKind() == SqlKind.ROW ? ((SqlCall) row).getOperandList() : List.of(row);
+            if (!rows.isEmpty() && items.size() != rows.get(0).schema().size()) {
+                throw new SluiceException("VALUES rows must all have " + rows.get(0).schema().size()
+                        + " values; found a row with " + items.size());
+            }
+            List<Expr> exprs = new ArrayList<>();
+            for (int i = 0; i < items.size(); i++) {
+                exprs.add(new Alias(constants.translate(items.get(i)), "col" + i));
+            }
+            rows.add(new Projection(oneRow(), exprs));
+        }
+        return rows.size() == 1 ? rows.get(0) : Union.coerced(rows);
+    }
+
+    /** A relation of one row and one column, the FROM of a query without one. */
+    private static LogicalPlan oneRow() {
+        return new Aggregate(new EmptyRelation(new Schema(List.of())), List.of(),
+                List.of(new AggregateCall(AggregateFunction.COUNT_STAR, null)));
     }
 
     private static boolean isSetOperation(SqlNode node) {
@@ -161,7 +256,7 @@ final class QueryTranslator {
         rejectUnsupportedClauses(select);
         From from = from(select.getFrom());
         TableScope scope = from.scope();
-        ExpressionTranslator.SubqueryPlanner subqueries = node -> new QueryTranslator(catalog, scope).translate(node);
+        ExpressionTranslator.SubqueryPlanner subqueries = node -> new QueryTranslator(catalog, scope, ctes).translate(node);
         ExpressionTranslator columnsOnly = new ExpressionTranslator(scope, Map.of(), outer, subqueries);
 
         LogicalPlan plan = from.plan();
@@ -187,7 +282,8 @@ final class QueryTranslator {
 
         if (aggregating) {
             List<Expr> calls = new ArrayList<>(AggregateRewriter.collectAggregates(mayAggregate));
-            plan = new Aggregate(plan, groupBy, calls);
+            plan = DistinctAggregates.any(calls) ? DistinctAggregates.plan(plan, groupBy, calls)
+                    : new Aggregate(plan, groupBy, calls);
             AggregateRewriter rewriter = new AggregateRewriter(groupBy);
             if (having != null) {
                 plan = new Filter(plan, rewriter.rewrite(having));
@@ -315,20 +411,37 @@ final class QueryTranslator {
      */
     private From from(SqlNode from) {
         if (from == null) {
-            throw SqlErrors.unsupported("SELECT without FROM");
+            LogicalPlan one = oneRow();
+            return new From(one, TableScope.result(new Schema(List.of()), "no table"));
         }
         return relation(from, !(from instanceof SqlJoin));
     }
 
+    /**
+     * One relation of FROM. A column alias list ({@code t AS x (a, b)}) renames the relation's
+     * columns under a projection and reads it as a subquery named {@code x}; a subquery without an
+     * alias is named {@code unnamed_subquery}, as in DuckDB.
+     */
     private From relation(SqlNode node, boolean only) {
         String alias = null;
+        SqlNodeList columnAliases = null;
         if (node.getKind() == SqlKind.AS) {
             SqlCall as = (SqlCall) node;
-            if (as.operandCount() > 2) {
-                throw SqlErrors.unsupported("column aliases on a table in FROM");
-            }
             alias = ((SqlIdentifier) as.operand(1)).getSimple();
+            if (as.operandCount() > 2) {
+                columnAliases = new SqlNodeList(as.getOperandList().subList(2, as.operandCount()), as.getParserPosition());
+            }
             node = as.operand(0);
+        }
+        if (node instanceof SqlIdentifier id && id.isSimple() && ctes.containsKey(id.getSimple())) {
+            String qualifier = alias != null ? alias : id.getSimple();
+            LogicalPlan plan = renameColumns(ctes.get(id.getSimple()), columnAliases, qualifier);
+            return subquery(plan, qualifier, id.getSimple() + (alias == null ? "" : " AS " + alias));
+        }
+        if (node instanceof SqlIdentifier id && columnAliases != null) {
+            TableSource table = catalog.table(String.join(".", id.names));
+            return subquery(renameColumns(new TableScan(table), columnAliases, alias), alias,
+                    table.name() + " AS " + alias);
         }
         if (node instanceof SqlIdentifier id) {
             TableSource table = catalog.table(String.join(".", id.names));
@@ -346,14 +459,21 @@ final class QueryTranslator {
             }
             return join(join);
         }
-        if (node instanceof SqlSelect || node instanceof SqlOrderBy || isSetOperation(node)) {
+        if (node instanceof SqlSelect || node instanceof SqlOrderBy || node instanceof SqlWith
+                || node.getKind() == SqlKind.VALUES || isSetOperation(node)) {
             if (alias == null) {
-                throw new SluiceException("a subquery in FROM needs an alias: FROM (SELECT ...) AS name");
+                unnamedSubqueries++;
+                alias = unnamedSubqueries == 1 ? "unnamed_subquery" : "unnamed_subquery" + unnamedSubqueries;
             }
-            SubqueryAlias plan = new SubqueryAlias(new QueryTranslator(catalog).translate(node), alias);
-            return new From(plan, TableScope.relation(plan.schema(), alias, "subquery AS " + alias));
+            LogicalPlan plan = new QueryTranslator(catalog, null, ctes).translate(node);
+            return subquery(renameColumns(plan, columnAliases, alias), alias, "subquery AS " + alias);
         }
         throw SqlErrors.unsupported(describe(node) + " in FROM");
+    }
+
+    private static From subquery(LogicalPlan plan, String qualifier, String description) {
+        SubqueryAlias aliased = new SubqueryAlias(plan, qualifier);
+        return new From(aliased, TableScope.relation(aliased.schema(), qualifier, description));
     }
 
     /**
