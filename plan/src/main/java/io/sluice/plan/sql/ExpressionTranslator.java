@@ -130,7 +130,11 @@ final class ExpressionTranslator {
             }
             return new OuterColumn(c.column(), outer.schema().field(c.column()).type());
         }
-        return scope.column(id);
+        try {
+            return scope.column(id);
+        } catch (SluiceException e) {
+            throw SqlErrors.at(id.getParserPosition(), e);
+        }
     }
 
     private static Expr literal(SqlLiteral literal) {

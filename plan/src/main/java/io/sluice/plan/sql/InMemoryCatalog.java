@@ -44,7 +44,8 @@ public final class InMemoryCatalog implements Catalog {
         TableSource source = tables.get(key(name));
         if (source == null) {
             List<String> known = tableNames();
-            throw new SluiceException("unknown table '" + name + "'; known tables: "
+            throw new SluiceException("unknown table '" + name + "';" + NameSuggestions.didYouMean(name, known)
+                    + " known tables: "
                     + (known.isEmpty() ? "(none)" : String.join(", ", known)));
         }
         return source;

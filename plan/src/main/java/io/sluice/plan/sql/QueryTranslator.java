@@ -439,12 +439,12 @@ final class QueryTranslator {
             return subquery(plan, qualifier, id.getSimple() + (alias == null ? "" : " AS " + alias));
         }
         if (node instanceof SqlIdentifier id && columnAliases != null) {
-            TableSource table = catalog.table(String.join(".", id.names));
+            TableSource table = table(id);
             return subquery(renameColumns(new TableScan(table), columnAliases, alias), alias,
                     table.name() + " AS " + alias);
         }
         if (node instanceof SqlIdentifier id) {
-            TableSource table = catalog.table(String.join(".", id.names));
+            TableSource table = table(id);
             if (only) {
                 return new From(new TableScan(table), TableScope.table(table, alias));
             }
@@ -469,6 +469,15 @@ final class QueryTranslator {
             return subquery(renameColumns(plan, columnAliases, alias), alias, "subquery AS " + alias);
         }
         throw SqlErrors.unsupported(describe(node) + " in FROM");
+    }
+
+    /** The catalog's table {@code id}; an unknown name is reported at its position. */
+    private TableSource table(SqlIdentifier id) {
+        try {
+            return catalog.table(String.join(".", id.names));
+        } catch (SluiceException e) {
+            throw SqlErrors.at(id.getParserPosition(), e);
+        }
     }
 
     private static From subquery(LogicalPlan plan, String qualifier, String description) {

@@ -37,20 +37,38 @@ class SqlErrorTest {
 
     @Test
     void unknownTableListsKnownTables() {
-        assertError("SELECT * FROM nope").hasMessage("unknown table 'nope'; known tables: t, u");
+        assertError("SELECT * FROM nope").hasMessage("line 1, column 15: unknown table 'nope'; known tables: t, u");
+    }
+
+    @Test
+    void closeNamesAreSuggested() {
+        InMemoryCatalog catalog = SqlTestTables.catalog();
+        catalog.register(new io.sluice.plan.source.TableSource("lineitem", io.sluice.plan.source.FileFormat.PARQUET,
+                "/data/l", io.sluice.plan.types.Schema.of(
+                        new io.sluice.plan.types.Field("l_quantity", io.sluice.plan.types.DataType.INT64))));
+        assertThatThrownBy(() -> SqlFrontEnd.parse("SELECT *\nFROM lineitme", catalog))
+                .hasMessage("line 2, column 6: unknown table 'lineitme'; did you mean 'lineitem'? known tables: lineitem, t, u");
+        assertThatThrownBy(() -> SqlFrontEnd.parse("SELECT sum(l_quantiy) FROM lineitem", catalog))
+                .hasMessage("line 1, column 12: unknown column 'l_quantiy'; did you mean 'l_quantity'?"
+                        + " available columns: l_quantity");
+        assertThatThrownBy(() -> SqlFrontEnd.parse("SELECT 1 FROM lineitem, t WHERE lineitm.l_quantity > 1", catalog))
+                .hasMessage("line 1, column 33: unknown table or alias 'lineitm' in 'lineitm.l_quantity'; did you mean"
+                        + " 'lineitem'? the query reads lineitem, t");
+        assertError("SELECT k FROM t AS x WHERE x.flagg").hasMessage(
+                "line 1, column 28: unknown column 'x.flagg'; did you mean 'flag'? available columns: k, v, d, day, flag");
     }
 
     @Test
     void unknownColumnListsColumns() {
         assertError("SELECT k, nope FROM t")
-                .hasMessage("unknown column 'nope'; available columns: k, v, d, day, flag");
+                .hasMessage("line 1, column 11: unknown column 'nope'; available columns: k, v, d, day, flag");
         assertError("SELECT k FROM t ORDER BY nope").hasMessageContaining("unknown column 'nope'");
     }
 
     @Test
     void qualifierMustNameTheTableOrItsAlias() {
         assertError("SELECT u.k FROM t")
-                .hasMessage("unknown table or alias 'u' in 'u.k'; the query reads table 't'");
+                .hasMessage("line 1, column 8: unknown table or alias 'u' in 'u.k'; the query reads table 't'");
         assertError("SELECT z.* FROM t AS x")
                 .hasMessage("unknown table or alias 'z' in 'z.*'; the query reads table 't' as 'x'");
     }
