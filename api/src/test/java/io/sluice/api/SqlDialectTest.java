@@ -1,6 +1,7 @@
 package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -138,5 +139,41 @@ class SqlDialectTest {
     })
     void distinctAggregates(String sql) throws Exception {
         assertSameAsDuckDb(sql);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT id, upper(value), lower('AbC' || value), length(value || 'xyz'), concat(value, NULL, k, 'z'), value || NULL FROM a",
+        "SELECT id, trim('  x ' || value || ' '), ltrim('  x'), rtrim('x  '), position('2' IN value), strpos('abcabc', 'c') FROM a",
+        "SELECT id, replace(value, '1', 'one'), starts_with(value, '1'), starts_with(value, '') FROM a",
+        "SELECT id, coalesce(v, k, -1), coalesce(k, 7), nullif(k, 2), nullif(v, k) FROM a",
+        "SELECT id, abs(v - 5), abs(CAST(v AS DECIMAL(10,2)) - 5.25), abs(v * -1.5) FROM a",
+        "SELECT id, round(v / 4.0), round(CAST(v AS DECIMAL(10,3)) / 7, 1), round(v * 1.25, 1), round(CAST(v * 37 AS BIGINT), -1) FROM a",
+        "SELECT id, floor(v / 4.0), ceil(v / 4.0), ceiling(CAST(v AS DECIMAL(10,2)) / 3), floor(-CAST(v AS DECIMAL(10,2)) / 3), floor(v) FROM a",
+        "SELECT id, year(d), month(d), day(d), CAST(date_trunc('month', d) AS DATE), CAST(date_trunc('year', d) AS DATE), "
+                + "CAST(date_trunc('quarter', d) AS DATE), CAST(date_trunc('week', d) AS DATE) FROM a",
+        "SELECT upper(value), count(*) FROM a GROUP BY upper(value)",
+    })
+    void scalarFunctions(String sql) throws Exception {
+        assertSameAsDuckDb(sql);
+    }
+
+    @Test
+    void viewsAreCreatedReadAndDropped() throws Exception {
+        String create = "CREATE VIEW per_k (key, n) AS SELECT k, count(*) FROM a GROUP BY k";
+        duck.execute(create);
+        session.sql(create);
+        assertSameAsDuckDb("SELECT key, n FROM per_k WHERE n > 3");
+        assertSameAsDuckDb("SELECT x.key, y.n FROM per_k AS x JOIN per_k AS y ON x.key = y.key + 1");
+        assertThatThrownBy(() -> session.sql(create)).hasMessageContaining("view 'per_k' already exists");
+        String replace = "CREATE OR REPLACE TEMP VIEW per_k AS SELECT k AS key FROM a WHERE k > 2";
+        duck.execute(replace);
+        session.sql(replace);
+        assertSameAsDuckDb("SELECT * FROM per_k");
+        session.sql("DROP VIEW per_k");
+        duck.execute("DROP VIEW per_k");
+        assertThatThrownBy(() -> session.sql("SELECT * FROM per_k")).hasMessageContaining("unknown table 'per_k'");
+        assertThatThrownBy(() -> session.sql("DROP VIEW per_k")).hasMessageContaining("unknown view 'per_k'");
+        session.sql("DROP VIEW IF EXISTS per_k");
     }
 }

@@ -38,6 +38,7 @@ final class CalciteParser {
 
     private static final SqlAbstractParserImpl.Metadata METADATA = SqlParser.create("", CONFIG).getMetadata();
     private static final Pattern ENCOUNTERED = Pattern.compile("Encountered \"(.*)\"");
+    private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z_0-9]*");
     /** Quoting one word per attempt; a statement needing more than this many is not worth saving. */
     private static final int MAX_QUOTED_WORDS = 64;
     /** PostgreSQL's and DuckDB's reserved words, plus the join and predicate words they keep apart. */
@@ -86,14 +87,14 @@ final class CalciteParser {
             return -1;
         }
         int from = offsetOf(text, pos.getLineNum(), pos.getColumnNum());
-        Matcher word = Pattern.compile("[A-Za-z_][A-Za-z_0-9]*").matcher(m.group(1));
-        if (from < 0 || !word.find()) {
+        if (from < 0) {
             return -1;
         }
-        String found = word.group().toUpperCase(Locale.ROOT);
-        if (!METADATA.isReservedWord(found) || ALWAYS_RESERVED.contains(found)) {
-            return -1;
+        Matcher word = WORD.matcher(m.group(1));
+        if (!word.find() || !isSoftReserved(word.group())) {
+            return softReservedWordBefore(text, from);
         }
+        String found = word.group();
         int limit = Math.min(text.length(), from + 2 * m.group(1).length() + 16);
         for (int i = from; i < limit; i++) {
             boolean startsWord = i == 0 || !(Character.isLetterOrDigit(text.charAt(i - 1)) || text.charAt(i - 1) == '_');
@@ -103,6 +104,30 @@ final class CalciteParser {
             }
         }
         return -1;
+    }
+
+    /**
+     * The offset of the word just before {@code offset} if it is soft-reserved, else -1: the parser
+     * sometimes takes such a word as the keyword and stops at the token after it ({@code upper(value)}
+     * stops at the parenthesis).
+     */
+    private static int softReservedWordBefore(String text, int offset) {
+        int end = offset;
+        while (end > 0 && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        int start = end;
+        while (start > 0 && (Character.isLetterOrDigit(text.charAt(start - 1)) || text.charAt(start - 1) == '_')) {
+            start--;
+        }
+        boolean quoted = start > 0 && text.charAt(start - 1) == '"';
+        return start < end && !quoted && Character.isLetter(text.charAt(start))
+                && isSoftReserved(text.substring(start, end)) ? start : -1;
+    }
+
+    private static boolean isSoftReserved(String word) {
+        String upper = word.toUpperCase(Locale.ROOT);
+        return METADATA.isReservedWord(upper) && !ALWAYS_RESERVED.contains(upper);
     }
 
     private static int wordEnd(String text, int offset) {

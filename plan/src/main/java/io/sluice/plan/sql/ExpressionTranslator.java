@@ -16,6 +16,7 @@ import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.Extract;
 import io.sluice.plan.expr.InSubquery;
 import io.sluice.plan.expr.OuterColumn;
+import io.sluice.plan.expr.ScalarFunction;
 import io.sluice.plan.expr.ScalarSubquery;
 import io.sluice.plan.expr.Substring;
 import io.sluice.plan.expr.Column;
@@ -39,6 +40,7 @@ import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlIntervalLiteral;
+import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -109,6 +111,9 @@ final class ExpressionTranslator {
         }
         if (node instanceof SqlNodeList) {
             throw SqlErrors.unsupported("row value " + node);
+        }
+        if (node instanceof SqlIntervalQualifier unit && scope.hasColumn(unit.toString())) {
+            return scope.unqualified(unit.toString()); // date_trunc('month', day): Calcite reads day as a unit
         }
         throw SqlErrors.unsupported("expression " + node);
     }
@@ -220,7 +225,12 @@ final class ExpressionTranslator {
             case BETWEEN -> between(call);
             case IN -> in(call, false);
             case NOT_IN -> in(call, true);
-            case OTHER_FUNCTION, SUM, SUM0, COUNT, MIN, MAX, AVG -> function(call);
+            case OTHER_FUNCTION, SUM, SUM0, COUNT, MIN, MAX, AVG, FLOOR, CEIL, DATE_TRUNC -> function(call);
+            case TRIM -> trim(call);
+            case POSITION -> position(call);
+            case OTHER -> call.getOperator().getName().equals("||")
+                    ? new ScalarFunction(ScalarFunction.Function.CONCAT_OPERATOR, List.of(operand(call, 0), operand(call, 1)))
+                    : unsupportedOperator(call);
             case EXTRACT -> extract(call);
             case OVER -> throw SqlErrors.unsupported("window function " + call.operand(0));
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
@@ -230,7 +240,91 @@ final class ExpressionTranslator {
             case CASE -> caseWhen((SqlCase) call);
             case LIKE -> like(call);
             case SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
-            default -> throw SqlErrors.unsupported("operator '" + call.getOperator().getName() + "'");
+            default -> unsupportedOperator(call);
+        };
+    }
+
+    private static Expr unsupportedOperator(SqlCall call) {
+        throw SqlErrors.unsupported("operator '" + call.getOperator().getName() + "'");
+    }
+
+    /** {@code trim([BOTH|LEADING|TRAILING] [' '] FROM s)}: only spaces are trimmed. */
+    private Expr trim(SqlCall call) {
+        if (!(call.operand(1) instanceof SqlCharStringLiteral chars) || !" ".equals(chars.getValueAs(String.class))) {
+            throw SqlErrors.unsupported("trim of characters other than spaces");
+        }
+        ScalarFunction.Function f = switch (call.operand(0).toString().toUpperCase(Locale.ROOT)) {
+            case "LEADING" -> ScalarFunction.Function.LTRIM;
+            case "TRAILING" -> ScalarFunction.Function.RTRIM;
+            default -> ScalarFunction.Function.TRIM;
+        };
+        return new ScalarFunction(f, List.of(operand(call, 2)));
+    }
+
+    /** {@code position(sub IN s)} is {@code strpos(s, sub)}. */
+    private Expr position(SqlCall call) {
+        if (call.operandCount() != 2) {
+            throw SqlErrors.unsupported("position(... IN ... FROM start)");
+        }
+        return new ScalarFunction(ScalarFunction.Function.STRPOS, List.of(operand(call, 1), operand(call, 0)));
+    }
+
+    /**
+     * Scalar functions by name: string, number and date functions, {@code coalesce}, {@code nullif}
+     * (as CASE) and {@code year/month/day} (as extract); null for any other name.
+     */
+    private Expr scalarFunction(String name, SqlCall call) {
+        List<Expr> args = new ArrayList<>();
+        for (SqlNode operand : call.getOperandList()) {
+            args.add(translate(operand));
+        }
+        ScalarFunction.Function f = switch (name) {
+            case "upper", "ucase" -> ScalarFunction.Function.UPPER;
+            case "lower", "lcase" -> ScalarFunction.Function.LOWER;
+            case "trim" -> ScalarFunction.Function.TRIM;
+            case "ltrim" -> ScalarFunction.Function.LTRIM;
+            case "rtrim" -> ScalarFunction.Function.RTRIM;
+            case "length", "char_length", "character_length" -> ScalarFunction.Function.LENGTH;
+            case "concat" -> ScalarFunction.Function.CONCAT;
+            case "strpos", "instr" -> ScalarFunction.Function.STRPOS;
+            case "replace" -> ScalarFunction.Function.REPLACE;
+            case "starts_with", "startswith" -> ScalarFunction.Function.STARTS_WITH;
+            case "abs" -> ScalarFunction.Function.ABS;
+            case "round" -> ScalarFunction.Function.ROUND;
+            case "floor" -> ScalarFunction.Function.FLOOR;
+            case "ceil", "ceiling" -> ScalarFunction.Function.CEIL;
+            case "date_trunc" -> ScalarFunction.Function.DATE_TRUNC;
+            default -> null;
+        };
+        if (f != null) {
+            return new ScalarFunction(f, args);
+        }
+        return switch (name) {
+            case "coalesce" -> {
+                if (args.isEmpty()) {
+                    throw new SluiceException("coalesce() takes at least one argument");
+                }
+                List<Expr> conditions = new ArrayList<>();
+                for (Expr a : args.subList(0, args.size() - 1)) {
+                    conditions.add(new Unary(Unary.Op.IS_NOT_NULL, a));
+                }
+                yield conditions.isEmpty() ? args.get(0)
+                        : new Case(conditions, args.subList(0, args.size() - 1), args.get(args.size() - 1));
+            }
+            case "nullif" -> {
+                if (args.size() != 2) {
+                    throw new SluiceException("nullif() takes 2 arguments, not " + args.size());
+                }
+                yield new Case(List.of(new Binary(BinaryOp.EQ, args.get(0), args.get(1))), List.of(Literal.nullValue()),
+                        args.get(0));
+            }
+            case "year", "month", "day" -> {
+                if (args.size() != 1) {
+                    throw new SluiceException(name + "() takes 1 argument, not " + args.size());
+                }
+                yield new Extract(Extract.Field.valueOf(name.toUpperCase(Locale.ROOT)), args.get(0));
+            }
+            default -> null;
         };
     }
 
@@ -453,8 +547,15 @@ final class ExpressionTranslator {
             case "min" -> AggregateFunction.MIN;
             case "max" -> AggregateFunction.MAX;
             case "avg" -> AggregateFunction.AVG;
-            default -> throw SqlErrors.unsupported("function '" + name + "'");
+            default -> null;
         };
+        if (function == null) {
+            Expr scalar = scalarFunction(name, call);
+            if (scalar == null) {
+                throw SqlErrors.unsupported("function '" + name + "'");
+            }
+            return scalar;
+        }
         SqlLiteral quantifier = call.getFunctionQuantifier();
         boolean distinct = quantifier != null && quantifier.getValue() == SqlSelectKeyword.DISTINCT;
         if (call.operandCount() != 1) {

@@ -3,6 +3,7 @@ package io.sluice.plan.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.source.TableSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.ConcurrentMap;
  */
 public final class InMemoryCatalog implements Catalog {
     private final ConcurrentMap<String, TableSource> tables = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, LogicalPlan> views = new ConcurrentHashMap<>();
 
     /** Registers a table under {@code source.name()}, replacing one of the same name. */
     public void register(TableSource source) {
@@ -36,6 +38,30 @@ public final class InMemoryCatalog implements Catalog {
         }
         names.sort(String.CASE_INSENSITIVE_ORDER);
         return names;
+    }
+
+    /**
+     * Registers a view; its name then hides a table of the same name. Without {@code replace}, an
+     * existing view of that name is an error.
+     */
+    public void registerView(String name, LogicalPlan plan, boolean replace) {
+        requireNonNull(name, "name is null");
+        requireNonNull(plan, "plan is null");
+        if (replace) {
+            views.put(key(name), plan);
+        } else if (views.putIfAbsent(key(name), plan) != null) {
+            throw new SluiceException("view '" + name + "' already exists; use CREATE OR REPLACE VIEW to replace it");
+        }
+    }
+
+    /** Removes the named view; returns whether there was one. */
+    public boolean dropView(String name) {
+        return views.remove(key(requireNonNull(name, "name is null"))) != null;
+    }
+
+    @Override
+    public LogicalPlan view(String name) {
+        return views.get(key(requireNonNull(name, "name is null")));
     }
 
     @Override

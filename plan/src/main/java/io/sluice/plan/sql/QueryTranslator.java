@@ -138,16 +138,25 @@ final class QueryTranslator {
         if (columns == null) {
             return plan;
         }
+        List<String> names = new ArrayList<>();
+        for (SqlNode column : columns) {
+            names.add(((SqlIdentifier) column).getSimple());
+        }
+        return renameColumns(plan, names, what);
+    }
+
+    /** {@code plan} with its columns renamed to {@code aliases}; {@code what} names the renaming in errors. */
+    static LogicalPlan renameColumns(LogicalPlan plan, List<String> aliases, String what) {
         List<String> names = plan.schema().names();
-        if (columns.size() != names.size()) {
-            throw new SluiceException(what + " names " + columns.size() + " column" + (columns.size() == 1 ? "" : "s")
+        if (aliases.size() != names.size()) {
+            throw new SluiceException(what + " names " + aliases.size() + " column" + (aliases.size() == 1 ? "" : "s")
                     + " but its query has " + names.size() + ": " + String.join(", ", names));
         }
         List<Expr> exprs = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         boolean renamed = false;
         for (int i = 0; i < names.size(); i++) {
-            String alias = ((SqlIdentifier) columns.get(i)).getSimple();
+            String alias = aliases.get(i);
             if (!seen.add(alias.toLowerCase(Locale.ROOT))) {
                 throw new SluiceException(what + " names column '" + alias + "' twice");
             }
@@ -433,10 +442,12 @@ final class QueryTranslator {
             }
             node = as.operand(0);
         }
-        if (node instanceof SqlIdentifier id && id.isSimple() && ctes.containsKey(id.getSimple())) {
-            String qualifier = alias != null ? alias : id.getSimple();
-            LogicalPlan plan = renameColumns(ctes.get(id.getSimple()), columnAliases, qualifier);
-            return subquery(plan, qualifier, id.getSimple() + (alias == null ? "" : " AS " + alias));
+        LogicalPlan named = node instanceof SqlIdentifier id ? namedQuery(id) : null;
+        if (named != null) {
+            SqlIdentifier id = (SqlIdentifier) node;
+            String qualifier = alias != null ? alias : id.names.get(id.names.size() - 1);
+            LogicalPlan plan = renameColumns(named, columnAliases, qualifier);
+            return subquery(plan, qualifier, String.join(".", id.names) + (alias == null ? "" : " AS " + alias));
         }
         if (node instanceof SqlIdentifier id && columnAliases != null) {
             TableSource table = table(id);
@@ -469,6 +480,14 @@ final class QueryTranslator {
             return subquery(renameColumns(plan, columnAliases, alias), alias, "subquery AS " + alias);
         }
         throw SqlErrors.unsupported(describe(node) + " in FROM");
+    }
+
+    /** The plan a WITH name or, failing that, a view of the catalog stands for; null for a table. */
+    private LogicalPlan namedQuery(SqlIdentifier id) {
+        if (id.isSimple() && ctes.containsKey(id.getSimple())) {
+            return ctes.get(id.getSimple());
+        }
+        return catalog.view(String.join(".", id.names));
     }
 
     /** The catalog's table {@code id}; an unknown name is reported at its position. */

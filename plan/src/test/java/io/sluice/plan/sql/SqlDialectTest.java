@@ -27,6 +27,12 @@ class SqlDialectTest {
     }
 
     @Test
+    void softKeywordTheParserTookAsAKeywordIsQuotedToo() {
+        assertThat(plan("SELECT upper(k) AS u, count(value) FROM (SELECT k, v AS value FROM t) GROUP BY upper(k)"))
+                .contains("Aggregate: groupBy=[upper(unnamed_subquery.k)], aggr=[count(unnamed_subquery.value)]");
+    }
+
+    @Test
     void keywordsStillWorkAsKeywords() {
         assertThat(plan("SELECT extract(year FROM day), DATE '2024-01-01' FROM t")).isEqualTo("""
                 Projection: extract(YEAR FROM day), DATE '2024-01-01'
