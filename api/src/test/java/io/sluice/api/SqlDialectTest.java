@@ -176,4 +176,33 @@ class SqlDialectTest {
         assertThatThrownBy(() -> session.sql("DROP VIEW per_k")).hasMessageContaining("unknown view 'per_k'");
         session.sql("DROP VIEW IF EXISTS per_k");
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT k FROM a INTERSECT SELECT v FROM a",
+        "SELECT k, v FROM a WHERE id < 20 INTERSECT SELECT k, v FROM a WHERE id >= 10",
+        "SELECT k FROM a EXCEPT SELECT v FROM a WHERE v > 2",
+        "SELECT k, v FROM a EXCEPT SELECT k, v FROM a WHERE id > 25",
+        "SELECT k FROM a INTERSECT SELECT k FROM e",
+        "SELECT k FROM a EXCEPT SELECT k FROM e",
+        "SELECT k FROM a EXCEPT SELECT k FROM a",
+        "SELECT k FROM a UNION ALL SELECT v FROM a INTERSECT SELECT k FROM a",
+        "SELECT k FROM a EXCEPT SELECT v FROM a ORDER BY 1 NULLS FIRST LIMIT 3",
+    })
+    void intersectAndExcept(String sql) throws Exception {
+        assertSameAsDuckDb(sql);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT k, value, sum(v), count(*) FROM a GROUP BY ROLLUP (k, value)",
+        "SELECT k, value, count(v) FROM a GROUP BY CUBE (k, value)",
+        "SELECT k, value, count(*) FROM a GROUP BY GROUPING SETS ((k, value), (k), ())",
+        "SELECT k, value, count(DISTINCT v) FROM a GROUP BY ROLLUP (k, value)",
+        "SELECT value, k, max(id) FROM a GROUP BY value, ROLLUP (k) HAVING max(id) > 10",
+        "SELECT k, count(*) FROM e GROUP BY ROLLUP (k)",
+    })
+    void groupingSets(String sql) throws Exception {
+        assertSameAsDuckDb(sql);
+    }
 }

@@ -11,6 +11,7 @@ import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Case;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.expr.Unary;
@@ -208,10 +209,14 @@ final class QueryTranslator {
      * cast to the widened column types; columns take the first input's names.
      */
     private LogicalPlan setOperation(SqlCall call) {
-        if (call.getKind() != SqlKind.UNION) {
-            throw SqlErrors.unsupported(call.getKind().name());
-        }
         boolean all = ((SqlSetOperator) call.getOperator()).isAll();
+        if (call.getKind() != SqlKind.UNION) {
+            if (all) {
+                throw SqlErrors.unsupported(call.getKind().name() + " ALL");
+            }
+            return intersectOrExcept(translate(call.operand(0)), translate(call.operand(1)),
+                    call.getKind() == SqlKind.INTERSECT);
+        }
         List<SqlNode> leaves = new ArrayList<>();
         unionLeaves(call, all, leaves);
         List<LogicalPlan> inputs = new ArrayList<>(leaves.size());
@@ -227,6 +232,48 @@ final class QueryTranslator {
             columns.add(new Column(name));
         }
         return new Aggregate(union, columns, List.of());
+    }
+
+    /**
+     * {@code INTERSECT} / {@code EXCEPT} (distinct): both inputs, each row tagged with the side it
+     * comes from, are united and grouped by every column (so NULLs match NULLs, as set operations
+     * require); a group is kept when both sides have it (INTERSECT) or only the left one does
+     * (EXCEPT). Columns take the left input's names and the widened types.
+     */
+    private static LogicalPlan intersectOrExcept(LogicalPlan left, LogicalPlan right, boolean intersect) {
+        if (left.schema().size() != right.schema().size()) {
+            throw new SluiceException((intersect ? "INTERSECT" : "EXCEPT") + " inputs have different numbers of"
+                    + " columns: " + left.schema().size() + " and " + right.schema().size());
+        }
+        List<String> names = left.schema().names();
+        String leftTag = freshName("__left_rows", names);
+        String rightTag = freshName("__right_rows", names);
+        List<Expr> columns = new ArrayList<>();
+        for (String name : names) {
+            columns.add(new Column(name));
+        }
+        LogicalPlan union = Union.coerced(List.of(tagged(left, names, 1, 0, leftTag, rightTag),
+                tagged(right, names, 0, 1, leftTag, rightTag)));
+        AggregateCall leftRows = new AggregateCall(AggregateFunction.SUM, new Column(leftTag));
+        AggregateCall rightRows = new AggregateCall(AggregateFunction.SUM, new Column(rightTag));
+        LogicalPlan grouped = new Aggregate(union, columns, List.of(leftRows, rightRows));
+        Expr onLeft = new Binary(BinaryOp.GT, new Column(leftRows.name()), Literal.of(0L));
+        Expr onRight = new Binary(intersect ? BinaryOp.GT : BinaryOp.EQ, new Column(rightRows.name()), Literal.of(0L));
+        return new Projection(new Filter(grouped, new Binary(BinaryOp.AND, onLeft, onRight)), columns);
+    }
+
+    /** {@code input}'s columns renamed to {@code names}, then the two side tags. */
+    private static LogicalPlan tagged(LogicalPlan input, List<String> names, long left, long right, String leftTag,
+            String rightTag) {
+        List<Expr> exprs = new ArrayList<>();
+        List<String> inputNames = input.schema().names();
+        for (int i = 0; i < names.size(); i++) {
+            Column c = new Column(inputNames.get(i));
+            exprs.add(inputNames.get(i).equals(names.get(i)) ? c : new Alias(c, names.get(i)));
+        }
+        exprs.add(new Alias(Literal.of(left), leftTag));
+        exprs.add(new Alias(Literal.of(right), rightTag));
+        return new Projection(input, exprs);
     }
 
     /**
@@ -275,7 +322,11 @@ final class QueryTranslator {
 
         List<SelectItem> items = selectItems(select.getSelectList(), scope, columnsOnly);
         ExpressionTranslator withAliases = new ExpressionTranslator(scope, aliases(items), outer, subqueries);
-        List<Expr> groupBy = groupBy(select.getGroup(), items, withAliases);
+        List<SelectItem> listed = items;
+        List<List<Expr>> groupingSets = GroupingSets.present(select.getGroup())
+                ? GroupingSets.of(select.getGroup(), node -> groupItem(node, listed, withAliases)) : null;
+        List<Expr> groupBy = groupingSets == null ? groupBy(select.getGroup(), items, withAliases)
+                : GroupingSets.union(groupingSets);
         Expr having = select.getHaving() == null ? null : withAliases.translate(select.getHaving());
         List<OrderItem> order = orderItems(orderList, items, withAliases);
 
@@ -291,8 +342,9 @@ final class QueryTranslator {
 
         if (aggregating) {
             List<Expr> calls = new ArrayList<>(AggregateRewriter.collectAggregates(mayAggregate));
-            plan = DistinctAggregates.any(calls) ? DistinctAggregates.plan(plan, groupBy, calls)
-                    : new Aggregate(plan, groupBy, calls);
+            LogicalPlan input = plan;
+            plan = groupingSets == null ? aggregate(input, groupBy, calls)
+                    : GroupingSets.plan(input, groupBy, groupingSets, calls, (set, c) -> aggregate(input, set, c));
             AggregateRewriter rewriter = new AggregateRewriter(groupBy);
             if (having != null) {
                 plan = new Filter(plan, rewriter.rewrite(having));
@@ -301,6 +353,12 @@ final class QueryTranslator {
             order = order.stream().map(o -> o.expr() == null ? o : o.withExpr(rewriter.rewrite(o.expr()))).toList();
         }
         return project(plan, items, order, select.isDistinct(), offset, fetch);
+    }
+
+    /** An aggregation with the output of {@link Aggregate}: group-by columns, then each call by name. */
+    private static LogicalPlan aggregate(LogicalPlan input, List<Expr> groupBy, List<Expr> calls) {
+        return DistinctAggregates.any(calls) ? DistinctAggregates.plan(input, groupBy, calls)
+                : new Aggregate(input, groupBy, calls);
     }
 
     /** Projection, DISTINCT, Sort (with hidden key columns when needed) and Limit. */
@@ -645,17 +703,18 @@ final class QueryTranslator {
         }
         LinkedHashSet<Expr> out = new LinkedHashSet<>();
         for (SqlNode node : group) {
-            switch (node.getKind()) {
-                case ROLLUP, CUBE, GROUPING_SETS -> throw SqlErrors.unsupported(node.getKind().name().replace('_', ' '));
-                default -> { }
-            }
             if (node instanceof SqlNodeList list && list.isEmpty()) {
                 continue; // GROUP BY (): one global group
             }
-            Integer position = ordinal(node);
-            out.add(position != null ? items.get(checkPosition(position, items, "GROUP BY")).expr() : translator.translate(node));
+            out.add(groupItem(node, items, translator));
         }
         return List.copyOf(out);
+    }
+
+    /** One GROUP BY expression: a select-list position, else an expression over the input or a select alias. */
+    private static Expr groupItem(SqlNode node, List<SelectItem> items, ExpressionTranslator translator) {
+        Integer position = ordinal(node);
+        return position != null ? items.get(checkPosition(position, items, "GROUP BY")).expr() : translator.translate(node);
     }
 
     private static List<OrderItem> orderItems(SqlNodeList orderList, List<SelectItem> items,

@@ -88,8 +88,8 @@ class SqlErrorTest {
     @Test
     void unsupportedConstructsAreNamed() {
         assertError("SELECT * FROM t NATURAL JOIN u").hasMessage("unsupported SQL: NATURAL JOIN");
-        assertError("SELECT k FROM t INTERSECT SELECT k FROM t").hasMessage("unsupported SQL: INTERSECT");
-        assertError("SELECT k FROM t EXCEPT SELECT k FROM t").hasMessage("unsupported SQL: EXCEPT");
+        assertError("SELECT k FROM t INTERSECT ALL SELECT k FROM t").hasMessage("unsupported SQL: INTERSECT ALL");
+        assertError("SELECT k FROM t EXCEPT ALL SELECT k FROM t").hasMessage("unsupported SQL: EXCEPT ALL");
         assertError("SELECT * FROM t JOIN u ON t.v IN (SELECT a FROM u)")
                 .hasMessage("unsupported SQL: subquery outside WHERE, HAVING and the select list");
         assertError("SELECT count(DISTINCT k), sum(DISTINCT v) FROM t")
