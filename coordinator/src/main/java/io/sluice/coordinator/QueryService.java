@@ -95,6 +95,16 @@ public final class QueryService {
             catalog.register(FileFormats.register(create.name(), create.format(), create.location()));
             return message("status", "created table " + create.name());
         }
+        if (statement instanceof Statement.CreateView view) {
+            catalog.registerView(view.name(), view.plan(), view.replace());
+            return message("status", "created view " + view.name());
+        }
+        if (statement instanceof Statement.DropView drop) {
+            if (!catalog.dropView(drop.name()) && !drop.ifExists()) {
+                throw new SluiceException("unknown view '" + drop.name() + "'");
+            }
+            return message("status", "dropped view " + drop.name());
+        }
         if (statement instanceof Statement.Explain explain) {
             return message("plan", explain(explain.plan(), explain.verbose(), config));
         }

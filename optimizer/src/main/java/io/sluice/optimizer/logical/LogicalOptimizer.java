@@ -67,8 +67,9 @@ public final class LogicalOptimizer {
     /**
      * The standard rules, in order: decorrelate subqueries into joins first (the other rules do not
      * look into subquery plans), then simplify expressions (so constant predicates are literals),
-     * then remove trivial nodes, merge and push filters (pushing can expose join equalities, which
-     * then become keys), reorder inner joins once their predicates are keys ({@code joinReorder},
+     * then remove trivial nodes, merge filters, factor what every branch of an OR shares (a join key
+     * in each branch stands alone), push filters (pushing can expose join equalities, which then
+     * become keys), reorder inner joins once their predicates are keys ({@code joinReorder},
      * {@code sluice.optimizer.join-reorder}; exhaustive up to {@code dpLimit} relations,
      * {@code sluice.optimizer.join-reorder.dp-limit}), merge projections, push limits, and prune
      * columns last, once the shape is settled.
@@ -80,6 +81,7 @@ public final class LogicalOptimizer {
                 new SimplifyExpressions(),
                 new EliminateTrivialNodes(),
                 new MergeFilters(),
+                new FactorCommonDisjuncts(),
                 new PushDownFilter(),
                 new ExtractEquijoinPredicate()));
         if (joinReorder) {

@@ -1,9 +1,10 @@
 package io.sluice.plan.sql;
 
+import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.source.TableSource;
 
 /**
- * Resolves table names for the SQL front end. Kept to one method so the coordinator, tests and the
+ * Resolves table and view names for the SQL front end. Kept small so the coordinator, tests and the
  * DataFrame API can each back it with whatever registry they have.
  */
 public interface Catalog {
@@ -12,4 +13,9 @@ public interface Catalog {
      * {@link io.sluice.plan.SluiceException} "unknown table 'x'" that lists the known tables.
      */
     TableSource table(String name);
+
+    /** The plan of the named view, or null when there is no such view (then a table is looked for). */
+    default LogicalPlan view(String name) {
+        return null;
+    }
 }

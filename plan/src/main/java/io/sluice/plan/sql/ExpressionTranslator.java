@@ -3,6 +3,7 @@ package io.sluice.plan.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.AddInterval;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.Binary;
@@ -15,6 +16,7 @@ import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.Extract;
 import io.sluice.plan.expr.InSubquery;
 import io.sluice.plan.expr.OuterColumn;
+import io.sluice.plan.expr.ScalarFunction;
 import io.sluice.plan.expr.ScalarSubquery;
 import io.sluice.plan.expr.Substring;
 import io.sluice.plan.expr.Column;
@@ -35,13 +37,17 @@ import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalLiteral;
+import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlSelectKeyword;
+import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.SqlTypeNameSpec;
 import org.apache.calcite.sql.SqlUnknownLiteral;
 import org.apache.calcite.sql.fun.SqlBetweenOperator;
@@ -106,6 +112,9 @@ final class ExpressionTranslator {
         if (node instanceof SqlNodeList) {
             throw SqlErrors.unsupported("row value " + node);
         }
+        if (node instanceof SqlIntervalQualifier unit && scope.hasColumn(unit.toString())) {
+            return scope.unqualified(unit.toString()); // date_trunc('month', day): Calcite reads day as a unit
+        }
         throw SqlErrors.unsupported("expression " + node);
     }
 
@@ -126,7 +135,11 @@ final class ExpressionTranslator {
             }
             return new OuterColumn(c.column(), outer.schema().field(c.column()).type());
         }
-        return scope.column(id);
+        try {
+            return scope.column(id);
+        } catch (SluiceException e) {
+            throw SqlErrors.at(id.getParserPosition(), e);
+        }
     }
 
     private static Expr literal(SqlLiteral literal) {
@@ -148,6 +161,9 @@ final class ExpressionTranslator {
         }
         if (type == SqlTypeName.DATE) {
             return date(literal.toValue());
+        }
+        if (literal instanceof SqlIntervalLiteral) {
+            throw SqlErrors.unsupported("INTERVAL outside date + interval and date - interval: " + literal);
         }
         throw SqlErrors.unsupported(type + " literal " + literal);
     }
@@ -195,8 +211,8 @@ final class ExpressionTranslator {
             case LESS_THAN_OR_EQUAL -> binary(BinaryOp.LT_EQ, call);
             case GREATER_THAN -> binary(BinaryOp.GT, call);
             case GREATER_THAN_OR_EQUAL -> binary(BinaryOp.GT_EQ, call);
-            case PLUS -> binary(BinaryOp.ADD, call);
-            case MINUS -> binary(BinaryOp.SUBTRACT, call);
+            case PLUS -> plusOrMinus(call, 1);
+            case MINUS -> plusOrMinus(call, -1);
             case TIMES -> binary(BinaryOp.MULTIPLY, call);
             case DIVIDE -> binary(BinaryOp.DIVIDE, call);
             case MOD -> binary(BinaryOp.MODULO, call);
@@ -209,7 +225,12 @@ final class ExpressionTranslator {
             case BETWEEN -> between(call);
             case IN -> in(call, false);
             case NOT_IN -> in(call, true);
-            case OTHER_FUNCTION, SUM, SUM0, COUNT, MIN, MAX, AVG -> function(call);
+            case OTHER_FUNCTION, SUM, SUM0, COUNT, MIN, MAX, AVG, FLOOR, CEIL, DATE_TRUNC -> function(call);
+            case TRIM -> trim(call);
+            case POSITION -> position(call);
+            case OTHER -> call.getOperator().getName().equals("||")
+                    ? new ScalarFunction(ScalarFunction.Function.CONCAT_OPERATOR, List.of(operand(call, 0), operand(call, 1)))
+                    : unsupportedOperator(call);
             case EXTRACT -> extract(call);
             case OVER -> throw SqlErrors.unsupported("window function " + call.operand(0));
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
@@ -219,7 +240,91 @@ final class ExpressionTranslator {
             case CASE -> caseWhen((SqlCase) call);
             case LIKE -> like(call);
             case SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
-            default -> throw SqlErrors.unsupported("operator '" + call.getOperator().getName() + "'");
+            default -> unsupportedOperator(call);
+        };
+    }
+
+    private static Expr unsupportedOperator(SqlCall call) {
+        throw SqlErrors.unsupported("operator '" + call.getOperator().getName() + "'");
+    }
+
+    /** {@code trim([BOTH|LEADING|TRAILING] [' '] FROM s)}: only spaces are trimmed. */
+    private Expr trim(SqlCall call) {
+        if (!(call.operand(1) instanceof SqlCharStringLiteral chars) || !" ".equals(chars.getValueAs(String.class))) {
+            throw SqlErrors.unsupported("trim of characters other than spaces");
+        }
+        ScalarFunction.Function f = switch (call.operand(0).toString().toUpperCase(Locale.ROOT)) {
+            case "LEADING" -> ScalarFunction.Function.LTRIM;
+            case "TRAILING" -> ScalarFunction.Function.RTRIM;
+            default -> ScalarFunction.Function.TRIM;
+        };
+        return new ScalarFunction(f, List.of(operand(call, 2)));
+    }
+
+    /** {@code position(sub IN s)} is {@code strpos(s, sub)}. */
+    private Expr position(SqlCall call) {
+        if (call.operandCount() != 2) {
+            throw SqlErrors.unsupported("position(... IN ... FROM start)");
+        }
+        return new ScalarFunction(ScalarFunction.Function.STRPOS, List.of(operand(call, 1), operand(call, 0)));
+    }
+
+    /**
+     * Scalar functions by name: string, number and date functions, {@code coalesce}, {@code nullif}
+     * (as CASE) and {@code year/month/day} (as extract); null for any other name.
+     */
+    private Expr scalarFunction(String name, SqlCall call) {
+        List<Expr> args = new ArrayList<>();
+        for (SqlNode operand : call.getOperandList()) {
+            args.add(translate(operand));
+        }
+        ScalarFunction.Function f = switch (name) {
+            case "upper", "ucase" -> ScalarFunction.Function.UPPER;
+            case "lower", "lcase" -> ScalarFunction.Function.LOWER;
+            case "trim" -> ScalarFunction.Function.TRIM;
+            case "ltrim" -> ScalarFunction.Function.LTRIM;
+            case "rtrim" -> ScalarFunction.Function.RTRIM;
+            case "length", "char_length", "character_length" -> ScalarFunction.Function.LENGTH;
+            case "concat" -> ScalarFunction.Function.CONCAT;
+            case "strpos", "instr" -> ScalarFunction.Function.STRPOS;
+            case "replace" -> ScalarFunction.Function.REPLACE;
+            case "starts_with", "startswith" -> ScalarFunction.Function.STARTS_WITH;
+            case "abs" -> ScalarFunction.Function.ABS;
+            case "round" -> ScalarFunction.Function.ROUND;
+            case "floor" -> ScalarFunction.Function.FLOOR;
+            case "ceil", "ceiling" -> ScalarFunction.Function.CEIL;
+            case "date_trunc" -> ScalarFunction.Function.DATE_TRUNC;
+            default -> null;
+        };
+        if (f != null) {
+            return new ScalarFunction(f, args);
+        }
+        return switch (name) {
+            case "coalesce" -> {
+                if (args.isEmpty()) {
+                    throw new SluiceException("coalesce() takes at least one argument");
+                }
+                List<Expr> conditions = new ArrayList<>();
+                for (Expr a : args.subList(0, args.size() - 1)) {
+                    conditions.add(new Unary(Unary.Op.IS_NOT_NULL, a));
+                }
+                yield conditions.isEmpty() ? args.get(0)
+                        : new Case(conditions, args.subList(0, args.size() - 1), args.get(args.size() - 1));
+            }
+            case "nullif" -> {
+                if (args.size() != 2) {
+                    throw new SluiceException("nullif() takes 2 arguments, not " + args.size());
+                }
+                yield new Case(List.of(new Binary(BinaryOp.EQ, args.get(0), args.get(1))), List.of(Literal.nullValue()),
+                        args.get(0));
+            }
+            case "year", "month", "day" -> {
+                if (args.size() != 1) {
+                    throw new SluiceException(name + "() takes 1 argument, not " + args.size());
+                }
+                yield new Extract(Extract.Field.valueOf(name.toUpperCase(Locale.ROOT)), args.get(0));
+            }
+            default -> null;
         };
     }
 
@@ -239,6 +344,74 @@ final class ExpressionTranslator {
             throw SqlErrors.unsupported("subquery outside WHERE, HAVING and the select list");
         }
         return subqueries.plan(query);
+    }
+
+    /** {@code a + b} / {@code a - b}; with an INTERVAL literal on one side, date arithmetic. */
+    private Expr plusOrMinus(SqlCall call, int sign) {
+        if (call.operand(1) instanceof SqlIntervalLiteral interval) {
+            return addInterval(operand(call, 0), Interval.of(interval), sign);
+        }
+        if (sign > 0 && call.operand(0) instanceof SqlIntervalLiteral interval) {
+            return addInterval(operand(call, 1), Interval.of(interval), sign);
+        }
+        return binary(sign > 0 ? BinaryOp.ADD : BinaryOp.SUBTRACT, call);
+    }
+
+    private static Expr addInterval(Expr date, Interval interval, int sign) {
+        return new AddInterval(date, Math.multiplyExact(sign, interval.months()),
+                Math.multiplyExact(sign, interval.days()));
+    }
+
+    /** A constant interval of months and days: all that dates need. */
+    private record Interval(int months, int days) {
+        static Interval of(SqlIntervalLiteral literal) {
+            SqlIntervalLiteral.IntervalValue value = literal.getValueAs(SqlIntervalLiteral.IntervalValue.class);
+            TimeUnitRange unit = value.getIntervalQualifier().timeUnitRange;
+            String text = value.getIntervalLiteral().strip();
+            int sign = value.getSign();
+            try {
+                return switch (unit) {
+                    case YEAR -> new Interval(Math.multiplyExact(sign * 12, Integer.parseInt(text)), 0);
+                    case MONTH -> new Interval(sign * Integer.parseInt(text), 0);
+                    case WEEK -> new Interval(0, Math.multiplyExact(sign * 7, Integer.parseInt(text)));
+                    case DAY -> new Interval(0, sign * Integer.parseInt(text));
+                    case YEAR_TO_MONTH -> {
+                        boolean negative = text.startsWith("-");
+                        String[] parts = (negative ? text.substring(1) : text).split("-");
+                        if (parts.length != 2) {
+                            throw new NumberFormatException(text);
+                        }
+                        int months = Math.addExact(Math.multiplyExact(12, Integer.parseInt(parts[0].strip())),
+                                Integer.parseInt(parts[1].strip()));
+                        yield new Interval(negative ? -sign * months : sign * months, 0);
+                    }
+                    default -> throw SqlErrors.unsupported("INTERVAL " + unit
+                            + " (dates take intervals of YEAR, MONTH, WEEK and DAY)");
+                };
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw new SluiceException("invalid INTERVAL '" + text + "' " + unit
+                        + ": expected a whole number" + (unit == TimeUnitRange.YEAR_TO_MONTH ? "s 'years-months'" : ""), e);
+            }
+        }
+    }
+
+    /**
+     * {@code date_add(date, n)} / {@code date_sub(date, n)} with n a whole number of days (Spark) or an
+     * INTERVAL literal (DuckDB).
+     */
+    private Expr dateAdd(SqlCall call, int sign, String name) {
+        if (call.operandCount() != 2) {
+            throw new SluiceException(name + " takes a date and a number of days or an interval");
+        }
+        Expr date = operand(call, 0);
+        if (call.operand(1) instanceof SqlIntervalLiteral interval) {
+            return addInterval(date, Interval.of(interval), sign);
+        }
+        long days = constantInteger(call.operand(1), name + " days");
+        if (days != (int) days) {
+            throw new SluiceException(name + ": " + days + " days is out of range");
+        }
+        return new AddInterval(date, 0, Math.multiplyExact(sign, (int) days));
     }
 
     private Expr operand(SqlCall call, int index) {
@@ -361,18 +534,30 @@ final class ExpressionTranslator {
         if (name.equals("substring") || name.equals("substr")) {
             return substring(call);
         }
+        if (name.equals("date_add") || name.equals("date_sub")) {
+            return dateAdd(call, name.equals("date_add") ? 1 : -1, name);
+        }
+        if (call.operandCount() == 0 && call.getOperator().getSyntax() == SqlSyntax.FUNCTION_ID
+                && scope.hasColumn(name)) {
+            return scope.unqualified(call.getOperator().getName()); // a column named like user, current_date
+        }
         AggregateFunction function = switch (name) {
             case "sum" -> AggregateFunction.SUM;
             case "count" -> AggregateFunction.COUNT;
             case "min" -> AggregateFunction.MIN;
             case "max" -> AggregateFunction.MAX;
             case "avg" -> AggregateFunction.AVG;
-            default -> throw SqlErrors.unsupported("function '" + name + "'");
+            default -> null;
         };
-        SqlLiteral quantifier = call.getFunctionQuantifier();
-        if (quantifier != null && quantifier.getValue() == SqlSelectKeyword.DISTINCT) {
-            throw SqlErrors.unsupported(name + "(DISTINCT ...)");
+        if (function == null) {
+            Expr scalar = scalarFunction(name, call);
+            if (scalar == null) {
+                throw SqlErrors.unsupported("function '" + name + "'");
+            }
+            return scalar;
         }
+        SqlLiteral quantifier = call.getFunctionQuantifier();
+        boolean distinct = quantifier != null && quantifier.getValue() == SqlSelectKeyword.DISTINCT;
         if (call.operandCount() != 1) {
             throw new SluiceException(name + "() takes one argument, not " + call.operandCount());
         }
@@ -381,13 +566,16 @@ final class ExpressionTranslator {
             if (function != AggregateFunction.COUNT || id.names.size() != 1) {
                 throw new SluiceException(name + "(" + id + ") is not valid; only count(*) takes '*'");
             }
+            if (distinct) {
+                throw new SluiceException("count(DISTINCT *) is not valid; name the columns to count");
+            }
             return new AggregateCall(AggregateFunction.COUNT_STAR, null);
         }
         Expr argument = translate(arg);
         if (Exprs.containsAggregate(argument)) {
             throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ")");
         }
-        return new AggregateCall(function, argument);
+        return new AggregateCall(function, distinct ? new DistinctArgument(argument) : argument);
     }
 
     private static DataType castType(SqlDataTypeSpec spec) {

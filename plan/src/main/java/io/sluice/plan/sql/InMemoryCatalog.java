@@ -3,6 +3,7 @@ package io.sluice.plan.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.source.TableSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.concurrent.ConcurrentMap;
  */
 public final class InMemoryCatalog implements Catalog {
     private final ConcurrentMap<String, TableSource> tables = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, LogicalPlan> views = new ConcurrentHashMap<>();
 
     /** Registers a table under {@code source.name()}, replacing one of the same name. */
     public void register(TableSource source) {
@@ -38,13 +40,38 @@ public final class InMemoryCatalog implements Catalog {
         return names;
     }
 
+    /**
+     * Registers a view; its name then hides a table of the same name. Without {@code replace}, an
+     * existing view of that name is an error.
+     */
+    public void registerView(String name, LogicalPlan plan, boolean replace) {
+        requireNonNull(name, "name is null");
+        requireNonNull(plan, "plan is null");
+        if (replace) {
+            views.put(key(name), plan);
+        } else if (views.putIfAbsent(key(name), plan) != null) {
+            throw new SluiceException("view '" + name + "' already exists; use CREATE OR REPLACE VIEW to replace it");
+        }
+    }
+
+    /** Removes the named view; returns whether there was one. */
+    public boolean dropView(String name) {
+        return views.remove(key(requireNonNull(name, "name is null"))) != null;
+    }
+
+    @Override
+    public LogicalPlan view(String name) {
+        return views.get(key(requireNonNull(name, "name is null")));
+    }
+
     @Override
     public TableSource table(String name) {
         requireNonNull(name, "name is null");
         TableSource source = tables.get(key(name));
         if (source == null) {
             List<String> known = tableNames();
-            throw new SluiceException("unknown table '" + name + "'; known tables: "
+            throw new SluiceException("unknown table '" + name + "';" + NameSuggestions.didYouMean(name, known)
+                    + " known tables: "
                     + (known.isEmpty() ? "(none)" : String.join(", ", known)));
         }
         return source;

@@ -3,16 +3,20 @@ package io.sluice.plan.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.AggregateCall;
+import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Case;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.expr.Unary;
 import io.sluice.plan.logical.Aggregate;
+import io.sluice.plan.logical.EmptyRelation;
 import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Join;
 import io.sluice.plan.logical.JoinType;
@@ -24,6 +28,7 @@ import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
 import io.sluice.plan.source.TableSource;
+import io.sluice.plan.types.Schema;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,6 +39,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
@@ -44,6 +50,8 @@ import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.SqlSetOperator;
+import org.apache.calcite.sql.SqlWith;
+import org.apache.calcite.sql.SqlWithItem;
 
 /**
  * Turns a query into a logical plan. A SELECT has one fixed shape: {@code FROM (a TableScan, or
@@ -55,9 +63,11 @@ import org.apache.calcite.sql.SqlSetOperator;
 final class QueryTranslator {
     private final Catalog catalog;
     private final TableScope outer;
+    private final Map<String, LogicalPlan> ctes; // WITH names in scope, case-insensitive
+    private int unnamedSubqueries;
 
     QueryTranslator(Catalog catalog) {
-        this(catalog, null);
+        this(catalog, null, Map.of());
     }
 
     /**
@@ -66,13 +76,26 @@ final class QueryTranslator {
      * {@link io.sluice.plan.expr.OuterColumn} (one level only: a reference two levels up is an
      * unknown column).
      */
-    QueryTranslator(Catalog catalog, TableScope outer) {
+    QueryTranslator(Catalog catalog, TableScope outer, Map<String, LogicalPlan> ctes) {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.outer = outer;
+        TreeMap<String, LogicalPlan> names = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        names.putAll(ctes);
+        this.ctes = names;
     }
 
     LogicalPlan translate(SqlNode query) {
+        if (query instanceof SqlWith with) {
+            return with(with);
+        }
+        if (query.getKind() == SqlKind.VALUES) {
+            return values((SqlCall) query);
+        }
         if (query instanceof SqlOrderBy orderBy) {
+            if (orderBy.query instanceof SqlWith with) { // the parser hangs ORDER BY / LIMIT above the WITH
+                return with(new SqlWith(with.getParserPosition(), with.withList, new SqlOrderBy(orderBy.getParserPosition(),
+                        with.body, orderBy.orderList, orderBy.offset, orderBy.fetch)));
+            }
             if (orderBy.query instanceof SqlSelect select) {
                 return select(select, orderBy.orderList, orderBy.offset, orderBy.fetch);
             }
@@ -91,6 +114,88 @@ final class QueryTranslator {
         throw SqlErrors.unsupported(describe(query));
     }
 
+    /**
+     * {@code WITH a [(c, ...)] AS (query), ... body}: each query is planned once, seeing the names
+     * before it, and every reference to its name (in the body, in subqueries, in later WITH queries)
+     * reads that plan. A WITH name hides a table of the same name.
+     */
+    private LogicalPlan with(SqlWith with) {
+        Map<String, LogicalPlan> names = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        names.putAll(ctes);
+        for (SqlNode node : with.withList) {
+            SqlWithItem item = (SqlWithItem) node;
+            String name = item.name.getSimple();
+            if (names.containsKey(name) && !ctes.containsKey(name)) {
+                throw new SluiceException("WITH name '" + name + "' is defined twice");
+            }
+            LogicalPlan plan = new QueryTranslator(catalog, outer, names).translate(item.query);
+            names.put(name, renameColumns(plan, item.columnList, "WITH " + name));
+        }
+        return new QueryTranslator(catalog, outer, names).translate(with.body);
+    }
+
+    /** {@code plan} with its columns renamed to {@code columns} (null: unchanged); counts must match. */
+    private static LogicalPlan renameColumns(LogicalPlan plan, SqlNodeList columns, String what) {
+        if (columns == null) {
+            return plan;
+        }
+        List<String> names = new ArrayList<>();
+        for (SqlNode column : columns) {
+            names.add(((SqlIdentifier) column).getSimple());
+        }
+        return renameColumns(plan, names, what);
+    }
+
+    /** {@code plan} with its columns renamed to {@code aliases}; {@code what} names the renaming in errors. */
+    static LogicalPlan renameColumns(LogicalPlan plan, List<String> aliases, String what) {
+        List<String> names = plan.schema().names();
+        if (aliases.size() != names.size()) {
+            throw new SluiceException(what + " names " + aliases.size() + " column" + (aliases.size() == 1 ? "" : "s")
+                    + " but its query has " + names.size() + ": " + String.join(", ", names));
+        }
+        List<Expr> exprs = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        boolean renamed = false;
+        for (int i = 0; i < names.size(); i++) {
+            String alias = aliases.get(i);
+            if (!seen.add(alias.toLowerCase(Locale.ROOT))) {
+                throw new SluiceException(what + " names column '" + alias + "' twice");
+            }
+            Column column = new Column(names.get(i));
+            renamed |= !names.get(i).equals(alias);
+            exprs.add(names.get(i).equals(alias) ? column : new Alias(column, alias));
+        }
+        return renamed ? new Projection(plan, exprs) : plan;
+    }
+
+    /**
+     * {@code VALUES (a, b), (c, d)}: one single-row projection per row, united; columns are named
+     * {@code col0, col1, ...} as in DuckDB and take the widened type of their values.
+     */
+    private LogicalPlan values(SqlCall values) {
+        ExpressionTranslator constants = new ExpressionTranslator(TableScope.result(oneRow().schema(), "VALUES"));
+        List<LogicalPlan> rows = new ArrayList<>();
+        for (SqlNode row : values.getOperandList()) {
+            List<SqlNode> items = row.getKind() == SqlKind.ROW ? ((SqlCall) row).getOperandList() : List.of(row);
+            if (!rows.isEmpty() && items.size() != rows.get(0).schema().size()) {
+                throw new SluiceException("VALUES rows must all have " + rows.get(0).schema().size()
+                        + " values; found a row with " + items.size());
+            }
+            List<Expr> exprs = new ArrayList<>();
+            for (int i = 0; i < items.size(); i++) {
+                exprs.add(new Alias(constants.translate(items.get(i)), "col" + i));
+            }
+            rows.add(new Projection(oneRow(), exprs));
+        }
+        return rows.size() == 1 ? rows.get(0) : Union.coerced(rows);
+    }
+
+    /** A relation of one row and one column, the FROM of a query without one. */
+    private static LogicalPlan oneRow() {
+        return new Aggregate(new EmptyRelation(new Schema(List.of())), List.of(),
+                List.of(new AggregateCall(AggregateFunction.COUNT_STAR, null)));
+    }
+
     private static boolean isSetOperation(SqlNode node) {
         return switch (node.getKind()) {
             case UNION, INTERSECT, EXCEPT -> true;
@@ -104,10 +209,14 @@ final class QueryTranslator {
      * cast to the widened column types; columns take the first input's names.
      */
     private LogicalPlan setOperation(SqlCall call) {
-        if (call.getKind() != SqlKind.UNION) {
-            throw SqlErrors.unsupported(call.getKind().name());
-        }
         boolean all = ((SqlSetOperator) call.getOperator()).isAll();
+        if (call.getKind() != SqlKind.UNION) {
+            if (all) {
+                throw SqlErrors.unsupported(call.getKind().name() + " ALL");
+            }
+            return intersectOrExcept(translate(call.operand(0)), translate(call.operand(1)),
+                    call.getKind() == SqlKind.INTERSECT);
+        }
         List<SqlNode> leaves = new ArrayList<>();
         unionLeaves(call, all, leaves);
         List<LogicalPlan> inputs = new ArrayList<>(leaves.size());
@@ -123,6 +232,48 @@ final class QueryTranslator {
             columns.add(new Column(name));
         }
         return new Aggregate(union, columns, List.of());
+    }
+
+    /**
+     * {@code INTERSECT} / {@code EXCEPT} (distinct): both inputs, each row tagged with the side it
+     * comes from, are united and grouped by every column (so NULLs match NULLs, as set operations
+     * require); a group is kept when both sides have it (INTERSECT) or only the left one does
+     * (EXCEPT). Columns take the left input's names and the widened types.
+     */
+    private static LogicalPlan intersectOrExcept(LogicalPlan left, LogicalPlan right, boolean intersect) {
+        if (left.schema().size() != right.schema().size()) {
+            throw new SluiceException((intersect ? "INTERSECT" : "EXCEPT") + " inputs have different numbers of"
+                    + " columns: " + left.schema().size() + " and " + right.schema().size());
+        }
+        List<String> names = left.schema().names();
+        String leftTag = freshName("__left_rows", names);
+        String rightTag = freshName("__right_rows", names);
+        List<Expr> columns = new ArrayList<>();
+        for (String name : names) {
+            columns.add(new Column(name));
+        }
+        LogicalPlan union = Union.coerced(List.of(tagged(left, names, 1, 0, leftTag, rightTag),
+                tagged(right, names, 0, 1, leftTag, rightTag)));
+        AggregateCall leftRows = new AggregateCall(AggregateFunction.SUM, new Column(leftTag));
+        AggregateCall rightRows = new AggregateCall(AggregateFunction.SUM, new Column(rightTag));
+        LogicalPlan grouped = new Aggregate(union, columns, List.of(leftRows, rightRows));
+        Expr onLeft = new Binary(BinaryOp.GT, new Column(leftRows.name()), Literal.of(0L));
+        Expr onRight = new Binary(intersect ? BinaryOp.GT : BinaryOp.EQ, new Column(rightRows.name()), Literal.of(0L));
+        return new Projection(new Filter(grouped, new Binary(BinaryOp.AND, onLeft, onRight)), columns);
+    }
+
+    /** {@code input}'s columns renamed to {@code names}, then the two side tags. */
+    private static LogicalPlan tagged(LogicalPlan input, List<String> names, long left, long right, String leftTag,
+            String rightTag) {
+        List<Expr> exprs = new ArrayList<>();
+        List<String> inputNames = input.schema().names();
+        for (int i = 0; i < names.size(); i++) {
+            Column c = new Column(inputNames.get(i));
+            exprs.add(inputNames.get(i).equals(names.get(i)) ? c : new Alias(c, names.get(i)));
+        }
+        exprs.add(new Alias(Literal.of(left), leftTag));
+        exprs.add(new Alias(Literal.of(right), rightTag));
+        return new Projection(input, exprs);
     }
 
     /**
@@ -161,7 +312,7 @@ final class QueryTranslator {
         rejectUnsupportedClauses(select);
         From from = from(select.getFrom());
         TableScope scope = from.scope();
-        ExpressionTranslator.SubqueryPlanner subqueries = node -> new QueryTranslator(catalog, scope).translate(node);
+        ExpressionTranslator.SubqueryPlanner subqueries = node -> new QueryTranslator(catalog, scope, ctes).translate(node);
         ExpressionTranslator columnsOnly = new ExpressionTranslator(scope, Map.of(), outer, subqueries);
 
         LogicalPlan plan = from.plan();
@@ -171,7 +322,11 @@ final class QueryTranslator {
 
         List<SelectItem> items = selectItems(select.getSelectList(), scope, columnsOnly);
         ExpressionTranslator withAliases = new ExpressionTranslator(scope, aliases(items), outer, subqueries);
-        List<Expr> groupBy = groupBy(select.getGroup(), items, withAliases);
+        List<SelectItem> listed = items;
+        List<List<Expr>> groupingSets = GroupingSets.present(select.getGroup())
+                ? GroupingSets.of(select.getGroup(), node -> groupItem(node, listed, withAliases)) : null;
+        List<Expr> groupBy = groupingSets == null ? groupBy(select.getGroup(), items, withAliases)
+                : GroupingSets.union(groupingSets);
         Expr having = select.getHaving() == null ? null : withAliases.translate(select.getHaving());
         List<OrderItem> order = orderItems(orderList, items, withAliases);
 
@@ -187,7 +342,9 @@ final class QueryTranslator {
 
         if (aggregating) {
             List<Expr> calls = new ArrayList<>(AggregateRewriter.collectAggregates(mayAggregate));
-            plan = new Aggregate(plan, groupBy, calls);
+            LogicalPlan input = plan;
+            plan = groupingSets == null ? aggregate(input, groupBy, calls)
+                    : GroupingSets.plan(input, groupBy, groupingSets, calls, (set, c) -> aggregate(input, set, c));
             AggregateRewriter rewriter = new AggregateRewriter(groupBy);
             if (having != null) {
                 plan = new Filter(plan, rewriter.rewrite(having));
@@ -196,6 +353,12 @@ final class QueryTranslator {
             order = order.stream().map(o -> o.expr() == null ? o : o.withExpr(rewriter.rewrite(o.expr()))).toList();
         }
         return project(plan, items, order, select.isDistinct(), offset, fetch);
+    }
+
+    /** An aggregation with the output of {@link Aggregate}: group-by columns, then each call by name. */
+    private static LogicalPlan aggregate(LogicalPlan input, List<Expr> groupBy, List<Expr> calls) {
+        return DistinctAggregates.any(calls) ? DistinctAggregates.plan(input, groupBy, calls)
+                : new Aggregate(input, groupBy, calls);
     }
 
     /** Projection, DISTINCT, Sort (with hidden key columns when needed) and Limit. */
@@ -315,23 +478,42 @@ final class QueryTranslator {
      */
     private From from(SqlNode from) {
         if (from == null) {
-            throw SqlErrors.unsupported("SELECT without FROM");
+            LogicalPlan one = oneRow();
+            return new From(one, TableScope.result(new Schema(List.of()), "no table"));
         }
         return relation(from, !(from instanceof SqlJoin));
     }
 
+    /**
+     * One relation of FROM. A column alias list ({@code t AS x (a, b)}) renames the relation's
+     * columns under a projection and reads it as a subquery named {@code x}; a subquery without an
+     * alias is named {@code unnamed_subquery}, as in DuckDB.
+     */
     private From relation(SqlNode node, boolean only) {
         String alias = null;
+        SqlNodeList columnAliases = null;
         if (node.getKind() == SqlKind.AS) {
             SqlCall as = (SqlCall) node;
-            if (as.operandCount() > 2) {
-                throw SqlErrors.unsupported("column aliases on a table in FROM");
-            }
             alias = ((SqlIdentifier) as.operand(1)).getSimple();
+            if (as.operandCount() > 2) {
+                columnAliases = new SqlNodeList(as.getOperandList().subList(2, as.operandCount()), as.getParserPosition());
+            }
             node = as.operand(0);
         }
+        LogicalPlan named = node instanceof SqlIdentifier id ? namedQuery(id) : null;
+        if (named != null) {
+            SqlIdentifier id = (SqlIdentifier) node;
+            String qualifier = alias != null ? alias : id.names.get(id.names.size() - 1);
+            LogicalPlan plan = renameColumns(named, columnAliases, qualifier);
+            return subquery(plan, qualifier, String.join(".", id.names) + (alias == null ? "" : " AS " + alias));
+        }
+        if (node instanceof SqlIdentifier id && columnAliases != null) {
+            TableSource table = table(id);
+            return subquery(renameColumns(new TableScan(table), columnAliases, alias), alias,
+                    table.name() + " AS " + alias);
+        }
         if (node instanceof SqlIdentifier id) {
-            TableSource table = catalog.table(String.join(".", id.names));
+            TableSource table = table(id);
             if (only) {
                 return new From(new TableScan(table), TableScope.table(table, alias));
             }
@@ -346,14 +528,38 @@ final class QueryTranslator {
             }
             return join(join);
         }
-        if (node instanceof SqlSelect || node instanceof SqlOrderBy || isSetOperation(node)) {
+        if (node instanceof SqlSelect || node instanceof SqlOrderBy || node instanceof SqlWith
+                || node.getKind() == SqlKind.VALUES || isSetOperation(node)) {
             if (alias == null) {
-                throw new SluiceException("a subquery in FROM needs an alias: FROM (SELECT ...) AS name");
+                unnamedSubqueries++;
+                alias = unnamedSubqueries == 1 ? "unnamed_subquery" : "unnamed_subquery" + unnamedSubqueries;
             }
-            SubqueryAlias plan = new SubqueryAlias(new QueryTranslator(catalog).translate(node), alias);
-            return new From(plan, TableScope.relation(plan.schema(), alias, "subquery AS " + alias));
+            LogicalPlan plan = new QueryTranslator(catalog, null, ctes).translate(node);
+            return subquery(renameColumns(plan, columnAliases, alias), alias, "subquery AS " + alias);
         }
         throw SqlErrors.unsupported(describe(node) + " in FROM");
+    }
+
+    /** The plan a WITH name or, failing that, a view of the catalog stands for; null for a table. */
+    private LogicalPlan namedQuery(SqlIdentifier id) {
+        if (id.isSimple() && ctes.containsKey(id.getSimple())) {
+            return ctes.get(id.getSimple());
+        }
+        return catalog.view(String.join(".", id.names));
+    }
+
+    /** The catalog's table {@code id}; an unknown name is reported at its position. */
+    private TableSource table(SqlIdentifier id) {
+        try {
+            return catalog.table(String.join(".", id.names));
+        } catch (SluiceException e) {
+            throw SqlErrors.at(id.getParserPosition(), e);
+        }
+    }
+
+    private static From subquery(LogicalPlan plan, String qualifier, String description) {
+        SubqueryAlias aliased = new SubqueryAlias(plan, qualifier);
+        return new From(aliased, TableScope.relation(aliased.schema(), qualifier, description));
     }
 
     /**
@@ -497,17 +703,18 @@ final class QueryTranslator {
         }
         LinkedHashSet<Expr> out = new LinkedHashSet<>();
         for (SqlNode node : group) {
-            switch (node.getKind()) {
-                case ROLLUP, CUBE, GROUPING_SETS -> throw SqlErrors.unsupported(node.getKind().name().replace('_', ' '));
-                default -> { }
-            }
             if (node instanceof SqlNodeList list && list.isEmpty()) {
                 continue; // GROUP BY (): one global group
             }
-            Integer position = ordinal(node);
-            out.add(position != null ? items.get(checkPosition(position, items, "GROUP BY")).expr() : translator.translate(node));
+            out.add(groupItem(node, items, translator));
         }
         return List.copyOf(out);
+    }
+
+    /** One GROUP BY expression: a select-list position, else an expression over the input or a select alias. */
+    private static Expr groupItem(SqlNode node, List<SelectItem> items, ExpressionTranslator translator) {
+        Integer position = ordinal(node);
+        return position != null ? items.get(checkPosition(position, items, "GROUP BY")).expr() : translator.translate(node);
     }
 
     private static List<OrderItem> orderItems(SqlNodeList orderList, List<SelectItem> items,

@@ -23,6 +23,15 @@ public final class SqlFrontEnd {
                     + "\\s+LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*");
     private static final Pattern SET = Pattern.compile(
             "(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*(?:=|\\s+TO\\s+)\\s*('(?:[^']|'')*'|[^\\s;']+)\\s*;?\\s*");
+    private static final String NAME = "(?<name>[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
+    private static final Pattern CREATE_VIEW = Pattern.compile(
+            "(?is)CREATE\\s+(?<replace>OR\\s+REPLACE\\s+)?(?:TEMP\\s+|TEMPORARY\\s+)?VIEW\\s+" + NAME
+                    + "\\s*(?:\\((?<columns>[^)]*)\\)\\s*)?AS\\b");
+    private static final Pattern CREATE_VIEW_START = Pattern.compile(
+            "(?is)CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:TEMP\\s+|TEMPORARY\\s+)?VIEW\\b");
+    private static final Pattern DROP_VIEW = Pattern.compile(
+            "(?is)DROP\\s+VIEW\\s+(?<exists>IF\\s+EXISTS\\s+)?" + NAME + "\\s*;?\\s*");
+    private static final Pattern DROP_VIEW_START = Pattern.compile("(?is)DROP\\s+VIEW\\b");
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<verbose>\\s+VERBOSE\\b)?");
 
     private SqlFrontEnd() {
@@ -55,6 +64,17 @@ public final class SqlFrontEnd {
             }
             return new Statement.SetOption(set.group(1).toLowerCase(java.util.Locale.ROOT), value);
         }
+        if (CREATE_VIEW_START.matcher(text).region(start, text.length()).lookingAt()) {
+            return createView(text, start, catalog);
+        }
+        if (DROP_VIEW_START.matcher(text).region(start, text.length()).lookingAt()) {
+            Matcher drop = DROP_VIEW.matcher(text).region(start, text.length());
+            if (!drop.matches()) {
+                throw new SluiceException("SQL syntax error: expected DROP VIEW [IF EXISTS] <name>, got: "
+                        + text.substring(start).strip());
+            }
+            return new Statement.DropView(unquote(drop.group("name")), drop.group("exists") != null);
+        }
         Matcher explain = EXPLAIN.matcher(text).region(start, text.length());
         if (explain.lookingAt()) {
             boolean verbose = explain.group("verbose") != null;
@@ -76,6 +96,29 @@ public final class SqlFrontEnd {
         return out;
     }
 
+    /** The view's query is planned with its head blanked out, so error positions match the input. */
+    private static Statement createView(String text, int start, Catalog catalog) {
+        Matcher m = CREATE_VIEW.matcher(text).region(start, text.length());
+        if (!m.lookingAt()) {
+            throw new SluiceException("SQL syntax error: expected CREATE [OR REPLACE] [TEMP] VIEW <name> [(<columns>)]"
+                    + " AS <query>, got: " + text.substring(start).strip());
+        }
+        String name = unquote(m.group("name"));
+        LogicalPlan plan = plan(blank(text, start, m.end()), catalog);
+        if (m.group("columns") != null) {
+            List<String> columns = new ArrayList<>();
+            for (String c : m.group("columns").split(",")) {
+                columns.add(unquote(c.strip()));
+            }
+            plan = QueryTranslator.renameColumns(plan, columns, "view " + name);
+        }
+        return new Statement.CreateView(name, plan, m.group("replace") != null);
+    }
+
+    private static String unquote(String name) {
+        return name.startsWith("\"") ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name;
+    }
+
     private static LogicalPlan plan(String query, Catalog catalog) {
         return new QueryTranslator(catalog).translate(CalciteParser.parse(query));
     }
@@ -86,10 +129,7 @@ public final class SqlFrontEnd {
             throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV"
                     + " LOCATION '<path>', got: " + text.strip());
         }
-        String name = m.group("name");
-        if (name.startsWith("\"")) {
-            name = name.substring(1, name.length() - 1).replace("\"\"", "\"");
-        }
+        String name = unquote(m.group("name"));
         FileFormat format = FileFormat.parse(m.group("format"));
         String location = m.group("location").replace("''", "'");
         if (location.isEmpty()) {

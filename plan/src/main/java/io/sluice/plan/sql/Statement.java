@@ -7,7 +7,25 @@ import io.sluice.plan.source.FileFormat;
 
 /** One parsed SQL statement; the caller switches over the permitted kinds. */
 public sealed interface Statement permits Statement.CreateExternalTable, Statement.Query, Statement.Explain,
-        Statement.SetOption {
+        Statement.SetOption, Statement.CreateView, Statement.DropView {
+
+    /**
+     * {@code CREATE [OR REPLACE] [TEMP|TEMPORARY] VIEW name [(columns)] AS query}: {@code plan} is the
+     * query planned now, against the tables of this moment.
+     */
+    record CreateView(String name, LogicalPlan plan, boolean replace) implements Statement {
+        public CreateView {
+            requireNonNull(name, "name is null");
+            requireNonNull(plan, "plan is null");
+        }
+    }
+
+    /** {@code DROP VIEW [IF EXISTS] name}. */
+    record DropView(String name, boolean ifExists) implements Statement {
+        public DropView {
+            requireNonNull(name, "name is null");
+        }
+    }
 
     /** {@code CREATE EXTERNAL TABLE name STORED AS format LOCATION 'location'}. */
     record CreateExternalTable(String name, FileFormat format, String location) implements Statement {

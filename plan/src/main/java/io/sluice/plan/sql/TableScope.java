@@ -181,10 +181,11 @@ final class TableScope {
             String name = id.names.get(1);
             int index = find(r.shortNames(), name);
             if (index < 0) {
-                if (single) {
-                    return new Column(schema.field(name).name()); // throws, listing the columns
+                if (single && schema.indexOf(name) >= 0) {
+                    return new Column(schema.field(name).name());
                 }
-                throw new SluiceException("unknown column '" + id + "'; available columns: "
+                throw new SluiceException("unknown column '" + id + "';"
+                        + NameSuggestions.didYouMean(name, r.shortNames()) + " available columns: "
                         + String.join(", ", r.fieldNames()));
             }
             return new Column(r.fieldNames().get(index));
@@ -217,8 +218,10 @@ final class TableScope {
                     + String.join(" or ", found) + "; qualify it with a table name or alias");
         }
         if (found.isEmpty()) {
-            throw new SluiceException("unknown column '" + name + "'; available columns: "
-                    + String.join(", ", schema.names()));
+            List<String> known = new ArrayList<>(merged.keySet());
+            relations.forEach(r -> known.addAll(r.shortNames()));
+            throw new SluiceException("unknown column '" + name + "';" + NameSuggestions.didYouMean(name, known)
+                    + " available columns: " + String.join(", ", schema.names()));
         }
         return new Column(found.get(0));
     }
@@ -261,7 +264,10 @@ final class TableScope {
         }
         List<String> reads = new ArrayList<>();
         relations.forEach(r -> reads.add(r.description()));
-        throw new SluiceException("unknown table or alias '" + qualifier + "' in '" + reference + "'; the query reads "
+        List<String> qualifiers = new ArrayList<>();
+        relations.forEach(r -> qualifiers.addAll(r.qualifiers()));
+        throw new SluiceException("unknown table or alias '" + qualifier + "' in '" + reference + "';"
+                + NameSuggestions.didYouMean(qualifier, qualifiers) + " the query reads "
                 + String.join(", ", reads));
     }
 

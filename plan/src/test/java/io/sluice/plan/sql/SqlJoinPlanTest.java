@@ -262,13 +262,13 @@ class SqlJoinPlanTest {
     @Test
     void joinErrorsNameWhatIsWrong() {
         assertThatThrownBy(() -> logical("SELECT k FROM t JOIN w ON t.k = w.k")).isInstanceOf(SluiceException.class)
-                .hasMessage("column reference 'k' is ambiguous: it could be t.k or w.k; qualify it with a table name or alias");
+                .hasMessage("line 1, column 8: column reference 'k' is ambiguous: it could be t.k or w.k; qualify it with a table name or alias");
         assertThatThrownBy(() -> logical("SELECT nope.k FROM t JOIN w ON t.k = w.k")).isInstanceOf(SluiceException.class)
-                .hasMessage("unknown table or alias 'nope' in 'nope.k'; the query reads t, w");
+                .hasMessage("line 1, column 8: unknown table or alias 'nope' in 'nope.k'; the query reads t, w");
         assertThatThrownBy(() -> logical("SELECT w.nope FROM t JOIN w AS q ON t.k = q.k")).isInstanceOf(SluiceException.class)
-                .hasMessage("unknown table or alias 'w' in 'w.nope'; the query reads t, w AS q");
+                .hasMessage("line 1, column 8: unknown table or alias 'w' in 'w.nope'; the query reads t, w AS q");
         assertThatThrownBy(() -> logical("SELECT t.nope FROM t JOIN w ON t.k = w.k")).isInstanceOf(SluiceException.class)
-                .hasMessage("unknown column 't.nope'; available columns: t.k, t.v, t.d, t.day, t.flag");
+                .hasMessage("line 1, column 8: unknown column 't.nope'; available columns: t.k, t.v, t.d, t.day, t.flag");
         assertThatThrownBy(() -> logical("SELECT * FROM t JOIN w USING (x)")).isInstanceOf(SluiceException.class)
                 .hasMessage("USING column 'x' is not a column of the left side of the join; available columns:"
                         + " t.k, t.v, t.d, t.day, t.flag");
