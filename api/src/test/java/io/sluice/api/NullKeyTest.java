@@ -1,10 +1,6 @@
 package io.sluice.api;
 
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -16,12 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * never match. (A final aggregate re-groups the partial's keys, whose NULL slots hold zeros, so the
  * partial's spare NULL groups never showed here; {@code GroupTableTest} pins the table itself.)
  */
-class NullKeyTest {
-    @TempDir
-    static Path data;
-
-    private static DuckDbComparison both;
-
+class NullKeyTest extends DuckDbComparisonTest {
     @BeforeAll
     static void start() throws Exception {
         both = DuckDbComparison.start(data,
@@ -33,16 +24,6 @@ class NullKeyTest {
                 new DuckDbComparison.Table("u", "SELECT CASE WHEN i % 3 = 0 THEN NULL ELSE i % 9 END AS uk, "
                         + "CASE WHEN i % 4 = 0 THEN NULL ELSE 'g' || (i % 5) || 'é' END AS us, "
                         + "CASE WHEN i % 5 = 0 THEN NULL ELSE i % 2 END AS uj, i AS w FROM range(0, 40) r(i)", 3));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        both.close();
-    }
-
-    @AfterEach
-    void noLeakedBuffers() {
-        ClusterTesting.assertNoLeakedBuffers(both.session());
     }
 
     @ParameterizedTest

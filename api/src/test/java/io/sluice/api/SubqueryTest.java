@@ -2,12 +2,8 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -16,12 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (with and without NULLs on either side), correlated [NOT] EXISTS, correlated scalar subqueries
  * (including groups without a match, and counts over no rows) and uncorrelated ones.
  */
-class SubqueryTest {
-    @TempDir
-    static Path data;
-
-    private static DuckDbComparison both;
-
+class SubqueryTest extends DuckDbComparisonTest {
     @BeforeAll
     static void start() throws Exception {
         // a: ids 0..29, k with NULLs, v with NULLs. b: keys overlapping a's partly, with NULLs.
@@ -33,16 +24,6 @@ class SubqueryTest {
                         + "CAST(i * 1.25 AS DECIMAL(10,2)) AS amount FROM range(0, 20) r(i)", 1),
                 new DuckDbComparison.Table("c", "SELECT i % 3 + 1 AS ck, i AS cw FROM range(0, 9) r(i)", 1),
                 new DuckDbComparison.Table("e", "SELECT i AS ek FROM range(0, 0) r(i)", 1));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        both.close();
-    }
-
-    @AfterEach
-    void noLeakedBuffers() {
-        ClusterTesting.assertNoLeakedBuffers(both.session());
     }
 
     private static void assertSameAsDuckDb(String sql) throws Exception {

@@ -57,7 +57,7 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
             AggregateCall call = call(a);
             DataType argType = call.argument() == null ? DataType.INT64 : call.argument().type(in);
             argTypes.add(argType);
-            List<DataType> states = Accumulator.create(call.function(), argType).stateTypes();
+            List<DataType> states = Accumulator.create(call.function(), argType, call.toString()).stateTypes();
             for (int i = 0; i < states.size(); i++) {
                 fields.add(new Field(a.name() + "#" + i, states.get(i)));
             }
@@ -154,7 +154,8 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
     public BatchStream execute(int partition, TaskContext context) {
         Accumulator[] accumulators = new Accumulator[aggregates.size()];
         for (int i = 0; i < accumulators.length; i++) {
-            accumulators[i] = Accumulator.create(call(aggregates.get(i)).function(), argumentTypes.get(i));
+            AggregateCall call = call(aggregates.get(i));
+            accumulators[i] = Accumulator.create(call.function(), argumentTypes.get(i), call.toString());
         }
         Schema inSchema = input.schema();
         DataType[] keyTypes = new DataType[groupBy.size()];
