@@ -28,11 +28,12 @@ import java.util.stream.Collectors;
  * otherwise the sort is global and requires its input in one partition. A {@code limit} keeps
  * only the first rows (a top-k).
  */
-public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, boolean preservePartitioning)
-        implements ExecutionPlan {
+public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, boolean preservePartitioning,
+        PlanProperties properties) implements ExecutionPlan {
     public static final long NO_FETCH = -1;
 
     public SortExec {
+        requireNonNull(properties, "properties is null");
         requireNonNull(input, "input is null");
         keys = List.copyOf(keys);
         if (keys.isEmpty()) {
@@ -44,6 +45,11 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         for (SortKey k : keys) {
             k.expr().type(input.schema());
         }
+    }
+
+    /** Derives the properties once, here. */
+    public SortExec(ExecutionPlan input, List<SortKey> keys, long limit, boolean preservePartitioning) {
+        this(input, keys, limit, preservePartitioning, propertiesOf(input, List.copyOf(keys), preservePartitioning));
     }
 
     @Override
@@ -61,8 +67,7 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         return new SortExec(children.get(0), keys, limit, preservePartitioning);
     }
 
-    @Override
-    public PlanProperties properties() {
+    private static PlanProperties propertiesOf(ExecutionPlan input, List<SortKey> keys, boolean preservePartitioning) {
         PlanProperties in = input.properties();
         Partitioning partitioning = preservePartitioning ? in.partitioning() : new Partitioning.Single();
         // Sorting moves no column values, so equalities between columns still hold.
