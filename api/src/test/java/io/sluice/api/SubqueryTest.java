@@ -1,15 +1,9 @@
 package io.sluice.api;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.file.Path;
-import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -18,52 +12,22 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (with and without NULLs on either side), correlated [NOT] EXISTS, correlated scalar subqueries
  * (including groups without a match, and counts over no rows) and uncorrelated ones.
  */
-class SubqueryTest {
-    @TempDir
-    static Path data;
-
-    private static Session session;
-    private static DuckDbOracle duck;
-
+class SubqueryTest extends DuckDbComparisonTest {
     @BeforeAll
     static void start() throws Exception {
-        duck = new DuckDbOracle();
         // a: ids 0..29, k with NULLs, v with NULLs. b: keys overlapping a's partly, with NULLs.
         // c: like b's keys but without NULLs. e: empty.
-        String[][] tables = {
-            {"a", "SELECT i AS id, CASE WHEN i % 7 = 3 THEN NULL ELSE i % 6 END AS k, "
-                    + "CASE WHEN i % 5 = 4 THEN NULL ELSE i * 3 % 17 END AS v FROM range(0, 30) r(i)"},
-            {"b", "SELECT CASE WHEN i % 9 = 8 THEN NULL ELSE i % 4 END AS bk, i % 11 AS w, "
-                    + "CAST(i * 1.25 AS DECIMAL(10,2)) AS amount FROM range(0, 20) r(i)"},
-            {"c", "SELECT i % 3 + 1 AS ck, i AS cw FROM range(0, 9) r(i)"},
-            {"e", "SELECT i AS ek FROM range(0, 0) r(i)"},
-        };
-        StringBuilder ddl = new StringBuilder();
-        for (String[] t : tables) {
-            Path file = data.resolve(t[0] + ".parquet");
-            duck.execute("COPY (" + t[1] + ") TO '" + file + "' (FORMAT PARQUET)");
-            duck.execute("CREATE VIEW " + t[0] + " AS SELECT * FROM read_parquet('" + file + "')");
-            ddl.append("CREATE EXTERNAL TABLE ").append(t[0]).append(" STORED AS PARQUET LOCATION '").append(file)
-                    .append("';");
-        }
-        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3));
-        session.sql(ddl.toString());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        ClusterTesting.closeAll(session, duck);
-    }
-
-    @AfterEach
-    void noLeakedBuffers() {
-        ClusterTesting.assertNoLeakedBuffers(session);
+        both = DuckDbComparison.start(data,
+                new DuckDbComparison.Table("a", "SELECT i AS id, CASE WHEN i % 7 = 3 THEN NULL ELSE i % 6 END AS k, "
+                        + "CASE WHEN i % 5 = 4 THEN NULL ELSE i * 3 % 17 END AS v FROM range(0, 30) r(i)", 1),
+                new DuckDbComparison.Table("b", "SELECT CASE WHEN i % 9 = 8 THEN NULL ELSE i % 4 END AS bk, i % 11 AS w, "
+                        + "CAST(i * 1.25 AS DECIMAL(10,2)) AS amount FROM range(0, 20) r(i)", 1),
+                new DuckDbComparison.Table("c", "SELECT i % 3 + 1 AS ck, i AS cw FROM range(0, 9) r(i)", 1),
+                new DuckDbComparison.Table("e", "SELECT i AS ek FROM range(0, 0) r(i)", 1));
     }
 
     private static void assertSameAsDuckDb(String sql) throws Exception {
-        List<List<Object>> expected = duck.query(sql);
-        List<List<Object>> actual = DuckDbOracle.normalize(session.sql(sql));
-        assertThat(DuckDbOracle.sorted(actual)).as(sql).isEqualTo(DuckDbOracle.sorted(expected));
+        both.assertSameRows(sql);
     }
 
     @ParameterizedTest
@@ -116,7 +80,7 @@ class SubqueryTest {
 
     @Test
     void unsupportedSubqueriesFailWithAClearError() {
-        assertThatThrownBy(() -> session.sql("SELECT id FROM a WHERE v = (SELECT w FROM b)"))
+        assertThatThrownBy(() -> both.session().sql("SELECT id FROM a WHERE v = (SELECT w FROM b)"))
                 .hasMessageContaining("unsupported subquery");
     }
 }

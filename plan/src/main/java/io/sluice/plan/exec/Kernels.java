@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.function.Supplier;
 
 /**
  * Vectorized kernels: one type dispatch per batch, then a tight loop over primitive arrays.
@@ -52,18 +53,25 @@ public final class Kernels {
         return out;
     }
 
-    /** Values as longs scaled to {@code targetScale} decimal places. */
+    /**
+     * Values as longs scaled to {@code targetScale} decimal places, rounding half away from zero
+     * when the scale drops. NULL rows yield 0 (their slot may hold anything). A value that no longer
+     * fits a long is an {@link ArithmeticException}.
+     */
     public static long[] toScaledLongs(Col col, int targetScale) {
         requireLongBacked(col);
         int scale = col.type.kind() == Kind.DECIMAL ? col.type.scale() : 0;
         if (scale == targetScale) {
             return col.longs;
         }
+        boolean[] nulls = col.nulls;
         long[] out = new long[col.length];
         if (targetScale > scale) {
             long factor = TypeRules.pow10(targetScale - scale);
             for (int i = 0; i < out.length; i++) {
-                out[i] = Math.multiplyExact(col.longs[i], factor);
+                if (nulls == null || !nulls[i]) {
+                    out[i] = Math.multiplyExact(col.longs[i], factor);
+                }
             }
         } else {
             long divisor = TypeRules.pow10(scale - targetScale);
@@ -77,7 +85,7 @@ public final class Kernels {
     private static long roundDiv(long value, long divisor) {
         long q = value / divisor;
         long rem = value % divisor;
-        if (Math.abs(rem) * 2 >= divisor) {
+        if (Math.abs(rem) >= divisor - Math.abs(rem)) {
             q += value < 0 ? -1 : 1;
         }
         return q;
@@ -89,7 +97,14 @@ public final class Kernels {
         }
     }
 
-    public static Col arithmetic(BinaryOp op, Col l, Col r, DataType result) {
+    /**
+     * {@code l op r} as {@code result} (the type {@link TypeRules#arithmetic} gives). Integer and
+     * decimal results are exact: a value past the result's range or declared precision is a
+     * {@link SluiceException} naming {@code expression}, never a wrapped or truncated value. A
+     * decimal product is rounded half away from zero when the result keeps fewer digits than
+     * {@code s1 + s2}. NULL rows are never computed (their slots may hold anything).
+     */
+    public static Col arithmetic(BinaryOp op, Col l, Col r, DataType result, Supplier<String> expression) {
         int n = l.length;
         if (result.kind() == Kind.NULL || l.type.kind() == Kind.NULL || r.type.kind() == Kind.NULL) {
             return Col.allNull(result.kind() == Kind.NULL ? DataType.NULL : result, n);
@@ -124,21 +139,17 @@ public final class Kernels {
                 }
                 return Col.ofDoubles(out, nulls);
             }
-            int scale = result.kind() == Kind.DECIMAL ? result.scale() : 0;
-            long[] a;
-            long[] b;
-            if (op == BinaryOp.MULTIPLY) {
-                a = l.longs;
-                b = r.longs;
-            } else {
-                a = toScaledLongs(l, scale);
-                b = toScaledLongs(r, scale);
+            if (op == BinaryOp.MULTIPLY && result.kind() == Kind.DECIMAL) {
+                return multiplyDecimals(l, r, result, nulls, expression);
             }
+            int scale = result.kind() == Kind.DECIMAL ? result.scale() : 0;
+            long[] a = toScaledLongs(l, scale);
+            long[] b = toScaledLongs(r, scale);
             long[] out = new long[n];
             switch (op) {
-                case ADD -> { for (int i = 0; i < n; i++) out[i] = Math.addExact(a[i], b[i]); }
-                case SUBTRACT -> { for (int i = 0; i < n; i++) out[i] = Math.subtractExact(a[i], b[i]); }
-                case MULTIPLY -> { for (int i = 0; i < n; i++) out[i] = Math.multiplyExact(a[i], b[i]); }
+                case ADD -> { for (int i = 0; i < n; i++) if (nulls == null || !nulls[i]) out[i] = Math.addExact(a[i], b[i]); }
+                case SUBTRACT -> { for (int i = 0; i < n; i++) if (nulls == null || !nulls[i]) out[i] = Math.subtractExact(a[i], b[i]); }
+                case MULTIPLY -> { for (int i = 0; i < n; i++) if (nulls == null || !nulls[i]) out[i] = Math.multiplyExact(a[i], b[i]); }
                 case MODULO -> {
                     boolean[] divNulls = null;
                     for (int i = 0; i < n; i++) {
@@ -157,10 +168,64 @@ public final class Kernels {
                 }
                 default -> throw new IllegalArgumentException(op + " does not yield " + result);
             }
-            return Col.ofLongs(result, out, nulls);
+            Col col = Col.ofLongs(result, out, nulls);
+            checkPrecision(col, expression);
+            return col;
         } catch (ArithmeticException e) {
-            throw new SluiceException("numeric overflow in '" + op.symbol() + "' on " + l.type + " and " + r.type);
+            throw overflow(expression, result);
         }
+    }
+
+    /**
+     * Decimal product: unscaled values multiply exactly to scale {@code s1 + s2}, then round to the
+     * result's scale. A product past a long takes the BigDecimal path for that row only.
+     */
+    private static Col multiplyDecimals(Col l, Col r, DataType result, boolean[] nulls, Supplier<String> expression) {
+        int n = l.length;
+        int leftScale = l.type.kind() == Kind.DECIMAL ? l.type.scale() : 0;
+        int rightScale = r.type.kind() == Kind.DECIMAL ? r.type.scale() : 0;
+        int drop = leftScale + rightScale - result.scale();
+        long divisor = drop >= 0 && drop <= MAX_POW10 ? TypeRules.pow10(drop) : 0;
+        long[] a = l.longs;
+        long[] b = r.longs;
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+                continue;
+            }
+            long high = Math.multiplyHigh(a[i], b[i]);
+            long low = a[i] * b[i];
+            if (divisor != 0 && high == (low >> 63)) {
+                out[i] = drop == 0 ? low : roundDiv(low, divisor);
+            } else {
+                BigDecimal exact = BigDecimal.valueOf(a[i], leftScale).multiply(BigDecimal.valueOf(b[i], rightScale));
+                out[i] = exact.setScale(result.scale(), RoundingMode.HALF_UP).unscaledValue().longValueExact();
+            }
+        }
+        Col col = Col.ofLongs(result, out, nulls);
+        checkPrecision(col, expression);
+        return col;
+    }
+
+    private static final int MAX_POW10 = 18;
+
+    /** Every non-NULL value of a decimal column fits its declared precision. */
+    private static void checkPrecision(Col col, Supplier<String> expression) {
+        if (col.type.kind() != Kind.DECIMAL) {
+            return;
+        }
+        long limit = TypeRules.pow10(col.type.precision());
+        long[] v = col.longs;
+        boolean[] nulls = col.nulls;
+        for (int i = 0; i < col.length; i++) {
+            if ((v[i] >= limit || v[i] <= -limit) && (nulls == null || !nulls[i])) {
+                throw overflow(expression, col.type);
+            }
+        }
+    }
+
+    private static SluiceException overflow(Supplier<String> expression, DataType result) {
+        return new SluiceException("numeric overflow: " + expression.get() + " does not fit " + result);
     }
 
     public static Col compare(BinaryOp op, Col l, Col r) {
@@ -347,7 +412,13 @@ public final class Kernels {
         if (tk == Kind.DECIMAL) {
             long[] out = new long[n];
             switch (source.kind()) {
-                case INT32, INT64, DECIMAL -> out = toScaledLongs(c, target.scale());
+                case INT32, INT64, DECIMAL -> {
+                    try {
+                        out = toScaledLongs(c, target.scale());
+                    } catch (ArithmeticException e) {
+                        throw new SluiceException("numeric overflow: a " + source + " value does not fit " + target);
+                    }
+                }
                 case FLOAT64 -> {
                     for (int i = 0; i < n; i++) {
                         if (!c.isNull(i)) {

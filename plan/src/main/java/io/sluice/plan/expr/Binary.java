@@ -50,7 +50,7 @@ public record Binary(BinaryOp op, Expr left, Expr right) implements Expr {
         Col l = left.evaluate(batch);
         Col r = right.evaluate(batch);
         return switch (op.kind()) {
-            case ARITHMETIC -> Kernels.arithmetic(op, l, r, TypeRules.arithmetic(op, l.type, r.type));
+            case ARITHMETIC -> Kernels.arithmetic(op, l, r, TypeRules.arithmetic(op, l.type, r.type), this::toString);
             case COMPARISON -> Kernels.compare(op, l, r);
             case LOGICAL -> Kernels.logical(op, l, r);
         };

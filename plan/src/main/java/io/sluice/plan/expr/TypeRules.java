@@ -24,21 +24,32 @@ public final class TypeRules {
         if (l.kind() == Kind.DECIMAL || r.kind() == Kind.DECIMAL) {
             DataType ld = asDecimal(l);
             DataType rd = asDecimal(r);
-            int max = DataType.MAX_LONG_DECIMAL_PRECISION;
-            return switch (op) {
-                case MULTIPLY -> {
-                    int scale = Math.min(max, ld.scale() + rd.scale());
-                    yield DataType.decimal(max, scale);
-                }
-                default -> {
-                    int scale = Math.max(ld.scale(), rd.scale());
-                    int integer = Math.max(ld.precision() - ld.scale(), rd.precision() - rd.scale());
-                    yield DataType.decimal(Math.min(max, Math.max(scale, integer + scale + 1)), scale);
-                }
-            };
+            if (op == BinaryOp.MULTIPLY) {
+                return boundedDecimal(ld.precision() + rd.precision() + 1, ld.scale() + rd.scale());
+            }
+            int scale = Math.max(ld.scale(), rd.scale());
+            int integer = Math.max(ld.precision() - ld.scale(), rd.precision() - rd.scale());
+            return boundedDecimal(integer + scale + 1, scale);
         }
         return DataType.INT64;
     }
+
+    /**
+     * Spark's rule for a decimal result wider than Sluice can hold: the precision drops to the
+     * maximum and the scale gives way to the integer digits, but keeps at least
+     * min(scale, 6) digits. Values that still do not fit are an overflow error when computed.
+     */
+    static DataType boundedDecimal(int precision, int scale) {
+        int max = DataType.MAX_LONG_DECIMAL_PRECISION;
+        if (precision <= max) {
+            return DataType.decimal(precision, scale);
+        }
+        int integerDigits = precision - scale;
+        int minScale = Math.min(scale, MIN_ADJUSTED_SCALE);
+        return DataType.decimal(max, Math.max(max - integerDigits, minScale));
+    }
+
+    private static final int MIN_ADJUSTED_SCALE = 6;
 
     /**
      * The type two values widen to when they meet in one column (CASE results, UNION inputs), or
@@ -63,7 +74,7 @@ public final class TypeRules {
             DataType y = asDecimal(b);
             int scale = Math.max(x.scale(), y.scale());
             int integer = Math.max(x.precision() - x.scale(), y.precision() - y.scale());
-            return DataType.decimal(Math.min(DataType.MAX_LONG_DECIMAL_PRECISION, integer + scale), scale);
+            return boundedDecimal(integer + scale, scale);
         }
         return DataType.INT64;
     }
@@ -95,8 +106,11 @@ public final class TypeRules {
         }
     }
 
-    /** 10^n for n in [0, 18]. */
+    /** 10^n for n in [0, 18]; larger n is an {@link ArithmeticException} (the value would not fit a long). */
     public static long pow10(int n) {
+        if (n >= POW10.length) {
+            throw new ArithmeticException("10^" + n + " does not fit a long");
+        }
         return POW10[n];
     }
 

@@ -20,8 +20,10 @@ import java.util.stream.Collectors;
  * Groups by {@code groupBy} and computes {@code aggregates} (each an {@link AggregateCall}, maybe
  * aliased). Output: the grouping columns, then the aggregates.
  */
-public record Aggregate(LogicalPlan input, List<Expr> groupBy, List<Expr> aggregates) implements LogicalPlan {
+public record Aggregate(LogicalPlan input, List<Expr> groupBy, List<Expr> aggregates, Schema schema)
+        implements LogicalPlan {
     public Aggregate {
+        requireNonNull(schema, "schema is null");
         requireNonNull(input, "input is null");
         groupBy = List.copyOf(groupBy);
         aggregates = List.copyOf(aggregates);
@@ -38,15 +40,16 @@ public record Aggregate(LogicalPlan input, List<Expr> groupBy, List<Expr> aggreg
         Projection.schemaOf(input.schema(), concat(groupBy, aggregates));
     }
 
+    /** Derives the schema once, here. */
+    public Aggregate(LogicalPlan input, List<Expr> groupBy, List<Expr> aggregates) {
+        this(input, groupBy, aggregates,
+                Projection.schemaOf(requireNonNull(input, "input is null").schema(), concat(groupBy, aggregates)));
+    }
+
     private static List<Expr> concat(List<Expr> a, List<Expr> b) {
         List<Expr> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
-    }
-
-    @Override
-    public Schema schema() {
-        return Projection.schemaOf(input.schema(), concat(groupBy, aggregates));
     }
 
     @Override

@@ -27,8 +27,9 @@ import java.util.List;
  * them), so every column of the output has one meaning.
  */
 public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr> leftKeys, List<Expr> rightKeys,
-        Expr filter) implements LogicalPlan {
+        Expr filter, Schema schema) implements LogicalPlan {
     public Join {
+        requireNonNull(schema, "schema is null");
         requireNonNull(left, "left is null");
         requireNonNull(right, "right is null");
         requireNonNull(type, "type is null");
@@ -60,6 +61,13 @@ public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr
                 TypeRules.checkBoolean("join filter " + filter, filter.type(combined));
             }
         }
+    }
+
+    /** Derives the output schema once, here. */
+    public Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr> leftKeys, List<Expr> rightKeys,
+            Expr filter) {
+        this(left, right, type, leftKeys, rightKeys, filter, schemaOf(requireNonNull(left, "left is null"),
+                requireNonNull(right, "right is null"), requireNonNull(type, "type is null")));
     }
 
     /** A cross join: every left row with every right row. */
@@ -106,9 +114,8 @@ public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr
         return new Join(left, right, type, newLeftKeys, newRightKeys, newFilter);
     }
 
-    @Override
-    public Schema schema() {
-        return type.outputsRight() ? combinedSchema() : left.schema();
+    private static Schema schemaOf(LogicalPlan left, LogicalPlan right, JoinType type) {
+        return type.outputsRight() ? concat(left.schema(), right.schema()) : left.schema();
     }
 
     @Override

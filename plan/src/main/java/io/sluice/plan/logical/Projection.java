@@ -15,8 +15,9 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /** Computes one output column per expression, named by {@link Expr#name()}. */
-public record Projection(LogicalPlan input, List<Expr> exprs) implements LogicalPlan {
+public record Projection(LogicalPlan input, List<Expr> exprs, Schema schema) implements LogicalPlan {
     public Projection {
+        requireNonNull(schema, "schema is null");
         requireNonNull(input, "input is null");
         exprs = List.copyOf(exprs);
         if (exprs.isEmpty()) {
@@ -30,17 +31,17 @@ public record Projection(LogicalPlan input, List<Expr> exprs) implements Logical
         schemaOf(input.schema(), exprs);
     }
 
+    /** Derives the schema once, here. */
+    public Projection(LogicalPlan input, List<Expr> exprs) {
+        this(input, exprs, schemaOf(requireNonNull(input, "input is null").schema(), exprs));
+    }
+
     static Schema schemaOf(Schema input, List<Expr> exprs) {
         List<Field> fields = new ArrayList<>(exprs.size());
         for (Expr e : exprs) {
             fields.add(new Field(e.name(), e.type(input)));
         }
         return new Schema(fields);
-    }
-
-    @Override
-    public Schema schema() {
-        return schemaOf(input.schema(), exprs);
     }
 
     @Override

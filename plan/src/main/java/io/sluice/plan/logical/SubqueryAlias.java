@@ -20,14 +20,20 @@ import java.util.List;
  * <p>A name counts as qualified only when the part before its last dot is a plain identifier, so an
  * expression name such as {@code (t.v + 1)} is kept whole: {@code s.(t.v + 1)}.
  */
-public record SubqueryAlias(LogicalPlan input, String alias) implements LogicalPlan {
+public record SubqueryAlias(LogicalPlan input, String alias, Schema schema) implements LogicalPlan {
     public SubqueryAlias {
+        requireNonNull(schema, "schema is null");
         requireNonNull(input, "input is null");
         requireNonNull(alias, "alias is null");
         if (alias.isEmpty() || alias.indexOf('.') >= 0) {
             throw new IllegalArgumentException("a relation alias must be a non-empty name without dots: '" + alias + "'");
         }
         schemaOf(input.schema(), alias);
+    }
+
+    /** Derives the schema once, here. */
+    public SubqueryAlias(LogicalPlan input, String alias) {
+        this(input, alias, schemaOf(requireNonNull(input, "input is null").schema(), requireNonNull(alias, "alias is null")));
     }
 
     /** The unqualified part of a column name: {@code c} for {@code x.c} and for {@code c}. */
@@ -58,11 +64,6 @@ public record SubqueryAlias(LogicalPlan input, String alias) implements LogicalP
             fields.add(new Field(name, f.type()));
         }
         return new Schema(fields);
-    }
-
-    @Override
-    public Schema schema() {
-        return schemaOf(input.schema(), alias);
     }
 
     @Override

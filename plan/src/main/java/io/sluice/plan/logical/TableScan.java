@@ -12,8 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Reads a table; {@code projection} lists the columns read, in output order (all when null). */
-public record TableScan(TableSource source, List<String> projection) implements LogicalPlan {
+public record TableScan(TableSource source, List<String> projection, Schema schema) implements LogicalPlan {
     public TableScan {
+        requireNonNull(schema, "schema is null");
         requireNonNull(source, "source is null");
         if (projection != null) {
             projection = List.copyOf(projection);
@@ -27,8 +28,12 @@ public record TableScan(TableSource source, List<String> projection) implements 
         this(source, null);
     }
 
-    @Override
-    public Schema schema() {
+    /** Derives the schema once, here (which also checks that every projected column exists). */
+    public TableScan(TableSource source, List<String> projection) {
+        this(source, projection, schemaOf(requireNonNull(source, "source is null"), projection));
+    }
+
+    private static Schema schemaOf(TableSource source, List<String> projection) {
         if (projection == null) {
             return source.schema();
         }

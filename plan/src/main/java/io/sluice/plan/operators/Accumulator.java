@@ -34,14 +34,15 @@ abstract class Accumulator {
 
     abstract Col result(int from, int count);
 
-    static Accumulator create(AggregateFunction function, DataType argType) {
+    /** The accumulator of {@code function} over {@code argType}; {@code expression} names it in errors. */
+    static Accumulator create(AggregateFunction function, DataType argType, String expression) {
         return switch (function) {
             case COUNT -> new Count(false);
             case COUNT_STAR -> new Count(true);
-            case SUM -> argType.kind() == Kind.FLOAT64 ? new SumDouble(false) : new SumLong(function.resultType(argType), false);
+            case SUM -> argType.kind() == Kind.FLOAT64 ? new SumDouble(false)
+                    : new SumLong(function.resultType(argType), false, expression);
             case AVG -> argType.kind() == Kind.FLOAT64 ? new SumDouble(true)
-                    : new SumLong(argType.kind() == Kind.DECIMAL
-                            ? DataType.decimal(DataType.MAX_LONG_DECIMAL_PRECISION, argType.scale()) : DataType.INT64, true);
+                    : new SumLong(AggregateFunction.SUM.resultType(argType), true, expression);
             case MIN, MAX -> new MinMax(argType, function == AggregateFunction.MIN);
         };
     }
@@ -133,16 +134,22 @@ abstract class Accumulator {
         }
     }
 
-    /** sum over long-backed values (exact, overflow is an error); with {@code average}, also counts. */
+    /**
+     * sum over long-backed values, exact: a sum past a long, or (for decimals) past the sum type's
+     * precision when a state or result is emitted, is an error naming the expression. With
+     * {@code average}, also counts.
+     */
     static final class SumLong extends Accumulator {
         private final DataType sumType;
         private final boolean average;
+        private final String expression;
         private long[] sums = new long[0];
         private long[] counts = new long[0];
 
-        SumLong(DataType sumType, boolean average) {
+        SumLong(DataType sumType, boolean average, String expression) {
             this.sumType = sumType;
             this.average = average;
+            this.expression = expression;
         }
 
         @Override
@@ -150,7 +157,12 @@ abstract class Accumulator {
             if (arg.type.kind() == Kind.NULL) {
                 return;
             }
-            long[] values = arg.type.kind() == Kind.DECIMAL ? Kernels.toScaledLongs(arg, sumType.scale()) : arg.longs;
+            long[] values;
+            try {
+                values = arg.type.kind() == Kind.DECIMAL ? Kernels.toScaledLongs(arg, sumType.scale()) : arg.longs;
+            } catch (ArithmeticException e) {
+                throw overflow();
+            }
             add(groups, rows, values, arg.nulls, null);
         }
 
@@ -164,8 +176,12 @@ abstract class Accumulator {
                     }
                 }
             } catch (ArithmeticException e) {
-                throw new SluiceException("numeric overflow in sum of " + sumType);
+                throw overflow();
             }
+        }
+
+        private SluiceException overflow() {
+            return new SluiceException("numeric overflow: " + expression + " does not fit " + sumType);
         }
 
         @Override
@@ -193,6 +209,14 @@ abstract class Accumulator {
         }
 
         private Col sums(int from, int count) {
+            if (sumType.kind() == Kind.DECIMAL) {
+                long limit = TypeRules.pow10(sumType.precision());
+                for (int g = from; g < from + count; g++) {
+                    if (sums[g] >= limit || sums[g] <= -limit) {
+                        throw overflow();
+                    }
+                }
+            }
             boolean[] nulls = noRows(counts, from, count);
             return Col.ofLongs(sumType, Arrays.copyOfRange(sums, from, from + count), nulls);
         }

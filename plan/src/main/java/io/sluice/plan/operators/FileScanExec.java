@@ -28,16 +28,19 @@ import java.util.List;
  * above prune row groups whose statistics prove no row passes ({@code pruning} records them);
  * the filters themselves stay above, since a kept row group may still hold rows that fail.
  */
-public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning)
-        implements ExecutionPlan {
+public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
+        Schema schema) implements ExecutionPlan {
     public FileScanExec {
         requireNonNull(source, "source is null");
         columns = List.copyOf(columns);
         partitions = List.copyOf(partitions);
         pruning = List.copyOf(pruning);
-        for (String c : columns) {
-            source.schema().field(c);
-        }
+        requireNonNull(schema, "schema is null");
+    }
+
+    /** Derives the schema once, here (which also checks every column exists). */
+    public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning) {
+        this(source, columns, partitions, pruning, schemaOf(source, columns));
     }
 
     /** Plans a scan of {@code columns}, listing the source's files now. */
@@ -46,8 +49,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
                 List.of());
     }
 
-    @Override
-    public Schema schema() {
+    private static Schema schemaOf(TableSource source, List<String> columns) {
         List<Field> fields = new ArrayList<>(columns.size());
         for (String c : columns) {
             fields.add(source.schema().field(c));

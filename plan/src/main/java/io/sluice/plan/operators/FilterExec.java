@@ -22,11 +22,17 @@ import io.sluice.plan.types.Schema;
 import java.util.List;
 
 /** Keeps rows whose predicate is true. Keeps its input's partitioning and order. */
-public record FilterExec(ExecutionPlan input, Expr predicate) implements ExecutionPlan {
+public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties) implements ExecutionPlan {
     public FilterExec {
+        requireNonNull(properties, "properties is null");
         requireNonNull(input, "input is null");
         requireNonNull(predicate, "predicate is null");
         TypeRules.checkBoolean("filter predicate " + predicate, predicate.type(input.schema()));
+    }
+
+    /** Derives the properties once, here. */
+    public FilterExec(ExecutionPlan input, Expr predicate) {
+        this(input, predicate, propertiesOf(input, predicate));
     }
 
     @Override
@@ -48,8 +54,7 @@ public record FilterExec(ExecutionPlan input, Expr predicate) implements Executi
      * The input's properties, plus {@code a = b} conjuncts between columns as equivalences and
      * {@code a = literal} conjuncts as constants.
      */
-    @Override
-    public PlanProperties properties() {
+    private static PlanProperties propertiesOf(ExecutionPlan input, Expr predicate) {
         List<List<Expr>> equal = new ArrayList<>();
         List<Expr> constant = new ArrayList<>();
         for (Expr c : Exprs.conjuncts(predicate)) {

@@ -162,39 +162,45 @@ final class GroupTable {
         return out;
     }
 
+    /**
+     * Folds one key column into the running per-row hashes. A NULL row folds in a constant and
+     * never the value under its slot, which is unspecified (whatever a kernel left there), so all
+     * NULLs of a column hash alike and meet in one group.
+     */
     static void hashInto(Col c, long[] hashes) {
         int n = hashes.length;
+        boolean[] nulls = c.nulls;
         switch (c.type.kind()) {
             case FLOAT64 -> {
+                double[] v = c.doubles;
                 for (int i = 0; i < n; i++) {
-                    double d = c.doubles[i] == 0.0 ? 0.0 : c.doubles[i];
-                    hashes[i] = mix(hashes[i] * 31 + Double.doubleToLongBits(d));
+                    double d = v[i] == 0.0 ? 0.0 : v[i];
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : Double.doubleToLongBits(d));
                 }
             }
             case BOOL, NULL -> {
+                boolean[] v = c.bools;
                 for (int i = 0; i < n; i++) {
-                    hashes[i] = mix(hashes[i] * 31 + (c.bools[i] ? 1 : 2));
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : v[i] ? 1 : 2);
                 }
             }
             case UTF8 -> {
+                String[] v = c.strings;
                 for (int i = 0; i < n; i++) {
-                    String s = c.strings[i];
-                    hashes[i] = mix(hashes[i] * 31 + (s == null ? 0 : s.hashCode()));
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : v[i].hashCode());
                 }
             }
             default -> {
+                long[] v = c.longs;
                 for (int i = 0; i < n; i++) {
-                    hashes[i] = mix(hashes[i] * 31 + c.longs[i]);
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : v[i]);
                 }
             }
         }
-        if (c.nulls != null) {
-            for (int i = 0; i < n; i++) {
-                if (c.nulls[i]) {
-                    hashes[i] = mix(hashes[i] ^ NULL_HASH);
-                }
-            }
-        }
+    }
+
+    private static long fold(long running, long value) {
+        return mix(running * 31 + value);
     }
 
     static long mix(long h) {

@@ -31,7 +31,7 @@ import java.util.stream.Collectors;
  * <p>A final aggregate without keys emits exactly one row even for empty input, as SQL requires.
  */
 public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Expr> groupBy, List<Expr> aggregates,
-        List<DataType> argumentTypes, Schema schema) implements ExecutionPlan {
+        List<DataType> argumentTypes, Schema schema, PlanProperties properties) implements ExecutionPlan {
 
     public HashAggregateExec {
         requireNonNull(mode, "mode is null");
@@ -40,9 +40,16 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         aggregates = List.copyOf(aggregates);
         argumentTypes = List.copyOf(argumentTypes);
         requireNonNull(schema, "schema is null");
+        requireNonNull(properties, "properties is null");
         if (argumentTypes.size() != aggregates.size()) {
             throw new IllegalArgumentException("one argument type per aggregate");
         }
+    }
+
+    /** Derives the properties once, here. */
+    public HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Expr> groupBy, List<Expr> aggregates,
+            List<DataType> argumentTypes, Schema schema) {
+        this(mode, input, groupBy, aggregates, argumentTypes, schema, propertiesOf(mode, input, List.copyOf(groupBy)));
     }
 
     /** The partial phase over raw input. */
@@ -57,7 +64,7 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
             AggregateCall call = call(a);
             DataType argType = call.argument() == null ? DataType.INT64 : call.argument().type(in);
             argTypes.add(argType);
-            List<DataType> states = Accumulator.create(call.function(), argType).stateTypes();
+            List<DataType> states = Accumulator.create(call.function(), argType, call.toString()).stateTypes();
             for (int i = 0; i < states.size(); i++) {
                 fields.add(new Field(a.name() + "#" + i, states.get(i)));
             }
@@ -103,13 +110,12 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
      * output columns; that is what lets the final phase above a join on the grouping key skip a
      * second shuffle. Equivalences among grouping columns hold for the output keys as well.
      */
-    @Override
-    public PlanProperties properties() {
+    private static PlanProperties propertiesOf(AggregateMode mode, ExecutionPlan input, List<Expr> groupBy) {
         PlanProperties in = input.properties();
         if (mode == AggregateMode.FINAL) {
             return PlanProperties.of(in.partitioning());
         }
-        Partitioning partitioning = in.partitioning().mapKeys(k -> outputKeyFor(k, in));
+        Partitioning partitioning = in.partitioning().mapKeys(k -> outputKeyFor(k, in, groupBy));
         List<List<Expr>> equivalences = new ArrayList<>();
         for (List<Expr> group : in.equivalences()) {
             List<Expr> outputs = new ArrayList<>();
@@ -124,7 +130,7 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
     }
 
     /** The output key column of a grouping column equal (or known equal) to input expression {@code k}. */
-    private java.util.Optional<Expr> outputKeyFor(Expr k, PlanProperties in) {
+    private static java.util.Optional<Expr> outputKeyFor(Expr k, PlanProperties in, List<Expr> groupBy) {
         Expr rep = in.representative(k);
         return groupBy.stream().filter(g -> g instanceof Column && in.representative(g).equals(rep)).findFirst()
                 .map(g -> new Column(g.name()));
@@ -154,7 +160,8 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
     public BatchStream execute(int partition, TaskContext context) {
         Accumulator[] accumulators = new Accumulator[aggregates.size()];
         for (int i = 0; i < accumulators.length; i++) {
-            accumulators[i] = Accumulator.create(call(aggregates.get(i)).function(), argumentTypes.get(i));
+            AggregateCall call = call(aggregates.get(i));
+            accumulators[i] = Accumulator.create(call.function(), argumentTypes.get(i), call.toString());
         }
         Schema inSchema = input.schema();
         DataType[] keyTypes = new DataType[groupBy.size()];

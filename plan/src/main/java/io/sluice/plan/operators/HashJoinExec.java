@@ -76,7 +76,8 @@ import java.util.List;
  * batches handed to the caller.
  */
 public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
-        List<Expr> rightKeys, Expr filter, Mode mode) implements ExecutionPlan {
+        List<Expr> rightKeys, Expr filter, Mode mode, Schema joinedSchema, Schema schema, PlanProperties properties)
+        implements ExecutionPlan {
 
     /** How the inputs are spread: see the class comment. */
     public enum Mode { PARTITIONED, COLLECT_LEFT, COLLECT_RIGHT }
@@ -88,9 +89,11 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         requireNonNull(mode, "mode is null");
         leftKeys = List.copyOf(leftKeys);
         rightKeys = List.copyOf(rightKeys);
+        requireNonNull(joinedSchema, "joinedSchema is null");
+        requireNonNull(schema, "schema is null");
+        requireNonNull(properties, "properties is null");
         JoinSupport.checkKeys("HashJoinExec", leftKeys, left.schema(), rightKeys, right.schema());
-        Schema joined = JoinSupport.joinedSchema("HashJoinExec", left.schema(), right.schema());
-        JoinSupport.checkFilter("HashJoinExec", filter, joined);
+        JoinSupport.checkFilter("HashJoinExec", filter, joinedSchema);
         if (type == JoinType.LEFT_ANTI_NULL_AWARE && leftKeys.size() != 1) {
             throw new IllegalArgumentException("HashJoinExec: LEFT_ANTI_NULL_AWARE (NOT IN) takes exactly one key, got "
                     + leftKeys.size());
@@ -115,22 +118,31 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         }
     }
 
+    /** Derives the joined and output schemas and the properties once, here. */
+    public HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
+            List<Expr> rightKeys, Expr filter, Mode mode) {
+        this(left, right, type, leftKeys, rightKeys, filter, mode,
+                JoinSupport.joinedSchema("HashJoinExec", left.schema(), right.schema()));
+    }
+
+    private HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
+            List<Expr> rightKeys, Expr filter, Mode mode, Schema joinedSchema) {
+        this(left, right, type, leftKeys, rightKeys, filter, mode, joinedSchema,
+                JoinSupport.outputSchema(type, left.schema(), joinedSchema),
+                propertiesOf(left, right, type, leftKeys, rightKeys, mode));
+    }
+
     /** Whether the left input is the one read into the hash table (see the class comment). */
     public boolean buildsLeft() {
+        return buildsLeft(type, mode);
+    }
+
+    private static boolean buildsLeft(JoinType type, Mode mode) {
         return switch (type) {
             case INNER -> mode != Mode.COLLECT_RIGHT;
             case RIGHT, FULL -> true;
             case LEFT, LEFT_SEMI, LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> false;
         };
-    }
-
-    @Override
-    public Schema schema() {
-        return JoinSupport.outputSchema(type, left.schema(), joinedSchema());
-    }
-
-    Schema joinedSchema() {
-        return JoinSupport.joinedSchema("HashJoinExec", left.schema(), right.schema());
     }
 
     @Override
@@ -146,9 +158,9 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         return new HashJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter, mode);
     }
 
-    @Override
-    public PlanProperties properties() {
-        Partitioning probe = (buildsLeft() ? right : left).properties().partitioning();
+    private static PlanProperties propertiesOf(ExecutionPlan left, ExecutionPlan right, JoinType type,
+            List<Expr> leftKeys, List<Expr> rightKeys, Mode mode) {
+        Partitioning probe = (buildsLeft(type, mode) ? right : left).properties().partitioning();
         if (type == JoinType.FULL && probe.partitionCount() > 1) {
             return PlanProperties.of(new Partitioning.Unknown(probe.partitionCount()));
         }

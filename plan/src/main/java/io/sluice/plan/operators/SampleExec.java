@@ -29,10 +29,11 @@ import java.util.SplittableRandom;
  * values are copied a column at a time per batch. The generator is seeded by the partition index,
  * so re-running a partition on the same input yields the same sample.
  */
-public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows) implements ExecutionPlan {
+public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, Schema schema) implements ExecutionPlan {
     private static final long SEED = 0x5DEECE66DL;
 
     public SampleExec {
+        requireNonNull(schema, "schema is null");
         requireNonNull(input, "input is null");
         keys = List.copyOf(keys);
         if (keys.isEmpty()) {
@@ -46,8 +47,12 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows) i
         }
     }
 
-    @Override
-    public Schema schema() {
+    /** Derives the schema once, here. */
+    public SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows) {
+        this(input, keys, maxRows, schemaOf(input, keys));
+    }
+
+    private static Schema schemaOf(ExecutionPlan input, List<SortKey> keys) {
         List<Field> fields = new ArrayList<>(keys.size());
         for (SortKey k : keys) {
             fields.add(new Field(k.expr().name(), k.expr().type(input.schema())));

@@ -28,11 +28,12 @@ import java.util.stream.Collectors;
  * otherwise the sort is global and requires its input in one partition. A {@code limit} keeps
  * only the first rows (a top-k).
  */
-public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, boolean preservePartitioning)
-        implements ExecutionPlan {
+public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, boolean preservePartitioning,
+        PlanProperties properties) implements ExecutionPlan {
     public static final long NO_FETCH = -1;
 
     public SortExec {
+        requireNonNull(properties, "properties is null");
         requireNonNull(input, "input is null");
         keys = List.copyOf(keys);
         if (keys.isEmpty()) {
@@ -44,6 +45,11 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         for (SortKey k : keys) {
             k.expr().type(input.schema());
         }
+    }
+
+    /** Derives the properties once, here. */
+    public SortExec(ExecutionPlan input, List<SortKey> keys, long limit, boolean preservePartitioning) {
+        this(input, keys, limit, preservePartitioning, propertiesOf(input, List.copyOf(keys), preservePartitioning));
     }
 
     @Override
@@ -61,8 +67,7 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         return new SortExec(children.get(0), keys, limit, preservePartitioning);
     }
 
-    @Override
-    public PlanProperties properties() {
+    private static PlanProperties propertiesOf(ExecutionPlan input, List<SortKey> keys, boolean preservePartitioning) {
         PlanProperties in = input.properties();
         Partitioning partitioning = preservePartitioning ? in.partitioning() : new Partitioning.Single();
         // Sorting moves no column values, so equalities between columns still hold.
@@ -128,8 +133,51 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
                 + (preservePartitioning ? ", preserve_partitioning" : "");
     }
 
+    /** A full sort buffers every row; a top-k keeps at most 2k rows plus a batch ({@link TopKBuffer}). */
     @Override
     public BatchStream execute(int partition, TaskContext context) {
+        if (limit == 0) {
+            return BatchStream.empty();
+        }
+        return limit == NO_FETCH ? sortAll(partition, context) : topK(partition, context);
+    }
+
+    private BatchStream topK(int partition, TaskContext context) {
+        TopKBuffer buffer = new TopKBuffer(new KeyOrder(keys), (int) Math.min(limit, Integer.MAX_VALUE - 8));
+        int columnCount = schema().size();
+        try (BatchStream in = input.execute(partition, context)) {
+            Batch batch;
+            while ((batch = in.next()) != null) {
+                try (Batch b = batch) {
+                    Col[] columns = new Col[columnCount];
+                    for (int i = 0; i < columnCount; i++) {
+                        columns[i] = b.column(i);
+                    }
+                    buffer.add(columns, evaluateKeys(b), b.rowCount());
+                }
+            }
+        }
+        Col[] kept = buffer.result();
+        if (kept == null) {
+            return BatchStream.empty();
+        }
+        int rows = buffer.size();
+        int[] identity = new int[rows];
+        for (int i = 0; i < rows; i++) {
+            identity[i] = i;
+        }
+        return emit(kept, identity, rows, context);
+    }
+
+    private Col[] evaluateKeys(Batch batch) {
+        Col[] out = new Col[keys.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = keys.get(i).expr().evaluate(batch);
+        }
+        return out;
+    }
+
+    private BatchStream sortAll(int partition, TaskContext context) {
         Schema schema = input.schema();
         List<List<Col>> columns = new ArrayList<>();
         List<List<Col>> keyColumns = new ArrayList<>();
@@ -148,8 +196,9 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
                     for (int i = 0; i < schema.size(); i++) {
                         columns.get(i).add(b.column(i));
                     }
+                    Col[] evaluated = evaluateKeys(b);
                     for (int i = 0; i < keys.size(); i++) {
-                        keyColumns.get(i).add(keys.get(i).expr().evaluate(b));
+                        keyColumns.get(i).add(evaluated[i]);
                     }
                 }
             }
@@ -162,11 +211,16 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
             sortKeys[i] = Col.concat(keyColumns.get(i).get(0).type, keyColumns.get(i));
         }
         int[] order = new KeyOrder(keys).sortedIndexes(sortKeys, rows);
-        int total = limit == NO_FETCH ? rows : (int) Math.min(rows, limit);
         Col[] all = new Col[schema.size()];
         for (int i = 0; i < all.length; i++) {
             all[i] = Col.concat(schema.field(i).type(), columns.get(i));
         }
+        return emit(all, order, rows, context);
+    }
+
+    /** Rows {@code order[0..total)} of {@code all}, in batches of the task's batch size. */
+    private BatchStream emit(Col[] all, int[] order, int total, TaskContext context) {
+        Schema schema = input.schema();
         int batchSize = context.batchSize();
         return new BatchStream() {
             private int next;

@@ -34,7 +34,8 @@ import java.util.List;
  * is not promised: unmatched rows are emitted after the matches of the same stretch of input.
  */
 public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
-        List<Expr> rightKeys, Expr filter) implements ExecutionPlan {
+        List<Expr> rightKeys, Expr filter, Schema joinedSchema, Schema schema, PlanProperties properties)
+        implements ExecutionPlan {
 
     public SortMergeJoinExec {
         requireNonNull(left, "left is null");
@@ -46,9 +47,25 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
             throw new IllegalArgumentException("SortMergeJoinExec does not support LEFT_ANTI_NULL_AWARE (NOT IN): "
                     + "use HashJoinExec, which can see the whole right side");
         }
+        requireNonNull(joinedSchema, "joinedSchema is null");
+        requireNonNull(schema, "schema is null");
+        requireNonNull(properties, "properties is null");
         JoinSupport.checkKeys("SortMergeJoinExec", leftKeys, left.schema(), rightKeys, right.schema());
-        Schema joined = JoinSupport.joinedSchema("SortMergeJoinExec", left.schema(), right.schema());
-        JoinSupport.checkFilter("SortMergeJoinExec", filter, joined);
+        JoinSupport.checkFilter("SortMergeJoinExec", filter, joinedSchema);
+    }
+
+    /** Derives the joined and output schemas and the properties once, here. */
+    public SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
+            List<Expr> rightKeys, Expr filter) {
+        this(left, right, type, leftKeys, rightKeys, filter,
+                JoinSupport.joinedSchema("SortMergeJoinExec", left.schema(), right.schema()));
+    }
+
+    private SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
+            List<Expr> rightKeys, Expr filter, Schema joinedSchema) {
+        this(left, right, type, leftKeys, rightKeys, filter, joinedSchema,
+                JoinSupport.outputSchema(type, left.schema(), joinedSchema),
+                propertiesOf(left, right, type, leftKeys, rightKeys));
     }
 
     /** The order each input must have: its keys ascending, NULLs last. */
@@ -58,15 +75,6 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
 
     public List<SortKey> rightSortKeys() {
         return rightKeys.stream().map(SortKey::asc).toList();
-    }
-
-    @Override
-    public Schema schema() {
-        return JoinSupport.outputSchema(type, left.schema(), joinedSchema());
-    }
-
-    Schema joinedSchema() {
-        return JoinSupport.joinedSchema("SortMergeJoinExec", left.schema(), right.schema());
     }
 
     @Override
@@ -82,8 +90,8 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
         return new SortMergeJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter);
     }
 
-    @Override
-    public PlanProperties properties() {
+    private static PlanProperties propertiesOf(ExecutionPlan left, ExecutionPlan right, JoinType type,
+            List<Expr> leftKeys, List<Expr> rightKeys) {
         Partitioning l = left.properties().partitioning();
         Partitioning out = switch (type) {
             case RIGHT -> right.properties().partitioning();

@@ -235,6 +235,23 @@ class HashJoinExecTest {
         assertThat(copy).isEqualTo(partitioned);
     }
 
+    /** Schemas and properties are derived at construction: every call returns the same instance. */
+    @Test
+    void schemaAndPropertiesAreComputedOnce() {
+        ExecutionPlan ls = JoinTestSupport.source(l, new Partitioning.Single(), row -> 0, 4);
+        ExecutionPlan rs = JoinTestSupport.source(r, new Partitioning.Single(), row -> 0, 4);
+        HashJoinExec hash = new HashJoinExec(ls, rs, JoinType.INNER, K1.exprs("l"), K1.exprs("r"), null, Mode.PARTITIONED);
+        SortMergeJoinExec merge = new SortMergeJoinExec(ls, rs, JoinType.FULL, K1.exprs("l"), K1.exprs("r"), null);
+        SortExec sort = new SortExec(hash, List.of(io.sluice.plan.expr.SortKey.asc(new Column("l.k1"))), 5, false);
+        FilterExec filter = new FilterExec(merge, FILTER);
+        for (ExecutionPlan plan : List.of(hash, merge, sort, filter)) {
+            assertThat(plan.schema()).as(plan.describe()).isSameAs(plan.schema());
+            assertThat(plan.properties()).as(plan.describe()).isSameAs(plan.properties());
+        }
+        assertThat(hash.schema().names()).containsExactlyElementsOf(
+                java.util.stream.Stream.concat(ls.schema().names().stream(), rs.schema().names().stream()).toList());
+    }
+
     @Test
     void invalidCombinationsAreRejected() {
         ExecutionPlan ls = JoinTestSupport.source(l, new Partitioning.Single(), row -> 0, 4);
