@@ -26,6 +26,7 @@ public final class LocalCluster implements QueryEngine {
     private final Coordinator coordinator;
     private final List<Worker> workers = new ArrayList<>();
     private final Path directory;
+    private final String secret;
 
     private LocalCluster(Options options) {
         try {
@@ -34,7 +35,8 @@ public final class LocalCluster implements QueryEngine {
             throw new IllegalStateException("cannot create a temporary directory", e);
         }
         // A fresh shuffle secret per session: only this session's nodes can read its shuffle blocks.
-        String secret = randomSecret();
+        String configured = System.getenv(Session.AUTH_SECRET_VARIABLE);
+        secret = configured == null || configured.isEmpty() ? randomSecret() : configured;
         CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
                 .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter())
                 .withJobTimeout(options.jobTimeout()).withAuthSecret(secret);
@@ -100,6 +102,14 @@ public final class LocalCluster implements QueryEngine {
 
     public static LocalCluster start(Options options) {
         return new LocalCluster(options);
+    }
+
+    /**
+     * The secret this cluster's nodes and HTTP clients prove: {@code SLUICE_AUTH_SECRET} if set,
+     * otherwise one made at random for this cluster.
+     */
+    public String authSecret() {
+        return secret;
     }
 
     public Coordinator coordinator() {

@@ -13,15 +13,21 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-/** Talks to a coordinator's HTTP endpoint. Error responses become {@link SluiceException}s. */
+/**
+ * Talks to a coordinator's HTTP endpoint, proving the cluster's secret as a bearer token when one is
+ * given. Error responses become {@link SluiceException}s.
+ */
 final class RemoteEngine implements QueryEngine {
     private final URI base;
     private final HttpClient client;
+    private final String secret;
 
-    RemoteEngine(String host, int httpPort) {
+    /** {@code secret} may be null: then requests carry no token (a coordinator without a secret). */
+    RemoteEngine(String host, int httpPort, String secret) {
         requireNonNull(host, "host is null");
         this.base = URI.create("http://" + host + ":" + httpPort + "/v1/");
         this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        this.secret = secret;
     }
 
     @Override
@@ -40,8 +46,12 @@ final class RemoteEngine implements QueryEngine {
     }
 
     private byte[] post(String path, String contentType, byte[] body) {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (secret != null) {
+            builder.header("Authorization", "Bearer " + secret);
+        }
+        HttpRequest request = builder.build();
         HttpResponse<byte[]> response;
         try {
             response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());

@@ -19,6 +19,9 @@ public final class Session implements AutoCloseable {
     /** The system property naming where a job's session runs: {@code local[N]} or {@code host:httpPort}. */
     public static final String MASTER_PROPERTY = "sluice.master";
 
+    /** The environment variable holding the cluster's shared secret; {@link #connect(String, int)} reads it. */
+    public static final String AUTH_SECRET_VARIABLE = "SLUICE_AUTH_SECRET";
+
     /**
      * The session a job asks for without naming a cluster: where {@code sluice submit} points it
      * ({@value #MASTER_PROPERTY}: {@code local[N]} for an embedded cluster of N workers, or
@@ -52,7 +55,16 @@ public final class Session implements AutoCloseable {
 
     /** A session on a coordinator's HTTP endpoint. File paths must be readable there and here. */
     public static Session connect(String host, int httpPort) {
-        return new Session(new RemoteEngine(host, httpPort));
+        String secret = System.getenv(AUTH_SECRET_VARIABLE);
+        return connect(host, httpPort, secret == null || secret.isEmpty() ? null : secret);
+    }
+
+    /**
+     * A session on a coordinator's HTTP endpoint that proves {@code secret} (the cluster's shared
+     * secret; null for a coordinator that runs without one).
+     */
+    public static Session connect(String host, int httpPort, String secret) {
+        return new Session(new RemoteEngine(host, httpPort, secret));
     }
 
     /** The embedded cluster of a local session (for tests and tools). */

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A client session on a coordinator's HTTP endpoint: DataFrame plans travel Kryo-serialized,
- * SQL as text, results come back as Arrow IPC, and errors as messages.
+ * SQL as text, results come back as Arrow IPC, and errors as messages; without the cluster's
+ * secret as a bearer token a request is refused.
  */
 class RemoteSessionTest {
     @TempDir
@@ -28,7 +29,8 @@ class RemoteSessionTest {
             duck.execute("COPY (SELECT 'k' || (range % 5) AS k, CASE WHEN range % 9 = 0 THEN NULL ELSE range END AS v "
                     + "FROM range(5000)) TO '" + file + "' (FORMAT PARQUET)");
             int port = cluster.localCluster().coordinator().httpPort();
-            try (Session remote = Session.connect("127.0.0.1", port)) {
+            String secret = cluster.localCluster().authSecret();
+            try (Session remote = Session.connect("127.0.0.1", port, secret)) {
                 DataFrame df = remote.read().parquet(file.toString())
                         .filter(col("v").gt(lit(100)))
                         .groupBy("k")
@@ -45,7 +47,15 @@ class RemoteSessionTest {
                         .hasMessageContaining("nope");
                 assertThat(remote.sql("SELECT count(*) AS c FROM t").rows()).containsExactly(java.util.List.of(5000L));
             }
-            assertThatThrownBy(() -> Session.connect("127.0.0.1", 1).sql("SELECT 1"))
+            // the HTTP port asks for the cluster's secret: none or a wrong one is refused before the body is read
+            try (Session anonymous = Session.connect("127.0.0.1", port, null);
+                    Session wrong = Session.connect("127.0.0.1", port, secret + "x")) {
+                assertThatThrownBy(() -> anonymous.sql("SELECT count(*) AS c FROM t")).isInstanceOf(SluiceException.class)
+                        .hasMessage("unauthorized: this cluster needs its secret as a bearer token (set SLUICE_AUTH_SECRET)");
+                assertThatThrownBy(() -> wrong.sql("SELECT count(*) AS c FROM t")).isInstanceOf(SluiceException.class)
+                        .hasMessage("unauthorized: wrong bearer token for this cluster");
+            }
+            assertThatThrownBy(() -> Session.connect("127.0.0.1", 1, secret).sql("SELECT 1"))
                     .isInstanceOf(SluiceException.class).hasMessageContaining("cannot reach the coordinator");
         }
     }

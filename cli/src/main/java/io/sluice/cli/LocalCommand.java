@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.api.LocalCluster;
+import io.sluice.api.Session;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -28,6 +29,12 @@ final class LocalCommand implements Callable<Integer> {
         LocalCluster cluster = LocalCluster.start(LocalCluster.Options.of(workers).withHttpPort(httpPort));
         spec.commandLine().getErr().println("local cluster ready: " + workers + " workers, cluster "
                 + cluster.coordinator().clusterAddress() + ", http 127.0.0.1:" + cluster.coordinator().httpPort());
+        String configured = System.getenv(Session.AUTH_SECRET_VARIABLE);
+        if (configured == null || configured.isEmpty()) {
+            // like a notebook server's token: the one way a client learns a secret made up for this run
+            spec.commandLine().getErr().println("clients need this cluster's secret: export "
+                    + Session.AUTH_SECRET_VARIABLE + "=" + cluster.authSecret());
+        }
         Foreground.run(cluster, Foreground::forever);
         return 0;
     }

@@ -73,7 +73,7 @@ public final class Coordinator implements AutoCloseable {
         if (settings.httpPort() >= 0) {
             try {
                 binding = Http.get(system).newServerAt(settings.host(), settings.httpPort())
-                        .bind(new HttpEndpoint(queries, queryExecutor, this::load).routes())
+                        .bind(new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret()).routes())
                         .toCompletableFuture().get(30, TimeUnit.SECONDS);
             } catch (Exception e) {
                 closeQuietly();

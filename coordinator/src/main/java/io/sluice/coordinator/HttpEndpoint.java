@@ -5,10 +5,13 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
@@ -22,6 +25,8 @@ import org.slf4j.LoggerFactory;
  * {@code POST /v1/plan} (a Kryo-serialized logical plan) answer with the result as an Arrow IPC
  * stream, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
+ * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
+ * (compared in constant time); anything else is a 401 and the request body is not read.
  */
 final class HttpEndpoint extends AllDirectives {
     private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
@@ -30,24 +35,46 @@ final class HttpEndpoint extends AllDirectives {
     private final QueryService queries;
     private final ExecutorService executor;
     private final Supplier<ClusterLoad> load;
+    private final byte[] expectedAuthorization;
 
-    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load) {
+    /** {@code secret} may be null: then no route asks for a token. */
+    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret) {
         this.queries = requireNonNull(queries, "queries is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.load = requireNonNull(load, "load is null");
+        this.expectedAuthorization = secret == null ? null : ("Bearer " + secret).getBytes(StandardCharsets.UTF_8);
     }
 
     Route routes() {
         return pathPrefix("v1", () -> concat(
                 path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
                         .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
-                path("sql", () -> post(() -> entity(Unmarshaller.entityToString(),
-                        sql -> completeWithFuture(answer(() -> queries.runSql(sql)))))),
-                path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                        bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes))))))),
-                path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                        bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
-                                false).getBytes(java.nio.charset.StandardCharsets.UTF_8))))))));
+                authenticated(() -> concat(
+                        path("sql", () -> post(() -> entity(Unmarshaller.entityToString(),
+                                sql -> completeWithFuture(answer(() -> queries.runSql(sql)))))),
+                        path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
+                                bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes))))))),
+                        path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
+                                bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
+                                        false).getBytes(StandardCharsets.UTF_8))))))))));
+    }
+
+    /** The inner routes, behind the bearer token when the cluster has a secret. */
+    private Route authenticated(Supplier<Route> inner) {
+        if (expectedAuthorization == null) {
+            return inner.get();
+        }
+        return optionalHeaderValueByName("Authorization", header -> {
+            if (header.isPresent() && MessageDigest.isEqual(header.get().getBytes(StandardCharsets.UTF_8),
+                    expectedAuthorization)) {
+                return inner.get();
+            }
+            return complete(HttpResponse.create().withStatus(StatusCodes.UNAUTHORIZED)
+                    .addHeader(HttpHeader.parse("WWW-Authenticate", "Bearer realm=\"sluice\""))
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, header.isPresent()
+                            ? "unauthorized: wrong bearer token for this cluster"
+                            : "unauthorized: this cluster needs its secret as a bearer token (set SLUICE_AUTH_SECRET)"));
+        });
     }
 
     /** A client's serialized plan; one that does not decode is the client's error. */
