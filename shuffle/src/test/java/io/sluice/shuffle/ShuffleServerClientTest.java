@@ -163,7 +163,9 @@ class ShuffleServerClientTest {
         server.close();
         // Same port again: the client's pooled connection is dead and must be replaced transparently.
         server = new ShuffleServer("127.0.0.1", port, root).start();
-        assertThat(fetchAndCheck(client, port, "j-s2", 0, 0, lengths[0])).isEqualTo(1000);
+        assertThat(root.resolve("j-s2")).as("a starting server removes stale shuffles").doesNotExist();
+        long[] again = write("j-s2", 0, 1000);
+        assertThat(fetchAndCheck(client, port, "j-s2", 0, 0, again[0])).isEqualTo(1000);
     }
 
     @Test
@@ -335,6 +337,20 @@ class ShuffleServerClientTest {
         assertThat(fetchAndCheck(client, server.port(), "j-kept", 0, 0, kept[0])).isEqualTo(5);
         assertThatThrownBy(() -> fetchAndCheck(client, server.port(), "j-gone", 0, 0, kept[0]))
                 .isInstanceOf(ShuffleFetchException.class);
+    }
+
+    @Test
+    void startingOnAFixedDirectoryRemovesStaleShufflesOnly() throws Exception {
+        write("j-old", 0, 10, 20);
+        Files.writeString(root.resolve("j-old").resolve("map-1.data.123.tmp"), "partial");
+        Files.createDirectories(root.resolve("notes"));
+        Files.writeString(root.resolve("notes").resolve("readme.txt"), "not a shuffle");
+        Files.writeString(root.resolve("map-0.data"), "a file at the root is not a shuffle directory");
+        server.close();
+        server = new ShuffleServer("127.0.0.1", 0, root).start();
+        assertThat(root.resolve("j-old")).doesNotExist();
+        assertThat(root.resolve("notes").resolve("readme.txt")).exists();
+        assertThat(root.resolve("map-0.data")).exists();
     }
 
     @Test
