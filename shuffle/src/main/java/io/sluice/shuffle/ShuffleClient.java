@@ -13,9 +13,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.AttributeKey;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.types.Schema;
@@ -117,10 +115,10 @@ public final class ShuffleClient implements AutoCloseable {
         this.secret = options.secret() == null ? null : options.secret().getBytes(StandardCharsets.UTF_8);
         this.timeoutMillis = options.timeout().toMillis();
         int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
-        this.group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
+        this.group = new MultiThreadIoEventLoopGroup(threads, ShuffleTransport.ioHandlerFactory());
         this.bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(ShuffleTransport.channel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
                 .handler(new ChannelInitializer<SocketChannel>() {

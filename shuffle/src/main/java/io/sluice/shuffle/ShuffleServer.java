@@ -14,9 +14,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -52,7 +50,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves the map outputs under one root directory over Netty (NIO transport), see
+ * Serves the map outputs under one root directory over Netty (epoll or NIO, see
+ * {@link ShuffleTransport}), see
  * {@link ShuffleProtocol}. A requested segment is streamed zero-copy from the data file with a
  * {@link DefaultFileRegion} (sendfile where the OS has it), with no size limit; index reads and file
  * opens run on a separate executor, never on an event loop. A request for a block that does not
@@ -150,8 +149,8 @@ public final class ShuffleServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare shuffle root " + rootDirectory + ": " + e, e);
         }
-        bossGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        workerGroup = new MultiThreadIoEventLoopGroup(0, NioIoHandler.newFactory());
+        bossGroup = new MultiThreadIoEventLoopGroup(1, ShuffleTransport.ioHandlerFactory());
+        workerGroup = new MultiThreadIoEventLoopGroup(0, ShuffleTransport.ioHandlerFactory());
         AtomicInteger fileThreads = new AtomicInteger();
         files = Executors.newFixedThreadPool(options.ioThreads(), r -> {
             Thread t = new Thread(r, "shuffle-files-" + fileThreads.incrementAndGet());
@@ -161,7 +160,7 @@ public final class ShuffleServer implements AutoCloseable {
         try {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(bossGroup, workerGroup)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(ShuffleTransport.serverChannel())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
@@ -174,7 +173,7 @@ public final class ShuffleServer implements AutoCloseable {
                     });
             serverChannel = bootstrap.bind(bindHost, requestedPort).syncUninterruptibly().channel();
             boundPort = ((InetSocketAddress) serverChannel.localAddress()).getPort();
-            LOG.debug("shuffle server serving {} on {}", rootDirectory, address());
+            LOG.debug("shuffle server serving {} on {} ({})", rootDirectory, address(), ShuffleTransport.name());
             return this;
         } catch (RuntimeException e) {
             shutdownGroups();

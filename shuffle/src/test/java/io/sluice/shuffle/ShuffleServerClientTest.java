@@ -2,6 +2,7 @@ package io.sluice.shuffle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -337,6 +338,13 @@ class ShuffleServerClientTest {
         assertThat(fetchAndCheck(client, server.port(), "j-kept", 0, 0, kept[0])).isEqualTo(5);
         assertThatThrownBy(() -> fetchAndCheck(client, server.port(), "j-gone", 0, 0, kept[0]))
                 .isInstanceOf(ShuffleFetchException.class);
+    }
+
+    @Test
+    void nativeEpollIsUsedOnLinuxX86() {
+        assumeTrue(System.getProperty("os.name").equals("Linux") && System.getProperty("os.arch").equals("amd64"));
+        assumeTrue(System.getProperty("sluice.shuffle.transport") == null);
+        assertThat(ShuffleTransport.name()).isEqualTo("epoll");
     }
 
     @Test
