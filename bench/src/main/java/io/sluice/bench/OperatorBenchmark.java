@@ -89,8 +89,12 @@ public class OperatorBenchmark {
         allocator.close();
     }
 
-    /** Replays the prepared columns as fresh Arrow batches. */
-    record MemorySource(Col[][] data) implements ExecutionPlan {
+    /** Replays the prepared columns as fresh Arrow batches, {@code repeat} times over. */
+    record MemorySource(Col[][] data, int repeat) implements ExecutionPlan {
+        MemorySource(Col[][] data) {
+            this(data, 1);
+        }
+
         @Override
         public Schema schema() {
             return SCHEMA;
@@ -123,7 +127,10 @@ public class OperatorBenchmark {
 
                 @Override
                 public Batch next() {
-                    return next < data.length ? Batch.of(SCHEMA, data[next++], BATCH, context.allocator()) : null;
+                    if (next >= (long) data.length * repeat) {
+                        return null;
+                    }
+                    return Batch.of(SCHEMA, data[next++ % data.length], BATCH, context.allocator());
                 }
 
                 @Override

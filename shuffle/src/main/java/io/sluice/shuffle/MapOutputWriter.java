@@ -42,7 +42,8 @@ import org.apache.arrow.vector.ipc.message.MessageSerializer;
  * not decoded), the rows still buffered, end-of-stream. IPC messages are self-contained and
  * 8-byte multiples, so concatenating them yields a valid stream. A task therefore holds at most
  * {@code maxBufferedRows} rows on the heap and at most two open files (the output being written and
- * one spill file being read), whatever the partition count.
+ * one spill file being read), whatever the partition count. With a single partition there is no
+ * order to restore, so buffered rows go straight to the data file instead of a spill.
  *
  * <p>Data goes to temporary names renamed into place by {@link #commit()} (data first, then index),
  * so a reader never sees a partial output; {@link #abort()} deletes everything. Not thread-safe.
@@ -64,10 +65,15 @@ final class MapOutputWriter {
     private final long[] rows;
     private final List<Spill> spills = new ArrayList<>();
     private final List<Path> temporaries = new ArrayList<>();
+    private Direct direct;
     private long bufferedRows;
     private long writeNanos;
     private long bytesWritten;
     private boolean finished;
+
+    /** The data file being written directly (one partition only). */
+    private record Direct(Path file, CheckedOutput out, WriteChannel channel) {
+    }
 
     /** One sorted run on disk: the byte range of each partition's record batch messages. */
     private record Spill(Path file, long[] offsets, long[] lengths) {
@@ -136,26 +142,14 @@ final class MapOutputWriter {
         Path data = dataFile;
         Path index = indexFile;
         try {
-            Path dataTemp = newTemporary(data.getFileName() + ".");
-            SegmentIndex.Segment[] segments = new SegmentIndex.Segment[buffers.length];
-            try (CheckedOutput out = new CheckedOutput(dataTemp)) {
-                WriteChannel channel = new WriteChannel(Channels.newChannel(out));
-                ByteBuffer copyBuffer = ByteBuffer.allocate(COPY_BUFFER);
-                for (int r = 0; r < buffers.length; r++) {
-                    long offset = out.position();
-                    if (rows[r] > 0) {
-                        out.resetChecksum();
-                        MessageSerializer.serialize(channel, schema.toArrow());
-                        for (Spill spill : spills) {
-                            copyRange(spill.file(), spill.offsets()[r], spill.lengths()[r], out, copyBuffer);
-                        }
-                        writeBuffered(r, channel);
-                        ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
-                    }
-                    long length = out.position() - offset;
-                    segments[r] = new SegmentIndex.Segment(offset, length, rows[r], length == 0 ? 0 : out.checksum());
-                }
-                bytesWritten = out.position();
+            Path dataTemp;
+            SegmentIndex.Segment[] segments;
+            if (direct != null) {
+                dataTemp = direct.file();
+                segments = new SegmentIndex.Segment[] {finishDirect()};
+            } else {
+                dataTemp = newTemporary(data.getFileName() + ".");
+                segments = writePartitions(dataTemp);
             }
             Path indexTemp = newTemporary(index.getFileName() + ".");
             Files.delete(indexTemp);
@@ -175,9 +169,64 @@ final class MapOutputWriter {
         }
     }
 
+    /** Writes every partition's segment, in order, from the spills and the buffers; returns the index entries. */
+    private SegmentIndex.Segment[] writePartitions(Path dataTemp) throws IOException {
+        SegmentIndex.Segment[] segments = new SegmentIndex.Segment[buffers.length];
+        try (CheckedOutput out = new CheckedOutput(dataTemp)) {
+            WriteChannel channel = new WriteChannel(Channels.newChannel(out));
+            ByteBuffer copyBuffer = ByteBuffer.allocate(COPY_BUFFER);
+            for (int r = 0; r < buffers.length; r++) {
+                long offset = out.position();
+                if (rows[r] > 0) {
+                    out.resetChecksum();
+                    MessageSerializer.serialize(channel, schema.toArrow());
+                    for (Spill spill : spills) {
+                        copyRange(spill.file(), spill.offsets()[r], spill.lengths()[r], out, copyBuffer);
+                    }
+                    writeBuffered(r, channel);
+                    ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
+                }
+                long length = out.position() - offset;
+                segments[r] = new SegmentIndex.Segment(offset, length, rows[r], length == 0 ? 0 : out.checksum());
+            }
+            bytesWritten = out.position();
+        }
+        return segments;
+    }
+
+    /**
+     * With one partition there is no order to restore: instead of spilling, buffered rows go
+     * straight to the data file, which stays open until {@link #commit()}.
+     */
+    private void appendDirect() throws IOException {
+        if (direct == null) {
+            Path file = newTemporary(dataFile.getFileName() + ".");
+            CheckedOutput out = new CheckedOutput(file);
+            direct = new Direct(file, out, new WriteChannel(Channels.newChannel(out)));
+            MessageSerializer.serialize(direct.channel(), schema.toArrow());
+        }
+        writeBuffered(0, direct.channel());
+    }
+
+    private SegmentIndex.Segment finishDirect() throws IOException {
+        try (CheckedOutput out = direct.out()) {
+            writeBuffered(0, direct.channel());
+            ArrowStreamWriter.writeEndOfStream(direct.channel(), IpcOption.DEFAULT);
+            bytesWritten = out.position();
+            return new SegmentIndex.Segment(0, out.position(), rows[0], out.checksum());
+        }
+    }
+
     /** Deletes every temporary file; safe after a failed {@link #commit()} and more than once. */
     void abort() {
         finished = true;
+        if (direct != null) {
+            try {
+                direct.out().close();
+            } catch (IOException ignored) {
+                // The file is deleted below.
+            }
+        }
         for (int r = 0; r < buffers.length; r++) {
             buffers[r] = null;
         }
@@ -186,6 +235,17 @@ final class MapOutputWriter {
 
     private void spill() {
         long start = System.nanoTime();
+        if (buffers.length == 1) {
+            try {
+                appendDirect();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write shuffle output of map " + map + " in " + directory + ": "
+                        + e, e);
+            } finally {
+                writeNanos += System.nanoTime() - start;
+            }
+            return;
+        }
         long[] offsets = new long[buffers.length];
         long[] lengths = new long[buffers.length];
         Path file = newTemporary("map-" + map + ".spill" + spills.size() + ".");

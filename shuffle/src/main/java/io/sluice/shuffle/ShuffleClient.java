@@ -13,9 +13,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.AttributeKey;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.types.Schema;
@@ -35,7 +33,8 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * Fetches shuffle segments from {@link ShuffleServer}s. One event loop group serves all fetches;
  * idle connections are pooled per server address and reused (a connection carries one request at
- * a time; pooled connections idle longer than {@link Options#maxPooledIdle()} are dropped). A
+ * a time; at most 32 are kept per server; pooled connections idle longer than
+ * {@link Options#maxPooledIdle()} are dropped). A
  * segment's bytes are handed to the reader as they arrive ({@link RemoteSegment}), never gathered
  * into one array. Never call the blocking methods on a Netty event loop.
  *
@@ -86,6 +85,9 @@ public final class ShuffleClient implements AutoCloseable {
 
     private static final long MAX_BACKOFF_MILLIS = 2000;
     private static final AttributeKey<ResponseHandler> HANDLER = AttributeKey.valueOf("sluice.shuffle.response");
+    /** The address a connection was opened to, as its pool is keyed (not as the socket reports it). */
+    private static final AttributeKey<String> POOL_KEY = AttributeKey.valueOf("sluice.shuffle.pool");
+    private static final int MAX_POOLED_PER_SERVER = 32;
 
     private final String requesterId;
     private final Options options;
@@ -117,10 +119,10 @@ public final class ShuffleClient implements AutoCloseable {
         this.secret = options.secret() == null ? null : options.secret().getBytes(StandardCharsets.UTF_8);
         this.timeoutMillis = options.timeout().toMillis();
         int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
-        this.group = new MultiThreadIoEventLoopGroup(threads, NioIoHandler.newFactory());
+        this.group = new MultiThreadIoEventLoopGroup(threads, ShuffleTransport.ioHandlerFactory());
         this.bootstrap = new Bootstrap()
                 .group(group)
-                .channel(NioSocketChannel.class)
+                .channel(ShuffleTransport.channel())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
                 .handler(new ChannelInitializer<SocketChannel>() {
@@ -262,6 +264,7 @@ public final class ShuffleClient implements AutoCloseable {
             throw new TransientConnectFailure("cannot connect: " + future.cause(), future.cause());
         }
         Channel channel = future.channel();
+        channel.attr(POOL_KEY).set(key(block.host(), block.port()));
         try {
             channel.attr(HANDLER).get().ready.get(timeoutMillis, TimeUnit.MILLISECONDS);
             return channel;
@@ -309,9 +312,13 @@ public final class ShuffleClient implements AutoCloseable {
             channel.close();
             return;
         }
-        var address = (java.net.InetSocketAddress) channel.remoteAddress();
-        idle.computeIfAbsent(key(address.getHostString(), address.getPort()), k -> new ConcurrentLinkedDeque<>())
-                .addFirst(new Pooled(channel, System.nanoTime()));
+        ConcurrentLinkedDeque<Pooled> pool = idle.computeIfAbsent(channel.attr(POOL_KEY).get(),
+                k -> new ConcurrentLinkedDeque<>());
+        if (pool.size() >= MAX_POOLED_PER_SERVER) {
+            channel.close();
+            return;
+        }
+        pool.addFirst(new Pooled(channel, System.nanoTime()));
         if (closed) {
             channel.close();
         }

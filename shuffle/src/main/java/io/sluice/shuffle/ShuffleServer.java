@@ -14,9 +14,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.timeout.IdleStateEvent;
@@ -29,8 +27,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
@@ -45,23 +45,27 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves the map outputs under one root directory over Netty (NIO transport), see
+ * Serves the map outputs under one root directory over Netty (epoll or NIO, see
+ * {@link ShuffleTransport}), see
  * {@link ShuffleProtocol}. A requested segment is streamed zero-copy from the data file with a
  * {@link DefaultFileRegion} (sendfile where the OS has it), with no size limit; index reads and file
  * opens run on a separate executor, never on an event loop. A request for a block that does not
  * exist, for another job's block, or with an invalid shuffle id gets an error response naming the
  * block and this server's address; the connection stays usable. Bounds are in {@link Options}.
  *
- * <p>Lifecycle: construct, {@link #start()}, {@link #close()} (which shuts down both event loop
+ * <p>Lifecycle: construct, {@link #start()} (which first deletes shuffles an earlier process left
+ * in the root, see {@link #removeStaleShuffles}), {@link #close()} (which shuts down both event loop
  * groups and waits for them). Thread-safe.
  */
 public final class ShuffleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShuffleServer.class);
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Pattern SHUFFLE_FILE = Pattern.compile("map-[0-9]+\\.(data|index)|map-[0-9]+\\..*\\.tmp");
 
     private final String bindHost;
     private final int requestedPort;
@@ -138,11 +142,15 @@ public final class ShuffleServer implements AutoCloseable {
         }
         try {
             Files.createDirectories(rootDirectory);
+            int stale = removeStaleShuffles(rootDirectory);
+            if (stale > 0) {
+                LOG.info("removed {} stale shuffles from an earlier run under {}", stale, rootDirectory);
+            }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create shuffle root " + rootDirectory, e);
+            throw new UncheckedIOException("cannot prepare shuffle root " + rootDirectory + ": " + e, e);
         }
-        bossGroup = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
-        workerGroup = new MultiThreadIoEventLoopGroup(0, NioIoHandler.newFactory());
+        bossGroup = new MultiThreadIoEventLoopGroup(1, ShuffleTransport.ioHandlerFactory());
+        workerGroup = new MultiThreadIoEventLoopGroup(0, ShuffleTransport.ioHandlerFactory());
         AtomicInteger fileThreads = new AtomicInteger();
         files = Executors.newFixedThreadPool(options.ioThreads(), r -> {
             Thread t = new Thread(r, "shuffle-files-" + fileThreads.incrementAndGet());
@@ -152,7 +160,7 @@ public final class ShuffleServer implements AutoCloseable {
         try {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(bossGroup, workerGroup)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(ShuffleTransport.serverChannel())
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
@@ -165,7 +173,7 @@ public final class ShuffleServer implements AutoCloseable {
                     });
             serverChannel = bootstrap.bind(bindHost, requestedPort).syncUninterruptibly().channel();
             boundPort = ((InetSocketAddress) serverChannel.localAddress()).getPort();
-            LOG.debug("shuffle server serving {} on {}", rootDirectory, address());
+            LOG.debug("shuffle server serving {} on {} ({})", rootDirectory, address(), ShuffleTransport.name());
             return this;
         } catch (RuntimeException e) {
             shutdownGroups();
@@ -269,6 +277,37 @@ public final class ShuffleServer implements AutoCloseable {
 
     private String address() {
         return bindHost + ":" + (boundPort < 0 ? requestedPort : boundPort);
+    }
+
+    /**
+     * Deletes what an earlier process left under {@code root}: directories named like shuffles
+     * that hold nothing but map output files ({@code map-<m>.data}, {@code map-<m>.index}) and
+     * temporary files. Anything else is left alone. Returns how many were removed.
+     */
+    static int removeStaleShuffles(Path root) throws IOException {
+        int removed = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
+            for (Path dir : entries) {
+                if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                        && ShuffleBlocks.isValidShuffleId(dir.getFileName().toString()) && onlyShuffleFiles(dir)) {
+                    deleteRecursively(dir);
+                    removed++;
+                }
+            }
+        }
+        return removed;
+    }
+
+    private static boolean onlyShuffleFiles(Path dir) throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)
+                        || !SHUFFLE_FILE.matcher(file.getFileName().toString()).matches()) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     static void deleteRecursively(Path dir) throws IOException {

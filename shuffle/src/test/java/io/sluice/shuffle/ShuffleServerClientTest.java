@@ -2,6 +2,7 @@ package io.sluice.shuffle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
@@ -163,7 +164,9 @@ class ShuffleServerClientTest {
         server.close();
         // Same port again: the client's pooled connection is dead and must be replaced transparently.
         server = new ShuffleServer("127.0.0.1", port, root).start();
-        assertThat(fetchAndCheck(client, port, "j-s2", 0, 0, lengths[0])).isEqualTo(1000);
+        assertThat(root.resolve("j-s2")).as("a starting server removes stale shuffles").doesNotExist();
+        long[] again = write("j-s2", 0, 1000);
+        assertThat(fetchAndCheck(client, port, "j-s2", 0, 0, again[0])).isEqualTo(1000);
     }
 
     @Test
@@ -326,6 +329,72 @@ class ShuffleServerClientTest {
     }
 
     @Test
+    void thousandConcurrentConnectionsEachSucceedOrGetBusy() throws Exception {
+        server.close();
+        server = new ShuffleServer("127.0.0.1", 0, root,
+                new ShuffleServer.Options(null, 100, Duration.ofMinutes(1), 2)).start();
+        long[] lengths = write("j-many", 0, 50);
+        byte[] expected = new byte[(int) lengths[0]];
+        try (FileChannel data = FileChannel.open(ShuffleBlocks.dataFile(root, "j-many", 0))) {
+            data.read(ByteBuffer.wrap(expected), 0);
+        }
+        List<Socket> sockets = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(64);
+        try {
+            for (int i = 0; i < 1000; i++) {
+                Socket socket = new Socket("127.0.0.1", server.port());
+                socket.setSoTimeout(10_000);
+                sockets.add(socket);
+            }
+            List<Future<String>> outcomes = new ArrayList<>();
+            for (Socket socket : sockets) {
+                outcomes.add(pool.submit(() -> fetchRaw(socket, expected)));
+            }
+            int ok = 0;
+            int busy = 0;
+            for (Future<String> f : outcomes) {
+                String outcome = f.get();
+                assertThat(outcome).isIn("ok", "busy");
+                ok += outcome.equals("ok") ? 1 : 0;
+                busy += outcome.equals("busy") ? 1 : 0;
+            }
+            assertThat(ok).isGreaterThanOrEqualTo(100);
+            assertThat(busy).isPositive().isEqualTo(server.rejectedBusy());
+        } finally {
+            pool.shutdownNow();
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    /** One raw exchange: "ok" when the segment arrived byte for byte, "busy" when refused so. */
+    private static String fetchRaw(Socket socket, byte[] expected) throws Exception {
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        byte type = in.readByte();
+        if (type == ShuffleProtocol.ERROR) {
+            byte[] message = new byte[in.readInt()];
+            in.readFully(message);
+            String text = new String(message, java.nio.charset.StandardCharsets.UTF_8);
+            return text.contains("is busy") ? "busy" : text;
+        }
+        in.readFully(new byte[ShuffleProtocol.HELLO_BYTES - 1]);
+        ByteBuf frame = ShuffleProtocol.encodeRequest(UnpooledByteBufAllocator.DEFAULT,
+                new ShuffleProtocol.Request("raw", JOB, "j-many", 0, 0));
+        byte[] request = new byte[frame.readableBytes()];
+        frame.readBytes(request);
+        frame.release();
+        socket.getOutputStream().write(request);
+        assertThat(in.readByte()).isEqualTo(ShuffleProtocol.SEGMENT);
+        long length = in.readLong();
+        in.readLong();
+        in.readInt();
+        byte[] body = new byte[(int) length];
+        in.readFully(body);
+        return java.util.Arrays.equals(body, expected) ? "ok" : "wrong bytes";
+    }
+
+    @Test
     void removeShuffleDeletesItsBlocksOnly() throws Exception {
         write("j-gone", 0, 5);
         long[] kept = write("j-kept", 0, 5);
@@ -335,6 +404,27 @@ class ShuffleServerClientTest {
         assertThat(fetchAndCheck(client, server.port(), "j-kept", 0, 0, kept[0])).isEqualTo(5);
         assertThatThrownBy(() -> fetchAndCheck(client, server.port(), "j-gone", 0, 0, kept[0]))
                 .isInstanceOf(ShuffleFetchException.class);
+    }
+
+    @Test
+    void nativeEpollIsUsedOnLinuxX86() {
+        assumeTrue(System.getProperty("os.name").equals("Linux") && System.getProperty("os.arch").equals("amd64"));
+        assumeTrue(System.getProperty("sluice.shuffle.transport") == null);
+        assertThat(ShuffleTransport.name()).isEqualTo("epoll");
+    }
+
+    @Test
+    void startingOnAFixedDirectoryRemovesStaleShufflesOnly() throws Exception {
+        write("j-old", 0, 10, 20);
+        Files.writeString(root.resolve("j-old").resolve("map-1.data.123.tmp"), "partial");
+        Files.createDirectories(root.resolve("notes"));
+        Files.writeString(root.resolve("notes").resolve("readme.txt"), "not a shuffle");
+        Files.writeString(root.resolve("map-0.data"), "a file at the root is not a shuffle directory");
+        server.close();
+        server = new ShuffleServer("127.0.0.1", 0, root).start();
+        assertThat(root.resolve("j-old")).doesNotExist();
+        assertThat(root.resolve("notes").resolve("readme.txt")).exists();
+        assertThat(root.resolve("map-0.data")).exists();
     }
 
     @Test

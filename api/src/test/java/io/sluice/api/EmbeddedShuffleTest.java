@@ -1,9 +1,12 @@
 package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.coordinator.scheduler.DagScheduler;
+import io.sluice.shuffle.ShuffleClient;
+import io.sluice.shuffle.ShuffleFetchException;
 import io.sluice.worker.Worker;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -15,21 +18,24 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A map output is corrupted on disk after its stage finished (one byte flipped): the reducer that
- * reads it fails its checksum, the scheduler recomputes that output within the same job while
- * both workers stay up, and the query gives the right answer. The job's task results carry their
- * shuffle metrics.
+ * The shuffle service inside an embedded cluster. A map output is corrupted on disk after its
+ * stage finished (one byte flipped): the reducer that reads it fails its checksum, the scheduler
+ * recomputes that output within the same job while both workers stay up, and the query gives the
+ * right answer. The job's task results carry their shuffle metrics. The workers' shuffle servers
+ * refuse a client that does not know the session's secret.
  */
-class CorruptShuffleOutputTest {
+class EmbeddedShuffleTest {
     @TempDir
     Path data;
 
     @Test
-    void corruptMapOutputIsRecomputed() throws Exception {
+    void corruptMapOutputIsRecomputedAndStrangersAreRefused() throws Exception {
         try (DuckDbOracle duck = new DuckDbOracle();
                 Session session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4))) {
             for (int f = 0; f < 4; f++) {
@@ -66,6 +72,14 @@ class CorruptShuffleOutputTest {
             assertThat(metrics.localBytesRead()).isPositive();
             assertThat(metrics.remoteBytesRead()).isPositive();
             assertThat(metrics.taskNanos()).isGreaterThan(metrics.fetchWaitNanos());
+
+            int port = cluster.workers().get(0).shuffleServer().port();
+            try (ShuffleClient stranger = new ShuffleClient("stranger");
+                    BufferAllocator allocator = new RootAllocator()) {
+                assertThatThrownBy(() -> stranger.fetchBatches("127.0.0.1", port, "job1", "job1-s0", 0, 0, 8, allocator))
+                        .isInstanceOf(ShuffleFetchException.class)
+                        .hasMessageContaining("requires authentication");
+            }
         }
     }
 

@@ -1,0 +1,96 @@
+package io.sluice.shuffle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.types.DataType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A map output written with a small heap bound, so rows spill many times (or, with one partition,
+ * go straight to the data file): every segment still holds exactly its rows in arrival order, and
+ * only the data and index files remain.
+ */
+class MapOutputWriterTest {
+    private static final int ROWS = 20_000;
+
+    @TempDir
+    Path root;
+
+    private RootAllocator allocator;
+
+    @BeforeEach
+    void start() {
+        allocator = new RootAllocator(256L << 20);
+    }
+
+    @AfterEach
+    void stop() {
+        assertThat(allocator.getAllocatedMemory()).isZero();
+        allocator.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 5, 300})
+    void spilledOutputReadsBackExactly(int partitions) throws Exception {
+        Path dir = Files.createDirectories(root.resolve("j-spill"));
+        MapOutputWriter writer = new MapOutputWriter(ShuffleBlocks.dataFile(root, "j-spill", 0),
+                ShuffleBlocks.indexFile(root, "j-spill", 0), 0, MapOutputFixture.SCHEMA, partitions, allocator,
+                ShuffleCompression.LZ4_FRAME, 512, 1000);
+        // Rows arrive in chunks of 70; row i goes to partition i % partitions.
+        for (int from = 0; from < ROWS; from += 70) {
+            for (int r = 0; r < partitions; r++) {
+                int count = 0;
+                long[] ids = new long[70];
+                for (int i = from; i < Math.min(ROWS, from + 70); i++) {
+                    if (i % partitions == r) {
+                        ids[count++] = i;
+                    }
+                }
+                if (count > 0) {
+                    long[] exact = java.util.Arrays.copyOf(ids, count);
+                    String[] texts = new String[count];
+                    java.util.Arrays.fill(texts, "t");
+                    writer.add(r, new Col[] {Col.ofLongs(DataType.INT64, exact, null), Col.ofStrings(texts, null)});
+                }
+            }
+        }
+        long[] lengths = writer.commit();
+        assertThat(writer.recordsWritten()).isEqualTo(ROWS);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString()).toList())
+                    .containsExactlyInAnyOrder("map-0.data", "map-0.index");
+        }
+        long total = 0;
+        for (int r = 0; r < partitions; r++) {
+            BlockLocation block = new BlockLocation("127.0.0.1", 1, "j-spill", 0, r);
+            long expect = r;
+            try (SegmentDecoder decoder = LocalSegments.open(root, block, lengths[r], MapOutputFixture.SCHEMA,
+                    allocator)) {
+                Batch batch;
+                while ((batch = decoder.next()) != null) {
+                    try (Batch b = batch) {
+                        assertThat(b.rowCount()).isLessThanOrEqualTo(512);
+                        Col ids = b.column(0);
+                        for (int i = 0; i < b.rowCount(); i++) {
+                            assertThat(ids.longs[i]).isEqualTo(expect);
+                            expect += partitions;
+                            total++;
+                        }
+                    }
+                }
+            }
+            assertThat(expect).as("partition %d complete", r).isGreaterThanOrEqualTo(ROWS);
+        }
+        assertThat(total).isEqualTo(ROWS);
+    }
+}
