@@ -2,6 +2,7 @@ package io.sluice.bench.tpch;
 
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
+import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.plan.exec.QueryResult;
 import io.sluice.tpch.Answers;
 import io.sluice.tpch.TpchData;
@@ -18,6 +19,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -88,6 +90,8 @@ public final class TpchBenchmark {
     private static final class Result {
         final int query;
         double sluiceMedianMs = Double.NaN;
+        /** Shuffle fetch wait over task time in the measured runs (embedded cluster only; NaN otherwise). */
+        double fetchWaitShare = Double.NaN;
         long rows = -1;
         String error;
         List<List<Object>> answer;
@@ -151,8 +155,10 @@ public final class TpchBenchmark {
         });
         try {
             double[] times = new double[options.runs];
+            TaskMetrics measured = TaskMetrics.ZERO;
             for (int run = -options.warmups; run < options.runs; run++) {
                 Session session = sessions.get();
+                Set<String> jobsBefore = jobMetrics(session).keySet();
                 long start = System.nanoTime();
                 Future<QueryResult> future = runner.submit(() -> session.sql(sql));
                 QueryResult answer;
@@ -170,6 +176,11 @@ public final class TpchBenchmark {
                 double ms = (System.nanoTime() - start) / 1e6;
                 if (run >= 0) {
                     times[run] = ms;
+                    for (Map.Entry<String, TaskMetrics> job : jobMetrics(session).entrySet()) {
+                        if (!jobsBefore.contains(job.getKey())) {
+                            measured = measured.plus(job.getValue());
+                        }
+                    }
                 }
                 result.rows = answer.rows().size();
                 result.answer = Answers.normalize(answer.rows());
@@ -177,6 +188,9 @@ public final class TpchBenchmark {
             if (result.error == null) {
                 Arrays.sort(times);
                 result.sluiceMedianMs = times[times.length / 2];
+                if (options.coordinator == null) {
+                    result.fetchWaitShare = measured.fetchWaitShare();
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -187,6 +201,15 @@ public final class TpchBenchmark {
         System.out.printf(Locale.ROOT, "q%-3d sluice %s%n", query,
                 result.error != null ? "error: " + result.error : String.format(Locale.ROOT, "%.0f ms, %d rows", result.sluiceMedianMs, result.rows));
         return result;
+    }
+
+    /** The coordinator's per-job task metrics, when the session is an embedded cluster; empty otherwise. */
+    private static Map<String, TaskMetrics> jobMetrics(Session session) {
+        try {
+            return session.localCluster().coordinator().jobMetrics();
+        } catch (IllegalStateException notLocal) {
+            return Map.of();
+        }
     }
 
     private static void prepareDuckDb(Connection duck, TpchData data, int threads) throws SQLException {
@@ -251,15 +274,17 @@ public final class TpchBenchmark {
                 options.coordinator != null ? "cluster at " + options.coordinator : "embedded cluster, " + options.workers + " workers",
                 options.runs, options.warmups, options.compare ? "; DuckDB threads=" + options.duckdbThreads : "");
         if (options.compare) {
-            System.out.printf(Locale.ROOT, "%-5s %10s %8s %10s %8s  %s%n", "query", "sluice_ms", "rows", "duckdb_ms", "ratio", "agree");
+            System.out.printf(Locale.ROOT, "%-5s %10s %8s %10s %10s %8s  %s%n", "query", "sluice_ms", "rows", "fetch_wait",
+                    "duckdb_ms", "ratio", "agree");
         } else {
-            System.out.printf(Locale.ROOT, "%-5s %10s %8s%n", "query", "sluice_ms", "rows");
+            System.out.printf(Locale.ROOT, "%-5s %10s %8s %10s%n", "query", "sluice_ms", "rows", "fetch_wait");
         }
         double logRatioSum = 0;
         int ratios = 0;
         for (Result r : results) {
             String sluice = r.error != null ? "error" : String.format(Locale.ROOT, "%.0f", r.sluiceMedianMs);
             String rows = r.error != null ? "-" : Long.toString(r.rows);
+            String wait = Double.isNaN(r.fetchWaitShare) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * r.fetchWaitShare);
             if (options.compare) {
                 String duck = Double.isNaN(r.duckdbMedianMs) ? "-" : String.format(Locale.ROOT, "%.0f", r.duckdbMedianMs);
                 String ratio = "-";
@@ -270,9 +295,11 @@ public final class TpchBenchmark {
                     ratios++;
                 }
                 String agree = r.error != null ? "error: " + r.error : r.agreement;
-                System.out.printf(Locale.ROOT, "q%-4d %10s %8s %10s %8s  %s%n", r.query, sluice, rows, duck, ratio, agree);
+                System.out.printf(Locale.ROOT, "q%-4d %10s %8s %10s %10s %8s  %s%n", r.query, sluice, rows, wait, duck, ratio,
+                        agree);
             } else {
-                System.out.printf(Locale.ROOT, "q%-4d %10s %8s%s%n", r.query, sluice, rows, r.error != null ? "  " + r.error : "");
+                System.out.printf(Locale.ROOT, "q%-4d %10s %8s %10s%s%n", r.query, sluice, rows, wait,
+                        r.error != null ? "  " + r.error : "");
             }
         }
         long ran = results.stream().filter(r -> r.error == null).count();
