@@ -7,10 +7,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * NULL grouping and join keys end to end on an embedded cluster (two workers, three shuffle
  * partitions, several input files so every partial aggregate sees NULLs), against DuckDB on the
- * same Parquet files. All NULLs of a key form one group, whatever value a kernel left under the
- * NULL slot (a computed key like {@code k + id} leaves a different one per row); NULL join keys
- * never match. (A final aggregate re-groups the partial's keys, whose NULL slots hold zeros, so the
- * partial's spare NULL groups never showed here; {@code GroupTableTest} pins the table itself.)
+ * same Parquet files, with int, string, multi-column and computed keys: all NULLs of a key form one
+ * group and NULL join keys never match. (A final aggregate re-groups the partial's keys, whose
+ * NULL slots hold zeros, so a partial's spare NULL groups would not show here:
+ * {@code HashAggregateNullKeyTest} and {@code GroupTableTest} pin the partial phase itself.)
  */
 class NullKeyTest extends DuckDbComparisonTest {
     @BeforeAll

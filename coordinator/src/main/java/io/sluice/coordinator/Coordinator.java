@@ -40,6 +40,7 @@ public final class Coordinator implements AutoCloseable {
     private final ServerBinding http;
     private final DagScheduler scheduler;
     private final java.util.concurrent.atomic.AtomicLong launches = new java.util.concurrent.atomic.AtomicLong();
+    private final JobMetrics jobMetrics = new JobMetrics();
 
     private Coordinator(CoordinatorSettings settings) {
         this.settings = settings;
@@ -61,7 +62,7 @@ public final class Coordinator implements AutoCloseable {
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
         this.scheduler = new DagScheduler(this::launch, fetcher, removeShuffles, settings.jobTimeout().toMillis());
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
-                settings.queryDefaults());
+                settings.queryDefaults(), jobMetrics);
         ServerBinding binding = null;
         if (settings.httpPort() >= 0) {
             try {
@@ -86,7 +87,8 @@ public final class Coordinator implements AutoCloseable {
         // of its cancelled first run.
         String taskId = jobId + "-s" + stageId + "-p" + partition + "-l" + launches.incrementAndGet();
         TaskDescription task = new TaskDescription(jobId, taskId, stageId, partition, 0, plan);
-        system.tell(new CoordinatorActor.LaunchTask(task, result));
+        system.tell(new CoordinatorActor.LaunchTask(task, result,
+                metrics -> jobMetrics.record(jobId, stageId, partition, metrics)));
         return result;
     }
 

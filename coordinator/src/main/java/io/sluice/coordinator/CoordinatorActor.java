@@ -7,6 +7,7 @@ import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
+import io.sluice.plan.physical.TaskMetrics;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.coordinator.scheduler.FetchFailedException;
@@ -43,7 +44,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     static final int MAX_ATTEMPTS = 4;
 
     /** Local only: run a task and complete {@code result}. */
-    record LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result) implements CoordinatorCommand {
+    record LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result,
+            java.util.function.Consumer<TaskMetrics> metrics) implements CoordinatorCommand {
     }
 
     /** Local only: the cluster member at this address was removed. */
@@ -169,6 +171,9 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         }
         CompletableFuture<MapStatus> result = pending.launch().result();
         if (msg.error() == null) {
+            if (msg.metrics() != null) {
+                pending.launch().metrics().accept(msg.metrics());
+            }
             result.complete(msg.status());
         } else if (msg.userError()) {
             result.completeExceptionally(new SluiceException(msg.error()));

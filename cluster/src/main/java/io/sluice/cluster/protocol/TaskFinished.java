@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.physical.FetchFailure;
 import io.sluice.plan.physical.MapStatus;
+import io.sluice.plan.physical.TaskMetrics;
 
 /**
  * The outcome of one task. Exactly one of {@code status} and {@code error} is set: on success the
@@ -11,11 +12,17 @@ import io.sluice.plan.physical.MapStatus;
  * tells a failure the user caused (bad data, a type error found late; re-running will not help)
  * from one the system caused (lost fetch, out of memory; the scheduler may retry). It is false on
  * success. {@code fetchFailure}, on a failure, names a parent map output the task could not read.
+ * {@code metrics}, on a success, counts what each operator of the task did (null if not measured).
  */
 public record TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError,
-        FetchFailure fetchFailure) implements CoordinatorCommand {
+        FetchFailure fetchFailure, TaskMetrics metrics) implements CoordinatorCommand {
     public TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError) {
-        this(taskId, workerId, status, error, userError, null);
+        this(taskId, workerId, status, error, userError, null, null);
+    }
+
+    public TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError,
+            FetchFailure fetchFailure) {
+        this(taskId, workerId, status, error, userError, fetchFailure, null);
     }
 
     public TaskFinished {
@@ -31,6 +38,11 @@ public record TaskFinished(String taskId, String workerId, MapStatus status, Str
 
     public static TaskFinished succeeded(String taskId, String workerId, MapStatus status) {
         return new TaskFinished(taskId, workerId, requireNonNull(status, "status is null"), null, false);
+    }
+
+    public static TaskFinished succeeded(String taskId, String workerId, MapStatus status, TaskMetrics metrics) {
+        return new TaskFinished(taskId, workerId, requireNonNull(status, "status is null"), null, false, null,
+                requireNonNull(metrics, "metrics is null"));
     }
 
     /** The task could not read a parent's map output: that output must be recomputed. */

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * The SQL entry point: text in, {@link Statement} out. Calcite parses queries; the two statements
- * its core grammar lacks ({@code CREATE EXTERNAL TABLE}, {@code EXPLAIN [VERBOSE] query}) are
+ * its core grammar lacks ({@code CREATE EXTERNAL TABLE}, {@code EXPLAIN [ANALYZE] [VERBOSE] query}) are
  * recognized here first. Stateless and thread-safe.
  */
 public final class SqlFrontEnd {
@@ -23,7 +23,7 @@ public final class SqlFrontEnd {
                     + "\\s+LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*");
     private static final Pattern SET = Pattern.compile(
             "(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*(?:=|\\s+TO\\s+)\\s*('(?:[^']|'')*'|[^\\s;']+)\\s*;?\\s*");
-    private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<verbose>\\s+VERBOSE\\b)?");
+    private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<analyze>\\s+ANALYZE\\b)?(?<verbose>\\s+VERBOSE\\b)?");
 
     private SqlFrontEnd() {
     }
@@ -58,7 +58,8 @@ public final class SqlFrontEnd {
         Matcher explain = EXPLAIN.matcher(text).region(start, text.length());
         if (explain.lookingAt()) {
             boolean verbose = explain.group("verbose") != null;
-            return new Statement.Explain(plan(blank(text, start, explain.end()), catalog), verbose);
+            boolean analyze = explain.group("analyze") != null;
+            return new Statement.Explain(plan(blank(text, start, explain.end()), catalog), verbose, analyze);
         }
         return new Statement.Query(plan(text, catalog));
     }
