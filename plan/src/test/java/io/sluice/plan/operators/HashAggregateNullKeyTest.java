@@ -14,27 +14,13 @@ import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * A partial aggregate alone (one phase, no re-grouping after it) puts all NULL keys in one group,
  * even when the NULL slots hold a different value on every row.
  */
-class HashAggregateNullKeyTest {
-    static JoinTestSupport support;
-
-    @BeforeAll
-    static void setUp() throws Exception {
-        support = new JoinTestSupport();
-    }
-
-    @AfterAll
-    static void tearDown() throws Exception {
-        support.close();
-    }
-
+class HashAggregateNullKeyTest extends OperatorTestBase {
     @Test
     void onePartialGroupForAllNullKeys() {
         // k: NULL on every third row, with a different value under each NULL slot (as a kernel may
