@@ -245,8 +245,15 @@ public final class Kernels {
             }
         } else if (l.type.isLongBacked() && r.type.isLongBacked()) {
             int scale = Math.max(lk == Kind.DECIMAL ? l.type.scale() : 0, rk == Kind.DECIMAL ? r.type.scale() : 0);
-            long[] a = toScaledLongs(l, scale);
-            long[] b = toScaledLongs(r, scale);
+            long[] a;
+            long[] b;
+            try {
+                a = toScaledLongs(l, scale);
+                b = toScaledLongs(r, scale);
+            } catch (ArithmeticException e) {
+                compareAsBigDecimals(op, l, r, nulls, out); // a value too wide for a long at the common scale
+                return Col.ofBools(out, nulls);
+            }
             switch (op) {
                 case EQ -> { for (int i = 0; i < n; i++) out[i] = a[i] == b[i]; }
                 case NOT_EQ -> { for (int i = 0; i < n; i++) out[i] = a[i] != b[i]; }
@@ -270,6 +277,16 @@ public final class Kernels {
             throw new SluiceException("cannot compare " + l.type + " with " + r.type);
         }
         return Col.ofBools(out, nulls);
+    }
+
+    private static void compareAsBigDecimals(BinaryOp op, Col l, Col r, boolean[] nulls, boolean[] out) {
+        int ls = l.type.kind() == Kind.DECIMAL ? l.type.scale() : 0;
+        int rs = r.type.kind() == Kind.DECIMAL ? r.type.scale() : 0;
+        for (int i = 0; i < out.length; i++) {
+            if (nulls == null || !nulls[i]) {
+                out[i] = test(op, BigDecimal.valueOf(l.longs[i], ls).compareTo(BigDecimal.valueOf(r.longs[i], rs)));
+            }
+        }
     }
 
     private static boolean test(BinaryOp op, int cmp) {

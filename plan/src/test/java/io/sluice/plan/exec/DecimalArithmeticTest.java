@@ -101,4 +101,14 @@ class DecimalArithmeticTest {
         assertThat(values(Kernels.cast(decimals(5, 3, 12345, -12345), DataType.decimal(4, 2))))
                 .containsExactly("12.35", "-12.35");
     }
+
+    @Test
+    void comparisonsAcrossScalesNeverOverflow() {
+        // 10^17 at scale 0 against 0.5 at scale 10: the common scale would need 28 digits
+        Col whole = decimals(18, 0, 100000000000000000L, -100000000000000000L);
+        Col half = decimals(11, 10, 5000000000L, 5000000000L);
+        Col greater = Kernels.compare(BinaryOp.GT, whole, half);
+        assertThat(greater.get(0)).isEqualTo(true);
+        assertThat(greater.get(1)).isEqualTo(false);
+    }
 }
