@@ -355,7 +355,8 @@ public final class Kernels {
         return Col.ofBools(out, null);
     }
 
-    public static Col negate(Col c) {
+    /** {@code -c}; negating the smallest int64 is an overflow error naming {@code expression}. */
+    public static Col negate(Col c, Supplier<String> expression) {
         if (c.type.kind() == Kind.FLOAT64) {
             double[] out = new double[c.length];
             for (int i = 0; i < out.length; i++) {
@@ -364,10 +365,14 @@ public final class Kernels {
             return Col.ofDoubles(out, c.nulls);
         }
         long[] out = new long[c.length];
+        boolean[] nulls = c.nulls;
         for (int i = 0; i < out.length; i++) {
+            if (c.longs[i] == Long.MIN_VALUE && (nulls == null || !nulls[i])) {
+                throw overflow(expression, c.type);
+            }
             out[i] = -c.longs[i];
         }
-        return Col.ofLongs(c.type, out, c.nulls);
+        return Col.ofLongs(c.type, out, nulls);
     }
 
     /** Converts a column to another type; values that do not convert are a user error naming the value. */

@@ -10,7 +10,7 @@ import io.sluice.plan.types.DataType;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
 
-/** Decimal kernels are exact or fail: result types, rounding, overflow and NULL slots. */
+/** Decimal (and integer) kernels are exact or fail: result types, rounding, overflow and NULL slots. */
 class DecimalArithmeticTest {
     private static Col decimals(int precision, int scale, long... unscaled) {
         return Col.ofLongs(DataType.decimal(precision, scale), unscaled, null);
@@ -110,5 +110,14 @@ class DecimalArithmeticTest {
         Col greater = Kernels.compare(BinaryOp.GT, whole, half);
         assertThat(greater.get(0)).isEqualTo(true);
         assertThat(greater.get(1)).isEqualTo(false);
+    }
+
+    @Test
+    void negatingTheSmallestLongIsAnError() {
+        Col min = Col.ofLongs(DataType.INT64, new long[] {Long.MIN_VALUE, 5}, null);
+        assertThatThrownBy(() -> Kernels.negate(min, () -> "-x")).isInstanceOf(SluiceException.class)
+                .hasMessage("numeric overflow: -x does not fit int64");
+        Col underNull = Col.ofLongs(DataType.INT64, new long[] {Long.MIN_VALUE, 5}, new boolean[] {true, false});
+        assertThat(Kernels.negate(underNull, () -> "-x").get(1)).isEqualTo(-5L);
     }
 }
