@@ -39,6 +39,8 @@ class DecimalTest extends DuckDbComparisonTest {
         "SELECT small, sum(price) AS s, avg(price) AS a, min(big) AS lo, max(big) AS hi, sum(rate * price) AS sr FROM d GROUP BY small",
         "SELECT sum(price) AS s, sum(whole) AS w, sum(f) AS sf, avg(rate) AS ar, count(price) AS n FROM d",
         "SELECT id FROM d WHERE price * rate > 100.5 AND big > 0",
+        // whole (scale 0, up to 14 digits) against f (scale 10): the common scale passes a long
+        "SELECT id, whole > f AS gt, whole = f AS eq FROM d WHERE whole >= f",
     })
     void sameAsDuckDb(String sql) throws Exception {
         both.assertSameRows(sql);

@@ -1,16 +1,20 @@
 package io.sluice.api;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * NULL grouping and join keys end to end on an embedded cluster (two workers, three shuffle
  * partitions, several input files so every partial aggregate sees NULLs), against DuckDB on the
- * same Parquet files. All NULLs of a key form one group, whatever value a kernel left under the
- * NULL slot (a computed key like {@code k + id} leaves a different one per row); NULL join keys
- * never match. (A final aggregate re-groups the partial's keys, whose NULL slots hold zeros, so the
- * partial's spare NULL groups never showed here; {@code GroupTableTest} pins the table itself.)
+ * same Parquet files, with int, string, multi-column and computed keys: all NULLs of a key form one
+ * group and NULL join keys never match. (A final aggregate re-groups the partial's keys, whose
+ * NULL slots hold zeros, so a partial's spare NULL groups would not show here:
+ * {@code HashAggregateNullKeyTest} and {@code GroupTableTest} pin the partial phase itself.)
  */
 class NullKeyTest extends DuckDbComparisonTest {
     @BeforeAll
@@ -43,8 +47,7 @@ class NullKeyTest extends DuckDbComparisonTest {
         both.assertSameRows(sql);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {
+    static final String[] JOINS = {
         "SELECT id, w FROM t JOIN u ON t.k = u.uk",
         "SELECT id, w FROM t JOIN u ON t.s = u.us",
         "SELECT id, w FROM t JOIN u ON t.k = u.uk AND t.j = u.uj",
@@ -53,11 +56,34 @@ class NullKeyTest extends DuckDbComparisonTest {
         "SELECT id, w FROM t FULL JOIN u ON t.k + t.id = u.uk + u.w",
         "SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.uk = t.k AND u.uj = t.j)",
         "SELECT id FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.us = t.s)",
+    };
+
+    /** The same joins as sort-merge joins: nothing is hashed or broadcast. */
+    @ParameterizedTest
+    @FieldSource("JOINS")
+    void nullJoinKeysNeverMatchInSortMergeJoins(String sql) throws Exception {
+        String sortMerge = "SET sluice.join.broadcast-threshold = -1; SET sluice.join.sort-merge-threshold = 0; ";
+        List<List<Object>> expected = both.duck().query(sql);
+        List<List<Object>> actual = DuckDbOracle.normalize(both.session().sql(sortMerge + sql));
+        assertThat(DuckDbOracle.sorted(actual)).as(sql).isEqualTo(DuckDbOracle.sorted(expected));
+        assertThat(both.session().sql(sortMerge + "EXPLAIN " + sql).rows()).as(sql)
+                .anySatisfy(line -> assertThat((String) line.get(0)).contains("SortMergeJoinExec"));
+    }
+
+    @ParameterizedTest
+    @FieldSource("JOINS")
+    void nullJoinKeysNeverMatch(String sql) throws Exception {
+        both.assertSameRows(sql);
+    }
+
+    /** IN never matches a NULL; NOT IN keeps its null-aware meaning (a NULL in the list rejects every row). */
+    @ParameterizedTest
+    @ValueSource(strings = {
         "SELECT id FROM t WHERE s IN (SELECT us FROM u)",
         "SELECT id FROM t WHERE k NOT IN (SELECT uk FROM u)",
         "SELECT id FROM t WHERE k NOT IN (SELECT uk FROM u WHERE uk IS NOT NULL)",
     })
-    void nullJoinKeysNeverMatch(String sql) throws Exception {
+    void inAndNotInKeepTheirNullSemantics(String sql) throws Exception {
         both.assertSameRows(sql);
     }
 }

@@ -13,6 +13,7 @@ import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.operators.FilterExec;
 import io.sluice.plan.operators.HashAggregateExec;
+import io.sluice.plan.operators.MeasuredExec;
 import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -44,8 +45,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Single-partition operator throughput over in-memory Arrow batches (1M rows of int64 key, int64
- * value, float64), reported as time per row: a filter, a two-column hash aggregate (partial
- * phase, {@code groups} distinct keys) and a full sort.
+ * value, float64), reported as time per row: a filter (also wrapped for EXPLAIN ANALYZE), a
+ * two-column hash aggregate (partial phase, {@code groups} distinct keys), a full sort and a top-100.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -180,5 +181,22 @@ public class OperatorBenchmark {
     public long sort() {
         return drain(new SortExec(new MemorySource(data), List.of(SortKey.asc(new Column("k")), SortKey.desc(new Column("x"))),
                 SortExec.NO_FETCH, true));
+    }
+
+    /** ORDER BY k, x DESC LIMIT 100: the top-k keeps 100 rows plus a batch, whatever the input. */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long topK() {
+        return drain(new SortExec(new MemorySource(data), List.of(SortKey.asc(new Column("k")), SortKey.desc(new Column("x"))),
+                100, true));
+    }
+
+    /** The filter as a worker runs it, every operator wrapped for EXPLAIN ANALYZE: the cost of measuring. */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long filterMeasured() {
+        Expr predicate = new Binary(BinaryOp.AND, new Binary(BinaryOp.GT, new Column("v"), Literal.of(500)),
+                new Binary(BinaryOp.LT, new Column("x"), Literal.of(0.5)));
+        return drain(MeasuredExec.measure(new FilterExec(new MemorySource(data), predicate)).plan());
     }
 }

@@ -45,6 +45,8 @@ public final class Coordinator implements AutoCloseable {
     private final ServerBinding http;
     private final DagScheduler scheduler;
     private final java.util.concurrent.atomic.AtomicLong launches = new java.util.concurrent.atomic.AtomicLong();
+    /** Operator metrics of the jobs EXPLAIN ANALYZE watches. */
+    private final JobMetrics analyzedJobs = new JobMetrics();
 
     private Coordinator(CoordinatorSettings settings) {
         this.settings = settings;
@@ -68,7 +70,7 @@ public final class Coordinator implements AutoCloseable {
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
         this.scheduler = new DagScheduler(this::launch, fetcher, removeShuffles, settings.jobTimeout().toMillis());
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
-                settings.queryDefaults());
+                settings.queryDefaults(), analyzedJobs);
         ServerBinding binding = null;
         if (settings.httpPort() >= 0) {
             try {
@@ -93,7 +95,8 @@ public final class Coordinator implements AutoCloseable {
         // of its cancelled first run.
         String taskId = jobId + "-s" + stageId + "-p" + partition + "-l" + launches.incrementAndGet();
         TaskDescription task = new TaskDescription(jobId, taskId, stageId, partition, 0, plan);
-        system.tell(new CoordinatorActor.LaunchTask(task, result));
+        system.tell(new CoordinatorActor.LaunchTask(task, result,
+                metrics -> analyzedJobs.record(jobId, stageId, partition, metrics)));
         // the scheduler cancels a task it no longer needs: the worker running it is told to stop
         result.whenComplete((status, error) -> {
             if (result.isCancelled()) {

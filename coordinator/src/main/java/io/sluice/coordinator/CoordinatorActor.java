@@ -10,6 +10,7 @@ import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.cluster.protocol.WorkerCommand;
+import io.sluice.plan.physical.OperatorMetrics;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.coordinator.scheduler.FetchFailedException;
 import io.sluice.coordinator.scheduler.TaskFailedException;
@@ -47,7 +48,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             + "'sluice worker --coordinator HOST:PORT'";
 
     /** Local only: run a task and complete {@code result}. */
-    record LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result) implements CoordinatorCommand {
+    record LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result,
+            java.util.function.Consumer<OperatorMetrics> metrics) implements CoordinatorCommand {
     }
 
     /** Local only: the launch of this task was cancelled; a worker running it is told to stop. */
@@ -202,6 +204,9 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         if (result.isDone()) {
             // cancelled: whatever the report says, the task is not run again
         } else if (msg.error() == null) {
+            if (msg.operatorMetrics() != null) {
+                pending.launch().metrics().accept(msg.operatorMetrics());
+            }
             result.complete(msg.status());
         } else if (msg.userError()) {
             result.completeExceptionally(new SluiceException(msg.error()));

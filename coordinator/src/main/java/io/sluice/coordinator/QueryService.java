@@ -55,15 +55,18 @@ public final class QueryService {
     private final IntSupplier shufflePartitions;
     private final Consumer<List<String>> removeShuffles;
     private final AtomicLong jobIds = new AtomicLong();
+    private final JobMetrics jobMetrics;
 
     public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
-            IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults) {
+            IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
+            JobMetrics jobMetrics) {
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         this.fetcher = requireNonNull(fetcher, "fetcher is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.shufflePartitions = requireNonNull(shufflePartitions, "shufflePartitions is null");
         this.removeShuffles = requireNonNull(removeShuffles, "removeShuffles is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
+        this.jobMetrics = requireNonNull(jobMetrics, "jobMetrics is null");
     }
 
     public InMemoryCatalog catalog() {
@@ -106,6 +109,9 @@ public final class QueryService {
             return message("status", "dropped view " + drop.name());
         }
         if (statement instanceof Statement.Explain explain) {
+            if (explain.analyze()) {
+                return message("plan", explainAnalyze(explain.plan(), config));
+            }
             return message("plan", explain(explain.plan(), explain.verbose(), config));
         }
         if (statement instanceof Statement.Query query) {
@@ -133,6 +139,36 @@ public final class QueryService {
         out.append("== Physical Plan ==\n").append(physical.explain());
         out.append("== Stages ==\n").append(StageCutter.explain(StageCutter.cut(physical, "explain")));
         return out.toString();
+    }
+
+    /**
+     * Runs the query once (no retry: the numbers describe one run) and returns its staged plan with
+     * each operator's rows, batches and time over the tasks; the result rows are counted, not kept.
+     */
+    public String explainAnalyze(LogicalPlan plan, QueryConfig config) {
+        ExecutionPlan physical = physicalPlan(logicalOptimizer(config).optimize(plan), config);
+        String jobId = "job" + jobIds.incrementAndGet();
+        List<Stage> stages = StageCutter.cut(physical, jobId);
+        jobMetrics.watch(jobId);
+        long start = System.nanoTime();
+        try {
+            List<MapStatus> result = scheduler.run(jobId, stages);
+            long rows = 0;
+            List<Batch> batches = fetcher.fetchAll(jobId, stages.get(stages.size() - 1).shuffleId(), result);
+            for (Batch b : batches) {
+                rows += b.rowCount();
+                b.close();
+            }
+            long elapsed = System.nanoTime() - start;
+            return AnalyzedPlanText.render(stages, jobMetrics.take(jobId), rows, elapsed);
+        } catch (TaskFailedException e) {
+            throw new SluiceException("query failed: " + e.getMessage(), e);
+        } finally {
+            jobMetrics.take(jobId);
+            List<String> shuffles = new ArrayList<>();
+            stages.forEach(s -> shuffles.add(s.shuffleId()));
+            removeShuffles.accept(shuffles);
+        }
     }
 
     /** The standard rules, or none when {@code sluice.optimizer.enabled} is false (the plan as written). */

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.physical.FetchFailure;
 import io.sluice.plan.physical.MapStatus;
+import io.sluice.plan.physical.OperatorMetrics;
 
 /**
  * The outcome of one task. Exactly one of {@code status} and {@code error} is set: on success the
@@ -11,12 +12,13 @@ import io.sluice.plan.physical.MapStatus;
  * tells a failure the user caused (bad data, a type error found late; re-running will not help)
  * from one the system caused (lost fetch, out of memory; the scheduler may retry). It is false on
  * success. {@code fetchFailure}, on a failure, names a parent map output the task could not read.
- * {@code metrics} (null when unknown) tells what the task did.
+ * {@code metrics} (null when unknown) tells what the task did as a whole (time, shuffle work);
+ * {@code operatorMetrics}, on a success, what each operator of it did (null if not measured).
  */
 public record TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError,
-        FetchFailure fetchFailure, TaskMetrics metrics) implements CoordinatorCommand {
+        FetchFailure fetchFailure, TaskMetrics metrics, OperatorMetrics operatorMetrics) implements CoordinatorCommand {
     public TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError) {
-        this(taskId, workerId, status, error, userError, null, null);
+        this(taskId, workerId, status, error, userError, null, null, null);
     }
 
     public TaskFinished {
@@ -34,15 +36,20 @@ public record TaskFinished(String taskId, String workerId, MapStatus status, Str
         return new TaskFinished(taskId, workerId, requireNonNull(status, "status is null"), null, false);
     }
 
+    public static TaskFinished succeeded(String taskId, String workerId, MapStatus status, OperatorMetrics operatorMetrics) {
+        return new TaskFinished(taskId, workerId, requireNonNull(status, "status is null"), null, false, null, null,
+                requireNonNull(operatorMetrics, "operatorMetrics is null"));
+    }
+
     /** This report with the task's metrics attached. */
     public TaskFinished withMetrics(TaskMetrics taskMetrics) {
-        return new TaskFinished(taskId, workerId, status, error, userError, fetchFailure, taskMetrics);
+        return new TaskFinished(taskId, workerId, status, error, userError, fetchFailure, taskMetrics, operatorMetrics);
     }
 
     /** The task could not read a parent's map output: that output must be recomputed. */
     public static TaskFinished fetchFailed(String taskId, String workerId, String error, FetchFailure failure) {
         return new TaskFinished(taskId, workerId, null, requireNonNull(error, "error is null"), false,
-                requireNonNull(failure, "failure is null"), null);
+                requireNonNull(failure, "failure is null"), null, null);
     }
 
     public static TaskFinished failed(String taskId, String workerId, String error, boolean userError) {

@@ -245,8 +245,15 @@ public final class Kernels {
             }
         } else if (l.type.isLongBacked() && r.type.isLongBacked()) {
             int scale = Math.max(lk == Kind.DECIMAL ? l.type.scale() : 0, rk == Kind.DECIMAL ? r.type.scale() : 0);
-            long[] a = toScaledLongs(l, scale);
-            long[] b = toScaledLongs(r, scale);
+            long[] a;
+            long[] b;
+            try {
+                a = toScaledLongs(l, scale);
+                b = toScaledLongs(r, scale);
+            } catch (ArithmeticException e) {
+                compareAsBigDecimals(op, l, r, nulls, out); // a value too wide for a long at the common scale
+                return Col.ofBools(out, nulls);
+            }
             switch (op) {
                 case EQ -> { for (int i = 0; i < n; i++) out[i] = a[i] == b[i]; }
                 case NOT_EQ -> { for (int i = 0; i < n; i++) out[i] = a[i] != b[i]; }
@@ -270,6 +277,16 @@ public final class Kernels {
             throw new SluiceException("cannot compare " + l.type + " with " + r.type);
         }
         return Col.ofBools(out, nulls);
+    }
+
+    private static void compareAsBigDecimals(BinaryOp op, Col l, Col r, boolean[] nulls, boolean[] out) {
+        int ls = l.type.kind() == Kind.DECIMAL ? l.type.scale() : 0;
+        int rs = r.type.kind() == Kind.DECIMAL ? r.type.scale() : 0;
+        for (int i = 0; i < out.length; i++) {
+            if (nulls == null || !nulls[i]) {
+                out[i] = test(op, BigDecimal.valueOf(l.longs[i], ls).compareTo(BigDecimal.valueOf(r.longs[i], rs)));
+            }
+        }
     }
 
     private static boolean test(BinaryOp op, int cmp) {
@@ -338,7 +355,8 @@ public final class Kernels {
         return Col.ofBools(out, null);
     }
 
-    public static Col negate(Col c) {
+    /** {@code -c}; negating the smallest int64 is an overflow error naming {@code expression}. */
+    public static Col negate(Col c, Supplier<String> expression) {
         if (c.type.kind() == Kind.FLOAT64) {
             double[] out = new double[c.length];
             for (int i = 0; i < out.length; i++) {
@@ -347,10 +365,14 @@ public final class Kernels {
             return Col.ofDoubles(out, c.nulls);
         }
         long[] out = new long[c.length];
+        boolean[] nulls = c.nulls;
         for (int i = 0; i < out.length; i++) {
+            if (c.longs[i] == Long.MIN_VALUE && (nulls == null || !nulls[i])) {
+                throw overflow(expression, c.type);
+            }
             out[i] = -c.longs[i];
         }
-        return Col.ofLongs(c.type, out, c.nulls);
+        return Col.ofLongs(c.type, out, nulls);
     }
 
     /** Converts a column to another type; values that do not convert are a user error naming the value. */

@@ -52,7 +52,7 @@ public record Unary(Op op, Expr input) implements Expr {
         Col c = input.evaluate(batch);
         return switch (op) {
             case NOT -> c.type.kind() == DataType.Kind.NULL ? Col.allNull(DataType.BOOL, c.length) : Kernels.not(c);
-            case NEGATE -> c.type.kind() == DataType.Kind.NULL ? c : Kernels.negate(c);
+            case NEGATE -> c.type.kind() == DataType.Kind.NULL ? c : Kernels.negate(c, this::toString);
             case IS_NULL -> Kernels.isNull(c, false);
             case IS_NOT_NULL -> Kernels.isNull(c, true);
         };

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * The SQL entry point: text in, {@link Statement} out. Calcite parses queries; the two statements
- * its core grammar lacks ({@code CREATE EXTERNAL TABLE}, {@code EXPLAIN [VERBOSE] query}) are
+ * its core grammar lacks ({@code CREATE EXTERNAL TABLE}, {@code EXPLAIN [ANALYZE] [VERBOSE] query}) are
  * recognized here first. Stateless and thread-safe.
  */
 public final class SqlFrontEnd {
@@ -32,7 +32,7 @@ public final class SqlFrontEnd {
     private static final Pattern DROP_VIEW = Pattern.compile(
             "(?is)DROP\\s+VIEW\\s+(?<exists>IF\\s+EXISTS\\s+)?" + NAME + "\\s*;?\\s*");
     private static final Pattern DROP_VIEW_START = Pattern.compile("(?is)DROP\\s+VIEW\\b");
-    private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<verbose>\\s+VERBOSE\\b)?");
+    private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<analyze>\\s+ANALYZE\\b)?(?<verbose>\\s+VERBOSE\\b)?");
 
     private SqlFrontEnd() {
     }
@@ -78,7 +78,8 @@ public final class SqlFrontEnd {
         Matcher explain = EXPLAIN.matcher(text).region(start, text.length());
         if (explain.lookingAt()) {
             boolean verbose = explain.group("verbose") != null;
-            return new Statement.Explain(plan(blank(text, start, explain.end()), catalog), verbose);
+            boolean analyze = explain.group("analyze") != null;
+            return new Statement.Explain(plan(blank(text, start, explain.end()), catalog), verbose, analyze);
         }
         return new Statement.Query(plan(text, catalog));
     }

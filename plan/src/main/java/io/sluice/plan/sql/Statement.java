@@ -51,10 +51,17 @@ public sealed interface Statement permits Statement.CreateExternalTable, Stateme
         }
     }
 
-    /** {@code EXPLAIN [VERBOSE] query}: show the plan instead of running it. */
-    record Explain(LogicalPlan plan, boolean verbose) implements Statement {
+    /**
+     * {@code EXPLAIN [VERBOSE] query}: show the plan instead of running it; {@code EXPLAIN ANALYZE
+     * query}: run it and show the staged plan with what each operator did.
+     */
+    record Explain(LogicalPlan plan, boolean verbose, boolean analyze) implements Statement {
         public Explain {
             requireNonNull(plan, "plan is null");
+        }
+
+        public Explain(LogicalPlan plan, boolean verbose) {
+            this(plan, verbose, false);
         }
     }
 }

@@ -10,7 +10,7 @@ import io.sluice.plan.types.DataType;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
 
-/** Decimal kernels are exact or fail: result types, rounding, overflow and NULL slots. */
+/** Decimal (and integer) kernels are exact or fail: result types, rounding, overflow and NULL slots. */
 class DecimalArithmeticTest {
     private static Col decimals(int precision, int scale, long... unscaled) {
         return Col.ofLongs(DataType.decimal(precision, scale), unscaled, null);
@@ -100,5 +100,24 @@ class DecimalArithmeticTest {
                 .hasMessage("numeric overflow: a decimal(18,2) value does not fit decimal(18,6)");
         assertThat(values(Kernels.cast(decimals(5, 3, 12345, -12345), DataType.decimal(4, 2))))
                 .containsExactly("12.35", "-12.35");
+    }
+
+    @Test
+    void comparisonsAcrossScalesNeverOverflow() {
+        // 10^17 at scale 0 against 0.5 at scale 10: the common scale would need 28 digits
+        Col whole = decimals(18, 0, 100000000000000000L, -100000000000000000L);
+        Col half = decimals(11, 10, 5000000000L, 5000000000L);
+        Col greater = Kernels.compare(BinaryOp.GT, whole, half);
+        assertThat(greater.get(0)).isEqualTo(true);
+        assertThat(greater.get(1)).isEqualTo(false);
+    }
+
+    @Test
+    void negatingTheSmallestLongIsAnError() {
+        Col min = Col.ofLongs(DataType.INT64, new long[] {Long.MIN_VALUE, 5}, null);
+        assertThatThrownBy(() -> Kernels.negate(min, () -> "-x")).isInstanceOf(SluiceException.class)
+                .hasMessage("numeric overflow: -x does not fit int64");
+        Col underNull = Col.ofLongs(DataType.INT64, new long[] {Long.MIN_VALUE, 5}, new boolean[] {true, false});
+        assertThat(Kernels.negate(underNull, () -> "-x").get(1)).isEqualTo(-5L);
     }
 }

@@ -16,23 +16,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-class SampleExecTest {
-    static JoinTestSupport support;
+class SampleExecTest extends OperatorTestBase {
     static final Schema SCHEMA = Schema.of(new Field("id", DataType.INT64), new Field("s", DataType.UTF8));
-
-    @BeforeAll
-    static void setUp() throws Exception {
-        support = new JoinTestSupport();
-    }
-
-    @AfterAll
-    static void tearDown() throws Exception {
-        support.close();
-    }
 
     static MemorySourceExec source(int rowsPerPartition, int partitions) {
         List<Object[]> rows = new ArrayList<>();

@@ -10,8 +10,6 @@ import io.sluice.plan.operators.JoinTestSupport.Table;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.types.DataType;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -20,19 +18,7 @@ import org.junit.jupiter.api.Test;
  * A sort with a fetch keeps only k rows: its result is exactly a full (stable) sort cut to k, with
  * ties and NULLs in every key, and what it holds does not grow with the input.
  */
-class TopKTest {
-    static JoinTestSupport support;
-
-    @BeforeAll
-    static void setUp() throws Exception {
-        support = new JoinTestSupport();
-    }
-
-    @AfterAll
-    static void tearDown() throws Exception {
-        support.close();
-    }
-
+class TopKTest extends OperatorTestBase {
     @ParameterizedTest
     @CsvSource({
         "1, true, false", "7, true, true", "7, false, false", "100, false, true", "999, true, false",

@@ -1,0 +1,19 @@
+package io.sluice.plan.operators;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** Base of operator tests that run plans through one {@link JoinTestSupport} per test class. */
+abstract class OperatorTestBase {
+    static JoinTestSupport support;
+
+    @BeforeAll
+    static void startSupport() throws Exception {
+        support = new JoinTestSupport();
+    }
+
+    @AfterAll
+    static void closeSupport() throws Exception {
+        support.close();
+    }
+}
