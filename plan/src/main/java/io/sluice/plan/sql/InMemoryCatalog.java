@@ -69,7 +69,9 @@ public final class InMemoryCatalog implements Catalog {
         requireNonNull(name, "name is null");
         TableSource source = tables.get(key(name));
         if (source == null) {
-            List<String> known = tableNames();
+            List<String> known = new ArrayList<>(tableNames());
+            views.keySet().forEach(known::add); // a view is a table to the user who misspelt one
+            known.sort(String.CASE_INSENSITIVE_ORDER);
             throw new SluiceException("unknown table '" + name + "';" + NameSuggestions.didYouMean(name, known)
                     + " known tables: "
                     + (known.isEmpty() ? "(none)" : String.join(", ", known)));
