@@ -154,7 +154,12 @@ public final class SqlFrontEnd {
     }
 
     private static LogicalPlan plan(String query, Catalog catalog) {
-        return new QueryTranslator(catalog).translate(CalciteParser.parse(query));
+        CalciteParser.Parsed parsed = CalciteParser.parse(query);
+        try {
+            return new QueryTranslator(catalog).translate(parsed.node());
+        } catch (SluiceException e) {
+            throw parsed.inUserText(e);
+        }
     }
 
     private static Statement createExternalTable(String text) {

@@ -30,6 +30,12 @@ class SqlErrorTest {
     }
 
     @Test
+    void positionOfAnUnknownNameAfterAQuotedSoftKeywordIsInTheUsersText() {
+        assertError("SELECT value, nope FROM (SELECT v AS value FROM t)")
+                .hasMessageStartingWith("line 1, column 15: unknown column 'nope'");
+    }
+
+    @Test
     void positionOfAnErrorAfterAQuotedSoftKeywordIsInTheUsersText() {
         assertError("SELECT day, value FROM t WHERE v >")
                 .hasMessageStartingWith("SQL syntax error at line 1, column 34: ");
