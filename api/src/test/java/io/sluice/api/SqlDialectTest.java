@@ -136,6 +136,10 @@ class SqlDialectTest {
         "SELECT count(DISTINCT k), count(*), count(v), sum(v), avg(v) FROM e",
         "SELECT value, count(DISTINCT k) FROM a GROUP BY value HAVING count(DISTINCT k) > 2 ORDER BY 2 DESC, 1",
         "SELECT count(DISTINCT v % 3), sum(v) FROM a WHERE k IS NOT NULL",
+        "SELECT count(DISTINCT k), count(DISTINCT v), sum(DISTINCT v), count(*), avg(v), max(d) FROM a",
+        "SELECT value, count(DISTINCT k), avg(DISTINCT v), min(DISTINCT d), count(v), sum(id) FROM a GROUP BY value",
+        "SELECT k, count(DISTINCT v), count(DISTINCT d) FROM a GROUP BY k HAVING count(DISTINCT d) > 1",
+        "SELECT count(DISTINCT k), count(DISTINCT v), count(*), sum(v) FROM e",
     })
     void distinctAggregates(String sql) throws Exception {
         assertSameAsDuckDb(sql);

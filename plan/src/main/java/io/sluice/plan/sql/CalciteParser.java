@@ -56,12 +56,12 @@ final class CalciteParser {
     }
 
     /** Parses one statement; a syntax error becomes a one-line message with line and column. */
-    static SqlNode parse(String sql) {
+    static Parsed parse(String sql) {
         String text = sql;
         List<int[]> quoted = new ArrayList<>(); // {line, column} of each quote pair added, in the current text
         while (true) {
             try {
-                return SqlParser.create(text, CONFIG).parseStmt();
+                return new Parsed(SqlParser.create(text, CONFIG).parseStmt(), quoted);
             } catch (SqlParseException e) {
                 int offset = quoted.size() < MAX_QUOTED_WORDS ? softReservedWordAt(text, e) : -1;
                 if (offset < 0) {
@@ -164,6 +164,40 @@ final class CalciteParser {
         return new int[] {line, offset - lineStart + 1};
     }
 
+    /** The column in the user's text of {@code column} in the text with {@code quoted} words quoted. */
+    private static int userColumn(List<int[]> quoted, int line, int column) {
+        for (int i = quoted.size() - 1; i >= 0; i--) { // undo the quotes added, latest first
+            int[] q = quoted.get(i);
+            if (q[0] == line && q[1] < column) {
+                column -= 2;
+            }
+        }
+        return column;
+    }
+
+    /** A parsed statement, and where words were quoted to parse it ({line, column} each). */
+    record Parsed(SqlNode node, List<int[]> quoted) {
+        private static final Pattern POSITIONED = Pattern.compile("(?s)line (\\d+), column (\\d+): (.*)");
+
+        Parsed {
+            quoted = List.copyOf(quoted);
+        }
+
+        /**
+         * {@code e}, raised while translating {@link #node}, with its "line L, column C:" position
+         * moved back to the user's text (quoting shifted what follows on the same line).
+         */
+        SluiceException inUserText(SluiceException e) {
+            Matcher m = POSITIONED.matcher(e.getMessage());
+            if (quoted.isEmpty() || !m.matches()) {
+                return e;
+            }
+            int line = Integer.parseInt(m.group(1));
+            int column = userColumn(quoted, line, Integer.parseInt(m.group(2)));
+            return new SluiceException("line " + line + ", column " + column + ": " + m.group(3), e);
+        }
+    }
+
     private static SluiceException syntaxError(SqlParseException e, List<int[]> quoted) {
         String detail = firstLine(e.getMessage());
         SqlParserPos pos = e.getPos();
@@ -175,13 +209,7 @@ final class CalciteParser {
         if (detail.endsWith(".")) {
             detail = detail.substring(0, detail.length() - 1);
         }
-        int column = pos.getColumnNum();
-        for (int i = quoted.size() - 1; i >= 0; i--) { // undo the quotes added, latest first
-            int[] q = quoted.get(i);
-            if (q[0] == pos.getLineNum() && q[1] < column) {
-                column -= 2;
-            }
-        }
+        int column = userColumn(quoted, pos.getLineNum(), pos.getColumnNum());
         return new SluiceException("SQL syntax error at line " + pos.getLineNum() + ", column "
                 + column + ": " + detail + reservedWordHint(detail), e);
     }

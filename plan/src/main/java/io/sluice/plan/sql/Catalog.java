@@ -2,6 +2,7 @@ package io.sluice.plan.sql;
 
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.source.TableSource;
+import java.util.List;
 
 /**
  * Resolves table and view names for the SQL front end. Kept small so the coordinator, tests and the
@@ -13,6 +14,16 @@ public interface Catalog {
      * {@link io.sluice.plan.SluiceException} "unknown table 'x'" that lists the known tables.
      */
     TableSource table(String name);
+
+    /** The names of the registered tables, sorted; for SHOW TABLES. */
+    default List<String> tableNames() {
+        return List.of();
+    }
+
+    /** The names of the registered views, sorted; for SHOW TABLES. */
+    default List<String> viewNames() {
+        return List.of();
+    }
 
     /** The plan of the named view, or null when there is no such view (then a table is looked for). */
     default LogicalPlan view(String name) {

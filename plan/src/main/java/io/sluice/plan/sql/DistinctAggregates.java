@@ -14,6 +14,7 @@ import io.sluice.plan.expr.Unary;
 import io.sluice.plan.logical.Aggregate;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
+import io.sluice.plan.logical.Union;
 import io.sluice.plan.types.DataType;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -34,8 +35,8 @@ import java.util.Set;
  * expressions, then each call under its own name), so HAVING, the select list and ORDER BY are
  * rewritten over it the same way. Plain calls are merged from their per-(g, x) partials: sum of sums,
  * min of mins, max of maxes, sum of counts (0 for a global aggregate over no rows), and avg as the
- * sum of sums over the sum of counts. All DISTINCT calls must share one argument; several would need
- * one such plan each, joined on the group keys, which is not built yet.
+ * sum of sums over the sum of counts. DISTINCT calls over several arguments first expand the input
+ * (see {@link #expanded}).
  */
 final class DistinctAggregates {
     private DistinctAggregates() {
@@ -47,30 +48,104 @@ final class DistinctAggregates {
     }
 
     static LogicalPlan plan(LogicalPlan input, List<Expr> groupBy, List<Expr> calls) {
-        Expr distinct = null;
+        Set<Expr> distinct = new LinkedHashSet<>();
         for (Expr e : calls) {
             if (((AggregateCall) e).argument() instanceof DistinctArgument d) {
-                if (distinct != null && !distinct.equals(d.input())) {
-                    throw SqlErrors.unsupported("DISTINCT aggregates over different arguments (" + distinct + " and "
-                            + d.input() + ") in one query");
-                }
-                distinct = d.input();
+                distinct.add(d.input());
             }
         }
+        return distinct.size() == 1 ? twoLevels(input, groupBy, calls, distinct)
+                : expanded(input, groupBy, calls, List.copyOf(distinct));
+    }
+
+    /**
+     * Several DISTINCT arguments: the input is expanded to one copy per argument (its rows carry only
+     * that argument, the others NULL) plus one for the plain aggregates (their arguments, and a 1 for
+     * count(*), set only there), united; over that, grouping by the keys and every argument sees each
+     * argument's distinct values once per group and each input row's plain values once, so the
+     * two-level plan applies unchanged. Every copy reads the input again.
+     */
+    private static LogicalPlan expanded(LogicalPlan input, List<Expr> groupBy, List<Expr> calls, List<Expr> distinct) {
+        var schema = input.schema();
+        List<Expr> plainArgs = new ArrayList<>();
+        for (Expr e : calls) {
+            AggregateCall call = (AggregateCall) e;
+            if (!(call.argument() instanceof DistinctArgument) && call.argument() != null
+                    && !plainArgs.contains(call.argument())) {
+                plainArgs.add(call.argument());
+            }
+        }
+        int copies = distinct.size() + 1;
+        List<LogicalPlan> branches = new ArrayList<>();
+        for (int copy = 0; copy < copies; copy++) {
+            List<Expr> exprs = new ArrayList<>();
+            for (int j = 0; j < groupBy.size(); j++) {
+                exprs.add(new Alias(groupBy.get(j), "__key" + j));
+            }
+            for (int i = 0; i < distinct.size(); i++) {
+                Expr x = distinct.get(i);
+                exprs.add(new Alias(copy == i + 1 ? x : typedNull(x.type(schema)), "__distinct" + i));
+            }
+            for (int p = 0; p < plainArgs.size(); p++) {
+                Expr a = plainArgs.get(p);
+                exprs.add(new Alias(copy == 0 ? a : typedNull(a.type(schema)), "__plain" + p));
+            }
+            exprs.add(new Alias(copy == 0 ? Literal.of(1L) : typedNull(DataType.INT64), "__row"));
+            branches.add(new Projection(input, exprs));
+        }
+        List<Expr> keys = new ArrayList<>();
+        for (int j = 0; j < groupBy.size(); j++) {
+            keys.add(new Column("__key" + j));
+        }
+        List<Expr> rewritten = new ArrayList<>();
+        for (Expr e : calls) {
+            AggregateCall call = (AggregateCall) e;
+            if (call.argument() instanceof DistinctArgument d) {
+                rewritten.add(new AggregateCall(call.function(),
+                        new DistinctArgument(new Column("__distinct" + distinct.indexOf(d.input())))));
+            } else if (call.argument() == null) {
+                rewritten.add(new AggregateCall(AggregateFunction.COUNT, new Column("__row")));
+            } else {
+                rewritten.add(new AggregateCall(call.function(), new Column("__plain" + plainArgs.indexOf(call.argument()))));
+            }
+        }
+        Set<Expr> distinctColumns = new LinkedHashSet<>();
+        for (int i = 0; i < distinct.size(); i++) {
+            distinctColumns.add(new Column("__distinct" + i));
+        }
+        LogicalPlan planned = twoLevels(Union.coerced(branches), keys, rewritten, distinctColumns);
+        List<Expr> outputs = new ArrayList<>();
+        for (int j = 0; j < groupBy.size(); j++) {
+            outputs.add(new Alias(keys.get(j), groupBy.get(j).name()));
+        }
+        for (int c = 0; c < calls.size(); c++) {
+            outputs.add(new Alias(new Column(rewritten.get(c).name()), calls.get(c).name()));
+        }
+        return new Projection(planned, outputs);
+    }
+
+    private static Expr typedNull(DataType type) {
+        return type.kind() == DataType.Kind.NULL ? Literal.nullValue() : new Cast(Literal.nullValue(), type);
+    }
+
+    /**
+     * Groups by the keys and every DISTINCT argument, then by the keys. Correct for one argument, and
+     * for several over an {@link #expanded} input, where each row carries at most one of them.
+     */
+    private static LogicalPlan twoLevels(LogicalPlan input, List<Expr> groupBy, List<Expr> calls, Set<Expr> distinct) {
         Set<Expr> innerGroup = new LinkedHashSet<>(groupBy);
-        innerGroup.add(distinct);
+        innerGroup.addAll(distinct);
         Set<Expr> partials = new LinkedHashSet<>();
         Set<Expr> merges = new LinkedHashSet<>();
         List<Expr> outputs = new ArrayList<>();
         for (Expr g : groupBy) {
             outputs.add(new Column(g.name()));
         }
-        Column distinctColumn = new Column(distinct.name());
         for (Expr e : calls) {
             AggregateCall call = (AggregateCall) e;
             Expr out;
-            if (call.argument() instanceof DistinctArgument) {
-                AggregateCall merge = new AggregateCall(call.function(), distinctColumn);
+            if (call.argument() instanceof DistinctArgument d) {
+                AggregateCall merge = new AggregateCall(call.function(), new Column(d.input().name()));
                 merges.add(merge);
                 out = new Column(merge.name());
             } else {

@@ -31,6 +31,7 @@ public final class InMemoryCatalog implements Catalog {
     }
 
     /** Registered table names as they were registered, sorted. */
+    @Override
     public List<String> tableNames() {
         List<String> names = new ArrayList<>();
         for (TableSource source : tables.values()) {
@@ -54,6 +55,14 @@ public final class InMemoryCatalog implements Catalog {
         }
     }
 
+    /** Registered view names, lower-cased, sorted. */
+    @Override
+    public List<String> viewNames() {
+        List<String> names = new ArrayList<>(views.keySet());
+        names.sort(String.CASE_INSENSITIVE_ORDER);
+        return names;
+    }
+
     /** Removes the named view; returns whether there was one. */
     public boolean dropView(String name) {
         return views.remove(key(requireNonNull(name, "name is null"))) != null;
@@ -69,7 +78,9 @@ public final class InMemoryCatalog implements Catalog {
         requireNonNull(name, "name is null");
         TableSource source = tables.get(key(name));
         if (source == null) {
-            List<String> known = tableNames();
+            List<String> known = new ArrayList<>(tableNames());
+            known.addAll(viewNames()); // a view is a table to the user who misspelt one
+            known.sort(String.CASE_INSENSITIVE_ORDER);
             throw new SluiceException("unknown table '" + name + "';" + NameSuggestions.didYouMean(name, known)
                     + " known tables: "
                     + (known.isEmpty() ? "(none)" : String.join(", ", known)));

@@ -28,6 +28,8 @@ import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
 import io.sluice.plan.source.TableSource;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -174,20 +176,43 @@ final class QueryTranslator {
      */
     private LogicalPlan values(SqlCall values) {
         ExpressionTranslator constants = new ExpressionTranslator(TableScope.result(oneRow().schema(), "VALUES"));
-        List<LogicalPlan> rows = new ArrayList<>();
+        List<List<Expr>> rows = new ArrayList<>();
         for (SqlNode row : values.getOperandList()) {
             List<SqlNode> items = row.getKind() == SqlKind.ROW ? ((SqlCall) row).getOperandList() : List.of(row);
-            if (!rows.isEmpty() && items.size() != rows.get(0).schema().size()) {
-                throw new SluiceException("VALUES rows must all have " + rows.get(0).schema().size()
+            if (!rows.isEmpty() && items.size() != rows.get(0).size()) {
+                throw new SluiceException("VALUES rows must all have " + rows.get(0).size()
                         + " values; found a row with " + items.size());
             }
             List<Expr> exprs = new ArrayList<>();
-            for (int i = 0; i < items.size(); i++) {
-                exprs.add(new Alias(constants.translate(items.get(i)), "col" + i));
-            }
-            rows.add(new Projection(oneRow(), exprs));
+            items.forEach(item -> exprs.add(constants.translate(item)));
+            rows.add(exprs);
         }
-        return rows.size() == 1 ? rows.get(0) : Union.coerced(rows);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < rows.get(0).size(); i++) {
+            names.add("col" + i);
+        }
+        return constantRows(names, rows);
+    }
+
+    /**
+     * Rows of constant expressions under the given column names: one single-row projection per row,
+     * united (columns take the widened type); no rows is an empty relation of UTF8 columns.
+     */
+    static LogicalPlan constantRows(List<String> names, List<List<Expr>> rows) {
+        if (rows.isEmpty()) {
+            List<Field> fields = new ArrayList<>();
+            names.forEach(n -> fields.add(new Field(n, DataType.UTF8)));
+            return new EmptyRelation(new Schema(fields));
+        }
+        List<LogicalPlan> plans = new ArrayList<>();
+        for (List<Expr> row : rows) {
+            List<Expr> exprs = new ArrayList<>();
+            for (int i = 0; i < row.size(); i++) {
+                exprs.add(new Alias(row.get(i), names.get(i)));
+            }
+            plans.add(new Projection(oneRow(), exprs));
+        }
+        return plans.size() == 1 ? plans.get(0) : Union.coerced(plans);
     }
 
     /** A relation of one row and one column, the FROM of a query without one. */

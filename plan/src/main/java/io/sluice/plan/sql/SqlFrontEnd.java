@@ -3,8 +3,12 @@ package io.sluice.plan.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Literal;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.source.FileFormat;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -32,6 +36,9 @@ public final class SqlFrontEnd {
     private static final Pattern DROP_VIEW = Pattern.compile(
             "(?is)DROP\\s+VIEW\\s+(?<exists>IF\\s+EXISTS\\s+)?" + NAME + "\\s*;?\\s*");
     private static final Pattern DROP_VIEW_START = Pattern.compile("(?is)DROP\\s+VIEW\\b");
+    private static final Pattern SHOW_TABLES = Pattern.compile("(?is)SHOW\\s+TABLES\\s*;?\\s*");
+    private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:DESCRIBE|DESC)\\s+(?:TABLE\\s+)?" + NAME
+            + "\\s*;?\\s*");
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<analyze>\\s+ANALYZE\\b)?(?<verbose>\\s+VERBOSE\\b)?");
 
     private SqlFrontEnd() {
@@ -75,6 +82,13 @@ public final class SqlFrontEnd {
             }
             return new Statement.DropView(unquote(drop.group("name")), drop.group("exists") != null);
         }
+        if (SHOW_TABLES.matcher(text).region(start, text.length()).matches()) {
+            return new Statement.Query(showTables(catalog));
+        }
+        Matcher describe = DESCRIBE.matcher(text).region(start, text.length());
+        if (describe.matches()) {
+            return new Statement.Query(describe(unquote(describe.group("name")), catalog));
+        }
         Matcher explain = EXPLAIN.matcher(text).region(start, text.length());
         if (explain.lookingAt()) {
             boolean verbose = explain.group("verbose") != null;
@@ -95,6 +109,26 @@ public final class SqlFrontEnd {
             out.add(script.substring(s.start(), s.end()).strip());
         }
         return out;
+    }
+
+    /** {@code SHOW TABLES}: one row per table and view, with its name and kind, sorted by name. */
+    private static LogicalPlan showTables(Catalog catalog) {
+        List<List<Expr>> rows = new ArrayList<>();
+        catalog.tableNames().forEach(n -> rows.add(List.of(Literal.of(n), Literal.of("table"))));
+        catalog.viewNames().forEach(n -> rows.add(List.of(Literal.of(n), Literal.of("view"))));
+        rows.sort(java.util.Comparator.comparing(r -> ((String) ((Literal) r.get(0)).value()).toLowerCase(java.util.Locale.ROOT)));
+        return QueryTranslator.constantRows(List.of("name", "kind"), rows);
+    }
+
+    /** {@code DESCRIBE name}: one row per column of the view or table, with its name and type. */
+    private static LogicalPlan describe(String name, Catalog catalog) {
+        LogicalPlan view = catalog.view(name);
+        Schema schema = view != null ? view.schema() : catalog.table(name).schema();
+        List<List<Expr>> rows = new ArrayList<>();
+        for (Field f : schema.fields()) {
+            rows.add(List.of(Literal.of(f.name()), Literal.of(f.type().toString())));
+        }
+        return QueryTranslator.constantRows(List.of("column_name", "column_type"), rows);
     }
 
     /** The view's query is planned with its head blanked out, so error positions match the input. */
@@ -121,7 +155,12 @@ public final class SqlFrontEnd {
     }
 
     private static LogicalPlan plan(String query, Catalog catalog) {
-        return new QueryTranslator(catalog).translate(CalciteParser.parse(query));
+        CalciteParser.Parsed parsed = CalciteParser.parse(query);
+        try {
+            return new QueryTranslator(catalog).translate(parsed.node());
+        } catch (SluiceException e) {
+            throw parsed.inUserText(e);
+        }
     }
 
     private static Statement createExternalTable(String text) {

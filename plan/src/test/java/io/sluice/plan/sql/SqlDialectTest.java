@@ -180,4 +180,27 @@ class SqlDialectTest {
                         TableScan: t
                 """);
     }
+
+    @Test
+    void distinctAggregatesOverSeveralArgumentsExpandTheInput() {
+        assertThat(plan("SELECT k, count(DISTINCT v), sum(DISTINCT d), count(*) FROM t GROUP BY k")).isEqualTo("""
+                Projection: k, count(DISTINCT v), sum(DISTINCT d), count(*)
+                  Projection: __key0 AS k, count(DISTINCT __distinct0) AS count(DISTINCT v), \
+                sum(DISTINCT __distinct1) AS sum(DISTINCT d), count(__row) AS count(*)
+                    Projection: __key0, count(__distinct0) AS count(DISTINCT __distinct0), \
+                sum(__distinct1) AS sum(DISTINCT __distinct1), sum(count(__row)) AS count(__row)
+                      Aggregate: groupBy=[__key0], aggr=[count(__distinct0), sum(__distinct1), sum(count(__row))]
+                        Aggregate: groupBy=[__key0, __distinct0, __distinct1], aggr=[count(__row)]
+                          Union: all
+                            Projection: k AS __key0, CAST(NULL AS int64) AS __distinct0, \
+                CAST(NULL AS decimal(10,2)) AS __distinct1, 1 AS __row
+                              TableScan: t
+                            Projection: k AS __key0, v AS __distinct0, CAST(NULL AS decimal(10,2)) AS __distinct1, \
+                CAST(NULL AS int64) AS __row
+                              TableScan: t
+                            Projection: k AS __key0, CAST(NULL AS int64) AS __distinct0, d AS __distinct1, \
+                CAST(NULL AS int64) AS __row
+                              TableScan: t
+                """);
+    }
 }

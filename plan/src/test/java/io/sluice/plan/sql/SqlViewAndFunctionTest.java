@@ -45,6 +45,23 @@ class SqlViewAndFunctionTest {
     }
 
     @Test
+    void showTablesAndDescribeAreConstantQueries() {
+        assertThat(plan("SHOW TABLES")).isEqualTo("""
+                Union: all
+                  Projection: 't' AS name, 'table' AS kind
+                    Aggregate: groupBy=[], aggr=[count(*)]
+                      EmptyRelation: \n\
+                  Projection: 'u' AS name, 'table' AS kind
+                    Aggregate: groupBy=[], aggr=[count(*)]
+                      EmptyRelation: \n""");
+        assertThat(plan("DESCRIBE u")).isEqualTo("""
+                Projection: 'a' AS column_name, 'int64' AS column_type
+                  Aggregate: groupBy=[], aggr=[count(*)]
+                    EmptyRelation: \n""");
+        assertThat(SqlFrontEnd.parse("SHOW TABLES", new InMemoryCatalog()).toString()).contains("EmptyRelation");
+    }
+
+    @Test
     void dropViewAndErrors() {
         assertThat(SqlFrontEnd.parse("DROP VIEW IF EXISTS v;", catalog())).isEqualTo(new Statement.DropView("v", true));
         assertThat(SqlFrontEnd.parse("drop view v", catalog())).isEqualTo(new Statement.DropView("v", false));

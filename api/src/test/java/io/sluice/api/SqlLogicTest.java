@@ -1,0 +1,165 @@
+package io.sluice.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.exec.QueryResult;
+import io.sluice.tpch.Answers;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Runs the sqllogictest files under test resources {@code slt/} on an embedded cluster, one cluster
+ * per file, one JUnit test per record, in file order. A case is added by editing a file, no Java.
+ *
+ * <p>Records, separated by blank lines; {@code #} starts a comment line:
+ * <pre>
+ * statement ok                 the statement (one or more lines) must succeed
+ * statement error [text]       it must fail; with text, the error message must contain it
+ * query &lt;types&gt; [rowsort]     one letter per column (I integer, R real or decimal, T text, D date,
+ *                              B boolean); then the query, a line "----" and the expected rows
+ * </pre>
+ * A row is its values separated by tabs, or by runs of spaces when the line has no tab and the query
+ * more than one column. Values print
+ * as: NULL; {@code (empty)} for the empty string; whole numbers without a fraction (also decimals
+ * and doubles that are whole); other numbers in plain notation without trailing zeros, doubles to 12
+ * significant digits; dates as yyyy-mm-dd; booleans as true/false. Without {@code rowsort} the rows
+ * must come in the expected order.
+ */
+class SqlLogicTest {
+    private static final String DIRECTORY = "slt";
+
+    @TestFactory
+    Stream<DynamicNode> files() throws IOException, URISyntaxException {
+        Path dir = Path.of(SqlLogicTest.class.getClassLoader().getResource(DIRECTORY).toURI());
+        List<Path> files;
+        try (Stream<Path> list = Files.list(dir)) {
+            files = list.filter(p -> p.toString().endsWith(".slt")).sorted().toList();
+        }
+        assertThat(files).as("sqllogictest files in " + dir).isNotEmpty();
+        return files.stream().map(SqlLogicTest::file);
+    }
+
+    /** One record of a file: its kind line, its SQL, the expected output lines, where it starts. */
+    private record Record(String header, String sql, List<String> expected, int line) {
+        String label() {
+            return "line " + line + ": " + header + " " + sql.replaceAll("\\s+", " ");
+        }
+    }
+
+    private static DynamicContainer file(Path file) {
+        List<Record> records = parse(file);
+        List<DynamicNode> tests = new ArrayList<>();
+        Session[] session = new Session[1];
+        tests.add(DynamicTest.dynamicTest("start a cluster", () ->
+                session[0] = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3))));
+        for (Record r : records) {
+            tests.add(DynamicTest.dynamicTest(r.label(), () -> run(session[0], r, file)));
+        }
+        tests.add(DynamicTest.dynamicTest("no leaked buffers; stop the cluster", () -> {
+            try {
+                ClusterTesting.assertNoLeakedBuffers(session[0]);
+            } finally {
+                ClusterTesting.closeAll(session[0]);
+            }
+        }));
+        return DynamicContainer.dynamicContainer(file.getFileName().toString(), tests);
+    }
+
+    private static List<Record> parse(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Record> records = new ArrayList<>();
+        int i = 0;
+        while (i < lines.size()) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                i++;
+                continue;
+            }
+            if (!line.startsWith("statement ") && !line.startsWith("query ")) {
+                throw new IllegalArgumentException(file + ":" + (i + 1) + ": expected 'statement' or 'query', got: " + line);
+            }
+            int start = i + 1;
+            i++;
+            StringBuilder sql = new StringBuilder();
+            while (i < lines.size() && !lines.get(i).isBlank() && !lines.get(i).strip().equals("----")) {
+                sql.append(lines.get(i)).append('\n');
+                i++;
+            }
+            List<String> expected = new ArrayList<>();
+            if (i < lines.size() && lines.get(i).strip().equals("----")) {
+                i++;
+                while (i < lines.size() && !lines.get(i).isBlank()) {
+                    expected.add(lines.get(i));
+                    i++;
+                }
+            }
+            records.add(new Record(line, sql.toString().strip(), expected, start));
+        }
+        return records;
+    }
+
+    private static void run(Session session, Record r, Path file) {
+        String[] header = r.header().split("\\s+", 3);
+        String where = file.getFileName() + ":" + r.line();
+        if (header[0].equals("statement") && header[1].equals("ok")) {
+            session.sql(r.sql());
+        } else if (header[0].equals("statement") && header[1].equals("error")) {
+            String text = header.length > 2 ? header[2] : String.join("\n", r.expected());
+            var thrown = assertThatThrownBy(() -> session.sql(r.sql())).as(where);
+            if (!text.isBlank()) {
+                thrown.hasMessageContaining(text.strip());
+            }
+        } else if (header[0].equals("query")) {
+            String types = header[1];
+            boolean rowsort = header.length > 2 && header[2].strip().equals("rowsort");
+            QueryResult result = session.sql(r.sql());
+            assertThat(result.schema().size()).as(where + ": columns (types '" + types + "')").isEqualTo(types.length());
+            List<String> actual = new ArrayList<>();
+            for (List<Object> row : result.rows()) {
+                List<String> values = new ArrayList<>();
+                row.forEach(v -> values.add(text(v)));
+                actual.add(String.join("\t", values));
+            }
+            List<String> expected = new ArrayList<>();
+            for (String line : r.expected()) {
+                boolean oneValue = line.contains("\t") || types.length() == 1;
+                expected.add(oneValue ? line : String.join("\t", line.strip().split(" +")));
+            }
+            if (rowsort) {
+                actual.sort(Comparator.naturalOrder());
+                expected.sort(Comparator.naturalOrder());
+            }
+            assertThat(actual).as(where).containsExactlyElementsOf(expected);
+        } else {
+            throw new IllegalArgumentException(where + ": unknown record kind '" + r.header() + "'");
+        }
+    }
+
+    private static String text(Object value) {
+        if (value == null) {
+            return "NULL";
+        }
+        if (value instanceof String s && s.isEmpty()) {
+            return "(empty)";
+        }
+        return String.valueOf(Answers.normalize(value));
+    }
+}
