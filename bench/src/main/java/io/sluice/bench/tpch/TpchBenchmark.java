@@ -32,9 +32,12 @@ import java.util.concurrent.TimeoutException;
  * are generated once and cached, on an embedded cluster (a coordinator and two workers, one JVM)
  * or on a running cluster, with each query's median time and row count. With {@code --compare},
  * DuckDB (JDBC, {@code threads} as given) runs the same text on the same files in the same run,
- * and the table gets DuckDB's median, the ratio, and whether the answers agree.
+ * and the table gets DuckDB's median, the ratio, and whether the answers agree. With {@code --spark},
+ * Apache Spark 4.2 in {@code local[2]} runs them too, in a separate JVM (see {@link SparkPeer}), and
+ * the table gets Spark's median, the ratio, and whether Spark's answer agrees with Sluice's (with
+ * DuckDB's where Sluice has none).
  *
- * <p>Caveats: Sluice runs first and DuckDB after, so the peak RSS printed (the JVM's high-water
+ * <p>Caveats: Sluice runs first and the peers after, so the peak RSS printed (the JVM's high-water
  * mark, read before DuckDB starts) is the embedded cluster's alone. A query over the time limit is
  * abandoned: its session is closed and a fresh cluster serves the next query.
  */
@@ -55,6 +58,16 @@ public final class TpchBenchmark {
         if (options.help) {
             System.out.println(Options.USAGE);
             return;
+        }
+        SparkPeer spark = null;
+        if (options.spark) {
+            try {
+                spark = SparkPeer.locate(SparkPeer.repositoryRoot());
+            } catch (IllegalStateException e) {
+                System.err.println("error: " + e.getMessage());
+                System.exit(2);
+                return;
+            }
         }
         System.out.printf(Locale.ROOT, "generating or reusing TPC-H sf %s under %s%n", options.scaleFactor, options.dataDirectory);
         long started = System.nanoTime();
@@ -79,8 +92,15 @@ public final class TpchBenchmark {
                 }
             }
         }
+        if (spark != null) {
+            Map<Integer, SparkPeer.Outcome> outcomes = spark.run(data, options.queries, options.runs, options.warmups, options.timeoutSeconds);
+            for (Result result : results) {
+                compareSpark(result, outcomes.get(result.query));
+            }
+        }
         print(options, results, peakRssKb);
-        boolean disagree = results.stream().anyMatch(r -> r.agreement != null && !r.agreement.startsWith("yes"));
+        boolean disagree = results.stream().anyMatch(r -> (r.agreement != null && !r.agreement.startsWith("yes"))
+                || (r.sparkComparedWithSluice && !r.sparkAgreement.startsWith("yes")));
         if (disagree) {
             System.exit(1);
         }
@@ -96,7 +116,11 @@ public final class TpchBenchmark {
         String error;
         List<List<Object>> answer;
         double duckdbMedianMs = Double.NaN;
+        List<List<Object>> duckdbAnswer;
         String agreement;
+        double sparkMedianMs = Double.NaN;
+        String sparkAgreement;
+        boolean sparkComparedWithSluice;
 
         Result(int query) {
             this.query = query;
@@ -212,7 +236,7 @@ public final class TpchBenchmark {
         }
     }
 
-    private static void prepareDuckDb(Connection duck, TpchData data, int threads) throws SQLException {
+    static void prepareDuckDb(Connection duck, TpchData data, int threads) throws SQLException {
         try (Statement s = duck.createStatement()) {
             s.execute("SET threads = " + threads);
             for (Map.Entry<String, Path> table : data.tables().entrySet()) {
@@ -243,19 +267,29 @@ public final class TpchBenchmark {
         }
         Arrays.sort(times);
         result.duckdbMedianMs = times[times.length / 2];
-        if (result.answer == null) {
-            result.agreement = "-";
-        } else if (result.answer.equals(expected)) {
-            result.agreement = "yes";
-        } else if (Answers.sorted(result.answer).equals(Answers.sorted(expected))) {
-            result.agreement = sql.toLowerCase(Locale.ROOT).contains("order by") ? "NO: order differs" : "yes";
+        result.duckdbAnswer = expected;
+        result.agreement = result.answer == null ? "-" : Agreement.of(result.answer, expected, sql);
+    }
+
+    /** Spark's answer against Sluice's, or against DuckDB's when Sluice has none. */
+    private static void compareSpark(Result result, SparkPeer.Outcome spark) {
+        if (spark == null || spark.error() != null) {
+            result.sparkAgreement = "spark error: " + (spark == null ? "not run" : spark.error());
+            return;
+        }
+        result.sparkMedianMs = spark.medianMs();
+        String sql = TpchQueries.text(result.query);
+        if (result.answer != null) {
+            result.sparkComparedWithSluice = true;
+            result.sparkAgreement = Agreement.of(result.answer, spark.answer(), sql);
+        } else if (result.duckdbAnswer != null) {
+            result.sparkAgreement = "duckdb " + Agreement.of(spark.answer(), result.duckdbAnswer, sql);
         } else {
-            result.agreement = "NO: " + result.answer.size() + " vs " + expected.size() + " rows"
-                    + (result.answer.isEmpty() || expected.isEmpty() ? "" : ", first " + result.answer.get(0) + " vs " + expected.get(0));
+            result.sparkAgreement = "-";
         }
     }
 
-    private static List<List<Object>> readAll(ResultSet rs) throws SQLException {
+    static List<List<Object>> readAll(ResultSet rs) throws SQLException {
         int columns = rs.getMetaData().getColumnCount();
         List<List<Object>> rows = new ArrayList<>();
         while (rs.next()) {
@@ -270,46 +304,108 @@ public final class TpchBenchmark {
 
     private static void print(Options options, List<Result> results, long peakRssKb) {
         System.out.println();
-        System.out.printf(Locale.ROOT, "TPC-H sf %s, %s; median of %d after %d warm-up%s%n", options.scaleFactor,
+        System.out.printf(Locale.ROOT, "TPC-H sf %s, %s; median of %d after %d warm-up%s%s%n", options.scaleFactor,
                 options.coordinator != null ? "cluster at " + options.coordinator : "embedded cluster, " + options.workers + " workers",
-                options.runs, options.warmups, options.compare ? "; DuckDB threads=" + options.duckdbThreads : "");
+                options.runs, options.warmups, options.compare ? "; DuckDB threads=" + options.duckdbThreads : "",
+                options.spark ? "; Spark 4.2 local[2]" : "");
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-5s %10s %8s %10s", "query", "sluice_ms", "rows",
+                "fetch_wait"));
         if (options.compare) {
-            System.out.printf(Locale.ROOT, "%-5s %10s %8s %10s %10s %8s  %s%n", "query", "sluice_ms", "rows", "fetch_wait",
-                    "duckdb_ms", "ratio", "agree");
-        } else {
-            System.out.printf(Locale.ROOT, "%-5s %10s %8s %10s%n", "query", "sluice_ms", "rows", "fetch_wait");
+            header.append(String.format(Locale.ROOT, " %10s %9s", "duckdb_ms", "vs_duckdb"));
         }
-        double logRatioSum = 0;
-        int ratios = 0;
+        if (options.spark) {
+            header.append(String.format(Locale.ROOT, " %10s %9s", "spark_ms", "vs_spark"));
+        }
+        if (options.compare) {
+            header.append(String.format(Locale.ROOT, "  %-12s", "duckdb_agree"));
+        }
+        if (options.spark) {
+            header.append(String.format(Locale.ROOT, "  %-12s", "spark_agree"));
+        }
+        System.out.println(header.toString().stripTrailing());
+        GeometricMean versusDuckDb = new GeometricMean();
+        GeometricMean versusSpark = new GeometricMean();
+        List<String> notes = new ArrayList<>();
         for (Result r : results) {
-            String sluice = r.error != null ? "error" : String.format(Locale.ROOT, "%.0f", r.sluiceMedianMs);
-            String rows = r.error != null ? "-" : Long.toString(r.rows);
-            String wait = Double.isNaN(r.fetchWaitShare) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * r.fetchWaitShare);
-            if (options.compare) {
-                String duck = Double.isNaN(r.duckdbMedianMs) ? "-" : String.format(Locale.ROOT, "%.0f", r.duckdbMedianMs);
-                String ratio = "-";
-                if (r.error == null && !Double.isNaN(r.duckdbMedianMs)) {
-                    double value = r.sluiceMedianMs / Math.max(r.duckdbMedianMs, 0.001);
-                    ratio = String.format(Locale.ROOT, "%.1fx", value);
-                    logRatioSum += Math.log(value);
-                    ratios++;
-                }
-                String agree = r.error != null ? "error: " + r.error : r.agreement;
-                System.out.printf(Locale.ROOT, "q%-4d %10s %8s %10s %10s %8s  %s%n", r.query, sluice, rows, wait, duck, ratio,
-                        agree);
-            } else {
-                System.out.printf(Locale.ROOT, "q%-4d %10s %8s %10s%s%n", r.query, sluice, rows, wait,
-                        r.error != null ? "  " + r.error : "");
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "q%-4d %10s %8s %10s", r.query,
+                    r.error != null ? "error" : String.format(Locale.ROOT, "%.0f", r.sluiceMedianMs),
+                    r.error != null ? "-" : Long.toString(r.rows),
+                    Double.isNaN(r.fetchWaitShare) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * r.fetchWaitShare)));
+            if (r.error != null) {
+                notes.add(String.format(Locale.ROOT, "q%d sluice error: %s", r.query, r.error));
             }
+            if (options.compare) {
+                line.append(peerColumns(r, r.duckdbMedianMs, versusDuckDb));
+            }
+            if (options.spark) {
+                line.append(peerColumns(r, r.sparkMedianMs, versusSpark));
+            }
+            if (options.compare) {
+                line.append(String.format(Locale.ROOT, "  %-12s", verdict(r.query, "duckdb", r.agreement, notes)));
+            }
+            if (options.spark) {
+                line.append(String.format(Locale.ROOT, "  %-12s", verdict(r.query, "spark", r.sparkAgreement, notes)));
+            }
+            System.out.println(line.toString().stripTrailing());
         }
         long ran = results.stream().filter(r -> r.error == null).count();
         System.out.printf(Locale.ROOT, "%d of %d queries ran", ran, results.size());
-        if (ratios > 0) {
-            System.out.printf(Locale.ROOT, "; geometric mean ratio sluice/duckdb %.1fx", Math.exp(logRatioSum / ratios));
+        if (versusDuckDb.count > 0) {
+            System.out.printf(Locale.ROOT, "; geometric mean ratio sluice/duckdb %.2fx over %d", versusDuckDb.value(), versusDuckDb.count);
+        }
+        if (versusSpark.count > 0) {
+            System.out.printf(Locale.ROOT, "; sluice/spark %.2fx over %d", versusSpark.value(), versusSpark.count);
         }
         System.out.println();
         if (peakRssKb > 0 && options.coordinator == null) {
             System.out.printf(Locale.ROOT, "peak RSS of this JVM while Sluice ran: %d MB%n", peakRssKb / 1024);
+        }
+        if (results.stream().anyMatch(r -> "yes~".equals(r.agreement) || (r.sparkAgreement != null && r.sparkAgreement.endsWith("yes~")))) {
+            System.out.printf(Locale.ROOT, "yes~: equal but for numbers within %s absolute + %s relative (decimal against double averages)%n",
+                    Agreement.ABSOLUTE, Agreement.RELATIVE);
+        }
+        if (!notes.isEmpty()) {
+            System.out.println("notes:");
+            notes.forEach(note -> System.out.println("  " + note));
+        }
+    }
+
+    /** A peer's median and Sluice's time over it ("-" where either is missing). */
+    private static String peerColumns(Result r, double peerMs, GeometricMean mean) {
+        String ratio = "-";
+        if (r.error == null && !Double.isNaN(peerMs)) {
+            double value = r.sluiceMedianMs / Math.max(peerMs, 0.001);
+            ratio = String.format(Locale.ROOT, "%.2fx", value);
+            mean.add(value);
+        }
+        return String.format(Locale.ROOT, " %10s %9s", Double.isNaN(peerMs) ? "-" : String.format(Locale.ROOT, "%.0f", peerMs), ratio);
+    }
+
+    /** The short form of an agreement for the table; a detailed one ("NO: ...", "... error: ...") also becomes a note. */
+    private static String verdict(int query, String peer, String agreement, List<String> notes) {
+        if (agreement == null) {
+            return "-";
+        }
+        int colon = agreement.indexOf(':');
+        if (colon < 0) {
+            return agreement;
+        }
+        notes.add(String.format(Locale.ROOT, "q%d %s: %s", query, peer, agreement));
+        return agreement.substring(0, colon);
+    }
+
+    /** Geometric mean of ratios. */
+    private static final class GeometricMean {
+        private double logSum;
+        private int count;
+
+        void add(double ratio) {
+            logSum += Math.log(ratio);
+            count++;
+        }
+
+        double value() {
+            return Math.exp(logSum / count);
         }
     }
 
@@ -338,16 +434,19 @@ public final class TpchBenchmark {
         static final String USAGE = """
                 usage: sluice tpch [--sf 1] [--query N[,N...]] [--compare] [--runs 3] [--warmups 1]
                                    [--workers 2] [--coordinator HOST:HTTP_PORT] [--data DIR]
-                                   [--timeout SECONDS] [--duckdb-threads 2]
+                                   [--timeout SECONDS] [--duckdb-threads 2] [--spark]
                   --sf           scale factor (data generated once, cached under --data)
                   --query        queries to run (default: all 22)
                   --compare      also run DuckDB on the same files; print ratios and whether answers agree
+                  --spark        also run Apache Spark 4.2 local[2] (separate JVM) on the same files; needs
+                                 'mvn -f bench/spark-peer/pom.xml -DskipTests package' once
                   --coordinator  run on a running cluster instead of an embedded one
                   --data         data directory (default: $SLUICE_TPCH_DATA or ~/.sluice/tpch)""";
 
         double scaleFactor = 1;
         int[] queries = TpchQueries.all();
         boolean compare;
+        boolean spark;
         int runs = 3;
         int warmups = 1;
         int workers = 2;
@@ -366,6 +465,7 @@ public final class TpchBenchmark {
                     case "--query" -> o.queries = Arrays.stream(value(args, ++i, arg).split(","))
                             .map(String::trim).map(q -> q.startsWith("q") ? q.substring(1) : q).mapToInt(Integer::parseInt).toArray();
                     case "--compare" -> o.compare = true;
+                    case "--spark" -> o.spark = true;
                     case "--runs" -> o.runs = positive(value(args, ++i, arg), arg);
                     case "--warmups" -> o.warmups = Integer.parseInt(value(args, ++i, arg));
                     case "--workers" -> o.workers = positive(value(args, ++i, arg), arg);
