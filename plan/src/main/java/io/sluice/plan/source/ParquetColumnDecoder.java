@@ -10,10 +10,11 @@ import org.apache.parquet.io.api.Binary;
 
 /**
  * Decodes the values of one flat Parquet column, a batch at a time, straight into the primitive
- * arrays of a {@link Col}. A value is NULL when its definition level is below the column's maximum.
+ * arrays of a {@link Col}, through parquet-mr's value-at-a-time {@code ColumnReader}: every type and
+ * encoding, slower than {@link ParquetPageDecoder}, which takes the common ones. A value is NULL when its definition level is below the column's maximum.
  * One loop per batch and decoding; no per-row objects except strings of non-dictionary pages.
  */
-final class ParquetColumnDecoder {
+final class ParquetColumnDecoder implements ColumnChunkDecoder {
     private final ColumnReader reader;
     private final DataType type;
     private final ParquetColumnType.Decoding decoding;
@@ -33,8 +34,8 @@ final class ParquetColumnDecoder {
         this.maxDefinitionLevel = reader.getDescriptor().getMaxDefinitionLevel();
     }
 
-    /** The next {@code n} values of the column; the caller guarantees that many remain. */
-    Col decode(int n) {
+    @Override
+    public Col decode(int n) {
         boolean[] nulls = null;
         ColumnReader r = reader;
         int maxDef = maxDefinitionLevel;
