@@ -10,14 +10,23 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
- * A record batch as it moves between operators: Arrow vectors plus our schema. Whoever receives a
- * batch from {@link BatchStream#next()} owns it and must close it. Columns unpacked for kernels are
- * cached, so an expression that names a column twice reads it once.
+ * A record batch as it moves between operators: columns plus our schema. Whoever receives a batch
+ * from {@link BatchStream#next()} owns it and must close it.
+ *
+ * <p>A batch has two forms, each made on first use and then kept: Arrow vectors ({@link #root()})
+ * and unpacked heap columns ({@link #column}). A batch read from Arrow (a scan of IPC, a shuffle
+ * fetch) unpacks a column when a kernel first asks for it; a batch an operator builds from heap
+ * columns ({@link #of}) writes Arrow vectors only when a consumer asks for the root (a shuffle or
+ * IPC writer). Operators that pass batches to each other in one task therefore never pay for an
+ * Arrow copy nobody reads.
  */
 public final class Batch implements AutoCloseable {
     private final Schema schema;
-    private final VectorSchemaRoot root;
+    private final int rowCount;
     private final Col[] unpacked;
+    private final BufferAllocator allocator; // for writing the root of a batch built from columns
+    private VectorSchemaRoot root;
+    private boolean closed;
 
     public Batch(Schema schema, VectorSchemaRoot root) {
         this.schema = requireNonNull(schema, "schema is null");
@@ -26,62 +35,64 @@ public final class Batch implements AutoCloseable {
             throw new IllegalArgumentException("root has " + root.getFieldVectors().size() + " vectors, schema "
                     + schema.size());
         }
+        this.rowCount = root.getRowCount();
         this.unpacked = new Col[schema.size()];
+        this.allocator = null;
     }
 
-    /** Packs columns into Arrow vectors allocated from {@code allocator}. */
-    public static Batch of(Schema schema, Col[] columns, int rowCount, BufferAllocator allocator) {
-        List<FieldVector> vectors = new ArrayList<>(columns.length);
-        try {
-            for (int i = 0; i < columns.length; i++) {
-                if (columns[i].length != rowCount) {
-                    throw new IllegalArgumentException("column " + i + " has " + columns[i].length + " rows, not " + rowCount);
-                }
-                vectors.add(columns[i].write(schema.field(i).name(), allocator));
-            }
-        } catch (RuntimeException e) {
-            vectors.forEach(FieldVector::close);
-            throw e;
-        }
-        VectorSchemaRoot root = new VectorSchemaRoot(schema.toArrow().getFields(), vectors, rowCount);
-        Batch batch = new Batch(schema, root);
-        System.arraycopy(columns, 0, batch.unpacked, 0, columns.length);
-        return batch;
-    }
-
-    /**
-     * A batch over heap columns for evaluating expressions only: the columns are served from the
-     * unpacked cache and the root's vectors stay empty (they allocate nothing), so building it costs
-     * no Arrow memory and no copy. Never hand it to a consumer that reads {@link #root()}, such as
-     * a shuffle or IPC writer. Closing it is still required and cheap.
-     */
-    public static Batch forEvaluation(Schema schema, Col[] columns, int rowCount, BufferAllocator allocator) {
+    private Batch(Schema schema, Col[] columns, int rowCount, BufferAllocator allocator) {
+        this.schema = requireNonNull(schema, "schema is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
         if (columns.length != schema.size()) {
             throw new IllegalArgumentException(columns.length + " columns for a schema of " + schema.size());
         }
-        List<FieldVector> vectors = new ArrayList<>(columns.length);
         for (int i = 0; i < columns.length; i++) {
             if (columns[i].length != rowCount) {
                 throw new IllegalArgumentException("column " + i + " has " + columns[i].length + " rows, not " + rowCount);
             }
-            vectors.add(schema.field(i).toArrow().createVector(allocator));
         }
-        VectorSchemaRoot root = new VectorSchemaRoot(schema.toArrow().getFields(), vectors, rowCount);
-        Batch batch = new Batch(schema, root);
-        System.arraycopy(columns, 0, batch.unpacked, 0, columns.length);
-        return batch;
+        this.rowCount = rowCount;
+        this.unpacked = columns.clone();
+    }
+
+    /**
+     * A batch of heap columns. Its Arrow vectors are allocated from {@code allocator} when
+     * {@link #root()} is first called, so the allocator must outlive that call.
+     */
+    public static Batch of(Schema schema, Col[] columns, int rowCount, BufferAllocator allocator) {
+        return new Batch(schema, columns, rowCount, allocator);
     }
 
     public Schema schema() {
         return schema;
     }
 
+    /** The batch as Arrow vectors, written from its heap columns on first call. Owned by the batch. */
     public VectorSchemaRoot root() {
+        if (closed) {
+            throw new IllegalStateException("batch is closed");
+        }
+        if (root == null) {
+            root = write();
+        }
         return root;
     }
 
+    private VectorSchemaRoot write() {
+        List<FieldVector> vectors = new ArrayList<>(unpacked.length);
+        try {
+            for (int i = 0; i < unpacked.length; i++) {
+                vectors.add(unpacked[i].write(schema.field(i).name(), allocator));
+            }
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+        return new VectorSchemaRoot(schema.toArrow().getFields(), vectors, rowCount);
+    }
+
     public int rowCount() {
-        return root.getRowCount();
+        return rowCount;
     }
 
     public Col column(int index) {
@@ -112,6 +123,9 @@ public final class Batch implements AutoCloseable {
 
     @Override
     public void close() {
-        root.close();
+        closed = true;
+        if (root != null) {
+            root.close();
+        }
     }
 }

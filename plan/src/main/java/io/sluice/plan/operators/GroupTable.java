@@ -18,7 +18,9 @@ final class GroupTable {
 
     private final DataType[] types;
     private final KeyStore[] keys;
-    private int[] slots = new int[1024]; // group id + 1; 0 = empty
+    // Per slot: the upper 32 bits of the key's hash, then group id + 1; 0 = empty. A probe reads
+    // the stored keys only when the hash tags agree, so a miss touches one array.
+    private long[] slots = new long[1024];
     private long[] groupHashes = new long[256];
     private int groupCount;
 
@@ -57,20 +59,21 @@ final class GroupTable {
     int[] find(Col[] keyCols, int rows, boolean[] skip) {
         long[] hashes = hashRows(keyCols, rows);
         int[] ids = new int[rows];
-        int mask = slots.length - 1;
+        long[] table = slots;
+        int mask = table.length - 1;
         for (int r = 0; r < rows; r++) {
             if (skip != null && skip[r]) {
                 ids[r] = -1;
                 continue;
             }
             long hash = hashes[r];
-            int slot = (int) (hash ^ (hash >>> 32)) & mask;
+            int tag = tag(hash);
+            int slot = slotOf(hash, mask);
             int found = -1;
-            int entry;
-            while ((entry = slots[slot]) != 0) {
-                int id = entry - 1;
-                if (groupHashes[id] == hash && keysEqual(id, keyCols, r)) {
-                    found = id;
+            long entry;
+            while ((entry = table[slot]) != 0) {
+                if ((int) (entry >>> 32) == tag && keysEqual(idOf(entry), keyCols, r)) {
+                    found = idOf(entry);
                     break;
                 }
                 slot = (slot + 1) & mask;
@@ -78,6 +81,22 @@ final class GroupTable {
             ids[r] = found;
         }
         return ids;
+    }
+
+    private static int slotOf(long hash, int mask) {
+        return (int) (hash ^ (hash >>> 32)) & mask;
+    }
+
+    private static int tag(long hash) {
+        return (int) (hash >>> 32);
+    }
+
+    private static int idOf(long entry) {
+        return (int) entry - 1;
+    }
+
+    private static long entry(long hash, int id) {
+        return ((long) tag(hash) << 32) | ((id + 1) & 0xFFFF_FFFFL);
     }
 
     /** Per-row hashes of a batch of keys, one column at a time. */
@@ -91,20 +110,20 @@ final class GroupTable {
 
     private int findOrInsert(Col[] keyCols, int row, long hash) {
         int mask = slots.length - 1;
-        int slot = (int) (hash ^ (hash >>> 32)) & mask;
+        int slot = slotOf(hash, mask);
+        int tag = tag(hash);
         while (true) {
-            int entry = slots[slot];
+            long entry = slots[slot];
             if (entry == 0) {
                 int id = addGroup(keyCols, row, hash);
-                slots[slot] = id + 1;
+                slots[slot] = entry(hash, id);
                 if (groupCount * 2 > slots.length) {
                     rehash();
                 }
                 return id;
             }
-            int id = entry - 1;
-            if (groupHashes[id] == hash && keysEqual(id, keyCols, row)) {
-                return id;
+            if ((int) (entry >>> 32) == tag && keysEqual(idOf(entry), keyCols, row)) {
+                return idOf(entry);
             }
             slot = (slot + 1) & mask;
         }
@@ -140,15 +159,15 @@ final class GroupTable {
     }
 
     private void rehash() {
-        int[] bigger = new int[slots.length * 2];
+        long[] bigger = new long[slots.length * 2];
         int mask = bigger.length - 1;
         for (int id = 0; id < groupCount; id++) {
             long h = groupHashes[id];
-            int slot = (int) (h ^ (h >>> 32)) & mask;
+            int slot = slotOf(h, mask);
             while (bigger[slot] != 0) {
                 slot = (slot + 1) & mask;
             }
-            bigger[slot] = id + 1;
+            bigger[slot] = entry(h, id);
         }
         slots = bigger;
     }
@@ -253,6 +272,9 @@ final class GroupTable {
         }
 
         boolean equalsRow(int id, Col c, int row) {
+            if (longs != null && c.nulls == null) {
+                return !nulls[id] && longs[id] == c.longs[row];
+            }
             boolean rowNull = c.isNull(row);
             if (rowNull || nulls[id]) {
                 return rowNull && nulls[id];

@@ -178,7 +178,7 @@ final class JoinSupport {
      */
     static int[] passing(Expr filter, Schema joined, Col[] columns, int count, BufferAllocator allocator) {
         Col mask;
-        try (Batch batch = Batch.forEvaluation(joined, columns, count, allocator)) {
+        try (Batch batch = Batch.of(joined, columns, count, allocator)) {
             mask = filter.evaluate(batch);
         }
         if (mask.type.kind() == Kind.NULL) {

@@ -18,7 +18,7 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 final class ParquetBatchStream implements BatchStream {
     private final ParquetFileReader reader;
     private final PageReadStore rowGroup;
-    private final ParquetColumnDecoder[] decoders;
+    private final ColumnChunkDecoder[] decoders;
     private final Schema schema;
     private final String file;
     private final int batchSize;
@@ -27,7 +27,7 @@ final class ParquetBatchStream implements BatchStream {
     private boolean closed;
 
     /** Takes ownership of {@code reader} and {@code rowGroup} (null when no column is read). */
-    ParquetBatchStream(ParquetFileReader reader, PageReadStore rowGroup, ParquetColumnDecoder[] decoders,
+    ParquetBatchStream(ParquetFileReader reader, PageReadStore rowGroup, ColumnChunkDecoder[] decoders,
             Schema schema, long rowCount, String file, int batchSize, BufferAllocator allocator) {
         this.reader = requireNonNull(reader, "reader is null");
         this.rowGroup = rowGroup;

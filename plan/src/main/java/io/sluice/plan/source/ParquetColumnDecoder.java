@@ -10,14 +10,22 @@ import org.apache.parquet.io.api.Binary;
 
 /**
  * Decodes the values of one flat Parquet column, a batch at a time, straight into the primitive
- * arrays of a {@link Col}. A value is NULL when its definition level is below the column's maximum.
- * One loop per batch and decoding; no per-row objects except the strings themselves.
+ * arrays of a {@link Col}, through parquet-mr's value-at-a-time {@code ColumnReader}: every type and
+ * encoding, slower than {@link ParquetPageDecoder}, which takes the common ones. A value is NULL when its definition level is below the column's maximum.
+ * One loop per batch and decoding; no per-row objects except strings of non-dictionary pages.
  */
-final class ParquetColumnDecoder {
+final class ParquetColumnDecoder implements ColumnChunkDecoder {
     private final ColumnReader reader;
     private final DataType type;
     private final ParquetColumnType.Decoding decoding;
     private final int maxDefinitionLevel;
+    // Strings decoded from recently seen Binary objects, by identity. A dictionary page hands out
+    // the same Binary for every row with the same value, so each distinct value is decoded (and its
+    // String hash computed) once instead of once per row. Plain pages make a Binary per value and
+    // simply miss.
+    private final Binary[] recentBinaries = new Binary[STRING_CACHE_SIZE];
+    private final String[] recentStrings = new String[STRING_CACHE_SIZE];
+    private static final int STRING_CACHE_SIZE = 1024;
 
     ParquetColumnDecoder(ColumnReader reader, ParquetColumnType columnType) {
         this.reader = requireNonNull(reader, "reader is null");
@@ -26,8 +34,8 @@ final class ParquetColumnDecoder {
         this.maxDefinitionLevel = reader.getDescriptor().getMaxDefinitionLevel();
     }
 
-    /** The next {@code n} values of the column; the caller guarantees that many remain. */
-    Col decode(int n) {
+    @Override
+    public Col decode(int n) {
         boolean[] nulls = null;
         ColumnReader r = reader;
         int maxDef = maxDefinitionLevel;
@@ -78,7 +86,7 @@ final class ParquetColumnDecoder {
                 String[] out = new String[n];
                 for (int i = 0; i < n; i++) {
                     if (r.getCurrentDefinitionLevel() == maxDef) {
-                        out[i] = r.getBinary().toStringUsingUTF8();
+                        out[i] = string(r.getBinary());
                     } else {
                         nulls = markNull(nulls, n, i);
                     }
@@ -88,6 +96,17 @@ final class ParquetColumnDecoder {
             }
             default -> throw new IllegalStateException("unhandled decoding " + decoding);
         }
+    }
+
+    private String string(Binary binary) {
+        int slot = System.identityHashCode(binary) & (STRING_CACHE_SIZE - 1);
+        if (recentBinaries[slot] == binary) {
+            return recentStrings[slot];
+        }
+        String value = binary.toStringUsingUTF8();
+        recentBinaries[slot] = binary;
+        recentStrings[slot] = value;
+        return value;
     }
 
     private static boolean[] markNull(boolean[] nulls, int n, int row) {

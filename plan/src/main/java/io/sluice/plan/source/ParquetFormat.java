@@ -11,7 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.Path;
+import java.util.Set;
 import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -97,7 +101,7 @@ final class ParquetFormat implements FormatReader {
                 requested.add(parquetField);
                 types.add(type);
             }
-            ParquetColumnDecoder[] decoders = new ParquetColumnDecoder[selection.size()];
+            ColumnChunkDecoder[] decoders = new ColumnChunkDecoder[selection.size()];
             if (!requested.isEmpty() && rowCount > 0) {
                 MessageType requestedSchema = new MessageType(fileSchema.getName(), requested);
                 reader.setRequestedSchema(requestedSchema);
@@ -105,8 +109,14 @@ final class ParquetFormat implements FormatReader {
                 ColumnReadStoreImpl store = new ColumnReadStoreImpl(rowGroup, IgnoringConverter.INSTANCE,
                         requestedSchema, reader.getFileMetaData().getCreatedBy());
                 List<ColumnDescriptor> descriptors = requestedSchema.getColumns();
+                BlockMetaData block = rowGroups.get(partition.rowGroup());
                 for (int i = 0; i < decoders.length; i++) {
-                    decoders[i] = new ParquetColumnDecoder(store.getColumnReader(descriptors.get(i)), types.get(i));
+                    ColumnDescriptor descriptor = descriptors.get(i);
+                    if (ParquetPageDecoder.supports(types.get(i), descriptor, encodings(block, descriptor))) {
+                        decoders[i] = new ParquetPageDecoder(rowGroup.getPageReader(descriptor), descriptor, types.get(i));
+                    } else {
+                        decoders[i] = new ParquetColumnDecoder(store.getColumnReader(descriptor), types.get(i));
+                    }
                 }
             }
             return new ParquetBatchStream(reader, rowGroup, decoders, selection.schema(), rowCount, file, batchSize,
@@ -121,6 +131,17 @@ final class ParquetFormat implements FormatReader {
             }
             throw new SluiceException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The encodings a row group's chunk of a column uses (values and levels). */
+    private static Set<Encoding> encodings(BlockMetaData block, ColumnDescriptor descriptor) {
+        ColumnPath path = ColumnPath.get(descriptor.getPath());
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+            if (chunk.getPath().equals(path)) {
+                return chunk.getEncodings();
+            }
+        }
+        throw new IllegalStateException("row group has no chunk for column " + path);
     }
 
     static void closeQuietly(ParquetFileReader reader) {

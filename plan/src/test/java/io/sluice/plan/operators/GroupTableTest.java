@@ -31,4 +31,49 @@ class GroupTableTest {
         // (NULL, x), (NULL, NULL), (NULL, x), (1, NULL), (1, y)
         assertThat(ids).containsExactly(0, 1, 0, 2, 3);
     }
+
+    @Test
+    void singleLongKeysFindTheirGroupsAcrossGrowthAndANullGroup() {
+        int n = 10_000;
+        long[] values = new long[n];
+        boolean[] nulls = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = (i % 3000) * 1_000_003L - 7;
+            nulls[i] = i % 1000 == 999;
+        }
+        GroupTable table = new GroupTable(new DataType[] {DataType.INT64});
+        int[] ids = table.groupIds(new Col[] {Col.ofLongs(DataType.INT64, values, nulls)}, n);
+        assertThat(table.groupCount()).isEqualTo(distinct(values, nulls));
+        java.util.Map<Long, Integer> byValue = new java.util.HashMap<>();
+        for (int i = 0; i < n; i++) {
+            Long key = nulls[i] ? null : values[i];
+            Integer seen = byValue.putIfAbsent(key, ids[i]);
+            assertThat(seen == null ? ids[i] : seen).as("row " + i).isEqualTo(ids[i]);
+        }
+        // An INT32 probe without NULLs, with misses, after the NULL group exists.
+        long[] probe = {-7, 1_000_003L - 7, 42, 2998 * 1_000_003L - 7};
+        int[] found = table.find(new Col[] {Col.ofLongs(DataType.INT32, probe, null)}, probe.length, null);
+        assertThat(found).containsExactly(byValue.get(-7L), byValue.get(1_000_003L - 7), -1,
+                byValue.get(2998 * 1_000_003L - 7));
+        int[] nullProbe = table.find(new Col[] {Col.ofLongs(DataType.INT64, new long[] {5}, new boolean[] {true})}, 1, null);
+        assertThat(nullProbe).containsExactly(byValue.get(null));
+
+        // Without a NULL group.
+        GroupTable noNulls = new GroupTable(new DataType[] {DataType.INT64});
+        noNulls.groupIds(new Col[] {Col.ofLongs(DataType.INT64, values, null)}, n);
+        int[] again = noNulls.find(new Col[] {Col.ofLongs(DataType.INT64, probe, new boolean[] {false, true, false, false})},
+                probe.length, null);
+        assertThat(again[0]).isNotNegative();
+        assertThat(again[1]).isEqualTo(-1);
+        assertThat(again[2]).isEqualTo(-1);
+        assertThat(again[3]).isNotNegative();
+    }
+
+    private static int distinct(long[] values, boolean[] nulls) {
+        java.util.Set<Long> keys = new java.util.HashSet<>();
+        for (int i = 0; i < values.length; i++) {
+            keys.add(nulls[i] ? null : values[i]);
+        }
+        return keys.size();
+    }
 }
