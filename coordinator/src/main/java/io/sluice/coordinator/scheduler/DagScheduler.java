@@ -105,7 +105,15 @@ public final class DagScheduler {
         int[] recoveries = {0};
         try {
             while (!pending.isEmpty()) {
-                for (Stage stage : runnable(pending, running.keySet(), done, plans, outputs, jobId, deadline)) {
+                List<Stage> ready;
+                try {
+                    ready = runnable(pending, running.keySet(), done, plans, outputs, jobId, deadline);
+                } catch (FetchFailedException samplingFailed) {
+                    // resolving split points samples the parents' outputs: a lost one is recomputed, then sampled again
+                    recover(jobId, samplingFailed, byShuffle, plans, outputs, deadline, recoveries);
+                    continue;
+                }
+                for (Stage stage : ready) {
                     CompletableFuture<List<MapStatus>> tasks = launchTasks(jobId, stage, plans.get(stage.id()), outputs,
                             allPartitions(stage));
                     running.put(stage.id(), tasks);
@@ -248,19 +256,22 @@ public final class DagScheduler {
     private void recover(String jobId, FetchFailedException failed, Map<String, Stage> byShuffle,
             Map<Integer, ShuffleWriterExec> plans, Map<String, List<MapStatus>> outputs, long deadline, int[] recoveries) {
         FetchFailure failure = failed.failure();
-        if (++recoveries[0] > MAX_RECOVERIES) {
-            throw new TaskFailedException("job " + jobId + " lost map outputs " + MAX_RECOVERIES + " times; last: "
-                    + failed.getMessage());
-        }
         Stage parent = byShuffle.get(failure.shuffleId());
         List<MapStatus> statuses = parent == null ? null : outputs.get(parent.shuffleId());
         if (statuses == null) {
             throw new TaskFailedException("job " + jobId + ": cannot recompute " + failure + ": " + failed.getMessage());
         }
+        if (failure.serverLost() && failure.map() < statuses.size() && !livesOn(statuses.get(failure.map()), failure)) {
+            // another stage's failure already moved this output off the lost server: just read it again
+            return;
+        }
+        if (++recoveries[0] > MAX_RECOVERIES) {
+            throw new TaskFailedException("job " + jobId + " lost map outputs " + MAX_RECOVERIES + " times; last: "
+                    + failed.getMessage());
+        }
         List<Integer> lost = new ArrayList<>();
         for (int m = 0; m < statuses.size() && failure.serverLost(); m++) {
-            MapStatus s = statuses.get(m);
-            if (s.host().equals(failure.host()) && s.port() == failure.port()) {
+            if (livesOn(statuses.get(m), failure)) {
                 lost.add(m);
             }
         }
@@ -282,6 +293,11 @@ public final class DagScheduler {
                 recover(jobId, deeper, byShuffle, plans, outputs, deadline, recoveries);
             }
         }
+    }
+
+    /** Whether this map output is served by the shuffle server the failure names. */
+    private static boolean livesOn(MapStatus status, FetchFailure failure) {
+        return status.host().equals(failure.host()) && status.port() == failure.port();
     }
 
     private static Optional<Partitioning.Range> unresolvedRange(ShuffleWriterExec writer) {
@@ -342,6 +358,7 @@ public final class DagScheduler {
             future.cancel(false);
             throw new SluiceException("job " + jobId + " timed out in stage " + stage.id());
         } catch (InterruptedException e) {
+            future.cancel(false);
             Thread.currentThread().interrupt();
             throw new SluiceException("job " + jobId + " was interrupted");
         }

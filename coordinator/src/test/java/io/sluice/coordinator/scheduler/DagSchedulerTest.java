@@ -3,9 +3,13 @@ package io.sluice.coordinator.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.operators.EmptyExec;
+import io.sluice.plan.physical.FetchFailure;
 import io.sluice.plan.physical.MapStatus;
 import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.SplitPoints;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
@@ -13,11 +17,13 @@ import io.sluice.shuffle.ShuffleClient;
 import io.sluice.shuffle.ShuffleWriterExec;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
@@ -33,6 +39,8 @@ class DagSchedulerTest {
 
     /** Tasks submitted so far, by "stage/partition", each waiting for the test to finish it. */
     private final Map<String, CompletableFuture<MapStatus>> launched = new ConcurrentHashMap<>();
+    /** The same launches in submission order, each as "stage/partition" and its future. */
+    private final BlockingQueue<Map.Entry<String, CompletableFuture<MapStatus>>> launches = new LinkedBlockingQueue<>();
     private final ExecutorService jobThread = Executors.newSingleThreadExecutor();
     private RootAllocator allocator;
     private ShuffleClient client;
@@ -45,6 +53,7 @@ class DagSchedulerTest {
         TaskLauncher launcher = (jobId, stageId, partition, plan) -> {
             CompletableFuture<MapStatus> task = new CompletableFuture<>();
             launched.put(stageId + "/" + partition, task);
+            launches.add(Map.entry(stageId + "/" + partition, task));
             return task;
         };
         scheduler = new DagScheduler(launcher, new BlockFetcher(client, allocator), shuffles -> { }, 10_000);
@@ -87,6 +96,35 @@ class DagSchedulerTest {
                 .hasRootCauseMessage("disk on fire");
         assertThat(launched.get("1/0").isCancelled()).isTrue();
         assertThat(launched).doesNotContainKey("2/0");
+    }
+
+    /**
+     * Resolving a range stage's split points samples its parent's output; when that output is lost
+     * the parent's map task runs again and the sampling is repeated, within the same job.
+     */
+    @Test
+    void aLostOutputFoundWhileSamplingIsRecomputed() throws Exception {
+        Partitioning.Range range = new Partitioning.Range(
+                List.of(new SortKey(new Column("k"), true, false)), SplitPoints.unresolved("range-1"), 2);
+        Stage ranged = new Stage(1, "job1-s1", new ShuffleWriterExec(new EmptyExec(SCHEMA), range, "job1-s1"), List.of(0));
+        Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", List.of(stage(0, List.of()), ranged)));
+
+        nextLaunch("0/0").complete(status("w-lost"));
+        String sampling = (DagScheduler.SAMPLE_STAGE_OFFSET + 1) + "/0";
+        nextLaunch(sampling).completeExceptionally(new FetchFailedException(
+                new FetchFailure("job1-s0", 0, "127.0.0.1", 1, true), "connection refused"));
+        nextLaunch("0/0").complete(new MapStatus("w-new", "127.0.0.1", 2, new long[] {0}));
+        nextLaunch(sampling).complete(new MapStatus("w-new", "127.0.0.1", 2, new long[] {0}));
+        MapStatus result = status("w-result");
+        nextLaunch("1/0").complete(result);
+        assertThat(job.get(5, TimeUnit.SECONDS)).containsExactly(result);
+    }
+
+    private CompletableFuture<MapStatus> nextLaunch(String expected) throws InterruptedException {
+        Map.Entry<String, CompletableFuture<MapStatus>> next = launches.poll(5, TimeUnit.SECONDS);
+        assertThat(next).as("a launch of " + expected).isNotNull();
+        assertThat(next.getKey()).isEqualTo(expected);
+        return next.getValue();
     }
 
     private void awaitLaunched(String... tasks) throws InterruptedException {
