@@ -87,7 +87,7 @@ final class SparkPeer {
         Path queryDirectory = Files.createTempDirectory("sluice-tpch-spark-queries");
         try {
             for (int query : queries) {
-                Files.writeString(queryDirectory.resolve("q" + query + ".sql"), TpchQueries.text(query));
+                Files.writeString(queryDirectory.resolve("q" + query + ".sql"), TpchQueries.forPeer(TpchQueries.text(query)));
             }
             long limitSeconds = STARTUP_SECONDS + (long) queries.length * (runs + warmups) * timeoutSeconds;
             return collect(start(data, queryDirectory, runs, warmups, timeoutSeconds), queries, limitSeconds);

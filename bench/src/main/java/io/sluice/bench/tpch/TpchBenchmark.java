@@ -247,7 +247,7 @@ public final class TpchBenchmark {
     }
 
     private static void runDuckDb(Connection duck, Options options, Result result) {
-        String sql = TpchQueries.text(result.query);
+        String sql = TpchQueries.forPeer(TpchQueries.text(result.query));
         double[] times = new double[options.runs];
         List<List<Object>> expected = null;
         try {

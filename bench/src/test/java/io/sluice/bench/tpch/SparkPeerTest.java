@@ -73,7 +73,7 @@ class SparkPeerTest {
         try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
             TpchBenchmark.prepareDuckDb(duck, data, 1);
             for (int query : queries) {
-                try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(TpchQueries.text(query))) {
+                try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(TpchQueries.forPeer(TpchQueries.text(query)))) {
                     SparkPeer.Outcome outcome = outcomes.get(query);
                     assertThat(outcome.error()).as("q%d", query).isNull();
                     assertThat(Agreement.of(outcome.answer(), TpchBenchmark.readAll(rs), TpchQueries.text(query)))
