@@ -31,6 +31,16 @@ final class ClusterTesting {
         return n;
     }
 
+    /** Table {@code t} in both engines: four CSV files of 5,000 rows, {@code k} one of 17 strings, {@code v} 0 to 19,999. */
+    static void createKeyedCsvTable(DuckDbOracle duck, Session session, java.nio.file.Path data) throws Exception {
+        for (int f = 0; f < 4; f++) {
+            duck.execute("COPY (SELECT 'k' || (range % 17) AS k, range AS v FROM range(" + f * 5000 + ", "
+                    + (f + 1) * 5000 + ")) TO '" + data.resolve("part-" + f + ".csv") + "' (FORMAT CSV, HEADER)");
+        }
+        duck.execute("CREATE VIEW t AS SELECT * FROM read_csv_auto('" + data + "/*.csv')");
+        session.sql("CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '" + data + "'");
+    }
+
     /** Closes what a test class opened, in order, whichever of them exist. */
     static void closeAll(AutoCloseable... resources) throws Exception {
         for (AutoCloseable r : resources) {

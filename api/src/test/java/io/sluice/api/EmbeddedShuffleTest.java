@@ -38,12 +38,7 @@ class EmbeddedShuffleTest {
     void corruptMapOutputIsRecomputedAndStrangersAreRefused() throws Exception {
         try (DuckDbOracle duck = new DuckDbOracle();
                 Session session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4))) {
-            for (int f = 0; f < 4; f++) {
-                duck.execute("COPY (SELECT 'k' || (range % 17) AS k, range AS v FROM range(" + f * 5000 + ", "
-                        + (f + 1) * 5000 + ")) TO '" + data.resolve("part-" + f + ".csv") + "' (FORMAT CSV, HEADER)");
-            }
-            duck.execute("CREATE VIEW t AS SELECT * FROM read_csv_auto('" + data + "/*.csv')");
-            session.sql("CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '" + data + "'");
+            ClusterTesting.createKeyedCsvTable(duck, session, data);
             String sql = "SELECT k, sum(v) AS s, count(*) AS c FROM t GROUP BY k ORDER BY k";
             List<List<Object>> expected = duck.query(sql);
 
