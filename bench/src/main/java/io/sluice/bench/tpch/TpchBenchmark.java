@@ -71,7 +71,16 @@ public final class TpchBenchmark {
         }
         System.out.printf(Locale.ROOT, "generating or reusing TPC-H sf %s under %s%n", options.scaleFactor, options.dataDirectory);
         long started = System.nanoTime();
-        TpchData data = TpchData.generate(options.dataDirectory, options.scaleFactor);
+        TpchData data;
+        try {
+            data = TpchData.generate(options.dataDirectory, options.scaleFactor);
+        } catch (RuntimeException e) {
+            // an unwritable or full data directory is the user's to fix: one line, no stack trace
+            System.err.println("error: cannot generate TPC-H data under " + options.dataDirectory + ": " + firstLine(e)
+                    + (e.getCause() != null ? " (" + firstLine(e.getCause()) + ")" : ""));
+            System.exit(1);
+            return;
+        }
         System.out.printf(Locale.ROOT, "data ready in %.1f s: %s%n", (System.nanoTime() - started) / 1e9, data.directory());
 
         List<Result> results = new ArrayList<>();
