@@ -2,9 +2,9 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.wire.PlanJson;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,12 +37,12 @@ final class RemoteEngine implements QueryEngine {
 
     @Override
     public byte[] run(LogicalPlan plan) {
-        return post("plan", "application/octet-stream", Kryos.serialize(plan));
+        return post("plan", PlanJson.MEDIA_TYPE, PlanJson.encode(plan));
     }
 
     @Override
     public String explain(LogicalPlan plan) {
-        return new String(post("explain", "application/octet-stream", Kryos.serialize(plan)), StandardCharsets.UTF_8);
+        return new String(post("explain", PlanJson.MEDIA_TYPE, PlanJson.encode(plan)), StandardCharsets.UTF_8);
     }
 
     private byte[] post(String path, String contentType, byte[] body) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A client session on a coordinator's HTTP endpoint: DataFrame plans travel Kryo-serialized,
+ * A client session on a coordinator's HTTP endpoint: DataFrame plans travel in the versioned JSON plan format,
  * SQL as text, results come back as Arrow IPC, and errors as messages; without the cluster's
  * secret as a bearer token a request is refused.
  */

@@ -2,9 +2,9 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.wire.PlanJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.CompletableFuture;
@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator's HTTP API for clients: {@code POST /v1/sql} (a SQL script as text) and
- * {@code POST /v1/plan} (a Kryo-serialized logical plan) answer with the result as an Arrow IPC
+ * {@code POST /v1/plan} (a logical plan in the versioned JSON format of {@link PlanJson}) answer with the result as an Arrow IPC
  * stream, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
@@ -77,13 +77,12 @@ final class HttpEndpoint extends AllDirectives {
         });
     }
 
-    /** A client's serialized plan; one that does not decode is the client's error. */
+    /**
+     * A client's plan in the JSON wire format ({@link PlanJson}): no client bytes ever reach Kryo,
+     * and one that does not decode is the client's error (400).
+     */
     private static LogicalPlan plan(byte[] bytes) {
-        try {
-            return Kryos.deserialize(bytes, LogicalPlan.class);
-        } catch (RuntimeException e) {
-            throw new SluiceException("malformed plan in the request body: " + e.getMessage());
-        }
+        return PlanJson.decode(bytes);
     }
 
     private CompletableFuture<HttpResponse> answer(Supplier<byte[]> work) {
