@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.source.FileAccessPolicy;
 import io.sluice.worker.Worker;
 import io.sluice.worker.WorkerSettings;
 import java.io.IOException;
@@ -35,11 +36,12 @@ public final class LocalCluster implements QueryEngine {
             throw new IllegalStateException("cannot create a temporary directory", e);
         }
         // A fresh shuffle secret per session: only this session's nodes can read its shuffle blocks.
-        String configured = System.getenv(Session.AUTH_SECRET_VARIABLE);
-        secret = configured == null || configured.isEmpty() ? randomSecret() : configured;
+        String configured = AuthSecrets.configured();
+        secret = configured == null ? randomSecret() : configured;
         CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
                 .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter())
-                .withJobTimeout(options.jobTimeout()).withAuthSecret(secret);
+                .withJobTimeout(options.jobTimeout()).withAuthSecret(secret)
+                .withFileAccess(FileAccessPolicy.under(options.allowedRoots()));
         coordinator = Coordinator.start(settings);
         try {
             for (int i = 0; i < options.workers(); i++) {
@@ -67,36 +69,44 @@ public final class LocalCluster implements QueryEngine {
     /**
      * @param httpPort -1 for no HTTP endpoint, 0 for a free port
      * @param shufflePartitions 0 for twice the cluster's slots
+     * @param allowedRoots where tables may live ({@link FileAccessPolicy}); by default the whole local
+     *                     file system, since an embedded cluster reads with its own user's rights
      */
     public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
-            Duration jobTimeout) {
+            Duration jobTimeout, List<String> allowedRoots) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
             }
             requireNonNull(stableAfter, "stableAfter is null");
             requireNonNull(jobTimeout, "jobTimeout is null");
+            allowedRoots = List.copyOf(requireNonNull(allowedRoots, "allowedRoots is null"));
         }
 
         public static Options of(int workers) {
-            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30));
+            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), List.of("/"));
+        }
+
+        /** Tables only under these directories or URIs (for a cluster whose HTTP port others reach). */
+        public Options withAllowedRoots(List<String> roots) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, roots);
         }
 
         public Options withHttpPort(int port) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout);
+            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout, allowedRoots);
         }
 
         public Options withShufflePartitions(int n) {
-            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout);
+            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, allowedRoots);
         }
 
         public Options withSlotsPerWorker(int n) {
-            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout);
+            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots);
         }
 
         /** How long a job may run before it is cancelled and fails (default 30 minutes). */
         public Options withJobTimeout(Duration timeout) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout);
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout, allowedRoots);
         }
     }
 

@@ -55,8 +55,7 @@ public final class Session implements AutoCloseable {
 
     /** A session on a coordinator's HTTP endpoint. File paths must be readable there and here. */
     public static Session connect(String host, int httpPort) {
-        String secret = System.getenv(AUTH_SECRET_VARIABLE);
-        return connect(host, httpPort, secret == null || secret.isEmpty() ? null : secret);
+        return connect(host, httpPort, AuthSecrets.configured());
     }
 
     /**

@@ -1,7 +1,9 @@
 package io.sluice.cli;
 
+import io.sluice.api.AuthSecrets;
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
+import io.sluice.plan.source.FileAccessPolicy;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -31,13 +33,26 @@ final class CoordinatorCommand implements Callable<Integer> {
             description = "Partitions per shuffle; 0 means twice the cluster's task slots (default: ${DEFAULT-VALUE}).")
     int shufflePartitions;
 
+    @Option(names = "--data-dir", paramLabel = "PATH",
+            description = "Tables may only be read under this directory (default: the working directory); "
+                    + "-Dsluice.fs.allowed-roots=ROOT,... in SLUICE_JAVA_OPTS replaces it with a list of roots.")
+    java.nio.file.Path dataDir;
+
+    @Option(names = "--insecure", description = "Run without the cluster secret: anyone who reaches a port "
+            + "controls the cluster. For a trusted machine only. The secret otherwise comes from "
+            + "SLUICE_AUTH_SECRET or -Dsluice.auth.secret-file=PATH (docs/security.md).")
+    boolean insecure;
+
     @Override
     public Integer call() throws InterruptedException {
+        String secret = AuthSecrets.required(insecure);
         Options.port(spec, "--port", port, false);
         Options.port(spec, "--http-port", httpPort, true);
         Options.atLeast(spec, "--shuffle-partitions", shufflePartitions, 0);
         Coordinator coordinator = Coordinator.start(
-                CoordinatorSettings.defaults(host, port, httpPort).withShufflePartitions(shufflePartitions));
+                CoordinatorSettings.defaults(host, port, httpPort).withShufflePartitions(shufflePartitions)
+                        .withAuthSecret(secret).withFileAccess(FileAccessPolicy.fromSystemProperty(
+                                (dataDir != null ? dataDir : java.nio.file.Path.of("")).toAbsolutePath().toString())));
         spec.commandLine().getErr().println("coordinator ready: cluster " + coordinator.clusterAddress()
                 + ", http " + new HostPort(host, coordinator.httpPort()));
         Foreground.run(coordinator, Foreground::forever);

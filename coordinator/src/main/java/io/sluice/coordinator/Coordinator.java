@@ -59,23 +59,23 @@ public final class Coordinator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter());
+        NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter())
+                .withSecret(settings.authSecret());
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
                 this::addTaskMetrics),
-                node, ConfigFactory.parseString("pekko.http.server.request-timeout = infinite\n"
-                        + "pekko.http.server.idle-timeout = infinite\n"
-                        + "pekko.http.server.parsing.max-content-length = 256m").withFallback(ConfigFactory.load()));
+                node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(ConfigFactory.load()));
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
         java.util.function.Consumer<java.util.List<String>> removeShuffles =
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
         this.scheduler = new DagScheduler(this::launch, fetcher, removeShuffles, settings.jobTimeout().toMillis());
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
-                settings.queryDefaults(), analyzedJobs);
+                settings.queryDefaults(), analyzedJobs, settings.fileAccess());
         ServerBinding binding = null;
         if (settings.httpPort() >= 0) {
             try {
                 binding = Http.get(system).newServerAt(settings.host(), settings.httpPort())
-                        .bind(new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret()).routes())
+                        .bind(new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret(),
+                                MAX_CONCURRENT_QUERIES).routes())
                         .toCompletableFuture().get(30, TimeUnit.SECONDS);
             } catch (Exception e) {
                 closeQuietly();
@@ -83,6 +83,21 @@ public final class Coordinator implements AutoCloseable {
             }
         }
         this.http = binding;
+    }
+
+    /** HTTP requests running queries at once; more wait, then are told "busy" (503). */
+    static final int MAX_CONCURRENT_QUERIES = Integer.getInteger("sluice.coordinator.max-concurrent-queries", 16);
+
+    /**
+     * A request may take as long as a job may run (plus a minute to collect the result), and a
+     * connection that sends nothing is closed after that too; bodies past the endpoint's limit are
+     * refused while parsing.
+     */
+    private static String httpLimits(Duration jobTimeout) {
+        long requestSeconds = jobTimeout.toSeconds() + 60;
+        return "pekko.http.server.request-timeout = " + requestSeconds + "s\n"
+                + "pekko.http.server.idle-timeout = " + (requestSeconds + 60) + "s\n"
+                + "pekko.http.server.parsing.max-content-length = " + HttpEndpoint.MAX_BODY_BYTES + "b";
     }
 
     public static Coordinator start(CoordinatorSettings settings) {

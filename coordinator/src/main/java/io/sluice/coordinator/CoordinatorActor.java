@@ -16,6 +16,8 @@ import io.sluice.coordinator.scheduler.FetchFailedException;
 import io.sluice.coordinator.scheduler.TaskFailedException;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.MapStatus;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -81,13 +83,16 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         final String id;
         final ActorRef<WorkerCommand> ref;
         final int slots;
+        /** This registration's token: commands carry it, and reports must return it. */
+        final String session;
         final Set<String> running = new HashSet<>();
         boolean reachable = true;
 
-        WorkerState(String id, ActorRef<WorkerCommand> ref, int slots) {
+        WorkerState(String id, ActorRef<WorkerCommand> ref, int slots, String session) {
             this.id = id;
             this.ref = ref;
             this.slots = slots;
+            this.session = session;
         }
 
         String id() {
@@ -168,11 +173,11 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             if (old != null) {
                 requeueRunning(old);
             }
-            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots()));
+            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots(), newSession()));
             getContext().getLog().info("worker {} registered with {} slots (shuffle {}:{})", msg.workerId(), msg.slots(),
                     msg.shuffleHost(), msg.shufflePort());
         }
-        msg.worker().tell(new WorkerRegistered(coordinatorId));
+        msg.worker().tell(new WorkerRegistered(coordinatorId, workers.get(msg.workerId()).session));
         dispatch();
         return this;
     }
@@ -189,11 +194,17 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private Behavior<CoordinatorCommand> onFinished(TaskFinished msg) {
-        Pending pending = running.remove(msg.taskId());
         WorkerState worker = workers.get(msg.workerId());
-        if (worker != null) {
-            worker.running().remove(msg.taskId());
+        if (worker == null || !worker.running().contains(msg.taskId()) || msg.session() == null
+                || !MessageDigest.isEqual(msg.session().getBytes(StandardCharsets.UTF_8),
+                        worker.session.getBytes(StandardCharsets.UTF_8))) {
+            // Only the worker a task was sent to may report it, with its registration's token.
+            getContext().getLog().warn("ignoring a report of task {} claiming worker {}: not the worker it was sent to "
+                    + "or not its session", msg.taskId(), msg.workerId());
+            return this;
         }
+        worker.running().remove(msg.taskId());
+        Pending pending = running.remove(msg.taskId());
         if (pending == null) {
             return this; // a late report from an attempt that was already given up on
         }
@@ -231,7 +242,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             for (String attempt : worker.running()) {
                 Pending pending = running.get(attempt);
                 if (pending != null && pending.launch().task().taskId().equals(msg.taskId())) {
-                    worker.ref().tell(new CancelTask(attempt));
+                    worker.ref().tell(new CancelTask(attempt, worker.session));
                 }
             }
         }
@@ -311,7 +322,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private Behavior<CoordinatorCommand> onBroadcastRemove(BroadcastRemove msg) {
         for (WorkerState w : workers.values()) {
-            w.ref().tell(new RemoveShuffles(msg.shuffleIds()));
+            w.ref().tell(new RemoveShuffles(msg.shuffleIds(), w.session));
         }
         return this;
     }
@@ -328,6 +339,14 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         msg.reply().complete(out);
         return this;
     }
+
+    private static String newSession() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return java.util.HexFormat.of().formatHex(bytes);
+    }
+
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
     /** Gives queued tasks to free slots, starting at a rotating worker so tasks spread out. */
     private void dispatch() {
@@ -354,7 +373,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                     base.stageId(), base.partition(), pending.attempt(), base.plan());
             running.put(task.taskId(), pending);
             chosen.running().add(task.taskId());
-            chosen.ref().tell(new RunTask(task, getContext().getSelf()));
+            chosen.ref().tell(new RunTask(task, getContext().getSelf(), chosen.session));
         }
     }
 }

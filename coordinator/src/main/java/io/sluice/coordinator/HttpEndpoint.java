@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpHeader;
@@ -26,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * stream, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
- * (compared in constant time); anything else is a 401 and the request body is not read.
+ * (compared in constant time); anything else is a 401 and the request body is not read. Bodies are
+ * limited to {@link #MAX_BODY_BYTES} (413) and concurrent queries to the configured number (503
+ * "busy" after a wait); a query too deep to process is a 400 "query too complex".
  */
 final class HttpEndpoint extends AllDirectives {
     private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
@@ -36,27 +40,41 @@ final class HttpEndpoint extends AllDirectives {
     private final ExecutorService executor;
     private final Supplier<ClusterLoad> load;
     private final byte[] expectedAuthorization;
+    private final Semaphore running;
 
-    /** {@code secret} may be null: then no route asks for a token. */
-    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret) {
+    /**
+     * {@code secret} may be null: then no route asks for a token. At most {@code maxConcurrentQueries}
+     * requests run at once; more wait up to {@link #QUEUE_WAIT_SECONDS} for a turn, then get a 503.
+     */
+    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret,
+            int maxConcurrentQueries) {
         this.queries = requireNonNull(queries, "queries is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.load = requireNonNull(load, "load is null");
         this.expectedAuthorization = secret == null ? null : ("Bearer " + secret).getBytes(StandardCharsets.UTF_8);
+        if (maxConcurrentQueries < 1) {
+            throw new IllegalArgumentException("maxConcurrentQueries must be at least 1: " + maxConcurrentQueries);
+        }
+        this.running = new Semaphore(maxConcurrentQueries, true);
     }
+
+    /** The largest request body read (SQL text or a JSON plan); a larger one is a 413. */
+    static final long MAX_BODY_BYTES = 16L << 20;
+    /** How long a request beyond the concurrency limit waits for a turn before it is told "busy". */
+    static final int QUEUE_WAIT_SECONDS = 30;
 
     Route routes() {
         return pathPrefix("v1", () -> concat(
                 path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
                         .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
-                authenticated(() -> concat(
+                authenticated(() -> withSizeLimit(MAX_BODY_BYTES, () -> concat(
                         path("sql", () -> post(() -> entity(Unmarshaller.entityToString(),
                                 sql -> completeWithFuture(answer(() -> queries.runSql(sql)))))),
                         path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
                                 bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes))))))),
                         path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
                                 bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
-                                        false).getBytes(StandardCharsets.UTF_8))))))))));
+                                        false).getBytes(StandardCharsets.UTF_8)))))))))));
     }
 
     /** The inner routes, behind the bearer token when the cluster has a secret. */
@@ -88,9 +106,23 @@ final class HttpEndpoint extends AllDirectives {
     private CompletableFuture<HttpResponse> answer(Supplier<byte[]> work) {
         return CompletableFuture.supplyAsync(() -> {
             try {
+                if (!running.tryAcquire(QUEUE_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                    return HttpResponse.create().withStatus(StatusCodes.SERVICE_UNAVAILABLE)
+                            .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "busy: the coordinator runs its limit of "
+                                    + "concurrent queries; try again later");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return HttpResponse.create().withStatus(StatusCodes.SERVICE_UNAVAILABLE)
+                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "busy: the coordinator is shutting down");
+            }
+            try {
                 byte[] result = work.get();
                 return HttpResponse.create().withStatus(StatusCodes.OK)
                         .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, result);
+            } catch (StackOverflowError e) {
+                return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
+                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "query too complex: it nests too deeply to run");
             } catch (SluiceException e) {
                 return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
                         .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine(e.getMessage()));
@@ -98,6 +130,8 @@ final class HttpEndpoint extends AllDirectives {
                 LOG.error("query failed", e);
                 return HttpResponse.create().withStatus(StatusCodes.INTERNAL_SERVER_ERROR)
                         .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine("internal error: " + e));
+            } finally {
+                running.release();
             }
         }, executor);
     }

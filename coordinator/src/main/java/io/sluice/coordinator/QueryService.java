@@ -20,8 +20,10 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.StatisticsEstimator;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.MapStatus;
+import io.sluice.plan.source.FileAccessPolicy;
 import io.sluice.plan.source.FileFormats;
 import io.sluice.plan.sql.InMemoryCatalog;
+import io.sluice.plan.sql.QueryLimits;
 import io.sluice.plan.sql.SqlFrontEnd;
 import io.sluice.plan.sql.Statement;
 import io.sluice.plan.types.DataType;
@@ -56,10 +58,12 @@ public final class QueryService {
     private final Consumer<List<String>> removeShuffles;
     private final AtomicLong jobIds = new AtomicLong();
     private final JobMetrics jobMetrics;
+    private final FileAccessPolicy fileAccess;
 
     public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
             IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
-            JobMetrics jobMetrics) {
+            JobMetrics jobMetrics, FileAccessPolicy fileAccess) {
+        this.fileAccess = requireNonNull(fileAccess, "fileAccess is null");
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         this.fetcher = requireNonNull(fetcher, "fetcher is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
@@ -75,6 +79,7 @@ public final class QueryService {
 
     /** Runs every statement of a script; returns the last one's result. */
     public byte[] runSql(String script) {
+        QueryLimits.checkText(script);
         List<String> statements = SqlFrontEnd.splitStatements(script);
         if (statements.isEmpty()) {
             throw new SluiceException("no SQL statement given");
@@ -95,6 +100,7 @@ public final class QueryService {
 
     private byte[] runStatement(Statement statement, QueryConfig config) {
         if (statement instanceof Statement.CreateExternalTable create) {
+            fileAccess.check(create.location());
             catalog.register(FileFormats.register(create.name(), create.format(), create.location()));
             return message("status", "created table " + create.name());
         }
@@ -122,6 +128,8 @@ public final class QueryService {
 
     /** Logical and optimized logical plans (with estimated rows), physical and staged plans, as text. */
     public String explain(LogicalPlan plan, boolean verbose) {
+        QueryLimits.checkPlan(plan);
+        fileAccess.checkTables(plan);
         return explain(plan, verbose, defaults);
     }
 
@@ -191,6 +199,8 @@ public final class QueryService {
 
     /** Runs a query plan on the cluster under the default settings; the result as one Arrow IPC stream. */
     public byte[] run(LogicalPlan plan) {
+        QueryLimits.checkPlan(plan);
+        fileAccess.checkTables(plan);
         return run(plan, defaults);
     }
 

@@ -10,6 +10,8 @@ import io.sluice.cluster.protocol.ServiceKeys;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.shuffle.ShuffleServer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -52,6 +54,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     private final ShuffleServer shuffleServer;
     private final CompletableFuture<String> registered;
     private ActorRef<CoordinatorCommand> coordinator;
+    /** The coordinator's token for this worker's registration; null until acknowledged. */
+    private String session;
     /** Cancel flags of the tasks queued or running here, by task id. */
     private final Map<String, AtomicBoolean> cancelFlags = new HashMap<>();
     /** Shuffles already deleted, so that a late task's output is deleted too (the newest kept). */
@@ -107,12 +111,31 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     }
 
     private Behavior<WorkerCommand> onRegistered(WorkerRegistered msg) {
+        session = msg.session();
         registered.complete(msg.coordinatorId());
         return this;
     }
 
+    /**
+     * Whether a command comes from the coordinator this worker registered with: it carries that
+     * registration's token (compared in constant time). Anything else is dropped and logged.
+     */
+    private boolean fromCoordinator(String token, Object command) {
+        if (session != null && token != null && MessageDigest.isEqual(session.getBytes(StandardCharsets.UTF_8),
+                token.getBytes(StandardCharsets.UTF_8))) {
+            return true;
+        }
+        getContext().getLog().warn("ignoring a {} that does not carry this worker's registration",
+                command.getClass().getSimpleName());
+        return false;
+    }
+
     private Behavior<WorkerCommand> onRunTask(RunTask msg) {
+        if (!fromCoordinator(msg.session(), msg) || !msg.replyTo().equals(coordinator)) {
+            return this;
+        }
         ActorRef<CoordinatorCommand> replyTo = msg.replyTo();
+        String token = session;
         ActorRef<WorkerCommand> self = getContext().getSelf();
         String taskId = msg.task().taskId();
         getContext().getLog().info("running task {} (job {}, stage {}, partition {}, attempt {})", taskId,
@@ -121,7 +144,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
         cancelFlags.put(taskId, cancelled);
         slots.execute(() -> {
             TaskRunner.Outcome outcome = runner.run(msg.task(), cancelled::get);
-            replyTo.tell(outcome.finished());
+            replyTo.tell(outcome.finished().withSession(token));
             self.tell(new TaskEnded(taskId, outcome.shuffleId()));
         });
         return this;
@@ -129,6 +152,9 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
 
     /** A task still queued or running here stops at its next batch; an unknown one has ended already. */
     private Behavior<WorkerCommand> onCancelTask(CancelTask msg) {
+        if (!fromCoordinator(msg.session(), msg)) {
+            return this;
+        }
         AtomicBoolean flag = cancelFlags.get(msg.taskId());
         if (flag != null) {
             flag.set(true);
@@ -156,6 +182,9 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     }
 
     private Behavior<WorkerCommand> onRemoveShuffles(RemoveShuffles msg) {
+        if (!fromCoordinator(msg.session(), msg)) {
+            return this;
+        }
         for (String id : msg.shuffleIds()) {
             removedShuffles.add(id);
             if (removedShuffles.size() > REMEMBERED_REMOVALS) {

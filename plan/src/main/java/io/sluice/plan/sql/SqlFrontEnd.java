@@ -44,10 +44,32 @@ public final class SqlFrontEnd {
     private SqlFrontEnd() {
     }
 
-    /** Parses one statement (a trailing semicolon is fine) and plans it against {@code catalog}. */
+    /**
+     * Parses one statement (a trailing semicolon is fine) and plans it against {@code catalog}.
+     * A statement past {@link QueryLimits} is a "query too complex" error, and so is one whose
+     * parsing or planning runs out of stack anyway: that error never escapes as such.
+     */
     public static Statement parse(String sql, Catalog catalog) {
         requireNonNull(sql, "sql is null");
         requireNonNull(catalog, "catalog is null");
+        QueryLimits.checkText(sql);
+        Statement statement;
+        try {
+            statement = parseChecked(sql, catalog);
+        } catch (StackOverflowError e) {
+            throw QueryLimits.tooComplex("it nests too deeply to plan");
+        }
+        if (statement instanceof Statement.Query q) {
+            QueryLimits.checkPlan(q.plan());
+        } else if (statement instanceof Statement.Explain x) {
+            QueryLimits.checkPlan(x.plan());
+        } else if (statement instanceof Statement.CreateView v) {
+            QueryLimits.checkPlan(v.plan());
+        }
+        return statement;
+    }
+
+    private static Statement parseChecked(String sql, Catalog catalog) {
         List<StatementSplitter.Segment> segments = StatementSplitter.segments(sql);
         if (segments.isEmpty()) {
             throw new SluiceException("empty SQL statement");
