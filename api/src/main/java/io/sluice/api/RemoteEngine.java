@@ -21,13 +21,20 @@ final class RemoteEngine implements QueryEngine {
     private final URI base;
     private final HttpClient client;
     private final String secret;
+    /** Names this session to the coordinator: its tables and views are its own. */
+    private final String sessionId = java.util.UUID.randomUUID().toString();
+    private final boolean sharedCatalog;
 
-    /** {@code secret} may be null: then requests carry no token (a coordinator without a secret). */
-    RemoteEngine(String host, int httpPort, String secret) {
+    /**
+     * {@code secret} may be null: then requests carry no token (a coordinator without a secret).
+     * With {@code sharedCatalog}, SQL works on the cluster's shared catalog instead of this session's.
+     */
+    RemoteEngine(String host, int httpPort, String secret, boolean sharedCatalog) {
         requireNonNull(host, "host is null");
         this.base = URI.create("http://" + host + ":" + httpPort + "/v1/");
         this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         this.secret = secret;
+        this.sharedCatalog = sharedCatalog;
     }
 
     @Override
@@ -50,6 +57,10 @@ final class RemoteEngine implements QueryEngine {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (secret != null) {
             builder.header("Authorization", "Bearer " + secret);
+        }
+        builder.header("X-Sluice-Session", sessionId);
+        if (sharedCatalog) {
+            builder.header("X-Sluice-Catalog", "shared");
         }
         HttpRequest request = builder.build();
         HttpResponse<byte[]> response;

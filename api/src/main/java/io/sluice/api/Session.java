@@ -63,7 +63,16 @@ public final class Session implements AutoCloseable {
      * secret; null for a coordinator that runs without one).
      */
     public static Session connect(String host, int httpPort, String secret) {
-        return new Session(new RemoteEngine(host, httpPort, secret));
+        return new Session(new RemoteEngine(host, httpPort, secret, false));
+    }
+
+    /**
+     * Like {@link #connect(String, int, String)}, but SQL works on the cluster's shared catalog: tables
+     * and views created here are seen by every client that asks for the shared catalog, and by
+     * every session (where a session's own names win).
+     */
+    public static Session connectShared(String host, int httpPort, String secret) {
+        return new Session(new RemoteEngine(host, httpPort, secret, true));
     }
 
     /** The embedded cluster of a local session (for tests and tools). */

@@ -134,6 +134,68 @@ class HostileInputTest {
     }
 
     @Test
+    void oneClientCannotReplaceAnothersTable() throws Exception {
+        int port = session.localCluster().coordinator().httpPort();
+        Path other = data.resolve("other");
+        java.nio.file.Files.createDirectories(other);
+        duck.execute("COPY (SELECT 'x' AS k, 1 AS v) TO '" + other.resolve("o.csv") + "' (FORMAT CSV, HEADER)");
+        try (Session alice = Session.connect("127.0.0.1", port, secret);
+                Session bob = Session.connect("127.0.0.1", port, secret);
+                Session admin = Session.connectShared("127.0.0.1", port, secret)) {
+            alice.sql("CREATE EXTERNAL TABLE mine STORED AS CSV LOCATION '" + other + "'");
+            assertThat(alice.sql("SELECT count(*) FROM mine").rows()).containsExactly(List.of(1L));
+            assertThatThrownBy(() -> bob.sql("SELECT count(*) FROM mine")).hasMessageContaining("unknown table 'mine'");
+            // bob's 't' hides the shared 't' for bob only
+            bob.sql("CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '" + other + "'");
+            assertThat(bob.sql("SELECT count(*) FROM t").rows()).containsExactly(List.of(1L));
+            assertThat(alice.sql("SELECT count(*) FROM t").rows()).containsExactly(List.of(20_000L));
+            admin.sql("CREATE EXTERNAL TABLE everyone STORED AS CSV LOCATION '" + other + "'");
+            assertThat(alice.sql("SELECT count(*) FROM everyone").rows()).containsExactly(List.of(1L));
+            assertThat(bob.sql("SELECT count(*) FROM everyone").rows()).containsExactly(List.of(1L));
+        }
+        assertLegitimateQueryWorks();
+    }
+
+    /**
+     * A node holding the secret (so past TLS) but not registered as this worker's coordinator sends
+     * it a task: the worker does not run it, and the cluster goes on.
+     */
+    @Test
+    void aWorkerRunsCommandsOnlyFromTheCoordinatorItRegisteredWith() throws Exception {
+        Worker victim = session.localCluster().workers().get(0);
+        io.sluice.cluster.NodeConfig node = io.sluice.cluster.NodeConfig.worker("127.0.0.1", 0,
+                session.localCluster().coordinator().clusterAddress()).withSecret(secret);
+        java.util.concurrent.BlockingQueue<Object> replies = new java.util.concurrent.LinkedBlockingQueue<>();
+        org.apache.pekko.actor.typed.ActorSystem<io.sluice.cluster.protocol.CoordinatorCommand> insider =
+                io.sluice.cluster.SluiceNode.start(org.apache.pekko.actor.typed.javadsl.Behaviors.receive(
+                        io.sluice.cluster.protocol.CoordinatorCommand.class).onAnyMessage(m -> {
+                            replies.add(m);
+                            return org.apache.pekko.actor.typed.javadsl.Behaviors.same();
+                        }).build(), node);
+        try {
+            String workerPath = "pekko://sluice@127.0.0.1:" + victim.clusterPort() + "/user";
+            // the path names the live worker actor: the insider's messages do reach it
+            org.apache.pekko.actor.ActorRef classic = org.apache.pekko.actor.typed.javadsl.Adapter.toClassic(insider)
+                    .actorSelection(workerPath).resolveOne(Duration.ofSeconds(20)).toCompletableFuture()
+                    .get(30, java.util.concurrent.TimeUnit.SECONDS);
+            org.apache.pekko.actor.typed.ActorRef<io.sluice.cluster.protocol.WorkerCommand> target =
+                    org.apache.pekko.actor.typed.javadsl.Adapter.toTyped(classic);
+            byte[] plan = io.sluice.cluster.serialization.Kryos.serialize(new io.sluice.plan.operators.EmptyExec(
+                    Schema.of(new Field("x", DataType.INT64))));
+            for (int i = 0; i < 20 && replies.isEmpty(); i++) {
+                target.tell(new io.sluice.cluster.protocol.RunTask(new io.sluice.cluster.protocol.TaskDescription(
+                        "evil", "evil-" + i, 0, 0, 0, plan), insider, "0".repeat(32)));
+                target.tell(new io.sluice.cluster.protocol.RemoveShuffles(List.of("job1-s0"), "0".repeat(32)));
+                Thread.sleep(250);
+            }
+            assertThat(replies).as("no task report came back").isEmpty();
+        } finally {
+            io.sluice.cluster.SluiceNode.terminate(insider, Duration.ofSeconds(20));
+        }
+        assertLegitimateQueryWorks();
+    }
+
+    @Test
     void everyQueryRouteRefusesAMissingOrWrongSecret() throws Exception {
         for (String path : List.of("sql", "plan", "explain")) {
             assertThat(post(path, "SELECT 1".getBytes(StandardCharsets.UTF_8), null).statusCode()).as(path).isEqualTo(401);

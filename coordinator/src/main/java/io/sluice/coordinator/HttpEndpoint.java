@@ -26,6 +26,7 @@ import org.slf4j.LoggerFactory;
  * The coordinator's HTTP API for clients: {@code POST /v1/sql} (a SQL script as text) and
  * {@code POST /v1/plan} (a logical plan in the versioned JSON format of {@link PlanJson}) answer with the result as an Arrow IPC
  * stream, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
+ * SQL runs in the client session's catalog ({@link SessionCatalogs}).
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
  * (compared in constant time); anything else is a 401 and the request body is not read. Bodies are
@@ -41,6 +42,7 @@ final class HttpEndpoint extends AllDirectives {
     private final Supplier<ClusterLoad> load;
     private final byte[] expectedAuthorization;
     private final Semaphore running;
+    private final SessionCatalogs catalogs;
 
     /**
      * {@code secret} may be null: then no route asks for a token. At most {@code maxConcurrentQueries}
@@ -56,6 +58,7 @@ final class HttpEndpoint extends AllDirectives {
             throw new IllegalArgumentException("maxConcurrentQueries must be at least 1: " + maxConcurrentQueries);
         }
         this.running = new Semaphore(maxConcurrentQueries, true);
+        this.catalogs = new SessionCatalogs(queries.catalog(), queries::newSessionCatalog);
     }
 
     /** The largest request body read (SQL text or a JSON plan); a larger one is a 413. */
@@ -68,13 +71,20 @@ final class HttpEndpoint extends AllDirectives {
                 path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
                         .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
                 authenticated(() -> withSizeLimit(MAX_BODY_BYTES, () -> concat(
-                        path("sql", () -> post(() -> entity(Unmarshaller.entityToString(),
-                                sql -> completeWithFuture(answer(() -> queries.runSql(sql)))))),
+                        path("sql", () -> post(this::sql)),
                         path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
                                 bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes))))))),
                         path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
                                 bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
                                         false).getBytes(StandardCharsets.UTF_8)))))))))));
+    }
+
+    /** A SQL script, run in the catalog the request's session headers name. */
+    private Route sql() {
+        return optionalHeaderValueByName(SessionCatalogs.SESSION_HEADER, session ->
+                optionalHeaderValueByName(SessionCatalogs.CATALOG_HEADER, catalog ->
+                        entity(Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() ->
+                                queries.runSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null))))))));
     }
 
     /** The inner routes, behind the bearer token when the cluster has a secret. */

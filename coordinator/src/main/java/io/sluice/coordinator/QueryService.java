@@ -77,8 +77,22 @@ public final class QueryService {
         return catalog;
     }
 
-    /** Runs every statement of a script; returns the last one's result. */
+    /** Runs every statement of a script against the shared catalog; returns the last one's result. */
     public byte[] runSql(String script) {
+        return runSql(script, catalog);
+    }
+
+    /** A new catalog for one client session: it sees the shared tables, and its own changes stay its own. */
+    public InMemoryCatalog newSessionCatalog() {
+        return InMemoryCatalog.layeredOver(catalog);
+    }
+
+    /**
+     * Runs every statement of a script against {@code target} (the shared catalog or a session's);
+     * returns the last one's result.
+     */
+    public byte[] runSql(String script, InMemoryCatalog target) {
+        requireNonNull(target, "target is null");
         QueryLimits.checkText(script);
         List<String> statements = SqlFrontEnd.splitStatements(script);
         if (statements.isEmpty()) {
@@ -87,18 +101,18 @@ public final class QueryService {
         byte[] last = null;
         QueryConfig config = defaults;
         for (String sql : statements) {
-            Statement statement = SqlFrontEnd.parse(sql, catalog);
+            Statement statement = SqlFrontEnd.parse(sql, target);
             if (statement instanceof Statement.SetOption set) {
                 config = config.with(set.name(), set.value());
                 last = message("status", set.name() + " = " + set.value());
             } else {
-                last = runStatement(statement, config);
+                last = runStatement(statement, config, target);
             }
         }
         return last;
     }
 
-    private byte[] runStatement(Statement statement, QueryConfig config) {
+    private byte[] runStatement(Statement statement, QueryConfig config, InMemoryCatalog catalog) {
         if (statement instanceof Statement.CreateExternalTable create) {
             fileAccess.check(create.location());
             catalog.register(FileFormats.register(create.name(), create.format(), create.location()));

@@ -86,6 +86,11 @@ public final class Worker implements AutoCloseable {
         return settings.workerId();
     }
 
+    /** The port this worker's Artery listens on. */
+    public int clusterPort() {
+        return (Integer) SluiceNode.selfAddress(system).getPort().get();
+    }
+
     public ShuffleServer shuffleServer() {
         return shuffleServer;
     }
