@@ -73,6 +73,25 @@ class HostileInputTest {
         assertLegitimateQueryWorks();
     }
 
+    /** A request naming a class on the class path, in each form a client could try: 400, and the class stays unloaded. */
+    @Test
+    void noRequestLoadsAClassItNames() throws Exception {
+        String name = "io.sluice.api.LoadTarget";
+        for (String type : List.of(name, "LoadTarget")) {
+            HttpResponse<String> json = post("plan", ("{\"version\":1,\"plan\":{\"@type\":\"" + type + "\"}}")
+                    .getBytes(StandardCharsets.UTF_8), secret);
+            assertThat(json.statusCode()).isEqualTo(400);
+        }
+        // Kryo's "class by name" form, as the old /v1/plan read it
+        com.esotericsoftware.kryo.io.Output kryo = new com.esotericsoftware.kryo.io.Output(128);
+        kryo.writeVarInt(1, true);
+        kryo.writeVarInt(0, true);
+        kryo.writeString(name);
+        HttpResponse<String> bytes = post("plan", kryo.toBytes(), secret);
+        assertThat(bytes.statusCode()).isEqualTo(400);
+        assertThat(LoadTargetFlag.loaded).as("LoadTarget was loaded").isFalse();
+    }
+
     @Test
     void oversizedSqlIsRefused() throws Exception {
         HttpResponse<String> reply = post("sql", ("SELECT 1 -- " + "x".repeat((1 << 20) + 10)).getBytes(StandardCharsets.UTF_8), secret);

@@ -45,10 +45,10 @@ final class CoordinatorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        String secret = AuthSecrets.required(insecure);
         Options.port(spec, "--port", port, false);
         Options.port(spec, "--http-port", httpPort, true);
         Options.atLeast(spec, "--shuffle-partitions", shufflePartitions, 0);
+        String secret = AuthSecrets.required(insecure);
         Coordinator coordinator = Coordinator.start(
                 CoordinatorSettings.defaults(host, port, httpPort).withShufflePartitions(shufflePartitions)
                         .withAuthSecret(secret).withFileAccess(FileAccessPolicy.fromSystemProperty(

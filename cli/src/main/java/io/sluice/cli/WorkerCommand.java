@@ -58,10 +58,10 @@ final class WorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        String secret = AuthSecrets.required(insecure);
         Options.port(spec, "--port", port, true);
         Options.port(spec, "--shuffle-port", shufflePort, true);
         Options.atLeast(spec, "--slots", slots, 1);
+        String secret = AuthSecrets.required(insecure);
         String workerId = id != null ? id : defaultId();
         Path directory = dir != null ? dir : temporaryDirectory();
         String coordinatorAddress = NodeConfig.address(coordinator.uriHost(), coordinator.port());
