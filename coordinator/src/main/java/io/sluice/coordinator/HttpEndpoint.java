@@ -7,10 +7,9 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.wire.PlanJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpHeader;
@@ -41,7 +40,7 @@ final class HttpEndpoint extends AllDirectives {
     private final ExecutorService executor;
     private final Supplier<ClusterLoad> load;
     private final byte[] expectedAuthorization;
-    private final Semaphore running;
+    private final QueryGate gate;
     private final SessionCatalogs catalogs;
 
     /**
@@ -54,10 +53,7 @@ final class HttpEndpoint extends AllDirectives {
         this.executor = requireNonNull(executor, "executor is null");
         this.load = requireNonNull(load, "load is null");
         this.expectedAuthorization = secret == null ? null : ("Bearer " + secret).getBytes(StandardCharsets.UTF_8);
-        if (maxConcurrentQueries < 1) {
-            throw new IllegalArgumentException("maxConcurrentQueries must be at least 1: " + maxConcurrentQueries);
-        }
-        this.running = new Semaphore(maxConcurrentQueries, true);
+        this.gate = new QueryGate(maxConcurrentQueries, Duration.ofSeconds(QUEUE_WAIT_SECONDS));
         this.catalogs = new SessionCatalogs(queries.catalog(), queries::newSessionCatalog);
     }
 
@@ -65,6 +61,7 @@ final class HttpEndpoint extends AllDirectives {
     static final long MAX_BODY_BYTES = 16L << 20;
     /** How long a request beyond the concurrency limit waits for a turn before it is told "busy". */
     static final int QUEUE_WAIT_SECONDS = 30;
+    static final String BUSY = "busy: the coordinator runs its limit of concurrent queries; try again later";
 
     Route routes() {
         return pathPrefix("v1", () -> concat(
@@ -115,35 +112,28 @@ final class HttpEndpoint extends AllDirectives {
 
     private CompletableFuture<HttpResponse> answer(Supplier<byte[]> work) {
         return CompletableFuture.supplyAsync(() -> {
-            try {
-                if (!running.tryAcquire(QUEUE_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                    return HttpResponse.create().withStatus(StatusCodes.SERVICE_UNAVAILABLE)
-                            .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "busy: the coordinator runs its limit of "
-                                    + "concurrent queries; try again later");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return HttpResponse.create().withStatus(StatusCodes.SERVICE_UNAVAILABLE)
-                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "busy: the coordinator is shutting down");
-            }
-            try {
-                byte[] result = work.get();
-                return HttpResponse.create().withStatus(StatusCodes.OK)
-                        .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, result);
-            } catch (StackOverflowError e) {
-                return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
-                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "query too complex: it nests too deeply to run");
-            } catch (SluiceException e) {
-                return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
-                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine(e.getMessage()));
-            } catch (RuntimeException e) {
-                LOG.error("query failed", e);
-                return HttpResponse.create().withStatus(StatusCodes.INTERNAL_SERVER_ERROR)
-                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine("internal error: " + e));
-            } finally {
-                running.release();
-            }
+            QueryGate.Outcome<HttpResponse> outcome = gate.run(() -> respond(work));
+            return outcome.busy() ? HttpResponse.create().withStatus(StatusCodes.SERVICE_UNAVAILABLE)
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, BUSY) : outcome.result();
         }, executor);
+    }
+
+    private static HttpResponse respond(Supplier<byte[]> work) {
+        try {
+            byte[] result = work.get();
+            return HttpResponse.create().withStatus(StatusCodes.OK)
+                    .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, result);
+        } catch (StackOverflowError e) {
+            return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "query too complex: it nests too deeply to run");
+        } catch (SluiceException e) {
+            return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine(e.getMessage()));
+        } catch (RuntimeException e) {
+            LOG.error("query failed", e);
+            return HttpResponse.create().withStatus(StatusCodes.INTERNAL_SERVER_ERROR)
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine("internal error: " + e));
+        }
     }
 
     static String oneLine(String message) {
