@@ -111,7 +111,13 @@ class HostileArteryTest {
                 new byte[0])) {
             guardian.tell(new HostileMessage(bytes), ActorRef.noSender());
         }
-        Thread.sleep(2000);
+        KryoPekkoSerializer kryo = (KryoPekkoSerializer) org.apache.pekko.serialization.SerializationExtension
+                .get(Adapter.toClassic(target)).serializerFor(TaskFinished.class);
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (kryo.rejectedCount() < 4 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(kryo.rejectedCount()).as("hostile messages read and refused").isEqualTo(4);
         assertThat(received).isEmpty();
         assertThat(io.sluice.cluster.serialization.LoadFlag.loaded).as("LoadTarget loaded").isFalse();
         assertThat(Cluster.get(target).selfMember().status()).isEqualTo(MemberStatus.up());

@@ -27,6 +27,7 @@ public final class KryoPekkoSerializer extends JSerializer {
     private final KryoPool pool;
     private final AtomicLong serialized = new AtomicLong();
     private final AtomicLong deserialized = new AtomicLong();
+    private final AtomicLong rejected = new AtomicLong();
 
     public KryoPekkoSerializer(ExtendedActorSystem system) {
         requireNonNull(system, "system is null");
@@ -57,7 +58,13 @@ public final class KryoPekkoSerializer extends JSerializer {
 
     @Override
     public Object fromBinaryJava(byte[] bytes, Class<?> manifest) {
-        Object message = pool.deserialize(bytes, Object.class);
+        Object message;
+        try {
+            message = pool.deserialize(bytes, Object.class);
+        } catch (RuntimeException e) {
+            rejected.incrementAndGet();
+            throw e;
+        }
         deserialized.incrementAndGet();
         return message;
     }
@@ -65,6 +72,11 @@ public final class KryoPekkoSerializer extends JSerializer {
     /** Messages serialized by this instance so far. */
     public long serializedCount() {
         return serialized.get();
+    }
+
+    /** Messages this instance refused to read (Pekko dropped them). */
+    public long rejectedCount() {
+        return rejected.get();
     }
 
     /** Messages deserialized by this instance so far. */
