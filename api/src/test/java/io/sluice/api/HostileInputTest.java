@@ -70,6 +70,11 @@ class HostileInputTest {
         // without parentheses: a sum of 10,000 terms nests as deep
         String sum = "SELECT " + "v + ".repeat(10_000) + "1 FROM t";
         assertThatThrownBy(() -> session.sql(sum)).isInstanceOf(SluiceException.class).hasMessageStartingWith("query too complex");
+        // just inside the limits, deep queries still plan, travel to the workers and run
+        String nested = "SELECT " + "(".repeat(120) + "v" + " + 1)".repeat(120) + " AS x FROM t WHERE v = 0";
+        assertThat(session.sql(nested).rows()).containsExactly(List.of(120L));
+        String longSum = "SELECT " + "v + ".repeat(200) + "1 AS x FROM t WHERE v = 1";
+        assertThat(session.sql(longSum).rows()).containsExactly(List.of(201L));
         assertLegitimateQueryWorks();
     }
 
