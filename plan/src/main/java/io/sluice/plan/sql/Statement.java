@@ -4,10 +4,24 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.source.FileFormat;
+import io.sluice.plan.source.TableSource;
+import java.util.List;
 
 /** One parsed SQL statement; the caller switches over the permitted kinds. */
 public sealed interface Statement permits Statement.CreateExternalTable, Statement.Query, Statement.Explain,
-        Statement.SetOption, Statement.CreateView, Statement.DropView {
+        Statement.SetOption, Statement.CreateView, Statement.DropView, Statement.AnalyzeTable {
+
+    /**
+     * {@code ANALYZE TABLE name COMPUTE STATISTICS [FOR COLUMNS c, … | FOR ALL COLUMNS]}: count the
+     * table's rows and, for the named columns (resolved to the table's own names), their distinct
+     * values, NULLs, min and max.
+     */
+    record AnalyzeTable(TableSource table, List<String> columns) implements Statement {
+        public AnalyzeTable {
+            requireNonNull(table, "table is null");
+            columns = List.copyOf(columns);
+        }
+    }
 
     /**
      * {@code CREATE [OR REPLACE] [TEMP|TEMPORARY] VIEW name [(columns)] AS query}: {@code plan} is the
