@@ -20,7 +20,12 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.StatisticsEstimator;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.MapStatus;
+import io.sluice.plan.sink.FileCommitProtocol;
+import io.sluice.plan.sink.FileWriteExec;
+import io.sluice.plan.sink.SaveMode;
+import io.sluice.plan.sink.WriteTarget;
 import io.sluice.plan.source.FileFormats;
+import io.sluice.plan.source.TableSource;
 import io.sluice.plan.sql.InMemoryCatalog;
 import io.sluice.plan.sql.SqlFrontEnd;
 import io.sluice.plan.sql.Statement;
@@ -56,10 +61,22 @@ public final class QueryService {
     private final Consumer<List<String>> removeShuffles;
     private final AtomicLong jobIds = new AtomicLong();
     private final JobMetrics jobMetrics;
+    private final Consumer<String> awaitJobTasksEnded;
 
     public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
             IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
             JobMetrics jobMetrics) {
+        this(scheduler, fetcher, allocator, shufflePartitions, removeShuffles, defaults, jobMetrics, jobId -> { });
+    }
+
+    /**
+     * {@code awaitJobTasksEnded} returns once no task of the given (failed) job runs any more, so
+     * that a failed write's files are removed only after its cancelled tasks stopped writing.
+     */
+    public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
+            IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
+            JobMetrics jobMetrics, Consumer<String> awaitJobTasksEnded) {
+        this.awaitJobTasksEnded = requireNonNull(awaitJobTasksEnded, "awaitJobTasksEnded is null");
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         this.fetcher = requireNonNull(fetcher, "fetcher is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
@@ -116,6 +133,25 @@ public final class QueryService {
         }
         if (statement instanceof Statement.Query query) {
             return run(query.plan(), config);
+        }
+        if (statement instanceof Statement.CreateTableAs create) {
+            if (catalog.hasTable(create.name()) || catalog.view(create.name()) != null) {
+                if (create.ifNotExists()) {
+                    return message("status", "table " + create.name() + " already exists");
+                }
+                throw new SluiceException("cannot create table '" + create.name() + "': a table or view of that name "
+                        + "already exists");
+            }
+            long rows = write(create.plan(), create.target(), config);
+            catalog.register(new TableSource(create.name(), create.target().format(), create.target().location(),
+                    create.plan().schema()));
+            return message("status", "created table " + create.name() + " with " + rows + " rows");
+        }
+        if (statement instanceof Statement.Insert insert) {
+            TableSource table = insert.table();
+            long rows = write(insert.plan(), WriteTarget.of(table.location(), table.format(), insert.mode()), config);
+            return message("status", (insert.mode() == SaveMode.OVERWRITE ? "overwrote " : "inserted ") + rows
+                    + " rows into " + table.name());
         }
         throw new SluiceException("unsupported statement: " + statement);
     }
@@ -212,6 +248,72 @@ public final class QueryService {
                 stages.forEach(s -> shuffles.add(s.shuffleId()));
                 removeShuffles.accept(shuffles);
             }
+        }
+    }
+
+    /** Writes a query's result under the default settings; the number of rows written. */
+    public long write(LogicalPlan plan, WriteTarget target) {
+        return write(plan, target, defaults);
+    }
+
+    /**
+     * Writes a query's result as files at {@code target} (see {@link FileCommitProtocol}): every
+     * partition of the query's last stage is written by one task into its attempt directory; once
+     * the job succeeded, the attempts whose results arrived are committed; a failed job (after its
+     * tasks stopped) is aborted, leaving the target as it was. Returns the number of rows written.
+     */
+    public long write(LogicalPlan plan, WriteTarget target, QueryConfig config) {
+        FileWriteExec.checkWritable(plan.schema());
+        ExecutionPlan physical = new FileWriteExec(physicalPlan(logicalOptimizer(config).optimize(plan), config), target);
+        boolean existed = FileCommitProtocol.setup(target);
+        for (int attempt = 1; ; attempt++) {
+            String jobId = "job" + jobIds.incrementAndGet();
+            List<Stage> stages = StageCutter.cut(physical, jobId);
+            boolean committed = false;
+            try {
+                List<MapStatus> result = scheduler.run(jobId, stages);
+                List<String> attemptDirs = new ArrayList<>();
+                long rows = 0;
+                List<Batch> batches = fetcher.fetchAll(jobId, stages.get(stages.size() - 1).shuffleId(), result);
+                try {
+                    for (Batch b : batches) {
+                        Col dirs = b.column(0);
+                        Col counts = b.column(1);
+                        for (int r = 0; r < b.rowCount(); r++) {
+                            attemptDirs.add(dirs.strings[r]);
+                            rows += counts.longs[r];
+                        }
+                    }
+                } finally {
+                    batches.forEach(Batch::close);
+                }
+                FileCommitProtocol.commit(target, jobId, attemptDirs);
+                committed = true;
+                LOG.info("job {} wrote {} rows in {} files to {}", jobId, rows, attemptDirs.size(), target.location());
+                return rows;
+            } catch (TaskFailedException e) {
+                if (attempt >= JOB_ATTEMPTS) {
+                    throw new SluiceException("write to '" + target.location() + "' failed: " + e.getMessage(), e);
+                }
+                LOG.warn("job {} failed ({}); running it again", jobId, e.getMessage());
+            } finally {
+                if (!committed) {
+                    abortQuietly(target, jobId, existed);
+                }
+                List<String> shuffles = new ArrayList<>();
+                stages.forEach(s -> shuffles.add(s.shuffleId()));
+                removeShuffles.accept(shuffles);
+            }
+        }
+    }
+
+    /** Removes a failed write's files once its tasks stopped; a failure here is logged, not thrown over the job's. */
+    private void abortQuietly(WriteTarget target, String jobId, boolean existed) {
+        try {
+            awaitJobTasksEnded.accept(jobId);
+            FileCommitProtocol.abort(target, jobId, existed);
+        } catch (RuntimeException e) {
+            LOG.warn("job {}: could not remove its unfinished files at {}: {}", jobId, target.location(), e.getMessage());
         }
     }
 

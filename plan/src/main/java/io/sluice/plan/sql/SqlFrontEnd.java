@@ -6,7 +6,10 @@ import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.sink.SaveMode;
+import io.sluice.plan.sink.WriteTarget;
 import io.sluice.plan.source.FileFormat;
+import io.sluice.plan.source.TableSource;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
@@ -39,6 +42,14 @@ public final class SqlFrontEnd {
     private static final Pattern SHOW_TABLES = Pattern.compile("(?is)SHOW\\s+TABLES\\s*;?\\s*");
     private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:DESCRIBE|DESC)\\s+(?:TABLE\\s+)?" + NAME
             + "\\s*;?\\s*");
+    private static final Pattern CREATE_TABLE_START = Pattern.compile("(?is)CREATE\\s+TABLE\\b");
+    private static final Pattern CREATE_TABLE = Pattern.compile(
+            "(?is)CREATE\\s+TABLE\\s+(?<ifnot>IF\\s+NOT\\s+EXISTS\\s+)?" + NAME + "\\s+"
+                    + "(?:(?:STORED\\s+AS|USING)\\s+(?<format>[A-Za-z_]+)\\s+|LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*)*"
+                    + "AS\\b");
+    private static final Pattern INSERT_START = Pattern.compile("(?is)INSERT\\b");
+    private static final Pattern INSERT = Pattern.compile(
+            "(?is)INSERT\\s+(?:(?<overwrite>OVERWRITE)|INTO)\\s+(?:TABLE\\s+)?" + NAME + "\\s*");
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<analyze>\\s+ANALYZE\\b)?(?<verbose>\\s+VERBOSE\\b)?");
 
     private SqlFrontEnd() {
@@ -73,6 +84,12 @@ public final class SqlFrontEnd {
         }
         if (CREATE_VIEW_START.matcher(text).region(start, text.length()).lookingAt()) {
             return createView(text, start, catalog);
+        }
+        if (CREATE_TABLE_START.matcher(text).region(start, text.length()).lookingAt()) {
+            return createTableAs(text, start, catalog);
+        }
+        if (INSERT_START.matcher(text).region(start, text.length()).lookingAt()) {
+            return insert(text, start, catalog);
         }
         if (DROP_VIEW_START.matcher(text).region(start, text.length()).lookingAt()) {
             Matcher drop = DROP_VIEW.matcher(text).region(start, text.length());
@@ -148,6 +165,40 @@ public final class SqlFrontEnd {
             plan = QueryTranslator.renameColumns(plan, columns, "view " + name);
         }
         return new Statement.CreateView(name, plan, m.group("replace") != null);
+    }
+
+    /** CTAS: the query is planned with the statement's head blanked out, so error positions match the input. */
+    private static Statement createTableAs(String text, int start, Catalog catalog) {
+        Matcher m = CREATE_TABLE.matcher(text).region(start, text.length());
+        if (!m.lookingAt()) {
+            throw new SluiceException("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS PARQUET|CSV"
+                    + " LOCATION '<directory>' AS <query>, got: " + text.substring(start).strip());
+        }
+        String name = unquote(m.group("name"));
+        if (m.group("location") == null || m.group("location").isEmpty()) {
+            throw new SluiceException("CREATE TABLE " + name + ": LOCATION '<directory>' is required (where the files go)");
+        }
+        FileFormat format = m.group("format") == null ? FileFormat.PARQUET : FileFormat.parse(m.group("format"));
+        String location = m.group("location").replace("''", "'");
+        LogicalPlan plan = plan(blank(text, start, m.end()), catalog);
+        return new Statement.CreateTableAs(name, WriteTarget.of(location, format, SaveMode.ERROR_IF_EXISTS), plan,
+                m.group("ifnot") != null);
+    }
+
+    /** {@code INSERT INTO|OVERWRITE [TABLE] name query}: the query fitted to the table's columns. */
+    private static Statement insert(String text, int start, Catalog catalog) {
+        Matcher m = INSERT.matcher(text).region(start, text.length());
+        if (!m.lookingAt()) {
+            throw new SluiceException("SQL syntax error: expected INSERT INTO|OVERWRITE [TABLE] <name> <query>, got: "
+                    + text.substring(start).strip());
+        }
+        String name = unquote(m.group("name"));
+        if (catalog.view(name) != null) {
+            throw new SluiceException("cannot INSERT INTO " + name + ": it is a view, not a table stored in files");
+        }
+        TableSource table = catalog.table(name);
+        LogicalPlan plan = InsertCoercion.fit(plan(blank(text, start, m.end()), catalog), table.schema(), name);
+        return new Statement.Insert(table, plan, m.group("overwrite") != null ? SaveMode.OVERWRITE : SaveMode.APPEND);
     }
 
     private static String unquote(String name) {
