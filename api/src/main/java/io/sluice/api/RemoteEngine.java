@@ -3,6 +3,8 @@ package io.sluice.api;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.cluster.serialization.Kryos;
+import io.sluice.coordinator.PlanRequest;
+import io.sluice.coordinator.PreparedSql;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
 import java.io.IOException;
@@ -36,8 +38,14 @@ final class RemoteEngine implements QueryEngine {
     }
 
     @Override
-    public byte[] run(LogicalPlan plan) {
-        return post("plan", "application/octet-stream", Kryos.serialize(plan));
+    public PreparedSql prepareSql(String sql) {
+        byte[] body = post("prepare", "text/plain; charset=utf-8", sql.getBytes(StandardCharsets.UTF_8));
+        return Kryos.deserialize(body, PreparedSql.class);
+    }
+
+    @Override
+    public byte[] run(PlanRequest request) {
+        return post("plan", "application/octet-stream", Kryos.serialize(request));
     }
 
     @Override

@@ -45,7 +45,7 @@ class RemoteSessionTest {
                         .isEqualTo(duck.query("SELECT count(v) AS n FROM '" + file + "'"));
                 assertThatThrownBy(() -> remote.sql("SELECT nope FROM t")).isInstanceOf(SluiceException.class)
                         .hasMessageContaining("nope");
-                assertThat(remote.sql("SELECT count(*) AS c FROM t").rows()).containsExactly(java.util.List.of(5000L));
+                assertThat(remote.sql("SELECT count(*) AS c FROM t").collect().rows()).containsExactly(java.util.List.of(5000L));
             }
             // the HTTP port asks for the cluster's secret: none or a wrong one is refused before the body is read
             try (Session anonymous = Session.connect("127.0.0.1", port, null);

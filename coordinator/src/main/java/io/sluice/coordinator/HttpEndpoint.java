@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator's HTTP API for clients: {@code POST /v1/sql} (a SQL script as text) and
- * {@code POST /v1/plan} (a Kryo-serialized logical plan) answer with the result as an Arrow IPC
- * stream, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
+ * {@code POST /v1/plan} (a Kryo-serialized {@link PlanRequest}, or a bare logical plan) answer with the result as an Arrow IPC
+ * stream, {@code POST /v1/prepare} (a SQL script) with a Kryo-serialized {@link PreparedSql}, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
  * (compared in constant time); anything else is a 401 and the request body is not read.
@@ -52,8 +52,10 @@ final class HttpEndpoint extends AllDirectives {
                 authenticated(() -> concat(
                         path("sql", () -> post(() -> entity(Unmarshaller.entityToString(),
                                 sql -> completeWithFuture(answer(() -> queries.runSql(sql)))))),
+                        path("prepare", () -> post(() -> entity(Unmarshaller.entityToString(),
+                                sql -> completeWithFuture(answer(() -> Kryos.serialize(queries.prepareSql(sql))))))),
                         path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                                bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes))))))),
+                                bytes -> completeWithFuture(answer(() -> queries.run(planRequest(bytes))))))),
                         path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
                                 bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
                                         false).getBytes(StandardCharsets.UTF_8))))))))));
@@ -84,6 +86,23 @@ final class HttpEndpoint extends AllDirectives {
         } catch (RuntimeException e) {
             throw new SluiceException("malformed plan in the request body: " + e.getMessage());
         }
+    }
+
+    /** A client's plan request, or a bare serialized plan (run with the default settings). */
+    private static PlanRequest planRequest(byte[] bytes) {
+        Object value;
+        try {
+            value = Kryos.deserialize(bytes, Object.class);
+        } catch (RuntimeException e) {
+            throw new SluiceException("malformed plan in the request body: " + e.getMessage());
+        }
+        if (value instanceof PlanRequest request) {
+            return request;
+        }
+        if (value instanceof LogicalPlan plan) {
+            return new PlanRequest(plan, java.util.Map.of(), null);
+        }
+        throw new SluiceException("malformed plan in the request body: a " + (value == null ? "null" : value.getClass().getName()));
     }
 
     private CompletableFuture<HttpResponse> answer(Supplier<byte[]> work) {

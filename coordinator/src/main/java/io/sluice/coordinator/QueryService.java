@@ -33,7 +33,9 @@ import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
@@ -92,22 +94,58 @@ public final class QueryService {
 
     /** Runs every statement of a script; returns the last one's result. */
     public byte[] runSql(String script) {
+        PreparedSql prepared = prepareSql(script);
+        return prepared.plan() == null ? prepared.result() : run(prepared.plan(), config(prepared.settings()));
+    }
+
+    /**
+     * Runs every statement of a script but a final query, whose plan is returned instead, with the
+     * settings the script's {@code SET}s made (so that a client can build on it before running it).
+     */
+    public PreparedSql prepareSql(String script) {
         List<String> statements = SqlFrontEnd.splitStatements(script);
         if (statements.isEmpty()) {
             throw new SluiceException("no SQL statement given");
         }
         byte[] last = null;
         QueryConfig config = defaults;
-        for (String sql : statements) {
-            Statement statement = SqlFrontEnd.parse(sql, catalog);
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (int i = 0; i < statements.size(); i++) {
+            Statement statement = SqlFrontEnd.parse(statements.get(i), catalog);
             if (statement instanceof Statement.SetOption set) {
                 config = config.with(set.name(), set.value());
+                settings.put(set.name(), set.value());
                 last = message("status", set.name() + " = " + set.value());
+            } else if (i == statements.size() - 1 && statement instanceof Statement.Query query) {
+                return PreparedSql.query(query.plan(), settings);
             } else {
                 last = runStatement(statement, config);
             }
         }
-        return last;
+        return PreparedSql.done(last);
+    }
+
+    /** A client's plan request: its rows as an Arrow IPC stream, or for a write a one-row status. */
+    public byte[] run(PlanRequest request) {
+        QueryConfig config = config(request.settings());
+        if (request.target() == null) {
+            return run(request.plan(), config);
+        }
+        long rows = write(request.plan(), request.target(), config);
+        Schema schema = Schema.of(new Field("rows_written", DataType.INT64));
+        try (Batch batch = Batch.of(schema, new Col[] {Col.ofLongs(DataType.INT64, new long[] {rows}, null)}, 1,
+                allocator)) {
+            return ArrowIpc.encode(schema, List.of(batch), allocator);
+        }
+    }
+
+    /** The default settings with these {@code SET}s applied (each checked as {@code SET} checks it). */
+    private QueryConfig config(Map<String, String> settings) {
+        QueryConfig config = defaults;
+        for (Map.Entry<String, String> e : settings.entrySet()) {
+            config = config.with(e.getKey(), e.getValue());
+        }
+        return config;
     }
 
     private byte[] runStatement(Statement statement, QueryConfig config) {

@@ -128,6 +128,11 @@ public final class SqlFrontEnd {
         return out;
     }
 
+    /** Rows of constant expressions under the given column names, as {@code VALUES} plans them. */
+    public static LogicalPlan constantRows(List<String> names, List<List<Expr>> rows) {
+        return QueryTranslator.constantRows(names, rows);
+    }
+
     /** {@code SHOW TABLES}: one row per table and view, with its name and kind, sorted by name. */
     private static LogicalPlan showTables(Catalog catalog) {
         List<List<Expr>> rows = new ArrayList<>();
