@@ -47,7 +47,10 @@ class SqlLogicTest {
         Path dir = Path.of(SqlLogicTest.class.getClassLoader().getResource(DIRECTORY).toURI());
         List<Path> files;
         try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> p.toString().endsWith(".slt")).sorted().toList();
+            // -Dsluice.slt=name runs only the files whose name contains it
+            String only = System.getProperty("sluice.slt", "");
+            files = list.filter(p -> p.toString().endsWith(".slt") && p.getFileName().toString().contains(only))
+                    .sorted().toList();
         }
         assertThat(files).as("sqllogictest files in " + dir).isNotEmpty();
         return files.stream().map(SqlLogicTest::file);
