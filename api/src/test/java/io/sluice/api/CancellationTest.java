@@ -46,6 +46,13 @@ class CancellationTest {
             assertThat(activeTasks(cluster)).as("tasks still running on the workers 5 s after the timeout").isZero();
             assertThat(ClusterTesting.shuffleEntries(cluster)).as("shuffle directories left on the workers").isZero();
 
+            // A write past its deadline: its tasks had opened their files; the cancelled job removes them all.
+            Path out = data.resolve("never");
+            assertThatThrownBy(() -> session.sql("SELECT a.k AS x, b.k AS y FROM t a, t b WHERE a.k + b.k = 59999")
+                    .write().parquet(out.toString())).isInstanceOf(SluiceException.class).hasMessageContaining("timed out");
+            assertThat(Files.exists(out)).as("the target of the cancelled write").isFalse();
+            assertThat(activeTasks(cluster)).as("tasks still running once the write failed").isZero();
+
             assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c FROM t WHERE k % 3 = 0")))
                     .isEqualTo(duck.query("SELECT count(*) AS c FROM range(0, 60000) r(k) WHERE k % 3 = 0"));
             ClusterTesting.assertNoLeakedBuffers(session);
