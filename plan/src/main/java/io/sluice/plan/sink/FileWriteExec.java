@@ -45,12 +45,20 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
                 input.properties().partitioning().partitionCount())));
     }
 
-    /** Fails, naming it, on a column no file format can hold: one typed NULL (an untyped {@code SELECT NULL}). */
+    /**
+     * Fails, naming it, on a column no file can hold: one typed NULL (an untyped {@code SELECT NULL}),
+     * or a second column of the same name (files are read back by column name).
+     */
     public static void checkWritable(Schema schema) {
+        java.util.Set<String> names = new java.util.HashSet<>();
         for (Field f : schema.fields()) {
             if (f.type().kind() == DataType.Kind.NULL) {
                 throw new SluiceException("column '" + f.name() + "' has no type (an untyped NULL); cast it, e.g. "
                         + "CAST(NULL AS INT), to write it to a file");
+            }
+            if (!names.add(f.name().toLowerCase(java.util.Locale.ROOT))) {
+                throw new SluiceException("column name '" + f.name() + "' appears more than once; give each column "
+                        + "its own name (AS ...) to write it to a file");
             }
         }
     }
