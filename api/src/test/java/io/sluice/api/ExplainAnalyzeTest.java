@@ -29,7 +29,7 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
     }
 
     /** The summed rows of the first operator line containing {@code operator}. */
-    private static long rowsOf(String text, String operator) {
+    static long rowsOf(String text, String operator) {
         for (String line : text.split("\n")) {
             if (line.contains(operator)) {
                 Matcher m = ROWS.matcher(line);

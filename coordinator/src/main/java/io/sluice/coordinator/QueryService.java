@@ -16,6 +16,7 @@ import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.ArrowIpc;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.QueryResult;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.StatisticsEstimator;
 import io.sluice.plan.physical.ExecutionPlan;
@@ -29,6 +30,9 @@ import io.sluice.plan.source.TableSource;
 import io.sluice.plan.sql.InMemoryCatalog;
 import io.sluice.plan.sql.SqlFrontEnd;
 import io.sluice.plan.sql.Statement;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
@@ -163,6 +167,9 @@ public final class QueryService {
             }
             return message("status", "dropped view " + drop.name());
         }
+        if (statement instanceof Statement.AnalyzeTable analyze) {
+            return message("status", analyze(analyze, config));
+        }
         if (statement instanceof Statement.Explain explain) {
             if (explain.analyze()) {
                 return message("plan", explainAnalyze(explain.plan(), config));
@@ -192,6 +199,58 @@ public final class QueryService {
                     + " rows into " + table.name());
         }
         throw new SluiceException("unsupported statement: " + statement);
+    }
+
+    /**
+     * {@code ANALYZE TABLE}: exact statistics from jobs on the cluster (the row count, and per named
+     * column its distinct values, NULLs, min and max), kept for the table's current files
+     * ({@link FileFormats#recordAnalyzed}); columns not named keep what the footers say.
+     */
+    private String analyze(Statement.AnalyzeTable analyze, QueryConfig config) {
+        TableSource table = analyze.table();
+        String from = " FROM " + quote(table.name());
+        long rows = (Long) query("SELECT count(*)" + from, config).get(0);
+        Statistics known = FileFormats.statistics(table);
+        List<ColumnStatistics> columns = new ArrayList<>(known.columns());
+        for (String column : analyze.columns()) {
+            String c = quote(column);
+            List<Object> r = query("SELECT count(DISTINCT " + c + "), count(" + c + "), min(" + c + "), max(" + c + ")" + from,
+                    config);
+            int index = table.schema().indexOf(column);
+            DataType type = table.schema().field(index).type();
+            Object min = statisticsValue(r.get(2), type);
+            Object max = statisticsValue(r.get(3), type);
+            columns.set(index, new ColumnStatistics(Estimate.exact((Long) r.get(0)), Estimate.exact(rows - (Long) r.get(1)),
+                    min, max, min == null ? Estimate.Precision.ABSENT : Estimate.Precision.EXACT,
+                    known.column(index).averageWidth()));
+        }
+        FileFormats.recordAnalyzed(table, Statistics.of(Estimate.exact(rows), columns));
+        return "analyzed table " + table.name() + ": " + rows + " rows" + (analyze.columns().isEmpty() ? ""
+                : ", columns " + String.join(", ", analyze.columns()));
+    }
+
+    /** The single row of a query's result. */
+    private List<Object> query(String sql, QueryConfig config) {
+        Statement.Query statement = (Statement.Query) SqlFrontEnd.parse(sql, catalog);
+        return QueryResult.fromIpc(run(statement.plan(), config)).rows().get(0);
+    }
+
+    private static String quote(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+
+    /** A result value as table statistics hold it (as the Parquet footers give it): epoch days, unscaled decimals. */
+    private static Object statisticsValue(Object value, DataType type) {
+        if (value instanceof java.time.LocalDate date) {
+            return date.toEpochDay();
+        }
+        if (value instanceof java.math.BigDecimal decimal) {
+            return decimal.setScale(type.scale(), java.math.RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
+        }
+        if (value instanceof Integer i) {
+            return i.longValue();
+        }
+        return value;
     }
 
     /** Logical and optimized logical plans (with estimated rows), physical and staged plans, as text. */

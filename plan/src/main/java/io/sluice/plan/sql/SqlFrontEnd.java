@@ -50,6 +50,9 @@ public final class SqlFrontEnd {
     private static final Pattern INSERT_START = Pattern.compile("(?is)INSERT\\b");
     private static final Pattern INSERT = Pattern.compile(
             "(?is)INSERT\\s+(?:(?<overwrite>OVERWRITE)|INTO)\\s+(?:TABLE\\s+)?" + NAME + "\\s*");
+    private static final Pattern ANALYZE_START = Pattern.compile("(?is)ANALYZE\\s+TABLE\\b");
+    private static final Pattern ANALYZE = Pattern.compile("(?is)ANALYZE\\s+TABLE\\s+" + NAME
+            + "\\s+COMPUTE\\s+STATISTICS(?:\\s+NOSCAN)?(?:\\s+FOR\\s+(?:(?<all>ALL\\s+COLUMNS)|COLUMNS\\s+(?<columns>[^;]+?)))?\\s*;?\\s*");
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<analyze>\\s+ANALYZE\\b)?(?<verbose>\\s+VERBOSE\\b)?");
 
     private SqlFrontEnd() {
@@ -106,6 +109,9 @@ public final class SqlFrontEnd {
         if (describe.matches()) {
             return new Statement.Query(describe(unquote(describe.group("name")), catalog));
         }
+        if (ANALYZE_START.matcher(text).region(start, text.length()).lookingAt()) {
+            return analyzeTable(text, start, catalog);
+        }
         Matcher explain = EXPLAIN.matcher(text).region(start, text.length());
         if (explain.lookingAt()) {
             boolean verbose = explain.group("verbose") != null;
@@ -151,6 +157,33 @@ public final class SqlFrontEnd {
             rows.add(List.of(Literal.of(f.name()), Literal.of(f.type().toString())));
         }
         return QueryTranslator.constantRows(List.of("column_name", "column_type"), rows);
+    }
+
+    /** {@code ANALYZE TABLE}: the table and the columns to analyze, by the table's own column names. */
+    private static Statement analyzeTable(String text, int start, Catalog catalog) {
+        Matcher m = ANALYZE.matcher(text).region(start, text.length());
+        if (!m.matches()) {
+            throw new SluiceException("SQL syntax error: expected ANALYZE TABLE <name> COMPUTE STATISTICS"
+                    + " [FOR COLUMNS <column>, ... | FOR ALL COLUMNS], got: " + text.substring(start).strip());
+        }
+        TableSource table = catalog.table(unquote(m.group("name")));
+        List<String> names = table.schema().names();
+        if (m.group("all") != null) {
+            return new Statement.AnalyzeTable(table, names);
+        }
+        List<String> columns = new ArrayList<>();
+        if (m.group("columns") != null) {
+            for (String c : m.group("columns").split(",")) {
+                String wanted = unquote(c.strip());
+                String found = names.stream().filter(n -> n.equalsIgnoreCase(wanted)).findFirst()
+                        .orElseThrow(() -> new SluiceException("ANALYZE TABLE " + table.name() + ": unknown column '" + wanted
+                                + "'; columns: " + String.join(", ", names)));
+                if (!columns.contains(found)) {
+                    columns.add(found);
+                }
+            }
+        }
+        return new Statement.AnalyzeTable(table, columns);
     }
 
     /** The view's query is planned with its head blanked out, so error positions match the input. */

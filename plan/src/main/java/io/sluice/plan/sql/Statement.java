@@ -7,10 +7,12 @@ import io.sluice.plan.sink.SaveMode;
 import io.sluice.plan.sink.WriteTarget;
 import io.sluice.plan.source.FileFormat;
 import io.sluice.plan.source.TableSource;
+import java.util.List;
 
 /** One parsed SQL statement; the caller switches over the permitted kinds. */
 public sealed interface Statement permits Statement.CreateExternalTable, Statement.Query, Statement.Explain,
-        Statement.SetOption, Statement.CreateView, Statement.DropView, Statement.CreateTableAs, Statement.Insert {
+        Statement.SetOption, Statement.CreateView, Statement.DropView, Statement.CreateTableAs, Statement.Insert,
+        Statement.AnalyzeTable {
 
     /**
      * {@code CREATE TABLE [IF NOT EXISTS] name STORED AS format LOCATION 'dir' AS query}: write the
@@ -33,6 +35,18 @@ public sealed interface Statement permits Statement.CreateExternalTable, Stateme
             requireNonNull(table, "table is null");
             requireNonNull(plan, "plan is null");
             requireNonNull(mode, "mode is null");
+        }
+    }
+
+    /**
+     * {@code ANALYZE TABLE name COMPUTE STATISTICS [FOR COLUMNS c, … | FOR ALL COLUMNS]}: count the
+     * table's rows and, for the named columns (resolved to the table's own names), their distinct
+     * values, NULLs, min and max.
+     */
+    record AnalyzeTable(TableSource table, List<String> columns) implements Statement {
+        public AnalyzeTable {
+            requireNonNull(table, "table is null");
+            columns = List.copyOf(columns);
         }
     }
 
