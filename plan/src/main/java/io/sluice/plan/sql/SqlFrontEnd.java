@@ -18,9 +18,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The SQL entry point: text in, {@link Statement} out. Calcite parses queries; the two statements
- * its core grammar lacks ({@code CREATE EXTERNAL TABLE}, {@code EXPLAIN [ANALYZE] [VERBOSE] query}) are
- * recognized here first. Stateless and thread-safe.
+ * The SQL entry point: text in, {@link Statement} out. Calcite parses queries; statements its core
+ * grammar lacks or spells otherwise ({@code CREATE EXTERNAL TABLE}, {@code CREATE TABLE … AS},
+ * {@code INSERT INTO|OVERWRITE}, views, {@code SHOW TABLES}, {@code DESCRIBE}, {@code ANALYZE TABLE},
+ * {@code SET}, {@code EXPLAIN [ANALYZE] [VERBOSE] query}) are recognized here first, and the query
+ * they hold is planned with their head blanked out, so error positions match the input. Stateless
+ * and thread-safe.
  */
 public final class SqlFrontEnd {
     private static final Pattern CREATE_EXTERNAL = Pattern.compile("(?is)CREATE\\s+EXTERNAL\\b");
