@@ -51,8 +51,11 @@ public final class SqlFrontEnd {
                     + "(?:(?:STORED\\s+AS|USING)\\s+(?<format>[A-Za-z_]+)\\s+|LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*)*"
                     + "AS\\b");
     private static final Pattern INSERT_START = Pattern.compile("(?is)INSERT\\b");
+    private static final String SIMPLE_NAME = "(?:[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
+    /** {@code INSERT INTO|OVERWRITE [TABLE] name [(column, ...)]}; a column list holds names and commas only. */
     private static final Pattern INSERT = Pattern.compile(
-            "(?is)INSERT\\s+(?:(?<overwrite>OVERWRITE)|INTO)\\s+(?:TABLE\\s+)?" + NAME + "\\s*");
+            "(?is)INSERT\\s+(?:(?<overwrite>OVERWRITE)|INTO)\\s+(?:TABLE\\s+)?" + NAME + "\\s*"
+                    + "(?:\\((?<columns>\\s*" + SIMPLE_NAME + "(?:\\s*,\\s*" + SIMPLE_NAME + ")*\\s*)\\)\\s*)?");
     private static final Pattern ANALYZE_START = Pattern.compile("(?is)ANALYZE\\s+TABLE\\b");
     private static final Pattern ANALYZE = Pattern.compile("(?is)ANALYZE\\s+TABLE\\s+" + NAME
             + "\\s+COMPUTE\\s+STATISTICS(?:\\s+NOSCAN)?(?:\\s+FOR\\s+(?:(?<all>ALL\\s+COLUMNS)|COLUMNS\\s+(?<columns>[^;]+?)))?\\s*;?\\s*");
@@ -238,7 +241,15 @@ public final class SqlFrontEnd {
             throw new SluiceException("cannot INSERT INTO " + name + ": it is a view, not a table stored in files");
         }
         TableSource table = catalog.table(name);
-        LogicalPlan plan = InsertCoercion.fit(plan(blank(text, start, m.end()), catalog), table.schema(), name);
+        LogicalPlan query = plan(blank(text, start, m.end()), catalog);
+        if (m.group("columns") != null) {
+            List<String> columns = new ArrayList<>();
+            for (String c : m.group("columns").split(",")) {
+                columns.add(unquote(c.strip()));
+            }
+            query = InsertCoercion.toTableColumns(query, columns, table.schema(), name);
+        }
+        LogicalPlan plan = InsertCoercion.fit(query, table.schema(), name);
         return new Statement.Insert(table, plan, m.group("overwrite") != null ? SaveMode.OVERWRITE : SaveMode.APPEND);
     }
 
