@@ -135,9 +135,19 @@ public final class LocalCluster implements QueryEngine {
         return coordinator.runSql(sql);
     }
 
-    @Override
+    /** Runs a query plan under the default settings; the result as an Arrow IPC stream. */
     public byte[] run(LogicalPlan plan) {
         return coordinator.run(plan);
+    }
+
+    @Override
+    public io.sluice.coordinator.PreparedSql prepareSql(String sql) {
+        return coordinator.queries().prepareSql(sql);
+    }
+
+    @Override
+    public byte[] run(io.sluice.coordinator.PlanRequest request) {
+        return coordinator.queries().run(request);
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.coordinator.PlanRequest;
+import io.sluice.coordinator.PreparedSql;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.wire.PlanJson;
@@ -43,8 +45,14 @@ final class RemoteEngine implements QueryEngine {
     }
 
     @Override
-    public byte[] run(LogicalPlan plan) {
-        return post("plan", PlanJson.MEDIA_TYPE, PlanJson.encode(plan));
+    public PreparedSql prepareSql(String sql) {
+        return PreparedSql.fromWire(post("prepare", "text/plain; charset=utf-8", sql.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Override
+    public byte[] run(PlanRequest request) {
+        return post("plan", PlanJson.MEDIA_TYPE,
+                PlanJson.encode(new PlanJson.Request(request.plan(), request.settings(), request.target())));
     }
 
     @Override

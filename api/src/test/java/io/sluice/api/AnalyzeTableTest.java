@@ -23,7 +23,7 @@ class AnalyzeTableTest extends DuckDbComparisonTest {
     }
 
     private static String text(String sql) {
-        return both.session().sql(sql).rows().stream().map(r -> (String) r.get(0)).collect(Collectors.joining("\n"));
+        return both.session().sql(sql).collect().rows().stream().map(r -> (String) r.get(0)).collect(Collectors.joining("\n"));
     }
 
     private static String aggregateLine(String explain) {

@@ -24,7 +24,7 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
     }
 
     private static String explainAnalyze(String sql) {
-        return both.session().sql("EXPLAIN ANALYZE " + sql).rows().stream().map(r -> (String) r.get(0))
+        return both.session().sql("EXPLAIN ANALYZE " + sql).collect().rows().stream().map(r -> (String) r.get(0))
                 .collect(Collectors.joining("\n"));
     }
 

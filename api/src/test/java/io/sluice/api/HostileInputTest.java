@@ -72,9 +72,9 @@ class HostileInputTest {
         assertThatThrownBy(() -> session.sql(sum)).isInstanceOf(SluiceException.class).hasMessageStartingWith("query too complex");
         // just inside the limits, deep queries still plan, travel to the workers and run
         String nested = "SELECT " + "(".repeat(120) + "v" + " + 1)".repeat(120) + " AS x FROM t WHERE v = 0";
-        assertThat(session.sql(nested).rows()).containsExactly(List.of(120L));
+        assertThat(session.sql(nested).collect().rows()).containsExactly(List.of(120L));
         String longSum = "SELECT " + "v + ".repeat(200) + "1 AS x FROM t WHERE v = 1";
-        assertThat(session.sql(longSum).rows()).containsExactly(List.of(201L));
+        assertThat(session.sql(longSum).collect().rows()).containsExactly(List.of(201L));
         assertLegitimateQueryWorks();
     }
 
@@ -167,15 +167,15 @@ class HostileInputTest {
                 Session bob = Session.connect("127.0.0.1", port, secret);
                 Session admin = Session.connectShared("127.0.0.1", port, secret)) {
             alice.sql("CREATE EXTERNAL TABLE mine STORED AS CSV LOCATION '" + other + "'");
-            assertThat(alice.sql("SELECT count(*) FROM mine").rows()).containsExactly(List.of(1L));
+            assertThat(alice.sql("SELECT count(*) FROM mine").collect().rows()).containsExactly(List.of(1L));
             assertThatThrownBy(() -> bob.sql("SELECT count(*) FROM mine")).hasMessageContaining("unknown table 'mine'");
             // bob's 't' hides the shared 't' for bob only
             bob.sql("CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '" + other + "'");
-            assertThat(bob.sql("SELECT count(*) FROM t").rows()).containsExactly(List.of(1L));
-            assertThat(alice.sql("SELECT count(*) FROM t").rows()).containsExactly(List.of(20_000L));
+            assertThat(bob.sql("SELECT count(*) FROM t").collect().rows()).containsExactly(List.of(1L));
+            assertThat(alice.sql("SELECT count(*) FROM t").collect().rows()).containsExactly(List.of(20_000L));
             admin.sql("CREATE EXTERNAL TABLE everyone STORED AS CSV LOCATION '" + other + "'");
-            assertThat(alice.sql("SELECT count(*) FROM everyone").rows()).containsExactly(List.of(1L));
-            assertThat(bob.sql("SELECT count(*) FROM everyone").rows()).containsExactly(List.of(1L));
+            assertThat(alice.sql("SELECT count(*) FROM everyone").collect().rows()).containsExactly(List.of(1L));
+            assertThat(bob.sql("SELECT count(*) FROM everyone").collect().rows()).containsExactly(List.of(1L));
         }
         assertLegitimateQueryWorks();
     }

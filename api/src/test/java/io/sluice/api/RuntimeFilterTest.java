@@ -28,7 +28,7 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
     }
 
     private static String text(String sql) {
-        return both.session().sql(sql).rows().stream().map(r -> (String) r.get(0)).collect(Collectors.joining("\n"));
+        return both.session().sql(sql).collect().rows().stream().map(r -> (String) r.get(0)).collect(Collectors.joining("\n"));
     }
 
     @Test

@@ -81,7 +81,7 @@ final class SqlCommand implements Callable<Integer> {
         }
         QueryResult result;
         try (Session session = open()) {
-            result = session.sql(sql);
+            result = session.sql(sql).collect();
         }
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.CSV ? result.toCsv() : result.toTable());

@@ -33,6 +33,7 @@ import org.apache.pekko.http.javadsl.ServerBinding;
  * HTTP endpoint. Closing it unbinds HTTP, leaves the cluster and releases its memory.
  */
 public final class Coordinator implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Coordinator.class);
     private final CoordinatorSettings settings;
     private final ActorSystem<CoordinatorCommand> system;
     private final BufferAllocator allocator;
@@ -69,7 +70,7 @@ public final class Coordinator implements AutoCloseable {
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
         this.scheduler = new DagScheduler(this::launch, fetcher, removeShuffles, settings.jobTimeout().toMillis());
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
-                settings.queryDefaults(), analyzedJobs, settings.fileAccess());
+                settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle);
         ServerBinding binding = null;
         if (settings.httpPort() >= 0) {
             try {
@@ -119,6 +120,19 @@ public final class Coordinator implements AutoCloseable {
             }
         });
         return result;
+    }
+
+    /** Waits (at most 30 seconds) until no task of the job runs or waits to run. */
+    private void awaitJobIdle(String jobId) {
+        CompletableFuture<Void> idle = new CompletableFuture<>();
+        system.tell(new CoordinatorActor.AwaitJobIdle(jobId, idle));
+        try {
+            idle.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("job {}: tasks still running after 30 s; cleaning up anyway", jobId);
+        }
     }
 
     private int shufflePartitions() {

@@ -78,6 +78,13 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     record GetWorkers(CompletableFuture<Map<String, Integer>> reply) implements CoordinatorCommand {
     }
 
+    /**
+     * Local only: complete {@code reply} once no attempt of this job's tasks is running or waiting
+     * to run (a failed write removes its files only then, so no late task writes after it).
+     */
+    record AwaitJobIdle(String jobId, CompletableFuture<Void> reply) implements CoordinatorCommand {
+    }
+
     /** A registered worker; an unreachable one gets no tasks until it is reachable again or removed. */
     private static final class WorkerState {
         final String id;
@@ -120,6 +127,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
     private final Map<String, Pending> running = new LinkedHashMap<>();
     private int nextWorker;
+    private final List<AwaitJobIdle> idleWaiters = new ArrayList<>();
     private final java.util.function.BiConsumer<String, TaskMetrics> taskMetrics;
 
     public static Behavior<CoordinatorCommand> create(String coordinatorId) {
@@ -164,6 +172,11 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
                 .onMessage(GetWorkers.class, this::onGetWorkers)
                 .onMessage(GetLoad.class, this::onGetLoad)
+                .onMessage(AwaitJobIdle.class, msg -> {
+                    idleWaiters.add(msg);
+                    answerIdleWaiters();
+                    return this;
+                })
                 .build();
     }
 
@@ -348,8 +361,29 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
+    private void answerIdleWaiters() {
+        if (idleWaiters.isEmpty()) {
+            return;
+        }
+        Set<String> busy = new HashSet<>();
+        running.values().forEach(p -> busy.add(p.launch().task().jobId()));
+        for (Pending p : queue) {
+            if (!p.launch().result().isDone()) {
+                busy.add(p.launch().task().jobId());
+            }
+        }
+        idleWaiters.removeIf(w -> {
+            if (busy.contains(w.jobId())) {
+                return false;
+            }
+            w.reply().complete(null);
+            return true;
+        });
+    }
+
     /** Gives queued tasks to free slots, starting at a rotating worker so tasks spread out. */
     private void dispatch() {
+        answerIdleWaiters();
         List<WorkerState> list = new ArrayList<>(workers.values());
         while (!queue.isEmpty() && !list.isEmpty()) {
             WorkerState chosen = null;

@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator's HTTP API for clients: {@code POST /v1/sql} (a SQL script as text) and
- * {@code POST /v1/plan} (a logical plan in the versioned JSON format of {@link PlanJson}) answer with the result as an Arrow IPC
- * stream, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
- * SQL runs in the client session's catalog ({@link SessionCatalogs}).
+ * {@code POST /v1/plan} (a {@link PlanJson} request: a logical plan in the versioned JSON format, with
+ * settings and an optional write target) answer with the result as an Arrow IPC stream,
+ * {@code POST /v1/prepare} (a SQL script) with a {@link PreparedSql} in its wire form, {@code POST
+ * /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500,
+ * each with a one-line text message. SQL runs in the client session's catalog ({@link SessionCatalogs}).
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
  * (compared in constant time); anything else is a 401 and the request body is not read. Bodies are
@@ -69,8 +71,9 @@ final class HttpEndpoint extends AllDirectives {
                         .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
                 authenticated(() -> withSizeLimit(MAX_BODY_BYTES, () -> concat(
                         path("sql", () -> post(this::sql)),
+                        path("prepare", () -> post(this::prepare)),
                         path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                                bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes))))))),
+                                bytes -> completeWithFuture(answer(() -> queries.run(planRequest(bytes))))))),
                         path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
                                 bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
                                         false).getBytes(StandardCharsets.UTF_8)))))))))));
@@ -82,6 +85,14 @@ final class HttpEndpoint extends AllDirectives {
                 optionalHeaderValueByName(SessionCatalogs.CATALOG_HEADER, catalog ->
                         entity(Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() ->
                                 queries.runSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null))))))));
+    }
+
+    /** A SQL script run up to its final query, in the session's catalog; the answer in {@link PreparedSql#toWire()} form. */
+    private Route prepare() {
+        return optionalHeaderValueByName(SessionCatalogs.SESSION_HEADER, session ->
+                optionalHeaderValueByName(SessionCatalogs.CATALOG_HEADER, catalog ->
+                        entity(Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() ->
+                                queries.prepareSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null))).toWire())))));
     }
 
     /** The inner routes, behind the bearer token when the cluster has a secret. */
@@ -108,6 +119,12 @@ final class HttpEndpoint extends AllDirectives {
      */
     private static LogicalPlan plan(byte[] bytes) {
         return PlanJson.decode(bytes);
+    }
+
+    /** A client's plan request in the JSON wire format; a bare plan runs with the default settings. */
+    private static PlanRequest planRequest(byte[] bytes) {
+        PlanJson.Request request = PlanJson.decodeRequest(bytes);
+        return new PlanRequest(request.plan(), request.settings(), request.target());
     }
 
     private CompletableFuture<HttpResponse> answer(Supplier<byte[]> work) {

@@ -22,6 +22,10 @@ import io.sluice.plan.logical.StatisticsEstimator;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.MapStatus;
 import io.sluice.plan.source.FileAccessPolicy;
+import io.sluice.plan.sink.FileCommitProtocol;
+import io.sluice.plan.sink.FileWriteExec;
+import io.sluice.plan.sink.SaveMode;
+import io.sluice.plan.sink.WriteTarget;
 import io.sluice.plan.source.FileFormats;
 import io.sluice.plan.source.TableSource;
 import io.sluice.plan.sql.InMemoryCatalog;
@@ -35,7 +39,9 @@ import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
@@ -64,11 +70,23 @@ public final class QueryService {
     private final AtomicLong jobIds = new AtomicLong();
     private final JobMetrics jobMetrics;
     private final FileAccessPolicy fileAccess;
+    private final Consumer<String> awaitJobTasksEnded;
 
     public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
             IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
             JobMetrics jobMetrics, FileAccessPolicy fileAccess) {
+        this(scheduler, fetcher, allocator, shufflePartitions, removeShuffles, defaults, jobMetrics, fileAccess, jobId -> { });
+    }
+
+    /**
+     * {@code awaitJobTasksEnded} returns once no task of the given (failed) job runs any more, so
+     * that a failed write's files are removed only after its cancelled tasks stopped writing.
+     */
+    public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
+            IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
+            JobMetrics jobMetrics, FileAccessPolicy fileAccess, Consumer<String> awaitJobTasksEnded) {
         this.fileAccess = requireNonNull(fileAccess, "fileAccess is null");
+        this.awaitJobTasksEnded = requireNonNull(awaitJobTasksEnded, "awaitJobTasksEnded is null");
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         this.fetcher = requireNonNull(fetcher, "fetcher is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
@@ -97,6 +115,20 @@ public final class QueryService {
      * returns the last one's result.
      */
     public byte[] runSql(String script, InMemoryCatalog target) {
+        PreparedSql prepared = prepareSql(script, target);
+        return prepared.plan() == null ? prepared.result() : run(prepared.plan(), config(prepared.settings()));
+    }
+
+    /** {@link #prepareSql(String, InMemoryCatalog)} against the shared catalog. */
+    public PreparedSql prepareSql(String script) {
+        return prepareSql(script, catalog);
+    }
+
+    /**
+     * Runs every statement of a script but a final query, whose plan is returned instead, with the
+     * settings the script's {@code SET}s made (so that a client can build on it before running it).
+     */
+    public PreparedSql prepareSql(String script, InMemoryCatalog target) {
         requireNonNull(target, "target is null");
         QueryLimits.checkText(script);
         List<String> statements = SqlFrontEnd.splitStatements(script);
@@ -105,16 +137,45 @@ public final class QueryService {
         }
         byte[] last = null;
         QueryConfig config = defaults;
-        for (String sql : statements) {
-            Statement statement = SqlFrontEnd.parse(sql, target);
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (int i = 0; i < statements.size(); i++) {
+            Statement statement = SqlFrontEnd.parse(statements.get(i), target);
             if (statement instanceof Statement.SetOption set) {
                 config = config.with(set.name(), set.value());
+                settings.put(set.name(), set.value());
                 last = message("status", set.name() + " = " + set.value());
+            } else if (i == statements.size() - 1 && statement instanceof Statement.Query query) {
+                return PreparedSql.query(query.plan(), settings);
             } else {
                 last = runStatement(statement, config, target);
             }
         }
-        return last;
+        return PreparedSql.done(last);
+    }
+
+    /** A client's plan request: its rows as an Arrow IPC stream, or for a write a one-row status. */
+    public byte[] run(PlanRequest request) {
+        QueryLimits.checkPlan(request.plan());
+        fileAccess.checkTables(request.plan());
+        QueryConfig config = config(request.settings());
+        if (request.target() == null) {
+            return run(request.plan(), config);
+        }
+        long rows = write(request.plan(), request.target(), config);
+        Schema schema = Schema.of(new Field("rows_written", DataType.INT64));
+        try (Batch batch = Batch.of(schema, new Col[] {Col.ofLongs(DataType.INT64, new long[] {rows}, null)}, 1,
+                allocator)) {
+            return ArrowIpc.encode(schema, List.of(batch), allocator);
+        }
+    }
+
+    /** The default settings with these {@code SET}s applied (each checked as {@code SET} checks it). */
+    private QueryConfig config(Map<String, String> settings) {
+        QueryConfig config = defaults;
+        for (Map.Entry<String, String> e : settings.entrySet()) {
+            config = config.with(e.getKey(), e.getValue());
+        }
+        return config;
     }
 
     private byte[] runStatement(Statement statement, QueryConfig config, InMemoryCatalog catalog) {
@@ -144,6 +205,25 @@ public final class QueryService {
         }
         if (statement instanceof Statement.Query query) {
             return run(query.plan(), config);
+        }
+        if (statement instanceof Statement.CreateTableAs create) {
+            if (catalog.hasTable(create.name()) || catalog.view(create.name()) != null) {
+                if (create.ifNotExists()) {
+                    return message("status", "table " + create.name() + " already exists");
+                }
+                throw new SluiceException("cannot create table '" + create.name() + "': a table or view of that name "
+                        + "already exists");
+            }
+            long rows = write(create.plan(), create.target(), config);
+            catalog.register(new TableSource(create.name(), create.target().format(), create.target().location(),
+                    create.plan().schema()));
+            return message("status", "created table " + create.name() + " with " + rows + " rows");
+        }
+        if (statement instanceof Statement.Insert insert) {
+            TableSource table = insert.table();
+            long rows = write(insert.plan(), WriteTarget.of(table.location(), table.format(), insert.mode()), config);
+            return message("status", (insert.mode() == SaveMode.OVERWRITE ? "overwrote " : "inserted ") + rows
+                    + " rows into " + table.name());
         }
         throw new SluiceException("unsupported statement: " + statement);
     }
@@ -296,6 +376,73 @@ public final class QueryService {
                 stages.forEach(s -> shuffles.add(s.shuffleId()));
                 removeShuffles.accept(shuffles);
             }
+        }
+    }
+
+    /** Writes a query's result under the default settings; the number of rows written. */
+    public long write(LogicalPlan plan, WriteTarget target) {
+        return write(plan, target, defaults);
+    }
+
+    /**
+     * Writes a query's result as files at {@code target} (see {@link FileCommitProtocol}): every
+     * partition of the query's last stage is written by one task into its attempt directory; once
+     * the job succeeded, the attempts whose results arrived are committed; a failed job (after its
+     * tasks stopped) is aborted, leaving the target as it was. Returns the number of rows written.
+     */
+    public long write(LogicalPlan plan, WriteTarget target, QueryConfig config) {
+        fileAccess.check(target.location());
+        FileWriteExec.checkWritable(plan.schema());
+        ExecutionPlan physical = new FileWriteExec(physicalPlan(logicalOptimizer(config).optimize(plan), config), target);
+        boolean existed = FileCommitProtocol.setup(target);
+        for (int attempt = 1; ; attempt++) {
+            String jobId = "job" + jobIds.incrementAndGet();
+            List<Stage> stages = StageCutter.cut(physical, jobId);
+            boolean committed = false;
+            try {
+                List<MapStatus> result = scheduler.run(jobId, stages);
+                List<String> attemptDirs = new ArrayList<>();
+                long rows = 0;
+                List<Batch> batches = fetcher.fetchAll(jobId, stages.get(stages.size() - 1).shuffleId(), result);
+                try {
+                    for (Batch b : batches) {
+                        Col dirs = b.column(0);
+                        Col counts = b.column(1);
+                        for (int r = 0; r < b.rowCount(); r++) {
+                            attemptDirs.add(dirs.strings[r]);
+                            rows += counts.longs[r];
+                        }
+                    }
+                } finally {
+                    batches.forEach(Batch::close);
+                }
+                FileCommitProtocol.commit(target, jobId, attemptDirs);
+                committed = true;
+                LOG.info("job {} wrote {} rows in {} files to {}", jobId, rows, attemptDirs.size(), target.location());
+                return rows;
+            } catch (TaskFailedException e) {
+                if (attempt >= JOB_ATTEMPTS) {
+                    throw new SluiceException("write to '" + target.location() + "' failed: " + e.getMessage(), e);
+                }
+                LOG.warn("job {} failed ({}); running it again", jobId, e.getMessage());
+            } finally {
+                if (!committed) {
+                    abortQuietly(target, jobId, existed);
+                }
+                List<String> shuffles = new ArrayList<>();
+                stages.forEach(s -> shuffles.add(s.shuffleId()));
+                removeShuffles.accept(shuffles);
+            }
+        }
+    }
+
+    /** Removes a failed write's files once its tasks stopped; a failure here is logged, not thrown over the job's. */
+    private void abortQuietly(WriteTarget target, String jobId, boolean existed) {
+        try {
+            awaitJobTasksEnded.accept(jobId);
+            FileCommitProtocol.abort(target, jobId, existed);
+        } catch (RuntimeException e) {
+            LOG.warn("job {}: could not remove its unfinished files at {}: {}", jobId, target.location(), e.getMessage());
         }
     }
 

@@ -64,7 +64,7 @@ final class TaskRunner {
         try (BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(), 0, taskMemoryLimit)) {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
-            TaskContext context = new TaskContext(task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
+            TaskContext context = new TaskContext(task.jobId(), task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
                     Map.of(ShuffleEnvironment.class, environment), cancelled);
             context.checkNotCancelled();
             // Every operator below the writer is counted for EXPLAIN ANALYZE: a clock read per batch.

@@ -195,7 +195,7 @@ public final class TpchBenchmark {
                 Session session = sessions.get();
                 Set<String> jobsBefore = jobMetrics(session).keySet();
                 long start = System.nanoTime();
-                Future<QueryResult> future = runner.submit(() -> session.sql(sql));
+                Future<QueryResult> future = runner.submit(() -> session.sql(sql).collect());
                 QueryResult answer;
                 try {
                     answer = future.get(options.timeoutSeconds, TimeUnit.SECONDS);

@@ -114,7 +114,7 @@ public final class FileFormats {
     }
 
     /** The shared Hadoop configuration. Callers must not modify it. */
-    static Configuration conf() {
+    public static Configuration conf() {
         return CONF;
     }
 }

@@ -44,6 +44,11 @@ public final class InMemoryCatalog implements Catalog {
         tables.put(key(source.name()), source);
     }
 
+    /** Whether a table (not a view) of this name is registered. */
+    public boolean hasTable(String name) {
+        return tables.containsKey(key(requireNonNull(name, "name is null")));
+    }
+
     /** Removes the named table; returns whether there was one. */
     public boolean drop(String name) {
         return tables.remove(key(requireNonNull(name, "name is null"))) != null;

@@ -39,6 +39,7 @@ import io.sluice.plan.logical.Sort;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.sink.WriteTarget;
 import io.sluice.plan.source.TableSource;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
@@ -87,7 +88,18 @@ public final class PlanJson {
             Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, Literal.class,
             OuterColumn.class, ScalarFunction.class, ScalarSubquery.class, Substring.class, Unary.class,
             // what they hold
-            SortKey.class, TableSource.class, Schema.class, Field.class, DataType.class);
+            SortKey.class, TableSource.class, Schema.class, Field.class, DataType.class, WriteTarget.class);
+
+    /**
+     * A request to run a plan: the plan, the settings to run it with ({@code SET} names and values),
+     * and for a write where its result goes (null: return the rows).
+     */
+    public record Request(LogicalPlan plan, Map<String, String> settings, WriteTarget target) {
+        public Request {
+            requireNonNull(plan, "plan is null");
+            settings = Map.copyOf(settings);
+        }
+    }
 
     private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING)
@@ -110,10 +122,25 @@ public final class PlanJson {
 
     /** The plan as a version-{@value #VERSION} document, UTF-8. */
     public static byte[] encode(LogicalPlan plan) {
-        requireNonNull(plan, "plan is null");
+        return encode(new Request(plan, Map.of(), null));
+    }
+
+    /**
+     * A request as a version-{@value #VERSION} document: the plan, plus {@code "settings"} (an object
+     * of strings) and {@code "write"} (a {@code WriteTarget}) when present.
+     */
+    public static byte[] encode(Request request) {
+        requireNonNull(request, "request is null");
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("version", VERSION);
-        root.set("plan", write(plan));
+        root.set("plan", write(request.plan()));
+        if (!request.settings().isEmpty()) {
+            ObjectNode settings = root.putObject("settings");
+            new java.util.TreeMap<>(request.settings()).forEach(settings::put);
+        }
+        if (request.target() != null) {
+            root.set("write", write(request.target()));
+        }
         try {
             return MAPPER.writeValueAsBytes(root);
         } catch (IOException e) {
@@ -128,6 +155,11 @@ public final class PlanJson {
      *                         missing or ill-typed field, or a plan its own constructors refuse
      */
     public static LogicalPlan decode(byte[] document) {
+        return decodeRequest(document).plan();
+    }
+
+    /** Reads a request document from a client; see {@link #decode} for its errors. */
+    public static Request decodeRequest(byte[] document) {
         requireNonNull(document, "document is null");
         JsonNode root;
         try {
@@ -148,7 +180,24 @@ public final class PlanJson {
                     + VERSION + ")");
         }
         try {
-            return (LogicalPlan) read(root.get("plan"), LogicalPlan.class, "plan");
+            LogicalPlan plan = (LogicalPlan) read(root.get("plan"), LogicalPlan.class, "plan");
+            Map<String, String> settings = new LinkedHashMap<>();
+            JsonNode given = root.get("settings");
+            if (given != null && !given.isNull()) {
+                if (!given.isObject()) {
+                    throw new SluiceException("malformed plan: \"settings\" must be an object of strings");
+                }
+                for (var it = given.fields(); it.hasNext(); ) {
+                    var e = it.next();
+                    if (!e.getValue().isTextual()) {
+                        throw new SluiceException("malformed plan: setting " + e.getKey() + " must be a string");
+                    }
+                    settings.put(e.getKey(), e.getValue().asText());
+                }
+            }
+            JsonNode write = root.get("write");
+            WriteTarget target = write == null || write.isNull() ? null : (WriteTarget) read(write, WriteTarget.class, "write");
+            return new Request(plan, settings, target);
         } catch (StackOverflowError e) {
             throw new SluiceException("query too complex: the plan nests too deeply");
         }
