@@ -26,14 +26,18 @@ import java.util.List;
  *       (default true); false joins in the order written.</li>
  *   <li>{@code sluice.optimizer.join-reorder.dp-limit}: relations up to which join orders are
  *       enumerated exhaustively; more are ordered greedily (default 10, at most 16).</li>
+ *   <li>{@code sluice.sort.range-partitioned}: a global ORDER BY without LIMIT range-partitions on
+ *       its keys, sorts each partition and concatenates them in order (default true); false
+ *       gathers every row into one partition and sorts it there.</li>
  * </ul>
  */
 public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int shufflePartitions,
         long broadcastThreshold, long sortMergeThreshold, boolean optimizerEnabled, boolean joinReorder,
-        int joinReorderDpLimit) {
+        int joinReorderDpLimit, boolean rangePartitionedSort) {
     public static final List<String> NAMES = List.of("sluice.optimizer.enabled", "sluice.optimizer.max-passes",
             "sluice.optimizer.skip-failed-rules", "sluice.shuffle.partitions", "sluice.join.broadcast-threshold",
-            "sluice.join.sort-merge-threshold", "sluice.optimizer.join-reorder", "sluice.optimizer.join-reorder.dp-limit");
+            "sluice.join.sort-merge-threshold", "sluice.optimizer.join-reorder", "sluice.optimizer.join-reorder.dp-limit",
+            "sluice.sort.range-partitioned");
 
     public QueryConfig {
         if (maxOptimizerPasses < 1) {
@@ -56,7 +60,7 @@ public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int s
 
     public static QueryConfig defaults() {
         return new QueryConfig(3, false, 0, JoinSelection.DEFAULT.broadcastThresholdBytes(),
-                JoinSelection.DEFAULT.sortMergeThresholdBytes(), true, true, ReorderJoins.DEFAULT_DP_LIMIT);
+                JoinSelection.DEFAULT.sortMergeThresholdBytes(), true, true, ReorderJoins.DEFAULT_DP_LIMIT, true);
     }
 
     public JoinSelection joinSelection() {
@@ -69,23 +73,26 @@ public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int s
             return switch (name) {
                 case "sluice.optimizer.enabled" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
                         shufflePartitions, broadcastThreshold, sortMergeThreshold, parseBoolean(name, value), joinReorder,
-                        joinReorderDpLimit);
+                        joinReorderDpLimit, rangePartitionedSort);
                 case "sluice.optimizer.max-passes" -> new QueryConfig(Integer.parseInt(value), skipFailedRules,
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit, rangePartitionedSort);
                 case "sluice.optimizer.skip-failed-rules" -> new QueryConfig(maxOptimizerPasses, parseBoolean(name, value),
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit, rangePartitionedSort);
                 case "sluice.shuffle.partitions" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        Integer.parseInt(value), broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
+                        Integer.parseInt(value), broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit, rangePartitionedSort);
                 case "sluice.join.broadcast-threshold" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, Long.parseLong(value), sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
+                        shufflePartitions, Long.parseLong(value), sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit, rangePartitionedSort);
                 case "sluice.join.sort-merge-threshold" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, broadcastThreshold, Long.parseLong(value), optimizerEnabled, joinReorder, joinReorderDpLimit);
+                        shufflePartitions, broadcastThreshold, Long.parseLong(value), optimizerEnabled, joinReorder, joinReorderDpLimit, rangePartitionedSort);
                 case "sluice.optimizer.join-reorder" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
                         shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, parseBoolean(name, value),
-                        joinReorderDpLimit);
+                        joinReorderDpLimit, rangePartitionedSort);
                 case "sluice.optimizer.join-reorder.dp-limit" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
                         shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder,
-                        Integer.parseInt(value));
+                        Integer.parseInt(value), rangePartitionedSort);
+                case "sluice.sort.range-partitioned" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder,
+                        joinReorderDpLimit, parseBoolean(name, value));
                 default -> throw new SluiceException("unknown setting '" + name + "'; settings: " + String.join(", ", NAMES));
             };
         } catch (NumberFormatException e) {
