@@ -108,6 +108,24 @@ class RangeSortTest {
     }
 
     @Test
+    void explainAnalyzeShowsBoundariesAndRowsPerPartition() {
+        String text = String.join("\n", session.sql("EXPLAIN ANALYZE SELECT dt, i FROM t ORDER BY dt DESC, i").rows().stream()
+                .map(r -> String.valueOf(r.get(0))).toList());
+        Matcher splits = Pattern.compile("split points (range-[0-9a-f]+): 3 boundaries \\[\\[(\\d{4}-\\d\\d-\\d\\d), \\d+\\], ").matcher(text);
+        assertThat(splits.find()).as(text).isTrue();
+        assertThat(text).contains("range([dt DESC NULLS LAST, i ASC NULLS LAST], " + splits.group(1));
+        Matcher rows = Pattern.compile("rows per partition: \\[(\\d+), (\\d+), (\\d+), (\\d+)\\]").matcher(text);
+        assertThat(rows.find()).as(text).isTrue();
+        long total = 0;
+        for (int p = 1; p <= 4; p++) {
+            long n = Long.parseLong(rows.group(p));
+            assertThat(n).as("partition " + p + "\n" + text).isBetween(21_000L / 8, 21_000L / 2);
+            total += n;
+        }
+        assertThat(total).isEqualTo(21_000);
+    }
+
+    @Test
     void everyKeyTypeDirectionAndNullPlacement() throws Exception {
         String[] orders = {
             "s DESC NULLS FIRST, i",
