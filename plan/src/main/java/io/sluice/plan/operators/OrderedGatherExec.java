@@ -13,6 +13,7 @@ import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.types.Schema;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -94,6 +95,13 @@ public record OrderedGatherExec(ExecutionPlan input, List<SortKey> keys, PlanPro
     @Override
     public CardinalityEffect cardinalityEffect() {
         return CardinalityEffect.EQUAL;
+    }
+
+    /** Nothing to concatenate when the input is one partition already (sorted, as required). */
+    @Override
+    public Optional<ExecutionPlan> removeIfRedundant() {
+        PlanProperties in = input.properties();
+        return in.partitioning().partitionCount() == 1 && in.orderingSatisfies(keys) ? Optional.of(input) : Optional.empty();
     }
 
     @Override
