@@ -1,7 +1,9 @@
 package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.plan.SluiceException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -157,6 +159,9 @@ class RangeSortTest {
         assertThat(plan).contains("RepartitionExec: single").contains("SortExec: [s ASC NULLS LAST, i ASC NULLS LAST]  [single")
                 .doesNotContain("OrderedGatherExec");
         assertOrderedAsDuckDb(off, sql);
+        assertThatThrownBy(() -> session.sql("SET sluice.sort.range-partitioned = sometimes; " + sql))
+                .isInstanceOf(SluiceException.class)
+                .hasMessage("setting sluice.sort.range-partitioned needs true or false, not 'sometimes'");
     }
 
     @Test
