@@ -138,6 +138,7 @@ class RangeSortTest {
             "dt DESC, i DESC",
             "k DESC, dt, i",
             "x DESC, s NULLS FIRST, i",
+            "s, s DESC, i", // one key twice: the sample names its columns apart
         };
         for (String order : orders) {
             assertOrderedAsDuckDb("", "SELECT i, k, s, d, dt FROM t ORDER BY " + order);

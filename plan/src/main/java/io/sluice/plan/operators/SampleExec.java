@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
@@ -62,8 +63,13 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
 
     private static Schema schemaOf(ExecutionPlan input, List<SortKey> keys) {
         List<Field> fields = new ArrayList<>(keys.size() + 1);
-        for (SortKey k : keys) {
-            fields.add(new Field(k.expr().name(), k.expr().type(input.schema())));
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int i = 0; i < keys.size(); i++) {
+            Expr key = keys.get(i).expr();
+            // ORDER BY k, k DESC samples k twice: the columns are read by position, so any distinct name will do
+            String name = names.add(key.name()) ? key.name() : key.name() + "#" + i;
+            names.add(name);
+            fields.add(new Field(name, key.type(input.schema())));
         }
         fields.add(new Field(WEIGHT_COLUMN, DataType.FLOAT64));
         return new Schema(fields);
