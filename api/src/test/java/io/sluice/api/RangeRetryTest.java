@@ -36,10 +36,10 @@ class RangeRetryTest {
             Files.createDirectories(data.resolve("t"));
             Files.createDirectories(data.resolve("u"));
             for (int f = 0; f < 4; f++) {
-                duck.execute("COPY (SELECT i % 5000 AS k, i AS v FROM range(" + f * 10_000 + ", " + (f + 1) * 10_000
+                duck.execute("COPY (SELECT i % 3000 AS k, i AS v FROM range(" + f * 4_000 + ", " + (f + 1) * 4_000
                         + ") r(i)) TO '" + data.resolve("t/part-" + f + ".parquet") + "' (FORMAT PARQUET)");
-                duck.execute("COPY (SELECT i % 7000 AS k, 'u' || (i % 13) AS tag FROM range(" + f * 30_000 + ", "
-                        + (f + 1) * 30_000 + ") r(i)) TO '" + data.resolve("u/part-" + f + ".parquet") + "' (FORMAT PARQUET)");
+                duck.execute("COPY (SELECT i % 4000 AS k, 'u' || (i % 13) AS tag FROM range(" + f * 12_000 + ", "
+                        + (f + 1) * 12_000 + ") r(i)) TO '" + data.resolve("u/part-" + f + ".parquet") + "' (FORMAT PARQUET)");
             }
             duck.execute("CREATE VIEW t AS SELECT * FROM read_parquet('" + data + "/t/*.parquet')");
             duck.execute("CREATE VIEW u AS SELECT * FROM read_parquet('" + data + "/u/*.parquet')");
