@@ -3,7 +3,9 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.plan.SluiceException;
+import io.sluice.shuffle.ShuffleWriterExec;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -107,6 +109,32 @@ class RangeSortTest {
         String stages = explain(sql).substring(explain(sql).indexOf("== Stages =="));
         assertThat(stages).contains("Stage 1 (4 tasks, after stages 0, result)").doesNotContain("Stage 2");
         assertOrderedAsDuckDb("", sql);
+    }
+
+    /** The sampling run that resolves the split points scans only the key columns. */
+    @Test
+    void samplingReadsOnlyTheKeyColumns() throws Exception {
+        List<String> samplingPlans = new java.util.concurrent.CopyOnWriteArrayList<>();
+        DagScheduler.StageListener listener = new DagScheduler.StageListener() {
+            @Override
+            public void stageCompleted(String jobId, int stageId) {
+            }
+
+            @Override
+            public void stageSubmitted(String jobId, int stageId, ShuffleWriterExec plan, List<Integer> partitions) {
+                if (stageId >= DagScheduler.SAMPLE_STAGE_OFFSET) {
+                    samplingPlans.add(plan.explain());
+                }
+            }
+        };
+        session.localCluster().coordinator().addStageListener(listener);
+        try {
+            assertOrderedAsDuckDb("", "SELECT i, s, d, dt FROM t ORDER BY dt, i");
+        } finally {
+            session.localCluster().coordinator().removeStageListener(listener);
+        }
+        assertThat(samplingPlans).hasSize(1);
+        assertThat(samplingPlans.get(0)).contains("SampleExec").contains("columns=[dt, i]").doesNotContain("columns=[i, s, d, dt]");
     }
 
     @Test

@@ -4,6 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.FetchFailure;
 import io.sluice.plan.physical.ExecutionPlans;
@@ -334,6 +338,23 @@ public final class DagScheduler {
         return Optional.empty();
     }
 
+    /**
+     * The stage's input narrowed to the columns its sort keys read, when the input can take that
+     * projection ({@code trySwappingWithProjection}: a scan then decodes only those columns), so
+     * the sampling run reads less than the real one. Partitions are unchanged.
+     */
+    private static ExecutionPlan keysOnly(ExecutionPlan input, List<SortKey> keys) {
+        Set<String> used = new java.util.LinkedHashSet<>();
+        keys.forEach(k -> used.addAll(Exprs.columns(k.expr())));
+        if (used.isEmpty() || used.size() == input.schema().size()) {
+            return input;
+        }
+        List<Expr> projection = used.stream().map(c -> (Expr) new Column(c)).toList();
+        return input.trySwappingWithProjection(projection)
+                .filter(p -> p.properties().partitioning().partitionCount() == input.properties().partitioning().partitionCount())
+                .orElse(input);
+    }
+
     /** The stage's writer bound to the recorded boundaries of its split points. */
     private static void bindSplits(Map<Integer, ShuffleWriterExec> plans, Stage stage, List<List<Object>> boundaries) {
         ShuffleWriterExec writer = plans.get(stage.id());
@@ -353,7 +374,8 @@ public final class DagScheduler {
                 // A fresh id per try: a retry after a lost input must not meet the first try's cleanup.
                 String shuffleId = stage.shuffleId() + "-sample" + sampleRuns.incrementAndGet();
                 ShuffleWriterExec sampler = new ShuffleWriterExec(
-                        new SampleExec(writer.input(), range.keys(), SAMPLE_ROWS_PER_PARTITION), new Partitioning.Single(),
+                        new SampleExec(keysOnly(writer.input(), range.keys()), range.keys(), SAMPLE_ROWS_PER_PARTITION),
+                        new Partitioning.Single(),
                         shuffleId);
                 sampleShuffles.add(shuffleId);
                 Stage sampling = new Stage(SAMPLE_STAGE_OFFSET + stage.id(), shuffleId, sampler, stage.parents());
