@@ -180,6 +180,20 @@ class RangeSortTest {
         assertOrderedAsDuckDb("", sql);
     }
 
+    /**
+     * An ordered gather below an aggregate is a stage boundary (its reader states the gather's
+     * order: StageCutterTest); the aggregate streams over it, and the outer ORDER BY, which the
+     * optimizer dropped as already met by the aggregate's output order, still holds.
+     */
+    @Test
+    void orderedGatherBelowAnAggregateKeepsItsOrderAcrossTheStageBoundary() throws Exception {
+        String sql = "SELECT k, count(*) AS c, min(s) AS ms FROM (SELECT k, s FROM t ORDER BY k DESC) x GROUP BY k ORDER BY k DESC";
+        String plan = physical(sql);
+        assertThat(count(plan, "OrderedGatherExec")).as(plan).isEqualTo(1);
+        assertThat(plan).contains("mode=final, sorted");
+        assertOrderedAsDuckDb("", sql);
+    }
+
     @Test
     void gatherAndSortWhenRangePartitionedSortIsOff() throws Exception {
         String off = "SET sluice.sort.range-partitioned = false; ";

@@ -39,6 +39,18 @@ public final class ShuffleReaderExec implements ExecutionPlan {
     private final PlanProperties properties;
 
     public ShuffleReaderExec(Schema schema, String shuffleId, Partitioning partitioning, List<MapStatus> mapOutputs) {
+        this(schema, shuffleId, mapOutputs, PlanProperties.of(partitioning));
+    }
+
+    /**
+     * A reader that also states what else is known of the rows it reads back: an ordered gather's
+     * reader concatenates the map outputs in map order, which is the gather's order, so operators
+     * above it that choose how to run from their input's ordering (a sorted aggregate) choose in
+     * the task as the optimizer did. {@code properties.partitioning()} is the shuffle's.
+     */
+    public ShuffleReaderExec(Schema schema, String shuffleId, List<MapStatus> mapOutputs, PlanProperties properties) {
+        this.properties = requireNonNull(properties, "properties is null");
+        Partitioning partitioning = properties.partitioning();
         this.schema = requireNonNull(schema, "schema is null");
         this.shuffleId = ShuffleBlocks.checkShuffleId(shuffleId);
         this.partitioning = requireNonNull(partitioning, "partitioning is null");
@@ -51,12 +63,11 @@ public final class ShuffleReaderExec implements ExecutionPlan {
                         + " partitions, the reader expects " + n);
             }
         }
-        this.properties = PlanProperties.of(partitioning);
     }
 
     /** A copy bound to the finished map stage's outputs, indexed by map partition. */
     public ShuffleReaderExec withMapOutputs(List<MapStatus> outputs) {
-        return new ShuffleReaderExec(schema, shuffleId, partitioning, outputs);
+        return new ShuffleReaderExec(schema, shuffleId, outputs, properties);
     }
 
     public String shuffleId() {

@@ -43,7 +43,7 @@ public final class StageCutter {
             // one block per map task, read back in map order: the partitions concatenated in order
             Partitioning single = new Partitioning.Single();
             Stage stage = addStage(stages, jobId, gather.input(), single);
-            return new ShuffleReaderExec(gather.schema(), stage.shuffleId(), single, List.of());
+            return new ShuffleReaderExec(gather.schema(), stage.shuffleId(), List.of(), gather.properties());
         }
         return node;
     }
