@@ -35,6 +35,9 @@ import java.util.function.Predicate;
  *       (default true); false joins in the order written.</li>
  *   <li>{@code sluice.optimizer.join-reorder.dp-limit}: relations up to which join orders are
  *       enumerated exhaustively; more are ordered greedily (default 10, at most 16).</li>
+ *   <li>{@code sluice.sort.range-partitioned}: a global ORDER BY without LIMIT range-partitions on
+ *       its keys, sorts each partition and concatenates them in order (default true); false
+ *       gathers every row into one partition and sorts it there.</li>
  * </ul>
  */
 public final class QueryConfig {
@@ -56,7 +59,8 @@ public final class QueryConfig {
                     v -> (long) v >= -1, "-1 (never) or more"),
             new Setting("sluice.optimizer.join-reorder", true, v -> true, "true or false"),
             new Setting("sluice.optimizer.join-reorder.dp-limit", (long) ReorderJoins.DEFAULT_DP_LIMIT,
-                    v -> (long) v >= 2 && (long) v <= 16, "between 2 and 16"));
+                    v -> (long) v >= 2 && (long) v <= 16, "between 2 and 16"),
+            new Setting("sluice.sort.range-partitioned", true, v -> true, "true or false"));
 
     public static final List<String> NAMES = SETTINGS.stream().map(Setting::name).toList();
 
@@ -141,6 +145,10 @@ public final class QueryConfig {
 
     public int joinReorderDpLimit() {
         return (int) number("sluice.optimizer.join-reorder.dp-limit");
+    }
+
+    public boolean rangePartitionedSort() {
+        return flag("sluice.sort.range-partitioned");
     }
 
     public JoinSelection joinSelection() {

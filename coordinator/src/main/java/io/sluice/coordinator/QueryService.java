@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
+import io.sluice.coordinator.scheduler.ResolvedSplitPoints;
 import io.sluice.coordinator.scheduler.Stage;
 import io.sluice.coordinator.scheduler.StageCutter;
 import io.sluice.coordinator.scheduler.TaskFailedException;
@@ -313,8 +314,9 @@ public final class QueryService {
         List<Stage> stages = StageCutter.cut(physical, jobId);
         jobMetrics.watch(jobId);
         long start = System.nanoTime();
+        ResolvedSplitPoints splits = new ResolvedSplitPoints();
         try {
-            List<MapStatus> result = scheduler.run(jobId, stages);
+            List<MapStatus> result = scheduler.run(jobId, stages, splits);
             long rows = 0;
             List<Batch> batches = fetcher.fetchAll(jobId, stages.get(stages.size() - 1).shuffleId(), result);
             for (Batch b : batches) {
@@ -322,7 +324,7 @@ public final class QueryService {
                 b.close();
             }
             long elapsed = System.nanoTime() - start;
-            return AnalyzedPlanText.render(stages, jobMetrics.take(jobId), rows, elapsed);
+            return AnalyzedPlanText.render(stages, jobMetrics.take(jobId), splits.all(), rows, elapsed);
         } catch (TaskFailedException e) {
             throw new SluiceException("query failed: " + e.getMessage(), e);
         } finally {
@@ -346,7 +348,7 @@ public final class QueryService {
     }
 
     private ExecutionPlan physicalPlan(LogicalPlan optimized, QueryConfig config) {
-        ExecutionPlan physical = new PhysicalPlanner(config.joinSelection()).plan(optimized);
+        ExecutionPlan physical = new PhysicalPlanner(config.joinSelection(), config.rangePartitionedSort()).plan(optimized);
         int partitions = config.shufflePartitions() > 0 ? config.shufflePartitions() : shufflePartitions.getAsInt();
         return physicalOptimizer.optimize(physical, new PhysicalConfig(Math.max(1, partitions)));
     }
@@ -360,11 +362,13 @@ public final class QueryService {
 
     private byte[] run(LogicalPlan plan, QueryConfig config) {
         ExecutionPlan physical = physicalPlan(logicalOptimizer(config).optimize(plan), config);
+        // split points resolved by the first attempt are bound again, not sampled again, by a second one
+        ResolvedSplitPoints splits = new ResolvedSplitPoints();
         for (int attempt = 1; ; attempt++) {
             String jobId = "job" + jobIds.incrementAndGet();
             List<Stage> stages = StageCutter.cut(physical, jobId);
             try {
-                List<MapStatus> result = scheduler.run(jobId, stages);
+                List<MapStatus> result = scheduler.run(jobId, stages, splits);
                 return collect(jobId, stages.get(stages.size() - 1), result);
             } catch (TaskFailedException e) {
                 if (attempt >= JOB_ATTEMPTS) {

@@ -4,6 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.FetchFailure;
 import io.sluice.plan.physical.ExecutionPlans;
@@ -43,6 +47,14 @@ public final class DagScheduler {
     /** Told when a stage's tasks have all finished (for metrics, and for failure tests). */
     public interface StageListener {
         void stageCompleted(String jobId, int stageId);
+
+        /**
+         * Told before a stage's tasks for {@code partitions} are handed out, with the exact plan
+         * they run (readers and split points bound): a first run, a recomputation of lost outputs,
+         * or a sampling run (stage ids from {@link #SAMPLE_STAGE_OFFSET}).
+         */
+        default void stageSubmitted(String jobId, int stageId, ShuffleWriterExec plan, List<Integer> partitions) {
+        }
     }
 
     /** How many lost-output recoveries one job may make before it fails. */
@@ -52,7 +64,7 @@ public final class DagScheduler {
     static final int SAMPLE_ROWS_PER_PARTITION = 1000;
 
     /** Sampling runs of stage n are numbered n + this, so their task ids differ from the real stage's. */
-    static final int SAMPLE_STAGE_OFFSET = 10_000;
+    public static final int SAMPLE_STAGE_OFFSET = 10_000;
 
     private final TaskLauncher launcher;
     private final BlockFetcher fetcher;
@@ -89,6 +101,15 @@ public final class DagScheduler {
      * as events on a queue, so no lock is shared with the threads that complete them.
      */
     public List<MapStatus> run(String jobId, List<Stage> stages) {
+        return run(jobId, stages, new ResolvedSplitPoints());
+    }
+
+    /**
+     * The same, binding split points already in {@code splits} (resolved by an earlier attempt of
+     * the same query) instead of sampling, and recording the ones it resolves there.
+     */
+    public List<MapStatus> run(String jobId, List<Stage> stages, ResolvedSplitPoints splits) {
+        requireNonNull(splits, "splits is null");
         if (stages.isEmpty()) {
             throw new IllegalArgumentException("job " + jobId + " has no stages");
         }
@@ -107,7 +128,7 @@ public final class DagScheduler {
             while (!pending.isEmpty()) {
                 List<Stage> ready;
                 try {
-                    ready = runnable(pending, running.keySet(), done, plans, outputs, jobId, deadline);
+                    ready = runnable(pending, running.keySet(), done, plans, outputs, jobId, deadline, splits);
                 } catch (FetchFailedException samplingFailed) {
                     // resolving split points samples the parents' outputs: a lost one is recomputed, then sampled again
                     recover(jobId, samplingFailed, byShuffle, plans, outputs, deadline, recoveries);
@@ -156,7 +177,8 @@ public final class DagScheduler {
      * points resolved (resolving them here when the whole group sharing them is ready).
      */
     private List<Stage> runnable(List<Stage> pending, Set<Integer> running, Set<Integer> done,
-            Map<Integer, ShuffleWriterExec> plans, Map<String, List<MapStatus>> outputs, String jobId, long deadline) {
+            Map<Integer, ShuffleWriterExec> plans, Map<String, List<MapStatus>> outputs, String jobId, long deadline,
+            ResolvedSplitPoints splits) {
         List<Stage> ready = new ArrayList<>();
         for (Stage candidate : pending) {
             if (running.contains(candidate.id()) || !done.containsAll(candidate.parents())) {
@@ -165,13 +187,19 @@ public final class DagScheduler {
             Optional<Partitioning.Range> range = unresolvedRange(plans.get(candidate.id()));
             if (range.isPresent()) {
                 String id = range.get().splits().id();
+                Optional<List<List<Object>>> recorded = splits.get(id);
+                if (recorded.isPresent()) {
+                    bindSplits(plans, candidate, recorded.get());
+                    ready.add(candidate);
+                    continue;
+                }
                 List<Stage> group = pending.stream()
                         .filter(s -> unresolvedRange(plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
                         .toList();
                 if (!group.stream().allMatch(s -> done.containsAll(s.parents()))) {
                     continue;
                 }
-                resolveSplits(jobId, group, plans, outputs, deadline);
+                resolveSplits(jobId, group, plans, outputs, deadline, splits);
             }
             ready.add(candidate);
         }
@@ -218,6 +246,9 @@ public final class DagScheduler {
     private CompletableFuture<List<MapStatus>> launchTasks(String jobId, Stage stage, ShuffleWriterExec plan,
             Map<String, List<MapStatus>> outputs, List<Integer> partitions) {
         ShuffleWriterExec bound = (ShuffleWriterExec) ExecutionPlans.transformUp(plan, node -> bindReader(node, outputs));
+        for (StageListener listener : listeners) {
+            listener.stageSubmitted(jobId, stage.id(), bound, List.copyOf(partitions));
+        }
         byte[] bytes = Kryos.serialize(bound);
         LOG.debug("job {} stage {}: {} tasks", jobId, stage.id(), partitions.size());
         List<CompletableFuture<MapStatus>> futures = new ArrayList<>(partitions.size());
@@ -307,8 +338,32 @@ public final class DagScheduler {
         return Optional.empty();
     }
 
+    /**
+     * The stage's input narrowed to the columns its sort keys read, when the input can take that
+     * projection ({@code trySwappingWithProjection}: a scan then decodes only those columns), so
+     * the sampling run reads less than the real one. Partitions are unchanged.
+     */
+    private static ExecutionPlan keysOnly(ExecutionPlan input, List<SortKey> keys) {
+        Set<String> used = new java.util.LinkedHashSet<>();
+        keys.forEach(k -> used.addAll(Exprs.columns(k.expr())));
+        if (used.isEmpty() || used.size() == input.schema().size()) {
+            return input;
+        }
+        List<Expr> projection = used.stream().map(c -> (Expr) new Column(c)).toList();
+        return input.trySwappingWithProjection(projection)
+                .filter(p -> p.properties().partitioning().partitionCount() == input.properties().partitioning().partitionCount())
+                .orElse(input);
+    }
+
+    /** The stage's writer bound to the recorded boundaries of its split points. */
+    private static void bindSplits(Map<Integer, ShuffleWriterExec> plans, Stage stage, List<List<Object>> boundaries) {
+        ShuffleWriterExec writer = plans.get(stage.id());
+        Partitioning.Range r = (Partitioning.Range) writer.outputPartitioning();
+        plans.put(stage.id(), new ShuffleWriterExec(writer.input(), r.withBoundaries(boundaries), writer.shuffleId()));
+    }
+
     private void resolveSplits(String jobId, List<Stage> group, Map<Integer, ShuffleWriterExec> plans,
-            Map<String, List<MapStatus>> outputs, long deadline) {
+            Map<String, List<MapStatus>> outputs, long deadline, ResolvedSplitPoints splits) {
         List<Batch> samples = new ArrayList<>();
         List<String> sampleShuffles = new ArrayList<>();
         try {
@@ -319,17 +374,17 @@ public final class DagScheduler {
                 // A fresh id per try: a retry after a lost input must not meet the first try's cleanup.
                 String shuffleId = stage.shuffleId() + "-sample" + sampleRuns.incrementAndGet();
                 ShuffleWriterExec sampler = new ShuffleWriterExec(
-                        new SampleExec(writer.input(), range.keys(), SAMPLE_ROWS_PER_PARTITION), new Partitioning.Single(),
+                        new SampleExec(keysOnly(writer.input(), range.keys()), range.keys(), SAMPLE_ROWS_PER_PARTITION),
+                        new Partitioning.Single(),
                         shuffleId);
                 sampleShuffles.add(shuffleId);
                 Stage sampling = new Stage(SAMPLE_STAGE_OFFSET + stage.id(), shuffleId, sampler, stage.parents());
                 samples.addAll(fetcher.fetchAll(jobId, shuffleId, runStage(jobId, sampling, sampler, outputs, deadline)));
             }
             List<List<Object>> boundaries = RangeBoundaries.computeFromBatches(samples, range.keys(), range.partitionCount());
+            splits.record(range.splits().id(), boundaries);
             for (Stage stage : group) {
-                ShuffleWriterExec writer = plans.get(stage.id());
-                Partitioning.Range r = (Partitioning.Range) writer.outputPartitioning();
-                plans.put(stage.id(), new ShuffleWriterExec(writer.input(), r.withBoundaries(boundaries), writer.shuffleId()));
+                bindSplits(plans, stage, boundaries);
             }
             LOG.debug("job {}: split points {} resolved to {} boundaries", jobId, range.splits().id(), boundaries.size());
         } finally {

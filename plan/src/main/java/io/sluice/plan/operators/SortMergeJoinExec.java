@@ -98,7 +98,13 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
             case FULL -> l.partitionCount() == 1 ? l : new Partitioning.Unknown(l.partitionCount());
             default -> l;
         };
-        return JoinSupport.withKeyEquivalences(out, type, left, right, leftKeys, rightKeys);
+        PlanProperties props = JoinSupport.withKeyEquivalences(out, type, left, right, leftKeys, rightKeys);
+        if (type != JoinType.INNER) {
+            return props;
+        }
+        // An inner merge emits the pairs of each key group in key order: the output is sorted on the keys.
+        List<SortKey> ordering = leftKeys.stream().map(SortKey::asc).toList();
+        return new PlanProperties(props.partitioning(), ordering, props.bounded(), props.equivalences(), props.constants());
     }
 
     @Override
