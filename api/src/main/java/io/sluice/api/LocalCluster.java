@@ -44,9 +44,11 @@ public final class LocalCluster implements QueryEngine {
         try {
             for (int i = 0; i < options.workers(); i++) {
                 String id = "worker-" + (i + 1);
+                long memory = options.workerMemory() > 0 ? options.workerMemory()
+                        : Math.max(1, WorkerSettings.defaultMemory() / options.workers());
                 workers.add(Worker.start(WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(),
                         directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())
-                        .withAuthSecret(secret)));
+                        .withAuthSecret(secret).withMemory(memory)));
             }
             for (Worker w : workers) {
                 w.awaitRegistered(JOIN_TIMEOUT);
@@ -69,13 +71,29 @@ public final class LocalCluster implements QueryEngine {
      * @param shufflePartitions 0 for twice the cluster's slots
      */
     public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
-            Duration jobTimeout) {
+            Duration jobTimeout, long workerMemory) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
             }
             requireNonNull(stableAfter, "stableAfter is null");
             requireNonNull(jobTimeout, "jobTimeout is null");
+            if (workerMemory < 0) {
+                throw new IllegalArgumentException("worker memory must be positive, or 0 for the default: " + workerMemory);
+            }
+        }
+
+        public Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
+                Duration jobTimeout) {
+            this(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, 0);
+        }
+
+        /**
+         * Each worker's memory ({@code sluice.worker.memory}); 0 (the default) gives each worker the
+         * configured or default worker memory divided by the number of workers, since they share one JVM.
+         */
+        public Options withWorkerMemory(long bytes) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, bytes);
         }
 
         public static Options of(int workers) {
@@ -83,20 +101,20 @@ public final class LocalCluster implements QueryEngine {
         }
 
         public Options withHttpPort(int port) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout);
+            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout, workerMemory);
         }
 
         public Options withShufflePartitions(int n) {
-            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout);
+            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, workerMemory);
         }
 
         public Options withSlotsPerWorker(int n) {
-            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout);
+            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, workerMemory);
         }
 
         /** How long a job may run before it is cancelled and fails (default 30 minutes). */
         public Options withJobTimeout(Duration timeout) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout);
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout, workerMemory);
         }
     }
 
