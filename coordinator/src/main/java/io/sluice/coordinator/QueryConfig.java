@@ -26,14 +26,21 @@ import java.util.List;
  *       (default true); false joins in the order written.</li>
  *   <li>{@code sluice.optimizer.join-reorder.dp-limit}: relations up to which join orders are
  *       enumerated exhaustively; more are ordered greedily (default 10, at most 16).</li>
+ *   <li>{@code sluice.result.max-bytes}: the most a query's result may take as it is collected on the
+ *       coordinator for the client (Arrow bytes, as {@code 64m} or a number; default 1 GiB); a larger
+ *       result fails the query and frees what was fetched.</li>
  * </ul>
  */
 public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int shufflePartitions,
         long broadcastThreshold, long sortMergeThreshold, boolean optimizerEnabled, boolean joinReorder,
-        int joinReorderDpLimit) {
+        int joinReorderDpLimit, long resultMaxBytes) {
     public static final List<String> NAMES = List.of("sluice.optimizer.enabled", "sluice.optimizer.max-passes",
             "sluice.optimizer.skip-failed-rules", "sluice.shuffle.partitions", "sluice.join.broadcast-threshold",
-            "sluice.join.sort-merge-threshold", "sluice.optimizer.join-reorder", "sluice.optimizer.join-reorder.dp-limit");
+            "sluice.join.sort-merge-threshold", "sluice.optimizer.join-reorder", "sluice.optimizer.join-reorder.dp-limit",
+            "sluice.result.max-bytes");
+
+    /** Default cap of a result the coordinator collects for a client. */
+    public static final long DEFAULT_RESULT_MAX_BYTES = 1L << 30;
 
     public QueryConfig {
         if (maxOptimizerPasses < 1) {
@@ -49,6 +56,9 @@ public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int s
             throw new SluiceException("sluice.optimizer.join-reorder.dp-limit must be between 2 and 16, not "
                     + joinReorderDpLimit);
         }
+        if (resultMaxBytes < 1) {
+            throw new SluiceException("sluice.result.max-bytes must be positive, not " + resultMaxBytes);
+        }
         if (sortMergeThreshold < 0) {
             throw new SluiceException("sluice.join.sort-merge-threshold must not be negative, not " + sortMergeThreshold);
         }
@@ -56,7 +66,8 @@ public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int s
 
     public static QueryConfig defaults() {
         return new QueryConfig(3, false, 0, JoinSelection.DEFAULT.broadcastThresholdBytes(),
-                JoinSelection.DEFAULT.sortMergeThresholdBytes(), true, true, ReorderJoins.DEFAULT_DP_LIMIT);
+                JoinSelection.DEFAULT.sortMergeThresholdBytes(), true, true, ReorderJoins.DEFAULT_DP_LIMIT,
+                DEFAULT_RESULT_MAX_BYTES);
     }
 
     public JoinSelection joinSelection() {
@@ -69,23 +80,26 @@ public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int s
             return switch (name) {
                 case "sluice.optimizer.enabled" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
                         shufflePartitions, broadcastThreshold, sortMergeThreshold, parseBoolean(name, value), joinReorder,
-                        joinReorderDpLimit);
+                        joinReorderDpLimit, resultMaxBytes);
                 case "sluice.optimizer.max-passes" -> new QueryConfig(Integer.parseInt(value), skipFailedRules,
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit, resultMaxBytes);
                 case "sluice.optimizer.skip-failed-rules" -> new QueryConfig(maxOptimizerPasses, parseBoolean(name, value),
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
+                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit, resultMaxBytes);
                 case "sluice.shuffle.partitions" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        Integer.parseInt(value), broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
+                        Integer.parseInt(value), broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit, resultMaxBytes);
                 case "sluice.join.broadcast-threshold" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, Long.parseLong(value), sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
+                        shufflePartitions, Long.parseLong(value), sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit, resultMaxBytes);
                 case "sluice.join.sort-merge-threshold" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, broadcastThreshold, Long.parseLong(value), optimizerEnabled, joinReorder, joinReorderDpLimit);
+                        shufflePartitions, broadcastThreshold, Long.parseLong(value), optimizerEnabled, joinReorder, joinReorderDpLimit, resultMaxBytes);
                 case "sluice.optimizer.join-reorder" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
                         shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, parseBoolean(name, value),
-                        joinReorderDpLimit);
+                        joinReorderDpLimit, resultMaxBytes);
                 case "sluice.optimizer.join-reorder.dp-limit" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
                         shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder,
-                        Integer.parseInt(value));
+                        Integer.parseInt(value), resultMaxBytes);
+                case "sluice.result.max-bytes" -> new QueryConfig(maxOptimizerPasses, skipFailedRules, shufflePartitions,
+                        broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit,
+                        io.sluice.plan.memory.Bytes.parse(name, value));
                 default -> throw new SluiceException("unknown setting '" + name + "'; settings: " + String.join(", ", NAMES));
             };
         } catch (NumberFormatException e) {

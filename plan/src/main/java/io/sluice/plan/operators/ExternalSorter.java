@@ -90,13 +90,23 @@ final class ExternalSorter implements AutoCloseable {
 
     /** Sorts the buffered rows, writes them as one run and gives their memory back. */
     private void spill() {
-        long start = System.nanoTime();
         Col[] all = ColChunks.concat(columnChunks);
-        int[] sorted = order.sortedIndexes(ColChunks.concat(keyChunks), buffered);
+        Col[] keyColumns = ColChunks.concat(keyChunks);
         int rows = buffered;
         columnChunks.clear();
         keyChunks.clear();
         buffered = 0;
+        writeRun(all, keyColumns, rows);
+        reservation.free();
+    }
+
+    /**
+     * Sorts rows the caller holds (and has reserved memory for) and writes them as one run: an
+     * aggregate moving its table to disk.
+     */
+    void writeRun(Col[] all, Col[] keyColumns, int rows) {
+        long start = System.nanoTime();
+        int[] sorted = order.sortedIndexes(keyColumns, rows);
         Path file = context.spillFiles().newFile("sort-run");
         runs.add(file);
         long bytes;
@@ -110,7 +120,6 @@ final class ExternalSorter implements AutoCloseable {
             }
             bytes = writer.finish();
         }
-        reservation.free();
         reservation.recordSpill(bytes, System.nanoTime() - start);
     }
 

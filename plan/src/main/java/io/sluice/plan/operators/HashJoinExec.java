@@ -3,6 +3,7 @@ package io.sluice.plan.operators;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.physical.InputDistributionRequirements;
@@ -72,7 +73,8 @@ import java.util.List;
  * carry that as an equivalence, with the equivalences of each input whose columns are never
  * NULL-filled.
  *
- * <p>Memory: build rows live on the heap as unpacked columns; Arrow memory is held only for the
+ * <p>Memory: build rows live on the heap as unpacked columns, under a reservation of the task's
+ * memory (a build side that does not fit fails the task naming this join); Arrow memory is held only for the
  * batches handed to the caller.
  */
 public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
@@ -214,14 +216,22 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         ExecutionPlan probe = buildLeft ? right : left;
         List<Expr> buildKeys = buildLeft ? leftKeys : rightKeys;
         List<Expr> probeKeys = buildLeft ? rightKeys : leftKeys;
-        JoinSupport.Collected built = JoinSupport.collect(build.execute(partition, context), build.schema(), buildKeys);
-        DataType[] keyTypes = new DataType[buildKeys.size()];
-        for (int i = 0; i < keyTypes.length; i++) {
-            keyTypes[i] = buildKeys.get(i).type(build.schema());
+        MemoryReservation reservation = context.reserve(describe() + " build side");
+        try {
+            JoinSupport.Collected built = JoinSupport.collect(build.execute(partition, context), build.schema(), buildKeys,
+                    reservation);
+            DataType[] keyTypes = new DataType[buildKeys.size()];
+            for (int i = 0; i < keyTypes.length; i++) {
+                keyTypes[i] = buildKeys.get(i).type(build.schema());
+            }
+            JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
+            reservation.grow(table.heapBytes());
+            BatchStream probeStream = probe.execute(partition, context);
+            return new HashJoinStream(this, built, table, probeStream, probeKeys, context, reservation);
+        } catch (RuntimeException | Error e) {
+            reservation.close();
+            throw e;
         }
-        JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
-        BatchStream probeStream = probe.execute(partition, context);
-        return new HashJoinStream(this, built, table, probeStream, probeKeys, context);
     }
 
     @Override

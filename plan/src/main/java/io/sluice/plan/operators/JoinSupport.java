@@ -4,6 +4,8 @@ import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.HeapSize;
+import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.TypeRules;
 import io.sluice.plan.logical.JoinType;
@@ -232,7 +234,12 @@ final class JoinSupport {
     }
 
     /** Drains {@code stream} (closing it and each batch) into heap columns. */
-    static Collected collect(BatchStream stream, Schema schema, List<Expr> keys) {
+    /**
+     * Reads a join's build side whole, under {@code reservation}: each batch reserves twice its
+     * size (the rows are concatenated while the batches still live), and the concatenated rows
+     * keep their own size. A build side that does not fit fails the task naming the join.
+     */
+    static Collected collect(BatchStream stream, Schema schema, List<Expr> keys, MemoryReservation reservation) {
         List<List<Col>> columns = new ArrayList<>();
         List<List<Col>> keyColumns = new ArrayList<>();
         for (int i = 0; i < schema.size(); i++) {
@@ -250,12 +257,18 @@ final class JoinSupport {
                         continue;
                     }
                     rows = Math.addExact(rows, b.rowCount());
+                    long bytes = 0;
                     for (int i = 0; i < schema.size(); i++) {
-                        columns.get(i).add(b.column(i));
+                        Col c = b.column(i);
+                        columns.get(i).add(c);
+                        bytes += HeapSize.of(c);
                     }
                     for (int i = 0; i < keys.size(); i++) {
-                        keyColumns.get(i).add(keys.get(i).evaluate(b));
+                        Col k = keys.get(i).evaluate(b);
+                        keyColumns.get(i).add(k);
+                        bytes += HeapSize.of(k);
                     }
+                    reservation.grow(2 * bytes);
                 }
             }
         }
@@ -267,6 +280,7 @@ final class JoinSupport {
         for (int i = 0; i < keyCols.length; i++) {
             keyCols[i] = concat(keys.get(i).type(schema), keyColumns.get(i));
         }
+        reservation.resize(HeapSize.of(cols) + HeapSize.of(keyCols));
         return new Collected(cols, keyCols, rows);
     }
 
