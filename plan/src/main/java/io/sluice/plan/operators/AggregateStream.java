@@ -77,6 +77,12 @@ final class AggregateStream implements BatchStream {
                     return b;
                 }
                 emitting = null;
+                if (inputDone && merged == null) {
+                    // The last table is out: its memory goes back before the consumer goes on.
+                    table = new GroupTable(aggregate.keyTypes());
+                    accumulators = aggregate.newAccumulators();
+                    reservation.free();
+                }
             }
             if (merged != null) {
                 return mergedDone ? null : nextMerged();
@@ -112,7 +118,7 @@ final class AggregateStream implements BatchStream {
         inputDone = true;
         if (sorter != null) {
             spillTable();
-            merged = sorter.finish();
+            merged = sorter.finish(reservation.peak());
             resetTable();
         } else {
             emitting = emission(table, accumulators, partial);

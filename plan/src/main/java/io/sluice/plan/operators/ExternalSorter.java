@@ -33,6 +33,10 @@ final class ExternalSorter implements AutoCloseable {
     private final List<Col[]> keyChunks = new ArrayList<>();
     private final List<Path> runs = new ArrayList<>();
     private int buffered;
+    /** Estimated heap bytes of one batch read back from a run (from the rows spilled last). */
+    private long runBatchBytes;
+    /** Rows per batch in a run: small, so that merging many runs holds little. */
+    static final int SPILL_BATCH_ROWS = 1024;
 
     ExternalSorter(Schema schema, List<SortKey> keys, TaskContext context, String consumer) {
         this.schema = requireNonNull(schema, "schema is null");
@@ -79,13 +83,61 @@ final class ExternalSorter implements AutoCloseable {
             reservation.resize(HeapSize.of(all) + HeapSize.ints(rows));
             return emit(schema, all, sorted, rows, context, this::close);
         }
+        return finish(reservation.peak());
+    }
+
+    /**
+     * All rows in order, merging the runs within about {@code mergeMemory} bytes: when one batch of
+     * every run would not fit, groups of consecutive runs are first merged into longer runs (keeping
+     * ties in arrival order), pass after pass.
+     */
+    BatchStream finish(long mergeMemory) {
+        if (runs.isEmpty()) {
+            return finish();
+        }
         if (buffered > 0) {
             spill();
         }
         reservation.free();
+        int fanIn = (int) Math.max(2, Math.min(256, mergeMemory / 2 / Math.max(1, runBatchBytes)));
+        while (runs.size() > fanIn) {
+            List<Path> current = List.copyOf(runs);
+            List<Path> merged = new ArrayList<>();
+            for (int i = 0; i < current.size(); i += fanIn) {
+                List<Path> group = current.subList(i, Math.min(current.size(), i + fanIn));
+                merged.add(group.size() == 1 ? group.get(0) : mergeToRun(group));
+            }
+            runs.clear();
+            runs.addAll(merged);
+        }
         RunMerger merger = new RunMerger(schema, keys, List.copyOf(runs), context, reservation);
         runs.clear();
         return merger;
+    }
+
+    /** One merge pass over {@code group}: a new run holding their rows in order; their files are deleted. */
+    private Path mergeToRun(List<Path> group) {
+        long start = System.nanoTime();
+        Path file = context.spillFiles().newFile("sort-run");
+        long bytes;
+        // The group's runs leave the list of runs to delete (the merger deletes them); the new one joins it.
+        runs.removeAll(group);
+        runs.add(file);
+        try (RunMerger merger = new RunMerger(schema, keys, group, context, context.reserve(reservation.consumer()
+                + " merge pass")); SpillRun.Writer writer = new SpillRun.Writer(file, schema, context.allocator())) {
+            Batch batch;
+            while ((batch = merger.next()) != null) {
+                try (Batch b = batch) {
+                    writer.write(b.columns(), 0, b.rowCount(), SPILL_BATCH_ROWS);
+                }
+            }
+            bytes = writer.finish();
+        } catch (RuntimeException | Error e) {
+            io.sluice.plan.memory.SpillFiles.delete(file);
+            throw e;
+        }
+        reservation.recordSpill(bytes, System.nanoTime() - start);
+        return file;
     }
 
     /** Sorts the buffered rows, writes them as one run and gives their memory back. */
@@ -106,11 +158,13 @@ final class ExternalSorter implements AutoCloseable {
      */
     void writeRun(Col[] all, Col[] keyColumns, int rows) {
         long start = System.nanoTime();
+        long rowBytes = (HeapSize.of(all) + HeapSize.of(keyColumns)) / Math.max(1, rows);
+        runBatchBytes = Math.max(runBatchBytes, rowBytes * Math.min(rows, SPILL_BATCH_ROWS));
         int[] sorted = order.sortedIndexes(keyColumns, rows);
         Path file = context.spillFiles().newFile("sort-run");
         runs.add(file);
         long bytes;
-        int batchSize = context.batchSize();
+        int batchSize = SPILL_BATCH_ROWS;
         try (SpillRun.Writer writer = new SpillRun.Writer(file, schema, context.allocator())) {
             for (int from = 0; from < rows; from += batchSize) {
                 int n = Math.min(batchSize, rows - from);
