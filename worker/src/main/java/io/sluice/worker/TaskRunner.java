@@ -81,7 +81,7 @@ final class TaskRunner {
     private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled) {
         String shuffleId = null;
         try (TaskMemoryPool pool = memory.newTaskPool(task.taskId());
-                SpillFiles spills = new SpillFiles(spillDirectory.resolve(safeName(task.taskId())));
+                SpillFiles spills = new SpillFiles(spillDirectory.resolve("spill-" + safeName(task.taskId())));
                 BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(),
                         new ArrowMemoryListener(pool.register("Arrow buffers of task " + task.taskId(),
                                 MemoryMetricsSink.NONE)), 0, taskMemoryLimit)) {

@@ -64,7 +64,7 @@ public final class Worker implements AutoCloseable {
         ShuffleEnvironment environment = new ShuffleEnvironment(settings.workerId(), settings.host(), shuffleServer.port(),
                 settings.localDirectory(), shuffleClient).withSettings(ShuffleSettings.from(System::getProperty));
         TaskRunner runner = new TaskRunner(settings.workerId(), allocator, memory, settings.taskMemoryLimitBytes(),
-                settings.localDirectory().resolve("spill"), environment, this::stopAfterFatalError);
+                settings.localDirectory(), environment, this::stopAfterFatalError);
         NodeConfig node = NodeConfig.worker(settings.host(), settings.port(), settings.coordinatorAddress())
                 .withStableAfter(settings.stableAfter());
         this.system = SluiceNode.start(WorkerActor.create(settings, shuffleServer.port(), runner, slots, shuffleServer,

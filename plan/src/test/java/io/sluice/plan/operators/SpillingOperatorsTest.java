@@ -102,7 +102,7 @@ class SpillingOperatorsTest {
 
     @Test
     void aSortLargerThanMemorySpillsSortedRunsAndMergesThemStably() {
-        int rows = 300_000;
+        int rows = 100_000;
         long distinct = 1000;
         SortExec sort = new SortExec(new GeneratedRowsExec(rows, distinct, ""), List.of(SortKey.desc(new Column("k"))),
                 SortExec.NO_FETCH, true);
@@ -123,8 +123,8 @@ class SpillingOperatorsTest {
 
     @Test
     void aFinalAggregateLargerThanMemorySpillsAndMergesEveryGroupOnce() {
-        int rows = 400_000;
-        long distinct = 150_000;
+        int rows = 120_000;
+        long distinct = 50_000;
         ExecutionPlan source = new GeneratedRowsExec(rows, distinct, "");
         List<Expr> aggregates = List.of(new Alias(new AggregateCall(AggregateFunction.SUM, new Column("id")), "total"),
                 new Alias(new AggregateCall(AggregateFunction.COUNT_STAR, null), "n"));
@@ -147,7 +147,7 @@ class SpillingOperatorsTest {
 
     @Test
     void aBuildSideThatCannotFitFailsNamingTheJoin() {
-        ExecutionPlan build = new GeneratedRowsExec(200_000, 200_000, "r.");
+        ExecutionPlan build = new GeneratedRowsExec(100_000, 100_000, "r.");
         ExecutionPlan probe = new GeneratedRowsExec(10, 10, "l.");
         HashJoinExec join = new HashJoinExec(probe, build, JoinType.LEFT, List.of(new Column("l.k")),
                 List.of(new Column("r.k")), null, HashJoinExec.Mode.PARTITIONED);
