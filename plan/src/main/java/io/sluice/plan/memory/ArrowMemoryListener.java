@@ -6,10 +6,12 @@ import org.apache.arrow.memory.AllocationListener;
 import org.apache.arrow.memory.AllocationOutcome;
 
 /**
- * Makes a task's Arrow allocations draw from its memory pool: set on the task's allocator (its
- * child allocators inherit it), each allocation first grows the task's "Arrow buffers"
- * reservation (a refusal fails the allocation with a {@link MemoryLimitException}) and each
- * release shrinks it.
+ * Makes a task's Arrow allocations count against its memory pool: set on the task's allocator (its
+ * child allocators inherit it), each allocation grows the task's "Arrow buffers" reservation and
+ * each release shrinks it. Arrow allocations are never refused here (they are counted, so spilling
+ * operators meet their limit sooner): a refusal in the middle of decoding or encoding a batch, on a
+ * shuffle client thread, would leave half-built vectors behind. The root allocator's limit, the
+ * worker's memory, still bounds them.
  */
 public final class ArrowMemoryListener implements AllocationListener {
     private final MemoryReservation reservation;
@@ -20,7 +22,7 @@ public final class ArrowMemoryListener implements AllocationListener {
 
     @Override
     public void onPreAllocation(long size) {
-        reservation.grow(size);
+        reservation.forceGrow(size);
     }
 
     @Override

@@ -57,16 +57,29 @@ public final class MemoryBudget {
         return pools.size();
     }
 
-    boolean tryReserve(long bytes) {
+    /**
+     * Share of the budget that growth operators may be refused at ({@link MemoryReservation#tryGrow}):
+     * spilling operators stop at three quarters, leaving the rest to what cannot wait for a spill
+     * (Arrow buffers being read or written, a batch that must be taken after a spill).
+     */
+    public static final double SPILLABLE_SHARE = 0.75;
+
+    boolean tryReserve(long bytes, boolean spillable) {
+        long cap = spillable ? (long) (limit * SPILLABLE_SHARE) : limit;
         while (true) {
             long now = reserved.get();
-            if (now + bytes > limit || now + bytes < 0) {
+            if (now + bytes > cap || now + bytes < 0) {
                 return false;
             }
             if (reserved.compareAndSet(now, now + bytes)) {
                 return true;
             }
         }
+    }
+
+    /** Takes {@code bytes} even past the limit (Arrow buffers: counted, so operators spill sooner, never refused). */
+    void forceReserve(long bytes) {
+        reserved.addAndGet(bytes);
     }
 
     void release(long bytes) {

@@ -38,27 +38,48 @@ public final class MemoryReservation implements AutoCloseable {
         return peak;
     }
 
-    /** Takes {@code bytes} more if the budget has them; false (and nothing taken) if not. */
+    /**
+     * Takes {@code bytes} more if the budget has them within its spillable share
+     * ({@link MemoryBudget#SPILLABLE_SHARE}); false (and nothing taken) if not: the caller spills.
+     */
     public synchronized boolean tryGrow(long bytes) {
+        return take(bytes, true);
+    }
+
+    /** Takes {@code bytes} more from the whole budget or throws a {@link MemoryLimitException} naming this consumer. */
+    public synchronized void grow(long bytes) {
+        if (!take(bytes, false)) {
+            throw pool.refused(consumer, size, bytes);
+        }
+    }
+
+    /** Takes {@code bytes} more whatever the budget says (Arrow buffers already being allocated). */
+    public synchronized void forceGrow(long bytes) {
+        check(bytes);
+        if (closed || bytes == 0) {
+            return;
+        }
+        pool.forceGrow(bytes);
+        grew(bytes);
+    }
+
+    private boolean take(long bytes, boolean spillable) {
         check(bytes);
         if (bytes == 0) {
             return true;
         }
-        if (closed || !pool.tryGrow(bytes)) {
+        if (closed || !pool.tryGrow(bytes, spillable)) {
             return false;
         }
+        grew(bytes);
+        return true;
+    }
+
+    private void grew(long bytes) {
         size += bytes;
         if (size > peak) {
             peak = size;
             metrics.peakMemory(peak);
-        }
-        return true;
-    }
-
-    /** Takes {@code bytes} more or throws a {@link MemoryLimitException} naming this consumer. */
-    public synchronized void grow(long bytes) {
-        if (!tryGrow(bytes)) {
-            throw pool.refused(consumer, size, bytes);
         }
     }
 
@@ -82,7 +103,7 @@ public final class MemoryReservation implements AutoCloseable {
         }
     }
 
-    /** Grows or shrinks to exactly {@code newSize}; false (size unchanged) if growing is refused. */
+    /** Grows (within the spillable share) or shrinks to exactly {@code newSize}; false (size unchanged) if refused. */
     public synchronized boolean tryResize(long newSize) {
         check(newSize);
         if (newSize > size) {

@@ -57,13 +57,19 @@ public final class TaskMemoryPool implements AutoCloseable {
         return peak;
     }
 
-    synchronized boolean tryGrow(long bytes) {
-        if (closed || !budget.tryReserve(bytes)) {
+    synchronized boolean tryGrow(long bytes, boolean spillable) {
+        if (closed || !budget.tryReserve(bytes, spillable)) {
             return false;
         }
         reserved += bytes;
         peak = Math.max(peak, reserved);
         return true;
+    }
+
+    synchronized void forceGrow(long bytes) {
+        budget.forceReserve(bytes);
+        reserved += bytes;
+        peak = Math.max(peak, reserved);
     }
 
     synchronized void shrink(long bytes) {

@@ -17,7 +17,8 @@ class MemoryPoolTest {
         assertThat(sort.tryGrow(600)).isTrue();
         assertThat(join.tryGrow(500)).isFalse();
         assertThat(join.size()).isZero();
-        assertThat(join.tryGrow(400)).isTrue();
+        assertThat(join.tryGrow(200)).as("spillable growth stops at three quarters").isFalse();
+        join.grow(400);
         assertThat(budget.reserved()).isEqualTo(1000);
 
         sort.shrink(100);
@@ -36,6 +37,21 @@ class MemoryPoolTest {
         b.close();
         assertThat(budget.reserved()).isZero();
         assertThat(budget.openPools()).isZero();
+    }
+
+    @Test
+    void arrowBuffersAreCountedButNeverRefused() {
+        MemoryBudget budget = new MemoryBudget("w1", 100);
+        try (TaskMemoryPool pool = budget.newTaskPool("t")) {
+            MemoryReservation arrow = pool.register("Arrow buffers", MemoryMetricsSink.NONE);
+            MemoryReservation sort = pool.register("sort", MemoryMetricsSink.NONE);
+            arrow.forceGrow(150);
+            assertThat(budget.reserved()).isEqualTo(150);
+            assertThat(sort.tryGrow(1)).as("operators spill while Arrow buffers fill the budget").isFalse();
+            arrow.shrink(150);
+            assertThat(sort.tryGrow(75)).isTrue();
+        }
+        assertThat(budget.reserved()).isZero();
     }
 
     @Test
