@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two workers of 8 MiB each: a sort and a GROUP BY with many keys spill and still answer as DuckDB
- * does; a join whose build side cannot fit fails once with the memory message and the same workers
- * answer the next query; a result over sluice.result.max-bytes fails. After every query no spill
- * file is left and every worker's memory is unreserved.
+ * Two workers of 4 MiB each: a sort, a GROUP BY with many keys and a join whose build side is
+ * several times the memory spill and still answer as DuckDB does; a join whose one key cannot fit
+ * fails once with the memory message and the same workers answer the next query; a result over
+ * sluice.result.max-bytes fails. After every query no spill file is left and every worker's
+ * memory is unreserved.
  */
 class MemoryLimitsTest {
     @TempDir
@@ -30,14 +31,15 @@ class MemoryLimitsTest {
     @BeforeAll
     static void start() throws Exception {
         duck = new DuckDbOracle();
+        Files.createDirectories(data.resolve("t"));
         for (int f = 0; f < 4; f++) {
-            duck.execute("COPY (SELECT range AS id, (range * 7919) % 100000 AS k, 'v' || lpad(((range * 7919) % 100000)::VARCHAR, 11, '0') AS s"
-                    + " FROM range(" + f * 100_000 + ", " + (f + 1) * 100_000 + ")) TO '" + data.resolve("part-" + f + ".parquet")
+            duck.execute("COPY (SELECT range AS id, (range * 7919) % 50000 AS k, 'v' || lpad(((range * 7919) % 50000)::VARCHAR, 39, '0') AS s"
+                    + " FROM range(" + f * 50_000 + ", " + (f + 1) * 50_000 + ")) TO '" + data.resolve("t/part-" + f + ".parquet")
                     + "' (FORMAT PARQUET)");
         }
-        duck.execute("CREATE VIEW t AS SELECT * FROM read_parquet('" + data + "/*.parquet')");
-        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4).withWorkerMemory(8L << 20));
-        session.sql("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + data + "'");
+        duck.execute("CREATE VIEW t AS SELECT * FROM read_parquet('" + data + "/t/*.parquet')");
+        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(2).withWorkerMemory(4L << 20));
+        session.sql("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + data.resolve("t") + "'");
     }
 
     @AfterAll
@@ -47,29 +49,39 @@ class MemoryLimitsTest {
 
     @Test
     void aSortLargerThanMemorySpillsAndAgreesWithDuckDb() throws Exception {
-        String sql = "SELECT s, id FROM t ORDER BY s DESC, id";
+        String sql = "SELECT s, id FROM t WHERE id < 100000 ORDER BY s DESC, id";
         assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(duck.query(sql));
-        assertThat(analyze(sql)).containsPattern("SortExec.*spills=[1-9]");
+        assertThat(analyze("", sql)).containsPattern("SortExec.*spills=[1-9]");
         assertCleanWorkers();
     }
 
     @Test
     void aGroupByWithManyKeysSpillsAndAgreesWithDuckDb() throws Exception {
-        String sql = "SELECT s, id % 200000 AS g, count(*) AS n, sum(id) AS total FROM t GROUP BY s, id % 200000";
+        String sql = "SELECT s, id % 100000 AS g, count(*) AS n, sum(id) AS total FROM t GROUP BY s, id % 100000";
         assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(session.sql(sql))))
                 .isEqualTo(DuckDbOracle.sorted(duck.query(sql)));
-        assertThat(analyze(sql)).containsPattern("HashAggregateExec: mode=final.*spills=[1-9]");
+        assertThat(analyze("", sql)).containsPattern("HashAggregateExec: mode=final.*spills=[1-9]");
+        assertCleanWorkers();
+    }
+
+    @Test
+    void aJoinWhoseBuildSideIsSeveralTimesTheMemorySpillsAndAgreesWithDuckDb() throws Exception {
+        String sql = "SELECT count(*) AS c, sum(a.id) AS x, sum(b.id) AS y FROM t a JOIN t b ON a.s = b.s";
+        String noBroadcast = "SET sluice.join.broadcast-threshold = -1;";
+        assertThat(DuckDbOracle.normalize(session.sql(noBroadcast + sql))).isEqualTo(duck.query(sql));
+        assertThat(analyze(noBroadcast, sql)).containsPattern("HashJoinExec.*spills=[1-9]");
         assertCleanWorkers();
     }
 
     @Test
     void aJoinThatCannotFitFailsOnceNamingTheJoinAndTheWorkersGoOn() throws Exception {
+        // Every row has the same key: no partitioning splits the build side.
         assertThatThrownBy(() -> session.sql("SET sluice.join.broadcast-threshold = -1;"
-                + "SELECT count(*) FROM t a JOIN t b ON a.s = b.s"))
+                + "SELECT count(*) FROM t a JOIN t b ON a.id % 1 = b.id % 1"))
                 .isInstanceOf(SluiceException.class)
                 .hasMessageContaining("HashJoinExec")
-                .hasMessageContaining("build side could not reserve")
-                .hasMessageContaining("sluice.worker.memory) is 8.0 MiB");
+                .hasMessageContaining("build side, partition")
+                .hasMessageContaining("sluice.worker.memory) is 4.0 MiB");
         assertCleanWorkers();
         String sql = "SELECT count(*) AS c, sum(k) AS s FROM t";
         assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(duck.query(sql));
@@ -85,8 +97,8 @@ class MemoryLimitsTest {
                 .isEqualTo(duck.query("SELECT count(*) AS c FROM t"));
     }
 
-    private static String analyze(String sql) {
-        return String.join("\n", DuckDbOracle.normalize(session.sql("EXPLAIN ANALYZE " + sql)).stream()
+    private static String analyze(String settings, String sql) {
+        return String.join("\n", DuckDbOracle.normalize(session.sql(settings + "EXPLAIN ANALYZE " + sql)).stream()
                 .map(row -> String.valueOf(row.get(0))).toList());
     }
 

@@ -49,6 +49,27 @@ public final class SpillRun {
     private SpillRun() {
     }
 
+    /** A spill file's rows as a stream of batches; closing it (or reading it to the end) deletes the file. */
+    public static io.sluice.plan.exec.BatchStream stream(Path file, Schema schema, BufferAllocator allocator) {
+        Reader reader = new Reader(file, schema, allocator);
+        return new io.sluice.plan.exec.BatchStream() {
+            @Override
+            public Batch next() {
+                Col[] columns = reader.next();
+                if (columns == null) {
+                    reader.close();
+                    return null;
+                }
+                return Batch.of(schema, columns, columns.length == 0 ? 0 : columns[0].length, allocator);
+            }
+
+            @Override
+            public void close() {
+                reader.close();
+            }
+        };
+    }
+
     /** Writes batches of one schema to a new spill file. */
     public static final class Writer implements AutoCloseable {
         private final Path file;

@@ -146,15 +146,53 @@ class SpillingOperatorsTest {
     }
 
     @Test
-    void aBuildSideThatCannotFitFailsNamingTheJoin() {
-        ExecutionPlan build = new GeneratedRowsExec(100_000, 100_000, "r.");
+    void aJoinWhoseBuildSideIsTenTimesTheMemoryRunsAsAGraceHashJoin() {
+        ExecutionPlan probe = new GeneratedRowsExec(50_000, 50_000, "l.");
+        ExecutionPlan build = new GeneratedRowsExec(250_000, 20_000, "r.");
+        HashJoinExec join = new HashJoinExec(probe, build, JoinType.LEFT, List.of(new Column("l.k")),
+                List.of(new Column("r.k")), null, HashJoinExec.Mode.PARTITIONED);
+        long matched = 0;
+        long unmatched = 0;
+        try (TaskMemoryPool pool = budget.newTaskPool("t");
+                SpillFiles files = new SpillFiles(spillRoot.resolve("t"))) {
+            TaskContext context = new TaskContext("t", allocator, 8192, Map.of(), () -> false, pool, files, sink);
+            try (BatchStream stream = join.execute(0, context)) {
+                Batch batch;
+                while ((batch = stream.next()) != null) {
+                    try (Batch b = batch) {
+                        for (int r = 0; r < b.rowCount(); r++) {
+                            long leftKey = b.column("l.k").longs[r];
+                            if (b.column("r.id").isNull(r)) {
+                                assertThat(leftKey).isGreaterThanOrEqualTo(20_000);
+                                unmatched++;
+                            } else {
+                                assertThat(b.column("r.k").longs[r]).isEqualTo(leftKey);
+                                assertThat(b.column("r.s").strings[r]).isEqualTo(GeneratedRowsExec.string(leftKey));
+                                matched++;
+                            }
+                        }
+                    }
+                }
+            }
+            assertThat(pool.reserved()).isZero();
+        }
+        // Probe keys are 0..49,999 once each; build keys 0..19,999 twelve or thirteen times each.
+        assertThat(matched).isEqualTo(250_000);
+        assertThat(unmatched).isEqualTo(30_000);
+        assertThat(spills[1]).as("build and probe partitioned to disk").isEqualTo(2);
+    }
+
+    @Test
+    void aJoinPartitionThatCannotFitFailsNamingTheJoin() {
+        // One key: every build row lands in one partition, which cannot fit either.
+        ExecutionPlan build = new GeneratedRowsExec(250_000, 1, "r.");
         ExecutionPlan probe = new GeneratedRowsExec(10, 10, "l.");
         HashJoinExec join = new HashJoinExec(probe, build, JoinType.LEFT, List.of(new Column("l.k")),
                 List.of(new Column("r.k")), null, HashJoinExec.Mode.PARTITIONED);
         assertThatThrownBy(() -> run(join, 0))
                 .isInstanceOf(MemoryLimitException.class)
                 .hasMessageContaining("HashJoinExec")
-                .hasMessageContaining("build side could not reserve")
+                .hasMessageContaining("build side, partition")
                 .hasMessageContaining("sluice.worker.memory) is 2.0 MiB");
     }
 }
