@@ -54,7 +54,7 @@ class MapOutputWriterTest {
 
     /** The same with no row bound but 16 KiB of task memory: the buffers spill when it is refused. */
     @ParameterizedTest
-    @ValueSource(ints = {5, 300})
+    @ValueSource(ints = {5, 40})
     void buffersSpillWhenTheirMemoryIsRefused(int partitions) throws Exception {
         Path dir = Files.createDirectories(root.resolve("j-spill"));
         long[] spills = new long[1];
