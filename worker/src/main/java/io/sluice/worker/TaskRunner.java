@@ -70,18 +70,28 @@ final class TaskRunner {
     Outcome run(TaskDescription task, BooleanSupplier cancelled) {
         long start = System.nanoTime();
         ShuffleEnvironment environment = shuffle.forJob(task.jobId());
-        Outcome outcome = execute(task, environment, cancelled);
+        Outcome outcome;
+        TaskMemoryPool pool = memory.newTaskPool(task.taskId());
+        try {
+            outcome = execute(task, environment, cancelled, pool);
+        } finally {
+            long left = pool.release();
+            if (left != 0) {
+                LOG.debug("task {} ended with {} bytes still reserved by its operators", task.taskId(), left);
+            }
+        }
         ShuffleTaskMetrics m = environment.metrics();
         TaskMetrics metrics = new TaskMetrics(System.nanoTime() - start, m.recordsWritten(), m.bytesWritten(),
-                m.writeNanos(), m.recordsRead(), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos());
+                m.writeNanos(), m.recordsRead(), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos(), pool.peak(),
+                pool.spilledBytes(), pool.spills());
         LOG.debug("task {}: {}", task.taskId(), m);
         return new Outcome(outcome.finished().withMetrics(metrics), outcome.shuffleId());
     }
 
-    private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled) {
+    private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled,
+            TaskMemoryPool pool) {
         String shuffleId = null;
-        try (TaskMemoryPool pool = memory.newTaskPool(task.taskId());
-                SpillFiles spills = new SpillFiles(spillDirectory.resolve("spill-" + safeName(task.taskId())));
+        try (SpillFiles spills = new SpillFiles(spillDirectory.resolve("spill-" + safeName(task.taskId())));
                 BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(),
                         new ArrowMemoryListener(pool.register("Arrow buffers of task " + task.taskId(),
                                 MemoryMetricsSink.NONE)), 0, taskMemoryLimit)) {

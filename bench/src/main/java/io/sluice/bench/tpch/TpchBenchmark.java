@@ -142,6 +142,9 @@ public final class TpchBenchmark {
         boolean sparkComparedWithSluice;
         /** The same query on workers of --memory (null without it); its agreement is with DuckDB. */
         Result limited;
+        /** Bytes the measured runs spilled and the largest memory one task held (embedded cluster only). */
+        long spilledBytes = -1;
+        long peakTaskMemory = -1;
 
         Result(int query) {
             this.query = query;
@@ -238,6 +241,8 @@ public final class TpchBenchmark {
                 result.sluiceMedianMs = times[times.length / 2];
                 if (options.coordinator == null) {
                     result.fetchWaitShare = measured.fetchWaitShare();
+                    result.spilledBytes = measured.spilledBytes() / options.runs;
+                    result.peakTaskMemory = measured.peakMemory();
                 }
             }
         } catch (InterruptedException e) {
@@ -338,7 +343,7 @@ public final class TpchBenchmark {
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-5s %10s %8s %10s", "query", "sluice_ms", "rows",
                 "fetch_wait"));
         if (options.memory > 0) {
-            header.append(String.format(Locale.ROOT, " %10s %9s", "memory_ms", "vs_unlim"));
+            header.append(String.format(Locale.ROOT, " %10s %9s %10s %10s", "memory_ms", "vs_unlim", "spilled", "task_peak"));
         }
         if (options.compare) {
             header.append(String.format(Locale.ROOT, " %10s %9s", "duckdb_ms", "vs_duckdb"));
@@ -374,9 +379,11 @@ public final class TpchBenchmark {
                 if (both) {
                     versusUnlimited.add(m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001));
                 }
-                line.append(String.format(Locale.ROOT, " %10s %9s",
+                line.append(String.format(Locale.ROOT, " %10s %9s %10s %10s",
                         m == null || m.error != null ? "error" : String.format(Locale.ROOT, "%.0f", m.sluiceMedianMs),
-                        both ? String.format(Locale.ROOT, "%.2fx", m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001)) : "-"));
+                        both ? String.format(Locale.ROOT, "%.2fx", m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001)) : "-",
+                        m == null || m.spilledBytes < 0 ? "-" : io.sluice.plan.memory.Bytes.format(m.spilledBytes).replace(" ", ""),
+                        m == null || m.peakTaskMemory < 0 ? "-" : io.sluice.plan.memory.Bytes.format(m.peakTaskMemory).replace(" ", "")));
                 if (m != null && m.error != null) {
                     notes.add(String.format(Locale.ROOT, "q%d sluice error with --memory: %s", r.query, m.error));
                 }
@@ -498,7 +505,8 @@ public final class TpchBenchmark {
                   --coordinator  run on a running cluster instead of an embedded one
                   --memory       also run each query on a second embedded cluster whose workers have SIZE
                                  (sluice.worker.memory, e.g. 64m); print its time, the ratio to the
-                                 default-memory run and whether its answers agree (with --compare)
+                                 default-memory run, bytes spilled per run, the most one task held,
+                                 and whether its answers agree (with --compare)
                   --data         data directory (default: $SLUICE_TPCH_DATA or ~/.sluice/tpch)""";
 
         double scaleFactor = 1;

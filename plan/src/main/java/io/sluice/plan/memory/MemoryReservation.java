@@ -120,6 +120,7 @@ public final class MemoryReservation implements AutoCloseable {
 
     /** Reports a spill of {@code bytes} that took {@code nanos} to this consumer's metrics. */
     public void recordSpill(long bytes, long nanos) {
+        pool.spilled(bytes);
         metrics.spilled(bytes, nanos);
     }
 

@@ -17,6 +17,8 @@ public final class TaskMemoryPool implements AutoCloseable {
     private final List<MemoryReservation> reservations = new ArrayList<>();
     private long reserved;
     private long peak;
+    private long spilledBytes;
+    private long spills;
     private boolean closed;
 
     TaskMemoryPool(String taskId, MemoryBudget budget) {
@@ -55,6 +57,21 @@ public final class TaskMemoryPool implements AutoCloseable {
     /** The most this task held at once. */
     public synchronized long peak() {
         return peak;
+    }
+
+    /** Bytes its operators wrote to disk, in all. */
+    public synchronized long spilledBytes() {
+        return spilledBytes;
+    }
+
+    /** How many spills its operators made. */
+    public synchronized long spills() {
+        return spills;
+    }
+
+    synchronized void spilled(long bytes) {
+        spilledBytes += bytes;
+        spills++;
     }
 
     synchronized boolean tryGrow(long bytes, boolean spillable) {
