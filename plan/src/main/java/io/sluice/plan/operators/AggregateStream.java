@@ -181,26 +181,8 @@ final class AggregateStream implements BatchStream {
 
     /** The groups of a table in batches: partial states or final values. */
     private BatchStream emission(GroupTable groups, Accumulator[] values, boolean states) {
-        int total = groups.groupCount();
-        int batchSize = context.batchSize();
-        return new BatchStream() {
-            private int next;
-
-            @Override
-            public Batch next() {
-                if (next >= total) {
-                    return null;
-                }
-                int count = Math.min(batchSize, total - next);
-                Col[] out = aggregate.output(groups, values, next, count, states);
-                next += count;
-                return Batch.of(aggregate.schema(), out, count, context.allocator());
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return ColChunks.inBatches(aggregate.schema(), groups.groupCount(), context,
+                (from, count) -> aggregate.output(groups, values, from, count, states), () -> { });
     }
 
     @Override

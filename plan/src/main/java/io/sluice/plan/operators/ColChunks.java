@@ -1,6 +1,10 @@
 package io.sluice.plan.operators;
 
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,5 +36,34 @@ final class ColChunks {
             out[c] = columns[c].gather(rows, count);
         }
         return out;
+    }
+
+    /** Rows {@code [from, from + count)} of something held whole, as columns. */
+    interface Slice {
+        Col[] rows(int from, int count);
+    }
+
+    /** {@code total} rows served by {@code slice} in batches of the task's batch size; {@code onClose} runs on close. */
+    static BatchStream inBatches(Schema schema, int total, TaskContext context, Slice slice, Runnable onClose) {
+        int batchSize = context.batchSize();
+        return new BatchStream() {
+            private int next;
+
+            @Override
+            public Batch next() {
+                if (next >= total) {
+                    return null;
+                }
+                int count = Math.min(batchSize, total - next);
+                Col[] out = slice.rows(next, count);
+                next += count;
+                return Batch.of(schema, out, count, context.allocator());
+            }
+
+            @Override
+            public void close() {
+                onClose.run();
+            }
+        };
     }
 }

@@ -179,26 +179,9 @@ final class ExternalSorter implements AutoCloseable {
 
     /** Rows {@code sorted[0..total)} of {@code all}, in batches of the task's batch size; {@code onClose} runs on close. */
     static BatchStream emit(Schema schema, Col[] all, int[] sorted, int total, TaskContext context, Runnable onClose) {
-        int batchSize = context.batchSize();
-        return new BatchStream() {
-            private int next;
-
-            @Override
-            public Batch next() {
-                if (next >= total) {
-                    return null;
-                }
-                int count = Math.min(batchSize, total - next);
-                int[] slice = java.util.Arrays.copyOfRange(sorted, next, next + count);
-                next += count;
-                return Batch.of(schema, ColChunks.gather(all, slice, count), count, context.allocator());
-            }
-
-            @Override
-            public void close() {
-                onClose.run();
-            }
-        };
+        return ColChunks.inBatches(schema, total, context,
+                (from, count) -> ColChunks.gather(all, java.util.Arrays.copyOfRange(sorted, from, from + count), count),
+                onClose);
     }
 
     /** Gives the memory back and deletes runs not handed to a merger. */

@@ -144,23 +144,13 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
 
     private BatchStream topK(int partition, TaskContext context) {
         TopKBuffer buffer = new TopKBuffer(new KeyOrder(keys), (int) Math.min(limit, Integer.MAX_VALUE - 8));
-        int columnCount = schema().size();
         MemoryReservation reservation = context.reserve(describe());
         Col[] kept;
         try {
-            try (BatchStream in = input.execute(partition, context)) {
-                Batch batch;
-                while ((batch = in.next()) != null) {
-                    try (Batch b = batch) {
-                        Col[] columns = new Col[columnCount];
-                        for (int i = 0; i < columnCount; i++) {
-                            columns[i] = b.column(i);
-                        }
-                        buffer.add(columns, evaluateKeys(b), b.rowCount());
-                        reservation.resize(buffer.heapBytes());
-                    }
-                }
-            }
+            forEachBatch(partition, context, (columns, keyColumns, rows) -> {
+                buffer.add(columns, keyColumns, rows);
+                reservation.resize(buffer.heapBytes());
+            });
             kept = buffer.result();
             reservation.resize(buffer.heapBytes());
         } catch (RuntimeException | Error e) {
@@ -179,6 +169,23 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         return ExternalSorter.emit(schema(), kept, identity, rows, context, reservation::close);
     }
 
+    /** What a sort does with each input batch: its columns, its evaluated keys and its row count. */
+    private interface BatchConsumer {
+        void accept(Col[] columns, Col[] keys, int rows);
+    }
+
+    /** Reads the partition, handing each batch's columns and sort keys to {@code consumer}; closes the input. */
+    private void forEachBatch(int partition, TaskContext context, BatchConsumer consumer) {
+        try (BatchStream in = input.execute(partition, context)) {
+            Batch batch;
+            while ((batch = in.next()) != null) {
+                try (Batch b = batch) {
+                    consumer.accept(b.columns(), evaluateKeys(b), b.rowCount());
+                }
+            }
+        }
+    }
+
     private Col[] evaluateKeys(Batch batch) {
         Col[] out = new Col[keys.size()];
         for (int i = 0; i < out.length; i++) {
@@ -192,21 +199,9 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
      * buffered rows go to disk as a sorted run and the runs are merged at the end ({@link ExternalSorter}).
      */
     private BatchStream sortAll(int partition, TaskContext context) {
-        int columnCount = input.schema().size();
         ExternalSorter sorter = new ExternalSorter(input.schema(), keys, context, describe());
         try {
-            try (BatchStream in = input.execute(partition, context)) {
-                Batch batch;
-                while ((batch = in.next()) != null) {
-                    try (Batch b = batch) {
-                        Col[] columns = new Col[columnCount];
-                        for (int i = 0; i < columnCount; i++) {
-                            columns[i] = b.column(i);
-                        }
-                        sorter.add(columns, evaluateKeys(b), b.rowCount());
-                    }
-                }
-            }
+            forEachBatch(partition, context, sorter::add);
             return sorter.finish();
         } catch (RuntimeException | Error e) {
             sorter.close();
