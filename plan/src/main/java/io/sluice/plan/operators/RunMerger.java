@@ -82,10 +82,11 @@ final class RunMerger implements BatchStream {
             return false;
         }
         int rows = next[0].length;
-        Batch batch = Batch.of(schema, next, rows, context.allocator());
         Col[] k = new Col[keys.size()];
-        for (int i = 0; i < k.length; i++) {
-            k[i] = keys.get(i).expr().evaluate(batch);
+        try (Batch batch = Batch.of(schema, next, rows, context.allocator())) {
+            for (int i = 0; i < k.length; i++) {
+                k[i] = keys.get(i).expr().evaluate(batch);
+            }
         }
         long bytes = HeapSize.of(next) + HeapSize.of(k);
         reservation.grow(bytes);
