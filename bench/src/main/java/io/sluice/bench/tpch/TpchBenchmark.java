@@ -84,21 +84,17 @@ public final class TpchBenchmark {
         System.out.printf(Locale.ROOT, "data ready in %.1f s: %s%n", (System.nanoTime() - started) / 1e9, data.directory());
 
         List<Result> results = new ArrayList<>();
-        SessionHolder sessions = new SessionHolder(options, data, 0);
-        try {
+        // With --memory, each query runs on the default cluster and then on one whose workers have
+        // that memory, so both meet the query at the same point of the JVM's warm-up.
+        try (SessionHolder sessions = new SessionHolder(options, data, 0);
+                SessionHolder limited = new SessionHolder(options, data, options.memory)) {
             for (int query : options.queries) {
-                results.add(runSluice(sessions, options, query));
-            }
-        } finally {
-            sessions.close();
-        }
-        if (options.memory > 0) {
-            // The same queries on workers of --memory each, after the default run (one cluster at a time).
-            try (SessionHolder limited = new SessionHolder(options, data, options.memory)) {
-                for (Result result : results) {
-                    System.out.print("memory " + io.sluice.plan.memory.Bytes.format(options.memory) + ": ");
-                    result.limited = runSluice(limited, options, result.query);
+                Result result = runSluice(sessions, options, query);
+                if (options.memory > 0) {
+                    System.out.println("memory " + io.sluice.plan.memory.Bytes.format(options.memory) + ":");
+                    result.limited = runSluice(limited, options, query);
                 }
+                results.add(result);
             }
         }
         long peakRssKb = peakRssKb();
