@@ -45,6 +45,7 @@ class CancellationTest {
             }
             assertThat(activeTasks(cluster)).as("tasks still running on the workers 5 s after the timeout").isZero();
             assertThat(ClusterTesting.shuffleEntries(cluster)).as("shuffle directories left on the workers").isZero();
+            ClusterTesting.assertMemoryReleased(cluster);
 
             assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c FROM t WHERE k % 3 = 0")))
                     .isEqualTo(duck.query("SELECT count(*) AS c FROM range(0, 60000) r(k) WHERE k % 3 = 0"));

@@ -7,7 +7,6 @@ import io.sluice.plan.SluiceException;
 import io.sluice.worker.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -104,16 +103,14 @@ class MemoryLimitsTest {
 
     /** Every pool closed and nothing reserved (tasks end just after they report), and no spill directory left. */
     private static void assertCleanWorkers() throws Exception {
-        List<Worker> workers = session.localCluster().workers();
+        LocalCluster cluster = session.localCluster();
         long deadline = System.currentTimeMillis() + 10_000;
-        while (System.currentTimeMillis() < deadline && workers.stream()
-                .anyMatch(w -> w.memory().openPools() > 0 || w.memory().reserved() > 0
-                        || w.allocator().getAllocatedMemory() > 0)) {
+        while (System.currentTimeMillis() < deadline && (!ClusterTesting.memoryReleased(cluster)
+                || cluster.workers().stream().anyMatch(w -> w.allocator().getAllocatedMemory() > 0))) {
             Thread.sleep(50);
         }
-        for (Worker w : workers) {
-            assertThat(w.memory().openPools()).as("open task pools on " + w.workerId()).isZero();
-            assertThat(w.memory().reserved()).as("reserved on " + w.workerId()).isZero();
+        ClusterTesting.assertMemoryReleased(cluster);
+        for (Worker w : cluster.workers()) {
             try (Stream<Path> entries = Files.list(w.shuffleServer().rootDirectory())) {
                 assertThat(entries.filter(p -> p.getFileName().toString().startsWith("spill-")))
                         .as("spill directories on " + w.workerId()).isEmpty();
