@@ -45,7 +45,7 @@ public final class LocalCluster implements QueryEngine {
             for (int i = 0; i < options.workers(); i++) {
                 String id = "worker-" + (i + 1);
                 long memory = options.workerMemory() > 0 ? options.workerMemory()
-                        : Math.max(1, WorkerSettings.defaultMemory() / options.workers());
+                        : WorkerSettings.configuredMemory().orElse(Math.max(1, WorkerSettings.defaultMemory() / options.workers()));
                 workers.add(Worker.start(WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(),
                         directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())
                         .withAuthSecret(secret).withMemory(memory)));
@@ -89,8 +89,9 @@ public final class LocalCluster implements QueryEngine {
         }
 
         /**
-         * Each worker's memory ({@code sluice.worker.memory}); 0 (the default) gives each worker the
-         * configured or default worker memory divided by the number of workers, since they share one JVM.
+         * Each worker's memory; 0 (the default) gives each worker {@code sluice.worker.memory} if that
+         * system property is set, else the default share of the heap divided by the number of
+         * workers, since they share one JVM.
          */
         public Options withWorkerMemory(long bytes) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, bytes);

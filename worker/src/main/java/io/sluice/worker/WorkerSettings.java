@@ -49,11 +49,16 @@ public record WorkerSettings(String workerId, String host, int port, int shuffle
 
     /** {@value #MEMORY_PROPERTY} if set, else {@value #DEFAULT_HEAP_FRACTION} of the maximum heap. */
     public static long defaultMemory() {
+        return configuredMemory().orElse((long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_FRACTION));
+    }
+
+    /** {@value #MEMORY_PROPERTY}, if set. */
+    public static java.util.OptionalLong configuredMemory() {
         String configured = System.getProperty(MEMORY_PROPERTY);
-        if (configured != null && !configured.isBlank()) {
-            return io.sluice.plan.memory.Bytes.parse(MEMORY_PROPERTY, configured);
+        if (configured == null || configured.isBlank()) {
+            return java.util.OptionalLong.empty();
         }
-        return (long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_FRACTION);
+        return java.util.OptionalLong.of(io.sluice.plan.memory.Bytes.parse(MEMORY_PROPERTY, configured));
     }
 
     /** A copy with {@code bytes} of memory for its tasks (heap structures and Arrow buffers together). */
