@@ -46,9 +46,11 @@ public final class LocalCluster implements QueryEngine {
         try {
             for (int i = 0; i < options.workers(); i++) {
                 String id = "worker-" + (i + 1);
+                long memory = options.workerMemory() > 0 ? options.workerMemory()
+                        : WorkerSettings.configuredMemory().orElse(Math.max(1, WorkerSettings.defaultMemory() / options.workers()));
                 workers.add(Worker.start(WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(),
                         directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())
-                        .withAuthSecret(secret)));
+                        .withAuthSecret(secret).withMemory(memory)));
             }
             for (Worker w : workers) {
                 w.awaitRegistered(JOIN_TIMEOUT);
@@ -73,7 +75,7 @@ public final class LocalCluster implements QueryEngine {
      *                     file system, since an embedded cluster reads with its own user's rights
      */
     public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
-            Duration jobTimeout, List<String> allowedRoots) {
+            Duration jobTimeout, List<String> allowedRoots, long workerMemory) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
@@ -81,32 +83,49 @@ public final class LocalCluster implements QueryEngine {
             requireNonNull(stableAfter, "stableAfter is null");
             requireNonNull(jobTimeout, "jobTimeout is null");
             allowedRoots = List.copyOf(requireNonNull(allowedRoots, "allowedRoots is null"));
+            if (workerMemory < 0) {
+                throw new IllegalArgumentException("worker memory must be positive, or 0 for the default: " + workerMemory);
+            }
+        }
+
+        public Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
+                Duration jobTimeout) {
+            this(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, List.of("/"), 0);
+        }
+
+        /**
+         * Each worker's memory; 0 (the default) gives each worker {@code sluice.worker.memory} if that
+         * system property is set, else the default share of the heap divided by the number of
+         * workers, since they share one JVM.
+         */
+        public Options withWorkerMemory(long bytes) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots, bytes);
         }
 
         public static Options of(int workers) {
-            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), List.of("/"));
+            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), List.of("/"), 0);
         }
 
         /** Tables only under these directories or URIs (for a cluster whose HTTP port others reach). */
         public Options withAllowedRoots(List<String> roots) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, roots);
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, roots, workerMemory);
         }
 
         public Options withHttpPort(int port) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout, allowedRoots);
+            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout, allowedRoots, workerMemory);
         }
 
         public Options withShufflePartitions(int n) {
-            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, allowedRoots);
+            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, allowedRoots, workerMemory);
         }
 
         public Options withSlotsPerWorker(int n) {
-            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots);
+            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots, workerMemory);
         }
 
         /** How long a job may run before it is cancelled and fails (default 30 minutes). */
         public Options withJobTimeout(Duration timeout) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout, allowedRoots);
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout, allowedRoots, workerMemory);
         }
     }
 

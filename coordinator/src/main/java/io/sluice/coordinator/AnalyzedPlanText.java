@@ -17,7 +17,9 @@ import java.util.Map;
 
 /**
  * EXPLAIN ANALYZE text: each stage's plan with, per operator, its output rows, batches and own
- * time summed over the stage's tasks, and the min / median / max over tasks of rows and time.
+ * time summed over the stage's tasks, and the min / median / max over tasks of rows and time;
+ * then, for operators that reserved memory, the largest peak of one task ({@code peak_mem}), and
+ * for operators that spilled, bytes written, spill count and spill time summed over tasks.
  */
 final class AnalyzedPlanText {
     private AnalyzedPlanText() {
@@ -94,14 +96,25 @@ final class AnalyzedPlanText {
         long[] rows = new long[n];
         long[] nanos = new long[n];
         long batches = 0;
+        long peak = 0;
+        long spilled = 0;
+        long spills = 0;
+        long spillNanos = 0;
         for (int t = 0; t < n; t++) {
             OperatorMetrics m = tasks.get(t);
             rows[t] = m.rows()[operator];
             nanos[t] = m.nanos()[operator];
             batches += m.batches()[operator];
+            peak = Math.max(peak, m.peakMemory()[operator]);
+            spilled += m.spilledBytes()[operator];
+            spills += m.spills()[operator];
+            spillNanos += m.spillNanos()[operator];
         }
-        return String.format(Locale.ROOT, "[rows=%d batches=%d time=%s | per task (%d): rows %s, time %s]",
-                Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), n,
+        String memory = peak == 0 ? "" : " peak_mem=" + io.sluice.plan.memory.Bytes.format(peak);
+        String spilling = spills == 0 ? "" : String.format(Locale.ROOT, " spilled=%s spills=%d spill_time=%s",
+                io.sluice.plan.memory.Bytes.format(spilled), spills, millis(spillNanos));
+        return String.format(Locale.ROOT, "[rows=%d batches=%d time=%s%s%s | per task (%d): rows %s, time %s]",
+                Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), memory, spilling, n,
                 spread(rows, false), spread(nanos, true));
     }
 

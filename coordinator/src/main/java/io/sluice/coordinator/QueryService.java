@@ -369,7 +369,7 @@ public final class QueryService {
             List<Stage> stages = StageCutter.cut(physical, jobId);
             try {
                 List<MapStatus> result = scheduler.run(jobId, stages, splits);
-                return collect(jobId, stages.get(stages.size() - 1), result);
+                return collect(jobId, stages.get(stages.size() - 1), result, config.resultMaxBytes());
             } catch (TaskFailedException e) {
                 if (attempt >= JOB_ATTEMPTS) {
                     throw new SluiceException("query failed: " + e.getMessage(), e);
@@ -450,12 +450,37 @@ public final class QueryService {
         }
     }
 
-    private byte[] collect(String jobId, Stage resultStage, List<MapStatus> statuses) {
+    /**
+     * Fetches and encodes the result, within {@code maxBytes} (sluice.result.max-bytes): the
+     * blocks' sizes on disk are checked before anything is fetched, and the fetched Arrow batches
+     * and the encoded stream after; over the cap the query fails and the batches are freed.
+     */
+    private byte[] collect(String jobId, Stage resultStage, List<MapStatus> statuses, long maxBytes) {
+        long stored = 0;
+        for (MapStatus s : statuses) {
+            stored += s.bytesPerPartition()[0];
+        }
+        checkResultSize(stored, maxBytes);
         List<Batch> batches = fetcher.fetchAll(jobId, resultStage.shuffleId(), statuses);
         try {
-            return ArrowIpc.encode(resultStage.plan().schema(), batches, allocator);
+            long fetched = 0;
+            for (Batch b : batches) {
+                fetched += b.root().getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum();
+            }
+            checkResultSize(fetched, maxBytes);
+            byte[] encoded = ArrowIpc.encode(resultStage.plan().schema(), batches, allocator);
+            checkResultSize(encoded.length, maxBytes);
+            return encoded;
         } finally {
             batches.forEach(Batch::close);
+        }
+    }
+
+    private static void checkResultSize(long bytes, long maxBytes) {
+        if (bytes > maxBytes) {
+            throw new SluiceException("the query's result is larger than sluice.result.max-bytes ("
+                    + io.sluice.plan.memory.Bytes.format(maxBytes) + "): at least " + io.sluice.plan.memory.Bytes.format(bytes)
+                    + "; add a LIMIT, aggregate further, or raise the setting");
         }
     }
 

@@ -2,6 +2,7 @@ package io.sluice.plan.operators;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.exec.Kernels;
 import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.TypeRules;
@@ -33,6 +34,9 @@ abstract class Accumulator {
     abstract Col[] states(int from, int count);
 
     abstract Col result(int from, int count);
+
+    /** Estimated heap bytes of the per-group state (for the aggregate's memory reservation). */
+    abstract long heapBytes();
 
     /** The accumulator of {@code function} over {@code argType}; {@code expression} names it in errors. */
     static Accumulator create(AggregateFunction function, DataType argType, String expression) {
@@ -119,6 +123,11 @@ abstract class Accumulator {
         }
 
         @Override
+        long heapBytes() {
+            return HeapSize.longs(counts.length);
+        }
+
+        @Override
         List<DataType> stateTypes() {
             return List.of(DataType.INT64);
         }
@@ -196,6 +205,11 @@ abstract class Accumulator {
                 sums = Arrays.copyOf(sums, size);
                 counts = Arrays.copyOf(counts, size);
             }
+        }
+
+        @Override
+        long heapBytes() {
+            return HeapSize.longs(sums.length) + HeapSize.longs(counts.length);
         }
 
         @Override
@@ -278,6 +292,11 @@ abstract class Accumulator {
         }
 
         @Override
+        long heapBytes() {
+            return HeapSize.longs(sums.length) + HeapSize.longs(counts.length);
+        }
+
+        @Override
         List<DataType> stateTypes() {
             return List.of(DataType.FLOAT64, DataType.INT64);
         }
@@ -305,6 +324,7 @@ abstract class Accumulator {
     static final class MinMax extends Accumulator {
         private final DataType type;
         private final boolean min;
+        private static final long TYPICAL_STRING = 64;
         private boolean[] seen = new boolean[0];
         private long[] longs;
         private double[] doubles;
@@ -395,6 +415,15 @@ abstract class Accumulator {
                 if (strings != null) strings = Arrays.copyOf(strings, size);
                 if (bools != null) bools = Arrays.copyOf(bools, size);
             }
+        }
+
+        /** A string extreme is a reference to an input string it keeps alive: counted at a typical short string's size. */
+        @Override
+        long heapBytes() {
+            int n = seen.length;
+            long values = strings != null ? HeapSize.references(n) + TYPICAL_STRING * (long) n
+                    : longs != null || doubles != null ? HeapSize.longs(n) : HeapSize.booleans(n);
+            return HeapSize.booleans(n) + values;
         }
 
         @Override

@@ -214,8 +214,10 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
     }
 
     /**
-     * Over input sorted on the group keys, streams (one open group at a time); otherwise hashes
-     * every group into a {@link GroupTable} and emits at the end.
+     * Over input sorted on the group keys, streams (one open group at a time). Otherwise groups the
+     * partition within the task's memory ({@link AggregateStream}): a partial phase that is refused
+     * memory emits its groups so far and starts again (the final phase merges them); a final phase
+     * moves its table to disk as sorted runs and merges them at the end.
      */
     @Override
     public BatchStream execute(int partition, TaskContext context) {
@@ -225,42 +227,31 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
                 arguments.add(call(a).argument());
             }
             return new SortedAggregateStream(input.execute(partition, context), groupBy, mode == AggregateMode.PARTIAL,
-                    arguments, this::accumulators, schema, context);
+                    arguments, this::newAccumulators, schema, context);
         }
-        Accumulator[] accumulators = accumulators();
+        return new AggregateStream(this, input.execute(partition, context), context);
+    }
+
+    Accumulator[] newAccumulators() {
+        Accumulator[] accumulators = new Accumulator[aggregates.size()];
+        for (int i = 0; i < accumulators.length; i++) {
+            AggregateCall call = call(aggregates.get(i));
+            accumulators[i] = Accumulator.create(call.function(), argumentTypes.get(i), call.toString());
+        }
+        return accumulators;
+    }
+
+    DataType[] keyTypes() {
         Schema inSchema = input.schema();
         DataType[] keyTypes = new DataType[groupBy.size()];
         for (int i = 0; i < keyTypes.length; i++) {
             keyTypes[i] = groupBy.get(i).type(inSchema);
         }
-        GroupTable table = new GroupTable(keyTypes);
-        if (groupBy.isEmpty()) {
-            table.addEmptyKeyGroup();
-            for (Accumulator a : accumulators) {
-                a.ensureCapacity(1);
-            }
-        }
-        try (BatchStream in = input.execute(partition, context)) {
-            Batch batch;
-            while ((batch = in.next()) != null) {
-                try (Batch b = batch) {
-                    consume(b, table, accumulators);
-                }
-            }
-        }
-        return emit(table, accumulators, context);
+        return keyTypes;
     }
 
-    private Accumulator[] accumulators() {
-        Accumulator[] out = new Accumulator[aggregates.size()];
-        for (int i = 0; i < out.length; i++) {
-            AggregateCall call = call(aggregates.get(i));
-            out[i] = Accumulator.create(call.function(), argumentTypes.get(i), call.toString());
-        }
-        return out;
-    }
-
-    private void consume(Batch batch, GroupTable table, Accumulator[] accumulators) {
+    /** Folds one input batch into the table: raw rows (partial) or partial states (final). */
+    void consume(Batch batch, GroupTable table, Accumulator[] accumulators) {
         int rows = batch.rowCount();
         if (rows == 0) {
             return;
@@ -278,52 +269,47 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
                 accumulators[i].update(groups, rows, arg == null ? null : arg.evaluate(batch));
             }
         } else {
-            int column = keys.length;
-            for (Accumulator accumulator : accumulators) {
-                accumulator.ensureCapacity(groupCount);
-                int width = accumulator.stateTypes().size();
-                Col[] states = new Col[width];
-                for (int s = 0; s < width; s++) {
-                    states[s] = batch.column(column + s);
-                }
-                column += width;
-                accumulator.merge(groups, rows, states);
-            }
+            mergeStates(batch, keys.length, groups, rows, groupCount, accumulators);
         }
     }
 
-    private BatchStream emit(GroupTable table, Accumulator[] accumulators, TaskContext context) {
-        int total = table.groupCount();
-        int batchSize = context.batchSize();
-        return new BatchStream() {
-            private int next;
-
-            @Override
-            public Batch next() {
-                if (next >= total) {
-                    return null;
-                }
-                int count = Math.min(batchSize, total - next);
-                Col[] out = new Col[schema.size()];
-                Col[] keys = table.keyColumns(next, count);
-                System.arraycopy(keys, 0, out, 0, keys.length);
-                int column = keys.length;
-                for (Accumulator a : accumulators) {
-                    if (mode == AggregateMode.PARTIAL) {
-                        for (Col state : a.states(next, count)) {
-                            out[column++] = state;
-                        }
-                    } else {
-                        out[column++] = a.result(next, count);
-                    }
-                }
-                next += count;
-                return Batch.of(schema, out, count, context.allocator());
+    /** Merges the partial states in {@code batch}'s columns from {@code column} on into the groups. */
+    static void mergeStates(Batch batch, int column, int[] groups, int rows, int groupCount, Accumulator[] accumulators) {
+        for (Accumulator accumulator : accumulators) {
+            accumulator.ensureCapacity(groupCount);
+            int width = accumulator.stateTypes().size();
+            Col[] states = new Col[width];
+            for (int s = 0; s < width; s++) {
+                states[s] = batch.column(column + s);
             }
+            column += width;
+            accumulator.merge(groups, rows, states);
+        }
+    }
 
-            @Override
-            public void close() {
+    /** Groups {@code [from, from + count)} as output columns: keys, then states (partial) or values (final). */
+    Col[] output(GroupTable table, Accumulator[] accumulators, int from, int count, boolean states) {
+        Col[] out = new Col[groupBy.size() + (states ? stateWidth(accumulators) : accumulators.length)];
+        Col[] keys = table.keyColumns(from, count);
+        System.arraycopy(keys, 0, out, 0, keys.length);
+        int column = keys.length;
+        for (Accumulator a : accumulators) {
+            if (states) {
+                for (Col state : a.states(from, count)) {
+                    out[column++] = state;
+                }
+            } else {
+                out[column++] = a.result(from, count);
             }
-        };
+        }
+        return out;
+    }
+
+    private static int stateWidth(Accumulator[] accumulators) {
+        int width = 0;
+        for (Accumulator a : accumulators) {
+            width += a.stateTypes().size();
+        }
+        return width;
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.plan.operators;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.physical.InputDistributionRequirements;
@@ -72,7 +73,9 @@ import java.util.List;
  * carry that as an equivalence, with the equivalences of each input whose columns are never
  * NULL-filled.
  *
- * <p>Memory: build rows live on the heap as unpacked columns; Arrow memory is held only for the
+ * <p>Memory: build rows live on the heap as unpacked columns, under a reservation of the task's
+ * memory; a build side that does not fit goes to disk with the probe side, split by key hash, and
+ * the partitions are joined one by one ({@link GraceHashJoin}); Arrow memory is held only for the
  * batches handed to the caller.
  */
 public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
@@ -214,14 +217,42 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         ExecutionPlan probe = buildLeft ? right : left;
         List<Expr> buildKeys = buildLeft ? leftKeys : rightKeys;
         List<Expr> probeKeys = buildLeft ? rightKeys : leftKeys;
-        JoinSupport.Collected built = JoinSupport.collect(build.execute(partition, context), build.schema(), buildKeys);
         DataType[] keyTypes = new DataType[buildKeys.size()];
         for (int i = 0; i < keyTypes.length; i++) {
             keyTypes[i] = buildKeys.get(i).type(build.schema());
         }
-        JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
-        BatchStream probeStream = probe.execute(partition, context);
-        return new HashJoinStream(this, built, table, probeStream, probeKeys, context);
+        MemoryReservation reservation = context.reserve(describe() + " build side");
+        BatchStream buildStream;
+        JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks();
+        boolean fits;
+        try {
+            buildStream = build.execute(partition, context);
+            try {
+                fits = chunks.read(buildStream, buildKeys, reservation, GraceHashJoin.supports(type));
+            } catch (RuntimeException | Error e) {
+                buildStream.close();
+                throw e;
+            }
+        } catch (RuntimeException | Error e) {
+            reservation.close();
+            throw e;
+        }
+        if (!fits) {
+            // The build side does not fit: both sides go to disk in partitions, joined one by one.
+            return GraceHashJoin.start(this, chunks, buildStream, reservation, build.schema(), buildKeys, probe.schema(),
+                    probeKeys, keyTypes, () -> probe.execute(partition, context), context);
+        }
+        try {
+            buildStream.close();
+            JoinSupport.Collected built = chunks.collected(build.schema(), buildKeys, reservation);
+            JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
+            reservation.grow(table.heapBytes());
+            BatchStream probeStream = probe.execute(partition, context);
+            return new HashJoinStream(this, built, table, probeStream, probeKeys, context, reservation);
+        } catch (RuntimeException | Error e) {
+            reservation.close();
+            throw e;
+        }
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.sluice.plan.operators;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.physical.TaskContext;
@@ -46,6 +47,7 @@ final class HashJoinStream implements BatchStream {
     private boolean probeDone;
     private boolean finished;
     private boolean closed;
+    private final MemoryReservation reservation; // the build rows and table; freed on close
 
     // The probe batch in progress.
     private Col[] probeCols;
@@ -58,7 +60,8 @@ final class HashJoinStream implements BatchStream {
     private int cursorOffset;
 
     HashJoinStream(HashJoinExec join, JoinSupport.Collected built, JoinHashTable table, BatchStream probe,
-            List<Expr> probeKeys, TaskContext context) {
+            List<Expr> probeKeys, TaskContext context, MemoryReservation reservation) {
+        this.reservation = reservation;
         this.type = join.type();
         this.buildIsLeft = join.buildsLeft();
         this.existence = !type.outputsRight();
@@ -289,6 +292,10 @@ final class HashJoinStream implements BatchStream {
         }
         closed = true;
         queue.clear();
-        probe.close();
+        try {
+            probe.close();
+        } finally {
+            reservation.close();
+        }
     }
 }
