@@ -6,8 +6,9 @@ import static io.sluice.optimizer.logical.RuleTesting.sql;
 
 import org.junit.jupiter.api.Test;
 
-class DecorrelateExistsAndInTest {
-    private final DecorrelateExistsAndIn rule = new DecorrelateExistsAndIn();
+/** The TPC-H shapes, now special cases of the general rule, and the general cases. */
+class DecorrelateSubqueriesTest {
+    private final DecorrelateSubqueries rule = new DecorrelateSubqueries();
 
     @Test
     void uncorrelatedInBecomesASemiJoin() {
@@ -65,8 +66,9 @@ class DecorrelateExistsAndInTest {
                   Join: LEFT_SEMI keys=[k = __sq1.k] filter=(__sq1.a > v)
                     TableScan: t
                     Projection: k AS __sq1.k, a AS __sq1.a
-                      Filter: (x > 1)
-                        TableScan: u
+                      Projection: k, a, x
+                        Filter: (x > 1)
+                          TableScan: u
                 """);
     }
 
@@ -94,7 +96,8 @@ class DecorrelateExistsAndInTest {
                         SubqueryAlias: w
                           TableScan: u
                       Projection: a AS __sq1.a
-                        TableScan: u
+                        Projection: 1, a
+                          TableScan: u
                 """);
     }
 
@@ -112,8 +115,9 @@ class DecorrelateExistsAndInTest {
                 Projection: k
                   Join: LEFT_SEMI keys=[v = __sq1.a, k = __sq1.k]
                     TableScan: t
-                    Projection: a AS __sq1.a, k AS __sq1.k
-                      TableScan: u
+                    Projection: k AS __sq1.k, a AS __sq1.a
+                      Projection: a, k
+                        TableScan: u
                 """);
     }
 
@@ -140,14 +144,79 @@ class DecorrelateExistsAndInTest {
                         Join: LEFT_SEMI keys=[a = __sq1.v]
                           TableScan: u
                           Projection: v AS __sq1.v
-                            TableScan: t
+                            Projection: 1, v
+                              TableScan: t
+                """);
+    }
+
+
+    // ---- scalar subqueries ----
+
+    @Test
+    void uncorrelatedBecomesACrossJoinWithTheOneRow() {
+        assertRewrite(rule, sql("SELECT k FROM t WHERE v > (SELECT avg(a) FROM u)"), """
+                Projection: k
+                  Filter: (v > (scalar subquery))
+                    Subquery: (scalar subquery)
+                      Projection: avg(a)
+                        Aggregate: groupBy=[], aggr=[avg(a)]
+                          TableScan: u
+                    TableScan: t
+                """, """
+                Projection: k
+                  Projection: k, v, d, flag
+                    Filter: (v > __sq1.value)
+                      Join: INNER keys=[0 = 0]
+                        TableScan: t
+                        Projection: avg(a) AS __sq1.value
+                          Projection: avg(a)
+                            Aggregate: groupBy=[], aggr=[avg(a)]
+                              TableScan: u
                 """);
     }
 
     @Test
-    void leavesAloneWhatItCannotRewrite() {
-        assertUnchanged(rule, sql("SELECT k FROM t WHERE v > 1 OR EXISTS (SELECT 1 FROM u WHERE u.k = t.k)"));
-        assertUnchanged(rule, sql("SELECT k FROM t WHERE k NOT IN (SELECT k FROM u WHERE u.a = t.v)"));
-        assertUnchanged(rule, sql("SELECT k FROM t WHERE EXISTS (SELECT count(*) FROM u WHERE u.k = t.k)"));
+    void correlatedBecomesALeftJoinWithTheAggregateGroupedByTheKeys() {
+        assertRewrite(rule, sql("SELECT k FROM t WHERE v < (SELECT 2 * max(a) FROM u WHERE u.k = t.k AND x > 0)"), """
+                Projection: k
+                  Filter: (v < (scalar subquery))
+                    Subquery: (scalar subquery)
+                      Projection: (2 * max(a))
+                        Aggregate: groupBy=[], aggr=[max(a)]
+                          Filter: ((k = outer(k)) AND (x > 0))
+                            TableScan: u
+                    TableScan: t
+                """, """
+                Projection: k
+                  Projection: k, v, d, flag
+                    Filter: (v < (2 * __sq1.max(a)))
+                      Join: LEFT keys=[k = __sq1.k]
+                        TableScan: t
+                        Projection: k AS __sq1.k, max(a) AS __sq1.max(a)
+                          Aggregate: groupBy=[k], aggr=[max(a)]
+                            Filter: (x > 0)
+                              TableScan: u
+                """);
     }
+
+    @Test
+    void aCountOverNoRowsIsZeroNotNull() {
+        assertRewrite(rule, sql("SELECT k, (SELECT count(*) FROM u WHERE u.k = t.k) AS n FROM t"), """
+                Projection: k, (scalar subquery) AS n
+                  Subquery: (scalar subquery)
+                    Projection: count(*)
+                      Aggregate: groupBy=[], aggr=[count(*)]
+                        Filter: (k = outer(k))
+                          TableScan: u
+                  TableScan: t
+                """, """
+                Projection: k, CASE WHEN __sq1.k IS NULL THEN 0 ELSE __sq1.count(*) END AS n
+                  Join: LEFT keys=[k = __sq1.k]
+                    TableScan: t
+                    Projection: k AS __sq1.k, count(*) AS __sq1.count(*)
+                      Aggregate: groupBy=[k], aggr=[count(*)]
+                        TableScan: u
+                """);
+    }
+
 }
