@@ -281,29 +281,29 @@ public final class DecorrelateSubqueries implements LogicalRule {
     }
 
     /** The unnesting of {@code sub} against {@code input}; null when its correlation has no rewrite. */
-    private static SubqueryUnnesting unnesting(LogicalPlan input, LogicalPlan sub) {
-        Set<String> outer = new HashSet<>(input.schema().names());
+    /** The unnesting of {@code sub}, the body of {@code e}, against {@code input}. */
+    private static SubqueryUnnesting unnesting(LogicalPlan input, LogicalPlan sub, SubqueryExpr e) {
         Set<String> read = new LinkedHashSet<>();
-        collectOuterReads(sub, outer, read);
+        collectOuterReads(sub, e.outerScope(), read);
         Set<String> used = SubqueryUnnesting.allNames(sub);
-        used.addAll(outer);
-        return new SubqueryUnnesting(input, read, used);
+        used.addAll(input.schema().names());
+        return new SubqueryUnnesting(input, e.outerScope(), read, used);
     }
 
-    private static void collectOuterReads(LogicalPlan plan, Set<String> outer, Set<String> out) {
+    private static void collectOuterReads(LogicalPlan plan, long scope, Set<String> out) {
         for (Expr e : plan.expressions()) {
             Exprs.transformUp(e, x -> {
-                if (x instanceof OuterColumn o && outer.contains(o.name())) {
+                if (x instanceof OuterColumn o && o.scope() == scope) {
                     out.add(o.name());
                 }
                 return x;
             });
             for (SubqueryExpr s : Exprs.subqueries(e)) {
-                collectOuterReads(s.subquery(), outer, out);
+                collectOuterReads(s.subquery(), scope, out);
             }
         }
         for (LogicalPlan child : plan.children()) {
-            collectOuterReads(child, outer, out);
+            collectOuterReads(child, scope, out);
         }
     }
 
@@ -315,7 +315,7 @@ public final class DecorrelateSubqueries implements LogicalRule {
         }
         boolean negated = exists ? ((Exists) e).negated() : ((InSubquery) e).negated();
         LogicalPlan sub = exists ? withoutRowLimit(e.subquery()) : withoutOrder(e.subquery());
-        SubqueryUnnesting unnesting = unnesting(input, sub);
+        SubqueryUnnesting unnesting = unnesting(input, sub, e);
         boolean correlated = !unnesting.correlatedColumns().isEmpty();
         if (!exists && negated && correlated) {
             return null; // a correlated NOT IN is NULL-aware per outer row: a mark join
@@ -344,7 +344,7 @@ public final class DecorrelateSubqueries implements LogicalRule {
             return scalarJoin(input, s);
         }
         LogicalPlan sub = e instanceof Exists ? withoutRowLimit(e.subquery()) : withoutOrder(e.subquery());
-        SubqueryUnnesting unnesting = unnesting(input, sub);
+        SubqueryUnnesting unnesting = unnesting(input, sub, e);
         Unnested u;
         try {
             u = unnesting.unnest(sub);
@@ -378,7 +378,7 @@ public final class DecorrelateSubqueries implements LogicalRule {
 
     private static Rewritten scalarJoin(LogicalPlan input, ScalarSubquery s) {
         LogicalPlan sub = withoutOrder(s.subquery());
-        SubqueryUnnesting unnesting = unnesting(input, sub);
+        SubqueryUnnesting unnesting = unnesting(input, sub, s);
         String valueName = sub.schema().field(0).name();
         if (unnesting.correlatedColumns().isEmpty()) {
             LogicalPlan one = sub;

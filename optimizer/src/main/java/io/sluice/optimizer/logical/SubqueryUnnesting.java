@@ -83,18 +83,21 @@ final class SubqueryUnnesting {
     }
 
     private final LogicalPlan outer;
+    private final long scope; // the outer references to unnest are those of this scope
     private final Set<String> correlated; // the outer input's columns the subquery reads
     private final String domainPrefix;
     private int domainCopies;
 
     /**
      * @param outer      the outer input (the domain is computed from it)
+     * @param scope      the scope whose {@link OuterColumn}s read {@code outer}
      * @param correlated the outer columns the subquery reads, by name
      * @param usedNames  every column name of the outer input and of the subquery's nodes, so the
      *                   domain's columns get names none of them has
      */
-    SubqueryUnnesting(LogicalPlan outer, Set<String> correlated, Set<String> usedNames) {
+    SubqueryUnnesting(LogicalPlan outer, long scope, Set<String> correlated, Set<String> usedNames) {
         this.outer = outer;
+        this.scope = scope;
         this.correlated = new LinkedHashSet<>(correlated);
         int n = 1;
         while (prefixUsed("__d" + n + "_", usedNames)) {
@@ -137,7 +140,7 @@ final class SubqueryUnnesting {
     /** Whether {@code e} reads one of the correlated outer columns (not looking into nested plans). */
     boolean readsOuter(Expr e) {
         if (e instanceof OuterColumn o) {
-            return correlated.contains(o.name());
+            return ours(o);
         }
         for (Expr child : e.children()) {
             if (readsOuter(child)) {
@@ -169,8 +172,13 @@ final class SubqueryUnnesting {
 
     /** {@code e} with each correlated outer column read from domain copy 0's column instead. */
     Expr fromDomain(Expr e) {
-        return Exprs.transformUp(e, x -> x instanceof OuterColumn o && correlated.contains(o.name())
+        return Exprs.transformUp(e, x -> x instanceof OuterColumn o && ours(o)
                 ? new Column(domainColumn(o.name(), 0)) : x);
+    }
+
+    /** Whether {@code o} reads the outer input (rather than a query further out). */
+    private boolean ours(OuterColumn o) {
+        return o.scope() == scope && correlated.contains(o.name());
     }
 
     /** Unnests {@code plan}; see the class comment. */
@@ -462,8 +470,7 @@ final class SubqueryUnnesting {
 
     /** Correlated outer columns become plain columns: {@code e} now reads the new join's left input. */
     Expr toOuterInput(Expr e) {
-        return Exprs.transformUp(e, x -> x instanceof OuterColumn o && correlated.contains(o.name())
-                ? new Column(o.name()) : x);
+        return Exprs.transformUp(e, x -> x instanceof OuterColumn o && ours(o) ? new Column(o.name()) : x);
     }
 
     private Unnested join(Join j) {
@@ -497,6 +504,7 @@ final class SubqueryUnnesting {
         // Correlation in the right input or the condition: the domain on the left, and a second copy
         // on the right matched to it (NULL-safely), so each right row meets only its outer value's rows.
         left = toDomain(left);
+        LogicalPlan leftPlan = withDomain(left.plan(), j.left().schema(), 0);
         List<Expr> leftKeys = new ArrayList<>();
         List<Expr> rightKeys = new ArrayList<>();
         for (Expr k : j.leftKeys()) {
@@ -506,7 +514,7 @@ final class SubqueryUnnesting {
         Expr filter = j.filter() == null ? null : fromDomain(j.filter());
         if (rightCorrelated) {
             Unnested r = toDomain(unnest(j.right()));
-            right = renameDomain(r.plan());
+            right = withDomain(r.plan(), j.right().schema(), 2);
             for (String c : correlated) {
                 nullSafeKeys(new Column(domainColumn(c, 0)), new Column(domainColumn(c, 2)),
                         outer.schema().field(outer.schema().indexOf(c)).type(), leftKeys, rightKeys);
@@ -518,20 +526,21 @@ final class SubqueryUnnesting {
         }
         allRightKeys.addAll(rightKeys);
         JoinMark mark = j.mark() == null ? null : new JoinMark(j.mark().column(), fromDomain(j.mark().condition()));
-        return new Unnested(new Join(left.plan(), right, type, leftKeys, allRightKeys, filter, mark), List.of(), true);
+        return new Unnested(new Join(leftPlan, right, type, leftKeys, allRightKeys, filter, mark), List.of(), true);
     }
 
-    /** A domain plan (copy 0's columns) with those columns renamed to copy 2's, for the right side of a join. */
-    private LogicalPlan renameDomain(LogicalPlan plan) {
+    /**
+     * A domain result cut to {@code original}'s columns plus the domain's, these renamed to copy
+     * {@code copy}'s names (0 keeps them): what a join input with the domain outputs, so that
+     * columns carried up from deeper levels cannot clash with the other input's.
+     */
+    private LogicalPlan withDomain(LogicalPlan plan, Schema original, int copy) {
         List<Expr> exprs = new ArrayList<>();
-        for (Field f : plan.schema().fields()) {
-            String name = f.name();
-            for (String c : correlated) {
-                if (name.equals(domainColumn(c, 0))) {
-                    name = domainColumn(c, 2);
-                }
-            }
-            exprs.add(PlanRewrites.named(new Column(f.name()), name));
+        for (Field f : original.fields()) {
+            exprs.add(new Column(f.name()));
+        }
+        for (String c : correlated) {
+            exprs.add(PlanRewrites.named(new Column(domainColumn(c, 0)), domainColumn(c, copy)));
         }
         return new Projection(plan, exprs);
     }
@@ -540,23 +549,15 @@ final class SubqueryUnnesting {
     private Unnested union(Union u) {
         List<LogicalPlan> inputs = new ArrayList<>();
         for (LogicalPlan input : u.inputs()) {
-            Unnested r = toDomain(unnest(input));
-            List<Expr> exprs = new ArrayList<>();
-            for (String c : correlated) {
-                exprs.add(new Column(domainColumn(c, 0)));
-            }
-            for (Field f : input.schema().fields()) {
-                exprs.add(new Column(f.name()));
-            }
-            inputs.add(new Projection(r.plan(), exprs));
+            inputs.add(withDomain(toDomain(unnest(input)).plan(), input.schema(), 0));
         }
-        // The union takes the first input's names: restore the original ones after the domain.
+        // The union takes the first input's names: restore the original ones, then the domain's.
         LogicalPlan union = new Union(inputs);
         List<Expr> exprs = new ArrayList<>();
         Schema unioned = union.schema();
-        int k = correlated.size();
+        int n = u.schema().size();
         for (int i = 0; i < unioned.size(); i++) {
-            String want = i < k ? domainColumn(correlatedColumns().get(i), 0) : u.schema().field(i - k).name();
+            String want = i < n ? u.schema().field(i).name() : domainColumn(correlatedColumns().get(i - n), 0);
             exprs.add(PlanRewrites.named(new Column(unioned.field(i).name()), want));
         }
         return new Unnested(new Projection(union, exprs), List.of(), true);

@@ -3,7 +3,9 @@ package io.sluice.optimizer.logical;
 import static io.sluice.optimizer.logical.RuleTesting.assertRewrite;
 import static io.sluice.optimizer.logical.RuleTesting.assertUnchanged;
 import static io.sluice.optimizer.logical.RuleTesting.sql;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.plan.logical.LogicalPlan;
 import org.junit.jupiter.api.Test;
 
 /** The TPC-H shapes, now special cases of the general rule, and the general cases. */
@@ -219,4 +221,105 @@ class DecorrelateSubqueriesTest {
                 """);
     }
 
+
+    // ---- the general cases ----
+
+    @Test
+    void existsUnderOrBecomesAMarkJoinTheFilterReads() {
+        assertGeneralRewrite("SELECT k FROM t WHERE v > 1 OR EXISTS (SELECT 1 FROM u WHERE u.k = t.k)", """
+                Projection: k
+                  Projection: k, v, d, flag
+                    Filter: ((v > 1) OR __sq1.mark)
+                      Join: LEFT_MARK keys=[k = __sq1.k] mark=__sq1.mark
+                        TableScan: t
+                        Projection: k AS __sq1.k
+                          Projection: 1, k
+                            TableScan: u
+                """);
+    }
+
+    @Test
+    void correlatedNotInIsAMarkJoinWithTheNullAwareCondition() {
+        assertGeneralRewrite("SELECT k FROM t WHERE k NOT IN (SELECT k FROM u WHERE u.a = t.v)", """
+                Projection: k
+                  Projection: k, v, d, flag
+                    Filter: NOT __sq1.mark
+                      Join: LEFT_MARK keys=[v = __sq1.a] mark=__sq1.mark := (k = __sq1.k)
+                        TableScan: t
+                        Projection: a AS __sq1.a, k AS __sq1.k
+                          Projection: k, a
+                            TableScan: u
+                """);
+    }
+
+    @Test
+    void aNonEqualityUnderAnAggregateJoinsTheDomainOfOuterValues() {
+        assertGeneralRewrite("SELECT k, (SELECT count(*) FROM u WHERE u.a < t.v) AS c FROM t", """
+                Projection: k, __sq1.value AS c
+                  Join: LEFT keys=[CASE WHEN v IS NULL THEN 0 ELSE v END = CASE WHEN __sq1.v_0 IS NULL THEN 0 ELSE __sq1.v_0 END, v IS NULL = __sq1.v_0 IS NULL]
+                    TableScan: t
+                    Projection: __d1_0.v_0 AS __sq1.v_0, count(*) AS __sq1.value
+                      Projection: count(*), __d1_0.v_0
+                        Projection: __d1_1.v_0 AS __d1_0.v_0, CASE WHEN count(*) IS NULL THEN 0 ELSE count(*) END AS count(*)
+                          Join: LEFT keys=[CASE WHEN __d1_1.v_0 IS NULL THEN 0 ELSE __d1_1.v_0 END = CASE WHEN __d1_0.v_0 IS NULL THEN 0 ELSE __d1_0.v_0 END, __d1_1.v_0 IS NULL = __d1_0.v_0 IS NULL]
+                            Aggregate: groupBy=[__d1_1.v_0], aggr=[]
+                              Projection: v AS __d1_1.v_0
+                                TableScan: t
+                            Aggregate: groupBy=[__d1_0.v_0], aggr=[count(*)]
+                              Filter: (a < __d1_0.v_0)
+                                Join: CROSS
+                                  Aggregate: groupBy=[__d1_0.v_0], aggr=[]
+                                    Projection: v AS __d1_0.v_0
+                                      TableScan: t
+                                  TableScan: u
+                """);
+    }
+
+    @Test
+    void inInTheSelectListIsAMarkColumn() {
+        assertGeneralRewrite("SELECT k, v IN (SELECT a FROM u WHERE u.k = t.k) AS m FROM t", """
+                Projection: k, __sq1.mark AS m
+                  Join: LEFT_MARK keys=[k = __sq1.k] mark=__sq1.mark := (v = __sq1.a)
+                    TableScan: t
+                    Projection: k AS __sq1.k, a AS __sq1.a
+                      Projection: a, k
+                        TableScan: u
+                """);
+    }
+
+    @Test
+    void allIsTheNegatedMarkOfTheNegatedComparison() {
+        assertGeneralRewrite("SELECT k FROM t WHERE v > ALL (SELECT a FROM u WHERE u.k = t.k)", """
+                Projection: k
+                  Projection: k, v, d, flag
+                    Filter: NOT __sq1.mark
+                      Join: LEFT_MARK keys=[k = __sq1.k] mark=__sq1.mark := NOT (v > __sq1.a)
+                        TableScan: t
+                        Projection: k AS __sq1.k, a AS __sq1.a
+                          Projection: a, k
+                            TableScan: u
+                """);
+    }
+
+    @Test
+    void aScalarSubqueryThatMayReturnSeveralRowsIsGroupedWithSingleValue() {
+        assertGeneralRewrite("SELECT k FROM t WHERE v = (SELECT a FROM u WHERE u.k = t.k)", """
+                Projection: k
+                  Projection: k, v, d, flag
+                    Filter: (v = __sq1.value)
+                      Join: LEFT keys=[k = __sq1.k]
+                        TableScan: t
+                        Projection: k AS __sq1.k, __single_value AS __sq1.value
+                          Aggregate: groupBy=[k], aggr=[single_value(a) AS __single_value]
+                            Projection: a, k
+                              TableScan: u
+                """);
+    }
+
+    /** The rule's plan for {@code query}, and that a second pass changes nothing (the fixed point). */
+    private void assertGeneralRewrite(String query, String expected) {
+        LogicalPlan after = rule.apply(sql(query));
+        assertThat(after.explain()).isEqualTo(expected);
+        assertThat(rule.apply(after)).as("a second pass changes nothing").isSameAs(after);
+    }
 }

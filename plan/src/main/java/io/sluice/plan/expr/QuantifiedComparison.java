@@ -15,7 +15,8 @@ import java.util.List;
  * it is TRUE for every value (so over no rows), else FALSE when it is FALSE for some, else NULL.
  * ({@code = ANY} is {@code IN}; {@code <> ALL} is {@code NOT IN}.)
  */
-public record QuantifiedComparison(Expr value, BinaryOp op, LogicalPlan subquery, boolean all) implements SubqueryExpr {
+public record QuantifiedComparison(Expr value, BinaryOp op, LogicalPlan subquery, boolean all, long outerScope)
+        implements SubqueryExpr {
     public QuantifiedComparison {
         requireNonNull(value, "value is null");
         requireNonNull(op, "op is null");
@@ -48,12 +49,12 @@ public record QuantifiedComparison(Expr value, BinaryOp op, LogicalPlan subquery
 
     @Override
     public Expr withChildren(List<Expr> children) {
-        return new QuantifiedComparison(children.get(0), op, subquery, all);
+        return new QuantifiedComparison(children.get(0), op, subquery, all, outerScope);
     }
 
     @Override
     public SubqueryExpr withSubquery(LogicalPlan plan) {
-        return new QuantifiedComparison(value, op, plan, all);
+        return new QuantifiedComparison(value, op, plan, all, outerScope);
     }
 
     @Override

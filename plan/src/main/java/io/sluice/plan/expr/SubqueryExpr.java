@@ -19,6 +19,12 @@ import java.util.List;
 public interface SubqueryExpr extends Expr {
     LogicalPlan subquery();
 
+    /**
+     * The scope of the query this expression is in: {@link OuterColumn}s of that scope, anywhere
+     * in the subquery, read the input of the node holding this expression.
+     */
+    long outerScope();
+
     /** A copy holding {@code plan} instead of {@link #subquery()}. */
     SubqueryExpr withSubquery(LogicalPlan plan);
 

@@ -130,14 +130,14 @@ final class ExpressionTranslator {
                 return aliased;
             }
         }
-        if (!scope.canResolve(id)) {
+        if (!scope.canResolveStrictly(id)) {
             for (TableScope enclosing : outer) {
-                if (enclosing.canResolve(id)) {
+                if (enclosing.canResolveStrictly(id) || (!scope.canResolve(id) && enclosing.canResolve(id))) {
                     Expr e = enclosing.column(id);
                     if (!(e instanceof Column c)) {
                         throw SqlErrors.unsupported("correlated reference to the merged USING column '" + id + "'");
                     }
-                    return new OuterColumn(c.column(), enclosing.schema().field(c.column()).type());
+                    return new OuterColumn(c.column(), enclosing.schema().field(c.column()).type(), enclosing.id());
                 }
             }
         }
@@ -240,10 +240,10 @@ final class ExpressionTranslator {
             case EXTRACT -> extract(call);
             case OVER -> throw SqlErrors.unsupported("window function " + call.operand(0));
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
-            case EXISTS -> new Exists(subquery(call.operand(0)), false);
+            case EXISTS -> new Exists(subquery(call.operand(0)), false, scope.id());
             case SOME, ALL -> quantified(call);
             case SELECT, SCALAR_QUERY, ORDER_BY, UNION, INTERSECT, EXCEPT -> new ScalarSubquery(
-                    subquery(kind == SqlKind.SCALAR_QUERY ? call.operand(0) : call));
+                    subquery(kind == SqlKind.SCALAR_QUERY ? call.operand(0) : call), scope.id());
             case CASE -> caseWhen((SqlCase) call);
             case LIKE -> like(call);
             case SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
@@ -489,7 +489,7 @@ final class ExpressionTranslator {
             throw SqlErrors.unsupported("row value in IN");
         }
         if (!(call.operand(1) instanceof SqlNodeList list)) {
-            return new InSubquery(operand(call, 0), subquery(call.operand(1)), negated);
+            return new InSubquery(operand(call, 0), subquery(call.operand(1)), negated, scope.id());
         }
         Expr value = operand(call, 0);
         Expr out = null;
@@ -520,7 +520,8 @@ final class ExpressionTranslator {
         if (call.operand(1) instanceof SqlNodeList) {
             throw SqlErrors.unsupported(q.getName() + " over a list of values (use a subquery)");
         }
-        return new QuantifiedComparison(operand(call, 0), op, subquery(call.operand(1)), call.getKind() == SqlKind.ALL);
+        return new QuantifiedComparison(operand(call, 0), op, subquery(call.operand(1)), call.getKind() == SqlKind.ALL,
+                scope.id());
     }
 
     /** {@code extract(YEAR|MONTH|DAY FROM date)}. */
