@@ -80,6 +80,42 @@ final class RandomSubqueryGenerator {
         };
     }
 
+    /**
+     * {@code sql} with every {@code [NOT] EXISTS (q)} spelled {@code (SELECT count(*) FROM (q)) > 0}
+     * ({@code = 0}): the same query, which DuckDB plans differently. Rewrites the last EXISTS first,
+     * so each one rewritten holds no other.
+     */
+    static String existsAsCount(String sql) {
+        String out = sql;
+        for (int at = out.lastIndexOf("EXISTS ("); at >= 0; at = out.lastIndexOf("EXISTS (", at - 1)) {
+            int open = at + "EXISTS ".length();
+            int close = matching(out, open);
+            boolean not = at >= 4 && out.startsWith("NOT ", at - 4);
+            int from = not ? at - 4 : at;
+            String body = out.substring(open + 1, close);
+            out = out.substring(0, from) + "((SELECT count(*) FROM (" + body + ") AS ex) " + (not ? "= 0" : "> 0") + ")"
+                    + out.substring(close + 1);
+            if (from == 0) {
+                break;
+            }
+            at = from;
+        }
+        return out;
+    }
+
+    private static int matching(String s, int open) {
+        int depth = 0;
+        for (int i = open; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("unbalanced parentheses in " + s);
+    }
+
     private String column(List<Scope> scopes) {
         // Mostly the nearest scope, sometimes one further out.
         Scope s = random.nextInt(3) == 0 ? scopes.get(random.nextInt(scopes.size())) : scopes.get(scopes.size() - 1);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class RandomSubqueryTest extends DuckDbComparisonTest {
     private static final long DEFAULT_SEED = 20261201L;
-    private static final int DEFAULT_CASES = 250;
+    private static final int DEFAULT_CASES = 200;
 
     private static long seed;
 
@@ -46,6 +46,7 @@ class RandomSubqueryTest extends DuckDbComparisonTest {
         int only = Integer.parseInt(setting("sluice.test.case", "SLUICE_TEST_CASE", "-1"));
         RandomSubqueryGenerator generator = new RandomSubqueryGenerator(seed + 1);
         List<String> failures = new ArrayList<>();
+        List<Integer> duckDbWrong = new ArrayList<>();
         int compared = 0;
         for (int i = 0; i < cases; i++) {
             String sql = generator.query();
@@ -67,7 +68,9 @@ class RandomSubqueryTest extends DuckDbComparisonTest {
             }
             try {
                 List<List<Object>> actual = DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(sql)));
-                if (!actual.equals(expected)) {
+                if (!actual.equals(expected) && duckDbContradictsItself(sql, expected, actual)) {
+                    duckDbWrong.add(i);
+                } else if (!actual.equals(expected)) {
                     failures.add("case " + i + ": different rows for " + sql + "\n  DuckDB: " + expected + "\n  Sluice: " + actual
                             + "\n" + explain(sql));
                 }
@@ -76,9 +79,30 @@ class RandomSubqueryTest extends DuckDbComparisonTest {
             }
             compared++;
         }
+        System.out.println("RandomSubqueryTest: seed " + seed + ", " + compared + " of " + cases + " cases compared"
+                + (duckDbWrong.isEmpty() ? "" : "; DuckDB contradicted itself on cases " + duckDbWrong));
         assertThat(failures).as("seed %d (-Dsluice.test.seed=%d to repeat): %d of %d cases failed", seed, seed,
                 failures.size(), cases).isEmpty();
         assertThat(compared).as("cases DuckDB answered").isGreaterThan(only >= 0 ? 0 : cases / 2);
+    }
+
+    /**
+     * Whether DuckDB answers the same query spelled with counts instead of EXISTS
+     * ({@link RandomSubqueryGenerator#existsAsCount}) differently, and as Sluice does: DuckDB then
+     * contradicts itself and Sluice agrees with one of its answers. (Seen with DuckDB 1.5 on EXISTS
+     * correlated by two non-equalities.)
+     */
+    private static boolean duckDbContradictsItself(String sql, List<List<Object>> expected, List<List<Object>> actual) {
+        String counted = RandomSubqueryGenerator.existsAsCount(sql);
+        if (counted.equals(sql)) {
+            return false;
+        }
+        try {
+            List<List<Object>> other = DuckDbOracle.sorted(both.duck().query(counted));
+            return !other.equals(expected) && other.equals(actual);
+        } catch (Exception e) {
+            return false;
+        }
     }
 
     /** The plan, to tell why a case differs. */
