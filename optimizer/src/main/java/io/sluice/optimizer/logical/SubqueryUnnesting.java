@@ -1,6 +1,5 @@
 package io.sluice.optimizer.logical;
 
-import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.Alias;
@@ -15,7 +14,6 @@ import io.sluice.plan.expr.OuterColumn;
 import io.sluice.plan.expr.SubqueryExpr;
 import io.sluice.plan.expr.Unary;
 import io.sluice.plan.logical.Aggregate;
-import io.sluice.plan.logical.EmptyRelation;
 import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Join;
 import io.sluice.plan.logical.JoinMark;
@@ -25,7 +23,6 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
 import io.sluice.plan.logical.Sort;
 import io.sluice.plan.logical.SubqueryAlias;
-import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
@@ -577,11 +574,4 @@ final class SubqueryUnnesting {
         return out;
     }
 
-    static boolean isLeaf(LogicalPlan plan) {
-        return plan instanceof TableScan || plan instanceof EmptyRelation;
-    }
-
-    static SluiceException unsupported(String what) {
-        return new SluiceException("unsupported subquery: " + what);
-    }
 }
