@@ -173,7 +173,7 @@ final class RandomSubqueryGenerator {
     }
 
     /**
-     * A subquery whose WHERE correlates it with {@code scopes}: selecting {@code "1"}, an
+     * A subquery whose WHERE mostly correlates it with {@code scopes}: selecting {@code "1"}, an
      * aggregate ({@code "agg"}), a grouped count named g ({@code "g"}), or one column (null).
      */
     private String subquery(List<Scope> scopes, int depth, String select) {
@@ -195,7 +195,7 @@ final class RandomSubqueryGenerator {
             here.add(new Scope(j, columnsOf(other)));
         }
         List<String> where = new ArrayList<>();
-        int correlations = 1 + random.nextInt(2);
+        int correlations = random.nextInt(5) == 0 ? 0 : 1 + random.nextInt(2); // sometimes uncorrelated
         for (int i = 0; i < correlations; i++) {
             String outer = column(scopes);
             String mine = inner.column(random);
@@ -207,7 +207,7 @@ final class RandomSubqueryGenerator {
         if (depth < 2 && random.nextInt(4) == 0) {
             where.add(bool(here, depth + 1));
         }
-        String body = " FROM " + from + " WHERE " + String.join(" AND ", where);
+        String body = " FROM " + from + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where));
         String column = inner.column(random);
         if ("1".equals(select)) {
             return "SELECT 1" + body;

@@ -307,6 +307,21 @@ public final class DecorrelateSubqueries implements LogicalRule {
         }
     }
 
+    /** Whether some node of {@code plan}, or a plan nested in it, reads an outer column of any scope. */
+    private static boolean readsAnyOuter(LogicalPlan plan) {
+        for (Expr e : plan.expressions()) {
+            if (Exprs.containsOuterColumn(e)) {
+                return true;
+            }
+            for (SubqueryExpr s : Exprs.subqueries(e)) {
+                if (readsAnyOuter(s.subquery())) {
+                    return true;
+                }
+            }
+        }
+        return plan.children().stream().anyMatch(DecorrelateSubqueries::readsAnyOuter);
+    }
+
     /** {@code [NOT] EXISTS} or {@code IN} (any) or uncorrelated {@code NOT IN} as a filter conjunct: a semi or anti join. */
     private static LogicalPlan conjunctJoin(LogicalPlan input, SubqueryExpr e) {
         boolean exists = e instanceof Exists;
@@ -317,8 +332,9 @@ public final class DecorrelateSubqueries implements LogicalRule {
         LogicalPlan sub = exists ? withoutRowLimit(e.subquery()) : withoutOrder(e.subquery());
         SubqueryUnnesting unnesting = unnesting(input, sub, e);
         boolean correlated = !unnesting.correlatedColumns().isEmpty();
-        if (!exists && negated && correlated) {
-            return null; // a correlated NOT IN is NULL-aware per outer row: a mark join
+        if (!exists && negated && (correlated || readsAnyOuter(sub))) {
+            // NOT IN is NULL-aware per outer row (or per row of a query further out): a mark join
+            return null;
         }
         Unnested u;
         try {
@@ -345,6 +361,9 @@ public final class DecorrelateSubqueries implements LogicalRule {
         }
         LogicalPlan sub = e instanceof Exists ? withoutRowLimit(e.subquery()) : withoutOrder(e.subquery());
         SubqueryUnnesting unnesting = unnesting(input, sub, e);
+        if (membership(e) != null && !readsAnyOuter(sub)) {
+            return hashedMembership(input, sub, e);
+        }
         Unnested u;
         try {
             u = unnesting.unnest(sub);
@@ -374,6 +393,54 @@ public final class DecorrelateSubqueries implements LogicalRule {
         Join join = a.join(input, JoinType.LEFT_MARK, new JoinMark(mark, condition));
         Expr value = new Column(mark);
         return new Rewritten(join, negated ? new Unary(Unary.Op.NOT, value) : value);
+    }
+
+    /**
+     * Of {@code x IN (s)}, {@code x = ANY (s)} (false) and {@code x NOT IN (s)}, {@code x <> ALL (s)}
+     * (true): whether the membership is negated; null for other expressions.
+     */
+    private static Boolean membership(SubqueryExpr e) {
+        if (e instanceof InSubquery in) {
+            return in.negated();
+        }
+        if (e instanceof QuantifiedComparison q) {
+            if (q.op() == BinaryOp.EQ && !q.all()) {
+                return false;
+            }
+            if (q.op() == BinaryOp.NOT_EQ && q.all()) {
+                return true;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * An uncorrelated {@code x IN (s)} used as a value, hashed on {@code x = y} rather than trying
+     * every pair: a mark join keyed on the values says whether {@code x} is among them (TRUE), and a
+     * one-row count of the subquery's rows and non-NULL values decides the rest in SQL's logic:
+     * FALSE over no rows, else NULL when {@code x} is NULL or a value is, else FALSE.
+     */
+    private static Rewritten hashedMembership(LogicalPlan input, LogicalPlan sub, SubqueryExpr e) {
+        Expr x = e instanceof InSubquery in ? in.value() : ((QuantifiedComparison) e).value();
+        Column y = new Column(sub.schema().field(0).name());
+        Decorrelation.RightSide counts = new Decorrelation.RightSide(Decorrelation.freshQualifier(input.schema()));
+        Column rows = counts.add(new Column("__rows"), "rows");
+        Column values = counts.add(new Column("__values"), "values");
+        LogicalPlan stats = new Aggregate(sub, List.of(), List.of(
+                new Alias(new AggregateCall(AggregateFunction.COUNT_STAR, null), "__rows"),
+                new Alias(new AggregateCall(AggregateFunction.COUNT, y), "__values")));
+        LogicalPlan withCounts = Decorrelation.keyedCross(input, counts.build(stats), JoinType.INNER, null);
+        Decorrelation.RightSide right = new Decorrelation.RightSide(Decorrelation.freshQualifier(withCounts.schema()));
+        Column key = right.add(y);
+        String mark = right.qualifier() + ".mark";
+        Join join = Join.mark(withCounts, right.build(sub), List.of(x), List.of(key), null, JoinMark.exists(mark));
+        Literal unknown = new Literal(null, io.sluice.plan.types.DataType.BOOL);
+        Expr value = new Case(List.of(
+                new Column(mark),
+                new Binary(BinaryOp.EQ, rows, Literal.of(0L)),
+                new Binary(BinaryOp.OR, new Unary(Unary.Op.IS_NULL, x), new Binary(BinaryOp.LT, values, rows))),
+                List.of(Literal.of(true), Literal.of(false), unknown), Literal.of(false));
+        return new Rewritten(join, membership(e) ? new Unary(Unary.Op.NOT, value) : value);
     }
 
     private static Rewritten scalarJoin(LogicalPlan input, ScalarSubquery s) {

@@ -479,6 +479,9 @@ final class SubqueryUnnesting {
         if (!leftPreserving) {
             throw new Unsupported("correlation under a " + type + " join");
         }
+        if (type == JoinType.LEFT_ANTI_NULL_AWARE && isCorrelated(j.right())) {
+            throw new Unsupported("a correlated NOT IN under a NULL-aware anti join");
+        }
         if (j.rightKeys().stream().anyMatch(this::readsOuter)) {
             throw new Unsupported("an outer reference in a join's right key");
         }
