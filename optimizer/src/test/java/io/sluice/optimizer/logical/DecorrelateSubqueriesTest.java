@@ -316,6 +316,23 @@ class DecorrelateSubqueriesTest {
                 """);
     }
 
+    @Test
+    void uncorrelatedInAsAValueIsHashedOnTheValuesWithCountsForItsNulls() {
+        assertGeneralRewrite("SELECT k, v IN (SELECT a FROM u) AS m FROM t", """
+                Projection: k, CASE WHEN __sq2.mark THEN true WHEN (__sq1.rows = 0) THEN false WHEN (v IS NULL OR (__sq1.values < __sq1.rows)) THEN NULL ELSE false END AS m
+                  Join: LEFT_MARK keys=[v = __sq2.a] mark=__sq2.mark
+                    Join: INNER keys=[0 = 0]
+                      TableScan: t
+                      Projection: __rows AS __sq1.rows, __values AS __sq1.values
+                        Aggregate: groupBy=[], aggr=[count(*) AS __rows, count(a) AS __values]
+                          Projection: a
+                            TableScan: u
+                    Projection: a AS __sq2.a
+                      Projection: a
+                        TableScan: u
+                """);
+    }
+
     /** The rule's plan for {@code query}, and that a second pass changes nothing (the fixed point). */
     private void assertGeneralRewrite(String query, String expected) {
         LogicalPlan after = rule.apply(sql(query));
