@@ -40,8 +40,9 @@ import java.util.Set;
 
 /**
  * Turns every subquery expression ({@code [NOT] EXISTS}, {@code [NOT] IN}, {@code op ANY/ALL},
- * scalar) of a filter, a projection or an inner join's condition into a join of the node's input
- * with the subquery, correlated or not, wherever it sits in the expression:
+ * scalar) of a filter, a projection, an inner join's condition or an aggregate's arguments into a
+ * join of the node's input with the subquery, correlated or not, wherever it sits in the
+ * expression:
  *
  * <ul>
  *   <li>a conjunct {@code [NOT] EXISTS} or {@code IN} of a filter: a {@code LEFT_SEMI} or
@@ -85,8 +86,44 @@ public final class DecorrelateSubqueries implements LogicalRule {
             if (n instanceof Join j) {
                 return rewrite(j);
             }
+            if (n instanceof Aggregate a) {
+                return rewrite(a);
+            }
             return n;
         });
+    }
+
+    /**
+     * An aggregate whose arguments hold subqueries ({@code sum(CASE WHEN x IN (...) THEN 1 END)}):
+     * the arguments are computed per input row by a projection below it, rewritten as any
+     * projection; the aggregate then reads their columns.
+     */
+    private LogicalPlan rewrite(Aggregate a) {
+        if (a.aggregates().stream().allMatch(e -> Exprs.subqueries(e).isEmpty())) {
+            return a;
+        }
+        List<Expr> below = new ArrayList<>();
+        for (String name : a.input().schema().names()) {
+            below.add(new Column(name));
+        }
+        List<Expr> aggregates = new ArrayList<>();
+        int n = 0;
+        for (Expr e : a.aggregates()) {
+            AggregateCall call = (AggregateCall) Exprs.unalias(e);
+            if (call.argument() == null || Exprs.subqueries(call.argument()).isEmpty()) {
+                aggregates.add(e);
+                continue;
+            }
+            String name = "__aggregate_argument_" + (++n);
+            below.add(new Alias(rewriteNested(call.argument()), name));
+            aggregates.add(PlanRewrites.named(new AggregateCall(call.function(), new Column(name)), e.name()));
+        }
+        Projection arguments = new Projection(a.input(), below);
+        LogicalPlan rewritten = rewrite(arguments);
+        if (rewritten == arguments) {
+            return a; // no rewrite: leave the subqueries where they were
+        }
+        return new Aggregate(rewritten, a.groupBy(), aggregates);
     }
 
     /** {@code node} with this rule applied inside the subquery plans its expressions hold. */

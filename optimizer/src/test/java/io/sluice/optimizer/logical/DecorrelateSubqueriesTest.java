@@ -333,6 +333,20 @@ class DecorrelateSubqueriesTest {
                 """);
     }
 
+    @Test
+    void subqueriesInAggregateArgumentsAreComputedByAProjectionBelow() {
+        assertGeneralRewrite("SELECT k, sum((SELECT count(*) FROM u WHERE u.k = t.k)) AS s FROM t GROUP BY k", """
+                Projection: k, sum((scalar subquery)) AS s
+                  Aggregate: groupBy=[k], aggr=[sum(__aggregate_argument_1) AS sum((scalar subquery))]
+                    Projection: k, v, d, flag, CASE WHEN __sq1.k IS NULL THEN 0 ELSE __sq1.count(*) END AS __aggregate_argument_1
+                      Join: LEFT keys=[k = __sq1.k]
+                        TableScan: t
+                        Projection: k AS __sq1.k, count(*) AS __sq1.count(*)
+                          Aggregate: groupBy=[k], aggr=[count(*)]
+                            TableScan: u
+                """);
+    }
+
     /** The rule's plan for {@code query}, and that a second pass changes nothing (the fixed point). */
     private void assertGeneralRewrite(String query, String expected) {
         LogicalPlan after = rule.apply(sql(query));

@@ -36,6 +36,6 @@ public interface SubqueryExpr extends Expr {
     static SluiceException notDecorrelated(Expr e) {
         return new SluiceException("unsupported subquery: " + e + " could not be rewritten as a join"
                 + " (not supported: a correlated LIMIT, correlation under a RIGHT or FULL join, and subqueries"
-                + " outside WHERE, HAVING, the select list and inner join conditions)");
+                + " in GROUP BY, ORDER BY or outer join conditions)");
     }
 }
