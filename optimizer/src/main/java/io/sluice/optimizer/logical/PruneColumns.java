@@ -187,7 +187,7 @@ public final class PruneColumns implements LogicalRule {
                 for (int i : required) {
                     if (i < leftSize) {
                         leftNeeds.add(i);
-                    } else {
+                    } else if (j.mark() == null) { // a mark join's last column is its mark
                         rightNeeds.add(i - leftSize);
                     }
                 }
@@ -200,8 +200,15 @@ public final class PruneColumns implements LogicalRule {
             for (Expr e : j.rightKeys()) {
                 rightNeeds.addAll(PlanRewrites.columnIndexes(e, right));
             }
+            List<Expr> conditions = new ArrayList<>();
             if (j.filter() != null) {
-                for (int i : PlanRewrites.columnIndexes(j.filter(), j.combinedSchema())) {
+                conditions.add(j.filter());
+            }
+            if (j.mark() != null) {
+                conditions.add(j.mark().condition());
+            }
+            for (Expr condition : conditions) {
+                for (int i : PlanRewrites.columnIndexes(condition, j.combinedSchema())) {
                     if (i >= leftSize) {
                         rightNeeds.add(i - leftSize);
                     } else if (leftNeeds != null) {

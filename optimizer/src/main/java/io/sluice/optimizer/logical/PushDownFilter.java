@@ -143,7 +143,7 @@ public final class PushDownFilter implements NodeRule {
         JoinType type = j.type();
         boolean intoLeft = type == JoinType.INNER || type == JoinType.RIGHT || type == JoinType.LEFT_SEMI;
         boolean intoRight = type == JoinType.INNER || type == JoinType.LEFT || type == JoinType.LEFT_SEMI
-                || type == JoinType.LEFT_ANTI;
+                || type == JoinType.LEFT_ANTI || type == JoinType.LEFT_MARK;
         Split split = split(Exprs.conjuncts(j.filter()), j, j.combinedSchema(), intoLeft, intoRight);
         if (split.left.isEmpty() && split.right.isEmpty()) {
             return j;

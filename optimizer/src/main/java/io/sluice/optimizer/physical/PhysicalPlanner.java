@@ -84,7 +84,8 @@ public final class PhysicalPlanner {
             // No equality to hash on (a cross join, or only a residual condition): one constant key
             // pair puts every row in one bucket, so every pair is tried against the filter.
             Literal zero = Literal.of(0L);
-            join = new Join(join.left(), join.right(), join.type(), List.of(zero), List.of(zero), join.filter());
+            join = new Join(join.left(), join.right(), join.type(), List.of(zero), List.of(zero), join.filter(),
+                    join.mark());
         }
         join = withComparableKeys(join);
         ExecutionPlan left = plan(join.left());
@@ -102,7 +103,8 @@ public final class PhysicalPlanner {
         if (broadcast >= 0 && leftBuildable && leftBytes <= broadcast) {
             return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_LEFT);
         }
-        if (!keyless && Math.min(leftBytes, rightBytes) > joins.sortMergeThresholdBytes()) {
+        if (!keyless && SortMergeJoinExec.supports(type)
+                && Math.min(leftBytes, rightBytes) > joins.sortMergeThresholdBytes()) {
             return new SortMergeJoinExec(left, right, type, join.leftKeys(), join.rightKeys(), join.filter());
         }
         boolean swap = (type == JoinType.INNER || type == JoinType.FULL) && rightBytes < leftBytes;
@@ -210,7 +212,8 @@ public final class PhysicalPlanner {
     }
 
     private static ExecutionPlan hashJoin(ExecutionPlan left, ExecutionPlan right, Join join, HashJoinExec.Mode mode) {
-        return new HashJoinExec(left, right, join.type(), join.leftKeys(), join.rightKeys(), join.filter(), mode);
+        return new HashJoinExec(left, right, join.type(), join.leftKeys(), join.rightKeys(), join.filter(), join.mark(),
+                mode);
     }
 
     /** The input with its columns renamed, by position, to {@code target}'s names (no-op when equal). */

@@ -48,6 +48,7 @@ abstract class Accumulator {
             case AVG -> argType.kind() == Kind.FLOAT64 ? new SumDouble(true)
                     : new SumLong(AggregateFunction.SUM.resultType(argType), true, expression);
             case MIN, MAX -> new MinMax(argType, function == AggregateFunction.MIN);
+            case SINGLE_VALUE -> new SingleValue(argType);
         };
     }
 
@@ -448,6 +449,72 @@ abstract class Accumulator {
                 case BOOL, NULL -> Col.ofBools(Arrays.copyOfRange(bools, from, from + count), nulls).withType(type);
                 default -> Col.ofLongs(type, Arrays.copyOfRange(longs, from, from + count), nulls);
             };
+        }
+    }
+
+    /**
+     * A scalar subquery's value per group: the row count (NULLs included) and the value, which is
+     * the group's only one when the count is at most 1; more rows are the error PostgreSQL and
+     * DuckDB raise for a scalar subquery returning several rows.
+     */
+    static final class SingleValue extends Accumulator {
+        private final MinMax value;
+        private final Count rows = new Count(true);
+        private final int valueStates;
+
+        SingleValue(DataType type) {
+            this.value = new MinMax(type, true);
+            this.valueStates = value.stateTypes().size();
+        }
+
+        @Override
+        void update(int[] groups, int rows, Col arg) {
+            value.update(groups, rows, arg);
+            this.rows.update(groups, rows, null);
+        }
+
+        @Override
+        void merge(int[] groups, int rows, Col[] states) {
+            value.merge(groups, rows, Arrays.copyOfRange(states, 0, valueStates));
+            this.rows.merge(groups, rows, new Col[] {states[valueStates]});
+        }
+
+        @Override
+        void ensureCapacity(int groups) {
+            value.ensureCapacity(groups);
+            rows.ensureCapacity(groups);
+        }
+
+        @Override
+        long heapBytes() {
+            return value.heapBytes() + rows.heapBytes();
+        }
+
+        @Override
+        List<DataType> stateTypes() {
+            List<DataType> types = new java.util.ArrayList<>(value.stateTypes());
+            types.add(DataType.INT64);
+            return types;
+        }
+
+        @Override
+        Col[] states(int from, int count) {
+            Col[] v = value.states(from, count);
+            Col[] out = Arrays.copyOf(v, v.length + 1);
+            out[v.length] = rows.result(from, count);
+            return out;
+        }
+
+        @Override
+        Col result(int from, int count) {
+            long[] counts = rows.result(from, count).longs;
+            for (int i = 0; i < count; i++) {
+                if (counts[i] > 1) {
+                    throw new SluiceException("scalar subquery returned more than one row (" + counts[i]
+                            + " rows for one outer row); a subquery used as a value must return at most one");
+                }
+            }
+            return value.result(from, count);
         }
     }
 }

@@ -163,6 +163,8 @@ final class DistinctAggregates {
                         yield new Binary(BinaryOp.DIVIDE, new Cast(sum, DataType.FLOAT64),
                                 new Cast(count, DataType.FLOAT64));
                     }
+                    case SINGLE_VALUE -> throw new IllegalArgumentException(
+                            "SINGLE_VALUE is made by decorrelation, never beside a DISTINCT aggregate");
                 };
             }
             outputs.add(new Alias(out, call.name()));

@@ -16,6 +16,7 @@ import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.Extract;
 import io.sluice.plan.expr.InSubquery;
 import io.sluice.plan.expr.OuterColumn;
+import io.sluice.plan.expr.QuantifiedComparison;
 import io.sluice.plan.expr.ScalarFunction;
 import io.sluice.plan.expr.ScalarSubquery;
 import io.sluice.plan.expr.Substring;
@@ -69,7 +70,7 @@ final class ExpressionTranslator {
 
     private final TableScope scope;
     private final Map<String, Expr> aliases;
-    private final TableScope outer;
+    private final List<TableScope> outer; // enclosing queries' scopes, nearest first
     private final SubqueryPlanner subqueries;
 
     /** Translates against the FROM columns only. */
@@ -82,16 +83,17 @@ final class ExpressionTranslator {
      * aliased expressions) for names that are not columns; GROUP BY, HAVING and ORDER BY use this.
      */
     ExpressionTranslator(TableScope scope, Map<String, Expr> aliases) {
-        this(scope, aliases, null, null);
+        this(scope, aliases, List.of(), null);
     }
 
     /**
-     * As above, within a subquery whose enclosing query reads {@code outer} (null at the top level):
-     * a column that is neither here nor a select alias but is there becomes an {@link OuterColumn}.
+     * As above, within a subquery whose enclosing queries read {@code outer} (nearest first, empty at
+     * the top level): a column that is neither here nor a select alias but is in one of them (the
+     * nearest) becomes an {@link OuterColumn}.
      * {@code subqueries} plans nested subqueries (null: they are rejected as unsupported).
      */
-    ExpressionTranslator(TableScope scope, Map<String, Expr> aliases, TableScope outer, SubqueryPlanner subqueries) {
-        this.outer = outer;
+    ExpressionTranslator(TableScope scope, Map<String, Expr> aliases, List<TableScope> outer, SubqueryPlanner subqueries) {
+        this.outer = List.copyOf(outer);
         this.subqueries = subqueries;
         this.scope = requireNonNull(scope, "scope is null");
         TreeMap<String, Expr> map = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
@@ -128,12 +130,16 @@ final class ExpressionTranslator {
                 return aliased;
             }
         }
-        if (outer != null && !scope.canResolve(id) && outer.canResolve(id)) {
-            Expr e = outer.column(id);
-            if (!(e instanceof Column c)) {
-                throw SqlErrors.unsupported("correlated reference to the merged USING column '" + id + "'");
+        if (!scope.canResolveStrictly(id)) {
+            for (TableScope enclosing : outer) {
+                if (enclosing.canResolveStrictly(id) || (!scope.canResolve(id) && enclosing.canResolve(id))) {
+                    Expr e = enclosing.column(id);
+                    if (!(e instanceof Column c)) {
+                        throw SqlErrors.unsupported("correlated reference to the merged USING column '" + id + "'");
+                    }
+                    return new OuterColumn(c.column(), enclosing.schema().field(c.column()).type(), enclosing.id());
+                }
             }
-            return new OuterColumn(c.column(), outer.schema().field(c.column()).type());
         }
         try {
             return scope.column(id);
@@ -234,9 +240,10 @@ final class ExpressionTranslator {
             case EXTRACT -> extract(call);
             case OVER -> throw SqlErrors.unsupported("window function " + call.operand(0));
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
-            case EXISTS -> new Exists(subquery(call.operand(0)), false);
+            case EXISTS -> new Exists(subquery(call.operand(0)), false, scope.id());
+            case SOME, ALL -> quantified(call);
             case SELECT, SCALAR_QUERY, ORDER_BY, UNION, INTERSECT, EXCEPT -> new ScalarSubquery(
-                    subquery(kind == SqlKind.SCALAR_QUERY ? call.operand(0) : call));
+                    subquery(kind == SqlKind.SCALAR_QUERY ? call.operand(0) : call), scope.id());
             case CASE -> caseWhen((SqlCase) call);
             case LIKE -> like(call);
             case SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
@@ -482,7 +489,7 @@ final class ExpressionTranslator {
             throw SqlErrors.unsupported("row value in IN");
         }
         if (!(call.operand(1) instanceof SqlNodeList list)) {
-            return new InSubquery(operand(call, 0), subquery(call.operand(1)), negated);
+            return new InSubquery(operand(call, 0), subquery(call.operand(1)), negated, scope.id());
         }
         Expr value = operand(call, 0);
         List<Expr> tests = new ArrayList<>();
@@ -505,6 +512,27 @@ final class ExpressionTranslator {
         }
         int middle = (from + to) >>> 1;
         return new Binary(op, balanced(tests, from, middle, op), balanced(tests, middle, to, op));
+    }
+
+    /** {@code x op ANY|SOME|ALL (SELECT ...)}; a list after ANY / ALL is not supported. */
+    private Expr quantified(SqlCall call) {
+        if (!(call.getOperator() instanceof org.apache.calcite.sql.fun.SqlQuantifyOperator q)) {
+            return unsupportedOperator(call);
+        }
+        BinaryOp op = switch (q.comparisonKind) {
+            case EQUALS -> BinaryOp.EQ;
+            case NOT_EQUALS -> BinaryOp.NOT_EQ;
+            case LESS_THAN -> BinaryOp.LT;
+            case LESS_THAN_OR_EQUAL -> BinaryOp.LT_EQ;
+            case GREATER_THAN -> BinaryOp.GT;
+            case GREATER_THAN_OR_EQUAL -> BinaryOp.GT_EQ;
+            default -> throw SqlErrors.unsupported("operator '" + q.getName() + "'");
+        };
+        if (call.operand(1) instanceof SqlNodeList) {
+            throw SqlErrors.unsupported(q.getName() + " over a list of values (use a subquery)");
+        }
+        return new QuantifiedComparison(operand(call, 0), op, subquery(call.operand(1)), call.getKind() == SqlKind.ALL,
+                scope.id());
     }
 
     /** {@code extract(YEAR|MONTH|DAY FROM date)}. */

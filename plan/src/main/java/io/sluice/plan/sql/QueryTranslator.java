@@ -64,23 +64,22 @@ import org.apache.calcite.sql.SqlWithItem;
  */
 final class QueryTranslator {
     private final Catalog catalog;
-    private final TableScope outer;
+    private final List<TableScope> outer; // the enclosing queries' FROM scopes, nearest first
     private final Map<String, LogicalPlan> ctes; // WITH names in scope, case-insensitive
     private int unnamedSubqueries;
 
     QueryTranslator(Catalog catalog) {
-        this(catalog, null, Map.of());
+        this(catalog, List.of(), Map.of());
     }
 
     /**
-     * A translator for a subquery in an expression of a query whose FROM reads {@code outer}: a
-     * column this query does not have but {@code outer} has becomes an
-     * {@link io.sluice.plan.expr.OuterColumn} (one level only: a reference two levels up is an
-     * unknown column).
+     * A translator for a subquery in an expression of queries whose FROMs read {@code outer}
+     * (nearest first): a column this query does not have but one of them has (the nearest that
+     * does) becomes an {@link io.sluice.plan.expr.OuterColumn}, at any depth.
      */
-    QueryTranslator(Catalog catalog, TableScope outer, Map<String, LogicalPlan> ctes) {
+    QueryTranslator(Catalog catalog, List<TableScope> outer, Map<String, LogicalPlan> ctes) {
         this.catalog = requireNonNull(catalog, "catalog is null");
-        this.outer = outer;
+        this.outer = List.copyOf(outer);
         TreeMap<String, LogicalPlan> names = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         names.putAll(ctes);
         this.ctes = names;
@@ -333,11 +332,19 @@ final class QueryTranslator {
         }
     }
 
+    /** Plans a subquery of an expression over {@code scope}: its enclosing scopes are {@code scope}, then ours. */
+    private ExpressionTranslator.SubqueryPlanner subqueryPlanner(TableScope scope) {
+        List<TableScope> enclosing = new ArrayList<>();
+        enclosing.add(scope);
+        enclosing.addAll(outer);
+        return node -> new QueryTranslator(catalog, enclosing, ctes).translate(node);
+    }
+
     private LogicalPlan select(SqlSelect select, SqlNodeList orderList, SqlNode offset, SqlNode fetch) {
         rejectUnsupportedClauses(select);
         From from = from(select.getFrom());
         TableScope scope = from.scope();
-        ExpressionTranslator.SubqueryPlanner subqueries = node -> new QueryTranslator(catalog, scope, ctes).translate(node);
+        ExpressionTranslator.SubqueryPlanner subqueries = subqueryPlanner(scope);
         ExpressionTranslator columnsOnly = new ExpressionTranslator(scope, Map.of(), outer, subqueries);
 
         LogicalPlan plan = from.plan();
@@ -559,7 +566,7 @@ final class QueryTranslator {
                 unnamedSubqueries++;
                 alias = unnamedSubqueries == 1 ? "unnamed_subquery" : "unnamed_subquery" + unnamedSubqueries;
             }
-            LogicalPlan plan = new QueryTranslator(catalog, null, ctes).translate(node);
+            LogicalPlan plan = new QueryTranslator(catalog, outer, ctes).translate(node);
             return subquery(renameColumns(plan, columnAliases, alias), alias, "subquery AS " + alias);
         }
         throw SqlErrors.unsupported(describe(node) + " in FROM");
@@ -614,7 +621,8 @@ final class QueryTranslator {
             case NONE -> { }
             case ON -> {
                 TableScope both = TableScope.join(left.scope(), right.scope(), List.of());
-                Expr on = new ExpressionTranslator(both).translate(join.getCondition());
+                Expr on = new ExpressionTranslator(both, Map.of(), outer, subqueryPlanner(both))
+                        .translate(join.getCondition());
                 Set<String> leftColumns = new HashSet<>(left.plan().schema().names());
                 Set<String> rightColumns = new HashSet<>(right.plan().schema().names());
                 List<Expr> rest = new ArrayList<>();
