@@ -6,7 +6,25 @@ import io.sluice.plan.types.DataType.Kind;
 
 /** The aggregate functions, with their result types. */
 public enum AggregateFunction {
-    SUM, COUNT, COUNT_STAR, MIN, MAX, AVG;
+    SUM, COUNT, COUNT_STAR, MIN, MAX, AVG,
+    /** Sample and population standard deviation and variance of one numeric argument. */
+    STDDEV_SAMP, STDDEV_POP, VAR_SAMP, VAR_POP,
+    /** Correlation and sample and population covariance of two numeric arguments {@code (y, x)}. */
+    CORR, COVAR_SAMP, COVAR_POP;
+
+    /** How many arguments the function takes (count(*) none). */
+    public int arity() {
+        return switch (this) {
+            case COUNT_STAR -> 0;
+            case CORR, COVAR_SAMP, COVAR_POP -> 2;
+            default -> 1;
+        };
+    }
+
+    /** The statistics functions, computed from a running count, mean and sum of squared deviations. */
+    public boolean isMoment() {
+        return ordinal() >= STDDEV_SAMP.ordinal();
+    }
 
     public DataType resultType(DataType arg) {
         return switch (this) {
@@ -18,9 +36,9 @@ public enum AggregateFunction {
                 case FLOAT64 -> DataType.FLOAT64;
                 default -> throw new SluiceException("sum() needs a numeric argument, not " + arg);
             };
-            case AVG -> {
+            case AVG, STDDEV_SAMP, STDDEV_POP, VAR_SAMP, VAR_POP, CORR, COVAR_SAMP, COVAR_POP -> {
                 if (!arg.isNumeric() && arg.kind() != Kind.NULL) {
-                    throw new SluiceException("avg() needs a numeric argument, not " + arg);
+                    throw new SluiceException(sqlName() + "() needs a numeric argument, not " + arg);
                 }
                 yield DataType.FLOAT64;
             }

@@ -21,6 +21,11 @@ abstract class Accumulator {
     /** Folds raw argument values into their groups ({@code arg} is null for count(*)). */
     abstract void update(int[] groups, int rows, Col arg);
 
+    /** Folds the raw values of a two-argument function's arguments into their groups. */
+    void update(int[] groups, int rows, Col arg, Col second) {
+        update(groups, rows, arg);
+    }
+
     /** Folds partial states (as emitted by {@link #states}) into their groups. */
     abstract void merge(int[] groups, int rows, Col[] states);
 
@@ -44,6 +49,8 @@ abstract class Accumulator {
             case AVG -> argType.kind() == Kind.FLOAT64 ? new SumDouble(true)
                     : new SumLong(AggregateFunction.SUM.resultType(argType), true, expression);
             case MIN, MAX -> new MinMax(argType, function == AggregateFunction.MIN);
+            case STDDEV_SAMP, STDDEV_POP, VAR_SAMP, VAR_POP -> new Moments(function);
+            case CORR, COVAR_SAMP, COVAR_POP -> new CoMoments(function);
         };
     }
 
