@@ -15,6 +15,7 @@ import io.sluice.plan.expr.Exists;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.DateTrunc;
 import io.sluice.plan.expr.Extract;
+import io.sluice.plan.expr.GroupingCall;
 import io.sluice.plan.expr.ImplicitCasts;
 import io.sluice.plan.expr.InSubquery;
 import io.sluice.plan.expr.OuterColumn;
@@ -254,7 +255,7 @@ final class ExpressionTranslator {
             case IN -> in(call, false);
             case NOT_IN -> in(call, true);
             case OTHER_FUNCTION, SUM, SUM0, COUNT, MIN, MAX, AVG, FLOOR, CEIL, DATE_TRUNC, STDDEV_POP, STDDEV_SAMP, VAR_POP,
-                    VAR_SAMP, COVAR_POP, COVAR_SAMP -> function(call);
+                    VAR_SAMP, COVAR_POP, COVAR_SAMP, GROUPING, GROUPING_ID -> function(call);
             case TRIM -> trim(call);
             case POSITION -> position(call);
             case OTHER -> call.getOperator().getName().equals("||")
@@ -600,6 +601,11 @@ final class ExpressionTranslator {
         if (call.operandCount() == 0 && call.getOperator().getSyntax() == SqlSyntax.FUNCTION_ID
                 && scope.hasColumn(name)) {
             return scope.unqualified(call.getOperator().getName()); // a column named like user, current_date
+        }
+        if (name.equals("grouping") || name.equals("grouping_id")) {
+            List<Expr> args = new ArrayList<>();
+            call.getOperandList().forEach(o -> args.add(expr(o)));
+            return new GroupingCall(name, args);
         }
         AggregateFunction function = switch (name) {
             case "sum" -> AggregateFunction.SUM;
