@@ -53,6 +53,9 @@ public final class Answers {
             }
             return new BigDecimal(d).round(SIGNIFICANT).stripTrailingZeros().toPlainString();
         }
+        if (value instanceof java.sql.Timestamp t) {
+            return t.toLocalDateTime().toString(); // DuckDB's JDBC timestamps, as Sluice's LocalDateTime prints
+        }
         return value.toString();
     }
 

@@ -9,8 +9,6 @@ import io.sluice.plan.exec.Temporal;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.DataType.Kind;
 import io.sluice.plan.types.Schema;
-import java.time.LocalDate;
-import java.time.temporal.IsoFields;
 import java.util.List;
 import java.util.Locale;
 
@@ -99,7 +97,10 @@ public record Extract(Field field, Expr input) implements Expr {
             case QUARTER -> (Temporal.monthOf(Temporal.civil(day)) - 1) / 3 + 1;
             case MONTH -> Temporal.monthOf(Temporal.civil(day));
             case DAY -> Temporal.dayOf(Temporal.civil(day));
-            case WEEK -> LocalDate.ofEpochDay(day).get(IsoFields.WEEK_OF_WEEK_BASED_YEAR);
+            case WEEK -> {
+                long thursday = day - Math.floorMod(day + 3, 7) + 3; // the ISO week's Thursday fixes its year
+                yield (thursday - Temporal.epochDay(Temporal.yearOf(Temporal.civil(thursday)), 1, 1)) / 7 + 1;
+            }
             case DOW -> Math.floorMod(day + 4, 7); // 1970-01-01 was a Thursday (4)
             case ISODOW -> Math.floorMod(day + 3, 7) + 1;
             case DOY -> day - Temporal.epochDay(Temporal.yearOf(Temporal.civil(day)), 1, 1) + 1;

@@ -31,26 +31,15 @@ public final class ImplicitCasts {
 
     /** {@code e} over input {@code schema}, with the conversions above applied bottom-up. */
     public static Expr apply(Expr e, Schema schema) {
-        List<Expr> children = e.children();
-        if (!children.isEmpty()) {
-            List<Expr> rewritten = new ArrayList<>(children.size());
-            boolean changed = false;
-            for (Expr child : children) {
-                Expr r = apply(child, schema);
-                changed |= r != child;
-                rewritten.add(r);
+        return Exprs.transformUp(e, node -> {
+            if (node instanceof Binary b && b.op().kind() == BinaryOp.Kind.COMPARISON) {
+                return comparison(b, schema);
             }
-            if (changed) {
-                e = e.withChildren(rewritten);
+            if (node instanceof Case c) {
+                return caseResults(c, schema);
             }
-        }
-        if (e instanceof Binary b && b.op().kind() == BinaryOp.Kind.COMPARISON) {
-            return comparison(b, schema);
-        }
-        if (e instanceof Case c) {
-            return caseResults(c, schema);
-        }
-        return e;
+            return node;
+        });
     }
 
     private static Expr comparison(Binary b, Schema schema) {
