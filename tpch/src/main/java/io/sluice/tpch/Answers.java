@@ -48,6 +48,9 @@ public final class Answers {
         }
         if (value instanceof Double || value instanceof Float) {
             double d = ((Number) value).doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                return Double.toString(d);
+            }
             if (d == Math.rint(d) && Math.abs(d) < 1e15) {
                 return (long) d;
             }

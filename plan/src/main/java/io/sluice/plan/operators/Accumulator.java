@@ -79,6 +79,11 @@ abstract class Accumulator {
         return Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null);
     }
 
+    /** Groups {@code [from, from + count)} of a per-group double state as a state column. */
+    static Col doubleColumn(double[] values, int from, int count) {
+        return Col.ofDoubles(Arrays.copyOfRange(values, from, from + count), null);
+    }
+
     static int grow(int current, int needed) {
         int size = Math.max(16, current);
         while (size < needed) {

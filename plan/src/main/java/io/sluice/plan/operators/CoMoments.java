@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * {@code covar_samp}, {@code covar_pop} and {@code corr} of two numeric arguments {@code (y, x)}, over
- * the rows where both are non-NULL. The state per group is the count, both means, the co-moment
+ * the rows where both are non-NULL. The state per group is the count, a pivot per side (the group's
+ * first pair, as in {@link Moments}), both means relative to it, the co-moment
  * C = Σ(x - x̄)(y - ȳ) and both M2s, updated row by row (the bivariate Welford update) and merged
  * with the parallel formula {@code C = Ca + Cb + δx·δy·na·nb/n}, so large means cost no precision.
  * A group without pairs gives NULL; {@code covar_samp} of one pair gives NULL, as in DuckDB;
@@ -19,6 +20,8 @@ import java.util.List;
 final class CoMoments extends Accumulator {
     private final AggregateFunction function;
     private long[] counts = new long[0];
+    private double[] pivotX = new double[0];
+    private double[] pivotY = new double[0];
     private double[] meanX = new double[0];
     private double[] meanY = new double[0];
     private double[] m2X = new double[0];
@@ -46,13 +49,19 @@ final class CoMoments extends Accumulator {
             if (nulls == null || !nulls[i]) {
                 int g = groups[i];
                 long n = ++counts[g];
-                double dx = x[i] - meanX[g];
-                double dy = y[i] - meanY[g];
+                if (n == 1) {
+                    pivotX[g] = x[i];
+                    pivotY[g] = y[i];
+                }
+                double vx = x[i] - pivotX[g];
+                double vy = y[i] - pivotY[g];
+                double dx = vx - meanX[g];
+                double dy = vy - meanY[g];
                 meanX[g] += dx / n;
                 meanY[g] += dy / n;
-                double ry = y[i] - meanY[g];
+                double ry = vy - meanY[g];
                 co[g] += dx * ry;
-                m2X[g] += dx * (x[i] - meanX[g]);
+                m2X[g] += dx * (vx - meanX[g]);
                 m2Y[g] += dy * ry;
             }
         }
@@ -61,20 +70,26 @@ final class CoMoments extends Accumulator {
     @Override
     void merge(int[] groups, int rows, Col[] states) {
         long[] nb = states[0].longs;
-        double[] mxB = states[1].doubles;
-        double[] myB = states[2].doubles;
-        double[] m2xB = states[3].doubles;
-        double[] m2yB = states[4].doubles;
-        double[] coB = states[5].doubles;
+        double[] pxB = states[1].doubles;
+        double[] pyB = states[2].doubles;
+        double[] mxB = states[3].doubles;
+        double[] myB = states[4].doubles;
+        double[] m2xB = states[5].doubles;
+        double[] m2yB = states[6].doubles;
+        double[] coB = states[7].doubles;
         for (int i = 0; i < rows; i++) {
             if (nb[i] == 0) {
                 continue;
             }
             int g = groups[i];
             long na = counts[g];
+            if (na == 0) {
+                pivotX[g] = pxB[i];
+                pivotY[g] = pyB[i];
+            }
             long n = na + nb[i];
-            double dx = mxB[i] - meanX[g];
-            double dy = myB[i] - meanY[g];
+            double dx = mxB[i] + (pxB[i] - pivotX[g]) - meanX[g];
+            double dy = myB[i] + (pyB[i] - pivotY[g]) - meanY[g];
             double weight = (double) nb[i] / n;
             double cross = na * weight;
             meanX[g] += dx * weight;
@@ -91,6 +106,8 @@ final class CoMoments extends Accumulator {
         if (counts.length < groups) {
             int size = grow(counts.length, groups);
             counts = Arrays.copyOf(counts, size);
+            pivotX = Arrays.copyOf(pivotX, size);
+            pivotY = Arrays.copyOf(pivotY, size);
             meanX = Arrays.copyOf(meanX, size);
             meanY = Arrays.copyOf(meanY, size);
             m2X = Arrays.copyOf(m2X, size);
@@ -102,17 +119,14 @@ final class CoMoments extends Accumulator {
     @Override
     List<DataType> stateTypes() {
         return List.of(DataType.INT64, DataType.FLOAT64, DataType.FLOAT64, DataType.FLOAT64, DataType.FLOAT64,
-                DataType.FLOAT64);
+                DataType.FLOAT64, DataType.FLOAT64, DataType.FLOAT64);
     }
 
     @Override
     Col[] states(int from, int count) {
-        return new Col[] {countColumn(counts, from, count), doubles(meanX, from, count), doubles(meanY, from, count),
-                doubles(m2X, from, count), doubles(m2Y, from, count), doubles(co, from, count)};
-    }
-
-    private static Col doubles(double[] values, int from, int count) {
-        return Col.ofDoubles(Arrays.copyOfRange(values, from, from + count), null);
+        return new Col[] {countColumn(counts, from, count), doubleColumn(pivotX, from, count),
+                doubleColumn(pivotY, from, count), doubleColumn(meanX, from, count), doubleColumn(meanY, from, count),
+                doubleColumn(m2X, from, count), doubleColumn(m2Y, from, count), doubleColumn(co, from, count)};
     }
 
     @Override
