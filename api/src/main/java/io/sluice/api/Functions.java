@@ -16,7 +16,7 @@ public final class Functions {
         return new Column(new io.sluice.plan.expr.Column(name));
     }
 
-    /** A constant: Integer, Long, Double, BigDecimal, String, Boolean, LocalDate or null. */
+    /** A constant: Integer, Long, Double, BigDecimal, String, Boolean, LocalDate, LocalDateTime or null. */
     public static Column lit(Object value) {
         if (value == null) {
             return new Column(Literal.nullValue());
@@ -38,6 +38,9 @@ public final class Functions {
         }
         if (value instanceof LocalDate d) {
             return new Column(Literal.ofDate(d));
+        }
+        if (value instanceof java.time.LocalDateTime t) {
+            return new Column(Literal.ofTimestamp(io.sluice.plan.exec.Temporal.of(t)));
         }
         throw new SluiceException("cannot make a literal of " + value.getClass().getSimpleName() + " " + value);
     }
@@ -68,5 +71,35 @@ public final class Functions {
 
     public static Column avg(Column c) {
         return new Column(new AggregateCall(AggregateFunction.AVG, c.expr()));
+    }
+
+    /** Sample standard deviation ({@code stddev_samp}). */
+    public static Column stddev(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.STDDEV_SAMP, c.expr()));
+    }
+
+    public static Column stddevPop(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.STDDEV_POP, c.expr()));
+    }
+
+    /** Sample variance ({@code var_samp}). */
+    public static Column variance(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.VAR_SAMP, c.expr()));
+    }
+
+    public static Column varPop(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.VAR_POP, c.expr()));
+    }
+
+    public static Column corr(Column y, Column x) {
+        return new Column(new AggregateCall(AggregateFunction.CORR, y.expr(), x.expr()));
+    }
+
+    public static Column covarSamp(Column y, Column x) {
+        return new Column(new AggregateCall(AggregateFunction.COVAR_SAMP, y.expr(), x.expr()));
+    }
+
+    public static Column covarPop(Column y, Column x) {
+        return new Column(new AggregateCall(AggregateFunction.COVAR_POP, y.expr(), x.expr()));
     }
 }

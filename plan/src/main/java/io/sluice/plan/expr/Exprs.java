@@ -12,7 +12,7 @@ public final class Exprs {
     }
 
     public static boolean containsAggregate(Expr expr) {
-        if (expr instanceof AggregateCall) {
+        if (expr instanceof AggregateCall || expr instanceof GroupingCall) {
             return true;
         }
         for (Expr child : expr.children()) {

@@ -22,6 +22,11 @@ abstract class Accumulator {
     /** Folds raw argument values into their groups ({@code arg} is null for count(*)). */
     abstract void update(int[] groups, int rows, Col arg);
 
+    /** Folds the raw values of a two-argument function's arguments into their groups. */
+    void update(int[] groups, int rows, Col arg, Col second) {
+        update(groups, rows, arg);
+    }
+
     /** Folds partial states (as emitted by {@link #states}) into their groups. */
     abstract void merge(int[] groups, int rows, Col[] states);
 
@@ -49,6 +54,8 @@ abstract class Accumulator {
                     : new SumLong(AggregateFunction.SUM.resultType(argType), true, expression);
             case MIN, MAX -> new MinMax(argType, function == AggregateFunction.MIN);
             case SINGLE_VALUE -> new SingleValue(argType);
+            case STDDEV_SAMP, STDDEV_POP, VAR_SAMP, VAR_POP -> new Moments(function);
+            case CORR, COVAR_SAMP, COVAR_POP -> new CoMoments(function);
         };
     }
 
@@ -75,6 +82,11 @@ abstract class Accumulator {
     /** The per-group row counts of {@code [from, from + count)} as a state column. */
     static Col countColumn(long[] counts, int from, int count) {
         return Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null);
+    }
+
+    /** Groups {@code [from, from + count)} of a per-group double state as a state column. */
+    static Col doubleColumn(double[] values, int from, int count) {
+        return Col.ofDoubles(Arrays.copyOfRange(values, from, from + count), null);
     }
 
     static int grow(int current, int needed) {

@@ -265,8 +265,13 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         if (mode == AggregateMode.PARTIAL) {
             for (int i = 0; i < accumulators.length; i++) {
                 accumulators[i].ensureCapacity(groupCount);
-                Expr arg = call(aggregates.get(i)).argument();
-                accumulators[i].update(groups, rows, arg == null ? null : arg.evaluate(batch));
+                AggregateCall call = call(aggregates.get(i));
+                Expr arg = call.argument();
+                if (call.second() != null) {
+                    accumulators[i].update(groups, rows, arg.evaluate(batch), call.second().evaluate(batch));
+                } else {
+                    accumulators[i].update(groups, rows, arg == null ? null : arg.evaluate(batch));
+                }
             }
         } else {
             mergeStates(batch, keys.length, groups, rows, groupCount, accumulators);

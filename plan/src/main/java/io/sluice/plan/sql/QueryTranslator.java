@@ -11,6 +11,7 @@ import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Case;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.GroupingCall;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
@@ -374,9 +375,14 @@ final class QueryTranslator {
 
         if (aggregating) {
             List<Expr> calls = new ArrayList<>(AggregateRewriter.collectAggregates(mayAggregate));
+            List<GroupingCall> groupingCalls = groupingCalls(mayAggregate, groupBy);
             LogicalPlan input = plan;
-            plan = groupingSets == null ? aggregate(input, groupBy, calls)
-                    : GroupingSets.plan(input, groupBy, groupingSets, calls, (set, c) -> aggregate(input, set, c));
+            if (groupingSets == null && groupingCalls.isEmpty()) {
+                plan = aggregate(input, groupBy, calls);
+            } else { // a plain GROUP BY is one grouping set, where grouping() is 0
+                plan = GroupingSets.plan(input, groupBy, groupingSets == null ? List.of(groupBy) : groupingSets, calls,
+                        groupingCalls, (set, c) -> aggregate(input, set, c));
+            }
             AggregateRewriter rewriter = new AggregateRewriter(groupBy);
             if (having != null) {
                 plan = new Filter(plan, rewriter.rewrite(having));
@@ -385,6 +391,24 @@ final class QueryTranslator {
             order = order.stream().map(o -> o.expr() == null ? o : o.withExpr(rewriter.rewrite(o.expr()))).toList();
         }
         return project(plan, items, order, select.isDistinct(), offset, fetch);
+    }
+
+    /**
+     * The {@code grouping(...)} calls among {@code exprs}, each of whose arguments must be a GROUP BY
+     * expression.
+     */
+    private static List<GroupingCall> groupingCalls(List<Expr> exprs, List<Expr> groupBy) {
+        List<GroupingCall> out = new ArrayList<>();
+        for (GroupingCall call : AggregateRewriter.collectGroupingCalls(exprs)) {
+            for (Expr a : call.args()) {
+                if (!groupBy.contains(a)) {
+                    throw new SluiceException(call.function() + "() takes GROUP BY expressions only, and " + a
+                            + " is not one");
+                }
+            }
+            out.add(call);
+        }
+        return out;
     }
 
     /** An aggregation with the output of {@link Aggregate}: group-by columns, then each call by name. */

@@ -98,9 +98,10 @@ class SqlErrorTest {
         assertError("SELECT k FROM t EXCEPT ALL SELECT k FROM t").hasMessage("unsupported SQL: EXCEPT ALL");
         assertError("SELECT soundex(k) FROM t").hasMessage("unsupported SQL: function 'soundex'");
         assertError("SELECT row_number() OVER (ORDER BY v) FROM t").hasMessageStartingWith("unsupported SQL: window function");
-        assertError("SELECT CAST(v AS TIMESTAMP) FROM t").hasMessage("unsupported SQL: cast to TIMESTAMP");
-        assertError("SELECT k FROM t WHERE day > DATE '2024-01-01' - INTERVAL '1' HOUR")
-                .hasMessage("unsupported SQL: INTERVAL HOUR (dates take intervals of YEAR, MONTH, WEEK and DAY)");
+        assertError("SELECT CAST(v AS TIME) FROM t").hasMessage("unsupported SQL: cast to TIME");
+        assertError("SELECT k FROM t WHERE day > DATE '2024-01-01' - INTERVAL '1 02' DAY TO HOUR")
+                .hasMessage("unsupported SQL: INTERVAL DAY_TO_HOUR (intervals of YEAR, MONTH, WEEK, DAY, HOUR, MINUTE and"
+                        + " SECOND are supported)");
         assertError("SELECT k FROM t WHERE k LIKE 'a!%' ESCAPE '!'").hasMessage("unsupported SQL: LIKE ... ESCAPE");
         assertError("SELECT k FROM t WHERE k LIKE k").hasMessage("unsupported SQL: LIKE with a pattern that is not a string constant");
         assertError("DELETE FROM t WHERE v > 1").hasMessageContaining("DELETE");
