@@ -36,7 +36,7 @@ import org.junit.jupiter.api.TestFactory;
  * as: NULL; {@code (empty)} for the empty string; whole numbers without a fraction (also decimals
  * and doubles that are whole); other numbers in plain notation without trailing zeros, doubles to 12
  * significant digits; dates as yyyy-mm-dd; booleans as true/false. Without {@code rowsort} the rows
- * must come in the expected order.
+ * must come in the expected order. {@code -Dsluice.slt=NAME} runs only the files whose name contains NAME.
  */
 class SqlLogicTest {
     private static final String DIRECTORY = "slt";
@@ -46,7 +46,9 @@ class SqlLogicTest {
         Path dir = Path.of(SqlLogicTest.class.getClassLoader().getResource(DIRECTORY).toURI());
         List<Path> files;
         try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> p.toString().endsWith(".slt")).sorted().toList();
+            String only = System.getProperty("sluice.slt", "");
+            files = list.filter(p -> p.toString().endsWith(".slt") && p.getFileName().toString().contains(only))
+                    .sorted().toList();
         }
         assertThat(files).as("sqllogictest files in " + dir).isNotEmpty();
         return files.stream().map(SqlLogicTest::file);

@@ -17,6 +17,7 @@ import io.sluice.plan.logical.StatisticsEstimator;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.logical.Window;
 import io.sluice.plan.operators.EmptyExec;
 import io.sluice.plan.operators.FileScanExec;
 import io.sluice.plan.operators.FilterExec;
@@ -27,6 +28,7 @@ import io.sluice.plan.operators.ProjectionExec;
 import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.operators.SortMergeJoinExec;
 import io.sluice.plan.operators.UnionExec;
+import io.sluice.plan.operators.WindowExec;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
@@ -129,6 +131,9 @@ public final class PhysicalPlanner {
             HashAggregateExec partial = HashAggregateExec.partial(plan(aggregate.input()), aggregate.groupBy(),
                     aggregate.aggregates());
             return HashAggregateExec.finalPhase(partial, partial);
+        }
+        if (plan instanceof Window window) {
+            return new WindowExec(plan(window.input()), window.windowExprs());
         }
         if (plan instanceof Sort sort) {
             SortExec exec = new SortExec(plan(sort.input()), sort.keys(), SortExec.NO_FETCH, false);

@@ -89,4 +89,21 @@ class PlanShapesTest {
                         FileScanExec: t (parquet, 4 partitions) columns=[k, v]  [unknown(4)]
                 """);
     }
+
+    /**
+     * Two windows over the same partition key: the lower (longer sort) gets the exchange and sort
+     * through its declared requirements; the upper finds them met and adds nothing.
+     */
+    @Test
+    void windowsShareOneExchangeAndSort() {
+        assertThat(plan("SELECT k, id, row_number() OVER (PARTITION BY k ORDER BY id) AS rn, "
+                + "sum(v) OVER (PARTITION BY k) AS total FROM t")).isEqualTo("""
+                ProjectionExec: k, id, row_number() OVER (PARTITION BY k ORDER BY id ASC NULLS LAST) AS rn, sum(v) OVER (PARTITION BY k) AS total  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
+                  WindowExec: sum(v) OVER (PARTITION BY k)  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
+                    WindowExec: row_number() OVER (PARTITION BY k ORDER BY id ASC NULLS LAST)  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
+                      SortExec: [k ASC NULLS LAST, id ASC NULLS LAST], preserve_partitioning  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
+                        RepartitionExec: hash([k], 4)  [hash([k], 4)]
+                          FileScanExec: t (parquet, 4 partitions) columns=[id, k, v]  [unknown(4)]
+                """);
+    }
 }

@@ -24,6 +24,7 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.expr.Like;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.Unary;
+import io.sluice.plan.expr.WindowFunction;
 import io.sluice.plan.types.DataType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -232,7 +233,9 @@ final class ExpressionTranslator {
                     ? new ScalarFunction(ScalarFunction.Function.CONCAT_OPERATOR, List.of(operand(call, 0), operand(call, 1)))
                     : unsupportedOperator(call);
             case EXTRACT -> extract(call);
-            case OVER -> throw SqlErrors.unsupported("window function " + call.operand(0));
+            case OVER -> WindowTranslator.translate(call, this::translate);
+            case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE ->
+                    function(call);
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
             case EXISTS -> new Exists(subquery(call.operand(0)), false);
             case SELECT, SCALAR_QUERY, ORDER_BY, UNION, INTERSECT, EXCEPT -> new ScalarSubquery(
@@ -550,6 +553,10 @@ final class ExpressionTranslator {
             default -> null;
         };
         if (function == null) {
+            WindowFunction window = WindowFunction.of(name);
+            if (window != null) {
+                throw new SluiceException(name + "() is a window function and needs an OVER clause");
+            }
             Expr scalar = scalarFunction(name, call);
             if (scalar == null) {
                 throw SqlErrors.unsupported("function '" + name + "'");
@@ -572,6 +579,9 @@ final class ExpressionTranslator {
             return new AggregateCall(AggregateFunction.COUNT_STAR, null);
         }
         Expr argument = translate(arg);
+        if (Exprs.containsWindow(argument)) {
+            throw new SluiceException("window functions are not allowed inside aggregate " + name + "(" + argument + ")");
+        }
         if (Exprs.containsAggregate(argument)) {
             throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ")");
         }
