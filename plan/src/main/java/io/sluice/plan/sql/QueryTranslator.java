@@ -27,6 +27,7 @@ import io.sluice.plan.logical.Sort;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.logical.WindowPlanner;
 import io.sluice.plan.source.TableSource;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;

@@ -1,4 +1,4 @@
-package io.sluice.plan.sql;
+package io.sluice.plan.logical;
 
 import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Column;
@@ -6,8 +6,6 @@ import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.expr.WindowCall;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.logical.Window;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,15 +18,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Plans the window calls of a select list (and its QUALIFY and ORDER BY) as {@link Window} nodes over
- * the query's input (after grouping, when there is one), then re-expresses those expressions over
- * the windows' output columns.
+ * Plans the window calls of a select list (and its QUALIFY and ORDER BY; or of a DataFrame
+ * selection) as {@link Window} nodes over the query's input (after grouping, when there is one),
+ * then re-expresses those expressions over the windows' output columns.
  *
  * <p>Calls sharing PARTITION BY and ORDER BY share a node. Nodes are stacked with the longest sort
  * (partition keys then order keys) lowest, so a window whose keys are a prefix of another's sits
  * above it and finds its input already partitioned and sorted: no second exchange or sort.
  */
-final class WindowPlanner {
+public final class WindowPlanner {
     private final LogicalPlan plan;
     private final Map<WindowCall, String> columns;
 
@@ -37,12 +35,12 @@ final class WindowPlanner {
         this.columns = columns;
     }
 
-    static boolean any(List<Expr> exprs) {
+    public static boolean any(List<Expr> exprs) {
         return exprs.stream().anyMatch(Exprs::containsWindow);
     }
 
     /** Window nodes over {@code input} computing every window call in {@code exprs}. */
-    static WindowPlanner plan(LogicalPlan input, List<Expr> exprs) {
+    public static WindowPlanner plan(LogicalPlan input, List<Expr> exprs) {
         Set<WindowCall> calls = new LinkedHashSet<>();
         for (Expr e : exprs) {
             collect(e, calls);
@@ -88,12 +86,12 @@ final class WindowPlanner {
         }
     }
 
-    LogicalPlan plan() {
+    public LogicalPlan plan() {
         return plan;
     }
 
     /** {@code e} with each window call replaced by the column computing it. */
-    Expr rewrite(Expr e) {
+    public Expr rewrite(Expr e) {
         return Exprs.transformUp(e, x -> x instanceof WindowCall call ? new Column(columns.get(call)) : x);
     }
 }
