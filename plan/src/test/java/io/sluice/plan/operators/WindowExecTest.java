@@ -37,9 +37,9 @@ class WindowExecTest extends OperatorTestBase {
         Random random = new Random(42);
         List<Object[]> rows = new ArrayList<>();
         for (int i = 0; i < 1500; i++) {
-            Long p = random.nextInt(10) < 7 ? 0L : random.nextInt(50) == 0 ? null : (long) (1 + random.nextInt(40));
-            Long o = random.nextInt(20) == 0 ? null : (long) random.nextInt(30);
-            Long v = random.nextInt(9) == 0 ? null : (long) random.nextInt(1000) - 500;
+            Long p = random.nextInt(10) < 7 ? Long.valueOf(0) : random.nextInt(50) == 0 ? null : Long.valueOf(1 + random.nextInt(40));
+            Long o = random.nextInt(20) == 0 ? null : Long.valueOf(random.nextInt(30));
+            Long v = random.nextInt(9) == 0 ? null : Long.valueOf(random.nextInt(1000) - 500);
             rows.add(new Object[] {p, o, v});
         }
         List<SortKey> order = List.of(SortKey.asc(new Column("p")), SortKey.asc(new Column("o")));
