@@ -40,6 +40,12 @@ public record WindowCall(WindowFunction function, List<Expr> arguments, List<Exp
                 throw new SluiceException("ntile() needs a positive bucket count, not " + buckets);
             }
         }
+        if (function == WindowFunction.NTH_VALUE) {
+            long n = constant(arguments, 1, "nth_value() position");
+            if (n <= 0) {
+                throw new SluiceException("nth_value() needs a positive position, not " + n);
+            }
+        }
         if ((function == WindowFunction.LAG || function == WindowFunction.LEAD) && arguments.size() > 1) {
             constant(arguments, 1, function.sqlName() + "() offset");
         }
@@ -61,11 +67,12 @@ public record WindowCall(WindowFunction function, List<Expr> arguments, List<Exp
         throw new SluiceException(what + " must be an integer constant, not " + arguments.get(index));
     }
 
-    /** {@code lag}/{@code lead}'s row offset (1 when not given); {@code ntile}'s bucket count. */
+    /** {@code lag}/{@code lead}'s row offset (1 when not given); {@code ntile}'s bucket count; {@code nth_value}'s position. */
     public long constantArgument() {
         return switch (function) {
             case LAG, LEAD -> arguments.size() > 1 ? constant(arguments, 1, "offset") : 1;
             case NTILE -> constant(arguments, 0, "bucket count");
+            case NTH_VALUE -> constant(arguments, 1, "position");
             default -> throw new IllegalStateException(function + " has no constant argument");
         };
     }

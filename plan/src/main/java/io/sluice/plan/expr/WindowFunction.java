@@ -11,7 +11,7 @@ import java.util.List;
  */
 public enum WindowFunction {
     ROW_NUMBER(0, 0), RANK(0, 0), DENSE_RANK(0, 0), PERCENT_RANK(0, 0), CUME_DIST(0, 0), NTILE(1, 1),
-    LAG(1, 3), LEAD(1, 3), FIRST_VALUE(1, 1), LAST_VALUE(1, 1),
+    LAG(1, 3), LEAD(1, 3), FIRST_VALUE(1, 1), LAST_VALUE(1, 1), NTH_VALUE(2, 2),
     SUM(1, 1), COUNT(1, 1), COUNT_STAR(0, 0), MIN(1, 1), MAX(1, 1), AVG(1, 1);
 
     private final int minArgs;
@@ -35,6 +35,7 @@ public enum WindowFunction {
             case "lead" -> LEAD;
             case "first_value" -> FIRST_VALUE;
             case "last_value" -> LAST_VALUE;
+            case "nth_value" -> NTH_VALUE;
             case "sum" -> SUM;
             case "count" -> COUNT;
             case "min" -> MIN;
@@ -47,7 +48,7 @@ public enum WindowFunction {
     /** Whether the result depends on the frame (else only on the partition and its order). */
     public boolean usesFrame() {
         return switch (this) {
-            case FIRST_VALUE, LAST_VALUE, SUM, COUNT, COUNT_STAR, MIN, MAX, AVG -> true;
+            case FIRST_VALUE, LAST_VALUE, NTH_VALUE, SUM, COUNT, COUNT_STAR, MIN, MAX, AVG -> true;
             default -> false;
         };
     }

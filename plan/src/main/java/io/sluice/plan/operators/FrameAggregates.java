@@ -185,6 +185,7 @@ final class FrameAggregates {
             return arg.gatherOrNull(winner, rows);
         }
         boolean[] nulls = arg.nulls;
+        long[] longs = arg.type.isLongBacked() ? arg.longs : null; // compared without the type switch
         int[] deque = new int[Math.max(1, arg.length)];
         int head = 0;
         int tail = 0;
@@ -201,7 +202,7 @@ final class FrameAggregates {
                 if (nulls != null && nulls[hi]) {
                     continue;
                 }
-                while (tail > head && worse(min, arg, deque[tail - 1], hi)) {
+                while (tail > head && worse(min, arg, longs, deque[tail - 1], hi)) {
                     tail--;
                 }
                 deque[tail++] = hi;
@@ -215,8 +216,8 @@ final class FrameAggregates {
     }
 
     /** Whether candidate row {@code kept} can never win again once row {@code incoming} is in the frame. */
-    private static boolean worse(boolean min, Col arg, int kept, int incoming) {
-        int cmp = KeyOrder.compareValues(arg, kept, arg, incoming);
+    private static boolean worse(boolean min, Col arg, long[] longs, int kept, int incoming) {
+        int cmp = longs != null ? Long.compare(longs[kept], longs[incoming]) : KeyOrder.compareValues(arg, kept, arg, incoming);
         return min ? cmp > 0 : cmp < 0;
     }
 }

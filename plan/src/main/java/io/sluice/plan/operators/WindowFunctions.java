@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * Computes one window function's column over a block of whole partitions ({@link WindowBlock}),
  * in one pass over its rows. Ranking functions read partition and peer boundaries; {@code lag},
- * {@code lead}, {@code first_value}, {@code last_value}, {@code min} and {@code max} pick a row
+ * {@code lead}, {@code first_value}, {@code last_value}, {@code nth_value}, {@code min} and {@code max} pick a row
  * and gather its value (NULL where there is none, or {@code lag}/{@code lead}'s default);
  * sums and counts run over frames ({@link FrameAggregates}).
  */
@@ -79,6 +79,16 @@ final class WindowFunctions {
                 for (int i = 0; i < rows; i++) {
                     boolean empty = frames.end[i] <= frames.start[i];
                     pick[i] = empty ? -1 : first ? frames.start[i] : frames.end[i] - 1;
+                }
+                yield value.gatherOrNull(pick, rows);
+            }
+            case NTH_VALUE -> {
+                WindowFrames frames = frames(call, block, orderKey);
+                long n = call.constantArgument();
+                int[] pick = new int[rows];
+                for (int i = 0; i < rows; i++) {
+                    long at = frames.start[i] + n - 1;
+                    pick[i] = at < frames.end[i] ? (int) at : -1;
                 }
                 yield value.gatherOrNull(pick, rows);
             }

@@ -234,7 +234,7 @@ final class ExpressionTranslator {
                     : unsupportedOperator(call);
             case EXTRACT -> extract(call);
             case OVER -> WindowTranslator.translate(call, this::translate);
-            case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE ->
+            case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE ->
                     function(call);
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
             case EXISTS -> new Exists(subquery(call.operand(0)), false);
@@ -366,7 +366,7 @@ final class ExpressionTranslator {
     }
 
     /** A constant interval of months and days: all that dates need. */
-    private record Interval(int months, int days) {
+    record Interval(int months, int days) {
         static Interval of(SqlIntervalLiteral literal) {
             SqlIntervalLiteral.IntervalValue value = literal.getValueAs(SqlIntervalLiteral.IntervalValue.class);
             TimeUnitRange unit = value.getIntervalQualifier().timeUnitRange;

@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.function.Function;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
@@ -139,7 +140,16 @@ final class WindowTranslator {
         throw SqlErrors.unsupported("window frame bound " + node);
     }
 
+    /** An integer, or for a date ORDER BY key an interval of days or weeks. */
     private static long offset(SqlNode node) {
+        if (node instanceof SqlIntervalLiteral interval) {
+            ExpressionTranslator.Interval value = ExpressionTranslator.Interval.of(interval);
+            if (value.months() != 0 || value.days() < 0) {
+                throw SqlErrors.unsupported("window frame offset " + node + " (only days or weeks, not months or years, "
+                        + "and not negative)");
+            }
+            return value.days();
+        }
         if (node instanceof SqlNumericLiteral n && n.isExact()) {
             BigDecimal value = n.getValueAs(BigDecimal.class);
             if (value.scale() <= 0) {

@@ -99,7 +99,11 @@ class SqlErrorTest {
         assertError("SELECT * FROM t JOIN u ON t.v IN (SELECT a FROM u)")
                 .hasMessage("unsupported SQL: subquery outside WHERE, HAVING and the select list");
         assertError("SELECT soundex(k) FROM t").hasMessage("unsupported SQL: function 'soundex'");
-        assertError("SELECT row_number() OVER (ORDER BY v) FROM t").hasMessageStartingWith("unsupported SQL: window function");
+        assertError("SELECT count(DISTINCT v) OVER () FROM t").hasMessage("unsupported SQL: DISTINCT in window function count()");
+        assertError("SELECT lag(v) IGNORE NULLS OVER (ORDER BY v) FROM t")
+                .hasMessageStartingWith("unsupported SQL: IGNORE NULLS / RESPECT NULLS");
+        assertError("SELECT sum(v) OVER (ORDER BY day RANGE BETWEEN INTERVAL '1' MONTH PRECEDING AND CURRENT ROW) FROM t")
+                .hasMessageStartingWith("unsupported SQL: window frame offset");
         assertError("SELECT CAST(v AS TIMESTAMP) FROM t").hasMessage("unsupported SQL: cast to TIMESTAMP");
         assertError("SELECT k FROM t WHERE day > DATE '2024-01-01' - INTERVAL '1' HOUR")
                 .hasMessage("unsupported SQL: INTERVAL HOUR (dates take intervals of YEAR, MONTH, WEEK and DAY)");
