@@ -52,7 +52,9 @@ class WindowFunctionTest extends DuckDbComparisonTest {
                 + "avg(x) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 PRECEDING) AS a FROM w",
         "SELECT id, first_value(s) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING) AS fv, "
                 + "last_value(s) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING) AS lv, "
-                + "last_value(x) OVER (PARTITION BY k ORDER BY x) AS lx FROM w",
+                + "last_value(x) OVER (PARTITION BY k ORDER BY x) AS lx, "
+                + "count(s) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 10 PRECEDING AND 10 FOLLOWING) AS cs, "
+                + "nth_value(s, 2) OVER (PARTITION BY k ORDER BY id) AS n2 FROM w",
         // RANGE with value offsets over ties and NULLs
         "SELECT id, sum(x) OVER (PARTITION BY k ORDER BY x RANGE BETWEEN 10 PRECEDING AND 10 FOLLOWING) AS s, "
                 + "count(*) OVER (PARTITION BY k ORDER BY x DESC RANGE BETWEEN 5 PRECEDING AND CURRENT ROW) AS c FROM w",

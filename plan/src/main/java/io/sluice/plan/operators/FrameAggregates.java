@@ -14,7 +14,7 @@ import io.sluice.plan.types.DataType.Kind;
  * ({@link WindowFrames}), so each row enters and leaves the running state once.
  *
  * <ul>
- *   <li>sum, count, avg keep a running sum and count: rows leaving the frame are subtracted before
+ *   <li>count keeps a running count of the NULLs in the frame; sum and avg a running sum and count: rows leaving the frame are subtracted before
  *       rows entering are added, so every intermediate sum is over part of the new frame. Integer
  *       and decimal sums are exact longs (overflow, or a decimal sum past its type's precision, is
  *       an error naming the expression). Double sums over a sliding start subtract, so they may
@@ -32,7 +32,8 @@ final class FrameAggregates {
             String expression) {
         return switch (function) {
             case COUNT_STAR -> countStar(frames, rows);
-            case COUNT, SUM, AVG -> arg.type.kind() == Kind.FLOAT64 ? sumDoubles(function, arg, frames, rows)
+            case COUNT -> count(arg, frames, rows);
+            case SUM, AVG -> arg.type.kind() == Kind.FLOAT64 ? sumDoubles(function, arg, frames, rows)
                     : sumLongs(function, arg, frames, rows, resultType, expression);
             case MIN, MAX -> minMax(function == AggregateFunction.MIN, arg, frames, rows);
         };
@@ -42,6 +43,33 @@ final class FrameAggregates {
         long[] out = new long[rows];
         for (int i = 0; i < rows; i++) {
             out[i] = frames.end[i] - frames.start[i];
+        }
+        return Col.ofLongs(DataType.INT64, out, null);
+    }
+
+    /** Non-NULL values per frame, for an argument of any type: a running count of the NULLs. */
+    private static Col count(Col arg, WindowFrames frames, int rows) {
+        boolean allNull = arg.type.kind() == Kind.NULL;
+        boolean[] nulls = arg.nulls;
+        long[] out = new long[rows];
+        long nullsInFrame = 0;
+        int lo = 0;
+        int hi = 0;
+        for (int i = 0; i < rows; i++) {
+            int s = frames.start[i];
+            int e = frames.end[i];
+            if (s >= hi) {
+                nullsInFrame = 0;
+                lo = s;
+                hi = s;
+            }
+            for (; lo < s; lo++) {
+                nullsInFrame -= nulls != null && nulls[lo] ? 1 : 0;
+            }
+            for (; hi < e; hi++) {
+                nullsInFrame += nulls != null && nulls[hi] ? 1 : 0;
+            }
+            out[i] = allNull ? 0 : e - s - nullsInFrame;
         }
         return Col.ofLongs(DataType.INT64, out, null);
     }
@@ -85,9 +113,6 @@ final class FrameAggregates {
             }
         } catch (ArithmeticException ex) {
             throw overflow(expression, sumType);
-        }
-        if (function == AggregateFunction.COUNT) {
-            return Col.ofLongs(DataType.INT64, counts, null);
         }
         boolean[] empty = emptyFrames(counts, rows);
         if (function == AggregateFunction.SUM) {
@@ -148,9 +173,6 @@ final class FrameAggregates {
             }
             sums[i] = sum;
             counts[i] = count;
-        }
-        if (function == AggregateFunction.COUNT) {
-            return Col.ofLongs(DataType.INT64, counts, null);
         }
         boolean[] empty = emptyFrames(counts, rows);
         if (function == AggregateFunction.AVG) {
