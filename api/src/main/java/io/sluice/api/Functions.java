@@ -128,6 +128,18 @@ public final class Functions {
         return window(WindowFunction.LAST_VALUE, c);
     }
 
+    /** The frame's first value, skipping NULLs when {@code ignoreNulls} (Spark's {@code first(c, true)}). */
+    public static Column firstValue(Column c, boolean ignoreNulls) {
+        return new Column(new WindowCall(WindowFunction.FIRST_VALUE, List.of(c.expr()), List.of(), List.of(),
+                WindowFrame.WHOLE_PARTITION, ignoreNulls));
+    }
+
+    /** The frame's last value, skipping NULLs when {@code ignoreNulls}: a forward fill over a running frame. */
+    public static Column lastValue(Column c, boolean ignoreNulls) {
+        return new Column(new WindowCall(WindowFunction.LAST_VALUE, List.of(c.expr()), List.of(), List.of(),
+                WindowFrame.WHOLE_PARTITION, ignoreNulls));
+    }
+
     private static Column window(WindowFunction function, Column... args) {
         List<Expr> exprs = Arrays.stream(args).map(Column::expr).toList();
         return new Column(new WindowCall(function, exprs, List.of(), List.of(), WindowFrame.WHOLE_PARTITION));

@@ -82,6 +82,6 @@ public final class WindowSpec {
     /** {@code call} (a window function or aggregate, see {@link Column#over}) over this window. */
     WindowCall apply(WindowCall call) {
         WindowFrame f = frame != null ? frame : WindowCall.defaultFrame(orderBy);
-        return new WindowCall(call.function(), call.arguments(), partitionBy, orderBy, f);
+        return new WindowCall(call.function(), call.arguments(), partitionBy, orderBy, f, call.ignoreNulls());
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.api;
 import static io.sluice.api.Functions.col;
 import static io.sluice.api.Functions.denseRank;
 import static io.sluice.api.Functions.lag;
+import static io.sluice.api.Functions.lastValue;
 import static io.sluice.api.Functions.max;
 import static io.sluice.api.Functions.rank;
 import static io.sluice.api.Functions.rowNumber;
@@ -88,12 +89,14 @@ class WindowFunctionTest extends DuckDbComparisonTest {
                 lag(col("x"), 1, -1).over(byK).as("prev"),
                 sum(col("x")).over(Window.partitionBy("k").orderBy("id").rowsBetween(-2, Window.currentRow)).as("s"),
                 max(col("d")).over(Window.partitionBy("k")).as("mx"),
-                rank().over(Window.orderBy(col("f").desc())).as("r"));
+                rank().over(Window.orderBy(col("f").desc())).as("r"),
+                lastValue(col("s"), true).over(Window.partitionBy("k").orderBy("id")).as("filled"));
         List<List<Object>> expected = both.duck().query("SELECT id, row_number() OVER (PARTITION BY k ORDER BY x, id) AS rn, "
                 + "lag(x, 1, -1) OVER (PARTITION BY k ORDER BY x, id) AS prev, "
                 + "sum(x) OVER (PARTITION BY k ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS s, "
-                + "max(d) OVER (PARTITION BY k) AS mx, rank() OVER (ORDER BY f DESC) AS r FROM w");
-        assertThat(result.schema().names()).containsExactly("id", "rn", "prev", "s", "mx", "r");
+                + "max(d) OVER (PARTITION BY k) AS mx, rank() OVER (ORDER BY f DESC) AS r, "
+                + "last_value(s IGNORE NULLS) OVER (PARTITION BY k ORDER BY id) AS filled FROM w");
+        assertThat(result.schema().names()).containsExactly("id", "rn", "prev", "s", "mx", "r", "filled");
         assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(result.collect()))).isEqualTo(DuckDbOracle.sorted(expected));
     }
 

@@ -19,11 +19,20 @@ import java.util.stream.Collectors;
  * calls compare equal.
  * Constant arguments ({@code ntile}'s bucket count, {@code lag}'s offset) must be integer literals.
  *
+ * <p>With {@code ignoreNulls}, {@code lag}, {@code lead}, {@code first_value}, {@code last_value}
+ * and {@code nth_value} count only rows whose value is not NULL.
+ *
  * <p>Children, for traversals: the arguments, then the PARTITION BY expressions, then the ORDER BY
  * expressions.
  */
 public record WindowCall(WindowFunction function, List<Expr> arguments, List<Expr> partitionBy, List<SortKey> orderBy,
-        WindowFrame frame) implements Expr {
+        WindowFrame frame, boolean ignoreNulls) implements Expr {
+    /** A call that respects NULLs (the SQL default). */
+    public WindowCall(WindowFunction function, List<Expr> arguments, List<Expr> partitionBy, List<SortKey> orderBy,
+            WindowFrame frame) {
+        this(function, arguments, partitionBy, orderBy, frame, false);
+    }
+
     public WindowCall {
         requireNonNull(function, "function is null");
         requireNonNull(frame, "frame is null");
@@ -31,6 +40,10 @@ public record WindowCall(WindowFunction function, List<Expr> arguments, List<Exp
         partitionBy = List.copyOf(partitionBy);
         orderBy = List.copyOf(orderBy);
         function.checkArity(arguments.size());
+        if (ignoreNulls && !function.picksAValue()) {
+            throw new SluiceException("IGNORE NULLS applies to lag, lead, first_value, last_value and nth_value, not "
+                    + function.sqlName() + "()");
+        }
         if (!function.usesFrame()) {
             frame = defaultFrame(orderBy);
         }
@@ -127,7 +140,7 @@ public record WindowCall(WindowFunction function, List<Expr> arguments, List<Exp
             SortKey k = orderBy.get(i);
             keys.add(new SortKey(children.get(a + p + i), k.ascending(), k.nullsFirst()));
         }
-        return new WindowCall(function, children.subList(0, a), children.subList(a, a + p), keys, frame);
+        return new WindowCall(function, children.subList(0, a), children.subList(a, a + p), keys, frame, ignoreNulls);
     }
 
     @Override
@@ -149,6 +162,7 @@ public record WindowCall(WindowFunction function, List<Expr> arguments, List<Exp
         if (function.usesFrame() && !frame.equals(defaultFrame(orderBy))) {
             over.add(frame.toString());
         }
-        return function.sqlName() + "(" + args + ") OVER (" + String.join(" ", over) + ")";
+        return function.sqlName() + "(" + args + ")" + (ignoreNulls ? " IGNORE NULLS" : "") + " OVER ("
+                + String.join(" ", over) + ")";
     }
 }

@@ -33,8 +33,8 @@ public enum WindowFunction {
             case "ntile" -> NTILE;
             case "lag" -> LAG;
             case "lead" -> LEAD;
-            case "first_value" -> FIRST_VALUE;
-            case "last_value" -> LAST_VALUE;
+            case "first_value", "first" -> FIRST_VALUE;
+            case "last_value", "last" -> LAST_VALUE;
             case "nth_value" -> NTH_VALUE;
             case "sum" -> SUM;
             case "count" -> COUNT;
@@ -49,6 +49,14 @@ public enum WindowFunction {
     public boolean usesFrame() {
         return switch (this) {
             case FIRST_VALUE, LAST_VALUE, NTH_VALUE, SUM, COUNT, COUNT_STAR, MIN, MAX, AVG -> true;
+            default -> false;
+        };
+    }
+
+    /** Whether the result is the value of one chosen row (so IGNORE NULLS can apply). */
+    public boolean picksAValue() {
+        return switch (this) {
+            case LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE -> true;
             default -> false;
         };
     }

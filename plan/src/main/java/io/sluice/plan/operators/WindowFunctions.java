@@ -3,6 +3,7 @@ package io.sluice.plan.operators;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.expr.WindowCall;
+import io.sluice.plan.expr.WindowFunction;
 import io.sluice.plan.types.DataType;
 import java.util.List;
 
@@ -70,25 +71,19 @@ final class WindowFunctions {
                 yield Col.ofDoubles(out, null);
             }
             case NTILE -> ntile(block, call.constantArgument());
-            case LAG, LEAD -> offset(block, value, fallback, call.function() == io.sluice.plan.expr.WindowFunction.LAG
-                    ? -call.constantArgument() : call.constantArgument());
-            case FIRST_VALUE, LAST_VALUE -> {
+            case LAG, LEAD -> offset(block, value, fallback, call.ignoreNulls(),
+                    call.function() == WindowFunction.LAG ? -call.constantArgument() : call.constantArgument());
+            case FIRST_VALUE, LAST_VALUE, NTH_VALUE -> {
                 WindowFrames frames = frames(call, block, orderKey);
-                int[] pick = new int[rows];
-                boolean first = call.function() == io.sluice.plan.expr.WindowFunction.FIRST_VALUE;
-                for (int i = 0; i < rows; i++) {
-                    boolean empty = frames.end[i] <= frames.start[i];
-                    pick[i] = empty ? -1 : first ? frames.start[i] : frames.end[i] - 1;
-                }
-                yield value.gatherOrNull(pick, rows);
-            }
-            case NTH_VALUE -> {
-                WindowFrames frames = frames(call, block, orderKey);
-                long n = call.constantArgument();
+                Candidates rowsWithValues = new Candidates(value, call.ignoreNulls());
+                long n = call.function() == WindowFunction.NTH_VALUE ? call.constantArgument() : 1;
+                boolean last = call.function() == WindowFunction.LAST_VALUE;
                 int[] pick = new int[rows];
                 for (int i = 0; i < rows; i++) {
-                    long at = frames.start[i] + n - 1;
-                    pick[i] = at < frames.end[i] ? (int) at : -1;
+                    int from = rowsWithValues.before[frames.start[i]];
+                    int to = rowsWithValues.before[frames.end[i]];
+                    long at = last ? to - 1L : from + n - 1;
+                    pick[i] = at >= from && at < to ? rowsWithValues.rows[(int) at] : -1;
                 }
                 yield value.gatherOrNull(pick, rows);
             }
@@ -122,16 +117,56 @@ final class WindowFunctions {
     }
 
     /**
-     * The value {@code delta} rows away within the partition, else the default (or NULL): the value
-     * and default columns are gathered as one, the default's rows after the value's.
+     * The rows a value can be taken from, in order: every row, or with IGNORE NULLS those whose value
+     * is not NULL. {@code before[i]}: how many of them precede row i ({@code rows + 1} entries).
      */
-    private static Col offset(WindowBlock block, Col value, Col fallback, long delta) {
+    private static final class Candidates {
+        final int[] rows;
+        final int[] before;
+
+        Candidates(Col value, boolean ignoreNulls) {
+            int n = value.length;
+            boolean[] nulls = !ignoreNulls ? null : value.type.kind() == DataType.Kind.NULL ? allTrue(n) : value.nulls;
+            rows = new int[n];
+            before = new int[n + 1];
+            int count = 0;
+            for (int i = 0; i < n; i++) {
+                before[i] = count;
+                if (nulls == null || !nulls[i]) {
+                    rows[count++] = i;
+                }
+            }
+            before[n] = count;
+        }
+
+        private static boolean[] allTrue(int n) {
+            boolean[] out = new boolean[n];
+            java.util.Arrays.fill(out, true);
+            return out;
+        }
+    }
+
+    /**
+     * The value {@code delta} rows away within the partition (counting only non-NULL values with
+     * IGNORE NULLS), else the default (or NULL): the value and default columns are gathered as one,
+     * the default's rows after the value's.
+     */
+    private static Col offset(WindowBlock block, Col value, Col fallback, boolean ignoreNulls, long delta) {
         int rows = block.rows;
+        Candidates candidates = new Candidates(value, ignoreNulls);
         int[] pick = new int[rows];
         for (int i = 0; i < rows; i++) {
-            long j = i + delta;
-            boolean inside = j >= block.partitionStart[i] && j < block.partitionEnd[i];
-            pick[i] = inside ? (int) j : fallback == null ? -1 : rows + i;
+            int found;
+            if (delta == 0) {
+                found = i;
+            } else {
+                // the |delta|-th candidate before row i, or after it, within the partition
+                long at = delta < 0 ? candidates.before[i] + delta : candidates.before[i + 1] + delta - 1;
+                boolean inside = at >= candidates.before[block.partitionStart[i]]
+                        && at < candidates.before[block.partitionEnd[i]];
+                found = inside ? candidates.rows[(int) at] : -1;
+            }
+            pick[i] = found >= 0 ? found : fallback == null ? -1 : rows + i;
         }
         if (fallback == null) {
             return value.gatherOrNull(pick, rows);

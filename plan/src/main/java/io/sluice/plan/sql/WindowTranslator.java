@@ -3,6 +3,7 @@ package io.sluice.plan.sql;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.expr.WindowCall;
 import io.sluice.plan.expr.WindowFrame;
@@ -26,6 +27,7 @@ import org.apache.calcite.sql.SqlWindow;
  * Translates {@code f(args) OVER (PARTITION BY ... ORDER BY ... frame)} into a {@link WindowCall}.
  * ORDER BY keys sort NULLs last in both directions unless told (DuckDB's default, as for the
  * query's ORDER BY); without a frame the SQL default applies ({@link WindowCall#defaultFrame}).
+ * {@code IGNORE NULLS} after the call, or Spark's {@code first_value(x, true)}, skips NULL values.
  */
 final class WindowTranslator {
     private WindowTranslator() {
@@ -33,8 +35,10 @@ final class WindowTranslator {
 
     static Expr translate(SqlCall over, Function<SqlNode, Expr> translator) {
         SqlNode functionNode = over.operand(0);
+        boolean ignoreNulls = false;
         if (functionNode.getKind() == SqlKind.IGNORE_NULLS || functionNode.getKind() == SqlKind.RESPECT_NULLS) {
-            throw SqlErrors.unsupported("IGNORE NULLS / RESPECT NULLS in window function " + functionNode);
+            ignoreNulls = functionNode.getKind() == SqlKind.IGNORE_NULLS;
+            functionNode = ((SqlCall) functionNode).operand(0);
         }
         if (!(functionNode instanceof SqlCall function)) {
             throw SqlErrors.unsupported("window function " + functionNode);
@@ -66,6 +70,11 @@ final class WindowTranslator {
             }
             args.add(arg);
         }
+        if ((f == WindowFunction.FIRST_VALUE || f == WindowFunction.LAST_VALUE) && args.size() == 2
+                && args.get(1) instanceof Literal flag && flag.value() instanceof Boolean ignore) {
+            ignoreNulls |= ignore; // Spark's first_value(x, true)
+            args.remove(1);
+        }
         List<Expr> partitionBy = new ArrayList<>();
         for (SqlNode node : window.getPartitionList()) {
             partitionBy.add(translator.apply(node));
@@ -78,7 +87,7 @@ final class WindowTranslator {
             checkNoWindow(e, "PARTITION BY");
         }
         orderBy.forEach(k -> checkNoWindow(k.expr(), "ORDER BY"));
-        return new WindowCall(f, args, partitionBy, orderBy, frame(window, orderBy));
+        return new WindowCall(f, args, partitionBy, orderBy, frame(window, orderBy), ignoreNulls);
     }
 
     private static void checkNoWindow(Expr e, String clause) {

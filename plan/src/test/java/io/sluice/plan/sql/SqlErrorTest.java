@@ -100,8 +100,8 @@ class SqlErrorTest {
                 .hasMessage("unsupported SQL: subquery outside WHERE, HAVING and the select list");
         assertError("SELECT soundex(k) FROM t").hasMessage("unsupported SQL: function 'soundex'");
         assertError("SELECT count(DISTINCT v) OVER () FROM t").hasMessage("unsupported SQL: DISTINCT in window function count()");
-        assertError("SELECT lag(v) IGNORE NULLS OVER (ORDER BY v) FROM t")
-                .hasMessageStartingWith("unsupported SQL: IGNORE NULLS / RESPECT NULLS");
+        assertError("SELECT rank() IGNORE NULLS OVER (ORDER BY v) FROM t")
+                .hasMessage("IGNORE NULLS applies to lag, lead, first_value, last_value and nth_value, not rank()");
         assertError("SELECT sum(v) OVER (ORDER BY day RANGE BETWEEN INTERVAL '1' MONTH PRECEDING AND CURRENT ROW) FROM t")
                 .hasMessageStartingWith("unsupported SQL: window frame offset");
         assertError("SELECT CAST(v AS TIMESTAMP) FROM t").hasMessage("unsupported SQL: cast to TIMESTAMP");
