@@ -8,6 +8,7 @@ import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.TypeRules;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.DataType.Kind;
+import java.util.Arrays;
 
 /**
  * sum, count, avg, min and max over each row's frame, in one pass: frames only move forward
@@ -203,7 +204,7 @@ final class FrameAggregates {
     private static Col minMax(boolean min, Col arg, WindowFrames frames, int rows) {
         int[] winner = new int[rows];
         if (arg.type.kind() == Kind.NULL) {
-            java.util.Arrays.fill(winner, -1);
+            Arrays.fill(winner, -1);
             return arg.gatherOrNull(winner, rows);
         }
         boolean[] nulls = arg.nulls;

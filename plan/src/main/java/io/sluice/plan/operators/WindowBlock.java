@@ -2,6 +2,7 @@ package io.sluice.plan.operators;
 
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.KeyOrder;
+import java.util.Arrays;
 
 /**
  * The structure of a block of rows sorted by PARTITION BY then ORDER BY keys and holding only
@@ -40,7 +41,7 @@ final class WindowBlock {
                 partition = i;
                 peers = i;
             } else if (i > 0 && orderKeys.length > 0 && peerOrder.compare(orderKeys, i - 1, orderKeys, i) != 0) {
-                fill(block.peerEnd, peers, i, i);
+                Arrays.fill(block.peerEnd, peers, i, i);
                 peers = i;
             }
             block.partitionStart[i] = partition;
@@ -53,12 +54,8 @@ final class WindowBlock {
     }
 
     private void close(int partition, int peers, int end) {
-        fill(partitionEnd, partition, end, end);
-        fill(peerEnd, peers, end, end);
-    }
-
-    private static void fill(int[] array, int from, int to, int value) {
-        java.util.Arrays.fill(array, from, to, value);
+        Arrays.fill(partitionEnd, partition, end, end);
+        Arrays.fill(peerEnd, peers, end, end);
     }
 
     /**

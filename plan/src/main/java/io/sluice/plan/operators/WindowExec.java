@@ -21,6 +21,7 @@ import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -279,8 +280,8 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
             pendingEvaluated.clear();
             pendingRows = 0;
             int p = evaluated.partitionKeys;
-            Col[] partitionKeys = java.util.Arrays.copyOfRange(evaluatedColumns, 0, p);
-            Col[] orderKeys = java.util.Arrays.copyOfRange(evaluatedColumns, p, p + evaluated.orderKeys);
+            Col[] partitionKeys = Arrays.copyOfRange(evaluatedColumns, 0, p);
+            Col[] orderKeys = Arrays.copyOfRange(evaluatedColumns, p, p + evaluated.orderKeys);
             WindowBlock block = WindowBlock.of(rows, partitionKeys, partitionOrder, orderKeys, peerOrder);
             Col[] out = new Col[schema.size()];
             System.arraycopy(inputColumns, 0, out, 0, inputColumns.length);

@@ -1,8 +1,8 @@
 package io.sluice.plan.operators;
 
 import io.sluice.plan.exec.Col;
-import io.sluice.plan.exec.KeyOrder;
 import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.expr.TypeRules;
 import io.sluice.plan.expr.WindowFrame;
 import io.sluice.plan.expr.WindowFrame.Bound;
 import io.sluice.plan.expr.WindowFrame.BoundKind;
@@ -62,7 +62,7 @@ final class WindowFrames {
 
     /** RANGE with an offset bound, partition by partition. */
     private void rangeOffsets(WindowFrame frame, WindowBlock block, Col orderKey, SortKey key) {
-        double scale = orderKey.type.kind() == DataType.Kind.DECIMAL ? io.sluice.plan.expr.TypeRules.pow10(orderKey.type.scale()) : 1;
+        double scale = orderKey.type.kind() == DataType.Kind.DECIMAL ? TypeRules.pow10(orderKey.type.scale()) : 1;
         for (int p = 0; p < block.rows; p = block.partitionEnd[p]) {
             int pEnd = block.partitionEnd[p];
             // the rows of non-NULL key form one run, before or after the NULLs

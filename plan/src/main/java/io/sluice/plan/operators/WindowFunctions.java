@@ -5,6 +5,7 @@ import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.expr.WindowCall;
 import io.sluice.plan.expr.WindowFunction;
 import io.sluice.plan.types.DataType;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -141,7 +142,7 @@ final class WindowFunctions {
 
         private static boolean[] allTrue(int n) {
             boolean[] out = new boolean[n];
-            java.util.Arrays.fill(out, true);
+            Arrays.fill(out, true);
             return out;
         }
     }
