@@ -19,7 +19,8 @@ import java.util.Arrays;
  *       rows entering are added, so every intermediate sum is over part of the new frame. Integer
  *       and decimal sums are exact longs (overflow, or a decimal sum past its type's precision, is
  *       an error naming the expression). Double sums over a sliding start subtract, so they may
- *       differ from a fresh sum in the last bits; frames from the partition's start never subtract.
+ *       differ from a fresh sum in the last bits (frames from the partition's start never
+ *       subtract); infinities and NaNs are counted apart, so one leaving the frame leaves no trace.
  *   <li>min and max keep a monotonic deque of candidate rows (values increasing for min): O(1)
  *       amortized per row whatever the frame size; the result is gathered from the winning row.
  * </ul>
@@ -139,6 +140,10 @@ final class FrameAggregates {
         return new SluiceException("numeric overflow: " + expression + " does not fit " + type);
     }
 
+    /**
+     * Double sums keep only finite values in the running sum and count infinities and NaNs apart, so
+     * a NaN or infinity that leaves the frame leaves no trace (subtracting it would).
+     */
     private static Col sumDoubles(AggregateFunction function, Col arg, WindowFrames frames, int rows) {
         double[] values = Kernels.toDoubles(arg);
         boolean[] nulls = arg.nulls;
@@ -146,6 +151,9 @@ final class FrameAggregates {
         long[] counts = new long[rows];
         double sum = 0;
         long count = 0;
+        long nans = 0;
+        long positiveInfinities = 0;
+        long negativeInfinities = 0;
         int lo = 0;
         int hi = 0;
         for (int i = 0; i < rows; i++) {
@@ -154,12 +162,22 @@ final class FrameAggregates {
             if (s >= hi) {
                 sum = 0;
                 count = 0;
+                nans = 0;
+                positiveInfinities = 0;
+                negativeInfinities = 0;
                 lo = s;
                 hi = s;
             }
             for (; lo < s; lo++) {
                 if (nulls == null || !nulls[lo]) {
-                    sum -= values[lo];
+                    double v = values[lo];
+                    if (Double.isFinite(v)) {
+                        sum -= v;
+                    } else {
+                        nans -= Double.isNaN(v) ? 1 : 0;
+                        positiveInfinities -= v == Double.POSITIVE_INFINITY ? 1 : 0;
+                        negativeInfinities -= v == Double.NEGATIVE_INFINITY ? 1 : 0;
+                    }
                     count--;
                 }
             }
@@ -168,11 +186,20 @@ final class FrameAggregates {
             }
             for (; hi < e; hi++) {
                 if (nulls == null || !nulls[hi]) {
-                    sum += values[hi];
+                    double v = values[hi];
+                    if (Double.isFinite(v)) {
+                        sum += v;
+                    } else {
+                        nans += Double.isNaN(v) ? 1 : 0;
+                        positiveInfinities += v == Double.POSITIVE_INFINITY ? 1 : 0;
+                        negativeInfinities += v == Double.NEGATIVE_INFINITY ? 1 : 0;
+                    }
                     count++;
                 }
             }
-            sums[i] = sum;
+            boolean nan = nans > 0 || (positiveInfinities > 0 && negativeInfinities > 0);
+            sums[i] = nan ? Double.NaN : positiveInfinities > 0 ? Double.POSITIVE_INFINITY
+                    : negativeInfinities > 0 ? Double.NEGATIVE_INFINITY : sum;
             counts[i] = count;
         }
         boolean[] empty = emptyFrames(counts, rows);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.KeyOrder;
+import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
@@ -18,6 +19,7 @@ import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -105,5 +107,18 @@ class WindowExecTest extends OperatorTestBase {
                     sum, min, max));
         }
         return out;
+    }
+
+    /** A NaN or infinity that leaves a sliding frame leaves no trace in the running double sum. */
+    @Test
+    void nonFiniteValuesLeaveTheSlidingSum() {
+        double inf = Double.POSITIVE_INFINITY;
+        Col v = Col.ofDoubles(new double[] {1, inf, 2, Double.NaN, 3, 4, -inf, inf, 5}, null);
+        WindowBlock block = WindowBlock.of(9, new Col[0], new KeyOrder(List.of()), new Col[0], new KeyOrder(List.of()));
+        WindowFrame lastTwo = new WindowFrame(WindowFrame.Units.ROWS, WindowFrame.Bound.preceding(1),
+                WindowFrame.Bound.CURRENT_ROW);
+        Col sums = FrameAggregates.compute(AggregateFunction.SUM, v, WindowFrames.of(lastTwo, block, null, null), 9,
+                DataType.FLOAT64, "sum(v)");
+        assertThat(sums.doubles).containsExactly(1, inf, inf, Double.NaN, Double.NaN, 7, -inf, Double.NaN, inf);
     }
 }
