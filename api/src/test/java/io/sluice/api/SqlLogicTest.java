@@ -40,7 +40,7 @@ import org.junit.jupiter.api.TestFactory;
  * significant digits, NaN and Infinity as such; dates as yyyy-mm-dd; timestamps as
  * yyyy-mm-dd hh:mm:ss with a fraction only when not zero; booleans as true/false. Without {@code rowsort} the rows
  * must come in the expected order. {@code ${TEMP}} in SQL is a fresh directory per file (for
- * statements that write files), deleted when the file is done.
+ * statements that write files), deleted when the file is done. {@code -Dsluice.slt=NAME} runs only the files whose name contains NAME.
  */
 class SqlLogicTest {
     private static final String DIRECTORY = "slt";

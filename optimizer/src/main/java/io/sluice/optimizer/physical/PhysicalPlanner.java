@@ -20,6 +20,7 @@ import io.sluice.plan.logical.StatisticsEstimator;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.logical.Window;
 import io.sluice.plan.operators.EmptyExec;
 import io.sluice.plan.operators.FileScanExec;
 import io.sluice.plan.operators.FilterExec;
@@ -32,6 +33,7 @@ import io.sluice.plan.operators.RuntimeFilterExec;
 import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.operators.SortMergeJoinExec;
 import io.sluice.plan.operators.UnionExec;
+import io.sluice.plan.operators.WindowExec;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.stats.Selectivity;
 import io.sluice.plan.stats.Statistics;
@@ -245,6 +247,9 @@ public final class PhysicalPlanner {
             HashAggregateExec partial = HashAggregateExec.partial(plan(aggregate.input()), aggregate.groupBy(),
                     aggregate.aggregates());
             return HashAggregateExec.finalPhase(partial, partial);
+        }
+        if (plan instanceof Window window) {
+            return new WindowExec(plan(window.input()), window.windowExprs());
         }
         if (plan instanceof Sort sort) {
             if (rangePartitionedSort && sort.fetch() == Sort.ALL) {

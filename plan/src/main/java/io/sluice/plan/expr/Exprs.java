@@ -23,6 +23,18 @@ public final class Exprs {
         return false;
     }
 
+    public static boolean containsWindow(Expr expr) {
+        if (expr instanceof WindowCall) {
+            return true;
+        }
+        for (Expr child : expr.children()) {
+            if (containsWindow(child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Names of the columns an expression reads, in first-use order. */
     public static Set<String> columns(Expr expr) {
         Set<String> out = new LinkedHashSet<>();

@@ -29,6 +29,7 @@ import io.sluice.plan.expr.Like;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.Unary;
 import io.sluice.plan.exec.Temporal;
+import io.sluice.plan.expr.WindowFunction;
 import io.sluice.plan.types.DataType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -268,7 +269,9 @@ final class ExpressionTranslator {
                     ? new ScalarFunction(ScalarFunction.Function.CONCAT_OPERATOR, List.of(operand(call, 0), operand(call, 1)))
                     : unsupportedOperator(call);
             case EXTRACT -> extract(call);
-            case OVER -> throw SqlErrors.unsupported("window function " + call.operand(0));
+            case OVER -> WindowTranslator.translate(call, this::translate);
+            case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE ->
+                    function(call);
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
             case EXISTS -> new Exists(subquery(call.operand(0)), false, scope.id());
             case SOME, ALL -> quantified(call);
@@ -424,7 +427,7 @@ final class ExpressionTranslator {
     }
 
     /** A constant interval of months, days and microseconds. */
-    private record Interval(int months, int days, long micros) {
+    record Interval(int months, int days, long micros) {
         Interval(int months, int days) {
             this(months, days, 0);
         }
@@ -662,6 +665,10 @@ final class ExpressionTranslator {
             default -> null;
         };
         if (function == null) {
+            WindowFunction window = WindowFunction.of(name);
+            if (window != null) {
+                throw new SluiceException(name + "() is a window function and needs an OVER clause");
+            }
             Expr scalar = scalarFunction(name, call);
             if (scalar == null) {
                 throw SqlErrors.unsupported("function '" + name + "'");
@@ -685,6 +692,9 @@ final class ExpressionTranslator {
             return new AggregateCall(AggregateFunction.COUNT_STAR, null);
         }
         Expr argument = expr(arg);
+        if (Exprs.containsWindow(argument)) {
+            throw new SluiceException("window functions are not allowed inside aggregate " + name + "(" + argument + ")");
+        }
         if (Exprs.containsAggregate(argument)) {
             throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ")");
         }

@@ -28,6 +28,7 @@ import io.sluice.plan.logical.Sort;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.logical.WindowPlanner;
 import io.sluice.plan.source.TableSource;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
@@ -342,7 +343,7 @@ final class QueryTranslator {
     }
 
     private LogicalPlan select(SqlSelect select, SqlNodeList orderList, SqlNode offset, SqlNode fetch) {
-        rejectUnsupportedClauses(select);
+        NamedWindows.resolve(select, orderList);
         From from = from(select.getFrom());
         TableScope scope = from.scope();
         ExpressionTranslator.SubqueryPlanner subqueries = subqueryPlanner(scope);
@@ -350,7 +351,7 @@ final class QueryTranslator {
 
         LogicalPlan plan = from.plan();
         if (select.getWhere() != null) {
-            plan = new Filter(plan, columnsOnly.translate(select.getWhere()));
+            plan = new Filter(plan, noWindow(columnsOnly.translate(select.getWhere()), "WHERE"));
         }
 
         List<SelectItem> items = selectItems(select.getSelectList(), scope, columnsOnly);
@@ -360,13 +361,18 @@ final class QueryTranslator {
                 ? GroupingSets.of(select.getGroup(), node -> groupItem(node, listed, withAliases)) : null;
         List<Expr> groupBy = groupingSets == null ? groupBy(select.getGroup(), items, withAliases)
                 : GroupingSets.union(groupingSets);
-        Expr having = select.getHaving() == null ? null : withAliases.translate(select.getHaving());
+        groupBy.forEach(g -> noWindow(g, "GROUP BY"));
+        Expr having = select.getHaving() == null ? null : noWindow(withAliases.translate(select.getHaving()), "HAVING");
+        Expr qualify = select.getQualify() == null ? null : withAliases.translate(select.getQualify());
         List<OrderItem> order = orderItems(orderList, items, withAliases);
 
         List<Expr> mayAggregate = new ArrayList<>();
         items.forEach(i -> mayAggregate.add(i.expr()));
         if (having != null) {
             mayAggregate.add(having);
+        }
+        if (qualify != null) {
+            mayAggregate.add(qualify);
         }
         order.stream().filter(o -> o.expr() != null).forEach(o -> mayAggregate.add(o.expr()));
         boolean grouped = select.getGroup() != null && !select.getGroup().isEmpty(); // GROUP BY () too
@@ -389,6 +395,25 @@ final class QueryTranslator {
             }
             items = items.stream().map(i -> new SelectItem(rewriter.rewrite(i.expr()), i.name(), i.aliased())).toList();
             order = order.stream().map(o -> o.expr() == null ? o : o.withExpr(rewriter.rewrite(o.expr()))).toList();
+            qualify = qualify == null ? null : rewriter.rewrite(qualify);
+        }
+        List<Expr> windowed = new ArrayList<>();
+        items.forEach(i -> windowed.add(i.expr()));
+        order.stream().filter(o -> o.expr() != null).forEach(o -> windowed.add(o.expr()));
+        if (qualify != null) {
+            if (!WindowPlanner.any(List.of(qualify))) {
+                throw new SluiceException("QUALIFY needs a window function: " + qualify);
+            }
+            windowed.add(qualify);
+        }
+        if (WindowPlanner.any(windowed)) {
+            WindowPlanner windows = WindowPlanner.plan(plan, windowed);
+            plan = windows.plan();
+            items = items.stream().map(i -> new SelectItem(windows.rewrite(i.expr()), i.name(), i.aliased())).toList();
+            order = order.stream().map(o -> o.expr() == null ? o : o.withExpr(windows.rewrite(o.expr()))).toList();
+            if (qualify != null) {
+                plan = new Filter(plan, windows.rewrite(qualify));
+            }
         }
         return project(plan, items, order, select.isDistinct(), offset, fetch);
     }
@@ -409,6 +434,15 @@ final class QueryTranslator {
             out.add(call);
         }
         return out;
+    }
+
+    /** {@code e}, which must not call a window function in {@code clause}. */
+    private static Expr noWindow(Expr e, String clause) {
+        if (Exprs.containsWindow(e)) {
+            throw new SluiceException("window functions are not allowed in " + clause + ": " + e
+                    + " (filter on a window in an enclosing query or with QUALIFY)");
+        }
+        return e;
     }
 
     /** An aggregation with the output of {@link Aggregate}: group-by columns, then each call by name. */
@@ -512,15 +546,6 @@ final class QueryTranslator {
 
     private static boolean containsIgnoreCase(List<String> names, String name) {
         return names.stream().anyMatch(n -> n.equalsIgnoreCase(name));
-    }
-
-    private static void rejectUnsupportedClauses(SqlSelect select) {
-        if (select.getWindowList() != null && !select.getWindowList().isEmpty()) {
-            throw SqlErrors.unsupported("WINDOW clause");
-        }
-        if (select.getQualify() != null) {
-            throw SqlErrors.unsupported("QUALIFY");
-        }
     }
 
     /** What FROM reads: the plan producing its rows and the names its columns go by. */

@@ -97,7 +97,11 @@ class SqlErrorTest {
         assertError("SELECT k FROM t INTERSECT ALL SELECT k FROM t").hasMessage("unsupported SQL: INTERSECT ALL");
         assertError("SELECT k FROM t EXCEPT ALL SELECT k FROM t").hasMessage("unsupported SQL: EXCEPT ALL");
         assertError("SELECT soundex(k) FROM t").hasMessage("unsupported SQL: function 'soundex'");
-        assertError("SELECT row_number() OVER (ORDER BY v) FROM t").hasMessageStartingWith("unsupported SQL: window function");
+        assertError("SELECT count(DISTINCT v) OVER () FROM t").hasMessage("unsupported SQL: DISTINCT in window function count()");
+        assertError("SELECT rank() IGNORE NULLS OVER (ORDER BY v) FROM t")
+                .hasMessage("IGNORE NULLS applies to lag, lead, first_value, last_value and nth_value, not rank()");
+        assertError("SELECT sum(v) OVER (ORDER BY day RANGE BETWEEN INTERVAL '1' MONTH PRECEDING AND CURRENT ROW) FROM t")
+                .hasMessageStartingWith("unsupported SQL: window frame offset");
         assertError("SELECT CAST(v AS TIME) FROM t").hasMessage("unsupported SQL: cast to TIME");
         assertError("SELECT k FROM t WHERE day > DATE '2024-01-01' - INTERVAL '1 02' DAY TO HOUR")
                 .hasMessage("unsupported SQL: INTERVAL DAY_TO_HOUR (intervals of YEAR, MONTH, WEEK, DAY, HOUR, MINUTE and"
