@@ -76,7 +76,7 @@ class MemoryLimitsTest {
     void aJoinThatCannotFitFailsOnceNamingTheJoinAndTheWorkersGoOn() throws Exception {
         // Every row has the same key: no partitioning splits the build side.
         assertThatThrownBy(() -> session.sql("SET sluice.join.broadcast-threshold = -1;"
-                + "SELECT count(*) FROM t a JOIN t b ON a.id % 1 = b.id % 1"))
+                + "SELECT count(*) FROM t a JOIN t b ON a.id % 1 = b.id % 1").collect())
                 .isInstanceOf(SluiceException.class)
                 .hasMessageContaining("HashJoinExec")
                 .hasMessageContaining("build side, partition")
@@ -88,7 +88,7 @@ class MemoryLimitsTest {
 
     @Test
     void aResultOverTheCapFailsAndFreesWhatWasFetched() throws Exception {
-        assertThatThrownBy(() -> session.sql("SET sluice.result.max-bytes = 100k; SELECT id, s FROM t"))
+        assertThatThrownBy(() -> session.sql("SET sluice.result.max-bytes = 100k; SELECT id, s FROM t").collect())
                 .isInstanceOf(SluiceException.class)
                 .hasMessageContaining("larger than sluice.result.max-bytes (100.0 KiB)");
         ClusterTesting.assertNoLeakedBuffers(session);

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.source.FileAccessPolicy;
 import io.sluice.plan.types.DataType;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -37,7 +38,14 @@ class WriteTest {
     @BeforeAll
     static void start() throws Exception {
         duck = new DuckDbOracle();
-        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3));
+        // FaultyFileSystem's scheme, allowed for this cluster only
+        System.setProperty(FileAccessPolicy.SCHEMES_PROPERTY, FaultyFileSystem.SCHEME);
+        try {
+            session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3)
+                    .withAllowedRoots(List.of("/", FaultyFileSystem.SCHEME + ":///")));
+        } finally {
+            System.clearProperty(FileAccessPolicy.SCHEMES_PROPERTY);
+        }
         source = data.resolve("src");
         Files.createDirectories(source);
         for (int f = 0; f < FILES; f++) {

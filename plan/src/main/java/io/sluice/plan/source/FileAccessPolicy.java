@@ -32,6 +32,8 @@ import java.util.Set;
  */
 public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
     public static final Set<String> DEFAULT_SCHEMES = Set.of("file", "hdfs", "s3a");
+    /** The system property naming further allowed schemes, comma-separated (a Hadoop file system such as {@code gs}). */
+    public static final String SCHEMES_PROPERTY = "sluice.fs.allowed-schemes";
     /** The system property naming the roots, comma-separated. */
     public static final String ROOTS_PROPERTY = "sluice.fs.allowed-roots";
 
@@ -43,9 +45,20 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
         }
     }
 
-    /** The default schemes under {@code roots}. */
+    /** The default schemes, plus those of {@value #SCHEMES_PROPERTY}, under {@code roots}. */
     public static FileAccessPolicy under(List<String> roots) {
-        return new FileAccessPolicy(DEFAULT_SCHEMES, roots);
+        Set<String> schemes = new java.util.TreeSet<>(DEFAULT_SCHEMES);
+        String more = System.getProperty(SCHEMES_PROPERTY);
+        if (more != null && !more.isBlank()) {
+            for (String scheme : more.trim().split("\\s*,\\s*")) {
+                if (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https")) {
+                    throw new IllegalArgumentException(SCHEMES_PROPERTY + " cannot allow " + scheme
+                            + ": the coordinator would fetch URLs for its clients");
+                }
+                schemes.add(scheme.toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        return new FileAccessPolicy(schemes, roots);
     }
 
     /** Roots from {@value #ROOTS_PROPERTY} when set, else {@code defaultRoot}. */

@@ -86,6 +86,16 @@ public final class PlanWireClasses implements WireClasses {
                 Partitioning.RoundRobin.class, Partitioning.Broadcast.class, Partitioning.Range.class,
                 PlanProperties.class, SplitPoints.class,
                 // task results
-                MapStatus.class, FetchFailure.class, OperatorMetrics.class);
+                MapStatus.class, FetchFailure.class, OperatorMetrics.class,
+                // windows, grouping, timestamps, quantified subqueries, mark joins, ordered gathers, writes
+                io.sluice.plan.exec.Temporal.TruncUnit.class, io.sluice.plan.expr.DateTrunc.class,
+                io.sluice.plan.expr.GroupingCall.class, io.sluice.plan.expr.QuantifiedComparison.class,
+                io.sluice.plan.expr.WindowCall.class, io.sluice.plan.expr.WindowFunction.class,
+                io.sluice.plan.expr.WindowFrame.class, io.sluice.plan.expr.WindowFrame.Units.class,
+                io.sluice.plan.expr.WindowFrame.BoundKind.class, io.sluice.plan.expr.WindowFrame.Bound.class,
+                io.sluice.plan.logical.Window.class, io.sluice.plan.logical.JoinMark.class,
+                io.sluice.plan.operators.OrderedGatherExec.class, io.sluice.plan.operators.WindowExec.class,
+                io.sluice.plan.sink.FileWriteExec.class, io.sluice.plan.sink.WriteTarget.class,
+                io.sluice.plan.sink.SaveMode.class);
     }
 }

@@ -39,7 +39,12 @@ class PlanJsonTest {
                         + "WHERE c_id IN (1, 2, 3, 4, 5, 6, 7) AND c_name IS NOT NULL",
                 "SELECT c_id FROM cust WHERE EXISTS (SELECT 1 FROM orders WHERE o_cust = c_id) "
                         + "AND c_id NOT IN (SELECT o_id FROM orders) UNION ALL SELECT o_id FROM orders",
-                "SELECT extract(year FROM o_date), (SELECT max(o_rate) FROM orders) FROM orders o LEFT JOIN cust c ON o.o_cust = c.c_id")) {
+                "SELECT extract(year FROM o_date), (SELECT max(o_rate) FROM orders) FROM orders o LEFT JOIN cust c ON o.o_cust = c.c_id",
+                "SELECT o_cust, rank() OVER (PARTITION BY o_cust ORDER BY o_total DESC), sum(o_rate) OVER (ORDER BY o_date "
+                        + "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), lag(o_note, 1, 'x') OVER (ORDER BY o_id) FROM orders",
+                "SELECT o_cust, o_note, grouping(o_cust), stddev(o_rate), corr(o_rate, o_total) FROM orders "
+                        + "GROUP BY ROLLUP (o_cust, o_note)",
+                "SELECT date_trunc('month', o_date), o_total > ALL (SELECT o_total FROM orders WHERE o_cust = c_id) FROM orders, cust")) {
             LogicalPlan plan = ((Statement.Query) SqlFrontEnd.parse(sql, CATALOG)).plan();
             LogicalPlan back = PlanJson.decode(PlanJson.encode(plan));
             assertThat(back).as(sql).isEqualTo(plan);
