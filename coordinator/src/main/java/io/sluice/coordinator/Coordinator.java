@@ -9,6 +9,7 @@ import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
+import io.sluice.coordinator.scheduler.MapOutputTracker;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.physical.MapStatus;
@@ -60,15 +61,17 @@ public final class Coordinator implements AutoCloseable {
             return t;
         });
         NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter());
+        MapOutputTracker tracker = new MapOutputTracker();
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
-                this::addTaskMetrics),
+                settings.scheduler(), tracker, this::addTaskMetrics),
                 node, ConfigFactory.parseString("pekko.http.server.request-timeout = infinite\n"
                         + "pekko.http.server.idle-timeout = infinite\n"
                         + "pekko.http.server.parsing.max-content-length = 256m").withFallback(ConfigFactory.load()));
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
         java.util.function.Consumer<java.util.List<String>> removeShuffles =
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
-        this.scheduler = new DagScheduler(this::launch, fetcher, removeShuffles, settings.jobTimeout().toMillis());
+        this.scheduler = new DagScheduler(this::launch, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
+                settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
                 settings.queryDefaults(), analyzedJobs);
         ServerBinding binding = null;

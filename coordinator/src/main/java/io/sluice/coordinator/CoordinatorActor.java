@@ -2,6 +2,8 @@ package io.sluice.coordinator;
 
 import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.CoordinatorCommand;
+import io.sluice.cluster.protocol.GetMapOutputs;
+import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.RunTask;
@@ -13,11 +15,13 @@ import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.plan.physical.OperatorMetrics;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.coordinator.scheduler.FetchFailedException;
-import io.sluice.coordinator.scheduler.TaskFailedException;
+import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
+import io.sluice.coordinator.scheduler.MapOutputTracker;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.MapStatus;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -39,11 +44,13 @@ import org.apache.pekko.cluster.typed.Subscribe;
 /**
  * The coordinator's task dispatcher: tracks registered workers and their free slots, hands queued
  * tasks to free slots spreading them over workers, and completes each task's future when its
- * worker reports back. A worker that leaves or becomes unreachable is dropped and its running
- * tasks are queued again, up to {@link #MAX_ATTEMPTS} attempts. All state is confined to the actor.
+ * worker reports back. A failed attempt, one past {@link SchedulerSettings#taskTimeout()}, and the
+ * running attempts of a worker that leaves or becomes unreachable are queued again, up to
+ * {@link SchedulerSettings#taskMaxAttempts()} attempts, on another worker where one has a free
+ * slot; a worker whose attempts keep failing is excluded for a while ({@link ExcludeList}). All
+ * state is confined to the actor.
  */
 public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand> {
-    static final int MAX_ATTEMPTS = 4;
     static final String NO_WORKERS = "no workers have joined the cluster: start one with "
             + "'sluice worker --coordinator HOST:PORT'";
 
@@ -70,6 +77,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     /** Local only: how many workers, slots and tasks the dispatcher has now. */
     record GetLoad(CompletableFuture<ClusterLoad> reply) implements CoordinatorCommand {
+    }
+
+    /** Local only: this attempt has run past the task timeout. */
+    record AttemptTimedOut(String attemptId) implements CoordinatorCommand {
     }
 
     /** Local only: the registered workers' ids and total slots. */
@@ -107,23 +118,38 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         }
     }
 
-    private record Pending(LaunchTask launch, int attempt) {
+    /** A task waiting for a slot: its next attempt's number and the workers its attempts failed on. */
+    private record Pending(LaunchTask launch, int attempt, Set<String> failedOn) {
+        Pending next(String failedWorker) {
+            Set<String> workers = new HashSet<>(failedOn);
+            if (failedWorker != null) {
+                workers.add(failedWorker);
+            }
+            return new Pending(launch, attempt + 1, workers);
+        }
+    }
+
+    /** An attempt running on a worker, and its timeout (null when attempts are not timed out). */
+    private record Running(Pending pending, String workerId, Cancellable timeout) {
     }
 
     private final String coordinatorId;
     private final Map<String, WorkerState> workers = new LinkedHashMap<>();
     private final ArrayDeque<Pending> queue = new ArrayDeque<>();
-    private final Map<String, Pending> running = new LinkedHashMap<>();
+    private final Map<String, Running> running = new HashMap<>();
     private int nextWorker;
     private final java.util.function.BiConsumer<String, TaskMetrics> taskMetrics;
+    private final SchedulerSettings settings;
+    private final ExcludeList excludes;
+    private final MapOutputTracker tracker;
 
     public static Behavior<CoordinatorCommand> create(String coordinatorId) {
-        return create(coordinatorId, (jobId, metrics) -> { });
+        return create(coordinatorId, SchedulerSettings.defaults(), new MapOutputTracker(), (jobId, metrics) -> { });
     }
 
     /** {@code taskMetrics} is told each finished task's job and metrics (when the worker sent them). */
-    public static Behavior<CoordinatorCommand> create(String coordinatorId,
-            java.util.function.BiConsumer<String, TaskMetrics> taskMetrics) {
+    public static Behavior<CoordinatorCommand> create(String coordinatorId, SchedulerSettings settings,
+            MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
             ActorRef<ClusterEvent.MemberRemoved> members = context.messageAdapter(ClusterEvent.MemberRemoved.class,
@@ -136,15 +162,18 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             cluster.subscriptions().tell(Subscribe.create(members, ClusterEvent.MemberRemoved.class));
             cluster.subscriptions().tell(Subscribe.create(unreachable, ClusterEvent.UnreachableMember.class));
             cluster.subscriptions().tell(Subscribe.create(reachable, ClusterEvent.ReachableMember.class));
-            return new CoordinatorActor(context, coordinatorId, taskMetrics);
+            return new CoordinatorActor(context, coordinatorId, settings, tracker, taskMetrics);
         });
     }
 
-    private CoordinatorActor(ActorContext<CoordinatorCommand> context, String coordinatorId,
-            java.util.function.BiConsumer<String, TaskMetrics> taskMetrics) {
+    private CoordinatorActor(ActorContext<CoordinatorCommand> context, String coordinatorId, SchedulerSettings settings,
+            MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics) {
         super(context);
+        this.tracker = tracker;
         this.coordinatorId = coordinatorId;
         this.taskMetrics = taskMetrics;
+        this.settings = settings;
+        this.excludes = new ExcludeList(settings.excludeMaxFailures(), settings.excludeTimeout().toMillis());
     }
 
     @Override
@@ -154,6 +183,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(LaunchTask.class, this::onLaunch)
                 .onMessage(TaskFinished.class, this::onFinished)
                 .onMessage(CancelLaunch.class, this::onCancelLaunch)
+                .onMessage(AttemptTimedOut.class, this::onTimedOut)
+                .onMessage(GetMapOutputs.class, this::onGetMapOutputs)
                 .onMessage(MemberGone.class, this::onMemberGone)
                 .onMessage(Reachability.class, this::onReachability)
                 .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
@@ -183,20 +214,25 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             msg.result().completeExceptionally(new SluiceException(NO_WORKERS));
             return this;
         }
-        queue.add(new Pending(msg, msg.task().attempt()));
+        queue.add(new Pending(msg, msg.task().attempt(), Set.of()));
         dispatch();
         return this;
     }
 
     private Behavior<CoordinatorCommand> onFinished(TaskFinished msg) {
-        Pending pending = running.remove(msg.taskId());
+        Running attempt = running.remove(msg.taskId());
         WorkerState worker = workers.get(msg.workerId());
         if (worker != null) {
             worker.running().remove(msg.taskId());
         }
-        if (pending == null) {
-            return this; // a late report from an attempt that was already given up on
+        if (attempt == null) {
+            dispatch(); // a late report from an attempt given up on (timed out, lost): its slot is free now
+            return this;
         }
+        if (attempt.timeout() != null) {
+            attempt.timeout().cancel();
+        }
+        Pending pending = attempt.pending();
         if (msg.metrics() != null) {
             taskMetrics.accept(pending.launch().task().jobId(), msg.metrics());
         }
@@ -215,10 +251,64 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             result.completeExceptionally(new FetchFailedException(msg.fetchFailure(), msg.error()));
         } else {
             getContext().getLog().warn("task {} failed on {}: {}", msg.taskId(), msg.workerId(), msg.error());
-            retry(pending, msg.error());
+            failedOn(msg.workerId());
+            retry(pending, msg.workerId(), msg.error());
         }
         dispatch();
         return this;
+    }
+
+    /**
+     * An attempt past the task timeout is given up: its worker is told to stop it, it counts as a
+     * failure of that worker, and the task runs again. Its slot stays taken until the worker
+     * reports the attempt ended, so a task that cannot be stopped never over-books its worker.
+     */
+    private Behavior<CoordinatorCommand> onTimedOut(AttemptTimedOut msg) {
+        Running attempt = running.remove(msg.attemptId());
+        if (attempt == null) {
+            return this;
+        }
+        WorkerState worker = workers.get(attempt.workerId());
+        if (worker != null) {
+            worker.ref().tell(new CancelTask(msg.attemptId()));
+        }
+        String reason = "attempt " + msg.attemptId() + " timed out after " + settings.taskTimeout().toMillis()
+                + " ms on " + attempt.workerId() + " (sluice.task.timeout)";
+        getContext().getLog().warn(reason);
+        if (!attempt.pending().launch().result().isDone()) {
+            failedOn(attempt.workerId());
+            retry(attempt.pending(), attempt.workerId(), reason);
+        }
+        dispatch();
+        return this;
+    }
+
+    /** A task asks where the blocks of the partition it reads live. */
+    private Behavior<CoordinatorCommand> onGetMapOutputs(GetMapOutputs msg) {
+        MapOutputs answer;
+        try {
+            List<MapStatus> column = tracker.column(msg.jobId(), msg.shuffleId(), msg.partition());
+            answer = column == null
+                    ? MapOutputs.failed("no map outputs of shuffle " + msg.shuffleId() + " for job " + msg.jobId()
+                            + " (the job has ended)")
+                    : MapOutputs.of(column);
+        } catch (IllegalArgumentException e) {
+            answer = MapOutputs.failed(e.getMessage());
+        }
+        msg.replyTo().tell(answer);
+        return this;
+    }
+
+    /** Counts a failed attempt against its worker, which may exclude it. */
+    private void failedOn(String workerId) {
+        if (excludes.recordFailure(workerId, now())) {
+            getContext().getLog().warn("worker {} excluded for {} s: {} failed attempts (sluice.exclude.max-failures)",
+                    workerId, settings.excludeTimeout().toSeconds(), settings.excludeMaxFailures());
+        }
+    }
+
+    private static long now() {
+        return System.nanoTime() / 1_000_000;
     }
 
     /**
@@ -229,8 +319,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private Behavior<CoordinatorCommand> onCancelLaunch(CancelLaunch msg) {
         for (WorkerState worker : workers.values()) {
             for (String attempt : worker.running()) {
-                Pending pending = running.get(attempt);
-                if (pending != null && pending.launch().task().taskId().equals(msg.taskId())) {
+                Running run = running.get(attempt);
+                if (run != null && run.pending().launch().task().taskId().equals(msg.taskId())) {
                     worker.ref().tell(new CancelTask(attempt));
                 }
             }
@@ -253,6 +343,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                         w.running().size());
             }
             workers.remove(w.id());
+            excludes.forget(w.id());
             requeueRunning(w);
         }
         if (workers.isEmpty() && !queue.isEmpty()) {
@@ -291,21 +382,25 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private void requeueRunning(WorkerState worker) {
         for (String taskId : worker.running()) {
-            Pending pending = running.remove(taskId);
-            if (pending != null) {
-                retry(pending, "worker " + worker.id() + " was lost");
+            Running run = running.remove(taskId);
+            if (run != null) {
+                if (run.timeout() != null) {
+                    run.timeout().cancel();
+                }
+                retry(run.pending(), worker.id(), "worker " + worker.id() + " was lost");
             }
         }
         worker.running().clear();
     }
 
-    private void retry(Pending pending, String reason) {
-        int attempt = pending.attempt() + 1;
-        if (attempt >= MAX_ATTEMPTS) {
-            pending.launch().result().completeExceptionally(new TaskFailedException("task " + pending.launch().task().taskId()
-                    + " failed " + MAX_ATTEMPTS + " times; last error: " + reason));
+    /** Queues the task's next attempt first in line, or fails it once it has had its attempts. */
+    private void retry(Pending pending, String failedWorker, String reason) {
+        Pending next = pending.next(failedWorker);
+        if (next.attempt() >= settings.taskMaxAttempts()) {
+            pending.launch().result().completeExceptionally(new AttemptsExhaustedException("task " + pending.launch().task().taskId()
+                    + " failed " + settings.taskMaxAttempts() + " times (sluice.task.max-attempts); last error: " + reason));
         } else {
-            queue.addFirst(new Pending(pending.launch(), attempt));
+            queue.addFirst(next);
         }
     }
 
@@ -318,7 +413,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private Behavior<CoordinatorCommand> onGetLoad(GetLoad msg) {
         int slots = workers.values().stream().mapToInt(WorkerState::slots).sum();
-        msg.reply().complete(new ClusterLoad(workers.size(), slots, running.size(), queue.size()));
+        msg.reply().complete(new ClusterLoad(workers.size(), slots, running.size(), queue.size(), excludes.excluded(now())));
         return this;
     }
 
@@ -329,32 +424,64 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         return this;
     }
 
-    /** Gives queued tasks to free slots, starting at a rotating worker so tasks spread out. */
+    /**
+     * Gives queued tasks to free slots, starting at a rotating worker so tasks spread out. A task
+     * goes to a worker its earlier attempts did not fail on and that is not excluded, where such a
+     * worker has a free slot; otherwise to any free slot (a task that failed everywhere still gets
+     * its attempts, and a cluster whose every worker is excluded still runs).
+     */
     private void dispatch() {
+        if (queue.isEmpty() || workers.isEmpty()) {
+            return;
+        }
         List<WorkerState> list = new ArrayList<>(workers.values());
-        while (!queue.isEmpty() && !list.isEmpty()) {
-            WorkerState chosen = null;
-            for (int i = 0; i < list.size(); i++) {
-                WorkerState w = list.get((nextWorker + i) % list.size());
-                if (w.reachable && w.running().size() < w.slots()) {
-                    chosen = w;
-                    nextWorker = (nextWorker + i + 1) % list.size();
-                    break;
-                }
-            }
-            if (chosen == null) {
-                return;
-            }
-            Pending pending = queue.poll();
+        long now = now();
+        boolean anyIncluded = false;
+        for (WorkerState w : list) {
+            anyIncluded |= w.reachable && !excludes.isExcluded(w.id(), now);
+        }
+        while (!queue.isEmpty()) {
+            Pending pending = queue.peek();
             if (pending.launch().result().isDone()) {
+                queue.poll();
                 continue; // cancelled
             }
-            TaskDescription base = pending.launch().task();
-            TaskDescription task = new TaskDescription(base.jobId(), base.taskId() + "-a" + pending.attempt(),
-                    base.stageId(), base.partition(), pending.attempt(), base.plan());
-            running.put(task.taskId(), pending);
-            chosen.running().add(task.taskId());
-            chosen.ref().tell(new RunTask(task, getContext().getSelf()));
+            int chosen = -1;
+            int fallback = -1;
+            for (int i = 0; i < list.size() && chosen < 0; i++) {
+                int index = (nextWorker + i) % list.size();
+                WorkerState w = list.get(index);
+                if (!w.reachable || w.running().size() >= w.slots()) {
+                    continue;
+                }
+                boolean excluded = anyIncluded && excludes.isExcluded(w.id(), now);
+                if (!excluded && !pending.failedOn().contains(w.id())) {
+                    chosen = index;
+                } else if (fallback < 0 && !excluded) {
+                    fallback = index;
+                }
+            }
+            if (chosen < 0) {
+                chosen = fallback;
+            }
+            if (chosen < 0) {
+                return;
+            }
+            nextWorker = (chosen + 1) % list.size();
+            queue.poll();
+            start(pending, list.get(chosen));
         }
+    }
+
+    private void start(Pending pending, WorkerState worker) {
+        TaskDescription base = pending.launch().task();
+        TaskDescription task = new TaskDescription(base.jobId(), base.taskId() + "-a" + pending.attempt(),
+                base.stageId(), base.partition(), pending.attempt(), base.plan());
+        Cancellable timeout = settings.hasTaskTimeout()
+                ? getContext().scheduleOnce(settings.taskTimeout(), getContext().getSelf(), new AttemptTimedOut(task.taskId()))
+                : null;
+        running.put(task.taskId(), new Running(pending, worker.id(), timeout));
+        worker.running().add(task.taskId());
+        worker.ref().tell(new RunTask(task, getContext().getSelf()));
     }
 }

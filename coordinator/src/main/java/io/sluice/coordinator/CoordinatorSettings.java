@@ -9,7 +9,7 @@ import java.time.Duration;
  * port) and the settings queries start from ({@link QueryConfig}).
  */
 public record CoordinatorSettings(String host, int port, int httpPort, QueryConfig queryDefaults,
-        Duration stableAfter, long memoryLimitBytes, Duration jobTimeout, String authSecret) {
+        Duration stableAfter, long memoryLimitBytes, Duration jobTimeout, String authSecret, SchedulerSettings scheduler) {
     public CoordinatorSettings {
         if (authSecret != null && authSecret.isEmpty()) {
             throw new IllegalArgumentException("authSecret is empty");
@@ -18,6 +18,7 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
         requireNonNull(stableAfter, "stableAfter is null");
         requireNonNull(jobTimeout, "jobTimeout is null");
         requireNonNull(queryDefaults, "queryDefaults is null");
+        requireNonNull(scheduler, "scheduler is null");
         if (memoryLimitBytes <= 0) {
             throw new IllegalArgumentException("memory limit must be positive");
         }
@@ -25,7 +26,7 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
 
     public static CoordinatorSettings defaults(String host, int port, int httpPort) {
         return new CoordinatorSettings(host, port, httpPort, QueryConfig.defaults(), Duration.ofSeconds(7), 2L << 30,
-                Duration.ofMinutes(30), secretFromEnvironment());
+                Duration.ofMinutes(30), secretFromEnvironment(), SchedulerSettings.defaults());
     }
 
     /** Twice the cluster's slots when 0. */
@@ -38,13 +39,11 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
     }
 
     public CoordinatorSettings withQueryDefaults(QueryConfig config) {
-        return new CoordinatorSettings(host, port, httpPort, config, stableAfter, memoryLimitBytes, jobTimeout,
-                authSecret);
+        return new CoordinatorSettings(host, port, httpPort, config, stableAfter, memoryLimitBytes, jobTimeout, authSecret, scheduler);
     }
 
     public CoordinatorSettings withStableAfter(Duration d) {
-        return new CoordinatorSettings(host, port, httpPort, queryDefaults, d, memoryLimitBytes, jobTimeout,
-                authSecret);
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, d, memoryLimitBytes, jobTimeout, authSecret, scheduler);
     }
 
     /**
@@ -53,7 +52,7 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
      */
     public CoordinatorSettings withAuthSecret(String secret) {
         return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes,
-                jobTimeout, secret);
+                jobTimeout, secret, scheduler);
     }
 
     /** {@code SLUICE_AUTH_SECRET}, or null when unset or empty. */
@@ -68,12 +67,17 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
         return "CoordinatorSettings[" + "host=" + host + ", port=" + port + ", httpPort=" + httpPort
                 + ", queryDefaults=" + queryDefaults + ", stableAfter=" + stableAfter + ", memoryLimitBytes="
                 + memoryLimitBytes + ", jobTimeout=" + jobTimeout + ", authSecret="
-                + (authSecret == null ? "none" : "set") + "]";
+                + (authSecret == null ? "none" : "set") + ", scheduler=" + scheduler + "]";
     }
 
     /** How long a job may run before it is cancelled and fails with a timeout. */
     public CoordinatorSettings withJobTimeout(Duration timeout) {
-        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, timeout,
-                authSecret);
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, timeout, authSecret, scheduler);
+    }
+
+    /** How failing and slow tasks are retried, timed out and their workers excluded. */
+    public CoordinatorSettings withScheduler(SchedulerSettings settings) {
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, jobTimeout,
+                authSecret, settings);
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.coordinator.scheduler.Stage;
@@ -203,7 +204,7 @@ public final class QueryService {
                 List<MapStatus> result = scheduler.run(jobId, stages);
                 return collect(jobId, stages.get(stages.size() - 1), result);
             } catch (TaskFailedException e) {
-                if (attempt >= JOB_ATTEMPTS) {
+                if (attempt >= JOB_ATTEMPTS || e instanceof AttemptsExhaustedException) {
                     throw new SluiceException("query failed: " + e.getMessage(), e);
                 }
                 LOG.warn("job {} failed ({}); running it again", jobId, e.getMessage());

@@ -12,6 +12,7 @@ import io.sluice.plan.physical.MapStatus;
 import io.sluice.plan.physical.TaskCancelledException;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.physical.FetchFailure;
+import io.sluice.shuffle.MapOutputLocator;
 import io.sluice.shuffle.ShuffleEnvironment;
 import io.sluice.shuffle.ShuffleFetchException;
 import io.sluice.shuffle.ShuffleTaskMetrics;
@@ -47,11 +48,14 @@ final class TaskRunner {
     record Outcome(TaskFinished finished, String shuffleId) {
     }
 
-    /** Runs the task; it stops at its next batch once {@code cancelled} answers true. */
-    Outcome run(TaskDescription task, BooleanSupplier cancelled) {
+    /**
+     * Runs the task; it stops at its next batch once {@code cancelled} answers true. Its shuffle
+     * readers learn where their blocks are from {@code locator}.
+     */
+    Outcome run(TaskDescription task, BooleanSupplier cancelled, MapOutputLocator locator) {
         long start = System.nanoTime();
         ShuffleEnvironment environment = shuffle.forJob(task.jobId());
-        Outcome outcome = execute(task, environment, cancelled);
+        Outcome outcome = execute(task, environment, cancelled, locator);
         ShuffleTaskMetrics m = environment.metrics();
         TaskMetrics metrics = new TaskMetrics(System.nanoTime() - start, m.recordsWritten(), m.bytesWritten(),
                 m.writeNanos(), m.recordsRead(), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos());
@@ -59,13 +63,14 @@ final class TaskRunner {
         return new Outcome(outcome.finished().withMetrics(metrics), outcome.shuffleId());
     }
 
-    private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled) {
+    private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled,
+            MapOutputLocator locator) {
         String shuffleId = null;
         try (BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(), 0, taskMemoryLimit)) {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
             TaskContext context = new TaskContext(task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
-                    Map.of(ShuffleEnvironment.class, environment), cancelled);
+                    Map.of(ShuffleEnvironment.class, environment, MapOutputLocator.class, locator), cancelled);
             context.checkNotCancelled();
             // Every operator below the writer is counted for EXPLAIN ANALYZE: a clock read per batch.
             MeasuredExec.Measured measured = MeasuredExec.measure(plan.input());

@@ -45,28 +45,52 @@ public final class DagScheduler {
         void stageCompleted(String jobId, int stageId);
     }
 
-    /** How many lost-output recoveries one job may make before it fails. */
-    static final int MAX_RECOVERIES = 8;
-
     /** Sampled key rows per map partition when resolving range split points. */
     static final int SAMPLE_ROWS_PER_PARTITION = 1000;
 
     /** Sampling runs of stage n are numbered n + this, so their task ids differ from the real stage's. */
     static final int SAMPLE_STAGE_OFFSET = 10_000;
 
+    /** Bytes a task message needs beside its plan (ids, actor references), kept free under the frame limit. */
+    static final int TASK_MESSAGE_OVERHEAD = 16 * 1024;
+
     private final TaskLauncher launcher;
     private final BlockFetcher fetcher;
     private final Consumer<List<String>> removeShuffles;
+    private final MapOutputTracker tracker;
     private final long jobTimeoutMillis;
+    private final int stageMaxAttempts;
+    private final int maxFrameBytes;
     private final java.util.concurrent.atomic.AtomicLong sampleRuns = new java.util.concurrent.atomic.AtomicLong();
     private final List<StageListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
             long jobTimeoutMillis) {
+        this(launcher, fetcher, removeShuffles, new MapOutputTracker(), jobTimeoutMillis, 4, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param tracker where finished stages' map outputs are registered for the tasks that read them
+     * @param stageMaxAttempts submissions of one stage, the first included, before the job fails
+     * @param maxFrameBytes the transport's frame limit: a stage plan that cannot fit in a task message
+     *     fails the job at once instead of being dropped on the wire
+     */
+    public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
+            MapOutputTracker tracker, long jobTimeoutMillis, int stageMaxAttempts, int maxFrameBytes) {
         this.launcher = requireNonNull(launcher, "launcher is null");
         this.fetcher = requireNonNull(fetcher, "fetcher is null");
         this.removeShuffles = requireNonNull(removeShuffles, "removeShuffles is null");
+        this.tracker = requireNonNull(tracker, "tracker is null");
+        if (stageMaxAttempts < 1) {
+            throw new IllegalArgumentException("stageMaxAttempts must be at least 1: " + stageMaxAttempts);
+        }
         this.jobTimeoutMillis = jobTimeoutMillis;
+        this.stageMaxAttempts = stageMaxAttempts;
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    public MapOutputTracker tracker() {
+        return tracker;
     }
 
     public void addListener(StageListener listener) {
@@ -78,6 +102,47 @@ public final class DagScheduler {
     }
 
     /**
+     * One job's scheduling state, owned by the job's thread: stage plans (split points bound as they
+     * are resolved), the map outputs known so far, and how often each stage was submitted.
+     */
+    private final class Job {
+        final String id;
+        final long deadline;
+        final Map<String, List<MapStatus>> outputs = new HashMap<>();
+        final Map<Integer, ShuffleWriterExec> plans = new HashMap<>();
+        final Map<String, Stage> byShuffle = new HashMap<>();
+        final Map<Integer, Integer> attempts = new HashMap<>();
+
+        Job(String id, List<Stage> stages) {
+            this.id = id;
+            this.deadline = System.currentTimeMillis() + jobTimeoutMillis;
+            stages.forEach(s -> {
+                plans.put(s.id(), s.plan());
+                byShuffle.put(s.shuffleId(), s);
+            });
+        }
+
+        /** Records a stage's (possibly partly recomputed) outputs and tells the tracker. */
+        void publish(String shuffleId, List<MapStatus> statuses) {
+            outputs.put(shuffleId, statuses);
+            tracker.register(id, shuffleId, statuses);
+        }
+
+        /**
+         * The next attempt number of this stage (its epoch), or a failure once it has been
+         * submitted {@code stageMaxAttempts} times; {@code cause} says why it is submitted again.
+         */
+        int nextAttempt(Stage stage, String cause) {
+            int attempt = attempts.merge(stage.id(), 1, Integer::sum) - 1;
+            if (attempt >= stageMaxAttempts) {
+                throw new AttemptsExhaustedException("job " + id + ": stage " + stage.id() + " was submitted "
+                        + stageMaxAttempts + " times (sluice.stage.max-attempts); last cause: " + cause);
+            }
+            return attempt;
+        }
+    }
+
+    /**
      * Runs the stages; returns the last (result) stage's map outputs. Every stage whose parents are
      * done is submitted at once, so independent stages (the two map sides of a join) run at the same
      * time and share the cluster's slots. A stage whose writer range-partitions over split points not
@@ -86,54 +151,59 @@ public final class DagScheduler {
      * into all of them, so their partitions line up.
      *
      * <p>All of the job's scheduling state is owned by the calling thread: tasks' completions arrive
-     * as events on a queue, so no lock is shared with the threads that complete them.
+     * as events on a queue, so no lock is shared with the threads that complete them. Each
+     * submission of a stage is an attempt with its own number (epoch); an event from an attempt
+     * that is no longer the stage's current one is ignored.
      */
     public List<MapStatus> run(String jobId, List<Stage> stages) {
         if (stages.isEmpty()) {
             throw new IllegalArgumentException("job " + jobId + " has no stages");
         }
-        long deadline = System.currentTimeMillis() + jobTimeoutMillis;
-        Map<String, List<MapStatus>> outputs = new HashMap<>();
-        Map<Integer, ShuffleWriterExec> plans = new HashMap<>();
-        stages.forEach(s -> plans.put(s.id(), s.plan()));
+        Job job = new Job(jobId, stages);
         List<Stage> pending = new ArrayList<>(stages);
         Set<Integer> done = new HashSet<>();
-        Map<String, Stage> byShuffle = new HashMap<>();
-        stages.forEach(s -> byShuffle.put(s.shuffleId(), s));
-        Map<Integer, CompletableFuture<List<MapStatus>>> running = new HashMap<>();
+        Map<Integer, RunningStage> running = new HashMap<>();
         BlockingQueue<StageEvent> events = new LinkedBlockingQueue<>();
-        int[] recoveries = {0};
+        Map<Integer, String> resubmitCause = new HashMap<>();
         try {
             while (!pending.isEmpty()) {
                 List<Stage> ready;
                 try {
-                    ready = runnable(pending, running.keySet(), done, plans, outputs, jobId, deadline);
+                    ready = runnable(job, pending, running.keySet(), done);
                 } catch (FetchFailedException samplingFailed) {
                     // resolving split points samples the parents' outputs: a lost one is recomputed, then sampled again
-                    recover(jobId, samplingFailed, byShuffle, plans, outputs, deadline, recoveries);
+                    recover(job, samplingFailed);
                     continue;
                 }
                 for (Stage stage : ready) {
-                    CompletableFuture<List<MapStatus>> tasks = launchTasks(jobId, stage, plans.get(stage.id()), outputs,
+                    int attempt = job.nextAttempt(stage, resubmitCause.getOrDefault(stage.id(), "none"));
+                    CompletableFuture<List<MapStatus>> tasks = launchTasks(job, stage, attempt, job.plans.get(stage.id()),
                             allPartitions(stage));
-                    running.put(stage.id(), tasks);
-                    tasks.whenComplete((statuses, error) -> events.add(new StageEvent(stage, statuses, error)));
+                    running.put(stage.id(), new RunningStage(attempt, tasks));
+                    tasks.whenComplete((statuses, error) -> events.add(new StageEvent(stage, attempt, statuses, error)));
                 }
                 if (running.isEmpty()) {
                     throw new IllegalStateException("job " + jobId + ": no stage can run; pending " + pending);
                 }
-                StageEvent event = nextEvent(events, deadline, jobId);
+                StageEvent event = nextEvent(events, job.deadline, jobId);
+                RunningStage current = running.get(event.stage().id());
+                if (current == null || current.attempt() != event.attempt()) {
+                    LOG.debug("job {}: ignoring a late event of stage {} attempt {}", jobId, event.stage().id(),
+                            event.attempt());
+                    continue;
+                }
                 running.remove(event.stage().id());
                 if (event.error() != null) {
                     Throwable cause = unwrap(event.error());
                     if (cause instanceof FetchFailedException fetchFailed) {
                         // the stage is submitted again on the next turn, once its lost inputs are rewritten
-                        recover(jobId, fetchFailed, byShuffle, plans, outputs, deadline, recoveries);
+                        resubmitCause.put(event.stage().id(), fetchFailed.getMessage());
+                        recover(job, fetchFailed);
                         continue;
                     }
                     throw failure(cause, jobId, event.stage());
                 }
-                outputs.put(event.stage().shuffleId(), event.statuses());
+                job.publish(event.stage().shuffleId(), event.statuses());
                 pending.remove(event.stage());
                 done.add(event.stage().id());
                 for (StageListener listener : listeners) {
@@ -142,36 +212,40 @@ public final class DagScheduler {
             }
         } finally {
             // a failed job leaves no task running: queued ones never start
-            running.values().forEach(f -> f.cancel(false));
+            running.values().forEach(r -> r.tasks().cancel(false));
+            tracker.removeJob(jobId);
         }
-        return outputs.get(stages.get(stages.size() - 1).shuffleId());
+        return job.outputs.get(stages.get(stages.size() - 1).shuffleId());
     }
 
-    /** A stage's tasks all finished ({@code statuses}), or one failed ({@code error}). */
-    private record StageEvent(Stage stage, List<MapStatus> statuses, Throwable error) {
+    /** The current attempt of a submitted stage and its tasks' combined future. */
+    private record RunningStage(int attempt, CompletableFuture<List<MapStatus>> tasks) {
+    }
+
+    /** Attempt {@code attempt} of a stage: its tasks all finished ({@code statuses}), or one failed ({@code error}). */
+    private record StageEvent(Stage stage, int attempt, List<MapStatus> statuses, Throwable error) {
     }
 
     /**
      * The pending stages that can be submitted now: not running, parents done, and range split
      * points resolved (resolving them here when the whole group sharing them is ready).
      */
-    private List<Stage> runnable(List<Stage> pending, Set<Integer> running, Set<Integer> done,
-            Map<Integer, ShuffleWriterExec> plans, Map<String, List<MapStatus>> outputs, String jobId, long deadline) {
+    private List<Stage> runnable(Job job, List<Stage> pending, Set<Integer> running, Set<Integer> done) {
         List<Stage> ready = new ArrayList<>();
         for (Stage candidate : pending) {
             if (running.contains(candidate.id()) || !done.containsAll(candidate.parents())) {
                 continue;
             }
-            Optional<Partitioning.Range> range = unresolvedRange(plans.get(candidate.id()));
+            Optional<Partitioning.Range> range = unresolvedRange(job.plans.get(candidate.id()));
             if (range.isPresent()) {
                 String id = range.get().splits().id();
                 List<Stage> group = pending.stream()
-                        .filter(s -> unresolvedRange(plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
+                        .filter(s -> unresolvedRange(job.plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
                         .toList();
                 if (!group.stream().allMatch(s -> done.containsAll(s.parents()))) {
                     continue;
                 }
-                resolveSplits(jobId, group, plans, outputs, deadline);
+                resolveSplits(job, group);
             }
             ready.add(candidate);
         }
@@ -199,30 +273,32 @@ public final class DagScheduler {
         return all;
     }
 
-    private List<MapStatus> runStage(String jobId, Stage stage, ShuffleWriterExec plan,
-            Map<String, List<MapStatus>> outputs, long deadline) {
-        return runTasks(jobId, stage, plan, outputs, deadline, allPartitions(stage));
-    }
-
-    /** Runs the stage's tasks for {@code partitions} and waits; their map outputs, in that order. */
-    private List<MapStatus> runTasks(String jobId, Stage stage, ShuffleWriterExec plan,
-            Map<String, List<MapStatus>> outputs, long deadline, List<Integer> partitions) {
-        return await(launchTasks(jobId, stage, plan, outputs, partitions), deadline, jobId, stage);
+    /** Runs the stage's tasks for {@code partitions} as its next attempt and waits; their map outputs, in that order. */
+    private List<MapStatus> runTasks(Job job, Stage stage, ShuffleWriterExec plan, List<Integer> partitions, String cause) {
+        int attempt = job.nextAttempt(stage, cause);
+        return await(launchTasks(job, stage, attempt, plan, partitions), job.deadline, job.id, stage);
     }
 
     /**
      * Submits the stage's tasks for {@code partitions}; the future completes with their map outputs
-     * in that order, or fails with the first task's failure, the others then being cancelled (queued
-     * ones never start; running ones finish and are ignored). Cancelling the future cancels them all.
+     * in that order, or fails with the first task's failure, the others then being cancelled.
+     * Cancelling the future cancels them all. The plan goes out with its shuffle readers unbound:
+     * each task asks the {@link MapOutputTracker} for the blocks its partition reads.
      */
-    private CompletableFuture<List<MapStatus>> launchTasks(String jobId, Stage stage, ShuffleWriterExec plan,
-            Map<String, List<MapStatus>> outputs, List<Integer> partitions) {
-        ShuffleWriterExec bound = (ShuffleWriterExec) ExecutionPlans.transformUp(plan, node -> bindReader(node, outputs));
-        byte[] bytes = Kryos.serialize(bound);
-        LOG.debug("job {} stage {}: {} tasks", jobId, stage.id(), partitions.size());
+    private CompletableFuture<List<MapStatus>> launchTasks(Job job, Stage stage, int attempt, ShuffleWriterExec plan,
+            List<Integer> partitions) {
+        ExecutionPlans.transformUp(plan, node -> checkInputsKnown(node, job.outputs));
+        byte[] bytes = Kryos.serialize(plan);
+        if ((long) bytes.length + TASK_MESSAGE_OVERHEAD > maxFrameBytes) {
+            throw new SluiceException("stage " + stage.id() + " of job " + job.id + " serializes to " + bytes.length
+                    + " bytes, more than a task message may carry (the cluster transport's frame limit is " + maxFrameBytes
+                    + " bytes, pekko.remote.artery.advanced.maximum-frame-size); make the plan smaller, e.g. a long IN "
+                    + "list or literal table into a joined table");
+        }
+        LOG.debug("job {} stage {} attempt {}: {} tasks", job.id, stage.id(), attempt, partitions.size());
         List<CompletableFuture<MapStatus>> futures = new ArrayList<>(partitions.size());
         for (int p : partitions) {
-            futures.add(launcher.launch(jobId, stage.id(), p, bytes));
+            futures.add(launcher.launch(job.id, stage.id(), p, bytes));
         }
         CompletableFuture<List<MapStatus>> result = new CompletableFuture<>();
         for (CompletableFuture<MapStatus> f : futures) {
@@ -251,23 +327,20 @@ public final class DagScheduler {
      * Recomputes lost map outputs from lineage: the failed one alone when its server is alive (a
      * corrupt or missing output), else every output of the failed read's stage that lived on the
      * same shuffle server, written again by re-running those map tasks (their own inputs
-     * recomputed first if they are lost too). Bounded by {@link #MAX_RECOVERIES} per job.
+     * recomputed first if they are lost too). Each re-run is an attempt of that stage, bounded by
+     * {@code sluice.stage.max-attempts}. A burst of failures naming one lost server recomputes once:
+     * a failure about an output already moved off that server only re-reads it.
      */
-    private void recover(String jobId, FetchFailedException failed, Map<String, Stage> byShuffle,
-            Map<Integer, ShuffleWriterExec> plans, Map<String, List<MapStatus>> outputs, long deadline, int[] recoveries) {
+    private void recover(Job job, FetchFailedException failed) {
         FetchFailure failure = failed.failure();
-        Stage parent = byShuffle.get(failure.shuffleId());
-        List<MapStatus> statuses = parent == null ? null : outputs.get(parent.shuffleId());
+        Stage parent = job.byShuffle.get(failure.shuffleId());
+        List<MapStatus> statuses = parent == null ? null : job.outputs.get(parent.shuffleId());
         if (statuses == null) {
-            throw new TaskFailedException("job " + jobId + ": cannot recompute " + failure + ": " + failed.getMessage());
+            throw new TaskFailedException("job " + job.id + ": cannot recompute " + failure + ": " + failed.getMessage());
         }
         if (failure.serverLost() && failure.map() < statuses.size() && !livesOn(statuses.get(failure.map()), failure)) {
             // another stage's failure already moved this output off the lost server: just read it again
             return;
-        }
-        if (++recoveries[0] > MAX_RECOVERIES) {
-            throw new TaskFailedException("job " + jobId + " lost map outputs " + MAX_RECOVERIES + " times; last: "
-                    + failed.getMessage());
         }
         List<Integer> lost = new ArrayList<>();
         for (int m = 0; m < statuses.size() && failure.serverLost(); m++) {
@@ -278,19 +351,19 @@ public final class DagScheduler {
         if (lost.isEmpty()) {
             lost.add(failure.map());
         }
-        LOG.warn("job {}: recomputing {} map outputs of stage {} lost with {}:{}", jobId, lost.size(), parent.id(),
+        LOG.warn("job {}: recomputing map outputs {} of stage {} lost with {}:{}", job.id, lost, parent.id(),
                 failure.host(), failure.port());
         while (true) {
             try {
-                List<MapStatus> recomputed = runTasks(jobId, parent, plans.get(parent.id()), outputs, deadline, lost);
+                List<MapStatus> recomputed = runTasks(job, parent, job.plans.get(parent.id()), lost, failed.getMessage());
                 List<MapStatus> updated = new ArrayList<>(statuses);
                 for (int i = 0; i < lost.size(); i++) {
                     updated.set(lost.get(i), recomputed.get(i));
                 }
-                outputs.put(parent.shuffleId(), updated);
+                job.publish(parent.shuffleId(), updated);
                 return;
             } catch (FetchFailedException deeper) {
-                recover(jobId, deeper, byShuffle, plans, outputs, deadline, recoveries);
+                recover(job, deeper);
             }
         }
     }
@@ -307,8 +380,9 @@ public final class DagScheduler {
         return Optional.empty();
     }
 
-    private void resolveSplits(String jobId, List<Stage> group, Map<Integer, ShuffleWriterExec> plans,
-            Map<String, List<MapStatus>> outputs, long deadline) {
+    private void resolveSplits(Job job, List<Stage> group) {
+        String jobId = job.id;
+        Map<Integer, ShuffleWriterExec> plans = job.plans;
         List<Batch> samples = new ArrayList<>();
         List<String> sampleShuffles = new ArrayList<>();
         try {
@@ -323,7 +397,8 @@ public final class DagScheduler {
                         shuffleId);
                 sampleShuffles.add(shuffleId);
                 Stage sampling = new Stage(SAMPLE_STAGE_OFFSET + stage.id(), shuffleId, sampler, stage.parents());
-                samples.addAll(fetcher.fetchAll(jobId, shuffleId, runStage(jobId, sampling, sampler, outputs, deadline)));
+                samples.addAll(fetcher.fetchAll(jobId, shuffleId, runTasks(job, sampling, sampler, allPartitions(sampling),
+                        "none")));
             }
             List<List<Object>> boundaries = RangeBoundaries.computeFromBatches(samples, range.keys(), range.partitionCount());
             for (Stage stage : group) {
@@ -338,13 +413,9 @@ public final class DagScheduler {
         }
     }
 
-    private static ExecutionPlan bindReader(ExecutionPlan node, Map<String, List<MapStatus>> outputs) {
-        if (node instanceof ShuffleReaderExec reader) {
-            List<MapStatus> statuses = outputs.get(reader.shuffleId());
-            if (statuses == null) {
-                throw new IllegalStateException("stage reads shuffle " + reader.shuffleId() + " before it ran");
-            }
-            return reader.withMapOutputs(statuses);
+    private static ExecutionPlan checkInputsKnown(ExecutionPlan node, Map<String, List<MapStatus>> outputs) {
+        if (node instanceof ShuffleReaderExec reader && !outputs.containsKey(reader.shuffleId())) {
+            throw new IllegalStateException("stage reads shuffle " + reader.shuffleId() + " before it ran");
         }
         return node;
     }
