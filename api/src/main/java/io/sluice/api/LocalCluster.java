@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
+import io.sluice.coordinator.SchedulerSettings;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.worker.Worker;
 import io.sluice.worker.WorkerSettings;
@@ -39,14 +40,14 @@ public final class LocalCluster implements QueryEngine {
         secret = configured == null || configured.isEmpty() ? randomSecret() : configured;
         CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
                 .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter())
-                .withJobTimeout(options.jobTimeout()).withAuthSecret(secret);
+                .withJobTimeout(options.jobTimeout()).withAuthSecret(secret).withScheduler(options.scheduler());
         coordinator = Coordinator.start(settings);
         try {
             for (int i = 0; i < options.workers(); i++) {
                 String id = "worker-" + (i + 1);
                 workers.add(Worker.start(WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(),
                         directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())
-                        .withAuthSecret(secret)));
+                        .withAuthSecret(secret).withTaskMemoryLimit(options.taskMemoryLimitBytes())));
             }
             for (Worker w : workers) {
                 w.awaitRegistered(JOIN_TIMEOUT);
@@ -67,36 +68,56 @@ public final class LocalCluster implements QueryEngine {
     /**
      * @param httpPort -1 for no HTTP endpoint, 0 for a free port
      * @param shufflePartitions 0 for twice the cluster's slots
+     * @param taskMemoryLimitBytes each task's Arrow memory limit on the workers
+     * @param scheduler task timeout, attempts and exclusion ({@link SchedulerSettings})
      */
     public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
-            Duration jobTimeout) {
+            Duration jobTimeout, long taskMemoryLimitBytes, SchedulerSettings scheduler) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
             }
             requireNonNull(stableAfter, "stableAfter is null");
             requireNonNull(jobTimeout, "jobTimeout is null");
+            requireNonNull(scheduler, "scheduler is null");
         }
 
         public static Options of(int workers) {
-            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30));
+            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), 1L << 30,
+                    SchedulerSettings.defaults());
         }
 
         public Options withHttpPort(int port) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout);
+            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout,
+                    taskMemoryLimitBytes, scheduler);
         }
 
         public Options withShufflePartitions(int n) {
-            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout);
+            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, taskMemoryLimitBytes,
+                    scheduler);
         }
 
         public Options withSlotsPerWorker(int n) {
-            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout);
+            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, taskMemoryLimitBytes,
+                    scheduler);
         }
 
         /** How long a job may run before it is cancelled and fails (default 30 minutes). */
         public Options withJobTimeout(Duration timeout) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout);
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout,
+                    taskMemoryLimitBytes, scheduler);
+        }
+
+        /** Each task's Arrow memory limit (default 1 GiB). */
+        public Options withTaskMemoryLimit(long bytes) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, bytes,
+                    scheduler);
+        }
+
+        /** The coordinator's scheduler settings with {@code name = value} applied ({@link SchedulerSettings#NAMES}). */
+        public Options withSetting(String name, String value) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
+                    taskMemoryLimitBytes, scheduler.with(name, value));
         }
     }
 

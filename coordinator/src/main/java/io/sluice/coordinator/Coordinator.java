@@ -5,14 +5,13 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.cluster.NodeConfig;
 import io.sluice.cluster.SluiceNode;
 import io.sluice.cluster.protocol.CoordinatorCommand;
-import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.coordinator.scheduler.MapOutputTracker;
+import io.sluice.coordinator.scheduler.TaskLauncher;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.physical.MapStatus;
 import io.sluice.shuffle.ShuffleClient;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -45,7 +44,6 @@ public final class Coordinator implements AutoCloseable {
     private final QueryService queries;
     private final ServerBinding http;
     private final DagScheduler scheduler;
-    private final java.util.concurrent.atomic.AtomicLong launches = new java.util.concurrent.atomic.AtomicLong();
     /** Operator metrics of the jobs EXPLAIN ANALYZE watches. */
     private final JobMetrics analyzedJobs = new JobMetrics();
 
@@ -70,7 +68,8 @@ public final class Coordinator implements AutoCloseable {
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
         java.util.function.Consumer<java.util.List<String>> removeShuffles =
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
-        this.scheduler = new DagScheduler(this::launch, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
+        TaskLauncher launcher = new ActorTaskLauncher(system, analyzedJobs::record);
+        this.scheduler = new DagScheduler(launcher, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
                 settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
                 settings.queryDefaults(), analyzedJobs);
@@ -90,23 +89,6 @@ public final class Coordinator implements AutoCloseable {
 
     public static Coordinator start(CoordinatorSettings settings) {
         return new Coordinator(requireNonNull(settings, "settings is null"));
-    }
-
-    private CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan) {
-        CompletableFuture<MapStatus> result = new CompletableFuture<>();
-        // Unique per launch: a stage re-run after a lost output must not collide with the late reports
-        // of its cancelled first run.
-        String taskId = jobId + "-s" + stageId + "-p" + partition + "-l" + launches.incrementAndGet();
-        TaskDescription task = new TaskDescription(jobId, taskId, stageId, partition, 0, plan);
-        system.tell(new CoordinatorActor.LaunchTask(task, result,
-                metrics -> analyzedJobs.record(jobId, stageId, partition, metrics)));
-        // the scheduler cancels a task it no longer needs: the worker running it is told to stop
-        result.whenComplete((status, error) -> {
-            if (result.isCancelled()) {
-                system.tell(new CoordinatorActor.CancelLaunch(taskId));
-            }
-        });
-        return result;
     }
 
     private int shufflePartitions() {

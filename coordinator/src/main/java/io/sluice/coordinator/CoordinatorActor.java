@@ -63,12 +63,12 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     record CancelLaunch(String taskId) implements CoordinatorCommand {
     }
 
-    /** Local only: the cluster member at this address was removed. */
-    record MemberGone(Address address) implements CoordinatorCommand {
+    /** Local only: the cluster member at this address, of this incarnation (uid), was removed. */
+    record MemberGone(Address address, long uid) implements CoordinatorCommand {
     }
 
-    /** Local only: the member at this address became unreachable (true) or reachable again (false). */
-    record Reachability(Address address, boolean unreachable) implements CoordinatorCommand {
+    /** Local only: the member at this address and uid became unreachable (true) or reachable again (false). */
+    record Reachability(Address address, long uid, boolean unreachable) implements CoordinatorCommand {
     }
 
     /** Local only: ask every worker to delete these shuffles' files. */
@@ -92,13 +92,20 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         final String id;
         final ActorRef<WorkerCommand> ref;
         final int slots;
+        final long incarnation;
         final Set<String> running = new HashSet<>();
         boolean reachable = true;
 
-        WorkerState(String id, ActorRef<WorkerCommand> ref, int slots) {
+        WorkerState(String id, ActorRef<WorkerCommand> ref, int slots, long incarnation) {
             this.id = id;
             this.ref = ref;
             this.slots = slots;
+            this.incarnation = incarnation;
+        }
+
+        /** Whether this is the member at {@code address} with {@code uid} (any uid when its own is unknown). */
+        boolean is(Address address, long uid) {
+            return ref.path().address().equals(address) && (incarnation == 0 || incarnation == uid);
         }
 
         String id() {
@@ -153,11 +160,13 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
             ActorRef<ClusterEvent.MemberRemoved> members = context.messageAdapter(ClusterEvent.MemberRemoved.class,
-                    event -> new MemberGone(event.member().address()));
+                    event -> new MemberGone(event.member().address(), event.member().uniqueAddress().longUid()));
             ActorRef<ClusterEvent.UnreachableMember> unreachable = context.messageAdapter(
-                    ClusterEvent.UnreachableMember.class, event -> new Reachability(event.member().address(), true));
+                    ClusterEvent.UnreachableMember.class, event -> new Reachability(event.member().address(),
+                            event.member().uniqueAddress().longUid(), true));
             ActorRef<ClusterEvent.ReachableMember> reachable = context.messageAdapter(
-                    ClusterEvent.ReachableMember.class, event -> new Reachability(event.member().address(), false));
+                    ClusterEvent.ReachableMember.class, event -> new Reachability(event.member().address(),
+                            event.member().uniqueAddress().longUid(), false));
             Cluster cluster = Cluster.get(context.getSystem());
             cluster.subscriptions().tell(Subscribe.create(members, ClusterEvent.MemberRemoved.class));
             cluster.subscriptions().tell(Subscribe.create(unreachable, ClusterEvent.UnreachableMember.class));
@@ -195,11 +204,14 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private Behavior<CoordinatorCommand> onRegister(RegisterWorker msg) {
         WorkerState old = workers.get(msg.workerId());
-        if (old == null || !old.ref().equals(msg.worker())) {
+        if (old == null || !old.ref().equals(msg.worker()) || old.incarnation != msg.incarnation()) {
             if (old != null) {
+                getContext().getLog().info("worker {} is a new incarnation (uid {}, was {}); re-running the old one's {} tasks",
+                        msg.workerId(), msg.incarnation(), old.incarnation, old.running().size());
+                excludes.forget(old.id());
                 requeueRunning(old);
             }
-            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots()));
+            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots(), msg.incarnation()));
             getContext().getLog().info("worker {} registered with {} slots (shuffle {}:{})", msg.workerId(), msg.slots(),
                     msg.shuffleHost(), msg.shufflePort());
         }
@@ -331,7 +343,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private Behavior<CoordinatorCommand> onMemberGone(MemberGone msg) {
         List<WorkerState> gone = new ArrayList<>();
         for (WorkerState w : workers.values()) {
-            if (w.ref().path().address().equals(msg.address())) {
+            if (w.is(msg.address(), msg.uid())) {
                 gone.add(w);
             }
         }
@@ -365,7 +377,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
      */
     private Behavior<CoordinatorCommand> onReachability(Reachability msg) {
         for (WorkerState w : workers.values()) {
-            if (w.ref().path().address().equals(msg.address())) {
+            if (w.is(msg.address(), msg.uid())) {
                 w.reachable = !msg.unreachable();
                 if (msg.unreachable()) {
                     getContext().getLog().warn("worker {} is unreachable; re-running its {} tasks elsewhere", w.id(),
@@ -474,9 +486,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private void start(Pending pending, WorkerState worker) {
-        TaskDescription base = pending.launch().task();
-        TaskDescription task = new TaskDescription(base.jobId(), base.taskId() + "-a" + pending.attempt(),
-                base.stageId(), base.partition(), pending.attempt(), base.plan());
+        TaskDescription task = pending.launch().task().asAttempt(pending.attempt());
         Cancellable timeout = settings.hasTaskTimeout()
                 ? getContext().scheduleOnce(settings.taskTimeout(), getContext().getSelf(), new AttemptTimedOut(task.taskId()))
                 : null;

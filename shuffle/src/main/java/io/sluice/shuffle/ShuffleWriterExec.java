@@ -130,7 +130,7 @@ public final class ShuffleWriterExec implements ExecutionPlan {
                     context.checkNotCancelled();
                 }
             }
-            long[] bytes = output.commit();
+            long[] bytes = output.commit(env.taskKey());
             committed = true;
             env.metrics().addWrite(output.recordsWritten(), output.bytesWritten(), output.writeNanos());
             return new MapStatus(env.workerId(), env.host(), env.port(), bytes);

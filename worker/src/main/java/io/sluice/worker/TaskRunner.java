@@ -54,7 +54,7 @@ final class TaskRunner {
      */
     Outcome run(TaskDescription task, BooleanSupplier cancelled, MapOutputLocator locator) {
         long start = System.nanoTime();
-        ShuffleEnvironment environment = shuffle.forJob(task.jobId());
+        ShuffleEnvironment environment = shuffle.forTask(task.jobId(), task.launchId());
         Outcome outcome = execute(task, environment, cancelled, locator);
         ShuffleTaskMetrics m = environment.metrics();
         TaskMetrics metrics = new TaskMetrics(System.nanoTime() - start, m.recordsWritten(), m.bytesWritten(),

@@ -75,7 +75,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                     event -> new MemberLeft(event.member()));
             Cluster.get(context.getSystem()).subscriptions().tell(Subscribe.create(removals, ClusterEvent.MemberRemoved.class));
             RegisterWorker registration = new RegisterWorker(settings.workerId(), context.getSelf(), settings.host(),
-                    shufflePort, settings.slots());
+                    shufflePort, settings.slots(),
+                    Cluster.get(context.getSystem()).selfMember().uniqueAddress().longUid());
             return new WorkerActor(context, registration, runner, slots, shuffleServer, registered);
         });
     }
