@@ -156,6 +156,16 @@ public final class LocalCluster implements QueryEngine {
         return coordinator.queries().explain(plan, false);
     }
 
+    @Override
+    public String runningQueries() {
+        return coordinator.queries().running().toJson();
+    }
+
+    @Override
+    public boolean cancel(String queryId) {
+        return coordinator.queries().running().cancel(queryId, "cancelled through the session");
+    }
+
     /** Stops one worker as if its machine died (for failure tests). */
     public void killWorker(int index) {
         workers.get(index).close();

@@ -13,6 +13,12 @@ interface QueryEngine extends AutoCloseable {
     /** EXPLAIN text of a query plan. */
     String explain(LogicalPlan plan);
 
+    /** The running queries as JSON ({@code GET /v1/jobs}). */
+    String runningQueries();
+
+    /** Cancels a running query by id; false when none such runs. */
+    boolean cancel(String queryId);
+
     @Override
     void close();
 }

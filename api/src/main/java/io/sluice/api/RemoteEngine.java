@@ -45,9 +45,42 @@ final class RemoteEngine implements QueryEngine {
         return new String(post("explain", "application/octet-stream", Kryos.serialize(plan)), StandardCharsets.UTF_8);
     }
 
+    @Override
+    public String runningQueries() {
+        HttpResponse<byte[]> response = send(HttpRequest.newBuilder(base.resolve("jobs")).GET());
+        if (response.statusCode() != 200) {
+            throw new SluiceException(new String(response.body(), StandardCharsets.UTF_8));
+        }
+        return new String(response.body(), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public boolean cancel(String queryId) {
+        if (!queryId.matches("[A-Za-z0-9_-]+")) {
+            throw new SluiceException("not a query id: '" + queryId + "' (ids look like q12 or job12)");
+        }
+        HttpResponse<byte[]> response = send(HttpRequest.newBuilder(base.resolve("jobs/" + queryId + "/cancel"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        if (response.statusCode() == 404) {
+            return false;
+        }
+        if (response.statusCode() != 200) {
+            throw new SluiceException(new String(response.body(), StandardCharsets.UTF_8));
+        }
+        return true;
+    }
+
     private byte[] post(String path, String contentType, byte[] body) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        HttpResponse<byte[]> response = send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+        if (response.statusCode() != 200) {
+            throw new SluiceException(new String(response.body(), StandardCharsets.UTF_8));
+        }
+        return response.body();
+    }
+
+    /** Sends a request with the bearer token; a coordinator that cannot be reached is a SluiceException. */
+    private HttpResponse<byte[]> send(HttpRequest.Builder builder) {
         if (secret != null) {
             builder.header("Authorization", "Bearer " + secret);
         }
@@ -63,10 +96,7 @@ final class RemoteEngine implements QueryEngine {
             Thread.currentThread().interrupt();
             throw new SluiceException("interrupted while waiting for the coordinator");
         }
-        if (response.statusCode() != 200) {
-            throw new SluiceException(new String(response.body(), StandardCharsets.UTF_8));
-        }
-        return response.body();
+        return response;
     }
 
     @Override

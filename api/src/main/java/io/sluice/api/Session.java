@@ -92,6 +92,19 @@ public final class Session implements AutoCloseable {
         return engine.explain(plan);
     }
 
+    /**
+     * The queries running on the cluster now, as the coordinator lists them on {@code GET /v1/jobs}:
+     * a JSON array of objects with {@code id}, {@code job}, {@code elapsed_ms} and {@code query}.
+     */
+    public String runningQueries() {
+        return engine.runningQueries();
+    }
+
+    /** Cancels a running query by its id ({@code q12}) or its current job's ({@code job12}); false if none runs. */
+    public boolean cancel(String queryId) {
+        return engine.cancel(queryId);
+    }
+
     @Override
     public void close() {
         engine.close();

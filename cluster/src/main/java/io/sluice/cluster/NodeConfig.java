@@ -105,7 +105,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
 
     /**
      * {@code -Dsluice.cluster.heartbeat-pause}, else {@code SLUICE_HEARTBEAT_PAUSE}, else
-     * {@link #DEFAULT_HEARTBEAT_PAUSE}; written as Pekko durations ({@code 10s}, {@code 1500ms}).
+     * {@link #DEFAULT_HEARTBEAT_PAUSE}; written as {@link io.sluice.plan.Durations} ({@code 10s}, {@code 1500ms}).
      */
     static Duration configuredHeartbeatPause() {
         String value = System.getProperty("sluice.cluster.heartbeat-pause");
@@ -117,11 +117,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
         if (value == null || value.isBlank()) {
             return DEFAULT_HEARTBEAT_PAUSE;
         }
-        try {
-            return ConfigFactory.parseMap(java.util.Map.of("d", value.strip())).getDuration("d");
-        } catch (com.typesafe.config.ConfigException e) {
-            throw new IllegalArgumentException(source + " needs a duration such as 10s, not '" + value + "'");
-        }
+        return io.sluice.plan.Durations.parse(source, value);
     }
 
     /** The address of a Sluice node, as seed nodes name it. */

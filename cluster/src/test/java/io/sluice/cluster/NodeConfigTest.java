@@ -93,7 +93,8 @@ class NodeConfigTest {
         try {
             assertThat(NodeConfig.configuredHeartbeatPause()).isEqualTo(Duration.ofSeconds(25));
             System.setProperty("sluice.cluster.heartbeat-pause", "soon");
-            assertThatThrownBy(NodeConfig::configuredHeartbeatPause).hasMessageContaining("-Dsluice.cluster.heartbeat-pause")
+            assertThatThrownBy(NodeConfig::configuredHeartbeatPause).isInstanceOf(io.sluice.plan.SluiceException.class)
+                    .hasMessageContaining("-Dsluice.cluster.heartbeat-pause")
                     .hasMessageContaining("'soon'");
         } finally {
             System.clearProperty("sluice.cluster.heartbeat-pause");

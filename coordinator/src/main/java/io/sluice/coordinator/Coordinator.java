@@ -27,6 +27,13 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.http.javadsl.IncomingConnection;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.Flow;
+import org.apache.pekko.stream.javadsl.Sink;
 
 /**
  * A coordinator node: the cluster's seed, the task dispatcher actor, the query service and the
@@ -76,15 +83,41 @@ public final class Coordinator implements AutoCloseable {
         ServerBinding binding = null;
         if (settings.httpPort() >= 0) {
             try {
-                binding = Http.get(system).newServerAt(settings.host(), settings.httpPort())
-                        .bind(new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret()).routes())
-                        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                binding = Http.get(system).newServerAt(settings.host(), settings.httpPort()).connectionSource()
+                        .to(Sink.foreach(this::serve)).run(system).toCompletableFuture().get(30, TimeUnit.SECONDS);
             } catch (Exception e) {
                 closeQuietly();
                 throw new SluiceException("cannot serve HTTP on " + settings.host() + ":" + settings.httpPort() + ": " + e.getMessage(), e);
             }
         }
         this.http = binding;
+    }
+
+    /**
+     * Serves one HTTP connection with its own endpoint, whose queries are cancelled when the
+     * client's side of the connection ends first (the request stream completes: the client closed
+     * the socket or died) — unless the client asked to close after its request, which ends the
+     * request stream at once.
+     */
+    private void serve(IncomingConnection connection) {
+        ConnectionQueries scope = new ConnectionQueries(connection.remoteAddress().toString(), queries.running());
+        boolean[] closeRequested = {false};
+        Flow<HttpRequest, HttpRequest, NotUsed> watched = Flow.of(HttpRequest.class)
+                .map(request -> {
+                    closeRequested[0] |= request.getHeader("Connection")
+                            .map(h -> h.value().toLowerCase(java.util.Locale.ROOT).contains("close")).orElse(false);
+                    return request;
+                })
+                .watchTermination((notUsed, done) -> {
+                    done.whenComplete((ok, error) -> {
+                        if (!closeRequested[0]) {
+                            scope.clientGone();
+                        }
+                    });
+                    return notUsed;
+                });
+        Route routes = new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret(), scope).routes();
+        connection.handleWith(watched.via(routes.flow(system)), Materializer.matFromSystem(system));
     }
 
     public static Coordinator start(CoordinatorSettings settings) {

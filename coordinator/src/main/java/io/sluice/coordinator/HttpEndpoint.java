@@ -15,6 +15,7 @@ import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
 import org.slf4j.Logger;
@@ -25,8 +26,14 @@ import org.slf4j.LoggerFactory;
  * {@code POST /v1/plan} (a Kryo-serialized logical plan) answer with the result as an Arrow IPC
  * stream, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
+ * {@code GET /v1/jobs} lists the running queries as JSON, and {@code POST /v1/jobs/ID/cancel}
+ * cancels one (404 when none such runs).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
  * (compared in constant time); anything else is a 401 and the request body is not read.
+ *
+ * <p>One endpoint serves one client connection ({@code connection}): the queries it started are
+ * cancelled when that connection closes before their answers are sent (a client killed, or
+ * Ctrl-C in {@code sluice sql}).
  */
 final class HttpEndpoint extends AllDirectives {
     private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
@@ -36,9 +43,12 @@ final class HttpEndpoint extends AllDirectives {
     private final ExecutorService executor;
     private final Supplier<ClusterLoad> load;
     private final byte[] expectedAuthorization;
+    private final ConnectionQueries connection;
 
     /** {@code secret} may be null: then no route asks for a token. */
-    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret) {
+    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret,
+            ConnectionQueries connection) {
+        this.connection = requireNonNull(connection, "connection is null");
         this.queries = requireNonNull(queries, "queries is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.load = requireNonNull(load, "load is null");
@@ -51,12 +61,25 @@ final class HttpEndpoint extends AllDirectives {
                         .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
                 authenticated(() -> concat(
                         path("sql", () -> post(() -> entity(Unmarshaller.entityToString(),
-                                sql -> completeWithFuture(answer(() -> queries.runSql(sql)))))),
+                                sql -> completeWithFuture(answer(() -> queries.runSql(sql, connection)))))),
                         path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                                bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes))))))),
+                                bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes), connection)))))),
+                        path("jobs", () -> get(() -> complete(HttpResponse.create().withStatus(StatusCodes.OK)
+                                .withEntity(ContentTypes.APPLICATION_JSON, queries.running().toJson())))),
+                        pathPrefix("jobs", () -> pathPrefix(PathMatchers.segment(), id -> path("cancel",
+                                () -> post(() -> complete(cancel(id)))))),
                         path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
                                 bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
                                         false).getBytes(StandardCharsets.UTF_8))))))))));
+    }
+
+    private HttpResponse cancel(String id) {
+        if (queries.running().cancel(id, "cancelled by a client (POST /v1/jobs/" + id + "/cancel)")) {
+            return HttpResponse.create().withStatus(StatusCodes.OK).withEntity(ContentTypes.TEXT_PLAIN_UTF8,
+                    "cancelled " + id);
+        }
+        return HttpResponse.create().withStatus(StatusCodes.NOT_FOUND).withEntity(ContentTypes.TEXT_PLAIN_UTF8,
+                "no running query " + id);
     }
 
     /** The inner routes, behind the bearer token when the cluster has a secret. */

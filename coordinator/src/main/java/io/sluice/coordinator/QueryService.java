@@ -57,6 +57,7 @@ public final class QueryService {
     private final Consumer<List<String>> removeShuffles;
     private final AtomicLong jobIds = new AtomicLong();
     private final JobMetrics jobMetrics;
+    private final RunningQueries running;
 
     public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
             IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
@@ -68,6 +69,7 @@ public final class QueryService {
         this.removeShuffles = requireNonNull(removeShuffles, "removeShuffles is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
         this.jobMetrics = requireNonNull(jobMetrics, "jobMetrics is null");
+        this.running = new RunningQueries(scheduler::cancel);
     }
 
     public InMemoryCatalog catalog() {
@@ -76,6 +78,11 @@ public final class QueryService {
 
     /** Runs every statement of a script; returns the last one's result. */
     public byte[] runSql(String script) {
+        return runSql(script, QueryScope.NONE);
+    }
+
+    /** Runs every statement of a script, telling {@code scope} each query's id; returns the last one's result. */
+    public byte[] runSql(String script, QueryScope scope) {
         List<String> statements = SqlFrontEnd.splitStatements(script);
         if (statements.isEmpty()) {
             throw new SluiceException("no SQL statement given");
@@ -88,13 +95,13 @@ public final class QueryService {
                 config = config.with(set.name(), set.value());
                 last = message("status", set.name() + " = " + set.value());
             } else {
-                last = runStatement(statement, config);
+                last = runStatement(statement, config, sql, scope);
             }
         }
         return last;
     }
 
-    private byte[] runStatement(Statement statement, QueryConfig config) {
+    private byte[] runStatement(Statement statement, QueryConfig config, String text, QueryScope scope) {
         if (statement instanceof Statement.CreateExternalTable create) {
             catalog.register(FileFormats.register(create.name(), create.format(), create.location()));
             return message("status", "created table " + create.name());
@@ -116,7 +123,7 @@ public final class QueryService {
             return message("plan", explain(explain.plan(), explain.verbose(), config));
         }
         if (statement instanceof Statement.Query query) {
-            return run(query.plan(), config);
+            return run(query.plan(), config, text, scope);
         }
         throw new SluiceException("unsupported statement: " + statement);
     }
@@ -192,16 +199,38 @@ public final class QueryService {
 
     /** Runs a query plan on the cluster under the default settings; the result as one Arrow IPC stream. */
     public byte[] run(LogicalPlan plan) {
-        return run(plan, defaults);
+        return run(plan, QueryScope.NONE);
     }
 
-    private byte[] run(LogicalPlan plan, QueryConfig config) {
+    /** The same, telling {@code scope} the query's id while it runs. */
+    public byte[] run(LogicalPlan plan, QueryScope scope) {
+        return run(plan, defaults, "(plan) " + plan.getClass().getSimpleName(), scope);
+    }
+
+    /** The queries running now ({@code GET /v1/jobs}); cancel one with {@link RunningQueries#cancel}. */
+    public RunningQueries running() {
+        return running;
+    }
+
+    private byte[] run(LogicalPlan plan, QueryConfig config, String text, QueryScope scope) {
+        try (RunningQueries.Handle handle = running.start(text)) {
+            scope.started(handle.id());
+            try {
+                return run(plan, config, handle);
+            } finally {
+                scope.ended(handle.id());
+            }
+        }
+    }
+
+    private byte[] run(LogicalPlan plan, QueryConfig config, RunningQueries.Handle handle) {
         ExecutionPlan physical = physicalPlan(logicalOptimizer(config).optimize(plan), config);
         for (int attempt = 1; ; attempt++) {
             String jobId = "job" + jobIds.incrementAndGet();
             List<Stage> stages = StageCutter.cut(physical, jobId);
+            handle.runningAs(jobId);
             try {
-                List<MapStatus> result = scheduler.run(jobId, stages);
+                List<MapStatus> result = scheduler.run(jobId, stages, handle::cancelReason);
                 return collect(jobId, stages.get(stages.size() - 1), result);
             } catch (TaskFailedException e) {
                 if (attempt >= JOB_ATTEMPTS || e instanceof AttemptsExhaustedException) {

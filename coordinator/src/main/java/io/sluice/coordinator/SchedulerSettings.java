@@ -2,10 +2,10 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.Durations;
 import io.sluice.plan.SluiceException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -97,29 +97,7 @@ public record SchedulerSettings(Duration taskTimeout, int taskMaxAttempts, int s
         }
     }
 
-    /** {@code 0}, or a whole number with one of the units ms, s, m, h. */
-    static Duration duration(String name, String value) {
-        String v = value.strip().toLowerCase(Locale.ROOT);
-        if (v.equals("0")) {
-            return Duration.ZERO;
-        }
-        int split = 0;
-        while (split < v.length() && Character.isDigit(v.charAt(split))) {
-            split++;
-        }
-        String unit = v.substring(split).strip();
-        try {
-            long n = Long.parseLong(v.substring(0, split));
-            return switch (unit) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> throw new NumberFormatException(unit);
-            };
-        } catch (NumberFormatException e) {
-            throw new SluiceException("setting " + name + " needs a duration such as 500ms, 30s, 2m or 1h, not '"
-                    + value + "'");
-        }
+    private static Duration duration(String name, String value) {
+        return Durations.parse(name, value);
     }
 }

@@ -63,6 +63,8 @@ public final class DagScheduler {
     private final int maxFrameBytes;
     private final java.util.concurrent.atomic.AtomicLong sampleRuns = new java.util.concurrent.atomic.AtomicLong();
     private final List<StageListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The jobs running now, by id, so that another thread can cancel one. */
+    private final Map<String, Job> active = new java.util.concurrent.ConcurrentHashMap<>();
 
     public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
             long jobTimeoutMillis) {
@@ -112,6 +114,10 @@ public final class DagScheduler {
         final Map<Integer, ShuffleWriterExec> plans = new HashMap<>();
         final Map<String, Stage> byShuffle = new HashMap<>();
         final Map<Integer, Integer> attempts = new HashMap<>();
+        /** Stage completions, and a cancellation (an event without a stage), in arrival order. */
+        final BlockingQueue<StageEvent> events = new LinkedBlockingQueue<>();
+        /** Completed with the reason when the job is cancelled. */
+        final CompletableFuture<String> cancelled = new CompletableFuture<>();
 
         Job(String id, List<Stage> stages) {
             this.id = id;
@@ -120,6 +126,16 @@ public final class DagScheduler {
                 plans.put(s.id(), s.plan());
                 byShuffle.put(s.shuffleId(), s);
             });
+        }
+
+        void cancel(String reason) {
+            if (cancelled.complete(reason)) {
+                events.add(new StageEvent(null, -1, null, null));
+            }
+        }
+
+        SluiceException cancellation() {
+            return new SluiceException("job " + id + " was cancelled: " + cancelled.getNow("cancelled"));
         }
 
         /** Records a stage's (possibly partly recomputed) outputs and tells the tracker. */
@@ -156,14 +172,30 @@ public final class DagScheduler {
      * that is no longer the stage's current one is ignored.
      */
     public List<MapStatus> run(String jobId, List<Stage> stages) {
+        return run(jobId, stages, () -> null);
+    }
+
+    /**
+     * The same; {@code cancelledBefore} tells a reason the job was cancelled before it was
+     * registered here (null if not), so that a cancellation racing with the start is not lost.
+     */
+    public List<MapStatus> run(String jobId, List<Stage> stages, java.util.function.Supplier<String> cancelledBefore) {
         if (stages.isEmpty()) {
             throw new IllegalArgumentException("job " + jobId + " has no stages");
         }
         Job job = new Job(jobId, stages);
+        if (active.putIfAbsent(jobId, job) != null) {
+            throw new IllegalStateException("job " + jobId + " is already running");
+        }
+        String early = cancelledBefore.get();
+        if (early != null) {
+            active.remove(jobId);
+            throw new SluiceException("job " + jobId + " was cancelled: " + early);
+        }
         List<Stage> pending = new ArrayList<>(stages);
         Set<Integer> done = new HashSet<>();
         Map<Integer, RunningStage> running = new HashMap<>();
-        BlockingQueue<StageEvent> events = new LinkedBlockingQueue<>();
+        BlockingQueue<StageEvent> events = job.events;
         Map<Integer, String> resubmitCause = new HashMap<>();
         try {
             while (!pending.isEmpty()) {
@@ -186,6 +218,9 @@ public final class DagScheduler {
                     throw new IllegalStateException("job " + jobId + ": no stage can run; pending " + pending);
                 }
                 StageEvent event = nextEvent(events, job.deadline, jobId);
+                if (event.stage() == null) {
+                    throw job.cancellation();
+                }
                 RunningStage current = running.get(event.stage().id());
                 if (current == null || current.attempt() != event.attempt()) {
                     LOG.debug("job {}: ignoring a late event of stage {} attempt {}", jobId, event.stage().id(),
@@ -214,15 +249,34 @@ public final class DagScheduler {
             // a failed job leaves no task running: queued ones never start
             running.values().forEach(r -> r.tasks().cancel(false));
             tracker.removeJob(jobId);
+            active.remove(jobId);
         }
         return job.outputs.get(stages.get(stages.size() - 1).shuffleId());
+    }
+
+    /**
+     * Cancels a running job: its thread stops waiting, its tasks are cancelled (running ones are
+     * told to stop) and {@link #run} fails with a {@link SluiceException} naming {@code reason}.
+     * False when no such job is running.
+     */
+    public boolean cancel(String jobId, String reason) {
+        Job job = active.get(jobId);
+        if (job == null) {
+            return false;
+        }
+        LOG.info("job {}: cancelling ({})", jobId, reason);
+        job.cancel(reason);
+        return true;
     }
 
     /** The current attempt of a submitted stage and its tasks' combined future. */
     private record RunningStage(int attempt, CompletableFuture<List<MapStatus>> tasks) {
     }
 
-    /** Attempt {@code attempt} of a stage: its tasks all finished ({@code statuses}), or one failed ({@code error}). */
+    /**
+     * Attempt {@code attempt} of a stage: its tasks all finished ({@code statuses}), or one failed
+     * ({@code error}); no stage means the job was cancelled.
+     */
     private record StageEvent(Stage stage, int attempt, List<MapStatus> statuses, Throwable error) {
     }
 
@@ -276,7 +330,7 @@ public final class DagScheduler {
     /** Runs the stage's tasks for {@code partitions} as its next attempt and waits; their map outputs, in that order. */
     private List<MapStatus> runTasks(Job job, Stage stage, ShuffleWriterExec plan, List<Integer> partitions, String cause) {
         int attempt = job.nextAttempt(stage, cause);
-        return await(launchTasks(job, stage, attempt, plan, partitions), job.deadline, job.id, stage);
+        return await(job, launchTasks(job, stage, attempt, plan, partitions), stage);
     }
 
     /**
@@ -420,18 +474,25 @@ public final class DagScheduler {
         return node;
     }
 
-    private static <T> T await(CompletableFuture<T> future, long deadline, String jobId, Stage stage) {
+    /** Waits for {@code future} within the job's deadline; a cancellation of the job ends the wait too. */
+    private static <T> T await(Job job, CompletableFuture<T> future, Stage stage) {
         try {
-            return future.get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+            CompletableFuture.anyOf(future, job.cancelled)
+                    .get(Math.max(1, job.deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+            if (!future.isDone()) {
+                future.cancel(false);
+                throw job.cancellation();
+            }
+            return future.get();
         } catch (ExecutionException | CompletionException e) {
-            throw failure(unwrap(e), jobId, stage);
+            throw failure(unwrap(e), job.id, stage);
         } catch (TimeoutException e) {
             future.cancel(false);
-            throw new SluiceException("job " + jobId + " timed out in stage " + stage.id());
+            throw new SluiceException("job " + job.id + " timed out in stage " + stage.id());
         } catch (InterruptedException e) {
             future.cancel(false);
             Thread.currentThread().interrupt();
-            throw new SluiceException("job " + jobId + " was interrupted");
+            throw new SluiceException("job " + job.id + " was interrupted");
         }
     }
 

@@ -1,0 +1,31 @@
+package io.sluice.cli;
+
+import io.sluice.api.Session;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code sluice jobs}: the queries a coordinator is running, as JSON (id, job, elapsed time, text). */
+@Command(name = "jobs", mixinStandardHelpOptions = true, versionProvider = Version.class,
+        description = "Lists the queries a coordinator is running, one JSON array on stdout.")
+final class JobsCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--coordinator", required = true, paramLabel = "HOST:HTTP_PORT", converter = HostPort.Converter.class,
+            description = "The coordinator's HTTP address (its secret from SLUICE_AUTH_SECRET).")
+    HostPort coordinator;
+
+    @Override
+    public Integer call() {
+        try (Session session = Session.connect(coordinator.uriHost(), coordinator.port())) {
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(session.runningQueries());
+            out.flush();
+        }
+        return 0;
+    }
+}
