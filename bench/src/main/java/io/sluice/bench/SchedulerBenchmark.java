@@ -72,7 +72,8 @@ public final class SchedulerBenchmark {
     private static double[] run(int workerCount, int tasks, int rounds) throws Exception {
         MapOutputTracker tracker = new MapOutputTracker();
         ActorSystem<CoordinatorCommand> system = SluiceNode.start(
-                CoordinatorActor.create("bench-coordinator", SchedulerSettings.defaults(), tracker, (job, m) -> { }),
+                CoordinatorActor.create("bench-coordinator", SchedulerSettings.defaults(), tracker, (job, m) -> { },
+                        (host, port) -> { }),
                 NodeConfig.coordinator("127.0.0.1", 0).withLogLevel("WARNING"));
         try (RootAllocator allocator = new RootAllocator(); ShuffleClient client = new ShuffleClient("bench")) {
             for (int w = 0; w < workerCount; w++) {

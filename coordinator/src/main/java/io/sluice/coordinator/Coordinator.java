@@ -68,7 +68,7 @@ public final class Coordinator implements AutoCloseable {
         NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter());
         MapOutputTracker tracker = new MapOutputTracker();
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
-                settings.scheduler(), tracker, this::addTaskMetrics),
+                settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost),
                 node, ConfigFactory.parseString("pekko.http.server.request-timeout = infinite\n"
                         + "pekko.http.server.idle-timeout = infinite\n"
                         + "pekko.http.server.parsing.max-content-length = 256m").withFallback(ConfigFactory.load()));
@@ -130,6 +130,14 @@ public final class Coordinator implements AutoCloseable {
         }
         int slots = workers().values().stream().mapToInt(Integer::intValue).sum();
         return Math.max(1, 2 * slots);
+    }
+
+    /** A worker left the cluster: running jobs recompute the outputs its shuffle server held. */
+    private void serverLost(String host, int port) {
+        DagScheduler s = this.scheduler;
+        if (s != null) {
+            s.serverLost(host, port);
+        }
     }
 
     /** Workers, slots and tasks of the dispatcher now. */

@@ -93,10 +93,15 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         final ActorRef<WorkerCommand> ref;
         final int slots;
         final long incarnation;
+        final String shuffleHost;
+        final int shufflePort;
         final Set<String> running = new HashSet<>();
         boolean reachable = true;
 
-        WorkerState(String id, ActorRef<WorkerCommand> ref, int slots, long incarnation) {
+        WorkerState(String id, ActorRef<WorkerCommand> ref, int slots, long incarnation, String shuffleHost,
+                int shufflePort) {
+            this.shuffleHost = shuffleHost;
+            this.shufflePort = shufflePort;
             this.id = id;
             this.ref = ref;
             this.slots = slots;
@@ -149,14 +154,20 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private final SchedulerSettings settings;
     private final ExcludeList excludes;
     private final MapOutputTracker tracker;
+    private final java.util.function.BiConsumer<String, Integer> serverLost;
 
     public static Behavior<CoordinatorCommand> create(String coordinatorId) {
-        return create(coordinatorId, SchedulerSettings.defaults(), new MapOutputTracker(), (jobId, metrics) -> { });
+        return create(coordinatorId, SchedulerSettings.defaults(), new MapOutputTracker(), (jobId, metrics) -> { },
+                (host, port) -> { });
     }
 
-    /** {@code taskMetrics} is told each finished task's job and metrics (when the worker sent them). */
+    /**
+     * {@code taskMetrics} is told each finished task's job and metrics (when the worker sent them);
+     * {@code serverLost} the shuffle server address of each worker removed from the cluster.
+     */
     public static Behavior<CoordinatorCommand> create(String coordinatorId, SchedulerSettings settings,
-            MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics) {
+            MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics,
+            java.util.function.BiConsumer<String, Integer> serverLost) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
             ActorRef<ClusterEvent.MemberRemoved> members = context.messageAdapter(ClusterEvent.MemberRemoved.class,
@@ -171,14 +182,16 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             cluster.subscriptions().tell(Subscribe.create(members, ClusterEvent.MemberRemoved.class));
             cluster.subscriptions().tell(Subscribe.create(unreachable, ClusterEvent.UnreachableMember.class));
             cluster.subscriptions().tell(Subscribe.create(reachable, ClusterEvent.ReachableMember.class));
-            return new CoordinatorActor(context, coordinatorId, settings, tracker, taskMetrics);
+            return new CoordinatorActor(context, coordinatorId, settings, tracker, taskMetrics, serverLost);
         });
     }
 
     private CoordinatorActor(ActorContext<CoordinatorCommand> context, String coordinatorId, SchedulerSettings settings,
-            MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics) {
+            MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics,
+            java.util.function.BiConsumer<String, Integer> serverLost) {
         super(context);
         this.tracker = tracker;
+        this.serverLost = serverLost;
         this.coordinatorId = coordinatorId;
         this.taskMetrics = taskMetrics;
         this.settings = settings;
@@ -211,7 +224,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 excludes.forget(old.id());
                 requeueRunning(old);
             }
-            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots(), msg.incarnation()));
+            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots(), msg.incarnation(),
+                    msg.shuffleHost(), msg.shufflePort()));
             getContext().getLog().info("worker {} registered with {} slots (shuffle {}:{})", msg.workerId(), msg.slots(),
                     msg.shuffleHost(), msg.shufflePort());
         }
@@ -357,6 +371,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             workers.remove(w.id());
             excludes.forget(w.id());
             requeueRunning(w);
+            serverLost.accept(w.shuffleHost, w.shufflePort);
         }
         if (workers.isEmpty() && !queue.isEmpty()) {
             getContext().getLog().warn("every worker left; failing {} queued tasks", queue.size());

@@ -115,7 +115,7 @@ public final class DagScheduler {
         final Map<String, Stage> byShuffle = new HashMap<>();
         final Map<Integer, Integer> attempts = new HashMap<>();
         /** Stage completions, and a cancellation (an event without a stage), in arrival order. */
-        final BlockingQueue<StageEvent> events = new LinkedBlockingQueue<>();
+        final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         /** Completed with the reason when the job is cancelled. */
         final CompletableFuture<String> cancelled = new CompletableFuture<>();
 
@@ -130,7 +130,7 @@ public final class DagScheduler {
 
         void cancel(String reason) {
             if (cancelled.complete(reason)) {
-                events.add(new StageEvent(null, -1, null, null));
+                events.add(new Cancelled());
             }
         }
 
@@ -195,7 +195,7 @@ public final class DagScheduler {
         List<Stage> pending = new ArrayList<>(stages);
         Set<Integer> done = new HashSet<>();
         Map<Integer, RunningStage> running = new HashMap<>();
-        BlockingQueue<StageEvent> events = job.events;
+        BlockingQueue<Event> events = job.events;
         Map<Integer, String> resubmitCause = new HashMap<>();
         try {
             while (!pending.isEmpty()) {
@@ -217,10 +217,15 @@ public final class DagScheduler {
                 if (running.isEmpty()) {
                     throw new IllegalStateException("job " + jobId + ": no stage can run; pending " + pending);
                 }
-                StageEvent event = nextEvent(events, job.deadline, jobId);
-                if (event.stage() == null) {
+                Event next = nextEvent(events, job.deadline, jobId);
+                if (next instanceof Cancelled) {
                     throw job.cancellation();
                 }
+                if (next instanceof ServerLost lost) {
+                    recomputeOutputsOn(job, lost, pending, done);
+                    continue;
+                }
+                StageEvent event = (StageEvent) next;
                 RunningStage current = running.get(event.stage().id());
                 if (current == null || current.attempt() != event.attempt()) {
                     LOG.debug("job {}: ignoring a late event of stage {} attempt {}", jobId, event.stage().id(),
@@ -273,11 +278,51 @@ public final class DagScheduler {
     private record RunningStage(int attempt, CompletableFuture<List<MapStatus>> tasks) {
     }
 
+    /** What the job's thread waits for. */
+    private sealed interface Event permits StageEvent, Cancelled, ServerLost {
+    }
+
+    /** Attempt {@code attempt} of a stage: its tasks all finished ({@code statuses}), or one failed ({@code error}). */
+    private record StageEvent(Stage stage, int attempt, List<MapStatus> statuses, Throwable error) implements Event {
+    }
+
+    /** The job was cancelled ({@link Job#cancelled} says why). */
+    private record Cancelled() implements Event {
+    }
+
+    /** The worker serving shuffle files at {@code host:port} left the cluster: its outputs are gone. */
+    private record ServerLost(String host, int port) implements Event {
+    }
+
     /**
-     * Attempt {@code attempt} of a stage: its tasks all finished ({@code statuses}), or one failed
-     * ({@code error}); no stage means the job was cancelled.
+     * A worker left the cluster: every running job forgets the map outputs its shuffle server held
+     * and recomputes at once those a stage still to run will read, instead of waiting for readers
+     * to fail fetching them.
      */
-    private record StageEvent(Stage stage, int attempt, List<MapStatus> statuses, Throwable error) {
+    public void serverLost(String host, int port) {
+        for (Job job : active.values()) {
+            job.events.add(new ServerLost(host, port));
+        }
+    }
+
+    /** Recomputes the outputs on a lost server of each finished stage that a pending stage reads. */
+    private void recomputeOutputsOn(Job job, ServerLost lost, List<Stage> pending, Set<Integer> done) {
+        for (Stage stage : job.byShuffle.values()) {
+            List<MapStatus> statuses = job.outputs.get(stage.shuffleId());
+            if (statuses == null || !done.contains(stage.id())
+                    || pending.stream().noneMatch(p -> p.parents().contains(stage.id()))) {
+                continue;
+            }
+            for (int m = 0; m < statuses.size(); m++) {
+                MapStatus status = statuses.get(m);
+                if (status.host().equals(lost.host()) && status.port() == lost.port()) {
+                    FetchFailure failure = new FetchFailure(stage.shuffleId(), m, lost.host(), lost.port(), true);
+                    recover(job, new FetchFailedException(failure, "the worker serving " + lost.host() + ":"
+                            + lost.port() + " left the cluster"));
+                    break;
+                }
+            }
+        }
     }
 
     /**
@@ -306,9 +351,9 @@ public final class DagScheduler {
         return ready;
     }
 
-    private static StageEvent nextEvent(BlockingQueue<StageEvent> events, long deadline, String jobId) {
+    private static Event nextEvent(BlockingQueue<Event> events, long deadline, String jobId) {
         try {
-            StageEvent event = events.poll(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+            Event event = events.poll(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
             if (event == null) {
                 throw new SluiceException("job " + jobId + " timed out");
             }

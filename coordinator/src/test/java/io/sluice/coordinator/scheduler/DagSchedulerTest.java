@@ -84,6 +84,18 @@ class DagSchedulerTest {
         assertThat(job.get(5, TimeUnit.SECONDS)).containsExactly(result);
     }
 
+    /** A cancelled job stops at once, cancelling its running tasks. */
+    @Test
+    void aCancelledJobCancelsItsTasks() throws Exception {
+        Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", List.of(stage(0, List.of()))));
+        CompletableFuture<MapStatus> task = nextLaunch("0/0");
+        assertThat(scheduler.cancel("job1", "asked by a test")).isTrue();
+        assertThatThrownBy(() -> job.get(5, TimeUnit.SECONDS)).hasRootCauseInstanceOf(io.sluice.plan.SluiceException.class)
+                .rootCause().hasMessage("job job1 was cancelled: asked by a test");
+        assertThat(task.isCancelled()).isTrue();
+        assertThat(scheduler.cancel("job1", "again")).isFalse();
+    }
+
     /** A failed stage fails the job and cancels the other stage's running tasks. */
     @Test
     void aFailedStageCancelsTheStagesRunningBesideIt() throws Exception {
@@ -142,6 +154,26 @@ class DagSchedulerTest {
         nextLaunch("2/0").complete(status("w-new"));
         MapStatus result = status("w-result");
         nextLaunch("3/0").complete(result);
+        assertThat(job.get(5, TimeUnit.SECONDS)).containsExactly(result);
+        assertThat(launches).isEmpty();
+    }
+
+    /**
+     * A worker leaves while a stage reading its outputs runs: the lost output is recomputed at once,
+     * before any reader fails; the reader that then fails on the old location only runs again.
+     */
+    @Test
+    void aLeavingWorkersOutputsAreRecomputedAtOnce() throws Exception {
+        Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", List.of(stage(0, List.of()),
+                stage(1, List.of(0)))));
+        nextLaunch("0/0").complete(new MapStatus("w-gone", "127.0.0.1", 7, new long[] {1}));
+        CompletableFuture<MapStatus> reader = nextLaunch("1/0");
+        scheduler.serverLost("127.0.0.1", 7);
+        nextLaunch("0/0").complete(new MapStatus("w-new", "127.0.0.1", 8, new long[] {1}));
+        reader.completeExceptionally(new FetchFailedException(new FetchFailure("job1-s0", 0, "127.0.0.1", 7, true),
+                "connection refused"));
+        MapStatus result = status("w-result");
+        nextLaunch("1/0").complete(result);
         assertThat(job.get(5, TimeUnit.SECONDS)).containsExactly(result);
         assertThat(launches).isEmpty();
     }
