@@ -101,7 +101,10 @@ public final class SchedulerBenchmark {
             int warmups = 3;
             double[] rates = new double[rounds];
             for (int round = 0; round < warmups + rounds; round++) {
-                scheduler.run("bench" + round, stages(tasks));
+                int completed = scheduler.run("bench" + round, stages(tasks)).size();
+                if (completed != tasks) {
+                    throw new IllegalStateException(completed + " of " + tasks + " tasks completed");
+                }
                 double seconds = (stageEnd.get() - stageStart.get()) / 1e9;
                 if (round >= warmups) {
                     rates[round - warmups] = tasks / seconds;
