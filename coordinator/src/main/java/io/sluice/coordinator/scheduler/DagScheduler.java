@@ -450,7 +450,7 @@ public final class DagScheduler {
         if (lost.isEmpty()) {
             lost.add(failure.map());
         }
-        LOG.warn("job {}: recomputing map outputs {} of stage {} lost with {}:{}", job.id, lost, parent.id(),
+        LOG.warn("job {}: recomputing {} map outputs {} of stage {} lost with {}:{}", job.id, lost.size(), lost, parent.id(),
                 failure.host(), failure.port());
         while (true) {
             try {
