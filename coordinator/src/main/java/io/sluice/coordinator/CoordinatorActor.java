@@ -19,7 +19,6 @@ import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
 import io.sluice.coordinator.scheduler.MapOutputTracker;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.MapStatus;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -147,7 +146,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private final String coordinatorId;
     private final Map<String, WorkerState> workers = new LinkedHashMap<>();
-    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private final TaskQueue<Pending> queue;
     private final Map<String, Running> running = new HashMap<>();
     private int nextWorker;
     private final java.util.function.BiConsumer<String, TaskMetrics> taskMetrics;
@@ -196,6 +195,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         this.taskMetrics = taskMetrics;
         this.settings = settings;
         this.excludes = new ExcludeList(settings.excludeMaxFailures(), settings.excludeTimeout().toMillis());
+        this.queue = new TaskQueue<>(settings.mode(), p -> p.launch().task().jobId());
     }
 
     @Override
@@ -255,6 +255,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             dispatch(); // a late report from an attempt given up on (timed out, lost): its slot is free now
             return this;
         }
+        queue.ended(attempt.pending().launch().task().jobId());
         if (attempt.timeout() != null) {
             attempt.timeout().cancel();
         }
@@ -294,6 +295,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         if (attempt == null) {
             return this;
         }
+        queue.ended(attempt.pending().launch().task().jobId());
         WorkerState worker = workers.get(attempt.workerId());
         if (worker != null) {
             worker.ref().tell(new CancelTask(msg.attemptId()));
@@ -375,11 +377,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         }
         if (workers.isEmpty() && !queue.isEmpty()) {
             getContext().getLog().warn("every worker left; failing {} queued tasks", queue.size());
-            for (Pending pending : queue) {
+            for (Pending pending : queue.drain()) {
                 pending.launch().result().completeExceptionally(new SluiceException("every worker left the cluster "
                         + "while the query ran; " + NO_WORKERS));
             }
-            queue.clear();
         }
         dispatch();
         return this;
@@ -411,6 +412,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         for (String taskId : worker.running()) {
             Running run = running.remove(taskId);
             if (run != null) {
+                queue.ended(run.pending().launch().task().jobId());
                 if (run.timeout() != null) {
                     run.timeout().cancel();
                 }
@@ -506,6 +508,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 ? getContext().scheduleOnce(settings.taskTimeout(), getContext().getSelf(), new AttemptTimedOut(task.taskId()))
                 : null;
         running.put(task.taskId(), new Running(pending, worker.id(), timeout));
+        queue.started(task.jobId());
         worker.running().add(task.taskId());
         worker.ref().tell(new RunTask(task, getContext().getSelf()));
     }

@@ -24,18 +24,22 @@ import java.util.Map;
  *       map outputs and cancellations not) after which a worker gets no new tasks (default 2).</li>
  *   <li>{@code sluice.exclude.timeout}: how long a worker stays excluded, and the window its
  *       failures are counted in (default 10m). While every worker is excluded, they are all used.</li>
+ *   <li>{@code sluice.scheduler.mode}: {@code fifo} (default) serves queued tasks in arrival order,
+ *       {@code fair} serves next the job with the fewest attempts running ({@link TaskQueue}).</li>
  * </ul>
  *
  * Durations are written as a number and a unit: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}.
  */
 public record SchedulerSettings(Duration taskTimeout, int taskMaxAttempts, int stageMaxAttempts,
-        int excludeMaxFailures, Duration excludeTimeout) {
+        int excludeMaxFailures, Duration excludeTimeout, SchedulingMode mode) {
     public static final List<String> NAMES = List.of("sluice.task.timeout", "sluice.task.max-attempts",
-            "sluice.stage.max-attempts", "sluice.exclude.max-failures", "sluice.exclude.timeout");
+            "sluice.stage.max-attempts", "sluice.exclude.max-failures", "sluice.exclude.timeout",
+            "sluice.scheduler.mode");
 
     public SchedulerSettings {
         requireNonNull(taskTimeout, "taskTimeout is null");
         requireNonNull(excludeTimeout, "excludeTimeout is null");
+        requireNonNull(mode, "mode is null");
         if (taskTimeout.isNegative()) {
             throw new SluiceException("sluice.task.timeout must not be negative, not " + taskTimeout);
         }
@@ -54,7 +58,7 @@ public record SchedulerSettings(Duration taskTimeout, int taskMaxAttempts, int s
     }
 
     public static SchedulerSettings defaults() {
-        return new SchedulerSettings(Duration.ofMinutes(15), 4, 4, 2, Duration.ofMinutes(10));
+        return new SchedulerSettings(Duration.ofMinutes(15), 4, 4, 2, Duration.ofMinutes(10), SchedulingMode.FIFO);
     }
 
     /** Whether attempts are timed out at all. */
@@ -75,15 +79,17 @@ public record SchedulerSettings(Duration taskTimeout, int taskMaxAttempts, int s
     public SchedulerSettings with(String name, String value) {
         return switch (name) {
             case "sluice.task.timeout" -> new SchedulerSettings(duration(name, value), taskMaxAttempts,
-                    stageMaxAttempts, excludeMaxFailures, excludeTimeout);
+                    stageMaxAttempts, excludeMaxFailures, excludeTimeout, mode);
             case "sluice.task.max-attempts" -> new SchedulerSettings(taskTimeout, integer(name, value),
-                    stageMaxAttempts, excludeMaxFailures, excludeTimeout);
+                    stageMaxAttempts, excludeMaxFailures, excludeTimeout, mode);
             case "sluice.stage.max-attempts" -> new SchedulerSettings(taskTimeout, taskMaxAttempts,
-                    integer(name, value), excludeMaxFailures, excludeTimeout);
+                    integer(name, value), excludeMaxFailures, excludeTimeout, mode);
             case "sluice.exclude.max-failures" -> new SchedulerSettings(taskTimeout, taskMaxAttempts,
-                    stageMaxAttempts, integer(name, value), excludeTimeout);
+                    stageMaxAttempts, integer(name, value), excludeTimeout, mode);
             case "sluice.exclude.timeout" -> new SchedulerSettings(taskTimeout, taskMaxAttempts,
-                    stageMaxAttempts, excludeMaxFailures, duration(name, value));
+                    stageMaxAttempts, excludeMaxFailures, duration(name, value), mode);
+            case "sluice.scheduler.mode" -> new SchedulerSettings(taskTimeout, taskMaxAttempts,
+                    stageMaxAttempts, excludeMaxFailures, excludeTimeout, SchedulingMode.parse(name, value));
             default -> throw new SluiceException("unknown scheduler setting '" + name + "'; settings: "
                     + String.join(", ", NAMES));
         };

@@ -26,8 +26,10 @@ class SchedulerSettingsTest {
         values.put("sluice.stage.max-attempts", "3");
         values.put("sluice.exclude.max-failures", "5");
         values.put("sluice.exclude.timeout", "2m");
+        values.put("sluice.scheduler.mode", "FAIR");
         SchedulerSettings s = SchedulerSettings.defaults().with(values);
-        assertThat(s).isEqualTo(new SchedulerSettings(Duration.ofMillis(1500), 2, 3, 5, Duration.ofMinutes(2)));
+        assertThat(s).isEqualTo(new SchedulerSettings(Duration.ofMillis(1500), 2, 3, 5, Duration.ofMinutes(2),
+                SchedulingMode.FAIR));
         assertThat(s.with("sluice.task.timeout", "0").hasTaskTimeout()).isFalse();
     }
 
@@ -40,5 +42,7 @@ class SchedulerSettingsTest {
                 .hasMessageContaining("sluice.task.timeout").hasMessageContaining("'soon'");
         assertThatThrownBy(() -> d.with("sluice.task.max-attempts", "0")).isInstanceOf(SluiceException.class)
                 .hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> d.with("sluice.scheduler.mode", "lifo")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("fifo or fair, not 'lifo'");
     }
 }
