@@ -2,7 +2,6 @@ package io.sluice.cli;
 
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
-import io.sluice.coordinator.SchedulerSettings;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,20 +31,29 @@ final class CoordinatorCommand implements Callable<Integer> {
             description = "Partitions per shuffle; 0 means twice the cluster's task slots (default: ${DEFAULT-VALUE}).")
     int shufflePartitions;
 
-    @Option(names = "--conf", paramLabel = "NAME=VALUE", mapFallbackValue = "",
-            description = "A scheduler setting, repeatable: sluice.task.timeout (e.g. 10m, 0 for none), "
-                    + "sluice.task.max-attempts, sluice.stage.max-attempts, sluice.exclude.max-failures, "
-                    + "sluice.exclude.timeout.")
+    @Option(names = "--conf", paramLabel = "NAME=VALUE",
+            description = "A setting (docs/configuration.md), repeatable; overrides the configuration file and SLUICE_* "
+                    + "variables. E.g. sluice.task.timeout=10m, sluice.scheduler.mode=fair.")
     java.util.LinkedHashMap<String, String> conf = new java.util.LinkedHashMap<>();
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A HOCON settings file (default: $SLUICE_CONF if set).")
+    java.nio.file.Path config;
 
     @Override
     public Integer call() throws InterruptedException {
         Options.port(spec, "--port", port, false);
         Options.port(spec, "--http-port", httpPort, true);
         Options.atLeast(spec, "--shuffle-partitions", shufflePartitions, 0);
-        Coordinator coordinator = Coordinator.start(
-                CoordinatorSettings.defaults(host, port, httpPort).withShufflePartitions(shufflePartitions)
-                        .withScheduler(SchedulerSettings.defaults().with(conf)));
+        SluiceConf settings = SluiceConf.load(config, System.getenv(), conf);
+        settings.applySystemProperties();
+        CoordinatorSettings coordinatorSettings = CoordinatorSettings.defaults(host, port, httpPort);
+        coordinatorSettings = coordinatorSettings.withQueryDefaults(settings.queryDefaults(coordinatorSettings.queryDefaults()))
+                .withScheduler(settings.scheduler());
+        if (shufflePartitions > 0) {
+            coordinatorSettings = coordinatorSettings.withShufflePartitions(shufflePartitions);
+        }
+        Coordinator coordinator = Coordinator.start(coordinatorSettings);
         spec.commandLine().getErr().println("coordinator ready: cluster " + coordinator.clusterAddress()
                 + ", http " + new HostPort(host, coordinator.httpPort()));
         Foreground.run(coordinator, Foreground::forever);

@@ -50,8 +50,18 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "NAME", description = "Worker name (default: worker-<host>-<port or random>).")
     String id;
 
+    @Option(names = "--conf", paramLabel = "NAME=VALUE",
+            description = "A setting (docs/configuration.md), repeatable; overrides the configuration file and SLUICE_* "
+                    + "variables. E.g. sluice.shuffle.compression=zstd.")
+    java.util.LinkedHashMap<String, String> conf = new java.util.LinkedHashMap<>();
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A HOCON settings file (default: $SLUICE_CONF if set).")
+    Path config;
+
     @Override
     public Integer call() throws InterruptedException {
+        SluiceConf.load(config, System.getenv(), conf).applySystemProperties();
         Options.port(spec, "--port", port, true);
         Options.port(spec, "--shuffle-port", shufflePort, true);
         Options.atLeast(spec, "--slots", slots, 1);
