@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
+import io.sluice.coordinator.QueryScope;
 import io.sluice.coordinator.SchedulerSettings;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.worker.Worker;
@@ -144,6 +145,11 @@ public final class LocalCluster implements QueryEngine {
     @Override
     public byte[] runSql(String sql) {
         return coordinator.runSql(sql);
+    }
+
+    @Override
+    public byte[] runSql(String sql, String tag) {
+        return coordinator.queries().runSql(sql, QueryScope.NONE.tagged(tag));
     }
 
     @Override

@@ -7,6 +7,9 @@ interface QueryEngine extends AutoCloseable {
     /** Runs a SQL script; the last statement's result as an Arrow IPC stream. */
     byte[] runSql(String sql);
 
+    /** The same, its queries listed with {@code tag} while they run ({@link #runningQueries()}). */
+    byte[] runSql(String sql, String tag);
+
     /** Runs a query plan; the result as an Arrow IPC stream. */
     byte[] run(LogicalPlan plan);
 

@@ -3,6 +3,7 @@ package io.sluice.api;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.cluster.serialization.Kryos;
+import io.sluice.coordinator.RunningQueries;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
 import java.io.IOException;
@@ -36,6 +37,17 @@ final class RemoteEngine implements QueryEngine {
     }
 
     @Override
+    public byte[] runSql(String sql, String tag) {
+        if (!tag.matches("[A-Za-z0-9_.-]{1,64}")) {
+            throw new SluiceException("a query tag is 1 to 64 letters, digits, '.', '_' or '-', not '" + tag + "'");
+        }
+        HttpResponse<byte[]> response = send(HttpRequest.newBuilder(base.resolve("sql"))
+                .header("Content-Type", "text/plain; charset=utf-8").header(RunningQueries.TAG_HEADER, tag)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(sql.getBytes(StandardCharsets.UTF_8))));
+        return bodyOf(response);
+    }
+
+    @Override
     public byte[] run(LogicalPlan plan) {
         return post("plan", "application/octet-stream", Kryos.serialize(plan));
     }
@@ -47,11 +59,7 @@ final class RemoteEngine implements QueryEngine {
 
     @Override
     public String runningQueries() {
-        HttpResponse<byte[]> response = send(HttpRequest.newBuilder(base.resolve("jobs")).GET());
-        if (response.statusCode() != 200) {
-            throw new SluiceException(new String(response.body(), StandardCharsets.UTF_8));
-        }
-        return new String(response.body(), StandardCharsets.UTF_8);
+        return new String(bodyOf(send(HttpRequest.newBuilder(base.resolve("jobs")).GET())), StandardCharsets.UTF_8);
     }
 
     @Override
@@ -64,15 +72,17 @@ final class RemoteEngine implements QueryEngine {
         if (response.statusCode() == 404) {
             return false;
         }
-        if (response.statusCode() != 200) {
-            throw new SluiceException(new String(response.body(), StandardCharsets.UTF_8));
-        }
+        bodyOf(response);
         return true;
     }
 
     private byte[] post(String path, String contentType, byte[] body) {
-        HttpResponse<byte[]> response = send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+        return bodyOf(send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))));
+    }
+
+    /** A 200's body; any other answer is the coordinator's error message. */
+    private static byte[] bodyOf(HttpResponse<byte[]> response) {
         if (response.statusCode() != 200) {
             throw new SluiceException(new String(response.body(), StandardCharsets.UTF_8));
         }

@@ -84,6 +84,14 @@ public final class Session implements AutoCloseable {
         return QueryResult.fromIpc(engine.runSql(sql));
     }
 
+    /**
+     * Runs a SQL script whose queries {@link #runningQueries()} lists with {@code tag} while they
+     * run (1 to 64 letters, digits, '.', '_' or '-'), so that this client can follow their progress.
+     */
+    public QueryResult sql(String sql, String tag) {
+        return QueryResult.fromIpc(engine.runSql(sql, tag));
+    }
+
     QueryResult execute(LogicalPlan plan) {
         return QueryResult.fromIpc(engine.run(plan));
     }

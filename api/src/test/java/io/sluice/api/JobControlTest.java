@@ -63,7 +63,8 @@ class JobControlTest {
         CompletableFuture<HttpResponse<String>> query = http.sendAsync(request("/v1/sql")
                 .POST(HttpRequest.BodyPublishers.ofString(LONG_QUERY)).build(), HttpResponse.BodyHandlers.ofString());
         String id = awaitListedQuery();
-        assertThat(get("/v1/jobs").body()).contains("count(*) AS pairs");
+        assertThat(get("/v1/jobs").body()).contains("count(*) AS pairs").containsPattern(
+                "\"stages\":\\[\\{\"stage\":\\d+,\"done\":\\d+,\"total\":\\d+}");
 
         HttpResponse<String> cancel = http.send(request("/v1/jobs/" + id + "/cancel")
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());

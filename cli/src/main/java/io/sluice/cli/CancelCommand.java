@@ -5,7 +5,7 @@ import io.sluice.plan.SluiceException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -19,16 +19,15 @@ final class CancelCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--coordinator", required = true, paramLabel = "HOST:HTTP_PORT", converter = HostPort.Converter.class,
-            description = "The coordinator's HTTP address (its secret from SLUICE_AUTH_SECRET).")
-    HostPort coordinator;
+    @Mixin
+    CoordinatorHttpOption coordinator = new CoordinatorHttpOption();
 
     @Parameters(index = "0", paramLabel = "ID", description = "The query to cancel.")
     String id;
 
     @Override
     public Integer call() {
-        try (Session session = Session.connect(coordinator.uriHost(), coordinator.port())) {
+        try (Session session = coordinator.connect()) {
             if (!session.cancel(id)) {
                 throw new SluiceException("no running query " + id + " (see 'sluice jobs')");
             }

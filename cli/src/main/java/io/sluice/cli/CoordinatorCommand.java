@@ -4,6 +4,7 @@ import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -31,25 +32,19 @@ final class CoordinatorCommand implements Callable<Integer> {
             description = "Partitions per shuffle; 0 means twice the cluster's task slots (default: ${DEFAULT-VALUE}).")
     int shufflePartitions;
 
-    @Option(names = "--conf", paramLabel = "NAME=VALUE",
-            description = "A setting (docs/configuration.md), repeatable; overrides the configuration file and SLUICE_* "
-                    + "variables. E.g. sluice.task.timeout=10m, sluice.scheduler.mode=fair.")
-    java.util.LinkedHashMap<String, String> conf = new java.util.LinkedHashMap<>();
-
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "A HOCON settings file (default: $SLUICE_CONF if set).")
-    java.nio.file.Path config;
+    @Mixin
+    ConfOptions confOptions = new ConfOptions();
 
     @Override
     public Integer call() throws InterruptedException {
         Options.port(spec, "--port", port, false);
         Options.port(spec, "--http-port", httpPort, true);
         Options.atLeast(spec, "--shuffle-partitions", shufflePartitions, 0);
-        SluiceConf settings = SluiceConf.load(config, System.getenv(), conf);
-        settings.applySystemProperties();
+        SluiceConf conf = confOptions.load();
+        conf.applySystemProperties();
         CoordinatorSettings coordinatorSettings = CoordinatorSettings.defaults(host, port, httpPort);
-        coordinatorSettings = coordinatorSettings.withQueryDefaults(settings.queryDefaults(coordinatorSettings.queryDefaults()))
-                .withScheduler(settings.scheduler());
+        coordinatorSettings = coordinatorSettings.withQueryDefaults(conf.queryDefaults(coordinatorSettings.queryDefaults()))
+                .withScheduler(conf.scheduler());
         if (shufflePartitions > 0) {
             coordinatorSettings = coordinatorSettings.withShufflePartitions(shufflePartitions);
         }

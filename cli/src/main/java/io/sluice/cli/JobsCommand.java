@@ -5,7 +5,7 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Spec;
 
 /** {@code sluice jobs}: the queries a coordinator is running, as JSON (id, job, elapsed time, text). */
@@ -15,13 +15,12 @@ final class JobsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--coordinator", required = true, paramLabel = "HOST:HTTP_PORT", converter = HostPort.Converter.class,
-            description = "The coordinator's HTTP address (its secret from SLUICE_AUTH_SECRET).")
-    HostPort coordinator;
+    @Mixin
+    CoordinatorHttpOption coordinator = new CoordinatorHttpOption();
 
     @Override
     public Integer call() {
-        try (Session session = Session.connect(coordinator.uriHost(), coordinator.port())) {
+        try (Session session = coordinator.connect()) {
             PrintWriter out = spec.commandLine().getOut();
             out.println(session.runningQueries());
             out.flush();

@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -50,18 +51,12 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "NAME", description = "Worker name (default: worker-<host>-<port or random>).")
     String id;
 
-    @Option(names = "--conf", paramLabel = "NAME=VALUE",
-            description = "A setting (docs/configuration.md), repeatable; overrides the configuration file and SLUICE_* "
-                    + "variables. E.g. sluice.shuffle.compression=zstd.")
-    java.util.LinkedHashMap<String, String> conf = new java.util.LinkedHashMap<>();
-
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "A HOCON settings file (default: $SLUICE_CONF if set).")
-    Path config;
+    @Mixin
+    ConfOptions confOptions = new ConfOptions();
 
     @Override
     public Integer call() throws InterruptedException {
-        SluiceConf.load(config, System.getenv(), conf).applySystemProperties();
+        confOptions.load().applySystemProperties();
         Options.port(spec, "--port", port, true);
         Options.port(spec, "--shuffle-port", shufflePort, true);
         Options.atLeast(spec, "--slots", slots, 1);

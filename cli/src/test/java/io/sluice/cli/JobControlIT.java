@@ -74,10 +74,12 @@ class JobControlIT {
         }
     }
 
+    /** The client draws its progress bar (asked for: its stderr is no terminal) until its query is cancelled. */
     @Test
     @Order(1)
     void aListedQueryIsCancelledFromTheCommandLine() throws Exception {
-        try (SluiceProcess client = startLongQuery()) {
+        try (SluiceProcess client = SluiceProcess.start(data, "sql", "--coordinator", "127.0.0.1:" + httpPort,
+                "--progress", "-e", table + LONG_QUERY)) {
             String id = awaitListedQuery(client);
             SluiceProcess.Result cancel = SluiceProcess.run(data, RUN_TIMEOUT, "cancel", "--coordinator",
                     "127.0.0.1:" + httpPort, id);
@@ -85,7 +87,7 @@ class JobControlIT {
             assertThat(cancel.stderr()).contains("cancelled " + id);
             SluiceProcess.Result result = client.await(Duration.ofSeconds(15));
             assertThat(result.exitCode()).isNotZero();
-            assertThat(result.stderr()).contains("was cancelled");
+            assertThat(result.stderr()).contains("was cancelled").containsPattern("\\[Stage \\d+:[=> ]*\\(\\d+/\\d+\\)]");
             awaitNoQueries();
             SluiceProcess.Result again = SluiceProcess.run(data, RUN_TIMEOUT, "cancel", "--coordinator",
                     "127.0.0.1:" + httpPort, id);

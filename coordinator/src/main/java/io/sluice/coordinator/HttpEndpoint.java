@@ -39,6 +39,7 @@ final class HttpEndpoint extends AllDirectives {
     private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
     static final String ARROW_STREAM = "application/vnd.apache.arrow.stream";
 
+
     private final QueryService queries;
     private final ExecutorService executor;
     private final Supplier<ClusterLoad> load;
@@ -60,8 +61,9 @@ final class HttpEndpoint extends AllDirectives {
                 path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
                         .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
                 authenticated(() -> concat(
-                        path("sql", () -> post(() -> entity(Unmarshaller.entityToString(),
-                                sql -> completeWithFuture(answer(() -> queries.runSql(sql, connection)))))),
+                        path("sql", () -> post(() -> optionalHeaderValueByName(RunningQueries.TAG_HEADER, tag -> entity(
+                                Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() -> queries.runSql(sql,
+                                        tag.isPresent() ? connection.tagged(tag.get()) : connection))))))),
                         path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
                                 bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes), connection)))))),
                         path("jobs", () -> get(() -> complete(HttpResponse.create().withStatus(StatusCodes.OK)

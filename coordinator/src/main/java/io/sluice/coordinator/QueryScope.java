@@ -19,4 +19,30 @@ public interface QueryScope {
     void started(String queryId);
 
     void ended(String queryId);
+
+    /** The tag the client gave its queries, by which it finds them in listings (progress); null if none. */
+    default String tag() {
+        return null;
+    }
+
+    /** This scope with {@code tag} as its queries' tag. */
+    default QueryScope tagged(String tag) {
+        QueryScope outer = this;
+        return new QueryScope() {
+            @Override
+            public void started(String queryId) {
+                outer.started(queryId);
+            }
+
+            @Override
+            public void ended(String queryId) {
+                outer.ended(queryId);
+            }
+
+            @Override
+            public String tag() {
+                return tag;
+            }
+        };
+    }
 }

@@ -69,7 +69,7 @@ public final class QueryService {
         this.removeShuffles = requireNonNull(removeShuffles, "removeShuffles is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
         this.jobMetrics = requireNonNull(jobMetrics, "jobMetrics is null");
-        this.running = new RunningQueries(scheduler::cancel);
+        this.running = new RunningQueries(scheduler::cancel, scheduler::progress);
     }
 
     public InMemoryCatalog catalog() {
@@ -213,7 +213,7 @@ public final class QueryService {
     }
 
     private byte[] run(LogicalPlan plan, QueryConfig config, String text, QueryScope scope) {
-        try (RunningQueries.Handle handle = running.start(text)) {
+        try (RunningQueries.Handle handle = running.start(text, scope.tag())) {
             scope.started(handle.id());
             try {
                 return run(plan, config, handle);

@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import io.sluice.coordinator.scheduler.DagScheduler;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 
 /**
  * The queries running on the coordinator, for {@code GET /v1/jobs} and {@code POST
@@ -17,12 +19,23 @@ import java.util.function.BiPredicate;
  * job). Cancelling marks the query, so that it is not run again, and cancels its current job.
  */
 public final class RunningQueries {
-    /** What a listing shows of one query. */
-    public record Info(String id, String job, String query, long elapsedMillis) {
-        /** One JSON object. */
+    /**
+     * What a listing shows of one query: its ids, the tag its client gave it (empty if none), how
+     * long it has run, its unfinished stages' progress and its text.
+     */
+    public record Info(String id, String job, String tag, long elapsedMillis, List<DagScheduler.StageProgress> stages,
+            String query) {
+        /** One JSON object, fields in this order. */
         public String toJson() {
+            StringBuilder progress = new StringBuilder("[");
+            for (DagScheduler.StageProgress p : stages) {
+                progress.append(progress.length() > 1 ? "," : "").append("{\"stage\":").append(p.stage())
+                        .append(",\"done\":").append(p.done()).append(",\"total\":").append(p.total()).append('}');
+            }
+            progress.append(']');
             return "{\"id\":\"" + Json.escape(id) + "\",\"job\":\"" + Json.escape(job == null ? "" : job)
-                    + "\",\"elapsed_ms\":" + elapsedMillis + ",\"query\":\"" + Json.escape(query) + "\"}";
+                    + "\",\"tag\":\"" + Json.escape(tag == null ? "" : tag) + "\",\"elapsed_ms\":" + elapsedMillis
+                    + ",\"stages\":" + progress + ",\"query\":\"" + Json.escape(query) + "\"}";
         }
     }
 
@@ -30,13 +43,15 @@ public final class RunningQueries {
     public final class Handle implements AutoCloseable {
         private final String id;
         private final String query;
+        private final String tag;
         private final long startedNanos = System.nanoTime();
         private volatile String job;
         private volatile String cancelReason;
 
-        private Handle(String id, String query) {
+        private Handle(String id, String query, String tag) {
             this.id = id;
             this.query = query;
+            this.tag = tag;
         }
 
         public String id() {
@@ -54,7 +69,9 @@ public final class RunningQueries {
         }
 
         Info info() {
-            return new Info(id, job, query, (System.nanoTime() - startedNanos) / 1_000_000);
+            String current = job;
+            return new Info(id, current, tag, (System.nanoTime() - startedNanos) / 1_000_000,
+                    current == null ? List.of() : progress.apply(current), query);
         }
 
         /** The query ended: it leaves the listing. */
@@ -64,24 +81,38 @@ public final class RunningQueries {
         }
     }
 
+    /** The HTTP header by which a client tags the queries of its request, to find them in listings. */
+    public static final String TAG_HEADER = "X-Sluice-Tag";
     private static final int SHOWN_QUERY_CHARS = 200;
 
     private final Map<String, Handle> queries = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     /** Cancels a scheduler job by id with a reason; false when it is not running. */
     private final BiPredicate<String, String> cancelJob;
+    /** The unfinished stages of a scheduler job. */
+    private final Function<String, List<DagScheduler.StageProgress>> progress;
 
-    public RunningQueries(BiPredicate<String, String> cancelJob) {
+    public RunningQueries(BiPredicate<String, String> cancelJob,
+            Function<String, List<DagScheduler.StageProgress>> progress) {
         this.cancelJob = requireNonNull(cancelJob, "cancelJob is null");
+        this.progress = requireNonNull(progress, "progress is null");
     }
 
-    /** Registers a query (its text shortened for listings); close the handle when it ends. */
+    /** Registers a query without a client tag. */
     public Handle start(String query) {
+        return start(query, null);
+    }
+
+    /**
+     * Registers a query (its text shortened for listings) with the tag its client gave it (null:
+     * none), by which the client finds it in listings; close the handle when it ends.
+     */
+    public Handle start(String query, String tag) {
         String text = query.strip().replaceAll("\\s+", " ");
         if (text.length() > SHOWN_QUERY_CHARS) {
             text = text.substring(0, SHOWN_QUERY_CHARS) + "...";
         }
-        Handle handle = new Handle("q" + ids.incrementAndGet(), text);
+        Handle handle = new Handle("q" + ids.incrementAndGet(), text, tag);
         queries.put(handle.id, handle);
         return handle;
     }

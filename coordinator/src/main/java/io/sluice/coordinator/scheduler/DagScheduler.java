@@ -118,6 +118,8 @@ public final class DagScheduler {
         final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         /** Completed with the reason when the job is cancelled. */
         final CompletableFuture<String> cancelled = new CompletableFuture<>();
+        /** Tasks done of each stage's latest submission, read by other threads for progress reports. */
+        final Map<Integer, StageCounter> progress = new java.util.concurrent.ConcurrentHashMap<>();
 
         Job(String id, List<Stage> stages) {
             this.id = id;
@@ -259,6 +261,30 @@ public final class DagScheduler {
         return job.outputs.get(stages.get(stages.size() - 1).shuffleId());
     }
 
+    /** How far one submitted stage is: tasks finished of its current submission. */
+    public record StageProgress(int stage, int done, int total) {
+    }
+
+    /** A stage submission's task count and finished tasks, counted by the threads completing them. */
+    private record StageCounter(int total, java.util.concurrent.atomic.AtomicInteger done) {
+    }
+
+    /** The stages of a running job not finished yet, by stage id; empty when no such job runs. */
+    public List<StageProgress> progress(String jobId) {
+        Job job = active.get(jobId);
+        if (job == null) {
+            return List.of();
+        }
+        List<StageProgress> out = new ArrayList<>();
+        new java.util.TreeMap<>(job.progress).forEach((stage, counter) -> {
+            int done = counter.done().get();
+            if (done < counter.total()) {
+                out.add(new StageProgress(stage, done, counter.total()));
+            }
+        });
+        return out;
+    }
+
     /**
      * Cancels a running job: its thread stops waiting, its tasks are cancelled (running ones are
      * told to stop) and {@link #run} fails with a {@link SluiceException} naming {@code reason}.
@@ -396,8 +422,12 @@ public final class DagScheduler {
         }
         LOG.debug("job {} stage {} attempt {}: {} tasks", job.id, stage.id(), attempt, partitions.size());
         List<CompletableFuture<MapStatus>> futures = new ArrayList<>(partitions.size());
+        StageCounter counter = new StageCounter(partitions.size(), new java.util.concurrent.atomic.AtomicInteger());
+        job.progress.put(stage.id(), counter);
         for (int p : partitions) {
-            futures.add(launcher.launch(job.id, stage.id(), p, bytes));
+            CompletableFuture<MapStatus> task = launcher.launch(job.id, stage.id(), p, bytes);
+            task.thenRun(counter.done()::incrementAndGet);
+            futures.add(task);
         }
         CompletableFuture<List<MapStatus>> result = new CompletableFuture<>();
         for (CompletableFuture<MapStatus> f : futures) {
