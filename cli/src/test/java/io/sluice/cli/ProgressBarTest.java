@@ -14,7 +14,7 @@ class ProgressBarTest {
     private static final String JOBS = "[" + new RunningQueries.Info("q1", "job1", "other", 10,
             List.of(new DagScheduler.StageProgress(0, 1, 2)), "SELECT 1").toJson() + ","
             + new RunningQueries.Info("q2", "job2", "mine", 20, List.of(new DagScheduler.StageProgress(1, 16, 64),
-                    new DagScheduler.StageProgress(2, 0, 8)), "SELECT \\"x\\" FROM t").toJson() + "]";
+                    new DagScheduler.StageProgress(2, 0, 8)), "SELECT \"x\" FROM t").toJson() + "]";
 
     @Test
     void findsItsQueryByTagAndDrawsABarPerStage() {
