@@ -22,7 +22,8 @@ class ProgressBarTest {
         assertThat(stages).containsExactly(new ProgressBar.Stage(1, 16, 64), new ProgressBar.Stage(2, 0, 8));
         assertThat(ProgressBar.stagesOf(JOBS, "gone")).isEmpty();
         String line = ProgressBar.render(stages);
-        assertThat(line).startsWith("[Stage 1:=======>").contains("(16/64)][Stage 2:>").endsWith("(0/8)]");
+        // 40 columns a stage: a 23-column bar, a quarter of it filled
+        assertThat(line).startsWith("[Stage 1:=====> ").contains("(16/64)][Stage 2:>").endsWith("(0/8)]");
         assertThat(line.length()).isLessThanOrEqualTo(80);
         assertThat(ProgressBar.render(List.of())).isEmpty();
     }
