@@ -11,11 +11,16 @@ FROM ${BASE_IMAGE}
 COPY cli/target/lib/ /opt/sluice/lib/
 COPY cli/target/sluice-cli-*.jar /opt/sluice/
 COPY bin/sluice /opt/sluice/bin/sluice
-RUN chmod 755 /opt/sluice/bin/sluice && ln -s /opt/sluice/bin/sluice /usr/local/bin/sluice
+RUN chmod 755 /opt/sluice/bin/sluice && ln -s /opt/sluice/bin/sluice /usr/local/bin/sluice \
+    && groupadd --system --gid 10001 sluice \
+    && useradd --system --uid 10001 --gid sluice --home-dir /data --no-create-home --shell /usr/sbin/nologin sluice \
+    && mkdir -p /data && chown sluice:sluice /data
 
 # Heap sized from the container's memory limit; override or extend at run time.
 ENV SLUICE_JAVA_OPTS="-XX:MaxRAMPercentage=70"
 WORKDIR /data
+# Never root: a compromised node process owns only what user sluice may touch (docs/security.md).
+USER 10001:10001
 
 # Exec form and bin/sluice's `exec java`: the JVM is PID 1, gets SIGTERM from `docker stop` and
 # runs its shutdown hooks, so nodes leave the cluster cleanly.

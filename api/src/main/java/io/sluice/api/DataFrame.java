@@ -15,6 +15,9 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import io.sluice.plan.sink.SaveMode;
+import io.sluice.plan.sink.WriteTarget;
 
 /**
  * An immutable, lazily evaluated query: each method returns a new DataFrame over a bigger logical
@@ -24,10 +27,33 @@ import java.util.List;
 public final class DataFrame {
     private final Session session;
     private final LogicalPlan plan;
+    /** {@code SET}s of the SQL script this DataFrame came from; they apply when it runs. */
+    private final Map<String, String> settings;
+    /** The result when it is already known (a SQL statement that ran at once), else null. */
+    private final QueryResult computed;
 
     DataFrame(Session session, LogicalPlan plan) {
+        this(session, plan, Map.of());
+    }
+
+    DataFrame(Session session, LogicalPlan plan, Map<String, String> settings) {
+        this(session, plan, settings, null);
+    }
+
+    private DataFrame(Session session, LogicalPlan plan, Map<String, String> settings, QueryResult computed) {
         this.session = requireNonNull(session, "session is null");
         this.plan = requireNonNull(plan, "plan is null");
+        this.settings = Map.copyOf(settings);
+        this.computed = computed;
+    }
+
+    /** A DataFrame over a result already computed; building on it plans its rows as constants. */
+    static DataFrame ofResult(Session session, QueryResult result) {
+        return new DataFrame(session, ResultRelation.of(result), Map.of(), result);
+    }
+
+    private DataFrame with(LogicalPlan newPlan) {
+        return new DataFrame(session, newPlan, settings);
     }
 
     public LogicalPlan logicalPlan() {
@@ -39,7 +65,7 @@ public final class DataFrame {
     }
 
     public DataFrame filter(Column predicate) {
-        return new DataFrame(session, new Filter(plan, predicate.expr()));
+        return with(new Filter(plan, predicate.expr()));
     }
 
     public DataFrame where(Column predicate) {
@@ -51,7 +77,7 @@ public final class DataFrame {
         for (Column c : columns) {
             exprs.add(c.expr());
         }
-        return new DataFrame(session, new Projection(plan, exprs));
+        return with(new Projection(plan, exprs));
     }
 
     public DataFrame select(String... columns) {
@@ -59,7 +85,7 @@ public final class DataFrame {
     }
 
     public GroupedData groupBy(Column... keys) {
-        return new GroupedData(session, plan, Arrays.stream(keys).map(Column::expr).toList());
+        return new GroupedData(this, Arrays.stream(keys).map(Column::expr).toList());
     }
 
     public GroupedData groupBy(String... keys) {
@@ -68,11 +94,11 @@ public final class DataFrame {
 
     /** A whole-table aggregate, e.g. {@code df.agg(countStar())}. */
     public DataFrame agg(Column... aggregates) {
-        return new GroupedData(session, plan, List.of()).agg(aggregates);
+        return new GroupedData(this, List.of()).agg(aggregates);
     }
 
     public DataFrame orderBy(SortKey... keys) {
-        return new DataFrame(session, new Sort(plan, List.of(keys)));
+        return with(new Sort(plan, List.of(keys)));
     }
 
     /** Ascending by each named column. */
@@ -81,12 +107,26 @@ public final class DataFrame {
     }
 
     public DataFrame limit(long n) {
-        return new DataFrame(session, new Limit(plan, 0, n));
+        return with(new Limit(plan, 0, n));
     }
 
     /** Runs the query; every row of the result. */
     public QueryResult collect() {
-        return session.execute(plan);
+        return computed != null ? computed : session.execute(plan, settings);
+    }
+
+    /** Writes this DataFrame's rows as files: {@code df.write().mode("overwrite").parquet(path)}. */
+    public DataFrameWriter write() {
+        return new DataFrameWriter(this, SaveMode.ERROR_IF_EXISTS);
+    }
+
+    /** A new DataFrame over {@code newPlan}, run with this one's settings (for GroupedData). */
+    DataFrame derive(LogicalPlan newPlan) {
+        return with(newPlan);
+    }
+
+    long writeTo(WriteTarget target) {
+        return session.write(plan, settings, target);
     }
 
     /** Runs the query and prints the result as a table. */

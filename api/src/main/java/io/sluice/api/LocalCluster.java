@@ -7,6 +7,7 @@ import io.sluice.coordinator.CoordinatorSettings;
 import io.sluice.coordinator.QueryScope;
 import io.sluice.coordinator.SchedulerSettings;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.source.FileAccessPolicy;
 import io.sluice.worker.Worker;
 import io.sluice.worker.WorkerSettings;
 import java.io.IOException;
@@ -37,11 +38,12 @@ public final class LocalCluster implements QueryEngine {
             throw new IllegalStateException("cannot create a temporary directory", e);
         }
         // A fresh shuffle secret per session: only this session's nodes can read its shuffle blocks.
-        String configured = System.getenv(Session.AUTH_SECRET_VARIABLE);
-        secret = configured == null || configured.isEmpty() ? randomSecret() : configured;
+        String configured = AuthSecrets.configured();
+        secret = configured == null ? randomSecret() : configured;
         CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
                 .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter())
-                .withJobTimeout(options.jobTimeout()).withAuthSecret(secret).withScheduler(options.scheduler());
+                .withJobTimeout(options.jobTimeout()).withAuthSecret(secret).withScheduler(options.scheduler())
+                .withFileAccess(FileAccessPolicy.under(options.allowedRoots()));
         coordinator = Coordinator.start(settings);
         try {
             for (int i = 0; i < options.workers(); i++) {
@@ -71,9 +73,11 @@ public final class LocalCluster implements QueryEngine {
      * @param shufflePartitions 0 for twice the cluster's slots
      * @param taskMemoryLimitBytes each task's Arrow memory limit on the workers
      * @param scheduler task timeout, attempts and exclusion ({@link SchedulerSettings})
+     * @param allowedRoots where tables may live ({@link FileAccessPolicy}); by default the whole local
+     *                     file system, since an embedded cluster reads with its own user's rights
      */
     public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
-            Duration jobTimeout, long taskMemoryLimitBytes, SchedulerSettings scheduler) {
+            Duration jobTimeout, long taskMemoryLimitBytes, SchedulerSettings scheduler, List<String> allowedRoots) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
@@ -81,44 +85,51 @@ public final class LocalCluster implements QueryEngine {
             requireNonNull(stableAfter, "stableAfter is null");
             requireNonNull(jobTimeout, "jobTimeout is null");
             requireNonNull(scheduler, "scheduler is null");
+            allowedRoots = List.copyOf(requireNonNull(allowedRoots, "allowedRoots is null"));
         }
 
         public static Options of(int workers) {
             return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), 1L << 30,
-                    SchedulerSettings.defaults());
+                    SchedulerSettings.defaults(), List.of("/"));
+        }
+
+        /** Tables only under these directories or URIs (for a cluster whose HTTP port others reach). */
+        public Options withAllowedRoots(List<String> roots) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
+                    taskMemoryLimitBytes, scheduler, roots);
         }
 
         public Options withHttpPort(int port) {
             return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout,
-                    taskMemoryLimitBytes, scheduler);
+                    taskMemoryLimitBytes, scheduler, allowedRoots);
         }
 
         public Options withShufflePartitions(int n) {
             return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, taskMemoryLimitBytes,
-                    scheduler);
+                    scheduler, allowedRoots);
         }
 
         public Options withSlotsPerWorker(int n) {
             return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, taskMemoryLimitBytes,
-                    scheduler);
+                    scheduler, allowedRoots);
         }
 
         /** How long a job may run before it is cancelled and fails (default 30 minutes). */
         public Options withJobTimeout(Duration timeout) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout,
-                    taskMemoryLimitBytes, scheduler);
+                    taskMemoryLimitBytes, scheduler, allowedRoots);
         }
 
         /** Each task's Arrow memory limit (default 1 GiB). */
         public Options withTaskMemoryLimit(long bytes) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, bytes,
-                    scheduler);
+                    scheduler, allowedRoots);
         }
 
         /** The coordinator's scheduler settings with {@code name = value} applied ({@link SchedulerSettings#NAMES}). */
         public Options withSetting(String name, String value) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    taskMemoryLimitBytes, scheduler.with(name, value));
+                    taskMemoryLimitBytes, scheduler.with(name, value), allowedRoots);
         }
     }
 
@@ -152,9 +163,19 @@ public final class LocalCluster implements QueryEngine {
         return coordinator.queries().runSql(sql, QueryScope.NONE.tagged(tag));
     }
 
-    @Override
+    /** Runs a query plan under the default settings; the result as an Arrow IPC stream. */
     public byte[] run(LogicalPlan plan) {
         return coordinator.run(plan);
+    }
+
+    @Override
+    public io.sluice.coordinator.PreparedSql prepareSql(String sql) {
+        return coordinator.queries().prepareSql(sql);
+    }
+
+    @Override
+    public byte[] run(io.sluice.coordinator.PlanRequest request) {
+        return coordinator.queries().run(request);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.sluice.api;
 
+import io.sluice.coordinator.PlanRequest;
+import io.sluice.coordinator.PreparedSql;
 import io.sluice.plan.logical.LogicalPlan;
 
 /** Where a session's queries run: an in-process coordinator or a remote one over HTTP. */
@@ -10,8 +12,11 @@ interface QueryEngine extends AutoCloseable {
     /** The same, its queries listed with {@code tag} while they run ({@link #runningQueries()}). */
     byte[] runSql(String sql, String tag);
 
-    /** Runs a query plan; the result as an Arrow IPC stream. */
-    byte[] run(LogicalPlan plan);
+    /** Runs a SQL script's statements but a final query, whose plan it returns unrun. */
+    PreparedSql prepareSql(String sql);
+
+    /** Runs a plan (or writes its result); the rows (or a status row) as an Arrow IPC stream. */
+    byte[] run(PlanRequest request);
 
     /** EXPLAIN text of a query plan. */
     String explain(LogicalPlan plan);

@@ -2,10 +2,12 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.cluster.serialization.Kryos;
+import io.sluice.coordinator.PlanRequest;
+import io.sluice.coordinator.PreparedSql;
 import io.sluice.coordinator.RunningQueries;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.wire.PlanJson;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,13 +24,20 @@ final class RemoteEngine implements QueryEngine {
     private final URI base;
     private final HttpClient client;
     private final String secret;
+    /** Names this session to the coordinator: its tables and views are its own. */
+    private final String sessionId = java.util.UUID.randomUUID().toString();
+    private final boolean sharedCatalog;
 
-    /** {@code secret} may be null: then requests carry no token (a coordinator without a secret). */
-    RemoteEngine(String host, int httpPort, String secret) {
+    /**
+     * {@code secret} may be null: then requests carry no token (a coordinator without a secret).
+     * With {@code sharedCatalog}, SQL works on the cluster's shared catalog instead of this session's.
+     */
+    RemoteEngine(String host, int httpPort, String secret, boolean sharedCatalog) {
         requireNonNull(host, "host is null");
         this.base = URI.create("http://" + host + ":" + httpPort + "/v1/");
         this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         this.secret = secret;
+        this.sharedCatalog = sharedCatalog;
     }
 
     @Override
@@ -48,13 +57,19 @@ final class RemoteEngine implements QueryEngine {
     }
 
     @Override
-    public byte[] run(LogicalPlan plan) {
-        return post("plan", "application/octet-stream", Kryos.serialize(plan));
+    public PreparedSql prepareSql(String sql) {
+        return PreparedSql.fromWire(post("prepare", "text/plain; charset=utf-8", sql.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Override
+    public byte[] run(PlanRequest request) {
+        return post("plan", PlanJson.MEDIA_TYPE,
+                PlanJson.encode(new PlanJson.Request(request.plan(), request.settings(), request.target())));
     }
 
     @Override
     public String explain(LogicalPlan plan) {
-        return new String(post("explain", "application/octet-stream", Kryos.serialize(plan)), StandardCharsets.UTF_8);
+        return new String(post("explain", PlanJson.MEDIA_TYPE, PlanJson.encode(plan)), StandardCharsets.UTF_8);
     }
 
     @Override
@@ -93,6 +108,10 @@ final class RemoteEngine implements QueryEngine {
     private HttpResponse<byte[]> send(HttpRequest.Builder builder) {
         if (secret != null) {
             builder.header("Authorization", "Bearer " + secret);
+        }
+        builder.header("X-Sluice-Session", sessionId);
+        if (sharedCatalog) {
+            builder.header("X-Sluice-Catalog", "shared");
         }
         HttpRequest request = builder.build();
         HttpResponse<byte[]> response;

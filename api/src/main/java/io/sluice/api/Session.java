@@ -2,7 +2,11 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.coordinator.PlanRequest;
+import io.sluice.coordinator.PreparedSql;
 import io.sluice.plan.exec.QueryResult;
+import io.sluice.plan.sink.WriteTarget;
+import java.util.Map;
 import io.sluice.plan.logical.LogicalPlan;
 
 /**
@@ -55,8 +59,7 @@ public final class Session implements AutoCloseable {
 
     /** A session on a coordinator's HTTP endpoint. File paths must be readable there and here. */
     public static Session connect(String host, int httpPort) {
-        String secret = System.getenv(AUTH_SECRET_VARIABLE);
-        return connect(host, httpPort, secret == null || secret.isEmpty() ? null : secret);
+        return connect(host, httpPort, AuthSecrets.configured());
     }
 
     /**
@@ -64,7 +67,16 @@ public final class Session implements AutoCloseable {
      * secret; null for a coordinator that runs without one).
      */
     public static Session connect(String host, int httpPort, String secret) {
-        return new Session(new RemoteEngine(host, httpPort, secret));
+        return new Session(new RemoteEngine(host, httpPort, secret, false));
+    }
+
+    /**
+     * Like {@link #connect(String, int, String)}, but SQL works on the cluster's shared catalog: tables
+     * and views created here are seen by every client that asks for the shared catalog, and by
+     * every session (where a session's own names win).
+     */
+    public static Session connectShared(String host, int httpPort, String secret) {
+        return new Session(new RemoteEngine(host, httpPort, secret, true));
     }
 
     /** The embedded cluster of a local session (for tests and tools). */
@@ -79,9 +91,19 @@ public final class Session implements AutoCloseable {
         return new DataFrameReader(this);
     }
 
-    /** Runs a SQL script (statements separated by {@code ;}); returns the last statement's result. */
-    public QueryResult sql(String sql) {
-        return QueryResult.fromIpc(engine.runSql(sql));
+    /**
+     * A SQL script (statements separated by {@code ;}) as a DataFrame. Every statement but a final
+     * query runs now (DDL, writes, {@code SET}, {@code EXPLAIN}); a final query becomes a lazy
+     * DataFrame that runs on {@code collect()} or {@code show()}, with the script's {@code SET}s, and
+     * composes with the DataFrame API: {@code session.sql("select ...").filter(...).groupBy(...)}.
+     * When the last statement is not a query, the DataFrame holds its (already computed) result.
+     */
+    public DataFrame sql(String sql) {
+        PreparedSql prepared = engine.prepareSql(sql);
+        if (prepared.plan() != null) {
+            return new DataFrame(this, prepared.plan(), prepared.settings());
+        }
+        return DataFrame.ofResult(this, QueryResult.fromIpc(prepared.result()));
     }
 
     /**
@@ -92,8 +114,14 @@ public final class Session implements AutoCloseable {
         return QueryResult.fromIpc(engine.runSql(sql, tag));
     }
 
-    QueryResult execute(LogicalPlan plan) {
-        return QueryResult.fromIpc(engine.run(plan));
+    QueryResult execute(LogicalPlan plan, Map<String, String> settings) {
+        return QueryResult.fromIpc(engine.run(new PlanRequest(plan, settings, null)));
+    }
+
+    /** Writes the plan's result to {@code target}; the number of rows written. */
+    long write(LogicalPlan plan, Map<String, String> settings, WriteTarget target) {
+        QueryResult status = QueryResult.fromIpc(engine.run(new PlanRequest(plan, settings, target)));
+        return ((Number) status.rows().get(0).get(0)).longValue();
     }
 
     String explain(LogicalPlan plan) {

@@ -35,7 +35,7 @@ class CancellationTest {
 
             // 3.6 billion pairs: about a minute of work, far longer than the deadline
             long start = System.nanoTime();
-            assertThatThrownBy(() -> session.sql("SELECT count(*) AS pairs FROM t a, t b WHERE a.k <> b.k"))
+            assertThatThrownBy(() -> session.sql("SELECT count(*) AS pairs FROM t a, t b WHERE a.k <> b.k").collect())
                     .isInstanceOf(SluiceException.class).hasMessageContaining("timed out");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
 
@@ -45,6 +45,13 @@ class CancellationTest {
             }
             assertThat(activeTasks(cluster)).as("tasks still running on the workers 5 s after the timeout").isZero();
             assertThat(ClusterTesting.shuffleEntries(cluster)).as("shuffle directories left on the workers").isZero();
+
+            // A write past its deadline: its tasks had opened their files; the cancelled job removes them all.
+            Path out = data.resolve("never");
+            assertThatThrownBy(() -> session.sql("SELECT a.k AS x, b.k AS y FROM t a, t b WHERE a.k + b.k = 59999")
+                    .write().parquet(out.toString())).isInstanceOf(SluiceException.class).hasMessageContaining("timed out");
+            assertThat(Files.exists(out)).as("the target of the cancelled write").isFalse();
+            assertThat(activeTasks(cluster)).as("tasks still running once the write failed").isZero();
 
             assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c FROM t WHERE k % 3 = 0")))
                     .isEqualTo(duck.query("SELECT count(*) AS c FROM range(0, 60000) r(k) WHERE k % 3 = 0"));

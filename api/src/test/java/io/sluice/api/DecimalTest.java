@@ -70,7 +70,7 @@ class DecimalTest extends DuckDbComparisonTest {
     })
     void overflowIsAnErrorNamingTheExpression(String sqlAndMessage) {
         String[] parts = sqlAndMessage.split("\\|");
-        assertThatThrownBy(() -> both.session().sql(parts[0])).isInstanceOf(SluiceException.class)
+        assertThatThrownBy(() -> both.session().sql(parts[0]).collect()).isInstanceOf(SluiceException.class)
                 .hasMessageContaining(parts[1]);
     }
 }

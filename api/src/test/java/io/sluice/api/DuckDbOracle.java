@@ -48,6 +48,11 @@ public final class DuckDbOracle implements AutoCloseable {
         return Answers.normalize(result.rows());
     }
 
+    /** Runs the DataFrame (a {@code session.sql(..)} result included) and normalizes its rows. */
+    public static List<List<Object>> normalize(DataFrame frame) {
+        return normalize(frame.collect());
+    }
+
     public static Object normalize(Object v) {
         return Answers.normalize(v);
     }

@@ -129,7 +129,7 @@ class EmbeddedClusterTest {
             List<List<Object>> expected = duck.query(q);
             assertThat(DuckDbOracle.normalize(session.sql(set + q))).as(set + q).isEqualTo(expected);
         }
-        String explain = session.sql(set + "EXPLAIN " + queries[0]).rows().toString();
+        String explain = session.sql(set + "EXPLAIN " + queries[0]).collect().rows().toString();
         assertThat(explain).contains(switch (strategy) {
             case 0 -> "mode=collect_right";
             case 1 -> "mode=partitioned";
@@ -140,11 +140,11 @@ class EmbeddedClusterTest {
     @Test
     void explainVerboseShowsEveryRewriteAndWhyTheLoopStopped() {
         String text = String.join("\n", session.sql("EXPLAIN VERBOSE SELECT k, sum(v) AS s FROM pq_t WHERE 1 = 1 AND v > 2 + 3 "
-                + "GROUP BY k").rows().stream().map(r -> (String) r.get(0)).toList());
+                + "GROUP BY k").collect().rows().stream().map(r -> (String) r.get(0)).toList());
         assertThat(text).contains("== Optimizer Passes ==", "pass 1, after SimplifyExpressions:", "(v > 5)")
                 .containsPattern("fixed point at pass \\d");
         assertThat(session.sql("SET sluice.optimizer.max-passes = 1; EXPLAIN VERBOSE SELECT k FROM pq_t WHERE 1 = 1")
-                .rows().toString()).contains("stopped at the cap of 1 passes");
+                .collect().rows().toString()).contains("stopped at the cap of 1 passes");
     }
 
     @Test
@@ -227,7 +227,7 @@ class EmbeddedClusterTest {
         duck.execute("COPY (SELECT range AS a FROM range(10)) TO '" + dir.resolve("a.csv") + "' (FORMAT CSV, HEADER)");
         session.sql("CREATE EXTERNAL TABLE vanishing STORED AS CSV LOCATION '" + dir.resolve("a.csv") + "'");
         Files.delete(dir.resolve("a.csv"));
-        assertThatThrownBy(() -> session.sql("SELECT sum(a) FROM vanishing")).isInstanceOf(SluiceException.class)
+        assertThatThrownBy(() -> session.sql("SELECT sum(a) FROM vanishing").collect()).isInstanceOf(SluiceException.class)
                 .hasMessageContaining("a.csv");
         assertSameAsDuckDb("SELECT count(*) FROM pq_t", true);
     }

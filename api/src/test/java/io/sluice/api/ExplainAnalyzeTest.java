@@ -24,12 +24,12 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
     }
 
     private static String explainAnalyze(String sql) {
-        return both.session().sql("EXPLAIN ANALYZE " + sql).rows().stream().map(r -> (String) r.get(0))
+        return both.session().sql("EXPLAIN ANALYZE " + sql).collect().rows().stream().map(r -> (String) r.get(0))
                 .collect(Collectors.joining("\n"));
     }
 
     /** The summed rows of the first operator line containing {@code operator}. */
-    private static long rowsOf(String text, String operator) {
+    static long rowsOf(String text, String operator) {
         for (String line : text.split("\n")) {
             if (line.contains(operator)) {
                 Matcher m = ROWS.matcher(line);

@@ -34,7 +34,7 @@ class FailedJobCleanupTest {
             session.sql("CREATE EXTERNAL TABLE good STORED AS CSV LOCATION '" + good + "';"
                     + "CREATE EXTERNAL TABLE bad STORED AS CSV LOCATION '" + bad + "'");
 
-            assertThatThrownBy(() -> session.sql("SELECT k, sum(v) FROM bad GROUP BY k"))
+            assertThatThrownBy(() -> session.sql("SELECT k, sum(v) FROM bad GROUP BY k").collect())
                     .isInstanceOf(SluiceException.class).hasMessageContaining("part-7.csv").hasMessageContaining("not-a-number");
 
             LocalCluster cluster = session.localCluster();

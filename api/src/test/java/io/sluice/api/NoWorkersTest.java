@@ -7,6 +7,7 @@ import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.QueryResult;
+import io.sluice.plan.source.FileAccessPolicy;
 import io.sluice.worker.Worker;
 import io.sluice.worker.WorkerSettings;
 import java.net.URI;
@@ -31,7 +32,9 @@ class NoWorkersTest {
         try (DuckDbOracle duck = new DuckDbOracle()) {
             Path file = data.resolve("t.parquet");
             duck.execute("COPY (SELECT range AS k FROM range(0, 1000)) TO '" + file + "' (FORMAT PARQUET)");
-            Coordinator coordinator = Coordinator.start(CoordinatorSettings.defaults("127.0.0.1", 0, 0));
+            // the table lives in this test's temporary directory, outside the default root (the working directory)
+            Coordinator coordinator = Coordinator.start(CoordinatorSettings.defaults("127.0.0.1", 0, 0)
+                    .withFileAccess(FileAccessPolicy.under(java.util.List.of(data.toString()))));
             Worker worker = null;
             try {
                 assertThat(health(coordinator)).isEqualTo(

@@ -66,7 +66,7 @@ class NullKeyTest extends DuckDbComparisonTest {
         List<List<Object>> expected = both.duck().query(sql);
         List<List<Object>> actual = DuckDbOracle.normalize(both.session().sql(sortMerge + sql));
         assertThat(DuckDbOracle.sorted(actual)).as(sql).isEqualTo(DuckDbOracle.sorted(expected));
-        assertThat(both.session().sql(sortMerge + "EXPLAIN " + sql).rows()).as(sql)
+        assertThat(both.session().sql(sortMerge + "EXPLAIN " + sql).collect().rows()).as(sql)
                 .anySatisfy(line -> assertThat((String) line.get(0)).contains("SortMergeJoinExec"));
     }
 

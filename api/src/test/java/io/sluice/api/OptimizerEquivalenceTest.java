@@ -157,7 +157,7 @@ class OptimizerEquivalenceTest {
         System.out.println(expected + " <- " + sql);
         assertThat(reordered).as("reordered: " + sql).isEqualTo(expected);
         assertThat(written).as("as written: " + sql).isEqualTo(expected);
-        assertThat(session.sql("EXPLAIN " + sql).rows().toString()).as("a connected graph's plan: " + sql)
+        assertThat(session.sql("EXPLAIN " + sql).collect().rows().toString()).as("a connected graph's plan: " + sql)
                 .doesNotContain("on=[(0, 0)]");
     }
 
@@ -177,8 +177,8 @@ class OptimizerEquivalenceTest {
     @Test
     void disablingTheOptimizerLeavesThePlanAsWritten() {
         String sql = "EXPLAIN SELECT id FROM a WHERE true AND v > 1 + 1";
-        String off = session.sql(UNOPTIMIZED + sql).rows().toString();
-        String on = session.sql(sql).rows().toString();
+        String off = session.sql(UNOPTIMIZED + sql).collect().rows().toString();
+        String on = session.sql(sql).collect().rows().toString();
         assertThat(section(off, "== Optimized Logical Plan ==")).isEqualTo(section(off, "== Logical Plan =="));
         assertThat(section(on, "== Optimized Logical Plan ==")).isNotEqualTo(section(on, "== Logical Plan =="))
                 .contains("v > 2");

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A client session on a coordinator's HTTP endpoint: DataFrame plans travel Kryo-serialized,
+ * A client session on a coordinator's HTTP endpoint: DataFrame plans travel in the versioned JSON plan format,
  * SQL as text, results come back as Arrow IPC, and errors as messages; without the cluster's
  * secret as a bearer token a request is refused.
  */
@@ -45,7 +45,19 @@ class RemoteSessionTest {
                         .isEqualTo(duck.query("SELECT count(v) AS n FROM '" + file + "'"));
                 assertThatThrownBy(() -> remote.sql("SELECT nope FROM t")).isInstanceOf(SluiceException.class)
                         .hasMessageContaining("nope");
-                assertThat(remote.sql("SELECT count(*) AS c FROM t").rows()).containsExactly(java.util.List.of(5000L));
+                assertThat(remote.sql("SELECT count(*) AS c FROM t").collect().rows()).containsExactly(java.util.List.of(5000L));
+
+                // SQL composes with the DataFrame API and writes over HTTP; the script's SET applies when it runs
+                Path written = data.resolve("written");
+                long rows = remote.sql("SET sluice.shuffle.partitions = 2; SELECT k, v FROM t").filter(col("v").isNotNull())
+                        .write().parquet(written.toString());
+                assertThat(java.util.List.of(java.util.List.<Object>of(rows)))
+                        .isEqualTo(duck.query("SELECT count(v) FROM '" + file + "'"))
+                        .isEqualTo(duck.query("SELECT count(*) FROM '" + written + "/*.parquet'"));
+                remote.sql("CREATE TABLE per_k STORED AS CSV LOCATION '" + data.resolve("per_k") + "' AS "
+                        + "SELECT k, count(*) AS c FROM t GROUP BY k");
+                assertThat(DuckDbOracle.normalize(remote.sql("SELECT k, c FROM per_k ORDER BY k")))
+                        .isEqualTo(duck.query("SELECT k, count(*) AS c FROM '" + file + "' GROUP BY k ORDER BY k"));
             }
             // the HTTP port asks for the cluster's secret: none or a wrong one is refused before the body is read
             try (Session anonymous = Session.connect("127.0.0.1", port, null);

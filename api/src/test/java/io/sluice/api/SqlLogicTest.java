@@ -36,7 +36,8 @@ import org.junit.jupiter.api.TestFactory;
  * as: NULL; {@code (empty)} for the empty string; whole numbers without a fraction (also decimals
  * and doubles that are whole); other numbers in plain notation without trailing zeros, doubles to 12
  * significant digits; dates as yyyy-mm-dd; booleans as true/false. Without {@code rowsort} the rows
- * must come in the expected order.
+ * must come in the expected order. {@code ${TEMP}} in SQL is a fresh directory per file (for
+ * statements that write files), deleted when the file is done.
  */
 class SqlLogicTest {
     private static final String DIRECTORY = "slt";
@@ -46,7 +47,10 @@ class SqlLogicTest {
         Path dir = Path.of(SqlLogicTest.class.getClassLoader().getResource(DIRECTORY).toURI());
         List<Path> files;
         try (Stream<Path> list = Files.list(dir)) {
-            files = list.filter(p -> p.toString().endsWith(".slt")).sorted().toList();
+            // -Dsluice.slt=name runs only the files whose name contains it
+            String only = System.getProperty("sluice.slt", "");
+            files = list.filter(p -> p.toString().endsWith(".slt") && p.getFileName().toString().contains(only))
+                    .sorted().toList();
         }
         assertThat(files).as("sqllogictest files in " + dir).isNotEmpty();
         return files.stream().map(SqlLogicTest::file);
@@ -63,16 +67,21 @@ class SqlLogicTest {
         List<Record> records = parse(file);
         List<DynamicNode> tests = new ArrayList<>();
         Session[] session = new Session[1];
-        tests.add(DynamicTest.dynamicTest("start a cluster", () ->
-                session[0] = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3))));
+        Path[] temp = new Path[1];
+        tests.add(DynamicTest.dynamicTest("start a cluster", () -> {
+            temp[0] = Files.createTempDirectory("sluice-slt-");
+            session[0] = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3));
+        }));
         for (Record r : records) {
-            tests.add(DynamicTest.dynamicTest(r.label(), () -> run(session[0], r, file)));
+            tests.add(DynamicTest.dynamicTest(r.label(), () -> run(session[0],
+                    new Record(r.header(), r.sql().replace("${TEMP}", temp[0].toString()), r.expected(), r.line()), file)));
         }
         tests.add(DynamicTest.dynamicTest("no leaked buffers; stop the cluster", () -> {
             try {
                 ClusterTesting.assertNoLeakedBuffers(session[0]);
             } finally {
                 ClusterTesting.closeAll(session[0]);
+                deleteRecursively(temp[0]);
             }
         }));
         return DynamicContainer.dynamicContainer(file.getFileName().toString(), tests);
@@ -120,17 +129,17 @@ class SqlLogicTest {
         String[] header = r.header().split("\\s+", 3);
         String where = file.getFileName() + ":" + r.line();
         if (header[0].equals("statement") && header[1].equals("ok")) {
-            session.sql(r.sql());
+            session.sql(r.sql()).collect();
         } else if (header[0].equals("statement") && header[1].equals("error")) {
             String text = header.length > 2 ? header[2] : String.join("\n", r.expected());
-            var thrown = assertThatThrownBy(() -> session.sql(r.sql())).as(where);
+            var thrown = assertThatThrownBy(() -> session.sql(r.sql()).collect()).as(where);
             if (!text.isBlank()) {
                 thrown.hasMessageContaining(text.strip());
             }
         } else if (header[0].equals("query")) {
             String types = header[1];
             boolean rowsort = header.length > 2 && header[2].strip().equals("rowsort");
-            QueryResult result = session.sql(r.sql());
+            QueryResult result = session.sql(r.sql()).collect();
             assertThat(result.schema().size()).as(where + ": columns (types '" + types + "')").isEqualTo(types.length());
             List<String> actual = new ArrayList<>();
             for (List<Object> row : result.rows()) {
@@ -150,6 +159,17 @@ class SqlLogicTest {
             assertThat(actual).as(where).containsExactlyElementsOf(expected);
         } else {
             throw new IllegalArgumentException(where + ": unknown record kind '" + r.header() + "'");
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (dir == null || !Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
         }
     }
 

@@ -80,7 +80,7 @@ class SubqueryTest extends DuckDbComparisonTest {
 
     @Test
     void unsupportedSubqueriesFailWithAClearError() {
-        assertThatThrownBy(() -> both.session().sql("SELECT id FROM a WHERE v = (SELECT w FROM b)"))
+        assertThatThrownBy(() -> both.session().sql("SELECT id FROM a WHERE v = (SELECT w FROM b)").collect())
                 .hasMessageContaining("unsupported subquery");
     }
 }

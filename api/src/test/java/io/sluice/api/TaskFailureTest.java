@@ -47,7 +47,7 @@ class TaskFailureTest {
 
             long start = System.nanoTime();
             // four map tasks shuffle 10,000 distinct 200-byte keys each: a batch of them is past the limit
-            assertThatThrownBy(() -> session.sql("SELECT count(*) AS n FROM (SELECT s FROM wide GROUP BY s) g"))
+            assertThatThrownBy(() -> session.sql("SELECT count(*) AS n FROM (SELECT s FROM wide GROUP BY s) g").collect())
                     .isInstanceOf(SluiceException.class)
                     .hasMessageContaining("failed 3 times (sluice.task.max-attempts)")
                     .hasMessageContaining("memory");
@@ -79,7 +79,7 @@ class TaskFailureTest {
             LocalCluster cluster = session.localCluster();
 
             long start = System.nanoTime();
-            assertThatThrownBy(() -> session.sql("SELECT count(*) AS c FROM h")).isInstanceOf(SluiceException.class)
+            assertThatThrownBy(() -> session.sql("SELECT count(*) AS c FROM h").collect()).isInstanceOf(SluiceException.class)
                     .hasMessageContaining("failed 2 times (sluice.task.max-attempts)")
                     .hasMessageContaining("timed out after 1000 ms").hasMessageContaining("(sluice.task.timeout)");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));

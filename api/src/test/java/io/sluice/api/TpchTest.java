@@ -155,7 +155,7 @@ class TpchTest {
     /** Q19 repeats its join key in each branch of an OR; EXPLAIN shows it factored into an equijoin. */
     @org.junit.jupiter.api.Test
     void q19JoinKeyFromEveryOrBranchBecomesAnEquijoin() throws Exception {
-        String explain = session.sql("EXPLAIN " + query("q19")).rows().toString();
+        String explain = session.sql("EXPLAIN " + query("q19")).collect().rows().toString();
         String optimized = explain.substring(explain.indexOf("== Optimized Logical Plan =="),
                 explain.indexOf("== Physical Plan =="));
         assertThat(optimized).contains("Join: INNER keys=[lineitem.l_partkey = part.p_partkey]").doesNotContain("CROSS");

@@ -1,7 +1,9 @@
 package io.sluice.cli;
 
+import io.sluice.api.AuthSecrets;
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
+import io.sluice.plan.source.FileAccessPolicy;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -35,6 +37,16 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Mixin
     ConfOptions confOptions = new ConfOptions();
 
+    @Option(names = "--data-dir", paramLabel = "PATH",
+            description = "Tables may only be read under this directory (default: the working directory); "
+                    + "-Dsluice.fs.allowed-roots=ROOT,... in SLUICE_JAVA_OPTS replaces it with a list of roots.")
+    java.nio.file.Path dataDir;
+
+    @Option(names = "--insecure", description = "Run without the cluster secret: anyone who reaches a port "
+            + "controls the cluster. For a trusted machine only. The secret otherwise comes from "
+            + "SLUICE_AUTH_SECRET or -Dsluice.auth.secret-file=PATH (docs/security.md).")
+    boolean insecure;
+
     @Override
     public Integer call() throws InterruptedException {
         Options.port(spec, "--port", port, false);
@@ -42,7 +54,10 @@ final class CoordinatorCommand implements Callable<Integer> {
         Options.atLeast(spec, "--shuffle-partitions", shufflePartitions, 0);
         SluiceConf conf = confOptions.load();
         conf.applySystemProperties();
-        CoordinatorSettings coordinatorSettings = CoordinatorSettings.defaults(host, port, httpPort);
+        String secret = AuthSecrets.required(insecure);
+        CoordinatorSettings coordinatorSettings = CoordinatorSettings.defaults(host, port, httpPort).withAuthSecret(secret)
+                .withFileAccess(FileAccessPolicy.fromSystemProperty(
+                        (dataDir != null ? dataDir : java.nio.file.Path.of("")).toAbsolutePath().toString()));
         coordinatorSettings = coordinatorSettings.withQueryDefaults(conf.queryDefaults(coordinatorSettings.queryDefaults()))
                 .withScheduler(conf.scheduler());
         if (shufflePartitions > 0) {

@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.api.AuthSecrets;
 import io.sluice.api.Session;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.QueryResult;
@@ -41,6 +42,10 @@ final class SqlCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "table", paramLabel = "FORMAT",
             description = "table or csv (default: ${DEFAULT-VALUE}). csv prints a header line and the rows, nothing else.")
     Format format;
+
+    @Option(names = "--shared-catalog", description = "With --coordinator: create and read tables in the cluster's "
+            + "shared catalog, which other clients see, instead of this run's own.")
+    boolean sharedCatalog;
 
     /** Where the script runs. */
     static final class Target {
@@ -87,7 +92,7 @@ final class SqlCommand implements Callable<Integer> {
                     result = session.sql(sql, tag);
                 }
             } else {
-                result = session.sql(sql);
+                result = session.sql(sql).collect();
             }
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -98,7 +103,9 @@ final class SqlCommand implements Callable<Integer> {
 
     private Session open() {
         if (target.coordinator != null) {
-            return Session.connect(target.coordinator.uriHost(), target.coordinator.port());
+            return sharedCatalog
+                    ? Session.connectShared(target.coordinator.uriHost(), target.coordinator.port(), AuthSecrets.configured())
+                    : Session.connect(target.coordinator.uriHost(), target.coordinator.port());
         }
         return Session.local(Options.atLeast(spec, "--local", target.workers, 1));
     }

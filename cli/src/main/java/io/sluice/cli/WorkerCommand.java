@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.api.AuthSecrets;
 import io.sluice.cluster.NodeConfig;
 import io.sluice.plan.SluiceException;
 import io.sluice.worker.Worker;
@@ -54,17 +55,23 @@ final class WorkerCommand implements Callable<Integer> {
     @Mixin
     ConfOptions confOptions = new ConfOptions();
 
+    @Option(names = "--insecure", description = "Run without the cluster secret (the coordinator must too). "
+            + "For a trusted machine only. The secret otherwise comes from SLUICE_AUTH_SECRET or "
+            + "-Dsluice.auth.secret-file=PATH (docs/security.md).")
+    boolean insecure;
+
     @Override
     public Integer call() throws InterruptedException {
         confOptions.load().applySystemProperties();
         Options.port(spec, "--port", port, true);
         Options.port(spec, "--shuffle-port", shufflePort, true);
         Options.atLeast(spec, "--slots", slots, 1);
+        String secret = AuthSecrets.required(insecure);
         String workerId = id != null ? id : defaultId();
         Path directory = dir != null ? dir : temporaryDirectory();
         String coordinatorAddress = NodeConfig.address(coordinator.uriHost(), coordinator.port());
         WorkerSettings settings = WorkerSettings.defaults(workerId, host, coordinatorAddress, directory)
-                .withSlots(slots).withPorts(port, shufflePort);
+                .withSlots(slots).withPorts(port, shufflePort).withAuthSecret(secret);
         Node node = startAndRegister(settings, dir == null);
         Worker worker = node.worker();
         spec.commandLine().getErr().println("worker ready: " + workerId + " joined " + coordinatorAddress

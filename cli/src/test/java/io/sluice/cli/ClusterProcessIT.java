@@ -64,18 +64,22 @@ class ClusterProcessIT {
         }
     }
 
-    private static SluiceProcess.Result runScript(String name, String script) throws Exception {
+    /** Runs a script as its own client session; {@code extra} options (e.g. {@code --shared-catalog}) come first. */
+    private static SluiceProcess.Result runScript(String name, String script, String... extra) throws Exception {
         Path file = data.resolve(name + ".sql");
         Files.writeString(file, script);
-        return SluiceProcess.run(data, RUN_TIMEOUT, "sql", "--coordinator", "127.0.0.1:" + httpPort, "-f", file.toString(),
-                "--format", "csv");
+        List<String> args = new ArrayList<>(List.of("sql", "--coordinator", "127.0.0.1:" + httpPort));
+        args.addAll(List.of(extra));
+        args.addAll(List.of("-f", file.toString(), "--format", "csv"));
+        return SluiceProcess.run(data, RUN_TIMEOUT, args.toArray(String[]::new));
     }
 
     @Test
     void queriesErrorsAndMoreQueriesThenEveryNodeStopsOnSigterm() throws Exception {
         String first = "SELECT k, sum(v) AS s, count(*) AS c, max(dt) AS last_dt FROM csv_t WHERE v > 100 "
                 + "GROUP BY k ORDER BY k LIMIT 5";
-        SluiceProcess.Result good = runScript("good", TestData.createTables(data) + first + ";\n");
+        // the tables go to the cluster's shared catalog, so that the later runs (other sessions) see them
+        SluiceProcess.Result good = runScript("good", TestData.createTables(data) + first + ";\n", "--shared-catalog");
         assertThat(good.exitCode()).as("stderr:\n%s", good.stderr()).isZero();
         DuckDbAnswer.assertSame(duck, first, good.stdout());
 

@@ -146,10 +146,7 @@ class JobControlIT {
         java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
         java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create("http://127.0.0.1:" + httpPort + "/v1/jobs"));
-        String secret = System.getenv("SLUICE_AUTH_SECRET");
-        if (secret != null && !secret.isEmpty()) {
-            request.header("Authorization", "Bearer " + secret);
-        }
+        request.header("Authorization", "Bearer " + SluiceProcess.SECRET);
         long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
         String listed;
         do {

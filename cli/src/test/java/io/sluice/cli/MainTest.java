@@ -57,6 +57,18 @@ class MainTest {
     }
 
     @Test
+    void standaloneNodesRefuseToStartWithoutASecret() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("SLUICE_AUTH_SECRET") == null
+                && System.getProperty("sluice.auth.secret-file") == null, "a secret is configured for this JVM");
+        assertThat(run("coordinator", "--port", "1")).isEqualTo(1);
+        assertThat(err()).startsWith("error: no cluster secret: set SLUICE_AUTH_SECRET").contains("--insecure")
+                .hasLineCount(1);
+        err.reset();
+        assertThat(run("worker", "--coordinator", "127.0.0.1:1")).isEqualTo(1);
+        assertThat(err()).startsWith("error: no cluster secret");
+    }
+
+    @Test
     void helpGoesToStdout() {
         assertThat(run("sql", "--help")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--format");

@@ -18,6 +18,14 @@ final class SluiceProcess implements AutoCloseable {
     /** Small heaps and a cheap JIT: several JVMs share two cores in these tests. */
     static final String JAVA_OPTS = "-Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
     private static final AtomicInteger COUNTER = new AtomicInteger();
+    /** This test JVM's cluster secret, given to every process it starts. */
+    static final String SECRET = randomSecret();
+
+    private static String randomSecret() {
+        byte[] bytes = new byte[16];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return java.util.HexFormat.of().formatHex(bytes);
+    }
 
     private final Process process;
     private final Path stdout;
@@ -54,6 +62,8 @@ final class SluiceProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).directory(logDir.toFile())
                 .redirectOutput(out.toFile()).redirectError(err.toFile());
         builder.environment().put("SLUICE_JAVA_OPTS", (JAVA_OPTS + " " + javaOptions).trim());
+        // every process of a test run proves the same secret, as a real cluster's nodes and clients do
+        builder.environment().put("SLUICE_AUTH_SECRET", SECRET);
         return new SluiceProcess(builder.start(), out, err, String.join(" ", args));
     }
 

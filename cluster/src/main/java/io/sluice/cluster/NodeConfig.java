@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
+import io.sluice.cluster.auth.ArteryCredentials;
+import io.sluice.cluster.auth.SecretSslEngineProvider;
 import io.sluice.cluster.protocol.SluiceMessage;
 import io.sluice.cluster.serialization.KryoPekkoSerializer;
 import java.time.Duration;
@@ -16,7 +18,7 @@ import java.util.Set;
  *
  * <p>What {@link #toConfig()} guarantees:
  * <ul>
- *   <li>Cluster provider over Artery TCP on {@code hostname:port}; port 0 takes a free port (read it
+ *   <li>Cluster provider over Artery TCP (TLS with a secret) on {@code hostname:port}; port 0 takes a free port (read it
  *       back with {@link SluiceNode#selfAddress}). Several nodes may share one JVM.</li>
  *   <li>Downing by the Split Brain Resolver with {@code keep-oldest} among {@code coordinator}
  *       members and {@code down-if-alone = off}: the coordinator, which starts the cluster and so is
@@ -42,9 +44,12 @@ import java.util.Set;
  *
  * @param seedNodes addresses like {@code pekko://sluice@127.0.0.1:7355}; empty means "start a new
  *                  cluster": {@link SluiceNode#start} then joins the node to itself
+ * @param arteryCredentials null for plain TCP; else the handle of this node's {@link ArteryCredentials}
+ *                  ({@link #withSecret}): Artery then runs over TLS with mutual authentication, and only
+ *                  nodes proving the same secret can connect, join or send anything
  */
 public record NodeConfig(NodeRole role, String hostname, int port, List<String> seedNodes, Duration stableAfter,
-                         String logLevel, int maxFrameBytes, Duration heartbeatPause) {
+                         String logLevel, int maxFrameBytes, Duration heartbeatPause, String arteryCredentials) {
     /** The actor system name; seed addresses must use it. */
     public static final String SYSTEM_NAME = "sluice";
     public static final Duration DEFAULT_STABLE_AFTER = Duration.ofSeconds(7);
@@ -88,19 +93,28 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
     }
 
     /**
+     * A copy whose Artery connections are TLS, each side proving {@code secret} (null: plain TCP,
+     * no authentication). Makes this node's key pair and certificate now.
+     */
+    public NodeConfig withSecret(String secret) {
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxFrameBytes, heartbeatPause,
+                secret == null ? null : ArteryCredentials.register(secret));
+    }
+
+    /**
      * A coordinator on {@code hostname:port} that seeds itself: with a fixed port through its own
      * address in {@code seed-nodes}, with port 0 by joining itself after start.
      */
     public static NodeConfig coordinator(String hostname, int port) {
         List<String> seeds = port == 0 ? List.of() : List.of(address(hostname, port));
         return new NodeConfig(NodeRole.COORDINATOR, hostname, port, seeds, DEFAULT_STABLE_AFTER, DEFAULT_LOG_LEVEL,
-                DEFAULT_MAX_FRAME_BYTES, configuredHeartbeatPause());
+                DEFAULT_MAX_FRAME_BYTES, configuredHeartbeatPause(), null);
     }
 
     /** A worker on {@code hostname:port} (0 for any free port) that joins through {@code coordinatorAddress}. */
     public static NodeConfig worker(String hostname, int port, String coordinatorAddress) {
         return new NodeConfig(NodeRole.WORKER, hostname, port, List.of(coordinatorAddress), DEFAULT_STABLE_AFTER,
-                DEFAULT_LOG_LEVEL, DEFAULT_MAX_FRAME_BYTES, configuredHeartbeatPause());
+                DEFAULT_LOG_LEVEL, DEFAULT_MAX_FRAME_BYTES, configuredHeartbeatPause(), null);
     }
 
     /**
@@ -126,24 +140,29 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
     }
 
     public NodeConfig withStableAfter(Duration value) {
-        return new NodeConfig(role, hostname, port, seedNodes, value, logLevel, maxFrameBytes, heartbeatPause);
+        return new NodeConfig(role, hostname, port, seedNodes, value, logLevel, maxFrameBytes, heartbeatPause,
+                arteryCredentials);
     }
 
     public NodeConfig withLogLevel(String value) {
-        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, value, maxFrameBytes, heartbeatPause);
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, value, maxFrameBytes, heartbeatPause,
+                arteryCredentials);
     }
 
     public NodeConfig withSeedNodes(List<String> value) {
-        return new NodeConfig(role, hostname, port, value, stableAfter, logLevel, maxFrameBytes, heartbeatPause);
+        return new NodeConfig(role, hostname, port, value, stableAfter, logLevel, maxFrameBytes, heartbeatPause,
+                arteryCredentials);
     }
 
     public NodeConfig withMaxFrameBytes(int value) {
-        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, value, heartbeatPause);
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, value, heartbeatPause,
+                arteryCredentials);
     }
 
     /** How long a member may go without heartbeats before it is unreachable. */
     public NodeConfig withHeartbeatPause(Duration value) {
-        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxFrameBytes, value);
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxFrameBytes, value,
+                arteryCredentials);
     }
 
     /** This node's settings over {@code ConfigFactory.load()} (application.conf, then Pekko's defaults). */
@@ -155,7 +174,6 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
     public Config toConfig(Config fallback) {
         Config fixed = ConfigFactory.parseString(String.join("\n",
                 "pekko.actor.provider = cluster",
-                "pekko.remote.artery.transport = tcp",
                 "pekko.cluster.downing-provider-class = \"org.apache.pekko.cluster.sbr.SplitBrainResolverProvider\"",
                 "pekko.cluster.split-brain-resolver.active-strategy = keep-oldest",
                 "pekko.cluster.split-brain-resolver.keep-oldest.down-if-alone = off",
@@ -171,6 +189,17 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 "pekko.actor.allow-java-serialization = off",
                 "pekko.actor.serializers.sluice-kryo = \"" + KryoPekkoSerializer.class.getName() + "\"",
                 "pekko.actor.serialization-bindings { \"" + SluiceMessage.class.getName() + "\" = sluice-kryo }"));
+        Config transport = arteryCredentials == null
+                ? ConfigFactory.parseString("pekko.remote.artery.transport = tcp")
+                : ConfigFactory.parseString(String.join("\n",
+                        "pekko.remote.artery.transport = tls-tcp",
+                        "pekko.remote.artery.ssl.ssl-engine-provider = \"" + SecretSslEngineProvider.class.getName() + "\"",
+                        "pekko.remote.artery.ssl.config-ssl-engine.protocol = TLSv1.3",
+                        "pekko.remote.artery.ssl.config-ssl-engine.enabled-algorithms = [TLS_AES_128_GCM_SHA256, TLS_AES_256_GCM_SHA384]",
+                        "pekko.remote.artery.ssl.config-ssl-engine.require-mutual-authentication = on",
+                        "pekko.remote.artery.ssl.config-ssl-engine.hostname-verification = off",
+                        "pekko.remote.artery.ssl.config-ssl-engine." + SecretSslEngineProvider.HANDLE_KEY + " = \""
+                                + arteryCredentials + "\""));
         return ConfigFactory.empty()
                 .withValue("pekko.remote.artery.canonical.hostname", ConfigValueFactory.fromAnyRef(hostname))
                 .withValue("pekko.remote.artery.canonical.port", ConfigValueFactory.fromAnyRef(port))
@@ -184,6 +213,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                         ConfigValueFactory.fromAnyRef(heartbeatPause.toMillis() + "ms"))
                 .withValue("pekko.loglevel", ConfigValueFactory.fromAnyRef(logLevel))
                 .withValue("pekko.stdout-loglevel", ConfigValueFactory.fromAnyRef(logLevel))
+                .withFallback(transport)
                 .withFallback(fixed)
                 .withFallback(fallback)
                 .resolve();

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.sluice.cluster.auth.ArteryCredentials;
+import io.sluice.cluster.auth.SecretSslEngineProvider;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,14 @@ public final class SluiceNode {
         return system;
     }
 
+    /** Drops a terminated node's TLS credentials (it will make no more connections). */
+    private static void forgetCredentials(ActorSystem<?> system) {
+        String path = "pekko.remote.artery.ssl.config-ssl-engine." + SecretSslEngineProvider.HANDLE_KEY;
+        if (system.settings().config().hasPath(path)) {
+            ArteryCredentials.unregister(system.settings().config().getString(path));
+        }
+    }
+
     /** The address the node actually bound, with the real port when the configured one was 0. */
     public static Address selfAddress(ActorSystem<?> system) {
         return Cluster.get(system).selfMember().address();
@@ -61,6 +71,7 @@ public final class SluiceNode {
         system.terminate();
         try {
             system.getWhenTerminated().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            forgetCredentials(system);
             return true;
         } catch (TimeoutException e) {
             return false;

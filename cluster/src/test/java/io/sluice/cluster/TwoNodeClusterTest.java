@@ -69,9 +69,9 @@ class TwoNodeClusterTest {
             return Behaviors.receive(CoordinatorCommand.class)
                     .onMessage(RegisterWorker.class, m -> {
                         probe.registered.complete(m);
-                        m.worker().tell(new WorkerRegistered("coordinator-1"));
+                        m.worker().tell(new WorkerRegistered("coordinator-1", "session-1"));
                         m.worker().tell(new RunTask(new TaskDescription("job-1", "task-1-0", 1, 0, 0, plan),
-                                ctx.getSelf()));
+                                ctx.getSelf(), "session-1"));
                         return Behaviors.same();
                     })
                     .onMessage(TaskFinished.class, m -> {

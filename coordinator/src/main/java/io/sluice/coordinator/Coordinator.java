@@ -40,6 +40,7 @@ import org.apache.pekko.stream.javadsl.Sink;
  * HTTP endpoint. Closing it unbinds HTTP, leaves the cluster and releases its memory.
  */
 public final class Coordinator implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Coordinator.class);
     private final CoordinatorSettings settings;
     private final ActorSystem<CoordinatorCommand> system;
     private final BufferAllocator allocator;
@@ -53,6 +54,9 @@ public final class Coordinator implements AutoCloseable {
     private final DagScheduler scheduler;
     /** Operator metrics of the jobs EXPLAIN ANALYZE watches. */
     private final JobMetrics analyzedJobs = new JobMetrics();
+    /** Shared by every HTTP connection: the limit on concurrent queries, and the client sessions' catalogs. */
+    private final QueryGate gate;
+    private final SessionCatalogs catalogs;
 
     private Coordinator(CoordinatorSettings settings) {
         this.settings = settings;
@@ -65,13 +69,12 @@ public final class Coordinator implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter());
+        NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter())
+                .withSecret(settings.authSecret());
         MapOutputTracker tracker = new MapOutputTracker();
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
                 settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost),
-                node, ConfigFactory.parseString("pekko.http.server.request-timeout = infinite\n"
-                        + "pekko.http.server.idle-timeout = infinite\n"
-                        + "pekko.http.server.parsing.max-content-length = 256m").withFallback(ConfigFactory.load()));
+                node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(ConfigFactory.load()));
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
         java.util.function.Consumer<java.util.List<String>> removeShuffles =
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
@@ -79,7 +82,9 @@ public final class Coordinator implements AutoCloseable {
         this.scheduler = new DagScheduler(launcher, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
                 settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
-                settings.queryDefaults(), analyzedJobs);
+                settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle);
+        this.gate = new QueryGate(MAX_CONCURRENT_QUERIES, Duration.ofSeconds(HttpEndpoint.QUEUE_WAIT_SECONDS));
+        this.catalogs = new SessionCatalogs(queries.catalog(), queries::newSessionCatalog);
         ServerBinding binding = null;
         if (settings.httpPort() >= 0) {
             try {
@@ -116,12 +121,41 @@ public final class Coordinator implements AutoCloseable {
                     });
                     return notUsed;
                 });
-        Route routes = new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret(), scope).routes();
+        Route routes = new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret(), gate, catalogs,
+                scope).routes();
         connection.handleWith(watched.via(routes.flow(system)), Materializer.matFromSystem(system));
+    }
+
+    /** HTTP requests running queries at once; more wait, then are told "busy" (503). */
+    static final int MAX_CONCURRENT_QUERIES = Integer.getInteger("sluice.coordinator.max-concurrent-queries", 16);
+
+    /**
+     * A request may take as long as a job may run (plus a minute to collect the result), and a
+     * connection that sends nothing is closed after that too; bodies past the endpoint's limit are
+     * refused while parsing.
+     */
+    private static String httpLimits(Duration jobTimeout) {
+        long requestSeconds = jobTimeout.toSeconds() + 60;
+        return "pekko.http.server.request-timeout = " + requestSeconds + "s\n"
+                + "pekko.http.server.idle-timeout = " + (requestSeconds + 60) + "s\n"
+                + "pekko.http.server.parsing.max-content-length = " + HttpEndpoint.MAX_BODY_BYTES + "b";
     }
 
     public static Coordinator start(CoordinatorSettings settings) {
         return new Coordinator(requireNonNull(settings, "settings is null"));
+    }
+
+    /** Waits (at most 30 seconds) until no task of the job runs or waits to run. */
+    private void awaitJobIdle(String jobId) {
+        CompletableFuture<Void> idle = new CompletableFuture<>();
+        system.tell(new CoordinatorActor.AwaitJobIdle(jobId, idle));
+        try {
+            idle.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.warn("job {}: tasks still running after 30 s; cleaning up anyway", jobId);
+        }
     }
 
     private int shufflePartitions() {

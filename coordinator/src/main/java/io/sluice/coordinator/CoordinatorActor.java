@@ -19,6 +19,8 @@ import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
 import io.sluice.coordinator.scheduler.MapOutputTracker;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.MapStatus;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -86,6 +88,13 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     record GetWorkers(CompletableFuture<Map<String, Integer>> reply) implements CoordinatorCommand {
     }
 
+    /**
+     * Local only: complete {@code reply} once no attempt of this job's tasks is running or waiting
+     * to run (a failed write removes its files only then, so no late task writes after it).
+     */
+    record AwaitJobIdle(String jobId, CompletableFuture<Void> reply) implements CoordinatorCommand {
+    }
+
     /** A registered worker; an unreachable one gets no tasks until it is reachable again or removed. */
     private static final class WorkerState {
         final String id;
@@ -94,17 +103,21 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         final long incarnation;
         final String shuffleHost;
         final int shufflePort;
-        final Set<String> running = new HashSet<>();
+        /** This registration's token: commands carry it, and reports must return it. */
+        final String session;
+        /** The attempts holding this worker's slots (running, or given up on but not yet ended), by id: their job. */
+        final Map<String, String> running = new HashMap<>();
         boolean reachable = true;
 
         WorkerState(String id, ActorRef<WorkerCommand> ref, int slots, long incarnation, String shuffleHost,
-                int shufflePort) {
+                int shufflePort, String session) {
             this.shuffleHost = shuffleHost;
             this.shufflePort = shufflePort;
             this.id = id;
             this.ref = ref;
             this.slots = slots;
             this.incarnation = incarnation;
+            this.session = session;
         }
 
         /** Whether this is the member at {@code address} with {@code uid} (any uid when its own is unknown). */
@@ -124,7 +137,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             return slots;
         }
 
-        Set<String> running() {
+        Map<String, String> running() {
             return running;
         }
     }
@@ -149,6 +162,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private final TaskQueue<Pending> queue;
     private final Map<String, Running> running = new HashMap<>();
     private int nextWorker;
+    private final List<AwaitJobIdle> idleWaiters = new ArrayList<>();
     private final java.util.function.BiConsumer<String, TaskMetrics> taskMetrics;
     private final SchedulerSettings settings;
     private final ExcludeList excludes;
@@ -212,6 +226,11 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
                 .onMessage(GetWorkers.class, this::onGetWorkers)
                 .onMessage(GetLoad.class, this::onGetLoad)
+                .onMessage(AwaitJobIdle.class, msg -> {
+                    idleWaiters.add(msg);
+                    answerIdleWaiters();
+                    return this;
+                })
                 .build();
     }
 
@@ -225,11 +244,11 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 requeueRunning(old);
             }
             workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots(), msg.incarnation(),
-                    msg.shuffleHost(), msg.shufflePort()));
+                    msg.shuffleHost(), msg.shufflePort(), newSession()));
             getContext().getLog().info("worker {} registered with {} slots (shuffle {}:{})", msg.workerId(), msg.slots(),
                     msg.shuffleHost(), msg.shufflePort());
         }
-        msg.worker().tell(new WorkerRegistered(coordinatorId));
+        msg.worker().tell(new WorkerRegistered(coordinatorId, workers.get(msg.workerId()).session));
         dispatch();
         return this;
     }
@@ -246,13 +265,18 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private Behavior<CoordinatorCommand> onFinished(TaskFinished msg) {
-        Running attempt = running.remove(msg.taskId());
         WorkerState worker = workers.get(msg.workerId());
-        if (worker != null) {
-            worker.running().remove(msg.taskId());
+        if (worker == null || !worker.running().containsKey(msg.taskId())
+                || !sameToken(msg.session(), worker.session)) {
+            // Only the worker a task was sent to may report it, with its registration's token.
+            getContext().getLog().warn("ignoring a report of task {} claiming worker {}: not the worker it was sent to "
+                    + "or not its session", msg.taskId(), msg.workerId());
+            return this;
         }
+        worker.running().remove(msg.taskId());
+        Running attempt = running.remove(msg.taskId());
         if (attempt == null) {
-            dispatch(); // a late report from an attempt given up on (timed out, lost): its slot is free now
+            dispatch(); // a late report from an attempt given up on (timed out): its slot is free now
             return this;
         }
         queue.ended(attempt.pending().launch().task().jobId());
@@ -298,7 +322,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         queue.ended(attempt.pending().launch().task().jobId());
         WorkerState worker = workers.get(attempt.workerId());
         if (worker != null) {
-            worker.ref().tell(new CancelTask(msg.attemptId()));
+            worker.ref().tell(new CancelTask(msg.attemptId(), worker.session));
         }
         String reason = "attempt " + msg.attemptId() + " timed out after " + settings.taskTimeout().toMillis()
                 + " ms on " + attempt.workerId() + " (sluice.task.timeout)";
@@ -313,6 +337,12 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     /** A task asks where the blocks of the partition it reads live. */
     private Behavior<CoordinatorCommand> onGetMapOutputs(GetMapOutputs msg) {
+        WorkerState worker = workers.get(msg.workerId());
+        if (worker == null || !sameToken(msg.session(), worker.session)) {
+            getContext().getLog().warn("ignoring a map output request claiming worker {}: not a registered worker "
+                    + "or not its session", msg.workerId());
+            return this;
+        }
         MapOutputs answer;
         try {
             List<MapStatus> column = tracker.column(msg.jobId(), msg.shuffleId(), msg.partition());
@@ -346,10 +376,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
      */
     private Behavior<CoordinatorCommand> onCancelLaunch(CancelLaunch msg) {
         for (WorkerState worker : workers.values()) {
-            for (String attempt : worker.running()) {
+            for (String attempt : worker.running().keySet()) {
                 Running run = running.get(attempt);
                 if (run != null && run.pending().launch().task().taskId().equals(msg.taskId())) {
-                    worker.ref().tell(new CancelTask(attempt));
+                    worker.ref().tell(new CancelTask(attempt, worker.session));
                 }
             }
         }
@@ -409,7 +439,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private void requeueRunning(WorkerState worker) {
-        for (String taskId : worker.running()) {
+        for (String taskId : worker.running().keySet()) {
             Running run = running.remove(taskId);
             if (run != null) {
                 queue.ended(run.pending().launch().task().jobId());
@@ -435,7 +465,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private Behavior<CoordinatorCommand> onBroadcastRemove(BroadcastRemove msg) {
         for (WorkerState w : workers.values()) {
-            w.ref().tell(new RemoveShuffles(msg.shuffleIds()));
+            w.ref().tell(new RemoveShuffles(msg.shuffleIds(), w.session));
         }
         return this;
     }
@@ -453,6 +483,44 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         return this;
     }
 
+    /** Whether {@code token} is {@code session}, compared in constant time. */
+    private static boolean sameToken(String token, String session) {
+        return token != null && MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8),
+                session.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String newSession() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return java.util.HexFormat.of().formatHex(bytes);
+    }
+
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
+    /**
+     * Answers the {@link AwaitJobIdle} waiters whose job has no attempt holding a slot (an attempt
+     * given up on still counts until its worker reports it ended) and no live task queued.
+     */
+    private void answerIdleWaiters() {
+        if (idleWaiters.isEmpty()) {
+            return;
+        }
+        Set<String> busy = new HashSet<>();
+        workers.values().forEach(w -> busy.addAll(w.running().values()));
+        queue.forEach(p -> {
+            if (!p.launch().result().isDone()) {
+                busy.add(p.launch().task().jobId());
+            }
+        });
+        idleWaiters.removeIf(w -> {
+            if (busy.contains(w.jobId())) {
+                return false;
+            }
+            w.reply().complete(null);
+            return true;
+        });
+    }
+
     /**
      * Gives queued tasks to free slots, starting at a rotating worker so tasks spread out. A task
      * goes to a worker its earlier attempts did not fail on and that is not excluded, where such a
@@ -460,6 +528,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
      * its attempts, and a cluster whose every worker is excluded still runs).
      */
     private void dispatch() {
+        answerIdleWaiters();
         if (queue.isEmpty() || workers.isEmpty()) {
             return;
         }
@@ -509,7 +578,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 : null;
         running.put(task.taskId(), new Running(pending, worker.id(), timeout));
         queue.started(task.jobId());
-        worker.running().add(task.taskId());
-        worker.ref().tell(new RunTask(task, getContext().getSelf()));
+        worker.running().put(task.taskId(), task.jobId());
+        worker.ref().tell(new RunTask(task, getContext().getSelf(), worker.session));
     }
 }

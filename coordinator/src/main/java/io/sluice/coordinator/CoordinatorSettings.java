@@ -2,15 +2,19 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.source.FileAccessPolicy;
 import java.time.Duration;
 
 /**
  * How a coordinator runs: its addresses ({@code httpPort} -1 means no HTTP endpoint, 0 a free
- * port) and the settings queries start from ({@link QueryConfig}).
+ * port), the settings queries start from ({@link QueryConfig}) and where tables may live
+ * ({@code fileAccess}; by default {@code sluice.fs.allowed-roots} or the working directory).
  */
 public record CoordinatorSettings(String host, int port, int httpPort, QueryConfig queryDefaults,
-        Duration stableAfter, long memoryLimitBytes, Duration jobTimeout, String authSecret, SchedulerSettings scheduler) {
+        Duration stableAfter, long memoryLimitBytes, Duration jobTimeout, String authSecret,
+        FileAccessPolicy fileAccess, SchedulerSettings scheduler) {
     public CoordinatorSettings {
+        requireNonNull(fileAccess, "fileAccess is null");
         if (authSecret != null && authSecret.isEmpty()) {
             throw new IllegalArgumentException("authSecret is empty");
         }
@@ -26,7 +30,8 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
 
     public static CoordinatorSettings defaults(String host, int port, int httpPort) {
         return new CoordinatorSettings(host, port, httpPort, QueryConfig.defaults(), Duration.ofSeconds(7), 2L << 30,
-                Duration.ofMinutes(30), secretFromEnvironment(), SchedulerSettings.defaults());
+                Duration.ofMinutes(30), secretFromEnvironment(),
+                FileAccessPolicy.fromSystemProperty(System.getProperty("user.dir")), SchedulerSettings.defaults());
     }
 
     /** Twice the cluster's slots when 0. */
@@ -39,11 +44,13 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
     }
 
     public CoordinatorSettings withQueryDefaults(QueryConfig config) {
-        return new CoordinatorSettings(host, port, httpPort, config, stableAfter, memoryLimitBytes, jobTimeout, authSecret, scheduler);
+        return new CoordinatorSettings(host, port, httpPort, config, stableAfter, memoryLimitBytes, jobTimeout,
+                authSecret, fileAccess, scheduler);
     }
 
     public CoordinatorSettings withStableAfter(Duration d) {
-        return new CoordinatorSettings(host, port, httpPort, queryDefaults, d, memoryLimitBytes, jobTimeout, authSecret, scheduler);
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, d, memoryLimitBytes, jobTimeout,
+                authSecret, fileAccess, scheduler);
     }
 
     /**
@@ -52,7 +59,7 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
      */
     public CoordinatorSettings withAuthSecret(String secret) {
         return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes,
-                jobTimeout, secret, scheduler);
+                jobTimeout, secret, fileAccess, scheduler);
     }
 
     /** {@code SLUICE_AUTH_SECRET}, or null when unset or empty. */
@@ -67,17 +74,24 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
         return "CoordinatorSettings[" + "host=" + host + ", port=" + port + ", httpPort=" + httpPort
                 + ", queryDefaults=" + queryDefaults + ", stableAfter=" + stableAfter + ", memoryLimitBytes="
                 + memoryLimitBytes + ", jobTimeout=" + jobTimeout + ", authSecret="
-                + (authSecret == null ? "none" : "set") + ", scheduler=" + scheduler + "]";
+                + (authSecret == null ? "none" : "set") + ", fileAccess=" + fileAccess + ", scheduler=" + scheduler + "]";
+    }
+
+    /** A copy that opens tables only where {@code policy} allows. */
+    public CoordinatorSettings withFileAccess(FileAccessPolicy policy) {
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, jobTimeout,
+                authSecret, policy, scheduler);
     }
 
     /** How long a job may run before it is cancelled and fails with a timeout. */
     public CoordinatorSettings withJobTimeout(Duration timeout) {
-        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, timeout, authSecret, scheduler);
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, timeout,
+                authSecret, fileAccess, scheduler);
     }
 
     /** How failing and slow tasks are retried, timed out and their workers excluded. */
     public CoordinatorSettings withScheduler(SchedulerSettings settings) {
         return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, jobTimeout,
-                authSecret, settings);
+                authSecret, fileAccess, settings);
     }
 }

@@ -2,9 +2,9 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.wire.PlanJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.concurrent.CompletableFuture;
@@ -23,17 +23,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator's HTTP API for clients: {@code POST /v1/sql} (a SQL script as text) and
- * {@code POST /v1/plan} (a Kryo-serialized logical plan) answer with the result as an Arrow IPC
- * stream, {@code POST /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500, each with a one-line text message.
+ * {@code POST /v1/plan} (a {@link PlanJson} request: a logical plan in the versioned JSON format, with
+ * settings and an optional write target) answer with the result as an Arrow IPC stream,
+ * {@code POST /v1/prepare} (a SQL script) with a {@link PreparedSql} in its wire form, {@code POST
+ * /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500,
+ * each with a one-line text message. SQL runs in the client session's catalog ({@link SessionCatalogs}).
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
  * {@code GET /v1/jobs} lists the running queries as JSON, and {@code POST /v1/jobs/ID/cancel}
  * cancels one (404 when none such runs).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
- * (compared in constant time); anything else is a 401 and the request body is not read.
+ * (compared in constant time); anything else is a 401 and the request body is not read. Bodies are
+ * limited to {@link #MAX_BODY_BYTES} (413) and concurrent queries to the configured number (503
+ * "busy" after a wait); a query too deep to process is a 400 "query too complex".
  *
  * <p>One endpoint serves one client connection ({@code connection}): the queries it started are
  * cancelled when that connection closes before their answers are sent (a client killed, or
- * Ctrl-C in {@code sluice sql}).
+ * Ctrl-C in {@code sluice sql}). The concurrency gate and the session catalogs are the
+ * coordinator's, shared by every connection.
  */
 final class HttpEndpoint extends AllDirectives {
     private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
@@ -45,34 +51,69 @@ final class HttpEndpoint extends AllDirectives {
     private final Supplier<ClusterLoad> load;
     private final byte[] expectedAuthorization;
     private final ConnectionQueries connection;
+    private final QueryGate gate;
+    private final SessionCatalogs catalogs;
 
-    /** {@code secret} may be null: then no route asks for a token. */
+    /**
+     * {@code secret} may be null: then no route asks for a token. Queries run through {@code gate}
+     * (at most so many at once; more wait up to {@link #QUEUE_WAIT_SECONDS} for a turn, then get a
+     * 503); listing and cancelling jobs never wait on it.
+     */
     HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret,
-            ConnectionQueries connection) {
+            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection) {
         this.connection = requireNonNull(connection, "connection is null");
+        this.gate = requireNonNull(gate, "gate is null");
+        this.catalogs = requireNonNull(catalogs, "catalogs is null");
         this.queries = requireNonNull(queries, "queries is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.load = requireNonNull(load, "load is null");
         this.expectedAuthorization = secret == null ? null : ("Bearer " + secret).getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The largest request body read (SQL text or a JSON plan); a larger one is a 413. */
+    static final long MAX_BODY_BYTES = 16L << 20;
+    /** How long a request beyond the concurrency limit waits for a turn before it is told "busy". */
+    static final int QUEUE_WAIT_SECONDS = 30;
+    static final String BUSY = "busy: the coordinator runs its limit of concurrent queries; try again later";
+
     Route routes() {
         return pathPrefix("v1", () -> concat(
                 path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
                         .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
-                authenticated(() -> concat(
-                        path("sql", () -> post(() -> optionalHeaderValueByName(RunningQueries.TAG_HEADER, tag -> entity(
-                                Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() -> queries.runSql(sql,
-                                        tag.isPresent() ? connection.tagged(tag.get()) : connection))))))),
+                authenticated(() -> withSizeLimit(MAX_BODY_BYTES, () -> concat(
+                        path("sql", () -> post(this::sql)),
+                        path("prepare", () -> post(this::prepare)),
                         path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                                bytes -> completeWithFuture(answer(() -> queries.run(plan(bytes), connection)))))),
+                                bytes -> completeWithFuture(answer(() -> queries.run(planRequest(bytes), connection)))))),
                         path("jobs", () -> get(() -> complete(HttpResponse.create().withStatus(StatusCodes.OK)
                                 .withEntity(ContentTypes.APPLICATION_JSON, queries.running().toJson())))),
                         pathPrefix("jobs", () -> pathPrefix(PathMatchers.segment(), id -> path("cancel",
                                 () -> post(() -> complete(cancel(id)))))),
                         path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
                                 bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
-                                        false).getBytes(StandardCharsets.UTF_8))))))))));
+                                        false).getBytes(StandardCharsets.UTF_8)))))))))));
+    }
+
+    /**
+     * A SQL script, run in the catalog the request's session headers name; its queries are listed
+     * with the request's tag ({@link RunningQueries#TAG_HEADER}) and belong to this connection.
+     */
+    private Route sql() {
+        return optionalHeaderValueByName(SessionCatalogs.SESSION_HEADER, session ->
+                optionalHeaderValueByName(SessionCatalogs.CATALOG_HEADER, catalog ->
+                        optionalHeaderValueByName(RunningQueries.TAG_HEADER, tag ->
+                                entity(Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() ->
+                                        queries.runSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null)),
+                                                tag.isPresent() ? connection.tagged(tag.get()) : connection)))))));
+    }
+
+    /** A SQL script run up to its final query, in the session's catalog; the answer in {@link PreparedSql#toWire()} form. */
+    private Route prepare() {
+        return optionalHeaderValueByName(SessionCatalogs.SESSION_HEADER, session ->
+                optionalHeaderValueByName(SessionCatalogs.CATALOG_HEADER, catalog ->
+                        entity(Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() ->
+                                queries.prepareSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null)),
+                                        connection).toWire())))));
     }
 
     private HttpResponse cancel(String id) {
@@ -102,30 +143,44 @@ final class HttpEndpoint extends AllDirectives {
         });
     }
 
-    /** A client's serialized plan; one that does not decode is the client's error. */
+    /**
+     * A client's plan in the JSON wire format ({@link PlanJson}): no client bytes ever reach Kryo,
+     * and one that does not decode is the client's error (400).
+     */
     private static LogicalPlan plan(byte[] bytes) {
-        try {
-            return Kryos.deserialize(bytes, LogicalPlan.class);
-        } catch (RuntimeException e) {
-            throw new SluiceException("malformed plan in the request body: " + e.getMessage());
-        }
+        return PlanJson.decode(bytes);
+    }
+
+    /** A client's plan request in the JSON wire format; a bare plan runs with the default settings. */
+    private static PlanRequest planRequest(byte[] bytes) {
+        PlanJson.Request request = PlanJson.decodeRequest(bytes);
+        return new PlanRequest(request.plan(), request.settings(), request.target());
     }
 
     private CompletableFuture<HttpResponse> answer(Supplier<byte[]> work) {
         return CompletableFuture.supplyAsync(() -> {
-            try {
-                byte[] result = work.get();
-                return HttpResponse.create().withStatus(StatusCodes.OK)
-                        .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, result);
-            } catch (SluiceException e) {
-                return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
-                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine(e.getMessage()));
-            } catch (RuntimeException e) {
-                LOG.error("query failed", e);
-                return HttpResponse.create().withStatus(StatusCodes.INTERNAL_SERVER_ERROR)
-                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine("internal error: " + e));
-            }
+            QueryGate.Outcome<HttpResponse> outcome = gate.run(() -> respond(work));
+            return outcome.busy() ? HttpResponse.create().withStatus(StatusCodes.SERVICE_UNAVAILABLE)
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, BUSY) : outcome.result();
         }, executor);
+    }
+
+    private static HttpResponse respond(Supplier<byte[]> work) {
+        try {
+            byte[] result = work.get();
+            return HttpResponse.create().withStatus(StatusCodes.OK)
+                    .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, result);
+        } catch (StackOverflowError e) {
+            return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "query too complex: it nests too deeply to run");
+        } catch (SluiceException e) {
+            return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine(e.getMessage()));
+        } catch (RuntimeException e) {
+            LOG.error("query failed", e);
+            return HttpResponse.create().withStatus(StatusCodes.INTERNAL_SERVER_ERROR)
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, oneLine("internal error: " + e));
+        }
     }
 
     static String oneLine(String message) {

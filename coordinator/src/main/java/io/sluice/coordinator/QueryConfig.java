@@ -1,13 +1,19 @@
 package io.sluice.coordinator;
 
+import static java.util.Objects.requireNonNull;
+
 import io.sluice.optimizer.logical.ReorderJoins;
 import io.sluice.optimizer.physical.JoinSelection;
 import io.sluice.plan.SluiceException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Settings one query runs with; {@code SET name = value} in a script changes them for the
- * statements after it.
+ * statements after it. Every setting is one {@link Setting} below: its name, default, and the
+ * check its value must pass; the typed accessors read them.
  *
  * <ul>
  *   <li>{@code sluice.optimizer.enabled}: whether the logical rules run at all (default true); false
@@ -22,81 +28,137 @@ import java.util.List;
  *       never (default 10 MiB).</li>
  *   <li>{@code sluice.join.sort-merge-threshold}: bytes above which even the smaller join input is
  *       not hashed and the join is sort-merge (default 512 MiB).</li>
+ *   <li>{@code sluice.join.runtime-filter-threshold}: estimated build-side bytes up to which a
+ *       partitioned hash join filters its probe side by the build side's keys before the shuffle;
+ *       -1 never (default 64 MiB).</li>
  *   <li>{@code sluice.optimizer.join-reorder}: whether inner joins are reordered by estimated cost
  *       (default true); false joins in the order written.</li>
  *   <li>{@code sluice.optimizer.join-reorder.dp-limit}: relations up to which join orders are
  *       enumerated exhaustively; more are ordered greedily (default 10, at most 16).</li>
  * </ul>
  */
-public record QueryConfig(int maxOptimizerPasses, boolean skipFailedRules, int shufflePartitions,
-        long broadcastThreshold, long sortMergeThreshold, boolean optimizerEnabled, boolean joinReorder,
-        int joinReorderDpLimit) {
-    public static final List<String> NAMES = List.of("sluice.optimizer.enabled", "sluice.optimizer.max-passes",
-            "sluice.optimizer.skip-failed-rules", "sluice.shuffle.partitions", "sluice.join.broadcast-threshold",
-            "sluice.join.sort-merge-threshold", "sluice.optimizer.join-reorder", "sluice.optimizer.join-reorder.dp-limit");
+public final class QueryConfig {
+    /** One setting: its name, default, what a valid value is, and the message when it is not. */
+    private record Setting(String name, Object defaultValue, Predicate<Object> valid, String requirement) {
+    }
 
-    public QueryConfig {
-        if (maxOptimizerPasses < 1) {
-            throw new SluiceException("sluice.optimizer.max-passes must be at least 1, not " + maxOptimizerPasses);
-        }
-        if (shufflePartitions < 0) {
-            throw new SluiceException("sluice.shuffle.partitions must not be negative, not " + shufflePartitions);
-        }
-        if (broadcastThreshold < -1) {
-            throw new SluiceException("sluice.join.broadcast-threshold must be -1 (never) or more, not " + broadcastThreshold);
-        }
-        if (joinReorderDpLimit < 2 || joinReorderDpLimit > 16) {
-            throw new SluiceException("sluice.optimizer.join-reorder.dp-limit must be between 2 and 16, not "
-                    + joinReorderDpLimit);
-        }
-        if (sortMergeThreshold < 0) {
-            throw new SluiceException("sluice.join.sort-merge-threshold must not be negative, not " + sortMergeThreshold);
-        }
+    private static final List<Setting> SETTINGS = List.of(
+            new Setting("sluice.optimizer.enabled", true, v -> true, "true or false"),
+            new Setting("sluice.optimizer.max-passes", 3L, v -> (long) v >= 1, "at least 1"),
+            new Setting("sluice.optimizer.skip-failed-rules", false, v -> true, "true or false"),
+            new Setting("sluice.shuffle.partitions", 0L, v -> (long) v >= 0 && (long) v <= Integer.MAX_VALUE,
+                    "not negative"),
+            new Setting("sluice.join.broadcast-threshold", JoinSelection.DEFAULT.broadcastThresholdBytes(),
+                    v -> (long) v >= -1, "-1 (never) or more"),
+            new Setting("sluice.join.sort-merge-threshold", JoinSelection.DEFAULT.sortMergeThresholdBytes(),
+                    v -> (long) v >= 0, "not negative"),
+            new Setting("sluice.join.runtime-filter-threshold", JoinSelection.DEFAULT.runtimeFilterMaxBuildBytes(),
+                    v -> (long) v >= -1, "-1 (never) or more"),
+            new Setting("sluice.optimizer.join-reorder", true, v -> true, "true or false"),
+            new Setting("sluice.optimizer.join-reorder.dp-limit", (long) ReorderJoins.DEFAULT_DP_LIMIT,
+                    v -> (long) v >= 2 && (long) v <= 16, "between 2 and 16"));
+
+    public static final List<String> NAMES = SETTINGS.stream().map(Setting::name).toList();
+
+    private final Map<String, Object> values;
+
+    private QueryConfig(Map<String, Object> values) {
+        this.values = Map.copyOf(requireNonNull(values, "values is null"));
     }
 
     public static QueryConfig defaults() {
-        return new QueryConfig(3, false, 0, JoinSelection.DEFAULT.broadcastThresholdBytes(),
-                JoinSelection.DEFAULT.sortMergeThresholdBytes(), true, true, ReorderJoins.DEFAULT_DP_LIMIT);
-    }
-
-    public JoinSelection joinSelection() {
-        return new JoinSelection(broadcastThreshold, sortMergeThreshold);
+        Map<String, Object> values = new LinkedHashMap<>();
+        SETTINGS.forEach(s -> values.put(s.name(), s.defaultValue()));
+        return new QueryConfig(values);
     }
 
     /** This config with one setting changed; an unknown name or a bad value is a user error naming it. */
     public QueryConfig with(String name, String value) {
+        Setting setting = SETTINGS.stream().filter(s -> s.name().equals(name)).findFirst()
+                .orElseThrow(() -> new SluiceException("unknown setting '" + name + "'; settings: " + String.join(", ", NAMES)));
+        Object parsed = parse(setting, value.trim());
+        if (!setting.valid().test(parsed)) {
+            throw new SluiceException(name + " must be " + setting.requirement() + ", not " + value);
+        }
+        Map<String, Object> changed = new LinkedHashMap<>(values);
+        changed.put(name, parsed);
+        return new QueryConfig(changed);
+    }
+
+    private static Object parse(Setting setting, String value) {
+        if (setting.defaultValue() instanceof Boolean) {
+            if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+                return Boolean.parseBoolean(value);
+            }
+            throw new SluiceException("setting " + setting.name() + " needs true or false, not '" + value + "'");
+        }
         try {
-            return switch (name) {
-                case "sluice.optimizer.enabled" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, parseBoolean(name, value), joinReorder,
-                        joinReorderDpLimit);
-                case "sluice.optimizer.max-passes" -> new QueryConfig(Integer.parseInt(value), skipFailedRules,
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
-                case "sluice.optimizer.skip-failed-rules" -> new QueryConfig(maxOptimizerPasses, parseBoolean(name, value),
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
-                case "sluice.shuffle.partitions" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        Integer.parseInt(value), broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
-                case "sluice.join.broadcast-threshold" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, Long.parseLong(value), sortMergeThreshold, optimizerEnabled, joinReorder, joinReorderDpLimit);
-                case "sluice.join.sort-merge-threshold" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, broadcastThreshold, Long.parseLong(value), optimizerEnabled, joinReorder, joinReorderDpLimit);
-                case "sluice.optimizer.join-reorder" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, parseBoolean(name, value),
-                        joinReorderDpLimit);
-                case "sluice.optimizer.join-reorder.dp-limit" -> new QueryConfig(maxOptimizerPasses, skipFailedRules,
-                        shufflePartitions, broadcastThreshold, sortMergeThreshold, optimizerEnabled, joinReorder,
-                        Integer.parseInt(value));
-                default -> throw new SluiceException("unknown setting '" + name + "'; settings: " + String.join(", ", NAMES));
-            };
+            return Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new SluiceException("setting " + name + " needs a whole number, not '" + value + "'");
+            throw new SluiceException("setting " + setting.name() + " needs a whole number, not '" + value + "'");
         }
     }
 
-    private static boolean parseBoolean(String name, String value) {
-        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-            return Boolean.parseBoolean(value);
-        }
-        throw new SluiceException("setting " + name + " needs true or false, not '" + value + "'");
+    private boolean flag(String name) {
+        return (Boolean) values.get(name);
+    }
+
+    private long number(String name) {
+        return (Long) values.get(name);
+    }
+
+    public boolean optimizerEnabled() {
+        return flag("sluice.optimizer.enabled");
+    }
+
+    public int maxOptimizerPasses() {
+        return (int) Math.min(Integer.MAX_VALUE, number("sluice.optimizer.max-passes"));
+    }
+
+    public boolean skipFailedRules() {
+        return flag("sluice.optimizer.skip-failed-rules");
+    }
+
+    public int shufflePartitions() {
+        return (int) number("sluice.shuffle.partitions");
+    }
+
+    public long broadcastThreshold() {
+        return number("sluice.join.broadcast-threshold");
+    }
+
+    public long sortMergeThreshold() {
+        return number("sluice.join.sort-merge-threshold");
+    }
+
+    public long runtimeFilterThreshold() {
+        return number("sluice.join.runtime-filter-threshold");
+    }
+
+    public boolean joinReorder() {
+        return flag("sluice.optimizer.join-reorder");
+    }
+
+    public int joinReorderDpLimit() {
+        return (int) number("sluice.optimizer.join-reorder.dp-limit");
+    }
+
+    public JoinSelection joinSelection() {
+        return new JoinSelection(broadcastThreshold(), sortMergeThreshold(), runtimeFilterThreshold());
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof QueryConfig other && values.equals(other.values);
+    }
+
+    @Override
+    public int hashCode() {
+        return values.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "QueryConfig" + new java.util.TreeMap<>(values);
     }
 }

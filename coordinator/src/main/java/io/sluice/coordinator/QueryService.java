@@ -17,19 +17,32 @@ import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.ArrowIpc;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.QueryResult;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.StatisticsEstimator;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.MapStatus;
+import io.sluice.plan.source.FileAccessPolicy;
+import io.sluice.plan.sink.FileCommitProtocol;
+import io.sluice.plan.sink.FileWriteExec;
+import io.sluice.plan.sink.SaveMode;
+import io.sluice.plan.sink.WriteTarget;
 import io.sluice.plan.source.FileFormats;
+import io.sluice.plan.source.TableSource;
 import io.sluice.plan.sql.InMemoryCatalog;
+import io.sluice.plan.sql.QueryLimits;
 import io.sluice.plan.sql.SqlFrontEnd;
 import io.sluice.plan.sql.Statement;
+import io.sluice.plan.stats.ColumnStatistics;
+import io.sluice.plan.stats.Estimate;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
@@ -58,10 +71,24 @@ public final class QueryService {
     private final AtomicLong jobIds = new AtomicLong();
     private final JobMetrics jobMetrics;
     private final RunningQueries running;
+    private final FileAccessPolicy fileAccess;
+    private final Consumer<String> awaitJobTasksEnded;
 
     public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
             IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
-            JobMetrics jobMetrics) {
+            JobMetrics jobMetrics, FileAccessPolicy fileAccess) {
+        this(scheduler, fetcher, allocator, shufflePartitions, removeShuffles, defaults, jobMetrics, fileAccess, jobId -> { });
+    }
+
+    /**
+     * {@code awaitJobTasksEnded} returns once no task of the given (failed) job runs any more, so
+     * that a failed write's files are removed only after its cancelled tasks stopped writing.
+     */
+    public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
+            IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
+            JobMetrics jobMetrics, FileAccessPolicy fileAccess, Consumer<String> awaitJobTasksEnded) {
+        this.fileAccess = requireNonNull(fileAccess, "fileAccess is null");
+        this.awaitJobTasksEnded = requireNonNull(awaitJobTasksEnded, "awaitJobTasksEnded is null");
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         this.fetcher = requireNonNull(fetcher, "fetcher is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
@@ -76,33 +103,113 @@ public final class QueryService {
         return catalog;
     }
 
-    /** Runs every statement of a script; returns the last one's result. */
+    /** Runs every statement of a script against the shared catalog; returns the last one's result. */
     public byte[] runSql(String script) {
-        return runSql(script, QueryScope.NONE);
+        return runSql(script, catalog, QueryScope.NONE);
     }
 
-    /** Runs every statement of a script, telling {@code scope} each query's id; returns the last one's result. */
+    /** Runs every statement of a script against the shared catalog, telling {@code scope} each query's id. */
     public byte[] runSql(String script, QueryScope scope) {
+        return runSql(script, catalog, scope);
+    }
+
+    /** A new catalog for one client session: it sees the shared tables, and its own changes stay its own. */
+    public InMemoryCatalog newSessionCatalog() {
+        return InMemoryCatalog.layeredOver(catalog);
+    }
+
+    /**
+     * Runs every statement of a script against {@code target} (the shared catalog or a session's);
+     * returns the last one's result.
+     */
+    public byte[] runSql(String script, InMemoryCatalog target) {
+        return runSql(script, target, QueryScope.NONE);
+    }
+
+    /** The same, telling {@code scope} the id of each query (and write) while it runs. */
+    public byte[] runSql(String script, InMemoryCatalog target, QueryScope scope) {
+        PreparedSql prepared = prepareSql(script, target, scope);
+        if (prepared.plan() == null) {
+            return prepared.result();
+        }
+        List<String> statements = SqlFrontEnd.splitStatements(script);
+        return run(prepared.plan(), config(prepared.settings()), statements.get(statements.size() - 1), scope);
+    }
+
+    /** {@link #prepareSql(String, InMemoryCatalog)} against the shared catalog. */
+    public PreparedSql prepareSql(String script) {
+        return prepareSql(script, catalog, QueryScope.NONE);
+    }
+
+    /**
+     * Runs every statement of a script but a final query, whose plan is returned instead, with the
+     * settings the script's {@code SET}s made (so that a client can build on it before running it).
+     */
+    public PreparedSql prepareSql(String script, InMemoryCatalog target) {
+        return prepareSql(script, target, QueryScope.NONE);
+    }
+
+    /** The same, telling {@code scope} the id of each query the script's statements run. */
+    public PreparedSql prepareSql(String script, InMemoryCatalog target, QueryScope scope) {
+        requireNonNull(target, "target is null");
+        requireNonNull(scope, "scope is null");
+        QueryLimits.checkText(script);
         List<String> statements = SqlFrontEnd.splitStatements(script);
         if (statements.isEmpty()) {
             throw new SluiceException("no SQL statement given");
         }
         byte[] last = null;
         QueryConfig config = defaults;
-        for (String sql : statements) {
-            Statement statement = SqlFrontEnd.parse(sql, catalog);
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (int i = 0; i < statements.size(); i++) {
+            Statement statement = SqlFrontEnd.parse(statements.get(i), target);
             if (statement instanceof Statement.SetOption set) {
                 config = config.with(set.name(), set.value());
+                settings.put(set.name(), set.value());
                 last = message("status", set.name() + " = " + set.value());
+            } else if (i == statements.size() - 1 && statement instanceof Statement.Query query) {
+                return PreparedSql.query(query.plan(), settings);
             } else {
-                last = runStatement(statement, config, sql, scope);
+                last = runStatement(statement, config, target, statements.get(i), scope);
             }
         }
-        return last;
+        return PreparedSql.done(last);
     }
 
-    private byte[] runStatement(Statement statement, QueryConfig config, String text, QueryScope scope) {
+    /** A client's plan request: its rows as an Arrow IPC stream, or for a write a one-row status. */
+    public byte[] run(PlanRequest request) {
+        return run(request, QueryScope.NONE);
+    }
+
+    /** The same, telling {@code scope} the query's (or write's) id while it runs. */
+    public byte[] run(PlanRequest request, QueryScope scope) {
+        QueryLimits.checkPlan(request.plan());
+        fileAccess.checkTables(request.plan());
+        QueryConfig config = config(request.settings());
+        if (request.target() == null) {
+            return run(request.plan(), config, "(plan) " + request.plan().getClass().getSimpleName(), scope);
+        }
+        long rows = write(request.plan(), request.target(), config, "(write) " + request.target().location(), scope);
+        Schema schema = Schema.of(new Field("rows_written", DataType.INT64));
+        try (Batch batch = Batch.of(schema, new Col[] {Col.ofLongs(DataType.INT64, new long[] {rows}, null)}, 1,
+                allocator)) {
+            return ArrowIpc.encode(schema, List.of(batch), allocator);
+        }
+    }
+
+    /** The default settings with these {@code SET}s applied (each checked as {@code SET} checks it). */
+    private QueryConfig config(Map<String, String> settings) {
+        QueryConfig config = defaults;
+        for (Map.Entry<String, String> e : settings.entrySet()) {
+            config = config.with(e.getKey(), e.getValue());
+        }
+        return config;
+    }
+
+    private byte[] runStatement(Statement statement, QueryConfig config, InMemoryCatalog catalog, String text,
+            QueryScope scope) {
         if (statement instanceof Statement.CreateExternalTable create) {
+            fileAccess.check(create.location());
             catalog.register(FileFormats.register(create.name(), create.format(), create.location()));
             return message("status", "created table " + create.name());
         }
@@ -116,6 +223,9 @@ public final class QueryService {
             }
             return message("status", "dropped view " + drop.name());
         }
+        if (statement instanceof Statement.AnalyzeTable analyze) {
+            return message("status", analyze(analyze, config, catalog, scope));
+        }
         if (statement instanceof Statement.Explain explain) {
             if (explain.analyze()) {
                 return message("plan", explainAnalyze(explain.plan(), config));
@@ -125,11 +235,86 @@ public final class QueryService {
         if (statement instanceof Statement.Query query) {
             return run(query.plan(), config, text, scope);
         }
+        if (statement instanceof Statement.CreateTableAs create) {
+            if (catalog.hasTable(create.name()) || catalog.view(create.name()) != null) {
+                if (create.ifNotExists()) {
+                    return message("status", "table " + create.name() + " already exists");
+                }
+                throw new SluiceException("cannot create table '" + create.name() + "': a table or view of that name "
+                        + "already exists");
+            }
+            long rows = write(create.plan(), create.target(), config, text, scope);
+            catalog.register(new TableSource(create.name(), create.target().format(), create.target().location(),
+                    create.plan().schema()));
+            return message("status", "created table " + create.name() + " with " + rows + " rows");
+        }
+        if (statement instanceof Statement.Insert insert) {
+            TableSource table = insert.table();
+            long rows = write(insert.plan(), WriteTarget.of(table.location(), table.format(), insert.mode()), config,
+                    text, scope);
+            return message("status", (insert.mode() == SaveMode.OVERWRITE ? "overwrote " : "inserted ") + rows
+                    + " rows into " + table.name());
+        }
         throw new SluiceException("unsupported statement: " + statement);
+    }
+
+    /**
+     * {@code ANALYZE TABLE}: exact statistics from jobs on the cluster (the row count, and per named
+     * column its distinct values, NULLs, min and max), kept for the table's current files
+     * ({@link FileFormats#recordAnalyzed}); columns not named keep what the footers say.
+     */
+    private String analyze(Statement.AnalyzeTable analyze, QueryConfig config, InMemoryCatalog catalog,
+            QueryScope scope) {
+        TableSource table = analyze.table();
+        String from = " FROM " + quote(table.name());
+        long rows = (Long) query("SELECT count(*)" + from, config, catalog, scope).get(0);
+        Statistics known = FileFormats.statistics(table);
+        List<ColumnStatistics> columns = new ArrayList<>(known.columns());
+        for (String column : analyze.columns()) {
+            String c = quote(column);
+            List<Object> r = query("SELECT count(DISTINCT " + c + "), count(" + c + "), min(" + c + "), max(" + c + ")" + from,
+                    config, catalog, scope);
+            int index = table.schema().indexOf(column);
+            DataType type = table.schema().field(index).type();
+            Object min = statisticsValue(r.get(2), type);
+            Object max = statisticsValue(r.get(3), type);
+            columns.set(index, new ColumnStatistics(Estimate.exact((Long) r.get(0)), Estimate.exact(rows - (Long) r.get(1)),
+                    min, max, min == null ? Estimate.Precision.ABSENT : Estimate.Precision.EXACT,
+                    known.column(index).averageWidth()));
+        }
+        FileFormats.recordAnalyzed(table, Statistics.of(Estimate.exact(rows), columns));
+        return "analyzed table " + table.name() + ": " + rows + " rows" + (analyze.columns().isEmpty() ? ""
+                : ", columns " + String.join(", ", analyze.columns()));
+    }
+
+    /** The single row of a query's result, its names resolved in {@code catalog} (the statement's own). */
+    private List<Object> query(String sql, QueryConfig config, InMemoryCatalog catalog, QueryScope scope) {
+        Statement.Query statement = (Statement.Query) SqlFrontEnd.parse(sql, catalog);
+        return QueryResult.fromIpc(run(statement.plan(), config, sql, scope)).rows().get(0);
+    }
+
+    private static String quote(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+
+    /** A result value as table statistics hold it (as the Parquet footers give it): epoch days, unscaled decimals. */
+    private static Object statisticsValue(Object value, DataType type) {
+        if (value instanceof java.time.LocalDate date) {
+            return date.toEpochDay();
+        }
+        if (value instanceof java.math.BigDecimal decimal) {
+            return decimal.setScale(type.scale(), java.math.RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
+        }
+        if (value instanceof Integer i) {
+            return i.longValue();
+        }
+        return value;
     }
 
     /** Logical and optimized logical plans (with estimated rows), physical and staged plans, as text. */
     public String explain(LogicalPlan plan, boolean verbose) {
+        QueryLimits.checkPlan(plan);
+        fileAccess.checkTables(plan);
         return explain(plan, verbose, defaults);
     }
 
@@ -199,24 +384,29 @@ public final class QueryService {
 
     /** Runs a query plan on the cluster under the default settings; the result as one Arrow IPC stream. */
     public byte[] run(LogicalPlan plan) {
-        return run(plan, QueryScope.NONE);
+        QueryLimits.checkPlan(plan);
+        fileAccess.checkTables(plan);
+        return run(plan, defaults, "(plan) " + plan.getClass().getSimpleName(), QueryScope.NONE);
     }
 
-    /** The same, telling {@code scope} the query's id while it runs. */
-    public byte[] run(LogicalPlan plan, QueryScope scope) {
-        return run(plan, defaults, "(plan) " + plan.getClass().getSimpleName(), scope);
-    }
-
-    /** The queries running now ({@code GET /v1/jobs}); cancel one with {@link RunningQueries#cancel}. */
+    /** The queries (and writes) running now ({@code GET /v1/jobs}); cancel one with {@link RunningQueries#cancel}. */
     public RunningQueries running() {
         return running;
     }
 
     private byte[] run(LogicalPlan plan, QueryConfig config, String text, QueryScope scope) {
+        return tracked(text, scope, handle -> run(plan, config, handle));
+    }
+
+    /**
+     * Runs {@code work} as one listed query ({@link #running()}), its id told to {@code scope} while
+     * it runs; the handle tells the work's jobs whether the query was cancelled.
+     */
+    private <T> T tracked(String text, QueryScope scope, java.util.function.Function<RunningQueries.Handle, T> work) {
         try (RunningQueries.Handle handle = running.start(text, scope.tag())) {
             scope.started(handle.id());
             try {
-                return run(plan, config, handle);
+                return work.apply(handle);
             } finally {
                 scope.ended(handle.id());
             }
@@ -242,6 +432,82 @@ public final class QueryService {
                 stages.forEach(s -> shuffles.add(s.shuffleId()));
                 removeShuffles.accept(shuffles);
             }
+        }
+    }
+
+    /** Writes a query's result under the default settings; the number of rows written. */
+    public long write(LogicalPlan plan, WriteTarget target) {
+        return write(plan, target, defaults);
+    }
+
+    /**
+     * Writes a query's result as files at {@code target} (see {@link FileCommitProtocol}): every
+     * partition of the query's last stage is written by one task into its attempt directory; once
+     * the job succeeded, the attempts whose results arrived are committed; a failed job (after its
+     * tasks stopped) is aborted, leaving the target as it was. Returns the number of rows written.
+     */
+    public long write(LogicalPlan plan, WriteTarget target, QueryConfig config) {
+        return write(plan, target, config, "(write) " + target.location(), QueryScope.NONE);
+    }
+
+    private long write(LogicalPlan plan, WriteTarget target, QueryConfig config, String text, QueryScope scope) {
+        return tracked(text, scope, handle -> write(plan, target, config, handle));
+    }
+
+    private long write(LogicalPlan plan, WriteTarget target, QueryConfig config, RunningQueries.Handle handle) {
+        fileAccess.check(target.location());
+        FileWriteExec.checkWritable(plan.schema());
+        ExecutionPlan physical = new FileWriteExec(physicalPlan(logicalOptimizer(config).optimize(plan), config), target);
+        boolean existed = FileCommitProtocol.setup(target);
+        for (int attempt = 1; ; attempt++) {
+            String jobId = "job" + jobIds.incrementAndGet();
+            List<Stage> stages = StageCutter.cut(physical, jobId);
+            boolean committed = false;
+            handle.runningAs(jobId);
+            try {
+                List<MapStatus> result = scheduler.run(jobId, stages, handle::cancelReason);
+                List<String> attemptDirs = new ArrayList<>();
+                long rows = 0;
+                List<Batch> batches = fetcher.fetchAll(jobId, stages.get(stages.size() - 1).shuffleId(), result);
+                try {
+                    for (Batch b : batches) {
+                        Col dirs = b.column(0);
+                        Col counts = b.column(1);
+                        for (int r = 0; r < b.rowCount(); r++) {
+                            attemptDirs.add(dirs.strings[r]);
+                            rows += counts.longs[r];
+                        }
+                    }
+                } finally {
+                    batches.forEach(Batch::close);
+                }
+                FileCommitProtocol.commit(target, jobId, attemptDirs);
+                committed = true;
+                LOG.info("job {} wrote {} rows in {} files to {}", jobId, rows, attemptDirs.size(), target.location());
+                return rows;
+            } catch (TaskFailedException e) {
+                if (attempt >= JOB_ATTEMPTS || e instanceof AttemptsExhaustedException) {
+                    throw new SluiceException("write to '" + target.location() + "' failed: " + e.getMessage(), e);
+                }
+                LOG.warn("job {} failed ({}); running it again", jobId, e.getMessage());
+            } finally {
+                if (!committed) {
+                    abortQuietly(target, jobId, existed);
+                }
+                List<String> shuffles = new ArrayList<>();
+                stages.forEach(s -> shuffles.add(s.shuffleId()));
+                removeShuffles.accept(shuffles);
+            }
+        }
+    }
+
+    /** Removes a failed write's files once its tasks stopped; a failure here is logged, not thrown over the job's. */
+    private void abortQuietly(WriteTarget target, String jobId, boolean existed) {
+        try {
+            awaitJobTasksEnded.accept(jobId);
+            FileCommitProtocol.abort(target, jobId, existed);
+        } catch (RuntimeException e) {
+            LOG.warn("job {}: could not remove its unfinished files at {}: {}", jobId, target.location(), e.getMessage());
         }
     }
 

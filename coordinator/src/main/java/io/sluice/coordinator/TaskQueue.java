@@ -114,6 +114,12 @@ final class TaskQueue<T> {
         return size;
     }
 
+    /** Calls {@code action} on every queued task, in no particular order. */
+    void forEach(java.util.function.Consumer<? super T> action) {
+        fifo.forEach(action);
+        byJob.values().forEach(tasks -> tasks.forEach(action));
+    }
+
     /** Removes and returns every queued task. */
     List<T> drain() {
         List<T> all = new ArrayList<>(fifo);

@@ -49,7 +49,7 @@ public final class SalesReport {
             System.out.println("Top products in the north (SQL):");
             session.sql("CREATE EXTERNAL TABLE sales STORED AS CSV LOCATION '" + sales + "'");
             System.out.print(session.sql("SELECT product, sum(amount) AS revenue, max(sold_on) AS last_sale FROM sales "
-                    + "WHERE region = 'north' GROUP BY product ORDER BY revenue DESC LIMIT 3").toTable());
+                    + "WHERE region = 'north' GROUP BY product ORDER BY revenue DESC LIMIT 3").collect().toTable());
         }
     }
 

@@ -31,49 +31,33 @@ import java.util.stream.IntStream;
  * <p>With {@link Partitioning.Broadcast} partitioning the reader serves block 0 of every map output
  * for any partition index its consumer asks for, so each consumer partition sees all rows.
  */
-public final class ShuffleReaderExec implements ExecutionPlan {
-    private final Schema schema;
-    private final String shuffleId;
-    private final Partitioning partitioning;
-    private final List<MapStatus> mapOutputs;
-    private final PlanProperties properties;
-
-    public ShuffleReaderExec(Schema schema, String shuffleId, Partitioning partitioning, List<MapStatus> mapOutputs) {
-        this.schema = requireNonNull(schema, "schema is null");
-        this.shuffleId = ShuffleBlocks.checkShuffleId(shuffleId);
-        this.partitioning = requireNonNull(partitioning, "partitioning is null");
-        this.mapOutputs = List.copyOf(requireNonNull(mapOutputs, "mapOutputs is null"));
+public record ShuffleReaderExec(Schema schema, String shuffleId, Partitioning partitioning, List<MapStatus> mapOutputs,
+        PlanProperties properties) implements ExecutionPlan {
+    /** A record, so that the plan travels through its constructor and the checks here run again on a worker. */
+    public ShuffleReaderExec {
+        requireNonNull(schema, "schema is null");
+        ShuffleBlocks.checkShuffleId(shuffleId);
+        requireNonNull(partitioning, "partitioning is null");
+        mapOutputs = List.copyOf(requireNonNull(mapOutputs, "mapOutputs is null"));
+        requireNonNull(properties, "properties is null");
         int n = partitioning.partitionCount();
-        for (int m = 0; m < this.mapOutputs.size(); m++) {
-            int length = this.mapOutputs.get(m).bytesPerPartition().length;
+        for (int m = 0; m < mapOutputs.size(); m++) {
+            int length = mapOutputs.get(m).bytesPerPartition().length;
             if (length != n) {
                 throw new IllegalArgumentException("map output " + m + " of shuffle " + shuffleId + " has " + length
                         + " partitions, the reader expects " + n);
             }
         }
-        this.properties = PlanProperties.of(partitioning);
+    }
+
+    public ShuffleReaderExec(Schema schema, String shuffleId, Partitioning partitioning, List<MapStatus> mapOutputs) {
+        this(schema, shuffleId, partitioning, mapOutputs, PlanProperties.of(requireNonNull(partitioning,
+                "partitioning is null")));
     }
 
     /** A copy bound to the finished map stage's outputs, indexed by map partition. */
     public ShuffleReaderExec withMapOutputs(List<MapStatus> outputs) {
         return new ShuffleReaderExec(schema, shuffleId, partitioning, outputs);
-    }
-
-    public String shuffleId() {
-        return shuffleId;
-    }
-
-    public Partitioning partitioning() {
-        return partitioning;
-    }
-
-    public List<MapStatus> mapOutputs() {
-        return mapOutputs;
-    }
-
-    @Override
-    public Schema schema() {
-        return schema;
     }
 
     @Override
@@ -87,11 +71,6 @@ public final class ShuffleReaderExec implements ExecutionPlan {
             throw new IllegalArgumentException("ShuffleReaderExec takes no children, got " + children.size());
         }
         return this;
-    }
-
-    @Override
-    public PlanProperties properties() {
-        return properties;
     }
 
     @Override

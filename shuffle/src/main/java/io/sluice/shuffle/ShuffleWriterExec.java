@@ -35,33 +35,23 @@ import java.util.List;
  * all load partition 0 first. A {@link Partitioning.Broadcast} shuffle writes every row to block 0,
  * which the reader serves to every consumer partition.
  */
-public final class ShuffleWriterExec implements ExecutionPlan {
-    private final ExecutionPlan input;
-    private final Partitioning outputPartitioning;
-    private final String shuffleId;
-    private final PlanProperties properties;
-
-    public ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitioning, String shuffleId) {
-        this.input = requireNonNull(input, "input is null");
-        this.outputPartitioning = requireNonNull(outputPartitioning, "outputPartitioning is null");
-        this.shuffleId = ShuffleBlocks.checkShuffleId(shuffleId);
+public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitioning, String shuffleId,
+        PlanProperties properties) implements ExecutionPlan {
+    /** A record, so that the plan travels through its constructor and the checks here run again on a worker. */
+    public ShuffleWriterExec {
+        requireNonNull(input, "input is null");
+        requireNonNull(outputPartitioning, "outputPartitioning is null");
+        ShuffleBlocks.checkShuffleId(shuffleId);
+        requireNonNull(properties, "properties is null");
         if (outputPartitioning instanceof Partitioning.Unknown && outputPartitioning.partitionCount() > 1) {
             throw new IllegalArgumentException("cannot shuffle into " + outputPartitioning
                     + ": a writer needs a rule that places each row");
         }
-        this.properties = PlanProperties.of(new Partitioning.Unknown(input.properties().partitioning().partitionCount()));
     }
 
-    public ExecutionPlan input() {
-        return input;
-    }
-
-    public Partitioning outputPartitioning() {
-        return outputPartitioning;
-    }
-
-    public String shuffleId() {
-        return shuffleId;
+    public ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitioning, String shuffleId) {
+        this(input, outputPartitioning, shuffleId, PlanProperties.of(new Partitioning.Unknown(
+                requireNonNull(input, "input is null").properties().partitioning().partitionCount())));
     }
 
     @Override
@@ -80,11 +70,6 @@ public final class ShuffleWriterExec implements ExecutionPlan {
             throw new IllegalArgumentException("ShuffleWriterExec takes one child, got " + children.size());
         }
         return new ShuffleWriterExec(children.get(0), outputPartitioning, shuffleId);
-    }
-
-    @Override
-    public PlanProperties properties() {
-        return properties;
     }
 
     /** Writes the partition's shuffle output; the stream is empty (use {@link #write} for the map status). */

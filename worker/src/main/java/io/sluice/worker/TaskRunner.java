@@ -69,8 +69,9 @@ final class TaskRunner {
         try (BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(), 0, taskMemoryLimit)) {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
-            TaskContext context = new TaskContext(task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
-                    Map.of(ShuffleEnvironment.class, environment, MapOutputLocator.class, locator), cancelled);
+            TaskContext context = new TaskContext(task.jobId(), task.taskId(), taskAllocator,
+                    TaskContext.DEFAULT_BATCH_SIZE, Map.of(ShuffleEnvironment.class, environment, MapOutputLocator.class,
+                    locator), cancelled);
             context.checkNotCancelled();
             // Every operator below the writer is counted for EXPLAIN ANALYZE: a clock read per batch.
             MeasuredExec.Measured measured = MeasuredExec.measure(plan.input());

@@ -62,7 +62,7 @@ public final class Worker implements AutoCloseable {
                 settings.localDirectory(), shuffleClient).withSettings(ShuffleSettings.from(System::getProperty));
         TaskRunner runner = new TaskRunner(settings.workerId(), allocator, settings.taskMemoryLimitBytes(), environment);
         NodeConfig node = NodeConfig.worker(settings.host(), settings.port(), settings.coordinatorAddress())
-                .withStableAfter(settings.stableAfter());
+                .withStableAfter(settings.stableAfter()).withSecret(settings.authSecret());
         this.system = SluiceNode.start(WorkerActor.create(settings, shuffleServer.port(), runner, slots, shuffleServer,
                 registered), node);
     }
@@ -84,6 +84,11 @@ public final class Worker implements AutoCloseable {
 
     public String workerId() {
         return settings.workerId();
+    }
+
+    /** The port this worker's Artery listens on. */
+    public int clusterPort() {
+        return (Integer) SluiceNode.selfAddress(system).getPort().get();
     }
 
     public ShuffleServer shuffleServer() {

@@ -13,6 +13,8 @@ import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.shuffle.MapOutputLocator;
 import io.sluice.shuffle.ShuffleServer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -59,6 +61,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     private final ShuffleServer shuffleServer;
     private final CompletableFuture<String> registered;
     private ActorRef<CoordinatorCommand> coordinator;
+    /** The coordinator's token for this worker's registration; null until acknowledged. */
+    private String session;
     /** Cancel flags of the tasks queued or running here, by task id. */
     private final Map<String, AtomicBoolean> cancelFlags = new HashMap<>();
     /** Shuffles already deleted, so that a late task's output is deleted too (the newest kept). */
@@ -115,35 +119,59 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     }
 
     private Behavior<WorkerCommand> onRegistered(WorkerRegistered msg) {
+        session = msg.session();
         registered.complete(msg.coordinatorId());
         return this;
     }
 
+    /**
+     * Whether a command comes from the coordinator this worker registered with: it carries that
+     * registration's token (compared in constant time). Anything else is dropped and logged.
+     */
+    private boolean fromCoordinator(String token, Object command) {
+        if (session != null && token != null && MessageDigest.isEqual(session.getBytes(StandardCharsets.UTF_8),
+                token.getBytes(StandardCharsets.UTF_8))) {
+            return true;
+        }
+        getContext().getLog().warn("ignoring a {} that does not carry this worker's registration",
+                command.getClass().getSimpleName());
+        return false;
+    }
+
     private Behavior<WorkerCommand> onRunTask(RunTask msg) {
+        if (!fromCoordinator(msg.session(), msg) || !msg.replyTo().equals(coordinator)) {
+            return this;
+        }
         ActorRef<CoordinatorCommand> replyTo = msg.replyTo();
+        String token = session;
         ActorRef<WorkerCommand> self = getContext().getSelf();
         String taskId = msg.task().taskId();
         getContext().getLog().info("running task {} (job {}, stage {}, partition {}, attempt {})", taskId,
                 msg.task().jobId(), msg.task().stageId(), msg.task().partition(), msg.task().attempt());
         AtomicBoolean cancelled = new AtomicBoolean();
         cancelFlags.put(taskId, cancelled);
-        MapOutputLocator locator = askCoordinator(replyTo, getContext().getSystem().scheduler());
+        MapOutputLocator locator = askCoordinator(replyTo, registration.workerId(), token,
+                getContext().getSystem().scheduler());
         slots.execute(() -> {
             TaskRunner.Outcome outcome = runner.run(msg.task(), cancelled::get, locator);
-            replyTo.tell(outcome.finished());
+            replyTo.tell(outcome.finished().withSession(token));
             self.tell(new TaskEnded(taskId, outcome.shuffleId()));
         });
         return this;
     }
 
-    /** Map output locations come from the coordinator that sent the task, one partition's column at a time. */
-    private static MapOutputLocator askCoordinator(ActorRef<CoordinatorCommand> coordinator,
-            org.apache.pekko.actor.typed.Scheduler scheduler) {
+    /**
+     * Map output locations come from the coordinator that sent the task, one partition's column at
+     * a time; the request carries this worker's registration token.
+     */
+    private static MapOutputLocator askCoordinator(ActorRef<CoordinatorCommand> coordinator, String workerId,
+            String token, org.apache.pekko.actor.typed.Scheduler scheduler) {
         return (jobId, shuffleId, partition) -> {
             MapOutputs answer;
             try {
                 answer = AskPattern.<CoordinatorCommand, MapOutputs>ask(coordinator,
-                        replyTo -> new GetMapOutputs(jobId, shuffleId, partition, replyTo), MAP_OUTPUTS_TIMEOUT, scheduler)
+                        replyTo -> new GetMapOutputs(jobId, shuffleId, partition, replyTo, workerId, token),
+                        MAP_OUTPUTS_TIMEOUT, scheduler)
                         .toCompletableFuture().get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -161,6 +189,9 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
 
     /** A task still queued or running here stops at its next batch; an unknown one has ended already. */
     private Behavior<WorkerCommand> onCancelTask(CancelTask msg) {
+        if (!fromCoordinator(msg.session(), msg)) {
+            return this;
+        }
         AtomicBoolean flag = cancelFlags.get(msg.taskId());
         if (flag != null) {
             flag.set(true);
@@ -188,6 +219,9 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     }
 
     private Behavior<WorkerCommand> onRemoveShuffles(RemoveShuffles msg) {
+        if (!fromCoordinator(msg.session(), msg)) {
+            return this;
+        }
         for (String id : msg.shuffleIds()) {
             removedShuffles.add(id);
             if (removedShuffles.size() > REMEMBERED_REMOVALS) {

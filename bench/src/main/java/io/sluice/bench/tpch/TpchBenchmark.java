@@ -180,7 +180,9 @@ public final class TpchBenchmark {
 
     private static Result runSluice(SessionHolder sessions, Options options, int query) {
         Result result = new Result(query);
-        String sql = TpchQueries.text(query);
+        StringBuilder settings = new StringBuilder();
+        options.settings.forEach(setting -> settings.append("SET ").append(setting).append(";\n"));
+        String sql = settings + TpchQueries.text(query);
         ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "tpch-q" + query);
             thread.setDaemon(true);
@@ -193,7 +195,7 @@ public final class TpchBenchmark {
                 Session session = sessions.get();
                 Set<String> jobsBefore = jobMetrics(session).keySet();
                 long start = System.nanoTime();
-                Future<QueryResult> future = runner.submit(() -> session.sql(sql));
+                Future<QueryResult> future = runner.submit(() -> session.sql(sql).collect());
                 QueryResult answer;
                 try {
                     answer = future.get(options.timeoutSeconds, TimeUnit.SECONDS);
@@ -443,13 +445,15 @@ public final class TpchBenchmark {
         static final String USAGE = """
                 usage: sluice tpch [--sf 1] [--query N[,N...]] [--compare] [--runs 3] [--warmups 1]
                                    [--workers 2] [--coordinator HOST:HTTP_PORT] [--data DIR]
-                                   [--timeout SECONDS] [--duckdb-threads 2] [--spark]
+                                   [--timeout SECONDS] [--duckdb-threads 2] [--spark] [--set NAME=VALUE]...
                   --sf           scale factor (data generated once, cached under --data)
                   --query        queries to run (default: all 22)
                   --compare      also run DuckDB on the same files; print ratios and whether answers agree
                   --spark        also run Apache Spark 4.2 local[2] (separate JVM) on the same files; needs
                                  'mvn -f bench/spark-peer/pom.xml -DskipTests package' once
                   --coordinator  run on a running cluster instead of an embedded one
+                  --set          a Sluice setting for every query (repeatable), e.g.
+                                 --set sluice.join.runtime-filter-threshold=-1
                   --data         data directory (default: $SLUICE_TPCH_DATA or ~/.sluice/tpch)""";
 
         double scaleFactor = 1;
@@ -463,6 +467,7 @@ public final class TpchBenchmark {
         Path dataDirectory = defaultDataDirectory();
         long timeoutSeconds = 300;
         int duckdbThreads = 2;
+        List<String> settings = new ArrayList<>();
         boolean help;
 
         static Options parse(String[] args) {
@@ -482,6 +487,13 @@ public final class TpchBenchmark {
                     case "--data" -> o.dataDirectory = Path.of(value(args, ++i, arg));
                     case "--timeout" -> o.timeoutSeconds = positive(value(args, ++i, arg), arg);
                     case "--duckdb-threads" -> o.duckdbThreads = positive(value(args, ++i, arg), arg);
+                    case "--set" -> {
+                        String setting = value(args, ++i, arg);
+                        if (!setting.matches("[A-Za-z0-9_.\\-]+=[^;]+")) {
+                            throw new IllegalArgumentException("--set takes NAME=VALUE, not '" + setting + "'");
+                        }
+                        o.settings.add(setting);
+                    }
                     case "-h", "--help" -> o.help = true;
                     default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
                 }

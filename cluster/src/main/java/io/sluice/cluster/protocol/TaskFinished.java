@@ -14,11 +14,15 @@ import io.sluice.plan.physical.OperatorMetrics;
  * success. {@code fetchFailure}, on a failure, names a parent map output the task could not read.
  * {@code metrics} (null when unknown) tells what the task did as a whole (time, shuffle work);
  * {@code operatorMetrics}, on a success, what each operator of it did (null if not measured).
+ * {@code session} is the worker's registration token ({@link WorkerRegistered}), set by the worker
+ * as it sends the report; the coordinator ignores a report without the token of the worker it sent
+ * the task to.
  */
 public record TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError,
-        FetchFailure fetchFailure, TaskMetrics metrics, OperatorMetrics operatorMetrics) implements CoordinatorCommand {
+        FetchFailure fetchFailure, TaskMetrics metrics, OperatorMetrics operatorMetrics, String session)
+        implements CoordinatorCommand {
     public TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError) {
-        this(taskId, workerId, status, error, userError, null, null, null);
+        this(taskId, workerId, status, error, userError, null, null, null, null);
     }
 
     public TaskFinished {
@@ -38,18 +42,25 @@ public record TaskFinished(String taskId, String workerId, MapStatus status, Str
 
     public static TaskFinished succeeded(String taskId, String workerId, MapStatus status, OperatorMetrics operatorMetrics) {
         return new TaskFinished(taskId, workerId, requireNonNull(status, "status is null"), null, false, null, null,
-                requireNonNull(operatorMetrics, "operatorMetrics is null"));
+                requireNonNull(operatorMetrics, "operatorMetrics is null"), null);
     }
 
     /** This report with the task's metrics attached. */
     public TaskFinished withMetrics(TaskMetrics taskMetrics) {
-        return new TaskFinished(taskId, workerId, status, error, userError, fetchFailure, taskMetrics, operatorMetrics);
+        return new TaskFinished(taskId, workerId, status, error, userError, fetchFailure, taskMetrics, operatorMetrics,
+                session);
+    }
+
+    /** This report carrying the worker's registration token. */
+    public TaskFinished withSession(String token) {
+        return new TaskFinished(taskId, workerId, status, error, userError, fetchFailure, metrics, operatorMetrics,
+                Checks.nonBlank(token, "session"));
     }
 
     /** The task could not read a parent's map output: that output must be recomputed. */
     public static TaskFinished fetchFailed(String taskId, String workerId, String error, FetchFailure failure) {
         return new TaskFinished(taskId, workerId, null, requireNonNull(error, "error is null"), false,
-                requireNonNull(failure, "failure is null"), null, null);
+                requireNonNull(failure, "failure is null"), null, null, null);
     }
 
     public static TaskFinished failed(String taskId, String workerId, String error, boolean userError) {

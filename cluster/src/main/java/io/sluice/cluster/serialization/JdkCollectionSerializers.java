@@ -26,8 +26,10 @@ import java.util.Set;
  * lists (a list holding nulls, which only {@code Stream.toList} makes, comes back via {@code
  * Stream.toList}); {@code Collections.unmodifiable*} come back wrapping a {@code LinkedHashSet},
  * {@code LinkedHashMap} or {@code ArrayList}; {@code Arrays.asList} comes back over an {@code
- * Object[]}. {@code Set.of}/{@code Map.of} and the {@code Collections.empty*}/{@code singleton*}
- * classes use Kryo's own serializers, which already round-trip.
+ * Object[]}. {@code Set.of}/{@code Map.of} come back as
+ * {@code Set.of}/{@code Map.copyOf}; the {@code Collections.empty*}/{@code singleton*} classes use
+ * Kryo's own serializers, which already round-trip. Every element count read is checked against
+ * the message before anything is allocated ({@link BoundedInput}).
  *
  * <p>Caveats: the collection object is created after its elements are read, so an element that
  * refers back to its own containing collection is not supported. Sorted unmodifiable views
@@ -56,6 +58,14 @@ final class JdkCollectionSerializers {
         kryo.addDefaultSerializer(Collections.unmodifiableCollection(new ArrayList<>()).getClass(),
                 new UnmodifiableCollectionSerializer());
         kryo.addDefaultSerializer(Arrays.asList().getClass(), new ArraysAsListSerializer());
+        ImmutableSetSerializer immutableSet = new ImmutableSetSerializer();
+        kryo.addDefaultSerializer(Set.of().getClass(), immutableSet);
+        kryo.addDefaultSerializer(Set.of(1).getClass(), immutableSet);
+        kryo.addDefaultSerializer(Set.of(1, 2, 3).getClass(), immutableSet);
+        ImmutableMapSerializer immutableMap = new ImmutableMapSerializer();
+        kryo.addDefaultSerializer(Map.of().getClass(), immutableMap);
+        kryo.addDefaultSerializer(Map.of(1, 1).getClass(), immutableMap);
+        kryo.addDefaultSerializer(Map.of(1, 1, 2, 2).getClass(), immutableMap);
     }
 
     private static void writeElements(Kryo kryo, Output output, Collection<?> elements) {
@@ -67,6 +77,7 @@ final class JdkCollectionSerializers {
 
     private static Object[] readElements(Kryo kryo, Input input) {
         int size = input.readVarInt(true);
+        BoundedInput.of(input).checkLength(size, "collection");
         Object[] elements = new Object[size];
         for (int i = 0; i < size; i++) {
             elements[i] = kryo.readClassAndObject(input);
@@ -132,6 +143,45 @@ final class JdkCollectionSerializers {
         }
     }
 
+    /** {@code Set.of}: Kryo's own reader would allocate the announced size unchecked. */
+    private static final class ImmutableSetSerializer extends ReadOnly<Set<?>> {
+        @Override
+        public void write(Kryo kryo, Output output, Set<?> set) {
+            writeElements(kryo, output, set);
+        }
+
+        @Override
+        public Set<?> read(Kryo kryo, Input input, Class<? extends Set<?>> type) {
+            return Set.of(readElements(kryo, input));
+        }
+    }
+
+    /** {@code Map.of}, as keys and values alternating. */
+    private static final class ImmutableMapSerializer extends ReadOnly<Map<?, ?>> {
+        @Override
+        public void write(Kryo kryo, Output output, Map<?, ?> map) {
+            List<Object> flat = new ArrayList<>(2 * map.size());
+            map.forEach((k, v) -> {
+                flat.add(k);
+                flat.add(v);
+            });
+            writeElements(kryo, output, flat);
+        }
+
+        @Override
+        public Map<?, ?> read(Kryo kryo, Input input, Class<? extends Map<?, ?>> type) {
+            Object[] flat = readElements(kryo, input);
+            if (flat.length % 2 != 0) {
+                throw new com.esotericsoftware.kryo.KryoException("a map needs keys and values in pairs");
+            }
+            Map<Object, Object> map = new LinkedHashMap<>();
+            for (int i = 0; i < flat.length; i += 2) {
+                map.put(flat[i], flat[i + 1]);
+            }
+            return Map.copyOf(map);
+        }
+    }
+
     private static final class UnmodifiableMapSerializer extends ReadOnly<Map<?, ?>> {
         @Override
         public void write(Kryo kryo, Output output, Map<?, ?> map) {
@@ -145,6 +195,7 @@ final class JdkCollectionSerializers {
         @Override
         public Map<?, ?> read(Kryo kryo, Input input, Class<? extends Map<?, ?>> type) {
             int size = input.readVarInt(true);
+            BoundedInput.of(input).checkLength(size, "map");
             Map<Object, Object> map = new LinkedHashMap<>();
             for (int i = 0; i < size; i++) {
                 Object key = kryo.readClassAndObject(input);

@@ -2,7 +2,6 @@ package io.sluice.cluster.serialization;
 
 import static java.util.Objects.requireNonNull;
 
-import com.esotericsoftware.kryo.Kryo;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -16,7 +15,9 @@ import org.apache.pekko.serialization.JSerializer;
  * ActorRef}s written as paths and resolved in this serializer's actor system. Pekko makes one
  * instance per actor system and calls it from many threads; the Kryo pool makes that safe.
  *
- * <p>No manifest: the bytes carry the class name. The counters exist so tests can show that
+ * <p>No manifest: the bytes carry the registered class id. Bytes that do not read (a class not on
+ * the wire list, a length or depth past the limits, garbage) throw, and Pekko drops the message
+ * and logs it; the node goes on. The counters exist so tests can show that
  * messages really went through this serializer.
  */
 public final class KryoPekkoSerializer extends JSerializer {
@@ -26,6 +27,7 @@ public final class KryoPekkoSerializer extends JSerializer {
     private final KryoPool pool;
     private final AtomicLong serialized = new AtomicLong();
     private final AtomicLong deserialized = new AtomicLong();
+    private final AtomicLong rejected = new AtomicLong();
 
     public KryoPekkoSerializer(ExtendedActorSystem system) {
         requireNonNull(system, "system is null");
@@ -33,10 +35,7 @@ public final class KryoPekkoSerializer extends JSerializer {
             // Looked up when the first Kryo is made, not in the constructor: Pekko creates
             // serializers while the system is still starting.
             ActorRefResolver resolver = ActorRefResolver.get(Adapter.toTyped(system));
-            Kryo kryo = Kryos.newKryo();
-            kryo.setClassLoader(system.dynamicAccess().classLoader());
-            kryo.addDefaultSerializer(ActorRef.class, ActorRefSerializer.resolvingWith(resolver));
-            return kryo;
+            return Kryos.newKryo(ActorRefSerializer.resolvingWith(resolver));
         });
     }
 
@@ -59,7 +58,13 @@ public final class KryoPekkoSerializer extends JSerializer {
 
     @Override
     public Object fromBinaryJava(byte[] bytes, Class<?> manifest) {
-        Object message = pool.deserialize(bytes, Object.class);
+        Object message;
+        try {
+            message = pool.deserialize(bytes, Object.class);
+        } catch (RuntimeException e) {
+            rejected.incrementAndGet();
+            throw e;
+        }
         deserialized.incrementAndGet();
         return message;
     }
@@ -67,6 +72,11 @@ public final class KryoPekkoSerializer extends JSerializer {
     /** Messages serialized by this instance so far. */
     public long serializedCount() {
         return serialized.get();
+    }
+
+    /** Messages this instance refused to read (Pekko dropped them). */
+    public long rejectedCount() {
+        return rejected.get();
     }
 
     /** Messages deserialized by this instance so far. */

@@ -40,13 +40,13 @@ class MessagesTest {
 
     @Test
     void otherMessagesValidate() {
-        assertThatThrownBy(() -> new WorkerRegistered("")).hasMessageContaining("coordinatorId");
-        assertThatThrownBy(() -> new RunTask(null, null)).hasMessageContaining("task");
+        assertThatThrownBy(() -> new WorkerRegistered("", "s")).hasMessageContaining("coordinatorId");
+        assertThatThrownBy(() -> new RunTask(null, null, "s")).hasMessageContaining("task");
         assertThatThrownBy(() -> new RegisterWorker("w", null, "h", 1, 1)).hasMessageContaining("worker");
         List<String> ids = new ArrayList<>(List.of("s1"));
-        RemoveShuffles remove = new RemoveShuffles(ids);
+        RemoveShuffles remove = new RemoveShuffles(ids, "s");
         ids.add("s2");
         assertThat(remove.shuffleIds()).containsExactly("s1");
-        assertThatThrownBy(() -> new RemoveShuffles(null)).hasMessageContaining("shuffleIds");
+        assertThatThrownBy(() -> new RemoveShuffles(null, "s")).hasMessageContaining("shuffleIds");
     }
 }

@@ -24,10 +24,13 @@ import io.sluice.plan.operators.HashAggregateExec;
 import io.sluice.plan.operators.HashJoinExec;
 import io.sluice.plan.operators.LimitExec;
 import io.sluice.plan.operators.ProjectionExec;
+import io.sluice.plan.operators.RuntimeFilterExec;
 import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.operators.SortMergeJoinExec;
 import io.sluice.plan.operators.UnionExec;
 import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.stats.Selectivity;
+import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +41,9 @@ import java.util.List;
  */
 public final class PhysicalPlanner {
     private final JoinSelection joins;
+    /** The largest expected share of probe rows passing a runtime filter for the planner to add one. */
+    static final double RUNTIME_FILTER_MAX_SURVIVAL = 0.5;
+
     private final StatisticsEstimator statistics = new StatisticsEstimator();
 
     public PhysicalPlanner() {
@@ -85,7 +91,16 @@ public final class PhysicalPlanner {
         }
         boolean swap = (type == JoinType.INNER || type == JoinType.FULL) && rightBytes < leftBytes;
         if (!swap) {
+            if (type == JoinType.INNER) {
+                // builds left, probes right
+                right = withRuntimeFilter(right, join.rightKeys(), left, join.left(), join.leftKeys());
+            } else if (type == JoinType.LEFT_SEMI) {
+                left = withRuntimeFilter(left, join.leftKeys(), right, join.right(), join.rightKeys());
+            }
             return hashJoin(left, right, join, HashJoinExec.Mode.PARTITIONED);
+        }
+        if (type == JoinType.INNER) {
+            left = withRuntimeFilter(left, join.leftKeys(), right, join.right(), join.rightKeys());
         }
         ExecutionPlan swapped = new HashJoinExec(right, left, type, join.rightKeys(), join.leftKeys(), join.filter(),
                 HashJoinExec.Mode.PARTITIONED);
@@ -94,6 +109,54 @@ public final class PhysicalPlanner {
             original.add(new Column(name));
         }
         return new ProjectionExec(swapped, original);
+    }
+
+    /**
+     * The probe input under a {@link RuntimeFilterExec} on the build side's keys, when the build side
+     * is small enough to read a second time ({@link JoinSelection#runtimeFilterMaxBuildBytes()}) and
+     * its filters leave at most {@link #RUNTIME_FILTER_MAX_SURVIVAL} of some key column's distinct
+     * values: otherwise the probe stage would wait for the build stage for little gain.
+     *
+     * <p>The share is the key's distinct count on the build side as planned over its count with the
+     * build side's filters removed: a join on a foreign key (the usual case) then keeps about that
+     * share of the probe rows, whatever the probe side's own statistics say. Comparing with the
+     * probe side's distinct counts instead misleads where those are poor (a sparse key's count is
+     * taken from its range).
+     */
+    private ExecutionPlan withRuntimeFilter(ExecutionPlan probe, List<Expr> probeKeys, ExecutionPlan build,
+            LogicalPlan buildLogical, List<Expr> buildKeys) {
+        long threshold = joins.runtimeFilterMaxBuildBytes();
+        if (threshold < 0 || probeKeys.isEmpty()) {
+            return probe;
+        }
+        Statistics filtered = statistics.of(buildLogical);
+        if (filtered.bytes().value() > threshold) {
+            return probe;
+        }
+        Statistics unfiltered = statistics.of(withoutFilters(buildLogical));
+        double survival = 1;
+        for (Expr key : buildKeys) {
+            double after = Selectivity.distinct(key, buildLogical.schema(), filtered, filtered.rowCount());
+            double before = Selectivity.distinct(key, buildLogical.schema(), unfiltered, unfiltered.rowCount());
+            survival = Math.min(survival, after / Math.max(1, before));
+        }
+        return survival <= RUNTIME_FILTER_MAX_SURVIVAL ? new RuntimeFilterExec(probe, build, probeKeys, buildKeys) : probe;
+    }
+
+    /** The plan with every filter node replaced by its input (the schema stays the same). */
+    private static LogicalPlan withoutFilters(LogicalPlan plan) {
+        if (plan instanceof Filter filter) {
+            return withoutFilters(filter.input());
+        }
+        List<LogicalPlan> children = plan.children();
+        if (children.isEmpty()) {
+            return plan;
+        }
+        List<LogicalPlan> stripped = new ArrayList<>(children.size());
+        for (LogicalPlan child : children) {
+            stripped.add(withoutFilters(child));
+        }
+        return plan.withNewChildren(stripped);
     }
 
     private static ExecutionPlan hashJoin(ExecutionPlan left, ExecutionPlan right, Join join, HashJoinExec.Mode mode) {

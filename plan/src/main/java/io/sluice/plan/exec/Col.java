@@ -224,6 +224,9 @@ public final class Col {
     /** Copies a vector's values out. */
     public static Col read(FieldVector vector, DataType type) {
         int n = vector.getValueCount();
+        if (type.kind() == DataType.Kind.NULL) {
+            return allNull(type, n); // a NullVector has no validity buffer to read
+        }
         boolean[] nulls = null;
         if (vector.getNullCount() > 0) {
             nulls = new boolean[n];
@@ -233,8 +236,6 @@ public final class Col {
             }
         }
         switch (type.kind()) {
-            case NULL:
-                return allNull(type, n);
             case BOOL: {
                 BitVector v = (BitVector) vector;
                 boolean[] out = new boolean[n];

@@ -15,6 +15,7 @@ import org.apache.arrow.memory.BufferAllocator;
 public final class TaskContext {
     public static final int DEFAULT_BATCH_SIZE = 8192;
 
+    private final String jobId;
     private final String taskId;
     private final BufferAllocator allocator;
     private final int batchSize;
@@ -28,6 +29,16 @@ public final class TaskContext {
     /** A context whose task stops once {@code cancelled} answers true. */
     public TaskContext(String taskId, BufferAllocator allocator, int batchSize, Map<Class<?>, Object> services,
             BooleanSupplier cancelled) {
+        this(taskId, taskId, allocator, batchSize, services, cancelled);
+    }
+
+    /**
+     * A context for task attempt {@code taskId} of job {@code jobId} (task ids are unique per
+     * attempt), whose task stops once {@code cancelled} answers true.
+     */
+    public TaskContext(String jobId, String taskId, BufferAllocator allocator, int batchSize,
+            Map<Class<?>, Object> services, BooleanSupplier cancelled) {
+        this.jobId = requireNonNull(jobId, "jobId is null");
         this.taskId = requireNonNull(taskId, "taskId is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         if (batchSize < 1) {
@@ -45,6 +56,12 @@ public final class TaskContext {
         }
     }
 
+    /** The job this task belongs to (the task id itself for a task run outside a job). */
+    public String jobId() {
+        return jobId;
+    }
+
+    /** Unique per task attempt. */
     public String taskId() {
         return taskId;
     }

@@ -27,7 +27,30 @@ public final class FileFormats {
         }
     };
 
+    /**
+     * Statistics that {@code ANALYZE TABLE} computed, by format and file fingerprint: they hold while
+     * the files stay the same, and take precedence over what the footers say.
+     */
+    private static final Map<String, Statistics> ANALYZED = new java.util.concurrent.ConcurrentHashMap<>();
+
     private FileFormats() {
+    }
+
+    /**
+     * Keeps {@code analyzed} (one column entry per schema column) as the statistics of the table's
+     * current files; a change to the files (another fingerprint) makes them stale and unused.
+     */
+    public static void recordAnalyzed(TableSource source, Statistics analyzed) {
+        requireNonNull(analyzed, "analyzed is null");
+        if (analyzed.columns().size() != source.schema().size()) {
+            throw new IllegalArgumentException("analyzed statistics have " + analyzed.columns().size()
+                    + " columns, the table " + source.schema().size());
+        }
+        ANALYZED.put(statisticsKey(source), analyzed);
+    }
+
+    private static String statisticsKey(TableSource source) {
+        return source.format() + ":" + SourceFiles.fingerprint(source.location());
     }
 
     /** The stateless, thread-safe reader of a format. */
@@ -53,9 +76,13 @@ public final class FileFormats {
         requireNonNull(source, "source is null");
         String key;
         try {
-            key = source.format() + ":" + SourceFiles.fingerprint(source.location());
+            key = statisticsKey(source);
         } catch (SluiceException e) {
             return Statistics.unknown(source.schema(), Statistics.DEFAULT_ROWS);
+        }
+        Statistics analyzed = ANALYZED.get(key);
+        if (analyzed != null && analyzed.columns().size() == source.schema().size()) {
+            return analyzed;
         }
         synchronized (STATISTICS) {
             Statistics known = STATISTICS.get(key);
@@ -87,7 +114,7 @@ public final class FileFormats {
     }
 
     /** The shared Hadoop configuration. Callers must not modify it. */
-    static Configuration conf() {
+    public static Configuration conf() {
         return CONF;
     }
 }

@@ -63,6 +63,10 @@ final class CalciteParser {
             try {
                 return new Parsed(SqlParser.create(text, CONFIG).parseStmt(), quoted);
             } catch (SqlParseException e) {
+                if (causedByStackOverflow(e)) {
+                    // Calcite's generated parser turns any Throwable into a parse error
+                    throw QueryLimits.tooComplex("it nests too deeply to parse");
+                }
                 int offset = quoted.size() < MAX_QUOTED_WORDS ? softReservedWordAt(text, e) : -1;
                 if (offset < 0) {
                     throw syntaxError(e, quoted);
@@ -232,6 +236,15 @@ final class CalciteParser {
             }
         }
         return "";
+    }
+
+    private static boolean causedByStackOverflow(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof StackOverflowError) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String firstLine(String message) {

@@ -485,15 +485,26 @@ final class ExpressionTranslator {
             return new InSubquery(operand(call, 0), subquery(call.operand(1)), negated);
         }
         Expr value = operand(call, 0);
-        Expr out = null;
+        List<Expr> tests = new ArrayList<>();
         for (SqlNode item : list) {
-            Expr test = new Binary(negated ? BinaryOp.NOT_EQ : BinaryOp.EQ, value, translate(item));
-            out = out == null ? test : new Binary(negated ? BinaryOp.AND : BinaryOp.OR, out, test);
+            tests.add(new Binary(negated ? BinaryOp.NOT_EQ : BinaryOp.EQ, value, translate(item)));
         }
-        if (out == null) {
+        if (tests.isEmpty()) {
             throw new SluiceException("IN needs at least one value");
         }
-        return out;
+        return balanced(tests, 0, tests.size(), negated ? BinaryOp.AND : BinaryOp.OR);
+    }
+
+    /**
+     * The tests joined by {@code op} as a balanced tree: a list of thousands nests only as deep as
+     * its logarithm, far inside the expression depth limit and the wire format's nesting limit.
+     */
+    private static Expr balanced(List<Expr> tests, int from, int to, BinaryOp op) {
+        if (to - from == 1) {
+            return tests.get(from);
+        }
+        int middle = (from + to) >>> 1;
+        return new Binary(op, balanced(tests, from, middle, op), balanced(tests, middle, to, op));
     }
 
     /** {@code extract(YEAR|MONTH|DAY FROM date)}. */

@@ -6,7 +6,10 @@ import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.sink.SaveMode;
+import io.sluice.plan.sink.WriteTarget;
 import io.sluice.plan.source.FileFormat;
+import io.sluice.plan.source.TableSource;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
@@ -15,9 +18,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The SQL entry point: text in, {@link Statement} out. Calcite parses queries; the two statements
- * its core grammar lacks ({@code CREATE EXTERNAL TABLE}, {@code EXPLAIN [ANALYZE] [VERBOSE] query}) are
- * recognized here first. Stateless and thread-safe.
+ * The SQL entry point: text in, {@link Statement} out. Calcite parses queries; statements its core
+ * grammar lacks or spells otherwise ({@code CREATE EXTERNAL TABLE}, {@code CREATE TABLE … AS},
+ * {@code INSERT INTO|OVERWRITE}, views, {@code SHOW TABLES}, {@code DESCRIBE}, {@code ANALYZE TABLE},
+ * {@code SET}, {@code EXPLAIN [ANALYZE] [VERBOSE] query}) are recognized here first, and the query
+ * they hold is planned with their head blanked out, so error positions match the input. Stateless
+ * and thread-safe.
  */
 public final class SqlFrontEnd {
     private static final Pattern CREATE_EXTERNAL = Pattern.compile("(?is)CREATE\\s+EXTERNAL\\b");
@@ -39,15 +45,51 @@ public final class SqlFrontEnd {
     private static final Pattern SHOW_TABLES = Pattern.compile("(?is)SHOW\\s+TABLES\\s*;?\\s*");
     private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:DESCRIBE|DESC)\\s+(?:TABLE\\s+)?" + NAME
             + "\\s*;?\\s*");
+    private static final Pattern CREATE_TABLE_START = Pattern.compile("(?is)CREATE\\s+TABLE\\b");
+    private static final Pattern CREATE_TABLE = Pattern.compile(
+            "(?is)CREATE\\s+TABLE\\s+(?<ifnot>IF\\s+NOT\\s+EXISTS\\s+)?" + NAME + "\\s+"
+                    + "(?:(?:STORED\\s+AS|USING)\\s+(?<format>[A-Za-z_]+)\\s+|LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*)*"
+                    + "AS\\b");
+    private static final Pattern INSERT_START = Pattern.compile("(?is)INSERT\\b");
+    private static final String SIMPLE_NAME = "(?:[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
+    /** {@code INSERT INTO|OVERWRITE [TABLE] name [(column, ...)]}; a column list holds names and commas only. */
+    private static final Pattern INSERT = Pattern.compile(
+            "(?is)INSERT\\s+(?:(?<overwrite>OVERWRITE)|INTO)\\s+(?:TABLE\\s+)?" + NAME + "\\s*"
+                    + "(?:\\((?<columns>\\s*" + SIMPLE_NAME + "(?:\\s*,\\s*" + SIMPLE_NAME + ")*\\s*)\\)\\s*)?");
+    private static final Pattern ANALYZE_START = Pattern.compile("(?is)ANALYZE\\s+TABLE\\b");
+    private static final Pattern ANALYZE = Pattern.compile("(?is)ANALYZE\\s+TABLE\\s+" + NAME
+            + "\\s+COMPUTE\\s+STATISTICS(?:\\s+NOSCAN)?(?:\\s+FOR\\s+(?:(?<all>ALL\\s+COLUMNS)|COLUMNS\\s+(?<columns>[^;]+?)))?\\s*;?\\s*");
     private static final Pattern EXPLAIN = Pattern.compile("(?is)EXPLAIN\\b(?<analyze>\\s+ANALYZE\\b)?(?<verbose>\\s+VERBOSE\\b)?");
 
     private SqlFrontEnd() {
     }
 
-    /** Parses one statement (a trailing semicolon is fine) and plans it against {@code catalog}. */
+    /**
+     * Parses one statement (a trailing semicolon is fine) and plans it against {@code catalog}.
+     * A statement past {@link QueryLimits} is a "query too complex" error, and so is one whose
+     * parsing or planning runs out of stack anyway: that error never escapes as such.
+     */
     public static Statement parse(String sql, Catalog catalog) {
         requireNonNull(sql, "sql is null");
         requireNonNull(catalog, "catalog is null");
+        QueryLimits.checkText(sql);
+        Statement statement;
+        try {
+            statement = parseChecked(sql, catalog);
+        } catch (StackOverflowError e) {
+            throw QueryLimits.tooComplex("it nests too deeply to plan");
+        }
+        if (statement instanceof Statement.Query q) {
+            QueryLimits.checkPlan(q.plan());
+        } else if (statement instanceof Statement.Explain x) {
+            QueryLimits.checkPlan(x.plan());
+        } else if (statement instanceof Statement.CreateView v) {
+            QueryLimits.checkPlan(v.plan());
+        }
+        return statement;
+    }
+
+    private static Statement parseChecked(String sql, Catalog catalog) {
         List<StatementSplitter.Segment> segments = StatementSplitter.segments(sql);
         if (segments.isEmpty()) {
             throw new SluiceException("empty SQL statement");
@@ -74,6 +116,12 @@ public final class SqlFrontEnd {
         if (CREATE_VIEW_START.matcher(text).region(start, text.length()).lookingAt()) {
             return createView(text, start, catalog);
         }
+        if (CREATE_TABLE_START.matcher(text).region(start, text.length()).lookingAt()) {
+            return createTableAs(text, start, catalog);
+        }
+        if (INSERT_START.matcher(text).region(start, text.length()).lookingAt()) {
+            return insert(text, start, catalog);
+        }
         if (DROP_VIEW_START.matcher(text).region(start, text.length()).lookingAt()) {
             Matcher drop = DROP_VIEW.matcher(text).region(start, text.length());
             if (!drop.matches()) {
@@ -88,6 +136,9 @@ public final class SqlFrontEnd {
         Matcher describe = DESCRIBE.matcher(text).region(start, text.length());
         if (describe.matches()) {
             return new Statement.Query(describe(unquote(describe.group("name")), catalog));
+        }
+        if (ANALYZE_START.matcher(text).region(start, text.length()).lookingAt()) {
+            return analyzeTable(text, start, catalog);
         }
         Matcher explain = EXPLAIN.matcher(text).region(start, text.length());
         if (explain.lookingAt()) {
@@ -111,6 +162,11 @@ public final class SqlFrontEnd {
         return out;
     }
 
+    /** Rows of constant expressions under the given column names, as {@code VALUES} plans them. */
+    public static LogicalPlan constantRows(List<String> names, List<List<Expr>> rows) {
+        return QueryTranslator.constantRows(names, rows);
+    }
+
     /** {@code SHOW TABLES}: one row per table and view, with its name and kind, sorted by name. */
     private static LogicalPlan showTables(Catalog catalog) {
         List<List<Expr>> rows = new ArrayList<>();
@@ -131,6 +187,33 @@ public final class SqlFrontEnd {
         return QueryTranslator.constantRows(List.of("column_name", "column_type"), rows);
     }
 
+    /** {@code ANALYZE TABLE}: the table and the columns to analyze, by the table's own column names. */
+    private static Statement analyzeTable(String text, int start, Catalog catalog) {
+        Matcher m = ANALYZE.matcher(text).region(start, text.length());
+        if (!m.matches()) {
+            throw new SluiceException("SQL syntax error: expected ANALYZE TABLE <name> COMPUTE STATISTICS"
+                    + " [FOR COLUMNS <column>, ... | FOR ALL COLUMNS], got: " + text.substring(start).strip());
+        }
+        TableSource table = catalog.table(unquote(m.group("name")));
+        List<String> names = table.schema().names();
+        if (m.group("all") != null) {
+            return new Statement.AnalyzeTable(table, names);
+        }
+        List<String> columns = new ArrayList<>();
+        if (m.group("columns") != null) {
+            for (String c : m.group("columns").split(",")) {
+                String wanted = unquote(c.strip());
+                String found = names.stream().filter(n -> n.equalsIgnoreCase(wanted)).findFirst()
+                        .orElseThrow(() -> new SluiceException("ANALYZE TABLE " + table.name() + ": unknown column '" + wanted
+                                + "'; columns: " + String.join(", ", names)));
+                if (!columns.contains(found)) {
+                    columns.add(found);
+                }
+            }
+        }
+        return new Statement.AnalyzeTable(table, columns);
+    }
+
     /** The view's query is planned with its head blanked out, so error positions match the input. */
     private static Statement createView(String text, int start, Catalog catalog) {
         Matcher m = CREATE_VIEW.matcher(text).region(start, text.length());
@@ -148,6 +231,48 @@ public final class SqlFrontEnd {
             plan = QueryTranslator.renameColumns(plan, columns, "view " + name);
         }
         return new Statement.CreateView(name, plan, m.group("replace") != null);
+    }
+
+    /** CTAS: the query is planned with the statement's head blanked out, so error positions match the input. */
+    private static Statement createTableAs(String text, int start, Catalog catalog) {
+        Matcher m = CREATE_TABLE.matcher(text).region(start, text.length());
+        if (!m.lookingAt()) {
+            throw new SluiceException("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS PARQUET|CSV"
+                    + " LOCATION '<directory>' AS <query>, got: " + text.substring(start).strip());
+        }
+        String name = unquote(m.group("name"));
+        if (m.group("location") == null || m.group("location").isEmpty()) {
+            throw new SluiceException("CREATE TABLE " + name + ": LOCATION '<directory>' is required (where the files go)");
+        }
+        FileFormat format = m.group("format") == null ? FileFormat.PARQUET : FileFormat.parse(m.group("format"));
+        String location = m.group("location").replace("''", "'");
+        LogicalPlan plan = plan(blank(text, start, m.end()), catalog);
+        return new Statement.CreateTableAs(name, WriteTarget.of(location, format, SaveMode.ERROR_IF_EXISTS), plan,
+                m.group("ifnot") != null);
+    }
+
+    /** {@code INSERT INTO|OVERWRITE [TABLE] name query}: the query fitted to the table's columns. */
+    private static Statement insert(String text, int start, Catalog catalog) {
+        Matcher m = INSERT.matcher(text).region(start, text.length());
+        if (!m.lookingAt()) {
+            throw new SluiceException("SQL syntax error: expected INSERT INTO|OVERWRITE [TABLE] <name> <query>, got: "
+                    + text.substring(start).strip());
+        }
+        String name = unquote(m.group("name"));
+        if (catalog.view(name) != null) {
+            throw new SluiceException("cannot INSERT INTO " + name + ": it is a view, not a table stored in files");
+        }
+        TableSource table = catalog.table(name);
+        LogicalPlan query = plan(blank(text, start, m.end()), catalog);
+        if (m.group("columns") != null) {
+            List<String> columns = new ArrayList<>();
+            for (String c : m.group("columns").split(",")) {
+                columns.add(unquote(c.strip()));
+            }
+            query = InsertCoercion.toTableColumns(query, columns, table.schema(), name);
+        }
+        LogicalPlan plan = InsertCoercion.fit(query, table.schema(), name);
+        return new Statement.Insert(table, plan, m.group("overwrite") != null ? SaveMode.OVERWRITE : SaveMode.APPEND);
     }
 
     private static String unquote(String name) {

@@ -3,11 +3,52 @@ package io.sluice.plan.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.sink.SaveMode;
+import io.sluice.plan.sink.WriteTarget;
 import io.sluice.plan.source.FileFormat;
+import io.sluice.plan.source.TableSource;
+import java.util.List;
 
 /** One parsed SQL statement; the caller switches over the permitted kinds. */
 public sealed interface Statement permits Statement.CreateExternalTable, Statement.Query, Statement.Explain,
-        Statement.SetOption, Statement.CreateView, Statement.DropView {
+        Statement.SetOption, Statement.CreateView, Statement.DropView, Statement.CreateTableAs, Statement.Insert,
+        Statement.AnalyzeTable {
+
+    /**
+     * {@code CREATE TABLE [IF NOT EXISTS] name STORED AS format LOCATION 'dir' AS query}: write the
+     * query's result to a new directory and register it as a table.
+     */
+    record CreateTableAs(String name, WriteTarget target, LogicalPlan plan, boolean ifNotExists) implements Statement {
+        public CreateTableAs {
+            requireNonNull(name, "name is null");
+            requireNonNull(target, "target is null");
+            requireNonNull(plan, "plan is null");
+        }
+    }
+
+    /**
+     * {@code INSERT INTO|OVERWRITE name query}: write the query's result (already fitted to the
+     * table's columns) into the table's directory, appending or replacing.
+     */
+    record Insert(TableSource table, LogicalPlan plan, SaveMode mode) implements Statement {
+        public Insert {
+            requireNonNull(table, "table is null");
+            requireNonNull(plan, "plan is null");
+            requireNonNull(mode, "mode is null");
+        }
+    }
+
+    /**
+     * {@code ANALYZE TABLE name COMPUTE STATISTICS [FOR COLUMNS c, … | FOR ALL COLUMNS]}: count the
+     * table's rows and, for the named columns (resolved to the table's own names), their distinct
+     * values, NULLs, min and max.
+     */
+    record AnalyzeTable(TableSource table, List<String> columns) implements Statement {
+        public AnalyzeTable {
+            requireNonNull(table, "table is null");
+            columns = List.copyOf(columns);
+        }
+    }
 
     /**
      * {@code CREATE [OR REPLACE] [TEMP|TEMPORARY] VIEW name [(columns)] AS query}: {@code plan} is the

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.sink.SaveMode;
 import io.sluice.plan.source.FileFormat;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +37,52 @@ class SqlStatementTest {
         assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE EXTERNAL TABLE x LOCATION '/x'", catalog()))
                 .isInstanceOf(SluiceException.class)
                 .hasMessageStartingWith("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV");
+    }
+
+    @Test
+    void createTableAsTakesItsClausesInEitherOrder() {
+        Statement.CreateTableAs ctas = (Statement.CreateTableAs) SqlFrontEnd.parse(
+                "create table if not exists Copy location 's3a://b/it''s' using csv as\nSELECT k, v FROM t", catalog());
+        assertThat(ctas.name()).isEqualTo("Copy");
+        assertThat(ctas.ifNotExists()).isTrue();
+        assertThat(ctas.target().location()).isEqualTo("s3a://b/it's");
+        assertThat(ctas.target().format()).isEqualTo(FileFormat.CSV);
+        assertThat(ctas.target().mode()).isEqualTo(SaveMode.ERROR_IF_EXISTS);
+        assertThat(ctas.plan().explain()).isEqualTo("""
+                Projection: k, v
+                  TableScan: t
+                """);
+        Statement.CreateTableAs parquet = (Statement.CreateTableAs) SqlFrontEnd.parse(
+                "CREATE TABLE p STORED AS PARQUET LOCATION '/out/p' AS SELECT 1 AS one", catalog());
+        assertThat(parquet.target().format()).isEqualTo(FileFormat.PARQUET);
+        assertThat(parquet.ifNotExists()).isFalse();
+    }
+
+    @Test
+    void insertFitsTheQueryToTheTableByPosition() {
+        Statement.Insert insert = (Statement.Insert) SqlFrontEnd.parse(
+                "INSERT INTO t SELECT k, 1, v, day, flag FROM t", catalog());
+        assertThat(insert.table()).isEqualTo(SqlTestTables.T);
+        assertThat(insert.mode()).isEqualTo(SaveMode.APPEND);
+        assertThat(insert.plan().explain()).isEqualTo("""
+                Projection: k, 1 AS v, CAST(v AS decimal(10,2)) AS d, day, flag
+                  Projection: k, 1, v, day, flag
+                    TableScan: t
+                """);
+        Statement.Insert overwrite = (Statement.Insert) SqlFrontEnd.parse(
+                "INSERT OVERWRITE TABLE t (v, k) VALUES (1, 'a')", catalog());
+        assertThat(overwrite.mode()).isEqualTo(SaveMode.OVERWRITE);
+        assertThat(overwrite.plan().schema()).isEqualTo(SqlTestTables.T.schema());
+    }
+
+    @Test
+    void malformedWrites() {
+        assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE TABLE x (a INT)", catalog()))
+                .hasMessageStartingWith("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS");
+        assertThatThrownBy(() -> SqlFrontEnd.parse("INSERT INTO u SELECT k FROM t", catalog()))
+                .hasMessage("INSERT INTO u: column 1 ('a') is int64 but the query gives utf8 ('k')");
+        assertThatThrownBy(() -> SqlFrontEnd.parse("INSERT INTO nope VALUES (1)", catalog()))
+                .hasMessageContaining("unknown table 'nope'");
     }
 
     @Test

@@ -1,0 +1,48 @@
+package io.sluice.api;
+
+import io.sluice.plan.exec.QueryResult;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Literal;
+import io.sluice.plan.logical.EmptyRelation;
+import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.sql.SqlFrontEnd;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A computed result (a statement's status or EXPLAIN text) as a plan of constant rows, so DataFrames can build on it. */
+final class ResultRelation {
+    private ResultRelation() {
+    }
+
+    static LogicalPlan of(QueryResult result) {
+        if (result.rows().isEmpty()) {
+            return new EmptyRelation(result.schema());
+        }
+        List<List<Expr>> rows = new ArrayList<>();
+        for (List<Object> row : result.rows()) {
+            List<Expr> exprs = new ArrayList<>();
+            for (int i = 0; i < row.size(); i++) {
+                exprs.add(literal(row.get(i), result.schema().field(i)));
+            }
+            rows.add(exprs);
+        }
+        return SqlFrontEnd.constantRows(result.schema().names(), rows);
+    }
+
+    private static Literal literal(Object value, Field field) {
+        DataType type = field.type();
+        if (value == null) {
+            return new Literal(null, type);
+        }
+        return switch (type.kind()) {
+            case INT32, INT64 -> new Literal(((Number) value).longValue(), type);
+            case DECIMAL -> new Literal(((BigDecimal) value).setScale(type.scale()).unscaledValue().longValueExact(), type);
+            case DATE32 -> new Literal(((LocalDate) value).toEpochDay(), type);
+            default -> new Literal(value, type);
+        };
+    }
+}

@@ -1,0 +1,48 @@
+package io.sluice.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.SluiceException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AuthSecretsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theEnvironmentWinsThenTheSecretFile() throws Exception {
+        Path file = dir.resolve("secret");
+        Files.writeString(file, "from-file\n");
+        Map<String, String> props = Map.of(AuthSecrets.FILE_PROPERTY, file.toString());
+        assertThat(AuthSecrets.configured(Map.of(AuthSecrets.VARIABLE, "from-env")::get, props::get)).isEqualTo("from-env");
+        assertThat(AuthSecrets.configured(Map.<String, String>of()::get, props::get)).isEqualTo("from-file");
+        assertThat(AuthSecrets.configured(Map.<String, String>of()::get, Map.<String, String>of()::get)).isNull();
+    }
+
+    @Test
+    void anUnreadableOrEmptyFileIsAnErrorThatNeverShowsContent() throws Exception {
+        Path empty = Files.writeString(dir.resolve("empty"), "  \n");
+        assertThatThrownBy(() -> AuthSecrets.configured(Map.<String, String>of()::get,
+                Map.of(AuthSecrets.FILE_PROPERTY, empty.toString())::get)).hasMessageContaining("is empty");
+        assertThatThrownBy(() -> AuthSecrets.configured(Map.<String, String>of()::get,
+                Map.of(AuthSecrets.FILE_PROPERTY, "/etc/shadow-not-here")::get))
+                .isInstanceOf(SluiceException.class).hasMessage("cannot read the secret file /etc/shadow-not-here "
+                        + "(sluice.auth.secret-file): NoSuchFileException");
+    }
+
+    @Test
+    void nodesNeedASecretUnlessAuthenticationIsExplicitlyOff() {
+        assertThatThrownBy(() -> AuthSecrets.required(false, Map.<String, String>of()::get, Map.<String, String>of()::get))
+                .isInstanceOf(SluiceException.class).hasMessageStartingWith("no cluster secret");
+        assertThat(AuthSecrets.required(true, Map.<String, String>of()::get, Map.<String, String>of()::get)).isNull();
+        assertThat(AuthSecrets.required(false, Map.<String, String>of()::get,
+                Map.of(AuthSecrets.ENABLED_PROPERTY, "false")::get)).isNull();
+        assertThat(AuthSecrets.required(false, Map.of(AuthSecrets.VARIABLE, "s")::get, Map.<String, String>of()::get))
+                .isEqualTo("s");
+    }
+}
