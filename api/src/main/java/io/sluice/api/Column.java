@@ -2,7 +2,13 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.Alias;
+import io.sluice.plan.expr.WindowCall;
+import io.sluice.plan.expr.WindowFrame;
+import io.sluice.plan.expr.WindowFunction;
+import java.util.List;
 import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Cast;
@@ -60,6 +66,22 @@ public final class Column {
     /** Names the output column. */
     public Column as(String name) {
         return new Column(new Alias(expr, name));
+    }
+
+    /**
+     * This aggregate ({@code sum}, {@code count}, {@code min}, {@code max}, {@code avg}) or window
+     * function ({@code rowNumber()}, {@code lag(..)}, ...) computed over {@code window}.
+     */
+    public Column over(WindowSpec window) {
+        Expr e = expr;
+        if (e instanceof AggregateCall call) {
+            WindowFunction f = WindowFunction.valueOf(call.function().name());
+            e = new WindowCall(f, call.children(), List.of(), List.of(), WindowFrame.WHOLE_PARTITION);
+        }
+        if (!(e instanceof WindowCall call)) {
+            throw new SluiceException("over() needs an aggregate or a window function, not " + expr);
+        }
+        return new Column(window.apply(call));
     }
 
     public SortKey asc() {

@@ -3,6 +3,7 @@ package io.sluice.api;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.QueryResult;
+import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.logical.Filter;
@@ -10,6 +11,7 @@ import io.sluice.plan.logical.Limit;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
 import io.sluice.plan.logical.Sort;
+import io.sluice.plan.logical.WindowPlanner;
 import io.sluice.plan.types.Schema;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -72,12 +74,34 @@ public final class DataFrame {
         return filter(predicate);
     }
 
+    /** The given columns; window functions among them ({@link Column#over}) are computed first. */
     public DataFrame select(Column... columns) {
         List<Expr> exprs = new ArrayList<>();
         for (Column c : columns) {
             exprs.add(c.expr());
         }
-        return with(new Projection(plan, exprs));
+        LogicalPlan input = plan;
+        if (WindowPlanner.any(exprs)) {
+            WindowPlanner windows = WindowPlanner.plan(plan, exprs);
+            input = windows.plan();
+            exprs = exprs.stream().map(e -> {
+                Expr rewritten = windows.rewrite(e);
+                return rewritten.name().equals(e.name()) ? rewritten : new Alias(rewritten, e.name());
+            }).toList();
+        }
+        return with(new Projection(input, exprs));
+    }
+
+    /** Every column, plus {@code column} named {@code name} (replacing a column of that name). */
+    public DataFrame withColumn(String name, Column column) {
+        List<Column> columns = new ArrayList<>();
+        for (String existing : plan.schema().names()) {
+            if (!existing.equalsIgnoreCase(name)) {
+                columns.add(Functions.col(existing));
+            }
+        }
+        columns.add(column.as(name));
+        return select(columns.toArray(Column[]::new));
     }
 
     public DataFrame select(String... columns) {

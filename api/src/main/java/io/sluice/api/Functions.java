@@ -3,9 +3,15 @@ package io.sluice.api;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.AggregateFunction;
+import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Literal;
+import io.sluice.plan.expr.WindowCall;
+import io.sluice.plan.expr.WindowFrame;
+import io.sluice.plan.expr.WindowFunction;
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.List;
 
 /** Static constructors for DataFrame expressions: {@code import static io.sluice.api.Functions.*}. */
 public final class Functions {
@@ -16,7 +22,7 @@ public final class Functions {
         return new Column(new io.sluice.plan.expr.Column(name));
     }
 
-    /** A constant: Integer, Long, Double, BigDecimal, String, Boolean, LocalDate or null. */
+    /** A constant: Integer, Long, Double, BigDecimal, String, Boolean, LocalDate, LocalDateTime or null. */
     public static Column lit(Object value) {
         if (value == null) {
             return new Column(Literal.nullValue());
@@ -38,6 +44,9 @@ public final class Functions {
         }
         if (value instanceof LocalDate d) {
             return new Column(Literal.ofDate(d));
+        }
+        if (value instanceof java.time.LocalDateTime t) {
+            return new Column(Literal.ofTimestamp(io.sluice.plan.exec.Temporal.of(t)));
         }
         throw new SluiceException("cannot make a literal of " + value.getClass().getSimpleName() + " " + value);
     }
@@ -68,5 +77,104 @@ public final class Functions {
 
     public static Column avg(Column c) {
         return new Column(new AggregateCall(AggregateFunction.AVG, c.expr()));
+    }
+
+    /** Sample standard deviation ({@code stddev_samp}). */
+    public static Column stddev(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.STDDEV_SAMP, c.expr()));
+    }
+
+    public static Column stddevPop(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.STDDEV_POP, c.expr()));
+    }
+
+    /** Sample variance ({@code var_samp}). */
+    public static Column variance(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.VAR_SAMP, c.expr()));
+    }
+
+    public static Column varPop(Column c) {
+        return new Column(new AggregateCall(AggregateFunction.VAR_POP, c.expr()));
+    }
+
+    public static Column corr(Column y, Column x) {
+        return new Column(new AggregateCall(AggregateFunction.CORR, y.expr(), x.expr()));
+    }
+
+    public static Column covarSamp(Column y, Column x) {
+        return new Column(new AggregateCall(AggregateFunction.COVAR_SAMP, y.expr(), x.expr()));
+    }
+
+    public static Column covarPop(Column y, Column x) {
+        return new Column(new AggregateCall(AggregateFunction.COVAR_POP, y.expr(), x.expr()));
+    }
+
+    // Window functions: each is computed over the whole input unless given a window with over().
+
+    public static Column rowNumber() {
+        return window(WindowFunction.ROW_NUMBER);
+    }
+
+    public static Column rank() {
+        return window(WindowFunction.RANK);
+    }
+
+    public static Column denseRank() {
+        return window(WindowFunction.DENSE_RANK);
+    }
+
+    public static Column percentRank() {
+        return window(WindowFunction.PERCENT_RANK);
+    }
+
+    public static Column cumeDist() {
+        return window(WindowFunction.CUME_DIST);
+    }
+
+    public static Column ntile(int buckets) {
+        return window(WindowFunction.NTILE, lit(buckets));
+    }
+
+    public static Column lag(Column c, int offset) {
+        return window(WindowFunction.LAG, c, lit(offset));
+    }
+
+    /** The value {@code offset} rows before, else {@code defaultValue} (a Column or a constant). */
+    public static Column lag(Column c, int offset, Object defaultValue) {
+        return window(WindowFunction.LAG, c, lit(offset), toColumn(defaultValue));
+    }
+
+    public static Column lead(Column c, int offset) {
+        return window(WindowFunction.LEAD, c, lit(offset));
+    }
+
+    /** The value {@code offset} rows after, else {@code defaultValue} (a Column or a constant). */
+    public static Column lead(Column c, int offset, Object defaultValue) {
+        return window(WindowFunction.LEAD, c, lit(offset), toColumn(defaultValue));
+    }
+
+    public static Column firstValue(Column c) {
+        return window(WindowFunction.FIRST_VALUE, c);
+    }
+
+    public static Column lastValue(Column c) {
+        return window(WindowFunction.LAST_VALUE, c);
+    }
+
+    /** The frame's first value, skipping NULLs when {@code ignoreNulls} (Spark's {@code first(c, true)}). */
+    public static Column firstValue(Column c, boolean ignoreNulls) {
+        return new Column(new WindowCall(WindowFunction.FIRST_VALUE, List.of(c.expr()), List.of(), List.of(),
+                WindowFrame.WHOLE_PARTITION, ignoreNulls));
+    }
+
+    /** The frame's last value, skipping NULLs when {@code ignoreNulls}: a forward fill over a running frame. */
+    public static Column lastValue(Column c, boolean ignoreNulls) {
+        return new Column(new WindowCall(WindowFunction.LAST_VALUE, List.of(c.expr()), List.of(), List.of(),
+                WindowFrame.WHOLE_PARTITION, ignoreNulls));
+    }
+
+    private static Column window(WindowFunction function, Column... args) {
+        List<Expr> exprs = Arrays.stream(args).map(Column::expr).toList();
+        return new Column(new WindowCall(function, exprs, List.of(), List.of(), WindowFrame.WHOLE_PARTITION));
     }
 }

@@ -48,9 +48,12 @@ public final class LocalCluster implements QueryEngine {
         try {
             for (int i = 0; i < options.workers(); i++) {
                 String id = "worker-" + (i + 1);
+                long memory = options.workerMemory() > 0 ? options.workerMemory()
+                        : WorkerSettings.configuredMemory().orElse(Math.max(1, WorkerSettings.defaultMemory() / options.workers()));
                 workers.add(Worker.start(WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(),
                         directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())
-                        .withAuthSecret(secret).withTaskMemoryLimit(options.taskMemoryLimitBytes())));
+                        .withAuthSecret(secret).withMemory(memory).withTaskMemoryLimit(options.taskMemoryLimitBytes() > 0
+                                ? options.taskMemoryLimitBytes() : memory)));
             }
             for (Worker w : workers) {
                 w.awaitRegistered(JOIN_TIMEOUT);
@@ -71,13 +74,15 @@ public final class LocalCluster implements QueryEngine {
     /**
      * @param httpPort -1 for no HTTP endpoint, 0 for a free port
      * @param shufflePartitions 0 for twice the cluster's slots
-     * @param taskMemoryLimitBytes each task's Arrow memory limit on the workers
-     * @param scheduler task timeout, attempts and exclusion ({@link SchedulerSettings})
      * @param allowedRoots where tables may live ({@link FileAccessPolicy}); by default the whole local
      *                     file system, since an embedded cluster reads with its own user's rights
+     * @param workerMemory each worker's memory; 0 for the default ({@link #withWorkerMemory})
+     * @param taskMemoryLimitBytes each task's Arrow memory limit on the workers; 0 for the worker's memory
+     * @param scheduler task timeout, attempts and exclusion ({@link SchedulerSettings})
      */
     public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
-            Duration jobTimeout, long taskMemoryLimitBytes, SchedulerSettings scheduler, List<String> allowedRoots) {
+            Duration jobTimeout, List<String> allowedRoots, long workerMemory, long taskMemoryLimitBytes,
+            SchedulerSettings scheduler) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
@@ -86,50 +91,73 @@ public final class LocalCluster implements QueryEngine {
             requireNonNull(jobTimeout, "jobTimeout is null");
             requireNonNull(scheduler, "scheduler is null");
             allowedRoots = List.copyOf(requireNonNull(allowedRoots, "allowedRoots is null"));
+            if (workerMemory < 0) {
+                throw new IllegalArgumentException("worker memory must be positive, or 0 for the default: " + workerMemory);
+            }
+            if (taskMemoryLimitBytes < 0) {
+                throw new IllegalArgumentException("task memory limit must be positive, or 0 for the worker's memory: "
+                        + taskMemoryLimitBytes);
+            }
+        }
+
+        public Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
+                Duration jobTimeout) {
+            this(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, List.of("/"), 0, 0,
+                    SchedulerSettings.defaults());
+        }
+
+        /**
+         * Each worker's memory; 0 (the default) gives each worker {@code sluice.worker.memory} if that
+         * system property is set, else the default share of the heap divided by the number of
+         * workers, since they share one JVM.
+         */
+        public Options withWorkerMemory(long bytes) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
+                    allowedRoots, bytes, taskMemoryLimitBytes, scheduler);
         }
 
         public static Options of(int workers) {
-            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), 1L << 30,
-                    SchedulerSettings.defaults(), List.of("/"));
+            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), List.of("/"), 0, 0,
+                    SchedulerSettings.defaults());
         }
 
         /** Tables only under these directories or URIs (for a cluster whose HTTP port others reach). */
         public Options withAllowedRoots(List<String> roots) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    taskMemoryLimitBytes, scheduler, roots);
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, roots,
+                    workerMemory, taskMemoryLimitBytes, scheduler);
         }
 
         public Options withHttpPort(int port) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout,
-                    taskMemoryLimitBytes, scheduler, allowedRoots);
+            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout, allowedRoots,
+                    workerMemory, taskMemoryLimitBytes, scheduler);
         }
 
         public Options withShufflePartitions(int n) {
-            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, taskMemoryLimitBytes,
-                    scheduler, allowedRoots);
+            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, allowedRoots,
+                    workerMemory, taskMemoryLimitBytes, scheduler);
         }
 
         public Options withSlotsPerWorker(int n) {
-            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, taskMemoryLimitBytes,
-                    scheduler, allowedRoots);
+            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots,
+                    workerMemory, taskMemoryLimitBytes, scheduler);
+        }
+
+        /** Each task's Arrow memory limit (default: its worker's memory). */
+        public Options withTaskMemoryLimit(long bytes) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots,
+                    workerMemory, bytes, scheduler);
         }
 
         /** How long a job may run before it is cancelled and fails (default 30 minutes). */
         public Options withJobTimeout(Duration timeout) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout,
-                    taskMemoryLimitBytes, scheduler, allowedRoots);
-        }
-
-        /** Each task's Arrow memory limit (default 1 GiB). */
-        public Options withTaskMemoryLimit(long bytes) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, bytes,
-                    scheduler, allowedRoots);
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout, allowedRoots,
+                    workerMemory, taskMemoryLimitBytes, scheduler);
         }
 
         /** The coordinator's scheduler settings with {@code name = value} applied ({@link SchedulerSettings#NAMES}). */
         public Options withSetting(String name, String value) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    taskMemoryLimitBytes, scheduler.with(name, value), allowedRoots);
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value));
         }
     }
 

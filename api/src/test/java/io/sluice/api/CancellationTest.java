@@ -45,6 +45,7 @@ class CancellationTest {
             }
             assertThat(activeTasks(cluster)).as("tasks still running on the workers 5 s after the timeout").isZero();
             assertThat(ClusterTesting.shuffleEntries(cluster)).as("shuffle directories left on the workers").isZero();
+            ClusterTesting.assertMemoryReleased(cluster);
 
             // A write past its deadline: its tasks had opened their files; the cancelled job removes them all.
             Path out = data.resolve("never");

@@ -20,6 +20,22 @@ final class ClusterTesting {
         }
     }
 
+    /** Whether every worker's task pools are closed and nothing is reserved. */
+    static boolean memoryReleased(LocalCluster cluster) {
+        return cluster.workers().stream().filter(w -> !w.isClosed())
+                .allMatch(w -> w.memory().openPools() == 0 && w.memory().reserved() == 0);
+    }
+
+    /** Every worker's task memory pools are closed and nothing is reserved (call once its tasks have ended). */
+    static void assertMemoryReleased(LocalCluster cluster) {
+        for (Worker w : cluster.workers()) {
+            if (!w.isClosed()) {
+                assertThat(w.memory().openPools()).as("open task pools on " + w.workerId()).isZero();
+                assertThat(w.memory().reserved()).as("memory reserved on " + w.workerId()).isZero();
+            }
+        }
+    }
+
     /** Entries (shuffle directories) under every worker's shuffle root. */
     static long shuffleEntries(LocalCluster cluster) throws java.io.IOException {
         long n = 0;

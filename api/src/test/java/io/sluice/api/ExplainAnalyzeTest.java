@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * operator's rows, batches and time over its tasks; the row counts agree with DuckDB's on the data.
  */
 class ExplainAnalyzeTest extends DuckDbComparisonTest {
-    private static final Pattern ROWS = Pattern.compile("\\[rows=(\\d+) batches=(\\d+) time=[0-9.]+ms \\| per task \\((\\d+)\\): "
+    private static final Pattern ROWS = Pattern.compile("\\[rows=(\\d+) batches=(\\d+) time=[0-9.]+ms[^|]* \\| per task \\((\\d+)\\): "
             + "rows (\\d+)/(\\d+)/(\\d+), time [0-9.]+ms/[0-9.]+ms/[0-9.]+ms]");
 
     @BeforeAll

@@ -39,10 +39,12 @@ class FailedJobCleanupTest {
 
             LocalCluster cluster = session.localCluster();
             long deadline = System.currentTimeMillis() + 20_000;
-            while (ClusterTesting.shuffleEntries(cluster) > 0 && System.currentTimeMillis() < deadline) {
+            while ((ClusterTesting.shuffleEntries(cluster) > 0 || !ClusterTesting.memoryReleased(cluster))
+                    && System.currentTimeMillis() < deadline) {
                 Thread.sleep(100);
             }
             assertThat(ClusterTesting.shuffleEntries(cluster)).as("shuffle directories left on the workers").isZero();
+            ClusterTesting.assertMemoryReleased(cluster);
             assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c, sum(v) AS s FROM good")))
                     .isEqualTo(duck.query("SELECT count(*) AS c, sum(v) AS s FROM read_csv_auto('" + good + "/*.csv')"));
             ClusterTesting.assertNoLeakedBuffers(session);

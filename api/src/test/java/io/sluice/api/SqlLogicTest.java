@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.plan.exec.QueryResult;
+import io.sluice.plan.exec.Temporal;
 import io.sluice.tpch.Answers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +12,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -35,9 +37,10 @@ import org.junit.jupiter.api.TestFactory;
  * more than one column. Values print
  * as: NULL; {@code (empty)} for the empty string; whole numbers without a fraction (also decimals
  * and doubles that are whole); other numbers in plain notation without trailing zeros, doubles to 12
- * significant digits; dates as yyyy-mm-dd; booleans as true/false. Without {@code rowsort} the rows
+ * significant digits, NaN and Infinity as such; dates as yyyy-mm-dd; timestamps as
+ * yyyy-mm-dd hh:mm:ss with a fraction only when not zero; booleans as true/false. Without {@code rowsort} the rows
  * must come in the expected order. {@code ${TEMP}} in SQL is a fresh directory per file (for
- * statements that write files), deleted when the file is done.
+ * statements that write files), deleted when the file is done. {@code -Dsluice.slt=NAME} runs only the files whose name contains NAME.
  */
 class SqlLogicTest {
     private static final String DIRECTORY = "slt";
@@ -179,6 +182,12 @@ class SqlLogicTest {
         }
         if (value instanceof String s && s.isEmpty()) {
             return "(empty)";
+        }
+        if (value instanceof LocalDateTime t) {
+            return Temporal.formatTimestamp(t);
+        }
+        if (value instanceof Double d && (d.isNaN() || d.isInfinite())) {
+            return d.toString();
         }
         return String.valueOf(Answers.normalize(value));
     }

@@ -79,8 +79,17 @@ class SubqueryTest extends DuckDbComparisonTest {
     }
 
     @Test
-    void unsupportedSubqueriesFailWithAClearError() {
+    void aScalarSubqueryReturningSeveralRowsFailsAtRunTime() {
         assertThatThrownBy(() -> both.session().sql("SELECT id FROM a WHERE v = (SELECT w FROM b)").collect())
-                .hasMessageContaining("unsupported subquery");
+                .hasMessageContaining("scalar subquery returned more than one row");
+        assertThatThrownBy(() -> both.session().sql("SELECT id, (SELECT w FROM b WHERE bk = k) AS w FROM a").collect())
+                .hasMessageContaining("scalar subquery returned more than one row");
+    }
+
+    @Test
+    void unsupportedSubqueriesFailWithAClearError() {
+        assertThatThrownBy(() -> both.session().sql(
+                "SELECT id FROM a WHERE v = (SELECT w FROM b WHERE bk = k ORDER BY w LIMIT 1)").collect())
+                .hasMessageContaining("unsupported subquery").hasMessageContaining("a correlated LIMIT");
     }
 }

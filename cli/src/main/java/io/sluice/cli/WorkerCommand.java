@@ -49,6 +49,12 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--dir", paramLabel = "PATH", description = "Directory for shuffle files (default: a temporary directory, deleted on exit).")
     Path dir;
 
+    @Option(names = "--memory", paramLabel = "SIZE",
+            description = "Memory the worker's tasks share, heap structures and Arrow buffers together, e.g. 512m or 4g "
+                    + "(default: the sluice.worker.memory system property, else 60% of the maximum heap). Operators spill "
+                    + "to --dir past it.")
+    String memory;
+
     @Option(names = "--id", paramLabel = "NAME", description = "Worker name (default: worker-<host>-<port or random>).")
     String id;
 
@@ -72,6 +78,9 @@ final class WorkerCommand implements Callable<Integer> {
         String coordinatorAddress = NodeConfig.address(coordinator.uriHost(), coordinator.port());
         WorkerSettings settings = WorkerSettings.defaults(workerId, host, coordinatorAddress, directory)
                 .withSlots(slots).withPorts(port, shufflePort).withAuthSecret(secret);
+        if (memory != null) {
+            settings = settings.withMemory(io.sluice.plan.memory.Bytes.parse("--memory", memory));
+        }
         Node node = startAndRegister(settings, dir == null);
         Worker worker = node.worker();
         spec.commandLine().getErr().println("worker ready: " + workerId + " joined " + coordinatorAddress

@@ -3,6 +3,13 @@ package io.sluice.coordinator;
 import io.sluice.coordinator.scheduler.Stage;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.OperatorMetrics;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.ValueFormat;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.RangeBoundaries;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Schema;
+import io.sluice.shuffle.ShuffleReaderExec;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -10,13 +17,16 @@ import java.util.Map;
 
 /**
  * EXPLAIN ANALYZE text: each stage's plan with, per operator, its output rows, batches and own
- * time summed over the stage's tasks, and the min / median / max over tasks of rows and time.
+ * time summed over the stage's tasks, and the min / median / max over tasks of rows and time;
+ * then, for operators that reserved memory, the largest peak of one task ({@code peak_mem}), and
+ * for operators that spilled, bytes written, spill count and spill time summed over tasks.
  */
 final class AnalyzedPlanText {
     private AnalyzedPlanText() {
     }
 
-    static String render(List<Stage> stages, Map<Integer, List<OperatorMetrics>> metrics, long resultRows, long elapsedNanos) {
+    static String render(List<Stage> stages, Map<Integer, List<OperatorMetrics>> metrics,
+            Map<String, List<List<Object>>> splits, long resultRows, long elapsedNanos) {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "Query: %d rows in %s%n", resultRows, millis(elapsedNanos)));
         for (Stage s : stages) {
@@ -24,18 +34,58 @@ final class AnalyzedPlanText {
             out.append("Stage ").append(s.id()).append(" (").append(s.taskCount()).append(" tasks")
                     .append(s.id() == stages.size() - 1 ? ", result" : "").append(")\n");
             out.append("  ").append(s.plan().describe()).append('\n');
-            append(s.plan().input(), 2, new int[] {0}, tasks, out);
+            append(s.plan().input(), 2, new int[] {0}, tasks, splits, out);
         }
         return out.toString();
     }
 
     /** Operators in pre-order, as the worker numbered them ({@code MeasuredExec.measure}). */
-    private static void append(ExecutionPlan plan, int depth, int[] next, List<OperatorMetrics> tasks, StringBuilder out) {
+    private static void append(ExecutionPlan plan, int depth, int[] next, List<OperatorMetrics> tasks,
+            Map<String, List<List<Object>>> splits, StringBuilder out) {
         int index = next[0]++;
         out.append("  ".repeat(depth)).append(plan.describe()).append("  ").append(summary(index, tasks)).append('\n');
-        for (ExecutionPlan child : plan.children()) {
-            append(child, depth + 1, next, tasks, out);
+        if (plan instanceof ShuffleReaderExec reader && reader.partitioning() instanceof Partitioning.Range range) {
+            appendRange(range, reader.schema(), index, tasks, splits, depth + 1, out);
         }
+        for (ExecutionPlan child : plan.children()) {
+            append(child, depth + 1, next, tasks, splits, out);
+        }
+    }
+
+    /**
+     * Under a reader of a range shuffle: the split points' resolved boundaries and the rows each
+     * partition received (the reader's output rows in the task of that partition).
+     */
+    private static void appendRange(Partitioning.Range range, Schema schema, int operator, List<OperatorMetrics> tasks,
+            Map<String, List<List<Object>>> splits, int depth, StringBuilder out) {
+        String id = range.splits().id();
+        List<List<Object>> boundaries = splits.get(id);
+        out.append("  ".repeat(depth)).append("split points ").append(id).append(": ")
+                .append(boundaries == null ? "not resolved" : boundaries.size() + " boundaries " + format(boundaries, range, schema))
+                .append('\n');
+        long[] rows = new long[tasks.size()];
+        for (int t = 0; t < rows.length; t++) {
+            rows[t] = tasks.get(t).rows()[operator];
+        }
+        out.append("  ".repeat(depth)).append("rows per partition: ").append(Arrays.toString(rows)).append('\n');
+    }
+
+    /** Boundary rows as the values a query prints (dates as dates, decimals with their scale). */
+    private static String format(List<List<Object>> boundaries, Partitioning.Range range, Schema schema) {
+        DataType[] types = new DataType[range.keys().size()];
+        for (int k = 0; k < types.length; k++) {
+            types[k] = range.keys().get(k).expr().type(schema);
+        }
+        Col[] columns = RangeBoundaries.toColumns(boundaries, types);
+        StringBuilder out = new StringBuilder("[");
+        for (int i = 0; i < boundaries.size(); i++) {
+            out.append(i == 0 ? "[" : ", [");
+            for (int k = 0; k < columns.length; k++) {
+                out.append(k == 0 ? "" : ", ").append(columns[k].isNull(i) ? "NULL" : ValueFormat.format(columns[k], i));
+            }
+            out.append(']');
+        }
+        return out.append(']').toString();
     }
 
     private static String summary(int operator, List<OperatorMetrics> tasks) {
@@ -46,14 +96,25 @@ final class AnalyzedPlanText {
         long[] rows = new long[n];
         long[] nanos = new long[n];
         long batches = 0;
+        long peak = 0;
+        long spilled = 0;
+        long spills = 0;
+        long spillNanos = 0;
         for (int t = 0; t < n; t++) {
             OperatorMetrics m = tasks.get(t);
             rows[t] = m.rows()[operator];
             nanos[t] = m.nanos()[operator];
             batches += m.batches()[operator];
+            peak = Math.max(peak, m.peakMemory()[operator]);
+            spilled += m.spilledBytes()[operator];
+            spills += m.spills()[operator];
+            spillNanos += m.spillNanos()[operator];
         }
-        return String.format(Locale.ROOT, "[rows=%d batches=%d time=%s | per task (%d): rows %s, time %s]",
-                Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), n,
+        String memory = peak == 0 ? "" : " peak_mem=" + io.sluice.plan.memory.Bytes.format(peak);
+        String spilling = spills == 0 ? "" : String.format(Locale.ROOT, " spilled=%s spills=%d spill_time=%s",
+                io.sluice.plan.memory.Bytes.format(spilled), spills, millis(spillNanos));
+        return String.format(Locale.ROOT, "[rows=%d batches=%d time=%s%s%s | per task (%d): rows %s, time %s]",
+                Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), memory, spilling, n,
                 spread(rows, false), spread(nanos, true));
     }
 

@@ -35,12 +35,24 @@ import java.util.function.Predicate;
  *       (default true); false joins in the order written.</li>
  *   <li>{@code sluice.optimizer.join-reorder.dp-limit}: relations up to which join orders are
  *       enumerated exhaustively; more are ordered greedily (default 10, at most 16).</li>
+ *   <li>{@code sluice.sort.range-partitioned}: a global ORDER BY without LIMIT range-partitions on
+ *       its keys, sorts each partition and concatenates them in order (default true); false
+ *       gathers every row into one partition and sorts it there.</li>
+ *   <li>{@code sluice.result.max-bytes}: the most a query's result may take as it is collected on the
+ *       coordinator for the client (Arrow bytes, as {@code 64m} or a number; default 1 GiB); a larger
+ *       result fails the query and frees what was fetched.</li>
  * </ul>
  */
 public final class QueryConfig {
     /** One setting: its name, default, what a valid value is, and the message when it is not. */
-    private record Setting(String name, Object defaultValue, Predicate<Object> valid, String requirement) {
+    private record Setting(String name, Object defaultValue, Predicate<Object> valid, String requirement, boolean size) {
+        Setting(String name, Object defaultValue, Predicate<Object> valid, String requirement) {
+            this(name, defaultValue, valid, requirement, false);
+        }
     }
+
+    /** Default cap of a result the coordinator collects for a client. */
+    public static final long DEFAULT_RESULT_MAX_BYTES = 1L << 30;
 
     private static final List<Setting> SETTINGS = List.of(
             new Setting("sluice.optimizer.enabled", true, v -> true, "true or false"),
@@ -56,7 +68,9 @@ public final class QueryConfig {
                     v -> (long) v >= -1, "-1 (never) or more"),
             new Setting("sluice.optimizer.join-reorder", true, v -> true, "true or false"),
             new Setting("sluice.optimizer.join-reorder.dp-limit", (long) ReorderJoins.DEFAULT_DP_LIMIT,
-                    v -> (long) v >= 2 && (long) v <= 16, "between 2 and 16"));
+                    v -> (long) v >= 2 && (long) v <= 16, "between 2 and 16"),
+            new Setting("sluice.sort.range-partitioned", true, v -> true, "true or false"),
+            new Setting("sluice.result.max-bytes", DEFAULT_RESULT_MAX_BYTES, v -> (long) v >= 1, "positive", true));
 
     public static final List<String> NAMES = SETTINGS.stream().map(Setting::name).toList();
 
@@ -91,6 +105,9 @@ public final class QueryConfig {
                 return Boolean.parseBoolean(value);
             }
             throw new SluiceException("setting " + setting.name() + " needs true or false, not '" + value + "'");
+        }
+        if (setting.size()) {
+            return io.sluice.plan.memory.Bytes.parse(setting.name(), value);
         }
         try {
             return Long.parseLong(value);
@@ -141,6 +158,14 @@ public final class QueryConfig {
 
     public int joinReorderDpLimit() {
         return (int) number("sluice.optimizer.join-reorder.dp-limit");
+    }
+
+    public boolean rangePartitionedSort() {
+        return flag("sluice.sort.range-partitioned");
+    }
+
+    public long resultMaxBytes() {
+        return number("sluice.result.max-bytes");
     }
 
     public JoinSelection joinSelection() {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
+import io.sluice.coordinator.scheduler.ResolvedSplitPoints;
 import io.sluice.coordinator.scheduler.Stage;
 import io.sluice.coordinator.scheduler.StageCutter;
 import io.sluice.coordinator.scheduler.TaskFailedException;
@@ -344,8 +345,9 @@ public final class QueryService {
         List<Stage> stages = StageCutter.cut(physical, jobId);
         jobMetrics.watch(jobId);
         long start = System.nanoTime();
+        ResolvedSplitPoints splits = new ResolvedSplitPoints();
         try {
-            List<MapStatus> result = scheduler.run(jobId, stages);
+            List<MapStatus> result = scheduler.run(jobId, stages, splits);
             long rows = 0;
             List<Batch> batches = fetcher.fetchAll(jobId, stages.get(stages.size() - 1).shuffleId(), result);
             for (Batch b : batches) {
@@ -353,7 +355,7 @@ public final class QueryService {
                 b.close();
             }
             long elapsed = System.nanoTime() - start;
-            return AnalyzedPlanText.render(stages, jobMetrics.take(jobId), rows, elapsed);
+            return AnalyzedPlanText.render(stages, jobMetrics.take(jobId), splits.all(), rows, elapsed);
         } catch (TaskFailedException e) {
             throw new SluiceException("query failed: " + e.getMessage(), e);
         } finally {
@@ -377,7 +379,7 @@ public final class QueryService {
     }
 
     private ExecutionPlan physicalPlan(LogicalPlan optimized, QueryConfig config) {
-        ExecutionPlan physical = new PhysicalPlanner(config.joinSelection()).plan(optimized);
+        ExecutionPlan physical = new PhysicalPlanner(config.joinSelection(), config.rangePartitionedSort()).plan(optimized);
         int partitions = config.shufflePartitions() > 0 ? config.shufflePartitions() : shufflePartitions.getAsInt();
         return physicalOptimizer.optimize(physical, new PhysicalConfig(Math.max(1, partitions)));
     }
@@ -415,13 +417,15 @@ public final class QueryService {
 
     private byte[] run(LogicalPlan plan, QueryConfig config, RunningQueries.Handle handle) {
         ExecutionPlan physical = physicalPlan(logicalOptimizer(config).optimize(plan), config);
+        // split points resolved by the first attempt are bound again, not sampled again, by a second one
+        ResolvedSplitPoints splits = new ResolvedSplitPoints();
         for (int attempt = 1; ; attempt++) {
             String jobId = "job" + jobIds.incrementAndGet();
             List<Stage> stages = StageCutter.cut(physical, jobId);
             handle.runningAs(jobId);
             try {
-                List<MapStatus> result = scheduler.run(jobId, stages, handle::cancelReason);
-                return collect(jobId, stages.get(stages.size() - 1), result);
+                List<MapStatus> result = scheduler.run(jobId, stages, splits, handle::cancelReason);
+                return collect(jobId, stages.get(stages.size() - 1), result, config.resultMaxBytes());
             } catch (TaskFailedException e) {
                 if (attempt >= JOB_ATTEMPTS || e instanceof AttemptsExhaustedException) {
                     throw new SluiceException("query failed: " + e.getMessage(), e);
@@ -459,13 +463,14 @@ public final class QueryService {
         FileWriteExec.checkWritable(plan.schema());
         ExecutionPlan physical = new FileWriteExec(physicalPlan(logicalOptimizer(config).optimize(plan), config), target);
         boolean existed = FileCommitProtocol.setup(target);
+        ResolvedSplitPoints splits = new ResolvedSplitPoints();
         for (int attempt = 1; ; attempt++) {
             String jobId = "job" + jobIds.incrementAndGet();
             List<Stage> stages = StageCutter.cut(physical, jobId);
             boolean committed = false;
             handle.runningAs(jobId);
             try {
-                List<MapStatus> result = scheduler.run(jobId, stages, handle::cancelReason);
+                List<MapStatus> result = scheduler.run(jobId, stages, splits, handle::cancelReason);
                 List<String> attemptDirs = new ArrayList<>();
                 long rows = 0;
                 List<Batch> batches = fetcher.fetchAll(jobId, stages.get(stages.size() - 1).shuffleId(), result);
@@ -511,12 +516,37 @@ public final class QueryService {
         }
     }
 
-    private byte[] collect(String jobId, Stage resultStage, List<MapStatus> statuses) {
+    /**
+     * Fetches and encodes the result, within {@code maxBytes} (sluice.result.max-bytes): the
+     * blocks' sizes on disk are checked before anything is fetched, and the fetched Arrow batches
+     * and the encoded stream after; over the cap the query fails and the batches are freed.
+     */
+    private byte[] collect(String jobId, Stage resultStage, List<MapStatus> statuses, long maxBytes) {
+        long stored = 0;
+        for (MapStatus s : statuses) {
+            stored += s.bytesPerPartition()[0];
+        }
+        checkResultSize(stored, maxBytes);
         List<Batch> batches = fetcher.fetchAll(jobId, resultStage.shuffleId(), statuses);
         try {
-            return ArrowIpc.encode(resultStage.plan().schema(), batches, allocator);
+            long fetched = 0;
+            for (Batch b : batches) {
+                fetched += b.root().getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum();
+            }
+            checkResultSize(fetched, maxBytes);
+            byte[] encoded = ArrowIpc.encode(resultStage.plan().schema(), batches, allocator);
+            checkResultSize(encoded.length, maxBytes);
+            return encoded;
         } finally {
             batches.forEach(Batch::close);
+        }
+    }
+
+    private static void checkResultSize(long bytes, long maxBytes) {
+        if (bytes > maxBytes) {
+            throw new SluiceException("the query's result is larger than sluice.result.max-bytes ("
+                    + io.sluice.plan.memory.Bytes.format(maxBytes) + "): at least " + io.sluice.plan.memory.Bytes.format(bytes)
+                    + "; add a LIMIT, aggregate further, or raise the setting");
         }
     }
 

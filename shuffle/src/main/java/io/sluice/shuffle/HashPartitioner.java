@@ -101,7 +101,7 @@ public final class HashPartitioner {
                     hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : hashString(v[i]));
                 }
             }
-            case INT32, INT64, DATE32, DECIMAL -> {
+            case INT32, INT64, DATE32, DECIMAL, TIMESTAMP -> {
                 long[] v = col.longs;
                 for (int i = 0; i < rows; i++) {
                     hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : mix(v[i]));

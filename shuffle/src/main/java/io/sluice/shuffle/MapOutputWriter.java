@@ -4,6 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.HeapSize;
+import io.sluice.plan.memory.MemoryMetricsSink;
+import io.sluice.plan.memory.MemoryReservation;
+import io.sluice.plan.memory.TaskMemoryPool;
 import io.sluice.plan.types.Schema;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -75,6 +79,8 @@ final class MapOutputWriter {
     private final List<Path> temporaries = new ArrayList<>();
     private Direct direct;
     private long bufferedRows;
+    private final MemoryReservation reservation;
+    private long bufferedBytes;
     private long writeNanos;
     private long bytesWritten;
     private boolean finished;
@@ -90,6 +96,17 @@ final class MapOutputWriter {
     /** {@code dataFile} and {@code indexFile} are the final names; their directory must exist. */
     MapOutputWriter(Path dataFile, Path indexFile, int map, Schema schema, int partitions, BufferAllocator allocator,
             ShuffleCompression compression, int batchSize, long maxBufferedRows) {
+        this(dataFile, indexFile, map, schema, partitions, allocator, compression, batchSize, maxBufferedRows,
+                TaskMemoryPool.unbounded("map-" + map).register("shuffle buffers", MemoryMetricsSink.NONE));
+    }
+
+    /**
+     * A writer whose buffered rows are held under {@code reservation}: when it is refused, the
+     * buffers spill early, as they do past {@code maxBufferedRows}. The caller closes the reservation.
+     */
+    MapOutputWriter(Path dataFile, Path indexFile, int map, Schema schema, int partitions, BufferAllocator allocator,
+            ShuffleCompression compression, int batchSize, long maxBufferedRows, MemoryReservation reservation) {
+        this.reservation = requireNonNull(reservation, "reservation is null");
         this.dataFile = requireNonNull(dataFile, "dataFile is null");
         this.indexFile = requireNonNull(indexFile, "indexFile is null");
         this.directory = dataFile.toAbsolutePath().getParent();
@@ -119,8 +136,11 @@ final class MapOutputWriter {
         buffer.add(columns);
         rows[partition] += count;
         bufferedRows += count;
-        if (bufferedRows > maxBufferedRows) {
+        bufferedBytes += HeapSize.of(columns);
+        if (bufferedRows > maxBufferedRows || !reservation.tryResize(bufferedBytes)) {
             spill();
+            bufferedBytes = 0;
+            reservation.free();
         }
     }
 
@@ -296,6 +316,7 @@ final class MapOutputWriter {
             writeNanos += System.nanoTime() - start;
         }
         spills.add(new Spill(file, offsets, lengths));
+        reservation.recordSpill(offsets[buffers.length - 1] + lengths[buffers.length - 1], System.nanoTime() - start);
     }
 
     /** Writes partition {@code r}'s buffered rows as record batch messages of at most {@code batchSize} rows. */

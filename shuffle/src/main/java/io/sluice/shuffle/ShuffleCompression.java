@@ -3,6 +3,7 @@ package io.sluice.shuffle;
 import io.sluice.plan.SluiceException;
 import java.util.Locale;
 import org.apache.arrow.compression.CommonsCompressionFactory;
+import io.sluice.plan.exec.Lz4FrameCodec;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;

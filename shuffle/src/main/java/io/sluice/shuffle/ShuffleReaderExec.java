@@ -40,6 +40,10 @@ public record ShuffleReaderExec(Schema schema, String shuffleId, Partitioning pa
         requireNonNull(partitioning, "partitioning is null");
         mapOutputs = List.copyOf(requireNonNull(mapOutputs, "mapOutputs is null"));
         requireNonNull(properties, "properties is null");
+        if (!properties.partitioning().equals(partitioning)) {
+            throw new IllegalArgumentException("reader properties partitioned " + properties.partitioning()
+                    + ", the shuffle " + partitioning);
+        }
         int n = partitioning.partitionCount();
         for (int m = 0; m < mapOutputs.size(); m++) {
             int length = mapOutputs.get(m).bytesPerPartition().length;
@@ -55,9 +59,19 @@ public record ShuffleReaderExec(Schema schema, String shuffleId, Partitioning pa
                 "partitioning is null")));
     }
 
+    /**
+     * A reader that also states what else is known of the rows it reads back: an ordered gather's
+     * reader concatenates the map outputs in map order, which is the gather's order, so operators
+     * above it that choose how to run from their input's ordering (a sorted aggregate) choose in
+     * the task as the optimizer did. {@code properties.partitioning()} is the shuffle's.
+     */
+    public ShuffleReaderExec(Schema schema, String shuffleId, List<MapStatus> mapOutputs, PlanProperties properties) {
+        this(schema, shuffleId, requireNonNull(properties, "properties is null").partitioning(), mapOutputs, properties);
+    }
+
     /** A copy bound to the finished map stage's outputs, indexed by map partition. */
     public ShuffleReaderExec withMapOutputs(List<MapStatus> outputs) {
-        return new ShuffleReaderExec(schema, shuffleId, partitioning, outputs);
+        return new ShuffleReaderExec(schema, shuffleId, outputs, properties);
     }
 
     @Override

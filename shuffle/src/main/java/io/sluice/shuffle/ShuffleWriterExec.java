@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.MapStatus;
 import io.sluice.plan.physical.Partitioning;
@@ -99,10 +100,11 @@ public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitio
             throw new UncheckedIOException("cannot create shuffle directory " + directory, e);
         }
         ShuffleSettings settings = env.settings();
+        MemoryReservation buffers = context.reserve(describe() + " buffers");
         MapOutputWriter output = new MapOutputWriter(ShuffleBlocks.dataFile(env.localDirectory(), shuffleId, mapPartition),
                 ShuffleBlocks.indexFile(env.localDirectory(), shuffleId, mapPartition), mapPartition, input.schema(),
                 outputPartitioning.partitionCount(), context.allocator(), settings.compression(), context.batchSize(),
-                settings.maxBufferedRows());
+                settings.maxBufferedRows(), buffers);
         RowRouter router = new RowRouter(outputPartitioning, mapPartition, input.schema());
         boolean committed = false;
         try {
@@ -120,8 +122,12 @@ public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitio
             env.metrics().addWrite(output.recordsWritten(), output.bytesWritten(), output.writeNanos());
             return new MapStatus(env.workerId(), env.host(), env.port(), bytes);
         } finally {
-            if (!committed) {
-                output.abort();
+            try {
+                if (!committed) {
+                    output.abort();
+                }
+            } finally {
+                buffers.close();
             }
         }
     }

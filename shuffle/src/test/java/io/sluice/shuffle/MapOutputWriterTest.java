@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.MemoryBudget;
+import io.sluice.plan.memory.MemoryMetricsSink;
+import io.sluice.plan.memory.TaskMemoryPool;
 import io.sluice.plan.types.DataType;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +50,37 @@ class MapOutputWriterTest {
         MapOutputWriter writer = new MapOutputWriter(ShuffleBlocks.dataFile(root, "j-spill", 0),
                 ShuffleBlocks.indexFile(root, "j-spill", 0), 0, MapOutputFixture.SCHEMA, partitions, allocator,
                 ShuffleCompression.LZ4_FRAME, 512, 1000);
+        writeAndCheck(partitions, writer, dir);
+    }
+
+    /** The same with no row bound but 16 KiB of task memory: the buffers spill when it is refused. */
+    @ParameterizedTest
+    @ValueSource(ints = {5, 40})
+    void buffersSpillWhenTheirMemoryIsRefused(int partitions) throws Exception {
+        Path dir = Files.createDirectories(root.resolve("j-spill"));
+        long[] spills = new long[1];
+        MemoryMetricsSink sink = new MemoryMetricsSink() {
+            @Override
+            public void peakMemory(long bytes) {
+            }
+
+            @Override
+            public void spilled(long bytes, long nanos) {
+                spills[0]++;
+            }
+        };
+        MemoryBudget budget = new MemoryBudget("w", 16 << 10);
+        try (TaskMemoryPool pool = budget.newTaskPool("t")) {
+            MapOutputWriter writer = new MapOutputWriter(ShuffleBlocks.dataFile(root, "j-spill", 0),
+                    ShuffleBlocks.indexFile(root, "j-spill", 0), 0, MapOutputFixture.SCHEMA, partitions, allocator,
+                    ShuffleCompression.LZ4_FRAME, 512, Long.MAX_VALUE, pool.register("shuffle buffers", sink));
+            writeAndCheck(partitions, writer, dir);
+        }
+        assertThat(spills[0]).isGreaterThan(5);
+        assertThat(budget.reserved()).isZero();
+    }
+
+    private void writeAndCheck(int partitions, MapOutputWriter writer, Path dir) throws Exception {
         // Rows arrive in chunks of 70; row i goes to partition i % partitions.
         for (int from = 0; from < ROWS; from += 70) {
             for (int r = 0; r < partitions; r++) {

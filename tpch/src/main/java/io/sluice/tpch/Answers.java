@@ -48,10 +48,16 @@ public final class Answers {
         }
         if (value instanceof Double || value instanceof Float) {
             double d = ((Number) value).doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                return Double.toString(d);
+            }
             if (d == Math.rint(d) && Math.abs(d) < 1e15) {
                 return (long) d;
             }
             return new BigDecimal(d).round(SIGNIFICANT).stripTrailingZeros().toPlainString();
+        }
+        if (value instanceof java.sql.Timestamp t) {
+            return t.toLocalDateTime().toString(); // DuckDB's JDBC timestamps, as Sluice's LocalDateTime prints
         }
         return value.toString();
     }

@@ -17,31 +17,50 @@ import io.sluice.shuffle.ShuffleEnvironment;
 import io.sluice.shuffle.ShuffleFetchException;
 import io.sluice.shuffle.ShuffleTaskMetrics;
 import io.sluice.shuffle.ShuffleWriterExec;
+import io.sluice.plan.memory.ArrowMemoryListener;
+import io.sluice.plan.memory.MemoryBudget;
+import io.sluice.plan.memory.MemoryLimitException;
+import io.sluice.plan.memory.MemoryMetricsSink;
+import io.sluice.plan.memory.SpillFiles;
+import io.sluice.plan.memory.TaskMemoryPool;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs one task: deserializes the stage plan, executes the task's partition into shuffle files
- * under a child allocator with the task memory limit, and reports how it went. Never throws: a
- * user error (bad data, a missing file) is reported as such and the worker goes on.
+ * with its own memory pool of the worker's budget (its Arrow allocator draws from the same pool)
+ * and its own spill directory, and reports how it went. When the task ends, whatever the outcome,
+ * its pool is closed and its spill directory deleted. A user error (bad data, a missing file, not
+ * enough memory) is reported as such and the worker goes on. A JVM error such as
+ * {@code OutOfMemoryError} is not swallowed: the worker's fatal-error handler stops the worker and
+ * the error is rethrown, so the coordinator sees a lost worker, not a failed task.
  */
 final class TaskRunner {
     private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
 
     private final String workerId;
     private final BufferAllocator allocator;
+    private final MemoryBudget memory;
     private final long taskMemoryLimit;
+    private final Path spillDirectory;
     private final ShuffleEnvironment shuffle;
+    private final Consumer<Throwable> fatalError;
 
-    TaskRunner(String workerId, BufferAllocator allocator, long taskMemoryLimit, ShuffleEnvironment shuffle) {
+    TaskRunner(String workerId, BufferAllocator allocator, MemoryBudget memory, long taskMemoryLimit,
+            Path spillDirectory, ShuffleEnvironment shuffle, Consumer<Throwable> fatalError) {
         this.workerId = requireNonNull(workerId, "workerId is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
+        this.memory = requireNonNull(memory, "memory is null");
         this.taskMemoryLimit = taskMemoryLimit;
+        this.spillDirectory = requireNonNull(spillDirectory, "spillDirectory is null");
         this.shuffle = requireNonNull(shuffle, "shuffle is null");
+        this.fatalError = requireNonNull(fatalError, "fatalError is null");
     }
 
     /** How a task went, and the shuffle it wrote (null if its plan did not even decode). */
@@ -55,23 +74,36 @@ final class TaskRunner {
     Outcome run(TaskDescription task, BooleanSupplier cancelled, MapOutputLocator locator) {
         long start = System.nanoTime();
         ShuffleEnvironment environment = shuffle.forTask(task.jobId(), task.launchId());
-        Outcome outcome = execute(task, environment, cancelled, locator);
+        Outcome outcome;
+        TaskMemoryPool pool = memory.newTaskPool(task.taskId());
+        try {
+            outcome = execute(task, environment, cancelled, locator, pool);
+        } finally {
+            long left = pool.release();
+            if (left != 0) {
+                LOG.debug("task {} ended with {} bytes still reserved by its operators", task.taskId(), left);
+            }
+        }
         ShuffleTaskMetrics m = environment.metrics();
         TaskMetrics metrics = new TaskMetrics(System.nanoTime() - start, m.recordsWritten(), m.bytesWritten(),
-                m.writeNanos(), m.recordsRead(), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos());
+                m.writeNanos(), m.recordsRead(), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos(), pool.peak(),
+                pool.spilledBytes(), pool.spills());
         LOG.debug("task {}: {}", task.taskId(), m);
         return new Outcome(outcome.finished().withMetrics(metrics), outcome.shuffleId());
     }
 
     private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled,
-            MapOutputLocator locator) {
+            MapOutputLocator locator, TaskMemoryPool pool) {
         String shuffleId = null;
-        try (BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(), 0, taskMemoryLimit)) {
+        try (SpillFiles spills = new SpillFiles(spillDirectory.resolve("spill-" + safeName(task.taskId())));
+                BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(),
+                        new ArrowMemoryListener(pool.register("Arrow buffers of task " + task.taskId(),
+                                MemoryMetricsSink.NONE)), 0, taskMemoryLimit)) {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
-            TaskContext context = new TaskContext(task.jobId(), task.taskId(), taskAllocator,
-                    TaskContext.DEFAULT_BATCH_SIZE, Map.of(ShuffleEnvironment.class, environment, MapOutputLocator.class,
-                    locator), cancelled);
+            TaskContext context = new TaskContext(task.jobId(), task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
+                    Map.of(ShuffleEnvironment.class, environment, MapOutputLocator.class, locator), cancelled, pool, spills,
+                    MemoryMetricsSink.NONE);
             context.checkNotCancelled();
             // Every operator below the writer is counted for EXPLAIN ANALYZE: a clock read per batch.
             MeasuredExec.Measured measured = MeasuredExec.measure(plan.input());
@@ -82,6 +114,12 @@ final class TaskRunner {
             LOG.info("task {} failed on bad input: {}", task.taskId(), e.getMessage());
             return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.getMessage(), true), shuffleId);
         } catch (RuntimeException e) {
+            MemoryLimitException memoryLimit = causeOf(e, MemoryLimitException.class);
+            if (memoryLimit != null) {
+                // Refused memory met on another thread (a shuffle fetch decoding into the task's allocator).
+                LOG.info("task {} ran out of memory: {}", task.taskId(), memoryLimit.getMessage());
+                return new Outcome(TaskFinished.failed(task.taskId(), workerId, memoryLimit.getMessage(), true), shuffleId);
+            }
             for (Throwable t = e; t != null; t = t.getCause()) {
                 if (t instanceof TaskCancelledException) {
                     LOG.info("task {} stopped: cancelled", task.taskId());
@@ -98,8 +136,26 @@ final class TaskRunner {
             LOG.warn("task {} failed", task.taskId(), e);
             return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.toString(), false), shuffleId);
         } catch (Error e) {
-            LOG.warn("task {} failed", task.taskId(), e);
-            return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.toString(), false), shuffleId);
+            fatalError.accept(e);
+            throw e;
         }
+    }
+
+    private static <T extends Throwable> T causeOf(Throwable e, Class<T> type) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (type.isInstance(t)) {
+                return type.cast(t);
+            }
+            for (Throwable s : t.getSuppressed()) {
+                if (type.isInstance(s)) {
+                    return type.cast(s);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String safeName(String taskId) {
+        return taskId.replaceAll("[^A-Za-z0-9._-]", "_");
     }
 }

@@ -18,6 +18,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.sluice.plan.memory.MemoryBudget;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -32,6 +33,7 @@ public final class Worker implements AutoCloseable {
 
     private final WorkerSettings settings;
     private final BufferAllocator allocator;
+    private final MemoryBudget memory;
     private final ShuffleServer shuffleServer;
     private final ShuffleClient shuffleClient;
     private final ThreadPoolExecutor slots;
@@ -47,6 +49,7 @@ public final class Worker implements AutoCloseable {
             throw new SluiceException("cannot create the worker directory " + settings.localDirectory() + ": " + e.getMessage());
         }
         this.allocator = new RootAllocator(settings.memoryLimitBytes());
+        this.memory = new MemoryBudget(settings.workerId(), settings.memoryLimitBytes());
         this.shuffleServer = new ShuffleServer(settings.host(), settings.shufflePort(), settings.localDirectory(),
                 ShuffleServer.Options.defaults().withSecret(settings.authSecret())).start();
         this.shuffleClient = new ShuffleClient(settings.workerId(),
@@ -60,7 +63,8 @@ public final class Worker implements AutoCloseable {
                 });
         ShuffleEnvironment environment = new ShuffleEnvironment(settings.workerId(), settings.host(), shuffleServer.port(),
                 settings.localDirectory(), shuffleClient).withSettings(ShuffleSettings.from(System::getProperty));
-        TaskRunner runner = new TaskRunner(settings.workerId(), allocator, settings.taskMemoryLimitBytes(), environment);
+        TaskRunner runner = new TaskRunner(settings.workerId(), allocator, memory, settings.taskMemoryLimitBytes(),
+                settings.localDirectory(), environment, this::stopAfterFatalError);
         NodeConfig node = NodeConfig.worker(settings.host(), settings.port(), settings.coordinatorAddress())
                 .withStableAfter(settings.stableAfter()).withSecret(settings.authSecret());
         this.system = SluiceNode.start(WorkerActor.create(settings, shuffleServer.port(), runner, slots, shuffleServer,
@@ -97,6 +101,29 @@ public final class Worker implements AutoCloseable {
 
     public BufferAllocator allocator() {
         return allocator;
+    }
+
+    /** The memory this worker's tasks share; every task's pool is closed when its task ends. */
+    public MemoryBudget memory() {
+        return memory;
+    }
+
+    /**
+     * A task hit a JVM error ({@code OutOfMemoryError}): the worker's state is unknown, so it
+     * leaves the cluster (the coordinator then treats it as lost and re-runs its tasks elsewhere)
+     * and stops; a {@code bin/sluice worker} process exits when it has stopped.
+     */
+    private void stopAfterFatalError(Throwable error) {
+        LOG.error("worker {} stops after a fatal error in a task", settings.workerId(), error);
+        Thread stopper = new Thread(() -> {
+            try {
+                close();
+            } catch (RuntimeException | Error e) {
+                LOG.error("worker {} could not stop cleanly", settings.workerId(), e);
+            }
+        }, settings.workerId() + "-fatal-stop");
+        stopper.setDaemon(true);
+        stopper.start();
     }
 
     /** Tasks running or queued on this worker's slots now (approximate while tasks start and end). */

@@ -28,9 +28,43 @@ public record WorkerSettings(String workerId, String host, int port, int shuffle
         }
     }
 
+    /** The system property (and {@code bin/sluice worker --memory}) naming a worker's memory: {@code 64m}, {@code 4g}. */
+    public static final String MEMORY_PROPERTY = "sluice.worker.memory";
+
+    /** Share of the JVM's maximum heap a worker's memory defaults to, when {@value #MEMORY_PROPERTY} is unset. */
+    public static final double DEFAULT_HEAP_FRACTION = 0.6;
+
+    /**
+     * Defaults: two slots, and memory from {@value #MEMORY_PROPERTY} or else
+     * {@value #DEFAULT_HEAP_FRACTION} of the JVM's maximum heap. That one budget covers the heap
+     * structures of running tasks and their Arrow buffers (direct memory, whose JVM limit defaults
+     * to the maximum heap); the rest of the heap is left to what is not counted (batches in flight
+     * between operators, Netty buffers, the actor system).
+     */
     public static WorkerSettings defaults(String workerId, String host, String coordinatorAddress, Path localDirectory) {
-        return new WorkerSettings(workerId, host, 0, 0, coordinatorAddress, 2, localDirectory, 4L << 30, 1L << 30,
+        long memory = defaultMemory();
+        return new WorkerSettings(workerId, host, 0, 0, coordinatorAddress, 2, localDirectory, memory, memory,
                 Duration.ofSeconds(7), secretFromEnvironment());
+    }
+
+    /** {@value #MEMORY_PROPERTY} if set, else {@value #DEFAULT_HEAP_FRACTION} of the maximum heap. */
+    public static long defaultMemory() {
+        return configuredMemory().orElse((long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_FRACTION));
+    }
+
+    /** {@value #MEMORY_PROPERTY}, if set. */
+    public static java.util.OptionalLong configuredMemory() {
+        String configured = System.getProperty(MEMORY_PROPERTY);
+        if (configured == null || configured.isBlank()) {
+            return java.util.OptionalLong.empty();
+        }
+        return java.util.OptionalLong.of(io.sluice.plan.memory.Bytes.parse(MEMORY_PROPERTY, configured));
+    }
+
+    /** A copy with {@code bytes} of memory for its tasks (heap structures and Arrow buffers together). */
+    public WorkerSettings withMemory(long bytes) {
+        return new WorkerSettings(workerId, host, port, shufflePort, coordinatorAddress, slots, localDirectory,
+                bytes, bytes, stableAfter, authSecret);
     }
 
     public WorkerSettings withSlots(int n) {

@@ -84,13 +84,18 @@ public final class TpchBenchmark {
         System.out.printf(Locale.ROOT, "data ready in %.1f s: %s%n", (System.nanoTime() - started) / 1e9, data.directory());
 
         List<Result> results = new ArrayList<>();
-        SessionHolder sessions = new SessionHolder(options, data);
-        try {
+        // With --memory, each query runs on the default cluster and then on one whose workers have
+        // that memory, so both meet the query at the same point of the JVM's warm-up.
+        try (SessionHolder sessions = new SessionHolder(options, data, 0);
+                SessionHolder limited = new SessionHolder(options, data, options.memory)) {
             for (int query : options.queries) {
-                results.add(runSluice(sessions, options, query));
+                Result result = runSluice(sessions, options, query);
+                if (options.memory > 0) {
+                    System.out.println("memory " + io.sluice.plan.memory.Bytes.format(options.memory) + ":");
+                    result.limited = runSluice(limited, options, query);
+                }
+                results.add(result);
             }
-        } finally {
-            sessions.close();
         }
         long peakRssKb = peakRssKb();
         if (options.compare) {
@@ -109,6 +114,7 @@ public final class TpchBenchmark {
         }
         print(options, results, peakRssKb);
         boolean disagree = results.stream().anyMatch(r -> (r.agreement != null && !r.agreement.startsWith("yes"))
+                || (r.limited != null && r.limited.agreement != null && !r.limited.agreement.startsWith("yes"))
                 || (r.sparkComparedWithSluice && !r.sparkAgreement.startsWith("yes")));
         if (disagree) {
             System.exit(1);
@@ -130,6 +136,11 @@ public final class TpchBenchmark {
         double sparkMedianMs = Double.NaN;
         String sparkAgreement;
         boolean sparkComparedWithSluice;
+        /** The same query on workers of --memory (null without it); its agreement is with DuckDB. */
+        Result limited;
+        /** Bytes the measured runs spilled and the largest memory one task held (embedded cluster only). */
+        long spilledBytes = -1;
+        long peakTaskMemory = -1;
 
         Result(int query) {
             this.query = query;
@@ -140,18 +151,21 @@ public final class TpchBenchmark {
     private static final class SessionHolder implements AutoCloseable {
         private final Options options;
         private final TpchData data;
+        private final long workerMemory;
         private Session session;
 
-        SessionHolder(Options options, TpchData data) {
+        /** {@code workerMemory} 0: the workers' default memory. */
+        SessionHolder(Options options, TpchData data, long workerMemory) {
             this.options = options;
             this.data = data;
+            this.workerMemory = workerMemory;
         }
 
         Session get() {
             if (session == null) {
                 session = options.coordinator != null
                         ? Session.connect(options.coordinator.split(":")[0], Integer.parseInt(options.coordinator.split(":")[1]))
-                        : Session.local(LocalCluster.Options.of(options.workers));
+                        : Session.local(LocalCluster.Options.of(options.workers).withWorkerMemory(workerMemory));
                 StringBuilder ddl = new StringBuilder();
                 for (Map.Entry<String, Path> table : data.tables().entrySet()) {
                     ddl.append("CREATE EXTERNAL TABLE ").append(table.getKey()).append(" STORED AS PARQUET LOCATION '")
@@ -225,6 +239,8 @@ public final class TpchBenchmark {
                 result.sluiceMedianMs = times[times.length / 2];
                 if (options.coordinator == null) {
                     result.fetchWaitShare = measured.fetchWaitShare();
+                    result.spilledBytes = measured.spilledBytes() / options.runs;
+                    result.peakTaskMemory = measured.peakMemory();
                 }
             }
         } catch (InterruptedException e) {
@@ -280,6 +296,9 @@ public final class TpchBenchmark {
         result.duckdbMedianMs = times[times.length / 2];
         result.duckdbAnswer = expected;
         result.agreement = result.answer == null ? "-" : Agreement.of(result.answer, expected, sql);
+        if (result.limited != null) {
+            result.limited.agreement = result.limited.answer == null ? "-" : Agreement.of(result.limited.answer, expected, sql);
+        }
     }
 
     /** Spark's answer against Sluice's, or against DuckDB's when Sluice has none. */
@@ -321,6 +340,9 @@ public final class TpchBenchmark {
                 options.spark ? "; Spark 4.2 local[2]" : "");
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-5s %10s %8s %10s", "query", "sluice_ms", "rows",
                 "fetch_wait"));
+        if (options.memory > 0) {
+            header.append(String.format(Locale.ROOT, " %10s %9s %10s %10s", "memory_ms", "vs_unlim", "spilled", "task_peak"));
+        }
         if (options.compare) {
             header.append(String.format(Locale.ROOT, " %10s %9s", "duckdb_ms", "vs_duckdb"));
         }
@@ -330,12 +352,16 @@ public final class TpchBenchmark {
         if (options.compare) {
             header.append(String.format(Locale.ROOT, "  %-12s", "duckdb_agree"));
         }
+        if (options.compare && options.memory > 0) {
+            header.append(String.format(Locale.ROOT, "  %-12s", "memory_agree"));
+        }
         if (options.spark) {
             header.append(String.format(Locale.ROOT, "  %-12s", "spark_agree"));
         }
         System.out.println(header.toString().stripTrailing());
         GeometricMean versusDuckDb = new GeometricMean();
         GeometricMean versusSpark = new GeometricMean();
+        GeometricMean versusUnlimited = new GeometricMean();
         List<String> notes = new ArrayList<>();
         for (Result r : results) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "q%-4d %10s %8s %10s", r.query,
@@ -345,6 +371,21 @@ public final class TpchBenchmark {
             if (r.error != null) {
                 notes.add(String.format(Locale.ROOT, "q%d sluice error: %s", r.query, r.error));
             }
+            if (options.memory > 0) {
+                Result m = r.limited;
+                boolean both = m != null && m.error == null && r.error == null;
+                if (both) {
+                    versusUnlimited.add(m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001));
+                }
+                line.append(String.format(Locale.ROOT, " %10s %9s %10s %10s",
+                        m == null || m.error != null ? "error" : String.format(Locale.ROOT, "%.0f", m.sluiceMedianMs),
+                        both ? String.format(Locale.ROOT, "%.2fx", m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001)) : "-",
+                        m == null || m.spilledBytes < 0 ? "-" : io.sluice.plan.memory.Bytes.format(m.spilledBytes).replace(" ", ""),
+                        m == null || m.peakTaskMemory < 0 ? "-" : io.sluice.plan.memory.Bytes.format(m.peakTaskMemory).replace(" ", "")));
+                if (m != null && m.error != null) {
+                    notes.add(String.format(Locale.ROOT, "q%d sluice error with --memory: %s", r.query, m.error));
+                }
+            }
             if (options.compare) {
                 line.append(peerColumns(r, r.duckdbMedianMs, versusDuckDb));
             }
@@ -353,6 +394,10 @@ public final class TpchBenchmark {
             }
             if (options.compare) {
                 line.append(String.format(Locale.ROOT, "  %-12s", verdict(r.query, "duckdb", r.agreement, notes)));
+            }
+            if (options.compare && options.memory > 0) {
+                line.append(String.format(Locale.ROOT, "  %-12s", r.limited == null ? "-"
+                        : verdict(r.query, "duckdb (--memory)", r.limited.agreement, notes)));
             }
             if (options.spark) {
                 line.append(String.format(Locale.ROOT, "  %-12s", verdict(r.query, "spark", r.sparkAgreement, notes)));
@@ -366,6 +411,10 @@ public final class TpchBenchmark {
         }
         if (versusSpark.count > 0) {
             System.out.printf(Locale.ROOT, "; sluice/spark %.2fx over %d", versusSpark.value(), versusSpark.count);
+        }
+        if (versusUnlimited.count > 0) {
+            System.out.printf(Locale.ROOT, "; memory %s / default memory %.2fx over %d",
+                    io.sluice.plan.memory.Bytes.format(options.memory), versusUnlimited.value(), versusUnlimited.count);
         }
         System.out.println();
         if (peakRssKb > 0 && options.coordinator == null) {
@@ -445,13 +494,18 @@ public final class TpchBenchmark {
         static final String USAGE = """
                 usage: sluice tpch [--sf 1] [--query N[,N...]] [--compare] [--runs 3] [--warmups 1]
                                    [--workers 2] [--coordinator HOST:HTTP_PORT] [--data DIR]
-                                   [--timeout SECONDS] [--duckdb-threads 2] [--spark] [--set NAME=VALUE]...
+                                   [--timeout SECONDS] [--duckdb-threads 2] [--spark] [--memory SIZE]
+                                   [--set NAME=VALUE]...
                   --sf           scale factor (data generated once, cached under --data)
                   --query        queries to run (default: all 22)
                   --compare      also run DuckDB on the same files; print ratios and whether answers agree
                   --spark        also run Apache Spark 4.2 local[2] (separate JVM) on the same files; needs
                                  'mvn -f bench/spark-peer/pom.xml -DskipTests package' once
                   --coordinator  run on a running cluster instead of an embedded one
+                  --memory       also run each query on a second embedded cluster whose workers have SIZE
+                                 (sluice.worker.memory, e.g. 64m); print its time, the ratio to the
+                                 default-memory run, bytes spilled per run, the most one task held,
+                                 and whether its answers agree (with --compare)
                   --set          a Sluice setting for every query (repeatable), e.g.
                                  --set sluice.join.runtime-filter-threshold=-1
                   --data         data directory (default: $SLUICE_TPCH_DATA or ~/.sluice/tpch)""";
@@ -468,6 +522,7 @@ public final class TpchBenchmark {
         long timeoutSeconds = 300;
         int duckdbThreads = 2;
         List<String> settings = new ArrayList<>();
+        long memory;
         boolean help;
 
         static Options parse(String[] args) {
@@ -494,6 +549,7 @@ public final class TpchBenchmark {
                         }
                         o.settings.add(setting);
                     }
+                    case "--memory" -> o.memory = memorySize(value(args, ++i, arg));
                     case "-h", "--help" -> o.help = true;
                     default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
                 }
@@ -502,6 +558,9 @@ public final class TpchBenchmark {
                 if (q < 1 || q > TpchQueries.COUNT) {
                     throw new IllegalArgumentException("TPC-H has queries 1 to 22, not " + q);
                 }
+            }
+            if (o.memory > 0 && o.coordinator != null) {
+                throw new IllegalArgumentException("--memory runs a second embedded cluster; it does not go with --coordinator");
             }
             if (o.coordinator != null && !o.coordinator.matches("[^:]+:\\d+")) {
                 throw new IllegalArgumentException("--coordinator takes HOST:HTTP_PORT, not '" + o.coordinator + "'");
@@ -514,6 +573,14 @@ public final class TpchBenchmark {
                 throw new IllegalArgumentException(option + " needs a value");
             }
             return args[i];
+        }
+
+        private static long memorySize(String text) {
+            try {
+                return io.sluice.plan.memory.Bytes.parse("--memory", text);
+            } catch (io.sluice.plan.SluiceException e) {
+                throw new IllegalArgumentException(e.getMessage());
+            }
         }
 
         private static int positive(String text, String option) {

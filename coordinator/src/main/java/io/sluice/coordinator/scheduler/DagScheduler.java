@@ -4,6 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.FetchFailure;
 import io.sluice.plan.physical.ExecutionPlans;
@@ -43,13 +47,22 @@ public final class DagScheduler {
     /** Told when a stage's tasks have all finished (for metrics, and for failure tests). */
     public interface StageListener {
         void stageCompleted(String jobId, int stageId);
+
+        /**
+         * Told before a stage's tasks for {@code partitions} are handed out, with the exact plan
+         * they run (split points bound; its readers ask the {@link MapOutputTracker} where their
+         * blocks are): a first run, a recomputation of lost outputs,
+         * or a sampling run (stage ids from {@link #SAMPLE_STAGE_OFFSET}).
+         */
+        default void stageSubmitted(String jobId, int stageId, ShuffleWriterExec plan, List<Integer> partitions) {
+        }
     }
 
     /** Sampled key rows per map partition when resolving range split points. */
     static final int SAMPLE_ROWS_PER_PARTITION = 1000;
 
     /** Sampling runs of stage n are numbered n + this, so their task ids differ from the real stage's. */
-    static final int SAMPLE_STAGE_OFFSET = 10_000;
+    public static final int SAMPLE_STAGE_OFFSET = 10_000;
 
     /** Bytes a task message needs beside its plan (ids, actor references), kept free under the frame limit. */
     static final int TASK_MESSAGE_OVERHEAD = 16 * 1024;
@@ -174,14 +187,24 @@ public final class DagScheduler {
      * that is no longer the stage's current one is ignored.
      */
     public List<MapStatus> run(String jobId, List<Stage> stages) {
-        return run(jobId, stages, () -> null);
+        return run(jobId, stages, new ResolvedSplitPoints(), () -> null);
+    }
+
+    /**
+     * The same, binding split points already in {@code splits} (resolved by an earlier attempt of
+     * the same query) instead of sampling, and recording the ones it resolves there.
+     */
+    public List<MapStatus> run(String jobId, List<Stage> stages, ResolvedSplitPoints splits) {
+        return run(jobId, stages, splits, () -> null);
     }
 
     /**
      * The same; {@code cancelledBefore} tells a reason the job was cancelled before it was
      * registered here (null if not), so that a cancellation racing with the start is not lost.
      */
-    public List<MapStatus> run(String jobId, List<Stage> stages, java.util.function.Supplier<String> cancelledBefore) {
+    public List<MapStatus> run(String jobId, List<Stage> stages, ResolvedSplitPoints splits,
+            java.util.function.Supplier<String> cancelledBefore) {
+        requireNonNull(splits, "splits is null");
         if (stages.isEmpty()) {
             throw new IllegalArgumentException("job " + jobId + " has no stages");
         }
@@ -203,7 +226,7 @@ public final class DagScheduler {
             while (!pending.isEmpty()) {
                 List<Stage> ready;
                 try {
-                    ready = runnable(job, pending, running.keySet(), done);
+                    ready = runnable(job, pending, running.keySet(), done, splits);
                 } catch (FetchFailedException samplingFailed) {
                     // resolving split points samples the parents' outputs: a lost one is recomputed, then sampled again
                     recover(job, samplingFailed);
@@ -355,7 +378,8 @@ public final class DagScheduler {
      * The pending stages that can be submitted now: not running, parents done, and range split
      * points resolved (resolving them here when the whole group sharing them is ready).
      */
-    private List<Stage> runnable(Job job, List<Stage> pending, Set<Integer> running, Set<Integer> done) {
+    private List<Stage> runnable(Job job, List<Stage> pending, Set<Integer> running, Set<Integer> done,
+            ResolvedSplitPoints splits) {
         List<Stage> ready = new ArrayList<>();
         for (Stage candidate : pending) {
             if (running.contains(candidate.id()) || !done.containsAll(candidate.parents())) {
@@ -364,13 +388,19 @@ public final class DagScheduler {
             Optional<Partitioning.Range> range = unresolvedRange(job.plans.get(candidate.id()));
             if (range.isPresent()) {
                 String id = range.get().splits().id();
+                Optional<List<List<Object>>> recorded = splits.get(id);
+                if (recorded.isPresent()) {
+                    bindSplits(job.plans, candidate, recorded.get());
+                    ready.add(candidate);
+                    continue;
+                }
                 List<Stage> group = pending.stream()
                         .filter(s -> unresolvedRange(job.plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
                         .toList();
                 if (!group.stream().allMatch(s -> done.containsAll(s.parents()))) {
                     continue;
                 }
-                resolveSplits(job, group);
+                resolveSplits(job, group, splits);
             }
             ready.add(candidate);
         }
@@ -419,6 +449,9 @@ public final class DagScheduler {
                     + " bytes, more than a task message may carry (the cluster transport's frame limit is " + maxFrameBytes
                     + " bytes, pekko.remote.artery.advanced.maximum-frame-size); make the plan smaller, e.g. a long IN "
                     + "list or literal table into a joined table");
+        }
+        for (StageListener listener : listeners) {
+            listener.stageSubmitted(job.id, stage.id(), plan, List.copyOf(partitions));
         }
         LOG.debug("job {} stage {} attempt {}: {} tasks", job.id, stage.id(), attempt, partitions.size());
         List<CompletableFuture<MapStatus>> futures = new ArrayList<>(partitions.size());
@@ -509,7 +542,31 @@ public final class DagScheduler {
         return Optional.empty();
     }
 
-    private void resolveSplits(Job job, List<Stage> group) {
+    /**
+     * The stage's input narrowed to the columns its sort keys read, when the input can take that
+     * projection ({@code trySwappingWithProjection}: a scan then decodes only those columns), so
+     * the sampling run reads less than the real one. Partitions are unchanged.
+     */
+    private static ExecutionPlan keysOnly(ExecutionPlan input, List<SortKey> keys) {
+        Set<String> used = new java.util.LinkedHashSet<>();
+        keys.forEach(k -> used.addAll(Exprs.columns(k.expr())));
+        if (used.isEmpty() || used.size() == input.schema().size()) {
+            return input;
+        }
+        List<Expr> projection = used.stream().map(c -> (Expr) new Column(c)).toList();
+        return input.trySwappingWithProjection(projection)
+                .filter(p -> p.properties().partitioning().partitionCount() == input.properties().partitioning().partitionCount())
+                .orElse(input);
+    }
+
+    /** The stage's writer bound to the recorded boundaries of its split points. */
+    private static void bindSplits(Map<Integer, ShuffleWriterExec> plans, Stage stage, List<List<Object>> boundaries) {
+        ShuffleWriterExec writer = plans.get(stage.id());
+        Partitioning.Range r = (Partitioning.Range) writer.outputPartitioning();
+        plans.put(stage.id(), new ShuffleWriterExec(writer.input(), r.withBoundaries(boundaries), writer.shuffleId()));
+    }
+
+    private void resolveSplits(Job job, List<Stage> group, ResolvedSplitPoints splits) {
         String jobId = job.id;
         Map<Integer, ShuffleWriterExec> plans = job.plans;
         List<Batch> samples = new ArrayList<>();
@@ -522,7 +579,8 @@ public final class DagScheduler {
                 // A fresh id per try: a retry after a lost input must not meet the first try's cleanup.
                 String shuffleId = stage.shuffleId() + "-sample" + sampleRuns.incrementAndGet();
                 ShuffleWriterExec sampler = new ShuffleWriterExec(
-                        new SampleExec(writer.input(), range.keys(), SAMPLE_ROWS_PER_PARTITION), new Partitioning.Single(),
+                        new SampleExec(keysOnly(writer.input(), range.keys()), range.keys(), SAMPLE_ROWS_PER_PARTITION),
+                        new Partitioning.Single(),
                         shuffleId);
                 sampleShuffles.add(shuffleId);
                 Stage sampling = new Stage(SAMPLE_STAGE_OFFSET + stage.id(), shuffleId, sampler, stage.parents());
@@ -530,10 +588,9 @@ public final class DagScheduler {
                         "none")));
             }
             List<List<Object>> boundaries = RangeBoundaries.computeFromBatches(samples, range.keys(), range.partitionCount());
+            splits.record(range.splits().id(), boundaries);
             for (Stage stage : group) {
-                ShuffleWriterExec writer = plans.get(stage.id());
-                Partitioning.Range r = (Partitioning.Range) writer.outputPartitioning();
-                plans.put(stage.id(), new ShuffleWriterExec(writer.input(), r.withBoundaries(boundaries), writer.shuffleId()));
+                bindSplits(plans, stage, boundaries);
             }
             LOG.debug("job {}: split points {} resolved to {} boundaries", jobId, range.splits().id(), boundaries.size());
         } finally {

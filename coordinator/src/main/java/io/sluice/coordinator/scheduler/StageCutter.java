@@ -1,5 +1,6 @@
 package io.sluice.coordinator.scheduler;
 
+import io.sluice.plan.operators.OrderedGatherExec;
 import io.sluice.plan.operators.RepartitionExec;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -13,7 +14,9 @@ import java.util.stream.Collectors;
  * Cuts a physical plan at every repartition: the subtree below becomes a stage ending in a shuffle
  * write, and a shuffle read takes the repartition's place above. The root becomes the result stage,
  * whose tasks each write their whole output to one block that the coordinator collects in
- * partition order. Stages come out in dependency order, the result stage last.
+ * partition order. An ordered gather is a boundary too (its input written one block per map task,
+ * read back in map order), except at the root, where the coordinator's in-order collection is the
+ * gather. Stages come out in dependency order, the result stage last.
  */
 public final class StageCutter {
     private StageCutter() {
@@ -21,7 +24,7 @@ public final class StageCutter {
 
     public static List<Stage> cut(ExecutionPlan plan, String jobId) {
         List<Stage> stages = new ArrayList<>();
-        ExecutionPlan root = rewrite(plan, jobId, stages);
+        ExecutionPlan root = rewrite(withoutRootGather(plan), jobId, stages);
         addStage(stages, jobId, root, new Partitioning.Single());
         return stages;
     }
@@ -36,7 +39,34 @@ public final class StageCutter {
             Stage stage = addStage(stages, jobId, repartition.input(), repartition.partitioning());
             return new ShuffleReaderExec(repartition.schema(), stage.shuffleId(), repartition.partitioning(), List.of());
         }
+        if (node instanceof OrderedGatherExec gather) {
+            // one block per map task, read back in map order: the partitions concatenated in order
+            Partitioning single = new Partitioning.Single();
+            Stage stage = addStage(stages, jobId, gather.input(), single);
+            return new ShuffleReaderExec(gather.schema(), stage.shuffleId(), List.of(), gather.properties());
+        }
         return node;
+    }
+
+    /**
+     * The plan without an ordered gather at its root, where it costs nothing: the result stage's
+     * tasks each write one block and the coordinator reads them in partition order, which is the
+     * ordered concatenation itself. Projections and filters above the gather (a projection
+     * dropping a hidden sort key) work row by row, so they move below it: the result stage then
+     * runs them per partition, keeping the order.
+     */
+    static ExecutionPlan withoutRootGather(ExecutionPlan plan) {
+        if (plan instanceof OrderedGatherExec gather) {
+            return gather.input();
+        }
+        boolean rowByRow = plan.children().size() == 1
+                && (!plan.projectionForPushdown().isEmpty() || !plan.gatherFiltersForPushdown().isEmpty());
+        if (!rowByRow) {
+            return plan;
+        }
+        ExecutionPlan child = plan.children().get(0);
+        ExecutionPlan below = withoutRootGather(child);
+        return below == child ? plan : plan.withNewChildren(List.of(below));
     }
 
     private static Stage addStage(List<Stage> stages, String jobId, ExecutionPlan input, Partitioning partitioning) {

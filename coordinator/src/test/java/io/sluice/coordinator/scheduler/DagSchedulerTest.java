@@ -14,6 +14,7 @@ import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import io.sluice.shuffle.ShuffleClient;
+import io.sluice.shuffle.ShuffleReaderExec;
 import io.sluice.shuffle.ShuffleWriterExec;
 import java.util.List;
 import java.util.Map;
@@ -249,6 +250,62 @@ class DagSchedulerTest {
             out.put(next.getKey(), next.getValue());
         }
         return out;
+    }
+
+    /**
+     * Split points already recorded for the query are bound, not sampled: no sampling stage runs,
+     * the range stage's tasks carry the recorded boundaries, a map task recomputed after its output
+     * was lost carries the very same ones, and so does a second run of the whole job.
+     */
+    @Test
+    void recordedSplitPointsAreBoundByEveryRunAndRecomputation() throws Exception {
+        List<List<Object>> boundaries = List.of(List.of(5L));
+        ResolvedSplitPoints splits = new ResolvedSplitPoints();
+        splits.record("range-1", boundaries);
+        List<ShuffleWriterExec> submitted = new java.util.concurrent.CopyOnWriteArrayList<>();
+        scheduler.addListener(new DagScheduler.StageListener() {
+            @Override
+            public void stageCompleted(String jobId, int stageId) {
+            }
+
+            @Override
+            public void stageSubmitted(String jobId, int stageId, ShuffleWriterExec plan, List<Integer> partitions) {
+                if (stageId == 1) {
+                    submitted.add(plan);
+                }
+            }
+        });
+        for (String jobId : List.of("job1", "job2")) {
+            Partitioning.Range range = new Partitioning.Range(
+                    List.of(new SortKey(new Column("k"), true, false)), SplitPoints.unresolved("range-1"), 2);
+            String shuffle = jobId + "-s1";
+            Stage ranged = new Stage(1, shuffle, new ShuffleWriterExec(new EmptyExec(SCHEMA), range, shuffle), List.of());
+            Stage result = new Stage(2, jobId + "-s2", new ShuffleWriterExec(
+                    new ShuffleReaderExec(SCHEMA, shuffle, range, List.of()), new Partitioning.Single(), jobId + "-s2"),
+                    List.of(1));
+            Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run(jobId, List.of(ranged, result), splits));
+
+            nextLaunch("1/0").complete(new MapStatus("w-lost", "127.0.0.1", 1, new long[] {0, 0}));
+            // a reader finds the range output gone: that map task runs again, then the readers
+            CompletableFuture<MapStatus> reader0 = nextLaunch("2/0");
+            nextLaunch("2/1");
+            reader0.completeExceptionally(new FetchFailedException(
+                    new FetchFailure(shuffle, 0, "127.0.0.1", 1, true), "connection refused"));
+            nextLaunch("1/0").complete(new MapStatus("w-new", "127.0.0.1", 2, new long[] {0, 0}));
+            MapStatus done0 = status("w-result");
+            MapStatus done1 = status("w-result");
+            nextLaunch("2/0").complete(done0);
+            nextLaunch("2/1").complete(done1);
+            assertThat(job.get(5, TimeUnit.SECONDS)).containsExactly(done0, done1);
+        }
+        assertThat(launches).as("no sampling stage ran").isEmpty();
+        assertThat(submitted).hasSize(4); // two jobs, each a first run and a recomputation
+        for (ShuffleWriterExec plan : submitted) {
+            Partitioning.Range bound = (Partitioning.Range) plan.outputPartitioning();
+            assertThat(bound.splits().id()).isEqualTo("range-1");
+            assertThat(bound.splits().boundaries()).isEqualTo(boundaries);
+        }
+        assertThat(splits.all()).containsOnlyKeys("range-1");
     }
 
     private CompletableFuture<MapStatus> nextLaunch(String expected) throws InterruptedException {

@@ -89,7 +89,7 @@ public final class EliminateTrivialNodes implements NodeRule {
         return switch (j.type()) {
             case INNER -> leftEmpty || rightEmpty || (j.filter() != null && isFalseOrNull(j.filter()));
             case LEFT_SEMI -> leftEmpty || rightEmpty;
-            case LEFT, LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> leftEmpty;
+            case LEFT, LEFT_ANTI, LEFT_ANTI_NULL_AWARE, LEFT_MARK -> leftEmpty;
             case RIGHT -> rightEmpty;
             case FULL -> leftEmpty && rightEmpty;
         };

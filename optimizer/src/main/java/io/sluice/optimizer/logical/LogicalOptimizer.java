@@ -76,8 +76,7 @@ public final class LogicalOptimizer {
      */
     public static List<LogicalRule> standardRules(boolean joinReorder, int dpLimit) {
         List<LogicalRule> rules = new ArrayList<>(List.of(
-                new DecorrelateExistsAndIn(),
-                new DecorrelateScalarSubquery(),
+                new DecorrelateSubqueries(),
                 new SimplifyExpressions(),
                 new EliminateTrivialNodes(),
                 new MergeFilters(),

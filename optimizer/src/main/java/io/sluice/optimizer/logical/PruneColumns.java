@@ -9,6 +9,7 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.logical.Window;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
@@ -64,6 +65,9 @@ public final class PruneColumns implements LogicalRule {
         }
         if (plan instanceof Union u) {
             return pruneUnion(u, required);
+        }
+        if (plan instanceof Window w) {
+            return pruneWindow(w, required);
         }
         // Filter, Sort, Limit, SubqueryAlias and nodes unknown here: the input has the node's columns
         // at the same positions; the node reads its expressions over its input.
@@ -174,6 +178,43 @@ public final class PruneColumns implements LogicalRule {
         return new Aggregate(input, a.groupBy(), aggregates);
     }
 
+    /**
+     * A window outputs its input's columns at the same positions, then one column per call: calls
+     * nobody reads are dropped (the node goes when none is left); the input is asked for the
+     * needed pass-through columns and what the kept calls read.
+     */
+    private static LogicalPlan pruneWindow(Window w, TreeSet<Integer> required) {
+        Schema inputSchema = w.input().schema();
+        int width = inputSchema.size();
+        List<Expr> calls = w.windowExprs();
+        if (required != null) {
+            List<Expr> kept = new ArrayList<>();
+            for (int i = 0; i < calls.size(); i++) {
+                if (required.contains(width + i)) {
+                    kept.add(calls.get(i));
+                }
+            }
+            if (kept.isEmpty()) {
+                return prune(w.input(), required);
+            }
+            if (kept.size() < calls.size()) {
+                calls = kept;
+            }
+        }
+        TreeSet<Integer> needs = null;
+        if (required != null) {
+            needs = new TreeSet<>(required.headSet(width));
+            for (Expr e : calls) {
+                needs.addAll(PlanRewrites.columnIndexes(e, inputSchema));
+            }
+        }
+        LogicalPlan input = prune(w.input(), needs);
+        if (input == w.input() && calls == w.windowExprs()) {
+            return w;
+        }
+        return new Window(input, calls);
+    }
+
     private static LogicalPlan pruneJoin(Join j, TreeSet<Integer> required) {
         Schema left = j.left().schema();
         Schema right = j.right().schema();
@@ -187,7 +228,7 @@ public final class PruneColumns implements LogicalRule {
                 for (int i : required) {
                     if (i < leftSize) {
                         leftNeeds.add(i);
-                    } else {
+                    } else if (j.mark() == null) { // a mark join's last column is its mark
                         rightNeeds.add(i - leftSize);
                     }
                 }
@@ -200,8 +241,15 @@ public final class PruneColumns implements LogicalRule {
             for (Expr e : j.rightKeys()) {
                 rightNeeds.addAll(PlanRewrites.columnIndexes(e, right));
             }
+            List<Expr> conditions = new ArrayList<>();
             if (j.filter() != null) {
-                for (int i : PlanRewrites.columnIndexes(j.filter(), j.combinedSchema())) {
+                conditions.add(j.filter());
+            }
+            if (j.mark() != null) {
+                conditions.add(j.mark().condition());
+            }
+            for (Expr condition : conditions) {
+                for (int i : PlanRewrites.columnIndexes(condition, j.combinedSchema())) {
                     if (i >= leftSize) {
                         rightNeeds.add(i - leftSize);
                     } else if (leftNeeds != null) {

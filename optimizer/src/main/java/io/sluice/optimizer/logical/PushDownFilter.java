@@ -2,6 +2,7 @@ package io.sluice.optimizer.logical;
 
 import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.logical.Aggregate;
@@ -13,8 +14,10 @@ import io.sluice.plan.logical.Projection;
 import io.sluice.plan.logical.Sort;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.logical.Window;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -28,6 +31,8 @@ import java.util.Set;
  *       (renaming to each input's names);
  *   <li>through an aggregate, for conjuncts that read only grouping columns (at least one: a
  *       constant conjunct over a global aggregate decides whether its one row is output);
+ *   <li>through a window, for conjuncts that read only PARTITION BY columns (they keep or drop
+ *       whole partitions);
  *   <li>into a join side, for conjuncts that read only that side's columns, but only into a side
  *       whose rows the join does not preserve: a conjunct above the join on the null-supplying side
  *       of an outer join stays above, because it also sees the NULL-padded rows;
@@ -100,7 +105,35 @@ public final class PushDownFilter implements NodeRule {
         if (child instanceof Join j) {
             return intoJoin(filter, j, conjuncts);
         }
+        if (child instanceof Window w) {
+            return throughWindow(filter, w, conjuncts);
+        }
         return filter;
+    }
+
+    /**
+     * A conjunct reading only PARTITION BY columns keeps or drops whole partitions, so it gives the
+     * same rows below the window (where it also shrinks the shuffle); any other stays above: a
+     * window's values depend on the rows of its partition.
+     */
+    private static LogicalPlan throughWindow(Filter filter, Window w, List<Expr> conjuncts) {
+        Set<String> keys = new HashSet<>();
+        for (Expr p : w.window().partitionBy()) {
+            if (p instanceof Column c) {
+                keys.add(c.column());
+            }
+        }
+        List<Expr> stay = new ArrayList<>();
+        List<Expr> move = new ArrayList<>();
+        for (Expr c : conjuncts) {
+            Set<String> columns = Exprs.columns(c);
+            boolean onKeys = !columns.isEmpty() && keys.containsAll(columns) && Exprs.subqueries(c).isEmpty();
+            (onKeys ? move : stay).add(c);
+        }
+        if (move.isEmpty()) {
+            return filter;
+        }
+        return filterOver(w.withNewChildren(List.of(filterOver(w.input(), Exprs.and(move)))), stay);
     }
 
     private static LogicalPlan throughAggregate(Filter filter, Aggregate a, List<Expr> conjuncts) {
@@ -143,7 +176,7 @@ public final class PushDownFilter implements NodeRule {
         JoinType type = j.type();
         boolean intoLeft = type == JoinType.INNER || type == JoinType.RIGHT || type == JoinType.LEFT_SEMI;
         boolean intoRight = type == JoinType.INNER || type == JoinType.LEFT || type == JoinType.LEFT_SEMI
-                || type == JoinType.LEFT_ANTI;
+                || type == JoinType.LEFT_ANTI || type == JoinType.LEFT_MARK;
         Split split = split(Exprs.conjuncts(j.filter()), j, j.combinedSchema(), intoLeft, intoRight);
         if (split.left.isEmpty() && split.right.isEmpty()) {
             return j;

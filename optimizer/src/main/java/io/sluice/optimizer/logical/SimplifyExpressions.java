@@ -78,8 +78,9 @@ public final class SimplifyExpressions implements NodeRule {
                 Expr r = e;
                 if (call.argument() != null) {
                     Expr arg = simplify(call.argument(), in);
-                    if (arg != call.argument()) {
-                        r = PlanRewrites.named(new AggregateCall(call.function(), arg), e.name());
+                    Expr second = call.second() == null ? null : simplify(call.second(), in);
+                    if (arg != call.argument() || second != call.second()) {
+                        r = PlanRewrites.named(new AggregateCall(call.function(), arg, second), e.name());
                     }
                 }
                 changed |= r != e;

@@ -2,6 +2,7 @@ package io.sluice.optimizer.physical;
 
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.operators.OrderedGatherExec;
 import io.sluice.plan.operators.RepartitionExec;
 import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.physical.InputDistributionRequirements;
@@ -18,7 +19,10 @@ import java.util.Optional;
  * Meets every operator's distribution and ordering requirements in one bottom-up pass: a child
  * whose output does not satisfy what its parent requires gets a repartition (hash, range, single
  * or broadcast), then a child whose order does not satisfy the required ordering gets a
- * per-partition sort. Distribution goes first because a repartition destroys order; a child that
+ * per-partition sort. A child that must be in one partition but whose partitions are already in
+ * range order and each sorted ({@code PlanProperties.concatenatedOrdering}) gets an ordered gather
+ * instead of a plain one, so its order survives and a global sort above it becomes redundant.
+ * Distribution goes first because a repartition destroys order; a child that
  * can take the sort below itself ({@code tryPushdownSort}) does. An operator that its input's
  * properties make a no-op (a sort of sorted input) is removed ({@code removeIfRedundant}).
  *
@@ -85,9 +89,16 @@ public final class EnsureRequirements implements PhysicalRule {
         List<ExecutionPlan> out = new ArrayList<>(inputs.size());
         for (int i = 0; i < inputs.size(); i++) {
             ExecutionPlan input = inputs.get(i);
-            if (!input.properties().satisfies(required.get(i))) {
-                SplitPoints splits = SplitPoints.unresolved(splitId(plan));
-                input = new RepartitionExec(input, partitioningFor(required.get(i), config.shufflePartitions(), splits));
+            PlanProperties props = input.properties();
+            if (!props.satisfies(required.get(i))) {
+                List<SortKey> ordered = props.concatenatedOrdering();
+                if (required.get(i) instanceof Distribution.SinglePartition && !ordered.isEmpty()) {
+                    // partitions in range order, each sorted: concatenating them keeps the order, which a gather would lose
+                    input = new OrderedGatherExec(input, ordered);
+                } else {
+                    SplitPoints splits = SplitPoints.unresolved(splitId(plan));
+                    input = new RepartitionExec(input, partitioningFor(required.get(i), config.shufflePartitions(), splits));
+                }
             }
             out.add(input);
         }

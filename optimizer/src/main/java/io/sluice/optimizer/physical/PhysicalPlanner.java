@@ -1,6 +1,9 @@
 package io.sluice.optimizer.physical;
 
 import io.sluice.plan.expr.Alias;
+import io.sluice.plan.expr.Cast;
+import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.types.DataType;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Literal;
@@ -17,17 +20,20 @@ import io.sluice.plan.logical.StatisticsEstimator;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.logical.Window;
 import io.sluice.plan.operators.EmptyExec;
 import io.sluice.plan.operators.FileScanExec;
 import io.sluice.plan.operators.FilterExec;
 import io.sluice.plan.operators.HashAggregateExec;
 import io.sluice.plan.operators.HashJoinExec;
 import io.sluice.plan.operators.LimitExec;
+import io.sluice.plan.operators.OrderedGatherExec;
 import io.sluice.plan.operators.ProjectionExec;
 import io.sluice.plan.operators.RuntimeFilterExec;
 import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.operators.SortMergeJoinExec;
 import io.sluice.plan.operators.UnionExec;
+import io.sluice.plan.operators.WindowExec;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.stats.Selectivity;
 import io.sluice.plan.stats.Statistics;
@@ -44,6 +50,7 @@ public final class PhysicalPlanner {
     /** The largest expected share of probe rows passing a runtime filter for the planner to add one. */
     static final double RUNTIME_FILTER_MAX_SURVIVAL = 0.5;
 
+    private final boolean rangePartitionedSort;
     private final StatisticsEstimator statistics = new StatisticsEstimator();
 
     public PhysicalPlanner() {
@@ -51,7 +58,17 @@ public final class PhysicalPlanner {
     }
 
     public PhysicalPlanner(JoinSelection joins) {
+        this(joins, true);
+    }
+
+    /**
+     * @param rangePartitionedSort {@code sluice.sort.range-partitioned}: a global ORDER BY (without
+     *     a limit) is an ordered gather over range-partitioned, locally sorted input; false sorts
+     *     all rows in one partition after a gather
+     */
+    public PhysicalPlanner(JoinSelection joins, boolean rangePartitionedSort) {
         this.joins = JoinSelection.of(joins);
+        this.rangePartitionedSort = rangePartitionedSort;
     }
 
     /**
@@ -69,8 +86,10 @@ public final class PhysicalPlanner {
             // No equality to hash on (a cross join, or only a residual condition): one constant key
             // pair puts every row in one bucket, so every pair is tried against the filter.
             Literal zero = Literal.of(0L);
-            join = new Join(join.left(), join.right(), join.type(), List.of(zero), List.of(zero), join.filter());
+            join = new Join(join.left(), join.right(), join.type(), List.of(zero), List.of(zero), join.filter(),
+                    join.mark());
         }
+        join = withComparableKeys(join);
         ExecutionPlan left = plan(join.left());
         ExecutionPlan right = plan(join.right());
         double leftBytes = statistics.of(join.left()).bytes().value();
@@ -86,7 +105,8 @@ public final class PhysicalPlanner {
         if (broadcast >= 0 && leftBuildable && leftBytes <= broadcast) {
             return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_LEFT);
         }
-        if (!keyless && Math.min(leftBytes, rightBytes) > joins.sortMergeThresholdBytes()) {
+        if (!keyless && SortMergeJoinExec.supports(type)
+                && Math.min(leftBytes, rightBytes) > joins.sortMergeThresholdBytes()) {
             return new SortMergeJoinExec(left, right, type, join.leftKeys(), join.rightKeys(), join.filter());
         }
         boolean swap = (type == JoinType.INNER || type == JoinType.FULL) && rightBytes < leftBytes;
@@ -159,8 +179,43 @@ public final class PhysicalPlanner {
         return plan.withNewChildren(stripped);
     }
 
+    /**
+     * The join with each key pair of different types (decimals of different scales, an integer and
+     * a decimal, a number and a float) cast to their common type, so that equal values hash,
+     * sort and range-partition alike on both sides: {@code 1.5} as {@code decimal(10,2)} is the
+     * long 150, as {@code decimal(14,4)} the long 15000. Integers of different widths need no
+     * cast (they are compared as longs).
+     */
+    private static Join withComparableKeys(Join join) {
+        List<Expr> leftKeys = new ArrayList<>(join.leftKeys());
+        List<Expr> rightKeys = new ArrayList<>(join.rightKeys());
+        boolean changed = false;
+        for (int i = 0; i < leftKeys.size(); i++) {
+            DataType l = leftKeys.get(i).type(join.left().schema());
+            DataType r = rightKeys.get(i).type(join.right().schema());
+            if (l.equals(r) || (l.isIntegral() && r.isIntegral()) || l.kind() == DataType.Kind.NULL
+                    || r.kind() == DataType.Kind.NULL) {
+                continue;
+            }
+            DataType common = TypeRules.commonType(l, r);
+            if (common == null) {
+                continue; // not comparable: the join operator names the pair
+            }
+            if (!common.equals(l)) {
+                leftKeys.set(i, new Cast(leftKeys.get(i), common));
+                changed = true;
+            }
+            if (!common.equals(r)) {
+                rightKeys.set(i, new Cast(rightKeys.get(i), common));
+                changed = true;
+            }
+        }
+        return changed ? new Join(join.left(), join.right(), join.type(), leftKeys, rightKeys, join.filter()) : join;
+    }
+
     private static ExecutionPlan hashJoin(ExecutionPlan left, ExecutionPlan right, Join join, HashJoinExec.Mode mode) {
-        return new HashJoinExec(left, right, join.type(), join.leftKeys(), join.rightKeys(), join.filter(), mode);
+        return new HashJoinExec(left, right, join.type(), join.leftKeys(), join.rightKeys(), join.filter(), join.mark(),
+                mode);
     }
 
     /** The input with its columns renamed, by position, to {@code target}'s names (no-op when equal). */
@@ -193,7 +248,14 @@ public final class PhysicalPlanner {
                     aggregate.aggregates());
             return HashAggregateExec.finalPhase(partial, partial);
         }
+        if (plan instanceof Window window) {
+            return new WindowExec(plan(window.input()), window.windowExprs());
+        }
         if (plan instanceof Sort sort) {
+            if (rangePartitionedSort && sort.fetch() == Sort.ALL) {
+                // EnsureRequirements puts a range repartition on fresh split points and a per-partition sort below it
+                return new OrderedGatherExec(plan(sort.input()), sort.keys());
+            }
             SortExec exec = new SortExec(plan(sort.input()), sort.keys(), SortExec.NO_FETCH, false);
             // A top-k is a sort under a limit here: LimitPushdown makes it a TopK and negotiates per-partition
             // top-ks below the exchange that EnsureRequirements puts under the sort.

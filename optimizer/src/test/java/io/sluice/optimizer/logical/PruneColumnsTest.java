@@ -41,6 +41,25 @@ class PruneColumnsTest {
     }
 
     @Test
+    void windowCallsNobodyReadsAreDroppedWithTheirInputs() {
+        assertRewrite(rule, sql("SELECT k, rn FROM (SELECT k, v, d, row_number() OVER (PARTITION BY k ORDER BY v) AS rn, "
+                + "sum(d) OVER (PARTITION BY k) AS s FROM t) q"), """
+                Projection: q.k AS k, q.rn AS rn
+                  SubqueryAlias: q
+                    Projection: k, v, d, row_number() OVER (PARTITION BY k ORDER BY v ASC NULLS LAST) AS rn, sum(d) OVER (PARTITION BY k) AS s
+                      Window: sum(d) OVER (PARTITION BY k)
+                        Window: row_number() OVER (PARTITION BY k ORDER BY v ASC NULLS LAST)
+                          TableScan: t
+                """, """
+                Projection: q.k AS k, q.rn AS rn
+                  SubqueryAlias: q
+                    Projection: k, row_number() OVER (PARTITION BY k ORDER BY v ASC NULLS LAST) AS rn
+                      Window: row_number() OVER (PARTITION BY k ORDER BY v ASC NULLS LAST)
+                        TableScan: t projection=[k, v]
+                """);
+    }
+
+    @Test
     void unionInputsAreNarrowedAlike() {
         assertRewrite(rule, sql("SELECT k FROM (SELECT k, v, d FROM t UNION ALL SELECT k, a, x FROM u) s WHERE s.v > 1"), """
                 Projection: s.k AS k

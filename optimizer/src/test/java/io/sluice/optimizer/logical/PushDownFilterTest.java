@@ -40,6 +40,27 @@ class PushDownFilterTest {
     }
 
     @Test
+    void throughAWindowOnlyOnPartitionKeys() {
+        assertRewrite(rule, sql("SELECT * FROM (SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v) AS rn FROM t) AS s "
+                + "WHERE s.k = 'a' AND s.rn <= 2 AND s.v > 1"), """
+                Projection: s.k AS k, s.v AS v, s.rn AS rn
+                  Filter: (((s.k = 'a') AND (s.rn <= 2)) AND (s.v > 1))
+                    SubqueryAlias: s
+                      Projection: k, v, row_number() OVER (PARTITION BY k ORDER BY v ASC NULLS LAST) AS rn
+                        Window: row_number() OVER (PARTITION BY k ORDER BY v ASC NULLS LAST)
+                          TableScan: t
+                """, """
+                Projection: s.k AS k, s.v AS v, s.rn AS rn
+                  SubqueryAlias: s
+                    Projection: k, v, row_number() OVER (PARTITION BY k ORDER BY v ASC NULLS LAST) AS rn
+                      Filter: ((row_number() OVER (PARTITION BY k ORDER BY v ASC NULLS LAST) <= 2) AND (v > 1))
+                        Window: row_number() OVER (PARTITION BY k ORDER BY v ASC NULLS LAST)
+                          Filter: (k = 'a')
+                            TableScan: t
+                """);
+    }
+
+    @Test
     void throughASortAndASubqueryAlias() {
         assertRewrite(rule, sql("SELECT * FROM (SELECT k, v FROM t ORDER BY v) AS s WHERE s.v > 3"), """
                 Projection: s.k AS k, s.v AS v

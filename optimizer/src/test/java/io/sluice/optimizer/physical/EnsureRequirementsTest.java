@@ -15,6 +15,8 @@ import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.operators.HashAggregateExec;
 import io.sluice.plan.operators.HashJoinExec;
 import io.sluice.plan.operators.LimitExec;
+import io.sluice.plan.operators.OrderedGatherExec;
+import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.operators.RepartitionExec;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -71,6 +73,58 @@ class EnsureRequirementsTest {
                   RepartitionExec: single  [single]
                     TestSource: t  [unknown(3)]
                 """);
+    }
+
+    /**
+     * A global ORDER BY as planned (an ordered gather): a range repartition on fresh split points
+     * and a per-partition sort go below it; nothing gathers rows into one partition.
+     */
+    @Test
+    void orderedGatherGetsARangeRepartitionAndALocalSort() {
+        List<SortKey> keys = List.of(SortKey.desc(col("a")), SortKey.asc(col("b")));
+        ExecutionPlan plan = new OrderedGatherExec(unknown("t", 3, "a", "b"), keys);
+        String printed = beforeAfter(RULE, plan);
+        String id = splitId(RULE.apply(plan, CONFIG), 0);
+        assertThat(printed.replace(id, "S")).isEqualTo("""
+                before:
+                OrderedGatherExec: [a DESC NULLS LAST, b ASC NULLS LAST]  [single, order=a DESC NULLS LAST, b ASC NULLS LAST]
+                  TestSource: t  [unknown(3)]
+                after:
+                OrderedGatherExec: [a DESC NULLS LAST, b ASC NULLS LAST]  [single, order=a DESC NULLS LAST, b ASC NULLS LAST]
+                  SortExec: [a DESC NULLS LAST, b ASC NULLS LAST], preserve_partitioning  [range([a DESC NULLS LAST, b ASC NULLS LAST], S(unresolved), 4), order=a DESC NULLS LAST, b ASC NULLS LAST]
+                    RepartitionExec: range([a DESC NULLS LAST, b ASC NULLS LAST], S(unresolved), 4)  [range([a DESC NULLS LAST, b ASC NULLS LAST], S(unresolved), 4)]
+                      TestSource: t  [unknown(3)]
+                """);
+    }
+
+    /**
+     * Input range-partitioned on a prefix of its sorted order already meets an ordered gather (no
+     * exchange, no sort); and where one partition is required (a global sort, a global limit) it
+     * is gathered in order, so the global sort above becomes redundant and goes.
+     */
+    @Test
+    void rangePartitionedSortedInputIsGatheredInOrder() {
+        Partitioning.Range range = new Partitioning.Range(List.of(SortKey.asc(col("a"))), SplitPoints.unresolved("range-x"), 4);
+        List<SortKey> ab = List.of(SortKey.asc(col("a")), SortKey.asc(col("b")));
+        ExecutionPlan sortedRanged = source("t", PlanProperties.of(range, ab), "a", "b");
+        assertThat(RULE.apply(new OrderedGatherExec(sortedRanged, ab), CONFIG).explain()).isEqualTo("""
+                OrderedGatherExec: [a ASC NULLS LAST, b ASC NULLS LAST]  [single, order=a ASC NULLS LAST, b ASC NULLS LAST]
+                  TestSource: t  [range([a ASC NULLS LAST], range-x(unresolved), 4), order=a ASC NULLS LAST, b ASC NULLS LAST]
+                """);
+        ExecutionPlan globalSort = new SortExec(sortedRanged, List.of(SortKey.asc(col("a"))), SortExec.NO_FETCH, false);
+        assertThat(beforeAfter(RULE, globalSort)).isEqualTo("""
+                before:
+                SortExec: [a ASC NULLS LAST]  [single, order=a ASC NULLS LAST]
+                  TestSource: t  [range([a ASC NULLS LAST], range-x(unresolved), 4), order=a ASC NULLS LAST, b ASC NULLS LAST]
+                after:
+                OrderedGatherExec: [a ASC NULLS LAST, b ASC NULLS LAST]  [single, order=a ASC NULLS LAST, b ASC NULLS LAST]
+                  TestSource: t  [range([a ASC NULLS LAST], range-x(unresolved), 4), order=a ASC NULLS LAST, b ASC NULLS LAST]
+                """);
+        // sorted on b but split on a: reading the partitions in order is not sorted on b, so a plain gather and the sort stay
+        ExecutionPlan splitOnA = source("t", PlanProperties.of(range, List.of(SortKey.asc(col("b")))), "a", "b");
+        ExecutionPlan sortB = new SortExec(splitOnA, List.of(SortKey.asc(col("b"))), SortExec.NO_FETCH, false);
+        assertThat(RULE.apply(sortB, CONFIG).explain()).contains("RepartitionExec: single").doesNotContain("OrderedGatherExec");
+        assertThat(RULE.apply(RULE.apply(globalSort, CONFIG), CONFIG).explain()).isEqualTo(RULE.apply(globalSort, CONFIG).explain());
     }
 
     @Test

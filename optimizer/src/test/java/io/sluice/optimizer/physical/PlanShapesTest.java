@@ -89,4 +89,36 @@ class PlanShapesTest {
                         FileScanExec: t (parquet, 4 partitions) columns=[k, v]  [unknown(4)]
                 """);
     }
+
+    /**
+     * Two windows over the same partition key: the lower (longer sort) gets the exchange and sort
+     * through its declared requirements; the upper finds them met and adds nothing.
+     */
+    @Test
+    void windowsShareOneExchangeAndSort() {
+        assertThat(plan("SELECT k, id, row_number() OVER (PARTITION BY k ORDER BY id) AS rn, "
+                + "sum(v) OVER (PARTITION BY k) AS total FROM t")).isEqualTo("""
+                ProjectionExec: k, id, row_number() OVER (PARTITION BY k ORDER BY id ASC NULLS LAST) AS rn, sum(v) OVER (PARTITION BY k) AS total  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
+                  WindowExec: sum(v) OVER (PARTITION BY k)  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
+                    WindowExec: row_number() OVER (PARTITION BY k ORDER BY id ASC NULLS LAST)  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
+                      SortExec: [k ASC NULLS LAST, id ASC NULLS LAST], preserve_partitioning  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
+                        RepartitionExec: hash([k], 4)  [hash([k], 4)]
+                          FileScanExec: t (parquet, 4 partitions) columns=[id, k, v]  [unknown(4)]
+                """);
+    }
+
+    /** A window partitioned by the grouping key reads the aggregate's hash exchange: only a local sort. */
+    @Test
+    void windowOverAnAggregateOnItsKeyNeedsNoSecondExchange() {
+        assertThat(plan("SELECT k, sum(v) AS s, rank() OVER (PARTITION BY k ORDER BY sum(v) DESC) AS r FROM t GROUP BY k"))
+                .isEqualTo("""
+                ProjectionExec: k, sum(v) AS s, rank() OVER (PARTITION BY k ORDER BY sum(v) DESC NULLS LAST) AS r  [hash([k], 4), order=k ASC NULLS LAST, s DESC NULLS LAST]
+                  WindowExec: rank() OVER (PARTITION BY k ORDER BY sum(v) DESC NULLS LAST)  [hash([k], 4), order=k ASC NULLS LAST, sum(v) DESC NULLS LAST]
+                    SortExec: [k ASC NULLS LAST, sum(v) DESC NULLS LAST], preserve_partitioning  [hash([k], 4), order=k ASC NULLS LAST, sum(v) DESC NULLS LAST]
+                      HashAggregateExec: mode=final, groupBy=[k], aggr=[sum(v)]  [hash([k], 4)]
+                        RepartitionExec: hash([k], 4)  [hash([k], 4)]
+                          HashAggregateExec: mode=partial, groupBy=[k], aggr=[sum(v)]  [unknown(4)]
+                            FileScanExec: t (parquet, 4 partitions) columns=[k, v]  [unknown(4)]
+                """);
+    }
 }

@@ -218,6 +218,7 @@ public final class Col {
             case DECIMAL -> java.math.BigDecimal.valueOf(longs[row], type.scale());
             case UTF8 -> strings[row];
             case DATE32 -> java.time.LocalDate.ofEpochDay(longs[row]);
+            case TIMESTAMP -> Temporal.toLocalDateTime(longs[row]);
         };
     }
 
@@ -263,9 +264,10 @@ public final class Col {
                 }
                 return ofLongs(type, out, nulls);
             }
-            case INT64: {
+            case INT64:
+            case TIMESTAMP: {
                 long[] out = new long[n];
-                ((BigIntVector) vector).getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer()
+                ((org.apache.arrow.vector.BaseFixedWidthVector) vector).getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer()
                         .get(out);
                 return ofLongs(type, out, nulls);
             }
@@ -364,8 +366,8 @@ public final class Col {
                 }
                 v.setValueCount(n);
             }
-            case INT64 -> {
-                BigIntVector v = (BigIntVector) vector;
+            case INT64, TIMESTAMP -> {
+                org.apache.arrow.vector.BaseFixedWidthVector v = (org.apache.arrow.vector.BaseFixedWidthVector) vector;
                 v.allocateNew(n);
                 v.getDataBuffer().nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(longs, 0, n);
                 setValidity(v.getValidityBuffer(), n);

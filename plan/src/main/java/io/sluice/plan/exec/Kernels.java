@@ -7,7 +7,6 @@ import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.DataType.Kind;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.function.Supplier;
 
@@ -480,18 +479,8 @@ public final class Kernels {
             }
             return Col.ofStrings(out, c.nulls);
         }
-        if (tk == Kind.DATE32 && source.kind() == Kind.UTF8) {
-            long[] out = new long[n];
-            for (int i = 0; i < n; i++) {
-                if (!c.isNull(i)) {
-                    try {
-                        out[i] = LocalDate.parse(c.strings[i].trim()).toEpochDay();
-                    } catch (DateTimeParseException e) {
-                        throw badCast(c.strings[i], target);
-                    }
-                }
-            }
-            return Col.ofLongs(target, out, c.nulls);
+        if (tk == Kind.DATE32 || tk == Kind.TIMESTAMP) {
+            return castToTemporal(c, target);
         }
         if (tk == Kind.BOOL && source.kind() == Kind.UTF8) {
             boolean[] out = new boolean[n];
@@ -510,11 +499,50 @@ public final class Kernels {
         throw unsupported(source, target);
     }
 
+    /** Text, dates and timestamps to a date or timestamp: a timestamp's date is its day, a date's timestamp its midnight. */
+    private static Col castToTemporal(Col c, DataType target) {
+        int n = c.length;
+        boolean toDate = target.kind() == Kind.DATE32;
+        long[] out = new long[n];
+        boolean[] nulls = c.nulls;
+        switch (c.type.kind()) {
+            case UTF8 -> {
+                for (int i = 0; i < n; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        try {
+                            out[i] = toDate ? Temporal.parseDate(c.strings[i]) : Temporal.parseTimestamp(c.strings[i]);
+                        } catch (DateTimeParseException | ArithmeticException e) {
+                            throw badCast(c.strings[i], target);
+                        }
+                    }
+                }
+            }
+            case DATE32 -> {
+                long[] in = c.longs;
+                try {
+                    for (int i = 0; i < n; i++) {
+                        out[i] = nulls != null && nulls[i] ? 0 : Temporal.dateToMicros(in[i]);
+                    }
+                } catch (ArithmeticException e) {
+                    throw new SluiceException("a DATE is out of the TIMESTAMP range");
+                }
+            }
+            case TIMESTAMP -> {
+                long[] in = c.longs;
+                for (int i = 0; i < n; i++) {
+                    out[i] = Temporal.microsToDate(in[i]);
+                }
+            }
+            default -> throw unsupported(c.type, target);
+        }
+        return Col.ofLongs(target, out, nulls);
+    }
+
     private static SluiceException badCast(String value, DataType target) {
-        return new SluiceException("cannot cast '" + value + "' to " + target);
+        return new SluiceException("cannot cast '" + value + "' to " + target.sqlName());
     }
 
     private static SluiceException unsupported(DataType source, DataType target) {
-        return new SluiceException("cannot cast " + source + " to " + target);
+        return new SluiceException("cannot cast " + source.sqlName() + " to " + target.sqlName());
     }
 }

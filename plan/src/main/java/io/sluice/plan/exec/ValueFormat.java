@@ -18,6 +18,7 @@ public final class ValueFormat {
             case DECIMAL -> BigDecimal.valueOf(c.longs[row], c.type.scale()).toPlainString();
             case UTF8 -> c.strings[row];
             case DATE32 -> LocalDate.ofEpochDay(c.longs[row]).toString();
+            case TIMESTAMP -> Temporal.formatTimestamp(c.longs[row]);
         };
     }
 
@@ -35,6 +36,9 @@ public final class ValueFormat {
         }
         if (value instanceof BigDecimal d) {
             return d.toPlainString();
+        }
+        if (value instanceof java.time.LocalDateTime t) {
+            return Temporal.formatTimestamp(t);
         }
         if (value instanceof Double d) {
             return formatDouble(d);

@@ -8,7 +8,7 @@ import io.sluice.plan.types.Schema;
 import java.util.List;
 
 /** {@code [NOT] EXISTS (subquery)}: whether the subquery yields a row; never NULL. */
-public record Exists(LogicalPlan subquery, boolean negated) implements SubqueryExpr {
+public record Exists(LogicalPlan subquery, boolean negated, long outerScope) implements SubqueryExpr {
     public Exists {
         requireNonNull(subquery, "subquery is null");
     }
@@ -30,12 +30,12 @@ public record Exists(LogicalPlan subquery, boolean negated) implements SubqueryE
 
     @Override
     public SubqueryExpr withSubquery(LogicalPlan plan) {
-        return new Exists(plan, negated);
+        return new Exists(plan, negated, outerScope);
     }
 
     /** The negation: NOT EXISTS for EXISTS and back. */
     public Exists negate() {
-        return new Exists(subquery, !negated);
+        return new Exists(subquery, !negated, outerScope);
     }
 
     @Override

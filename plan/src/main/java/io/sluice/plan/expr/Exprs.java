@@ -12,11 +12,23 @@ public final class Exprs {
     }
 
     public static boolean containsAggregate(Expr expr) {
-        if (expr instanceof AggregateCall) {
+        if (expr instanceof AggregateCall || expr instanceof GroupingCall) {
             return true;
         }
         for (Expr child : expr.children()) {
             if (containsAggregate(child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public static boolean containsWindow(Expr expr) {
+        if (expr instanceof WindowCall) {
+            return true;
+        }
+        for (Expr child : expr.children()) {
+            if (containsWindow(child)) {
                 return true;
             }
         }

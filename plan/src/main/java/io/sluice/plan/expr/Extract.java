@@ -5,15 +5,46 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Temporal;
 import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.DataType.Kind;
 import io.sluice.plan.types.Schema;
-import java.time.LocalDate;
 import java.util.List;
+import java.util.Locale;
 
-/** {@code extract(YEAR|MONTH|DAY from date)} as a BIGINT; NULL date gives NULL. */
+/**
+ * {@code extract(field FROM d)} and {@code date_part('field', d)} of a DATE or TIMESTAMP, as a BIGINT
+ * with DuckDB's meanings: {@code dow} counts from Sunday = 0, {@code isodow} from Monday = 1,
+ * {@code week} is the ISO week, {@code second} the whole seconds; a date's time fields are 0. NULL
+ * gives NULL.
+ */
 public record Extract(Field field, Expr input) implements Expr {
-    /** The date parts that can be extracted. */
-    public enum Field { YEAR, MONTH, DAY }
+    /** The parts that can be extracted. */
+    public enum Field {
+        YEAR, QUARTER, MONTH, WEEK, DAY, DOW, ISODOW, DOY, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND;
+
+        /** The field named {@code name} (case-insensitive, with DuckDB's synonyms), or an error listing them. */
+        public static Field named(String name) {
+            String n = name.strip().toUpperCase(Locale.ROOT);
+            return switch (n) {
+                case "YEAR", "YEARS", "YR", "Y" -> YEAR;
+                case "QUARTER", "QUARTERS" -> QUARTER;
+                case "MONTH", "MONTHS", "MON" -> MONTH;
+                case "WEEK", "WEEKS", "W" -> WEEK;
+                case "DAY", "DAYS", "D", "DAYOFMONTH" -> DAY;
+                case "DOW", "DAYOFWEEK" -> DOW;
+                case "ISODOW" -> ISODOW;
+                case "DOY", "DAYOFYEAR" -> DOY;
+                case "HOUR", "HOURS", "H" -> HOUR;
+                case "MINUTE", "MINUTES", "M", "MIN" -> MINUTE;
+                case "SECOND", "SECONDS", "S", "SEC" -> SECOND;
+                case "MILLISECOND", "MILLISECONDS", "MS" -> MILLISECOND;
+                case "MICROSECOND", "MICROSECONDS", "US" -> MICROSECOND;
+                default -> throw new SluiceException("unknown date part '" + name + "': expected year, quarter, month,"
+                        + " week, day, dow, isodow, doy, hour, minute, second, millisecond or microsecond");
+            };
+        }
+    }
 
     public Extract {
         requireNonNull(field, "field is null");
@@ -23,8 +54,9 @@ public record Extract(Field field, Expr input) implements Expr {
     @Override
     public DataType type(Schema schema) {
         DataType t = input.type(schema);
-        if (t.kind() != DataType.Kind.DATE32 && t.kind() != DataType.Kind.NULL) {
-            throw new SluiceException("extract(" + field + " from ...) needs a DATE, not " + t + " (" + input + ")");
+        if (!t.isTemporal() && t.kind() != Kind.NULL) {
+            throw new SluiceException("extract(" + field + " FROM ...) needs a DATE or TIMESTAMP, not " + t.sqlName()
+                    + " (" + input + ")");
         }
         return DataType.INT64;
     }
@@ -42,21 +74,42 @@ public record Extract(Field field, Expr input) implements Expr {
     @Override
     public Col evaluate(Batch batch) {
         Col c = input.evaluate(batch);
-        if (c.type.kind() == DataType.Kind.NULL) {
+        if (c.type.kind() == Kind.NULL) {
             return Col.allNull(DataType.INT64, c.length);
         }
+        boolean timestamp = c.type.kind() == Kind.TIMESTAMP;
+        long[] in = c.longs;
+        boolean[] nulls = c.nulls;
         long[] out = new long[c.length];
-        for (int i = 0; i < c.length; i++) {
-            if (!c.isNull(i)) {
-                LocalDate d = LocalDate.ofEpochDay(c.longs[i]);
-                out[i] = switch (field) {
-                    case YEAR -> d.getYear();
-                    case MONTH -> d.getMonthValue();
-                    case DAY -> d.getDayOfMonth();
-                };
+        for (int i = 0; i < out.length; i++) {
+            if (nulls == null || !nulls[i]) {
+                long day = timestamp ? Temporal.microsToDate(in[i]) : in[i];
+                long ofDay = timestamp ? in[i] - day * Temporal.MICROS_PER_DAY : 0;
+                out[i] = part(day, ofDay);
             }
         }
-        return Col.ofLongs(DataType.INT64, out, c.nulls);
+        return Col.ofLongs(DataType.INT64, out, nulls);
+    }
+
+    private long part(long day, long ofDay) {
+        return switch (field) {
+            case YEAR -> Temporal.yearOf(Temporal.civil(day));
+            case QUARTER -> (Temporal.monthOf(Temporal.civil(day)) - 1) / 3 + 1;
+            case MONTH -> Temporal.monthOf(Temporal.civil(day));
+            case DAY -> Temporal.dayOf(Temporal.civil(day));
+            case WEEK -> {
+                long thursday = day - Math.floorMod(day + 3, 7) + 3; // the ISO week's Thursday fixes its year
+                yield (thursday - Temporal.epochDay(Temporal.yearOf(Temporal.civil(thursday)), 1, 1)) / 7 + 1;
+            }
+            case DOW -> Math.floorMod(day + 4, 7); // 1970-01-01 was a Thursday (4)
+            case ISODOW -> Math.floorMod(day + 3, 7) + 1;
+            case DOY -> day - Temporal.epochDay(Temporal.yearOf(Temporal.civil(day)), 1, 1) + 1;
+            case HOUR -> ofDay / Temporal.MICROS_PER_HOUR;
+            case MINUTE -> ofDay % Temporal.MICROS_PER_HOUR / Temporal.MICROS_PER_MINUTE;
+            case SECOND -> ofDay % Temporal.MICROS_PER_MINUTE / Temporal.MICROS_PER_SECOND;
+            case MILLISECOND -> ofDay % Temporal.MICROS_PER_MINUTE / 1000;
+            case MICROSECOND -> ofDay % Temporal.MICROS_PER_MINUTE;
+        };
     }
 
     @Override

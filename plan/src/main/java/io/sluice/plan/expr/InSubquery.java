@@ -13,7 +13,7 @@ import java.util.List;
  * true on a match, else NULL if the value or some subquery value is NULL, else false; NOT IN is its
  * negation (so one NULL in the subquery makes NOT IN never true).
  */
-public record InSubquery(Expr value, LogicalPlan subquery, boolean negated) implements SubqueryExpr {
+public record InSubquery(Expr value, LogicalPlan subquery, boolean negated, long outerScope) implements SubqueryExpr {
     public InSubquery {
         requireNonNull(value, "value is null");
         requireNonNull(subquery, "subquery is null");
@@ -42,16 +42,16 @@ public record InSubquery(Expr value, LogicalPlan subquery, boolean negated) impl
 
     @Override
     public Expr withChildren(List<Expr> children) {
-        return new InSubquery(children.get(0), subquery, negated);
+        return new InSubquery(children.get(0), subquery, negated, outerScope);
     }
 
     @Override
     public SubqueryExpr withSubquery(LogicalPlan plan) {
-        return new InSubquery(value, plan, negated);
+        return new InSubquery(value, plan, negated, outerScope);
     }
 
     public InSubquery negate() {
-        return new InSubquery(value, subquery, !negated);
+        return new InSubquery(value, subquery, !negated, outerScope);
     }
 
     @Override

@@ -60,6 +60,39 @@ public record Literal(Object value, DataType type) implements Expr {
         return new Literal(date.toEpochDay(), DataType.DATE32);
     }
 
+    public static Literal ofTimestamp(long micros) {
+        return new Literal(micros, DataType.TIMESTAMP);
+    }
+
+    /** The value at {@code row} of a column, as a literal of the column's type. */
+    public static Literal at(Col c, int row) {
+        if (c.isNull(row)) {
+            return new Literal(null, c.type);
+        }
+        return switch (c.type.kind()) {
+            case NULL -> new Literal(null, c.type);
+            case BOOL -> new Literal(c.bools[row], c.type);
+            case FLOAT64 -> new Literal(c.doubles[row], c.type);
+            case UTF8 -> new Literal(c.strings[row], c.type);
+            default -> new Literal(c.longs[row], c.type);
+        };
+    }
+
+    /** This constant converted to {@code target} now, as CAST would at run time (same errors). */
+    public Literal castTo(DataType target) {
+        if (type.equals(target)) {
+            return this;
+        }
+        Col one = value == null ? Col.allNull(type, 1) : switch (type.kind()) {
+            case NULL -> Col.allNull(type, 1);
+            case BOOL -> Col.ofBools(new boolean[] {(Boolean) value}, null);
+            case FLOAT64 -> Col.ofDoubles(new double[] {(Double) value}, null);
+            case UTF8 -> Col.ofStrings(new String[] {(String) value}, null);
+            default -> Col.ofLongs(type, new long[] {(Long) value}, null);
+        };
+        return at(io.sluice.plan.exec.Kernels.cast(one, target), 0);
+    }
+
     public static Literal nullValue() {
         return new Literal(null, DataType.NULL);
     }
@@ -117,6 +150,7 @@ public record Literal(Object value, DataType type) implements Expr {
         return switch (type.kind()) {
             case UTF8 -> "'" + ((String) value).replace("'", "''") + "'";
             case DATE32 -> "DATE '" + LocalDate.ofEpochDay((Long) value) + "'";
+            case TIMESTAMP -> "TIMESTAMP '" + io.sluice.plan.exec.Temporal.formatTimestamp((Long) value) + "'";
             case DECIMAL -> BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
             default -> value.toString();
         };

@@ -10,12 +10,14 @@ import io.sluice.plan.types.Schema;
 import java.util.List;
 
 /**
- * A correlated reference, inside a subquery, to column {@code name} of the enclosing query: of the
- * input of the node holding the {@link SubqueryExpr}. Its type is fixed when the SQL is translated,
+ * A correlated reference, inside a subquery, to column {@code name} of an enclosing query: of the
+ * input of the node holding the {@link SubqueryExpr} whose {@link SubqueryExpr#outerScope()} is
+ * {@code scope}. The scope tells the levels apart: a name alone may mean a column at two levels
+ * (single-table queries' columns are unqualified). Its type is fixed when the SQL is translated,
  * since the subquery's own input does not have the column. Not evaluable: decorrelation replaces it
  * by a {@link Column} of a join's left side.
  */
-public record OuterColumn(String name, DataType type) implements Expr {
+public record OuterColumn(String name, DataType type, long scope) implements Expr {
     public OuterColumn {
         requireNonNull(name, "name is null");
         requireNonNull(type, "type is null");

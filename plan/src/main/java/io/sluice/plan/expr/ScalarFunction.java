@@ -9,13 +9,12 @@ import io.sluice.plan.exec.ValueFormat;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.DataType.Kind;
 import io.sluice.plan.types.Schema;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The built-in scalar functions over strings, numbers and dates, with DuckDB's semantics: a NULL
+ * The built-in scalar functions over strings and numbers, with DuckDB's semantics: a NULL
  * argument gives NULL (except {@code concat}, which skips NULLs), string positions and lengths count
  * characters (code points) from 1, {@code round} rounds half away from zero. Evaluated row by row
  * over a batch.
@@ -26,8 +25,7 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
         UPPER("upper", 1, 1), LOWER("lower", 1, 1), TRIM("trim", 1, 1), LTRIM("ltrim", 1, 1), RTRIM("rtrim", 1, 1),
         LENGTH("length", 1, 1), CONCAT("concat", 1, Integer.MAX_VALUE), CONCAT_OPERATOR("||", 2, 2),
         STRPOS("strpos", 2, 2), REPLACE("replace", 3, 3), STARTS_WITH("starts_with", 2, 2),
-        ABS("abs", 1, 1), ROUND("round", 1, 2), FLOOR("floor", 1, 1), CEIL("ceil", 1, 1),
-        DATE_TRUNC("date_trunc", 2, 2);
+        ABS("abs", 1, 1), ROUND("round", 1, 2), FLOOR("floor", 1, 1), CEIL("ceil", 1, 1);
 
         private final String sqlName;
         private final int minArgs;
@@ -55,10 +53,6 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
         }
         if (function == Function.ROUND && args.size() == 2 && !(args.get(1) instanceof Literal)) {
             throw new SluiceException("round(x, digits) needs a constant number of digits, not " + args.get(1));
-        }
-        if (function == Function.DATE_TRUNC && !(args.get(0) instanceof Literal l && l.value() instanceof String)) {
-            throw new SluiceException("date_trunc needs a constant part ('year', 'quarter', 'month', 'week' or"
-                    + " 'day'), not " + args.get(0));
         }
     }
 
@@ -92,13 +86,6 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
                 yield t.kind() == Kind.DECIMAL ? DataType.decimal(t.precision(), Math.max(0, Math.min(t.scale(),
                         digits()))) : t;
             }
-            case DATE_TRUNC -> {
-                truncUnit();
-                if (types.get(1).kind() != Kind.DATE32 && types.get(1).kind() != Kind.NULL) {
-                    throw new SluiceException("date_trunc needs a DATE, not " + types.get(1) + " (" + args.get(1) + ")");
-                }
-                yield DataType.DATE32;
-            }
         };
     }
 
@@ -128,15 +115,6 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
             throw new SluiceException("round(x, digits) needs a whole number of digits, not " + args.get(1));
         }
         return l.intValue();
-    }
-
-    private String truncUnit() {
-        String unit = ((String) ((Literal) args.get(0)).value()).toLowerCase(Locale.ROOT);
-        return switch (unit) {
-            case "year", "quarter", "month", "week", "day" -> unit;
-            default -> throw new SluiceException("date_trunc('" + unit + "', date): the part must be 'year', 'quarter',"
-                    + " 'month', 'week' or 'day'");
-        };
     }
 
     @Override
@@ -193,7 +171,6 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
                         cols.get(2).strings[row]);
                 case STARTS_WITH -> result.bools[row] = cols.get(0).strings[row].startsWith(cols.get(1).strings[row]);
                 case ABS, FLOOR, CEIL, ROUND -> numericRow(cols.get(0), row, result);
-                case DATE_TRUNC -> result.longs[row] = trunc(LocalDate.ofEpochDay(cols.get(1).longs[row])).toEpochDay();
             }
         }
         return result;
@@ -234,16 +211,6 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
     private static double roundHalfAway(double v, int digits) {
         double factor = Math.pow(10, digits);
         return Math.signum(v) * Math.floor(Math.abs(v) * factor + 0.5) / factor;
-    }
-
-    private LocalDate trunc(LocalDate d) {
-        return switch (truncUnit()) {
-            case "year" -> d.withDayOfYear(1);
-            case "quarter" -> LocalDate.of(d.getYear(), (d.getMonthValue() - 1) / 3 * 3 + 1, 1);
-            case "month" -> d.withDayOfMonth(1);
-            case "week" -> d.minusDays(d.getDayOfWeek().getValue() - 1L); // ISO weeks start on Monday
-            default -> d;
-        };
     }
 
     @Override

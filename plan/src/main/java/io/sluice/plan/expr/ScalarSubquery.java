@@ -9,7 +9,7 @@ import io.sluice.plan.types.Schema;
 import java.util.List;
 
 /** {@code (subquery)} as a value: the one column of the subquery's at most one row, NULL if none. */
-public record ScalarSubquery(LogicalPlan subquery) implements SubqueryExpr {
+public record ScalarSubquery(LogicalPlan subquery, long outerScope) implements SubqueryExpr {
     public ScalarSubquery {
         requireNonNull(subquery, "subquery is null");
         if (subquery.schema().size() != 1) {
@@ -35,7 +35,7 @@ public record ScalarSubquery(LogicalPlan subquery) implements SubqueryExpr {
 
     @Override
     public SubqueryExpr withSubquery(LogicalPlan plan) {
-        return new ScalarSubquery(plan);
+        return new ScalarSubquery(plan, outerScope);
     }
 
     @Override

@@ -7,8 +7,8 @@ import io.sluice.plan.logical.LogicalPlan;
 import java.util.List;
 
 /**
- * An expression holding a nested query plan: {@link Exists}, {@link InSubquery} or
- * {@link ScalarSubquery}. The nested plan is not one of {@link #children()}: expression traversals
+ * An expression holding a nested query plan: {@link Exists}, {@link InSubquery},
+ * {@link QuantifiedComparison} or {@link ScalarSubquery}. The nested plan is not one of {@link #children()}: expression traversals
  * ({@link Exprs#columns}, {@link Exprs#transformUp}) do not enter it, because its columns are not
  * columns of the enclosing node's input. {@link OuterColumn}s directly in the nested plan (not in
  * plans nested deeper) refer to the input of the node that holds this expression.
@@ -18,6 +18,12 @@ import java.util.List;
  */
 public interface SubqueryExpr extends Expr {
     LogicalPlan subquery();
+
+    /**
+     * The scope of the query this expression is in: {@link OuterColumn}s of that scope, anywhere
+     * in the subquery, read the input of the node holding this expression.
+     */
+    long outerScope();
 
     /** A copy holding {@code plan} instead of {@link #subquery()}. */
     SubqueryExpr withSubquery(LogicalPlan plan);
@@ -29,7 +35,7 @@ public interface SubqueryExpr extends Expr {
 
     static SluiceException notDecorrelated(Expr e) {
         return new SluiceException("unsupported subquery: " + e + " could not be rewritten as a join"
-                + " (supported: [NOT] EXISTS and IN as WHERE conjuncts, uncorrelated NOT IN, and scalar"
-                + " subqueries over an aggregate, correlated only by equalities)");
+                + " (not supported: a correlated LIMIT, correlation under a RIGHT or FULL join, and subqueries"
+                + " in GROUP BY, ORDER BY or outer join conditions)");
     }
 }

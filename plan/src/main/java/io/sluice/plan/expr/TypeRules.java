@@ -15,8 +15,12 @@ public final class TypeRules {
         }
         DataType l = left.kind() == Kind.NULL ? right : left;
         DataType r = right.kind() == Kind.NULL ? left : right;
+        DataType dates = dateArithmetic(op, l, r);
+        if (dates != null) {
+            return dates;
+        }
         if (!l.isNumeric() || !r.isNumeric()) {
-            throw new SluiceException("cannot apply '" + op.symbol() + "' to " + left + " and " + right);
+            throw new SluiceException("cannot apply '" + op.symbol() + "' to " + left.sqlName() + " and " + right.sqlName());
         }
         if (op == BinaryOp.DIVIDE || l.kind() == Kind.FLOAT64 || r.kind() == Kind.FLOAT64) {
             return DataType.FLOAT64;
@@ -32,6 +36,27 @@ public final class TypeRules {
             return boundedDecimal(integer + scale + 1, scale);
         }
         return DataType.INT64;
+    }
+
+    /**
+     * Days added to or taken from a date, as in DuckDB and Spark: {@code date ± integer} and
+     * {@code integer + date} are DATEs (the integer counts days, and the values are epoch days, so the
+     * plain long kernels compute them), {@code date - date} is the BIGINT number of days between.
+     * Null when the operands are not dates.
+     */
+    private static DataType dateArithmetic(BinaryOp op, DataType l, DataType r) {
+        boolean ld = l.kind() == Kind.DATE32;
+        boolean rd = r.kind() == Kind.DATE32;
+        if (ld && r.isIntegral() && (op == BinaryOp.ADD || op == BinaryOp.SUBTRACT)) {
+            return DataType.DATE32;
+        }
+        if (rd && l.isIntegral() && op == BinaryOp.ADD) {
+            return DataType.DATE32;
+        }
+        if (ld && rd && op == BinaryOp.SUBTRACT) {
+            return DataType.INT64;
+        }
+        return null;
     }
 
     /**
@@ -53,8 +78,9 @@ public final class TypeRules {
 
     /**
      * The type two values widen to when they meet in one column (CASE results, UNION inputs), or
-     * null when they cannot: equal types stay, NULL takes the other type, numbers widen (to float64
-     * if either is, else to a decimal wide enough for both, else to int64).
+     * null when they cannot: equal types stay, NULL takes the other type, a date and a timestamp
+     * widen to a timestamp, numbers widen (to float64 if either is, else to a decimal wide enough for
+     * both, else to int64), as DuckDB's and Spark's common supertypes.
      */
     public static DataType commonType(DataType a, DataType b) {
         if (a.kind() == Kind.NULL || a.equals(b)) {
@@ -62,6 +88,9 @@ public final class TypeRules {
         }
         if (b.kind() == Kind.NULL) {
             return a;
+        }
+        if (a.isTemporal() && b.isTemporal()) {
+            return DataType.TIMESTAMP; // a date widens to its midnight
         }
         if (!a.isNumeric() || !b.isNumeric()) {
             return null;

@@ -27,6 +27,10 @@ public record Filter(LogicalPlan input, Expr predicate) implements LogicalPlan {
         if (Exprs.containsAggregate(predicate)) {
             throw new SluiceException("aggregate functions are not allowed in WHERE: " + predicate);
         }
+        if (Exprs.containsWindow(predicate)) {
+            throw new SluiceException("window functions are not allowed in a filter: " + predicate
+                    + " (filter on a window's output in an enclosing query)");
+        }
         TypeRules.checkBoolean("filter predicate " + predicate, predicate.type(input.schema()));
     }
 

@@ -27,7 +27,7 @@ import java.util.List;
  * them), so every column of the output has one meaning.
  */
 public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr> leftKeys, List<Expr> rightKeys,
-        Expr filter, Schema schema) implements LogicalPlan {
+        Expr filter, JoinMark mark, Schema schema) implements LogicalPlan {
     public Join {
         requireNonNull(schema, "schema is null");
         requireNonNull(left, "left is null");
@@ -54,20 +54,39 @@ public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr
                 throw new SluiceException("join keys " + l + " and " + r + " are not comparable: " + e.getMessage(), e);
             }
         }
-        if (type.outputsRight() || filter != null) {
+        if ((type == JoinType.LEFT_MARK) != (mark != null)) {
+            throw new IllegalArgumentException("a LEFT_MARK join, and only it, has a mark: " + type + ", " + mark);
+        }
+        if (type.outputsRight() || filter != null || mark != null) {
             Schema combined = concat(leftSchema, rightSchema);
             if (filter != null) {
                 checkNoAggregate(filter);
                 TypeRules.checkBoolean("join filter " + filter, filter.type(combined));
             }
+            if (mark != null) {
+                checkNoAggregate(mark.condition());
+                TypeRules.checkBoolean("mark condition " + mark.condition(), mark.condition().type(combined));
+            }
         }
     }
 
-    /** Derives the output schema once, here. */
+    /** A join without a mark, deriving the output schema once, here. */
     public Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr> leftKeys, List<Expr> rightKeys,
             Expr filter) {
-        this(left, right, type, leftKeys, rightKeys, filter, schemaOf(requireNonNull(left, "left is null"),
-                requireNonNull(right, "right is null"), requireNonNull(type, "type is null")));
+        this(left, right, type, leftKeys, rightKeys, filter, null);
+    }
+
+    /** Derives the output schema once, here; {@code mark} only for {@link JoinType#LEFT_MARK}. */
+    public Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr> leftKeys, List<Expr> rightKeys,
+            Expr filter, JoinMark mark) {
+        this(left, right, type, leftKeys, rightKeys, filter, mark, schemaOf(requireNonNull(left, "left is null"),
+                requireNonNull(right, "right is null"), requireNonNull(type, "type is null"), mark));
+    }
+
+    /** A mark join (see {@link JoinType#LEFT_MARK}). */
+    public static Join mark(LogicalPlan left, LogicalPlan right, List<Expr> leftKeys, List<Expr> rightKeys,
+            Expr filter, JoinMark mark) {
+        return new Join(left, right, JoinType.LEFT_MARK, leftKeys, rightKeys, filter, requireNonNull(mark, "mark is null"));
     }
 
     /** A cross join: every left row with every right row. */
@@ -111,11 +130,25 @@ public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr
 
     /** A copy with other keys and filter, same inputs and type. */
     public Join withCondition(List<Expr> newLeftKeys, List<Expr> newRightKeys, Expr newFilter) {
-        return new Join(left, right, type, newLeftKeys, newRightKeys, newFilter);
+        return new Join(left, right, type, newLeftKeys, newRightKeys, newFilter, mark);
     }
 
-    private static Schema schemaOf(LogicalPlan left, LogicalPlan right, JoinType type) {
+    private static Schema schemaOf(LogicalPlan left, LogicalPlan right, JoinType type, JoinMark mark) {
+        if (mark != null) {
+            return markSchema(left.schema(), mark.column());
+        }
         return type.outputsRight() ? concat(left.schema(), right.schema()) : left.schema();
+    }
+
+    /** The left fields then the mark, a nullable boolean; a mark named like a left column is an error. */
+    public static Schema markSchema(Schema left, String markColumn) {
+        List<Field> fields = new ArrayList<>(left.fields());
+        fields.add(new Field(markColumn, DataType.BOOL));
+        try {
+            return new Schema(fields);
+        } catch (SluiceException e) {
+            throw new IllegalArgumentException("mark column '" + markColumn + "' clashes with a left column", e);
+        }
     }
 
     @Override
@@ -128,7 +161,7 @@ public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr
         if (children.size() != 2) {
             throw new IllegalArgumentException("a join has two children, not " + children.size());
         }
-        return new Join(children.get(0), children.get(1), type, leftKeys, rightKeys, filter);
+        return new Join(children.get(0), children.get(1), type, leftKeys, rightKeys, filter, mark);
     }
 
     @Override
@@ -137,6 +170,9 @@ public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr
         out.addAll(rightKeys);
         if (filter != null) {
             out.add(filter);
+        }
+        if (mark != null) {
+            out.add(mark.condition());
         }
         return out;
     }
@@ -156,6 +192,9 @@ public record Join(LogicalPlan left, LogicalPlan right, JoinType type, List<Expr
         }
         if (filter != null) {
             out.append(" filter=").append(filter);
+        }
+        if (mark != null) {
+            out.append(" mark=").append(mark);
         }
         return out.toString();
     }

@@ -36,7 +36,7 @@ final class JoinStatistics {
         double inner = join.leftKeys().isEmpty() ? leftRows * rightRows
                 : leftRows * rightRows / Math.max(1, Math.max(leftDistinct, rightDistinct));
         Statistics combined = null;
-        if (join.type().outputsRight() || join.filter() != null) {
+        if (join.type().outputsRight() || join.filter() != null || join.mark() != null) {
             combined = Statistics.of(left.rows(), concat(left.columns(), right.columns()));
         }
         if (join.filter() != null) {
@@ -48,6 +48,7 @@ final class JoinStatistics {
             case RIGHT -> Math.max(inner, rightRows);
             case FULL -> Math.max(inner, leftRows + rightRows - Math.min(leftRows, rightRows));
             case LEFT_SEMI -> leftRows * matchedShare(join, leftDistinct, rightDistinct, rightRows);
+            case LEFT_MARK -> leftRows;
             case LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> leftRows
                     * Math.max(MIN_ANTI_SHARE, 1 - matchedShare(join, leftDistinct, rightDistinct, rightRows));
         };
@@ -55,6 +56,11 @@ final class JoinStatistics {
                 && left.rows().precision() == Estimate.Precision.EXACT
                 && right.rows().precision() == Estimate.Precision.EXACT;
         Estimate estimate = exact ? Estimate.exact(rows) : Estimate.inexact(rows);
+        if (join.mark() != null) {
+            List<ColumnStatistics> columns = new ArrayList<>(left.columns());
+            columns.add(ColumnStatistics.unknown(io.sluice.plan.types.DataType.BOOL));
+            return Statistics.of(estimate, columns);
+        }
         if (!join.type().outputsRight()) {
             return left.withRows(estimate);
         }

@@ -27,6 +27,9 @@ public record Projection(LogicalPlan input, List<Expr> exprs, Schema schema) imp
             if (Exprs.containsAggregate(e)) {
                 throw new SluiceException("aggregate " + e + " outside an aggregation");
             }
+            if (Exprs.containsWindow(e)) {
+                throw new IllegalArgumentException("window function " + e + " in a projection, not a window node");
+            }
         }
         schemaOf(input.schema(), exprs);
     }

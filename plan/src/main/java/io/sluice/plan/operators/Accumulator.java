@@ -2,6 +2,7 @@ package io.sluice.plan.operators;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.exec.Kernels;
 import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.TypeRules;
@@ -21,6 +22,11 @@ abstract class Accumulator {
     /** Folds raw argument values into their groups ({@code arg} is null for count(*)). */
     abstract void update(int[] groups, int rows, Col arg);
 
+    /** Folds the raw values of a two-argument function's arguments into their groups. */
+    void update(int[] groups, int rows, Col arg, Col second) {
+        update(groups, rows, arg);
+    }
+
     /** Folds partial states (as emitted by {@link #states}) into their groups. */
     abstract void merge(int[] groups, int rows, Col[] states);
 
@@ -34,6 +40,9 @@ abstract class Accumulator {
 
     abstract Col result(int from, int count);
 
+    /** Estimated heap bytes of the per-group state (for the aggregate's memory reservation). */
+    abstract long heapBytes();
+
     /** The accumulator of {@code function} over {@code argType}; {@code expression} names it in errors. */
     static Accumulator create(AggregateFunction function, DataType argType, String expression) {
         return switch (function) {
@@ -44,6 +53,9 @@ abstract class Accumulator {
             case AVG -> argType.kind() == Kind.FLOAT64 ? new SumDouble(true)
                     : new SumLong(AggregateFunction.SUM.resultType(argType), true, expression);
             case MIN, MAX -> new MinMax(argType, function == AggregateFunction.MIN);
+            case SINGLE_VALUE -> new SingleValue(argType);
+            case STDDEV_SAMP, STDDEV_POP, VAR_SAMP, VAR_POP -> new Moments(function);
+            case CORR, COVAR_SAMP, COVAR_POP -> new CoMoments(function);
         };
     }
 
@@ -70,6 +82,11 @@ abstract class Accumulator {
     /** The per-group row counts of {@code [from, from + count)} as a state column. */
     static Col countColumn(long[] counts, int from, int count) {
         return Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null);
+    }
+
+    /** Groups {@code [from, from + count)} of a per-group double state as a state column. */
+    static Col doubleColumn(double[] values, int from, int count) {
+        return Col.ofDoubles(Arrays.copyOfRange(values, from, from + count), null);
     }
 
     static int grow(int current, int needed) {
@@ -116,6 +133,11 @@ abstract class Accumulator {
             if (counts.length < groups) {
                 counts = Arrays.copyOf(counts, grow(counts.length, groups));
             }
+        }
+
+        @Override
+        long heapBytes() {
+            return HeapSize.longs(counts.length);
         }
 
         @Override
@@ -199,6 +221,11 @@ abstract class Accumulator {
         }
 
         @Override
+        long heapBytes() {
+            return HeapSize.longs(sums.length) + HeapSize.longs(counts.length);
+        }
+
+        @Override
         List<DataType> stateTypes() {
             return List.of(sumType, DataType.INT64);
         }
@@ -278,6 +305,11 @@ abstract class Accumulator {
         }
 
         @Override
+        long heapBytes() {
+            return HeapSize.longs(sums.length) + HeapSize.longs(counts.length);
+        }
+
+        @Override
         List<DataType> stateTypes() {
             return List.of(DataType.FLOAT64, DataType.INT64);
         }
@@ -305,6 +337,7 @@ abstract class Accumulator {
     static final class MinMax extends Accumulator {
         private final DataType type;
         private final boolean min;
+        private static final long TYPICAL_STRING = 64;
         private boolean[] seen = new boolean[0];
         private long[] longs;
         private double[] doubles;
@@ -397,6 +430,15 @@ abstract class Accumulator {
             }
         }
 
+        /** A string extreme is a reference to an input string it keeps alive: counted at a typical short string's size. */
+        @Override
+        long heapBytes() {
+            int n = seen.length;
+            long values = strings != null ? HeapSize.references(n) + TYPICAL_STRING * (long) n
+                    : longs != null || doubles != null ? HeapSize.longs(n) : HeapSize.booleans(n);
+            return HeapSize.booleans(n) + values;
+        }
+
         @Override
         List<DataType> stateTypes() {
             return List.of(type);
@@ -419,6 +461,72 @@ abstract class Accumulator {
                 case BOOL, NULL -> Col.ofBools(Arrays.copyOfRange(bools, from, from + count), nulls).withType(type);
                 default -> Col.ofLongs(type, Arrays.copyOfRange(longs, from, from + count), nulls);
             };
+        }
+    }
+
+    /**
+     * A scalar subquery's value per group: the row count (NULLs included) and the value, which is
+     * the group's only one when the count is at most 1; more rows are the error PostgreSQL and
+     * DuckDB raise for a scalar subquery returning several rows.
+     */
+    static final class SingleValue extends Accumulator {
+        private final MinMax value;
+        private final Count rows = new Count(true);
+        private final int valueStates;
+
+        SingleValue(DataType type) {
+            this.value = new MinMax(type, true);
+            this.valueStates = value.stateTypes().size();
+        }
+
+        @Override
+        void update(int[] groups, int rows, Col arg) {
+            value.update(groups, rows, arg);
+            this.rows.update(groups, rows, null);
+        }
+
+        @Override
+        void merge(int[] groups, int rows, Col[] states) {
+            value.merge(groups, rows, Arrays.copyOfRange(states, 0, valueStates));
+            this.rows.merge(groups, rows, new Col[] {states[valueStates]});
+        }
+
+        @Override
+        void ensureCapacity(int groups) {
+            value.ensureCapacity(groups);
+            rows.ensureCapacity(groups);
+        }
+
+        @Override
+        long heapBytes() {
+            return value.heapBytes() + rows.heapBytes();
+        }
+
+        @Override
+        List<DataType> stateTypes() {
+            List<DataType> types = new java.util.ArrayList<>(value.stateTypes());
+            types.add(DataType.INT64);
+            return types;
+        }
+
+        @Override
+        Col[] states(int from, int count) {
+            Col[] v = value.states(from, count);
+            Col[] out = Arrays.copyOf(v, v.length + 1);
+            out[v.length] = rows.result(from, count);
+            return out;
+        }
+
+        @Override
+        Col result(int from, int count) {
+            long[] counts = rows.result(from, count).longs;
+            for (int i = 0; i < count; i++) {
+                if (counts[i] > 1) {
+                    throw new SluiceException("scalar subquery returned more than one row (" + counts[i]
+                            + " rows for one outer row); a subquery used as a value must return at most one");
+                }
+            }
+            return value.result(from, count);
         }
     }
 }

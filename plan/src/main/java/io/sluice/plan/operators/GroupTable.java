@@ -1,6 +1,7 @@
 package io.sluice.plan.operators;
 
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.types.DataType;
 import java.util.Arrays;
 
@@ -34,6 +35,15 @@ final class GroupTable {
 
     int groupCount() {
         return groupCount;
+    }
+
+    /** Estimated heap bytes: the slot and hash arrays and the stored keys (strings included). */
+    long heapBytes() {
+        long bytes = HeapSize.longs(slots.length) + HeapSize.longs(groupHashes.length);
+        for (KeyStore k : keys) {
+            bytes += k.heapBytes();
+        }
+        return bytes;
     }
 
     /** Group id of each row, adding new groups as they appear. */
@@ -239,6 +249,7 @@ final class GroupTable {
         private boolean[] bools;
         private String[] strings;
         private boolean[] nulls = new boolean[256];
+        private long stringBytes;
 
         KeyStore(DataType type) {
             this.type = type;
@@ -266,9 +277,19 @@ final class GroupTable {
             switch (type.kind()) {
                 case FLOAT64 -> doubles[id] = c.doubles[row];
                 case BOOL, NULL -> bools[id] = c.bools[row];
-                case UTF8 -> strings[id] = c.strings[row];
+                case UTF8 -> {
+                    strings[id] = c.strings[row];
+                    stringBytes += HeapSize.string(strings[id]);
+                }
                 default -> longs[id] = c.longs[row];
             }
+        }
+
+        long heapBytes() {
+            int n = nulls.length;
+            long values = strings != null ? HeapSize.references(n) + stringBytes
+                    : longs != null || doubles != null ? HeapSize.longs(n) : HeapSize.booleans(n);
+            return HeapSize.booleans(n) + values;
         }
 
         boolean equalsRow(int id, Col c, int row) {

@@ -9,6 +9,7 @@ import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -18,7 +19,10 @@ import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -29,6 +33,11 @@ import java.util.stream.Collectors;
  * states and emits the keys and the aggregate values (named by the aggregate's name).
  *
  * <p>A final aggregate without keys emits exactly one row even for empty input, as SQL requires.
+ *
+ * <p>When the input's ordering covers the group keys (its properties say so, a sort-merge join's
+ * output on the join key, say), the same operator streams instead of hashing: equal keys are
+ * adjacent, so it holds one open group at a time ({@link SortedAggregateStream}) and its output
+ * keeps that order.
  */
 public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Expr> groupBy, List<Expr> aggregates,
         List<DataType> argumentTypes, Schema schema, PlanProperties properties) implements ExecutionPlan {
@@ -112,8 +121,9 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
      */
     private static PlanProperties propertiesOf(AggregateMode mode, ExecutionPlan input, List<Expr> groupBy) {
         PlanProperties in = input.properties();
+        List<SortKey> ordering = sortedOn(in, groupBy).map(keys -> outputOrdering(keys, in, groupBy)).orElse(List.of());
         if (mode == AggregateMode.FINAL) {
-            return PlanProperties.of(in.partitioning());
+            return PlanProperties.of(in.partitioning(), ordering);
         }
         Partitioning partitioning = in.partitioning().mapKeys(k -> outputKeyFor(k, in, groupBy));
         List<List<Expr>> equivalences = new ArrayList<>();
@@ -126,14 +136,61 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
             }
             equivalences.add(outputs);
         }
-        return new PlanProperties(partitioning, List.of(), in.bounded(), equivalences);
+        return new PlanProperties(partitioning, ordering, in.bounded(), equivalences);
+    }
+
+    /**
+     * The input ordering's leading keys when they are exactly the group keys (in any order and
+     * direction, equivalences counted): then equal groups are adjacent and the aggregation can
+     * stream ({@link SortedAggregateStream}). Empty when there are no group keys or they are not
+     * covered.
+     */
+    private static Optional<List<SortKey>> sortedOn(PlanProperties in, List<Expr> groupBy) {
+        List<SortKey> ordering = in.ordering();
+        if (groupBy.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<Expr> need = new HashSet<>();
+        for (Expr g : groupBy) {
+            need.add(in.representative(g));
+        }
+        Set<Expr> seen = new HashSet<>();
+        for (int i = 0; i < ordering.size(); i++) {
+            Expr rep = in.representative(ordering.get(i).expr());
+            if (!need.contains(rep)) {
+                return Optional.empty();
+            }
+            seen.add(rep);
+            if (seen.equals(need)) {
+                return Optional.of(ordering.subList(0, i + 1));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The input ordering keys as output key columns, in the same directions. */
+    private static List<SortKey> outputOrdering(List<SortKey> inputKeys, PlanProperties in, List<Expr> groupBy) {
+        List<SortKey> out = new ArrayList<>();
+        for (SortKey k : inputKeys) {
+            Optional<Expr> column = outputKeyFor(k.expr(), in, groupBy);
+            if (column.isEmpty()) {
+                return List.of();
+            }
+            out.add(new SortKey(column.get(), k.ascending(), k.nullsFirst()));
+        }
+        return out;
+    }
+
+    /** Whether the input's order keeps groups adjacent, so the aggregation streams instead of hashing. */
+    public boolean sortedInput() {
+        return sortedOn(input.properties(), groupBy).isPresent();
     }
 
     /** The output key column of a grouping column equal (or known equal) to input expression {@code k}. */
-    private static java.util.Optional<Expr> outputKeyFor(Expr k, PlanProperties in, List<Expr> groupBy) {
+    private static Optional<Expr> outputKeyFor(Expr k, PlanProperties in, List<Expr> groupBy) {
         Expr rep = in.representative(k);
-        return groupBy.stream().filter(g -> g instanceof Column && in.representative(g).equals(rep)).findFirst()
-                .map(g -> new Column(g.name()));
+        return groupBy.stream().filter(g -> (g instanceof Column || g.equals(k)) && in.representative(g).equals(rep))
+                .findFirst().map(g -> new Column(g.name()));
     }
 
     @Override
@@ -151,42 +208,50 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
 
     @Override
     public String describe() {
-        return "HashAggregateExec: mode=" + mode.name().toLowerCase() + ", groupBy=["
+        return "HashAggregateExec: mode=" + mode.name().toLowerCase() + (sortedInput() ? ", sorted" : "") + ", groupBy=["
                 + groupBy.stream().map(Expr::toString).collect(Collectors.joining(", ")) + "], aggr=["
                 + aggregates.stream().map(Expr::toString).collect(Collectors.joining(", ")) + "]";
     }
 
+    /**
+     * Over input sorted on the group keys, streams (one open group at a time). Otherwise groups the
+     * partition within the task's memory ({@link AggregateStream}): a partial phase that is refused
+     * memory emits its groups so far and starts again (the final phase merges them); a final phase
+     * moves its table to disk as sorted runs and merges them at the end.
+     */
     @Override
     public BatchStream execute(int partition, TaskContext context) {
+        if (sortedInput()) {
+            List<Expr> arguments = new ArrayList<>();
+            for (Expr a : aggregates) {
+                arguments.add(call(a).argument());
+            }
+            return new SortedAggregateStream(input.execute(partition, context), groupBy, mode == AggregateMode.PARTIAL,
+                    arguments, this::newAccumulators, schema, context);
+        }
+        return new AggregateStream(this, input.execute(partition, context), context);
+    }
+
+    Accumulator[] newAccumulators() {
         Accumulator[] accumulators = new Accumulator[aggregates.size()];
         for (int i = 0; i < accumulators.length; i++) {
             AggregateCall call = call(aggregates.get(i));
             accumulators[i] = Accumulator.create(call.function(), argumentTypes.get(i), call.toString());
         }
+        return accumulators;
+    }
+
+    DataType[] keyTypes() {
         Schema inSchema = input.schema();
         DataType[] keyTypes = new DataType[groupBy.size()];
         for (int i = 0; i < keyTypes.length; i++) {
             keyTypes[i] = groupBy.get(i).type(inSchema);
         }
-        GroupTable table = new GroupTable(keyTypes);
-        if (groupBy.isEmpty()) {
-            table.addEmptyKeyGroup();
-            for (Accumulator a : accumulators) {
-                a.ensureCapacity(1);
-            }
-        }
-        try (BatchStream in = input.execute(partition, context)) {
-            Batch batch;
-            while ((batch = in.next()) != null) {
-                try (Batch b = batch) {
-                    consume(b, table, accumulators);
-                }
-            }
-        }
-        return emit(table, accumulators, context);
+        return keyTypes;
     }
 
-    private void consume(Batch batch, GroupTable table, Accumulator[] accumulators) {
+    /** Folds one input batch into the table: raw rows (partial) or partial states (final). */
+    void consume(Batch batch, GroupTable table, Accumulator[] accumulators) {
         int rows = batch.rowCount();
         if (rows == 0) {
             return;
@@ -200,56 +265,56 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         if (mode == AggregateMode.PARTIAL) {
             for (int i = 0; i < accumulators.length; i++) {
                 accumulators[i].ensureCapacity(groupCount);
-                Expr arg = call(aggregates.get(i)).argument();
-                accumulators[i].update(groups, rows, arg == null ? null : arg.evaluate(batch));
+                AggregateCall call = call(aggregates.get(i));
+                Expr arg = call.argument();
+                if (call.second() != null) {
+                    accumulators[i].update(groups, rows, arg.evaluate(batch), call.second().evaluate(batch));
+                } else {
+                    accumulators[i].update(groups, rows, arg == null ? null : arg.evaluate(batch));
+                }
             }
         } else {
-            int column = keys.length;
-            for (Accumulator accumulator : accumulators) {
-                accumulator.ensureCapacity(groupCount);
-                int width = accumulator.stateTypes().size();
-                Col[] states = new Col[width];
-                for (int s = 0; s < width; s++) {
-                    states[s] = batch.column(column + s);
-                }
-                column += width;
-                accumulator.merge(groups, rows, states);
-            }
+            mergeStates(batch, keys.length, groups, rows, groupCount, accumulators);
         }
     }
 
-    private BatchStream emit(GroupTable table, Accumulator[] accumulators, TaskContext context) {
-        int total = table.groupCount();
-        int batchSize = context.batchSize();
-        return new BatchStream() {
-            private int next;
-
-            @Override
-            public Batch next() {
-                if (next >= total) {
-                    return null;
-                }
-                int count = Math.min(batchSize, total - next);
-                Col[] out = new Col[schema.size()];
-                Col[] keys = table.keyColumns(next, count);
-                System.arraycopy(keys, 0, out, 0, keys.length);
-                int column = keys.length;
-                for (Accumulator a : accumulators) {
-                    if (mode == AggregateMode.PARTIAL) {
-                        for (Col state : a.states(next, count)) {
-                            out[column++] = state;
-                        }
-                    } else {
-                        out[column++] = a.result(next, count);
-                    }
-                }
-                next += count;
-                return Batch.of(schema, out, count, context.allocator());
+    /** Merges the partial states in {@code batch}'s columns from {@code column} on into the groups. */
+    static void mergeStates(Batch batch, int column, int[] groups, int rows, int groupCount, Accumulator[] accumulators) {
+        for (Accumulator accumulator : accumulators) {
+            accumulator.ensureCapacity(groupCount);
+            int width = accumulator.stateTypes().size();
+            Col[] states = new Col[width];
+            for (int s = 0; s < width; s++) {
+                states[s] = batch.column(column + s);
             }
+            column += width;
+            accumulator.merge(groups, rows, states);
+        }
+    }
 
-            @Override
-            public void close() {
+    /** Groups {@code [from, from + count)} as output columns: keys, then states (partial) or values (final). */
+    Col[] output(GroupTable table, Accumulator[] accumulators, int from, int count, boolean states) {
+        Col[] out = new Col[groupBy.size() + (states ? stateWidth(accumulators) : accumulators.length)];
+        Col[] keys = table.keyColumns(from, count);
+        System.arraycopy(keys, 0, out, 0, keys.length);
+        int column = keys.length;
+        for (Accumulator a : accumulators) {
+            if (states) {
+                for (Col state : a.states(from, count)) {
+                    out[column++] = state;
+                }
+            } else {
+                out[column++] = a.result(from, count);
             }
-        };
+        }
+        return out;
+    }
+
+    private static int stateWidth(Accumulator[] accumulators) {
+        int width = 0;
+        for (Accumulator a : accumulators) {
+            width += a.stateTypes().size();
+        }
+        return width;
     }
 }

@@ -3,7 +3,10 @@ package io.sluice.plan.operators;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.logical.Join;
+import io.sluice.plan.logical.JoinMark;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.physical.InputDistributionRequirements;
 import io.sluice.plan.physical.Distribution;
@@ -31,6 +34,9 @@ import java.util.List;
  * passes the filter and its key equals the left key or either key is NULL; so a NULL right key
  * drops every left row and a NULL left key survives only when no right row passes the filter. It
  * takes exactly one key (multi-column NOT IN needs row-wise NULL logic this operator does not do).
+ * LEFT_MARK outputs every left row once with its mark appended (see {@link JoinMark}): over the
+ * pairs whose keys are equal and whose filter is TRUE, the mark condition's three-valued OR, FALSE
+ * when there is no such pair.
  *
  * <h2>Which side is built</h2>
  * The build side is read whole into a hash table; the probe side streams past it. The rule is:
@@ -38,7 +44,7 @@ import java.util.List;
  * as soon as its candidates are checked and no build-side bookkeeping has to survive the partition.
  * <ul>
  *   <li>INNER, RIGHT: build left, probe right ({@link Mode#COLLECT_RIGHT} INNER builds right).
- *   <li>LEFT, LEFT_SEMI, LEFT_ANTI, LEFT_ANTI_NULL_AWARE: build right, probe left.
+ *   <li>LEFT, LEFT_SEMI, LEFT_ANTI, LEFT_ANTI_NULL_AWARE, LEFT_MARK: build right, probe left.
  *   <li>FULL: build left, probe right, and a matched flag per build row; the unmatched left rows
  *       are output after the probe side is drained.
  * </ul>
@@ -72,12 +78,14 @@ import java.util.List;
  * carry that as an equivalence, with the equivalences of each input whose columns are never
  * NULL-filled.
  *
- * <p>Memory: build rows live on the heap as unpacked columns; Arrow memory is held only for the
+ * <p>Memory: build rows live on the heap as unpacked columns, under a reservation of the task's
+ * memory; a build side that does not fit goes to disk with the probe side, split by key hash, and
+ * the partitions are joined one by one ({@link GraceHashJoin}); Arrow memory is held only for the
  * batches handed to the caller.
  */
 public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
-        List<Expr> rightKeys, Expr filter, Mode mode, Schema joinedSchema, Schema schema, PlanProperties properties)
-        implements ExecutionPlan {
+        List<Expr> rightKeys, Expr filter, JoinMark mark, Mode mode, Schema joinedSchema, Schema schema,
+        PlanProperties properties) implements ExecutionPlan {
 
     /** How the inputs are spread: see the class comment. */
     public enum Mode { PARTITIONED, COLLECT_LEFT, COLLECT_RIGHT }
@@ -94,6 +102,12 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         requireNonNull(properties, "properties is null");
         JoinSupport.checkKeys("HashJoinExec", leftKeys, left.schema(), rightKeys, right.schema());
         JoinSupport.checkFilter("HashJoinExec", filter, joinedSchema);
+        if ((type == JoinType.LEFT_MARK) != (mark != null)) {
+            throw new IllegalArgumentException("HashJoinExec: a LEFT_MARK join, and only it, has a mark: " + type);
+        }
+        if (mark != null) {
+            JoinSupport.checkFilter("HashJoinExec mark", mark.condition(), joinedSchema);
+        }
         if (type == JoinType.LEFT_ANTI_NULL_AWARE && leftKeys.size() != 1) {
             throw new IllegalArgumentException("HashJoinExec: LEFT_ANTI_NULL_AWARE (NOT IN) takes exactly one key, got "
                     + leftKeys.size());
@@ -121,14 +135,21 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
     /** Derives the joined and output schemas and the properties once, here. */
     public HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
             List<Expr> rightKeys, Expr filter, Mode mode) {
-        this(left, right, type, leftKeys, rightKeys, filter, mode,
+        this(left, right, type, leftKeys, rightKeys, filter, null, mode);
+    }
+
+    /** As above, with the mark of a {@link JoinType#LEFT_MARK} join (null for any other type). */
+    public HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
+            List<Expr> rightKeys, Expr filter, JoinMark mark, Mode mode) {
+        this(left, right, type, leftKeys, rightKeys, filter, mark, mode,
                 JoinSupport.joinedSchema("HashJoinExec", left.schema(), right.schema()));
     }
 
     private HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
-            List<Expr> rightKeys, Expr filter, Mode mode, Schema joinedSchema) {
-        this(left, right, type, leftKeys, rightKeys, filter, mode, joinedSchema,
-                JoinSupport.outputSchema(type, left.schema(), joinedSchema),
+            List<Expr> rightKeys, Expr filter, JoinMark mark, Mode mode, Schema joinedSchema) {
+        this(left, right, type, leftKeys, rightKeys, filter, mark, mode, joinedSchema,
+                mark == null ? JoinSupport.outputSchema(type, left.schema(), joinedSchema)
+                        : Join.markSchema(left.schema(), mark.column()),
                 propertiesOf(left, right, type, leftKeys, rightKeys, mode));
     }
 
@@ -141,7 +162,7 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         return switch (type) {
             case INNER -> mode != Mode.COLLECT_RIGHT;
             case RIGHT, FULL -> true;
-            case LEFT, LEFT_SEMI, LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> false;
+            case LEFT, LEFT_SEMI, LEFT_ANTI, LEFT_ANTI_NULL_AWARE, LEFT_MARK -> false;
         };
     }
 
@@ -155,7 +176,7 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         if (children.size() != 2) {
             throw new IllegalArgumentException("HashJoinExec takes two children, got " + children.size());
         }
-        return new HashJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter, mode);
+        return new HashJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter, mark, mode);
     }
 
     private static PlanProperties propertiesOf(ExecutionPlan left, ExecutionPlan right, JoinType type,
@@ -201,7 +222,7 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
                     .append(')');
         }
         return "HashJoinExec: mode=" + mode.name().toLowerCase() + ", type=" + type.name().toLowerCase() + ", on=["
-                + on + "]" + (filter == null ? "" : ", filter=" + filter)
+                + on + "]" + (filter == null ? "" : ", filter=" + filter) + (mark == null ? "" : ", mark=" + mark)
                 + ", build=" + (buildsLeft() ? "left" : "right");
     }
 
@@ -214,14 +235,42 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         ExecutionPlan probe = buildLeft ? right : left;
         List<Expr> buildKeys = buildLeft ? leftKeys : rightKeys;
         List<Expr> probeKeys = buildLeft ? rightKeys : leftKeys;
-        JoinSupport.Collected built = JoinSupport.collect(build.execute(partition, context), build.schema(), buildKeys);
         DataType[] keyTypes = new DataType[buildKeys.size()];
         for (int i = 0; i < keyTypes.length; i++) {
             keyTypes[i] = buildKeys.get(i).type(build.schema());
         }
-        JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
-        BatchStream probeStream = probe.execute(partition, context);
-        return new HashJoinStream(this, built, table, probeStream, probeKeys, context);
+        MemoryReservation reservation = context.reserve(describe() + " build side");
+        BatchStream buildStream;
+        JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks();
+        boolean fits;
+        try {
+            buildStream = build.execute(partition, context);
+            try {
+                fits = chunks.read(buildStream, buildKeys, reservation, GraceHashJoin.supports(type));
+            } catch (RuntimeException | Error e) {
+                buildStream.close();
+                throw e;
+            }
+        } catch (RuntimeException | Error e) {
+            reservation.close();
+            throw e;
+        }
+        if (!fits) {
+            // The build side does not fit: both sides go to disk in partitions, joined one by one.
+            return GraceHashJoin.start(this, chunks, buildStream, reservation, build.schema(), buildKeys, probe.schema(),
+                    probeKeys, keyTypes, () -> probe.execute(partition, context), context);
+        }
+        try {
+            buildStream.close();
+            JoinSupport.Collected built = chunks.collected(build.schema(), buildKeys, reservation);
+            JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
+            reservation.grow(table.heapBytes());
+            BatchStream probeStream = probe.execute(partition, context);
+            return new HashJoinStream(this, built, table, probeStream, probeKeys, context, reservation);
+        } catch (RuntimeException | Error e) {
+            reservation.close();
+            throw e;
+        }
     }
 
     @Override

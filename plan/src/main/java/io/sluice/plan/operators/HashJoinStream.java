@@ -3,6 +3,7 @@ package io.sluice.plan.operators;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.physical.TaskContext;
@@ -28,6 +29,7 @@ final class HashJoinStream implements BatchStream {
     private final boolean existence; // semi / anti: only whether a probe row matches matters
     private final boolean nullAware;
     private final Expr filter;
+    private final Expr markCondition; // LEFT_MARK only
     private final Schema joinedSchema;
     private final Schema outputSchema;
     private final Schema buildSchema;
@@ -46,6 +48,7 @@ final class HashJoinStream implements BatchStream {
     private boolean probeDone;
     private boolean finished;
     private boolean closed;
+    private final MemoryReservation reservation; // the build rows and table; freed on close
 
     // The probe batch in progress.
     private Col[] probeCols;
@@ -54,16 +57,19 @@ final class HashJoinStream implements BatchStream {
     private int[] candidateLength;
     private boolean[] probeKeyNull; // NULL-aware anti only; null when no probe key is NULL
     private boolean[] probeMatched;
+    private boolean[] probeMarkNull; // LEFT_MARK: some pair made the mark condition NULL
     private int cursorRow;
     private int cursorOffset;
 
     HashJoinStream(HashJoinExec join, JoinSupport.Collected built, JoinHashTable table, BatchStream probe,
-            List<Expr> probeKeys, TaskContext context) {
+            List<Expr> probeKeys, TaskContext context, MemoryReservation reservation) {
+        this.reservation = reservation;
         this.type = join.type();
         this.buildIsLeft = join.buildsLeft();
         this.existence = !type.outputsRight();
         this.nullAware = type == JoinType.LEFT_ANTI_NULL_AWARE;
         this.filter = join.filter();
+        this.markCondition = join.mark() == null ? null : join.mark().condition();
         this.joinedSchema = join.joinedSchema();
         this.outputSchema = join.schema();
         this.buildSchema = (buildIsLeft ? join.left() : join.right()).schema();
@@ -173,9 +179,10 @@ final class HashJoinStream implements BatchStream {
             }
         }
         probeMatched = new boolean[rows];
+        probeMarkNull = markCondition == null ? null : new boolean[rows];
         cursorRow = 0;
         cursorOffset = 0;
-        if (existence && filter == null) {
+        if (existence && filter == null && markCondition == null) {
             // Without a filter every candidate is a match: no pairs need to be formed.
             for (int r = 0; r < rows; r++) {
                 probeMatched[r] = candidateCount(r) > 0;
@@ -231,13 +238,17 @@ final class HashJoinStream implements BatchStream {
             return false;
         }
         Col[] pairs = null;
-        if (filter != null || !existence) {
+        if (filter != null || !existence || markCondition != null) {
             pairs = buildIsLeft
                     ? JoinSupport.pairColumns(buildCols, buildIdx, probeCols, probeIdx, n)
                     : JoinSupport.pairColumns(probeCols, probeIdx, buildCols, buildIdx, n);
         }
         int[] selected = filter == null ? null : JoinSupport.passing(filter, joinedSchema, pairs, n, context.allocator());
         int matches = selected == null ? n : selected.length;
+        if (markCondition != null) {
+            markPairs(pairs, probeIdx, selected, matches);
+            return true;
+        }
         for (int i = 0; i < matches; i++) {
             int k = selected == null ? i : selected[i];
             probeMatched[probeIdx[k]] = true;
@@ -251,6 +262,32 @@ final class HashJoinStream implements BatchStream {
             enqueue(selected == null ? pairs : JoinSupport.gather(pairs, selected, matches), matches);
         }
         return true;
+    }
+
+    /**
+     * LEFT_MARK: evaluates the mark condition over the pairs that passed the filter; a TRUE pair
+     * marks its probe row TRUE, a NULL one notes that the row's mark is at least NULL.
+     */
+    private void markPairs(Col[] pairs, int[] probeIdx, int[] selected, int matches) {
+        if (matches == 0) {
+            return;
+        }
+        Col[] passed = selected == null ? pairs : JoinSupport.gather(pairs, selected, matches);
+        Col mark;
+        try (Batch batch = Batch.of(joinedSchema, passed, matches, context.allocator())) {
+            mark = markCondition.evaluate(batch);
+        }
+        boolean allNull = mark.type.kind() == io.sluice.plan.types.DataType.Kind.NULL;
+        boolean[] values = mark.bools;
+        boolean[] nulls = mark.nulls;
+        for (int i = 0; i < matches; i++) {
+            int r = probeIdx[selected == null ? i : selected[i]];
+            if (allNull || (nulls != null && nulls[i])) {
+                probeMarkNull[r] = true;
+            } else if (values[i]) {
+                probeMatched[r] = true;
+            }
+        }
     }
 
     /** Outputs the probe rows whose fate the batch decided, and lets the batch go. */
@@ -268,10 +305,25 @@ final class HashJoinStream implements BatchStream {
                 int[] rows = JoinSupport.where(probeMatched, probeRows, false);
                 enqueue(JoinSupport.gather(probeCols, rows, rows.length), rows.length);
             }
+            case LEFT_MARK -> {
+                Col[] out = java.util.Arrays.copyOf(probeCols, probeCols.length + 1);
+                boolean[] nulls = null;
+                for (int r = 0; r < probeRows; r++) {
+                    if (!probeMatched[r] && probeMarkNull[r]) {
+                        if (nulls == null) {
+                            nulls = new boolean[probeRows];
+                        }
+                        nulls[r] = true;
+                    }
+                }
+                out[probeCols.length] = Col.ofBools(java.util.Arrays.copyOf(probeMatched, probeRows), nulls);
+                enqueue(out, probeRows);
+            }
             case INNER -> {
             }
         }
         probeCols = null;
+        probeMarkNull = null;
         candidateFrom = null;
         candidateLength = null;
         probeKeyNull = null;
@@ -289,6 +341,10 @@ final class HashJoinStream implements BatchStream {
         }
         closed = true;
         queue.clear();
-        probe.close();
+        try {
+            probe.close();
+        } finally {
+            reservation.close();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.plan.operators;
 
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.types.DataType;
 
 /**
@@ -18,6 +19,11 @@ final class JoinHashTable {
     private final int[] starts; // group g's rows are order[starts[g] .. starts[g + 1])
     private final int[] order;
     private final int nullStart;
+
+    /** Estimated heap bytes of the table (not of the build rows it indexes). */
+    long heapBytes() {
+        return groups.heapBytes() + HeapSize.ints(starts.length) + HeapSize.ints(order.length);
+    }
 
     private JoinHashTable(GroupTable groups, int[] starts, int[] order, int nullStart) {
         this.groups = groups;

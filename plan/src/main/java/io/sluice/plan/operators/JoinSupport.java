@@ -4,6 +4,8 @@ import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.HeapSize;
+import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.TypeRules;
 import io.sluice.plan.logical.JoinType;
@@ -231,43 +233,81 @@ final class JoinSupport {
     record Collected(Col[] columns, Col[] keys, int rows) {
     }
 
-    /** Drains {@code stream} (closing it and each batch) into heap columns. */
-    static Collected collect(BatchStream stream, Schema schema, List<Expr> keys) {
-        List<List<Col>> columns = new ArrayList<>();
-        List<List<Col>> keyColumns = new ArrayList<>();
-        for (int i = 0; i < schema.size(); i++) {
-            columns.add(new ArrayList<>());
-        }
-        for (int i = 0; i < keys.size(); i++) {
-            keyColumns.add(new ArrayList<>());
-        }
-        int rows = 0;
+    /**
+     * Reads a join's build side whole, under {@code reservation} (see {@link BuildChunks#read}); a
+     * build side that does not fit fails the task naming the join. Closes the stream.
+     */
+    static Collected collect(BatchStream stream, Schema schema, List<Expr> keys, MemoryReservation reservation) {
+        BuildChunks chunks = new BuildChunks();
         try (BatchStream in = stream) {
+            chunks.read(in, keys, reservation, false);
+        }
+        return chunks.collected(schema, keys, reservation);
+    }
+
+    /** Build rows read so far, as the batches' heap columns and evaluated keys. */
+    static final class BuildChunks {
+        final List<Col[]> columns = new ArrayList<>();
+        final List<Col[]> keys = new ArrayList<>();
+        int rows;
+
+        /**
+         * Reads batches into the chunks, each reserving twice its size (the rows are concatenated
+         * while the batches still live). With {@code spillable}, stops at the first batch whose
+         * memory is refused and returns false (that batch is kept, unreserved; the stream stays
+         * open); otherwise a refusal fails the task. True when the stream ended.
+         */
+        boolean read(BatchStream in, List<Expr> keyExprs, MemoryReservation reservation, boolean spillable) {
             Batch next;
             while ((next = in.next()) != null) {
                 try (Batch b = next) {
                     if (b.rowCount() == 0) {
                         continue;
                     }
-                    rows = Math.addExact(rows, b.rowCount());
-                    for (int i = 0; i < schema.size(); i++) {
-                        columns.get(i).add(b.column(i));
+                    Col[] cols = b.columns();
+                    Col[] k = new Col[keyExprs.size()];
+                    for (int i = 0; i < k.length; i++) {
+                        k[i] = keyExprs.get(i).evaluate(b);
                     }
-                    for (int i = 0; i < keys.size(); i++) {
-                        keyColumns.get(i).add(keys.get(i).evaluate(b));
+                    rows = Math.addExact(rows, b.rowCount());
+                    columns.add(cols);
+                    keys.add(k);
+                    long bytes = 2 * (HeapSize.of(cols) + HeapSize.of(k));
+                    if (!spillable) {
+                        reservation.grow(bytes);
+                    } else if (!reservation.tryGrow(bytes)) {
+                        return false;
                     }
                 }
             }
+            return true;
         }
-        Col[] cols = new Col[schema.size()];
-        for (int i = 0; i < cols.length; i++) {
-            cols[i] = concat(schema.field(i).type(), columns.get(i));
+
+        /** The rows as one set of columns, their reservation resized to the concatenated size. */
+        Collected collected(Schema schema, List<Expr> keyExprs, MemoryReservation reservation) {
+            Col[] cols = new Col[schema.size()];
+            for (int i = 0; i < cols.length; i++) {
+                List<Col> parts = new ArrayList<>(columns.size());
+                for (Col[] chunk : columns) {
+                    parts.add(chunk[i]);
+                }
+                cols[i] = concat(schema.field(i).type(), parts);
+            }
+            Col[] keyCols = new Col[keyExprs.size()];
+            for (int i = 0; i < keyCols.length; i++) {
+                List<Col> parts = new ArrayList<>(keys.size());
+                for (Col[] chunk : keys) {
+                    parts.add(chunk[i]);
+                }
+                keyCols[i] = concat(keyExprs.get(i).type(schema), parts);
+            }
+            int total = rows;
+            columns.clear();
+            keys.clear();
+            rows = 0;
+            reservation.resize(HeapSize.of(cols) + HeapSize.of(keyCols));
+            return new Collected(cols, keyCols, total);
         }
-        Col[] keyCols = new Col[keys.size()];
-        for (int i = 0; i < keyCols.length; i++) {
-            keyCols[i] = concat(keys.get(i).type(schema), keyColumns.get(i));
-        }
-        return new Collected(cols, keyCols, rows);
     }
 
     private static Col concat(DataType type, List<Col> parts) {

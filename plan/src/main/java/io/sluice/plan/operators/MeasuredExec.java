@@ -87,7 +87,7 @@ public final class MeasuredExec implements ExecutionPlan {
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         long start = System.nanoTime();
-        BatchStream stream = inner.execute(partition, context);
+        BatchStream stream = inner.execute(partition, context.forOperator(counter));
         counter.addTime(System.nanoTime() - start);
         return new BatchStream() {
             @Override

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
@@ -22,7 +23,9 @@ import java.util.SplittableRandom;
  * A uniform random sample of each input partition's sort-key values, for computing range split
  * points ({@link io.sluice.plan.physical.RangeBoundaries}). Partition {@code p} outputs at most
  * {@code maxRows} rows, each row of the input being equally likely to be kept; the columns are the
- * key expressions' values, named by {@link io.sluice.plan.expr.Expr#name()}.
+ * key expressions' values, named by {@link io.sluice.plan.expr.Expr#name()}, then
+ * {@link #WEIGHT_COLUMN}: the partition's input rows per sample row, as Spark's
+ * {@code RangePartitioner} weighs each partition's sample by the partition's size.
  *
  * <p>Reservoir sampling with geometric skips (Li's "Algorithm L"): after the reservoir is full,
  * random numbers are drawn only for the rows that are kept, O(k log(n / k)) of them, and key
@@ -31,6 +34,12 @@ import java.util.SplittableRandom;
  */
 public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, Schema schema) implements ExecutionPlan {
     private static final long SEED = 0x5DEECE66DL;
+
+    /**
+     * The last output column: how many input rows each sample row of its partition stands for
+     * (rows seen / rows kept), so that samples of partitions of different sizes weigh by size.
+     */
+    public static final String WEIGHT_COLUMN = "__sample_weight";
 
     public SampleExec {
         requireNonNull(schema, "schema is null");
@@ -53,10 +62,16 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
     }
 
     private static Schema schemaOf(ExecutionPlan input, List<SortKey> keys) {
-        List<Field> fields = new ArrayList<>(keys.size());
-        for (SortKey k : keys) {
-            fields.add(new Field(k.expr().name(), k.expr().type(input.schema())));
+        List<Field> fields = new ArrayList<>(keys.size() + 1);
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (int i = 0; i < keys.size(); i++) {
+            Expr key = keys.get(i).expr();
+            // ORDER BY k, k DESC samples k twice: the columns are read by position, so any distinct name will do
+            String name = names.add(key.name()) ? key.name() : key.name() + "#" + i;
+            names.add(name);
+            fields.add(new Field(name, key.type(input.schema())));
         }
+        fields.add(new Field(WEIGHT_COLUMN, DataType.FLOAT64));
         return new Schema(fields);
     }
 
@@ -107,8 +122,12 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
                 }
             }
         }
-        Col[] sample = reservoir.columns();
         int rows = reservoir.size();
+        Col[] keyColumns = reservoir.columns();
+        Col[] sample = java.util.Arrays.copyOf(keyColumns, keyColumns.length + 1);
+        double[] weights = new double[rows];
+        java.util.Arrays.fill(weights, rows == 0 ? 0 : (double) reservoir.seen() / rows);
+        sample[keyColumns.length] = Col.ofDoubles(weights, null);
         int batchSize = context.batchSize();
         return new BatchStream() {
             private int next;
@@ -146,7 +165,7 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
         Reservoir(Schema schema, int capacity, SplittableRandom random) {
             this.capacity = capacity;
             this.random = random;
-            this.slots = new Col[schema.size()];
+            this.slots = new Col[schema.size() - 1]; // the weight column is not sampled
             for (int k = 0; k < slots.length; k++) {
                 DataType type = schema.field(k).type();
                 slots[k] = Col.allocate(type, capacity, true);
@@ -216,6 +235,10 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
 
         int size() {
             return filled;
+        }
+
+        long seen() {
+            return seen;
         }
 
         Col[] columns() {

@@ -9,6 +9,7 @@ import io.sluice.plan.exec.KeyOrder;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.physical.FilterPushdown;
 import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.Distribution;
@@ -17,7 +18,6 @@ import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.types.Schema;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -133,7 +133,7 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
                 + (preservePartitioning ? ", preserve_partitioning" : "");
     }
 
-    /** A full sort buffers every row; a top-k keeps at most 2k rows plus a batch ({@link TopKBuffer}). */
+    /** A full sort buffers every row within the task's memory, spilling sorted runs past it; a top-k keeps at most 2k rows plus a batch ({@link TopKBuffer}). */
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         if (limit == 0) {
@@ -144,21 +144,21 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
 
     private BatchStream topK(int partition, TaskContext context) {
         TopKBuffer buffer = new TopKBuffer(new KeyOrder(keys), (int) Math.min(limit, Integer.MAX_VALUE - 8));
-        int columnCount = schema().size();
-        try (BatchStream in = input.execute(partition, context)) {
-            Batch batch;
-            while ((batch = in.next()) != null) {
-                try (Batch b = batch) {
-                    Col[] columns = new Col[columnCount];
-                    for (int i = 0; i < columnCount; i++) {
-                        columns[i] = b.column(i);
-                    }
-                    buffer.add(columns, evaluateKeys(b), b.rowCount());
-                }
-            }
+        MemoryReservation reservation = context.reserve(describe());
+        Col[] kept;
+        try {
+            forEachBatch(partition, context, (columns, keyColumns, rows) -> {
+                buffer.add(columns, keyColumns, rows);
+                reservation.resize(buffer.heapBytes());
+            });
+            kept = buffer.result();
+            reservation.resize(buffer.heapBytes());
+        } catch (RuntimeException | Error e) {
+            reservation.close();
+            throw e;
         }
-        Col[] kept = buffer.result();
         if (kept == null) {
+            reservation.close();
             return BatchStream.empty();
         }
         int rows = buffer.size();
@@ -166,7 +166,24 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         for (int i = 0; i < rows; i++) {
             identity[i] = i;
         }
-        return emit(kept, identity, rows, context);
+        return ExternalSorter.emit(schema(), kept, identity, rows, context, reservation::close);
+    }
+
+    /** What a sort does with each input batch: its columns, its evaluated keys and its row count. */
+    private interface BatchConsumer {
+        void accept(Col[] columns, Col[] keys, int rows);
+    }
+
+    /** Reads the partition, handing each batch's columns and sort keys to {@code consumer}; closes the input. */
+    private void forEachBatch(int partition, TaskContext context, BatchConsumer consumer) {
+        try (BatchStream in = input.execute(partition, context)) {
+            Batch batch;
+            while ((batch = in.next()) != null) {
+                try (Batch b = batch) {
+                    consumer.accept(b.columns(), evaluateKeys(b), b.rowCount());
+                }
+            }
+        }
     }
 
     private Col[] evaluateKeys(Batch batch) {
@@ -177,72 +194,18 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         return out;
     }
 
+    /**
+     * Buffers the partition within the task's memory and sorts it; when memory is refused the
+     * buffered rows go to disk as a sorted run and the runs are merged at the end ({@link ExternalSorter}).
+     */
     private BatchStream sortAll(int partition, TaskContext context) {
-        Schema schema = input.schema();
-        List<List<Col>> columns = new ArrayList<>();
-        List<List<Col>> keyColumns = new ArrayList<>();
-        for (int i = 0; i < schema.size(); i++) {
-            columns.add(new ArrayList<>());
+        ExternalSorter sorter = new ExternalSorter(input.schema(), keys, context, describe());
+        try {
+            forEachBatch(partition, context, sorter::add);
+            return sorter.finish();
+        } catch (RuntimeException | Error e) {
+            sorter.close();
+            throw e;
         }
-        for (int i = 0; i < keys.size(); i++) {
-            keyColumns.add(new ArrayList<>());
-        }
-        int rows = 0;
-        try (BatchStream in = input.execute(partition, context)) {
-            Batch batch;
-            while ((batch = in.next()) != null) {
-                try (Batch b = batch) {
-                    rows += b.rowCount();
-                    for (int i = 0; i < schema.size(); i++) {
-                        columns.get(i).add(b.column(i));
-                    }
-                    Col[] evaluated = evaluateKeys(b);
-                    for (int i = 0; i < keys.size(); i++) {
-                        keyColumns.get(i).add(evaluated[i]);
-                    }
-                }
-            }
-        }
-        if (rows == 0) {
-            return BatchStream.empty();
-        }
-        Col[] sortKeys = new Col[keys.size()];
-        for (int i = 0; i < sortKeys.length; i++) {
-            sortKeys[i] = Col.concat(keyColumns.get(i).get(0).type, keyColumns.get(i));
-        }
-        int[] order = new KeyOrder(keys).sortedIndexes(sortKeys, rows);
-        Col[] all = new Col[schema.size()];
-        for (int i = 0; i < all.length; i++) {
-            all[i] = Col.concat(schema.field(i).type(), columns.get(i));
-        }
-        return emit(all, order, rows, context);
-    }
-
-    /** Rows {@code order[0..total)} of {@code all}, in batches of the task's batch size. */
-    private BatchStream emit(Col[] all, int[] order, int total, TaskContext context) {
-        Schema schema = input.schema();
-        int batchSize = context.batchSize();
-        return new BatchStream() {
-            private int next;
-
-            @Override
-            public Batch next() {
-                if (next >= total) {
-                    return null;
-                }
-                int count = Math.min(batchSize, total - next);
-                int[] slice = java.util.Arrays.copyOfRange(order, next, next + count);
-                Col[] out = new Col[all.length];
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = all[i].gather(slice, count);
-                }
-                next += count;
-                return Batch.of(schema, out, count, context.allocator());
-            }
-
-            @Override
-            public void close() {
-            }
-        };
     }
 }

@@ -43,15 +43,24 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
         requireNonNull(type, "type is null");
         leftKeys = List.copyOf(leftKeys);
         rightKeys = List.copyOf(rightKeys);
-        if (type == JoinType.LEFT_ANTI_NULL_AWARE) {
-            throw new IllegalArgumentException("SortMergeJoinExec does not support LEFT_ANTI_NULL_AWARE (NOT IN): "
-                    + "use HashJoinExec, which can see the whole right side");
+        if (!supports(type)) {
+            throw new IllegalArgumentException("SortMergeJoinExec does not support " + type
+                    + ": use HashJoinExec (NOT IN must see the whole right side; a mark join needs a mark condition)");
         }
         requireNonNull(joinedSchema, "joinedSchema is null");
         requireNonNull(schema, "schema is null");
         requireNonNull(properties, "properties is null");
         JoinSupport.checkKeys("SortMergeJoinExec", leftKeys, left.schema(), rightKeys, right.schema());
         JoinSupport.checkFilter("SortMergeJoinExec", filter, joinedSchema);
+    }
+
+    /**
+     * Whether this operator can run a join of {@code type}: every type but the NULL-aware anti join
+     * (whose answer depends on the whole right side) and the mark join (which has no mark here).
+     * The planner asks before choosing it.
+     */
+    public static boolean supports(JoinType type) {
+        return type != JoinType.LEFT_ANTI_NULL_AWARE && type != JoinType.LEFT_MARK;
     }
 
     /** Derives the joined and output schemas and the properties once, here. */
@@ -98,7 +107,13 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
             case FULL -> l.partitionCount() == 1 ? l : new Partitioning.Unknown(l.partitionCount());
             default -> l;
         };
-        return JoinSupport.withKeyEquivalences(out, type, left, right, leftKeys, rightKeys);
+        PlanProperties props = JoinSupport.withKeyEquivalences(out, type, left, right, leftKeys, rightKeys);
+        if (type != JoinType.INNER) {
+            return props;
+        }
+        // An inner merge emits the pairs of each key group in key order: the output is sorted on the keys.
+        List<SortKey> ordering = leftKeys.stream().map(SortKey::asc).toList();
+        return new PlanProperties(props.partitioning(), ordering, props.bounded(), props.equivalences(), props.constants());
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.sluice.plan.operators;
 
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.KeyOrder;
+import io.sluice.plan.memory.HeapSize;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,6 +22,7 @@ final class TopKBuffer {
     private final List<Col[]> columnChunks = new ArrayList<>();
     private final List<Col[]> keyChunks = new ArrayList<>();
     private int buffered;
+    private long heapBytes;
     private int peakBuffered;
     private Col[] bound; // the k-th row's keys once k rows are kept, else null
 
@@ -57,6 +59,7 @@ final class TopKBuffer {
         columnChunks.add(columns);
         keyChunks.add(keys);
         buffered += rows;
+        heapBytes += HeapSize.of(columns) + HeapSize.of(keys);
         peakBuffered = Math.max(peakBuffered, buffered);
         if (buffered > 2 * (long) k) {
             prune();
@@ -72,6 +75,11 @@ final class TopKBuffer {
     /** Rows kept now (at most k after {@link #result}). */
     int size() {
         return buffered;
+    }
+
+    /** Estimated heap bytes of the rows kept now (their columns and keys). */
+    long heapBytes() {
+        return heapBytes;
     }
 
     /** The most rows ever held at once. */
@@ -94,6 +102,7 @@ final class TopKBuffer {
         columnChunks.add(keptColumns);
         keyChunks.add(keptKeys);
         buffered = keep;
+        heapBytes = HeapSize.of(keptColumns) + HeapSize.of(keptKeys);
         if (keep == k) {
             int[] last = {keep - 1};
             bound = gather(keptKeys, last, 1);
@@ -101,22 +110,10 @@ final class TopKBuffer {
     }
 
     private static Col[] concat(List<Col[]> chunks) {
-        Col[] out = new Col[chunks.get(0).length];
-        for (int c = 0; c < out.length; c++) {
-            List<Col> parts = new ArrayList<>(chunks.size());
-            for (Col[] chunk : chunks) {
-                parts.add(chunk[c]);
-            }
-            out[c] = Col.concat(parts.get(0).type, parts);
-        }
-        return out;
+        return ColChunks.concat(chunks);
     }
 
     private static Col[] gather(Col[] columns, int[] rows, int count) {
-        Col[] out = new Col[columns.length];
-        for (int c = 0; c < out.length; c++) {
-            out[c] = columns[c].gather(rows, count);
-        }
-        return out;
+        return ColChunks.gather(columns, rows, count);
     }
 }

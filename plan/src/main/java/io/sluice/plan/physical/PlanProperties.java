@@ -79,6 +79,23 @@ public record PlanProperties(Partitioning partitioning, List<SortKey> ordering, 
         return true;
     }
 
+    /**
+     * The order of the rows when the partitions are read one after another in partition order (an
+     * ordered gather), or empty when that concatenation is in no known order. With several
+     * partitions it is this ordering when the partitioning is a range split on a prefix of it (every
+     * row of partition {@code i} sorts before or equal to every row of partition {@code i + 1}, and
+     * each partition is sorted); with one partition it is simply this ordering.
+     */
+    public List<SortKey> concatenatedOrdering() {
+        if (ordering.isEmpty()) {
+            return List.of();
+        }
+        boolean ranged = partitioning.partitionCount() == 1
+                || (partitioning instanceof Partitioning.Range
+                        && partitioning.satisfies(new Distribution.RangePartitioned(ordering)));
+        return ranged ? ordering : List.of();
+    }
+
     /** The keys less those on constants (known constant columns, and literals). */
     private List<SortKey> withoutConstants(List<SortKey> keys) {
         List<SortKey> out = new ArrayList<>(keys.size());

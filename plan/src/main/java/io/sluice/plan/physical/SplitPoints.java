@@ -14,8 +14,9 @@ import java.util.List;
  *
  * <p>{@code boundaries} are the resolved split rows in ascending sort-key order, at most
  * {@code partitionCount - 1} of them, each with one value per sort key held as the engine holds
- * it: {@code Long} (integers, dates as epoch days, decimals unscaled), {@code Double},
- * {@code String}, {@code Boolean}, or null for NULL. A row goes to the partition whose index is the
+ * it: {@code Long} (integers, dates as epoch days), {@code BigDecimal} (decimals, carrying their
+ * scale: a boundary of 1.5 is 1.5 for a key of any scale, where an unscaled long would be 150 at
+ * scale 2 and 15000 at scale 4), {@code Double}, {@code String}, {@code Boolean}, or null for NULL. A row goes to the partition whose index is the
  * number of boundaries that sort strictly before it, so rows equal to boundary {@code i} land in
  * partition {@code i} and equal keys always share a partition. Fewer boundaries than
  * {@code partitionCount - 1} leave the last partitions empty (a heavy key is not split).
@@ -36,10 +37,10 @@ public record SplitPoints(String id, List<List<Object>> boundaries) {
                 }
                 width = row.size();
                 for (Object v : row) {
-                    if (v != null && !(v instanceof Long || v instanceof Double || v instanceof String
-                            || v instanceof Boolean)) {
+                    if (v != null && !(v instanceof Long || v instanceof java.math.BigDecimal || v instanceof Double
+                            || v instanceof String || v instanceof Boolean)) {
                         throw new IllegalArgumentException("boundary value " + v + " (" + v.getClass().getSimpleName()
-                                + ") is not an engine value (Long, Double, String, Boolean or null)");
+                                + ") is not a boundary value (Long, BigDecimal, Double, String, Boolean or null)");
                     }
                 }
                 // List.copyOf rejects null elements, and NULL is a legal key value.

@@ -2,6 +2,10 @@ package io.sluice.plan.physical;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.memory.MemoryMetricsSink;
+import io.sluice.plan.memory.MemoryReservation;
+import io.sluice.plan.memory.SpillFiles;
+import io.sluice.plan.memory.TaskMemoryPool;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
@@ -11,6 +15,10 @@ import org.apache.arrow.memory.BufferAllocator;
  * closes what it allocates), its identity, and node services looked up by type (the shuffle
  * environment on a worker, for example), and whether it was cancelled: long loops call
  * {@link #checkNotCancelled()} between batches, so a cancelled task stops within a batch.
+ *
+ * <p>Operators that hold data take a {@link #reserve reservation} of the task's memory pool and
+ * spill to {@link #spillFiles()} when it is refused. A measured plan hands each operator a copy
+ * of the context whose reservations report to that operator's metrics ({@link #forOperator}).
  */
 public final class TaskContext {
     public static final int DEFAULT_BATCH_SIZE = 8192;
@@ -21,6 +29,9 @@ public final class TaskContext {
     private final int batchSize;
     private final Map<Class<?>, Object> services;
     private final BooleanSupplier cancelled;
+    private final TaskMemoryPool memory;
+    private final SpillFiles spillFiles;
+    private final MemoryMetricsSink metrics;
 
     public TaskContext(String taskId, BufferAllocator allocator, int batchSize, Map<Class<?>, Object> services) {
         this(taskId, allocator, batchSize, services, () -> false);
@@ -34,11 +45,32 @@ public final class TaskContext {
 
     /**
      * A context for task attempt {@code taskId} of job {@code jobId} (task ids are unique per
-     * attempt), whose task stops once {@code cancelled} answers true.
+     * attempt), whose task stops once {@code cancelled} answers true; its memory is unbounded and
+     * it spills to a temporary directory.
      */
     public TaskContext(String jobId, String taskId, BufferAllocator allocator, int batchSize,
             Map<Class<?>, Object> services, BooleanSupplier cancelled) {
+        this(jobId, taskId, allocator, batchSize, services, cancelled, TaskMemoryPool.unbounded(taskId),
+                SpillFiles.temporary(taskId), MemoryMetricsSink.NONE);
+    }
+
+    /** {@link #TaskContext(String, String, BufferAllocator, int, Map, BooleanSupplier, TaskMemoryPool, SpillFiles, MemoryMetricsSink)} outside a job. */
+    public TaskContext(String taskId, BufferAllocator allocator, int batchSize, Map<Class<?>, Object> services,
+            BooleanSupplier cancelled, TaskMemoryPool memory, SpillFiles spillFiles, MemoryMetricsSink metrics) {
+        this(taskId, taskId, allocator, batchSize, services, cancelled, memory, spillFiles, metrics);
+    }
+
+    /**
+     * A context drawing on {@code memory} and spilling to {@code spillFiles}; the caller closes
+     * both when the task ends.
+     */
+    public TaskContext(String jobId, String taskId, BufferAllocator allocator, int batchSize,
+            Map<Class<?>, Object> services, BooleanSupplier cancelled, TaskMemoryPool memory, SpillFiles spillFiles,
+            MemoryMetricsSink metrics) {
         this.jobId = requireNonNull(jobId, "jobId is null");
+        this.memory = requireNonNull(memory, "memory is null");
+        this.spillFiles = requireNonNull(spillFiles, "spillFiles is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
         this.taskId = requireNonNull(taskId, "taskId is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         if (batchSize < 1) {
@@ -72,6 +104,26 @@ public final class TaskContext {
 
     public int batchSize() {
         return batchSize;
+    }
+
+    /** The task's memory pool. */
+    public TaskMemoryPool memory() {
+        return memory;
+    }
+
+    /** Where the task's operators spill. */
+    public SpillFiles spillFiles() {
+        return spillFiles;
+    }
+
+    /** A new reservation of the task's memory for {@code consumer}, reporting to this context's operator metrics. */
+    public MemoryReservation reserve(String consumer) {
+        return memory.register(consumer, metrics);
+    }
+
+    /** The same task, with reservations reporting to {@code operatorMetrics}. */
+    public TaskContext forOperator(MemoryMetricsSink operatorMetrics) {
+        return new TaskContext(jobId, taskId, allocator, batchSize, services, cancelled, memory, spillFiles, operatorMetrics);
     }
 
     /** The node service of this type; a missing one is a wiring bug. */

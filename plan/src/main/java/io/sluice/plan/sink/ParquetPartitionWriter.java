@@ -58,6 +58,8 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
                 case DATE32 -> Types.optional(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.dateType()).named(f.name());
                 case DECIMAL -> Types.optional(PrimitiveTypeName.INT64)
                         .as(LogicalTypeAnnotation.decimalType(t.scale(), t.precision())).named(f.name());
+                case TIMESTAMP -> Types.optional(PrimitiveTypeName.INT64)
+                        .as(LogicalTypeAnnotation.timestampType(false, LogicalTypeAnnotation.TimeUnit.MICROS)).named(f.name());
                 case UTF8 -> Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named(f.name());
                 case NULL -> throw new SluiceException("column '" + f.name() + "' has no type (an untyped NULL); "
                         + "cast it, e.g. CAST(NULL AS INT), to write it as Parquet");
@@ -127,7 +129,7 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
                 switch (kinds[i]) {
                     case BOOL -> consumer.addBoolean(c.bools[r]);
                     case INT32, DATE32 -> consumer.addInteger((int) c.longs[r]);
-                    case INT64, DECIMAL -> consumer.addLong(c.longs[r]);
+                    case INT64, DECIMAL, TIMESTAMP -> consumer.addLong(c.longs[r]);
                     case FLOAT64 -> consumer.addDouble(c.doubles[r]);
                     case UTF8 -> consumer.addBinary(Binary.fromString(c.strings[r]));
                     case NULL -> throw new IllegalStateException("a NULL-typed column has a value");

@@ -72,7 +72,7 @@ final class CsvColumnBuilder {
         int start = record.start(field);
         int end = record.end(field);
         boolean ok = switch (kind) {
-            case INT64, INT32, DATE32, DECIMAL -> parseLongBacked(c, start, end);
+            case INT64, INT32, DATE32, DECIMAL, TIMESTAMP -> parseLongBacked(c, start, end);
             case FLOAT64 -> {
                 boolean parsed = values.parseDouble(c, start, end);
                 doubles[size] = values.doubleValue;
@@ -100,6 +100,7 @@ final class CsvColumnBuilder {
             case INT64 -> values.parseLong(c, start, end);
             case INT32 -> values.parseInt(c, start, end);
             case DATE32 -> values.parseDate(c, start, end);
+            case TIMESTAMP -> values.parseTimestamp(c, start, end);
             default -> values.parseDecimal(c, start, end, type.precision(), type.scale());
         };
         longs[size] = values.longValue;

@@ -225,6 +225,16 @@ final class CsvValues {
         return true;
     }
 
+    /** A timestamp as {@link io.sluice.plan.exec.Temporal#parseTimestamp} reads it; the result is microseconds. */
+    boolean parseTimestamp(char[] c, int start, int end) {
+        try {
+            longValue = io.sluice.plan.exec.Temporal.parseTimestamp(new String(c, start, end - start));
+            return true;
+        } catch (java.time.DateTimeException | ArithmeticException e) {
+            return false;
+        }
+    }
+
     /** {@code true} or {@code false} in any case; the result is 1 or 0. */
     boolean parseBool(char[] c, int start, int end) {
         if (equalsIgnoreCase(c, start, end, "true")) {

@@ -40,7 +40,7 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
         ColumnReader r = reader;
         int maxDef = maxDefinitionLevel;
         switch (decoding) {
-            case INT32, UINT32, INT64, DECIMAL_BYTES -> {
+            case INT32, UINT32, INT64, DECIMAL_BYTES, INT64_MILLIS, INT64_NANOS, INT96 -> {
                 long[] out = new long[n];
                 for (int i = 0; i < n; i++) {
                     if (r.getCurrentDefinitionLevel() == maxDef) {
@@ -48,6 +48,9 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
                             case INT32 -> r.getInteger();
                             case UINT32 -> r.getInteger() & 0xFFFF_FFFFL;
                             case INT64 -> r.getLong();
+                            case INT64_MILLIS -> r.getLong() * 1000;
+                            case INT64_NANOS -> Math.floorDiv(r.getLong(), 1000L);
+                            case INT96 -> int96Micros(r.getBinary());
                             default -> unscaledLong(r.getBinary());
                         };
                     } else {
@@ -132,4 +135,14 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
         }
         return value;
     }
+
+    /** An INT96 timestamp: nanoseconds of the day (8 bytes), then the Julian day (4 bytes), little-endian. */
+    private static long int96Micros(org.apache.parquet.io.api.Binary value) {
+        java.nio.ByteBuffer b = value.toByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long nanosOfDay = b.getLong();
+        long julianDay = b.getInt();
+        return (julianDay - JULIAN_DAY_OF_EPOCH) * io.sluice.plan.exec.Temporal.MICROS_PER_DAY + nanosOfDay / 1000;
+    }
+
+    private static final long JULIAN_DAY_OF_EPOCH = 2_440_588L;
 }

@@ -13,14 +13,15 @@ import org.apache.parquet.schema.Type;
 /**
  * How one flat Parquet column maps to a Sluice type and how its values are decoded. The mapping:
  * INT32 (and signed or 8/16-bit unsigned INT annotations) → INT32, unsigned 32-bit → INT64,
- * INT32 with DATE → DATE32, INT64 → INT64, DOUBLE and FLOAT → FLOAT64, BOOLEAN → BOOL, BINARY with
+ * INT32 with DATE → DATE32, INT64 → INT64, INT64 with TIMESTAMP (millis, micros or nanos; UTC-adjusted
+ * or not, read as the UTC wall clock) and INT96 → TIMESTAMP, DOUBLE and FLOAT → FLOAT64, BOOLEAN → BOOL, BINARY with
  * STRING → UTF8, DECIMAL of precision up to 18 backed by INT32, INT64, BINARY or
  * FIXED_LEN_BYTE_ARRAY → an unscaled-long decimal. Anything else is refused, naming the column and
  * its Parquet type.
  */
 record ParquetColumnType(DataType type, Decoding decoding) {
     /** The physical reading a column needs. */
-    enum Decoding { INT32, UINT32, INT64, FLOAT, DOUBLE, BOOLEAN, STRING, DECIMAL_BYTES }
+    enum Decoding { INT32, UINT32, INT64, FLOAT, DOUBLE, BOOLEAN, STRING, DECIMAL_BYTES, INT64_MILLIS, INT64_NANOS, INT96 }
 
     ParquetColumnType {
         requireNonNull(type, "type is null");
@@ -56,7 +57,16 @@ record ParquetColumnType(DataType type, Decoding decoding) {
                 if (logical == null || (logical instanceof IntLogicalTypeAnnotation integer && integer.isSigned())) {
                     return new ParquetColumnType(DataType.INT64, Decoding.INT64);
                 }
+                if (logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ts) {
+                    return new ParquetColumnType(DataType.TIMESTAMP, switch (ts.getUnit()) {
+                        case MILLIS -> Decoding.INT64_MILLIS;
+                        case MICROS -> Decoding.INT64;
+                        case NANOS -> Decoding.INT64_NANOS;
+                    });
+                }
                 break;
+            case INT96:
+                return new ParquetColumnType(DataType.TIMESTAMP, Decoding.INT96); // Spark's and Impala's legacy timestamps
             case DOUBLE:
                 if (logical == null) {
                     return new ParquetColumnType(DataType.FLOAT64, Decoding.DOUBLE);

@@ -4,6 +4,7 @@ import io.sluice.plan.SluiceException;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.GroupingCall;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +31,25 @@ final class AggregateRewriter {
         return out;
     }
 
+    /** {@code grouping(...)} calls in {@code exprs}, each once. */
+    static Set<GroupingCall> collectGroupingCalls(List<Expr> exprs) {
+        Set<GroupingCall> out = new LinkedHashSet<>();
+        for (Expr e : exprs) {
+            collectGrouping(e, out);
+        }
+        return out;
+    }
+
+    private static void collectGrouping(Expr e, Set<GroupingCall> out) {
+        if (e instanceof GroupingCall call) {
+            out.add(call);
+            return;
+        }
+        for (Expr child : e.children()) {
+            collectGrouping(child, out);
+        }
+    }
+
     private static void collect(Expr e, Set<AggregateCall> out) {
         if (e instanceof AggregateCall call) {
             out.add(call);
@@ -46,8 +66,8 @@ final class AggregateRewriter {
         if (group >= 0) {
             return new Column(groupBy.get(group).name());
         }
-        if (e instanceof AggregateCall call) {
-            return new Column(call.name());
+        if (e instanceof AggregateCall || e instanceof GroupingCall) {
+            return new Column(e.name());
         }
         if (e instanceof Column c) {
             throw new SluiceException("column '" + c.column()

@@ -144,6 +144,10 @@ final class DistinctAggregates {
         for (Expr e : calls) {
             AggregateCall call = (AggregateCall) e;
             Expr out;
+            if (call.function().isMoment() && !(call.argument() instanceof DistinctArgument && call.second() == null)) {
+                throw SqlErrors.unsupported(call.function().sqlName() + "() beside DISTINCT aggregates"
+                        + (call.second() == null ? "" : " or with DISTINCT"));
+            }
             if (call.argument() instanceof DistinctArgument d) {
                 AggregateCall merge = new AggregateCall(call.function(), new Column(d.input().name()));
                 merges.add(merge);
@@ -155,6 +159,8 @@ final class DistinctAggregates {
                         Expr total = merged(AggregateFunction.SUM, call, partials, merges);
                         yield groupBy.isEmpty() ? zeroIfNull(total) : total;
                     }
+                    case STDDEV_SAMP, STDDEV_POP, VAR_SAMP, VAR_POP, CORR, COVAR_SAMP, COVAR_POP ->
+                            throw new IllegalStateException("rejected above");
                     case AVG -> {
                         Expr sum = merged(AggregateFunction.SUM,
                                 new AggregateCall(AggregateFunction.SUM, call.argument()), partials, merges);
@@ -163,6 +169,8 @@ final class DistinctAggregates {
                         yield new Binary(BinaryOp.DIVIDE, new Cast(sum, DataType.FLOAT64),
                                 new Cast(count, DataType.FLOAT64));
                     }
+                    case SINGLE_VALUE -> throw new IllegalArgumentException(
+                            "SINGLE_VALUE is made by decorrelation, never beside a DISTINCT aggregate");
                 };
             }
             outputs.add(new Alias(out, call.name()));

@@ -13,9 +13,13 @@ import io.sluice.plan.expr.Cast;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exists;
 import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.DateTrunc;
 import io.sluice.plan.expr.Extract;
+import io.sluice.plan.expr.GroupingCall;
+import io.sluice.plan.expr.ImplicitCasts;
 import io.sluice.plan.expr.InSubquery;
 import io.sluice.plan.expr.OuterColumn;
+import io.sluice.plan.expr.QuantifiedComparison;
 import io.sluice.plan.expr.ScalarFunction;
 import io.sluice.plan.expr.ScalarSubquery;
 import io.sluice.plan.expr.Substring;
@@ -24,6 +28,8 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.expr.Like;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.Unary;
+import io.sluice.plan.exec.Temporal;
+import io.sluice.plan.expr.WindowFunction;
 import io.sluice.plan.types.DataType;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -69,7 +75,7 @@ final class ExpressionTranslator {
 
     private final TableScope scope;
     private final Map<String, Expr> aliases;
-    private final TableScope outer;
+    private final List<TableScope> outer; // enclosing queries' scopes, nearest first
     private final SubqueryPlanner subqueries;
 
     /** Translates against the FROM columns only. */
@@ -82,16 +88,17 @@ final class ExpressionTranslator {
      * aliased expressions) for names that are not columns; GROUP BY, HAVING and ORDER BY use this.
      */
     ExpressionTranslator(TableScope scope, Map<String, Expr> aliases) {
-        this(scope, aliases, null, null);
+        this(scope, aliases, List.of(), null);
     }
 
     /**
-     * As above, within a subquery whose enclosing query reads {@code outer} (null at the top level):
-     * a column that is neither here nor a select alias but is there becomes an {@link OuterColumn}.
+     * As above, within a subquery whose enclosing queries read {@code outer} (nearest first, empty at
+     * the top level): a column that is neither here nor a select alias but is in one of them (the
+     * nearest) becomes an {@link OuterColumn}.
      * {@code subqueries} plans nested subqueries (null: they are rejected as unsupported).
      */
-    ExpressionTranslator(TableScope scope, Map<String, Expr> aliases, TableScope outer, SubqueryPlanner subqueries) {
-        this.outer = outer;
+    ExpressionTranslator(TableScope scope, Map<String, Expr> aliases, List<TableScope> outer, SubqueryPlanner subqueries) {
+        this.outer = List.copyOf(outer);
         this.subqueries = subqueries;
         this.scope = requireNonNull(scope, "scope is null");
         TreeMap<String, Expr> map = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
@@ -99,7 +106,15 @@ final class ExpressionTranslator {
         this.aliases = map;
     }
 
+    /**
+     * The expression {@code node} denotes, with the implicit conversions of {@link ImplicitCasts}
+     * applied over this scope's columns.
+     */
     Expr translate(SqlNode node) {
+        return ImplicitCasts.apply(expr(node), scope.schema());
+    }
+
+    private Expr expr(SqlNode node) {
         if (node instanceof SqlIdentifier id) {
             return identifier(id);
         }
@@ -127,13 +142,20 @@ final class ExpressionTranslator {
             if (aliased != null) {
                 return aliased;
             }
-        }
-        if (outer != null && !scope.canResolve(id) && outer.canResolve(id)) {
-            Expr e = outer.column(id);
-            if (!(e instanceof Column c)) {
-                throw SqlErrors.unsupported("correlated reference to the merged USING column '" + id + "'");
+            if (id.getSimple().equalsIgnoreCase("current_date") && outer.stream().noneMatch(o -> o.canResolve(id))) {
+                return currentDate();
             }
-            return new OuterColumn(c.column(), outer.schema().field(c.column()).type());
+        }
+        if (!scope.canResolveStrictly(id)) {
+            for (TableScope enclosing : outer) {
+                if (enclosing.canResolveStrictly(id) || (!scope.canResolve(id) && enclosing.canResolve(id))) {
+                    Expr e = enclosing.column(id);
+                    if (!(e instanceof Column c)) {
+                        throw SqlErrors.unsupported("correlated reference to the merged USING column '" + id + "'");
+                    }
+                    return new OuterColumn(c.column(), enclosing.schema().field(c.column()).type(), enclosing.id());
+                }
+            }
         }
         try {
             return scope.column(id);
@@ -162,6 +184,9 @@ final class ExpressionTranslator {
         if (type == SqlTypeName.DATE) {
             return date(literal.toValue());
         }
+        if (type == SqlTypeName.TIMESTAMP) {
+            return timestamp(literal.toValue());
+        }
         if (literal instanceof SqlIntervalLiteral) {
             throw SqlErrors.unsupported("INTERVAL outside date + interval and date - interval: " + literal);
         }
@@ -189,7 +214,18 @@ final class ExpressionTranslator {
         if (typed.tag.equalsIgnoreCase("DATE")) {
             return date(typed.getValue());
         }
+        if (typed.tag.equalsIgnoreCase("TIMESTAMP")) {
+            return timestamp(typed.getValue());
+        }
         throw SqlErrors.unsupported(typed.tag + " literal");
+    }
+
+    private static Expr timestamp(String text) {
+        try {
+            return Literal.ofTimestamp(Temporal.parseTimestamp(text));
+        } catch (DateTimeParseException | ArithmeticException e) {
+            throw new SluiceException("invalid TIMESTAMP literal '" + text + "'; expected yyyy-mm-dd hh:mm:ss[.ffffff]", e);
+        }
     }
 
     private static Expr date(String text) {
@@ -225,18 +261,22 @@ final class ExpressionTranslator {
             case BETWEEN -> between(call);
             case IN -> in(call, false);
             case NOT_IN -> in(call, true);
-            case OTHER_FUNCTION, SUM, SUM0, COUNT, MIN, MAX, AVG, FLOOR, CEIL, DATE_TRUNC -> function(call);
+            case OTHER_FUNCTION, SUM, SUM0, COUNT, MIN, MAX, AVG, FLOOR, CEIL, DATE_TRUNC, STDDEV_POP, STDDEV_SAMP, VAR_POP,
+                    VAR_SAMP, COVAR_POP, COVAR_SAMP, GROUPING, GROUPING_ID -> function(call);
             case TRIM -> trim(call);
             case POSITION -> position(call);
             case OTHER -> call.getOperator().getName().equals("||")
                     ? new ScalarFunction(ScalarFunction.Function.CONCAT_OPERATOR, List.of(operand(call, 0), operand(call, 1)))
                     : unsupportedOperator(call);
             case EXTRACT -> extract(call);
-            case OVER -> throw SqlErrors.unsupported("window function " + call.operand(0));
+            case OVER -> WindowTranslator.translate(call, this::translate);
+            case ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE, LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTH_VALUE ->
+                    function(call);
             case FILTER -> throw SqlErrors.unsupported("FILTER clause on aggregate " + call.operand(0));
-            case EXISTS -> new Exists(subquery(call.operand(0)), false);
+            case EXISTS -> new Exists(subquery(call.operand(0)), false, scope.id());
+            case SOME, ALL -> quantified(call);
             case SELECT, SCALAR_QUERY, ORDER_BY, UNION, INTERSECT, EXCEPT -> new ScalarSubquery(
-                    subquery(kind == SqlKind.SCALAR_QUERY ? call.operand(0) : call));
+                    subquery(kind == SqlKind.SCALAR_QUERY ? call.operand(0) : call), scope.id());
             case CASE -> caseWhen((SqlCase) call);
             case LIKE -> like(call);
             case SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
@@ -276,7 +316,7 @@ final class ExpressionTranslator {
     private Expr scalarFunction(String name, SqlCall call) {
         List<Expr> args = new ArrayList<>();
         for (SqlNode operand : call.getOperandList()) {
-            args.add(translate(operand));
+            args.add(expr(operand));
         }
         ScalarFunction.Function f = switch (name) {
             case "upper", "ucase" -> ScalarFunction.Function.UPPER;
@@ -293,7 +333,6 @@ final class ExpressionTranslator {
             case "round" -> ScalarFunction.Function.ROUND;
             case "floor" -> ScalarFunction.Function.FLOOR;
             case "ceil", "ceiling" -> ScalarFunction.Function.CEIL;
-            case "date_trunc" -> ScalarFunction.Function.DATE_TRUNC;
             default -> null;
         };
         if (f != null) {
@@ -318,14 +357,39 @@ final class ExpressionTranslator {
                 yield new Case(List.of(new Binary(BinaryOp.EQ, args.get(0), args.get(1))), List.of(Literal.nullValue()),
                         args.get(0));
             }
-            case "year", "month", "day" -> {
+            case "year", "quarter", "month", "day", "hour", "minute", "second", "dayofweek", "dayofyear" -> {
                 if (args.size() != 1) {
                     throw new SluiceException(name + "() takes 1 argument, not " + args.size());
                 }
-                yield new Extract(Extract.Field.valueOf(name.toUpperCase(Locale.ROOT)), args.get(0));
+                yield new Extract(Extract.Field.named(name), args.get(0));
+            }
+            case "date_part", "datepart" -> new Extract(Extract.Field.named(constantText(args, name)), args.get(1));
+            case "date_trunc", "datetrunc" -> new DateTrunc(DateTrunc.unit(constantText(args, name)), args.get(1));
+            case "current_date", "today" -> {
+                if (!args.isEmpty()) {
+                    throw new SluiceException(name + " takes no arguments");
+                }
+                yield currentDate();
             }
             default -> null;
         };
+    }
+
+    /** Today's date (UTC), fixed when the query is planned, so every row and task sees the same day. */
+    private static Expr currentDate() {
+        return Literal.ofDate(LocalDate.now(java.time.ZoneOffset.UTC));
+    }
+
+    /** The constant part name that is the first of the two arguments of date_part and date_trunc. */
+    private static String constantText(List<Expr> args, String function) {
+        if (args.size() != 2) {
+            throw new SluiceException(function + "() takes a part name and a date or timestamp, not " + args.size()
+                    + " arguments");
+        }
+        if (!(args.get(0) instanceof Literal l && l.value() instanceof String text)) {
+            throw new SluiceException(function + "() needs a constant part name such as 'month', not " + args.get(0));
+        }
+        return text;
     }
 
     /** NOT over [NOT] EXISTS / [NOT] IN (subquery) flips the flag, so rules see one node. */
@@ -359,11 +423,22 @@ final class ExpressionTranslator {
 
     private static Expr addInterval(Expr date, Interval interval, int sign) {
         return new AddInterval(date, Math.multiplyExact(sign, interval.months()),
-                Math.multiplyExact(sign, interval.days()));
+                Math.multiplyExact(sign, interval.days()), Math.multiplyExact(sign, interval.micros()));
     }
 
-    /** A constant interval of months and days: all that dates need. */
-    private record Interval(int months, int days) {
+    /** A constant interval of months, days and microseconds. */
+    record Interval(int months, int days, long micros) {
+        Interval(int months, int days) {
+            this(months, days, 0);
+        }
+
+        /** A whole or fractional count of {@code unit} microseconds. */
+        static Interval ofMicros(String text, int sign, long unit) {
+            BigDecimal micros = new BigDecimal(text).multiply(BigDecimal.valueOf(unit));
+            return new Interval(0, 0, Math.multiplyExact(sign, micros.setScale(0, java.math.RoundingMode.HALF_UP)
+                    .longValueExact()));
+        }
+
         static Interval of(SqlIntervalLiteral literal) {
             SqlIntervalLiteral.IntervalValue value = literal.getValueAs(SqlIntervalLiteral.IntervalValue.class);
             TimeUnitRange unit = value.getIntervalQualifier().timeUnitRange;
@@ -375,6 +450,9 @@ final class ExpressionTranslator {
                     case MONTH -> new Interval(sign * Integer.parseInt(text), 0);
                     case WEEK -> new Interval(0, Math.multiplyExact(sign * 7, Integer.parseInt(text)));
                     case DAY -> new Interval(0, sign * Integer.parseInt(text));
+                    case HOUR -> ofMicros(text, sign, io.sluice.plan.exec.Temporal.MICROS_PER_HOUR);
+                    case MINUTE -> ofMicros(text, sign, io.sluice.plan.exec.Temporal.MICROS_PER_MINUTE);
+                    case SECOND -> ofMicros(text, sign, io.sluice.plan.exec.Temporal.MICROS_PER_SECOND);
                     case YEAR_TO_MONTH -> {
                         boolean negative = text.startsWith("-");
                         String[] parts = (negative ? text.substring(1) : text).split("-");
@@ -386,7 +464,7 @@ final class ExpressionTranslator {
                         yield new Interval(negative ? -sign * months : sign * months, 0);
                     }
                     default -> throw SqlErrors.unsupported("INTERVAL " + unit
-                            + " (dates take intervals of YEAR, MONTH, WEEK and DAY)");
+                            + " (intervals of YEAR, MONTH, WEEK, DAY, HOUR, MINUTE and SECOND are supported)");
                 };
             } catch (NumberFormatException | ArithmeticException e) {
                 throw new SluiceException("invalid INTERVAL '" + text + "' " + unit
@@ -415,7 +493,7 @@ final class ExpressionTranslator {
     }
 
     private Expr operand(SqlCall call, int index) {
-        return translate(call.operand(index));
+        return expr(call.operand(index));
     }
 
     private Expr binary(BinaryOp op, SqlCall call) {
@@ -447,18 +525,18 @@ final class ExpressionTranslator {
 
     /** Searched CASE as is; simple {@code CASE x WHEN a ...} becomes {@code CASE WHEN x = a ...}. */
     private Expr caseWhen(SqlCase call) {
-        Expr value = call.getValueOperand() == null ? null : translate(call.getValueOperand());
+        Expr value = call.getValueOperand() == null ? null : expr(call.getValueOperand());
         List<Expr> conditions = new ArrayList<>();
         List<Expr> results = new ArrayList<>();
         for (SqlNode when : call.getWhenOperands()) {
-            Expr condition = translate(when);
+            Expr condition = expr(when);
             conditions.add(value == null ? condition : new Binary(BinaryOp.EQ, value, condition));
         }
         for (SqlNode then : call.getThenOperands()) {
-            results.add(translate(then));
+            results.add(expr(then));
         }
         SqlNode otherwise = call.getElseOperand();
-        return new Case(conditions, results, otherwise == null ? Literal.nullValue() : translate(otherwise));
+        return new Case(conditions, results, otherwise == null ? Literal.nullValue() : expr(otherwise));
     }
 
     /** LIKE with a constant pattern; an ESCAPE character is not supported. */
@@ -482,12 +560,12 @@ final class ExpressionTranslator {
             throw SqlErrors.unsupported("row value in IN");
         }
         if (!(call.operand(1) instanceof SqlNodeList list)) {
-            return new InSubquery(operand(call, 0), subquery(call.operand(1)), negated);
+            return new InSubquery(operand(call, 0), subquery(call.operand(1)), negated, scope.id());
         }
         Expr value = operand(call, 0);
         List<Expr> tests = new ArrayList<>();
         for (SqlNode item : list) {
-            tests.add(new Binary(negated ? BinaryOp.NOT_EQ : BinaryOp.EQ, value, translate(item)));
+            tests.add(new Binary(negated ? BinaryOp.NOT_EQ : BinaryOp.EQ, value, expr(item)));
         }
         if (tests.isEmpty()) {
             throw new SluiceException("IN needs at least one value");
@@ -507,16 +585,30 @@ final class ExpressionTranslator {
         return new Binary(op, balanced(tests, from, middle, op), balanced(tests, middle, to, op));
     }
 
-    /** {@code extract(YEAR|MONTH|DAY FROM date)}. */
-    private Expr extract(SqlCall call) {
-        String unit = call.operand(0).toString().toUpperCase(Locale.ROOT);
-        Extract.Field field = switch (unit) {
-            case "YEAR" -> Extract.Field.YEAR;
-            case "MONTH" -> Extract.Field.MONTH;
-            case "DAY" -> Extract.Field.DAY;
-            default -> throw SqlErrors.unsupported("extract(" + unit + " FROM ...)");
+    /** {@code x op ANY|SOME|ALL (SELECT ...)}; a list after ANY / ALL is not supported. */
+    private Expr quantified(SqlCall call) {
+        if (!(call.getOperator() instanceof org.apache.calcite.sql.fun.SqlQuantifyOperator q)) {
+            return unsupportedOperator(call);
+        }
+        BinaryOp op = switch (q.comparisonKind) {
+            case EQUALS -> BinaryOp.EQ;
+            case NOT_EQUALS -> BinaryOp.NOT_EQ;
+            case LESS_THAN -> BinaryOp.LT;
+            case LESS_THAN_OR_EQUAL -> BinaryOp.LT_EQ;
+            case GREATER_THAN -> BinaryOp.GT;
+            case GREATER_THAN_OR_EQUAL -> BinaryOp.GT_EQ;
+            default -> throw SqlErrors.unsupported("operator '" + q.getName() + "'");
         };
-        return new Extract(field, operand(call, 1));
+        if (call.operand(1) instanceof SqlNodeList) {
+            throw SqlErrors.unsupported(q.getName() + " over a list of values (use a subquery)");
+        }
+        return new QuantifiedComparison(operand(call, 0), op, subquery(call.operand(1)), call.getKind() == SqlKind.ALL,
+                scope.id());
+    }
+
+    /** {@code extract(field FROM date_or_timestamp)}. */
+    private Expr extract(SqlCall call) {
+        return new Extract(Extract.Field.named(call.operand(0).toString()), operand(call, 1));
     }
 
     /** {@code substring(s FROM a [FOR b])} or {@code substring(s, a[, b])} with integer constants a, b. */
@@ -552,15 +644,31 @@ final class ExpressionTranslator {
                 && scope.hasColumn(name)) {
             return scope.unqualified(call.getOperator().getName()); // a column named like user, current_date
         }
+        if (name.equals("grouping") || name.equals("grouping_id")) {
+            List<Expr> args = new ArrayList<>();
+            call.getOperandList().forEach(o -> args.add(expr(o)));
+            return new GroupingCall(name, args);
+        }
         AggregateFunction function = switch (name) {
             case "sum" -> AggregateFunction.SUM;
             case "count" -> AggregateFunction.COUNT;
             case "min" -> AggregateFunction.MIN;
             case "max" -> AggregateFunction.MAX;
             case "avg" -> AggregateFunction.AVG;
+            case "stddev", "stddev_samp", "std" -> AggregateFunction.STDDEV_SAMP;
+            case "stddev_pop" -> AggregateFunction.STDDEV_POP;
+            case "variance", "var_samp" -> AggregateFunction.VAR_SAMP;
+            case "var_pop" -> AggregateFunction.VAR_POP;
+            case "corr" -> AggregateFunction.CORR;
+            case "covar_samp" -> AggregateFunction.COVAR_SAMP;
+            case "covar_pop" -> AggregateFunction.COVAR_POP;
             default -> null;
         };
         if (function == null) {
+            WindowFunction window = WindowFunction.of(name);
+            if (window != null) {
+                throw new SluiceException(name + "() is a window function and needs an OVER clause");
+            }
             Expr scalar = scalarFunction(name, call);
             if (scalar == null) {
                 throw SqlErrors.unsupported("function '" + name + "'");
@@ -569,8 +677,9 @@ final class ExpressionTranslator {
         }
         SqlLiteral quantifier = call.getFunctionQuantifier();
         boolean distinct = quantifier != null && quantifier.getValue() == SqlSelectKeyword.DISTINCT;
-        if (call.operandCount() != 1) {
-            throw new SluiceException(name + "() takes one argument, not " + call.operandCount());
+        if (call.operandCount() != Math.max(1, function.arity())) {
+            throw new SluiceException(name + "() takes " + (function.arity() == 2 ? "two arguments" : "one argument")
+                    + ", not " + call.operandCount());
         }
         SqlNode arg = call.operand(0);
         if (arg instanceof SqlIdentifier id && id.isStar()) {
@@ -582,11 +691,24 @@ final class ExpressionTranslator {
             }
             return new AggregateCall(AggregateFunction.COUNT_STAR, null);
         }
-        Expr argument = translate(arg);
+        Expr argument = expr(arg);
+        if (Exprs.containsWindow(argument)) {
+            throw new SluiceException("window functions are not allowed inside aggregate " + name + "(" + argument + ")");
+        }
         if (Exprs.containsAggregate(argument)) {
             throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ")");
         }
-        return new AggregateCall(function, distinct ? new DistinctArgument(argument) : argument);
+        Expr second = null;
+        if (function.arity() == 2) {
+            if (distinct) {
+                throw SqlErrors.unsupported(name + "(DISTINCT ...)");
+            }
+            second = expr(call.operand(1));
+            if (Exprs.containsAggregate(second)) {
+                throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ", " + second + ")");
+            }
+        }
+        return new AggregateCall(function, distinct ? new DistinctArgument(argument) : argument, second);
     }
 
     private static DataType castType(SqlDataTypeSpec spec) {
@@ -607,6 +729,7 @@ final class ExpressionTranslator {
                     : DataType.decimal(precision, Math.max(0, scale));
             case "VARCHAR", "CHAR", "CHARACTER", "STRING", "TEXT" -> DataType.UTF8;
             case "DATE" -> DataType.DATE32;
+            case "TIMESTAMP", "DATETIME" -> DataType.TIMESTAMP;
             case "BOOLEAN", "BOOL" -> DataType.BOOL;
             default -> throw SqlErrors.unsupported("cast to " + name);
         };

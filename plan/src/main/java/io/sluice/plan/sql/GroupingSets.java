@@ -4,6 +4,7 @@ import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Cast;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.GroupingCall;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
@@ -23,7 +24,8 @@ import org.apache.calcite.sql.SqlNodeList;
  * plain group-by items (whose sets multiply): the sets are planned as one aggregation each, united.
  * Each aggregation outputs every group-by expression of the query, NULL where its set lacks it, so
  * the union has the columns a single aggregation by all the expressions would have. Every set reads
- * the input again. {@code GROUPING()} is not supported.
+ * the input again. Each {@code grouping(...)} call of the query is a constant column per set
+ * ({@link GroupingCall#valueFor}).
  */
 final class GroupingSets {
     private GroupingSets() {
@@ -136,7 +138,7 @@ final class GroupingSets {
      * padded to all of {@code groupBy} with typed NULLs, united.
      */
     static LogicalPlan plan(LogicalPlan input, List<Expr> groupBy, List<List<Expr>> sets, List<Expr> calls,
-            BiFunction<List<Expr>, List<Expr>, LogicalPlan> aggregate) {
+            List<GroupingCall> groupingCalls, BiFunction<List<Expr>, List<Expr>, LogicalPlan> aggregate) {
         List<LogicalPlan> inputs = new ArrayList<>();
         for (List<Expr> set : sets) {
             LogicalPlan aggregated = aggregate.apply(set, calls);
@@ -147,6 +149,9 @@ final class GroupingSets {
             }
             for (Expr call : calls) {
                 columns.add(new Column(call.name()));
+            }
+            for (GroupingCall g : groupingCalls) {
+                columns.add(new Alias(Literal.of(g.valueFor(set)), g.name()));
             }
             inputs.add(new Projection(aggregated, columns));
         }

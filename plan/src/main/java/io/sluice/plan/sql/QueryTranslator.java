@@ -11,6 +11,7 @@ import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Case;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.GroupingCall;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
@@ -27,6 +28,7 @@ import io.sluice.plan.logical.Sort;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.logical.WindowPlanner;
 import io.sluice.plan.source.TableSource;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
@@ -64,23 +66,22 @@ import org.apache.calcite.sql.SqlWithItem;
  */
 final class QueryTranslator {
     private final Catalog catalog;
-    private final TableScope outer;
+    private final List<TableScope> outer; // the enclosing queries' FROM scopes, nearest first
     private final Map<String, LogicalPlan> ctes; // WITH names in scope, case-insensitive
     private int unnamedSubqueries;
 
     QueryTranslator(Catalog catalog) {
-        this(catalog, null, Map.of());
+        this(catalog, List.of(), Map.of());
     }
 
     /**
-     * A translator for a subquery in an expression of a query whose FROM reads {@code outer}: a
-     * column this query does not have but {@code outer} has becomes an
-     * {@link io.sluice.plan.expr.OuterColumn} (one level only: a reference two levels up is an
-     * unknown column).
+     * A translator for a subquery in an expression of queries whose FROMs read {@code outer}
+     * (nearest first): a column this query does not have but one of them has (the nearest that
+     * does) becomes an {@link io.sluice.plan.expr.OuterColumn}, at any depth.
      */
-    QueryTranslator(Catalog catalog, TableScope outer, Map<String, LogicalPlan> ctes) {
+    QueryTranslator(Catalog catalog, List<TableScope> outer, Map<String, LogicalPlan> ctes) {
         this.catalog = requireNonNull(catalog, "catalog is null");
-        this.outer = outer;
+        this.outer = List.copyOf(outer);
         TreeMap<String, LogicalPlan> names = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         names.putAll(ctes);
         this.ctes = names;
@@ -333,16 +334,24 @@ final class QueryTranslator {
         }
     }
 
+    /** Plans a subquery of an expression over {@code scope}: its enclosing scopes are {@code scope}, then ours. */
+    private ExpressionTranslator.SubqueryPlanner subqueryPlanner(TableScope scope) {
+        List<TableScope> enclosing = new ArrayList<>();
+        enclosing.add(scope);
+        enclosing.addAll(outer);
+        return node -> new QueryTranslator(catalog, enclosing, ctes).translate(node);
+    }
+
     private LogicalPlan select(SqlSelect select, SqlNodeList orderList, SqlNode offset, SqlNode fetch) {
-        rejectUnsupportedClauses(select);
+        NamedWindows.resolve(select, orderList);
         From from = from(select.getFrom());
         TableScope scope = from.scope();
-        ExpressionTranslator.SubqueryPlanner subqueries = node -> new QueryTranslator(catalog, scope, ctes).translate(node);
+        ExpressionTranslator.SubqueryPlanner subqueries = subqueryPlanner(scope);
         ExpressionTranslator columnsOnly = new ExpressionTranslator(scope, Map.of(), outer, subqueries);
 
         LogicalPlan plan = from.plan();
         if (select.getWhere() != null) {
-            plan = new Filter(plan, columnsOnly.translate(select.getWhere()));
+            plan = new Filter(plan, noWindow(columnsOnly.translate(select.getWhere()), "WHERE"));
         }
 
         List<SelectItem> items = selectItems(select.getSelectList(), scope, columnsOnly);
@@ -352,13 +361,18 @@ final class QueryTranslator {
                 ? GroupingSets.of(select.getGroup(), node -> groupItem(node, listed, withAliases)) : null;
         List<Expr> groupBy = groupingSets == null ? groupBy(select.getGroup(), items, withAliases)
                 : GroupingSets.union(groupingSets);
-        Expr having = select.getHaving() == null ? null : withAliases.translate(select.getHaving());
+        groupBy.forEach(g -> noWindow(g, "GROUP BY"));
+        Expr having = select.getHaving() == null ? null : noWindow(withAliases.translate(select.getHaving()), "HAVING");
+        Expr qualify = select.getQualify() == null ? null : withAliases.translate(select.getQualify());
         List<OrderItem> order = orderItems(orderList, items, withAliases);
 
         List<Expr> mayAggregate = new ArrayList<>();
         items.forEach(i -> mayAggregate.add(i.expr()));
         if (having != null) {
             mayAggregate.add(having);
+        }
+        if (qualify != null) {
+            mayAggregate.add(qualify);
         }
         order.stream().filter(o -> o.expr() != null).forEach(o -> mayAggregate.add(o.expr()));
         boolean grouped = select.getGroup() != null && !select.getGroup().isEmpty(); // GROUP BY () too
@@ -367,17 +381,68 @@ final class QueryTranslator {
 
         if (aggregating) {
             List<Expr> calls = new ArrayList<>(AggregateRewriter.collectAggregates(mayAggregate));
+            List<GroupingCall> groupingCalls = groupingCalls(mayAggregate, groupBy);
             LogicalPlan input = plan;
-            plan = groupingSets == null ? aggregate(input, groupBy, calls)
-                    : GroupingSets.plan(input, groupBy, groupingSets, calls, (set, c) -> aggregate(input, set, c));
+            if (groupingSets == null && groupingCalls.isEmpty()) {
+                plan = aggregate(input, groupBy, calls);
+            } else { // a plain GROUP BY is one grouping set, where grouping() is 0
+                plan = GroupingSets.plan(input, groupBy, groupingSets == null ? List.of(groupBy) : groupingSets, calls,
+                        groupingCalls, (set, c) -> aggregate(input, set, c));
+            }
             AggregateRewriter rewriter = new AggregateRewriter(groupBy);
             if (having != null) {
                 plan = new Filter(plan, rewriter.rewrite(having));
             }
             items = items.stream().map(i -> new SelectItem(rewriter.rewrite(i.expr()), i.name(), i.aliased())).toList();
             order = order.stream().map(o -> o.expr() == null ? o : o.withExpr(rewriter.rewrite(o.expr()))).toList();
+            qualify = qualify == null ? null : rewriter.rewrite(qualify);
+        }
+        List<Expr> windowed = new ArrayList<>();
+        items.forEach(i -> windowed.add(i.expr()));
+        order.stream().filter(o -> o.expr() != null).forEach(o -> windowed.add(o.expr()));
+        if (qualify != null) {
+            if (!WindowPlanner.any(List.of(qualify))) {
+                throw new SluiceException("QUALIFY needs a window function: " + qualify);
+            }
+            windowed.add(qualify);
+        }
+        if (WindowPlanner.any(windowed)) {
+            WindowPlanner windows = WindowPlanner.plan(plan, windowed);
+            plan = windows.plan();
+            items = items.stream().map(i -> new SelectItem(windows.rewrite(i.expr()), i.name(), i.aliased())).toList();
+            order = order.stream().map(o -> o.expr() == null ? o : o.withExpr(windows.rewrite(o.expr()))).toList();
+            if (qualify != null) {
+                plan = new Filter(plan, windows.rewrite(qualify));
+            }
         }
         return project(plan, items, order, select.isDistinct(), offset, fetch);
+    }
+
+    /**
+     * The {@code grouping(...)} calls among {@code exprs}, each of whose arguments must be a GROUP BY
+     * expression.
+     */
+    private static List<GroupingCall> groupingCalls(List<Expr> exprs, List<Expr> groupBy) {
+        List<GroupingCall> out = new ArrayList<>();
+        for (GroupingCall call : AggregateRewriter.collectGroupingCalls(exprs)) {
+            for (Expr a : call.args()) {
+                if (!groupBy.contains(a)) {
+                    throw new SluiceException(call.function() + "() takes GROUP BY expressions only, and " + a
+                            + " is not one");
+                }
+            }
+            out.add(call);
+        }
+        return out;
+    }
+
+    /** {@code e}, which must not call a window function in {@code clause}. */
+    private static Expr noWindow(Expr e, String clause) {
+        if (Exprs.containsWindow(e)) {
+            throw new SluiceException("window functions are not allowed in " + clause + ": " + e
+                    + " (filter on a window in an enclosing query or with QUALIFY)");
+        }
+        return e;
     }
 
     /** An aggregation with the output of {@link Aggregate}: group-by columns, then each call by name. */
@@ -483,15 +548,6 @@ final class QueryTranslator {
         return names.stream().anyMatch(n -> n.equalsIgnoreCase(name));
     }
 
-    private static void rejectUnsupportedClauses(SqlSelect select) {
-        if (select.getWindowList() != null && !select.getWindowList().isEmpty()) {
-            throw SqlErrors.unsupported("WINDOW clause");
-        }
-        if (select.getQualify() != null) {
-            throw SqlErrors.unsupported("QUALIFY");
-        }
-    }
-
     /** What FROM reads: the plan producing its rows and the names its columns go by. */
     private record From(LogicalPlan plan, TableScope scope) {
     }
@@ -559,7 +615,7 @@ final class QueryTranslator {
                 unnamedSubqueries++;
                 alias = unnamedSubqueries == 1 ? "unnamed_subquery" : "unnamed_subquery" + unnamedSubqueries;
             }
-            LogicalPlan plan = new QueryTranslator(catalog, null, ctes).translate(node);
+            LogicalPlan plan = new QueryTranslator(catalog, outer, ctes).translate(node);
             return subquery(renameColumns(plan, columnAliases, alias), alias, "subquery AS " + alias);
         }
         throw SqlErrors.unsupported(describe(node) + " in FROM");
@@ -614,7 +670,8 @@ final class QueryTranslator {
             case NONE -> { }
             case ON -> {
                 TableScope both = TableScope.join(left.scope(), right.scope(), List.of());
-                Expr on = new ExpressionTranslator(both).translate(join.getCondition());
+                Expr on = new ExpressionTranslator(both, Map.of(), outer, subqueryPlanner(both))
+                        .translate(join.getCondition());
                 Set<String> leftColumns = new HashSet<>(left.plan().schema().names());
                 Set<String> rightColumns = new HashSet<>(right.plan().schema().names());
                 List<Expr> rest = new ArrayList<>();

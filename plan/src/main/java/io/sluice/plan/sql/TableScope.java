@@ -32,6 +32,10 @@ import org.apache.calcite.sql.SqlIdentifier;
  * once.
  */
 final class TableScope {
+    long id() {
+        return id;
+    }
+
     /** One relation: the names that qualify it, and per column its unqualified and its real name. */
     record Relation(List<String> qualifiers, List<String> shortNames, List<String> fieldNames, String description) {
         Relation {
@@ -54,6 +58,10 @@ final class TableScope {
     private record Merged(Expr expr, String anchor) {
     }
 
+    private static final java.util.concurrent.atomic.AtomicLong NEXT_ID = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Names this scope in correlated references ({@link io.sluice.plan.expr.OuterColumn#scope}); unique in the JVM. */
+    private final long id = NEXT_ID.incrementAndGet();
     private final Schema schema;
     private final List<Relation> relations;
     private final boolean single;
@@ -69,13 +77,13 @@ final class TableScope {
         this.hidden = Set.copyOf(hidden);
     }
 
-    /** The only table of a query, read under its own column names. */
+    /** The only table of a query, read under its own column names (qualified by its name or its alias). */
     static TableScope table(TableSource table, String alias) {
         List<String> qualifiers = new ArrayList<>();
-        qualifiers.add(table.name());
         if (alias != null) {
             qualifiers.add(alias);
         }
+        qualifiers.add(table.name());
         List<String> names = table.schema().names();
         String description = "table '" + table.name() + "'" + (alias == null ? "" : " as '" + alias + "'");
         return new TableScope(table.schema(), List.of(new Relation(qualifiers, names, names, description)), true,
@@ -157,6 +165,23 @@ final class TableScope {
      * Whether {@code id} ({@code c} or {@code q.c}) names a column here; a subquery's translator asks
      * this before trying the enclosing query's scope for a correlated reference.
      */
+    /**
+     * Whether {@code id} resolves here without falling back to the name of an aliased table: in
+     * SQL an alias hides the name ({@code t.k} in {@code FROM t AS t3} is not t3's column), and a
+     * subquery's {@code t.k} then belongs to an enclosing query that reads {@code t}. We still
+     * accept the hidden name when no enclosing query has it.
+     */
+    boolean canResolveStrictly(SqlIdentifier id) {
+        if (id.names.size() == 2 && single && relations.size() == 1) {
+            List<String> qualifiers = relations.get(0).qualifiers();
+            if (qualifiers.size() == 2 && qualifiers.get(1).equalsIgnoreCase(id.names.get(0))
+                    && !qualifiers.get(0).equalsIgnoreCase(id.names.get(0))) {
+                return false;
+            }
+        }
+        return canResolve(id);
+    }
+
     boolean canResolve(SqlIdentifier id) {
         if (id.names.size() == 1) {
             return hasColumn(id.names.get(0));

@@ -52,7 +52,7 @@ public record ColumnStatistics(Estimate distinctCount, Estimate nullCount, Objec
         return switch (type.kind()) {
             case NULL, BOOL -> 1;
             case INT32, DATE32 -> 4;
-            case INT64, FLOAT64, DECIMAL -> 8;
+            case INT64, FLOAT64, DECIMAL, TIMESTAMP -> 8;
             case UTF8 -> STRING_WIDTH;
         };
     }

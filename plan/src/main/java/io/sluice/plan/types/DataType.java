@@ -3,14 +3,17 @@ package io.sluice.plan.types;
 import io.sluice.plan.SluiceException;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
 /**
- * A column type. Integers, dates and decimals of precision up to 18 compute as {@code long}s
- * (decimals scaled by {@code 10^scale}); floats as {@code double}s.
+ * A column type. Integers, dates (days since 1970-01-01), timestamps (microseconds since
+ * 1970-01-01 00:00, without time zone, as DuckDB's TIMESTAMP and Spark's TIMESTAMP_NTZ) and decimals
+ * of precision up to 18 compute as {@code long}s (decimals scaled by {@code 10^scale}); floats as
+ * {@code double}s.
  */
 public record DataType(Kind kind, int precision, int scale) {
-    public enum Kind { NULL, BOOL, INT32, INT64, FLOAT64, DECIMAL, UTF8, DATE32 }
+    public enum Kind { NULL, BOOL, INT32, INT64, FLOAT64, DECIMAL, UTF8, DATE32, TIMESTAMP }
 
     /** The largest decimal precision that still fits a scaled {@code long}. */
     public static final int MAX_LONG_DECIMAL_PRECISION = 18;
@@ -22,6 +25,7 @@ public record DataType(Kind kind, int precision, int scale) {
     public static final DataType FLOAT64 = new DataType(Kind.FLOAT64, 0, 0);
     public static final DataType UTF8 = new DataType(Kind.UTF8, 0, 0);
     public static final DataType DATE32 = new DataType(Kind.DATE32, 0, 0);
+    public static final DataType TIMESTAMP = new DataType(Kind.TIMESTAMP, 0, 0);
 
     public DataType {
         if (kind == null) {
@@ -44,9 +48,30 @@ public record DataType(Kind kind, int precision, int scale) {
         return new DataType(Kind.DECIMAL, precision, scale);
     }
 
-    /** True for types whose values are held as {@code long}s: integers, dates and decimals. */
+    /** True for types whose values are held as {@code long}s: integers, dates, timestamps and decimals. */
     public boolean isLongBacked() {
-        return kind == Kind.INT32 || kind == Kind.INT64 || kind == Kind.DATE32 || kind == Kind.DECIMAL;
+        return kind == Kind.INT32 || kind == Kind.INT64 || kind == Kind.DATE32 || kind == Kind.DECIMAL
+                || kind == Kind.TIMESTAMP;
+    }
+
+    /** Dates and timestamps. */
+    public boolean isTemporal() {
+        return kind == Kind.DATE32 || kind == Kind.TIMESTAMP;
+    }
+
+    /** The type's name in SQL, for messages a user reads: DATE, TIMESTAMP, BIGINT, DECIMAL(p,s), ... */
+    public String sqlName() {
+        return switch (kind) {
+            case NULL -> "NULL";
+            case BOOL -> "BOOLEAN";
+            case INT32 -> "INTEGER";
+            case INT64 -> "BIGINT";
+            case FLOAT64 -> "DOUBLE";
+            case DECIMAL -> "DECIMAL(" + precision + "," + scale + ")";
+            case UTF8 -> "VARCHAR";
+            case DATE32 -> "DATE";
+            case TIMESTAMP -> "TIMESTAMP";
+        };
     }
 
     public boolean isIntegral() {
@@ -67,6 +92,7 @@ public record DataType(Kind kind, int precision, int scale) {
             case DECIMAL -> new ArrowType.Decimal(precision, scale, 128);
             case UTF8 -> ArrowType.Utf8.INSTANCE;
             case DATE32 -> new ArrowType.Date(DateUnit.DAY);
+            case TIMESTAMP -> new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
         };
     }
 
@@ -91,6 +117,9 @@ public record DataType(Kind kind, int precision, int scale) {
         }
         if (type instanceof ArrowType.Date d && d.getUnit() == DateUnit.DAY) {
             return DATE32;
+        }
+        if (type instanceof ArrowType.Timestamp t && t.getUnit() == TimeUnit.MICROSECOND && t.getTimezone() == null) {
+            return TIMESTAMP;
         }
         if (type instanceof ArrowType.Null) {
             return NULL;

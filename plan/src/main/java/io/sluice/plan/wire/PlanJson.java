@@ -17,21 +17,27 @@ import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.Case;
 import io.sluice.plan.expr.Cast;
 import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.DateTrunc;
 import io.sluice.plan.expr.Exists;
 import io.sluice.plan.expr.Extract;
+import io.sluice.plan.expr.GroupingCall;
 import io.sluice.plan.expr.InSubquery;
 import io.sluice.plan.expr.Like;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.OuterColumn;
+import io.sluice.plan.expr.QuantifiedComparison;
 import io.sluice.plan.expr.ScalarFunction;
 import io.sluice.plan.expr.ScalarSubquery;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.expr.Substring;
 import io.sluice.plan.expr.Unary;
+import io.sluice.plan.expr.WindowCall;
+import io.sluice.plan.expr.WindowFrame;
 import io.sluice.plan.logical.Aggregate;
 import io.sluice.plan.logical.EmptyRelation;
 import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Join;
+import io.sluice.plan.logical.JoinMark;
 import io.sluice.plan.logical.Limit;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
@@ -39,6 +45,7 @@ import io.sluice.plan.logical.Sort;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.logical.Window;
 import io.sluice.plan.sink.WriteTarget;
 import io.sluice.plan.source.TableSource;
 import io.sluice.plan.types.DataType;
@@ -82,13 +89,14 @@ public final class PlanJson {
     static final Map<String, Class<? extends Record>> TYPES = types(
             // logical plans
             Aggregate.class, EmptyRelation.class, Filter.class, Join.class, Limit.class, Projection.class,
-            Sort.class, SubqueryAlias.class, TableScan.class, Union.class,
+            Sort.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class,
             // expressions
             AddInterval.class, AggregateCall.class, Alias.class, Binary.class, Case.class, Cast.class,
             Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, Literal.class,
             OuterColumn.class, ScalarFunction.class, ScalarSubquery.class, Substring.class, Unary.class,
+            DateTrunc.class, GroupingCall.class, QuantifiedComparison.class, WindowCall.class,
             // what they hold
-            SortKey.class, TableSource.class, Schema.class, Field.class, DataType.class, WriteTarget.class);
+            JoinMark.class, WindowFrame.class, WindowFrame.Bound.class, SortKey.class, TableSource.class, Schema.class, Field.class, DataType.class, WriteTarget.class);
 
     /**
      * A request to run a plan: the plan, the settings to run it with ({@code SET} names and values),

@@ -61,6 +61,17 @@ import io.sluice.plan.source.TableSource;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
+import io.sluice.plan.exec.Temporal;
+import io.sluice.plan.expr.DateTrunc;
+import io.sluice.plan.expr.GroupingCall;
+import io.sluice.plan.expr.QuantifiedComparison;
+import io.sluice.plan.expr.WindowCall;
+import io.sluice.plan.expr.WindowFrame;
+import io.sluice.plan.expr.WindowFunction;
+import io.sluice.plan.logical.JoinMark;
+import io.sluice.plan.logical.Window;
+import io.sluice.plan.operators.OrderedGatherExec;
+import io.sluice.plan.operators.WindowExec;
 import java.util.List;
 
 /** The plan module's wire classes: types, expressions, logical nodes, operators and task results. */
@@ -76,15 +87,17 @@ public final class PlanWireClasses implements WireClasses {
                 BinaryOp.class, Case.class, Cast.class, Column.class, Exists.class, Extract.class,
                 Extract.Field.class, InSubquery.class, Like.class, Literal.class, OuterColumn.class,
                 ScalarFunction.class, ScalarFunction.Function.class, ScalarSubquery.class, SortKey.class,
-                Substring.class, Unary.class, Unary.Op.class,
+                Substring.class, Unary.class, Unary.Op.class, GroupingCall.class, QuantifiedComparison.class,
+                DateTrunc.class, Temporal.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
+                WindowFrame.Units.class, WindowFrame.BoundKind.class, WindowFrame.Bound.class,
                 // logical plans
-                Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, Limit.class,
-                Projection.class, Sort.class, SubqueryAlias.class, TableScan.class, Union.class,
+                Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
+                Projection.class, Sort.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class,
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,
                 ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, SampleExec.class, SortExec.class,
-                SortMergeJoinExec.class, UnionExec.class,
+                SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class,
                 Partitioning.Unknown.class, Partitioning.Single.class, Partitioning.Hash.class,
                 Partitioning.RoundRobin.class, Partitioning.Broadcast.class, Partitioning.Range.class,
                 PlanProperties.class, SplitPoints.class,

@@ -7,6 +7,7 @@ import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.logical.JoinMark;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.operators.HashJoinExec.Mode;
 import io.sluice.plan.operators.JoinTestSupport.Table;
@@ -34,6 +35,8 @@ class HashJoinExecTest {
     static Table bigR;
 
     static final Expr FILTER = new Binary(BinaryOp.GT, new Column("r.w"), new Column("l.v"));
+    /** The mark join's condition: {@code l.v <= ANY (SELECT r.w ...)}, NULL when either side is NULL. */
+    static final JoinMark MARK = new JoinMark("mark", new Binary(BinaryOp.LT_EQ, new Column("l.v"), new Column("r.w")));
 
     /** A key shape: our key expressions, DuckDB's ON text, and the column to partition by. */
     record Keys(String name, List<String> columns, int partitionColumn) {
@@ -85,6 +88,7 @@ class HashJoinExecTest {
             case LEFT_ANTI -> "SELECT l.*" + from + "WHERE NOT EXISTS (SELECT 1 FROM " + rt + " WHERE " + on + ")";
             case LEFT_ANTI_NULL_AWARE -> "SELECT l.*" + from + "WHERE l." + keys.columns().get(0) + " NOT IN (SELECT r."
                     + keys.columns().get(0) + " FROM " + rt + (filter ? " WHERE r.w > l.v" : "") + ")";
+            case LEFT_MARK -> "SELECT l.*, l.v <= ANY (SELECT r.w FROM " + rt + " WHERE " + on + ")" + from;
         };
     }
 
@@ -127,7 +131,8 @@ class HashJoinExecTest {
                 rs = JoinTestSupport.source(right, new Partitioning.Broadcast(), row -> 0, batchRows);
             }
         }
-        return new HashJoinExec(ls, rs, type, keys.exprs("l"), keys.exprs("r"), filter ? FILTER : null, mode);
+        return new HashJoinExec(ls, rs, type, keys.exprs("l"), keys.exprs("r"), filter ? FILTER : null,
+                type == JoinType.LEFT_MARK ? MARK : null, mode);
     }
 
     static boolean valid(JoinType type, Mode mode) {
@@ -153,7 +158,8 @@ class HashJoinExecTest {
                         }
                         List<Object[]> variants = new ArrayList<>();
                         variants.add(new Object[] {r, "r"});
-                        if (type == JoinType.LEFT_ANTI_NULL_AWARE || type == JoinType.RIGHT || type == JoinType.INNER) {
+                        if (type == JoinType.LEFT_ANTI_NULL_AWARE || type == JoinType.RIGHT || type == JoinType.INNER
+                                || type == JoinType.LEFT_MARK) {
                             variants.add(new Object[] {rNoNullKeys, "rn"});
                             variants.add(new Object[] {rEmpty, "re"});
                         }

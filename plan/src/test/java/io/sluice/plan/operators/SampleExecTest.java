@@ -35,7 +35,7 @@ class SampleExecTest extends OperatorTestBase {
     void keepsAtMostMaxRowsOfEachPartitionUniformly() {
         SampleExec sample = new SampleExec(source(10000, 2),
                 List.of(SortKey.asc(new Column("id")), SortKey.asc(new Column("s"))), 500);
-        assertThat(sample.schema().names()).containsExactly("id", "s");
+        assertThat(sample.schema().names()).containsExactly("id", "s", SampleExec.WEIGHT_COLUMN);
         assertThat(sample.properties().partitioning()).isEqualTo(new Partitioning.Unknown(2));
         for (int p = 0; p < 2; p++) {
             List<List<Object>> rows = support.runPartition(sample, p, 128);
@@ -63,7 +63,7 @@ class SampleExecTest extends OperatorTestBase {
     void smallInputsAreKeptWholeAndKeysMayBeExpressions() {
         Binary doubled = new Binary(BinaryOp.MULTIPLY, new Column("id"), Literal.of(2L));
         SampleExec sample = new SampleExec(source(30, 3), List.of(SortKey.desc(doubled)), 100);
-        assertThat(sample.schema().names()).containsExactly(doubled.name());
+        assertThat(sample.schema().names()).containsExactly(doubled.name(), SampleExec.WEIGHT_COLUMN);
         List<List<Object>> rows = support.run(sample, 7);
         assertThat(rows).hasSize(90);
         assertThat(rows.stream().map(r -> (Long) r.get(0)).sorted().toList().get(89)).isEqualTo(178L);

@@ -152,7 +152,14 @@ class SortMergeJoinExecTest {
         assertThat(join.requiredInputOrdering()).containsExactly(lk, rk);
         assertThat(join.maintainsInputOrder()).containsExactly(false, false);
         assertThat(join.properties().partitioning()).isEqualTo(join.left().properties().partitioning());
-        assertThat(join.properties().ordering()).isEmpty();
+        // an inner merge emits key groups in key order, which a sorted aggregate above can use
+        assertThat(join.properties().ordering()).isEqualTo(lk);
+        int key = join.schema().names().indexOf("l.k1");
+        for (int p = 0; p < 3; p++) {
+            List<Long> keys = support.runPartition(join, p, 5).stream().map(row -> (Long) row.get(key)).toList();
+            assertThat(keys).as("partition " + p).isSorted();
+        }
+        assertThat(ranged(JoinType.LEFT, HashJoinExecTest.K1, false, l, r, 3).properties().ordering()).isEmpty();
         assertThat(ranged(JoinType.RIGHT, HashJoinExecTest.K1, false, l, r, 3).properties().partitioning())
                 .isEqualTo(join.right().properties().partitioning());
         assertThat(ranged(JoinType.FULL, HashJoinExecTest.K1, false, l, r, 3).properties().partitioning())

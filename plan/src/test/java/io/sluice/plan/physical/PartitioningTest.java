@@ -63,7 +63,7 @@ class PartitioningTest {
         assertThatThrownBy(() -> r.withBoundaries(List.of(List.of(1L, 2L))))
                 .hasMessageContaining("2 values for 1 sort keys");
         assertThatThrownBy(() -> new SplitPoints("s", List.of(List.of(1))))
-                .hasMessageContaining("not an engine value");
+                .hasMessageContaining("is not a boundary value");
         assertThat(r.toString()).isEqualTo("range([a ASC NULLS LAST], s(unresolved), 3)");
     }
 

@@ -141,4 +141,29 @@ class RangeBoundariesTest {
         assertThat(Arrays.stream(sizes).filter(s -> s != largest).max().getAsInt()).isLessThan(fair * 3 / 2);
         assertThat(Arrays.stream(sizes).filter(s -> s > 0).count()).isGreaterThanOrEqualTo(n - 1);
     }
+
+    /**
+     * Samples of the same decimal key at scales 2 and 4 (unscaled 150 is 1.50, unscaled 15000 is
+     * 1.5000) compare by value, boundaries carry their scale, and bind exactly at either scale.
+     */
+    @Test
+    void decimalSamplesOfDifferentScalesCompareByValue() {
+        DataType d2 = DataType.decimal(10, 2);
+        DataType d4 = DataType.decimal(14, 4);
+        long[] twoPlaces = new long[100];
+        long[] fourPlaces = new long[100];
+        for (int i = 0; i < 100; i++) {
+            twoPlaces[i] = i * 100L;          // 0.00 .. 99.00
+            fourPlaces[i] = (100 + i) * 10_000L; // 100.0000 .. 199.0000
+        }
+        List<Col[]> pieces = List.of(new Col[] {Col.ofLongs(d2, twoPlaces, null)}, new Col[] {Col.ofLongs(d4, fourPlaces, null)});
+        List<List<Object>> boundaries = RangeBoundaries.compute(pieces, ASC, 2);
+        // by value the median is 99.00 / 100.0000; positionally (unscaled longs) it would be 9900 at scale 4
+        assertThat(boundaries).isEqualTo(rows(new java.math.BigDecimal("99.0000")));
+        assertThat(RangeBoundaries.toColumns(boundaries, new DataType[] {d2})[0].longs).containsExactly(9900L);
+        assertThat(RangeBoundaries.toColumns(boundaries, new DataType[] {d4})[0].longs).containsExactly(990_000L);
+        assertThatThrownBy(() -> RangeBoundaries.toColumns(rows(new java.math.BigDecimal("1.2345")), new DataType[] {d2}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1.2345 of key 0 is not exactly representable as decimal(10,2)");
+    }
 }

@@ -212,10 +212,10 @@ class ParquetFormatTest {
 
     @Test
     void unsupportedTypesNameTheColumnAndItsParquetType() throws Exception {
-        String ts = write("ts.parquet", "SELECT 1 AS id, TIMESTAMP '2020-01-01 10:00:00' AS happened");
+        String ts = write("time.parquet", "SELECT 1 AS id, TIME '10:00:00' AS happened");
         assertThatThrownBy(() -> reader.inferSchema(ts))
                 .isInstanceOf(SluiceException.class)
-                .hasMessageContaining("happened").hasMessageContaining("int64").hasMessageContaining("ts.parquet");
+                .hasMessageContaining("happened").hasMessageContaining("int64").hasMessageContaining("time.parquet");
         String wide = write("wide.parquet", "SELECT 1 AS id, 12345.67::DECIMAL(38,2) AS amount");
         assertThatThrownBy(() -> reader.inferSchema(wide))
                 .isInstanceOf(SluiceException.class)
@@ -223,6 +223,21 @@ class ParquetFormatTest {
         String nested = write("nested.parquet", "SELECT 1 AS id, [1, 2] AS xs");
         assertThatThrownBy(() -> reader.inferSchema(nested))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("xs").hasMessageContaining("nested");
+    }
+
+    @Test
+    void readsTimestampsOfEveryUnit() throws Exception {
+        String file = write("timestamps.parquet", """
+                SELECT i AS id, t AS us, CAST(t AS TIMESTAMP_MS) AS ms, CAST(t AS TIMESTAMP_NS) AS ns,
+                       CASE WHEN i % 3 = 0 THEN NULL ELSE t END AS maybe
+                FROM (SELECT i, TIMESTAMP '1969-12-31 23:00:00' + to_microseconds(i * 1234567891) AS t
+                      FROM range(0, 3000) r(i))""");
+        Schema schema = reader.inferSchema(file);
+        assertThat(schema.fields()).allSatisfy(f -> assertThat(f.type())
+                .isEqualTo(f.name().equals("id") ? DataType.INT64 : DataType.TIMESTAMP));
+        List<List<Object>> actual = support.readAll(reader, file, schema, schema.names(), 700);
+        actual.sort(Comparator.comparing(row -> (Long) row.get(0)));
+        assertThat(actual).isEqualTo(support.query("SELECT * FROM read_parquet('" + file + "') ORDER BY id"));
     }
 
     @Test

@@ -73,7 +73,7 @@ final class SourceTestSupport implements AutoCloseable {
         return rows;
     }
 
-    /** Comparable values: integers as Long, floats as Double, decimals without trailing zeros, SQL dates as LocalDate. */
+    /** Comparable values: integers as Long, floats as Double, decimals without trailing zeros, SQL dates as LocalDate, timestamps as LocalDateTime. */
     static Object normalize(Object value) {
         if (value instanceof Byte || value instanceof Short || value instanceof Integer) {
             return ((Number) value).longValue();
@@ -86,6 +86,9 @@ final class SourceTestSupport implements AutoCloseable {
         }
         if (value instanceof java.sql.Date d) {
             return d.toLocalDate();
+        }
+        if (value instanceof java.sql.Timestamp t) {
+            return t.toLocalDateTime();
         }
         return value;
     }

@@ -153,7 +153,7 @@ class SqlDialectTest {
                   TableScan: t
                 """);
         assertThatThrownBy(() -> logical("SELECT k + INTERVAL '1' DAY FROM t")).isInstanceOf(SluiceException.class)
-                .hasMessage("an interval can only be added to a DATE, not to utf8 (k)");
+                .hasMessage("an interval can only be added to a DATE or TIMESTAMP, not to VARCHAR (k)");
     }
 
     @Test

@@ -96,13 +96,16 @@ class SqlErrorTest {
         assertError("SELECT * FROM t NATURAL JOIN u").hasMessage("unsupported SQL: NATURAL JOIN");
         assertError("SELECT k FROM t INTERSECT ALL SELECT k FROM t").hasMessage("unsupported SQL: INTERSECT ALL");
         assertError("SELECT k FROM t EXCEPT ALL SELECT k FROM t").hasMessage("unsupported SQL: EXCEPT ALL");
-        assertError("SELECT * FROM t JOIN u ON t.v IN (SELECT a FROM u)")
-                .hasMessage("unsupported SQL: subquery outside WHERE, HAVING and the select list");
         assertError("SELECT soundex(k) FROM t").hasMessage("unsupported SQL: function 'soundex'");
-        assertError("SELECT row_number() OVER (ORDER BY v) FROM t").hasMessageStartingWith("unsupported SQL: window function");
-        assertError("SELECT CAST(v AS TIMESTAMP) FROM t").hasMessage("unsupported SQL: cast to TIMESTAMP");
-        assertError("SELECT k FROM t WHERE day > DATE '2024-01-01' - INTERVAL '1' HOUR")
-                .hasMessage("unsupported SQL: INTERVAL HOUR (dates take intervals of YEAR, MONTH, WEEK and DAY)");
+        assertError("SELECT count(DISTINCT v) OVER () FROM t").hasMessage("unsupported SQL: DISTINCT in window function count()");
+        assertError("SELECT rank() IGNORE NULLS OVER (ORDER BY v) FROM t")
+                .hasMessage("IGNORE NULLS applies to lag, lead, first_value, last_value and nth_value, not rank()");
+        assertError("SELECT sum(v) OVER (ORDER BY day RANGE BETWEEN INTERVAL '1' MONTH PRECEDING AND CURRENT ROW) FROM t")
+                .hasMessageStartingWith("unsupported SQL: window frame offset");
+        assertError("SELECT CAST(v AS TIME) FROM t").hasMessage("unsupported SQL: cast to TIME");
+        assertError("SELECT k FROM t WHERE day > DATE '2024-01-01' - INTERVAL '1 02' DAY TO HOUR")
+                .hasMessage("unsupported SQL: INTERVAL DAY_TO_HOUR (intervals of YEAR, MONTH, WEEK, DAY, HOUR, MINUTE and"
+                        + " SECOND are supported)");
         assertError("SELECT k FROM t WHERE k LIKE 'a!%' ESCAPE '!'").hasMessage("unsupported SQL: LIKE ... ESCAPE");
         assertError("SELECT k FROM t WHERE k LIKE k").hasMessage("unsupported SQL: LIKE with a pattern that is not a string constant");
         assertError("DELETE FROM t WHERE v > 1").hasMessageContaining("DELETE");

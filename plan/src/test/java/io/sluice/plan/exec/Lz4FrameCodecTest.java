@@ -1,4 +1,4 @@
-package io.sluice.shuffle;
+package io.sluice.plan.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

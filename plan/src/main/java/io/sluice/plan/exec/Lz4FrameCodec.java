@@ -1,4 +1,4 @@
-package io.sluice.shuffle;
+package io.sluice.plan.exec;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -16,7 +16,7 @@ import org.apache.arrow.vector.compression.CompressionUtil;
  * format as arrow-compression's codec, which is built on commons-compress and about 20 times
  * slower. Buffers of 2 GiB or more cannot be compressed (Arrow's codecs share that limit).
  */
-final class Lz4FrameCodec extends AbstractCompressionCodec {
+public final class Lz4FrameCodec extends AbstractCompressionCodec {
     @Override
     protected ArrowBuf doCompress(BufferAllocator allocator, ArrowBuf uncompressed) {
         byte[] input = bytes(uncompressed, 0);

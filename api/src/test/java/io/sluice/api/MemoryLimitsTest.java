@@ -1,0 +1,121 @@
+package io.sluice.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.SluiceException;
+import io.sluice.worker.Worker;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two workers of 4 MiB each: a sort, a GROUP BY with many keys and a join whose build side is
+ * several times the memory spill and still answer as DuckDB does; a join whose one key cannot fit
+ * fails once with the memory message and the same workers answer the next query; a result over
+ * sluice.result.max-bytes fails. After every query no spill file is left and every worker's
+ * memory is unreserved.
+ */
+class MemoryLimitsTest {
+    @TempDir
+    static Path data;
+
+    private static DuckDbOracle duck;
+    private static Session session;
+
+    @BeforeAll
+    static void start() throws Exception {
+        duck = new DuckDbOracle();
+        Files.createDirectories(data.resolve("t"));
+        for (int f = 0; f < 4; f++) {
+            duck.execute("COPY (SELECT range AS id, (range * 7919) % 50000 AS k, 'v' || lpad(((range * 7919) % 50000)::VARCHAR, 39, '0') AS s"
+                    + " FROM range(" + f * 50_000 + ", " + (f + 1) * 50_000 + ")) TO '" + data.resolve("t/part-" + f + ".parquet")
+                    + "' (FORMAT PARQUET)");
+        }
+        duck.execute("CREATE VIEW t AS SELECT * FROM read_parquet('" + data + "/t/*.parquet')");
+        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(2).withWorkerMemory(4L << 20));
+        session.sql("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + data.resolve("t") + "'");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        ClusterTesting.closeAll(session, duck);
+    }
+
+    @Test
+    void aSortLargerThanMemorySpillsAndAgreesWithDuckDb() throws Exception {
+        String sql = "SELECT s, id FROM t WHERE id < 60000 ORDER BY s DESC, id";
+        assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(duck.query(sql));
+        assertThat(analyze("", sql)).containsPattern("SortExec.*spills=[1-9]");
+        assertCleanWorkers();
+    }
+
+    @Test
+    void aGroupByWithManyKeysSpillsAndAgreesWithDuckDb() throws Exception {
+        String sql = "SELECT s, id % 100000 AS g, count(*) AS n, sum(id) AS total FROM t GROUP BY s, id % 100000";
+        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(session.sql(sql))))
+                .isEqualTo(DuckDbOracle.sorted(duck.query(sql)));
+        assertThat(analyze("", sql)).containsPattern("HashAggregateExec: mode=final.*spills=[1-9]");
+        assertCleanWorkers();
+    }
+
+    @Test
+    void aJoinWhoseBuildSideIsSeveralTimesTheMemorySpillsAndAgreesWithDuckDb() throws Exception {
+        String sql = "SELECT count(*) AS c, sum(a.id) AS x, sum(b.id) AS y FROM t a JOIN t b ON a.s = b.s";
+        String noBroadcast = "SET sluice.join.broadcast-threshold = -1;";
+        assertThat(DuckDbOracle.normalize(session.sql(noBroadcast + sql))).isEqualTo(duck.query(sql));
+        assertThat(analyze(noBroadcast, sql)).containsPattern("HashJoinExec.*spills=[1-9]");
+        assertCleanWorkers();
+    }
+
+    @Test
+    void aJoinThatCannotFitFailsOnceNamingTheJoinAndTheWorkersGoOn() throws Exception {
+        // Every row has the same key: no partitioning splits the build side.
+        assertThatThrownBy(() -> session.sql("SET sluice.join.broadcast-threshold = -1;"
+                + "SELECT count(*) FROM t a JOIN t b ON a.id % 1 = b.id % 1").collect())
+                .isInstanceOf(SluiceException.class)
+                .hasMessageContaining("HashJoinExec")
+                .hasMessageContaining("build side, partition")
+                .hasMessageContaining("sluice.worker.memory) is 4.0 MiB");
+        assertCleanWorkers();
+        String sql = "SELECT count(*) AS c, sum(k) AS s FROM t";
+        assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(duck.query(sql));
+    }
+
+    @Test
+    void aResultOverTheCapFailsAndFreesWhatWasFetched() throws Exception {
+        assertThatThrownBy(() -> session.sql("SET sluice.result.max-bytes = 100k; SELECT id, s FROM t").collect())
+                .isInstanceOf(SluiceException.class)
+                .hasMessageContaining("larger than sluice.result.max-bytes (100.0 KiB)");
+        ClusterTesting.assertNoLeakedBuffers(session);
+        assertThat(DuckDbOracle.normalize(session.sql("SET sluice.result.max-bytes = 100k; SELECT count(*) AS c FROM t")))
+                .isEqualTo(duck.query("SELECT count(*) AS c FROM t"));
+    }
+
+    private static String analyze(String settings, String sql) {
+        return String.join("\n", DuckDbOracle.normalize(session.sql(settings + "EXPLAIN ANALYZE " + sql)).stream()
+                .map(row -> String.valueOf(row.get(0))).toList());
+    }
+
+    /** Every pool closed and nothing reserved (tasks end just after they report), and no spill directory left. */
+    private static void assertCleanWorkers() throws Exception {
+        LocalCluster cluster = session.localCluster();
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline && (!ClusterTesting.memoryReleased(cluster)
+                || cluster.workers().stream().anyMatch(w -> w.allocator().getAllocatedMemory() > 0))) {
+            Thread.sleep(50);
+        }
+        ClusterTesting.assertMemoryReleased(cluster);
+        for (Worker w : cluster.workers()) {
+            try (Stream<Path> entries = Files.list(w.shuffleServer().rootDirectory())) {
+                assertThat(entries.filter(p -> p.getFileName().toString().startsWith("spill-")))
+                        .as("spill directories on " + w.workerId()).isEmpty();
+            }
+        }
+        ClusterTesting.assertNoLeakedBuffers(session);
+    }
+}

@@ -1,0 +1,181 @@
+package io.sluice.bench;
+
+import io.sluice.api.LocalCluster;
+import io.sluice.api.Session;
+import java.io.ByteArrayInputStream;
+import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+
+/**
+ * Global ORDER BY on an embedded cluster of two workers, range-partitioned (range repartition,
+ * per-partition sort, ordered gather) against gather-and-sort ({@code SET
+ * sluice.sort.range-partitioned = false}), in the same run over the same Parquet files. Run by hand,
+ * never in the test suite:
+ *
+ * <pre>
+ * java -Xmx8g -cp ... io.sluice.bench.RangeSortBenchmark [rows=20000000] [dir=/tmp/sluice-range-sort] [runs=3] [verbose=false]
+ * </pre>
+ *
+ * <p>Each query runs as {@code EXPLAIN ANALYZE}: the result stage's blocks are fetched by the
+ * coordinator and counted, not decoded into Java rows, so the time is the engine's (the same
+ * collection cost for both plans). Prints each run's time, the medians and their ratio; with
+ * {@code verify=true} (the default) the range-partitioned result is also read in full and checked
+ * for global order and against DuckDB. Data: a
+ * BIGINT key with many duplicates (a fixed pseudo-random permutation), a DOUBLE second key and a
+ * BIGINT payload (numbers only: 20 million strings on one task's heap stall the embedded JVM in GC
+ * long enough for the cluster to declare workers lost), in 8 files written by DuckDB (cached under {@code dir} by row count).
+ */
+public final class RangeSortBenchmark {
+    private static final Pattern QUERY_TIME = Pattern.compile("Query: (\\d+) rows in ([0-9.]+)ms");
+
+    private RangeSortBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long rows = 20_000_000;
+        Path dir = Path.of("/tmp/sluice-range-sort");
+        int runs = 3;
+        boolean verbose = false;
+        boolean verify = true;
+        for (String arg : args) {
+            String[] kv = arg.split("=", 2);
+            switch (kv[0]) {
+                case "rows" -> rows = Long.parseLong(kv[1]);
+                case "dir" -> dir = Path.of(kv[1]);
+                case "runs" -> runs = Integer.parseInt(kv[1]);
+                case "verbose" -> verbose = Boolean.parseBoolean(kv[1]);
+                case "verify" -> verify = Boolean.parseBoolean(kv[1]);
+                default -> throw new IllegalArgumentException("unknown argument " + arg + "; use rows=, dir=, runs=, verbose=, verify=");
+            }
+        }
+        Path data = dir.resolve("numeric-rows-" + rows);
+        generate(data, rows);
+        String sql = "SELECT k, x, v FROM t ORDER BY k, x";
+        try (Session session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(8))) {
+            session.sql("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + data + "'");
+            List<Double> ranged = new ArrayList<>();
+            List<Double> gathered = new ArrayList<>();
+            for (int r = 0; r < runs; r++) {
+                ranged.add(time(session, "", sql, rows, verbose));
+                gathered.add(time(session, "SET sluice.sort.range-partitioned = false; ", sql, rows, verbose));
+                System.out.printf(Locale.ROOT, "run %d: range-partitioned %.0f ms, gather-and-sort %.0f ms%n", r + 1,
+                        ranged.get(r), gathered.get(r));
+            }
+            if (verify) {
+                verify(session, sql, data);
+            }
+            double a = median(ranged);
+            double b = median(gathered);
+            System.out.printf(Locale.ROOT, "%d rows, 2 workers, 8 partitions: range-partitioned median %.0f ms, "
+                    + "gather-and-sort median %.0f ms, speed-up %.2fx%n", rows, a, b, b / a);
+        }
+    }
+
+    /** One EXPLAIN ANALYZE run: the query's own time as reported, after checking it returned every row. */
+    private static double time(Session session, String set, String sql, long rows, boolean verbose) {
+        List<List<Object>> lines = session.sql(set + "EXPLAIN ANALYZE " + sql).collect().rows();
+        if (verbose) {
+            lines.forEach(line -> System.out.println(line.get(0)));
+        }
+        String first = String.valueOf(lines.get(0).get(0));
+        Matcher m = QUERY_TIME.matcher(first);
+        if (!m.find() || Long.parseLong(m.group(1)) != rows) {
+            throw new IllegalStateException("unexpected EXPLAIN ANALYZE header: " + first);
+        }
+        return Double.parseDouble(m.group(2));
+    }
+
+    /**
+     * Runs the range-partitioned query for real and reads its Arrow result as a stream: the rows
+     * must be in (k, x) order, and their count, sum(v) and sum(row number * k) must equal DuckDB's
+     * over the same files (row numbers from DuckDB's own ORDER BY k, x; rows tied on (k, x) share
+     * k, so the weighted sum does not depend on how ties are broken).
+     */
+    private static void verify(Session session, String sql, Path data) throws Exception {
+        long start = System.nanoTime();
+        byte[] ipc = session.localCluster().runSql(sql);
+        long rows = 0;
+        BigInteger sumV = BigInteger.ZERO;
+        BigInteger weighted = BigInteger.ZERO;
+        long lastK = Long.MIN_VALUE;
+        double lastX = Double.NEGATIVE_INFINITY;
+        try (BufferAllocator allocator = new RootAllocator();
+                ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(ipc), allocator)) {
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            while (reader.loadNextBatch()) {
+                BigIntVector k = (BigIntVector) root.getVector("k");
+                Float8Vector x = (Float8Vector) root.getVector("x");
+                BigIntVector v = (BigIntVector) root.getVector("v");
+                long batchV = 0;
+                for (int i = 0; i < root.getRowCount(); i++) {
+                    long kk = k.get(i);
+                    double xx = x.get(i);
+                    if (kk < lastK || (kk == lastK && xx < lastX)) {
+                        throw new IllegalStateException("row " + rows + " (" + kk + ", " + xx + ") sorts before the row above it ("
+                                + lastK + ", " + lastX + ")");
+                    }
+                    lastK = kk;
+                    lastX = xx;
+                    rows++;
+                    batchV += v.get(i);
+                    weighted = weighted.add(BigInteger.valueOf(rows).multiply(BigInteger.valueOf(kk)));
+                }
+                sumV = sumV.add(BigInteger.valueOf(batchV));
+            }
+        }
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement();
+                ResultSet r = s.executeQuery("SELECT count(*), sum(v)::HUGEINT, sum(rn::HUGEINT * k) FROM (SELECT k, v, "
+                        + "row_number() OVER (ORDER BY k, x) AS rn FROM read_parquet('" + data + "/*.parquet'))")) {
+            r.next();
+            long duckRows = r.getLong(1);
+            BigInteger duckV = new BigInteger(r.getString(2));
+            BigInteger duckWeighted = new BigInteger(r.getString(3));
+            if (duckRows != rows || !duckV.equals(sumV) || !duckWeighted.equals(weighted)) {
+                throw new IllegalStateException("differs from DuckDB: rows " + rows + " vs " + duckRows + ", sum(v) " + sumV
+                        + " vs " + duckV + ", sum(rn * k) " + weighted + " vs " + duckWeighted);
+            }
+        }
+        System.out.printf(Locale.ROOT, "verified: %d rows globally ordered by (k, x); count, sum(v) and sum(rn * k) equal "
+                + "DuckDB's (%.0f s)%n", rows, (System.nanoTime() - start) / 1e9);
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static void generate(Path data, long rows) throws Exception {
+        if (Files.exists(data.resolve("_SUCCESS"))) {
+            return;
+        }
+        Files.createDirectories(data);
+        long perFile = (rows + 7) / 8;
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); Statement s = duck.createStatement()) {
+            for (int f = 0; f < 8; f++) {
+                long from = f * perFile;
+                long to = Math.min(rows, from + perFile);
+                s.execute("COPY (SELECT (i * 2654435761) % " + Math.max(1, rows / 4) + " AS k, "
+                        + "CAST((i * 40503) % 1000003 AS DOUBLE) / 7 AS x, i AS v FROM range(" + from
+                        + ", " + to + ") r(i)) TO '" + data.resolve("part-" + f + ".parquet") + "' (FORMAT PARQUET)");
+            }
+        }
+        Files.createFile(data.resolve("_SUCCESS"));
+    }
+}

@@ -1,0 +1,64 @@
+package io.sluice.coordinator.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.operators.EmptyExec;
+import io.sluice.plan.operators.HashAggregateExec;
+import io.sluice.plan.operators.OrderedGatherExec;
+import io.sluice.plan.operators.ProjectionExec;
+import io.sluice.plan.operators.RepartitionExec;
+import io.sluice.plan.operators.SortExec;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.Partitioning;
+import io.sluice.plan.physical.SplitPoints;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where an ordered gather cuts: at the root (under projections) it costs no stage, the result
+ * stage running one task per range partition; below another operator it is a boundary whose
+ * single-partition reader concatenates the map outputs in map order.
+ */
+class StageCutterTest {
+    static final Schema SCHEMA = Schema.of(new Field("k", DataType.INT64), new Field("v", DataType.INT64));
+    static final List<SortKey> BY_K = List.of(SortKey.asc(new Column("k")));
+
+    /** Range repartition into 4 and a local sort: what EnsureRequirements puts under a gather. */
+    static ExecutionPlan sortedRanges() {
+        Partitioning.Range range = new Partitioning.Range(BY_K, SplitPoints.unresolved("range-1"), 4);
+        return new SortExec(new RepartitionExec(new EmptyExec(SCHEMA), range), BY_K, SortExec.NO_FETCH, true);
+    }
+
+    @Test
+    void anOrderedGatherAtTheRootIsTheCoordinatorsInOrderCollection() {
+        List<Expr> onlyV = List.of(new Column("v"));
+        ExecutionPlan plan = new ProjectionExec(new OrderedGatherExec(sortedRanges(), BY_K), onlyV);
+        List<Stage> stages = StageCutter.cut(plan, "job1");
+        assertThat(stages).hasSize(2);
+        Stage result = stages.get(1);
+        assertThat(result.taskCount()).isEqualTo(4);
+        assertThat(result.plan().input().explain()).isEqualTo("""
+                ProjectionExec: v  [unknown(4)]
+                  SortExec: [k ASC NULLS LAST], preserve_partitioning  [range([k ASC NULLS LAST], range-1(unresolved), 4), order=k ASC NULLS LAST]
+                    ShuffleReaderExec: shuffle=job1-s0  [range([k ASC NULLS LAST], range-1(unresolved), 4)]
+                """);
+    }
+
+    @Test
+    void anOrderedGatherBelowAnotherOperatorIsAStageBoundary() {
+        HashAggregateExec partial = HashAggregateExec.partial(new OrderedGatherExec(sortedRanges(), BY_K), List.of(), List.of());
+        List<Stage> stages = StageCutter.cut(HashAggregateExec.finalPhase(partial, partial), "job1");
+        assertThat(stages).hasSize(3);
+        assertThat(stages.get(1).taskCount()).isEqualTo(4);
+        assertThat(stages.get(1).plan().outputPartitioning()).isEqualTo(new Partitioning.Single());
+        assertThat(stages.get(2).taskCount()).isEqualTo(1);
+        // the reader states the gather's order, so operators above it decide in the task as the optimizer did
+        assertThat(stages.get(2).plan().explain()).contains("ShuffleReaderExec: shuffle=job1-s1  [single, order=k ASC NULLS LAST]");
+    }
+}

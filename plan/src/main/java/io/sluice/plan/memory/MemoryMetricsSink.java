@@ -1,0 +1,20 @@
+package io.sluice.plan.memory;
+
+/** Where a reservation reports its operator's peak memory and spills (EXPLAIN ANALYZE's counters). */
+public interface MemoryMetricsSink {
+    MemoryMetricsSink NONE = new MemoryMetricsSink() {
+        @Override
+        public void peakMemory(long bytes) {
+        }
+
+        @Override
+        public void spilled(long bytes, long nanos) {
+        }
+    };
+
+    /** The reservation now holds {@code bytes}, more than ever before. */
+    void peakMemory(long bytes);
+
+    /** One spill of {@code bytes} (as written to disk) that took {@code nanos}. */
+    void spilled(long bytes, long nanos);
+}

@@ -1,0 +1,69 @@
+package io.sluice.plan.operators;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Column sets of several chunks of rows: concatenating and gathering them. */
+final class ColChunks {
+    private ColChunks() {
+    }
+
+    /** The chunks' rows one after the other, as one set of columns (the chunks must be non-empty in number). */
+    static Col[] concat(List<Col[]> chunks) {
+        if (chunks.size() == 1) {
+            return chunks.get(0);
+        }
+        Col[] out = new Col[chunks.get(0).length];
+        for (int c = 0; c < out.length; c++) {
+            List<Col> parts = new ArrayList<>(chunks.size());
+            for (Col[] chunk : chunks) {
+                parts.add(chunk[c]);
+            }
+            out[c] = Col.concat(parts.get(0).type, parts);
+        }
+        return out;
+    }
+
+    /** Rows {@code rows[0..count)} of every column. */
+    static Col[] gather(Col[] columns, int[] rows, int count) {
+        Col[] out = new Col[columns.length];
+        for (int c = 0; c < out.length; c++) {
+            out[c] = columns[c].gather(rows, count);
+        }
+        return out;
+    }
+
+    /** Rows {@code [from, from + count)} of something held whole, as columns. */
+    interface Slice {
+        Col[] rows(int from, int count);
+    }
+
+    /** {@code total} rows served by {@code slice} in batches of the task's batch size; {@code onClose} runs on close. */
+    static BatchStream inBatches(Schema schema, int total, TaskContext context, Slice slice, Runnable onClose) {
+        int batchSize = context.batchSize();
+        return new BatchStream() {
+            private int next;
+
+            @Override
+            public Batch next() {
+                if (next >= total) {
+                    return null;
+                }
+                int count = Math.min(batchSize, total - next);
+                Col[] out = slice.rows(next, count);
+                next += count;
+                return Batch.of(schema, out, count, context.allocator());
+            }
+
+            @Override
+            public void close() {
+                onClose.run();
+            }
+        };
+    }
+}

@@ -1,0 +1,325 @@
+package io.sluice.plan.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.KeyOrder;
+import io.sluice.plan.expr.Cast;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Exprs;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.expr.WindowCall;
+import io.sluice.plan.expr.WindowFunction;
+import io.sluice.plan.physical.Distribution;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Computes window functions sharing one PARTITION BY and ORDER BY (each entry of
+ * {@code windowExprs} a {@link WindowCall}, maybe aliased): outputs every input column, then one
+ * column per call.
+ *
+ * <p>It states what it needs through the operator contract and nothing else: rows of a partition
+ * together (key-partitioned on the PARTITION BY keys, or one partition without them) and sorted by
+ * the PARTITION BY keys (ascending) then the ORDER BY keys, so the physical optimizer adds the
+ * exchange and sort, or reuses an input already so arranged (a window over the same keys below).
+ * It keeps its input's partitioning and order (rows pass through in order), but does not let a
+ * LIMIT through: each output row depends on other input rows, so {@code cardinalityEffect} stays
+ * unknown.
+ *
+ * <p>Execution streams over the sorted input and buffers only the partition still open: when a
+ * batch starts a new partition, the rows before it form whole partitions, computed together in one
+ * pass ({@link WindowBlock}, {@link WindowFunctions}) and emitted in batches of the task's size. So
+ * memory is the largest partition plus a batch, beside what the sort below holds.
+ */
+public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema schema, PlanProperties properties)
+        implements ExecutionPlan {
+    public WindowExec {
+        requireNonNull(input, "input is null");
+        requireNonNull(schema, "schema is null");
+        requireNonNull(properties, "properties is null");
+        windowExprs = List.copyOf(windowExprs);
+        if (windowExprs.isEmpty()) {
+            throw new IllegalArgumentException("a window operator needs a window function");
+        }
+        for (Expr e : windowExprs) {
+            if (!call(e).sameWindow(call(windowExprs.get(0)))) {
+                throw new IllegalArgumentException("window calls over different windows in one operator: " + windowExprs);
+            }
+        }
+    }
+
+    /** Derives schema and properties once, here. */
+    public WindowExec(ExecutionPlan input, List<Expr> windowExprs) {
+        this(input, windowExprs, schemaOf(input.schema(), windowExprs), propertiesOf(input.properties()));
+    }
+
+    private static WindowCall call(Expr e) {
+        if (Exprs.unalias(e) instanceof WindowCall call) {
+            return call;
+        }
+        throw new IllegalArgumentException("not a window call: " + e);
+    }
+
+    private static Schema schemaOf(Schema input, List<Expr> windowExprs) {
+        List<Field> fields = new ArrayList<>(input.fields());
+        for (Expr e : windowExprs) {
+            fields.add(new Field(e.name(), e.type(input)));
+        }
+        return new Schema(fields);
+    }
+
+    /** Input columns pass through unchanged and in order: partitioning, order and equalities hold. */
+    private static PlanProperties propertiesOf(PlanProperties in) {
+        return new PlanProperties(in.partitioning(), in.ordering(), in.bounded(), in.equivalences(), in.constants());
+    }
+
+    private WindowCall window() {
+        return call(windowExprs.get(0));
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new WindowExec(children.get(0), windowExprs);
+    }
+
+    @Override
+    public List<Distribution> requiredInputDistribution() {
+        List<Expr> keys = window().partitionBy();
+        return List.of(keys.isEmpty() ? Distribution.SINGLE : new Distribution.KeyPartitioned(keys));
+    }
+
+    @Override
+    public List<List<SortKey>> requiredInputOrdering() {
+        return List.of(sortKeys());
+    }
+
+    /** PARTITION BY keys ascending (any fixed order groups them), then the ORDER BY keys. */
+    private List<SortKey> sortKeys() {
+        List<SortKey> keys = new ArrayList<>();
+        for (Expr p : window().partitionBy()) {
+            keys.add(SortKey.asc(p));
+        }
+        keys.addAll(window().orderBy());
+        return keys;
+    }
+
+    @Override
+    public List<Boolean> maintainsInputOrder() {
+        return List.of(true);
+    }
+
+    @Override
+    public List<Boolean> benefitsFromInputPartitioning() {
+        return List.of(!window().partitionBy().isEmpty());
+    }
+
+    @Override
+    public String describe() {
+        return "WindowExec: " + windowExprs.stream().map(Expr::toString).collect(Collectors.joining(", "));
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        return new WindowStream(input.execute(partition, context), context);
+    }
+
+    /** The expressions evaluated per input batch: PARTITION BY keys, ORDER BY keys, then per call its value and default. */
+    private final class Evaluated {
+        final List<Expr> exprs = new ArrayList<>();
+        final int partitionKeys;
+        final int orderKeys;
+        final int[] value;
+        final int[] fallback;
+        final DataType[] resultTypes;
+
+        Evaluated() {
+            WindowCall window = window();
+            exprs.addAll(window.partitionBy());
+            window.orderBy().forEach(k -> exprs.add(k.expr()));
+            partitionKeys = window.partitionBy().size();
+            orderKeys = window.orderBy().size();
+            int calls = windowExprs.size();
+            value = new int[calls];
+            fallback = new int[calls];
+            resultTypes = new DataType[calls];
+            Schema in = input.schema();
+            for (int c = 0; c < calls; c++) {
+                WindowCall call = call(windowExprs.get(c));
+                resultTypes[c] = call.type(in);
+                value[c] = -1;
+                fallback[c] = -1;
+                boolean hasValue = call.function() != WindowFunction.NTILE && !call.arguments().isEmpty();
+                if (hasValue) {
+                    value[c] = exprs.size();
+                    exprs.add(call.arguments().get(0));
+                }
+                if (call.arguments().size() == 3) {
+                    Expr d = call.arguments().get(2);
+                    fallback[c] = exprs.size();
+                    exprs.add(d.type(in).equals(resultTypes[c]) ? d : new Cast(d, resultTypes[c]));
+                }
+            }
+        }
+
+        Col[] evaluate(Batch batch) {
+            Col[] out = new Col[exprs.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = exprs.get(i).evaluate(batch);
+            }
+            return out;
+        }
+    }
+
+    /** Pulls sorted input, cuts it after whole partitions and computes each cut block. */
+    private final class WindowStream implements BatchStream {
+        private final BatchStream in;
+        private final TaskContext context;
+        private final Evaluated evaluated = new Evaluated();
+        private final KeyOrder partitionOrder;
+        private final KeyOrder peerOrder;
+        private final ArrayDeque<Batch> ready = new ArrayDeque<>();
+        /** Rows of the partition still open: input columns and evaluated columns, chunk by chunk. */
+        private final List<Col[]> pendingInput = new ArrayList<>();
+        private final List<Col[]> pendingEvaluated = new ArrayList<>();
+        private int pendingRows;
+        private boolean done;
+
+        WindowStream(BatchStream in, TaskContext context) {
+            this.in = in;
+            this.context = context;
+            List<SortKey> partitionKeys = new ArrayList<>();
+            window().partitionBy().forEach(p -> partitionKeys.add(SortKey.asc(p)));
+            partitionOrder = new KeyOrder(partitionKeys);
+            peerOrder = new KeyOrder(window().orderBy());
+        }
+
+        @Override
+        public Batch next() {
+            while (ready.isEmpty() && !done) {
+                Batch batch = in.next();
+                if (batch == null) {
+                    done = true;
+                    flush();
+                } else {
+                    try (Batch b = batch) {
+                        accept(b);
+                    }
+                }
+            }
+            return ready.poll();
+        }
+
+        private void accept(Batch b) {
+            int rows = b.rowCount();
+            if (rows == 0) {
+                return;
+            }
+            Col[] inputColumns = b.columns();
+            Col[] evaluatedColumns = evaluated.evaluate(b);
+            Col[] keys = partitionKeys(evaluatedColumns);
+            int cut = WindowBlock.lastPartitionStart(keys, rows, partitionOrder);
+            if (cut == 0 && !pendingInput.isEmpty() && keys.length > 0) {
+                Col[] last = pendingEvaluated.get(pendingEvaluated.size() - 1);
+                if (!WindowBlock.continues(keys, 0, partitionKeys(last), last[0].length - 1, partitionOrder)) {
+                    flush();
+                }
+            } else if (cut > 0) {
+                pend(inputColumns, evaluatedColumns, 0, cut);
+                flush();
+            }
+            pend(inputColumns, evaluatedColumns, cut, rows - cut);
+        }
+
+        private void pend(Col[] inputColumns, Col[] evaluatedColumns, int from, int count) {
+            pendingInput.add(slice(inputColumns, from, count));
+            pendingEvaluated.add(slice(evaluatedColumns, from, count));
+            pendingRows += count;
+        }
+
+        private Col[] partitionKeys(Col[] evaluatedColumns) {
+            Col[] keys = new Col[evaluated.partitionKeys];
+            System.arraycopy(evaluatedColumns, 0, keys, 0, keys.length);
+            return keys;
+        }
+
+        private static Col[] slice(Col[] columns, int from, int count) {
+            Col[] out = new Col[columns.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = columns[i].slice(from, count);
+            }
+            return out;
+        }
+
+        /** Computes the pending rows (whole partitions) and queues them as output batches. */
+        private void flush() {
+            if (pendingInput.isEmpty()) {
+                return;
+            }
+            Schema inputSchema = input.schema();
+            Col[] inputColumns = concat(pendingInput, inputSchema.size());
+            Col[] evaluatedColumns = concat(pendingEvaluated, evaluated.exprs.size());
+            int rows = pendingRows;
+            pendingInput.clear();
+            pendingEvaluated.clear();
+            pendingRows = 0;
+            int p = evaluated.partitionKeys;
+            Col[] partitionKeys = Arrays.copyOfRange(evaluatedColumns, 0, p);
+            Col[] orderKeys = Arrays.copyOfRange(evaluatedColumns, p, p + evaluated.orderKeys);
+            WindowBlock block = WindowBlock.of(rows, partitionKeys, partitionOrder, orderKeys, peerOrder);
+            Col[] out = new Col[schema.size()];
+            System.arraycopy(inputColumns, 0, out, 0, inputColumns.length);
+            Col orderKey = orderKeys.length > 0 ? orderKeys[0] : null;
+            for (int c = 0; c < windowExprs.size(); c++) {
+                Col value = evaluated.value[c] < 0 ? null : evaluatedColumns[evaluated.value[c]];
+                Col fallback = evaluated.fallback[c] < 0 ? null : evaluatedColumns[evaluated.fallback[c]];
+                out[inputColumns.length + c] = WindowFunctions.compute(call(windowExprs.get(c)), evaluated.resultTypes[c],
+                        block, value, fallback, orderKey);
+            }
+            int batchSize = context.batchSize();
+            for (int from = 0; from < rows; from += batchSize) {
+                int count = Math.min(batchSize, rows - from);
+                Col[] slice = new Col[out.length];
+                for (int i = 0; i < out.length; i++) {
+                    slice[i] = out[i].slice(from, count);
+                }
+                ready.add(Batch.of(schema, slice, count, context.allocator()));
+            }
+        }
+
+        private static Col[] concat(List<Col[]> chunks, int width) {
+            Col[] out = new Col[width];
+            for (int i = 0; i < width; i++) {
+                List<Col> parts = new ArrayList<>(chunks.size());
+                for (Col[] chunk : chunks) {
+                    parts.add(chunk[i]);
+                }
+                out[i] = Col.concat(parts.get(0).type, parts);
+            }
+            return out;
+        }
+
+        @Override
+        public void close() {
+            ready.forEach(Batch::close);
+            ready.clear();
+            in.close();
+        }
+    }
+}

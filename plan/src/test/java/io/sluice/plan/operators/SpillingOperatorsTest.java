@@ -1,0 +1,198 @@
+package io.sluice.plan.operators;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.expr.AggregateCall;
+import io.sluice.plan.expr.AggregateFunction;
+import io.sluice.plan.expr.Alias;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.logical.JoinType;
+import io.sluice.plan.memory.MemoryBudget;
+import io.sluice.plan.memory.MemoryLimitException;
+import io.sluice.plan.memory.MemoryMetricsSink;
+import io.sluice.plan.memory.SpillFiles;
+import io.sluice.plan.memory.TaskMemoryPool;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.TaskContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sort and aggregate under a small task memory: they spill, answer exactly what they answer in
+ * memory, leave no spill file and nothing reserved; a join build side that cannot fit fails
+ * naming the join.
+ */
+class SpillingOperatorsTest {
+    private static final long SMALL = 2L << 20;
+
+    @TempDir
+    Path spillRoot;
+
+    private RootAllocator allocator;
+    private MemoryBudget budget;
+    private final long[] spills = new long[2];
+    private final MemoryMetricsSink sink = new MemoryMetricsSink() {
+        @Override
+        public void peakMemory(long bytes) {
+        }
+
+        @Override
+        public void spilled(long bytes, long nanos) {
+            spills[0] += bytes;
+            spills[1]++;
+        }
+    };
+
+    @BeforeEach
+    void setUp() {
+        allocator = new RootAllocator(256L << 20);
+        budget = new MemoryBudget("test", SMALL);
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        assertThat(budget.reserved()).isZero();
+        assertThat(budget.openPools()).isZero();
+        try (Stream<Path> left = Files.walk(spillRoot)) {
+            assertThat(left.filter(Files::isRegularFile)).isEmpty();
+        }
+        allocator.close();
+    }
+
+    /** Runs partition 0 of {@code plan} as one task and returns column {@code columns} of each row. */
+    private List<long[]> run(ExecutionPlan plan, int... columns) {
+        List<long[]> out = new ArrayList<>();
+        try (TaskMemoryPool pool = budget.newTaskPool("t");
+                SpillFiles files = new SpillFiles(spillRoot.resolve("t"))) {
+            TaskContext context = new TaskContext("t", allocator, 8192, Map.of(), () -> false, pool, files, sink);
+            try (BatchStream stream = plan.execute(0, context)) {
+                Batch batch;
+                while ((batch = stream.next()) != null) {
+                    try (Batch b = batch) {
+                        for (int r = 0; r < b.rowCount(); r++) {
+                            long[] row = new long[columns.length];
+                            for (int c = 0; c < columns.length; c++) {
+                                row[c] = b.column(columns[c]).longs[r];
+                            }
+                            out.add(row);
+                        }
+                    }
+                }
+            }
+            assertThat(pool.reserved()).as("operators free what they reserve").isZero();
+        }
+        return out;
+    }
+
+    @Test
+    void aSortLargerThanMemorySpillsSortedRunsAndMergesThemStably() {
+        int rows = 100_000;
+        long distinct = 1000;
+        SortExec sort = new SortExec(new GeneratedRowsExec(rows, distinct, ""), List.of(SortKey.desc(new Column("k"))),
+                SortExec.NO_FETCH, true);
+        List<long[]> out = run(sort, 1, 0);
+
+        assertThat(spills[1]).as("runs written").isGreaterThan(1);
+        assertThat(spills[0]).isPositive();
+        assertThat(out).hasSize(rows);
+        for (int i = 1; i < rows; i++) {
+            long[] prev = out.get(i - 1);
+            long[] row = out.get(i);
+            assertThat(row[0]).isLessThanOrEqualTo(prev[0]);
+            if (row[0] == prev[0]) {
+                assertThat(row[1]).as("ties keep arrival order").isGreaterThan(prev[1]);
+            }
+        }
+    }
+
+    @Test
+    void aFinalAggregateLargerThanMemorySpillsAndMergesEveryGroupOnce() {
+        int rows = 120_000;
+        long distinct = 50_000;
+        ExecutionPlan source = new GeneratedRowsExec(rows, distinct, "");
+        List<Expr> aggregates = List.of(new Alias(new AggregateCall(AggregateFunction.SUM, new Column("id")), "total"),
+                new Alias(new AggregateCall(AggregateFunction.COUNT_STAR, null), "n"));
+        HashAggregateExec partial = HashAggregateExec.partial(source, List.of(new Column("k")), aggregates);
+        HashAggregateExec finalPhase = HashAggregateExec.finalPhase(partial, partial);
+        List<long[]> out = run(finalPhase, 0, 1, 2);
+
+        assertThat(spills[1]).as("final aggregate runs written").isGreaterThan(0);
+        Map<Long, long[]> expected = new HashMap<>();
+        for (long id = 0; id < rows; id++) {
+            long[] e = expected.computeIfAbsent(GeneratedRowsExec.key(id, distinct), k -> new long[2]);
+            e[0] += id;
+            e[1]++;
+        }
+        assertThat(out).hasSize(expected.size());
+        for (long[] row : out) {
+            assertThat(expected.get(row[0])).as("group %d", row[0]).containsExactly(row[1], row[2]);
+        }
+    }
+
+    @Test
+    void aJoinWhoseBuildSideIsTenTimesTheMemoryRunsAsAGraceHashJoin() {
+        ExecutionPlan probe = new GeneratedRowsExec(50_000, 50_000, "l.");
+        ExecutionPlan build = new GeneratedRowsExec(250_000, 20_000, "r.");
+        HashJoinExec join = new HashJoinExec(probe, build, JoinType.LEFT, List.of(new Column("l.k")),
+                List.of(new Column("r.k")), null, HashJoinExec.Mode.PARTITIONED);
+        long matched = 0;
+        long unmatched = 0;
+        try (TaskMemoryPool pool = budget.newTaskPool("t");
+                SpillFiles files = new SpillFiles(spillRoot.resolve("t"))) {
+            TaskContext context = new TaskContext("t", allocator, 8192, Map.of(), () -> false, pool, files, sink);
+            try (BatchStream stream = join.execute(0, context)) {
+                Batch batch;
+                while ((batch = stream.next()) != null) {
+                    try (Batch b = batch) {
+                        for (int r = 0; r < b.rowCount(); r++) {
+                            long leftKey = b.column("l.k").longs[r];
+                            if (b.column("r.id").isNull(r)) {
+                                assertThat(leftKey).isGreaterThanOrEqualTo(20_000);
+                                unmatched++;
+                            } else {
+                                assertThat(b.column("r.k").longs[r]).isEqualTo(leftKey);
+                                assertThat(b.column("r.s").strings[r]).isEqualTo(GeneratedRowsExec.string(leftKey));
+                                matched++;
+                            }
+                        }
+                    }
+                }
+            }
+            assertThat(pool.reserved()).isZero();
+        }
+        // Probe keys are 0..49,999 once each; build keys 0..19,999 twelve or thirteen times each.
+        assertThat(matched).isEqualTo(250_000);
+        assertThat(unmatched).isEqualTo(30_000);
+        assertThat(spills[1]).as("build and probe partitioned to disk").isEqualTo(2);
+    }
+
+    @Test
+    void aJoinPartitionThatCannotFitFailsNamingTheJoin() {
+        // One key: every build row lands in one partition, which cannot fit either.
+        ExecutionPlan build = new GeneratedRowsExec(250_000, 1, "r.");
+        ExecutionPlan probe = new GeneratedRowsExec(10, 10, "l.");
+        HashJoinExec join = new HashJoinExec(probe, build, JoinType.LEFT, List.of(new Column("l.k")),
+                List.of(new Column("r.k")), null, HashJoinExec.Mode.PARTITIONED);
+        assertThatThrownBy(() -> run(join, 0))
+                .isInstanceOf(MemoryLimitException.class)
+                .hasMessageContaining("HashJoinExec")
+                .hasMessageContaining("build side, partition")
+                .hasMessageContaining("sluice.worker.memory) is 2.0 MiB");
+    }
+}
