@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
+import io.sluice.coordinator.QueryScope;
+import io.sluice.coordinator.SchedulerSettings;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.source.FileAccessPolicy;
 import io.sluice.worker.Worker;
@@ -40,7 +42,7 @@ public final class LocalCluster implements QueryEngine {
         secret = configured == null ? randomSecret() : configured;
         CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
                 .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter())
-                .withJobTimeout(options.jobTimeout()).withAuthSecret(secret)
+                .withJobTimeout(options.jobTimeout()).withAuthSecret(secret).withScheduler(options.scheduler())
                 .withFileAccess(FileAccessPolicy.under(options.allowedRoots()));
         coordinator = Coordinator.start(settings);
         try {
@@ -50,7 +52,8 @@ public final class LocalCluster implements QueryEngine {
                         : WorkerSettings.configuredMemory().orElse(Math.max(1, WorkerSettings.defaultMemory() / options.workers()));
                 workers.add(Worker.start(WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(),
                         directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())
-                        .withAuthSecret(secret).withMemory(memory)));
+                        .withAuthSecret(secret).withMemory(memory).withTaskMemoryLimit(options.taskMemoryLimitBytes() > 0
+                                ? options.taskMemoryLimitBytes() : memory)));
             }
             for (Worker w : workers) {
                 w.awaitRegistered(JOIN_TIMEOUT);
@@ -73,24 +76,34 @@ public final class LocalCluster implements QueryEngine {
      * @param shufflePartitions 0 for twice the cluster's slots
      * @param allowedRoots where tables may live ({@link FileAccessPolicy}); by default the whole local
      *                     file system, since an embedded cluster reads with its own user's rights
+     * @param workerMemory each worker's memory; 0 for the default ({@link #withWorkerMemory})
+     * @param taskMemoryLimitBytes each task's Arrow memory limit on the workers; 0 for the worker's memory
+     * @param scheduler task timeout, attempts and exclusion ({@link SchedulerSettings})
      */
     public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
-            Duration jobTimeout, List<String> allowedRoots, long workerMemory) {
+            Duration jobTimeout, List<String> allowedRoots, long workerMemory, long taskMemoryLimitBytes,
+            SchedulerSettings scheduler) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
             }
             requireNonNull(stableAfter, "stableAfter is null");
             requireNonNull(jobTimeout, "jobTimeout is null");
+            requireNonNull(scheduler, "scheduler is null");
             allowedRoots = List.copyOf(requireNonNull(allowedRoots, "allowedRoots is null"));
             if (workerMemory < 0) {
                 throw new IllegalArgumentException("worker memory must be positive, or 0 for the default: " + workerMemory);
+            }
+            if (taskMemoryLimitBytes < 0) {
+                throw new IllegalArgumentException("task memory limit must be positive, or 0 for the worker's memory: "
+                        + taskMemoryLimitBytes);
             }
         }
 
         public Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
                 Duration jobTimeout) {
-            this(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, List.of("/"), 0);
+            this(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, List.of("/"), 0, 0,
+                    SchedulerSettings.defaults());
         }
 
         /**
@@ -99,33 +112,52 @@ public final class LocalCluster implements QueryEngine {
          * workers, since they share one JVM.
          */
         public Options withWorkerMemory(long bytes) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots, bytes);
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
+                    allowedRoots, bytes, taskMemoryLimitBytes, scheduler);
         }
 
         public static Options of(int workers) {
-            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), List.of("/"), 0);
+            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), List.of("/"), 0, 0,
+                    SchedulerSettings.defaults());
         }
 
         /** Tables only under these directories or URIs (for a cluster whose HTTP port others reach). */
         public Options withAllowedRoots(List<String> roots) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, roots, workerMemory);
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, roots,
+                    workerMemory, taskMemoryLimitBytes, scheduler);
         }
 
         public Options withHttpPort(int port) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout, allowedRoots, workerMemory);
+            return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout, allowedRoots,
+                    workerMemory, taskMemoryLimitBytes, scheduler);
         }
 
         public Options withShufflePartitions(int n) {
-            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, allowedRoots, workerMemory);
+            return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, allowedRoots,
+                    workerMemory, taskMemoryLimitBytes, scheduler);
         }
 
         public Options withSlotsPerWorker(int n) {
-            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots, workerMemory);
+            return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots,
+                    workerMemory, taskMemoryLimitBytes, scheduler);
+        }
+
+        /** Each task's Arrow memory limit (default: its worker's memory). */
+        public Options withTaskMemoryLimit(long bytes) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots,
+                    workerMemory, bytes, scheduler);
         }
 
         /** How long a job may run before it is cancelled and fails (default 30 minutes). */
         public Options withJobTimeout(Duration timeout) {
-            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout, allowedRoots, workerMemory);
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout, allowedRoots,
+                    workerMemory, taskMemoryLimitBytes, scheduler);
+        }
+
+        /** The coordinator's scheduler settings with {@code name = value} applied ({@link SchedulerSettings#NAMES}). */
+        public Options withSetting(String name, String value) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value));
         }
     }
 
@@ -154,6 +186,11 @@ public final class LocalCluster implements QueryEngine {
         return coordinator.runSql(sql);
     }
 
+    @Override
+    public byte[] runSql(String sql, String tag) {
+        return coordinator.queries().runSql(sql, QueryScope.NONE.tagged(tag));
+    }
+
     /** Runs a query plan under the default settings; the result as an Arrow IPC stream. */
     public byte[] run(LogicalPlan plan) {
         return coordinator.run(plan);
@@ -172,6 +209,16 @@ public final class LocalCluster implements QueryEngine {
     @Override
     public String explain(LogicalPlan plan) {
         return coordinator.queries().explain(plan, false);
+    }
+
+    @Override
+    public String runningQueries() {
+        return coordinator.queries().running().toJson();
+    }
+
+    @Override
+    public boolean cancel(String queryId) {
+        return coordinator.queries().running().cancel(queryId, "cancelled through the session");
     }
 
     /** Stops one worker as if its machine died (for failure tests). */

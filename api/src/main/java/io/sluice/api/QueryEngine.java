@@ -9,6 +9,9 @@ interface QueryEngine extends AutoCloseable {
     /** Runs a SQL script; the last statement's result as an Arrow IPC stream. */
     byte[] runSql(String sql);
 
+    /** The same, its queries listed with {@code tag} while they run ({@link #runningQueries()}). */
+    byte[] runSql(String sql, String tag);
+
     /** Runs a SQL script's statements but a final query, whose plan it returns unrun. */
     PreparedSql prepareSql(String sql);
 
@@ -17,6 +20,12 @@ interface QueryEngine extends AutoCloseable {
 
     /** EXPLAIN text of a query plan. */
     String explain(LogicalPlan plan);
+
+    /** The running queries as JSON ({@code GET /v1/jobs}). */
+    String runningQueries();
+
+    /** Cancels a running query by id; false when none such runs. */
+    boolean cancel(String queryId);
 
     @Override
     void close();

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.coordinator.PlanRequest;
 import io.sluice.coordinator.PreparedSql;
+import io.sluice.coordinator.RunningQueries;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.wire.PlanJson;
@@ -45,6 +46,17 @@ final class RemoteEngine implements QueryEngine {
     }
 
     @Override
+    public byte[] runSql(String sql, String tag) {
+        if (!tag.matches("[A-Za-z0-9_.-]{1,64}")) {
+            throw new SluiceException("a query tag is 1 to 64 letters, digits, '.', '_' or '-', not '" + tag + "'");
+        }
+        HttpResponse<byte[]> response = send(HttpRequest.newBuilder(base.resolve("sql"))
+                .header("Content-Type", "text/plain; charset=utf-8").header(RunningQueries.TAG_HEADER, tag)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(sql.getBytes(StandardCharsets.UTF_8))));
+        return bodyOf(response);
+    }
+
+    @Override
     public PreparedSql prepareSql(String sql) {
         return PreparedSql.fromWire(post("prepare", "text/plain; charset=utf-8", sql.getBytes(StandardCharsets.UTF_8)));
     }
@@ -60,9 +72,40 @@ final class RemoteEngine implements QueryEngine {
         return new String(post("explain", PlanJson.MEDIA_TYPE, PlanJson.encode(plan)), StandardCharsets.UTF_8);
     }
 
+    @Override
+    public String runningQueries() {
+        return new String(bodyOf(send(HttpRequest.newBuilder(base.resolve("jobs")).GET())), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public boolean cancel(String queryId) {
+        if (!queryId.matches("[A-Za-z0-9_-]+")) {
+            throw new SluiceException("not a query id: '" + queryId + "' (ids look like q12 or job12)");
+        }
+        HttpResponse<byte[]> response = send(HttpRequest.newBuilder(base.resolve("jobs/" + queryId + "/cancel"))
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        if (response.statusCode() == 404) {
+            return false;
+        }
+        bodyOf(response);
+        return true;
+    }
+
     private byte[] post(String path, String contentType, byte[] body) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        return bodyOf(send(HttpRequest.newBuilder(base.resolve(path)).header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))));
+    }
+
+    /** A 200's body; any other answer is the coordinator's error message. */
+    private static byte[] bodyOf(HttpResponse<byte[]> response) {
+        if (response.statusCode() != 200) {
+            throw new SluiceException(new String(response.body(), StandardCharsets.UTF_8));
+        }
+        return response.body();
+    }
+
+    /** Sends a request with the bearer token; a coordinator that cannot be reached is a SluiceException. */
+    private HttpResponse<byte[]> send(HttpRequest.Builder builder) {
         if (secret != null) {
             builder.header("Authorization", "Bearer " + secret);
         }
@@ -82,10 +125,7 @@ final class RemoteEngine implements QueryEngine {
             Thread.currentThread().interrupt();
             throw new SluiceException("interrupted while waiting for the coordinator");
         }
-        if (response.statusCode() != 200) {
-            throw new SluiceException(new String(response.body(), StandardCharsets.UTF_8));
-        }
-        return response.body();
+        return response;
     }
 
     @Override

@@ -106,6 +106,14 @@ public final class Session implements AutoCloseable {
         return DataFrame.ofResult(this, QueryResult.fromIpc(prepared.result()));
     }
 
+    /**
+     * Runs a SQL script whose queries {@link #runningQueries()} lists with {@code tag} while they
+     * run (1 to 64 letters, digits, '.', '_' or '-'), so that this client can follow their progress.
+     */
+    public QueryResult sql(String sql, String tag) {
+        return QueryResult.fromIpc(engine.runSql(sql, tag));
+    }
+
     QueryResult execute(LogicalPlan plan, Map<String, String> settings) {
         return QueryResult.fromIpc(engine.run(new PlanRequest(plan, settings, null)));
     }
@@ -118,6 +126,19 @@ public final class Session implements AutoCloseable {
 
     String explain(LogicalPlan plan) {
         return engine.explain(plan);
+    }
+
+    /**
+     * The queries running on the cluster now, as the coordinator lists them on {@code GET /v1/jobs}:
+     * a JSON array of objects with {@code id}, {@code job}, {@code elapsed_ms} and {@code query}.
+     */
+    public String runningQueries() {
+        return engine.runningQueries();
+    }
+
+    /** Cancels a running query by its id ({@code q12}) or its current job's ({@code job12}); false if none runs. */
+    public boolean cancel(String queryId) {
+        return engine.cancel(queryId);
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.sluice.coordinator.CoordinatorSettings;
 import io.sluice.plan.source.FileAccessPolicy;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,6 +34,9 @@ final class CoordinatorCommand implements Callable<Integer> {
             description = "Partitions per shuffle; 0 means twice the cluster's task slots (default: ${DEFAULT-VALUE}).")
     int shufflePartitions;
 
+    @Mixin
+    ConfOptions confOptions = new ConfOptions();
+
     @Option(names = "--data-dir", paramLabel = "PATH",
             description = "Tables may only be read under this directory (default: the working directory); "
                     + "-Dsluice.fs.allowed-roots=ROOT,... in SLUICE_JAVA_OPTS replaces it with a list of roots.")
@@ -48,11 +52,18 @@ final class CoordinatorCommand implements Callable<Integer> {
         Options.port(spec, "--port", port, false);
         Options.port(spec, "--http-port", httpPort, true);
         Options.atLeast(spec, "--shuffle-partitions", shufflePartitions, 0);
+        SluiceConf conf = confOptions.load();
+        conf.applySystemProperties();
         String secret = AuthSecrets.required(insecure);
-        Coordinator coordinator = Coordinator.start(
-                CoordinatorSettings.defaults(host, port, httpPort).withShufflePartitions(shufflePartitions)
-                        .withAuthSecret(secret).withFileAccess(FileAccessPolicy.fromSystemProperty(
-                                (dataDir != null ? dataDir : java.nio.file.Path.of("")).toAbsolutePath().toString())));
+        CoordinatorSettings coordinatorSettings = CoordinatorSettings.defaults(host, port, httpPort).withAuthSecret(secret)
+                .withFileAccess(FileAccessPolicy.fromSystemProperty(
+                        (dataDir != null ? dataDir : java.nio.file.Path.of("")).toAbsolutePath().toString()));
+        coordinatorSettings = coordinatorSettings.withQueryDefaults(conf.queryDefaults(coordinatorSettings.queryDefaults()))
+                .withScheduler(conf.scheduler());
+        if (shufflePartitions > 0) {
+            coordinatorSettings = coordinatorSettings.withShufflePartitions(shufflePartitions);
+        }
+        Coordinator coordinator = Coordinator.start(coordinatorSettings);
         spec.commandLine().getErr().println("coordinator ready: cluster " + coordinator.clusterAddress()
                 + ", http " + new HostPort(host, coordinator.httpPort()));
         Foreground.run(coordinator, Foreground::forever);

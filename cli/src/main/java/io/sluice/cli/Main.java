@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Sluice, a distributed batch query engine.",
         subcommands = {CoordinatorCommand.class, WorkerCommand.class, SqlCommand.class, LocalCommand.class,
-            SubmitCommand.class})
+            SubmitCommand.class, JobsCommand.class, CancelCommand.class})
 public final class Main implements Runnable {
     @Spec
     CommandSpec spec;

@@ -35,6 +35,10 @@ final class SqlCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Script script;
 
+    @Option(names = "--progress", negatable = true,
+            description = "Draw a progress bar of the running stages on stderr (default: when the console is a terminal).")
+    Boolean progress;
+
     @Option(names = "--format", defaultValue = "table", paramLabel = "FORMAT",
             description = "table or csv (default: ${DEFAULT-VALUE}). csv prints a header line and the rows, nothing else.")
     Format format;
@@ -81,7 +85,15 @@ final class SqlCommand implements Callable<Integer> {
         }
         QueryResult result;
         try (Session session = open()) {
-            result = session.sql(sql).collect();
+            if (progress != null ? progress : System.console() != null) {
+                String tag = "sql-" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+                try (ProgressBar bar = ProgressBar.start(session::runningQueries, tag, spec.commandLine().getErr(),
+                        java.time.Duration.ofMillis(500))) {
+                    result = session.sql(sql, tag);
+                }
+            } else {
+                result = session.sql(sql).collect();
+            }
         }
         PrintWriter out = spec.commandLine().getOut();
         out.print(format == Format.CSV ? result.toCsv() : result.toTable());

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -57,6 +58,9 @@ final class WorkerCommand implements Callable<Integer> {
     @Option(names = "--id", paramLabel = "NAME", description = "Worker name (default: worker-<host>-<port or random>).")
     String id;
 
+    @Mixin
+    ConfOptions confOptions = new ConfOptions();
+
     @Option(names = "--insecure", description = "Run without the cluster secret (the coordinator must too). "
             + "For a trusted machine only. The secret otherwise comes from SLUICE_AUTH_SECRET or "
             + "-Dsluice.auth.secret-file=PATH (docs/security.md).")
@@ -64,6 +68,7 @@ final class WorkerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        confOptions.load().applySystemProperties();
         Options.port(spec, "--port", port, true);
         Options.port(spec, "--shuffle-port", shufflePort, true);
         Options.atLeast(spec, "--slots", slots, 1);

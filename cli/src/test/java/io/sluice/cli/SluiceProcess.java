@@ -137,6 +137,14 @@ final class SluiceProcess implements AutoCloseable {
         process.waitFor(30, TimeUnit.SECONDS);
     }
 
+    /** Sends SIGINT, as Ctrl-C in a terminal does (bin/sluice execs the JVM, so the signal reaches it). */
+    void interrupt() throws Exception {
+        Process kill = new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new AssertionError("kill -INT " + process.pid() + " failed");
+        }
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }

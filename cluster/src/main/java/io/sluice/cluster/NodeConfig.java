@@ -28,6 +28,15 @@ import java.util.Set;
  *       delay decisions rather than take the coordinator down.</li>
  *   <li>{@link SluiceMessage}s go through {@link KryoPekkoSerializer}; Java serialization is off.</li>
  *   <li>Logging through SLF4J at {@code logLevel}; frames up to {@code maxFrameBytes}.</li>
+ *   <li>Failure detection: a heartbeat a second, and a member is unreachable only after
+ *       {@code heartbeatPause} without one (default 10 s, or
+ *       {@code SLUICE_HEARTBEAT_PAUSE} / {@code -Dsluice.cluster.heartbeat-pause}). Pekko's 3 s
+ *       default mistakes a full GC of a large worker heap, or a loaded host, for a crash; 10 s
+ *       rides out such pauses while a dead worker's running tasks still move elsewhere within
+ *       about 10 s (its lost map outputs are noticed sooner, by the readers' failed fetches). An
+ *       unreachable worker gets no new tasks; it is downed (removed for good) only after a further
+ *       {@code stableAfter} of being unreachable, so a pause up to {@code heartbeatPause +
+ *       stableAfter} costs re-run tasks but not the worker.</li>
  * </ul>
  *
  * <p>Caveat: a large {@code maxFrameBytes} is paid per pooled Artery buffer in direct memory, and
@@ -40,17 +49,22 @@ import java.util.Set;
  *                  nodes proving the same secret can connect, join or send anything
  */
 public record NodeConfig(NodeRole role, String hostname, int port, List<String> seedNodes, Duration stableAfter,
-                         String logLevel, int maxFrameBytes, String arteryCredentials) {
+                         String logLevel, int maxFrameBytes, Duration heartbeatPause, String arteryCredentials) {
     /** The actor system name; seed addresses must use it. */
     public static final String SYSTEM_NAME = "sluice";
     public static final Duration DEFAULT_STABLE_AFTER = Duration.ofSeconds(7);
     public static final String DEFAULT_LOG_LEVEL = "WARNING";
     public static final int DEFAULT_MAX_FRAME_BYTES = 32 * 1024 * 1024;
+    public static final Duration DEFAULT_HEARTBEAT_PAUSE = Duration.ofSeconds(10);
 
     private static final Set<String> LOG_LEVELS = Set.of("OFF", "ERROR", "WARNING", "INFO", "DEBUG");
 
     public NodeConfig {
         requireNonNull(role, "role is null");
+        requireNonNull(heartbeatPause, "heartbeatPause is null");
+        if (heartbeatPause.compareTo(Duration.ofSeconds(2)) < 0) {
+            throw new IllegalArgumentException("heartbeat pause below 2 s (heartbeats are 1 s apart): " + heartbeatPause);
+        }
         requireNonNull(hostname, "hostname is null");
         if (hostname.isBlank()) {
             throw new IllegalArgumentException("hostname is blank");
@@ -83,7 +97,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
      * no authentication). Makes this node's key pair and certificate now.
      */
     public NodeConfig withSecret(String secret) {
-        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxFrameBytes,
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxFrameBytes, heartbeatPause,
                 secret == null ? null : ArteryCredentials.register(secret));
     }
 
@@ -94,13 +108,30 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
     public static NodeConfig coordinator(String hostname, int port) {
         List<String> seeds = port == 0 ? List.of() : List.of(address(hostname, port));
         return new NodeConfig(NodeRole.COORDINATOR, hostname, port, seeds, DEFAULT_STABLE_AFTER, DEFAULT_LOG_LEVEL,
-                DEFAULT_MAX_FRAME_BYTES, null);
+                DEFAULT_MAX_FRAME_BYTES, configuredHeartbeatPause(), null);
     }
 
     /** A worker on {@code hostname:port} (0 for any free port) that joins through {@code coordinatorAddress}. */
     public static NodeConfig worker(String hostname, int port, String coordinatorAddress) {
         return new NodeConfig(NodeRole.WORKER, hostname, port, List.of(coordinatorAddress), DEFAULT_STABLE_AFTER,
-                DEFAULT_LOG_LEVEL, DEFAULT_MAX_FRAME_BYTES, null);
+                DEFAULT_LOG_LEVEL, DEFAULT_MAX_FRAME_BYTES, configuredHeartbeatPause(), null);
+    }
+
+    /**
+     * {@code -Dsluice.cluster.heartbeat-pause}, else {@code SLUICE_HEARTBEAT_PAUSE}, else
+     * {@link #DEFAULT_HEARTBEAT_PAUSE}; written as {@link io.sluice.plan.Durations} ({@code 10s}, {@code 1500ms}).
+     */
+    static Duration configuredHeartbeatPause() {
+        String value = System.getProperty("sluice.cluster.heartbeat-pause");
+        String source = "-Dsluice.cluster.heartbeat-pause";
+        if (value == null || value.isBlank()) {
+            value = System.getenv("SLUICE_HEARTBEAT_PAUSE");
+            source = "SLUICE_HEARTBEAT_PAUSE";
+        }
+        if (value == null || value.isBlank()) {
+            return DEFAULT_HEARTBEAT_PAUSE;
+        }
+        return io.sluice.plan.Durations.parse(source, value);
     }
 
     /** The address of a Sluice node, as seed nodes name it. */
@@ -109,19 +140,29 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
     }
 
     public NodeConfig withStableAfter(Duration value) {
-        return new NodeConfig(role, hostname, port, seedNodes, value, logLevel, maxFrameBytes, arteryCredentials);
+        return new NodeConfig(role, hostname, port, seedNodes, value, logLevel, maxFrameBytes, heartbeatPause,
+                arteryCredentials);
     }
 
     public NodeConfig withLogLevel(String value) {
-        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, value, maxFrameBytes, arteryCredentials);
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, value, maxFrameBytes, heartbeatPause,
+                arteryCredentials);
     }
 
     public NodeConfig withSeedNodes(List<String> value) {
-        return new NodeConfig(role, hostname, port, value, stableAfter, logLevel, maxFrameBytes, arteryCredentials);
+        return new NodeConfig(role, hostname, port, value, stableAfter, logLevel, maxFrameBytes, heartbeatPause,
+                arteryCredentials);
     }
 
     public NodeConfig withMaxFrameBytes(int value) {
-        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, value, arteryCredentials);
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, value, heartbeatPause,
+                arteryCredentials);
+    }
+
+    /** How long a member may go without heartbeats before it is unreachable. */
+    public NodeConfig withHeartbeatPause(Duration value) {
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxFrameBytes, value,
+                arteryCredentials);
     }
 
     /** This node's settings over {@code ConfigFactory.load()} (application.conf, then Pekko's defaults). */
@@ -139,7 +180,6 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 "pekko.cluster.split-brain-resolver.keep-oldest.role = " + NodeRole.COORDINATOR.roleName(),
                 "pekko.cluster.split-brain-resolver.down-all-when-unstable = off",
                 "pekko.cluster.failure-detector.heartbeat-interval = 1s",
-                "pekko.cluster.failure-detector.acceptable-heartbeat-pause = 3s",
                 "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
                 "pekko.cluster.run-coordinated-shutdown-when-down = on",
                 "pekko.coordinated-shutdown.exit-jvm = off",
@@ -169,6 +209,8 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 .withValue("pekko.cluster.roles", ConfigValueFactory.fromIterable(List.of(role.roleName())))
                 .withValue("pekko.cluster.split-brain-resolver.stable-after",
                         ConfigValueFactory.fromAnyRef(stableAfter.toMillis() + "ms"))
+                .withValue("pekko.cluster.failure-detector.acceptable-heartbeat-pause",
+                        ConfigValueFactory.fromAnyRef(heartbeatPause.toMillis() + "ms"))
                 .withValue("pekko.loglevel", ConfigValueFactory.fromAnyRef(logLevel))
                 .withValue("pekko.stdout-loglevel", ConfigValueFactory.fromAnyRef(logLevel))
                 .withFallback(transport)

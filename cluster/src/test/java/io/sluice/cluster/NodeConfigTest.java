@@ -78,4 +78,26 @@ class NodeConfigTest {
                 .isInstanceOf(NullPointerException.class);
         assertThat(NodeConfig.coordinator("127.0.0.1", 1).withSeedNodes(List.of()).seedNodes()).isEmpty();
     }
+
+    /** A long GC pause is not a crash: 10 s without heartbeats by default, configurable, never below 2 s. */
+    @Test
+    void heartbeatPauseToleratesLongPausesAndIsConfigurable() {
+        NodeConfig worker = NodeConfig.worker("127.0.0.1", 0, "pekko://sluice@127.0.0.1:7355");
+        assertThat(worker.toConfig().getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause"))
+                .isEqualTo(NodeConfig.DEFAULT_HEARTBEAT_PAUSE).isEqualTo(Duration.ofSeconds(10));
+        assertThat(worker.withHeartbeatPause(Duration.ofSeconds(30)).toConfig()
+                .getDuration("pekko.cluster.failure-detector.acceptable-heartbeat-pause")).isEqualTo(Duration.ofSeconds(30));
+        assertThatThrownBy(() -> worker.withHeartbeatPause(Duration.ofMillis(500)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("below 2 s");
+        System.setProperty("sluice.cluster.heartbeat-pause", "25s");
+        try {
+            assertThat(NodeConfig.configuredHeartbeatPause()).isEqualTo(Duration.ofSeconds(25));
+            System.setProperty("sluice.cluster.heartbeat-pause", "soon");
+            assertThatThrownBy(NodeConfig::configuredHeartbeatPause).isInstanceOf(io.sluice.plan.SluiceException.class)
+                    .hasMessageContaining("-Dsluice.cluster.heartbeat-pause")
+                    .hasMessageContaining("'soon'");
+        } finally {
+            System.clearProperty("sluice.cluster.heartbeat-pause");
+        }
+    }
 }

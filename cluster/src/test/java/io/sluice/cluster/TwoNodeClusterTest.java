@@ -168,12 +168,14 @@ class TwoNodeClusterTest {
         Probe probe = new Probe();
         ActorSystem<CoordinatorCommand> coordinatorSystem = start(
                 coordinator(probe, Kryos.serialize(SamplePlans.samplePlan())),
-                NodeConfig.coordinator(HOST, 0).withStableAfter(Duration.ofSeconds(2)));
+                NodeConfig.coordinator(HOST, 0).withStableAfter(Duration.ofSeconds(2))
+                        .withHeartbeatPause(Duration.ofSeconds(3)));
         String seed = SluiceNode.selfAddressString(coordinatorSystem);
 
         // This worker's system stops without leaving the cluster, as if its process were killed.
         ActorSystem<WorkerCommand> workerSystem = SluiceNode.start(worker(probe, "worker-2"),
-                NodeConfig.worker(HOST, 0, seed).withStableAfter(Duration.ofSeconds(2)),
+                NodeConfig.worker(HOST, 0, seed).withStableAfter(Duration.ofSeconds(2))
+                        .withHeartbeatPause(Duration.ofSeconds(3)),
                 ConfigFactory.parseString("pekko.coordinated-shutdown.run-by-actor-system-terminate = off")
                         .withFallback(ConfigFactory.load()));
         probe.finished.get(WAIT.toSeconds(), TimeUnit.SECONDS);

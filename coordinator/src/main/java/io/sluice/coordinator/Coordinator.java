@@ -5,13 +5,13 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.cluster.NodeConfig;
 import io.sluice.cluster.SluiceNode;
 import io.sluice.cluster.protocol.CoordinatorCommand;
-import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
+import io.sluice.coordinator.scheduler.MapOutputTracker;
+import io.sluice.coordinator.scheduler.TaskLauncher;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.physical.MapStatus;
 import io.sluice.shuffle.ShuffleClient;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
@@ -27,6 +27,13 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.NotUsed;
+import org.apache.pekko.http.javadsl.IncomingConnection;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.javadsl.Flow;
+import org.apache.pekko.stream.javadsl.Sink;
 
 /**
  * A coordinator node: the cluster's seed, the task dispatcher actor, the query service and the
@@ -45,9 +52,11 @@ public final class Coordinator implements AutoCloseable {
     private final QueryService queries;
     private final ServerBinding http;
     private final DagScheduler scheduler;
-    private final java.util.concurrent.atomic.AtomicLong launches = new java.util.concurrent.atomic.AtomicLong();
     /** Operator metrics of the jobs EXPLAIN ANALYZE watches. */
     private final JobMetrics analyzedJobs = new JobMetrics();
+    /** Shared by every HTTP connection: the limit on concurrent queries, and the client sessions' catalogs. */
+    private final QueryGate gate;
+    private final SessionCatalogs catalogs;
 
     private Coordinator(CoordinatorSettings settings) {
         this.settings = settings;
@@ -62,28 +71,59 @@ public final class Coordinator implements AutoCloseable {
         });
         NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter())
                 .withSecret(settings.authSecret());
+        MapOutputTracker tracker = new MapOutputTracker();
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
-                this::addTaskMetrics),
+                settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost),
                 node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(ConfigFactory.load()));
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
         java.util.function.Consumer<java.util.List<String>> removeShuffles =
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
-        this.scheduler = new DagScheduler(this::launch, fetcher, removeShuffles, settings.jobTimeout().toMillis());
+        TaskLauncher launcher = new ActorTaskLauncher(system, analyzedJobs::record);
+        this.scheduler = new DagScheduler(launcher, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
+                settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
                 settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle);
+        this.gate = new QueryGate(MAX_CONCURRENT_QUERIES, Duration.ofSeconds(HttpEndpoint.QUEUE_WAIT_SECONDS));
+        this.catalogs = new SessionCatalogs(queries.catalog(), queries::newSessionCatalog);
         ServerBinding binding = null;
         if (settings.httpPort() >= 0) {
             try {
-                binding = Http.get(system).newServerAt(settings.host(), settings.httpPort())
-                        .bind(new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret(),
-                                MAX_CONCURRENT_QUERIES).routes())
-                        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+                binding = Http.get(system).newServerAt(settings.host(), settings.httpPort()).connectionSource()
+                        .to(Sink.foreach(this::serve)).run(system).toCompletableFuture().get(30, TimeUnit.SECONDS);
             } catch (Exception e) {
                 closeQuietly();
                 throw new SluiceException("cannot serve HTTP on " + settings.host() + ":" + settings.httpPort() + ": " + e.getMessage(), e);
             }
         }
         this.http = binding;
+    }
+
+    /**
+     * Serves one HTTP connection with its own endpoint, whose queries are cancelled when the
+     * client's side of the connection ends first (the request stream completes: the client closed
+     * the socket or died) — unless the client asked to close after its request, which ends the
+     * request stream at once.
+     */
+    private void serve(IncomingConnection connection) {
+        ConnectionQueries scope = new ConnectionQueries(connection.remoteAddress().toString(), queries.running());
+        boolean[] closeRequested = {false};
+        Flow<HttpRequest, HttpRequest, NotUsed> watched = Flow.of(HttpRequest.class)
+                .map(request -> {
+                    closeRequested[0] |= request.getHeader("Connection")
+                            .map(h -> h.value().toLowerCase(java.util.Locale.ROOT).contains("close")).orElse(false);
+                    return request;
+                })
+                .watchTermination((notUsed, done) -> {
+                    done.whenComplete((ok, error) -> {
+                        if (!closeRequested[0]) {
+                            scope.clientGone();
+                        }
+                    });
+                    return notUsed;
+                });
+        Route routes = new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret(), gate, catalogs,
+                scope).routes();
+        connection.handleWith(watched.via(routes.flow(system)), Materializer.matFromSystem(system));
     }
 
     /** HTTP requests running queries at once; more wait, then are told "busy" (503). */
@@ -105,23 +145,6 @@ public final class Coordinator implements AutoCloseable {
         return new Coordinator(requireNonNull(settings, "settings is null"));
     }
 
-    private CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan) {
-        CompletableFuture<MapStatus> result = new CompletableFuture<>();
-        // Unique per launch: a stage re-run after a lost output must not collide with the late reports
-        // of its cancelled first run.
-        String taskId = jobId + "-s" + stageId + "-p" + partition + "-l" + launches.incrementAndGet();
-        TaskDescription task = new TaskDescription(jobId, taskId, stageId, partition, 0, plan);
-        system.tell(new CoordinatorActor.LaunchTask(task, result,
-                metrics -> analyzedJobs.record(jobId, stageId, partition, metrics)));
-        // the scheduler cancels a task it no longer needs: the worker running it is told to stop
-        result.whenComplete((status, error) -> {
-            if (result.isCancelled()) {
-                system.tell(new CoordinatorActor.CancelLaunch(taskId));
-            }
-        });
-        return result;
-    }
-
     /** Waits (at most 30 seconds) until no task of the job runs or waits to run. */
     private void awaitJobIdle(String jobId) {
         CompletableFuture<Void> idle = new CompletableFuture<>();
@@ -141,6 +164,14 @@ public final class Coordinator implements AutoCloseable {
         }
         int slots = workers().values().stream().mapToInt(Integer::intValue).sum();
         return Math.max(1, 2 * slots);
+    }
+
+    /** A worker left the cluster: running jobs recompute the outputs its shuffle server held. */
+    private void serverLost(String host, int port) {
+        DagScheduler s = this.scheduler;
+        if (s != null) {
+            s.serverLost(host, port);
+        }
     }
 
     /** Workers, slots and tasks of the dispatcher now. */

@@ -2,6 +2,8 @@ package io.sluice.coordinator;
 
 import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.CoordinatorCommand;
+import io.sluice.cluster.protocol.GetMapOutputs;
+import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.RunTask;
@@ -13,13 +15,14 @@ import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.plan.physical.OperatorMetrics;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.coordinator.scheduler.FetchFailedException;
-import io.sluice.coordinator.scheduler.TaskFailedException;
+import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
+import io.sluice.coordinator.scheduler.MapOutputTracker;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.physical.MapStatus;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -41,11 +45,13 @@ import org.apache.pekko.cluster.typed.Subscribe;
 /**
  * The coordinator's task dispatcher: tracks registered workers and their free slots, hands queued
  * tasks to free slots spreading them over workers, and completes each task's future when its
- * worker reports back. A worker that leaves or becomes unreachable is dropped and its running
- * tasks are queued again, up to {@link #MAX_ATTEMPTS} attempts. All state is confined to the actor.
+ * worker reports back. A failed attempt, one past {@link SchedulerSettings#taskTimeout()}, and the
+ * running attempts of a worker that leaves or becomes unreachable are queued again, up to
+ * {@link SchedulerSettings#taskMaxAttempts()} attempts, on another worker where one has a free
+ * slot; a worker whose attempts keep failing is excluded for a while ({@link ExcludeList}). All
+ * state is confined to the actor.
  */
 public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand> {
-    static final int MAX_ATTEMPTS = 4;
     static final String NO_WORKERS = "no workers have joined the cluster: start one with "
             + "'sluice worker --coordinator HOST:PORT'";
 
@@ -58,12 +64,12 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     record CancelLaunch(String taskId) implements CoordinatorCommand {
     }
 
-    /** Local only: the cluster member at this address was removed. */
-    record MemberGone(Address address) implements CoordinatorCommand {
+    /** Local only: the cluster member at this address, of this incarnation (uid), was removed. */
+    record MemberGone(Address address, long uid) implements CoordinatorCommand {
     }
 
-    /** Local only: the member at this address became unreachable (true) or reachable again (false). */
-    record Reachability(Address address, boolean unreachable) implements CoordinatorCommand {
+    /** Local only: the member at this address and uid became unreachable (true) or reachable again (false). */
+    record Reachability(Address address, long uid, boolean unreachable) implements CoordinatorCommand {
     }
 
     /** Local only: ask every worker to delete these shuffles' files. */
@@ -72,6 +78,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     /** Local only: how many workers, slots and tasks the dispatcher has now. */
     record GetLoad(CompletableFuture<ClusterLoad> reply) implements CoordinatorCommand {
+    }
+
+    /** Local only: this attempt has run past the task timeout. */
+    record AttemptTimedOut(String attemptId) implements CoordinatorCommand {
     }
 
     /** Local only: the registered workers' ids and total slots. */
@@ -90,16 +100,29 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         final String id;
         final ActorRef<WorkerCommand> ref;
         final int slots;
+        final long incarnation;
+        final String shuffleHost;
+        final int shufflePort;
         /** This registration's token: commands carry it, and reports must return it. */
         final String session;
-        final Set<String> running = new HashSet<>();
+        /** The attempts holding this worker's slots (running, or given up on but not yet ended), by id: their job. */
+        final Map<String, String> running = new HashMap<>();
         boolean reachable = true;
 
-        WorkerState(String id, ActorRef<WorkerCommand> ref, int slots, String session) {
+        WorkerState(String id, ActorRef<WorkerCommand> ref, int slots, long incarnation, String shuffleHost,
+                int shufflePort, String session) {
+            this.shuffleHost = shuffleHost;
+            this.shufflePort = shufflePort;
             this.id = id;
             this.ref = ref;
             this.slots = slots;
+            this.incarnation = incarnation;
             this.session = session;
+        }
+
+        /** Whether this is the member at {@code address} with {@code uid} (any uid when its own is unknown). */
+        boolean is(Address address, long uid) {
+            return ref.path().address().equals(address) && (incarnation == 0 || incarnation == uid);
         }
 
         String id() {
@@ -114,50 +137,79 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             return slots;
         }
 
-        Set<String> running() {
+        Map<String, String> running() {
             return running;
         }
     }
 
-    private record Pending(LaunchTask launch, int attempt) {
+    /** A task waiting for a slot: its next attempt's number and the workers its attempts failed on. */
+    private record Pending(LaunchTask launch, int attempt, Set<String> failedOn) {
+        Pending next(String failedWorker) {
+            Set<String> workers = new HashSet<>(failedOn);
+            if (failedWorker != null) {
+                workers.add(failedWorker);
+            }
+            return new Pending(launch, attempt + 1, workers);
+        }
+    }
+
+    /** An attempt running on a worker, and its timeout (null when attempts are not timed out). */
+    private record Running(Pending pending, String workerId, Cancellable timeout) {
     }
 
     private final String coordinatorId;
     private final Map<String, WorkerState> workers = new LinkedHashMap<>();
-    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
-    private final Map<String, Pending> running = new LinkedHashMap<>();
+    private final TaskQueue<Pending> queue;
+    private final Map<String, Running> running = new HashMap<>();
     private int nextWorker;
     private final List<AwaitJobIdle> idleWaiters = new ArrayList<>();
     private final java.util.function.BiConsumer<String, TaskMetrics> taskMetrics;
+    private final SchedulerSettings settings;
+    private final ExcludeList excludes;
+    private final MapOutputTracker tracker;
+    private final java.util.function.BiConsumer<String, Integer> serverLost;
 
     public static Behavior<CoordinatorCommand> create(String coordinatorId) {
-        return create(coordinatorId, (jobId, metrics) -> { });
+        return create(coordinatorId, SchedulerSettings.defaults(), new MapOutputTracker(), (jobId, metrics) -> { },
+                (host, port) -> { });
     }
 
-    /** {@code taskMetrics} is told each finished task's job and metrics (when the worker sent them). */
-    public static Behavior<CoordinatorCommand> create(String coordinatorId,
-            java.util.function.BiConsumer<String, TaskMetrics> taskMetrics) {
+    /**
+     * {@code taskMetrics} is told each finished task's job and metrics (when the worker sent them);
+     * {@code serverLost} the shuffle server address of each worker removed from the cluster.
+     */
+    public static Behavior<CoordinatorCommand> create(String coordinatorId, SchedulerSettings settings,
+            MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics,
+            java.util.function.BiConsumer<String, Integer> serverLost) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
             ActorRef<ClusterEvent.MemberRemoved> members = context.messageAdapter(ClusterEvent.MemberRemoved.class,
-                    event -> new MemberGone(event.member().address()));
+                    event -> new MemberGone(event.member().address(), event.member().uniqueAddress().longUid()));
             ActorRef<ClusterEvent.UnreachableMember> unreachable = context.messageAdapter(
-                    ClusterEvent.UnreachableMember.class, event -> new Reachability(event.member().address(), true));
+                    ClusterEvent.UnreachableMember.class, event -> new Reachability(event.member().address(),
+                            event.member().uniqueAddress().longUid(), true));
             ActorRef<ClusterEvent.ReachableMember> reachable = context.messageAdapter(
-                    ClusterEvent.ReachableMember.class, event -> new Reachability(event.member().address(), false));
+                    ClusterEvent.ReachableMember.class, event -> new Reachability(event.member().address(),
+                            event.member().uniqueAddress().longUid(), false));
             Cluster cluster = Cluster.get(context.getSystem());
             cluster.subscriptions().tell(Subscribe.create(members, ClusterEvent.MemberRemoved.class));
             cluster.subscriptions().tell(Subscribe.create(unreachable, ClusterEvent.UnreachableMember.class));
             cluster.subscriptions().tell(Subscribe.create(reachable, ClusterEvent.ReachableMember.class));
-            return new CoordinatorActor(context, coordinatorId, taskMetrics);
+            return new CoordinatorActor(context, coordinatorId, settings, tracker, taskMetrics, serverLost);
         });
     }
 
-    private CoordinatorActor(ActorContext<CoordinatorCommand> context, String coordinatorId,
-            java.util.function.BiConsumer<String, TaskMetrics> taskMetrics) {
+    private CoordinatorActor(ActorContext<CoordinatorCommand> context, String coordinatorId, SchedulerSettings settings,
+            MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics,
+            java.util.function.BiConsumer<String, Integer> serverLost) {
         super(context);
+        this.tracker = tracker;
+        this.serverLost = serverLost;
         this.coordinatorId = coordinatorId;
         this.taskMetrics = taskMetrics;
+        this.settings = settings;
+        this.excludes = new ExcludeList(settings.excludeMaxFailures(), settings.excludeTimeout().toMillis());
+        this.queue = new TaskQueue<>(settings.mode(), p -> p.launch().task().jobId());
     }
 
     @Override
@@ -167,6 +219,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(LaunchTask.class, this::onLaunch)
                 .onMessage(TaskFinished.class, this::onFinished)
                 .onMessage(CancelLaunch.class, this::onCancelLaunch)
+                .onMessage(AttemptTimedOut.class, this::onTimedOut)
+                .onMessage(GetMapOutputs.class, this::onGetMapOutputs)
                 .onMessage(MemberGone.class, this::onMemberGone)
                 .onMessage(Reachability.class, this::onReachability)
                 .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
@@ -182,11 +236,15 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private Behavior<CoordinatorCommand> onRegister(RegisterWorker msg) {
         WorkerState old = workers.get(msg.workerId());
-        if (old == null || !old.ref().equals(msg.worker())) {
+        if (old == null || !old.ref().equals(msg.worker()) || old.incarnation != msg.incarnation()) {
             if (old != null) {
+                getContext().getLog().info("worker {} is a new incarnation (uid {}, was {}); re-running the old one's {} tasks",
+                        msg.workerId(), msg.incarnation(), old.incarnation, old.running().size());
+                excludes.forget(old.id());
                 requeueRunning(old);
             }
-            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots(), newSession()));
+            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots(), msg.incarnation(),
+                    msg.shuffleHost(), msg.shufflePort(), newSession()));
             getContext().getLog().info("worker {} registered with {} slots (shuffle {}:{})", msg.workerId(), msg.slots(),
                     msg.shuffleHost(), msg.shufflePort());
         }
@@ -201,26 +259,31 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             msg.result().completeExceptionally(new SluiceException(NO_WORKERS));
             return this;
         }
-        queue.add(new Pending(msg, msg.task().attempt()));
+        queue.add(new Pending(msg, msg.task().attempt(), Set.of()));
         dispatch();
         return this;
     }
 
     private Behavior<CoordinatorCommand> onFinished(TaskFinished msg) {
         WorkerState worker = workers.get(msg.workerId());
-        if (worker == null || !worker.running().contains(msg.taskId()) || msg.session() == null
-                || !MessageDigest.isEqual(msg.session().getBytes(StandardCharsets.UTF_8),
-                        worker.session.getBytes(StandardCharsets.UTF_8))) {
+        if (worker == null || !worker.running().containsKey(msg.taskId())
+                || !sameToken(msg.session(), worker.session)) {
             // Only the worker a task was sent to may report it, with its registration's token.
             getContext().getLog().warn("ignoring a report of task {} claiming worker {}: not the worker it was sent to "
                     + "or not its session", msg.taskId(), msg.workerId());
             return this;
         }
         worker.running().remove(msg.taskId());
-        Pending pending = running.remove(msg.taskId());
-        if (pending == null) {
-            return this; // a late report from an attempt that was already given up on
+        Running attempt = running.remove(msg.taskId());
+        if (attempt == null) {
+            dispatch(); // a late report from an attempt given up on (timed out): its slot is free now
+            return this;
         }
+        queue.ended(attempt.pending().launch().task().jobId());
+        if (attempt.timeout() != null) {
+            attempt.timeout().cancel();
+        }
+        Pending pending = attempt.pending();
         if (msg.metrics() != null) {
             taskMetrics.accept(pending.launch().task().jobId(), msg.metrics());
         }
@@ -239,10 +302,71 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             result.completeExceptionally(new FetchFailedException(msg.fetchFailure(), msg.error()));
         } else {
             getContext().getLog().warn("task {} failed on {}: {}", msg.taskId(), msg.workerId(), msg.error());
-            retry(pending, msg.error());
+            failedOn(msg.workerId());
+            retry(pending, msg.workerId(), msg.error());
         }
         dispatch();
         return this;
+    }
+
+    /**
+     * An attempt past the task timeout is given up: its worker is told to stop it, it counts as a
+     * failure of that worker, and the task runs again. Its slot stays taken until the worker
+     * reports the attempt ended, so a task that cannot be stopped never over-books its worker.
+     */
+    private Behavior<CoordinatorCommand> onTimedOut(AttemptTimedOut msg) {
+        Running attempt = running.remove(msg.attemptId());
+        if (attempt == null) {
+            return this;
+        }
+        queue.ended(attempt.pending().launch().task().jobId());
+        WorkerState worker = workers.get(attempt.workerId());
+        if (worker != null) {
+            worker.ref().tell(new CancelTask(msg.attemptId(), worker.session));
+        }
+        String reason = "attempt " + msg.attemptId() + " timed out after " + settings.taskTimeout().toMillis()
+                + " ms on " + attempt.workerId() + " (sluice.task.timeout)";
+        getContext().getLog().warn(reason);
+        if (!attempt.pending().launch().result().isDone()) {
+            failedOn(attempt.workerId());
+            retry(attempt.pending(), attempt.workerId(), reason);
+        }
+        dispatch();
+        return this;
+    }
+
+    /** A task asks where the blocks of the partition it reads live. */
+    private Behavior<CoordinatorCommand> onGetMapOutputs(GetMapOutputs msg) {
+        WorkerState worker = workers.get(msg.workerId());
+        if (worker == null || !sameToken(msg.session(), worker.session)) {
+            getContext().getLog().warn("ignoring a map output request claiming worker {}: not a registered worker "
+                    + "or not its session", msg.workerId());
+            return this;
+        }
+        MapOutputs answer;
+        try {
+            List<MapStatus> column = tracker.column(msg.jobId(), msg.shuffleId(), msg.partition());
+            answer = column == null
+                    ? MapOutputs.failed("no map outputs of shuffle " + msg.shuffleId() + " for job " + msg.jobId()
+                            + " (the job has ended)")
+                    : MapOutputs.of(column);
+        } catch (IllegalArgumentException e) {
+            answer = MapOutputs.failed(e.getMessage());
+        }
+        msg.replyTo().tell(answer);
+        return this;
+    }
+
+    /** Counts a failed attempt against its worker, which may exclude it. */
+    private void failedOn(String workerId) {
+        if (excludes.recordFailure(workerId, now())) {
+            getContext().getLog().warn("worker {} excluded for {} s: {} failed attempts (sluice.exclude.max-failures)",
+                    workerId, settings.excludeTimeout().toSeconds(), settings.excludeMaxFailures());
+        }
+    }
+
+    private static long now() {
+        return System.nanoTime() / 1_000_000;
     }
 
     /**
@@ -252,9 +376,9 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
      */
     private Behavior<CoordinatorCommand> onCancelLaunch(CancelLaunch msg) {
         for (WorkerState worker : workers.values()) {
-            for (String attempt : worker.running()) {
-                Pending pending = running.get(attempt);
-                if (pending != null && pending.launch().task().taskId().equals(msg.taskId())) {
+            for (String attempt : worker.running().keySet()) {
+                Running run = running.get(attempt);
+                if (run != null && run.pending().launch().task().taskId().equals(msg.taskId())) {
                     worker.ref().tell(new CancelTask(attempt, worker.session));
                 }
             }
@@ -265,7 +389,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private Behavior<CoordinatorCommand> onMemberGone(MemberGone msg) {
         List<WorkerState> gone = new ArrayList<>();
         for (WorkerState w : workers.values()) {
-            if (w.ref().path().address().equals(msg.address())) {
+            if (w.is(msg.address(), msg.uid())) {
                 gone.add(w);
             }
         }
@@ -277,15 +401,16 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                         w.running().size());
             }
             workers.remove(w.id());
+            excludes.forget(w.id());
             requeueRunning(w);
+            serverLost.accept(w.shuffleHost, w.shufflePort);
         }
         if (workers.isEmpty() && !queue.isEmpty()) {
             getContext().getLog().warn("every worker left; failing {} queued tasks", queue.size());
-            for (Pending pending : queue) {
+            for (Pending pending : queue.drain()) {
                 pending.launch().result().completeExceptionally(new SluiceException("every worker left the cluster "
                         + "while the query ran; " + NO_WORKERS));
             }
-            queue.clear();
         }
         dispatch();
         return this;
@@ -298,7 +423,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
      */
     private Behavior<CoordinatorCommand> onReachability(Reachability msg) {
         for (WorkerState w : workers.values()) {
-            if (w.ref().path().address().equals(msg.address())) {
+            if (w.is(msg.address(), msg.uid())) {
                 w.reachable = !msg.unreachable();
                 if (msg.unreachable()) {
                     getContext().getLog().warn("worker {} is unreachable; re-running its {} tasks elsewhere", w.id(),
@@ -314,22 +439,27 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private void requeueRunning(WorkerState worker) {
-        for (String taskId : worker.running()) {
-            Pending pending = running.remove(taskId);
-            if (pending != null) {
-                retry(pending, "worker " + worker.id() + " was lost");
+        for (String taskId : worker.running().keySet()) {
+            Running run = running.remove(taskId);
+            if (run != null) {
+                queue.ended(run.pending().launch().task().jobId());
+                if (run.timeout() != null) {
+                    run.timeout().cancel();
+                }
+                retry(run.pending(), worker.id(), "worker " + worker.id() + " was lost");
             }
         }
         worker.running().clear();
     }
 
-    private void retry(Pending pending, String reason) {
-        int attempt = pending.attempt() + 1;
-        if (attempt >= MAX_ATTEMPTS) {
-            pending.launch().result().completeExceptionally(new TaskFailedException("task " + pending.launch().task().taskId()
-                    + " failed " + MAX_ATTEMPTS + " times; last error: " + reason));
+    /** Queues the task's next attempt first in line, or fails it once it has had its attempts. */
+    private void retry(Pending pending, String failedWorker, String reason) {
+        Pending next = pending.next(failedWorker);
+        if (next.attempt() >= settings.taskMaxAttempts()) {
+            pending.launch().result().completeExceptionally(new AttemptsExhaustedException("task " + pending.launch().task().taskId()
+                    + " failed " + settings.taskMaxAttempts() + " times (sluice.task.max-attempts); last error: " + reason));
         } else {
-            queue.addFirst(new Pending(pending.launch(), attempt));
+            queue.addFirst(next);
         }
     }
 
@@ -342,7 +472,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private Behavior<CoordinatorCommand> onGetLoad(GetLoad msg) {
         int slots = workers.values().stream().mapToInt(WorkerState::slots).sum();
-        msg.reply().complete(new ClusterLoad(workers.size(), slots, running.size(), queue.size()));
+        msg.reply().complete(new ClusterLoad(workers.size(), slots, running.size(), queue.size(), excludes.excluded(now())));
         return this;
     }
 
@@ -353,6 +483,12 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         return this;
     }
 
+    /** Whether {@code token} is {@code session}, compared in constant time. */
+    private static boolean sameToken(String token, String session) {
+        return token != null && MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8),
+                session.getBytes(StandardCharsets.UTF_8));
+    }
+
     private static String newSession() {
         byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
@@ -361,17 +497,21 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
+    /**
+     * Answers the {@link AwaitJobIdle} waiters whose job has no attempt holding a slot (an attempt
+     * given up on still counts until its worker reports it ended) and no live task queued.
+     */
     private void answerIdleWaiters() {
         if (idleWaiters.isEmpty()) {
             return;
         }
         Set<String> busy = new HashSet<>();
-        running.values().forEach(p -> busy.add(p.launch().task().jobId()));
-        for (Pending p : queue) {
+        workers.values().forEach(w -> busy.addAll(w.running().values()));
+        queue.forEach(p -> {
             if (!p.launch().result().isDone()) {
                 busy.add(p.launch().task().jobId());
             }
-        }
+        });
         idleWaiters.removeIf(w -> {
             if (busy.contains(w.jobId())) {
                 return false;
@@ -381,33 +521,64 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         });
     }
 
-    /** Gives queued tasks to free slots, starting at a rotating worker so tasks spread out. */
+    /**
+     * Gives queued tasks to free slots, starting at a rotating worker so tasks spread out. A task
+     * goes to a worker its earlier attempts did not fail on and that is not excluded, where such a
+     * worker has a free slot; otherwise to any free slot (a task that failed everywhere still gets
+     * its attempts, and a cluster whose every worker is excluded still runs).
+     */
     private void dispatch() {
         answerIdleWaiters();
+        if (queue.isEmpty() || workers.isEmpty()) {
+            return;
+        }
         List<WorkerState> list = new ArrayList<>(workers.values());
-        while (!queue.isEmpty() && !list.isEmpty()) {
-            WorkerState chosen = null;
-            for (int i = 0; i < list.size(); i++) {
-                WorkerState w = list.get((nextWorker + i) % list.size());
-                if (w.reachable && w.running().size() < w.slots()) {
-                    chosen = w;
-                    nextWorker = (nextWorker + i + 1) % list.size();
-                    break;
-                }
-            }
-            if (chosen == null) {
-                return;
-            }
-            Pending pending = queue.poll();
+        long now = now();
+        boolean anyIncluded = false;
+        for (WorkerState w : list) {
+            anyIncluded |= w.reachable && !excludes.isExcluded(w.id(), now);
+        }
+        while (!queue.isEmpty()) {
+            Pending pending = queue.peek();
             if (pending.launch().result().isDone()) {
+                queue.poll();
                 continue; // cancelled
             }
-            TaskDescription base = pending.launch().task();
-            TaskDescription task = new TaskDescription(base.jobId(), base.taskId() + "-a" + pending.attempt(),
-                    base.stageId(), base.partition(), pending.attempt(), base.plan());
-            running.put(task.taskId(), pending);
-            chosen.running().add(task.taskId());
-            chosen.ref().tell(new RunTask(task, getContext().getSelf(), chosen.session));
+            int chosen = -1;
+            int fallback = -1;
+            for (int i = 0; i < list.size() && chosen < 0; i++) {
+                int index = (nextWorker + i) % list.size();
+                WorkerState w = list.get(index);
+                if (!w.reachable || w.running().size() >= w.slots()) {
+                    continue;
+                }
+                boolean excluded = anyIncluded && excludes.isExcluded(w.id(), now);
+                if (!excluded && !pending.failedOn().contains(w.id())) {
+                    chosen = index;
+                } else if (fallback < 0 && !excluded) {
+                    fallback = index;
+                }
+            }
+            if (chosen < 0) {
+                chosen = fallback;
+            }
+            if (chosen < 0) {
+                return;
+            }
+            nextWorker = (chosen + 1) % list.size();
+            queue.poll();
+            start(pending, list.get(chosen));
         }
+    }
+
+    private void start(Pending pending, WorkerState worker) {
+        TaskDescription task = pending.launch().task().asAttempt(pending.attempt());
+        Cancellable timeout = settings.hasTaskTimeout()
+                ? getContext().scheduleOnce(settings.taskTimeout(), getContext().getSelf(), new AttemptTimedOut(task.taskId()))
+                : null;
+        running.put(task.taskId(), new Running(pending, worker.id(), timeout));
+        queue.started(task.jobId());
+        worker.running().put(task.taskId(), task.jobId());
+        worker.ref().tell(new RunTask(task, getContext().getSelf(), worker.session));
     }
 }

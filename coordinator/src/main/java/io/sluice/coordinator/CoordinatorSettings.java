@@ -12,7 +12,7 @@ import java.time.Duration;
  */
 public record CoordinatorSettings(String host, int port, int httpPort, QueryConfig queryDefaults,
         Duration stableAfter, long memoryLimitBytes, Duration jobTimeout, String authSecret,
-        FileAccessPolicy fileAccess) {
+        FileAccessPolicy fileAccess, SchedulerSettings scheduler) {
     public CoordinatorSettings {
         requireNonNull(fileAccess, "fileAccess is null");
         if (authSecret != null && authSecret.isEmpty()) {
@@ -22,6 +22,7 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
         requireNonNull(stableAfter, "stableAfter is null");
         requireNonNull(jobTimeout, "jobTimeout is null");
         requireNonNull(queryDefaults, "queryDefaults is null");
+        requireNonNull(scheduler, "scheduler is null");
         if (memoryLimitBytes <= 0) {
             throw new IllegalArgumentException("memory limit must be positive");
         }
@@ -30,7 +31,7 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
     public static CoordinatorSettings defaults(String host, int port, int httpPort) {
         return new CoordinatorSettings(host, port, httpPort, QueryConfig.defaults(), Duration.ofSeconds(7), 2L << 30,
                 Duration.ofMinutes(30), secretFromEnvironment(),
-                FileAccessPolicy.fromSystemProperty(System.getProperty("user.dir")));
+                FileAccessPolicy.fromSystemProperty(System.getProperty("user.dir")), SchedulerSettings.defaults());
     }
 
     /** Twice the cluster's slots when 0. */
@@ -44,12 +45,12 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
 
     public CoordinatorSettings withQueryDefaults(QueryConfig config) {
         return new CoordinatorSettings(host, port, httpPort, config, stableAfter, memoryLimitBytes, jobTimeout,
-                authSecret, fileAccess);
+                authSecret, fileAccess, scheduler);
     }
 
     public CoordinatorSettings withStableAfter(Duration d) {
         return new CoordinatorSettings(host, port, httpPort, queryDefaults, d, memoryLimitBytes, jobTimeout,
-                authSecret, fileAccess);
+                authSecret, fileAccess, scheduler);
     }
 
     /**
@@ -58,7 +59,7 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
      */
     public CoordinatorSettings withAuthSecret(String secret) {
         return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes,
-                jobTimeout, secret, fileAccess);
+                jobTimeout, secret, fileAccess, scheduler);
     }
 
     /** {@code SLUICE_AUTH_SECRET}, or null when unset or empty. */
@@ -73,18 +74,24 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
         return "CoordinatorSettings[" + "host=" + host + ", port=" + port + ", httpPort=" + httpPort
                 + ", queryDefaults=" + queryDefaults + ", stableAfter=" + stableAfter + ", memoryLimitBytes="
                 + memoryLimitBytes + ", jobTimeout=" + jobTimeout + ", authSecret="
-                + (authSecret == null ? "none" : "set") + ", fileAccess=" + fileAccess + "]";
+                + (authSecret == null ? "none" : "set") + ", fileAccess=" + fileAccess + ", scheduler=" + scheduler + "]";
     }
 
     /** A copy that opens tables only where {@code policy} allows. */
     public CoordinatorSettings withFileAccess(FileAccessPolicy policy) {
         return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, jobTimeout,
-                authSecret, policy);
+                authSecret, policy, scheduler);
     }
 
     /** How long a job may run before it is cancelled and fails with a timeout. */
     public CoordinatorSettings withJobTimeout(Duration timeout) {
         return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, timeout,
-                authSecret, fileAccess);
+                authSecret, fileAccess, scheduler);
+    }
+
+    /** How failing and slow tasks are retried, timed out and their workers excluded. */
+    public CoordinatorSettings withScheduler(SchedulerSettings settings) {
+        return new CoordinatorSettings(host, port, httpPort, queryDefaults, stableAfter, memoryLimitBytes, jobTimeout,
+                authSecret, fileAccess, settings);
     }
 }

@@ -7,7 +7,6 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.wire.PlanJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
@@ -16,6 +15,7 @@ import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
 import org.slf4j.Logger;
@@ -29,34 +29,45 @@ import org.slf4j.LoggerFactory;
  * /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500,
  * each with a one-line text message. SQL runs in the client session's catalog ({@link SessionCatalogs}).
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
+ * {@code GET /v1/jobs} lists the running queries as JSON, and {@code POST /v1/jobs/ID/cancel}
+ * cancels one (404 when none such runs).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
  * (compared in constant time); anything else is a 401 and the request body is not read. Bodies are
  * limited to {@link #MAX_BODY_BYTES} (413) and concurrent queries to the configured number (503
  * "busy" after a wait); a query too deep to process is a 400 "query too complex".
+ *
+ * <p>One endpoint serves one client connection ({@code connection}): the queries it started are
+ * cancelled when that connection closes before their answers are sent (a client killed, or
+ * Ctrl-C in {@code sluice sql}). The concurrency gate and the session catalogs are the
+ * coordinator's, shared by every connection.
  */
 final class HttpEndpoint extends AllDirectives {
     private static final Logger LOG = LoggerFactory.getLogger(HttpEndpoint.class);
     static final String ARROW_STREAM = "application/vnd.apache.arrow.stream";
 
+
     private final QueryService queries;
     private final ExecutorService executor;
     private final Supplier<ClusterLoad> load;
     private final byte[] expectedAuthorization;
+    private final ConnectionQueries connection;
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
 
     /**
-     * {@code secret} may be null: then no route asks for a token. At most {@code maxConcurrentQueries}
-     * requests run at once; more wait up to {@link #QUEUE_WAIT_SECONDS} for a turn, then get a 503.
+     * {@code secret} may be null: then no route asks for a token. Queries run through {@code gate}
+     * (at most so many at once; more wait up to {@link #QUEUE_WAIT_SECONDS} for a turn, then get a
+     * 503); listing and cancelling jobs never wait on it.
      */
     HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret,
-            int maxConcurrentQueries) {
+            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection) {
+        this.connection = requireNonNull(connection, "connection is null");
+        this.gate = requireNonNull(gate, "gate is null");
+        this.catalogs = requireNonNull(catalogs, "catalogs is null");
         this.queries = requireNonNull(queries, "queries is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.load = requireNonNull(load, "load is null");
         this.expectedAuthorization = secret == null ? null : ("Bearer " + secret).getBytes(StandardCharsets.UTF_8);
-        this.gate = new QueryGate(maxConcurrentQueries, Duration.ofSeconds(QUEUE_WAIT_SECONDS));
-        this.catalogs = new SessionCatalogs(queries.catalog(), queries::newSessionCatalog);
     }
 
     /** The largest request body read (SQL text or a JSON plan); a larger one is a 413. */
@@ -73,18 +84,27 @@ final class HttpEndpoint extends AllDirectives {
                         path("sql", () -> post(this::sql)),
                         path("prepare", () -> post(this::prepare)),
                         path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                                bytes -> completeWithFuture(answer(() -> queries.run(planRequest(bytes))))))),
+                                bytes -> completeWithFuture(answer(() -> queries.run(planRequest(bytes), connection)))))),
+                        path("jobs", () -> get(() -> complete(HttpResponse.create().withStatus(StatusCodes.OK)
+                                .withEntity(ContentTypes.APPLICATION_JSON, queries.running().toJson())))),
+                        pathPrefix("jobs", () -> pathPrefix(PathMatchers.segment(), id -> path("cancel",
+                                () -> post(() -> complete(cancel(id)))))),
                         path("explain", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
                                 bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
                                         false).getBytes(StandardCharsets.UTF_8)))))))))));
     }
 
-    /** A SQL script, run in the catalog the request's session headers name. */
+    /**
+     * A SQL script, run in the catalog the request's session headers name; its queries are listed
+     * with the request's tag ({@link RunningQueries#TAG_HEADER}) and belong to this connection.
+     */
     private Route sql() {
         return optionalHeaderValueByName(SessionCatalogs.SESSION_HEADER, session ->
                 optionalHeaderValueByName(SessionCatalogs.CATALOG_HEADER, catalog ->
-                        entity(Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() ->
-                                queries.runSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null))))))));
+                        optionalHeaderValueByName(RunningQueries.TAG_HEADER, tag ->
+                                entity(Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() ->
+                                        queries.runSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null)),
+                                                tag.isPresent() ? connection.tagged(tag.get()) : connection)))))));
     }
 
     /** A SQL script run up to its final query, in the session's catalog; the answer in {@link PreparedSql#toWire()} form. */
@@ -92,7 +112,17 @@ final class HttpEndpoint extends AllDirectives {
         return optionalHeaderValueByName(SessionCatalogs.SESSION_HEADER, session ->
                 optionalHeaderValueByName(SessionCatalogs.CATALOG_HEADER, catalog ->
                         entity(Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() ->
-                                queries.prepareSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null))).toWire())))));
+                                queries.prepareSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null)),
+                                        connection).toWire())))));
+    }
+
+    private HttpResponse cancel(String id) {
+        if (queries.running().cancel(id, "cancelled by a client (POST /v1/jobs/" + id + "/cancel)")) {
+            return HttpResponse.create().withStatus(StatusCodes.OK).withEntity(ContentTypes.TEXT_PLAIN_UTF8,
+                    "cancelled " + id);
+        }
+        return HttpResponse.create().withStatus(StatusCodes.NOT_FOUND).withEntity(ContentTypes.TEXT_PLAIN_UTF8,
+                "no running query " + id);
     }
 
     /** The inner routes, behind the bearer token when the cluster has a secret. */

@@ -2,6 +2,7 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.coordinator.scheduler.ResolvedSplitPoints;
@@ -70,6 +71,7 @@ public final class QueryService {
     private final Consumer<List<String>> removeShuffles;
     private final AtomicLong jobIds = new AtomicLong();
     private final JobMetrics jobMetrics;
+    private final RunningQueries running;
     private final FileAccessPolicy fileAccess;
     private final Consumer<String> awaitJobTasksEnded;
 
@@ -95,6 +97,7 @@ public final class QueryService {
         this.removeShuffles = requireNonNull(removeShuffles, "removeShuffles is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
         this.jobMetrics = requireNonNull(jobMetrics, "jobMetrics is null");
+        this.running = new RunningQueries(scheduler::cancel, scheduler::progress);
     }
 
     public InMemoryCatalog catalog() {
@@ -103,7 +106,12 @@ public final class QueryService {
 
     /** Runs every statement of a script against the shared catalog; returns the last one's result. */
     public byte[] runSql(String script) {
-        return runSql(script, catalog);
+        return runSql(script, catalog, QueryScope.NONE);
+    }
+
+    /** Runs every statement of a script against the shared catalog, telling {@code scope} each query's id. */
+    public byte[] runSql(String script, QueryScope scope) {
+        return runSql(script, catalog, scope);
     }
 
     /** A new catalog for one client session: it sees the shared tables, and its own changes stay its own. */
@@ -116,13 +124,22 @@ public final class QueryService {
      * returns the last one's result.
      */
     public byte[] runSql(String script, InMemoryCatalog target) {
-        PreparedSql prepared = prepareSql(script, target);
-        return prepared.plan() == null ? prepared.result() : run(prepared.plan(), config(prepared.settings()));
+        return runSql(script, target, QueryScope.NONE);
+    }
+
+    /** The same, telling {@code scope} the id of each query (and write) while it runs. */
+    public byte[] runSql(String script, InMemoryCatalog target, QueryScope scope) {
+        PreparedSql prepared = prepareSql(script, target, scope);
+        if (prepared.plan() == null) {
+            return prepared.result();
+        }
+        List<String> statements = SqlFrontEnd.splitStatements(script);
+        return run(prepared.plan(), config(prepared.settings()), statements.get(statements.size() - 1), scope);
     }
 
     /** {@link #prepareSql(String, InMemoryCatalog)} against the shared catalog. */
     public PreparedSql prepareSql(String script) {
-        return prepareSql(script, catalog);
+        return prepareSql(script, catalog, QueryScope.NONE);
     }
 
     /**
@@ -130,7 +147,13 @@ public final class QueryService {
      * settings the script's {@code SET}s made (so that a client can build on it before running it).
      */
     public PreparedSql prepareSql(String script, InMemoryCatalog target) {
+        return prepareSql(script, target, QueryScope.NONE);
+    }
+
+    /** The same, telling {@code scope} the id of each query the script's statements run. */
+    public PreparedSql prepareSql(String script, InMemoryCatalog target, QueryScope scope) {
         requireNonNull(target, "target is null");
+        requireNonNull(scope, "scope is null");
         QueryLimits.checkText(script);
         List<String> statements = SqlFrontEnd.splitStatements(script);
         if (statements.isEmpty()) {
@@ -148,7 +171,7 @@ public final class QueryService {
             } else if (i == statements.size() - 1 && statement instanceof Statement.Query query) {
                 return PreparedSql.query(query.plan(), settings);
             } else {
-                last = runStatement(statement, config, target);
+                last = runStatement(statement, config, target, statements.get(i), scope);
             }
         }
         return PreparedSql.done(last);
@@ -156,13 +179,18 @@ public final class QueryService {
 
     /** A client's plan request: its rows as an Arrow IPC stream, or for a write a one-row status. */
     public byte[] run(PlanRequest request) {
+        return run(request, QueryScope.NONE);
+    }
+
+    /** The same, telling {@code scope} the query's (or write's) id while it runs. */
+    public byte[] run(PlanRequest request, QueryScope scope) {
         QueryLimits.checkPlan(request.plan());
         fileAccess.checkTables(request.plan());
         QueryConfig config = config(request.settings());
         if (request.target() == null) {
-            return run(request.plan(), config);
+            return run(request.plan(), config, "(plan) " + request.plan().getClass().getSimpleName(), scope);
         }
-        long rows = write(request.plan(), request.target(), config);
+        long rows = write(request.plan(), request.target(), config, "(write) " + request.target().location(), scope);
         Schema schema = Schema.of(new Field("rows_written", DataType.INT64));
         try (Batch batch = Batch.of(schema, new Col[] {Col.ofLongs(DataType.INT64, new long[] {rows}, null)}, 1,
                 allocator)) {
@@ -179,7 +207,8 @@ public final class QueryService {
         return config;
     }
 
-    private byte[] runStatement(Statement statement, QueryConfig config, InMemoryCatalog catalog) {
+    private byte[] runStatement(Statement statement, QueryConfig config, InMemoryCatalog catalog, String text,
+            QueryScope scope) {
         if (statement instanceof Statement.CreateExternalTable create) {
             fileAccess.check(create.location());
             catalog.register(FileFormats.register(create.name(), create.format(), create.location()));
@@ -196,7 +225,7 @@ public final class QueryService {
             return message("status", "dropped view " + drop.name());
         }
         if (statement instanceof Statement.AnalyzeTable analyze) {
-            return message("status", analyze(analyze, config, catalog));
+            return message("status", analyze(analyze, config, catalog, scope));
         }
         if (statement instanceof Statement.Explain explain) {
             if (explain.analyze()) {
@@ -205,7 +234,7 @@ public final class QueryService {
             return message("plan", explain(explain.plan(), explain.verbose(), config));
         }
         if (statement instanceof Statement.Query query) {
-            return run(query.plan(), config);
+            return run(query.plan(), config, text, scope);
         }
         if (statement instanceof Statement.CreateTableAs create) {
             if (catalog.hasTable(create.name()) || catalog.view(create.name()) != null) {
@@ -215,14 +244,15 @@ public final class QueryService {
                 throw new SluiceException("cannot create table '" + create.name() + "': a table or view of that name "
                         + "already exists");
             }
-            long rows = write(create.plan(), create.target(), config);
+            long rows = write(create.plan(), create.target(), config, text, scope);
             catalog.register(new TableSource(create.name(), create.target().format(), create.target().location(),
                     create.plan().schema()));
             return message("status", "created table " + create.name() + " with " + rows + " rows");
         }
         if (statement instanceof Statement.Insert insert) {
             TableSource table = insert.table();
-            long rows = write(insert.plan(), WriteTarget.of(table.location(), table.format(), insert.mode()), config);
+            long rows = write(insert.plan(), WriteTarget.of(table.location(), table.format(), insert.mode()), config,
+                    text, scope);
             return message("status", (insert.mode() == SaveMode.OVERWRITE ? "overwrote " : "inserted ") + rows
                     + " rows into " + table.name());
         }
@@ -234,16 +264,17 @@ public final class QueryService {
      * column its distinct values, NULLs, min and max), kept for the table's current files
      * ({@link FileFormats#recordAnalyzed}); columns not named keep what the footers say.
      */
-    private String analyze(Statement.AnalyzeTable analyze, QueryConfig config, InMemoryCatalog catalog) {
+    private String analyze(Statement.AnalyzeTable analyze, QueryConfig config, InMemoryCatalog catalog,
+            QueryScope scope) {
         TableSource table = analyze.table();
         String from = " FROM " + quote(table.name());
-        long rows = (Long) query("SELECT count(*)" + from, config, catalog).get(0);
+        long rows = (Long) query("SELECT count(*)" + from, config, catalog, scope).get(0);
         Statistics known = FileFormats.statistics(table);
         List<ColumnStatistics> columns = new ArrayList<>(known.columns());
         for (String column : analyze.columns()) {
             String c = quote(column);
             List<Object> r = query("SELECT count(DISTINCT " + c + "), count(" + c + "), min(" + c + "), max(" + c + ")" + from,
-                    config, catalog);
+                    config, catalog, scope);
             int index = table.schema().indexOf(column);
             DataType type = table.schema().field(index).type();
             Object min = statisticsValue(r.get(2), type);
@@ -258,9 +289,9 @@ public final class QueryService {
     }
 
     /** The single row of a query's result, its names resolved in {@code catalog} (the statement's own). */
-    private List<Object> query(String sql, QueryConfig config, InMemoryCatalog catalog) {
+    private List<Object> query(String sql, QueryConfig config, InMemoryCatalog catalog, QueryScope scope) {
         Statement.Query statement = (Statement.Query) SqlFrontEnd.parse(sql, catalog);
-        return QueryResult.fromIpc(run(statement.plan(), config)).rows().get(0);
+        return QueryResult.fromIpc(run(statement.plan(), config, sql, scope)).rows().get(0);
     }
 
     private static String quote(String name) {
@@ -357,21 +388,46 @@ public final class QueryService {
     public byte[] run(LogicalPlan plan) {
         QueryLimits.checkPlan(plan);
         fileAccess.checkTables(plan);
-        return run(plan, defaults);
+        return run(plan, defaults, "(plan) " + plan.getClass().getSimpleName(), QueryScope.NONE);
     }
 
-    private byte[] run(LogicalPlan plan, QueryConfig config) {
+    /** The queries (and writes) running now ({@code GET /v1/jobs}); cancel one with {@link RunningQueries#cancel}. */
+    public RunningQueries running() {
+        return running;
+    }
+
+    private byte[] run(LogicalPlan plan, QueryConfig config, String text, QueryScope scope) {
+        return tracked(text, scope, handle -> run(plan, config, handle));
+    }
+
+    /**
+     * Runs {@code work} as one listed query ({@link #running()}), its id told to {@code scope} while
+     * it runs; the handle tells the work's jobs whether the query was cancelled.
+     */
+    private <T> T tracked(String text, QueryScope scope, java.util.function.Function<RunningQueries.Handle, T> work) {
+        try (RunningQueries.Handle handle = running.start(text, scope.tag())) {
+            scope.started(handle.id());
+            try {
+                return work.apply(handle);
+            } finally {
+                scope.ended(handle.id());
+            }
+        }
+    }
+
+    private byte[] run(LogicalPlan plan, QueryConfig config, RunningQueries.Handle handle) {
         ExecutionPlan physical = physicalPlan(logicalOptimizer(config).optimize(plan), config);
         // split points resolved by the first attempt are bound again, not sampled again, by a second one
         ResolvedSplitPoints splits = new ResolvedSplitPoints();
         for (int attempt = 1; ; attempt++) {
             String jobId = "job" + jobIds.incrementAndGet();
             List<Stage> stages = StageCutter.cut(physical, jobId);
+            handle.runningAs(jobId);
             try {
-                List<MapStatus> result = scheduler.run(jobId, stages, splits);
+                List<MapStatus> result = scheduler.run(jobId, stages, splits, handle::cancelReason);
                 return collect(jobId, stages.get(stages.size() - 1), result, config.resultMaxBytes());
             } catch (TaskFailedException e) {
-                if (attempt >= JOB_ATTEMPTS) {
+                if (attempt >= JOB_ATTEMPTS || e instanceof AttemptsExhaustedException) {
                     throw new SluiceException("query failed: " + e.getMessage(), e);
                 }
                 LOG.warn("job {} failed ({}); running it again", jobId, e.getMessage());
@@ -395,16 +451,26 @@ public final class QueryService {
      * tasks stopped) is aborted, leaving the target as it was. Returns the number of rows written.
      */
     public long write(LogicalPlan plan, WriteTarget target, QueryConfig config) {
+        return write(plan, target, config, "(write) " + target.location(), QueryScope.NONE);
+    }
+
+    private long write(LogicalPlan plan, WriteTarget target, QueryConfig config, String text, QueryScope scope) {
+        return tracked(text, scope, handle -> write(plan, target, config, handle));
+    }
+
+    private long write(LogicalPlan plan, WriteTarget target, QueryConfig config, RunningQueries.Handle handle) {
         fileAccess.check(target.location());
         FileWriteExec.checkWritable(plan.schema());
         ExecutionPlan physical = new FileWriteExec(physicalPlan(logicalOptimizer(config).optimize(plan), config), target);
         boolean existed = FileCommitProtocol.setup(target);
+        ResolvedSplitPoints splits = new ResolvedSplitPoints();
         for (int attempt = 1; ; attempt++) {
             String jobId = "job" + jobIds.incrementAndGet();
             List<Stage> stages = StageCutter.cut(physical, jobId);
             boolean committed = false;
+            handle.runningAs(jobId);
             try {
-                List<MapStatus> result = scheduler.run(jobId, stages);
+                List<MapStatus> result = scheduler.run(jobId, stages, splits, handle::cancelReason);
                 List<String> attemptDirs = new ArrayList<>();
                 long rows = 0;
                 List<Batch> batches = fetcher.fetchAll(jobId, stages.get(stages.size() - 1).shuffleId(), result);
@@ -425,7 +491,7 @@ public final class QueryService {
                 LOG.info("job {} wrote {} rows in {} files to {}", jobId, rows, attemptDirs.size(), target.location());
                 return rows;
             } catch (TaskFailedException e) {
-                if (attempt >= JOB_ATTEMPTS) {
+                if (attempt >= JOB_ATTEMPTS || e instanceof AttemptsExhaustedException) {
                     throw new SluiceException("write to '" + target.location() + "' failed: " + e.getMessage(), e);
                 }
                 LOG.warn("job {} failed ({}); running it again", jobId, e.getMessage());

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.cluster.NodeConfig;
 import io.sluice.cluster.SluiceNode;
 import io.sluice.cluster.protocol.CoordinatorCommand;
+import io.sluice.cluster.protocol.GetMapOutputs;
+import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.TaskDescription;
@@ -74,6 +76,36 @@ class CoordinatorActorAuthTest {
 
         coordinator.tell(TaskFinished.succeeded(taskId, "w1", status).withSession(registered.session()));
         assertThat(result.get(20, TimeUnit.SECONDS)).isEqualTo(status);
+    }
+
+    @Test
+    void mapOutputRequestsAreAnsweredOnlyWithTheWorkersSession() throws Exception {
+        BlockingQueue<WorkerCommand> w1 = new LinkedBlockingQueue<>();
+        BlockingQueue<MapOutputs> answers = new LinkedBlockingQueue<>();
+        CompletableFuture<ActorRef<CoordinatorCommand>> coordinatorRef = new CompletableFuture<>();
+        CompletableFuture<ActorRef<WorkerCommand>> worker1 = new CompletableFuture<>();
+        CompletableFuture<ActorRef<MapOutputs>> asker = new CompletableFuture<>();
+        system = SluiceNode.start(Behaviors.setup(ctx -> {
+            coordinatorRef.complete(ctx.spawn(CoordinatorActor.create("coordinator-test"), "coordinator"));
+            worker1.complete(ctx.spawn(recording(w1), "w1"));
+            asker.complete(ctx.spawn(Behaviors.receive(MapOutputs.class).onAnyMessage(m -> {
+                answers.add(m);
+                return Behaviors.same();
+            }).build(), "asker"));
+            return Behaviors.empty();
+        }), NodeConfig.coordinator("127.0.0.1", 0));
+        ActorRef<CoordinatorCommand> coordinator = coordinatorRef.get(20, TimeUnit.SECONDS);
+        coordinator.tell(new RegisterWorker("w1", worker1.get(), "127.0.0.1", 1, 1));
+        WorkerRegistered registered = (WorkerRegistered) w1.poll(20, TimeUnit.SECONDS);
+
+        coordinator.tell(new GetMapOutputs("job1", "s1", 0, asker.get(), "w1", "0".repeat(32))); // wrong session
+        coordinator.tell(new GetMapOutputs("job1", "s1", 0, asker.get(), "w9", registered.session())); // unknown worker
+        assertThat(answers.poll(500, TimeUnit.MILLISECONDS)).isNull();
+
+        coordinator.tell(new GetMapOutputs("job1", "s1", 0, asker.get(), "w1", registered.session()));
+        MapOutputs answer = answers.poll(20, TimeUnit.SECONDS);
+        assertThat(answer).isNotNull();
+        assertThat(answer.error()).contains("no map outputs of shuffle s1");
     }
 
     private static Behavior<WorkerCommand> recording(BlockingQueue<WorkerCommand> into) {

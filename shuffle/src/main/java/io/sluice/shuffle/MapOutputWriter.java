@@ -41,7 +41,7 @@ import org.apache.arrow.vector.ipc.message.MessageSerializer;
  * <p>Bounded design: rows are buffered per partition on the heap; once more than
  * {@code maxBufferedRows} are buffered in total, all buffers are <em>spilled</em> to a spill file as
  * record batch messages in partition order (a sorted run), and an in-memory table remembers each
- * run's byte range per partition. {@link #commit()} then writes the data file partition by
+ * run's byte range per partition. {@link #commit(String)} then writes the data file partition by
  * partition: schema message, the raw bytes of that partition's messages from every spill (copied,
  * not decoded), the rows still buffered, end-of-stream. IPC messages are self-contained and
  * 8-byte multiples, so concatenating them yields a valid stream. A task therefore holds at most
@@ -49,14 +49,22 @@ import org.apache.arrow.vector.ipc.message.MessageSerializer;
  * one spill file being read), whatever the partition count. With a single partition there is no
  * order to restore, so buffered rows go straight to the data file instead of a spill.
  *
- * <p>Data goes to temporary names renamed into place by {@link #commit()} (data first, then index),
- * so a reader never sees a partial output; {@link #abort()} deletes everything. Not thread-safe.
+ * <p>Data goes to temporary names renamed into place by {@link #commit(String)} (data first, then index),
+ * so a reader never sees a partial output; {@link #abort()} deletes everything. When two attempts
+ * of one map task both finish on a worker (a retry after a timeout while the first attempt still
+ * ran), the first to commit wins: the index is the commit marker and names its task
+ * ({@code owner}); a later attempt of the same task that finds it discards its own files and
+ * reports the committed output's sizes, so an output readers were told about is never replaced
+ * under them. A different task (a recomputation of a lost or corrupt output) replaces it, and so
+ * does any writer when the owner is unknown (empty). Not thread-safe; commits of one output are
+ * serialized across writers.
  */
 final class MapOutputWriter {
     private static final int OUTPUT_BUFFER = 256 * 1024;
     private static final int COPY_BUFFER = 256 * 1024;
 
     private final Path dataFile;
+    private boolean committedByOther;
     private final Path indexFile;
     private final Path directory;
     private final int map;
@@ -144,6 +152,24 @@ final class MapOutputWriter {
         return total;
     }
 
+    /** Locks striped by output, so that two attempts of one map task commit one after the other. */
+    private static final Object[] COMMIT_LOCKS = new Object[64];
+
+    static {
+        for (int i = 0; i < COMMIT_LOCKS.length; i++) {
+            COMMIT_LOCKS[i] = new Object();
+        }
+    }
+
+    private static Object commitLock(Path index) {
+        return COMMIT_LOCKS[Math.floorMod(index.toAbsolutePath().hashCode(), COMMIT_LOCKS.length)];
+    }
+
+    /** Whether {@link #commit(String)} found another attempt's output already committed and kept it. */
+    boolean committedByOther() {
+        return committedByOther;
+    }
+
     /** Bytes of the committed data file. */
     long bytesWritten() {
         return bytesWritten;
@@ -155,7 +181,7 @@ final class MapOutputWriter {
     }
 
     /** Writes the data and index files; returns each partition's segment length in bytes (0 for empty ones). */
-    long[] commit() {
+    long[] commit(String owner) {
         checkOpen();
         finished = true;
         long start = System.nanoTime();
@@ -173,9 +199,17 @@ final class MapOutputWriter {
             }
             Path indexTemp = newTemporary(index.getFileName() + ".");
             Files.delete(indexTemp);
-            SegmentIndex.write(indexTemp, segments);
-            Files.move(dataTemp, data, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            Files.move(indexTemp, index, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            SegmentIndex.write(indexTemp, segments, owner);
+            synchronized (commitLock(index)) {
+                if (!owner.isEmpty() && Files.exists(index) && owner.equals(SegmentIndex.owner(index))) {
+                    // an earlier attempt committed this output: keep it, ours goes with the temporaries
+                    committedByOther = true;
+                    bytesWritten = Files.size(data);
+                    return SegmentIndex.lengths(index);
+                }
+                Files.move(dataTemp, data, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                Files.move(indexTemp, index, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
             long[] lengths = new long[segments.length];
             for (int r = 0; r < segments.length; r++) {
                 lengths[r] = segments[r].length();
@@ -216,7 +250,7 @@ final class MapOutputWriter {
 
     /**
      * With one partition there is no order to restore: instead of spilling, buffered rows go
-     * straight to the data file, which stays open until {@link #commit()}.
+     * straight to the data file, which stays open until {@link #commit(String)}.
      */
     private void appendDirect() throws IOException {
         if (direct == null) {
@@ -237,7 +271,7 @@ final class MapOutputWriter {
         }
     }
 
-    /** Deletes every temporary file; safe after a failed {@link #commit()} and more than once. */
+    /** Deletes every temporary file; safe after a failed {@link #commit(String)} and more than once. */
     void abort() {
         finished = true;
         if (direct != null) {

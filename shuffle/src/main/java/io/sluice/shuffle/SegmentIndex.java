@@ -3,6 +3,7 @@ package io.sluice.shuffle;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -13,6 +14,7 @@ import java.nio.file.StandardOpenOption;
  * <pre>
  * magic:i32 = "SLIX"  version:i32 = 1  partitions:i32
  * then per partition: offset:i64  length:i64  rows:i64  crc32c:i32
+ * then the owner: length:i32  UTF-8 bytes (the task whose attempt committed the output)
  * </pre>
  */
 final class SegmentIndex {
@@ -33,12 +35,14 @@ final class SegmentIndex {
     private SegmentIndex() {
     }
 
-    static void write(Path file, Segment[] segments) throws IOException {
-        ByteBuffer buffer = ByteBuffer.allocate(HEADER + ENTRY * segments.length);
+    static void write(Path file, Segment[] segments, String owner) throws IOException {
+        byte[] ownerBytes = owner.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer buffer = ByteBuffer.allocate(HEADER + ENTRY * segments.length + 4 + ownerBytes.length);
         buffer.putInt(MAGIC).putInt(VERSION).putInt(segments.length);
         for (Segment s : segments) {
             buffer.putLong(s.offset()).putLong(s.length()).putLong(s.rows()).putInt(s.crc());
         }
+        buffer.putInt(ownerBytes.length).put(ownerBytes);
         buffer.flip();
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             while (buffer.hasRemaining()) {
@@ -62,6 +66,40 @@ final class SegmentIndex {
             return new Segment(entry.getLong(), entry.getLong(), entry.getLong(), entry.getInt());
         } catch (IllegalArgumentException e) {
             throw new IOException("shuffle index " + file + " is corrupt: " + e.getMessage());
+        }
+    }
+
+    /** The task whose attempt committed this output; empty when unknown. */
+    static String owner(Path file) throws IOException {
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer header = readFully(in, 0, HEADER, file);
+            if (header.getInt() != MAGIC || header.getInt() != VERSION) {
+                throw new IOException("shuffle index " + file + " is not a version " + VERSION + " index");
+            }
+            long at = HEADER + (long) ENTRY * header.getInt();
+            int length = readFully(in, at, 4, file).getInt();
+            if (length < 0 || length > 4096) {
+                throw new IOException("shuffle index " + file + " is corrupt: owner of " + length + " bytes");
+            }
+            return new String(readFully(in, at + 4, length, file).array(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Every partition's segment length, in partition order. */
+    static long[] lengths(Path file) throws IOException {
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer header = readFully(in, 0, HEADER, file);
+            if (header.getInt() != MAGIC || header.getInt() != VERSION) {
+                throw new IOException("shuffle index " + file + " is not a version " + VERSION + " index");
+            }
+            int partitions = header.getInt();
+            ByteBuffer entries = readFully(in, HEADER, ENTRY * partitions, file);
+            long[] lengths = new long[partitions];
+            for (int r = 0; r < partitions; r++) {
+                entries.position(ENTRY * r + 8);
+                lengths[r] = entries.getLong();
+            }
+            return lengths;
         }
     }
 

@@ -43,16 +43,34 @@ import org.apache.arrow.memory.BufferAllocator;
  * Every failure is a {@link ShuffleFetchException} naming the server and the block. Thread-safe.
  */
 public final class ShuffleClient implements AutoCloseable {
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * The wait for an answer and for more bytes of one. A server that is alive answers within
+     * milliseconds and streams without pause; one whose worker died mid-answer sends nothing more,
+     * and its reader is a lost fetch after this long (the scheduler then recomputes its outputs).
+     */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * Connecting and the handshake. A worker that is gone refuses at once on a live host, but a
+     * host that is gone drops the packets: then the connect fails after this long (per try).
+     */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** System properties a worker reads its client's timeouts from ({@link io.sluice.plan.Durations}: 30s, 500ms). */
+    public static final String TIMEOUT_PROPERTY = "sluice.shuffle.io-timeout";
+    public static final String CONNECT_TIMEOUT_PROPERTY = "sluice.shuffle.connect-timeout";
 
     /**
-     * {@code secret} (null: none) answers servers' challenges; {@code timeout} bounds connecting,
-     * the handshake, the wait for an answer and each wait for more bytes.
+     * {@code secret} (null: none) answers servers' challenges; {@code connectTimeout} bounds
+     * connecting and the handshake; {@code timeout} the wait for an answer and each wait for more
+     * bytes.
      */
     public record Options(String secret, Duration timeout, int connectRetries, Duration retryBackoff,
-            Duration maxPooledIdle) {
+            Duration maxPooledIdle, Duration connectTimeout) {
         public Options {
             requireNonNull(timeout, "timeout is null");
+            requireNonNull(connectTimeout, "connectTimeout is null");
+            if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+                throw new IllegalArgumentException("connect timeout must be positive: " + connectTimeout);
+            }
             requireNonNull(retryBackoff, "retryBackoff is null");
             requireNonNull(maxPooledIdle, "maxPooledIdle is null");
             if (secret != null && secret.isEmpty()) {
@@ -67,19 +85,34 @@ public final class ShuffleClient implements AutoCloseable {
         }
 
         public static Options defaults() {
-            return new Options(null, DEFAULT_TIMEOUT, 3, Duration.ofMillis(100), Duration.ofSeconds(30));
+            return new Options(null, DEFAULT_TIMEOUT, 3, Duration.ofMillis(100), Duration.ofSeconds(30),
+                    DEFAULT_CONNECT_TIMEOUT);
+        }
+
+        /** These options with the timeouts {@code properties} names ({@link #TIMEOUT_PROPERTY}, ...), where set. */
+        public Options withTimeoutsFrom(java.util.function.UnaryOperator<String> properties) {
+            return new Options(secret, duration(properties, TIMEOUT_PROPERTY, timeout), connectRetries, retryBackoff,
+                    maxPooledIdle, duration(properties, CONNECT_TIMEOUT_PROPERTY, connectTimeout));
+        }
+
+        private static Duration duration(java.util.function.UnaryOperator<String> properties, String key, Duration fallback) {
+            String value = properties.apply(key);
+            if (value == null || value.isBlank()) {
+                return fallback;
+            }
+            return io.sluice.plan.Durations.parse(key, value);
         }
 
         public Options withSecret(String newSecret) {
-            return new Options(newSecret, timeout, connectRetries, retryBackoff, maxPooledIdle);
+            return new Options(newSecret, timeout, connectRetries, retryBackoff, maxPooledIdle, connectTimeout);
         }
 
         public Options withTimeout(Duration newTimeout) {
-            return new Options(secret, newTimeout, connectRetries, retryBackoff, maxPooledIdle);
+            return new Options(secret, newTimeout, connectRetries, retryBackoff, maxPooledIdle, connectTimeout);
         }
 
         public Options withConnectRetries(int retries) {
-            return new Options(secret, timeout, retries, retryBackoff, maxPooledIdle);
+            return new Options(secret, timeout, retries, retryBackoff, maxPooledIdle, connectTimeout);
         }
     }
 
@@ -93,6 +126,7 @@ public final class ShuffleClient implements AutoCloseable {
     private final Options options;
     private final byte[] secret;
     private final long timeoutMillis;
+    private final long connectTimeoutMillis;
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
     private final ConcurrentHashMap<String, ConcurrentLinkedDeque<Pooled>> idle = new ConcurrentHashMap<>();
@@ -118,13 +152,14 @@ public final class ShuffleClient implements AutoCloseable {
         this.options = requireNonNull(options, "options is null");
         this.secret = options.secret() == null ? null : options.secret().getBytes(StandardCharsets.UTF_8);
         this.timeoutMillis = options.timeout().toMillis();
+        this.connectTimeoutMillis = options.connectTimeout().toMillis();
         int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
         this.group = new MultiThreadIoEventLoopGroup(threads, ShuffleTransport.ioHandlerFactory());
         this.bootstrap = new Bootstrap()
                 .group(group)
                 .channel(ShuffleTransport.channel())
                 .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, timeoutMillis))
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeoutMillis))
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
@@ -255,7 +290,7 @@ public final class ShuffleClient implements AutoCloseable {
 
     private Channel connectOnce(BlockLocation block) {
         ChannelFuture future = bootstrap.connect(block.host(), block.port());
-        if (!future.awaitUninterruptibly(timeoutMillis + 1000)) {
+        if (!future.awaitUninterruptibly(connectTimeoutMillis + 1000)) {
             future.cancel(false);
             future.channel().close();
             throw new TransientConnectFailure("connect timed out", null);
@@ -266,11 +301,11 @@ public final class ShuffleClient implements AutoCloseable {
         Channel channel = future.channel();
         channel.attr(POOL_KEY).set(key(block.host(), block.port()));
         try {
-            channel.attr(HANDLER).get().ready.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            channel.attr(HANDLER).get().ready.get(connectTimeoutMillis, TimeUnit.MILLISECONDS);
             return channel;
         } catch (TimeoutException e) {
             channel.close();
-            throw new TransientConnectFailure("no handshake within " + timeoutMillis + " ms", null);
+            throw new TransientConnectFailure("no handshake within " + connectTimeoutMillis + " ms", null);
         } catch (InterruptedException e) {
             channel.close();
             Thread.currentThread().interrupt();

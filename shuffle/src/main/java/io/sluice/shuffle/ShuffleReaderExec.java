@@ -95,14 +95,18 @@ public record ShuffleReaderExec(Schema schema, String shuffleId, Partitioning pa
         if (partition < 0 || (partition >= n && !broadcast)) {
             throw new IllegalArgumentException("reduce partition " + partition + " out of range [0, " + n + ")");
         }
-        if (mapOutputs.isEmpty()) {
-            // A map stage has at least one task, so an unbound reader means the scheduler skipped withMapOutputs.
-            throw new IllegalStateException("shuffle " + shuffleId + " has no map outputs bound; run the map stage and "
-                    + "bind its outputs with withMapOutputs before executing the reader");
-        }
         ShuffleEnvironment env = context.service(ShuffleEnvironment.class);
         // A broadcast shuffle has one block per map output, read whole by every consumer partition.
-        return BatchStream.cancellable(new ReduceStream(env, broadcast ? 0 : partition, context), context);
+        int reduce = broadcast ? 0 : partition;
+        if (!mapOutputs.isEmpty()) {
+            return BatchStream.cancellable(new ReduceStream(env, reduce, mapOutputs, reduce, context), context);
+        }
+        List<MapStatus> located = context.service(MapOutputLocator.class).blocks(env.jobId(), shuffleId, reduce);
+        if (located.isEmpty()) {
+            // A map stage has at least one task, so no outputs at all means nothing was registered.
+            throw new IllegalStateException("shuffle " + shuffleId + " has no map outputs registered");
+        }
+        return BatchStream.cancellable(new ReduceStream(env, reduce, located, 0, context), context);
     }
 
     @Override
@@ -120,6 +124,9 @@ public record ShuffleReaderExec(Schema schema, String shuffleId, Partitioning pa
     private final class ReduceStream implements BatchStream {
         private final ShuffleEnvironment env;
         private final int partition;
+        /** Per map task, its server and, at {@code sizeIndex}, the size of this partition's block. */
+        private final List<MapStatus> mapOutputs;
+        private final int sizeIndex;
         private final TaskContext context;
         private final int[] maps;
         private final Map<Integer, RemoteSegment> requested = new HashMap<>();
@@ -131,12 +138,15 @@ public record ShuffleReaderExec(Schema schema, String shuffleId, Partitioning pa
         private long currentBytes;
         private boolean closed;
 
-        ReduceStream(ShuffleEnvironment env, int partition, TaskContext context) {
+        ReduceStream(ShuffleEnvironment env, int partition, List<MapStatus> mapOutputs, int sizeIndex,
+                TaskContext context) {
             this.env = env;
             this.partition = partition;
+            this.mapOutputs = mapOutputs;
+            this.sizeIndex = sizeIndex;
             this.context = context;
             this.maps = IntStream.range(0, mapOutputs.size())
-                    .filter(m -> mapOutputs.get(m).bytesPerPartition()[partition] > 0)
+                    .filter(m -> mapOutputs.get(m).bytesPerPartition()[sizeIndex] > 0)
                     .toArray();
         }
 
@@ -175,7 +185,7 @@ public record ShuffleReaderExec(Schema schema, String shuffleId, Partitioning pa
             }
             int map = maps[nextToConsume++];
             MapStatus status = mapOutputs.get(map);
-            long expected = status.bytesPerPartition()[partition];
+            long expected = status.bytesPerPartition()[sizeIndex];
             BlockLocation block = new BlockLocation(status.host(), status.port(), shuffleId, map, partition);
             currentBytes = expected;
             if (env.isLocal(status.host(), status.port())) {
@@ -201,7 +211,7 @@ public record ShuffleReaderExec(Schema schema, String shuffleId, Partitioning pa
                     nextToRequest++;
                     continue;
                 }
-                long size = status.bytesPerPartition()[partition];
+                long size = status.bytesPerPartition()[sizeIndex];
                 if (inFlightBytes > 0 && inFlightBytes + size > settings.maxInFlightBytes()) {
                     return;
                 }

@@ -117,7 +117,7 @@ public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitio
                     context.checkNotCancelled();
                 }
             }
-            long[] bytes = output.commit();
+            long[] bytes = output.commit(env.taskKey());
             committed = true;
             env.metrics().addWrite(output.recordsWritten(), output.bytesWritten(), output.writeNanos());
             return new MapStatus(env.workerId(), env.host(), env.port(), bytes);

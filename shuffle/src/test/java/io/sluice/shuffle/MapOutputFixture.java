@@ -27,6 +27,12 @@ final class MapOutputFixture {
     /** Writes map output {@code map} of {@code shuffleId} under {@code root}; returns the segment lengths. */
     static long[] write(Path root, String shuffleId, int map, int[] rows, BufferAllocator allocator,
             ShuffleCompression compression) throws Exception {
+        return write(root, shuffleId, map, rows, allocator, compression, "");
+    }
+
+    /** The same, committed as an attempt of task {@code owner}. */
+    static long[] write(Path root, String shuffleId, int map, int[] rows, BufferAllocator allocator,
+            ShuffleCompression compression, String owner) throws Exception {
         Files.createDirectories(ShuffleBlocks.shuffleDirectory(root, shuffleId));
         MapOutputWriter writer = new MapOutputWriter(ShuffleBlocks.dataFile(root, shuffleId, map),
                 ShuffleBlocks.indexFile(root, shuffleId, map), map, SCHEMA, rows.length, allocator, compression, 4096,
@@ -44,7 +50,7 @@ final class MapOutputFixture {
                     writer.add(r, new Col[] {Col.ofLongs(DataType.INT64, ids, null), Col.ofStrings(texts, null)});
                 }
             }
-            return writer.commit();
+            return writer.commit(owner);
         } catch (Exception e) {
             writer.abort();
             throw e;

@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -98,7 +99,7 @@ class MapOutputWriterTest {
                 }
             }
         }
-        long[] lengths = writer.commit();
+        long[] lengths = writer.commit("");
         assertThat(writer.recordsWritten()).isEqualTo(ROWS);
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files.map(f -> f.getFileName().toString()).toList())
@@ -126,5 +127,30 @@ class MapOutputWriterTest {
             assertThat(expect).as("partition %d complete", r).isGreaterThanOrEqualTo(ROWS);
         }
         assertThat(total).isEqualTo(ROWS);
+    }
+
+    /**
+     * Two attempts of one map task commit the same output: the first stays (the second reports the
+     * first's sizes and leaves no file behind); a recomputation by another task replaces it.
+     */
+    @Test
+    void theFirstCommittedAttemptOfATaskWins() throws Exception {
+        long[] first = MapOutputFixture.write(root, "j-twice", 0, new int[] {10, 20}, allocator,
+                ShuffleCompression.NONE, "job1-s0-p0-l1");
+        byte[] committed = Files.readAllBytes(ShuffleBlocks.dataFile(root, "j-twice", 0));
+        long[] second = MapOutputFixture.write(root, "j-twice", 0, new int[] {30, 40}, allocator,
+                ShuffleCompression.NONE, "job1-s0-p0-l1");
+        assertThat(second).containsExactly(first);
+        assertThat(Files.readAllBytes(ShuffleBlocks.dataFile(root, "j-twice", 0))).isEqualTo(committed);
+        try (Stream<Path> files = Files.list(ShuffleBlocks.shuffleDirectory(root, "j-twice"))) {
+            assertThat(files.map(f -> f.getFileName().toString()).toList())
+                    .containsExactlyInAnyOrder("map-0.data", "map-0.index");
+        }
+
+        long[] recomputed = MapOutputFixture.write(root, "j-twice", 0, new int[] {30, 40}, allocator,
+                ShuffleCompression.NONE, "job1-s0-p0-l2");
+        assertThat(recomputed).isNotEqualTo(first);
+        assertThat(SegmentIndex.lengths(ShuffleBlocks.indexFile(root, "j-twice", 0))).containsExactly(recomputed);
+        assertThat(SegmentIndex.owner(ShuffleBlocks.indexFile(root, "j-twice", 0))).isEqualTo("job1-s0-p0-l2");
     }
 }

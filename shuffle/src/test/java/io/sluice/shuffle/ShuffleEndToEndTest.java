@@ -263,13 +263,25 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
     }
 
     @Test
-    void readerWithoutMapOutputsIsABug() {
+    void anUnboundReaderAsksTheTasksLocatorForItsPartition() {
         Partitioning hash = new Partitioning.Hash(List.of(new Column("k")), 2);
         ShuffleReaderExec reader = new ShuffleReaderExec(SCHEMA, "j-unbound", hash, List.of());
+        List<String> asked = new java.util.ArrayList<>();
+        MapOutputLocator none = (jobId, shuffleId, partition) -> {
+            asked.add(shuffleId + "/" + partition);
+            return List.of();
+        };
         try (BufferAllocator allocator = root.newChildAllocator("reduce", 0, 1 << 20)) {
-            assertThatThrownBy(() -> reader.execute(0, task(env1, allocator)))
+            TaskContext withLocator = new TaskContext("task-" + taskCounter++, allocator, 8192,
+                    Map.of(ShuffleEnvironment.class, env1, MapOutputLocator.class, none));
+            assertThatThrownBy(() -> reader.execute(1, withLocator))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("j-unbound");
+            assertThat(asked).containsExactly("j-unbound/1");
+            // without a locator an unbound reader is a wiring bug
+            assertThatThrownBy(() -> reader.execute(0, task(env1, allocator)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("MapOutputLocator");
         }
         assertThat(reader.describe()).isEqualTo("ShuffleReaderExec: shuffle=j-unbound");
         assertThat(reader.children()).isEmpty();

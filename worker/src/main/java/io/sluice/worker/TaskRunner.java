@@ -12,6 +12,7 @@ import io.sluice.plan.physical.MapStatus;
 import io.sluice.plan.physical.TaskCancelledException;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.physical.FetchFailure;
+import io.sluice.shuffle.MapOutputLocator;
 import io.sluice.shuffle.ShuffleEnvironment;
 import io.sluice.shuffle.ShuffleFetchException;
 import io.sluice.shuffle.ShuffleTaskMetrics;
@@ -66,14 +67,17 @@ final class TaskRunner {
     record Outcome(TaskFinished finished, String shuffleId) {
     }
 
-    /** Runs the task; it stops at its next batch once {@code cancelled} answers true. */
-    Outcome run(TaskDescription task, BooleanSupplier cancelled) {
+    /**
+     * Runs the task; it stops at its next batch once {@code cancelled} answers true. Its shuffle
+     * readers learn where their blocks are from {@code locator}.
+     */
+    Outcome run(TaskDescription task, BooleanSupplier cancelled, MapOutputLocator locator) {
         long start = System.nanoTime();
-        ShuffleEnvironment environment = shuffle.forJob(task.jobId());
+        ShuffleEnvironment environment = shuffle.forTask(task.jobId(), task.launchId());
         Outcome outcome;
         TaskMemoryPool pool = memory.newTaskPool(task.taskId());
         try {
-            outcome = execute(task, environment, cancelled, pool);
+            outcome = execute(task, environment, cancelled, locator, pool);
         } finally {
             long left = pool.release();
             if (left != 0) {
@@ -89,7 +93,7 @@ final class TaskRunner {
     }
 
     private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled,
-            TaskMemoryPool pool) {
+            MapOutputLocator locator, TaskMemoryPool pool) {
         String shuffleId = null;
         try (SpillFiles spills = new SpillFiles(spillDirectory.resolve("spill-" + safeName(task.taskId())));
                 BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(),
@@ -98,7 +102,8 @@ final class TaskRunner {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
             TaskContext context = new TaskContext(task.jobId(), task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
-                    Map.of(ShuffleEnvironment.class, environment), cancelled, pool, spills, MemoryMetricsSink.NONE);
+                    Map.of(ShuffleEnvironment.class, environment, MapOutputLocator.class, locator), cancelled, pool, spills,
+                    MemoryMetricsSink.NONE);
             context.checkNotCancelled();
             // Every operator below the writer is counted for EXPLAIN ANALYZE: a clock read per batch.
             MeasuredExec.Measured measured = MeasuredExec.measure(plan.input());

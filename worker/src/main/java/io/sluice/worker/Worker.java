@@ -53,7 +53,7 @@ public final class Worker implements AutoCloseable {
         this.shuffleServer = new ShuffleServer(settings.host(), settings.shufflePort(), settings.localDirectory(),
                 ShuffleServer.Options.defaults().withSecret(settings.authSecret())).start();
         this.shuffleClient = new ShuffleClient(settings.workerId(),
-                ShuffleClient.Options.defaults().withSecret(settings.authSecret()));
+                ShuffleClient.Options.defaults().withSecret(settings.authSecret()).withTimeoutsFrom(System::getProperty));
         AtomicInteger threads = new AtomicInteger();
         this.slots = new ThreadPoolExecutor(settings.slots(), settings.slots(), 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), r -> {

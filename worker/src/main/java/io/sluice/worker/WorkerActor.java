@@ -3,12 +3,15 @@ package io.sluice.worker;
 import io.sluice.cluster.NodeRole;
 import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.CoordinatorCommand;
+import io.sluice.cluster.protocol.GetMapOutputs;
+import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
+import io.sluice.shuffle.MapOutputLocator;
 import io.sluice.shuffle.ShuffleServer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -22,6 +25,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
@@ -48,6 +52,9 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     record CoordinatorsChanged(Set<ActorRef<CoordinatorCommand>> coordinators) implements WorkerCommand {
     }
 
+    /** How long a task waits for the coordinator to say where its input blocks are. */
+    private static final java.time.Duration MAP_OUTPUTS_TIMEOUT = java.time.Duration.ofSeconds(30);
+
     private final RegisterWorker registration;
     private final TaskRunner runner;
     private final ExecutorService slots;
@@ -72,7 +79,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                     event -> new MemberLeft(event.member()));
             Cluster.get(context.getSystem()).subscriptions().tell(Subscribe.create(removals, ClusterEvent.MemberRemoved.class));
             RegisterWorker registration = new RegisterWorker(settings.workerId(), context.getSelf(), settings.host(),
-                    shufflePort, settings.slots());
+                    shufflePort, settings.slots(),
+                    Cluster.get(context.getSystem()).selfMember().uniqueAddress().longUid());
             return new WorkerActor(context, registration, runner, slots, shuffleServer, registered);
         });
     }
@@ -142,12 +150,41 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 msg.task().jobId(), msg.task().stageId(), msg.task().partition(), msg.task().attempt());
         AtomicBoolean cancelled = new AtomicBoolean();
         cancelFlags.put(taskId, cancelled);
+        MapOutputLocator locator = askCoordinator(replyTo, registration.workerId(), token,
+                getContext().getSystem().scheduler());
         slots.execute(() -> {
-            TaskRunner.Outcome outcome = runner.run(msg.task(), cancelled::get);
+            TaskRunner.Outcome outcome = runner.run(msg.task(), cancelled::get, locator);
             replyTo.tell(outcome.finished().withSession(token));
             self.tell(new TaskEnded(taskId, outcome.shuffleId()));
         });
         return this;
+    }
+
+    /**
+     * Map output locations come from the coordinator that sent the task, one partition's column at
+     * a time; the request carries this worker's registration token.
+     */
+    private static MapOutputLocator askCoordinator(ActorRef<CoordinatorCommand> coordinator, String workerId,
+            String token, org.apache.pekko.actor.typed.Scheduler scheduler) {
+        return (jobId, shuffleId, partition) -> {
+            MapOutputs answer;
+            try {
+                answer = AskPattern.<CoordinatorCommand, MapOutputs>ask(coordinator,
+                        replyTo -> new GetMapOutputs(jobId, shuffleId, partition, replyTo, workerId, token),
+                        MAP_OUTPUTS_TIMEOUT, scheduler)
+                        .toCompletableFuture().get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while asking for the map outputs of " + shuffleId);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("the coordinator did not tell the map outputs of " + shuffleId + ": "
+                        + e.getCause(), e.getCause());
+            }
+            if (answer.error() != null) {
+                throw new IllegalStateException(answer.error());
+            }
+            return answer.blocks();
+        };
     }
 
     /** A task still queued or running here stops at its next batch; an unknown one has ended already. */

@@ -107,4 +107,10 @@ public record WorkerSettings(String workerId, String host, int port, int shuffle
                 + ", taskMemoryLimitBytes=" + taskMemoryLimitBytes + ", stableAfter=" + stableAfter
                 + ", authSecret=" + (authSecret == null ? "none" : "set") + "]";
     }
+
+    /** Each task's Arrow memory limit, within the worker's. */
+    public WorkerSettings withTaskMemoryLimit(long bytes) {
+        return new WorkerSettings(workerId, host, port, shufflePort, coordinatorAddress, slots, localDirectory,
+                memoryLimitBytes, bytes, stableAfter, authSecret);
+    }
 }

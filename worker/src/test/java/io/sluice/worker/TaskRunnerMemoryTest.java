@@ -39,6 +39,11 @@ import org.junit.jupiter.api.io.TempDir;
  * worker's fatal-error handler runs and the error goes on.
  */
 class TaskRunnerMemoryTest {
+    /** These tasks read no shuffle: nobody asks where map outputs are. */
+    private static final io.sluice.shuffle.MapOutputLocator NO_READS = (job, shuffle, partition) -> {
+        throw new IllegalStateException("a task without shuffle readers asked for map outputs");
+    };
+
     @TempDir
     Path directory;
 
@@ -78,7 +83,7 @@ class TaskRunnerMemoryTest {
     void aSpillingSortSucceedsAndLeavesNothingBehind() {
         ExecutionPlan sort = new SortExec(new Rows(150_000, "ok"), List.of(SortKey.desc(new Column("v"))),
                 SortExec.NO_FETCH, true);
-        TaskRunner.Outcome outcome = runner.run(task(sort), () -> false);
+        TaskRunner.Outcome outcome = runner.run(task(sort), () -> false, NO_READS);
         assertThat(outcome.finished().error()).isNull();
         assertThat(outcome.finished().operatorMetrics().spills()[0]).as("the sort's spills").isPositive();
         assertThat(outcome.finished().operatorMetrics().peakMemory()[0]).isPositive();
@@ -86,7 +91,7 @@ class TaskRunnerMemoryTest {
 
     @Test
     void refusedMemoryIsAUserErrorNotRetried() {
-        TaskRunner.Outcome outcome = runner.run(task(new Rows(10, "memory")), () -> false);
+        TaskRunner.Outcome outcome = runner.run(task(new Rows(10, "memory")), () -> false, NO_READS);
         assertThat(outcome.finished().userError()).isTrue();
         assertThat(outcome.finished().error()).contains("Rows could not reserve");
         assertThat(fatal).isEmpty();
@@ -94,7 +99,8 @@ class TaskRunnerMemoryTest {
 
     @Test
     void anOutOfMemoryErrorStopsTheWorkerAndIsNotSwallowed() {
-        assertThatThrownBy(() -> runner.run(task(new Rows(10, "oom")), () -> false)).isInstanceOf(OutOfMemoryError.class);
+        assertThatThrownBy(() -> runner.run(task(new Rows(10, "oom")), () -> false, NO_READS))
+                .isInstanceOf(OutOfMemoryError.class);
         assertThat(fatal).hasSize(1).first().isInstanceOf(OutOfMemoryError.class);
     }
 

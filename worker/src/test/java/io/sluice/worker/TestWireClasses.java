@@ -3,7 +3,7 @@ package io.sluice.worker;
 import io.sluice.plan.wire.WireClasses;
 import java.util.List;
 
-/** The worker tests' own plan nodes, allowed on the wire in these tests only (test class path). */
+/** The worker tests' own operators, allowed on the wire in their JVM only (test class path). */
 public final class TestWireClasses implements WireClasses {
     @Override
     public List<Class<?>> classes() {

@@ -27,6 +27,20 @@ public record TaskDescription(String jobId, String taskId, int stageId, int part
         }
     }
 
+    /**
+     * This task as attempt {@code n}: the same launch, its own id ({@code <launch id>-a<n>}), so that
+     * reports of different attempts are told apart while their map outputs are known to be one.
+     */
+    public TaskDescription asAttempt(int n) {
+        return new TaskDescription(jobId, launchId() + "-a" + n, stageId, partition, n, plan);
+    }
+
+    /** The id shared by every attempt of this task. */
+    public String launchId() {
+        String suffix = "-a" + attempt;
+        return taskId.endsWith(suffix) ? taskId.substring(0, taskId.length() - suffix.length()) : taskId;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof TaskDescription t && jobId.equals(t.jobId) && taskId.equals(t.taskId)

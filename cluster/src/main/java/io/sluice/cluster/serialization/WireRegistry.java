@@ -3,6 +3,8 @@ package io.sluice.cluster.serialization;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import io.sluice.cluster.protocol.CancelTask;
+import io.sluice.cluster.protocol.GetMapOutputs;
+import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.RunTask;
@@ -51,7 +53,7 @@ final class WireRegistry {
 
     private static final List<Class<?>> PROTOCOL = List.of(RegisterWorker.class, WorkerRegistered.class,
             RunTask.class, TaskDescription.class, CancelTask.class, RemoveShuffles.class, TaskFinished.class,
-            TaskMetrics.class);
+            TaskMetrics.class, GetMapOutputs.class, MapOutputs.class);
 
     /** Loaded once: the providers on this node's class path. */
     private static final List<Class<?>> MODULE_CLASSES = loadModuleClasses();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.esotericsoftware.kryo.KryoException;
 import io.sluice.cluster.SamplePlans;
+import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.Alias;
@@ -89,6 +90,17 @@ class KryosTest {
         assertThat(back.port()).isEqualTo(4242);
         assertThat(back.bytesPerPartition()).containsExactly(0, 17, Long.MAX_VALUE, 3);
         assertThat(back.totalBytes()).isEqualTo(status.totalBytes());
+    }
+
+    @Test
+    void mapOutputAnswersRoundTrip() {
+        MapStatus block = new MapStatus("worker-1", "127.0.0.1", 4242, new long[] {17});
+        MapOutputs back = Kryos.deserialize(Kryos.serialize(MapOutputs.of(List.of(block))), MapOutputs.class);
+        assertThat(back.error()).isNull();
+        assertThat(back.blocks()).hasSize(1);
+        assertThat(back.blocks().get(0).bytesPerPartition()).containsExactly(17);
+        assertThat(Kryos.deserialize(Kryos.serialize(MapOutputs.failed("gone")), MapOutputs.class).error())
+                .isEqualTo("gone");
     }
 
     @Test

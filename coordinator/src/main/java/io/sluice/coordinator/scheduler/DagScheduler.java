@@ -50,15 +50,13 @@ public final class DagScheduler {
 
         /**
          * Told before a stage's tasks for {@code partitions} are handed out, with the exact plan
-         * they run (readers and split points bound): a first run, a recomputation of lost outputs,
+         * they run (split points bound; its readers ask the {@link MapOutputTracker} where their
+         * blocks are): a first run, a recomputation of lost outputs,
          * or a sampling run (stage ids from {@link #SAMPLE_STAGE_OFFSET}).
          */
         default void stageSubmitted(String jobId, int stageId, ShuffleWriterExec plan, List<Integer> partitions) {
         }
     }
-
-    /** How many lost-output recoveries one job may make before it fails. */
-    static final int MAX_RECOVERIES = 8;
 
     /** Sampled key rows per map partition when resolving range split points. */
     static final int SAMPLE_ROWS_PER_PARTITION = 1000;
@@ -66,19 +64,48 @@ public final class DagScheduler {
     /** Sampling runs of stage n are numbered n + this, so their task ids differ from the real stage's. */
     public static final int SAMPLE_STAGE_OFFSET = 10_000;
 
+    /** Bytes a task message needs beside its plan (ids, actor references), kept free under the frame limit. */
+    static final int TASK_MESSAGE_OVERHEAD = 16 * 1024;
+
     private final TaskLauncher launcher;
     private final BlockFetcher fetcher;
     private final Consumer<List<String>> removeShuffles;
+    private final MapOutputTracker tracker;
     private final long jobTimeoutMillis;
+    private final int stageMaxAttempts;
+    private final int maxFrameBytes;
     private final java.util.concurrent.atomic.AtomicLong sampleRuns = new java.util.concurrent.atomic.AtomicLong();
     private final List<StageListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The jobs running now, by id, so that another thread can cancel one. */
+    private final Map<String, Job> active = new java.util.concurrent.ConcurrentHashMap<>();
 
     public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
             long jobTimeoutMillis) {
+        this(launcher, fetcher, removeShuffles, new MapOutputTracker(), jobTimeoutMillis, 4, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param tracker where finished stages' map outputs are registered for the tasks that read them
+     * @param stageMaxAttempts submissions of one stage, the first included, before the job fails
+     * @param maxFrameBytes the transport's frame limit: a stage plan that cannot fit in a task message
+     *     fails the job at once instead of being dropped on the wire
+     */
+    public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
+            MapOutputTracker tracker, long jobTimeoutMillis, int stageMaxAttempts, int maxFrameBytes) {
         this.launcher = requireNonNull(launcher, "launcher is null");
         this.fetcher = requireNonNull(fetcher, "fetcher is null");
         this.removeShuffles = requireNonNull(removeShuffles, "removeShuffles is null");
+        this.tracker = requireNonNull(tracker, "tracker is null");
+        if (stageMaxAttempts < 1) {
+            throw new IllegalArgumentException("stageMaxAttempts must be at least 1: " + stageMaxAttempts);
+        }
         this.jobTimeoutMillis = jobTimeoutMillis;
+        this.stageMaxAttempts = stageMaxAttempts;
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    public MapOutputTracker tracker() {
+        return tracker;
     }
 
     public void addListener(StageListener listener) {
@@ -90,6 +117,63 @@ public final class DagScheduler {
     }
 
     /**
+     * One job's scheduling state, owned by the job's thread: stage plans (split points bound as they
+     * are resolved), the map outputs known so far, and how often each stage was submitted.
+     */
+    private final class Job {
+        final String id;
+        final long deadline;
+        final Map<String, List<MapStatus>> outputs = new HashMap<>();
+        final Map<Integer, ShuffleWriterExec> plans = new HashMap<>();
+        final Map<String, Stage> byShuffle = new HashMap<>();
+        final Map<Integer, Integer> attempts = new HashMap<>();
+        /** Stage completions, and a cancellation (an event without a stage), in arrival order. */
+        final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        /** Completed with the reason when the job is cancelled. */
+        final CompletableFuture<String> cancelled = new CompletableFuture<>();
+        /** Tasks done of each stage's latest submission, read by other threads for progress reports. */
+        final Map<Integer, StageCounter> progress = new java.util.concurrent.ConcurrentHashMap<>();
+
+        Job(String id, List<Stage> stages) {
+            this.id = id;
+            this.deadline = System.currentTimeMillis() + jobTimeoutMillis;
+            stages.forEach(s -> {
+                plans.put(s.id(), s.plan());
+                byShuffle.put(s.shuffleId(), s);
+            });
+        }
+
+        void cancel(String reason) {
+            if (cancelled.complete(reason)) {
+                events.add(new Cancelled());
+            }
+        }
+
+        SluiceException cancellation() {
+            return new SluiceException("job " + id + " was cancelled: " + cancelled.getNow("cancelled"));
+        }
+
+        /** Records a stage's (possibly partly recomputed) outputs and tells the tracker. */
+        void publish(String shuffleId, List<MapStatus> statuses) {
+            outputs.put(shuffleId, statuses);
+            tracker.register(id, shuffleId, statuses);
+        }
+
+        /**
+         * The next attempt number of this stage (its epoch), or a failure once it has been
+         * submitted {@code stageMaxAttempts} times; {@code cause} says why it is submitted again.
+         */
+        int nextAttempt(Stage stage, String cause) {
+            int attempt = attempts.merge(stage.id(), 1, Integer::sum) - 1;
+            if (attempt >= stageMaxAttempts) {
+                throw new AttemptsExhaustedException("job " + id + ": stage " + stage.id() + " was submitted "
+                        + stageMaxAttempts + " times (sluice.stage.max-attempts); last cause: " + cause);
+            }
+            return attempt;
+        }
+    }
+
+    /**
      * Runs the stages; returns the last (result) stage's map outputs. Every stage whose parents are
      * done is submitted at once, so independent stages (the two map sides of a join) run at the same
      * time and share the cluster's slots. A stage whose writer range-partitions over split points not
@@ -98,10 +182,12 @@ public final class DagScheduler {
      * into all of them, so their partitions line up.
      *
      * <p>All of the job's scheduling state is owned by the calling thread: tasks' completions arrive
-     * as events on a queue, so no lock is shared with the threads that complete them.
+     * as events on a queue, so no lock is shared with the threads that complete them. Each
+     * submission of a stage is an attempt with its own number (epoch); an event from an attempt
+     * that is no longer the stage's current one is ignored.
      */
     public List<MapStatus> run(String jobId, List<Stage> stages) {
-        return run(jobId, stages, new ResolvedSplitPoints());
+        return run(jobId, stages, new ResolvedSplitPoints(), () -> null);
     }
 
     /**
@@ -109,52 +195,80 @@ public final class DagScheduler {
      * the same query) instead of sampling, and recording the ones it resolves there.
      */
     public List<MapStatus> run(String jobId, List<Stage> stages, ResolvedSplitPoints splits) {
+        return run(jobId, stages, splits, () -> null);
+    }
+
+    /**
+     * The same; {@code cancelledBefore} tells a reason the job was cancelled before it was
+     * registered here (null if not), so that a cancellation racing with the start is not lost.
+     */
+    public List<MapStatus> run(String jobId, List<Stage> stages, ResolvedSplitPoints splits,
+            java.util.function.Supplier<String> cancelledBefore) {
         requireNonNull(splits, "splits is null");
         if (stages.isEmpty()) {
             throw new IllegalArgumentException("job " + jobId + " has no stages");
         }
-        long deadline = System.currentTimeMillis() + jobTimeoutMillis;
-        Map<String, List<MapStatus>> outputs = new HashMap<>();
-        Map<Integer, ShuffleWriterExec> plans = new HashMap<>();
-        stages.forEach(s -> plans.put(s.id(), s.plan()));
+        Job job = new Job(jobId, stages);
+        if (active.putIfAbsent(jobId, job) != null) {
+            throw new IllegalStateException("job " + jobId + " is already running");
+        }
+        String early = cancelledBefore.get();
+        if (early != null) {
+            active.remove(jobId);
+            throw new SluiceException("job " + jobId + " was cancelled: " + early);
+        }
         List<Stage> pending = new ArrayList<>(stages);
         Set<Integer> done = new HashSet<>();
-        Map<String, Stage> byShuffle = new HashMap<>();
-        stages.forEach(s -> byShuffle.put(s.shuffleId(), s));
-        Map<Integer, CompletableFuture<List<MapStatus>>> running = new HashMap<>();
-        BlockingQueue<StageEvent> events = new LinkedBlockingQueue<>();
-        int[] recoveries = {0};
+        Map<Integer, RunningStage> running = new HashMap<>();
+        BlockingQueue<Event> events = job.events;
+        Map<Integer, String> resubmitCause = new HashMap<>();
         try {
             while (!pending.isEmpty()) {
                 List<Stage> ready;
                 try {
-                    ready = runnable(pending, running.keySet(), done, plans, outputs, jobId, deadline, splits);
+                    ready = runnable(job, pending, running.keySet(), done, splits);
                 } catch (FetchFailedException samplingFailed) {
                     // resolving split points samples the parents' outputs: a lost one is recomputed, then sampled again
-                    recover(jobId, samplingFailed, byShuffle, plans, outputs, deadline, recoveries);
+                    recover(job, samplingFailed);
                     continue;
                 }
                 for (Stage stage : ready) {
-                    CompletableFuture<List<MapStatus>> tasks = launchTasks(jobId, stage, plans.get(stage.id()), outputs,
+                    int attempt = job.nextAttempt(stage, resubmitCause.getOrDefault(stage.id(), "none"));
+                    CompletableFuture<List<MapStatus>> tasks = launchTasks(job, stage, attempt, job.plans.get(stage.id()),
                             allPartitions(stage));
-                    running.put(stage.id(), tasks);
-                    tasks.whenComplete((statuses, error) -> events.add(new StageEvent(stage, statuses, error)));
+                    running.put(stage.id(), new RunningStage(attempt, tasks));
+                    tasks.whenComplete((statuses, error) -> events.add(new StageEvent(stage, attempt, statuses, error)));
                 }
                 if (running.isEmpty()) {
                     throw new IllegalStateException("job " + jobId + ": no stage can run; pending " + pending);
                 }
-                StageEvent event = nextEvent(events, deadline, jobId);
+                Event next = nextEvent(events, job.deadline, jobId);
+                if (next instanceof Cancelled) {
+                    throw job.cancellation();
+                }
+                if (next instanceof ServerLost lost) {
+                    recomputeOutputsOn(job, lost, pending, done);
+                    continue;
+                }
+                StageEvent event = (StageEvent) next;
+                RunningStage current = running.get(event.stage().id());
+                if (current == null || current.attempt() != event.attempt()) {
+                    LOG.debug("job {}: ignoring a late event of stage {} attempt {}", jobId, event.stage().id(),
+                            event.attempt());
+                    continue;
+                }
                 running.remove(event.stage().id());
                 if (event.error() != null) {
                     Throwable cause = unwrap(event.error());
                     if (cause instanceof FetchFailedException fetchFailed) {
                         // the stage is submitted again on the next turn, once its lost inputs are rewritten
-                        recover(jobId, fetchFailed, byShuffle, plans, outputs, deadline, recoveries);
+                        resubmitCause.put(event.stage().id(), fetchFailed.getMessage());
+                        recover(job, fetchFailed);
                         continue;
                     }
                     throw failure(cause, jobId, event.stage());
                 }
-                outputs.put(event.stage().shuffleId(), event.statuses());
+                job.publish(event.stage().shuffleId(), event.statuses());
                 pending.remove(event.stage());
                 done.add(event.stage().id());
                 for (StageListener listener : listeners) {
@@ -163,52 +277,139 @@ public final class DagScheduler {
             }
         } finally {
             // a failed job leaves no task running: queued ones never start
-            running.values().forEach(f -> f.cancel(false));
+            running.values().forEach(r -> r.tasks().cancel(false));
+            tracker.removeJob(jobId);
+            active.remove(jobId);
         }
-        return outputs.get(stages.get(stages.size() - 1).shuffleId());
+        return job.outputs.get(stages.get(stages.size() - 1).shuffleId());
     }
 
-    /** A stage's tasks all finished ({@code statuses}), or one failed ({@code error}). */
-    private record StageEvent(Stage stage, List<MapStatus> statuses, Throwable error) {
+    /** How far one submitted stage is: tasks finished of its current submission. */
+    public record StageProgress(int stage, int done, int total) {
+    }
+
+    /** A stage submission's task count and finished tasks, counted by the threads completing them. */
+    private record StageCounter(int total, java.util.concurrent.atomic.AtomicInteger done) {
+    }
+
+    /** The stages of a running job not finished yet, by stage id; empty when no such job runs. */
+    public List<StageProgress> progress(String jobId) {
+        Job job = active.get(jobId);
+        if (job == null) {
+            return List.of();
+        }
+        List<StageProgress> out = new ArrayList<>();
+        new java.util.TreeMap<>(job.progress).forEach((stage, counter) -> {
+            int done = counter.done().get();
+            if (done < counter.total()) {
+                out.add(new StageProgress(stage, done, counter.total()));
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Cancels a running job: its thread stops waiting, its tasks are cancelled (running ones are
+     * told to stop) and {@link #run} fails with a {@link SluiceException} naming {@code reason}.
+     * False when no such job is running.
+     */
+    public boolean cancel(String jobId, String reason) {
+        Job job = active.get(jobId);
+        if (job == null) {
+            return false;
+        }
+        LOG.info("job {}: cancelling ({})", jobId, reason);
+        job.cancel(reason);
+        return true;
+    }
+
+    /** The current attempt of a submitted stage and its tasks' combined future. */
+    private record RunningStage(int attempt, CompletableFuture<List<MapStatus>> tasks) {
+    }
+
+    /** What the job's thread waits for. */
+    private sealed interface Event permits StageEvent, Cancelled, ServerLost {
+    }
+
+    /** Attempt {@code attempt} of a stage: its tasks all finished ({@code statuses}), or one failed ({@code error}). */
+    private record StageEvent(Stage stage, int attempt, List<MapStatus> statuses, Throwable error) implements Event {
+    }
+
+    /** The job was cancelled ({@link Job#cancelled} says why). */
+    private record Cancelled() implements Event {
+    }
+
+    /** The worker serving shuffle files at {@code host:port} left the cluster: its outputs are gone. */
+    private record ServerLost(String host, int port) implements Event {
+    }
+
+    /**
+     * A worker left the cluster: every running job forgets the map outputs its shuffle server held
+     * and recomputes at once those a stage still to run will read, instead of waiting for readers
+     * to fail fetching them.
+     */
+    public void serverLost(String host, int port) {
+        for (Job job : active.values()) {
+            job.events.add(new ServerLost(host, port));
+        }
+    }
+
+    /** Recomputes the outputs on a lost server of each finished stage that a pending stage reads. */
+    private void recomputeOutputsOn(Job job, ServerLost lost, List<Stage> pending, Set<Integer> done) {
+        for (Stage stage : job.byShuffle.values()) {
+            List<MapStatus> statuses = job.outputs.get(stage.shuffleId());
+            if (statuses == null || !done.contains(stage.id())
+                    || pending.stream().noneMatch(p -> p.parents().contains(stage.id()))) {
+                continue;
+            }
+            for (int m = 0; m < statuses.size(); m++) {
+                MapStatus status = statuses.get(m);
+                if (status.host().equals(lost.host()) && status.port() == lost.port()) {
+                    FetchFailure failure = new FetchFailure(stage.shuffleId(), m, lost.host(), lost.port(), true);
+                    recover(job, new FetchFailedException(failure, "the worker serving " + lost.host() + ":"
+                            + lost.port() + " left the cluster"));
+                    break;
+                }
+            }
+        }
     }
 
     /**
      * The pending stages that can be submitted now: not running, parents done, and range split
      * points resolved (resolving them here when the whole group sharing them is ready).
      */
-    private List<Stage> runnable(List<Stage> pending, Set<Integer> running, Set<Integer> done,
-            Map<Integer, ShuffleWriterExec> plans, Map<String, List<MapStatus>> outputs, String jobId, long deadline,
+    private List<Stage> runnable(Job job, List<Stage> pending, Set<Integer> running, Set<Integer> done,
             ResolvedSplitPoints splits) {
         List<Stage> ready = new ArrayList<>();
         for (Stage candidate : pending) {
             if (running.contains(candidate.id()) || !done.containsAll(candidate.parents())) {
                 continue;
             }
-            Optional<Partitioning.Range> range = unresolvedRange(plans.get(candidate.id()));
+            Optional<Partitioning.Range> range = unresolvedRange(job.plans.get(candidate.id()));
             if (range.isPresent()) {
                 String id = range.get().splits().id();
                 Optional<List<List<Object>>> recorded = splits.get(id);
                 if (recorded.isPresent()) {
-                    bindSplits(plans, candidate, recorded.get());
+                    bindSplits(job.plans, candidate, recorded.get());
                     ready.add(candidate);
                     continue;
                 }
                 List<Stage> group = pending.stream()
-                        .filter(s -> unresolvedRange(plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
+                        .filter(s -> unresolvedRange(job.plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
                         .toList();
                 if (!group.stream().allMatch(s -> done.containsAll(s.parents()))) {
                     continue;
                 }
-                resolveSplits(jobId, group, plans, outputs, deadline, splits);
+                resolveSplits(job, group, splits);
             }
             ready.add(candidate);
         }
         return ready;
     }
 
-    private static StageEvent nextEvent(BlockingQueue<StageEvent> events, long deadline, String jobId) {
+    private static Event nextEvent(BlockingQueue<Event> events, long deadline, String jobId) {
         try {
-            StageEvent event = events.poll(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+            Event event = events.poll(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
             if (event == null) {
                 throw new SluiceException("job " + jobId + " timed out");
             }
@@ -227,33 +428,39 @@ public final class DagScheduler {
         return all;
     }
 
-    private List<MapStatus> runStage(String jobId, Stage stage, ShuffleWriterExec plan,
-            Map<String, List<MapStatus>> outputs, long deadline) {
-        return runTasks(jobId, stage, plan, outputs, deadline, allPartitions(stage));
-    }
-
-    /** Runs the stage's tasks for {@code partitions} and waits; their map outputs, in that order. */
-    private List<MapStatus> runTasks(String jobId, Stage stage, ShuffleWriterExec plan,
-            Map<String, List<MapStatus>> outputs, long deadline, List<Integer> partitions) {
-        return await(launchTasks(jobId, stage, plan, outputs, partitions), deadline, jobId, stage);
+    /** Runs the stage's tasks for {@code partitions} as its next attempt and waits; their map outputs, in that order. */
+    private List<MapStatus> runTasks(Job job, Stage stage, ShuffleWriterExec plan, List<Integer> partitions, String cause) {
+        int attempt = job.nextAttempt(stage, cause);
+        return await(job, launchTasks(job, stage, attempt, plan, partitions), stage);
     }
 
     /**
      * Submits the stage's tasks for {@code partitions}; the future completes with their map outputs
-     * in that order, or fails with the first task's failure, the others then being cancelled (queued
-     * ones never start; running ones finish and are ignored). Cancelling the future cancels them all.
+     * in that order, or fails with the first task's failure, the others then being cancelled.
+     * Cancelling the future cancels them all. The plan goes out with its shuffle readers unbound:
+     * each task asks the {@link MapOutputTracker} for the blocks its partition reads.
      */
-    private CompletableFuture<List<MapStatus>> launchTasks(String jobId, Stage stage, ShuffleWriterExec plan,
-            Map<String, List<MapStatus>> outputs, List<Integer> partitions) {
-        ShuffleWriterExec bound = (ShuffleWriterExec) ExecutionPlans.transformUp(plan, node -> bindReader(node, outputs));
-        for (StageListener listener : listeners) {
-            listener.stageSubmitted(jobId, stage.id(), bound, List.copyOf(partitions));
+    private CompletableFuture<List<MapStatus>> launchTasks(Job job, Stage stage, int attempt, ShuffleWriterExec plan,
+            List<Integer> partitions) {
+        ExecutionPlans.transformUp(plan, node -> checkInputsKnown(node, job.outputs));
+        byte[] bytes = Kryos.serialize(plan);
+        if ((long) bytes.length + TASK_MESSAGE_OVERHEAD > maxFrameBytes) {
+            throw new SluiceException("stage " + stage.id() + " of job " + job.id + " serializes to " + bytes.length
+                    + " bytes, more than a task message may carry (the cluster transport's frame limit is " + maxFrameBytes
+                    + " bytes, pekko.remote.artery.advanced.maximum-frame-size); make the plan smaller, e.g. a long IN "
+                    + "list or literal table into a joined table");
         }
-        byte[] bytes = Kryos.serialize(bound);
-        LOG.debug("job {} stage {}: {} tasks", jobId, stage.id(), partitions.size());
+        for (StageListener listener : listeners) {
+            listener.stageSubmitted(job.id, stage.id(), plan, List.copyOf(partitions));
+        }
+        LOG.debug("job {} stage {} attempt {}: {} tasks", job.id, stage.id(), attempt, partitions.size());
         List<CompletableFuture<MapStatus>> futures = new ArrayList<>(partitions.size());
+        StageCounter counter = new StageCounter(partitions.size(), new java.util.concurrent.atomic.AtomicInteger());
+        job.progress.put(stage.id(), counter);
         for (int p : partitions) {
-            futures.add(launcher.launch(jobId, stage.id(), p, bytes));
+            CompletableFuture<MapStatus> task = launcher.launch(job.id, stage.id(), p, bytes);
+            task.thenRun(counter.done()::incrementAndGet);
+            futures.add(task);
         }
         CompletableFuture<List<MapStatus>> result = new CompletableFuture<>();
         for (CompletableFuture<MapStatus> f : futures) {
@@ -282,23 +489,20 @@ public final class DagScheduler {
      * Recomputes lost map outputs from lineage: the failed one alone when its server is alive (a
      * corrupt or missing output), else every output of the failed read's stage that lived on the
      * same shuffle server, written again by re-running those map tasks (their own inputs
-     * recomputed first if they are lost too). Bounded by {@link #MAX_RECOVERIES} per job.
+     * recomputed first if they are lost too). Each re-run is an attempt of that stage, bounded by
+     * {@code sluice.stage.max-attempts}. A burst of failures naming one lost server recomputes once:
+     * a failure about an output already moved off that server only re-reads it.
      */
-    private void recover(String jobId, FetchFailedException failed, Map<String, Stage> byShuffle,
-            Map<Integer, ShuffleWriterExec> plans, Map<String, List<MapStatus>> outputs, long deadline, int[] recoveries) {
+    private void recover(Job job, FetchFailedException failed) {
         FetchFailure failure = failed.failure();
-        Stage parent = byShuffle.get(failure.shuffleId());
-        List<MapStatus> statuses = parent == null ? null : outputs.get(parent.shuffleId());
+        Stage parent = job.byShuffle.get(failure.shuffleId());
+        List<MapStatus> statuses = parent == null ? null : job.outputs.get(parent.shuffleId());
         if (statuses == null) {
-            throw new TaskFailedException("job " + jobId + ": cannot recompute " + failure + ": " + failed.getMessage());
+            throw new TaskFailedException("job " + job.id + ": cannot recompute " + failure + ": " + failed.getMessage());
         }
         if (failure.serverLost() && failure.map() < statuses.size() && !livesOn(statuses.get(failure.map()), failure)) {
             // another stage's failure already moved this output off the lost server: just read it again
             return;
-        }
-        if (++recoveries[0] > MAX_RECOVERIES) {
-            throw new TaskFailedException("job " + jobId + " lost map outputs " + MAX_RECOVERIES + " times; last: "
-                    + failed.getMessage());
         }
         List<Integer> lost = new ArrayList<>();
         for (int m = 0; m < statuses.size() && failure.serverLost(); m++) {
@@ -309,19 +513,19 @@ public final class DagScheduler {
         if (lost.isEmpty()) {
             lost.add(failure.map());
         }
-        LOG.warn("job {}: recomputing {} map outputs of stage {} lost with {}:{}", jobId, lost.size(), parent.id(),
+        LOG.warn("job {}: recomputing {} map outputs {} of stage {} lost with {}:{}", job.id, lost.size(), lost, parent.id(),
                 failure.host(), failure.port());
         while (true) {
             try {
-                List<MapStatus> recomputed = runTasks(jobId, parent, plans.get(parent.id()), outputs, deadline, lost);
+                List<MapStatus> recomputed = runTasks(job, parent, job.plans.get(parent.id()), lost, failed.getMessage());
                 List<MapStatus> updated = new ArrayList<>(statuses);
                 for (int i = 0; i < lost.size(); i++) {
                     updated.set(lost.get(i), recomputed.get(i));
                 }
-                outputs.put(parent.shuffleId(), updated);
+                job.publish(parent.shuffleId(), updated);
                 return;
             } catch (FetchFailedException deeper) {
-                recover(jobId, deeper, byShuffle, plans, outputs, deadline, recoveries);
+                recover(job, deeper);
             }
         }
     }
@@ -362,8 +566,9 @@ public final class DagScheduler {
         plans.put(stage.id(), new ShuffleWriterExec(writer.input(), r.withBoundaries(boundaries), writer.shuffleId()));
     }
 
-    private void resolveSplits(String jobId, List<Stage> group, Map<Integer, ShuffleWriterExec> plans,
-            Map<String, List<MapStatus>> outputs, long deadline, ResolvedSplitPoints splits) {
+    private void resolveSplits(Job job, List<Stage> group, ResolvedSplitPoints splits) {
+        String jobId = job.id;
+        Map<Integer, ShuffleWriterExec> plans = job.plans;
         List<Batch> samples = new ArrayList<>();
         List<String> sampleShuffles = new ArrayList<>();
         try {
@@ -379,7 +584,8 @@ public final class DagScheduler {
                         shuffleId);
                 sampleShuffles.add(shuffleId);
                 Stage sampling = new Stage(SAMPLE_STAGE_OFFSET + stage.id(), shuffleId, sampler, stage.parents());
-                samples.addAll(fetcher.fetchAll(jobId, shuffleId, runStage(jobId, sampling, sampler, outputs, deadline)));
+                samples.addAll(fetcher.fetchAll(jobId, shuffleId, runTasks(job, sampling, sampler, allPartitions(sampling),
+                        "none")));
             }
             List<List<Object>> boundaries = RangeBoundaries.computeFromBatches(samples, range.keys(), range.partitionCount());
             splits.record(range.splits().id(), boundaries);
@@ -393,29 +599,32 @@ public final class DagScheduler {
         }
     }
 
-    private static ExecutionPlan bindReader(ExecutionPlan node, Map<String, List<MapStatus>> outputs) {
-        if (node instanceof ShuffleReaderExec reader) {
-            List<MapStatus> statuses = outputs.get(reader.shuffleId());
-            if (statuses == null) {
-                throw new IllegalStateException("stage reads shuffle " + reader.shuffleId() + " before it ran");
-            }
-            return reader.withMapOutputs(statuses);
+    private static ExecutionPlan checkInputsKnown(ExecutionPlan node, Map<String, List<MapStatus>> outputs) {
+        if (node instanceof ShuffleReaderExec reader && !outputs.containsKey(reader.shuffleId())) {
+            throw new IllegalStateException("stage reads shuffle " + reader.shuffleId() + " before it ran");
         }
         return node;
     }
 
-    private static <T> T await(CompletableFuture<T> future, long deadline, String jobId, Stage stage) {
+    /** Waits for {@code future} within the job's deadline; a cancellation of the job ends the wait too. */
+    private static <T> T await(Job job, CompletableFuture<T> future, Stage stage) {
         try {
-            return future.get(Math.max(1, deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+            CompletableFuture.anyOf(future, job.cancelled)
+                    .get(Math.max(1, job.deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);
+            if (!future.isDone()) {
+                future.cancel(false);
+                throw job.cancellation();
+            }
+            return future.get();
         } catch (ExecutionException | CompletionException e) {
-            throw failure(unwrap(e), jobId, stage);
+            throw failure(unwrap(e), job.id, stage);
         } catch (TimeoutException e) {
             future.cancel(false);
-            throw new SluiceException("job " + jobId + " timed out in stage " + stage.id());
+            throw new SluiceException("job " + job.id + " timed out in stage " + stage.id());
         } catch (InterruptedException e) {
             future.cancel(false);
             Thread.currentThread().interrupt();
-            throw new SluiceException("job " + jobId + " was interrupted");
+            throw new SluiceException("job " + job.id + " was interrupted");
         }
     }
 

@@ -46,12 +46,13 @@ class DagSchedulerTest {
     private RootAllocator allocator;
     private ShuffleClient client;
     private DagScheduler scheduler;
+    private TaskLauncher launcher;
 
     @BeforeEach
     void start() {
         allocator = new RootAllocator();
         client = new ShuffleClient("test");
-        TaskLauncher launcher = (jobId, stageId, partition, plan) -> {
+        launcher = (jobId, stageId, partition, plan) -> {
             CompletableFuture<MapStatus> task = new CompletableFuture<>();
             launched.put(stageId + "/" + partition, task);
             launches.add(Map.entry(stageId + "/" + partition, task));
@@ -82,6 +83,18 @@ class DagSchedulerTest {
         MapStatus result = status("w-result");
         launched.get("2/0").complete(result);
         assertThat(job.get(5, TimeUnit.SECONDS)).containsExactly(result);
+    }
+
+    /** A cancelled job stops at once, cancelling its running tasks. */
+    @Test
+    void aCancelledJobCancelsItsTasks() throws Exception {
+        Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", List.of(stage(0, List.of()))));
+        CompletableFuture<MapStatus> task = nextLaunch("0/0");
+        assertThat(scheduler.cancel("job1", "asked by a test")).isTrue();
+        assertThatThrownBy(() -> job.get(5, TimeUnit.SECONDS)).hasRootCauseInstanceOf(io.sluice.plan.SluiceException.class)
+                .rootCause().hasMessage("job job1 was cancelled: asked by a test");
+        assertThat(task.isCancelled()).isTrue();
+        assertThat(scheduler.cancel("job1", "again")).isFalse();
     }
 
     /** A failed stage fails the job and cancels the other stage's running tasks. */
@@ -119,6 +132,124 @@ class DagSchedulerTest {
         MapStatus result = status("w-result");
         nextLaunch("1/0").complete(result);
         assertThat(job.get(5, TimeUnit.SECONDS)).containsExactly(result);
+    }
+
+    /**
+     * Two stages reading one lost server's outputs both fail: the lost map output is recomputed
+     * once, and both stages are submitted again.
+     */
+    @Test
+    void aBurstOfFetchFailuresFromOneLostWorkerRecomputesOnce() throws Exception {
+        List<Stage> stages = List.of(stage(0, List.of()), stage(1, List.of(0)), stage(2, List.of(0)),
+                stage(3, List.of(1, 2)));
+        Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", stages));
+        nextLaunch("0/0").complete(new MapStatus("w-lost", "127.0.0.1", 7, new long[] {1}));
+        Map<String, CompletableFuture<MapStatus>> readers = nextLaunches(2);
+        FetchFailedException lost = new FetchFailedException(new FetchFailure("job1-s0", 0, "127.0.0.1", 7, true),
+                "connection refused");
+        readers.get("1/0").completeExceptionally(lost);
+        nextLaunch("0/0").complete(new MapStatus("w-new", "127.0.0.1", 8, new long[] {1}));
+        nextLaunch("1/0").complete(status("w-new"));
+        readers.get("2/0").completeExceptionally(lost);
+        // the output already moved off the lost server: stage 2 reads it again, nothing is recomputed
+        nextLaunch("2/0").complete(status("w-new"));
+        MapStatus result = status("w-result");
+        nextLaunch("3/0").complete(result);
+        assertThat(job.get(5, TimeUnit.SECONDS)).containsExactly(result);
+        assertThat(launches).isEmpty();
+    }
+
+    /**
+     * A worker leaves while a stage reading its outputs runs: the lost output is recomputed at once,
+     * before any reader fails; the reader that then fails on the old location only runs again.
+     */
+    @Test
+    void aLeavingWorkersOutputsAreRecomputedAtOnce() throws Exception {
+        Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", List.of(stage(0, List.of()),
+                stage(1, List.of(0)))));
+        nextLaunch("0/0").complete(new MapStatus("w-gone", "127.0.0.1", 7, new long[] {1}));
+        CompletableFuture<MapStatus> reader = nextLaunch("1/0");
+        scheduler.serverLost("127.0.0.1", 7);
+        nextLaunch("0/0").complete(new MapStatus("w-new", "127.0.0.1", 8, new long[] {1}));
+        reader.completeExceptionally(new FetchFailedException(new FetchFailure("job1-s0", 0, "127.0.0.1", 7, true),
+                "connection refused"));
+        MapStatus result = status("w-result");
+        nextLaunch("1/0").complete(result);
+        assertThat(job.get(5, TimeUnit.SECONDS)).containsExactly(result);
+        assertThat(launches).isEmpty();
+    }
+
+    /** A stage whose output is lost every time fails its job after sluice.stage.max-attempts submissions. */
+    @Test
+    void aStageIsSubmittedAtMostStageMaxAttemptsTimes() throws Exception {
+        scheduler = new DagScheduler(launcher, new BlockFetcher(client, allocator), shuffles -> { },
+                new MapOutputTracker(), 10_000, 2, Integer.MAX_VALUE);
+        Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", List.of(stage(0, List.of()),
+                stage(1, List.of(0)))));
+        FetchFailedException corrupt = new FetchFailedException(new FetchFailure("job1-s0", 0, "127.0.0.1", 1, false),
+                "checksum mismatch");
+        nextLaunch("0/0").complete(status("w0"));
+        nextLaunch("1/0").completeExceptionally(corrupt);
+        nextLaunch("0/0").complete(status("w0"));
+        nextLaunch("1/0").completeExceptionally(corrupt);
+        // recomputing the lost output would be stage 0's third submission
+        assertThatThrownBy(() -> job.get(5, TimeUnit.SECONDS)).hasRootCauseInstanceOf(AttemptsExhaustedException.class)
+                .rootCause().hasMessageContaining("stage 0 was submitted 2 times (sluice.stage.max-attempts)")
+                .hasMessageContaining("checksum mismatch");
+        assertThat(launches).isEmpty();
+    }
+
+    /**
+     * A reading stage's task carries no map output table: its plan goes out with the shuffle reader
+     * unbound, and the tracker serves each task the one column of block sizes its partition reads.
+     */
+    @Test
+    void tasksCarryNoMapOutputTable() throws Exception {
+        MapOutputTracker tracker = new MapOutputTracker();
+        Partitioning.Hash hash = new Partitioning.Hash(List.of(new Column("k")), 4);
+        MapStatus mapOutput = new MapStatus("w0", "127.0.0.1", 1, new long[] {5, 6, 7, 8});
+        List<String> checked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        TaskLauncher checking = (jobId, stageId, partition, plan) -> {
+            if (stageId == 0) {
+                return CompletableFuture.completedFuture(mapOutput);
+            }
+            ShuffleWriterExec sent = io.sluice.cluster.serialization.Kryos.deserialize(plan, ShuffleWriterExec.class);
+            assertThat(((io.sluice.shuffle.ShuffleReaderExec) sent.input()).mapOutputs()).isEmpty();
+            assertThat(tracker.column(jobId, "job1-s0", partition)).singleElement()
+                    .satisfies(s -> assertThat(s.bytesPerPartition()).containsExactly(5L + partition));
+            checked.add(stageId + "/" + partition);
+            return CompletableFuture.completedFuture(status("w1"));
+        };
+        DagScheduler s = new DagScheduler(checking, new BlockFetcher(client, allocator), shuffles -> { }, tracker,
+                10_000, 4, Integer.MAX_VALUE);
+        Stage map = new Stage(0, "job1-s0", new ShuffleWriterExec(new EmptyExec(SCHEMA), hash, "job1-s0"), List.of());
+        Stage reader = new Stage(1, "job1-s1", new ShuffleWriterExec(new io.sluice.shuffle.ShuffleReaderExec(SCHEMA,
+                "job1-s0", hash, List.of()), new Partitioning.Single(), "job1-s1"), List.of(0));
+        assertThat(s.run("job1", List.of(map, reader))).hasSize(4);
+        assertThat(checked).containsExactlyInAnyOrder("1/0", "1/1", "1/2", "1/3");
+        assertThat(tracker.jobCount()).as("outputs kept after the job ended").isZero();
+    }
+
+    /** A stage plan larger than the transport's frame limit fails the job at once, naming the limit. */
+    @Test
+    void aPlanPastTheFrameLimitFailsFast() {
+        scheduler = new DagScheduler(launcher, new BlockFetcher(client, allocator), shuffles -> { },
+                new MapOutputTracker(), 10_000, 4, DagScheduler.TASK_MESSAGE_OVERHEAD + 16);
+        assertThatThrownBy(() -> scheduler.run("job1", List.of(stage(0, List.of()))))
+                .isInstanceOf(io.sluice.plan.SluiceException.class)
+                .hasMessageContaining("stage 0 of job job1 serializes to")
+                .hasMessageContaining("frame limit is " + (DagScheduler.TASK_MESSAGE_OVERHEAD + 16) + " bytes");
+        assertThat(launched).isEmpty();
+    }
+
+    private Map<String, CompletableFuture<MapStatus>> nextLaunches(int n) throws InterruptedException {
+        Map<String, CompletableFuture<MapStatus>> out = new java.util.HashMap<>();
+        for (int i = 0; i < n; i++) {
+            Map.Entry<String, CompletableFuture<MapStatus>> next = launches.poll(5, TimeUnit.SECONDS);
+            assertThat(next).as("launch " + (i + 1) + " of " + n).isNotNull();
+            out.put(next.getKey(), next.getValue());
+        }
+        return out;
     }
 
     /**

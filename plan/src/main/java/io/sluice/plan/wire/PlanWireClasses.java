@@ -52,12 +52,26 @@ import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.SplitPoints;
 import io.sluice.plan.source.ColumnStats;
+import io.sluice.plan.sink.FileWriteExec;
+import io.sluice.plan.sink.SaveMode;
+import io.sluice.plan.sink.WriteTarget;
 import io.sluice.plan.source.FileFormat;
 import io.sluice.plan.source.ScanPartition;
 import io.sluice.plan.source.TableSource;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
+import io.sluice.plan.exec.Temporal;
+import io.sluice.plan.expr.DateTrunc;
+import io.sluice.plan.expr.GroupingCall;
+import io.sluice.plan.expr.QuantifiedComparison;
+import io.sluice.plan.expr.WindowCall;
+import io.sluice.plan.expr.WindowFrame;
+import io.sluice.plan.expr.WindowFunction;
+import io.sluice.plan.logical.JoinMark;
+import io.sluice.plan.logical.Window;
+import io.sluice.plan.operators.OrderedGatherExec;
+import io.sluice.plan.operators.WindowExec;
 import java.util.List;
 
 /** The plan module's wire classes: types, expressions, logical nodes, operators and task results. */
@@ -73,29 +87,23 @@ public final class PlanWireClasses implements WireClasses {
                 BinaryOp.class, Case.class, Cast.class, Column.class, Exists.class, Extract.class,
                 Extract.Field.class, InSubquery.class, Like.class, Literal.class, OuterColumn.class,
                 ScalarFunction.class, ScalarFunction.Function.class, ScalarSubquery.class, SortKey.class,
-                Substring.class, Unary.class, Unary.Op.class,
+                Substring.class, Unary.class, Unary.Op.class, GroupingCall.class, QuantifiedComparison.class,
+                DateTrunc.class, Temporal.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
+                WindowFrame.Units.class, WindowFrame.BoundKind.class, WindowFrame.Bound.class,
                 // logical plans
-                Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, Limit.class,
-                Projection.class, Sort.class, SubqueryAlias.class, TableScan.class, Union.class,
+                Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
+                Projection.class, Sort.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class,
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,
                 ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, SampleExec.class, SortExec.class,
-                SortMergeJoinExec.class, UnionExec.class,
+                SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class,
                 Partitioning.Unknown.class, Partitioning.Single.class, Partitioning.Hash.class,
                 Partitioning.RoundRobin.class, Partitioning.Broadcast.class, Partitioning.Range.class,
                 PlanProperties.class, SplitPoints.class,
+                // writes
+                FileWriteExec.class, WriteTarget.class, SaveMode.class,
                 // task results
-                MapStatus.class, FetchFailure.class, OperatorMetrics.class,
-                // windows, grouping, timestamps, quantified subqueries, mark joins, ordered gathers, writes
-                io.sluice.plan.exec.Temporal.TruncUnit.class, io.sluice.plan.expr.DateTrunc.class,
-                io.sluice.plan.expr.GroupingCall.class, io.sluice.plan.expr.QuantifiedComparison.class,
-                io.sluice.plan.expr.WindowCall.class, io.sluice.plan.expr.WindowFunction.class,
-                io.sluice.plan.expr.WindowFrame.class, io.sluice.plan.expr.WindowFrame.Units.class,
-                io.sluice.plan.expr.WindowFrame.BoundKind.class, io.sluice.plan.expr.WindowFrame.Bound.class,
-                io.sluice.plan.logical.Window.class, io.sluice.plan.logical.JoinMark.class,
-                io.sluice.plan.operators.OrderedGatherExec.class, io.sluice.plan.operators.WindowExec.class,
-                io.sluice.plan.sink.FileWriteExec.class, io.sluice.plan.sink.WriteTarget.class,
-                io.sluice.plan.sink.SaveMode.class);
+                MapStatus.class, FetchFailure.class, OperatorMetrics.class);
     }
 }

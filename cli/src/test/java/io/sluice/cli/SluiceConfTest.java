@@ -1,0 +1,56 @@
+package io.sluice.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.coordinator.QueryConfig;
+import io.sluice.coordinator.SchedulingMode;
+import io.sluice.plan.SluiceException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** sluice.conf, then SLUICE_* variables, then --conf flags: each layer overrides the one before. */
+class SluiceConfTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theFileIsOverriddenByTheEnvironmentAndTheEnvironmentByFlags() throws Exception {
+        Path file = dir.resolve("sluice.conf");
+        Files.writeString(file, """
+                sluice {
+                  task { timeout = 30s, max-attempts = 3 }
+                  scheduler.mode = fair
+                  shuffle.partitions = 8
+                }
+                sluice.shuffle.compression = zstd
+                """);
+        SluiceConf conf = SluiceConf.load(null,
+                Map.of("SLUICE_CONF", file.toString(), "SLUICE_TASK_MAX_ATTEMPTS", "5", "SLUICE_SHUFFLE_PARTITIONS", "16"),
+                Map.of("sluice.task.max-attempts", "6"));
+        assertThat(conf.scheduler().taskTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(conf.scheduler().taskMaxAttempts()).isEqualTo(6);
+        assertThat(conf.scheduler().mode()).isEqualTo(SchedulingMode.FAIR);
+        assertThat(conf.queryDefaults(QueryConfig.defaults()).shufflePartitions()).isEqualTo(16);
+        assertThat(conf.only(SluiceConf.SYSTEM_PROPERTIES)).containsExactly(Map.entry("sluice.shuffle.compression", "zstd"));
+        assertThat(SluiceConf.environmentName("sluice.cluster.heartbeat-pause")).isEqualTo("SLUICE_CLUSTER_HEARTBEAT_PAUSE");
+    }
+
+    @Test
+    void unknownNamesAndMissingFilesAreErrorsNamingThem() throws Exception {
+        Path file = dir.resolve("bad.conf");
+        Files.writeString(file, "sluice.task.timout = 30s\n");
+        assertThatThrownBy(() -> SluiceConf.load(file, Map.of(), Map.of())).isInstanceOf(SluiceException.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("unknown setting 'sluice.task.timout'");
+        assertThatThrownBy(() -> SluiceConf.load(null, Map.of(), Map.of("sluice.nope", "1")))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("--conf: unknown setting 'sluice.nope'");
+        assertThatThrownBy(() -> SluiceConf.load(dir.resolve("missing.conf"), Map.of(), Map.of()))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("missing.conf does not exist");
+        assertThatThrownBy(() -> SluiceConf.load(null, Map.of(), Map.of("sluice.task.timeout", "soon")).scheduler())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("'soon'");
+    }
+}

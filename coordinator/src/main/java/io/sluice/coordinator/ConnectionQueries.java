@@ -1,0 +1,50 @@
+package io.sluice.coordinator;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The queries one HTTP connection started and that still run. When the client's side of the
+ * connection closes while they run, nobody will read their answers: they are cancelled, freeing
+ * their slots and shuffle files at once instead of computing for nothing.
+ */
+final class ConnectionQueries implements QueryScope {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionQueries.class);
+
+    private final String peer;
+    private final RunningQueries running;
+    private final Set<String> ids = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    ConnectionQueries(String peer, RunningQueries running) {
+        this.peer = requireNonNull(peer, "peer is null");
+        this.running = requireNonNull(running, "running is null");
+    }
+
+    @Override
+    public void started(String queryId) {
+        ids.add(queryId);
+        if (closed) {
+            clientGone();
+        }
+    }
+
+    @Override
+    public void ended(String queryId) {
+        ids.remove(queryId);
+    }
+
+    /** The client closed its side of the connection: its running queries are cancelled. */
+    void clientGone() {
+        closed = true;
+        for (String id : ids) {
+            if (running.cancel(id, "the client " + peer + " disconnected")) {
+                LOG.info("query {}: cancelled, its client {} disconnected", id, peer);
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package io.sluice.coordinator.scheduler;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.physical.MapStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The map outputs of the running jobs, by job and shuffle, as Spark's map output tracker keeps
+ * them: the scheduler registers a stage's outputs when it finishes (and again when lost ones are
+ * recomputed), and a reading task asks for the one column of block sizes its partition reads.
+ * Written by the jobs' threads, read by the dispatcher actor: thread-safe.
+ */
+public final class MapOutputTracker {
+    private final Map<String, Map<String, List<MapStatus>>> jobs = new ConcurrentHashMap<>();
+
+    /** Registers (or replaces) the outputs of {@code shuffleId}, indexed by map task. */
+    public void register(String jobId, String shuffleId, List<MapStatus> outputs) {
+        requireNonNull(shuffleId, "shuffleId is null");
+        List<MapStatus> copy = List.copyOf(requireNonNull(outputs, "outputs is null"));
+        jobs.computeIfAbsent(requireNonNull(jobId, "jobId is null"), j -> new ConcurrentHashMap<>()).put(shuffleId, copy);
+    }
+
+    /** Forgets a finished job's outputs. */
+    public void removeJob(String jobId) {
+        jobs.remove(jobId);
+    }
+
+    /**
+     * Per map task, its location and the size of block {@code (map, partition)} only, or null when
+     * no such shuffle is registered (its job ended).
+     */
+    public List<MapStatus> column(String jobId, String shuffleId, int partition) {
+        Map<String, List<MapStatus>> shuffles = jobs.get(jobId);
+        List<MapStatus> outputs = shuffles == null ? null : shuffles.get(shuffleId);
+        if (outputs == null) {
+            return null;
+        }
+        List<MapStatus> column = new ArrayList<>(outputs.size());
+        for (MapStatus s : outputs) {
+            long[] sizes = s.bytesPerPartition();
+            if (partition >= sizes.length) {
+                throw new IllegalArgumentException("shuffle " + shuffleId + " has " + sizes.length
+                        + " partitions; partition " + partition + " asked");
+            }
+            column.add(new MapStatus(s.workerId(), s.host(), s.port(), new long[] {sizes[partition]}));
+        }
+        return column;
+    }
+
+    /** Jobs with registered outputs now (for tests: a finished job leaves none). */
+    public int jobCount() {
+        return jobs.size();
+    }
+}

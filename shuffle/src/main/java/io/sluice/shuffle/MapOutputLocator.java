@@ -1,0 +1,19 @@
+package io.sluice.shuffle;
+
+import io.sluice.plan.physical.MapStatus;
+import java.util.List;
+
+/**
+ * Where the blocks of one reduce partition live, asked when a {@link ShuffleReaderExec} whose map
+ * outputs were not bound into the plan starts reading (a worker asks its coordinator). Tasks are
+ * found as a {@code TaskContext} service.
+ */
+@FunctionalInterface
+public interface MapOutputLocator {
+    /**
+     * Per map task, in map order, its worker, shuffle server and the size of block
+     * {@code (map, partition)} of {@code shuffleId}: each status has exactly one size. Fails with an
+     * {@link IllegalStateException} when the outputs are not known (any more).
+     */
+    List<MapStatus> blocks(String jobId, String shuffleId, int partition);
+}
