@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -45,6 +47,22 @@ import org.junit.jupiter.api.TestFactory;
 class SqlLogicTest {
     private static final String DIRECTORY = "slt";
 
+    /**
+     * One embedded cluster for every file (starting one takes seconds); each file gets its own
+     * session over HTTP, hence its own catalog, so files cannot see each other's tables.
+     */
+    private static Session cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3).withHttpPort(0));
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        ClusterTesting.closeAll(cluster);
+    }
+
     @TestFactory
     Stream<DynamicNode> files() throws IOException, URISyntaxException {
         Path dir = Path.of(SqlLogicTest.class.getClassLoader().getResource(DIRECTORY).toURI());
@@ -71,17 +89,18 @@ class SqlLogicTest {
         List<DynamicNode> tests = new ArrayList<>();
         Session[] session = new Session[1];
         Path[] temp = new Path[1];
-        tests.add(DynamicTest.dynamicTest("start a cluster", () -> {
+        tests.add(DynamicTest.dynamicTest("open a session", () -> {
             temp[0] = Files.createTempDirectory("sluice-slt-");
-            session[0] = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3));
+            session[0] = Session.connect("127.0.0.1", cluster.localCluster().coordinator().httpPort(),
+                    cluster.localCluster().authSecret());
         }));
         for (Record r : records) {
             tests.add(DynamicTest.dynamicTest(r.label(), () -> run(session[0],
                     new Record(r.header(), r.sql().replace("${TEMP}", temp[0].toString()), r.expected(), r.line()), file)));
         }
-        tests.add(DynamicTest.dynamicTest("no leaked buffers; stop the cluster", () -> {
+        tests.add(DynamicTest.dynamicTest("no leaked buffers; close the session", () -> {
             try {
-                ClusterTesting.assertNoLeakedBuffers(session[0]);
+                ClusterTesting.assertNoLeakedBuffers(cluster);
             } finally {
                 ClusterTesting.closeAll(session[0]);
                 deleteRecursively(temp[0]);
