@@ -49,6 +49,8 @@ public final class PhysicalPlanner {
     private final JoinSelection joins;
     /** The largest expected share of probe rows passing a runtime filter for the planner to add one. */
     static final double RUNTIME_FILTER_MAX_SURVIVAL = 0.5;
+    /** How many times larger than the build side the probe side must be estimated for a runtime filter. */
+    static final double RUNTIME_FILTER_MIN_PROBE_RATIO = 8;
 
     private final boolean rangePartitionedSort;
     private final StatisticsEstimator statistics = new StatisticsEstimator();
@@ -113,14 +115,14 @@ public final class PhysicalPlanner {
         if (!swap) {
             if (type == JoinType.INNER) {
                 // builds left, probes right
-                right = withRuntimeFilter(right, join.rightKeys(), left, join.left(), join.leftKeys());
+                right = withRuntimeFilter(right, join.right(), join.rightKeys(), left, join.left(), join.leftKeys());
             } else if (type == JoinType.LEFT_SEMI) {
-                left = withRuntimeFilter(left, join.leftKeys(), right, join.right(), join.rightKeys());
+                left = withRuntimeFilter(left, join.left(), join.leftKeys(), right, join.right(), join.rightKeys());
             }
             return hashJoin(left, right, join, HashJoinExec.Mode.PARTITIONED);
         }
         if (type == JoinType.INNER) {
-            left = withRuntimeFilter(left, join.leftKeys(), right, join.right(), join.rightKeys());
+            left = withRuntimeFilter(left, join.left(), join.leftKeys(), right, join.right(), join.rightKeys());
         }
         ExecutionPlan swapped = new HashJoinExec(right, left, type, join.rightKeys(), join.leftKeys(), join.filter(),
                 HashJoinExec.Mode.PARTITIONED);
@@ -133,7 +135,8 @@ public final class PhysicalPlanner {
 
     /**
      * The probe input under a {@link RuntimeFilterExec} on the build side's keys, when the build side
-     * is small enough to read a second time ({@link JoinSelection#runtimeFilterMaxBuildBytes()}) and
+     * is small enough to read a second time ({@link JoinSelection#runtimeFilterMaxBuildBytes()}), far
+     * smaller than the probe side ({@link #RUNTIME_FILTER_MIN_PROBE_RATIO}: each probe task reads all of it), and
      * its filters leave at most {@link #RUNTIME_FILTER_MAX_SURVIVAL} of some key column's distinct
      * values: otherwise the probe stage would wait for the build stage for little gain.
      *
@@ -143,14 +146,16 @@ public final class PhysicalPlanner {
      * probe side's distinct counts instead misleads where those are poor (a sparse key's count is
      * taken from its range).
      */
-    private ExecutionPlan withRuntimeFilter(ExecutionPlan probe, List<Expr> probeKeys, ExecutionPlan build,
-            LogicalPlan buildLogical, List<Expr> buildKeys) {
+    private ExecutionPlan withRuntimeFilter(ExecutionPlan probe, LogicalPlan probeLogical, List<Expr> probeKeys,
+            ExecutionPlan build, LogicalPlan buildLogical, List<Expr> buildKeys) {
         long threshold = joins.runtimeFilterMaxBuildBytes();
         if (threshold < 0 || probeKeys.isEmpty()) {
             return probe;
         }
         Statistics filtered = statistics.of(buildLogical);
-        if (filtered.bytes().value() > threshold) {
+        // every probe task reads the whole build side: worth it only when that is far smaller than the probe side
+        if (filtered.bytes().value() > threshold
+                || filtered.rowCount() * RUNTIME_FILTER_MIN_PROBE_RATIO > statistics.of(probeLogical).rowCount()) {
             return probe;
         }
         Statistics unfiltered = statistics.of(withoutFilters(buildLogical));
