@@ -3,8 +3,9 @@ package io.sluice.plan.operators;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Kernels;
 import io.sluice.plan.expr.AggregateFunction;
-import io.sluice.plan.types.DataType;
+import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.types.DataType.Kind;
+import io.sluice.plan.types.DataType;
 import java.util.Arrays;
 import java.util.List;
 
@@ -103,7 +104,8 @@ final class CoMoments extends Accumulator {
 
     @Override
     long heapBytes() {
-        return io.sluice.plan.memory.HeapSize.longs(counts.length) + io.sluice.plan.memory.HeapSize.longs(pivotX.length) + io.sluice.plan.memory.HeapSize.longs(pivotY.length) + io.sluice.plan.memory.HeapSize.longs(meanX.length) + io.sluice.plan.memory.HeapSize.longs(meanY.length) + io.sluice.plan.memory.HeapSize.longs(m2X.length) + io.sluice.plan.memory.HeapSize.longs(m2Y.length) + io.sluice.plan.memory.HeapSize.longs(co.length);
+        // 8 state arrays of one length, grown together by ensureCapacity
+        return 8 * HeapSize.longs(counts.length);
     }
 
     @Override

@@ -3,8 +3,9 @@ package io.sluice.plan.operators;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Kernels;
 import io.sluice.plan.expr.AggregateFunction;
-import io.sluice.plan.types.DataType;
+import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.types.DataType.Kind;
+import io.sluice.plan.types.DataType;
 import java.util.Arrays;
 import java.util.List;
 
@@ -82,7 +83,8 @@ final class Moments extends Accumulator {
 
     @Override
     long heapBytes() {
-        return io.sluice.plan.memory.HeapSize.longs(counts.length) + io.sluice.plan.memory.HeapSize.longs(pivots.length) + io.sluice.plan.memory.HeapSize.longs(means.length) + io.sluice.plan.memory.HeapSize.longs(m2s.length);
+        // 4 state arrays of one length, grown together by ensureCapacity
+        return 4 * HeapSize.longs(counts.length);
     }
 
     @Override
