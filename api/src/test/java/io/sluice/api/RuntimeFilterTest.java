@@ -34,11 +34,21 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
     @Test
     void theProbeSideIsFilteredBelowItsExchange() {
         String plan = text(PARTITIONED + "EXPLAIN " + QUERY);
-        assertThat(plan).contains("RuntimeFilterExec: keys=[f.k] in source [d.k]");
-        // the filter sits under the probe side's repartition and reads the build side broadcast
-        assertThat(plan).containsPattern("RepartitionExec: hash\\(\\[f\\.k\\][^\\n]*\\n\\s*RuntimeFilterExec");
-        assertThat(plan).containsPattern("RuntimeFilterExec[^\\n]*\\n(\\s*[^\\n]*\\n)*?\\s*RepartitionExec: broadcast");
-        assertThat(text(PARTITIONED + OFF + "EXPLAIN " + QUERY)).doesNotContain("RuntimeFilterExec");
+        // the filter sits under the probe side's repartition, its source under the build side's
+        assertThat(plan).containsPattern("RepartitionExec: hash\\(\\[f\\.k\\][^\\n]*\\n\\s*RuntimeFilterExec: keys=\\[f\\.k\\] filter=rf-0\\s");
+        assertThat(plan).containsPattern(
+                "RepartitionExec: hash\\(\\[d\\.k\\][^\\n]*\\n\\s*RuntimeFilterSourceExec: keys=\\[d\\.k\\] filter=rf-0 bits=");
+        // the probe stage waits for the build stage, whose tasks compute the filter
+        assertThat(plan).containsPattern("Stage 1 \\(3 tasks, after stages 0\\)\\n[^\\n]*\\n\\s*RuntimeFilterExec");
+        assertThat(text(PARTITIONED + OFF + "EXPLAIN " + QUERY)).doesNotContain("RuntimeFilter");
+    }
+
+    @Test
+    void theProbeStageRunsWithTheMergedFilterOfTheBuildStage() {
+        String analyzed = text(PARTITIONED + "EXPLAIN ANALYZE " + QUERY);
+        // 400 of the 20,000 dim keys are green: every build task's partial merged into one filter
+        assertThat(analyzed).containsPattern("RuntimeFilterExec: keys=\\[f\\.k\\] filter=rf-0 RuntimeFilter\\[400 keys, "
+                + "\\d+ bits, \\d+% set, range \\[7, 19957\\]\\]");
     }
 
     @Test

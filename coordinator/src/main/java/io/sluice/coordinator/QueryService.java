@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
+import io.sluice.shuffle.ShuffleWriterExec;
 import io.sluice.coordinator.scheduler.ResolvedSplitPoints;
 import io.sluice.coordinator.scheduler.Stage;
 import io.sluice.coordinator.scheduler.StageCutter;
@@ -346,6 +347,21 @@ public final class QueryService {
         jobMetrics.watch(jobId);
         long start = System.nanoTime();
         ResolvedSplitPoints splits = new ResolvedSplitPoints();
+        // the plans as the tasks ran them: split points and runtime filters bound
+        Map<Integer, ShuffleWriterExec> executed = new java.util.concurrent.ConcurrentHashMap<>();
+        DagScheduler.StageListener submitted = new DagScheduler.StageListener() {
+            @Override
+            public void stageCompleted(String job, int stageId) {
+            }
+
+            @Override
+            public void stageSubmitted(String job, int stageId, ShuffleWriterExec plan, List<Integer> partitions) {
+                if (job.equals(jobId) && stageId < DagScheduler.SAMPLE_STAGE_OFFSET) {
+                    executed.putIfAbsent(stageId, plan);
+                }
+            }
+        };
+        scheduler.addListener(submitted);
         try {
             List<MapStatus> result = scheduler.run(jobId, stages, splits);
             long rows = 0;
@@ -355,10 +371,13 @@ public final class QueryService {
                 b.close();
             }
             long elapsed = System.nanoTime() - start;
-            return AnalyzedPlanText.render(stages, jobMetrics.take(jobId), splits.all(), rows, elapsed);
+            List<Stage> ran = stages.stream().map(st -> executed.containsKey(st.id())
+                    ? new Stage(st.id(), st.shuffleId(), executed.get(st.id()), st.parents()) : st).toList();
+            return AnalyzedPlanText.render(ran, jobMetrics.take(jobId), splits.all(), rows, elapsed);
         } catch (TaskFailedException e) {
             throw new SluiceException("query failed: " + e.getMessage(), e);
         } finally {
+            scheduler.removeListener(submitted);
             jobMetrics.take(jobId);
             List<String> shuffles = new ArrayList<>();
             stages.forEach(s -> shuffles.add(s.shuffleId()));

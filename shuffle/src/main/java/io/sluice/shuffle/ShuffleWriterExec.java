@@ -120,7 +120,7 @@ public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitio
             long[] bytes = output.commit(env.taskKey());
             committed = true;
             env.metrics().addWrite(output.recordsWritten(), output.bytesWritten(), output.writeNanos());
-            return new MapStatus(env.workerId(), env.host(), env.port(), bytes);
+            return new MapStatus(env.workerId(), env.host(), env.port(), bytes, context.published());
         } finally {
             try {
                 if (!committed) {

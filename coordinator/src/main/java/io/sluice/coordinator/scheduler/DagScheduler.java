@@ -15,6 +15,8 @@ import io.sluice.plan.physical.MapStatus;
 import io.sluice.shuffle.ShuffleReaderExec;
 import io.sluice.shuffle.ShuffleWriterExec;
 import io.sluice.plan.exec.Batch;
+import io.sluice.plan.operators.RuntimeFilter;
+import io.sluice.plan.operators.RuntimeFilterExec;
 import io.sluice.plan.operators.SampleExec;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.RangeBoundaries;
@@ -127,6 +129,8 @@ public final class DagScheduler {
         final Map<Integer, ShuffleWriterExec> plans = new HashMap<>();
         final Map<String, Stage> byShuffle = new HashMap<>();
         final Map<Integer, Integer> attempts = new HashMap<>();
+        /** Runtime filters merged from their build stages, by filter id. */
+        final Map<String, RuntimeFilter> filters = new HashMap<>();
         /** Stage completions, and a cancellation (an event without a stage), in arrival order. */
         final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
         /** Completed with the reason when the job is cancelled. */
@@ -155,8 +159,52 @@ public final class DagScheduler {
 
         /** Records a stage's (possibly partly recomputed) outputs and tells the tracker. */
         void publish(String shuffleId, List<MapStatus> statuses) {
-            outputs.put(shuffleId, statuses);
-            tracker.register(id, shuffleId, statuses);
+            List<MapStatus> locations = statuses.stream().map(MapStatus::withoutPublished).toList();
+            outputs.put(shuffleId, locations);
+            tracker.register(id, shuffleId, locations);
+        }
+
+        /**
+         * Merges the partial runtime filters a stage's tasks published: a filter every task published
+         * is recorded; one some task did not publish (it stopped early) is not, and its probe side
+         * then runs unfiltered. A stage run again (lost outputs) publishes the same filters; the
+         * first record stands.
+         */
+        void recordFilters(Stage stage, List<MapStatus> statuses) {
+            Map<String, RuntimeFilter> merged = new HashMap<>();
+            Map<String, Integer> partials = new HashMap<>();
+            for (MapStatus status : statuses) {
+                status.published().forEach((key, value) -> {
+                    if (value instanceof RuntimeFilter partial) {
+                        merged.merge(key, partial, RuntimeFilter::merge);
+                        partials.merge(key, 1, Integer::sum);
+                    }
+                });
+            }
+            merged.forEach((key, filter) -> {
+                if (partials.get(key) == statuses.size() && !filters.containsKey(key)) {
+                    filters.put(key, filter);
+                    LOG.debug("job {}: runtime filter {} from stage {}: {}", id, key, stage.id(), filter);
+                }
+            });
+        }
+
+        /**
+         * The stage's plan with each unbound runtime filter bound to its recorded filter, or removed
+         * when none was recorded (its build stage, a parent, is done by now).
+         */
+        void bindFilters(Stage stage) {
+            ShuffleWriterExec writer = plans.get(stage.id());
+            ExecutionPlan input = ExecutionPlans.transformUp(writer.input(), node -> {
+                if (node instanceof RuntimeFilterExec f && !f.bound()) {
+                    RuntimeFilter filter = filters.get(f.filterId());
+                    return filter == null ? f.input() : f.bind(filter);
+                }
+                return node;
+            });
+            if (input != writer.input()) {
+                plans.put(stage.id(), new ShuffleWriterExec(input, writer.outputPartitioning(), writer.shuffleId()));
+            }
         }
 
         /**
@@ -268,6 +316,7 @@ public final class DagScheduler {
                     }
                     throw failure(cause, jobId, event.stage());
                 }
+                job.recordFilters(event.stage(), event.statuses());
                 job.publish(event.stage().shuffleId(), event.statuses());
                 pending.remove(event.stage());
                 done.add(event.stage().id());
@@ -385,6 +434,7 @@ public final class DagScheduler {
             if (running.contains(candidate.id()) || !done.containsAll(candidate.parents())) {
                 continue;
             }
+            job.bindFilters(candidate);
             Optional<Partitioning.Range> range = unresolvedRange(job.plans.get(candidate.id()));
             if (range.isPresent()) {
                 String id = range.get().splits().id();

@@ -2,11 +2,18 @@ package io.sluice.coordinator.scheduler;
 
 import io.sluice.plan.operators.OrderedGatherExec;
 import io.sluice.plan.operators.RepartitionExec;
+import io.sluice.plan.operators.RuntimeFilterExec;
+import io.sluice.plan.operators.RuntimeFilterSourceExec;
 import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.ExecutionPlans;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.shuffle.ShuffleReaderExec;
 import io.sluice.shuffle.ShuffleWriterExec;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -26,7 +33,90 @@ public final class StageCutter {
         List<Stage> stages = new ArrayList<>();
         ExecutionPlan root = rewrite(withoutRootGather(plan), jobId, stages);
         addStage(stages, jobId, root, new Partitioning.Single());
-        return stages;
+        return withRuntimeFilterDependencies(stages);
+    }
+
+    /**
+     * The stages with each runtime filter's probe stage made to wait for its build stage (the stage
+     * holding the filter's {@link RuntimeFilterSourceExec}), whose tasks compute the filter. A filter
+     * whose source shares the probe's stage, or whose source stage would itself wait for the probe
+     * stage (no exchange between the join and one of its inputs), cannot be known in time: both of
+     * its operators are removed, and the join runs unfiltered.
+     */
+    static List<Stage> withRuntimeFilterDependencies(List<Stage> stages) {
+        Map<String, Integer> sources = new HashMap<>();
+        Set<String> unusable = new HashSet<>();
+        for (Stage stage : stages) {
+            for (String id : filterIds(stage.plan(), RuntimeFilterSourceExec.class)) {
+                if (sources.putIfAbsent(id, stage.id()) != null) {
+                    unusable.add(id); // one source per filter, or its partials could not be told apart
+                }
+            }
+        }
+        List<List<Integer>> parents = new ArrayList<>();
+        stages.forEach(s -> parents.add(new ArrayList<>(s.parents())));
+        Set<String> consumed = new HashSet<>();
+        for (Stage stage : stages) {
+            for (String id : filterIds(stage.plan(), RuntimeFilterExec.class)) {
+                consumed.add(id);
+                Integer source = sources.get(id);
+                if (unusable.contains(id) || source == null || dependsOn(parents, source, stage.id())) {
+                    unusable.add(id);
+                } else if (!parents.get(stage.id()).contains(source)) {
+                    parents.get(stage.id()).add(source);
+                }
+            }
+        }
+        sources.keySet().stream().filter(id -> !consumed.contains(id)).forEach(unusable::add);
+        List<Stage> out = new ArrayList<>(stages.size());
+        for (Stage stage : stages) {
+            ShuffleWriterExec writer = stage.plan();
+            ExecutionPlan input = unusable.isEmpty() ? writer.input() : withoutFilters(writer.input(), unusable);
+            out.add(new Stage(stage.id(), stage.shuffleId(),
+                    input == writer.input() ? writer : new ShuffleWriterExec(input, writer.outputPartitioning(), writer.shuffleId()),
+                    parents.get(stage.id())));
+        }
+        return out;
+    }
+
+    /** Whether stage {@code from} is {@code to} or waits for it, directly or through other stages. */
+    private static boolean dependsOn(List<List<Integer>> parents, int from, int to) {
+        if (from == to) {
+            return true;
+        }
+        for (int parent : parents.get(from)) {
+            if (dependsOn(parents, parent, to)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The ids of the runtime filters whose operators of this class are in the plan. */
+    private static Set<String> filterIds(ExecutionPlan plan, Class<? extends ExecutionPlan> type) {
+        Set<String> ids = new HashSet<>();
+        ExecutionPlans.transformUp(plan, node -> {
+            if (node instanceof RuntimeFilterExec f && type == RuntimeFilterExec.class) {
+                ids.add(f.filterId());
+            } else if (node instanceof RuntimeFilterSourceExec f && type == RuntimeFilterSourceExec.class) {
+                ids.add(f.filterId());
+            }
+            return node;
+        });
+        return ids;
+    }
+
+    /** The plan without the operators of the runtime filters {@code ids}. */
+    private static ExecutionPlan withoutFilters(ExecutionPlan plan, Set<String> ids) {
+        return ExecutionPlans.transformUp(plan, node -> {
+            if (node instanceof RuntimeFilterExec f && ids.contains(f.filterId())) {
+                return f.input();
+            }
+            if (node instanceof RuntimeFilterSourceExec f && ids.contains(f.filterId())) {
+                return f.input();
+            }
+            return node;
+        });
     }
 
     private static ExecutionPlan rewrite(ExecutionPlan plan, String jobId, List<Stage> stages) {

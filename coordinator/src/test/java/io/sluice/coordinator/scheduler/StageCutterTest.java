@@ -10,6 +10,8 @@ import io.sluice.plan.operators.HashAggregateExec;
 import io.sluice.plan.operators.OrderedGatherExec;
 import io.sluice.plan.operators.ProjectionExec;
 import io.sluice.plan.operators.RepartitionExec;
+import io.sluice.plan.operators.RuntimeFilterExec;
+import io.sluice.plan.operators.RuntimeFilterSourceExec;
 import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
@@ -23,7 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Where an ordered gather cuts: at the root (under projections) it costs no stage, the result
  * stage running one task per range partition; below another operator it is a boundary whose
- * single-partition reader concatenates the map outputs in map order.
+ * single-partition reader concatenates the map outputs in map order. A runtime filter's probe stage
+ * waits for the stage computing the filter, or loses the filter when that stage cannot finish first.
  */
 class StageCutterTest {
     static final Schema SCHEMA = Schema.of(new Field("k", DataType.INT64), new Field("v", DataType.INT64));
@@ -60,5 +63,46 @@ class StageCutterTest {
         assertThat(stages.get(2).taskCount()).isEqualTo(1);
         // the reader states the gather's order, so operators above it decide in the task as the optimizer did
         assertThat(stages.get(2).plan().explain()).contains("ShuffleReaderExec: shuffle=job1-s1  [single, order=k ASC NULLS LAST]");
+    }
+
+    private static ExecutionPlan hashJoin(ExecutionPlan build, ExecutionPlan probe) {
+        return new io.sluice.plan.operators.HashJoinExec(build, probe, io.sluice.plan.logical.JoinType.INNER,
+                List.of(new Column("k")), List.of(new Column("k2")), null,
+                io.sluice.plan.operators.HashJoinExec.Mode.PARTITIONED);
+    }
+
+    private static final Schema PROBE = Schema.of(new Field("k2", DataType.INT64), new Field("w", DataType.INT64));
+
+    @Test
+    void aRuntimeFiltersProbeStageWaitsForItsBuildStage() {
+        Partitioning.Hash byK = new Partitioning.Hash(List.of(new Column("k")), 4);
+        Partitioning.Hash byK2 = new Partitioning.Hash(List.of(new Column("k2")), 4);
+        ExecutionPlan build = new RepartitionExec(new RuntimeFilterSourceExec(new EmptyExec(SCHEMA), "rf-0",
+                List.of(new Column("k")), 8192), byK);
+        ExecutionPlan probe = new RepartitionExec(new RuntimeFilterExec(new EmptyExec(PROBE), "rf-0",
+                List.of(new Column("k2"))), byK2);
+        List<Stage> stages = StageCutter.cut(hashJoin(build, probe), "job1");
+        assertThat(stages).hasSize(3);
+        assertThat(stages.get(0).plan().explain()).contains("RuntimeFilterSourceExec");
+        assertThat(stages.get(1).plan().explain()).contains("RuntimeFilterExec");
+        assertThat(stages.get(1).parents()).containsExactly(0);
+        assertThat(stages.get(2).parents()).containsExactly(0, 1);
+    }
+
+    @Test
+    void aRuntimeFilterWhoseSourceCannotFinishFirstIsRemoved() {
+        Partitioning.Hash byK2 = new Partitioning.Hash(List.of(new Column("k2")), 4);
+        // the build side is not exchanged: its source runs in the join's stage, after the probe stage
+        ExecutionPlan build = new RuntimeFilterSourceExec(new EmptyExec(SCHEMA), "rf-0", List.of(new Column("k")), 8192);
+        ExecutionPlan probe = new RepartitionExec(new RuntimeFilterExec(new EmptyExec(PROBE), "rf-0",
+                List.of(new Column("k2"))), byK2);
+        List<Stage> stages = StageCutter.cut(hashJoin(build, probe), "job1");
+        assertThat(stages).hasSize(2);
+        assertThat(StageCutter.explain(stages)).doesNotContain("RuntimeFilter");
+        assertThat(stages.get(0).parents()).isEmpty();
+        // both in one stage: the filter could only be known once the stage is done
+        ExecutionPlan together = hashJoin(new RuntimeFilterSourceExec(new EmptyExec(SCHEMA), "rf-1",
+                List.of(new Column("k")), 8192), new RuntimeFilterExec(new EmptyExec(PROBE), "rf-1", List.of(new Column("k2"))));
+        assertThat(StageCutter.explain(StageCutter.cut(together, "job2"))).doesNotContain("RuntimeFilter");
     }
 }

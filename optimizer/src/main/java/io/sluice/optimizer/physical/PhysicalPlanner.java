@@ -29,7 +29,9 @@ import io.sluice.plan.operators.HashJoinExec;
 import io.sluice.plan.operators.LimitExec;
 import io.sluice.plan.operators.OrderedGatherExec;
 import io.sluice.plan.operators.ProjectionExec;
+import io.sluice.plan.operators.RuntimeFilter;
 import io.sluice.plan.operators.RuntimeFilterExec;
+import io.sluice.plan.operators.RuntimeFilterSourceExec;
 import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.operators.SortMergeJoinExec;
 import io.sluice.plan.operators.UnionExec;
@@ -49,11 +51,11 @@ public final class PhysicalPlanner {
     private final JoinSelection joins;
     /** The largest expected share of probe rows passing a runtime filter for the planner to add one. */
     static final double RUNTIME_FILTER_MAX_SURVIVAL = 0.5;
-    /** How many times larger than the build side the probe side must be estimated for a runtime filter. */
-    static final double RUNTIME_FILTER_MIN_PROBE_RATIO = 8;
 
     private final boolean rangePartitionedSort;
     private final StatisticsEstimator statistics = new StatisticsEstimator();
+    /** Runtime filters planned so far: each gets the next id. */
+    private int runtimeFilters;
 
     public PhysicalPlanner() {
         this(JoinSelection.DEFAULT);
@@ -115,14 +117,20 @@ public final class PhysicalPlanner {
         if (!swap) {
             if (type == JoinType.INNER) {
                 // builds left, probes right
-                right = withRuntimeFilter(right, join.right(), join.rightKeys(), left, join.left(), join.leftKeys());
+                Filtered f = withRuntimeFilter(right, join.right(), join.rightKeys(), left, join.left(), join.leftKeys());
+                right = f.probe();
+                left = f.build();
             } else if (type == JoinType.LEFT_SEMI) {
-                left = withRuntimeFilter(left, join.left(), join.leftKeys(), right, join.right(), join.rightKeys());
+                Filtered f = withRuntimeFilter(left, join.left(), join.leftKeys(), right, join.right(), join.rightKeys());
+                left = f.probe();
+                right = f.build();
             }
             return hashJoin(left, right, join, HashJoinExec.Mode.PARTITIONED);
         }
         if (type == JoinType.INNER) {
-            left = withRuntimeFilter(left, join.left(), join.leftKeys(), right, join.right(), join.rightKeys());
+            Filtered f = withRuntimeFilter(left, join.left(), join.leftKeys(), right, join.right(), join.rightKeys());
+            left = f.probe();
+            right = f.build();
         }
         ExecutionPlan swapped = new HashJoinExec(right, left, type, join.rightKeys(), join.leftKeys(), join.filter(),
                 HashJoinExec.Mode.PARTITIONED);
@@ -133,12 +141,17 @@ public final class PhysicalPlanner {
         return new ProjectionExec(swapped, original);
     }
 
+    /** A join's two inputs after runtime filter planning: both unchanged, or both wrapped. */
+    private record Filtered(ExecutionPlan probe, ExecutionPlan build) {
+    }
+
     /**
-     * The probe input under a {@link RuntimeFilterExec} on the build side's keys, when the build side
-     * is small enough to read a second time ({@link JoinSelection#runtimeFilterMaxBuildBytes()}), far
-     * smaller than the probe side ({@link #RUNTIME_FILTER_MIN_PROBE_RATIO}: each probe task reads all of it), and
-     * its filters leave at most {@link #RUNTIME_FILTER_MAX_SURVIVAL} of some key column's distinct
-     * values: otherwise the probe stage would wait for the build stage for little gain.
+     * The probe input under a {@link RuntimeFilterExec} and the build input under the
+     * {@link RuntimeFilterSourceExec} that computes its filter, when the build side is small enough
+     * for a compact filter ({@link JoinSelection#runtimeFilterMaxBuildBytes()}, and few enough keys
+     * for {@link RuntimeFilter#MAX_BITS}), no larger than the probe side, and its filters leave at
+     * most {@link #RUNTIME_FILTER_MAX_SURVIVAL} of some key column's distinct values: otherwise the
+     * probe stage would wait for the build stage for little gain.
      *
      * <p>The share is the key's distinct count on the build side as planned over its count with the
      * build side's filters removed: a join on a foreign key (the usual case) then keeps about that
@@ -146,17 +159,18 @@ public final class PhysicalPlanner {
      * probe side's distinct counts instead misleads where those are poor (a sparse key's count is
      * taken from its range).
      */
-    private ExecutionPlan withRuntimeFilter(ExecutionPlan probe, LogicalPlan probeLogical, List<Expr> probeKeys,
+    private Filtered withRuntimeFilter(ExecutionPlan probe, LogicalPlan probeLogical, List<Expr> probeKeys,
             ExecutionPlan build, LogicalPlan buildLogical, List<Expr> buildKeys) {
+        Filtered unchanged = new Filtered(probe, build);
         long threshold = joins.runtimeFilterMaxBuildBytes();
         if (threshold < 0 || probeKeys.isEmpty()) {
-            return probe;
+            return unchanged;
         }
         Statistics filtered = statistics.of(buildLogical);
-        // every probe task reads the whole build side: worth it only when that is far smaller than the probe side
-        if (filtered.bytes().value() > threshold
-                || filtered.rowCount() * RUNTIME_FILTER_MIN_PROBE_RATIO > statistics.of(probeLogical).rowCount()) {
-            return probe;
+        double buildRows = filtered.rowCount();
+        if (filtered.bytes().value() > threshold || buildRows > statistics.of(probeLogical).rowCount()
+                || buildRows * RuntimeFilter.BITS_PER_KEY > RuntimeFilter.MAX_BITS) {
+            return unchanged;
         }
         Statistics unfiltered = statistics.of(withoutFilters(buildLogical));
         double survival = 1;
@@ -165,7 +179,12 @@ public final class PhysicalPlanner {
             double before = Selectivity.distinct(key, buildLogical.schema(), unfiltered, unfiltered.rowCount());
             survival = Math.min(survival, after / Math.max(1, before));
         }
-        return survival <= RUNTIME_FILTER_MAX_SURVIVAL ? new RuntimeFilterExec(probe, build, probeKeys, buildKeys) : probe;
+        if (survival > RUNTIME_FILTER_MAX_SURVIVAL) {
+            return unchanged;
+        }
+        String id = "rf-" + runtimeFilters++;
+        return new Filtered(new RuntimeFilterExec(probe, id, probeKeys),
+                new RuntimeFilterSourceExec(build, id, buildKeys, RuntimeFilter.bitsFor(buildRows)));
     }
 
     /** The plan with every filter node replaced by its input (the schema stays the same). */

@@ -3,91 +3,68 @@ package io.sluice.plan.operators;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.expr.Expr;
-import io.sluice.plan.physical.TaskContext;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * The key set of a hash join's build side in a compact, lossy form: a Bloom filter over the keys'
  * hashes and, for a single long-backed key (integers, dates, decimals), the least and greatest
  * value. A probe row whose key it rejects cannot match any build row, so it can be dropped before
- * the shuffle; a row it accepts may still not match (false positives, about 1% at 10 bits a key).
+ * the shuffle; a row it accepts may still not match (false positives, about 1% at
+ * {@link #BITS_PER_KEY} bits a key when the build side has no more keys than planned).
+ *
+ * <p>Each build task makes a partial filter of the rows it saw ({@link Builder}); the coordinator
+ * {@link #merge merges} them: all partials of one filter have the bit count fixed at planning time,
+ * so merging is a bitwise OR (and min of mins, max of maxes). More keys than planned only raise the
+ * false-positive rate; answers never change.
  *
  * <p>Rows with a NULL key are rejected: they match nothing in an inner or semi join, the only
  * joins the planner filters. Hashes are {@link GroupTable#hashInto}'s, the join's own, so equal
  * keys of int and bigint columns agree.
  *
- * <p>Immutable once built; the bit array is heap memory sized from the build side's actual row
- * count (at most {@link #MAX_BITS} bits).
+ * @param bits the Bloom filter, a power-of-two number of bits
+ * @param ranged whether {@code min} and {@code max} bound the keys (a single long-backed key)
+ * @param keys non-NULL build keys added, duplicates included (0: nothing can match)
  */
-final class RuntimeFilter {
-    /** Bits per distinct build key: with {@link #PROBES} probes, about 1% false positives. */
-    static final int BITS_PER_KEY = 10;
+public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, long keys) {
+    /** Bits per planned build key: with {@link #PROBES} probes, about 1% false positives. */
+    public static final int BITS_PER_KEY = 10;
     /** Hash probes per key. */
     static final int PROBES = 3;
-    /** The largest filter: 2^27 bits, 16 MiB. */
-    static final long MAX_BITS = 1L << 27;
+    /** The smallest filter: 2^13 bits, 1 KiB. */
+    static final long MIN_BITS = 1L << 13;
+    /** The largest filter: 2^25 bits, 4 MiB (it travels in every probe task's plan). */
+    public static final long MAX_BITS = 1L << 25;
 
-    private final long[] bits;
-    private final int mask;
-    private final boolean ranged;
-    private final long min;
-    private final long max;
-    private final long keys;
-
-    private RuntimeFilter(long[] bits, boolean ranged, long min, long max, long keys) {
-        this.bits = bits;
-        this.mask = bits.length * 64 - 1;
-        this.ranged = ranged;
-        this.min = min;
-        this.max = max;
-        this.keys = keys;
+    public RuntimeFilter {
+        requireNonNull(bits, "bits is null");
+        if (bits.length == 0 || Integer.bitCount(bits.length) != 1) {
+            throw new IllegalArgumentException("a runtime filter's bit count must be a power of two, got " + bits.length * 64L);
+        }
     }
 
-    /** Reads {@code source} to its end (closing it and its batches) and builds the filter of its {@code keys}. */
-    static RuntimeFilter build(BatchStream source, List<Expr> keys, TaskContext context) {
-        requireNonNull(source, "source is null");
-        long[] hashes = new long[1024];
-        int count = 0;
-        boolean ranged = keys.size() == 1;
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        try (source) {
-            Batch batch;
-            while ((batch = source.next()) != null) {
-                try (Batch b = batch) {
-                    context.checkNotCancelled();
-                    int rows = b.rowCount();
-                    Col[] cols = evaluate(keys, b);
-                    ranged &= cols.length == 1 && cols[0].longs != null;
-                    boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
-                    long[] batchHashes = hash(cols, rows);
-                    if (count + rows > hashes.length) {
-                        hashes = Arrays.copyOf(hashes, Math.max(hashes.length * 2, count + rows));
-                    }
-                    for (int r = 0; r < rows; r++) {
-                        if (nullKey == null || !nullKey[r]) {
-                            hashes[count++] = batchHashes[r];
-                            if (ranged) {
-                                long v = cols[0].longs[r];
-                                min = Math.min(min, v);
-                                max = Math.max(max, v);
-                            }
-                        }
-                    }
-                }
-            }
+    /** The bit count for {@code expectedKeys} distinct build keys, a power of two within the bounds. */
+    public static long bitsFor(double expectedKeys) {
+        double wanted = Math.max(1, expectedKeys) * BITS_PER_KEY;
+        if (wanted >= MAX_BITS) {
+            return MAX_BITS;
         }
-        long wanted = Math.max(64, Long.highestOneBit(Math.max(1, (long) count * BITS_PER_KEY) - 1) << 1);
-        long[] bits = new long[(int) (Math.min(MAX_BITS, wanted) / 64)];
-        RuntimeFilter filter = new RuntimeFilter(bits, ranged, min, max, count);
-        for (int i = 0; i < count; i++) {
-            filter.add(hashes[i]);
+        return Math.max(MIN_BITS, Long.highestOneBit((long) wanted - 1) << 1);
+    }
+
+    /** This filter and {@code other} (another partial of the same filter) as one. */
+    public RuntimeFilter merge(RuntimeFilter other) {
+        if (other.bits.length != bits.length) {
+            throw new IllegalArgumentException("cannot merge runtime filters of " + bits.length * 64L + " and "
+                    + other.bits.length * 64L + " bits");
         }
-        return filter;
+        long[] merged = bits.clone();
+        for (int i = 0; i < merged.length; i++) {
+            merged[i] |= other.bits[i];
+        }
+        return new RuntimeFilter(merged, ranged && other.ranged, Math.min(min, other.min), Math.max(max, other.max),
+                keys + other.keys);
     }
 
     private static Col[] evaluate(List<Expr> keys, Batch batch) {
@@ -106,7 +83,8 @@ final class RuntimeFilter {
         return hashes;
     }
 
-    private void add(long hash) {
+    private static void add(long[] bits, long hash) {
+        int mask = bits.length * 64 - 1;
         int h1 = (int) hash;
         int h2 = (int) (hash >>> 32);
         for (int i = 1; i <= PROBES; i++) {
@@ -116,6 +94,7 @@ final class RuntimeFilter {
     }
 
     private boolean mightContain(long hash) {
+        int mask = bits.length * 64 - 1;
         int h1 = (int) hash;
         int h2 = (int) (hash >>> 32);
         for (int i = 1; i <= PROBES; i++) {
@@ -151,14 +130,65 @@ final class RuntimeFilter {
         return count;
     }
 
-    /** Distinct and duplicate non-NULL build keys the filter was built from. */
-    long keyCount() {
-        return keys;
+    /** Share of the filter's bits that are set: near 1, it rejects little. */
+    public double fill() {
+        long set = 0;
+        for (long word : bits) {
+            set += Long.bitCount(word);
+        }
+        return (double) set / (bits.length * 64L);
     }
 
     @Override
     public String toString() {
-        return "RuntimeFilter[" + keys + " keys, " + bits.length * 64L + " bits"
-                + (ranged ? ", range [" + min + ", " + max + "]" : "") + "]";
+        return "RuntimeFilter[" + keys + " keys, " + bits.length * 64L + " bits, " + Math.round(fill() * 100) + "% set"
+                + (ranged && keys > 0 ? ", range [" + min + ", " + max + "]" : "") + "]";
+    }
+
+    /** One task's partial filter, filled batch by batch; not thread-safe. */
+    static final class Builder {
+        private final List<Expr> keys;
+        private final long[] bits;
+        private boolean ranged;
+        private long min = Long.MAX_VALUE;
+        private long max = Long.MIN_VALUE;
+        private long count;
+
+        Builder(List<Expr> keys, long bitCount) {
+            this.keys = List.copyOf(keys);
+            if (bitCount < 64 || Long.bitCount(bitCount) != 1 || bitCount > MAX_BITS) {
+                throw new IllegalArgumentException("bad runtime filter bit count " + bitCount);
+            }
+            this.bits = new long[(int) (bitCount / 64)];
+            this.ranged = keys.size() == 1;
+        }
+
+        /** Heap bytes the filter holds. */
+        long heapBytes() {
+            return bits.length * 8L;
+        }
+
+        void add(Batch batch) {
+            int rows = batch.rowCount();
+            Col[] cols = evaluate(keys, batch);
+            ranged &= cols.length == 1 && cols[0].longs != null;
+            boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
+            long[] hashes = hash(cols, rows);
+            for (int r = 0; r < rows; r++) {
+                if (nullKey == null || !nullKey[r]) {
+                    RuntimeFilter.add(bits, hashes[r]);
+                    count++;
+                    if (ranged) {
+                        long v = cols[0].longs[r];
+                        min = Math.min(min, v);
+                        max = Math.max(max, v);
+                    }
+                }
+            }
+        }
+
+        RuntimeFilter build() {
+            return new RuntimeFilter(bits.clone(), ranged, min, max, count);
+        }
     }
 }

@@ -6,7 +6,6 @@ import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.physical.CardinalityEffect;
-import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
@@ -16,29 +15,46 @@ import java.util.stream.Collectors;
 
 /**
  * A runtime filter on a join's probe side: passes the rows of {@code input} whose {@code keys} may
- * occur among {@code sourceKeys} of {@code source}, the join's build side (a {@link RuntimeFilter}:
- * Bloom filter plus min/max). Placed below the probe side's exchange, it drops rows that cannot
- * join before they are written, fetched and probed.
+ * occur among the build side's keys, as summarized by {@link RuntimeFilter} {@code filterId}.
+ * Placed below the probe side's exchange, it drops rows that cannot join before they are written,
+ * fetched and probed.
  *
- * <p>{@code source} must be broadcast (every partition reads all of it): the operator says so
- * through {@link #requiredInputDistribution()}, so the build side runs as its own stage before the
- * probe stage and each probe task reads it once to build its filter. The planner adds this
- * operator only when the build side is small and expected to reject a good share of probe rows;
- * the cost is that second, broadcast read of the build side.
+ * <p>The filter is not known when the plan is made: the build side's
+ * {@link RuntimeFilterSourceExec} with the same id computes it while its stage runs, each task
+ * publishing a partial filter; the scheduler merges the partials and binds the result here
+ * ({@link #bind}) before this operator's stage starts, which therefore runs after the build stage.
+ * Unbound (no scheduler, or the scheduler found the filter unusable), it passes every row.
  *
  * <p>Output: {@code input}'s rows, schema, partitioning and order; rows only ever removed.
+ *
+ * @param filter the bound filter, or null while unbound
  */
-public record RuntimeFilterExec(ExecutionPlan input, ExecutionPlan source, List<Expr> keys, List<Expr> sourceKeys)
+public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr> keys, RuntimeFilter filter)
         implements ExecutionPlan {
     public RuntimeFilterExec {
         requireNonNull(input, "input is null");
-        requireNonNull(source, "source is null");
+        requireNonNull(filterId, "filterId is null");
         keys = List.copyOf(keys);
-        sourceKeys = List.copyOf(sourceKeys);
-        if (keys.isEmpty() || keys.size() != sourceKeys.size()) {
-            throw new IllegalArgumentException("a runtime filter needs as many keys as source keys, at least one");
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("a runtime filter needs at least one key");
         }
-        JoinSupport.checkKeys("RuntimeFilterExec", keys, input.schema(), sourceKeys, source.schema());
+        for (Expr key : keys) {
+            key.type(input.schema()); // every key resolves against the input
+        }
+    }
+
+    /** An unbound filter on {@code input}'s {@code keys}, to be bound to filter {@code filterId}. */
+    public RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr> keys) {
+        this(input, filterId, keys, null);
+    }
+
+    /** The same operator applying {@code bound}. */
+    public RuntimeFilterExec bind(RuntimeFilter bound) {
+        return new RuntimeFilterExec(input, filterId, keys, requireNonNull(bound, "bound is null"));
+    }
+
+    public boolean bound() {
+        return filter != null;
     }
 
     @Override
@@ -48,12 +64,12 @@ public record RuntimeFilterExec(ExecutionPlan input, ExecutionPlan source, List<
 
     @Override
     public List<ExecutionPlan> children() {
-        return List.of(input, source);
+        return List.of(input);
     }
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new RuntimeFilterExec(children.get(0), children.get(1), keys, sourceKeys);
+        return new RuntimeFilterExec(children.get(0), filterId, keys, filter);
     }
 
     @Override
@@ -62,13 +78,8 @@ public record RuntimeFilterExec(ExecutionPlan input, ExecutionPlan source, List<
     }
 
     @Override
-    public List<Distribution> requiredInputDistribution() {
-        return List.of(Distribution.UNSPECIFIED, Distribution.BROADCAST);
-    }
-
-    @Override
     public List<Boolean> maintainsInputOrder() {
-        return List.of(true, false);
+        return List.of(true);
     }
 
     @Override
@@ -79,13 +90,15 @@ public record RuntimeFilterExec(ExecutionPlan input, ExecutionPlan source, List<
     @Override
     public String describe() {
         return "RuntimeFilterExec: keys=[" + keys.stream().map(Expr::toString).collect(Collectors.joining(", "))
-                + "] in source [" + sourceKeys.stream().map(Expr::toString).collect(Collectors.joining(", ")) + "]";
+                + "] filter=" + filterId + (filter == null ? "" : " " + filter);
     }
 
     @Override
     public BatchStream execute(int partition, TaskContext context) {
-        RuntimeFilter filter = RuntimeFilter.build(source.execute(partition, context), sourceKeys, context);
         BatchStream in = input.execute(partition, context);
+        if (filter == null) {
+            return in;
+        }
         return new BatchStream() {
             private int[] selected = new int[0];
 

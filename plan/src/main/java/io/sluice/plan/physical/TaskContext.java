@@ -32,6 +32,8 @@ public final class TaskContext {
     private final TaskMemoryPool memory;
     private final SpillFiles spillFiles;
     private final MemoryMetricsSink metrics;
+    /** Values the task's operators publish for the coordinator, shared by its per-operator copies. */
+    private final Map<String, Object> published;
 
     public TaskContext(String taskId, BufferAllocator allocator, int batchSize, Map<Class<?>, Object> services) {
         this(taskId, allocator, batchSize, services, () -> false);
@@ -67,6 +69,14 @@ public final class TaskContext {
     public TaskContext(String jobId, String taskId, BufferAllocator allocator, int batchSize,
             Map<Class<?>, Object> services, BooleanSupplier cancelled, TaskMemoryPool memory, SpillFiles spillFiles,
             MemoryMetricsSink metrics) {
+        this(jobId, taskId, allocator, batchSize, services, cancelled, memory, spillFiles, metrics,
+                new java.util.concurrent.ConcurrentHashMap<>());
+    }
+
+    private TaskContext(String jobId, String taskId, BufferAllocator allocator, int batchSize,
+            Map<Class<?>, Object> services, BooleanSupplier cancelled, TaskMemoryPool memory, SpillFiles spillFiles,
+            MemoryMetricsSink metrics, Map<String, Object> published) {
+        this.published = published;
         this.jobId = requireNonNull(jobId, "jobId is null");
         this.memory = requireNonNull(memory, "memory is null");
         this.spillFiles = requireNonNull(spillFiles, "spillFiles is null");
@@ -123,7 +133,22 @@ public final class TaskContext {
 
     /** The same task, with reservations reporting to {@code operatorMetrics}. */
     public TaskContext forOperator(MemoryMetricsSink operatorMetrics) {
-        return new TaskContext(jobId, taskId, allocator, batchSize, services, cancelled, memory, spillFiles, operatorMetrics);
+        return new TaskContext(jobId, taskId, allocator, batchSize, services, cancelled, memory, spillFiles, operatorMetrics,
+                published);
+    }
+
+    /**
+     * Publishes {@code value} under {@code key} for the coordinator: it travels back with the task's
+     * map output ({@code MapStatus}) once the task succeeds. A runtime filter's source operator
+     * publishes its partial filter this way. Publishing a key twice keeps the last value.
+     */
+    public void publish(String key, Object value) {
+        published.put(requireNonNull(key, "key is null"), requireNonNull(value, "value is null"));
+    }
+
+    /** What the task's operators published so far, by key. */
+    public Map<String, Object> published() {
+        return Map.copyOf(published);
     }
 
     /** The node service of this type; a missing one is a wiring bug. */

@@ -40,7 +40,9 @@ import io.sluice.plan.operators.HashJoinExec;
 import io.sluice.plan.operators.LimitExec;
 import io.sluice.plan.operators.ProjectionExec;
 import io.sluice.plan.operators.RepartitionExec;
+import io.sluice.plan.operators.RuntimeFilter;
 import io.sluice.plan.operators.RuntimeFilterExec;
+import io.sluice.plan.operators.RuntimeFilterSourceExec;
 import io.sluice.plan.operators.SampleExec;
 import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.operators.SortMergeJoinExec;
@@ -96,7 +98,7 @@ public final class PlanWireClasses implements WireClasses {
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,
-                ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, SampleExec.class, SortExec.class,
+                ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, RuntimeFilterSourceExec.class, RuntimeFilter.class, SampleExec.class, SortExec.class,
                 SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class,
                 Partitioning.Unknown.class, Partitioning.Single.class, Partitioning.Hash.class,
                 Partitioning.RoundRobin.class, Partitioning.Broadcast.class, Partitioning.Range.class,

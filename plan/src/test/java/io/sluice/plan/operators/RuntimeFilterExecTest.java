@@ -8,13 +8,20 @@ import io.sluice.plan.operators.JoinTestSupport.Table;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.types.DataType;
 import java.util.List;
+import java.util.Map;
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.physical.TaskContext;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A runtime filter never drops a row that has a match (no false negatives), drops NULL keys, and
- * drops most rows without one; over one and two keys, int and bigint keys, NULLs and duplicates.
+ * A runtime filter merged from its build tasks' partials never drops a row that has a match (no
+ * false negatives), drops NULL keys, and drops most rows without one; over one and two keys, int
+ * and bigint keys, NULLs and duplicates. Unbound, it passes everything.
  */
 class RuntimeFilterExecTest {
     static JoinTestSupport support;
@@ -39,13 +46,36 @@ class RuntimeFilterExecTest {
         support.close();
     }
 
+    /**
+     * The probe table under a filter bound to the build side's merged filter: each of the build
+     * source's partitions runs as a task publishing its partial, as on the workers.
+     */
     private static RuntimeFilterExec filter(Table buildSide, List<String> keys) {
         MemorySourceExec in = JoinTestSupport.source(probe, new Partitioning.Unknown(3), row -> Math.floorMod(
                 row[2].hashCode(), 3), 1000);
-        MemorySourceExec source = JoinTestSupport.source(buildSide, new Partitioning.Broadcast(), row -> 0, 64);
         List<Expr> probeKeys = keys.stream().map(k -> (Expr) new Column("l." + k)).toList();
         List<Expr> buildKeys = keys.stream().map(k -> (Expr) new Column("r." + k)).toList();
-        return new RuntimeFilterExec(in, source, probeKeys, buildKeys);
+        MemorySourceExec buildInput = JoinTestSupport.source(buildSide, new Partitioning.Unknown(2),
+                row -> Math.floorMod(row[2] == null ? 0 : row[2].hashCode(), 2), 64);
+        RuntimeFilterSourceExec source = new RuntimeFilterSourceExec(buildInput, "rf-test", buildKeys,
+                RuntimeFilter.bitsFor(buildSide.rows().size()));
+        RuntimeFilter merged = null;
+        long rows = 0;
+        try (BufferAllocator allocator = new RootAllocator()) {
+            for (int p = 0; p < 2; p++) {
+                TaskContext context = new TaskContext("build-" + p, allocator, 64, Map.of());
+                try (BatchStream stream = source.execute(p, context)) {
+                    for (Batch b = stream.next(); b != null; b = stream.next()) {
+                        rows += b.rowCount();
+                        b.close();
+                    }
+                }
+                RuntimeFilter partial = (RuntimeFilter) context.published().get("rf-test");
+                merged = merged == null ? partial : merged.merge(partial);
+            }
+        }
+        assertThat(rows).as("the source passes its input through").isEqualTo(buildSide.rows().size());
+        return new RuntimeFilterExec(in, "rf-test", probeKeys).bind(merged);
     }
 
     @Test
@@ -64,5 +94,23 @@ class RuntimeFilterExecTest {
     @Test
     void anEmptyBuildSideDropsEverything() throws Exception {
         assertThat(support.run(filter(emptyBuild, List.of("k1")), 1000)).isEmpty();
+    }
+
+    @Test
+    void anUnboundFilterPassesEveryRow() throws Exception {
+        MemorySourceExec in = JoinTestSupport.source(probe, new Partitioning.Unknown(3), row -> Math.floorMod(
+                row[2].hashCode(), 3), 1000);
+        assertThat(support.run(new RuntimeFilterExec(in, "rf-x", List.of(new Column("l.k1"))), 1000))
+                .hasSize(probe.rows().size());
+    }
+
+    @Test
+    void partialsOfDifferentSizesDoNotMerge() {
+        RuntimeFilter small = new RuntimeFilter(new long[128], true, 0, 0, 0);
+        RuntimeFilter large = new RuntimeFilter(new long[256], true, 0, 0, 0);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> small.merge(large))
+                .hasMessageContaining("cannot merge runtime filters of 8192 and 16384 bits");
+        assertThat(RuntimeFilter.bitsFor(1_000)).isEqualTo(16_384);
+        assertThat(RuntimeFilter.bitsFor(1e12)).isEqualTo(RuntimeFilter.MAX_BITS);
     }
 }

@@ -1,0 +1,118 @@
+package io.sluice.plan.operators;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.BatchStream;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.memory.MemoryReservation;
+import io.sluice.plan.physical.CardinalityEffect;
+import io.sluice.plan.physical.ExecutionPlan;
+import io.sluice.plan.physical.PlanProperties;
+import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The build side of a runtime filter: passes {@code input} through unchanged and, as the rows go
+ * by, adds their {@code keys} to a {@link RuntimeFilter} of {@code bitCount} bits (fixed at planning
+ * time, so that every task's partial filter merges with the others). When its input ends, the task
+ * publishes the partial filter under {@code filterId} ({@link TaskContext#publish}); the scheduler
+ * merges all partials of the stage and binds the result into the probe side's
+ * {@link RuntimeFilterExec}.
+ *
+ * <p>Only a stream read to its end publishes: a task stopped early leaves the filter incomplete,
+ * and the scheduler then drops it rather than bind a filter that could reject matching rows.
+ */
+public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List<Expr> keys, long bitCount)
+        implements ExecutionPlan {
+    public RuntimeFilterSourceExec {
+        requireNonNull(input, "input is null");
+        requireNonNull(filterId, "filterId is null");
+        keys = List.copyOf(keys);
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("a runtime filter needs at least one key");
+        }
+        for (Expr key : keys) {
+            key.type(input.schema());
+        }
+        new RuntimeFilter.Builder(keys, bitCount); // checks the bit count
+    }
+
+    @Override
+    public Schema schema() {
+        return input.schema();
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new RuntimeFilterSourceExec(children.get(0), filterId, keys, bitCount);
+    }
+
+    @Override
+    public PlanProperties properties() {
+        return input.properties();
+    }
+
+    @Override
+    public List<Boolean> maintainsInputOrder() {
+        return List.of(true);
+    }
+
+    @Override
+    public CardinalityEffect cardinalityEffect() {
+        return CardinalityEffect.EQUAL;
+    }
+
+    @Override
+    public String describe() {
+        return "RuntimeFilterSourceExec: keys=[" + keys.stream().map(Expr::toString).collect(Collectors.joining(", "))
+                + "] filter=" + filterId + " bits=" + bitCount;
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        RuntimeFilter.Builder builder = new RuntimeFilter.Builder(keys, bitCount);
+        MemoryReservation memory = context.reserve(describe());
+        BatchStream in;
+        try {
+            memory.grow(builder.heapBytes());
+            in = input.execute(partition, context);
+        } catch (RuntimeException e) {
+            memory.close();
+            throw e;
+        }
+        return new BatchStream() {
+            @Override
+            public Batch next() {
+                Batch batch = in.next();
+                if (batch == null) {
+                    context.publish(filterId, builder.build());
+                    return null;
+                }
+                try {
+                    builder.add(batch);
+                } catch (RuntimeException e) {
+                    batch.close();
+                    throw e;
+                }
+                return batch;
+            }
+
+            @Override
+            public void close() {
+                try {
+                    in.close();
+                } finally {
+                    memory.close();
+                }
+            }
+        };
+    }
+}
