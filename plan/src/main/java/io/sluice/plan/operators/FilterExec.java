@@ -18,11 +18,11 @@ import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.types.Schema;
+import io.sluice.plan.physical.UnaryExec;
 import java.util.List;
 
 /** Keeps rows whose predicate is true. Keeps its input's partitioning and order. */
-public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties) implements ExecutionPlan {
+public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties) implements UnaryExec {
     public FilterExec {
         requireNonNull(properties, "properties is null");
         requireNonNull(input, "input is null");
@@ -33,16 +33,6 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
     /** Derives the properties once, here. */
     public FilterExec(ExecutionPlan input, Expr predicate) {
         this(input, predicate, propertiesOf(input, predicate));
-    }
-
-    @Override
-    public Schema schema() {
-        return input.schema();
-    }
-
-    @Override
-    public List<ExecutionPlan> children() {
-        return List.of(input);
     }
 
     @Override

@@ -11,7 +11,7 @@ import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.types.Schema;
+import io.sluice.plan.physical.UnaryExec;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  * concatenation for a plan run in one process.
  */
 public record OrderedGatherExec(ExecutionPlan input, List<SortKey> keys, PlanProperties properties)
-        implements ExecutionPlan {
+        implements UnaryExec {
     public OrderedGatherExec {
         requireNonNull(input, "input is null");
         requireNonNull(properties, "properties is null");
@@ -52,16 +52,6 @@ public record OrderedGatherExec(ExecutionPlan input, List<SortKey> keys, PlanPro
     private static PlanProperties propertiesOf(ExecutionPlan input, List<SortKey> keys) {
         PlanProperties in = input.properties();
         return new PlanProperties(new Partitioning.Single(), keys, in.bounded(), in.equivalences(), in.constants());
-    }
-
-    @Override
-    public Schema schema() {
-        return input.schema();
-    }
-
-    @Override
-    public List<ExecutionPlan> children() {
-        return List.of(input);
     }
 
     @Override

@@ -53,6 +53,21 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         return Math.max(MIN_BITS, Long.highestOneBit((long) wanted - 1) << 1);
     }
 
+    /** A filter's keys, checked to be at least one and to resolve against {@code schema}. */
+    static List<Expr> checkedKeys(List<Expr> keys, io.sluice.plan.types.Schema schema) {
+        List<Expr> copy = List.copyOf(keys);
+        if (copy.isEmpty()) {
+            throw new IllegalArgumentException("a runtime filter needs at least one key");
+        }
+        copy.forEach(key -> key.type(schema));
+        return copy;
+    }
+
+    /** How an operator of filter {@code id} on {@code keys} describes itself after its name. */
+    static String describe(List<Expr> keys, String id) {
+        return "keys=[" + keys.stream().map(Expr::toString).collect(java.util.stream.Collectors.joining(", ")) + "] filter=" + id;
+    }
+
     /** This filter and {@code other} (another partial of the same filter) as one. */
     public RuntimeFilter merge(RuntimeFilter other) {
         if (other.bits.length != bits.length) {

@@ -9,9 +9,8 @@ import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.types.Schema;
+import io.sluice.plan.physical.UnaryExec;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * A runtime filter on a join's probe side: passes the rows of {@code input} whose {@code keys} may
@@ -30,17 +29,11 @@ import java.util.stream.Collectors;
  * @param filter the bound filter, or null while unbound
  */
 public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr> keys, RuntimeFilter filter)
-        implements ExecutionPlan {
+        implements UnaryExec {
     public RuntimeFilterExec {
         requireNonNull(input, "input is null");
         requireNonNull(filterId, "filterId is null");
-        keys = List.copyOf(keys);
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("a runtime filter needs at least one key");
-        }
-        for (Expr key : keys) {
-            key.type(input.schema()); // every key resolves against the input
-        }
+        keys = RuntimeFilter.checkedKeys(keys, input.schema());
     }
 
     /** An unbound filter on {@code input}'s {@code keys}, to be bound to filter {@code filterId}. */
@@ -55,16 +48,6 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
 
     public boolean bound() {
         return filter != null;
-    }
-
-    @Override
-    public Schema schema() {
-        return input.schema();
-    }
-
-    @Override
-    public List<ExecutionPlan> children() {
-        return List.of(input);
     }
 
     @Override
@@ -89,8 +72,7 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
 
     @Override
     public String describe() {
-        return "RuntimeFilterExec: keys=[" + keys.stream().map(Expr::toString).collect(Collectors.joining(", "))
-                + "] filter=" + filterId + (filter == null ? "" : " " + filter);
+        return "RuntimeFilterExec: " + RuntimeFilter.describe(keys, filterId) + (filter == null ? "" : " " + filter);
     }
 
     @Override

@@ -10,9 +10,8 @@ import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.types.Schema;
+import io.sluice.plan.physical.UnaryExec;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The build side of a runtime filter: passes {@code input} through unchanged and, as the rows go
@@ -26,28 +25,12 @@ import java.util.stream.Collectors;
  * and the scheduler then drops it rather than bind a filter that could reject matching rows.
  */
 public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List<Expr> keys, long bitCount)
-        implements ExecutionPlan {
+        implements UnaryExec {
     public RuntimeFilterSourceExec {
         requireNonNull(input, "input is null");
         requireNonNull(filterId, "filterId is null");
-        keys = List.copyOf(keys);
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("a runtime filter needs at least one key");
-        }
-        for (Expr key : keys) {
-            key.type(input.schema());
-        }
+        keys = RuntimeFilter.checkedKeys(keys, input.schema());
         new RuntimeFilter.Builder(keys, bitCount); // checks the bit count
-    }
-
-    @Override
-    public Schema schema() {
-        return input.schema();
-    }
-
-    @Override
-    public List<ExecutionPlan> children() {
-        return List.of(input);
     }
 
     @Override
@@ -72,8 +55,7 @@ public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List
 
     @Override
     public String describe() {
-        return "RuntimeFilterSourceExec: keys=[" + keys.stream().map(Expr::toString).collect(Collectors.joining(", "))
-                + "] filter=" + filterId + " bits=" + bitCount;
+        return "RuntimeFilterSourceExec: " + RuntimeFilter.describe(keys, filterId) + " bits=" + bitCount;
     }
 
     @Override
