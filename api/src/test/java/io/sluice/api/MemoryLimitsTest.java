@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two workers of 4 MiB each: a sort, a GROUP BY with many keys and a join whose build side is
- * several times the memory spill and still answer as DuckDB does; a join whose one key cannot fit
- * fails once with the memory message and the same workers answer the next query; a result over
+ * several times the memory spill and still answer as DuckDB does; a window holds one partition at
+ * a time; a join whose one key, or a window whose one partition, cannot fit fails once with the memory message and the same workers answer the next query; a result over
  * sluice.result.max-bytes fails. After every query no spill file is left and every worker's
  * memory is unreserved.
  */
@@ -84,6 +84,22 @@ class MemoryLimitsTest {
         assertCleanWorkers();
         String sql = "SELECT count(*) AS c, sum(k) AS s FROM t";
         assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(duck.query(sql));
+    }
+
+    @Test
+    void aWindowHoldsOnePartitionAtATimeAndOneTooLargeFailsNamingTheWindow() throws Exception {
+        // 50,000 partitions of four rows: the open partition is tiny whatever the table's size
+        String sql = "SELECT k, count(*) AS n, sum(r) AS total FROM (SELECT k, row_number() OVER (PARTITION BY k ORDER BY id) AS r "
+                + "FROM t) GROUP BY k";
+        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(session.sql(sql)))).isEqualTo(DuckDbOracle.sorted(duck.query(sql)));
+        assertCleanWorkers();
+        // one partition of all 200,000 rows with their 40-character strings: more than a worker's 4 MiB
+        assertThatThrownBy(() -> session.sql("SELECT max(r) FROM (SELECT s, sum(id) OVER (ORDER BY id) AS r FROM t)")
+                .collect())
+                .isInstanceOf(SluiceException.class)
+                .hasMessageContaining("WindowExec")
+                .hasMessageContaining("sluice.worker.memory) is 4.0 MiB");
+        assertCleanWorkers();
     }
 
     @Test

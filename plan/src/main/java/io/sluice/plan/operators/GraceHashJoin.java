@@ -21,12 +21,19 @@ import java.util.List;
  * land in the same partition, so each probe row meets all its candidates there. Rows with a NULL
  * key, which match nothing, go to partition 0 with the rest, where the join treats them as usual
  * (an outer or anti join outputs them unmatched). Not for {@code NOT IN}
- * ({@code LEFT_ANTI_NULL_AWARE}), whose answer depends on the whole build side; nor does a
- * partition split further: one that still does not fit (many rows of one key) fails the task with
- * the memory message naming the join and the partition.
+ * ({@code LEFT_ANTI_NULL_AWARE}), whose answer depends on the whole build side.
+ *
+ * <p>A partition whose build rows still do not fit is split again the same way, by other bits of
+ * the key hash (a new salt per level), its two files read back into {@value #PARTITIONS}
+ * sub-partitions each, down to {@value #MAX_LEVELS} levels ({@value #PARTITIONS}^3 partitions in
+ * all). One that does not fit at the last level (many rows of one key, which no split separates)
+ * fails the task with the memory message naming the join and the partition.
  */
 final class GraceHashJoin implements BatchStream {
     static final int PARTITIONS = 32;
+    /** Levels of splitting: the first split, then re-splits of partitions that do not fit. */
+    static final int MAX_LEVELS = 3;
+    private static final long[] SALTS = {0x5DEECE66DL, 0x9E3779B97F4A7C15L, 0xC2B2AE3D27D4EB4FL};
 
     private final HashJoinExec join;
     private final Schema buildSchema;
@@ -37,15 +44,21 @@ final class GraceHashJoin implements BatchStream {
     private final TaskContext context;
     private final Path[] buildFiles;
     private final Path[] probeFiles;
+    private final int level;
+    /** The partition this join re-splits ("" at the first level, else e.g. "5." or "5.17."). */
+    private final String label;
     private int partition = -1;
-    private HashJoinStream current;
+    private BatchStream current;
 
     static boolean supports(JoinType type) {
         return type != JoinType.LEFT_ANTI_NULL_AWARE;
     }
 
     private GraceHashJoin(HashJoinExec join, Schema buildSchema, Schema probeSchema, List<Expr> buildKeys,
-            List<Expr> probeKeys, DataType[] keyTypes, TaskContext context, Path[] buildFiles, Path[] probeFiles) {
+            List<Expr> probeKeys, DataType[] keyTypes, TaskContext context, Path[] buildFiles, Path[] probeFiles,
+            int level, String label) {
+        this.level = level;
+        this.label = label;
         this.join = join;
         this.buildSchema = buildSchema;
         this.probeSchema = probeSchema;
@@ -66,9 +79,17 @@ final class GraceHashJoin implements BatchStream {
             MemoryReservation reservation, Schema buildSchema, List<Expr> buildKeys, Schema probeSchema,
             List<Expr> probeKeys, DataType[] keyTypes, java.util.function.Supplier<BatchStream> probeInput,
             TaskContext context) {
+        return start(join, chunks, buildRest, reservation, buildSchema, buildKeys, probeSchema, probeKeys, keyTypes,
+                probeInput, context, 0, "");
+    }
+
+    private static BatchStream start(HashJoinExec join, JoinSupport.BuildChunks chunks, BatchStream buildRest,
+            MemoryReservation reservation, Schema buildSchema, List<Expr> buildKeys, Schema probeSchema,
+            List<Expr> probeKeys, DataType[] keyTypes, java.util.function.Supplier<BatchStream> probeInput,
+            TaskContext context, int level, String label) {
         Path[] buildFiles;
         Path[] probeFiles = null;
-        try (PartitionWriters build = new PartitionWriters(buildSchema, "join-build", context, reservation)) {
+        try (PartitionWriters build = new PartitionWriters(buildSchema, "join-build", context, reservation, level)) {
             try (BatchStream rest = buildRest) {
                 for (int i = 0; i < chunks.columns.size(); i++) {
                     build.write(chunks.columns.get(i), chunks.keys.get(i));
@@ -83,7 +104,7 @@ final class GraceHashJoin implements BatchStream {
             reservation.close();
             throw e;
         }
-        try (PartitionWriters probe = new PartitionWriters(probeSchema, "join-probe", context, reservation)) {
+        try (PartitionWriters probe = new PartitionWriters(probeSchema, "join-probe", context, reservation, level)) {
             try (BatchStream in = probeInput.get()) {
                 probe.writeAll(in, probeKeys);
             }
@@ -95,7 +116,7 @@ final class GraceHashJoin implements BatchStream {
             reservation.close();
         }
         return new GraceHashJoin(join, buildSchema, probeSchema, buildKeys, probeKeys, keyTypes, context, buildFiles,
-                probeFiles);
+                probeFiles, level, label);
     }
 
     @Override
@@ -118,23 +139,49 @@ final class GraceHashJoin implements BatchStream {
         }
     }
 
-    /** The in-memory join of one partition: its build rows read whole, its probe rows streamed. */
-    private HashJoinStream open(int p) {
-        MemoryReservation reservation = context.reserve(join.describe() + " build side, partition " + p + " of "
-                + PARTITIONS);
+    /**
+     * The join of one partition: in memory (its build rows read whole, its probe rows streamed)
+     * when its build rows fit, else split again below the last level.
+     */
+    private BatchStream open(int p) {
+        String name = label + p;
+        MemoryReservation reservation = context.reserve(join.describe() + " build side, partition " + name + " of "
+                + PARTITIONS + (level == 0 ? "" : " (split " + (level + 1) + " times)"));
+        JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks();
+        BatchStream buildIn = stream(buildFiles[p], buildSchema);
+        buildFiles[p] = null;
+        java.util.function.Supplier<BatchStream> probeIn = () -> {
+            BatchStream in = stream(probeFiles[p], probeSchema);
+            probeFiles[p] = null;
+            return in;
+        };
+        boolean fits;
         try {
-            BatchStream buildIn = stream(buildFiles[p], buildSchema);
-            buildFiles[p] = null;
-            JoinSupport.Collected built = JoinSupport.collect(buildIn, buildSchema, buildKeys, reservation);
+            fits = chunks.read(buildIn, buildKeys, reservation, level + 1 < MAX_LEVELS);
+        } catch (RuntimeException | Error e) {
+            buildIn.close();
+            reservation.close();
+            throw e;
+        }
+        if (!fits) {
+            return start(join, chunks, buildIn, reservation, buildSchema, buildKeys, probeSchema, probeKeys, keyTypes,
+                    probeIn, context, level + 1, name + ".");
+        }
+        try {
+            buildIn.close();
+            JoinSupport.Collected built = chunks.collected(buildSchema, buildKeys, reservation);
             JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
             reservation.grow(table.heapBytes());
-            BatchStream probeIn = stream(probeFiles[p], probeSchema);
-            probeFiles[p] = null;
-            return new HashJoinStream(join, built, table, probeIn, probeKeys, context, reservation);
+            return new HashJoinStream(join, built, table, probeIn.get(), probeKeys, context, reservation);
         } catch (RuntimeException | Error e) {
             reservation.close();
             throw e;
         }
+    }
+
+    /** The partition of a key hash at {@code level}: other bits of the hash at each level. */
+    static int partitionOf(long hash, int level) {
+        return (int) ((GroupTable.mix(hash ^ SALTS[level]) >>> 40) % PARTITIONS);
     }
 
     private BatchStream stream(Path file, Schema schema) {
@@ -171,9 +218,11 @@ final class GraceHashJoin implements BatchStream {
         private final MemoryReservation metrics;
         private final SpillRun.Writer[] writers = new SpillRun.Writer[PARTITIONS];
         private final long start = System.nanoTime();
+        private final int level;
         private boolean finished;
 
-        PartitionWriters(Schema schema, String kind, TaskContext context, MemoryReservation metrics) {
+        PartitionWriters(Schema schema, String kind, TaskContext context, MemoryReservation metrics, int level) {
+            this.level = level;
             this.schema = schema;
             this.kind = kind;
             this.context = context;
@@ -207,7 +256,7 @@ final class GraceHashJoin implements BatchStream {
             int[] part = new int[rows];
             int[] counts = new int[PARTITIONS + 1];
             for (int r = 0; r < rows; r++) {
-                int p = (int) ((GroupTable.mix(hashes[r] ^ 0x5DEECE66DL) >>> 40) % PARTITIONS);
+                int p = partitionOf(hashes[r], level);
                 for (Col k : keys) {
                     if (k.isNull(r)) {
                         p = 0;

@@ -12,6 +12,8 @@ import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.expr.WindowCall;
 import io.sluice.plan.expr.WindowFunction;
+import io.sluice.plan.memory.HeapSize;
+import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.PlanProperties;
@@ -41,7 +43,10 @@ import java.util.stream.Collectors;
  * <p>Execution streams over the sorted input and buffers only the partition still open: when a
  * batch starts a new partition, the rows before it form whole partitions, computed together in one
  * pass ({@link WindowBlock}, {@link WindowFunctions}) and emitted in batches of the task's size. So
- * memory is the largest partition plus a batch, beside what the sort below holds.
+ * memory is the largest partition plus a batch, beside what the sort below holds. The open
+ * partition's rows are reserved from the task's memory pool as they are buffered (a partition is
+ * computed whole, so it cannot spill): one partition larger than the task may hold fails the task
+ * with a memory error naming this operator, its usage and the limit.
  */
 public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema schema, PlanProperties properties)
         implements ExecutionPlan {
@@ -200,10 +205,13 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
         private final List<Col[]> pendingEvaluated = new ArrayList<>();
         private int pendingRows;
         private boolean done;
+        /** Heap bytes of the pending rows, and of the computed partition until it is emitted. */
+        private final MemoryReservation memory;
 
         WindowStream(BatchStream in, TaskContext context) {
             this.in = in;
             this.context = context;
+            this.memory = context.reserve(describe());
             List<SortKey> partitionKeys = new ArrayList<>();
             window().partitionBy().forEach(p -> partitionKeys.add(SortKey.asc(p)));
             partitionOrder = new KeyOrder(partitionKeys);
@@ -248,8 +256,11 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
         }
 
         private void pend(Col[] inputColumns, Col[] evaluatedColumns, int from, int count) {
-            pendingInput.add(slice(inputColumns, from, count));
-            pendingEvaluated.add(slice(evaluatedColumns, from, count));
+            Col[] pendingIn = slice(inputColumns, from, count);
+            Col[] pendingOut = slice(evaluatedColumns, from, count);
+            memory.grow(HeapSize.of(pendingIn) + HeapSize.of(pendingOut));
+            pendingInput.add(pendingIn);
+            pendingEvaluated.add(pendingOut);
             pendingRows += count;
         }
 
@@ -301,6 +312,8 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
                 }
                 ready.add(Batch.of(schema, slice, count, context.allocator()));
             }
+            // the rows now live in the queued Arrow batches, which the task's allocator accounts
+            memory.resize(0);
         }
 
         private static Col[] concat(List<Col[]> chunks, int width) {
@@ -317,9 +330,13 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
 
         @Override
         public void close() {
-            ready.forEach(Batch::close);
-            ready.clear();
-            in.close();
+            try {
+                ready.forEach(Batch::close);
+                ready.clear();
+                in.close();
+            } finally {
+                memory.close();
+            }
         }
     }
 }

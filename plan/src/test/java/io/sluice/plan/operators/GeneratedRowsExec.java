@@ -24,11 +24,18 @@ final class GeneratedRowsExec implements ExecutionPlan {
     private final long rows;
     private final long distinct;
     private final String prefix;
+    private final java.util.function.LongUnaryOperator keyMap;
 
     GeneratedRowsExec(long rows, long distinct, String prefix) {
+        this(rows, distinct, prefix, k -> k);
+    }
+
+    /** Rows whose key is {@code keyMap} of the usual one. */
+    GeneratedRowsExec(long rows, long distinct, String prefix, java.util.function.LongUnaryOperator keyMap) {
         this.rows = rows;
         this.distinct = distinct;
         this.prefix = prefix;
+        this.keyMap = keyMap;
     }
 
     static long key(long id, long distinct) {
@@ -81,7 +88,7 @@ final class GeneratedRowsExec implements ExecutionPlan {
                 String[] strings = new String[n];
                 for (int i = 0; i < n; i++) {
                     ids[i] = next + i;
-                    keys[i] = key(next + i, distinct);
+                    keys[i] = keyMap.applyAsLong(key(next + i, distinct));
                     strings[i] = string(keys[i]);
                 }
                 next += n;

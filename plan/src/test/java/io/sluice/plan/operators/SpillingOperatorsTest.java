@@ -183,6 +183,37 @@ class SpillingOperatorsTest {
     }
 
     @Test
+    void aGracePartitionThatDoesNotFitIsSplitAgain() {
+        // 30,000 keys that all fall in the first split's partition 0: that partition is the whole
+        // build side, many times the memory, and only a second split (other hash bits) spreads it
+        int distinct = 30_000;
+        long[] keys = new long[distinct];
+        long[] candidates = new long[8192];
+        long[] hashes = new long[candidates.length];
+        int found = 0;
+        for (long base = 0; found < distinct; base += candidates.length) {
+            for (int i = 0; i < candidates.length; i++) {
+                candidates[i] = base + i;
+            }
+            java.util.Arrays.fill(hashes, 0);
+            GroupTable.hashInto(io.sluice.plan.exec.Col.ofLongs(io.sluice.plan.types.DataType.INT64, candidates, null), hashes);
+            for (int i = 0; i < candidates.length && found < distinct; i++) {
+                if (GraceHashJoin.partitionOf(hashes[i], 0) == 0) {
+                    keys[found++] = candidates[i];
+                }
+            }
+        }
+        ExecutionPlan build = new GeneratedRowsExec(120_000, distinct, "r.", k -> keys[(int) k]);
+        ExecutionPlan probe = new GeneratedRowsExec(distinct, distinct, "l.", k -> keys[(int) k]);
+        HashJoinExec join = new HashJoinExec(probe, build, JoinType.INNER, List.of(new Column("l.k")),
+                List.of(new Column("r.k")), null, HashJoinExec.Mode.PARTITIONED);
+        List<long[]> out = run(join, 1, 4);
+        assertThat(out).hasSize(120_000).allSatisfy(row -> assertThat(row[0]).isEqualTo(row[1]));
+        // build and probe partitioned once, then partition 0's two files split again
+        assertThat(spills[1]).isEqualTo(4);
+    }
+
+    @Test
     void aJoinPartitionThatCannotFitFailsNamingTheJoin() {
         // One key: every build row lands in one partition, which cannot fit either.
         ExecutionPlan build = new GeneratedRowsExec(250_000, 1, "r.");
