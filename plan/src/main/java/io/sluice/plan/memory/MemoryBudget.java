@@ -7,11 +7,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One worker's memory ({@code sluice.worker.memory}), shared greedily by the tasks running on it,
- * as DataFusion's {@code GreedyMemoryPool}: each task draws from it through its own
- * {@link TaskMemoryPool}, first come first served, and gives everything back when it ends. Arrow
- * buffers and the heap structures that grow with the data (hash tables, sort buffers, join build
- * sides, shuffle buffers) both count against it, so one number bounds what a worker's tasks hold.
+ * One worker's memory ({@code sluice.worker.memory}), shared by the tasks running on it: each task
+ * draws from it through its own {@link TaskMemoryPool} and gives everything back when it ends.
+ * Arrow buffers and the heap structures that grow with the data (hash tables, sort buffers, join
+ * build sides, shuffle buffers) both count against it, so one number bounds what a worker's tasks
+ * hold.
+ *
+ * <p>Growth that can spill is shared fairly, as DataFusion's {@code FairSpillPool} does: a task
+ * may hold at most the {@link #SPILLABLE_SHARE spillable share} divided by the tasks open now
+ * ({@link #fairShare}), so a task that started first cannot starve the ones after it; a task
+ * alone may use all of it. Growth that cannot wait for a spill takes from the whole budget,
+ * first come first served.
  */
 public final class MemoryBudget {
     private final String name;
@@ -75,6 +81,11 @@ public final class MemoryBudget {
                 return true;
             }
         }
+    }
+
+    /** The most one task may hold for growth that can spill: the spillable share over the open tasks. */
+    long fairShare() {
+        return (long) (limit * SPILLABLE_SHARE / Math.max(1, pools.size()));
     }
 
     /** Takes {@code bytes} even past the limit (Arrow buffers: counted, so operators spill sooner, never refused). */

@@ -75,7 +75,7 @@ public final class TaskMemoryPool implements AutoCloseable {
     }
 
     synchronized boolean tryGrow(long bytes, boolean spillable) {
-        if (closed || !budget.tryReserve(bytes, spillable)) {
+        if (closed || (spillable && reserved + bytes > budget.fairShare()) || !budget.tryReserve(bytes, spillable)) {
             return false;
         }
         reserved += bytes;

@@ -14,29 +14,50 @@ class MemoryPoolTest {
         MemoryReservation sort = a.register("SortExec: [k]", MemoryMetricsSink.NONE);
         MemoryReservation join = b.register("HashJoinExec build side", MemoryMetricsSink.NONE);
 
-        assertThat(sort.tryGrow(600)).isTrue();
-        assertThat(join.tryGrow(500)).isFalse();
+        assertThat(sort.tryGrow(600)).as("spillable growth: three quarters shared fairly, 375 a task").isFalse();
+        assertThat(sort.tryGrow(375)).isTrue();
+        assertThat(join.tryGrow(400)).isFalse();
         assertThat(join.size()).isZero();
-        assertThat(join.tryGrow(200)).as("spillable growth stops at three quarters").isFalse();
-        join.grow(400);
-        assertThat(budget.reserved()).isEqualTo(1000);
+        assertThat(join.tryGrow(300)).isTrue();
+        join.grow(325);
+        assertThat(budget.reserved()).as("growth that cannot spill may take the whole budget").isEqualTo(1000);
 
         sort.shrink(100);
-        assertThat(sort.size()).isEqualTo(500);
-        assertThat(sort.peak()).isEqualTo(600);
-        assertThat(a.peak()).isEqualTo(600);
-        sort.resize(550);
-        assertThat(budget.reserved()).isEqualTo(950);
-        assertThat(sort.tryResize(700)).isFalse();
-        assertThat(sort.size()).isEqualTo(550);
+        assertThat(sort.size()).isEqualTo(275);
+        assertThat(sort.peak()).isEqualTo(375);
+        assertThat(a.peak()).isEqualTo(375);
+        sort.resize(300);
+        assertThat(budget.reserved()).isEqualTo(925);
+        assertThat(sort.tryResize(400)).isFalse();
+        assertThat(sort.size()).isEqualTo(300);
 
         sort.close();
         assertThat(a.reserved()).isZero();
-        assertThat(budget.reserved()).isEqualTo(400);
+        assertThat(budget.reserved()).isEqualTo(625);
         a.close();
+        assertThat(join.tryGrow(100)).as("alone, a task may use the whole spillable share").isTrue();
         b.close();
         assertThat(budget.reserved()).isZero();
         assertThat(budget.openPools()).isZero();
+    }
+
+    @Test
+    void aTaskThatHoldsMuchLeavesTheOthersTheirFairShare() {
+        MemoryBudget budget = new MemoryBudget("w1", 1200);
+        try (TaskMemoryPool big = budget.newTaskPool("big")) {
+            MemoryReservation first = big.register("sort", MemoryMetricsSink.NONE);
+            assertThat(first.tryGrow(900)).as("alone: up to three quarters").isTrue();
+            try (TaskMemoryPool late = budget.newTaskPool("late")) {
+                MemoryReservation second = late.register("aggregate", MemoryMetricsSink.NONE);
+                assertThat(first.tryGrow(1)).as("over its fair share now: it spills").isFalse();
+                // the budget is what the first task holds: the late one is refused until that task spills
+                assertThat(second.tryGrow(1)).isFalse();
+                first.shrink(600);
+                assertThat(second.tryGrow(450)).as("its fair share, 900 over two tasks").isTrue();
+                assertThat(second.tryGrow(1)).isFalse();
+            }
+        }
+        assertThat(budget.reserved()).isZero();
     }
 
     @Test
