@@ -2,6 +2,7 @@ package io.sluice.bench;
 
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
+import io.sluice.coordinator.scheduler.DagScheduler;
 import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
 import java.nio.file.Files;
@@ -69,13 +70,23 @@ public final class RangeSortBenchmark {
         String sql = "SELECT k, x, v FROM t ORDER BY k, x";
         try (Session session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(8))) {
             session.sql("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + data + "'");
+            Timeline timeline = new Timeline();
+            session.localCluster().coordinator().addStageListener(timeline);
             List<Double> ranged = new ArrayList<>();
             List<Double> gathered = new ArrayList<>();
+            List<Double> rangedCpu = new ArrayList<>();
+            List<Double> gatheredCpu = new ArrayList<>();
             for (int r = 0; r < runs; r++) {
-                ranged.add(time(session, "", sql, rows, verbose));
-                gathered.add(time(session, "SET sluice.sort.range-partitioned = false; ", sql, rows, verbose));
-                System.out.printf(Locale.ROOT, "run %d: range-partitioned %.0f ms, gather-and-sort %.0f ms%n", r + 1,
-                        ranged.get(r), gathered.get(r));
+                double[] a = time(session, "", sql, rows, verbose, timeline);
+                double[] b = time(session, "SET sluice.sort.range-partitioned = false; ", sql, rows, verbose, timeline);
+                ranged.add(a[0]);
+                rangedCpu.add(a[1]);
+                gathered.add(b[0]);
+                gatheredCpu.add(b[1]);
+                System.out.printf(Locale.ROOT, "run %d: range-partitioned %.0f ms (cpu %.1f s; %s), gather-and-sort %.0f ms "
+                        + "(cpu %.1f s; %s), ratio %.2fx, load average %.1f%n", r + 1, a[0], a[1], timeline.phases(a),
+                        b[0], b[1], timeline.phasesOf(b), b[0] / a[0],
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             }
             if (verify) {
                 verify(session, sql, data);
@@ -83,13 +94,25 @@ public final class RangeSortBenchmark {
             double a = median(ranged);
             double b = median(gathered);
             System.out.printf(Locale.ROOT, "%d rows, 2 workers, 8 partitions: range-partitioned median %.0f ms, "
-                    + "gather-and-sort median %.0f ms, speed-up %.2fx%n", rows, a, b, b / a);
+                    + "gather-and-sort median %.0f ms, speed-up %.2fx (median process cpu: %.1f s vs %.1f s)%n", rows, a, b,
+                    b / a, median(rangedCpu), median(gatheredCpu));
         }
     }
 
-    /** One EXPLAIN ANALYZE run: the query's own time as reported, after checking it returned every row. */
-    private static double time(Session session, String set, String sql, long rows, boolean verbose) {
+    /**
+     * One EXPLAIN ANALYZE run, after checking it returned every row: the query's own time as
+     * reported, the CPU time this process used meanwhile (all threads, GC and JIT included: a
+     * figure that other processes' load inflates far less than wall time), and the index of the
+     * run's first event in {@code timeline}.
+     */
+    private static double[] time(Session session, String set, String sql, long rows, boolean verbose, Timeline timeline) {
+        com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        int firstEvent = timeline.mark();
+        long cpu = os.getProcessCpuTime();
         List<List<Object>> lines = session.sql(set + "EXPLAIN ANALYZE " + sql).collect().rows();
+        double cpuSeconds = (os.getProcessCpuTime() - cpu) / 1e9;
+        int lastEvent = timeline.mark();
         if (verbose) {
             lines.forEach(line -> System.out.println(line.get(0)));
         }
@@ -98,7 +121,60 @@ public final class RangeSortBenchmark {
         if (!m.find() || Long.parseLong(m.group(1)) != rows) {
             throw new IllegalStateException("unexpected EXPLAIN ANALYZE header: " + first);
         }
-        return Double.parseDouble(m.group(2));
+        return new double[] {Double.parseDouble(m.group(2)), cpuSeconds, firstEvent, lastEvent};
+    }
+
+    /**
+     * When each stage of a query was handed out and when it finished, from the scheduler's
+     * listener: the per-phase wall times. A sampling run (stage id from
+     * {@link DagScheduler#SAMPLE_STAGE_OFFSET}) reports no completion; it lasts until the next
+     * stage is handed out (so it includes computing the boundaries).
+     */
+    private static final class Timeline implements DagScheduler.StageListener {
+        private final List<long[]> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public void stageSubmitted(String jobId, int stageId, io.sluice.shuffle.ShuffleWriterExec plan, List<Integer> partitions) {
+            events.add(new long[] {System.nanoTime(), stageId, 0});
+        }
+
+        @Override
+        public void stageCompleted(String jobId, int stageId) {
+            events.add(new long[] {System.nanoTime(), stageId, 1});
+        }
+
+        int mark() {
+            return events.size();
+        }
+
+        String phases(double[] run) {
+            return phasesOf(run);
+        }
+
+        /** "sample 1.2 s, stage 0 3.4 s, ..." for the events of one run (indexes run[2] to run[3]). */
+        String phasesOf(double[] run) {
+            List<long[] > list = events.subList((int) run[2], (int) run[3]);
+            StringBuilder out = new StringBuilder();
+            for (int i = 0; i < list.size(); i++) {
+                long[] e = list.get(i);
+                if (e[2] != 0) {
+                    continue;
+                }
+                long end = -1;
+                for (int j = i + 1; j < list.size() && end < 0; j++) {
+                    long[] f = list.get(j);
+                    if (f[1] == e[1] && f[2] == 1 || e[1] >= DagScheduler.SAMPLE_STAGE_OFFSET && f[2] == 0) {
+                        end = f[0];
+                    }
+                }
+                if (out.length() > 0) {
+                    out.append(", ");
+                }
+                String name = e[1] >= DagScheduler.SAMPLE_STAGE_OFFSET ? "sample" : "stage " + e[1];
+                out.append(name).append(end < 0 ? " (no end seen)" : String.format(Locale.ROOT, " %.1f s", (end - e[0]) / 1e9));
+            }
+            return out.toString();
+        }
     }
 
     /**

@@ -126,17 +126,28 @@ final class MapOutputWriter {
 
     /** Buffers rows for {@code partition} (heap columns, kept by reference); may spill. */
     void add(int partition, Col[] columns) {
+        add(partition, columns, null, 0, columns.length == 0 ? 0 : columns[0].length);
+    }
+
+    /**
+     * Buffers rows {@code indexes[from, from + count)} of {@code columns} for {@code partition}
+     * (both kept by reference until written; {@code indexes} null: rows {@code [from, from +
+     * count)}); may spill. Several partitions may share one batch's columns: each is charged its
+     * share of their heap size.
+     */
+    void add(int partition, Col[] columns, int[] indexes, int from, int count) {
         checkOpen();
         PartitionBuffer buffer = buffers[partition];
         if (buffer == null) {
             buffer = new PartitionBuffer(columns.length);
             buffers[partition] = buffer;
         }
-        int count = columns.length == 0 ? 0 : columns[0].length;
-        buffer.add(columns);
+        buffer.add(columns, indexes, from, count);
         rows[partition] += count;
         bufferedRows += count;
-        bufferedBytes += HeapSize.of(columns);
+        int total = columns.length == 0 ? 0 : columns[0].length;
+        long bytes = HeapSize.of(columns);
+        bufferedBytes += total == count || total == 0 ? bytes : bytes / total * count + (indexes == null ? 0 : 4L * count);
         if (bufferedRows > maxBufferedRows || !reservation.tryResize(bufferedBytes)) {
             spill();
             bufferedBytes = 0;
@@ -326,14 +337,12 @@ final class MapOutputWriter {
             return;
         }
         int count = buffer.rows();
-        Col[] columns = buffer.drain();
+        List<Col[]> batches = buffer.drain(batchSize);
         bufferedRows -= count;
-        for (int from = 0; from < count; from += batchSize) {
-            int n = Math.min(batchSize, count - from);
-            Col[] slice = new Col[columns.length];
-            for (int c = 0; c < columns.length; c++) {
-                slice[c] = columns[c].slice(from, n);
-            }
+        int from = 0;
+        for (Col[] slice : batches) {
+            int n = Math.min(batchSize, count - from); // every batch but the last is full
+            from += n;
             try (Batch batch = Batch.of(schema, slice, n, allocator);
                     ArrowRecordBatch message = new VectorUnloader(batch.root(), true, codec, true).getRecordBatch()) {
                 MessageSerializer.serialize(channel, message);

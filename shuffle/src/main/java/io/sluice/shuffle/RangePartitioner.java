@@ -20,15 +20,22 @@ import java.util.List;
  * before or equal to every key in partition {@code i + 1}. With the usual ascending NULLS LAST
  * keys, NULL keys land in the last non-empty partition.
  *
- * <p>Keys are evaluated once per batch; each row then binary-searches the boundaries. A single
- * long-backed key (integers, dates, decimals) without NULL boundaries takes a loop over primitive
- * arrays with no per-comparison dispatch.
+ * <p>Keys are evaluated once per batch. When the first key is numeric (integers, dates, decimals,
+ * doubles) and no boundary's first key is NULL, the first key of the whole batch is mapped to
+ * order-preserving longs ({@link KeyOrder#normalizedKey}, direction included), as are the
+ * boundaries' once, and each row binary-searches the boundary longs with primitive comparisons
+ * only: the range of boundaries whose first key is below the row's and the range equal to it. Only
+ * a row whose first key equals some boundary's (rare: a handful of rows per batch) compares its
+ * later keys with those boundaries, and only a row with a NULL first key takes the general
+ * comparison over all boundaries.
  */
 public final class RangePartitioner {
     private final List<SortKey> keys;
     private final KeyOrder order;
     private final Col[] boundaries;
     private final int boundaryCount;
+    /** The boundaries' first keys as normalized longs, or null when the fast path does not apply. */
+    private final long[] firstBoundary;
 
     /** Fails if the split points are not resolved: the scheduler binds them before the map stage runs. */
     public RangePartitioner(Partitioning.Range range, Schema input) {
@@ -47,6 +54,9 @@ public final class RangePartitioner {
         }
         this.boundaries = RangeBoundaries.toColumns(range.splits().boundaries(), types);
         this.boundaryCount = range.splits().boundaries().size();
+        Col first = boundaries[0];
+        boolean numeric = types[0].isLongBacked() || types[0].kind() == DataType.Kind.FLOAT64;
+        this.firstBoundary = numeric && noNulls(first.nulls) ? KeyOrder.normalizedKey(first, keys.get(0).ascending()) : null;
     }
 
     /** The target partition of each row; length is the batch's row count. */
@@ -64,25 +74,66 @@ public final class RangePartitioner {
         if (boundaryCount == 0) {
             return out;
         }
-        Col first = keyCols[0];
-        if (keyCols.length == 1 && first.type.isLongBacked() && noNulls(boundaries[0].nulls)) {
-            longKey(first, out);
+        if (firstBoundary != null) {
+            normalized(keyCols, out);
         } else {
             for (int r = 0; r < rows; r++) {
-                int lo = 0;
-                int hi = boundaryCount;
-                while (lo < hi) {
-                    int mid = (lo + hi) >>> 1;
-                    if (order.compare(boundaries, mid, keyCols, r) < 0) {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
-                }
-                out[r] = lo;
+                out[r] = search(keyCols, r, 0, boundaryCount);
             }
         }
         return out;
+    }
+
+    /** The number of boundaries in {@code [lo, hi)} (and all before {@code lo}) that sort before row {@code r}. */
+    private int search(Col[] keyCols, int r, int lo, int hi) {
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (order.compare(boundaries, mid, keyCols, r) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * Placement by the normalized first key: {@code below} boundaries have a smaller first key and
+     * {@code upTo} at most an equal one; with one key, or none equal, the row goes after the
+     * {@code below} ones; otherwise its later keys decide among the equal ones.
+     */
+    private void normalized(Col[] keyCols, int[] out) {
+        Col first = keyCols[0];
+        long[] v = KeyOrder.normalizedKey(first, keys.get(0).ascending());
+        long[] b = firstBoundary;
+        int n = boundaryCount;
+        boolean single = keyCols.length == 1;
+        for (int r = 0; r < out.length; r++) {
+            if (first.isNull(r)) {
+                out[r] = search(keyCols, r, 0, n);
+                continue;
+            }
+            long x = v[r];
+            int lo = 0;
+            int hi = n;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (b[mid] < x) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            if (single || lo == n || b[lo] != x) {
+                out[r] = lo;
+                continue;
+            }
+            int upTo = lo + 1;
+            while (upTo < n && b[upTo] == x) {
+                upTo++;
+            }
+            out[r] = search(keyCols, r, lo, upTo);
+        }
     }
 
     private static boolean noNulls(boolean[] nulls) {
@@ -95,34 +146,5 @@ public final class RangePartitioner {
             }
         }
         return true;
-    }
-
-    /** One long-backed key and no NULL boundary: count boundaries before each value, directions applied. */
-    private void longKey(Col key, int[] out) {
-        SortKey sortKey = keys.get(0);
-        long[] b = boundaries[0].longs;
-        long[] v = key.longs;
-        boolean[] nulls = key.nulls;
-        boolean ascending = sortKey.ascending();
-        int nullPartition = sortKey.nullsFirst() ? 0 : boundaryCount;
-        for (int r = 0; r < out.length; r++) {
-            if (nulls != null && nulls[r]) {
-                out[r] = nullPartition;
-                continue;
-            }
-            long x = v[r];
-            int lo = 0;
-            int hi = boundaryCount;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                boolean before = ascending ? b[mid] < x : b[mid] > x;
-                if (before) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            out[r] = lo;
-        }
     }
 }

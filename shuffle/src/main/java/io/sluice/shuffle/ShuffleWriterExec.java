@@ -160,17 +160,11 @@ public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitio
         for (int i = 0; i < rows; i++) {
             order[fill[target[i]]++] = i;
         }
+        // Each partition keeps its slice of the row order; its rows are copied once, when written.
         for (int r = 0; r < n; r++) {
-            int count = counts[r];
-            if (count == 0) {
-                continue;
+            if (counts[r] > 0) {
+                output.add(r, columns, order, starts[r], counts[r]);
             }
-            int[] indexes = Arrays.copyOfRange(order, starts[r], starts[r + 1]);
-            Col[] gathered = new Col[columns.length];
-            for (int c = 0; c < columns.length; c++) {
-                gathered[c] = columns[c].gather(indexes, count);
-            }
-            output.add(r, gathered);
         }
     }
 

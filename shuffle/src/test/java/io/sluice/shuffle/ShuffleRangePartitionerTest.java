@@ -55,6 +55,20 @@ class ShuffleRangePartitionerTest {
                     List<List<Object>> boundaries = RangeBoundaries.compute(List.<Col[]>of(keyCols), keys, n);
                     checkAgainstBruteForce(batch, keys, keyCols, boundaries, n);
                 }
+                // Several boundaries sharing a first key (one of them NULL in the second): rows equal on the first key
+                // are placed by the second among exactly those.
+                if (keys.size() == 2) {
+                    List<List<Object>> shared = List.of(Arrays.asList(-10L, 1.0), Arrays.asList(-10L, 5.0),
+                            Arrays.asList(3L, 0.0), Arrays.asList(3L, 7.5), Arrays.asList(3L, null), Arrays.asList(20L, 2.0));
+                    List<List<Object>> ordered = new ArrayList<>(shared);
+                    KeyOrder byKeys = new KeyOrder(keys);
+                    Col[] sharedCols = RangeBoundaries.toColumns(shared, new DataType[] {DataType.INT32, DataType.FLOAT64});
+                    List<Integer> idx = new ArrayList<>(List.of(0, 1, 2, 3, 4, 5));
+                    idx.sort((x, y) -> byKeys.compare(sharedCols, x, sharedCols, y));
+                    ordered.clear();
+                    idx.forEach(i -> ordered.add(shared.get(i)));
+                    checkAgainstBruteForce(batch, keys, keyCols, ordered, 7);
+                }
                 // Boundaries holding NULL take the generic path for every key shape.
                 List<List<Object>> withNull = new ArrayList<>();
                 withNull.add(new ArrayList<>(Arrays.asList(new Object[keys.size()])));

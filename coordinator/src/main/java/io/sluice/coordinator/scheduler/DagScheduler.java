@@ -63,6 +63,14 @@ public final class DagScheduler {
     /** Sampled key rows per map partition when resolving range split points. */
     static final int SAMPLE_ROWS_PER_PARTITION = 1000;
 
+    /**
+     * Map partitions one sampling task samples, one after the other: sampling a partition (a
+     * Parquet row group's keys, say) takes milliseconds, a task round trip through the dispatcher
+     * much longer, so one task per map partition made the sampling run cost about as much wall
+     * time as the map stage itself.
+     */
+    static final int SAMPLE_PARTITIONS_PER_TASK = 16;
+
     /** Sampling runs of stage n are numbered n + this, so their task ids differ from the real stage's. */
     public static final int SAMPLE_STAGE_OFFSET = 10_000;
 
@@ -629,7 +637,8 @@ public final class DagScheduler {
                 // A fresh id per try: a retry after a lost input must not meet the first try's cleanup.
                 String shuffleId = stage.shuffleId() + "-sample" + sampleRuns.incrementAndGet();
                 ShuffleWriterExec sampler = new ShuffleWriterExec(
-                        new SampleExec(keysOnly(writer.input(), range.keys()), range.keys(), SAMPLE_ROWS_PER_PARTITION),
+                        new SampleExec(keysOnly(writer.input(), range.keys()), range.keys(), SAMPLE_ROWS_PER_PARTITION,
+                                SAMPLE_PARTITIONS_PER_TASK),
                         new Partitioning.Single(),
                         shuffleId);
                 sampleShuffles.add(shuffleId);

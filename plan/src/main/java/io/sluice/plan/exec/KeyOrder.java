@@ -73,20 +73,26 @@ public final class KeyOrder {
     }
 
     /**
-     * Row indexes {@code 0..rows-1} of key columns {@code keys} in this order (a stable merge sort).
-     * When the first key is numeric, its values are first mapped to longs whose signed order is the
-     * key's order (direction included), so most comparisons are one primitive compare; rows with a
-     * NULL first key are sorted apart and placed first or last.
+     * Row indexes {@code 0..rows-1} of key columns {@code keys} in this order (stable: rows with
+     * equal keys keep their input order).
+     *
+     * <p>When the first key is numeric, its values are first mapped to longs whose signed order is
+     * the key's order ({@link #normalizedKey}, direction included) and the rows are sorted by them
+     * with a least-significant-digit radix sort, one pass per byte in which the values differ (a
+     * BIGINT key below 2^24 takes three passes): no comparisons at all, and every pass streams
+     * through contiguous arrays. Runs of rows tied on the first key are then ordered by the other
+     * keys, through their normalized longs where those keys are numeric and NULL-free. Rows with a
+     * NULL first key are sorted apart and placed first or last. Otherwise a stable merge sort with
+     * comparisons.
      */
     public int[] sortedIndexes(Col[] keys, int rows) {
         Col first = keys[0];
-        boolean numeric = first.type.isLongBacked() || first.type.kind() == io.sluice.plan.types.DataType.Kind.FLOAT64;
-        if (!numeric) {
+        if (!isNumeric(first)) {
             int[] index = identity(rows);
-            mergeSort(index, 0, rows, keys, null);
+            mergeSort(index, 0, rows, keys, null, null, new int[rows]);
             return index;
         }
-        long[] norm = normalize(first, ascending[0]);
+        long[] norm = normalizedKey(first, ascending[0]);
         int[] index = new int[rows];
         int nonNull = 0;
         for (int i = 0; i < rows; i++) {
@@ -100,8 +106,15 @@ public final class KeyOrder {
                 index[at++] = i;
             }
         }
-        mergeSort(index, 0, nonNull, keys, norm);
-        mergeSort(index, nonNull, rows, keys, null);
+        if (nonNull < RADIX_MIN_ROWS) {
+            mergeSort(index, 0, nonNull, keys, norm, null, new int[nonNull]);
+        } else {
+            long[] sortedNorm = radixSort(index, nonNull, norm);
+            if (keys.length > 1) {
+                sortTies(index, sortedNorm, nonNull, keys);
+            }
+        }
+        mergeSort(index, nonNull, rows, keys, null, null, new int[rows - nonNull]);
         if (nullsFirst[0] && nonNull < rows) {
             int[] out = new int[rows];
             System.arraycopy(index, nonNull, out, 0, rows - nonNull);
@@ -109,6 +122,132 @@ public final class KeyOrder {
             return out;
         }
         return index;
+    }
+
+    /** Below this many rows a merge sort beats the radix sort's fixed cost (its 8 x 256 counters). */
+    private static final int RADIX_MIN_ROWS = 512;
+
+    private static boolean isNumeric(Col c) {
+        return c.type.isLongBacked() || c.type.kind() == io.sluice.plan.types.DataType.Kind.FLOAT64;
+    }
+
+    /**
+     * Stable LSD radix sort of {@code index[0, n)} by {@code norm[index[i]]} (signed order), a byte
+     * at a time, skipping the bytes in which all values agree. Returns the sorted keys, parallel to
+     * the sorted {@code index}.
+     */
+    private static long[] radixSort(int[] index, int n, long[] norm) {
+        long[] key = new long[n];
+        for (int i = 0; i < n; i++) {
+            key[i] = norm[index[i]] ^ Long.MIN_VALUE; // unsigned byte order = signed value order
+        }
+        int[][] counts = new int[8][256];
+        for (int i = 0; i < n; i++) {
+            long k = key[i];
+            for (int b = 0; b < 8; b++) {
+                counts[b][(int) (k >>> (b << 3)) & 0xFF]++;
+            }
+        }
+        long[] keyTo = null;
+        int[] indexTo = null;
+        int[] idx = index;
+        for (int b = 0; b < 8; b++) {
+            int[] count = counts[b];
+            if (count[(int) (key[0] >>> (b << 3)) & 0xFF] == n) {
+                continue; // every value has the same byte here
+            }
+            if (keyTo == null) {
+                keyTo = new long[n];
+                indexTo = new int[n];
+            }
+            int[] start = new int[256];
+            int sum = 0;
+            for (int d = 0; d < 256; d++) {
+                start[d] = sum;
+                sum += count[d];
+            }
+            int shift = b << 3;
+            for (int i = 0; i < n; i++) {
+                long k = key[i];
+                int to = start[(int) (k >>> shift) & 0xFF]++;
+                keyTo[to] = k;
+                indexTo[to] = idx[i];
+            }
+            long[] tk = key;
+            key = keyTo;
+            keyTo = tk;
+            int[] ti = idx;
+            idx = indexTo;
+            indexTo = ti;
+        }
+        if (idx != index) {
+            System.arraycopy(idx, 0, index, 0, n);
+        }
+        return key;
+    }
+
+    /**
+     * Orders each run of rows tied on the first key ({@code sortedKey} equal) by the other keys,
+     * stably: insertion sort for short runs (the usual case), merge sort for long ones.
+     */
+    private void sortTies(int[] index, long[] sortedKey, int n, Col[] keys) {
+        long[][] rest = new long[keys.length][];
+        for (int k = 1; k < keys.length; k++) {
+            if (isNumeric(keys[k]) && noNulls(keys[k])) {
+                rest[k] = normalizedKey(keys[k], ascending[k]);
+            }
+        }
+        int[] scratch = null;
+        int runStart = 0;
+        for (int i = 1; i <= n; i++) {
+            if (i < n && sortedKey[i] == sortedKey[runStart]) {
+                continue;
+            }
+            int len = i - runStart;
+            if (len > 1) {
+                if (len <= 16) {
+                    for (int a = runStart + 1; a < i; a++) {
+                        int row = index[a];
+                        int b = a - 1;
+                        while (b >= runStart && compareRest(keys, rest, index[b], row) > 0) {
+                            index[b + 1] = index[b];
+                            b--;
+                        }
+                        index[b + 1] = row;
+                    }
+                } else {
+                    if (scratch == null || scratch.length < len) {
+                        scratch = new int[len];
+                    }
+                    mergeSort(index, runStart, i, keys, null, rest, scratch);
+                }
+            }
+            runStart = i;
+        }
+    }
+
+    private static boolean noNulls(Col c) {
+        if (c.nulls == null) {
+            return true;
+        }
+        for (int i = 0; i < c.length; i++) {
+            if (c.nulls[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Compares two rows tied on the first key by the other keys, through {@code rest} where normalized (if given). */
+    private int compareRest(Col[] keys, long[][] rest, int a, int b) {
+        for (int k = 1; k < keys.length; k++) {
+            long[] r = rest == null ? null : rest[k];
+            int cmp = r != null ? Long.compare(r[a], r[b]) : compareKey(k, keys[k], a, keys[k], b);
+            if (cmp != 0) {
+                return cmp;
+            }
+        }
+        return 0;
     }
 
     private static int[] identity(int rows) {
@@ -119,6 +258,23 @@ public final class KeyOrder {
         return index;
     }
 
+    /**
+     * A numeric (long-backed or FLOAT64) key as longs whose signed order is the key's order under
+     * the given direction: doubles by their bits with the negative ones flipped ({@code -0.0} as
+     * {@code 0.0}, NaN last), descending as the bitwise complement. Values of NULL rows are
+     * meaningless; the caller places those rows.
+     */
+    public static long[] normalizedKey(Col c, boolean ascending) {
+        return normalize(c, ascending);
+    }
+
+    /** The same for one value. */
+    public static long normalizedDouble(double d) {
+        double x = d == 0.0 ? 0.0 : d;
+        long bits = Double.doubleToLongBits(x);
+        return bits ^ ((bits >> 63) & Long.MAX_VALUE);
+    }
+
     /** Longs in the key's order: signed order of the result is ascending (or descending) key order. */
     private static long[] normalize(Col c, boolean ascending) {
         int n = c.length;
@@ -126,9 +282,7 @@ public final class KeyOrder {
         if (c.type.kind() == io.sluice.plan.types.DataType.Kind.FLOAT64) {
             double[] d = c.doubles;
             for (int i = 0; i < n; i++) {
-                double x = d[i] == 0.0 ? 0.0 : d[i];
-                long bits = Double.doubleToLongBits(x);
-                out[i] = bits ^ ((bits >> 63) & Long.MAX_VALUE);
+                out[i] = normalizedDouble(d[i]);
             }
         } else {
             System.arraycopy(c.longs, 0, out, 0, n);
@@ -141,37 +295,38 @@ public final class KeyOrder {
         return out;
     }
 
-    /** Compares rows by the normalized first key, then the other keys; all keys when {@code norm} is null. */
-    private int compareRows(Col[] keys, long[] norm, int a, int b) {
-        if (norm == null) {
+    /**
+     * Compares rows by the normalized first key ({@code norm}), then by the other keys (through
+     * {@code rest} where normalized); by the other keys only when {@code norm} is null and
+     * {@code rest} is not (rows tied on the first key); by all keys when both are null.
+     */
+    private int compareRows(Col[] keys, long[] norm, long[][] rest, int a, int b) {
+        if (norm != null) {
+            int cmp = Long.compare(norm[a], norm[b]);
+            if (cmp != 0) {
+                return cmp;
+            }
+        } else if (rest == null) {
             return compare(keys, a, keys, b);
         }
-        int cmp = Long.compare(norm[a], norm[b]);
-        for (int k = 1; cmp == 0 && k < ascending.length; k++) {
-            cmp = compareKey(k, keys[k], a, keys[k], b);
-        }
-        return cmp;
+        return compareRest(keys, rest, a, b);
     }
 
-    /** Stable bottom-up merge sort of {@code index[from, to)}. */
-    private void mergeSort(int[] index, int from, int to, Col[] keys, long[] norm) {
+    /** Stable bottom-up merge sort of {@code index[from, to)} by {@link #compareRows}; {@code scratch} holds {@code to - from}. */
+    private void mergeSort(int[] index, int from, int to, Col[] keys, long[] norm, long[][] rest, int[] scratch) {
         int rows = to - from;
-        if (rows < 2) {
-            return;
-        }
-        int[] scratch = new int[to];
         for (int width = 1; width < rows; width *= 2) {
             for (int lo = from; lo < to - width; lo += 2 * width) {
                 int mid = lo + width;
                 int hi = Math.min(lo + 2 * width, to);
-                if (compareRows(keys, norm, index[mid - 1], index[mid]) <= 0) {
+                if (compareRows(keys, norm, rest, index[mid - 1], index[mid]) <= 0) {
                     continue;
                 }
                 int i = lo;
                 int j = mid;
-                int k = lo;
+                int k = 0;
                 while (i < mid && j < hi) {
-                    scratch[k++] = compareRows(keys, norm, index[j], index[i]) < 0 ? index[j++] : index[i++];
+                    scratch[k++] = compareRows(keys, norm, rest, index[j], index[i]) < 0 ? index[j++] : index[i++];
                 }
                 while (i < mid) {
                     scratch[k++] = index[i++];
@@ -179,7 +334,7 @@ public final class KeyOrder {
                 while (j < hi) {
                     scratch[k++] = index[j++];
                 }
-                System.arraycopy(scratch, lo, index, lo, hi - lo);
+                System.arraycopy(scratch, 0, index, lo, hi - lo);
             }
         }
     }

@@ -29,10 +29,16 @@ import java.util.SplittableRandom;
  *
  * <p>Reservoir sampling with geometric skips (Li's "Algorithm L"): after the reservoir is full,
  * random numbers are drawn only for the rows that are kept, O(k log(n / k)) of them, and key
- * values are copied a column at a time per batch. The generator is seeded by the partition index,
- * so re-running a partition on the same input yields the same sample.
+ * values are copied a column at a time per batch. The generator is seeded by the input partition's
+ * index, so re-running a partition on the same input yields the same sample.
+ *
+ * <p>One output partition samples {@code partitionsPerTask} consecutive input partitions, each
+ * with its own reservoir and weight, one after the other: the sample is the same whatever the
+ * grouping, and a sampling run over many small input partitions (a Parquet row group each) costs
+ * a few tasks instead of one task round trip per row group.
  */
-public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, Schema schema) implements ExecutionPlan {
+public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, int partitionsPerTask, Schema schema)
+        implements ExecutionPlan {
     private static final long SEED = 0x5DEECE66DL;
 
     /**
@@ -51,14 +57,22 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
         if (maxRows < 1) {
             throw new IllegalArgumentException("maxRows must be positive: " + maxRows);
         }
+        if (partitionsPerTask < 1) {
+            throw new IllegalArgumentException("partitionsPerTask must be positive: " + partitionsPerTask);
+        }
         for (SortKey k : keys) {
             k.expr().type(input.schema());
         }
     }
 
-    /** Derives the schema once, here. */
+    /** One output partition per input partition; derives the schema once, here. */
     public SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows) {
-        this(input, keys, maxRows, schemaOf(input, keys));
+        this(input, keys, maxRows, 1);
+    }
+
+    /** Derives the schema once, here. */
+    public SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, int partitionsPerTask) {
+        this(input, keys, maxRows, partitionsPerTask, schemaOf(input, keys));
     }
 
     private static Schema schemaOf(ExecutionPlan input, List<SortKey> keys) {
@@ -85,12 +99,14 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
         if (children.size() != 1) {
             throw new IllegalArgumentException("SampleExec takes one child, got " + children.size());
         }
-        return new SampleExec(children.get(0), keys, maxRows);
+        return new SampleExec(children.get(0), keys, maxRows, partitionsPerTask);
     }
 
+    /** {@code ceil(input partitions / partitionsPerTask)} partitions, at least one. */
     @Override
     public PlanProperties properties() {
-        return PlanProperties.of(new Partitioning.Unknown(input.properties().partitioning().partitionCount()));
+        int inputs = input.properties().partitioning().partitionCount();
+        return PlanProperties.of(new Partitioning.Unknown(Math.max(1, (inputs + partitionsPerTask - 1) / partitionsPerTask)));
     }
 
     @Override
@@ -100,34 +116,36 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
 
     @Override
     public String describe() {
-        return "SampleExec: maxRows=" + maxRows + ", keys=" + keys;
+        return "SampleExec: maxRows=" + maxRows + (partitionsPerTask == 1 ? "" : ", partitionsPerTask=" + partitionsPerTask)
+                + ", keys=" + keys;
     }
 
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         requireNonNull(context, "context is null");
         Schema schema = schema();
-        Reservoir reservoir = new Reservoir(schema, maxRows, new SplittableRandom(SEED ^ (partition * 0x9E3779B97F4A7C15L)));
-        try (BatchStream in = input.execute(partition, context)) {
-            Batch next;
-            while ((next = in.next()) != null) {
-                try (Batch batch = next) {
-                    if (batch.rowCount() > 0) {
-                        Col[] values = new Col[keys.size()];
-                        for (int k = 0; k < values.length; k++) {
-                            values[k] = keys.get(k).expr().evaluate(batch);
-                        }
-                        reservoir.offer(values, batch.rowCount());
-                    }
-                }
+        int inputs = input.properties().partitioning().partitionCount();
+        int from = partition * partitionsPerTask;
+        int to = Math.min(inputs, from + partitionsPerTask);
+        List<Col[]> pieces = new ArrayList<>();
+        for (int p = from; p < to; p++) {
+            Col[] piece = sample(p, context);
+            if (piece[0].length > 0) {
+                pieces.add(piece);
             }
         }
-        int rows = reservoir.size();
-        Col[] keyColumns = reservoir.columns();
-        Col[] sample = java.util.Arrays.copyOf(keyColumns, keyColumns.length + 1);
-        double[] weights = new double[rows];
-        java.util.Arrays.fill(weights, rows == 0 ? 0 : (double) reservoir.seen() / rows);
-        sample[keyColumns.length] = Col.ofDoubles(weights, null);
+        if (pieces.isEmpty()) {
+            return BatchStream.empty();
+        }
+        Col[] sample = new Col[schema.size()];
+        for (int k = 0; k < sample.length; k++) {
+            List<Col> parts = new ArrayList<>(pieces.size());
+            for (Col[] piece : pieces) {
+                parts.add(piece[k]);
+            }
+            sample[k] = parts.size() == 1 ? parts.get(0) : Col.concat(schema.field(k).type(), parts);
+        }
+        int rows = sample[0].length;
         int batchSize = context.batchSize();
         return new BatchStream() {
             private int next;
@@ -150,6 +168,32 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
             public void close() {
             }
         };
+    }
+
+    /** Input partition {@code partition}'s sample: the key columns, then each row's weight. */
+    private Col[] sample(int partition, TaskContext context) {
+        Reservoir reservoir = new Reservoir(schema(), maxRows, new SplittableRandom(SEED ^ (partition * 0x9E3779B97F4A7C15L)));
+        try (BatchStream in = input.execute(partition, context)) {
+            Batch next;
+            while ((next = in.next()) != null) {
+                try (Batch batch = next) {
+                    if (batch.rowCount() > 0) {
+                        Col[] values = new Col[keys.size()];
+                        for (int k = 0; k < values.length; k++) {
+                            values[k] = keys.get(k).expr().evaluate(batch);
+                        }
+                        reservoir.offer(values, batch.rowCount());
+                    }
+                }
+            }
+        }
+        int rows = reservoir.size();
+        Col[] keyColumns = reservoir.columns();
+        Col[] sample = java.util.Arrays.copyOf(keyColumns, keyColumns.length + 1);
+        double[] weights = new double[rows];
+        java.util.Arrays.fill(weights, rows == 0 ? 0 : (double) reservoir.seen() / rows);
+        sample[keyColumns.length] = Col.ofDoubles(weights, null);
+        return sample;
     }
 
     /** The k kept rows of key values and the skip state of Algorithm L. */

@@ -18,10 +18,16 @@ final class ParquetFile {
     private ParquetFile() {
     }
 
-    /** A reader that has read the footer; the caller closes it. */
+    /**
+     * A reader that has read the footer; the caller closes it. Opens the file with read options taken from the shared configuration: parquet-hadoop's
+     * {@code ParquetFileReader.open(InputFile)} builds a fresh Hadoop {@code Configuration} each
+     * time, parsing its default XML resources, which cost more than reading a row group's keys
+     * (every scan task opens its file).
+     */
     static ParquetFileReader open(Path path) {
         try {
-            return ParquetFileReader.open(HadoopInputFile.fromPath(path, FileFormats.conf()));
+            return ParquetFileReader.open(HadoopInputFile.fromPath(path, FileFormats.conf()),
+                    org.apache.parquet.HadoopReadOptions.builder(FileFormats.conf(), path).build());
         } catch (FileNotFoundException e) {
             throw new SluiceException("file not found: " + path, e);
         } catch (IOException | RuntimeException e) {

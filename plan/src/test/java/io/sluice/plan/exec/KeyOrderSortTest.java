@@ -44,6 +44,34 @@ class KeyOrderSortTest {
         checkAllOrders(Col.ofDoubles(values, nulls), tieBreaker(random));
     }
 
+    /**
+     * Radix-sorted first key with long runs of ties (merge-sorted) and short ones (insertion-sorted),
+     * broken by a NULL-free numeric second key (compared as normalized longs) and then a string.
+     */
+    @Test
+    void tiesOnTheFirstKeyAreOrderedByNormalizedLaterKeys() {
+        Random random = new Random(3);
+        int rows = 5000;
+        long[] a = new long[rows];
+        double[] b = new double[rows];
+        String[] c = new String[rows];
+        for (int i = 0; i < rows; i++) {
+            a[i] = i < rows / 2 ? random.nextInt(8) : 1000 + random.nextInt(rows); // long runs, then short ones
+            b[i] = random.nextInt(6) - 3 + (random.nextInt(9) == 0 ? -0.0 : 0.0);
+            c[i] = "s" + random.nextInt(3);
+        }
+        Col[] cols = {Col.ofLongs(DataType.INT64, a, null), Col.ofDoubles(b, new boolean[rows]), Col.ofStrings(c, null)};
+        for (boolean asc : new boolean[] {true, false}) {
+            List<SortKey> keys = List.of(new SortKey(new Column("a"), asc, false), new SortKey(new Column("b"), !asc, true),
+                    new SortKey(new Column("c"), asc, true));
+            KeyOrder order = new KeyOrder(keys);
+            List<Integer> expected = new ArrayList<>(IntStream.range(0, rows).boxed().toList());
+            expected.sort(Comparator.comparing(i -> i, (x, y) -> order.compare(cols, x, cols, y)));
+            assertThat(order.sortedIndexes(cols, rows)).as("asc=" + asc)
+                    .containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
+        }
+    }
+
     private static Col tieBreaker(Random random) {
         String[] s = new String[ROWS];
         boolean[] nulls = new boolean[ROWS];

@@ -26,6 +26,38 @@ class Lz4FrameCodecTest {
         }
     }
 
+    /**
+     * Blocks that do not compress are stored raw (the frame's uncompressed bit), in frames of
+     * several blocks and of one short block; both codecs read them.
+     */
+    @Test
+    void incompressibleAndShortBuffersRoundTrip() {
+        try (RootAllocator allocator = new RootAllocator()) {
+            byte[] noise = new byte[200_000];
+            new java.util.Random(7).nextBytes(noise);
+            byte[] mixed = new byte[300_000];
+            System.arraycopy(noise, 0, mixed, 100_000, 200_000); // 64 KiB blocks: zeros, then noise
+            CompressionCodec ours = new Lz4FrameCodec();
+            CompressionCodec arrows = CommonsCompressionFactory.INSTANCE.createCodec(CompressionUtil.CodecType.LZ4_FRAME);
+            for (byte[] data : new byte[][] {noise, mixed, "short".getBytes(StandardCharsets.UTF_8), new byte[BLOCK]}) {
+                for (CompressionCodec reader : new CompressionCodec[] {ours, arrows}) {
+                    ArrowBuf plain = allocator.buffer(data.length);
+                    plain.setBytes(0, data);
+                    plain.writerIndex(data.length);
+                    ArrowBuf compressed = ours.compress(allocator, plain);
+                    try (ArrowBuf restored = reader.decompress(allocator, compressed)) {
+                        byte[] out = new byte[(int) restored.writerIndex()];
+                        restored.getBytes(0, out);
+                        assertThat(out).isEqualTo(data);
+                    }
+                }
+            }
+            assertThat(allocator.getAllocatedMemory()).isZero();
+        }
+    }
+
+    private static final int BLOCK = 64 * 1024;
+
     private static byte[] roundTrip(RootAllocator allocator, byte[] data, CompressionCodec writer,
             CompressionCodec reader) {
         ArrowBuf plain = allocator.buffer(data.length);

@@ -69,4 +69,26 @@ class SampleExecTest extends OperatorTestBase {
         assertThat(rows.stream().map(r -> (Long) r.get(0)).sorted().toList().get(89)).isEqualTo(178L);
         assertThat(support.run(new SampleExec(source(0, 1), List.of(SortKey.asc(new Column("id"))), 10), 8)).isEmpty();
     }
+
+    /**
+     * Grouping input partitions into fewer sampling tasks changes neither the rows kept nor their
+     * weights: each input partition keeps its own reservoir, seed and weight.
+     */
+    @Test
+    void groupedPartitionsGiveTheSameSampleAsOneTaskEach() {
+        MemorySourceExec input = source(3000, 5);
+        List<SortKey> keys = List.of(SortKey.asc(new Column("id")));
+        SampleExec each = new SampleExec(input, keys, 200);
+        SampleExec grouped = new SampleExec(input, keys, 200, 2);
+        assertThat(grouped.properties().partitioning()).isEqualTo(new Partitioning.Unknown(3));
+        List<List<Object>> expected = new java.util.ArrayList<>();
+        for (int p = 0; p < 5; p++) {
+            expected.addAll(support.runPartition(each, p, 64));
+        }
+        List<List<Object>> actual = new java.util.ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            actual.addAll(support.runPartition(grouped, p, 64));
+        }
+        assertThat(actual).hasSize(1000).isEqualTo(expected);
+    }
 }
