@@ -38,7 +38,7 @@ class NoWorkersTest {
             Worker worker = null;
             try {
                 assertThat(health(coordinator)).isEqualTo(
-                        "{\"status\":\"no workers\",\"workers\":0,\"slots\":0,\"running_tasks\":0,\"queued_tasks\":0,\"excluded_workers\":[]}");
+                        "{\"status\":\"no workers\",\"workers\":0,\"slots\":0,\"free_slots\":0,\"running_tasks\":0,\"queued_tasks\":0,\"excluded_workers\":[]}");
                 coordinator.runSql("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + file + "'");
 
                 long start = System.nanoTime();
@@ -50,7 +50,7 @@ class NoWorkersTest {
                         data.resolve("w1"))).awaitRegistered(Duration.ofSeconds(60));
                 coordinator.awaitWorkers(1, Duration.ofSeconds(60));
                 assertThat(health(coordinator)).isEqualTo(
-                        "{\"status\":\"ok\",\"workers\":1,\"slots\":2,\"running_tasks\":0,\"queued_tasks\":0,\"excluded_workers\":[]}");
+                        "{\"status\":\"ok\",\"workers\":1,\"slots\":2,\"free_slots\":2,\"running_tasks\":0,\"queued_tasks\":0,\"excluded_workers\":[]}");
                 assertThat(QueryResult.fromIpc(coordinator.runSql("SELECT sum(k) AS s FROM t")).rows())
                         .containsExactly(java.util.List.of(499_500L));
             } finally {

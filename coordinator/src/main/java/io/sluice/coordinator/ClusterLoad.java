@@ -6,14 +6,16 @@ import java.util.List;
 
 /**
  * What the coordinator's dispatcher holds at one moment: registered workers, their task slots in
- * all, task attempts running on them, tasks waiting for a slot, and the workers excluded for
- * failing (by id; see {@link ExcludeList}).
+ * all, the slots free for a new task now (on reachable workers, not held by an attempt), task
+ * attempts running on them, tasks waiting for a slot, and the workers excluded for failing (by
+ * id; see {@link ExcludeList}).
  */
-public record ClusterLoad(int workers, int slots, int runningTasks, int queuedTasks, List<String> excludedWorkers) {
+public record ClusterLoad(int workers, int slots, int freeSlots, int runningTasks, int queuedTasks,
+        List<String> excludedWorkers) {
     public ClusterLoad {
-        if (workers < 0 || slots < 0 || runningTasks < 0 || queuedTasks < 0) {
-            throw new IllegalArgumentException("negative count in " + workers + ", " + slots + ", " + runningTasks + ", "
-                    + queuedTasks);
+        if (workers < 0 || slots < 0 || freeSlots < 0 || freeSlots > slots || runningTasks < 0 || queuedTasks < 0) {
+            throw new IllegalArgumentException("bad count in " + workers + ", " + slots + ", " + freeSlots + ", "
+                    + runningTasks + ", " + queuedTasks);
         }
         excludedWorkers = List.copyOf(requireNonNull(excludedWorkers, "excludedWorkers is null"));
     }
@@ -26,7 +28,7 @@ public record ClusterLoad(int workers, int slots, int runningTasks, int queuedTa
         }
         excluded.append(']');
         return "{\"status\":\"" + (workers == 0 ? "no workers" : "ok") + "\",\"workers\":" + workers + ",\"slots\":"
-                + slots + ",\"running_tasks\":" + runningTasks + ",\"queued_tasks\":" + queuedTasks
+                + slots + ",\"free_slots\":" + freeSlots + ",\"running_tasks\":" + runningTasks + ",\"queued_tasks\":" + queuedTasks
                 + ",\"excluded_workers\":" + excluded + "}";
     }
 }

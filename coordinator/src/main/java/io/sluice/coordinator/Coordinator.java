@@ -166,8 +166,12 @@ public final class Coordinator implements AutoCloseable {
         return Math.max(1, 2 * slots);
     }
 
-    /** A worker left the cluster: running jobs recompute the outputs its shuffle server held. */
+    /**
+     * A worker left the cluster: running jobs recompute the outputs its shuffle server held, and
+     * reads of results from it fail now.
+     */
     private void serverLost(String host, int port) {
+        shuffleClient.serverLost(host, port);
         DagScheduler s = this.scheduler;
         if (s != null) {
             s.serverLost(host, port);

@@ -8,6 +8,7 @@ import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
+import io.sluice.cluster.protocol.ShuffleServerLost;
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.protocol.TaskMetrics;
@@ -404,6 +405,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             excludes.forget(w.id());
             requeueRunning(w);
             serverLost.accept(w.shuffleHost, w.shufflePort);
+            // a killed worker never closes its connections: readers would wait out their timeouts
+            for (WorkerState other : workers.values()) {
+                other.ref().tell(new ShuffleServerLost(w.shuffleHost, w.shufflePort, other.session));
+            }
         }
         if (workers.isEmpty() && !queue.isEmpty()) {
             getContext().getLog().warn("every worker left; failing {} queued tasks", queue.size());
@@ -472,7 +477,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private Behavior<CoordinatorCommand> onGetLoad(GetLoad msg) {
         int slots = workers.values().stream().mapToInt(WorkerState::slots).sum();
-        msg.reply().complete(new ClusterLoad(workers.size(), slots, running.size(), queue.size(), excludes.excluded(now())));
+        int free = workers.values().stream().filter(w -> w.reachable)
+                .mapToInt(w -> Math.max(0, w.slots() - w.running().size())).sum();
+        msg.reply().complete(new ClusterLoad(workers.size(), slots, free, running.size(), queue.size(),
+                excludes.excluded(now())));
         return this;
     }
 

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
@@ -41,6 +42,12 @@ import org.apache.arrow.memory.BufferAllocator;
  * <p>Connecting is retried with exponential backoff ({@link Options#connectRetries()} times) when
  * the server is unreachable or busy; a refused handshake (wrong or missing secret) is not retried.
  * Every failure is a {@link ShuffleFetchException} naming the server and the block. Thread-safe.
+ *
+ * <p>A server whose worker is known to have left the cluster ({@link #serverLost}) is given up at
+ * once: reads waiting on it fail, and new ones fail without connecting, for
+ * {@link #LOST_SERVER_MEMORY}. A killed machine or container never closes its connections, so
+ * without this its readers would wait out the I/O timeout, and connections to its address the
+ * connect timeout of every retry.
  */
 public final class ShuffleClient implements AutoCloseable {
     /**
@@ -57,6 +64,13 @@ public final class ShuffleClient implements AutoCloseable {
     /** System properties a worker reads its client's timeouts from ({@link io.sluice.plan.Durations}: 30s, 500ms). */
     public static final String TIMEOUT_PROPERTY = "sluice.shuffle.io-timeout";
     public static final String CONNECT_TIMEOUT_PROPERTY = "sluice.shuffle.connect-timeout";
+    /**
+     * How long a server reported lost is refused without connecting: readers that still hold its
+     * address (tasks started before the loss) fail over at once, and a worker started later on the
+     * same address is reached again after this.
+     */
+    public static final Duration LOST_SERVER_MEMORY = Duration.ofMinutes(1);
+    static final String LOST_SERVER = "its worker left the cluster";
 
     /**
      * {@code secret} (null: none) answers servers' challenges; {@code connectTimeout} bounds
@@ -130,6 +144,10 @@ public final class ShuffleClient implements AutoCloseable {
     private final EventLoopGroup group;
     private final Bootstrap bootstrap;
     private final ConcurrentHashMap<String, ConcurrentLinkedDeque<Pooled>> idle = new ConcurrentHashMap<>();
+    /** Every connection open or opening, pooled or in use, by server address: what {@link #serverLost} closes. */
+    private final ConcurrentHashMap<String, Set<Channel>> open = new ConcurrentHashMap<>();
+    /** Servers reported lost, by address: when ({@link System#nanoTime()}). */
+    private final ConcurrentHashMap<String, Long> lost = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private record Pooled(Channel channel, long since) {
@@ -255,6 +273,33 @@ public final class ShuffleClient implements AutoCloseable {
         return segment;
     }
 
+    /**
+     * The worker serving {@code host:port} left the cluster: reads from it now waiting fail as a
+     * lost server, pooled connections to it close, and for {@link #LOST_SERVER_MEMORY} new reads
+     * from it fail without connecting.
+     */
+    public void serverLost(String host, int port) {
+        String key = key(requireNonNull(host, "host is null"), port);
+        long now = System.nanoTime();
+        lost.values().removeIf(since -> now - since > LOST_SERVER_MEMORY.toNanos());
+        lost.put(key, now);
+        ConcurrentLinkedDeque<Pooled> pooled = idle.remove(key);
+        if (pooled != null) {
+            pooled.forEach(p -> p.channel().close());
+        }
+        Set<Channel> channels = open.get(key);
+        if (channels != null) {
+            IOException reason = new IOException("the connection was dropped: " + LOST_SERVER);
+            // on each channel's event loop: the response in progress fails first, then the channel closes
+            channels.forEach(channel -> channel.pipeline().fireExceptionCaught(reason));
+        }
+    }
+
+    private boolean isLost(String key) {
+        Long since = key == null ? null : lost.get(key);
+        return since != null && System.nanoTime() - since <= LOST_SERVER_MEMORY.toNanos();
+    }
+
     @Override
     public void close() {
         if (closed) {
@@ -269,10 +314,17 @@ public final class ShuffleClient implements AutoCloseable {
     /** Connects and completes the handshake, retrying unreachable or busy servers with backoff. */
     private Channel connect(BlockLocation block) {
         long backoff = Math.max(1, options.retryBackoff().toMillis());
+        String key = key(block.host(), block.port());
         for (int attempt = 0; ; attempt++) {
+            if (isLost(key)) {
+                throw block.serverLost(LOST_SERVER, null);
+            }
             try {
                 return connectOnce(block);
             } catch (TransientConnectFailure e) {
+                if (isLost(key)) {
+                    throw block.serverLost(LOST_SERVER, null);
+                }
                 if (attempt >= options.connectRetries()) {
                     throw block.serverLost(e.getMessage() + (attempt > 0 ? " (after " + (attempt + 1) + " attempts)" : ""),
                             e.getCause());
@@ -290,6 +342,7 @@ public final class ShuffleClient implements AutoCloseable {
 
     private Channel connectOnce(BlockLocation block) {
         ChannelFuture future = bootstrap.connect(block.host(), block.port());
+        track(key(block.host(), block.port()), future.channel());
         if (!future.awaitUninterruptibly(connectTimeoutMillis + 1000)) {
             future.cancel(false);
             future.channel().close();
@@ -326,7 +379,24 @@ public final class ShuffleClient implements AutoCloseable {
         }
     }
 
+    /** Keeps {@code channel} among the open connections to {@code key} until it closes. */
+    private void track(String key, Channel channel) {
+        open.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(channel);
+        channel.closeFuture().addListener(f -> {
+            Set<Channel> channels = open.get(key);
+            if (channels != null) {
+                channels.remove(channel);
+            }
+        });
+        if (isLost(key)) {
+            channel.close(); // lost while connecting: serverLost may have missed this channel
+        }
+    }
+
     private Channel pollIdle(String host, int port) {
+        if (isLost(key(host, port))) {
+            return null; // connect() fails it
+        }
         ConcurrentLinkedDeque<Pooled> channels = idle.get(key(host, port));
         if (channels == null) {
             return null;
@@ -343,7 +413,7 @@ public final class ShuffleClient implements AutoCloseable {
     }
 
     private void release(Channel channel) {
-        if (closed || !channel.isActive()) {
+        if (closed || !channel.isActive() || isLost(channel.attr(POOL_KEY).get())) {
             channel.close();
             return;
         }

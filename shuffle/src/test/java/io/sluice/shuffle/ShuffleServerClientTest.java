@@ -440,6 +440,39 @@ class ShuffleServerClientTest {
         unstarted.close();
     }
 
+    /**
+     * A worker killed with its machine or container never closes its connections: a read waiting
+     * on it would wait out the I/O timeout. Once told the server is lost, the client fails that
+     * read at once as a lost server, and later reads without connecting; other servers still serve.
+     */
+    @Test
+    void readsFromALostServerFailAtOnceInsteadOfWaitingOutTheTimeout() throws Exception {
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try (SilentServer silent = new SilentServer()) {
+            Future<Long> waiting = reader.submit(() -> fetchAndCheck(client, silent.port(), "j-s1", 0, 0, 100));
+            assertThat(silent.requested.await(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("the request reached the server").isTrue();
+            long start = System.nanoTime();
+            client.serverLost("127.0.0.1", silent.port());
+            assertThatThrownBy(() -> waiting.get(5, java.util.concurrent.TimeUnit.SECONDS))
+                    .cause().isInstanceOf(ShuffleFetchException.class)
+                    .hasMessageContaining("127.0.0.1:" + silent.port())
+                    .hasMessageContaining("left the cluster")
+                    .satisfies(e -> assertThat(((ShuffleFetchException) e).serverLost()).isTrue());
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("well within the 10 s I/O timeout")
+                    .isLessThan(Duration.ofSeconds(3));
+
+            assertThatThrownBy(() -> fetchAndCheck(client, silent.port(), "j-s1", 0, 1, 100))
+                    .isInstanceOf(ShuffleFetchException.class).hasMessageContaining("left the cluster")
+                    .satisfies(e -> assertThat(((ShuffleFetchException) e).serverLost()).isTrue());
+            assertThat(silent.accepted.get()).as("no new connection to a lost server").isEqualTo(1);
+            long[] lengths = write("j-s2", 0, 100);
+            assertThat(fetchAndCheck(client, server.port(), "j-s2", 0, 0, lengths[0])).isEqualTo(100);
+        } finally {
+            reader.shutdownNow();
+        }
+    }
+
     private static void flipByte(Path file, long position) throws Exception {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             ByteBuffer one = ByteBuffer.allocate(1);
@@ -452,6 +485,57 @@ class ShuffleServerClientTest {
     private static long openFileDescriptors() throws Exception {
         try (var files = Files.list(Path.of("/proc/self/fd"))) {
             return files.count();
+        }
+    }
+
+    /**
+     * Accepts connections, greets them (no secret asked) and then never answers nor closes, as a
+     * peer whose machine vanished looks to the client.
+     */
+    private static final class SilentServer implements AutoCloseable {
+        private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
+        private final List<Socket> held = java.util.Collections.synchronizedList(new ArrayList<>());
+        final java.util.concurrent.atomic.AtomicInteger accepted = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.CountDownLatch requested = new java.util.concurrent.CountDownLatch(1);
+        private final Thread acceptor;
+
+        SilentServer() throws Exception {
+            acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        Socket s = socket.accept();
+                        accepted.incrementAndGet();
+                        held.add(s);
+                        byte[] hello = new byte[ShuffleProtocol.HELLO_BYTES];
+                        hello[0] = ShuffleProtocol.HELLO;
+                        s.getOutputStream().write(hello);
+                        s.getOutputStream().flush();
+                        s.setSoTimeout(10_000);
+                        if (s.getInputStream().read() >= 0) {
+                            requested.countDown();
+                        }
+                    }
+                } catch (Exception closed) {
+                    // the test is over
+                }
+            }, "silent-shuffle-server");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        int port() {
+            return socket.getLocalPort();
+        }
+
+        @Override
+        public void close() throws Exception {
+            socket.close();
+            synchronized (held) {
+                for (Socket s : held) {
+                    s.close();
+                }
+            }
+            acceptor.join(10_000);
         }
     }
 

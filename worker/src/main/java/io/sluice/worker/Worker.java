@@ -68,7 +68,7 @@ public final class Worker implements AutoCloseable {
         NodeConfig node = NodeConfig.worker(settings.host(), settings.port(), settings.coordinatorAddress())
                 .withStableAfter(settings.stableAfter()).withSecret(settings.authSecret());
         this.system = SluiceNode.start(WorkerActor.create(settings, shuffleServer.port(), runner, slots, shuffleServer,
-                registered), node);
+                shuffleClient, registered), node);
     }
 
     public static Worker start(WorkerSettings settings) {

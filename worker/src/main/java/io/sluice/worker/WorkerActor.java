@@ -9,9 +9,11 @@ import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
+import io.sluice.cluster.protocol.ShuffleServerLost;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.shuffle.MapOutputLocator;
+import io.sluice.shuffle.ShuffleClient;
 import io.sluice.shuffle.ShuffleServer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -37,7 +39,7 @@ import org.apache.pekko.cluster.typed.Subscribe;
 /**
  * A worker's cluster face: finds the coordinator through the receptionist and registers (again
  * whenever a new coordinator appears), runs tasks on the slot pool and reports each result,
- * and deletes shuffle files when told.
+ * deletes shuffle files when told, and gives up reads from a lost worker's shuffle server when told.
  */
 final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     /** Local only: a cluster member left; if it was the coordinator, this worker stops. */
@@ -59,6 +61,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     private final TaskRunner runner;
     private final ExecutorService slots;
     private final ShuffleServer shuffleServer;
+    private final ShuffleClient shuffleClient;
     private final CompletableFuture<String> registered;
     private ActorRef<CoordinatorCommand> coordinator;
     /** The coordinator's token for this worker's registration; null until acknowledged. */
@@ -70,7 +73,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     private static final int REMEMBERED_REMOVALS = 10_000;
 
     static Behavior<WorkerCommand> create(WorkerSettings settings, int shufflePort, TaskRunner runner,
-            ExecutorService slots, ShuffleServer shuffleServer, CompletableFuture<String> registered) {
+            ExecutorService slots, ShuffleServer shuffleServer, ShuffleClient shuffleClient,
+            CompletableFuture<String> registered) {
         return Behaviors.setup(context -> {
             ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class,
                     listing -> new CoordinatorsChanged(listing.getServiceInstances(ServiceKeys.COORDINATOR)));
@@ -81,13 +85,15 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
             RegisterWorker registration = new RegisterWorker(settings.workerId(), context.getSelf(), settings.host(),
                     shufflePort, settings.slots(),
                     Cluster.get(context.getSystem()).selfMember().uniqueAddress().longUid());
-            return new WorkerActor(context, registration, runner, slots, shuffleServer, registered);
+            return new WorkerActor(context, registration, runner, slots, shuffleServer, shuffleClient, registered);
         });
     }
 
     private WorkerActor(ActorContext<WorkerCommand> context, RegisterWorker registration, TaskRunner runner,
-            ExecutorService slots, ShuffleServer shuffleServer, CompletableFuture<String> registered) {
+            ExecutorService slots, ShuffleServer shuffleServer, ShuffleClient shuffleClient,
+            CompletableFuture<String> registered) {
         super(context);
+        this.shuffleClient = shuffleClient;
         this.registration = registration;
         this.runner = runner;
         this.slots = slots;
@@ -103,6 +109,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 .onMessage(RunTask.class, this::onRunTask)
                 .onMessage(CancelTask.class, this::onCancelTask)
                 .onMessage(RemoveShuffles.class, this::onRemoveShuffles)
+                .onMessage(ShuffleServerLost.class, this::onShuffleServerLost)
                 .onMessage(MemberLeft.class, this::onMemberLeft)
                 .onMessage(TaskEnded.class, this::onTaskEnded)
                 .build();
@@ -228,6 +235,15 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 removedShuffles.remove(removedShuffles.iterator().next());
             }
             remove(id);
+        }
+        return this;
+    }
+
+    /** Reads from a worker that left fail now, not after the shuffle I/O timeout; the job then recomputes. */
+    private Behavior<WorkerCommand> onShuffleServerLost(ShuffleServerLost msg) {
+        if (fromCoordinator(msg.session(), msg)) {
+            getContext().getLog().info("the shuffle server at {}:{} is lost; giving up reads from it", msg.host(), msg.port());
+            shuffleClient.serverLost(msg.host(), msg.port());
         }
         return this;
     }

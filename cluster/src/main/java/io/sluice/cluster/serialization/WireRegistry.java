@@ -7,6 +7,7 @@ import io.sluice.cluster.protocol.GetMapOutputs;
 import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
+import io.sluice.cluster.protocol.ShuffleServerLost;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
@@ -53,7 +54,7 @@ final class WireRegistry {
 
     private static final List<Class<?>> PROTOCOL = List.of(RegisterWorker.class, WorkerRegistered.class,
             RunTask.class, TaskDescription.class, CancelTask.class, RemoveShuffles.class, TaskFinished.class,
-            TaskMetrics.class, GetMapOutputs.class, MapOutputs.class);
+            TaskMetrics.class, GetMapOutputs.class, MapOutputs.class, ShuffleServerLost.class);
 
     /** Loaded once: the providers on this node's class path. */
     private static final List<Class<?>> MODULE_CLASSES = loadModuleClasses();
