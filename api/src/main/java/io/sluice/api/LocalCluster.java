@@ -207,6 +207,11 @@ public final class LocalCluster implements QueryEngine {
     }
 
     @Override
+    public RowIterator stream(io.sluice.coordinator.PlanRequest request) {
+        return RowIterator.of(coordinator.queries().open(request, QueryScope.NONE, false));
+    }
+
+    @Override
     public String explain(LogicalPlan plan) {
         return coordinator.queries().explain(plan, false);
     }

@@ -118,6 +118,10 @@ public final class Session implements AutoCloseable {
         return QueryResult.fromIpc(engine.run(new PlanRequest(plan, settings, null)));
     }
 
+    RowIterator stream(LogicalPlan plan, Map<String, String> settings) {
+        return engine.stream(new PlanRequest(plan, settings, null));
+    }
+
     /** Writes the plan's result to {@code target}; the number of rows written. */
     long write(LogicalPlan plan, Map<String, String> settings, WriteTarget target) {
         QueryResult status = QueryResult.fromIpc(engine.run(new PlanRequest(plan, settings, target)));

@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.stream.javadsl.StreamConverters;
 import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -83,8 +85,9 @@ final class HttpEndpoint extends AllDirectives {
                 authenticated(() -> withSizeLimit(MAX_BODY_BYTES, () -> concat(
                         path("sql", () -> post(this::sql)),
                         path("prepare", () -> post(this::prepare)),
-                        path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                                bytes -> completeWithFuture(answer(() -> queries.run(planRequest(bytes), connection)))))),
+                        path("plan", () -> post(() -> optionalHeaderValueByName(RESULT_MODE_HEADER, mode ->
+                                entity(Unmarshaller.entityToByteArray(), bytes -> completeWithFuture(stream(() ->
+                                        queries.open(planRequest(bytes), connection, collects(mode)))))))),
                         path("jobs", () -> get(() -> complete(HttpResponse.create().withStatus(StatusCodes.OK)
                                 .withEntity(ContentTypes.APPLICATION_JSON, queries.running().toJson())))),
                         pathPrefix("jobs", () -> pathPrefix(PathMatchers.segment(), id -> path("cancel",
@@ -102,9 +105,11 @@ final class HttpEndpoint extends AllDirectives {
         return optionalHeaderValueByName(SessionCatalogs.SESSION_HEADER, session ->
                 optionalHeaderValueByName(SessionCatalogs.CATALOG_HEADER, catalog ->
                         optionalHeaderValueByName(RunningQueries.TAG_HEADER, tag ->
-                                entity(Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() ->
-                                        queries.runSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null)),
-                                                tag.isPresent() ? connection.tagged(tag.get()) : connection)))))));
+                                optionalHeaderValueByName(RESULT_MODE_HEADER, mode ->
+                                entity(Unmarshaller.entityToString(), sql -> completeWithFuture(stream(() ->
+                                        queries.openSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null)),
+                                                tag.isPresent() ? connection.tagged(tag.get()) : connection,
+                                                collects(mode)))))))));
     }
 
     /** A SQL script run up to its final query, in the session's catalog; the answer in {@link PreparedSql#toWire()} form. */
@@ -157,6 +162,67 @@ final class HttpEndpoint extends AllDirectives {
         return new PlanRequest(request.plan(), request.settings(), request.target());
     }
 
+    /**
+     * The header by which a client says how it reads a result: {@code stream} (batch by batch,
+     * holding little: not capped) or {@code collect} (the default: it keeps every row, so {@code
+     * sluice.result.max-bytes} applies).
+     */
+    static final String RESULT_MODE_HEADER = "X-Sluice-Result";
+
+    private static boolean collects(java.util.Optional<String> mode) {
+        return !mode.map(m -> m.equalsIgnoreCase("stream")).orElse(false);
+    }
+
+    /**
+     * Opens a result and answers with it as a chunked Arrow IPC stream, sent as the client reads
+     * it. The answer starts once the first batch is ready (or the result ended), so a query that
+     * fails before any row is still a 400 or 500 with its message; a later failure ends the stream
+     * with an error trailer. The query holds its turn at the gate until its body is closed.
+     */
+    private CompletableFuture<HttpResponse> stream(Supplier<ResultStream> open) {
+        return CompletableFuture.supplyAsync(() -> {
+            if (!gate.enter()) {
+                return HttpResponse.create().withStatus(StatusCodes.SERVICE_UNAVAILABLE)
+                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, BUSY);
+            }
+            java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
+            Runnable leave = () -> {
+                if (left.compareAndSet(false, true)) {
+                    gate.leave();
+                }
+            };
+            boolean[] handed = {false};
+            try {
+                return respondWith(() -> {
+                    ResultStream result = open.get();
+                    try {
+                        result.awaitFirst();
+                    } catch (RuntimeException | Error e) {
+                        result.close();
+                        throw e;
+                    }
+                    ResultBody[] body = new ResultBody[1];
+                    body[0] = new ResultBody(result, queries.allocator(), () -> {
+                        connection.bodyClosed(body[0]);
+                        leave.run();
+                    });
+                    connection.bodyOpened(body[0]);
+                    handed[0] = true;
+                    return HttpResponse.create().withStatus(StatusCodes.OK).withEntity(HttpEntities.create(
+                            ContentTypes.APPLICATION_OCTET_STREAM,
+                            StreamConverters.fromInputStream(() -> body[0], BODY_CHUNK_BYTES)));
+                });
+            } finally {
+                if (!handed[0]) {
+                    leave.run();
+                }
+            }
+        }, executor);
+    }
+
+    /** Bytes per chunk of a streamed result body. */
+    private static final int BODY_CHUNK_BYTES = 64 * 1024;
+
     private CompletableFuture<HttpResponse> answer(Supplier<byte[]> work) {
         return CompletableFuture.supplyAsync(() -> {
             QueryGate.Outcome<HttpResponse> outcome = gate.run(() -> respond(work));
@@ -166,10 +232,14 @@ final class HttpEndpoint extends AllDirectives {
     }
 
     private static HttpResponse respond(Supplier<byte[]> work) {
+        return respondWith(() -> HttpResponse.create().withStatus(StatusCodes.OK)
+                .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, work.get()));
+    }
+
+    /** The work's answer, or its failure as a 400 (the user's error) or a 500 with a one-line message. */
+    private static HttpResponse respondWith(Supplier<HttpResponse> work) {
         try {
-            byte[] result = work.get();
-            return HttpResponse.create().withStatus(StatusCodes.OK)
-                    .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, result);
+            return work.get();
         } catch (StackOverflowError e) {
             return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
                     .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "query too complex: it nests too deeply to run");
