@@ -7,6 +7,7 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.wire.PlanJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
@@ -55,6 +56,7 @@ final class HttpEndpoint extends AllDirectives {
     private final ConnectionQueries connection;
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
+    private final Supplier<ClusterJobRunner> jobs;
 
     /**
      * {@code secret} may be null: then no route asks for a token. Queries run through {@code gate}
@@ -62,7 +64,8 @@ final class HttpEndpoint extends AllDirectives {
      * 503); listing and cancelling jobs never wait on it.
      */
     HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret,
-            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection) {
+            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection, Supplier<ClusterJobRunner> jobs) {
+        this.jobs = requireNonNull(jobs, "jobs is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.gate = requireNonNull(gate, "gate is null");
         this.catalogs = requireNonNull(catalogs, "catalogs is null");
@@ -85,6 +88,7 @@ final class HttpEndpoint extends AllDirectives {
                 authenticated(() -> withSizeLimit(MAX_BODY_BYTES, () -> concat(
                         path("sql", () -> post(this::sql)),
                         path("prepare", () -> post(this::prepare)),
+                        path("submit", () -> post(this::submit)),
                         path("plan", () -> post(() -> optionalHeaderValueByName(RESULT_MODE_HEADER, mode ->
                                 entity(Unmarshaller.entityToByteArray(), bytes -> completeWithFuture(stream(() ->
                                         queries.open(planRequest(bytes), connection, collects(mode)))))))),
@@ -110,6 +114,39 @@ final class HttpEndpoint extends AllDirectives {
                                         queries.openSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null)),
                                                 tag.isPresent() ? connection.tagged(tag.get()) : connection,
                                                 collects(mode)))))))));
+    }
+
+    /** Headers of {@code POST /v1/submit}: the main class, and the arguments (each URL-encoded, comma-separated). */
+    static final String MAIN_CLASS_HEADER = "X-Sluice-Main-Class";
+    static final String ARGS_HEADER = "X-Sluice-Args";
+    static final String EXIT_CODE_HEADER = "X-Sluice-Exit-Code";
+    static final String ERROR_HEADER = "X-Sluice-Error";
+
+    /**
+     * A job jar (the body) run on the coordinator in cluster deploy mode: the answer, once the job
+     * ended, is what it printed, with its exit code and (URL-encoded) error in headers.
+     */
+    private Route submit() {
+        return optionalHeaderValueByName(MAIN_CLASS_HEADER, mainClass -> optionalHeaderValueByName(ARGS_HEADER, args ->
+                entity(Unmarshaller.entityToByteArray(), jar -> completeWithFuture(CompletableFuture.supplyAsync(() -> {
+                    ClusterJobRunner runner = jobs.get();
+                    if (runner == null) {
+                        return HttpResponse.create().withStatus(StatusCodes.NOT_FOUND).withEntity(ContentTypes.TEXT_PLAIN_UTF8,
+                                "this coordinator does not run submitted jobs (cluster deploy mode)");
+                    }
+                    List<String> arguments = new java.util.ArrayList<>();
+                    for (String a : args.orElse("").split(",", -1)) {
+                        if (!a.isEmpty() || args.map(x -> !x.isEmpty()).orElse(false)) {
+                            arguments.add(java.net.URLDecoder.decode(a, StandardCharsets.UTF_8));
+                        }
+                    }
+                    ClusterJobRunner.Outcome outcome = runner.run(jar, mainClass.orElse(null), arguments);
+                    HttpResponse response = HttpResponse.create().withStatus(StatusCodes.OK)
+                            .withEntity(ContentTypes.TEXT_PLAIN_UTF8, outcome.output())
+                            .addHeader(HttpHeader.parse(EXIT_CODE_HEADER, String.valueOf(outcome.exitCode())));
+                    return outcome.error() == null ? response : response.addHeader(HttpHeader.parse(ERROR_HEADER,
+                            java.net.URLEncoder.encode(oneLine(outcome.error()), StandardCharsets.UTF_8)));
+                }, executor)))));
     }
 
     /** A SQL script run up to its final query, in the session's catalog; the answer in {@link PreparedSql#toWire()} form. */
