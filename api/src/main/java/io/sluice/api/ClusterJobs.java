@@ -10,8 +10,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -79,7 +77,7 @@ public final class ClusterJobs implements ClusterJobRunner {
                 BOUND.set(new CoordinatorEngine(queries, queries.newSessionCatalog()));
                 CAPTURE.set(capped);
                 try {
-                    mainMethod(loader, className).invoke(null, (Object) args.toArray(new String[0]));
+                    loader.mainMethod(className).invoke(null, (Object) args.toArray(new String[0]));
                 } catch (InvocationTargetException e) {
                     error[0] = "job " + className + " failed: " + e.getCause();
                 } catch (SluiceException | IllegalAccessException e) {
@@ -103,20 +101,6 @@ public final class ClusterJobs implements ClusterJobRunner {
         }
         String printed = output.toString(StandardCharsets.UTF_8);
         return new Outcome(error[0] == null ? 0 : 1, printed, error[0]);
-    }
-
-    private static Method mainMethod(ClassLoader loader, String className) {
-        try {
-            Method main = Class.forName(className, true, loader).getMethod("main", String[].class);
-            if (!Modifier.isStatic(main.getModifiers())) {
-                throw new SluiceException(className + ".main is not static");
-            }
-            return main;
-        } catch (ClassNotFoundException e) {
-            throw new SluiceException("class " + className + " not found in the job jar");
-        } catch (NoSuchMethodException e) {
-            throw new SluiceException("class " + className + " has no main(String[]) method");
-        }
     }
 
     /** Once per JVM: {@code System.out} writes to the current job's capture when there is one. */

@@ -60,6 +60,21 @@ public final class JobClassLoader extends URLClassLoader {
         return jar;
     }
 
+    /** The static {@code main(String[])} of {@code className} in this jar; a missing one is the user's error. */
+    public java.lang.reflect.Method mainMethod(String className) {
+        try {
+            java.lang.reflect.Method main = Class.forName(className, true, this).getMethod("main", String[].class);
+            if (!java.lang.reflect.Modifier.isStatic(main.getModifiers())) {
+                throw new SluiceException(className + ".main is not static");
+            }
+            return main;
+        } catch (ClassNotFoundException e) {
+            throw new SluiceException("class " + className + " not found in the job jar");
+        } catch (NoSuchMethodException e) {
+            throw new SluiceException("class " + className + " has no main(String[]) method");
+        }
+    }
+
     /** The Main-Class its manifest names, or null. */
     public String manifestMainClass() {
         try (java.util.jar.JarInputStream in = new java.util.jar.JarInputStream(new java.io.ByteArrayInputStream(bytes))) {

@@ -91,13 +91,7 @@ class ClusterDeployModeTest {
 
     @AfterAll
     static void stop() {
-        if (session != null) {
-            try {
-                ClusterTesting.assertNoLeakedBuffers(session);
-            } finally {
-                session.close();
-            }
-        }
+        ClusterTesting.closeCheckingLeaks(session);
     }
 
     @Test

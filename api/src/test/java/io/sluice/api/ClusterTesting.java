@@ -57,6 +57,17 @@ final class ClusterTesting {
         session.sql("CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '" + data + "'");
     }
 
+    /** Checks that a test class's cluster leaked no Arrow memory, then stops it (null: nothing to do). */
+    static void closeCheckingLeaks(Session session) {
+        if (session != null) {
+            try {
+                assertNoLeakedBuffers(session);
+            } finally {
+                session.close();
+            }
+        }
+    }
+
     /** Closes what a test class opened, in order, whichever of them exist. */
     static void closeAll(AutoCloseable... resources) throws Exception {
         for (AutoCloseable r : resources) {

@@ -63,14 +63,8 @@ class ResultStreamingTest {
 
     @AfterAll
     static void stop() {
-        if (session != null) {
-            try {
-                ClusterTesting.assertNoLeakedBuffers(session);
-            } finally {
-                FaultyFileSystem.holdOpening(p -> false, new CountDownLatch(0));
-                session.close();
-            }
-        }
+        FaultyFileSystem.holdOpening(p -> false, new CountDownLatch(0));
+        ClusterTesting.closeCheckingLeaks(session);
     }
 
     @Test

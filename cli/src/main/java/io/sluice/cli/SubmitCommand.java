@@ -10,8 +10,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -71,8 +69,8 @@ final class SubmitCommand implements Callable<Integer> {
                 ? target.coordinator.uriHost() + ":" + target.coordinator.port()
                 : "local[" + Options.atLeast(spec, "--local", target.workers, 1) + "]");
         PrintStream logs = System.out;
-        try (URLClassLoader loader = JobClassLoader.of(jar)) {
-            Method main = mainMethod(loader, className);
+        try (JobClassLoader loader = JobClassLoader.of(jar)) {
+            Method main = loader.mainMethod(className);
             System.setOut(Main.results);
             Thread.currentThread().setContextClassLoader(loader);
             main.invoke(null, (Object) args.toArray(new String[0]));
@@ -111,20 +109,6 @@ final class SubmitCommand implements Callable<Integer> {
                 throw new SluiceException("job jar " + jar + " names no Main-Class; give one with --class");
             }
             return name;
-        }
-    }
-
-    private static Method mainMethod(ClassLoader loader, String className) {
-        try {
-            Method main = Class.forName(className, true, loader).getMethod("main", String[].class);
-            if (!Modifier.isStatic(main.getModifiers())) {
-                throw new SluiceException(className + ".main is not static");
-            }
-            return main;
-        } catch (ClassNotFoundException e) {
-            throw new SluiceException("class " + className + " not found in the job jar");
-        } catch (NoSuchMethodException e) {
-            throw new SluiceException("class " + className + " has no main(String[]) method");
         }
     }
 }

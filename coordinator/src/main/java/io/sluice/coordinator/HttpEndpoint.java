@@ -27,13 +27,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator's HTTP API for clients: {@code POST /v1/sql} (a SQL script as text) and
  * {@code POST /v1/plan} (a {@link PlanJson} request: a logical plan in the versioned JSON format, with
- * settings and an optional write target) answer with the result as an Arrow IPC stream,
+ * settings and an optional write target) answer with the result as a chunked Arrow IPC stream, sent
+ * as the result stage produces it and only as fast as the client reads ({@link ResultBody}),
  * {@code POST /v1/prepare} (a SQL script) with a {@link PreparedSql} in its wire form, {@code POST
  * /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500,
  * each with a one-line text message. SQL runs in the client session's catalog ({@link SessionCatalogs}).
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
  * {@code GET /v1/jobs} lists the running queries as JSON, and {@code POST /v1/jobs/ID/cancel}
- * cancels one (404 when none such runs).
+ * cancels one (404 when none such runs). {@code POST /v1/submit} runs a job jar on the coordinator
+ * (cluster deploy mode, {@link ClusterJobRunner}).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
  * (compared in constant time); anything else is a 401 and the request body is not read. Bodies are
  * limited to {@link #MAX_BODY_BYTES} (413) and concurrent queries to the configured number (503

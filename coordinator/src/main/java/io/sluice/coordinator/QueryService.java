@@ -53,9 +53,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The coordinator's query path: SQL or a logical plan in, an Arrow IPC stream of the result out.
- * Optimizes, plans, cuts stages, runs them through the {@link DagScheduler}, collects the result
- * blocks over the shuffle service and removes the job's shuffle files. A job that fails for a
+ * The coordinator's query path: SQL or a logical plan in, the result out as a {@link ResultStream}
+ * (or collected into one Arrow IPC stream). Optimizes, plans, cuts stages, runs them through the
+ * {@link DagScheduler}, forwards the result blocks over the shuffle service as their tasks finish
+ * and removes the job's shuffle files once the result is read. A job that fails for a
  * reason other than the user's input (a lost worker whose map output is gone) runs once more.
  */
 public final class QueryService {
