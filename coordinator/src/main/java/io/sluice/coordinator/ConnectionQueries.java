@@ -56,11 +56,14 @@ final class ConnectionQueries implements QueryScope {
     void clientGone() {
         closed = true;
         for (AutoCloseable body : bodies) {
-            try {
-                body.close();
-            } catch (Exception e) {
-                LOG.warn("closing a result body of the gone client {}: {}", peer, e.toString());
-            }
+            // closing waits for the query to stop: not on the thread that reports the connection's end
+            java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    body.close();
+                } catch (Exception e) {
+                    LOG.warn("closing a result body of the gone client {}: {}", peer, e.toString());
+                }
+            });
         }
         for (String id : ids) {
             if (running.cancel(id, "the client " + peer + " disconnected")) {
