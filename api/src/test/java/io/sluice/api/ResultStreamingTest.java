@@ -138,6 +138,28 @@ class ResultStreamingTest {
     }
 
     @Test
+    void aQueryCancelledWhileItsReaderIsSlowStopsAfterTheBufferedBatches() throws Exception {
+        LocalCluster cluster = session.localCluster();
+        PlanRequest request = new PlanRequest(session.sql("SELECT k, g, s FROM big").logicalPlan(),
+                Map.of("sluice.result.buffer-bytes", "1m"), null);
+        try (ResultStream stream = cluster.coordinator().queries().open(request, QueryScope.NONE, false)) {
+            stream.next().close();
+            String id = cluster.coordinator().queries().running().list().get(0).id();
+            assertThat(session.cancel(id)).isTrue();
+            assertThatThrownBy(() -> {
+                for (Batch next = stream.next(); next != null; next = stream.next()) {
+                    next.close();
+                }
+            }).isInstanceOf(SluiceException.class).hasMessageContaining("was cancelled");
+            long deadline = System.currentTimeMillis() + 5000;
+            while (!session.runningQueries().equals("[]") && System.currentTimeMillis() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(session.runningQueries()).isEqualTo("[]");
+        }
+    }
+
+    @Test
     void aMillionRowsStreamOverHttpAsDuckDbComputesThemAndOnlyCollectIsCapped() throws Exception {
         LocalCluster cluster = session.localCluster();
         // no ORDER BY: the scan's partitions are the files in order, so partition order is k's order

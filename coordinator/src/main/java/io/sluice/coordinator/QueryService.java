@@ -506,7 +506,7 @@ public final class QueryService {
                     () -> scheduler.run(jobId, stages, splits, handle::cancelReason, tasks::finished), resultThreads);
             job.whenComplete(tasks::jobEnded);
             try {
-                forward(jobId, resultStage, tasks, out, maxBytes);
+                forward(jobId, resultStage, tasks, out, maxBytes, handle);
                 return;
             } catch (TaskFailedException e) {
                 if (attempt >= JOB_ATTEMPTS || e instanceof AttemptsExhaustedException || out.offeredAny()
@@ -529,14 +529,17 @@ public final class QueryService {
      * on the blocks' stored sizes before each fetch and on the fetched Arrow bytes; over it the query
      * fails and what was fetched and not handed over is freed. Returns early when the reader closed.
      */
-    private void forward(String jobId, Stage resultStage, ResultTasks tasks, ResultStream out, long maxBytes) {
+    private void forward(String jobId, Stage resultStage, ResultTasks tasks, ResultStream out, long maxBytes,
+            RunningQueries.Handle handle) {
         long stored = 0;
         long fetched = 0;
+        java.util.function.BooleanSupplier cancelled = () -> handle.cancelReason() != null;
         for (int p = 0; p < resultStage.taskCount(); p++) {
             MapStatus status = tasks.await(p, out::isClosed);
             if (status == null) {
                 return;
             }
+            checkCancelled(handle);
             stored += status.bytesPerPartition()[0];
             checkResultSize(stored, maxBytes);
             List<Batch> batches = fetcher.fetch(jobId, resultStage.shuffleId(), p, status);
@@ -547,7 +550,8 @@ public final class QueryService {
                     fetched += ResultStream.sizeOf(batch);
                     checkResultSize(fetched, maxBytes);
                     handed++;
-                    if (!out.offer(batch)) {
+                    if (!out.offer(batch, cancelled)) {
+                        checkCancelled(handle);
                         return;
                     }
                 }
@@ -559,6 +563,14 @@ public final class QueryService {
         }
         tasks.awaitJob(out::isClosed);
         out.finish();
+    }
+
+    /** A query cancelled after its job finished (its result still being read) stops forwarding. */
+    private static void checkCancelled(RunningQueries.Handle handle) {
+        String reason = handle.cancelReason();
+        if (reason != null) {
+            throw new SluiceException("query " + handle.id() + " was cancelled: " + reason);
+        }
     }
 
     /** Cancels the job if it still runs and waits until its thread has left the scheduler. */

@@ -74,10 +74,22 @@ public final class ResultStream implements AutoCloseable {
      * the stream: the batch is then closed here and the producer should stop.
      */
     boolean offer(Batch batch) {
+        return offer(batch, () -> false);
+    }
+
+    /**
+     * The same, giving up (false, the batch closed) when {@code stop} turns true while the buffer is
+     * full: a query cancelled while its reader is slow stops without waiting for it.
+     */
+    boolean offer(Batch batch, java.util.function.BooleanSupplier stop) {
         long size = sizeOf(batch);
         synchronized (this) {
-            while (!closed && !queue.isEmpty() && queuedBytes + size > bufferBytes) {
+            while (!closed && !queue.isEmpty() && queuedBytes + size > bufferBytes && !stop.getAsBoolean()) {
                 waitQuietly();
+            }
+            if (!closed && !queue.isEmpty() && queuedBytes + size > bufferBytes) {
+                batch.close();
+                return false;
             }
             if (!closed) {
                 queue.add(batch);
