@@ -90,7 +90,7 @@ class ClusterDeployModeTest {
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws InterruptedException {
         ClusterTesting.closeCheckingLeaks(session);
     }
 

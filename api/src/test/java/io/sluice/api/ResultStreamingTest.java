@@ -62,7 +62,7 @@ class ResultStreamingTest {
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws InterruptedException {
         FaultyFileSystem.holdOpening(p -> false, new CountDownLatch(0));
         ClusterTesting.closeCheckingLeaks(session);
     }
