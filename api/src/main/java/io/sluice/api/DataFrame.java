@@ -139,6 +139,40 @@ public final class DataFrame {
         return computed != null ? computed : session.execute(plan, settings);
     }
 
+    /**
+     * Runs the query and returns its rows as the coordinator streams them, as Spark's
+     * {@code toLocalIterator}: the first rows arrive while later result tasks still run, this
+     * process holds one batch at a time, and {@code sluice.result.max-bytes} (a cap on what
+     * {@link #collect()} keeps) does not apply. Close it to stop early (the query is cancelled).
+     */
+    public RowIterator toLocalIterator() {
+        if (computed != null) {
+            QueryResult result = computed;
+            return new RowIterator(new RowIterator.Source() {
+                private boolean done;
+
+                @Override
+                public Schema schema() {
+                    return result.schema();
+                }
+
+                @Override
+                public List<List<Object>> nextRows() {
+                    if (done) {
+                        return null;
+                    }
+                    done = true;
+                    return result.rows();
+                }
+
+                @Override
+                public void close() {
+                }
+            });
+        }
+        return session.stream(plan, settings);
+    }
+
     /** Writes this DataFrame's rows as files: {@code df.write().mode("overwrite").parquet(path)}. */
     public DataFrameWriter write() {
         return new DataFrameWriter(this, SaveMode.ERROR_IF_EXISTS);

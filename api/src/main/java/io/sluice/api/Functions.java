@@ -51,6 +51,24 @@ public final class Functions {
         throw new SluiceException("cannot make a literal of " + value.getClass().getSimpleName() + " " + value);
     }
 
+    /**
+     * A call of a user-defined function: a public class implementing {@link
+     * io.sluice.plan.expr.UserFunction} with a public no-argument constructor, called once per row
+     * on the workers. When the class comes from a submitted job jar ({@link JobClassLoader}: {@code
+     * sluice submit}), the jar travels with the tasks and each worker loads the class from it; a
+     * class on the cluster's own class path (an embedded cluster) is loaded from there. Only the
+     * class's name crosses the wire, never a user object. Not available through a remote
+     * {@code Session.connect} (the client plan format has no user functions).
+     *
+     * @param returnType BIGINT, INT, DOUBLE, BOOLEAN or VARCHAR ({@code DataType.INT64}, ...)
+     */
+    public static Column udf(Class<? extends io.sluice.plan.expr.UserFunction> function,
+            io.sluice.plan.types.DataType returnType, Column... args) {
+        io.sluice.plan.expr.UserJar jar = function.getClassLoader() instanceof JobClassLoader job ? job.jar() : null;
+        return new Column(new io.sluice.plan.expr.UserFunctionCall(function.getSimpleName().toLowerCase(java.util.Locale.ROOT),
+                function.getName(), jar, java.util.Arrays.stream(args).map(Column::expr).toList(), returnType));
+    }
+
     static Column toColumn(Object value) {
         return value instanceof Column c ? c : lit(value);
     }

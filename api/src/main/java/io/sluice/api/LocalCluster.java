@@ -45,6 +45,7 @@ public final class LocalCluster implements QueryEngine {
                 .withJobTimeout(options.jobTimeout()).withAuthSecret(secret).withScheduler(options.scheduler())
                 .withFileAccess(FileAccessPolicy.under(options.allowedRoots()));
         coordinator = Coordinator.start(settings);
+        ClusterJobs.acceptJobsOn(coordinator);
         try {
             for (int i = 0; i < options.workers(); i++) {
                 String id = "worker-" + (i + 1);
@@ -181,14 +182,18 @@ public final class LocalCluster implements QueryEngine {
         return List.copyOf(workers);
     }
 
+    private CoordinatorEngine engine() {
+        return new CoordinatorEngine(coordinator.queries(), coordinator.queries().catalog());
+    }
+
     @Override
     public byte[] runSql(String sql) {
-        return coordinator.runSql(sql);
+        return engine().runSql(sql);
     }
 
     @Override
     public byte[] runSql(String sql, String tag) {
-        return coordinator.queries().runSql(sql, QueryScope.NONE.tagged(tag));
+        return engine().runSql(sql, tag);
     }
 
     /** Runs a query plan under the default settings; the result as an Arrow IPC stream. */
@@ -198,27 +203,32 @@ public final class LocalCluster implements QueryEngine {
 
     @Override
     public io.sluice.coordinator.PreparedSql prepareSql(String sql) {
-        return coordinator.queries().prepareSql(sql);
+        return engine().prepareSql(sql);
     }
 
     @Override
     public byte[] run(io.sluice.coordinator.PlanRequest request) {
-        return coordinator.queries().run(request);
+        return engine().run(request);
+    }
+
+    @Override
+    public RowIterator stream(io.sluice.coordinator.PlanRequest request) {
+        return engine().stream(request);
     }
 
     @Override
     public String explain(LogicalPlan plan) {
-        return coordinator.queries().explain(plan, false);
+        return engine().explain(plan);
     }
 
     @Override
     public String runningQueries() {
-        return coordinator.queries().running().toJson();
+        return engine().runningQueries();
     }
 
     @Override
     public boolean cancel(String queryId) {
-        return coordinator.queries().running().cancel(queryId, "cancelled through the session");
+        return engine().cancel(queryId);
     }
 
     /** Stops one worker as if its machine died (for failure tests). */

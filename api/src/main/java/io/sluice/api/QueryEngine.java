@@ -18,6 +18,9 @@ interface QueryEngine extends AutoCloseable {
     /** Runs a plan (or writes its result); the rows (or a status row) as an Arrow IPC stream. */
     byte[] run(PlanRequest request);
 
+    /** Runs a query plan; its rows as they arrive (not capped by {@code sluice.result.max-bytes}). */
+    RowIterator stream(PlanRequest request);
+
     /** EXPLAIN text of a query plan. */
     String explain(LogicalPlan plan);
 

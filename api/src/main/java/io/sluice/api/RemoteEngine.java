@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Talks to a coordinator's HTTP endpoint, proving the cluster's secret as a bearer token when one is
@@ -42,7 +43,13 @@ final class RemoteEngine implements QueryEngine {
 
     @Override
     public byte[] runSql(String sql) {
-        return post("sql", "text/plain; charset=utf-8", sql.getBytes(StandardCharsets.UTF_8));
+        return checked(post("sql", "text/plain; charset=utf-8", sql.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** A whole result stream, checked to have ended well (not cut off, no error trailer). */
+    private static byte[] checked(byte[] result) {
+        io.sluice.plan.exec.ArrowIpc.checkEnd(result);
+        return result;
     }
 
     @Override
@@ -53,7 +60,7 @@ final class RemoteEngine implements QueryEngine {
         HttpResponse<byte[]> response = send(HttpRequest.newBuilder(base.resolve("sql"))
                 .header("Content-Type", "text/plain; charset=utf-8").header(RunningQueries.TAG_HEADER, tag)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(sql.getBytes(StandardCharsets.UTF_8))));
-        return bodyOf(response);
+        return checked(bodyOf(response));
     }
 
     @Override
@@ -63,8 +70,94 @@ final class RemoteEngine implements QueryEngine {
 
     @Override
     public byte[] run(PlanRequest request) {
-        return post("plan", PlanJson.MEDIA_TYPE,
-                PlanJson.encode(new PlanJson.Request(request.plan(), request.settings(), request.target())));
+        return checked(post("plan", PlanJson.MEDIA_TYPE,
+                PlanJson.encode(new PlanJson.Request(request.plan(), request.settings(), request.target()))));
+    }
+
+    /**
+     * Asks for the plan's result as a stream ({@code X-Sluice-Result: stream}) and reads the
+     * response body batch by batch as it arrives; closing the iterator early closes the connection,
+     * which makes the coordinator cancel the query.
+     */
+    @Override
+    public RowIterator stream(PlanRequest request) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve("plan"))
+                .header("Content-Type", PlanJson.MEDIA_TYPE).header("X-Sluice-Result", "stream")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(
+                        PlanJson.encode(new PlanJson.Request(request.plan(), request.settings(), request.target()))));
+        HttpResponse<java.io.InputStream> response = send(builder, HttpResponse.BodyHandlers.ofInputStream());
+        java.io.InputStream body = response.body();
+        if (response.statusCode() != 200) {
+            try (body) {
+                throw new SluiceException(new String(body.readNBytes(1 << 20), StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new SluiceException("the coordinator answered " + response.statusCode() + " and then broke off");
+            }
+        }
+        return new RowIterator(new StreamedRows(body));
+    }
+
+    /** A result body read with Arrow's stream reader, one record batch at a time. */
+    private static final class StreamedRows implements RowIterator.Source {
+        private final java.io.InputStream body;
+        private final org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+        private final org.apache.arrow.vector.ipc.ArrowStreamReader reader;
+        private final io.sluice.plan.types.Schema schema;
+        private boolean closed;
+
+        StreamedRows(java.io.InputStream body) {
+            this.body = body;
+            this.reader = new org.apache.arrow.vector.ipc.ArrowStreamReader(body, allocator);
+            try {
+                this.schema = io.sluice.plan.types.Schema.fromArrow(reader.getVectorSchemaRoot().getSchema());
+            } catch (IOException | RuntimeException e) {
+                close();
+                throw new SluiceException("cannot read the coordinator's result: " + e.getMessage());
+            }
+        }
+
+        @Override
+        public io.sluice.plan.types.Schema schema() {
+            return schema;
+        }
+
+        @Override
+        public List<List<Object>> nextRows() {
+            try {
+                if (!reader.loadNextBatch()) {
+                    io.sluice.plan.exec.ArrowIpc.checkTrailer(body.readNBytes(1 << 20));
+                    return null;
+                }
+                org.apache.arrow.vector.VectorSchemaRoot root = reader.getVectorSchemaRoot();
+                io.sluice.plan.exec.Col[] cols = new io.sluice.plan.exec.Col[schema.size()];
+                for (int i = 0; i < cols.length; i++) {
+                    cols[i] = io.sluice.plan.exec.Col.read(root.getVector(i), schema.field(i).type());
+                }
+                return RowIterator.rowsOf(cols, root.getRowCount());
+            } catch (IOException e) {
+                close();
+                throw new SluiceException("the coordinator's result stream broke off: " + e.getMessage());
+            } catch (RuntimeException e) {
+                close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            try {
+                reader.close();
+                body.close();
+            } catch (IOException e) {
+                // the connection is closed either way
+            } finally {
+                allocator.close();
+            }
+        }
     }
 
     @Override
@@ -104,8 +197,12 @@ final class RemoteEngine implements QueryEngine {
         return response.body();
     }
 
-    /** Sends a request with the bearer token; a coordinator that cannot be reached is a SluiceException. */
     private HttpResponse<byte[]> send(HttpRequest.Builder builder) {
+        return send(builder, HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** Sends a request with the bearer token; a coordinator that cannot be reached is a SluiceException. */
+    private <T> HttpResponse<T> send(HttpRequest.Builder builder, HttpResponse.BodyHandler<T> handler) {
         if (secret != null) {
             builder.header("Authorization", "Bearer " + secret);
         }
@@ -114,9 +211,9 @@ final class RemoteEngine implements QueryEngine {
             builder.header("X-Sluice-Catalog", "shared");
         }
         HttpRequest request = builder.build();
-        HttpResponse<byte[]> response;
+        HttpResponse<T> response;
         try {
-            response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            response = client.send(request, handler);
         } catch (IOException e) {
             // a refused connection has no message, only its type
             String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();

@@ -27,11 +27,17 @@ public final class Session implements AutoCloseable {
     public static final String AUTH_SECRET_VARIABLE = "SLUICE_AUTH_SECRET";
 
     /**
-     * The session a job asks for without naming a cluster: where {@code sluice submit} points it
+     * The session a job asks for without naming a cluster: in a job submitted with {@code
+     * --deploy-mode cluster}, the coordinator it runs on; else where {@code sluice submit} points it
      * ({@value #MASTER_PROPERTY}: {@code local[N]} for an embedded cluster of N workers, or
      * {@code host:httpPort} of a coordinator), else an embedded cluster of two workers.
      */
     public static Session create() {
+        QueryEngine bound = ClusterJobs.bound();
+        if (bound != null) {
+            // a job submitted in cluster mode: its session is the coordinator it runs on
+            return new Session(bound);
+        }
         String master = System.getProperty(MASTER_PROPERTY, "local[2]").strip();
         java.util.regex.Matcher local = java.util.regex.Pattern.compile("local(?:\\[(\\d+)])?").matcher(master);
         if (local.matches()) {
@@ -116,6 +122,10 @@ public final class Session implements AutoCloseable {
 
     QueryResult execute(LogicalPlan plan, Map<String, String> settings) {
         return QueryResult.fromIpc(engine.run(new PlanRequest(plan, settings, null)));
+    }
+
+    RowIterator stream(LogicalPlan plan, Map<String, String> settings) {
+        return engine.stream(new PlanRequest(plan, settings, null));
     }
 
     /** Writes the plan's result to {@code target}; the number of rows written. */

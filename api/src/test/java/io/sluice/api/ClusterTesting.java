@@ -20,6 +20,11 @@ final class ClusterTesting {
         }
     }
 
+    private static boolean buffersReleased(LocalCluster cluster) {
+        return cluster.coordinator().allocator().getAllocatedMemory() == 0 && cluster.workers().stream()
+                .filter(w -> !w.isClosed()).allMatch(w -> w.allocator().getAllocatedMemory() == 0);
+    }
+
     /** Whether every worker's task pools are closed and nothing is reserved. */
     static boolean memoryReleased(LocalCluster cluster) {
         return cluster.workers().stream().filter(w -> !w.isClosed())
@@ -55,6 +60,22 @@ final class ClusterTesting {
         }
         duck.execute("CREATE VIEW t AS SELECT * FROM read_csv_auto('" + data + "/*.csv')");
         session.sql("CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '" + data + "'");
+    }
+
+    /** Checks that a test class's cluster leaked no Arrow memory, then stops it (null: nothing to do). */
+    static void closeCheckingLeaks(Session session) throws InterruptedException {
+        if (session != null) {
+            try {
+                // a task cancelled by the last test may still be unwinding: it frees its buffers within seconds
+                long deadline = System.currentTimeMillis() + 10_000;
+                while (System.currentTimeMillis() < deadline && !buffersReleased(session.localCluster())) {
+                    Thread.sleep(50);
+                }
+                assertNoLeakedBuffers(session);
+            } finally {
+                session.close();
+            }
+        }
     }
 
     /** Closes what a test class opened, in order, whichever of them exist. */

@@ -64,6 +64,7 @@ final class CoordinatorCommand implements Callable<Integer> {
             coordinatorSettings = coordinatorSettings.withShufflePartitions(shufflePartitions);
         }
         Coordinator coordinator = Coordinator.start(coordinatorSettings);
+        io.sluice.api.ClusterJobs.acceptJobsOn(coordinator);
         spec.commandLine().getErr().println("coordinator ready: cluster " + coordinator.clusterAddress()
                 + ", http " + new HostPort(host, coordinator.httpPort()));
         Foreground.run(coordinator, Foreground::forever);

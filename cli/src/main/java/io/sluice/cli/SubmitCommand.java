@@ -1,14 +1,15 @@
 package io.sluice.cli;
 
+import io.sluice.api.AuthSecrets;
+import io.sluice.api.JobClassLoader;
+import io.sluice.api.JobSubmitter;
 import io.sluice.api.Session;
+import io.sluice.coordinator.ClusterJobRunner;
 import io.sluice.plan.SluiceException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.net.URL;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,10 +23,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sluice submit}: runs a job jar's main class in this process (client mode, as Spark's
- * driver in client deploy mode), with {@code Session.create()} pointed at an embedded cluster or
- * at a running coordinator. Sluice's own classes come from this process, so the jar need not
- * bundle them; its own output goes to stdout.
+ * {@code sluice submit}: runs a job jar's main class. In client mode (the default, as Spark's
+ * driver in client deploy mode) it runs in this process, with {@code Session.create()} pointed at an
+ * embedded cluster or at a running coordinator. In cluster mode ({@code --deploy-mode cluster
+ * --coordinator HOST:PORT}) the jar is uploaded to the coordinator, which runs its main with a
+ * session bound to itself; the job's output comes back to stdout and its failure to the exit code.
+ * Either way Sluice's own classes come from the cluster, so the jar need not bundle them, and user
+ * functions in the jar ({@code Functions.udf}) are loaded by the workers from the jar itself.
  */
 @Command(name = "submit", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Runs a job jar's main class; Session.create() in the job reaches the given cluster.")
@@ -39,6 +43,10 @@ final class SubmitCommand implements Callable<Integer> {
     @Option(names = "--class", paramLabel = "CLASS", description = "The main class (default: the jar's Main-Class).")
     String mainClass;
 
+    @Option(names = "--deploy-mode", paramLabel = "MODE", defaultValue = "client",
+            description = "client (main runs here; default) or cluster (main runs on the coordinator; needs --coordinator).")
+    String deployMode;
+
     @Parameters(index = "0", paramLabel = "JAR", description = "The job jar.")
     Path jar;
 
@@ -50,13 +58,19 @@ final class SubmitCommand implements Callable<Integer> {
         if (!Files.isRegularFile(jar)) {
             throw new SluiceException("job jar not found: " + jar);
         }
+        if (deployMode.equals("cluster")) {
+            return submitToCluster();
+        }
+        if (!deployMode.equals("client")) {
+            throw new SluiceException("--deploy-mode is client or cluster, not '" + deployMode + "'");
+        }
         String className = mainClass != null ? mainClass : manifestMainClass();
         System.setProperty(Session.MASTER_PROPERTY, target.coordinator != null
                 ? target.coordinator.uriHost() + ":" + target.coordinator.port()
                 : "local[" + Options.atLeast(spec, "--local", target.workers, 1) + "]");
         PrintStream logs = System.out;
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, getClass().getClassLoader())) {
-            Method main = mainMethod(loader, className);
+        try (JobClassLoader loader = JobClassLoader.of(jar)) {
+            Method main = loader.mainMethod(className);
             System.setOut(Main.results);
             Thread.currentThread().setContextClassLoader(loader);
             main.invoke(null, (Object) args.toArray(new String[0]));
@@ -73,6 +87,21 @@ final class SubmitCommand implements Callable<Integer> {
         }
     }
 
+    /** Cluster mode: the job runs on the coordinator; its output is printed here, its failure is ours. */
+    private Integer submitToCluster() {
+        if (target.coordinator == null) {
+            throw new SluiceException("--deploy-mode cluster needs --coordinator HOST:HTTP_PORT");
+        }
+        ClusterJobRunner.Outcome outcome = JobSubmitter.submit(target.coordinator.uriHost(), target.coordinator.port(),
+                AuthSecrets.configured(), jar, mainClass, args);
+        Main.results.print(outcome.output());
+        Main.results.flush();
+        if (outcome.error() != null) {
+            throw new SluiceException(outcome.error());
+        }
+        return outcome.exitCode();
+    }
+
     private String manifestMainClass() throws IOException {
         try (JarFile file = new JarFile(jar.toFile())) {
             String name = file.getManifest() == null ? null : file.getManifest().getMainAttributes().getValue("Main-Class");
@@ -80,20 +109,6 @@ final class SubmitCommand implements Callable<Integer> {
                 throw new SluiceException("job jar " + jar + " names no Main-Class; give one with --class");
             }
             return name;
-        }
-    }
-
-    private static Method mainMethod(ClassLoader loader, String className) {
-        try {
-            Method main = Class.forName(className, true, loader).getMethod("main", String[].class);
-            if (!Modifier.isStatic(main.getModifiers())) {
-                throw new SluiceException(className + ".main is not static");
-            }
-            return main;
-        } catch (ClassNotFoundException e) {
-            throw new SluiceException("class " + className + " not found in the job jar");
-        } catch (NoSuchMethodException e) {
-            throw new SluiceException("class " + className + " has no main(String[]) method");
         }
     }
 }

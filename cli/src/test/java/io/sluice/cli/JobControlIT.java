@@ -172,4 +172,24 @@ class JobControlIT {
         w.awaitStderrLine("worker ready:", READY_TIMEOUT);
         return w;
     }
+
+    /**
+     * Cluster deploy mode between processes: the examples jar goes to the coordinator process, whose
+     * session runs its reports, the last grouping by a user function that the worker process loads
+     * from the jar; the job's output comes back to the submitter's stdout.
+     */
+    @Test
+    @Order(10)
+    void aJobJarWithAUserFunctionRunsInClusterMode() throws Exception {
+        Path examples = SubmitIT.examplesJar();
+        SluiceProcess.Result r = SluiceProcess.run(data, Duration.ofSeconds(180), "submit", "--deploy-mode", "cluster",
+                "--coordinator", "127.0.0.1:" + httpPort, examples.toString(), data.resolve("sales-job").toString());
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("Revenue by region", "| north", "Orders by size (a user-defined function)",
+                "| large", "| none", "| small");
+        SluiceProcess.Result missing = SluiceProcess.run(data, Duration.ofSeconds(60), "submit", "--deploy-mode", "cluster",
+                "--coordinator", "127.0.0.1:" + httpPort, "--class", "no.such.Job", examples.toString());
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.stderr()).contains("error: class no.such.Job not found in the job jar");
+    }
 }

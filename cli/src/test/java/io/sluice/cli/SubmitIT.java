@@ -17,7 +17,7 @@ class SubmitIT {
     @TempDir
     Path dir;
 
-    private static Path examplesJar() throws Exception {
+    static Path examplesJar() throws Exception {
         try (Stream<Path> files = Files.list(SluiceProcess.repoRoot().resolve("examples/target"))) {
             return files.filter(p -> p.getFileName().toString().matches("sluice-examples-.*\\.jar")
                     && !p.getFileName().toString().endsWith("-tests.jar")).findFirst().orElseThrow();

@@ -19,6 +19,8 @@ final class ConnectionQueries implements QueryScope {
     private final RunningQueries running;
     private final Set<String> ids = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    /** Result bodies of this connection not closed yet: a gone client's are closed even if never sent. */
+    private final Set<AutoCloseable> bodies = ConcurrentHashMap.newKeySet();
 
     ConnectionQueries(String peer, RunningQueries running) {
         this.peer = requireNonNull(peer, "peer is null");
@@ -38,9 +40,31 @@ final class ConnectionQueries implements QueryScope {
         ids.remove(queryId);
     }
 
+    /** A result body being sent on this connection; {@link #bodyClosed} when it is closed. */
+    void bodyOpened(AutoCloseable body) {
+        bodies.add(body);
+        if (closed) {
+            clientGone();
+        }
+    }
+
+    void bodyClosed(AutoCloseable body) {
+        bodies.remove(body);
+    }
+
     /** The client closed its side of the connection: its running queries are cancelled. */
     void clientGone() {
         closed = true;
+        for (AutoCloseable body : bodies) {
+            // closing waits for the query to stop: not on the thread that reports the connection's end
+            java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    body.close();
+                } catch (Exception e) {
+                    LOG.warn("closing a result body of the gone client {}: {}", peer, e.toString());
+                }
+            });
+        }
         for (String id : ids) {
             if (running.cancel(id, "the client " + peer + " disconnected")) {
                 LOG.info("query {}: cancelled, its client {} disconnected", id, peer);

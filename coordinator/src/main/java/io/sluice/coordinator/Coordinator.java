@@ -57,6 +57,8 @@ public final class Coordinator implements AutoCloseable {
     /** Shared by every HTTP connection: the limit on concurrent queries, and the client sessions' catalogs. */
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
+    /** Runs submitted job jars ({@code POST /v1/submit}); null until one is installed. */
+    private volatile ClusterJobRunner jobRunner;
 
     private Coordinator(CoordinatorSettings settings) {
         this.settings = settings;
@@ -122,7 +124,7 @@ public final class Coordinator implements AutoCloseable {
                     return notUsed;
                 });
         Route routes = new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret(), gate, catalogs,
-                scope).routes();
+                scope, () -> jobRunner).routes();
         connection.handleWith(watched.via(routes.flow(system)), Materializer.matFromSystem(system));
     }
 
@@ -243,6 +245,14 @@ public final class Coordinator implements AutoCloseable {
 
     public void removeStageListener(DagScheduler.StageListener listener) {
         scheduler.removeListener(listener);
+    }
+
+    /**
+     * Accepts job jars over HTTP ({@code POST /v1/submit}, behind the cluster secret like every
+     * query route), run by {@code runner}: cluster deploy mode. Without it the route answers 404.
+     */
+    public void acceptJobs(ClusterJobRunner runner) {
+        this.jobRunner = java.util.Objects.requireNonNull(runner, "runner is null");
     }
 
     public QueryService queries() {

@@ -7,10 +7,13 @@ import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.wire.PlanJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.stream.javadsl.StreamConverters;
 import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -24,13 +27,15 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator's HTTP API for clients: {@code POST /v1/sql} (a SQL script as text) and
  * {@code POST /v1/plan} (a {@link PlanJson} request: a logical plan in the versioned JSON format, with
- * settings and an optional write target) answer with the result as an Arrow IPC stream,
+ * settings and an optional write target) answer with the result as a chunked Arrow IPC stream, sent
+ * as the result stage produces it and only as fast as the client reads ({@link ResultBody}),
  * {@code POST /v1/prepare} (a SQL script) with a {@link PreparedSql} in its wire form, {@code POST
  * /v1/explain} (a plan) with its EXPLAIN text; a user error is a 400 and any other failure a 500,
  * each with a one-line text message. SQL runs in the client session's catalog ({@link SessionCatalogs}).
  * {@code GET /v1/health} answers with the cluster's load as JSON ({@link ClusterLoad#toJson()}).
  * {@code GET /v1/jobs} lists the running queries as JSON, and {@code POST /v1/jobs/ID/cancel}
- * cancels one (404 when none such runs).
+ * cancels one (404 when none such runs). {@code POST /v1/submit} runs a job jar on the coordinator
+ * (cluster deploy mode, {@link ClusterJobRunner}).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
  * (compared in constant time); anything else is a 401 and the request body is not read. Bodies are
  * limited to {@link #MAX_BODY_BYTES} (413) and concurrent queries to the configured number (503
@@ -53,6 +58,7 @@ final class HttpEndpoint extends AllDirectives {
     private final ConnectionQueries connection;
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
+    private final Supplier<ClusterJobRunner> jobs;
 
     /**
      * {@code secret} may be null: then no route asks for a token. Queries run through {@code gate}
@@ -60,7 +66,8 @@ final class HttpEndpoint extends AllDirectives {
      * 503); listing and cancelling jobs never wait on it.
      */
     HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret,
-            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection) {
+            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection, Supplier<ClusterJobRunner> jobs) {
+        this.jobs = requireNonNull(jobs, "jobs is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.gate = requireNonNull(gate, "gate is null");
         this.catalogs = requireNonNull(catalogs, "catalogs is null");
@@ -83,8 +90,10 @@ final class HttpEndpoint extends AllDirectives {
                 authenticated(() -> withSizeLimit(MAX_BODY_BYTES, () -> concat(
                         path("sql", () -> post(this::sql)),
                         path("prepare", () -> post(this::prepare)),
-                        path("plan", () -> post(() -> entity(Unmarshaller.entityToByteArray(),
-                                bytes -> completeWithFuture(answer(() -> queries.run(planRequest(bytes), connection)))))),
+                        path("submit", () -> post(this::submit)),
+                        path("plan", () -> post(() -> optionalHeaderValueByName(RESULT_MODE_HEADER, mode ->
+                                entity(Unmarshaller.entityToByteArray(), bytes -> completeWithFuture(stream(() ->
+                                        queries.open(planRequest(bytes), connection, collects(mode)))))))),
                         path("jobs", () -> get(() -> complete(HttpResponse.create().withStatus(StatusCodes.OK)
                                 .withEntity(ContentTypes.APPLICATION_JSON, queries.running().toJson())))),
                         pathPrefix("jobs", () -> pathPrefix(PathMatchers.segment(), id -> path("cancel",
@@ -102,9 +111,44 @@ final class HttpEndpoint extends AllDirectives {
         return optionalHeaderValueByName(SessionCatalogs.SESSION_HEADER, session ->
                 optionalHeaderValueByName(SessionCatalogs.CATALOG_HEADER, catalog ->
                         optionalHeaderValueByName(RunningQueries.TAG_HEADER, tag ->
-                                entity(Unmarshaller.entityToString(), sql -> completeWithFuture(answer(() ->
-                                        queries.runSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null)),
-                                                tag.isPresent() ? connection.tagged(tag.get()) : connection)))))));
+                                optionalHeaderValueByName(RESULT_MODE_HEADER, mode ->
+                                entity(Unmarshaller.entityToString(), sql -> completeWithFuture(stream(() ->
+                                        queries.openSql(sql, catalogs.resolve(session.orElse(null), catalog.orElse(null)),
+                                                tag.isPresent() ? connection.tagged(tag.get()) : connection,
+                                                collects(mode)))))))));
+    }
+
+    /** Headers of {@code POST /v1/submit}: the main class, and the arguments (each URL-encoded, comma-separated). */
+    static final String MAIN_CLASS_HEADER = "X-Sluice-Main-Class";
+    static final String ARGS_HEADER = "X-Sluice-Args";
+    static final String EXIT_CODE_HEADER = "X-Sluice-Exit-Code";
+    static final String ERROR_HEADER = "X-Sluice-Error";
+
+    /**
+     * A job jar (the body) run on the coordinator in cluster deploy mode: the answer, once the job
+     * ended, is what it printed, with its exit code and (URL-encoded) error in headers.
+     */
+    private Route submit() {
+        return optionalHeaderValueByName(MAIN_CLASS_HEADER, mainClass -> optionalHeaderValueByName(ARGS_HEADER, args ->
+                entity(Unmarshaller.entityToByteArray(), jar -> completeWithFuture(CompletableFuture.supplyAsync(() -> {
+                    ClusterJobRunner runner = jobs.get();
+                    if (runner == null) {
+                        return HttpResponse.create().withStatus(StatusCodes.NOT_FOUND).withEntity(ContentTypes.TEXT_PLAIN_UTF8,
+                                "this coordinator does not run submitted jobs (cluster deploy mode)");
+                    }
+                    List<String> arguments = new java.util.ArrayList<>();
+                    for (String a : args.orElse("").split(",", -1)) {
+                        if (!a.isEmpty() || args.map(x -> !x.isEmpty()).orElse(false)) {
+                            arguments.add(java.net.URLDecoder.decode(a, StandardCharsets.UTF_8));
+                        }
+                    }
+                    ClusterJobRunner.Outcome outcome = runner.run(jar, mainClass.orElse(null), arguments);
+                    HttpResponse response = HttpResponse.create().withStatus(StatusCodes.OK)
+                            .withEntity(ContentTypes.TEXT_PLAIN_UTF8, outcome.output())
+                            .addHeader(HttpHeader.parse(EXIT_CODE_HEADER, String.valueOf(outcome.exitCode())));
+                    return outcome.error() == null ? response : response.addHeader(HttpHeader.parse(ERROR_HEADER,
+                            java.net.URLEncoder.encode(oneLine(outcome.error()), StandardCharsets.UTF_8)));
+                }, executor)))));
     }
 
     /** A SQL script run up to its final query, in the session's catalog; the answer in {@link PreparedSql#toWire()} form. */
@@ -157,6 +201,67 @@ final class HttpEndpoint extends AllDirectives {
         return new PlanRequest(request.plan(), request.settings(), request.target());
     }
 
+    /**
+     * The header by which a client says how it reads a result: {@code stream} (batch by batch,
+     * holding little: not capped) or {@code collect} (the default: it keeps every row, so {@code
+     * sluice.result.max-bytes} applies).
+     */
+    static final String RESULT_MODE_HEADER = "X-Sluice-Result";
+
+    private static boolean collects(java.util.Optional<String> mode) {
+        return !mode.map(m -> m.equalsIgnoreCase("stream")).orElse(false);
+    }
+
+    /**
+     * Opens a result and answers with it as a chunked Arrow IPC stream, sent as the client reads
+     * it. The answer starts once the first batch is ready (or the result ended), so a query that
+     * fails before any row is still a 400 or 500 with its message; a later failure ends the stream
+     * with an error trailer. The query holds its turn at the gate until its body is closed.
+     */
+    private CompletableFuture<HttpResponse> stream(Supplier<ResultStream> open) {
+        return CompletableFuture.supplyAsync(() -> {
+            if (!gate.enter()) {
+                return HttpResponse.create().withStatus(StatusCodes.SERVICE_UNAVAILABLE)
+                        .withEntity(ContentTypes.TEXT_PLAIN_UTF8, BUSY);
+            }
+            java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
+            Runnable leave = () -> {
+                if (left.compareAndSet(false, true)) {
+                    gate.leave();
+                }
+            };
+            boolean[] handed = {false};
+            try {
+                return respondWith(() -> {
+                    ResultStream result = open.get();
+                    try {
+                        result.awaitFirst();
+                    } catch (RuntimeException | Error e) {
+                        result.close();
+                        throw e;
+                    }
+                    ResultBody[] body = new ResultBody[1];
+                    body[0] = new ResultBody(result, queries.allocator(), () -> {
+                        connection.bodyClosed(body[0]);
+                        leave.run();
+                    });
+                    connection.bodyOpened(body[0]);
+                    handed[0] = true;
+                    return HttpResponse.create().withStatus(StatusCodes.OK).withEntity(HttpEntities.create(
+                            ContentTypes.APPLICATION_OCTET_STREAM,
+                            StreamConverters.fromInputStream(() -> body[0], BODY_CHUNK_BYTES)));
+                });
+            } finally {
+                if (!handed[0]) {
+                    leave.run();
+                }
+            }
+        }, executor);
+    }
+
+    /** Bytes per chunk of a streamed result body. */
+    private static final int BODY_CHUNK_BYTES = 64 * 1024;
+
     private CompletableFuture<HttpResponse> answer(Supplier<byte[]> work) {
         return CompletableFuture.supplyAsync(() -> {
             QueryGate.Outcome<HttpResponse> outcome = gate.run(() -> respond(work));
@@ -166,10 +271,14 @@ final class HttpEndpoint extends AllDirectives {
     }
 
     private static HttpResponse respond(Supplier<byte[]> work) {
+        return respondWith(() -> HttpResponse.create().withStatus(StatusCodes.OK)
+                .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, work.get()));
+    }
+
+    /** The work's answer, or its failure as a 400 (the user's error) or a 500 with a one-line message. */
+    private static HttpResponse respondWith(Supplier<HttpResponse> work) {
         try {
-            byte[] result = work.get();
-            return HttpResponse.create().withStatus(StatusCodes.OK)
-                    .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, result);
+            return work.get();
         } catch (StackOverflowError e) {
             return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST)
                     .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "query too complex: it nests too deeply to run");

@@ -38,9 +38,12 @@ import java.util.function.Predicate;
  *   <li>{@code sluice.sort.range-partitioned}: a global ORDER BY without LIMIT range-partitions on
  *       its keys, sorts each partition and concatenates them in order (default true); false
  *       gathers every row into one partition and sorts it there.</li>
- *   <li>{@code sluice.result.max-bytes}: the most a query's result may take as it is collected on the
- *       coordinator for the client (Arrow bytes, as {@code 64m} or a number; default 1 GiB); a larger
- *       result fails the query and frees what was fetched.</li>
+ *   <li>{@code sluice.result.max-bytes}: the most a query's result may take when it is collected
+ *       (a client's {@code collect()}, {@code sluice sql}; Arrow bytes, as {@code 64m} or a number;
+ *       default 1 GiB); a larger result fails the query and frees what was fetched. A result read as
+ *       a stream ({@code toLocalIterator()}) is not capped: its reader holds one batch at a time.</li>
+ *   <li>{@code sluice.result.buffer-bytes}: the Arrow bytes the coordinator fetches ahead of the
+ *       client reading a result (default 16 MiB, plus the block being fetched).</li>
  * </ul>
  */
 public final class QueryConfig {
@@ -53,6 +56,9 @@ public final class QueryConfig {
 
     /** Default cap of a result the coordinator collects for a client. */
     public static final long DEFAULT_RESULT_MAX_BYTES = 1L << 30;
+
+    /** Default Arrow bytes the coordinator fetches ahead of a client reading a streamed result. */
+    public static final long DEFAULT_RESULT_BUFFER_BYTES = 16L << 20;
 
     private static final List<Setting> SETTINGS = List.of(
             new Setting("sluice.optimizer.enabled", true, v -> true, "true or false"),
@@ -70,7 +76,8 @@ public final class QueryConfig {
             new Setting("sluice.optimizer.join-reorder.dp-limit", (long) ReorderJoins.DEFAULT_DP_LIMIT,
                     v -> (long) v >= 2 && (long) v <= 16, "between 2 and 16"),
             new Setting("sluice.sort.range-partitioned", true, v -> true, "true or false"),
-            new Setting("sluice.result.max-bytes", DEFAULT_RESULT_MAX_BYTES, v -> (long) v >= 1, "positive", true));
+            new Setting("sluice.result.max-bytes", DEFAULT_RESULT_MAX_BYTES, v -> (long) v >= 1, "positive", true),
+            new Setting("sluice.result.buffer-bytes", DEFAULT_RESULT_BUFFER_BYTES, v -> (long) v >= 0, "not negative", true));
 
     public static final List<String> NAMES = SETTINGS.stream().map(Setting::name).toList();
 
@@ -166,6 +173,10 @@ public final class QueryConfig {
 
     public long resultMaxBytes() {
         return number("sluice.result.max-bytes");
+    }
+
+    public long resultBufferBytes() {
+        return number("sluice.result.buffer-bytes");
     }
 
     public JoinSelection joinSelection() {

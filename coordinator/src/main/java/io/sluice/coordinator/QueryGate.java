@@ -30,6 +30,25 @@ final class QueryGate {
     record Outcome<T>(T result, boolean busy) {
     }
 
+    /**
+     * Takes a turn, waiting up to the gate's wait; false when none came (busy). A true answer must
+     * be matched by one {@link #leave()}: for work that outlives the call that started it (a result
+     * streamed to its client).
+     */
+    boolean enter() {
+        try {
+            return permits.tryAcquire(wait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Gives back a turn taken by {@link #enter()}. */
+    void leave() {
+        permits.release();
+    }
+
     /** Runs {@code work} when a turn comes within the wait; otherwise answers busy without running it. */
     <T> Outcome<T> run(Supplier<T> work) {
         try {

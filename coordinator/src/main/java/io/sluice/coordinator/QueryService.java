@@ -45,6 +45,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
@@ -53,9 +54,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The coordinator's query path: SQL or a logical plan in, an Arrow IPC stream of the result out.
- * Optimizes, plans, cuts stages, runs them through the {@link DagScheduler}, collects the result
- * blocks over the shuffle service and removes the job's shuffle files. A job that fails for a
+ * The coordinator's query path: SQL or a logical plan in, the result out as a {@link ResultStream}
+ * (or collected into one Arrow IPC stream). Optimizes, plans, cuts stages, runs them through the
+ * {@link DagScheduler}, forwards the result blocks over the shuffle service as their tasks finish
+ * and removes the job's shuffle files once the result is read. A job that fails for a
  * reason other than the user's input (a lost worker whose map output is gone) runs once more.
  */
 public final class QueryService {
@@ -75,6 +77,13 @@ public final class QueryService {
     private final RunningQueries running;
     private final FileAccessPolicy fileAccess;
     private final Consumer<String> awaitJobTasksEnded;
+    /** Threads that run queries' jobs and forward their results (two per query being read). */
+    private final java.util.concurrent.ExecutorService resultThreads = java.util.concurrent.Executors.newCachedThreadPool(
+            runnable -> {
+                Thread thread = new Thread(runnable, "sluice-result");
+                thread.setDaemon(true);
+                return thread;
+            });
 
     public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
             IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
@@ -105,6 +114,11 @@ public final class QueryService {
         return catalog;
     }
 
+    /** The coordinator's allocator (results are encoded from it). */
+    BufferAllocator allocator() {
+        return allocator;
+    }
+
     /** Runs every statement of a script against the shared catalog; returns the last one's result. */
     public byte[] runSql(String script) {
         return runSql(script, catalog, QueryScope.NONE);
@@ -130,12 +144,21 @@ public final class QueryService {
 
     /** The same, telling {@code scope} the id of each query (and write) while it runs. */
     public byte[] runSql(String script, InMemoryCatalog target, QueryScope scope) {
+        return collect(openSql(script, target, scope, true));
+    }
+
+    /**
+     * Runs every statement of a script against {@code target} and opens the last one's result as a
+     * stream; a final query streams its batches as its result stage produces them. {@code collect}
+     * says the reader will hold the whole result, so {@code sluice.result.max-bytes} applies.
+     */
+    public ResultStream openSql(String script, InMemoryCatalog target, QueryScope scope, boolean collect) {
         PreparedSql prepared = prepareSql(script, target, scope);
         if (prepared.plan() == null) {
-            return prepared.result();
+            return ResultStream.ofIpc(prepared.result(), allocator);
         }
         List<String> statements = SqlFrontEnd.splitStatements(script);
-        return run(prepared.plan(), config(prepared.settings()), statements.get(statements.size() - 1), scope);
+        return open(prepared.plan(), config(prepared.settings()), statements.get(statements.size() - 1), scope, collect);
     }
 
     /** {@link #prepareSql(String, InMemoryCatalog)} against the shared catalog. */
@@ -185,12 +208,24 @@ public final class QueryService {
 
     /** The same, telling {@code scope} the query's (or write's) id while it runs. */
     public byte[] run(PlanRequest request, QueryScope scope) {
+        return collect(open(request, scope, true));
+    }
+
+    /**
+     * A client's plan request opened as a stream of its result batches (a write's one-row status
+     * once it is done); with {@code collect}, {@code sluice.result.max-bytes} caps it.
+     */
+    public ResultStream open(PlanRequest request, QueryScope scope, boolean collect) {
         QueryLimits.checkPlan(request.plan());
         fileAccess.checkTables(request.plan());
         QueryConfig config = config(request.settings());
         if (request.target() == null) {
-            return run(request.plan(), config, "(plan) " + request.plan().getClass().getSimpleName(), scope);
+            return open(request.plan(), config, "(plan) " + request.plan().getClass().getSimpleName(), scope, collect);
         }
+        return ResultStream.ofIpc(writeStatus(request, config, scope), allocator);
+    }
+
+    private byte[] writeStatus(PlanRequest request, QueryConfig config, QueryScope scope) {
         long rows = write(request.plan(), request.target(), config, "(write) " + request.target().location(), scope);
         Schema schema = Schema.of(new Field("rows_written", DataType.INT64));
         try (Batch batch = Batch.of(schema, new Col[] {Col.ofLongs(DataType.INT64, new long[] {rows}, null)}, 1,
@@ -416,7 +451,7 @@ public final class QueryService {
     }
 
     private byte[] run(LogicalPlan plan, QueryConfig config, String text, QueryScope scope) {
-        return tracked(text, scope, handle -> run(plan, config, handle));
+        return collect(open(plan, config, text, scope, true));
     }
 
     /**
@@ -434,28 +469,244 @@ public final class QueryService {
         }
     }
 
-    private byte[] run(LogicalPlan plan, QueryConfig config, RunningQueries.Handle handle) {
+    /**
+     * Plans the query (a planning error is thrown here, before anything runs) and starts it: a
+     * producer thread runs the job and forwards the result stage's blocks into the returned stream,
+     * in partition order, each as soon as its task has finished (so the first rows reach the client
+     * while later result tasks still run) and only as fast as the reader takes them. The query stays
+     * listed until its stream ends; the reader closing it early cancels the query.
+     */
+    private ResultStream open(LogicalPlan plan, QueryConfig config, String text, QueryScope scope, boolean collect) {
         ExecutionPlan physical = physicalPlan(logicalOptimizer(config).optimize(plan), config);
+        ResultStream out = new ResultStream(physical.schema(), config.resultBufferBytes());
+        RunningQueries.Handle handle = running.start(text, scope.tag());
+        out.onCancel(() -> running.cancel(handle.id(), "its result stream was closed before its end"));
+        scope.started(handle.id());
+        long maxBytes = collect ? config.resultMaxBytes() : Long.MAX_VALUE;
+        try {
+            resultThreads.execute(() -> {
+                try {
+                    produce(physical, handle, out, maxBytes);
+                } catch (RuntimeException e) {
+                    out.fail(e);
+                } catch (Error e) {
+                    out.fail(new IllegalStateException("the query's result failed: " + e, e));
+                    throw e;
+                } finally {
+                    scope.ended(handle.id());
+                    handle.close();
+                    out.producerStopped();
+                }
+            });
+        } catch (RuntimeException e) {
+            scope.ended(handle.id());
+            handle.close();
+            out.producerStopped();
+            throw e;
+        }
+        return out;
+    }
+
+    /**
+     * Runs the query's job and forwards its result; a job that fails for a reason other than the
+     * user's input runs once more from the start, unless rows were already handed to the reader
+     * (they cannot be taken back: then the query fails).
+     */
+    private void produce(ExecutionPlan physical, RunningQueries.Handle handle, ResultStream out, long maxBytes) {
         // split points resolved by the first attempt are bound again, not sampled again, by a second one
         ResolvedSplitPoints splits = new ResolvedSplitPoints();
         for (int attempt = 1; ; attempt++) {
             String jobId = "job" + jobIds.incrementAndGet();
             List<Stage> stages = StageCutter.cut(physical, jobId);
+            Stage resultStage = stages.get(stages.size() - 1);
             handle.runningAs(jobId);
+            ResultTasks tasks = new ResultTasks(resultStage.taskCount());
+            CompletableFuture<List<MapStatus>> job = CompletableFuture.supplyAsync(
+                    () -> scheduler.run(jobId, stages, splits, handle::cancelReason, tasks::finished), resultThreads);
+            job.whenComplete(tasks::jobEnded);
             try {
-                List<MapStatus> result = scheduler.run(jobId, stages, splits, handle::cancelReason);
-                return collect(jobId, stages.get(stages.size() - 1), result, config.resultMaxBytes());
+                forward(jobId, resultStage, tasks, out, maxBytes, handle);
+                return;
             } catch (TaskFailedException e) {
-                if (attempt >= JOB_ATTEMPTS || e instanceof AttemptsExhaustedException) {
+                if (attempt >= JOB_ATTEMPTS || e instanceof AttemptsExhaustedException || out.offeredAny()
+                        || handle.cancelReason() != null) {
                     throw new SluiceException("query failed: " + e.getMessage(), e);
                 }
                 LOG.warn("job {} failed ({}); running it again", jobId, e.getMessage());
             } finally {
+                stopJob(jobId, job);
                 List<String> shuffles = new ArrayList<>();
                 stages.forEach(s -> shuffles.add(s.shuffleId()));
                 removeShuffles.accept(shuffles);
             }
         }
+    }
+
+    /**
+     * Fetches each result block once its task has finished, in partition order, and hands its
+     * batches to the reader (waiting while the stream's buffer is full). {@code maxBytes} is checked
+     * on the blocks' stored sizes before each fetch and on the fetched Arrow bytes; over it the query
+     * fails and what was fetched and not handed over is freed. Returns early when the reader closed.
+     */
+    private void forward(String jobId, Stage resultStage, ResultTasks tasks, ResultStream out, long maxBytes,
+            RunningQueries.Handle handle) {
+        long stored = 0;
+        long fetched = 0;
+        java.util.function.BooleanSupplier cancelled = () -> handle.cancelReason() != null;
+        for (int p = 0; p < resultStage.taskCount(); p++) {
+            MapStatus status = tasks.await(p, out::isClosed);
+            if (status == null) {
+                return;
+            }
+            checkCancelled(handle);
+            stored += status.bytesPerPartition()[0];
+            checkResultSize(stored, maxBytes);
+            List<Batch> batches = fetcher.fetch(jobId, resultStage.shuffleId(), p, status);
+            int handed = 0;
+            try {
+                while (handed < batches.size()) {
+                    Batch batch = batches.get(handed);
+                    fetched += ResultStream.sizeOf(batch);
+                    checkResultSize(fetched, maxBytes);
+                    handed++;
+                    if (!out.offer(batch, cancelled)) {
+                        checkCancelled(handle);
+                        return;
+                    }
+                }
+            } finally {
+                for (int i = handed; i < batches.size(); i++) {
+                    batches.get(i).close();
+                }
+            }
+        }
+        tasks.awaitJob(out::isClosed);
+        out.finish();
+    }
+
+    /** A query cancelled after its job finished (its result still being read) stops forwarding. */
+    private static void checkCancelled(RunningQueries.Handle handle) {
+        String reason = handle.cancelReason();
+        if (reason != null) {
+            throw new SluiceException("query " + handle.id() + " was cancelled: " + reason);
+        }
+    }
+
+    /** Cancels the job if it still runs and waits until its thread has left the scheduler. */
+    private void stopJob(String jobId, CompletableFuture<List<MapStatus>> job) {
+        while (!job.isDone()) {
+            scheduler.cancel(jobId, "its result is no longer read");
+            try {
+                job.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // cancel again: the job may not have been registered yet
+            } catch (java.util.concurrent.ExecutionException e) {
+                return;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
+     * The result stage's map outputs as its tasks report them, and how its job ended; the
+     * forwarding thread waits here. A partition's first report wins (it names the committed output).
+     */
+    private static final class ResultTasks {
+        private final MapStatus[] statuses;
+        private boolean ended;
+        private Throwable failure;
+
+        ResultTasks(int partitions) {
+            this.statuses = new MapStatus[partitions];
+        }
+
+        synchronized void finished(int partition, MapStatus status) {
+            if (statuses[partition] == null) {
+                statuses[partition] = status;
+                notifyAll();
+            }
+        }
+
+        synchronized void jobEnded(List<MapStatus> result, Throwable error) {
+            ended = true;
+            if (error != null) {
+                Throwable cause = error;
+                while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
+                    cause = cause.getCause();
+                }
+                failure = cause;
+            } else {
+                for (int p = 0; p < statuses.length; p++) {
+                    if (statuses[p] == null) {
+                        statuses[p] = result.get(p);
+                    }
+                }
+            }
+            notifyAll();
+        }
+
+        /** Partition {@code p}'s output once its task finished; null when {@code stop} says so first. */
+        synchronized MapStatus await(int p, java.util.function.BooleanSupplier stop) {
+            while (true) {
+                throwFailure();
+                if (statuses[p] != null) {
+                    return statuses[p];
+                }
+                if (ended) {
+                    throw new IllegalStateException("the job ended without an output for result partition " + p);
+                }
+                if (stop.getAsBoolean()) {
+                    return null;
+                }
+                waitQuietly();
+            }
+        }
+
+        /** Waits for the job to end (its last result task has reported, so it ends at once). */
+        synchronized void awaitJob(java.util.function.BooleanSupplier stop) {
+            while (!ended && !stop.getAsBoolean()) {
+                waitQuietly();
+            }
+            throwFailure();
+        }
+
+        private void throwFailure() {
+            if (failure instanceof RuntimeException e) {
+                throw e;
+            }
+            if (failure != null) {
+                throw new IllegalStateException("the query's job failed: " + failure, failure);
+            }
+        }
+
+        private void waitQuietly() {
+            try {
+                wait(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SluiceException("interrupted while waiting for the query's result");
+            }
+        }
+    }
+
+    /**
+     * Reads a whole result stream into one Arrow IPC stream (closing it); the cap was applied as
+     * the stream was fetched.
+     */
+    private byte[] collect(ResultStream stream) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (stream; ArrowIpc.Encoder encoder = new ArrowIpc.Encoder(stream.schema(), allocator)) {
+            bytes.writeBytes(encoder.start());
+            for (Batch next = stream.next(); next != null; next = stream.next()) {
+                try (Batch batch = next) {
+                    bytes.writeBytes(encoder.write(batch));
+                }
+            }
+            bytes.writeBytes(encoder.end());
+        }
+        return bytes.toByteArray();
     }
 
     /** Writes a query's result under the default settings; the number of rows written. */
@@ -532,32 +783,6 @@ public final class QueryService {
             FileCommitProtocol.abort(target, jobId, existed);
         } catch (RuntimeException e) {
             LOG.warn("job {}: could not remove its unfinished files at {}: {}", jobId, target.location(), e.getMessage());
-        }
-    }
-
-    /**
-     * Fetches and encodes the result, within {@code maxBytes} (sluice.result.max-bytes): the
-     * blocks' sizes on disk are checked before anything is fetched, and the fetched Arrow batches
-     * and the encoded stream after; over the cap the query fails and the batches are freed.
-     */
-    private byte[] collect(String jobId, Stage resultStage, List<MapStatus> statuses, long maxBytes) {
-        long stored = 0;
-        for (MapStatus s : statuses) {
-            stored += s.bytesPerPartition()[0];
-        }
-        checkResultSize(stored, maxBytes);
-        List<Batch> batches = fetcher.fetchAll(jobId, resultStage.shuffleId(), statuses);
-        try {
-            long fetched = 0;
-            for (Batch b : batches) {
-                fetched += b.root().getFieldVectors().stream().mapToLong(v -> v.getBufferSize()).sum();
-            }
-            checkResultSize(fetched, maxBytes);
-            byte[] encoded = ArrowIpc.encode(resultStage.plan().schema(), batches, allocator);
-            checkResultSize(encoded.length, maxBytes);
-            return encoded;
-        } finally {
-            batches.forEach(Batch::close);
         }
     }
 

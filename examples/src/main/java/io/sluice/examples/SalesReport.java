@@ -5,9 +5,11 @@ import static io.sluice.api.Functions.col;
 import static io.sluice.api.Functions.countStar;
 import static io.sluice.api.Functions.lit;
 import static io.sluice.api.Functions.sum;
+import static io.sluice.api.Functions.udf;
 
 import io.sluice.api.DataFrame;
 import io.sluice.api.Session;
+import io.sluice.plan.types.DataType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -20,7 +22,8 @@ import java.util.Random;
 /**
  * The demonstration job: writes a small sales data set as CSV files, starts an embedded cluster
  * (a coordinator and two workers on 127.0.0.1), and runs one report with the DataFrame API and one
- * with SQL. {@code bin/run-example} runs it; an argument names the data directory.
+ * with SQL, and one grouping by a user-defined function ({@link OrderSize}). {@code bin/run-example}
+ * runs it; an argument names the data directory.
  */
 public final class SalesReport {
     private static final String[] REGIONS = {"north", "south", "east", "west", "central"};
@@ -50,6 +53,10 @@ public final class SalesReport {
             session.sql("CREATE EXTERNAL TABLE sales STORED AS CSV LOCATION '" + sales + "'");
             System.out.print(session.sql("SELECT product, sum(amount) AS revenue, max(sold_on) AS last_sale FROM sales "
                     + "WHERE region = 'north' GROUP BY product ORDER BY revenue DESC LIMIT 3").collect().toTable());
+
+            System.out.println("Orders by size (a user-defined function):");
+            orders.select(udf(OrderSize.class, DataType.UTF8, col("quantity")).as("size"))
+                    .groupBy("size").agg(countStar().as("orders")).orderBy("size").show();
         }
     }
 

@@ -35,12 +35,24 @@ public final class BlockFetcher {
                 if (status.bytesPerPartition()[0] == 0) {
                     continue;
                 }
-                batches.addAll(client.fetchBatches(status.host(), status.port(), jobId, shuffleId, map, 0,
-                        status.bytesPerPartition()[0], allocator));
+                batches.addAll(fetch(jobId, shuffleId, map, status));
             }
             return batches;
         } catch (RuntimeException e) {
             batches.forEach(Batch::close);
+            throw e;
+        }
+    }
+
+    /** The batches of map output {@code map}'s block 0 (none when it is empty); the caller closes them. */
+    public List<Batch> fetch(String jobId, String shuffleId, int map, MapStatus status) {
+        if (status.bytesPerPartition()[0] == 0) {
+            return List.of();
+        }
+        try {
+            return client.fetchBatches(status.host(), status.port(), jobId, shuffleId, map, 0,
+                    status.bytesPerPartition()[0], allocator);
+        } catch (RuntimeException e) {
             throw new TaskFailedException("could not read the output of " + shuffleId + ": " + e.getMessage());
         }
     }

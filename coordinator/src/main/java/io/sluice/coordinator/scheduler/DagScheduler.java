@@ -60,6 +60,17 @@ public final class DagScheduler {
         }
     }
 
+    /**
+     * Told of each result-stage task that finished, as it finishes (on the thread completing it),
+     * so that its output can be read before the rest of the stage is done. A partition may be
+     * told more than once when the stage runs again; its first report names the committed output.
+     */
+    public interface ResultTaskListener {
+        ResultTaskListener NONE = (partition, status) -> { };
+
+        void finished(int partition, MapStatus status);
+    }
+
     /** Sampled key rows per map partition when resolving range split points. */
     static final int SAMPLE_ROWS_PER_PARTITION = 1000;
 
@@ -145,9 +156,13 @@ public final class DagScheduler {
         final CompletableFuture<String> cancelled = new CompletableFuture<>();
         /** Tasks done of each stage's latest submission, read by other threads for progress reports. */
         final Map<Integer, StageCounter> progress = new java.util.concurrent.ConcurrentHashMap<>();
+        final int resultStageId;
+        final ResultTaskListener resultTasks;
 
-        Job(String id, List<Stage> stages) {
+        Job(String id, List<Stage> stages, ResultTaskListener resultTasks) {
             this.id = id;
+            this.resultStageId = stages.get(stages.size() - 1).id();
+            this.resultTasks = resultTasks;
             this.deadline = System.currentTimeMillis() + jobTimeoutMillis;
             stages.forEach(s -> {
                 plans.put(s.id(), s.plan());
@@ -260,11 +275,18 @@ public final class DagScheduler {
      */
     public List<MapStatus> run(String jobId, List<Stage> stages, ResolvedSplitPoints splits,
             java.util.function.Supplier<String> cancelledBefore) {
+        return run(jobId, stages, splits, cancelledBefore, ResultTaskListener.NONE);
+    }
+
+    /** The same, telling {@code resultTasks} of each result-stage task as it finishes (for streaming results). */
+    public List<MapStatus> run(String jobId, List<Stage> stages, ResolvedSplitPoints splits,
+            java.util.function.Supplier<String> cancelledBefore, ResultTaskListener resultTasks) {
         requireNonNull(splits, "splits is null");
+        requireNonNull(resultTasks, "resultTasks is null");
         if (stages.isEmpty()) {
             throw new IllegalArgumentException("job " + jobId + " has no stages");
         }
-        Job job = new Job(jobId, stages);
+        Job job = new Job(jobId, stages, resultTasks);
         if (active.putIfAbsent(jobId, job) != null) {
             throw new IllegalStateException("job " + jobId + " is already running");
         }
@@ -518,6 +540,9 @@ public final class DagScheduler {
         for (int p : partitions) {
             CompletableFuture<MapStatus> task = launcher.launch(job.id, stage.id(), p, bytes);
             task.thenRun(counter.done()::incrementAndGet);
+            if (stage.id() == job.resultStageId) {
+                task.thenAccept(status -> job.resultTasks.finished(p, status));
+            }
             futures.add(task);
         }
         CompletableFuture<List<MapStatus>> result = new CompletableFuture<>();

@@ -106,6 +106,8 @@ public final class PlanWireClasses implements WireClasses {
                 // writes
                 FileWriteExec.class, WriteTarget.class, SaveMode.class,
                 // task results
-                MapStatus.class, FetchFailure.class, OperatorMetrics.class);
+                MapStatus.class, FetchFailure.class, OperatorMetrics.class,
+                // user functions: a class name and its job's jar, never a user object
+                io.sluice.plan.expr.UserFunctionCall.class, io.sluice.plan.expr.UserJar.class);
     }
 }

@@ -1,0 +1,70 @@
+package io.sluice.api;
+
+import io.sluice.coordinator.ClusterJobRunner;
+import io.sluice.plan.SluiceException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The client side of cluster deploy mode ({@code sluice submit --deploy-mode cluster}): uploads a
+ * job jar to a coordinator's {@code POST /v1/submit}, proving the cluster's secret as a bearer
+ * token, and waits for the job's output and exit code.
+ */
+public final class JobSubmitter {
+    private JobSubmitter() {
+    }
+
+    /**
+     * Runs the jar's {@code mainClass} (null: its Main-Class) with {@code args} on the coordinator at
+     * {@code host:httpPort}; {@code secret} may be null for a coordinator without one.
+     */
+    public static ClusterJobRunner.Outcome submit(String host, int httpPort, String secret, Path jar, String mainClass,
+            List<String> args) {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(jar);
+        } catch (IOException e) {
+            throw new SluiceException("cannot read job jar " + jar + ": " + e.getMessage());
+        }
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + httpPort + "/v1/submit"))
+                .header("Content-Type", "application/java-archive")
+                .header("X-Sluice-Args", args.stream().map(a -> URLEncoder.encode(a, StandardCharsets.UTF_8))
+                        .collect(Collectors.joining(",")))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(bytes));
+        if (mainClass != null) {
+            request.header("X-Sluice-Main-Class", mainClass);
+        }
+        if (secret != null) {
+            request.header("Authorization", "Bearer " + secret);
+        }
+        HttpResponse<String> response;
+        try {
+            response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
+                    .send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            throw new SluiceException("cannot reach the coordinator at " + host + ":" + httpPort + ": " + why);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SluiceException("interrupted while the job ran");
+        }
+        if (response.statusCode() != 200) {
+            throw new SluiceException(response.body());
+        }
+        int exit = Integer.parseInt(response.headers().firstValue("X-Sluice-Exit-Code").orElse("1"));
+        String error = response.headers().firstValue("X-Sluice-Error")
+                .map(e -> URLDecoder.decode(e, StandardCharsets.UTF_8)).orElse(null);
+        return new ClusterJobRunner.Outcome(exit, response.body(), error);
+    }
+}
