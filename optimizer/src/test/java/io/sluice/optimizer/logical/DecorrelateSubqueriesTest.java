@@ -347,6 +347,126 @@ class DecorrelateSubqueriesTest {
                 """);
     }
 
+    @Test
+    void aCorrelatedLimitIsARowNumberPerOuterValue() {
+        assertGeneralRewrite("SELECT k FROM t WHERE v = (SELECT a FROM u WHERE u.k = t.k ORDER BY x LIMIT 1)", """
+                Projection: k
+                  Projection: k, v, d, flag
+                    Filter: (v = __sq1.value)
+                      Join: LEFT keys=[k = __sq1.k]
+                        TableScan: t
+                        Projection: k AS __sq1.k, __single_value AS __sq1.value
+                          Aggregate: groupBy=[k], aggr=[single_value(a) AS __single_value]
+                            Projection: a, k
+                              Projection: a, x, k
+                                Filter: (__d1_rn1 <= 1)
+                                  Window: row_number() OVER (PARTITION BY k ORDER BY x ASC NULLS LAST) AS __d1_rn1
+                                    Projection: a, x, k
+                                      TableScan: u
+                """);
+    }
+
+    @Test
+    void anOuterReferenceInTheOrderOfALimitNumbersPerDomainValue() {
+        assertGeneralRewrite("SELECT k, EXISTS (SELECT 1 FROM u WHERE u.a > t.v ORDER BY abs(u.a - t.v) LIMIT 1 OFFSET 1) AS e FROM t", """
+                Projection: k, __sq1.mark AS e
+                  Join: LEFT_MARK keys=[CASE WHEN v IS NULL THEN 0 ELSE v END = CASE WHEN __sq1.v_0 IS NULL THEN 0 ELSE __sq1.v_0 END, v IS NULL = __sq1.v_0 IS NULL] mark=__sq1.mark
+                    TableScan: t
+                    Projection: __d1_0.v_0 AS __sq1.v_0
+                      Projection: 1, __d1_0.v_0
+                        Projection: 1, abs((a - outer(v))), __d1_0.v_0
+                          Filter: ((__d1_rn1 > 1) AND (__d1_rn1 <= 2))
+                            Window: row_number() OVER (PARTITION BY __d1_0.v_0 ORDER BY abs((a - outer(v))) ASC NULLS LAST) AS __d1_rn1
+                              Projection: 1, abs((a - __d1_0.v_0)) AS abs((a - outer(v))), __d1_0.v_0
+                                Filter: (a > __d1_0.v_0)
+                                  Join: CROSS
+                                    Aggregate: groupBy=[__d1_0.v_0], aggr=[]
+                                      Projection: v AS __d1_0.v_0
+                                        TableScan: t
+                                    TableScan: u
+                """);
+    }
+
+    @Test
+    void aWindowOverACorrelatedInputIsPartitionedByTheOuterValue() {
+        assertGeneralRewrite("SELECT k FROM t WHERE v IN (SELECT rank() OVER (ORDER BY x) FROM u WHERE u.k = t.k)", """
+                Projection: k
+                  Join: LEFT_SEMI keys=[v = __sq1.rank() OVER (ORDER BY x ASC NULLS LAST), k = __sq1.k]
+                    TableScan: t
+                    Projection: k AS __sq1.k, rank() OVER (ORDER BY x ASC NULLS LAST) AS __sq1.rank() OVER (ORDER BY x ASC NULLS LAST)
+                      Projection: rank() OVER (ORDER BY x ASC NULLS LAST), k
+                        Window: rank() OVER (PARTITION BY k ORDER BY x ASC NULLS LAST) AS rank() OVER (ORDER BY x ASC NULLS LAST)
+                          TableScan: u
+                """);
+    }
+
+    @Test
+    void aCorrelatedFullJoinJoinsTheDomainIntoBothInputs() {
+        assertGeneralRewrite("SELECT k FROM t WHERE v < (SELECT count(*) FROM u FULL JOIN t AS w ON u.k = w.k AND u.a > t.v)", """
+                Projection: k
+                  Projection: k, v, d, flag
+                    Filter: (v < __sq1.value)
+                      Join: LEFT keys=[CASE WHEN v IS NULL THEN 0 ELSE v END = CASE WHEN __sq1.v_0 IS NULL THEN 0 ELSE __sq1.v_0 END, v IS NULL = __sq1.v_0 IS NULL]
+                        TableScan: t
+                        Projection: __d1_0.v_0 AS __sq1.v_0, count(*) AS __sq1.value
+                          Projection: count(*), __d1_0.v_0
+                            Projection: __d1_1.v_0 AS __d1_0.v_0, CASE WHEN count(*) IS NULL THEN 0 ELSE count(*) END AS count(*)
+                              Join: LEFT keys=[CASE WHEN __d1_1.v_0 IS NULL THEN 0 ELSE __d1_1.v_0 END = CASE WHEN __d1_0.v_0 IS NULL THEN 0 ELSE __d1_0.v_0 END, __d1_1.v_0 IS NULL = __d1_0.v_0 IS NULL]
+                                Aggregate: groupBy=[__d1_1.v_0], aggr=[]
+                                  Projection: v AS __d1_1.v_0
+                                    TableScan: t
+                                Aggregate: groupBy=[__d1_0.v_0], aggr=[count(*)]
+                                  Projection: u.k, u.a, u.x, w.k, w.v, w.d, w.flag, CASE WHEN __d1_0.v_0 IS NULL THEN __d1_2.v_0 ELSE __d1_0.v_0 END AS __d1_0.v_0
+                                    Join: FULL keys=[u.k = w.k, CASE WHEN __d1_0.v_0 IS NULL THEN 0 ELSE __d1_0.v_0 END = CASE WHEN __d1_2.v_0 IS NULL THEN 0 ELSE __d1_2.v_0 END, __d1_0.v_0 IS NULL = __d1_2.v_0 IS NULL] filter=(u.a > __d1_0.v_0)
+                                      Projection: u.k, u.a, u.x, __d1_0.v_0
+                                        Join: CROSS
+                                          Aggregate: groupBy=[__d1_0.v_0], aggr=[]
+                                            Projection: v AS __d1_0.v_0
+                                              TableScan: t
+                                          SubqueryAlias: u
+                                            TableScan: u
+                                      Projection: w.k, w.v, w.d, w.flag, __d1_0.v_0 AS __d1_2.v_0
+                                        Join: CROSS
+                                          Aggregate: groupBy=[__d1_0.v_0], aggr=[]
+                                            Projection: v AS __d1_0.v_0
+                                              TableScan: t
+                                          SubqueryAlias: w
+                                            TableScan: t
+                """);
+    }
+
+    @Test
+    void aSubqueryInAnOuterJoinConditionIsAColumnOfTheInputItReads() {
+        assertGeneralRewrite("SELECT t.k, u.a FROM t RIGHT JOIN u ON t.k = u.k AND t.v < (SELECT max(a) FROM u AS u2 WHERE u2.k = u.k)", """
+                Projection: t.k AS k, u.a AS a
+                  Projection: t.k, t.v, t.d, t.flag, u.k, u.a, u.x
+                    Join: RIGHT keys=[t.k = u.k] filter=(t.v < __on_1)
+                      SubqueryAlias: t
+                        TableScan: t
+                      Projection: u.k, u.a, u.x, __sq1.max(a) AS __on_1
+                        Join: LEFT keys=[u.k = __sq1.k]
+                          SubqueryAlias: u
+                            TableScan: u
+                          Projection: k AS __sq1.k, max(a) AS __sq1.max(a)
+                            Aggregate: groupBy=[k], aggr=[max(a)]
+                              TableScan: u
+                """);
+    }
+
+    @Test
+    void aSubqueryInGroupByIsComputedByAProjectionBelow() {
+        assertGeneralRewrite("SELECT k IN (SELECT k FROM u WHERE u.a > t.v) AS m, count(*) AS c FROM t GROUP BY k IN (SELECT k FROM u WHERE u.a > t.v)", """
+                Projection: k IN (subquery) AS m, count(*) AS c
+                  Aggregate: groupBy=[__group_key_1 AS k IN (subquery)], aggr=[count(*)]
+                    Projection: k, v, d, flag, __sq1.mark AS __group_key_1
+                      Join: LEFT_MARK keys=[0 = 0] filter=(__sq1.a > v) mark=__sq1.mark := (k = __sq1.k)
+                        TableScan: t
+                        Projection: a AS __sq1.a, k AS __sq1.k
+                          Projection: k, a
+                            TableScan: u
+                """);
+    }
+
     /** The rule's plan for {@code query}, and that a second pass changes nothing (the fixed point). */
     private void assertGeneralRewrite(String query, String expected) {
         LogicalPlan after = rule.apply(sql(query));
