@@ -5,8 +5,11 @@ import static io.sluice.optimizer.logical.RuleTesting.assertUnchanged;
 import static io.sluice.optimizer.logical.RuleTesting.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.logical.LogicalPlan;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The TPC-H shapes, now special cases of the general rule, and the general cases. */
 class DecorrelateSubqueriesTest {
@@ -465,6 +468,36 @@ class DecorrelateSubqueriesTest {
                           Projection: k, a
                             TableScan: u
                 """);
+    }
+
+    /**
+     * The whole optimizer reaches a plain fixed point (the last pass repeats the one before, not a
+     * cycle) on the shapes whose decorrelation adds windows, domains on both join inputs and
+     * computed join inputs, and no subquery is left.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT k FROM t WHERE v = (SELECT a FROM u WHERE u.k = t.k ORDER BY x LIMIT 1)",
+        "SELECT k FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.a > t.v ORDER BY abs(u.a - t.v) LIMIT 1 OFFSET 1)",
+        "SELECT k, (SELECT sum(a) FROM (SELECT a FROM u WHERE u.k = t.k ORDER BY a LIMIT 2) s) AS s FROM t",
+        "SELECT k FROM t WHERE v IN (SELECT rank() OVER (ORDER BY x) FROM u WHERE u.k = t.k)",
+        "SELECT k, (SELECT max(c) FROM (SELECT count(*) OVER (PARTITION BY a > t.v) AS c FROM u) s) AS m FROM t",
+        "SELECT k FROM t WHERE v < (SELECT count(*) FROM u FULL JOIN t AS w ON u.k = w.k AND u.a > t.v)",
+        "SELECT k FROM t WHERE v < (SELECT count(*) FROM u RIGHT JOIN (SELECT * FROM t AS w WHERE w.v = t.v) s ON u.k = s.k)",
+        "SELECT t.k, u.a FROM t LEFT JOIN u ON t.k = u.k AND EXISTS (SELECT 1 FROM u AS u2 WHERE u2.k = t.k AND u2.a > 1)",
+        "SELECT k IN (SELECT k FROM u WHERE u.a > t.v) AS m, count(*) AS c FROM t GROUP BY k IN (SELECT k FROM u WHERE u.a > t.v)",
+    })
+    void theOptimizerReachesAFixedPointWithoutSubqueries(String query) {
+        LogicalOptimizer.Result r = LogicalOptimizer.standard().run(sql(query));
+        assertThat(r.fixedPoint()).as("fixed point, trace:\n%s", String.join("\n", r.trace())).isTrue();
+        assertThat(r.repeatedPass()).as("the last pass repeats the one before").isEqualTo(r.passes() - 1);
+        assertThat(r.plan().explain()).doesNotContain("Subquery:");
+        assertThat(readsOuter(r.plan())).as("an outer reference is left").isFalse();
+    }
+
+    private static boolean readsOuter(LogicalPlan plan) {
+        return plan.expressions().stream().anyMatch(Exprs::containsOuterColumn)
+                || plan.children().stream().anyMatch(DecorrelateSubqueriesTest::readsOuter);
     }
 
     /** The rule's plan for {@code query}, and that a second pass changes nothing (the fixed point). */
