@@ -503,11 +503,16 @@ final class SubqueryUnnesting {
             Unnested right = unnest(j.right());
             if (!right.domain()) {
                 // Predicates of either input pass an inner join.
+                right = renamedApart(right, left.plan().schema().names());
+                left = renamedApart(left, right.plan().schema().names());
                 List<Expr> pulled = new ArrayList<>(left.pulled());
                 pulled.addAll(right.pulled());
                 return new Unnested(new Join(left.plan(), right.plan(), type, j.leftKeys(), j.rightKeys(), j.filter(),
                         j.mark()), pulled, false);
             }
+        }
+        if (!rightCorrelated && !conditionCorrelated && !left.domain()) {
+            left = renamedApart(left, j.right().schema().names());
         }
         if (!rightCorrelated && !conditionCorrelated) {
             // Left-preserving joins keep the left's predicates and domain columns.
@@ -540,6 +545,39 @@ final class SubqueryUnnesting {
         allRightKeys.addAll(rightKeys);
         JoinMark mark = j.mark() == null ? null : new JoinMark(j.mark().column(), fromDomain(j.mark().condition()));
         return new Unnested(new Join(leftPlan, right, type, leftKeys, allRightKeys, filter, mark), List.of(), true);
+    }
+
+    /**
+     * {@code u} (without a domain) with each column it carries for its pulled predicates that is
+     * also named in {@code taken} renamed apart, the predicates following: two inputs of a join
+     * may both carry a column of one name (say the same correlated table read in both).
+     */
+    private Unnested renamedApart(Unnested u, List<String> taken) {
+        Set<String> names = new HashSet<>(u.plan().schema().names());
+        names.addAll(taken);
+        Map<String, String> renamed = new LinkedHashMap<>();
+        for (String c : carried(u)) {
+            if (taken.contains(c)) {
+                String name = c;
+                for (int i = 2; names.contains(name); i++) {
+                    name = c + "_" + i;
+                }
+                names.add(name);
+                renamed.put(c, name);
+            }
+        }
+        if (renamed.isEmpty()) {
+            return u;
+        }
+        List<Expr> exprs = new ArrayList<>();
+        for (String c : u.plan().schema().names()) {
+            exprs.add(PlanRewrites.named(new Column(c), renamed.getOrDefault(c, c)));
+        }
+        List<Expr> pulled = new ArrayList<>();
+        for (Expr e : u.pulled()) {
+            pulled.add(PlanRewrites.replaceColumns(e, c -> renamed.containsKey(c.column()) ? new Column(renamed.get(c.column())) : c));
+        }
+        return new Unnested(new Projection(u.plan(), exprs), pulled, false);
     }
 
     /**

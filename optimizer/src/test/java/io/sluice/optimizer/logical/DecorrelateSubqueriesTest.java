@@ -486,6 +486,11 @@ class DecorrelateSubqueriesTest {
         "SELECT k FROM t WHERE v < (SELECT count(*) FROM u RIGHT JOIN (SELECT * FROM t AS w WHERE w.v = t.v) s ON u.k = s.k)",
         "SELECT t.k, u.a FROM t LEFT JOIN u ON t.k = u.k AND EXISTS (SELECT 1 FROM u AS u2 WHERE u2.k = t.k AND u2.a > 1)",
         "SELECT k IN (SELECT k FROM u WHERE u.a > t.v) AS m, count(*) AS c FROM t GROUP BY k IN (SELECT k FROM u WHERE u.a > t.v)",
+        // both inputs of a join below carry a column of one name for their pulled predicates
+        "SELECT o.k FROM t AS o WHERE NOT EXISTS (SELECT 1 FROM (SELECT * FROM u AS d2 WHERE d2.a = o.v) AS j2"
+                + " LEFT JOIN t AS i1 ON i1.k = j2.k WHERE i1.v <= o.v AND EXISTS (SELECT 1 FROM u AS i3 RIGHT JOIN"
+                + " (SELECT * FROM u AS d4 WHERE d4.a = i1.v) AS j4 ON i3.k = j4.k WHERE i3.a = i1.v AND i3.x = j2.x)"
+                + " ORDER BY i1.v LIMIT 2)",
     })
     void theOptimizerReachesAFixedPointWithoutSubqueries(String query) {
         LogicalOptimizer.Result r = LogicalOptimizer.standard().run(sql(query));
