@@ -1,7 +1,9 @@
 package io.sluice.api;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 /**
@@ -10,7 +12,12 @@ import java.util.Random;
  * NOT EXISTS, [NOT] IN, ANY/ALL and scalar subqueries in WHERE (under AND, OR, NOT), in the select
  * list (also inside CASE), in HAVING and in a join's ON condition; correlated by equalities and by
  * other comparisons, to the enclosing query or one further out, with outer references in the
- * subquery's WHERE, select list, aggregate arguments, below a join and under GROUP BY.
+ * subquery's WHERE, select list, aggregate arguments, below a join and under GROUP BY; subqueries
+ * with ORDER BY ... LIMIT/OFFSET, window functions over a correlated input, and correlated inputs
+ * of left and right outer joins.
+ *
+ * <p>DuckDB refuses a correlated preserved input of a right join: {@link #duckQuery()} is the query
+ * last generated spelled for DuckDB, each such right join written as the left join it equals.
  */
 final class RandomSubqueryGenerator {
     static final String[] TABLES = {"r", "s", "w"};
@@ -26,6 +33,9 @@ final class RandomSubqueryGenerator {
 
     private final Random random;
     private int aliases;
+    /** Right joins of the query being generated: marker -> {Sluice text, DuckDB text}. */
+    private final Map<String, String[]> spellings = new LinkedHashMap<>();
+    private String duck;
 
     RandomSubqueryGenerator(long seed) {
         this.random = new Random(seed);
@@ -54,7 +64,28 @@ final class RandomSubqueryGenerator {
         return TABLES[random.nextInt(TABLES.length)];
     }
 
+    /** A random query for Sluice; {@link #duckQuery()} then gives the same query for DuckDB. */
     String query() {
+        spellings.clear();
+        String q = generate();
+        String sluice = q;
+        duck = q;
+        // Markers may nest (a derived table holding another): resolve the latest first, repeatedly.
+        List<String> markers = new ArrayList<>(spellings.keySet());
+        for (int i = markers.size() - 1; i >= 0; i--) {
+            String[] texts = spellings.get(markers.get(i));
+            sluice = sluice.replace(markers.get(i), texts[0]);
+            duck = duck.replace(markers.get(i), texts[1]);
+        }
+        return sluice;
+    }
+
+    /** The last query {@link #query()} made, as DuckDB accepts it. */
+    String duckQuery() {
+        return duck;
+    }
+
+    private String generate() {
         aliases = 0;
         String table = table();
         return switch (random.nextInt(6)) {
@@ -183,7 +214,26 @@ final class RandomSubqueryGenerator {
         StringBuilder from = new StringBuilder(table + " AS " + alias);
         List<Scope> here = new ArrayList<>(scopes);
         here.add(inner);
-        if (random.nextInt(5) == 0) {
+        int shape = random.nextInt(10);
+        if (shape == 0) {
+            // an outer join with a correlated derived table: left join (its preserved input), or
+            // right join (its preserved input; DuckDB gets the equal left join)
+            String other = table();
+            String j = "j" + (++aliases);
+            String derived = "(SELECT * FROM " + other + " AS d" + j + " WHERE d" + j + ".b " + (random.nextBoolean() ? "=" : op())
+                    + " " + column(scopes) + ") AS " + j;
+            String on = alias + ".a = " + j + ".a";
+            String marker = "__join" + spellings.size() + "__";
+            if (random.nextBoolean()) {
+                String text = derived + " LEFT JOIN " + table + " AS " + alias + " ON " + on;
+                spellings.put(marker, new String[] {text, text});
+            } else {
+                spellings.put(marker, new String[] {table + " AS " + alias + " RIGHT JOIN " + derived + " ON " + on,
+                        derived + " LEFT JOIN " + table + " AS " + alias + " ON " + on});
+            }
+            from = new StringBuilder(marker);
+            here.add(new Scope(j, columnsOf(other)));
+        } else if (shape <= 2) {
             String other = table();
             String j = "j" + (++aliases);
             from.append(" JOIN ").append(other).append(" AS ").append(j).append(" ON ").append(alias).append(".a = ")
@@ -209,10 +259,32 @@ final class RandomSubqueryGenerator {
         }
         String body = " FROM " + from + (where.isEmpty() ? "" : " WHERE " + String.join(" AND ", where));
         String column = inner.column(random);
+        String nulls = random.nextBoolean() ? " NULLS FIRST" : " NULLS LAST";
         if ("1".equals(select)) {
+            if (random.nextInt(4) == 0) {
+                // only the number of rows matters: LIMIT and OFFSET with an order that may tie
+                return "SELECT 1" + body + " ORDER BY " + column + nulls + " LIMIT " + random.nextInt(3)
+                        + (random.nextBoolean() ? " OFFSET " + random.nextInt(3) : "");
+            }
             return "SELECT 1" + body;
         }
         if ("agg".equals(select)) {
+            switch (random.nextInt(6)) {
+                case 0 -> { // the first value in an order: one row at most, whichever of ties
+                    return "SELECT " + column + body + " ORDER BY " + column + (random.nextBoolean() ? " DESC" : "") + nulls
+                            + " LIMIT 1" + (random.nextInt(3) == 0 ? " OFFSET 1" : "");
+                }
+                case 1 -> { // an aggregate over a window over the correlated rows
+                    return "SELECT max(x.r) FROM (SELECT " + window(inner) + " AS r" + body + ") AS x";
+                }
+                case 2 -> { // an aggregate over the first rows in an order (the order decides the set of values)
+                    return "SELECT " + (random.nextBoolean() ? "count(*)" : "sum(x.c)") + " FROM (SELECT " + column + " AS c" + body
+                            + " ORDER BY " + column + nulls + " LIMIT " + (1 + random.nextInt(3)) + ") AS x";
+                }
+                default -> {
+                    // below
+                }
+            }
             String agg = String.format(AGGREGATES[random.nextInt(AGGREGATES.length)],
                     random.nextInt(5) == 0 ? column + " + " + column(scopes) : column);
             return "SELECT " + agg + body;
@@ -220,10 +292,26 @@ final class RandomSubqueryGenerator {
         if ("g".equals(select)) {
             return "SELECT " + column + " AS gk, count(*) AS g" + body + " GROUP BY " + column;
         }
-        return switch (random.nextInt(5)) {
+        return switch (random.nextInt(8)) {
             case 0 -> "SELECT " + column + " + " + column(scopes) + body; // an outer reference in the select list
+            case 5, 7 -> "SELECT " + window(inner) + body; // a window over the correlated rows
+            case 6 -> "SELECT " + column + body + " ORDER BY " + column + nulls + " LIMIT " + (1 + random.nextInt(3))
+                    + (random.nextBoolean() ? " OFFSET 1" : ""); // the values decide, not which tied row
             case 1 -> "SELECT DISTINCT " + column + body;
             default -> "SELECT " + column + body;
+        };
+    }
+
+    /** A window function whose value does not depend on how ties are ordered. */
+    private String window(Scope inner) {
+        String c = inner.column(random);
+        String d = inner.column(random);
+        return switch (random.nextInt(5)) {
+            case 0 -> "rank() OVER (ORDER BY " + c + ")";
+            case 1 -> "count(*) OVER (PARTITION BY " + c + ")";
+            case 2 -> "sum(" + c + ") OVER (PARTITION BY " + d + ")";
+            case 3 -> "dense_rank() OVER (PARTITION BY " + d + " ORDER BY " + c + " DESC)";
+            default -> "max(" + c + ") OVER (ORDER BY " + d + ")";
         };
     }
 }

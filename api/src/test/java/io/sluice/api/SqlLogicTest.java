@@ -38,7 +38,7 @@ import org.junit.jupiter.api.TestFactory;
  * A row is its values separated by tabs, or by runs of spaces when the line has no tab and the query
  * more than one column. Values print
  * as: NULL; {@code (empty)} for the empty string; whole numbers without a fraction (also decimals
- * and doubles that are whole); other numbers in plain notation without trailing zeros, doubles to 12
+ * and doubles that are whole); other numbers in plain notation without trailing zeros, doubles to 9
  * significant digits, NaN and Infinity as such; dates as yyyy-mm-dd; timestamps as
  * yyyy-mm-dd hh:mm:ss with a fraction only when not zero; booleans as true/false. Without {@code rowsort} the rows
  * must come in the expected order. {@code ${TEMP}} in SQL is a fresh directory per file (for

@@ -94,20 +94,32 @@ public final class DecorrelateSubqueries implements LogicalRule {
     }
 
     /**
-     * An aggregate whose arguments hold subqueries ({@code sum(CASE WHEN x IN (...) THEN 1 END)}):
-     * the arguments are computed per input row by a projection below it, rewritten as any
-     * projection; the aggregate then reads their columns.
+     * An aggregate whose grouping keys or arguments hold subqueries ({@code GROUP BY x IN (...)},
+     * {@code sum(CASE WHEN x IN (...) THEN 1 END)}): those are computed per input row by a
+     * projection below it, rewritten as any projection; the aggregate then reads their columns
+     * (a key keeps its name, which the nodes above read).
      */
     private LogicalPlan rewrite(Aggregate a) {
-        if (a.aggregates().stream().allMatch(e -> Exprs.subqueries(e).isEmpty())) {
+        if (a.aggregates().stream().allMatch(e -> Exprs.subqueries(e).isEmpty())
+                && a.groupBy().stream().allMatch(e -> Exprs.subqueries(e).isEmpty())) {
             return a;
         }
         List<Expr> below = new ArrayList<>();
         for (String name : a.input().schema().names()) {
             below.add(new Column(name));
         }
-        List<Expr> aggregates = new ArrayList<>();
+        List<Expr> groupBy = new ArrayList<>();
         int n = 0;
+        for (Expr g : a.groupBy()) {
+            if (Exprs.subqueries(g).isEmpty()) {
+                groupBy.add(g);
+                continue;
+            }
+            String name = "__group_key_" + (++n);
+            below.add(new Alias(rewriteNested(Exprs.unalias(g)), name));
+            groupBy.add(PlanRewrites.named(new Column(name), g.name()));
+        }
+        List<Expr> aggregates = new ArrayList<>();
         for (Expr e : a.aggregates()) {
             AggregateCall call = (AggregateCall) Exprs.unalias(e);
             if (call.argument() == null || Exprs.subqueries(call.argument()).isEmpty()) {
@@ -123,7 +135,7 @@ public final class DecorrelateSubqueries implements LogicalRule {
         if (rewritten == arguments) {
             return a; // no rewrite: leave the subqueries where they were
         }
-        return new Aggregate(rewritten, a.groupBy(), aggregates);
+        return new Aggregate(rewritten, groupBy, aggregates);
     }
 
     /** {@code node} with this rule applied inside the subquery plans its expressions hold. */
@@ -159,9 +171,15 @@ public final class DecorrelateSubqueries implements LogicalRule {
         });
     }
 
-    /** An inner join's conjuncts holding subqueries become a filter above it, rewritten as any filter. */
+    /**
+     * An inner join's conjuncts holding subqueries become a filter above it, rewritten as any
+     * filter. In another join's condition a filter would change which rows the join preserves:
+     * there each subquery that reads only one input's columns is computed as a column of that
+     * input (a projection rewritten as any), which the condition then reads; a projection above
+     * restores the join's columns. A subquery reading both inputs stays (no rewrite).
+     */
     private LogicalPlan rewrite(Join j) {
-        if (j.type() != JoinType.INNER || j.filter() == null || Exprs.subqueries(j.filter()).isEmpty()) {
+        if (j.filter() == null || Exprs.subqueries(j.filter()).isEmpty()) {
             return j;
         }
         List<Expr> plain = new ArrayList<>();
@@ -169,10 +187,94 @@ public final class DecorrelateSubqueries implements LogicalRule {
         for (Expr c : Exprs.conjuncts(j.filter())) {
             (Exprs.subqueries(c).isEmpty() ? plain : withSubqueries).add(c);
         }
+        if (j.type() != JoinType.INNER) {
+            return outerJoinCondition(j, plain, withSubqueries);
+        }
         Join without = j.withCondition(j.leftKeys(), j.rightKeys(), plain.isEmpty() ? null : Exprs.and(plain));
         Filter above = new Filter(without, Exprs.and(withSubqueries));
         LogicalPlan rewritten = rewrite(above);
         return rewritten == above ? j : rewritten;
+    }
+
+    private LogicalPlan outerJoinCondition(Join j, List<Expr> plain, List<Expr> withSubqueries) {
+        Set<String> used = SubqueryUnnesting.allNames(j);
+        List<Expr> leftExtra = new ArrayList<>();
+        List<Expr> rightExtra = new ArrayList<>();
+        List<Expr> condition = new ArrayList<>(plain);
+        for (Expr c : withSubqueries) {
+            condition.add(placeSubqueries(c, j, used, leftExtra, rightExtra));
+        }
+        LogicalPlan left = withColumns(j.left(), leftExtra);
+        LogicalPlan right = withColumns(j.right(), rightExtra);
+        if (left == j.left() && right == j.right()) {
+            return j;
+        }
+        // A side whose subqueries had no rewrite gets them back in the condition.
+        List<Expr> failed = new ArrayList<>(left == j.left() ? leftExtra : List.of());
+        failed.addAll(right == j.right() ? rightExtra : List.of());
+        Map<String, Expr> restore = new HashMap<>();
+        for (Expr e : failed) {
+            restore.put(e.name(), Exprs.unalias(e));
+        }
+        List<Expr> restored = new ArrayList<>();
+        for (Expr c : condition) {
+            restored.add(PlanRewrites.replaceColumns(c, col -> restore.getOrDefault(col.column(), col)));
+        }
+        Join join = new Join(left, right, j.type(), j.leftKeys(), j.rightKeys(), Exprs.and(restored), j.mark());
+        List<Expr> columns = new ArrayList<>();
+        for (String name : j.schema().names()) {
+            columns.add(new Column(name));
+        }
+        return new Projection(join, columns);
+    }
+
+    /**
+     * {@code e} with each outermost subquery expression that reads only one input of {@code j}
+     * (its outer references, and for {@code IN}/{@code ANY} its value) replaced by a fresh column
+     * {@code __on_N}, defined in {@code leftExtra} or {@code rightExtra}; others stay.
+     */
+    private static Expr placeSubqueries(Expr e, Join j, Set<String> used, List<Expr> leftExtra, List<Expr> rightExtra) {
+        if (e instanceof SubqueryExpr s) {
+            Set<String> read = new LinkedHashSet<>(Exprs.columns(s));
+            collectOuterReads(s.subquery(), s.outerScope(), read);
+            List<Expr> side = j.left().schema().names().containsAll(read) ? leftExtra
+                    : j.right().schema().names().containsAll(read) ? rightExtra : null;
+            if (side == null) {
+                return e;
+            }
+            String name;
+            int n = leftExtra.size() + rightExtra.size();
+            do {
+                name = "__on_" + (++n);
+            } while (used.contains(name));
+            side.add(new Alias(e, name));
+            return new Column(name);
+        }
+        List<Expr> children = new ArrayList<>();
+        boolean changed = false;
+        for (Expr child : e.children()) {
+            Expr r = placeSubqueries(child, j, used, leftExtra, rightExtra);
+            changed |= r != child;
+            children.add(r);
+        }
+        return changed ? e.withChildren(children) : e;
+    }
+
+    /** {@code input} with {@code extra} computed as further columns, its subqueries rewritten; {@code input} when none or they have no rewrite. */
+    private LogicalPlan withColumns(LogicalPlan input, List<Expr> extra) {
+        if (extra.isEmpty()) {
+            return input;
+        }
+        List<Expr> exprs = new ArrayList<>();
+        for (String name : input.schema().names()) {
+            exprs.add(new Column(name));
+        }
+        for (Expr e : extra) {
+            exprs.add(rewriteNested(e));
+        }
+        Projection p = new Projection(input, exprs);
+        LogicalPlan r = rewrite(p);
+        return r == p ? input : r;
     }
 
     private LogicalPlan rewrite(Filter filter) {

@@ -11,8 +11,11 @@ import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.OuterColumn;
+import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.expr.SubqueryExpr;
 import io.sluice.plan.expr.Unary;
+import io.sluice.plan.expr.WindowCall;
+import io.sluice.plan.expr.WindowFunction;
 import io.sluice.plan.logical.Aggregate;
 import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Join;
@@ -24,6 +27,7 @@ import io.sluice.plan.logical.Projection;
 import io.sluice.plan.logical.Sort;
 import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.Union;
+import io.sluice.plan.logical.Window;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
@@ -58,9 +62,12 @@ import java.util.Set;
  * </ul>
  *
  * <p>{@code ORDER BY} without a limit inside a subquery is dropped (it means nothing there). A
- * correlated {@code LIMIT}, a correlated right or full join and outer references in plans
- * nested deeper that could not be unnested raise {@link Unsupported}; the caller then leaves the
- * subquery in place and it fails at execution naming it.
+ * {@code LIMIT} (or a sort with a fetch) over a correlated input holds per outer value: it becomes a
+ * {@code row_number()} window partitioned by the outer value and a filter on it, as in DuckDB; a
+ * window over a correlated input gets the outer value as its first partitioning key; a correlated
+ * right or full join joins the domain into both inputs. Outer references in plans nested deeper
+ * that could not be unnested raise {@link Unsupported}; the caller then leaves the subquery in
+ * place and it fails at execution naming it.
  */
 final class SubqueryUnnesting {
     /** Thrown where a correlated shape has no rewrite here. */
@@ -83,7 +90,7 @@ final class SubqueryUnnesting {
     private final long scope; // the outer references to unnest are those of this scope
     private final Set<String> correlated; // the outer input's columns the subquery reads
     private final String domainPrefix;
-    private int domainCopies;
+    private int numberings; // row_number() columns made so far, for fresh names
 
     /**
      * @param outer      the outer input (the domain is computed from it)
@@ -211,8 +218,14 @@ final class SubqueryUnnesting {
         if (plan instanceof Union u) {
             return union(u);
         }
-        if (plan instanceof Limit || plan instanceof Sort) {
-            throw new Unsupported("a LIMIT over a correlated input");
+        if (plan instanceof Limit l) {
+            return limit(l.input(), l.offset(), l.fetch());
+        }
+        if (plan instanceof Sort s) {
+            return limit(new Sort(s.input(), s.keys()), 0, s.fetch());
+        }
+        if (plan instanceof Window w) {
+            return window(w);
         }
         throw new Unsupported("correlation under " + plan.describe());
     }
@@ -477,7 +490,7 @@ final class SubqueryUnnesting {
         JoinType type = j.type();
         boolean leftPreserving = type != JoinType.RIGHT && type != JoinType.FULL;
         if (!leftPreserving) {
-            throw new Unsupported("correlation under a " + type + " join");
+            return rightOrFullJoin(j);
         }
         if (type == JoinType.LEFT_ANTI_NULL_AWARE && isCorrelated(j.right())) {
             throw new Unsupported("a correlated NOT IN under a NULL-aware anti join");
@@ -490,11 +503,16 @@ final class SubqueryUnnesting {
             Unnested right = unnest(j.right());
             if (!right.domain()) {
                 // Predicates of either input pass an inner join.
+                right = renamedApart(right, left.plan().schema().names());
+                left = renamedApart(left, right.plan().schema().names());
                 List<Expr> pulled = new ArrayList<>(left.pulled());
                 pulled.addAll(right.pulled());
                 return new Unnested(new Join(left.plan(), right.plan(), type, j.leftKeys(), j.rightKeys(), j.filter(),
                         j.mark()), pulled, false);
             }
+        }
+        if (!rightCorrelated && !conditionCorrelated && !left.domain()) {
+            left = renamedApart(left, j.right().schema().names());
         }
         if (!rightCorrelated && !conditionCorrelated) {
             // Left-preserving joins keep the left's predicates and domain columns.
@@ -530,6 +548,39 @@ final class SubqueryUnnesting {
     }
 
     /**
+     * {@code u} (without a domain) with each column it carries for its pulled predicates that is
+     * also named in {@code taken} renamed apart, the predicates following: two inputs of a join
+     * may both carry a column of one name (say the same correlated table read in both).
+     */
+    private Unnested renamedApart(Unnested u, List<String> taken) {
+        Set<String> names = new HashSet<>(u.plan().schema().names());
+        names.addAll(taken);
+        Map<String, String> renamed = new LinkedHashMap<>();
+        for (String c : carried(u)) {
+            if (taken.contains(c)) {
+                String name = c;
+                for (int i = 2; names.contains(name); i++) {
+                    name = c + "_" + i;
+                }
+                names.add(name);
+                renamed.put(c, name);
+            }
+        }
+        if (renamed.isEmpty()) {
+            return u;
+        }
+        List<Expr> exprs = new ArrayList<>();
+        for (String c : u.plan().schema().names()) {
+            exprs.add(PlanRewrites.named(new Column(c), renamed.getOrDefault(c, c)));
+        }
+        List<Expr> pulled = new ArrayList<>();
+        for (Expr e : u.pulled()) {
+            pulled.add(PlanRewrites.replaceColumns(e, c -> renamed.containsKey(c.column()) ? new Column(renamed.get(c.column())) : c));
+        }
+        return new Unnested(new Projection(u.plan(), exprs), pulled, false);
+    }
+
+    /**
      * A domain result cut to {@code original}'s columns plus the domain's, these renamed to copy
      * {@code copy}'s names (0 keeps them): what a join input with the domain outputs, so that
      * columns carried up from deeper levels cannot clash with the other input's.
@@ -543,6 +594,153 @@ final class SubqueryUnnesting {
             exprs.add(PlanRewrites.named(new Column(domainColumn(c, 0)), domainColumn(c, copy)));
         }
         return new Projection(plan, exprs);
+    }
+
+    /**
+     * The keys that tell one outer value's rows apart, for a node that must see them apart (a
+     * limit, a window): when the correlation is pulled-up equalities {@code inner = outer}, their
+     * inner sides (the rows of outer value {@code o} are exactly one group of them, rows whose
+     * key is NULL match no outer row); otherwise, or when {@code forceDomain}, the domain's
+     * columns, the domain joined in. Returns the result to build on and sets {@code keys}.
+     */
+    private Unnested separated(Unnested u, boolean forceDomain, List<Expr> keys) {
+        if (!forceDomain && !u.domain() && !u.pulled().isEmpty() && allEquiKeys(u.pulled())) {
+            for (Expr p : u.pulled()) {
+                Expr inner = Exprs.unalias(equiKey(p)[1]);
+                if (!keys.contains(inner)) {
+                    keys.add(inner);
+                }
+            }
+            return u;
+        }
+        Unnested d = toDomain(u);
+        for (String c : correlated) {
+            keys.add(new Column(domainColumn(c, 0)));
+        }
+        return d;
+    }
+
+    /**
+     * {@code LIMIT fetch OFFSET offset} over {@code input}, a correlated input: the limit holds per
+     * outer value, so it becomes a {@code row_number()} per outer value (see {@link #separated}),
+     * ordered by the ORDER BY below the limit if any, and a filter keeping the numbers in
+     * {@code (offset, offset + fetch]}, as DuckDB unnests it. A projection or alias between the
+     * limit and the sort is row by row, so the limit moves below it first.
+     */
+    private Unnested limit(LogicalPlan input, long offset, long fetch) {
+        if (input instanceof Projection p) {
+            return projection(new Projection(new Limit(p.input(), offset, fetch), p.exprs()));
+        }
+        if (input instanceof SubqueryAlias a) {
+            return alias(new SubqueryAlias(new Limit(a.input(), offset, fetch), a.alias()));
+        }
+        long last = offset + fetch < offset ? Long.MAX_VALUE : offset + fetch; // overflow: no upper bound
+        List<SortKey> order = List.of();
+        LogicalPlan body = input;
+        if (input instanceof Sort s) {
+            order = s.keys();
+            body = s.input();
+            if (s.fetch() != Sort.ALL) {
+                last = Math.min(last, s.fetch());
+            }
+        } else if (input instanceof Limit l) {
+            // LIMIT over LIMIT: the outer one numbers the inner one's rows
+            Unnested inner = limit(l.input(), l.offset(), l.fetch());
+            return numbered(inner, List.of(), offset, last);
+        }
+        boolean outerInOrder = order.stream().anyMatch(k -> readsOuter(k.expr()));
+        Unnested u = unnest(body);
+        if (outerInOrder) {
+            u = toDomain(u);
+            List<SortKey> keys = new ArrayList<>();
+            for (SortKey k : order) {
+                keys.add(new SortKey(fromDomain(k.expr()), k.ascending(), k.nullsFirst()));
+            }
+            order = keys;
+        }
+        return numbered(u, order, offset, last);
+    }
+
+    /** The rows of {@code u} numbered per outer value in {@code order}, those numbered in (first, last] kept. */
+    private Unnested numbered(Unnested u, List<SortKey> order, long first, long last) {
+        List<Expr> partition = new ArrayList<>();
+        u = separated(u, false, partition);
+        String rn = domainPrefix + "rn" + (++numberings);
+        Schema schema = u.plan().schema();
+        Window w = new Window(u.plan(), List.of(new Alias(
+                new WindowCall(WindowFunction.ROW_NUMBER, List.of(), partition, order, WindowCall.defaultFrame(order)), rn)));
+        List<Expr> bounds = new ArrayList<>();
+        if (first > 0) {
+            bounds.add(new Binary(BinaryOp.GT, new Column(rn), Literal.of(first)));
+        }
+        if (last != Long.MAX_VALUE) {
+            bounds.add(new Binary(BinaryOp.LT_EQ, new Column(rn), Literal.of(last)));
+        }
+        LogicalPlan kept = bounds.isEmpty() ? w : new Filter(w, Exprs.and(bounds));
+        List<Expr> columns = new ArrayList<>();
+        for (Field f : schema.fields()) {
+            columns.add(new Column(f.name()));
+        }
+        return new Unnested(new Projection(kept, columns), u.pulled(), u.domain());
+    }
+
+    /**
+     * A window over a correlated input: each outer value's rows form their own partitions (the
+     * window's PARTITION BY gets the keys of {@link #separated} first); outer references in the
+     * window's arguments, partitioning or order read the domain.
+     */
+    private Unnested window(Window w) {
+        boolean outerInExprs = w.windowExprs().stream().anyMatch(this::readsOuter);
+        List<Expr> keys = new ArrayList<>();
+        Unnested u = separated(unnest(w.input()), outerInExprs, keys);
+        List<Expr> exprs = new ArrayList<>();
+        for (Expr e : w.windowExprs()) {
+            WindowCall c = (WindowCall) Exprs.unalias(fromDomain(e));
+            List<Expr> partition = new ArrayList<>(keys);
+            partition.addAll(c.partitionBy());
+            exprs.add(PlanRewrites.named(
+                    new WindowCall(c.function(), c.arguments(), partition, c.orderBy(), c.frame(), c.ignoreNulls()),
+                    e.name()));
+        }
+        return new Unnested(new Window(u.plan(), exprs), u.pulled(), u.domain());
+    }
+
+    /**
+     * A right or full join with correlation anywhere in it: each input with the domain (an
+     * uncorrelated input crossed with it, so each outer value gets its own copy) and the two matched
+     * on it NULL-safely, so no row meets another outer value's rows and each unmatched row keeps
+     * its own outer value; the domain carried up is the right copy's for a right join (every row
+     * has a right side) and the present side's for a full join (both copies agree when both are
+     * present, and an absent side's copy is all NULL).
+     */
+    private Unnested rightOrFullJoin(Join j) {
+        LogicalPlan left = withDomain(toDomain(unnest(j.left())).plan(), j.left().schema(), 0);
+        LogicalPlan right = withDomain(toDomain(unnest(j.right())).plan(), j.right().schema(), 2);
+        List<Expr> leftKeys = new ArrayList<>();
+        List<Expr> rightKeys = new ArrayList<>();
+        for (Expr k : j.leftKeys()) {
+            leftKeys.add(fromDomain(k));
+        }
+        for (Expr k : j.rightKeys()) {
+            rightKeys.add(fromDomain(k));
+        }
+        for (String c : correlated) {
+            nullSafeKeys(new Column(domainColumn(c, 0)), new Column(domainColumn(c, 2)),
+                    outer.schema().field(outer.schema().indexOf(c)).type(), leftKeys, rightKeys);
+        }
+        Expr filter = j.filter() == null ? null : fromDomain(j.filter());
+        Join join = new Join(left, right, j.type(), leftKeys, rightKeys, filter, j.mark());
+        List<Expr> exprs = new ArrayList<>();
+        for (Field f : j.schema().fields()) {
+            exprs.add(new Column(f.name()));
+        }
+        for (String c : correlated) {
+            Column d0 = new Column(domainColumn(c, 0));
+            Column d2 = new Column(domainColumn(c, 2));
+            Expr d = j.type() == JoinType.RIGHT ? d2 : new Case(List.of(new Unary(Unary.Op.IS_NULL, d0)), List.of(d2), d0);
+            exprs.add(PlanRewrites.named(d, domainColumn(c, 0)));
+        }
+        return new Unnested(new Projection(join, exprs), List.of(), true);
     }
 
     /** A union of correlated inputs: each input with the domain, its columns first, the rest in order. */

@@ -21,7 +21,9 @@ import java.util.Locale;
 public record Extract(Field field, Expr input) implements Expr {
     /** The parts that can be extracted. */
     public enum Field {
-        YEAR, QUARTER, MONTH, WEEK, DAY, DOW, ISODOW, DOY, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND;
+        YEAR, QUARTER, MONTH, WEEK, DAY, DOW, ISODOW, DOY, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND,
+        /** Seconds since 1970-01-01 00:00:00, with the fraction: a DOUBLE, as in DuckDB. */
+        EPOCH;
 
         /** The field named {@code name} (case-insensitive, with DuckDB's synonyms), or an error listing them. */
         public static Field named(String name) {
@@ -40,8 +42,9 @@ public record Extract(Field field, Expr input) implements Expr {
                 case "SECOND", "SECONDS", "S", "SEC" -> SECOND;
                 case "MILLISECOND", "MILLISECONDS", "MS" -> MILLISECOND;
                 case "MICROSECOND", "MICROSECONDS", "US" -> MICROSECOND;
+                case "EPOCH" -> EPOCH;
                 default -> throw new SluiceException("unknown date part '" + name + "': expected year, quarter, month,"
-                        + " week, day, dow, isodow, doy, hour, minute, second, millisecond or microsecond");
+                        + " week, day, dow, isodow, doy, hour, minute, second, millisecond, microsecond or epoch");
             };
         }
     }
@@ -58,7 +61,7 @@ public record Extract(Field field, Expr input) implements Expr {
             throw new SluiceException("extract(" + field + " FROM ...) needs a DATE or TIMESTAMP, not " + t.sqlName()
                     + " (" + input + ")");
         }
-        return DataType.INT64;
+        return field == Field.EPOCH ? DataType.FLOAT64 : DataType.INT64;
     }
 
     @Override
@@ -75,11 +78,23 @@ public record Extract(Field field, Expr input) implements Expr {
     public Col evaluate(Batch batch) {
         Col c = input.evaluate(batch);
         if (c.type.kind() == Kind.NULL) {
-            return Col.allNull(DataType.INT64, c.length);
+            return Col.allNull(field == Field.EPOCH ? DataType.FLOAT64 : DataType.INT64, c.length);
         }
         boolean timestamp = c.type.kind() == Kind.TIMESTAMP;
         long[] in = c.longs;
         boolean[] nulls = c.nulls;
+        if (field == Field.EPOCH) {
+            double[] seconds = new double[c.length];
+            for (int i = 0; i < seconds.length; i++) {
+                if (nulls == null || !nulls[i]) {
+                    // whole seconds and the fraction apart, so the division rounds as DuckDB's does
+                    long micros = timestamp ? in[i] : in[i] * Temporal.MICROS_PER_DAY;
+                    long whole = Math.floorDiv(micros, Temporal.MICROS_PER_SECOND);
+                    seconds[i] = whole + Math.floorMod(micros, Temporal.MICROS_PER_SECOND) / 1e6;
+                }
+            }
+            return Col.ofDoubles(seconds, nulls);
+        }
         long[] out = new long[c.length];
         for (int i = 0; i < out.length; i++) {
             if (nulls == null || !nulls[i]) {
@@ -109,6 +124,7 @@ public record Extract(Field field, Expr input) implements Expr {
             case SECOND -> ofDay % Temporal.MICROS_PER_MINUTE / Temporal.MICROS_PER_SECOND;
             case MILLISECOND -> ofDay % Temporal.MICROS_PER_MINUTE / 1000;
             case MICROSECOND -> ofDay % Temporal.MICROS_PER_MINUTE;
+            case EPOCH -> throw new IllegalStateException("epoch is computed as a double");
         };
     }
 

@@ -35,7 +35,6 @@ public interface SubqueryExpr extends Expr {
 
     static SluiceException notDecorrelated(Expr e) {
         return new SluiceException("unsupported subquery: " + e + " could not be rewritten as a join"
-                + " (not supported: a correlated LIMIT, correlation under a RIGHT or FULL join, and subqueries"
-                + " in GROUP BY, ORDER BY or outer join conditions)");
+                + " (not supported: a subquery in an outer join's ON condition reading both sides of the join)");
     }
 }

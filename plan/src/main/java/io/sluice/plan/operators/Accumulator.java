@@ -53,7 +53,7 @@ abstract class Accumulator {
             case AVG -> argType.kind() == Kind.FLOAT64 ? new SumDouble(true)
                     : new SumLong(AggregateFunction.SUM.resultType(argType), true, expression);
             case MIN, MAX -> new MinMax(argType, function == AggregateFunction.MIN);
-            case SINGLE_VALUE -> new SingleValue(argType);
+            case SINGLE_VALUE -> new SingleValue(argType, expression);
             case STDDEV_SAMP, STDDEV_POP, VAR_SAMP, VAR_POP -> new Moments(function);
             case CORR, COVAR_SAMP, COVAR_POP -> new CoMoments(function);
         };
@@ -473,10 +473,13 @@ abstract class Accumulator {
         private final MinMax value;
         private final Count rows = new Count(true);
         private final int valueStates;
+        private final String expression;
 
-        SingleValue(DataType type) {
+        /** {@code expression}, {@code single_value(column)}, names the subquery's selected column in the error. */
+        SingleValue(DataType type, String expression) {
             this.value = new MinMax(type, true);
             this.valueStates = value.stateTypes().size();
+            this.expression = expression;
         }
 
         @Override
@@ -523,10 +526,17 @@ abstract class Accumulator {
             for (int i = 0; i < count; i++) {
                 if (counts[i] > 1) {
                     throw new SluiceException("scalar subquery returned more than one row (" + counts[i]
-                            + " rows for one outer row); a subquery used as a value must return at most one");
+                            + " rows for one outer row) selecting " + selected()
+                            + "; a subquery used as a value must return at most one");
                 }
             }
             return value.result(from, count);
+        }
+
+        /** The selected column: {@code expression} without the {@code single_value( )} around it. */
+        private String selected() {
+            int open = expression.indexOf('(');
+            return open >= 0 && expression.endsWith(")") ? expression.substring(open + 1, expression.length() - 1) : expression;
         }
     }
 }

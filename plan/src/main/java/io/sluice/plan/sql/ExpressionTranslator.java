@@ -357,7 +357,7 @@ final class ExpressionTranslator {
                 yield new Case(List.of(new Binary(BinaryOp.EQ, args.get(0), args.get(1))), List.of(Literal.nullValue()),
                         args.get(0));
             }
-            case "year", "quarter", "month", "day", "hour", "minute", "second", "dayofweek", "dayofyear" -> {
+            case "year", "quarter", "month", "day", "hour", "minute", "second", "dayofweek", "dayofyear", "epoch" -> {
                 if (args.size() != 1) {
                     throw new SluiceException(name + "() takes 1 argument, not " + args.size());
                 }
