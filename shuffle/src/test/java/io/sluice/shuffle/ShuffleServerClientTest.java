@@ -270,7 +270,9 @@ class ShuffleServerClientTest {
                     .isLessThanOrEqualTo(3);
             long start = System.nanoTime();
             assertThat(fetchAndCheck(client, server.port(), "j-pipe", 0, 0, lengths[0])).isEqualTo(400_000);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+            // starved behind the greedy client's 10,000 queued responses (GBs), it would take minutes;
+            // the bound leaves room for a loaded machine
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
         }
     }
 
