@@ -119,13 +119,17 @@ build_base_image() {
   local mirror="${SLUICE_DEBIAN_MIRROR:-$(debian_mirror)}"
   [ -n "$mirror" ] || return 1
   rootfs="$(mktemp -d "${TMPDIR:-/tmp}/sluice-jre17.XXXXXX")"
-  log "building base image jre17:local: debootstrap bookworm from $mirror (about a minute)"
+  log "building base image jre17:local: debootstrap bookworm from $mirror (a minute on an idle machine, several on a loaded one)"
   if ! timeout 900 debootstrap --variant=minbase --include=openjdk-17-jre-headless bookworm "$rootfs" "$mirror" \
       >"$rootfs.log" 2>&1; then
     tail -n 5 "$rootfs.log"
     return 1
   fi
+  local previous
+  previous="$(docker image inspect -f '{{.Id}}' jre17:local 2>/dev/null || true)"
   tar -C "$rootfs" -c . | timeout 300 docker import - jre17:local >/dev/null || return 1
+  # the image it replaces would linger untagged
+  [ -n "$previous" ] && docker rmi "$previous" >/dev/null 2>&1
   rm -rf "$rootfs" "$rootfs.log"
   rootfs=""
   timeout 60 docker run --rm --network none jre17:local java -version >/dev/null 2>&1
