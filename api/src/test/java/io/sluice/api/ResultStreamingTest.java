@@ -85,6 +85,12 @@ class ResultStreamingTest {
         try (RowIterator rows = session.sql("SELECT a, b FROM held").toLocalIterator()) {
             assertThat(rows.hasNext()).isTrue();
             assertThat(rows.next().get(0)).isEqualTo(0L);
+            // the first row came before the release, so before the last task could end; that task may
+            // not even have started yet (8 tasks on 4 slots): wait, bounded, until it is held
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (FaultyFileSystem.holding() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
             assertThat(FaultyFileSystem.holding()).as("the last result task is still held when the first row arrives "
                     + "(opens held so far: %d)", FaultyFileSystem.held()).isEqualTo(1);
             release.countDown();
