@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
  *
  * <p>Output: {@code input}'s rows, schema, partitioning and order; rows only ever removed.
  */
-public record RuntimeFilterExec(ExecutionPlan input, ExecutionPlan source, List<Expr> keys, List<Expr> sourceKeys)
+public record RuntimeFilterExec(ExecutionPlan input, ExecutionPlan source, List<Expr> keys, List<Expr> sourceKeys, long estimatedRows)
         implements ExecutionPlan {
     public RuntimeFilterExec {
         requireNonNull(input, "input is null");
@@ -39,6 +39,16 @@ public record RuntimeFilterExec(ExecutionPlan input, ExecutionPlan source, List<
             throw new IllegalArgumentException("a runtime filter needs as many keys as source keys, at least one");
         }
         JoinSupport.checkKeys("RuntimeFilterExec", keys, input.schema(), sourceKeys, source.schema());
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public RuntimeFilterExec(ExecutionPlan input, ExecutionPlan source, List<Expr> keys, List<Expr> sourceKeys) {
+        this(input, source, keys, sourceKeys, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new RuntimeFilterExec(input, source, keys, sourceKeys, rows);
     }
 
     @Override
@@ -53,7 +63,7 @@ public record RuntimeFilterExec(ExecutionPlan input, ExecutionPlan source, List<
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new RuntimeFilterExec(children.get(0), children.get(1), keys, sourceKeys);
+        return new RuntimeFilterExec(children.get(0), children.get(1), keys, sourceKeys).withEstimatedRows(estimatedRows);
     }
 
     @Override

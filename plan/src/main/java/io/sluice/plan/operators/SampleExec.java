@@ -32,7 +32,7 @@ import java.util.SplittableRandom;
  * values are copied a column at a time per batch. The generator is seeded by the partition index,
  * so re-running a partition on the same input yields the same sample.
  */
-public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, Schema schema) implements ExecutionPlan {
+public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, Schema schema, long estimatedRows) implements ExecutionPlan {
     private static final long SEED = 0x5DEECE66DL;
 
     /**
@@ -54,6 +54,16 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
         for (SortKey k : keys) {
             k.expr().type(input.schema());
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, Schema schema) {
+        this(input, keys, maxRows, schema, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new SampleExec(input, keys, maxRows, schema, rows);
     }
 
     /** Derives the schema once, here. */
@@ -85,7 +95,7 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, S
         if (children.size() != 1) {
             throw new IllegalArgumentException("SampleExec takes one child, got " + children.size());
         }
-        return new SampleExec(children.get(0), keys, maxRows);
+        return new SampleExec(children.get(0), keys, maxRows).withEstimatedRows(estimatedRows);
     }
 
     @Override

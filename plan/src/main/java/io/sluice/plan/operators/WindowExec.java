@@ -43,7 +43,7 @@ import java.util.stream.Collectors;
  * pass ({@link WindowBlock}, {@link WindowFunctions}) and emitted in batches of the task's size. So
  * memory is the largest partition plus a batch, beside what the sort below holds.
  */
-public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema schema, PlanProperties properties)
+public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema schema, PlanProperties properties, long estimatedRows)
         implements ExecutionPlan {
     public WindowExec {
         requireNonNull(input, "input is null");
@@ -58,6 +58,16 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
                 throw new IllegalArgumentException("window calls over different windows in one operator: " + windowExprs);
             }
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema schema, PlanProperties properties) {
+        this(input, windowExprs, schema, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new WindowExec(input, windowExprs, schema, properties, rows);
     }
 
     /** Derives schema and properties once, here. */
@@ -96,7 +106,7 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new WindowExec(children.get(0), windowExprs);
+        return new WindowExec(children.get(0), windowExprs).withEstimatedRows(estimatedRows);
     }
 
     @Override
