@@ -265,7 +265,7 @@ public final class TpchBenchmark {
      * estimated rows, actual rows and error ({@link JoinEstimates}), joins beyond
      * {@link #ESTIMATE_LIMIT} times off marked; true when none is.
      */
-    private static boolean printEstimates(Options options, TpchData data) throws InterruptedException {
+    private static boolean printEstimates(Options options, TpchData data) throws InterruptedException, java.io.IOException {
         StringBuilder settings = new StringBuilder();
         options.settings.forEach(setting -> settings.append("SET ").append(setting).append(";\n"));
         System.out.println("| query | join | estimated | actual | error |");
@@ -294,6 +294,10 @@ public final class TpchBenchmark {
                         beyond.add("q" + query + " (failed)");
                         continue;
                     }
+                    if (options.plansDirectory != null) {
+                        Files.createDirectories(options.plansDirectory);
+                        Files.writeString(options.plansDirectory.resolve("q" + query + ".txt"), text + "\n");
+                    }
                     List<JoinEstimates.Join> found = JoinEstimates.parse(text);
                     for (int j = 0; j < found.size(); j++) {
                         JoinEstimates.Join join = found.get(j);
@@ -303,7 +307,7 @@ public final class TpchBenchmark {
                             beyond.add("q" + query + " join " + (j + 1));
                         }
                         System.out.printf(Locale.ROOT, "| q%d | %d: `%s` | %d | %d | %s%s |%n", query, j + 1,
-                                abbreviate(join.operator(), 90), join.estimated(), join.actual(), join.describeError(),
+                                abbreviate(join.operator(), 160), join.estimated(), join.actual(), join.describeError(),
                                 off ? " **>" + (int) ESTIMATE_LIMIT + "x**" : "");
                     }
                 } finally {
@@ -564,7 +568,7 @@ public final class TpchBenchmark {
                 usage: sluice tpch [--sf 1] [--query N[,N...]] [--compare] [--runs 3] [--warmups 1]
                                    [--workers 2] [--coordinator HOST:HTTP_PORT] [--data DIR]
                                    [--timeout SECONDS] [--duckdb-threads 2] [--spark] [--memory SIZE]
-                                   [--set NAME=VALUE]... [--estimates]
+                                   [--set NAME=VALUE]... [--estimates [--plans DIR]]
                   --sf           scale factor (data generated once, cached under --data)
                   --query        queries to run (default: all 22)
                   --compare      also run DuckDB on the same files; print ratios and whether answers agree
@@ -580,6 +584,7 @@ public final class TpchBenchmark {
                   --estimates    instead of timing: run each query once under EXPLAIN ANALYZE and print
                                  every join's estimated and actual rows, marking those more than
                                  10x off (exit status 1 if any is)
+                  --plans        with --estimates: also write each query's EXPLAIN ANALYZE to DIR/qN.txt
                   --data         data directory (default: $SLUICE_TPCH_DATA or ~/.sluice/tpch)""";
 
         double scaleFactor = 1;
@@ -596,6 +601,7 @@ public final class TpchBenchmark {
         List<String> settings = new ArrayList<>();
         long memory;
         boolean estimates;
+        Path plansDirectory;
         boolean help;
 
         static Options parse(String[] args) {
@@ -609,6 +615,7 @@ public final class TpchBenchmark {
                     case "--compare" -> o.compare = true;
                     case "--spark" -> o.spark = true;
                     case "--estimates" -> o.estimates = true;
+                    case "--plans" -> o.plansDirectory = Path.of(value(args, ++i, arg));
                     case "--runs" -> o.runs = positive(value(args, ++i, arg), arg);
                     case "--warmups" -> o.warmups = Integer.parseInt(value(args, ++i, arg));
                     case "--workers" -> o.workers = positive(value(args, ++i, arg), arg);
