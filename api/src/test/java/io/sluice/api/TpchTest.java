@@ -135,11 +135,13 @@ class TpchTest {
      * the orders have the status), next to a sparse key whose distinct count is taken from its range
      * (Q21); a LIKE prefix that keeps 1% of the parts where a tenth is assumed (Q20).
      */
-    private static final java.util.Map<String, String> ESTIMATE_EXCEPTIONS = java.util.Map.of(
-            "q17", "type=left, on=[(part.p_partkey, __sq1.l_partkey)]",
-            "q18", "type=left_semi, on=[(orders.o_orderkey, __sq1.l_orderkey)]",
-            "q20", "type=left, on=[(ps_partkey, __sq1.l_partkey), (ps_suppkey, __sq1.l_suppkey)]",
-            "q21", "type=inner, on=[(l1.l_orderkey, orders.o_orderkey)]");
+    private static final java.util.Map<String, List<String>> ESTIMATE_EXCEPTIONS = java.util.Map.of(
+            "q17", List.of("type=left, on=[(part.p_partkey, __sq1.l_partkey)]",
+                    "type=inner, on=[(lineitem.l_partkey, part.p_partkey)]"),
+            "q18", List.of("type=left_semi, on=[(orders.o_orderkey, __sq1.l_orderkey)]"),
+            "q20", List.of("type=left_semi, on=[(ps_partkey, __sq1.p_partkey)]",
+                    "type=left, on=[(ps_partkey, __sq1.l_partkey), (ps_suppkey, __sq1.l_suppkey)]"),
+            "q21", List.of("type=inner, on=[(l1.l_orderkey, orders.o_orderkey)]"));
     private static final double ESTIMATE_LIMIT = 10;
 
     /** TPC-H at scale 0.01 from the generator, in a catalog of its own on this test's cluster (made on first use). */
@@ -173,8 +175,7 @@ class TpchTest {
         assertThat(text).as("a plan with joins prints them").satisfiesAnyOf(
                 t -> assertThat(joins).isNotEmpty(), t -> assertThat(t).doesNotContain("JoinExec"));
         for (io.sluice.tpch.JoinEstimates.Join join : joins) {
-            String exception = ESTIMATE_EXCEPTIONS.get(name);
-            if (exception != null && join.operator().contains(exception)) {
+            if (ESTIMATE_EXCEPTIONS.getOrDefault(name, List.of()).stream().anyMatch(join.operator()::contains)) {
                 continue;
             }
             assertThat(join.error()).as(name + ": " + join.operator() + " estimated " + join.estimated() + ", output "
