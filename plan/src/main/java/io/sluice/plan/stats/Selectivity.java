@@ -109,15 +109,10 @@ public final class Selectivity {
         if (!(e instanceof Binary b) || b.op().kind() != BinaryOp.Kind.COMPARISON) {
             return null;
         }
-        Expr left = b.left();
-        Expr right = b.right();
-        BinaryOp op = b.op();
-        if (left instanceof Literal && !(right instanceof Literal)) {
-            Expr t = left;
-            left = right;
-            right = t;
-            op = op.flip();
-        }
+        Binary flipped = literalOnTheRight(b);
+        Expr left = flipped.left();
+        Expr right = flipped.right();
+        BinaryOp op = flipped.op();
         if (!(right instanceof Literal lit) || lit.value() == null) {
             return null;
         }
@@ -177,16 +172,16 @@ public final class Selectivity {
         return Math.max(Math.pow(LIKE, Math.max(1, runs)), counted ? equality(input, schema, statistics) : 0);
     }
 
+    /** The comparison with a literal left side moved to the right (its operator flipped: {@code 5 < x} is {@code x > 5}). */
+    private static Binary literalOnTheRight(Binary b) {
+        return b.left() instanceof Literal && !(b.right() instanceof Literal) ? new Binary(b.op().flip(), b.right(), b.left()) : b;
+    }
+
     private static double comparison(Binary b, Schema schema, Statistics input) {
-        Expr left = b.left();
-        Expr right = b.right();
-        BinaryOp op = b.op();
-        if (left instanceof Literal && !(right instanceof Literal)) {
-            Expr t = left;
-            left = right;
-            right = t;
-            op = op.flip();
-        }
+        Binary flipped = literalOnTheRight(b);
+        Expr left = flipped.left();
+        Expr right = flipped.right();
+        BinaryOp op = flipped.op();
         if (right instanceof Literal lit && lit.value() == null) {
             return 0; // a comparison with NULL is never true
         }
