@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * operator's rows, batches and time over its tasks; the row counts agree with DuckDB's on the data.
  */
 class ExplainAnalyzeTest extends DuckDbComparisonTest {
-    private static final Pattern ROWS = Pattern.compile("\\[rows=(\\d+) batches=(\\d+) time=[0-9.]+ms[^|]* \\| per task \\((\\d+)\\): "
+    private static final Pattern ROWS = Pattern.compile("\\[est_rows=(?:\\d+|\\?) rows=(\\d+) batches=(\\d+) time=[0-9.]+ms[^|]* \\| per task \\((\\d+)\\): "
             + "rows (\\d+)/(\\d+)/(\\d+), time [0-9.]+ms/[0-9.]+ms/[0-9.]+ms]");
 
     @BeforeAll
@@ -52,13 +52,33 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
         assertThat(rowsOf(text, "FilterExec")).isEqualTo(filtered);
         assertThat(rowsOf(text, "mode=final")).isEqualTo(expectedRows);
         // every measured line carries the per-task spread, and a scan over 3 files has 3 tasks
-        List<String> measured = text.lines().filter(l -> l.contains("[rows=")).toList();
+        List<String> measured = text.lines().filter(l -> l.contains(" rows=")).toList();
         assertThat(measured).allSatisfy(l -> assertThat(ROWS.matcher(l).find()).as(l).isTrue());
         String scan = measured.stream().filter(l -> l.contains("FileScanExec")).findFirst().orElseThrow();
         Matcher m = ROWS.matcher(scan);
         assertThat(m.find()).isTrue();
         assertThat(m.group(3)).isEqualTo("3");
         assertThat(Long.parseLong(m.group(4)) + Long.parseLong(m.group(6))).isLessThanOrEqualTo(3000);
+    }
+
+    /**
+     * EXPLAIN prints every physical operator's estimated rows, those the planner took from the logical
+     * plan and those the physical optimizer inserted alike; EXPLAIN ANALYZE prints them next to the
+     * rows counted: a scan's estimate is the footers' exact count.
+     */
+    @Test
+    void printsEstimatedRowsPerOperator() {
+        String sql = "SELECT a.id, b.v FROM t a JOIN t b ON a.id = b.id WHERE a.k = 3";
+        String explain = both.session().sql("EXPLAIN " + sql).collect().rows().stream().map(r -> (String) r.get(0))
+                .collect(Collectors.joining("\n"));
+        String physical = explain.substring(explain.indexOf("== Physical Plan =="), explain.indexOf("== Stages =="));
+        List<String> operators = physical.lines().filter(l -> l.contains("Exec")).toList();
+        assertThat(operators).isNotEmpty().allSatisfy(l -> assertThat(l).containsPattern(", est_rows=\\d+]$"));
+        String text = explainAnalyze(sql);
+        List<String> measured = text.lines().filter(l -> l.contains(" rows=")).toList();
+        assertThat(measured).isNotEmpty().allSatisfy(l -> assertThat(l).containsPattern("\\[est_rows=\\d+ rows="));
+        String scan = measured.stream().filter(l -> l.contains("FileScanExec")).findFirst().orElseThrow();
+        assertThat(scan).contains("[est_rows=3000 rows=3000 ");
     }
 
     @Test

@@ -110,7 +110,7 @@ class TpchTest {
         }
         ddl.append(write("lineitem", "SELECT * FROM gen_lineitem"));
         ddl.append(write("orders", ORDERS));
-        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3));
+        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3).withHttpPort(0));
         session.sql(ddl.toString());
     }
 
@@ -124,7 +124,63 @@ class TpchTest {
 
     @AfterAll
     static void stop() throws Exception {
-        ClusterTesting.closeAll(session, duck);
+        ClusterTesting.closeAll(scaled, session, duck);
+    }
+
+    /**
+     * Joins whose estimate may be more than {@link #ESTIMATE_LIMIT} times off, by query and the join's
+     * keys, each for a reason docs/estimates.md gives: a HAVING on a sum, which no column statistic
+     * describes (Q18); equalities on string columns whose footers give no distinct count, so each
+     * keeps a default tenth (Q17: at this scale no part has the brand and container, Q21: a third of
+     * the orders have the status), next to a sparse key whose distinct count is taken from its range
+     * (Q21); a LIKE prefix that keeps 1% of the parts where a tenth is assumed (Q20).
+     */
+    private static final java.util.Map<String, List<String>> ESTIMATE_EXCEPTIONS = java.util.Map.of(
+            "q17", List.of("type=left, on=[(part.p_partkey, __sq1.l_partkey)]",
+                    "type=inner, on=[(lineitem.l_partkey, part.p_partkey)]"),
+            "q18", List.of("type=left_semi, on=[(orders.o_orderkey, __sq1.l_orderkey)]"),
+            "q20", List.of("type=left_semi, on=[(ps_partkey, __sq1.p_partkey)]",
+                    "type=left, on=[(ps_partkey, __sq1.l_partkey), (ps_suppkey, __sq1.l_suppkey)]"),
+            "q21", List.of("type=inner, on=[(l1.l_orderkey, orders.o_orderkey)]"));
+    private static final double ESTIMATE_LIMIT = 10;
+
+    /** TPC-H at scale 0.01 from the generator, in a catalog of its own on this test's cluster (made on first use). */
+    private static Session scaled;
+
+    private static synchronized Session scaled() throws Exception {
+        if (scaled == null) {
+            io.sluice.tpch.TpchData generated = io.sluice.tpch.TpchData.generate(data.resolve("generated"), 0.01);
+            Session s = Session.connect("127.0.0.1", session.localCluster().coordinator().httpPort(),
+                    session.localCluster().authSecret());
+            StringBuilder ddl = new StringBuilder();
+            generated.tables().forEach((name, dir) -> ddl.append("CREATE EXTERNAL TABLE ").append(name)
+                    .append(" STORED AS PARQUET LOCATION '").append(dir.toAbsolutePath()).append("';\n"));
+            s.sql(ddl.toString());
+            scaled = s;
+        }
+        return scaled;
+    }
+
+    /**
+     * Every join's estimated rows (Parquet footer statistics only) are within 10x of the rows it
+     * output at scale 0.01, as EXPLAIN ANALYZE prints them, except the listed exceptions.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10", "q11", "q12", "q13", "q14",
+        "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22"})
+    void joinEstimatesWithinTenfoldOfActualRows(String name) throws Exception {
+        String text = String.join("\n", scaled().sql("EXPLAIN ANALYZE " + query(name)).collect().rows().stream()
+                .map(r -> (String) r.get(0)).toList());
+        List<io.sluice.tpch.JoinEstimates.Join> joins = io.sluice.tpch.JoinEstimates.parse(text);
+        assertThat(text).as("a plan with joins prints them").satisfiesAnyOf(
+                t -> assertThat(joins).isNotEmpty(), t -> assertThat(t).doesNotContain("JoinExec"));
+        for (io.sluice.tpch.JoinEstimates.Join join : joins) {
+            if (ESTIMATE_EXCEPTIONS.getOrDefault(name, List.of()).stream().anyMatch(join.operator()::contains)) {
+                continue;
+            }
+            assertThat(join.error()).as(name + ": " + join.operator() + " estimated " + join.estimated() + ", output "
+                    + join.actual() + "\n" + text).isLessThanOrEqualTo(ESTIMATE_LIMIT);
+        }
     }
 
     @AfterEach

@@ -16,7 +16,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * EXPLAIN ANALYZE text: each stage's plan with, per operator, its output rows, batches and own
+ * EXPLAIN ANALYZE text: each stage's plan with, per operator, the planner's estimated rows
+ * ({@code est_rows}) next to its output rows, batches and own
  * time summed over the stage's tasks, and the min / median / max over tasks of rows and time;
  * then, for operators that reserved memory, the largest peak of one task ({@code peak_mem}), and
  * for operators that spilled, bytes written, spill count and spill time summed over tasks.
@@ -43,7 +44,8 @@ final class AnalyzedPlanText {
     private static void append(ExecutionPlan plan, int depth, int[] next, List<OperatorMetrics> tasks,
             Map<String, List<List<Object>>> splits, StringBuilder out) {
         int index = next[0]++;
-        out.append("  ".repeat(depth)).append(plan.describe()).append("  ").append(summary(index, tasks)).append('\n');
+        out.append("  ".repeat(depth)).append(plan.describe()).append("  ").append(summary(index, plan.estimatedRows(), tasks))
+                .append('\n');
         if (plan instanceof ShuffleReaderExec reader && reader.partitioning() instanceof Partitioning.Range range) {
             appendRange(range, reader.schema(), index, tasks, splits, depth + 1, out);
         }
@@ -88,10 +90,12 @@ final class AnalyzedPlanText {
         return out.append(']').toString();
     }
 
-    private static String summary(int operator, List<OperatorMetrics> tasks) {
+    /** The planner's estimate ({@code est_rows}, {@code ?} when none) and what the tasks counted. */
+    private static String summary(int operator, long estimatedRows, List<OperatorMetrics> tasks) {
+        String estimate = "est_rows=" + (estimatedRows == ExecutionPlan.UNKNOWN_ROWS ? "?" : Long.toString(estimatedRows));
         int n = tasks.size();
         if (n == 0) {
-            return "[no task reported]";
+            return "[" + estimate + " no task reported]";
         }
         long[] rows = new long[n];
         long[] nanos = new long[n];
@@ -113,8 +117,8 @@ final class AnalyzedPlanText {
         String memory = peak == 0 ? "" : " peak_mem=" + io.sluice.plan.memory.Bytes.format(peak);
         String spilling = spills == 0 ? "" : String.format(Locale.ROOT, " spilled=%s spills=%d spill_time=%s",
                 io.sluice.plan.memory.Bytes.format(spilled), spills, millis(spillNanos));
-        return String.format(Locale.ROOT, "[rows=%d batches=%d time=%s%s%s | per task (%d): rows %s, time %s]",
-                Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), memory, spilling, n,
+        return String.format(Locale.ROOT, "[%s rows=%d batches=%d time=%s%s%s | per task (%d): rows %s, time %s]",
+                estimate, Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), memory, spilling, n,
                 spread(rows, false), spread(nanos, true));
     }
 

@@ -32,7 +32,7 @@ import java.util.stream.IntStream;
  * for any partition index its consumer asks for, so each consumer partition sees all rows.
  */
 public record ShuffleReaderExec(Schema schema, String shuffleId, Partitioning partitioning, List<MapStatus> mapOutputs,
-        PlanProperties properties) implements ExecutionPlan {
+        PlanProperties properties, long estimatedRows) implements ExecutionPlan {
     /** A record, so that the plan travels through its constructor and the checks here run again on a worker. */
     public ShuffleReaderExec {
         requireNonNull(schema, "schema is null");
@@ -52,6 +52,16 @@ public record ShuffleReaderExec(Schema schema, String shuffleId, Partitioning pa
                         + " partitions, the reader expects " + n);
             }
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public ShuffleReaderExec(Schema schema, String shuffleId, Partitioning partitioning, List<MapStatus> mapOutputs, PlanProperties properties) {
+        this(schema, shuffleId, partitioning, mapOutputs, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new ShuffleReaderExec(schema, shuffleId, partitioning, mapOutputs, properties, rows);
     }
 
     public ShuffleReaderExec(Schema schema, String shuffleId, Partitioning partitioning, List<MapStatus> mapOutputs) {

@@ -37,7 +37,7 @@ import java.util.List;
  * which the reader serves to every consumer partition.
  */
 public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitioning, String shuffleId,
-        PlanProperties properties) implements ExecutionPlan {
+        PlanProperties properties, long estimatedRows) implements ExecutionPlan {
     /** A record, so that the plan travels through its constructor and the checks here run again on a worker. */
     public ShuffleWriterExec {
         requireNonNull(input, "input is null");
@@ -48,6 +48,16 @@ public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitio
             throw new IllegalArgumentException("cannot shuffle into " + outputPartitioning
                     + ": a writer needs a rule that places each row");
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitioning, String shuffleId, PlanProperties properties) {
+        this(input, outputPartitioning, shuffleId, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ShuffleWriterExec withEstimatedRows(long rows) {
+        return new ShuffleWriterExec(input, outputPartitioning, shuffleId, properties, rows);
     }
 
     public ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitioning, String shuffleId) {
@@ -70,7 +80,7 @@ public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitio
         if (children.size() != 1) {
             throw new IllegalArgumentException("ShuffleWriterExec takes one child, got " + children.size());
         }
-        return new ShuffleWriterExec(children.get(0), outputPartitioning, shuffleId);
+        return new ShuffleWriterExec(children.get(0), outputPartitioning, shuffleId).withEstimatedRows(estimatedRows);
     }
 
     /** Writes the partition's shuffle output; the stream is empty (use {@link #write} for the map status). */

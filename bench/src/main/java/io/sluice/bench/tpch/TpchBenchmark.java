@@ -5,6 +5,7 @@ import io.sluice.api.Session;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.plan.exec.QueryResult;
 import io.sluice.tpch.Answers;
+import io.sluice.tpch.JoinEstimates;
 import io.sluice.tpch.TpchData;
 import io.sluice.tpch.TpchQueries;
 import java.nio.file.Files;
@@ -83,6 +84,11 @@ public final class TpchBenchmark {
         }
         System.out.printf(Locale.ROOT, "data ready in %.1f s: %s%n", (System.nanoTime() - started) / 1e9, data.directory());
 
+        if (options.estimates) {
+            boolean within = printEstimates(options, data);
+            System.exit(within ? 0 : 1);
+            return;
+        }
         List<Result> results = new ArrayList<>();
         // With --memory, each query runs on the default cluster and then on one whose workers have
         // that memory, so both meet the query at the same point of the JVM's warm-up.
@@ -252,6 +258,73 @@ public final class TpchBenchmark {
         System.out.printf(Locale.ROOT, "q%-3d sluice %s%n", query,
                 result.error != null ? "error: " + result.error : String.format(Locale.ROOT, "%.0f ms, %d rows", result.sluiceMedianMs, result.rows));
         return result;
+    }
+
+    /**
+     * {@code --estimates}: each query once under EXPLAIN ANALYZE, and a table of every join's
+     * estimated rows, actual rows and error ({@link JoinEstimates}), joins beyond
+     * {@link #ESTIMATE_LIMIT} times off marked; true when none is.
+     */
+    private static boolean printEstimates(Options options, TpchData data) throws InterruptedException, java.io.IOException {
+        StringBuilder settings = new StringBuilder();
+        options.settings.forEach(setting -> settings.append("SET ").append(setting).append(";\n"));
+        System.out.println("| query | join | estimated | actual | error |");
+        System.out.println("|---|---|---:|---:|---|");
+        int joins = 0;
+        List<String> beyond = new ArrayList<>();
+        try (SessionHolder sessions = new SessionHolder(options, data, 0)) {
+            for (int query : options.queries) {
+                String sql = settings + "EXPLAIN ANALYZE " + TpchQueries.text(query);
+                ExecutorService runner = Executors.newSingleThreadExecutor();
+                try {
+                    Session session = sessions.get();
+                    Future<QueryResult> future = runner.submit(() -> session.sql(sql).collect());
+                    String text;
+                    try {
+                        text = future.get(options.timeoutSeconds, TimeUnit.SECONDS).rows().stream()
+                                .map(r -> (String) r.get(0)).collect(java.util.stream.Collectors.joining("\n"));
+                    } catch (TimeoutException e) {
+                        future.cancel(true);
+                        sessions.abandon();
+                        System.out.printf(Locale.ROOT, "| q%d | over %d s | | | |%n", query, options.timeoutSeconds);
+                        beyond.add("q" + query + " (timed out)");
+                        continue;
+                    } catch (ExecutionException e) {
+                        System.out.printf(Locale.ROOT, "| q%d | error: %s | | | |%n", query, firstLine(e.getCause()));
+                        beyond.add("q" + query + " (failed)");
+                        continue;
+                    }
+                    if (options.plansDirectory != null) {
+                        Files.createDirectories(options.plansDirectory);
+                        Files.writeString(options.plansDirectory.resolve("q" + query + ".txt"), text + "\n");
+                    }
+                    List<JoinEstimates.Join> found = JoinEstimates.parse(text);
+                    for (int j = 0; j < found.size(); j++) {
+                        JoinEstimates.Join join = found.get(j);
+                        joins++;
+                        boolean off = join.error() > ESTIMATE_LIMIT;
+                        if (off) {
+                            beyond.add("q" + query + " join " + (j + 1));
+                        }
+                        System.out.printf(Locale.ROOT, "| q%d | %d: `%s` | %d | %d | %s%s |%n", query, j + 1,
+                                abbreviate(join.operator(), 160), join.estimated(), join.actual(), join.describeError(),
+                                off ? " **>" + (int) ESTIMATE_LIMIT + "x**" : "");
+                    }
+                } finally {
+                    runner.shutdownNow();
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "%d joins, %d beyond %dx%s%n", joins, beyond.size(), (int) ESTIMATE_LIMIT,
+                beyond.isEmpty() ? "" : ": " + String.join(", ", beyond));
+        return beyond.isEmpty();
+    }
+
+    /** How far (either way) an estimate may be from the actual rows before {@code --estimates} marks it. */
+    static final double ESTIMATE_LIMIT = 10;
+
+    private static String abbreviate(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 3) + "...";
     }
 
     /** The coordinator's per-job task metrics, when the session is an embedded cluster; empty otherwise. */
@@ -495,7 +568,7 @@ public final class TpchBenchmark {
                 usage: sluice tpch [--sf 1] [--query N[,N...]] [--compare] [--runs 3] [--warmups 1]
                                    [--workers 2] [--coordinator HOST:HTTP_PORT] [--data DIR]
                                    [--timeout SECONDS] [--duckdb-threads 2] [--spark] [--memory SIZE]
-                                   [--set NAME=VALUE]...
+                                   [--set NAME=VALUE]... [--estimates [--plans DIR]]
                   --sf           scale factor (data generated once, cached under --data)
                   --query        queries to run (default: all 22)
                   --compare      also run DuckDB on the same files; print ratios and whether answers agree
@@ -508,6 +581,10 @@ public final class TpchBenchmark {
                                  and whether its answers agree (with --compare)
                   --set          a Sluice setting for every query (repeatable), e.g.
                                  --set sluice.join.runtime-filter-threshold=-1
+                  --estimates    instead of timing: run each query once under EXPLAIN ANALYZE and print
+                                 every join's estimated and actual rows, marking those more than
+                                 10x off (exit status 1 if any is)
+                  --plans        with --estimates: also write each query's EXPLAIN ANALYZE to DIR/qN.txt
                   --data         data directory (default: $SLUICE_TPCH_DATA or ~/.sluice/tpch)""";
 
         double scaleFactor = 1;
@@ -523,6 +600,8 @@ public final class TpchBenchmark {
         int duckdbThreads = 2;
         List<String> settings = new ArrayList<>();
         long memory;
+        boolean estimates;
+        Path plansDirectory;
         boolean help;
 
         static Options parse(String[] args) {
@@ -535,6 +614,8 @@ public final class TpchBenchmark {
                             .map(String::trim).map(q -> q.startsWith("q") ? q.substring(1) : q).mapToInt(Integer::parseInt).toArray();
                     case "--compare" -> o.compare = true;
                     case "--spark" -> o.spark = true;
+                    case "--estimates" -> o.estimates = true;
+                    case "--plans" -> o.plansDirectory = Path.of(value(args, ++i, arg));
                     case "--runs" -> o.runs = positive(value(args, ++i, arg), arg);
                     case "--warmups" -> o.warmups = Integer.parseInt(value(args, ++i, arg));
                     case "--workers" -> o.workers = positive(value(args, ++i, arg), arg);

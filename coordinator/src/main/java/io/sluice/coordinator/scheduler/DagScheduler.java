@@ -226,7 +226,8 @@ public final class DagScheduler {
                 return node;
             });
             if (input != writer.input()) {
-                plans.put(stage.id(), new ShuffleWriterExec(input, writer.outputPartitioning(), writer.shuffleId()));
+                plans.put(stage.id(), new ShuffleWriterExec(input, writer.outputPartitioning(), writer.shuffleId())
+                        .withEstimatedRows(writer.estimatedRows()));
             }
         }
 
@@ -646,7 +647,8 @@ public final class DagScheduler {
     private static void bindSplits(Map<Integer, ShuffleWriterExec> plans, Stage stage, List<List<Object>> boundaries) {
         ShuffleWriterExec writer = plans.get(stage.id());
         Partitioning.Range r = (Partitioning.Range) writer.outputPartitioning();
-        plans.put(stage.id(), new ShuffleWriterExec(writer.input(), r.withBoundaries(boundaries), writer.shuffleId()));
+        plans.put(stage.id(), new ShuffleWriterExec(writer.input(), r.withBoundaries(boundaries), writer.shuffleId())
+                .withEstimatedRows(writer.estimatedRows()));
     }
 
     private void resolveSplits(Job job, List<Stage> group, ResolvedSplitPoints splits) {

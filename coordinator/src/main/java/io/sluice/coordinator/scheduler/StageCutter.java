@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
  * whose tasks each write their whole output to one block that the coordinator collects in
  * partition order. An ordered gather is a boundary too (its input written one block per map task,
  * read back in map order), except at the root, where the coordinator's in-order collection is the
- * gather. Stages come out in dependency order, the result stage last.
+ * gather. Stages come out in dependency order, the result stage last. A shuffle read carries the
+ * estimated rows of the exchange it replaces, a shuffle write those of its input.
  */
 public final class StageCutter {
     private StageCutter() {
@@ -73,7 +74,8 @@ public final class StageCutter {
             ShuffleWriterExec writer = stage.plan();
             ExecutionPlan input = unusable.isEmpty() ? writer.input() : withoutFilters(writer.input(), unusable);
             out.add(new Stage(stage.id(), stage.shuffleId(),
-                    input == writer.input() ? writer : new ShuffleWriterExec(input, writer.outputPartitioning(), writer.shuffleId()),
+                    input == writer.input() ? writer : new ShuffleWriterExec(input, writer.outputPartitioning(), writer.shuffleId())
+                            .withEstimatedRows(writer.estimatedRows()),
                     parents.get(stage.id())));
         }
         return out;
@@ -127,13 +129,15 @@ public final class StageCutter {
         ExecutionPlan node = children.isEmpty() ? plan : plan.withNewChildren(children);
         if (node instanceof RepartitionExec repartition) {
             Stage stage = addStage(stages, jobId, repartition.input(), repartition.partitioning());
-            return new ShuffleReaderExec(repartition.schema(), stage.shuffleId(), repartition.partitioning(), List.of());
+            return new ShuffleReaderExec(repartition.schema(), stage.shuffleId(), repartition.partitioning(), List.of())
+                    .withEstimatedRows(repartition.estimatedRows());
         }
         if (node instanceof OrderedGatherExec gather) {
             // one block per map task, read back in map order: the partitions concatenated in order
             Partitioning single = new Partitioning.Single();
             Stage stage = addStage(stages, jobId, gather.input(), single);
-            return new ShuffleReaderExec(gather.schema(), stage.shuffleId(), List.of(), gather.properties());
+            return new ShuffleReaderExec(gather.schema(), stage.shuffleId(), List.of(), gather.properties())
+                    .withEstimatedRows(gather.estimatedRows());
         }
         return node;
     }
@@ -170,7 +174,9 @@ public final class StageCutter {
                 parents.add(s.id());
             }
         }
-        Stage stage = new Stage(id, shuffleId, new ShuffleWriterExec(input, partitioning, shuffleId), parents);
+        Stage stage = new Stage(id, shuffleId,
+                new ShuffleWriterExec(input, partitioning, shuffleId).withEstimatedRows(input.estimatedRows()),
+                parents);
         stages.add(stage);
         return stage;
     }

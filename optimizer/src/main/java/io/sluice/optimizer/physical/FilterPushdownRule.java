@@ -26,7 +26,10 @@ public final class FilterPushdownRule implements PhysicalRule {
             ExecutionPlan child = plan.children().get(0);
             FilterPushdown answer = child.pushFilters(offered);
             if (answer.plan() != child || !answer.remaining().equals(offered)) {
-                ExecutionPlan rewritten = plan.handleChildPushdownResult(answer.plan(), answer.remaining());
+                // the rewritten operator outputs what this one did, so it keeps this one's estimate
+                ExecutionPlan rewritten = ExecutionPlans.withEstimateOf(plan,
+                        plan.handleChildPushdownResult(ExecutionPlans.withEstimateOf(child, answer.plan()),
+                                answer.remaining()));
                 if (!rewritten.equals(plan)) {
                     return apply(rewritten, config);
                 }

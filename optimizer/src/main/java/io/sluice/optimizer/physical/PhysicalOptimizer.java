@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * Runs the physical rules in order: projection and filter pushdown on the exchange-free plan,
- * {@link EnsureRequirements}, then {@link LimitPushdown} (which needs the exchanges), and
- * {@link SanityCheckPlan} last.
+ * {@link EnsureRequirements}, then {@link LimitPushdown} (which needs the exchanges),
+ * {@link InheritEstimates} for the operators those added, and {@link SanityCheckPlan} last.
  */
 public final class PhysicalOptimizer {
     private final List<PhysicalRule> rules;
@@ -19,7 +19,7 @@ public final class PhysicalOptimizer {
 
     public static PhysicalOptimizer standard() {
         return new PhysicalOptimizer(List.of(new ProjectionPushdown(), new FilterPushdownRule(), new EnsureRequirements(),
-                new LimitPushdown(), new SanityCheckPlan()));
+                new LimitPushdown(), new InheritEstimates(), new SanityCheckPlan()));
     }
 
     public ExecutionPlan optimize(ExecutionPlan plan, PhysicalConfig config) {

@@ -85,6 +85,7 @@ public final class PhysicalPlanner {
      * (inner and full joins swap their inputs, and a projection restores the column order).
      */
     private ExecutionPlan planJoin(Join join) {
+        long estimate = rows(join);
         boolean keyless = join.leftKeys().isEmpty();
         if (keyless) {
             // No equality to hash on (a cross join, or only a residual condition): one constant key
@@ -104,14 +105,15 @@ public final class PhysicalPlanner {
         boolean leftBuildable = type == JoinType.INNER || type == JoinType.RIGHT;
         if (type == JoinType.LEFT_ANTI_NULL_AWARE
                 || (broadcast >= 0 && rightBuildable && rightBytes <= broadcast && (!leftBuildable || rightBytes <= leftBytes))) {
-            return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_RIGHT);
+            return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_RIGHT, estimate);
         }
         if (broadcast >= 0 && leftBuildable && leftBytes <= broadcast) {
-            return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_LEFT);
+            return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_LEFT, estimate);
         }
         if (!keyless && SortMergeJoinExec.supports(type)
                 && Math.min(leftBytes, rightBytes) > joins.sortMergeThresholdBytes()) {
-            return new SortMergeJoinExec(left, right, type, join.leftKeys(), join.rightKeys(), join.filter());
+            return new SortMergeJoinExec(left, right, type, join.leftKeys(), join.rightKeys(), join.filter())
+                    .withEstimatedRows(estimate);
         }
         boolean swap = (type == JoinType.INNER || type == JoinType.FULL) && rightBytes < leftBytes;
         if (!swap) {
@@ -125,7 +127,7 @@ public final class PhysicalPlanner {
                 left = f.probe();
                 right = f.build();
             }
-            return hashJoin(left, right, join, HashJoinExec.Mode.PARTITIONED);
+            return hashJoin(left, right, join, HashJoinExec.Mode.PARTITIONED, estimate);
         }
         if (type == JoinType.INNER) {
             Filtered f = withRuntimeFilter(left, join.left(), join.leftKeys(), right, join.right(), join.rightKeys());
@@ -133,7 +135,7 @@ public final class PhysicalPlanner {
             right = f.build();
         }
         ExecutionPlan swapped = new HashJoinExec(right, left, type, join.rightKeys(), join.leftKeys(), join.filter(),
-                HashJoinExec.Mode.PARTITIONED);
+                HashJoinExec.Mode.PARTITIONED).withEstimatedRows(estimate);
         List<Expr> original = new ArrayList<>();
         for (String name : join.schema().names()) {
             original.add(new Column(name));
@@ -183,8 +185,10 @@ public final class PhysicalPlanner {
             return unchanged;
         }
         String id = "rf-" + runtimeFilters++;
-        return new Filtered(new RuntimeFilterExec(probe, id, probeKeys),
-                new RuntimeFilterSourceExec(build, id, buildKeys, RuntimeFilter.bitsFor(buildRows)));
+        return new Filtered(
+                new RuntimeFilterExec(probe, id, probeKeys).withEstimatedRows(Math.round(probe.estimatedRows() * survival)),
+                new RuntimeFilterSourceExec(build, id, buildKeys, RuntimeFilter.bitsFor(buildRows))
+                        .withEstimatedRows(build.estimatedRows()));
     }
 
     /** The plan with every filter node replaced by its input (the schema stays the same). */
@@ -237,9 +241,10 @@ public final class PhysicalPlanner {
         return changed ? new Join(join.left(), join.right(), join.type(), leftKeys, rightKeys, join.filter()) : join;
     }
 
-    private static ExecutionPlan hashJoin(ExecutionPlan left, ExecutionPlan right, Join join, HashJoinExec.Mode mode) {
+    private static ExecutionPlan hashJoin(ExecutionPlan left, ExecutionPlan right, Join join, HashJoinExec.Mode mode,
+            long estimate) {
         return new HashJoinExec(left, right, join.type(), join.leftKeys(), join.rightKeys(), join.filter(), join.mark(),
-                mode);
+                mode).withEstimatedRows(estimate);
     }
 
     /** The input with its columns renamed, by position, to {@code target}'s names (no-op when equal). */
@@ -254,10 +259,23 @@ public final class PhysicalPlanner {
             String to = target.field(i).name();
             exprs.add(from.equals(to) ? new Column(from) : new Alias(new Column(from), to));
         }
-        return new ProjectionExec(input, exprs);
+        return new ProjectionExec(input, exprs).withEstimatedRows(input.estimatedRows());
     }
 
+    /**
+     * The operators for {@code plan}, each carrying its estimated rows ({@link ExecutionPlan#estimatedRows}):
+     * the estimate of the logical node it implements, from the same statistics that chose the joins.
+     */
     public ExecutionPlan plan(LogicalPlan plan) {
+        return planNode(plan).withEstimatedRows(rows(plan));
+    }
+
+    /** The estimated output rows of a logical node, rounded. */
+    private long rows(LogicalPlan plan) {
+        return Math.round(Math.min(Long.MAX_VALUE / 2.0, statistics.of(plan).rowCount()));
+    }
+
+    private ExecutionPlan planNode(LogicalPlan plan) {
         if (plan instanceof TableScan scan) {
             return FileScanExec.create(scan.source(), scan.schema().names());
         }
@@ -268,8 +286,9 @@ public final class PhysicalPlanner {
             return new ProjectionExec(plan(projection.input()), projection.exprs());
         }
         if (plan instanceof Aggregate aggregate) {
+            // the partial phase outputs at least the groups (once per partition holding each): the final's estimate is its floor
             HashAggregateExec partial = HashAggregateExec.partial(plan(aggregate.input()), aggregate.groupBy(),
-                    aggregate.aggregates());
+                    aggregate.aggregates()).withEstimatedRows(rows(aggregate));
             return HashAggregateExec.finalPhase(partial, partial);
         }
         if (plan instanceof Window window) {
@@ -280,7 +299,8 @@ public final class PhysicalPlanner {
                 // EnsureRequirements puts a range repartition on fresh split points and a per-partition sort below it
                 return new OrderedGatherExec(plan(sort.input()), sort.keys());
             }
-            SortExec exec = new SortExec(plan(sort.input()), sort.keys(), SortExec.NO_FETCH, false);
+            ExecutionPlan exec = new SortExec(plan(sort.input()), sort.keys(), SortExec.NO_FETCH, false)
+                    .withEstimatedRows(rows(sort.input()));
             // A top-k is a sort under a limit here: LimitPushdown makes it a TopK and negotiates per-partition
             // top-ks below the exchange that EnsureRequirements puts under the sort.
             return sort.fetch() == Sort.ALL ? exec : new LimitExec(exec, 0, sort.fetch(), true);

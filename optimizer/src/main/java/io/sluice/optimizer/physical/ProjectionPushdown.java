@@ -23,7 +23,8 @@ public final class ProjectionPushdown implements PhysicalRule {
         if (!projection.isEmpty() && plan.children().size() == 1) {
             Optional<ExecutionPlan> swapped = plan.children().get(0).trySwappingWithProjection(projection);
             if (swapped.isPresent()) {
-                return apply(swapped.get(), config);
+                // the swapped plan outputs what the projection did: it keeps the projection's estimate
+                return apply(ExecutionPlans.withEstimateOf(plan, swapped.get()), config);
             }
         }
         return ExecutionPlans.mapChildren(plan, child -> apply(child, config));

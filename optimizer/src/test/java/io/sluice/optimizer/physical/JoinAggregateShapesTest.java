@@ -51,16 +51,16 @@ class JoinAggregateShapesTest {
     void groupByTheLeftJoinKeyShufflesEachSideOnce() {
         String plan = plan("SELECT a.k, sum(b.v) FROM a JOIN b ON a.k = b.k GROUP BY a.k", PARTITIONED_HASH);
         assertThat(plan).isEqualTo("""
-                ProjectionExec: a.k AS k, sum(b.v)  [hash([k], 4)]
-                  HashAggregateExec: mode=final, groupBy=[a.k], aggr=[sum(b.v)]  [hash([a.k], 4)]
-                    HashAggregateExec: mode=partial, groupBy=[a.k], aggr=[sum(b.v)]  [hash([a.k], 4)]
-                      HashJoinExec: mode=partitioned, type=inner, on=[(a.k, b.k)], build=left  [hash([b.k], 4)]
-                        RepartitionExec: hash([a.k], 4)  [hash([a.k], 4)]
-                          ProjectionExec: k AS a.k  [unknown(3)]
-                            FileScanExec: a (parquet, 3 partitions) columns=[k]  [unknown(3)]
-                        RepartitionExec: hash([b.k], 4)  [hash([b.k], 4)]
-                          ProjectionExec: k AS b.k, v AS b.v  [unknown(3)]
-                            FileScanExec: b (parquet, 3 partitions) columns=[k, v]  [unknown(3)]
+                ProjectionExec: a.k AS k, sum(b.v)  [hash([k], 4), est_rows=100]
+                  HashAggregateExec: mode=final, groupBy=[a.k], aggr=[sum(b.v)]  [hash([a.k], 4), est_rows=100]
+                    HashAggregateExec: mode=partial, groupBy=[a.k], aggr=[sum(b.v)]  [hash([a.k], 4), est_rows=100]
+                      HashJoinExec: mode=partitioned, type=inner, on=[(a.k, b.k)], build=left  [hash([b.k], 4), est_rows=5000]
+                        RepartitionExec: hash([a.k], 4)  [hash([a.k], 4), est_rows=5000]
+                          ProjectionExec: k AS a.k  [unknown(3), est_rows=5000]
+                            FileScanExec: a (parquet, 3 partitions) columns=[k]  [unknown(3), est_rows=5000]
+                        RepartitionExec: hash([b.k], 4)  [hash([b.k], 4), est_rows=5000]
+                          ProjectionExec: k AS b.k, v AS b.v  [unknown(3), est_rows=5000]
+                            FileScanExec: b (parquet, 3 partitions) columns=[k, v]  [unknown(3), est_rows=5000]
                 """);
         assertThat(repartitions(plan)).isEqualTo(2);
     }
@@ -69,16 +69,16 @@ class JoinAggregateShapesTest {
     void groupByTheRightJoinKeyShufflesEachSideOnce() {
         String plan = plan("SELECT b.k, sum(b.v) FROM a JOIN b ON a.k = b.k GROUP BY b.k", PARTITIONED_HASH);
         assertThat(plan).isEqualTo("""
-                ProjectionExec: b.k AS k, sum(b.v)  [hash([k], 4)]
-                  HashAggregateExec: mode=final, groupBy=[b.k], aggr=[sum(b.v)]  [hash([b.k], 4)]
-                    HashAggregateExec: mode=partial, groupBy=[b.k], aggr=[sum(b.v)]  [hash([b.k], 4)]
-                      HashJoinExec: mode=partitioned, type=inner, on=[(a.k, b.k)], build=left  [hash([b.k], 4)]
-                        RepartitionExec: hash([a.k], 4)  [hash([a.k], 4)]
-                          ProjectionExec: k AS a.k  [unknown(3)]
-                            FileScanExec: a (parquet, 3 partitions) columns=[k]  [unknown(3)]
-                        RepartitionExec: hash([b.k], 4)  [hash([b.k], 4)]
-                          ProjectionExec: k AS b.k, v AS b.v  [unknown(3)]
-                            FileScanExec: b (parquet, 3 partitions) columns=[k, v]  [unknown(3)]
+                ProjectionExec: b.k AS k, sum(b.v)  [hash([k], 4), est_rows=100]
+                  HashAggregateExec: mode=final, groupBy=[b.k], aggr=[sum(b.v)]  [hash([b.k], 4), est_rows=100]
+                    HashAggregateExec: mode=partial, groupBy=[b.k], aggr=[sum(b.v)]  [hash([b.k], 4), est_rows=100]
+                      HashJoinExec: mode=partitioned, type=inner, on=[(a.k, b.k)], build=left  [hash([b.k], 4), est_rows=5000]
+                        RepartitionExec: hash([a.k], 4)  [hash([a.k], 4), est_rows=5000]
+                          ProjectionExec: k AS a.k  [unknown(3), est_rows=5000]
+                            FileScanExec: a (parquet, 3 partitions) columns=[k]  [unknown(3), est_rows=5000]
+                        RepartitionExec: hash([b.k], 4)  [hash([b.k], 4), est_rows=5000]
+                          ProjectionExec: k AS b.k, v AS b.v  [unknown(3), est_rows=5000]
+                            FileScanExec: b (parquet, 3 partitions) columns=[k, v]  [unknown(3), est_rows=5000]
                 """);
         assertThat(repartitions(plan)).isEqualTo(2);
     }

@@ -45,48 +45,48 @@ class PlanShapesTest {
     @Test
     void orderByLimitIsATopKBelowTheExchangeAndTheGlobalLimitIsAbsorbed() {
         assertThat(plan("SELECT id, v FROM t ORDER BY v DESC LIMIT 10")).isEqualTo("""
-                SortExec: TopK(fetch=10), [v DESC NULLS LAST]  [single, order=v DESC NULLS LAST]
-                  RepartitionExec: single  [single]
-                    SortExec: TopK(fetch=10), [v DESC NULLS LAST], preserve_partitioning  [unknown(4), order=v DESC NULLS LAST]
-                      FileScanExec: t (parquet, 4 partitions) columns=[id, v]  [unknown(4)]
+                SortExec: TopK(fetch=10), [v DESC NULLS LAST]  [single, order=v DESC NULLS LAST, est_rows=10]
+                  RepartitionExec: single  [single, est_rows=40]
+                    SortExec: TopK(fetch=10), [v DESC NULLS LAST], preserve_partitioning  [unknown(4), order=v DESC NULLS LAST, est_rows=40]
+                      FileScanExec: t (parquet, 4 partitions) columns=[id, v]  [unknown(4), est_rows=8000]
                 """);
     }
 
     @Test
     void limitWithoutOrderPutsALocalLimitBelowTheExchange() {
         assertThat(plan("SELECT id FROM t WHERE v > 10 LIMIT 5")).isEqualTo("""
-                ProjectionExec: id  [single]
-                  GlobalLimitExec: fetch=5  [single]
-                    RepartitionExec: single  [single]
-                      LocalLimitExec: fetch=5  [unknown(4)]
-                        FilterExec: (v > 10)  [unknown(4)]
-                          FileScanExec: t (parquet, 4 partitions) columns=[id, v] pruning=[(v > 10)]  [unknown(4)]
+                ProjectionExec: id  [single, est_rows=5]
+                  GlobalLimitExec: fetch=5  [single, est_rows=5]
+                    RepartitionExec: single  [single, est_rows=20]
+                      LocalLimitExec: fetch=5  [unknown(4), est_rows=20]
+                        FilterExec: (v > 10)  [unknown(4), est_rows=7995]
+                          FileScanExec: t (parquet, 4 partitions) columns=[id, v] pruning=[(v > 10)]  [unknown(4), est_rows=8000]
                 """);
     }
 
     @Test
     void parquetFilterPrunesRowGroupsAndKeepsTheResidual() {
         assertThat(plan("SELECT k, v FROM t WHERE id >= 2500 AND v < 10000")).isEqualTo("""
-                ProjectionExec: k, v  [unknown(2)]
-                  FilterExec: ((id >= 2500) AND (v < 10000))  [unknown(2)]
-                    FileScanExec: t (parquet, 2 partitions) columns=[id, k, v] pruning=[(id >= 2500), (v < 10000)]  [unknown(2)]
+                ProjectionExec: k, v  [unknown(2), est_rows=3438]
+                  FilterExec: ((id >= 2500) AND (v < 10000))  [unknown(2), est_rows=3438]
+                    FileScanExec: t (parquet, 2 partitions) columns=[id, k, v] pruning=[(id >= 2500), (v < 10000)]  [unknown(2), est_rows=8000]
                 """);
     }
 
     @Test
     void filterProvingNoRowGroupMatchesLeavesAnEmptyScan() {
         assertThat(plan("SELECT count(*) FROM t WHERE id > 100000")).contains(
-                "FileScanExec: t (parquet, 0 partitions) columns=[id] pruning=[(id > 100000)]  [single]");
+                "FileScanExec: t (parquet, 0 partitions) columns=[id] pruning=[(id > 100000)]  [single, est_rows=8000]");
     }
 
     @Test
     void aggregateShufflesOnceOnItsKeys() {
         assertThat(plan("SELECT k, sum(v) AS s FROM t GROUP BY k")).isEqualTo("""
-                ProjectionExec: k, sum(v) AS s  [hash([k], 4)]
-                  HashAggregateExec: mode=final, groupBy=[k], aggr=[sum(v)]  [hash([k], 4)]
-                    RepartitionExec: hash([k], 4)  [hash([k], 4)]
-                      HashAggregateExec: mode=partial, groupBy=[k], aggr=[sum(v)]  [unknown(4)]
-                        FileScanExec: t (parquet, 4 partitions) columns=[k, v]  [unknown(4)]
+                ProjectionExec: k, sum(v) AS s  [hash([k], 4), est_rows=8000]
+                  HashAggregateExec: mode=final, groupBy=[k], aggr=[sum(v)]  [hash([k], 4), est_rows=8000]
+                    RepartitionExec: hash([k], 4)  [hash([k], 4), est_rows=8000]
+                      HashAggregateExec: mode=partial, groupBy=[k], aggr=[sum(v)]  [unknown(4), est_rows=8000]
+                        FileScanExec: t (parquet, 4 partitions) columns=[k, v]  [unknown(4), est_rows=8000]
                 """);
     }
 
@@ -98,12 +98,12 @@ class PlanShapesTest {
     void windowsShareOneExchangeAndSort() {
         assertThat(plan("SELECT k, id, row_number() OVER (PARTITION BY k ORDER BY id) AS rn, "
                 + "sum(v) OVER (PARTITION BY k) AS total FROM t")).isEqualTo("""
-                ProjectionExec: k, id, row_number() OVER (PARTITION BY k ORDER BY id ASC NULLS LAST) AS rn, sum(v) OVER (PARTITION BY k) AS total  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
-                  WindowExec: sum(v) OVER (PARTITION BY k)  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
-                    WindowExec: row_number() OVER (PARTITION BY k ORDER BY id ASC NULLS LAST)  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
-                      SortExec: [k ASC NULLS LAST, id ASC NULLS LAST], preserve_partitioning  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST]
-                        RepartitionExec: hash([k], 4)  [hash([k], 4)]
-                          FileScanExec: t (parquet, 4 partitions) columns=[id, k, v]  [unknown(4)]
+                ProjectionExec: k, id, row_number() OVER (PARTITION BY k ORDER BY id ASC NULLS LAST) AS rn, sum(v) OVER (PARTITION BY k) AS total  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST, est_rows=8000]
+                  WindowExec: sum(v) OVER (PARTITION BY k)  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST, est_rows=8000]
+                    WindowExec: row_number() OVER (PARTITION BY k ORDER BY id ASC NULLS LAST)  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST, est_rows=8000]
+                      SortExec: [k ASC NULLS LAST, id ASC NULLS LAST], preserve_partitioning  [hash([k], 4), order=k ASC NULLS LAST, id ASC NULLS LAST, est_rows=8000]
+                        RepartitionExec: hash([k], 4)  [hash([k], 4), est_rows=8000]
+                          FileScanExec: t (parquet, 4 partitions) columns=[id, k, v]  [unknown(4), est_rows=8000]
                 """);
     }
 
@@ -112,13 +112,13 @@ class PlanShapesTest {
     void windowOverAnAggregateOnItsKeyNeedsNoSecondExchange() {
         assertThat(plan("SELECT k, sum(v) AS s, rank() OVER (PARTITION BY k ORDER BY sum(v) DESC) AS r FROM t GROUP BY k"))
                 .isEqualTo("""
-                ProjectionExec: k, sum(v) AS s, rank() OVER (PARTITION BY k ORDER BY sum(v) DESC NULLS LAST) AS r  [hash([k], 4), order=k ASC NULLS LAST, s DESC NULLS LAST]
-                  WindowExec: rank() OVER (PARTITION BY k ORDER BY sum(v) DESC NULLS LAST)  [hash([k], 4), order=k ASC NULLS LAST, sum(v) DESC NULLS LAST]
-                    SortExec: [k ASC NULLS LAST, sum(v) DESC NULLS LAST], preserve_partitioning  [hash([k], 4), order=k ASC NULLS LAST, sum(v) DESC NULLS LAST]
-                      HashAggregateExec: mode=final, groupBy=[k], aggr=[sum(v)]  [hash([k], 4)]
-                        RepartitionExec: hash([k], 4)  [hash([k], 4)]
-                          HashAggregateExec: mode=partial, groupBy=[k], aggr=[sum(v)]  [unknown(4)]
-                            FileScanExec: t (parquet, 4 partitions) columns=[k, v]  [unknown(4)]
+                ProjectionExec: k, sum(v) AS s, rank() OVER (PARTITION BY k ORDER BY sum(v) DESC NULLS LAST) AS r  [hash([k], 4), order=k ASC NULLS LAST, s DESC NULLS LAST, est_rows=8000]
+                  WindowExec: rank() OVER (PARTITION BY k ORDER BY sum(v) DESC NULLS LAST)  [hash([k], 4), order=k ASC NULLS LAST, sum(v) DESC NULLS LAST, est_rows=8000]
+                    SortExec: [k ASC NULLS LAST, sum(v) DESC NULLS LAST], preserve_partitioning  [hash([k], 4), order=k ASC NULLS LAST, sum(v) DESC NULLS LAST, est_rows=8000]
+                      HashAggregateExec: mode=final, groupBy=[k], aggr=[sum(v)]  [hash([k], 4), est_rows=8000]
+                        RepartitionExec: hash([k], 4)  [hash([k], 4), est_rows=8000]
+                          HashAggregateExec: mode=partial, groupBy=[k], aggr=[sum(v)]  [unknown(4), est_rows=8000]
+                            FileScanExec: t (parquet, 4 partitions) columns=[k, v]  [unknown(4), est_rows=8000]
                 """);
     }
 }

@@ -12,9 +12,19 @@ import io.sluice.plan.types.Schema;
 import java.util.List;
 
 /** No rows, in one partition: what a provably empty input (WHERE false, LIMIT 0) plans to. */
-public record EmptyExec(Schema schema) implements ExecutionPlan {
+public record EmptyExec(Schema schema, long estimatedRows) implements ExecutionPlan {
     public EmptyExec {
         requireNonNull(schema, "schema is null");
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public EmptyExec(Schema schema) {
+        this(schema, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new EmptyExec(schema, rows);
     }
 
     @Override

@@ -29,13 +29,23 @@ import java.util.List;
  * the filters themselves stay above, since a kept row group may still hold rows that fail.
  */
 public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
-        Schema schema) implements ExecutionPlan {
+        Schema schema, long estimatedRows) implements ExecutionPlan {
     public FileScanExec {
         requireNonNull(source, "source is null");
         columns = List.copyOf(columns);
         partitions = List.copyOf(partitions);
         pruning = List.copyOf(pruning);
         requireNonNull(schema, "schema is null");
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning, Schema schema) {
+        this(source, columns, partitions, pruning, schema, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new FileScanExec(source, columns, partitions, pruning, schema, rows);
     }
 
     /** Derives the schema once, here (which also checks every column exists). */

@@ -22,12 +22,22 @@ import io.sluice.plan.physical.UnaryExec;
 import java.util.List;
 
 /** Keeps rows whose predicate is true. Keeps its input's partitioning and order. */
-public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties) implements UnaryExec {
+public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties, long estimatedRows) implements UnaryExec {
     public FilterExec {
         requireNonNull(properties, "properties is null");
         requireNonNull(input, "input is null");
         requireNonNull(predicate, "predicate is null");
         TypeRules.checkBoolean("filter predicate " + predicate, predicate.type(input.schema()));
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties) {
+        this(input, predicate, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new FilterExec(input, predicate, properties, rows);
     }
 
     /** Derives the properties once, here. */
@@ -37,7 +47,7 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new FilterExec(children.get(0), predicate);
+        return new FilterExec(children.get(0), predicate).withEstimatedRows(estimatedRows);
     }
 
     /**

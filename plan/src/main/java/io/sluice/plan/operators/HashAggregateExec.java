@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
  * keeps that order.
  */
 public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Expr> groupBy, List<Expr> aggregates,
-        List<DataType> argumentTypes, Schema schema, PlanProperties properties) implements ExecutionPlan {
+        List<DataType> argumentTypes, Schema schema, PlanProperties properties, long estimatedRows) implements ExecutionPlan {
 
     public HashAggregateExec {
         requireNonNull(mode, "mode is null");
@@ -53,6 +53,16 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         if (argumentTypes.size() != aggregates.size()) {
             throw new IllegalArgumentException("one argument type per aggregate");
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Expr> groupBy, List<Expr> aggregates, List<DataType> argumentTypes, Schema schema, PlanProperties properties) {
+        this(mode, input, groupBy, aggregates, argumentTypes, schema, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public HashAggregateExec withEstimatedRows(long rows) {
+        return new HashAggregateExec(mode, input, groupBy, aggregates, argumentTypes, schema, properties, rows);
     }
 
     /** Derives the properties once, here. */
@@ -109,7 +119,7 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new HashAggregateExec(mode, children.get(0), groupBy, aggregates, argumentTypes, schema);
+        return new HashAggregateExec(mode, children.get(0), groupBy, aggregates, argumentTypes, schema).withEstimatedRows(estimatedRows);
     }
 
     /**

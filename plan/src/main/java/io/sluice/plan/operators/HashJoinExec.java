@@ -85,7 +85,7 @@ import java.util.List;
  */
 public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
         List<Expr> rightKeys, Expr filter, JoinMark mark, Mode mode, Schema joinedSchema, Schema schema,
-        PlanProperties properties) implements ExecutionPlan {
+        PlanProperties properties, long estimatedRows) implements ExecutionPlan {
 
     /** How the inputs are spread: see the class comment. */
     public enum Mode { PARTITIONED, COLLECT_LEFT, COLLECT_RIGHT }
@@ -132,6 +132,16 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         }
     }
 
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys, List<Expr> rightKeys, Expr filter, JoinMark mark, Mode mode, Schema joinedSchema, Schema schema, PlanProperties properties) {
+        this(left, right, type, leftKeys, rightKeys, filter, mark, mode, joinedSchema, schema, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new HashJoinExec(left, right, type, leftKeys, rightKeys, filter, mark, mode, joinedSchema, schema, properties, rows);
+    }
+
     /** Derives the joined and output schemas and the properties once, here. */
     public HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
             List<Expr> rightKeys, Expr filter, Mode mode) {
@@ -176,7 +186,7 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         if (children.size() != 2) {
             throw new IllegalArgumentException("HashJoinExec takes two children, got " + children.size());
         }
-        return new HashJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter, mark, mode);
+        return new HashJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter, mark, mode).withEstimatedRows(estimatedRows);
     }
 
     private static PlanProperties propertiesOf(ExecutionPlan left, ExecutionPlan right, JoinType type,

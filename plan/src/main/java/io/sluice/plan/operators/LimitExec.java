@@ -19,7 +19,7 @@ import java.util.OptionalLong;
  * Skips {@code offset} rows and passes at most {@code limit}. A global limit requires one input
  * partition; a local one applies per partition (as a cheap cut below an exchange) and never skips.
  */
-public record LimitExec(ExecutionPlan input, long offset, long limit, boolean global) implements ExecutionPlan {
+public record LimitExec(ExecutionPlan input, long offset, long limit, boolean global, long estimatedRows) implements ExecutionPlan {
     public LimitExec {
         requireNonNull(input, "input is null");
         if (offset < 0 || limit < 0) {
@@ -28,6 +28,16 @@ public record LimitExec(ExecutionPlan input, long offset, long limit, boolean gl
         if (!global && offset != 0) {
             throw new IllegalArgumentException("a local limit cannot skip rows");
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public LimitExec(ExecutionPlan input, long offset, long limit, boolean global) {
+        this(input, offset, limit, global, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new LimitExec(input, offset, limit, global, rows);
     }
 
     @Override
@@ -42,7 +52,7 @@ public record LimitExec(ExecutionPlan input, long offset, long limit, boolean gl
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new LimitExec(children.get(0), offset, limit, global);
+        return new LimitExec(children.get(0), offset, limit, global).withEstimatedRows(estimatedRows);
     }
 
     @Override

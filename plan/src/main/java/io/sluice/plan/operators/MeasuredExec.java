@@ -85,6 +85,16 @@ public final class MeasuredExec implements ExecutionPlan {
     }
 
     @Override
+    public long estimatedRows() {
+        return inner.estimatedRows();
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new MeasuredExec(inner.withEstimatedRows(rows), counter);
+    }
+
+    @Override
     public BatchStream execute(int partition, TaskContext context) {
         long start = System.nanoTime();
         BatchStream stream = inner.execute(partition, context.forOperator(counter));

@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
  * partition order. {@link #execute} (partition 0 reads every input partition in turn) is the same
  * concatenation for a plan run in one process.
  */
-public record OrderedGatherExec(ExecutionPlan input, List<SortKey> keys, PlanProperties properties)
+public record OrderedGatherExec(ExecutionPlan input, List<SortKey> keys, PlanProperties properties, long estimatedRows)
         implements UnaryExec {
     public OrderedGatherExec {
         requireNonNull(input, "input is null");
@@ -41,6 +41,16 @@ public record OrderedGatherExec(ExecutionPlan input, List<SortKey> keys, PlanPro
         for (SortKey k : keys) {
             k.expr().type(input.schema());
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public OrderedGatherExec(ExecutionPlan input, List<SortKey> keys, PlanProperties properties) {
+        this(input, keys, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new OrderedGatherExec(input, keys, properties, rows);
     }
 
     /** Derives the properties once, here. */
@@ -59,7 +69,7 @@ public record OrderedGatherExec(ExecutionPlan input, List<SortKey> keys, PlanPro
         if (children.size() != 1) {
             throw new IllegalArgumentException("OrderedGatherExec takes one child, got " + children.size());
         }
-        return new OrderedGatherExec(children.get(0), keys);
+        return new OrderedGatherExec(children.get(0), keys).withEstimatedRows(estimatedRows);
     }
 
     @Override

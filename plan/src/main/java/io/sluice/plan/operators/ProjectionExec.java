@@ -26,13 +26,23 @@ import java.util.stream.Collectors;
  * Computes one column per expression. Partitioning and ordering on columns that pass through
  * (possibly renamed) carry over under their new names.
  */
-public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schema, PlanProperties properties)
+public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schema, PlanProperties properties, long estimatedRows)
         implements ExecutionPlan {
     public ProjectionExec {
         requireNonNull(input, "input is null");
         exprs = List.copyOf(exprs);
         requireNonNull(schema, "schema is null");
         requireNonNull(properties, "properties is null");
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schema, PlanProperties properties) {
+        this(input, exprs, schema, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new ProjectionExec(input, exprs, schema, properties, rows);
     }
 
     public ProjectionExec(ExecutionPlan input, List<Expr> exprs) {
@@ -116,7 +126,7 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new ProjectionExec(children.get(0), exprs);
+        return new ProjectionExec(children.get(0), exprs).withEstimatedRows(estimatedRows);
     }
 
     @Override

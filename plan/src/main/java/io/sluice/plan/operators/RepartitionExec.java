@@ -23,10 +23,20 @@ import java.util.OptionalLong;
  * Moves rows into a new partitioning. It marks a stage boundary: the stage cutter replaces it with
  * a shuffle write below and a shuffle read above, so it never runs itself.
  */
-public record RepartitionExec(ExecutionPlan input, Partitioning partitioning) implements ExecutionPlan {
+public record RepartitionExec(ExecutionPlan input, Partitioning partitioning, long estimatedRows) implements ExecutionPlan {
     public RepartitionExec {
         requireNonNull(input, "input is null");
         requireNonNull(partitioning, "partitioning is null");
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public RepartitionExec(ExecutionPlan input, Partitioning partitioning) {
+        this(input, partitioning, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new RepartitionExec(input, partitioning, rows);
     }
 
     @Override
@@ -41,7 +51,7 @@ public record RepartitionExec(ExecutionPlan input, Partitioning partitioning) im
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new RepartitionExec(children.get(0), partitioning);
+        return new RepartitionExec(children.get(0), partitioning).withEstimatedRows(estimatedRows);
     }
 
     /** Moving rows keeps facts about each row (equivalences), but not their order. */

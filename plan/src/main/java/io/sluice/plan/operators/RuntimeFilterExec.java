@@ -28,12 +28,17 @@ import java.util.List;
  *
  * @param filter the bound filter, or null while unbound
  */
-public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr> keys, RuntimeFilter filter)
-        implements UnaryExec {
+public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr> keys, RuntimeFilter filter,
+        long estimatedRows) implements UnaryExec {
     public RuntimeFilterExec {
         requireNonNull(input, "input is null");
         requireNonNull(filterId, "filterId is null");
         keys = RuntimeFilter.checkedKeys(keys, input.schema());
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr> keys, RuntimeFilter filter) {
+        this(input, filterId, keys, filter, UNKNOWN_ROWS);
     }
 
     /** An unbound filter on {@code input}'s {@code keys}, to be bound to filter {@code filterId}. */
@@ -41,9 +46,14 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
         this(input, filterId, keys, null);
     }
 
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new RuntimeFilterExec(input, filterId, keys, filter, rows);
+    }
+
     /** The same operator applying {@code bound}. */
     public RuntimeFilterExec bind(RuntimeFilter bound) {
-        return new RuntimeFilterExec(input, filterId, keys, requireNonNull(bound, "bound is null"));
+        return new RuntimeFilterExec(input, filterId, keys, requireNonNull(bound, "bound is null"), estimatedRows);
     }
 
     public boolean bound() {
@@ -52,7 +62,7 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new RuntimeFilterExec(children.get(0), filterId, keys, filter);
+        return new RuntimeFilterExec(children.get(0), filterId, keys, filter, estimatedRows);
     }
 
     @Override

@@ -24,8 +24,8 @@ import java.util.List;
  * <p>Only a stream read to its end publishes: a task stopped early leaves the filter incomplete,
  * and the scheduler then drops it rather than bind a filter that could reject matching rows.
  */
-public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List<Expr> keys, long bitCount)
-        implements UnaryExec {
+public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List<Expr> keys, long bitCount,
+        long estimatedRows) implements UnaryExec {
     public RuntimeFilterSourceExec {
         requireNonNull(input, "input is null");
         requireNonNull(filterId, "filterId is null");
@@ -33,9 +33,19 @@ public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List
         new RuntimeFilter.Builder(keys, bitCount); // checks the bit count
     }
 
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List<Expr> keys, long bitCount) {
+        this(input, filterId, keys, bitCount, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new RuntimeFilterSourceExec(input, filterId, keys, bitCount, rows);
+    }
+
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new RuntimeFilterSourceExec(children.get(0), filterId, keys, bitCount);
+        return new RuntimeFilterSourceExec(children.get(0), filterId, keys, bitCount, estimatedRows);
     }
 
     @Override

@@ -37,8 +37,8 @@ import java.util.SplittableRandom;
  * grouping, and a sampling run over many small input partitions (a Parquet row group each) costs
  * a few tasks instead of one task round trip per row group.
  */
-public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, int partitionsPerTask, Schema schema)
-        implements ExecutionPlan {
+public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, int partitionsPerTask, Schema schema,
+        long estimatedRows) implements ExecutionPlan {
     private static final long SEED = 0x5DEECE66DL;
 
     /**
@@ -63,6 +63,16 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, i
         for (SortKey k : keys) {
             k.expr().type(input.schema());
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, int partitionsPerTask, Schema schema) {
+        this(input, keys, maxRows, partitionsPerTask, schema, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new SampleExec(input, keys, maxRows, partitionsPerTask, schema, rows);
     }
 
     /** One output partition per input partition; derives the schema once, here. */
@@ -99,7 +109,7 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, i
         if (children.size() != 1) {
             throw new IllegalArgumentException("SampleExec takes one child, got " + children.size());
         }
-        return new SampleExec(children.get(0), keys, maxRows, partitionsPerTask);
+        return new SampleExec(children.get(0), keys, maxRows, partitionsPerTask).withEstimatedRows(estimatedRows);
     }
 
     /** {@code ceil(input partitions / partitionsPerTask)} partitions, at least one. */

@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
  * only the first rows (a top-k).
  */
 public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, boolean preservePartitioning,
-        PlanProperties properties) implements ExecutionPlan {
+        PlanProperties properties, long estimatedRows) implements ExecutionPlan {
     public static final long NO_FETCH = -1;
 
     public SortExec {
@@ -45,6 +45,16 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
         for (SortKey k : keys) {
             k.expr().type(input.schema());
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public SortExec(ExecutionPlan input, List<SortKey> keys, long limit, boolean preservePartitioning, PlanProperties properties) {
+        this(input, keys, limit, preservePartitioning, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new SortExec(input, keys, limit, preservePartitioning, properties, rows);
     }
 
     /** Derives the properties once, here. */
@@ -64,7 +74,7 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new SortExec(children.get(0), keys, limit, preservePartitioning);
+        return new SortExec(children.get(0), keys, limit, preservePartitioning).withEstimatedRows(estimatedRows);
     }
 
     private static PlanProperties propertiesOf(ExecutionPlan input, List<SortKey> keys, boolean preservePartitioning) {

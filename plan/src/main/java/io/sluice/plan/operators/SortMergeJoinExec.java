@@ -34,7 +34,7 @@ import java.util.List;
  * is not promised: unmatched rows are emitted after the matches of the same stretch of input.
  */
 public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
-        List<Expr> rightKeys, Expr filter, Schema joinedSchema, Schema schema, PlanProperties properties)
+        List<Expr> rightKeys, Expr filter, Schema joinedSchema, Schema schema, PlanProperties properties, long estimatedRows)
         implements ExecutionPlan {
 
     public SortMergeJoinExec {
@@ -52,6 +52,16 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
         requireNonNull(properties, "properties is null");
         JoinSupport.checkKeys("SortMergeJoinExec", leftKeys, left.schema(), rightKeys, right.schema());
         JoinSupport.checkFilter("SortMergeJoinExec", filter, joinedSchema);
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys, List<Expr> rightKeys, Expr filter, Schema joinedSchema, Schema schema, PlanProperties properties) {
+        this(left, right, type, leftKeys, rightKeys, filter, joinedSchema, schema, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new SortMergeJoinExec(left, right, type, leftKeys, rightKeys, filter, joinedSchema, schema, properties, rows);
     }
 
     /**
@@ -96,7 +106,7 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
         if (children.size() != 2) {
             throw new IllegalArgumentException("SortMergeJoinExec takes two children, got " + children.size());
         }
-        return new SortMergeJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter);
+        return new SortMergeJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter).withEstimatedRows(estimatedRows);
     }
 
     private static PlanProperties propertiesOf(ExecutionPlan left, ExecutionPlan right, JoinType type,

@@ -13,7 +13,7 @@ import java.util.List;
  * UNION ALL: the partitions of every input, one after another (input 0's partitions first). The
  * inputs must have identical schemas; the planner aliases and casts them to the output's.
  */
-public record UnionExec(List<ExecutionPlan> inputs) implements ExecutionPlan {
+public record UnionExec(List<ExecutionPlan> inputs, long estimatedRows) implements ExecutionPlan {
     public UnionExec {
         inputs = List.copyOf(inputs);
         if (inputs.size() < 2) {
@@ -25,6 +25,16 @@ public record UnionExec(List<ExecutionPlan> inputs) implements ExecutionPlan {
                 throw new IllegalArgumentException("union inputs differ: " + first + " and " + input.schema());
             }
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public UnionExec(List<ExecutionPlan> inputs) {
+        this(inputs, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new UnionExec(inputs, rows);
     }
 
     @Override
@@ -39,7 +49,7 @@ public record UnionExec(List<ExecutionPlan> inputs) implements ExecutionPlan {
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new UnionExec(children);
+        return new UnionExec(children).withEstimatedRows(estimatedRows);
     }
 
     @Override

@@ -48,7 +48,7 @@ import java.util.stream.Collectors;
  * computed whole, so it cannot spill): one partition larger than the task may hold fails the task
  * with a memory error naming this operator, its usage and the limit.
  */
-public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema schema, PlanProperties properties)
+public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema schema, PlanProperties properties, long estimatedRows)
         implements ExecutionPlan {
     public WindowExec {
         requireNonNull(input, "input is null");
@@ -63,6 +63,16 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
                 throw new IllegalArgumentException("window calls over different windows in one operator: " + windowExprs);
             }
         }
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema schema, PlanProperties properties) {
+        this(input, windowExprs, schema, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new WindowExec(input, windowExprs, schema, properties, rows);
     }
 
     /** Derives schema and properties once, here. */
@@ -101,7 +111,7 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new WindowExec(children.get(0), windowExprs);
+        return new WindowExec(children.get(0), windowExprs).withEstimatedRows(estimatedRows);
     }
 
     @Override

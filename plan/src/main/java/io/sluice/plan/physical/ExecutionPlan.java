@@ -32,6 +32,26 @@ public interface ExecutionPlan {
     /** One line: the operator's name and arguments, without children or properties. */
     String describe();
 
+    /** {@link #estimatedRows()} of an operator nobody estimated. */
+    long UNKNOWN_ROWS = -1;
+
+    /**
+     * The rows this operator is expected to output over all its partitions, as the physical planner
+     * took them from the logical plan's statistics ({@code LogicalPlan.statistics}), or
+     * {@link #UNKNOWN_ROWS}. Fixed for an instance and kept by {@link #withNewChildren}, so that the
+     * number survives the physical optimizer and the stage cutter; EXPLAIN prints it, and EXPLAIN
+     * ANALYZE next to the rows counted. It informs, it decides nothing: physical rules choose from
+     * the other answers.
+     */
+    default long estimatedRows() {
+        return UNKNOWN_ROWS;
+    }
+
+    /** A copy that carries {@code rows} as its estimate; an operator that cannot carry one returns itself. */
+    default ExecutionPlan withEstimatedRows(long rows) {
+        return this;
+    }
+
     /** What distribution each child must have. */
     default List<Distribution> requiredInputDistribution() {
         return Collections.nCopies(children().size(), Distribution.UNSPECIFIED);

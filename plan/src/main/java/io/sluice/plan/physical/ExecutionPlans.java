@@ -40,6 +40,17 @@ public final class ExecutionPlans {
         return changed ? plan.withNewChildren(rewritten) : plan;
     }
 
+    /**
+     * {@code replacement} with the estimate of {@code replaced} when a rule puts it in the place of
+     * {@code replaced} (it then outputs the same rows); {@code replacement} itself when
+     * {@code replaced} has none.
+     */
+    public static ExecutionPlan withEstimateOf(ExecutionPlan replaced, ExecutionPlan replacement) {
+        long rows = replaced.estimatedRows();
+        return rows == ExecutionPlan.UNKNOWN_ROWS || rows == replacement.estimatedRows() ? replacement
+                : replacement.withEstimatedRows(rows);
+    }
+
     /** Number of operators in the tree. */
     public static int count(ExecutionPlan plan) {
         int n = 1;

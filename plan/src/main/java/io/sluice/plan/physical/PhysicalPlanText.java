@@ -3,7 +3,7 @@ package io.sluice.plan.physical;
 import io.sluice.plan.expr.SortKey;
 import java.util.stream.Collectors;
 
-/** Prints physical plans as indented trees with each operator's partitioning and ordering. */
+/** Prints physical plans as indented trees with each operator's partitioning, ordering and estimated rows. */
 final class PhysicalPlanText {
     private PhysicalPlanText() {
     }
@@ -13,6 +13,9 @@ final class PhysicalPlanText {
         out.append("  ".repeat(depth)).append(plan.describe()).append("  [").append(p.partitioning());
         if (!p.ordering().isEmpty()) {
             out.append(", order=").append(p.ordering().stream().map(SortKey::toString).collect(Collectors.joining(", ")));
+        }
+        if (plan.estimatedRows() != ExecutionPlan.UNKNOWN_ROWS) {
+            out.append(", est_rows=").append(plan.estimatedRows());
         }
         out.append("]\n");
         for (ExecutionPlan child : plan.children()) {

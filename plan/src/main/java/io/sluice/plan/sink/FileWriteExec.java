@@ -28,7 +28,7 @@ import org.apache.hadoop.fs.Path;
  * it received, one per partition; so a failed, cancelled or duplicate attempt leaves nothing behind.
  * A storage error is not the user's: it fails the attempt, which is retried.
  */
-public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanProperties properties) implements ExecutionPlan {
+public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanProperties properties, long estimatedRows) implements ExecutionPlan {
     /** What each task outputs: its attempt directory and how many rows it wrote there. */
     public static final Schema RESULT_SCHEMA = Schema.of(new Field("attempt_dir", DataType.UTF8),
             new Field("rows", DataType.INT64));
@@ -38,6 +38,16 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
         requireNonNull(target, "target is null");
         requireNonNull(properties, "properties is null");
         checkWritable(input.schema());
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public FileWriteExec(ExecutionPlan input, WriteTarget target, PlanProperties properties) {
+        this(input, target, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new FileWriteExec(input, target, properties, rows);
     }
 
     public FileWriteExec(ExecutionPlan input, WriteTarget target) {
@@ -75,7 +85,7 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new FileWriteExec(children.get(0), target);
+        return new FileWriteExec(children.get(0), target).withEstimatedRows(estimatedRows);
     }
 
     @Override
