@@ -180,6 +180,8 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 "pekko.cluster.split-brain-resolver.keep-oldest.role = " + NodeRole.COORDINATOR.roleName(),
                 "pekko.cluster.split-brain-resolver.down-all-when-unstable = off",
                 "pekko.cluster.failure-detector.heartbeat-interval = 1s",
+                // a node started before its seed answers retries its join after 2 s, not Pekko's 10 s
+                "pekko.cluster.retry-unsuccessful-join-after = 2s",
                 "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
                 "pekko.cluster.run-coordinated-shutdown-when-down = on",
                 "pekko.coordinated-shutdown.exit-jvm = off",

@@ -75,7 +75,7 @@ public final class Coordinator implements AutoCloseable {
                 .withSecret(settings.authSecret());
         MapOutputTracker tracker = new MapOutputTracker();
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
-                settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost),
+                settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost, shuffleClient::serverJoined),
                 node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(ConfigFactory.load()));
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
         java.util.function.Consumer<java.util.List<String>> removeShuffles =

@@ -8,6 +8,7 @@ import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
+import io.sluice.cluster.protocol.ShuffleServerJoined;
 import io.sluice.cluster.protocol.ShuffleServerLost;
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
@@ -169,6 +170,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private final ExcludeList excludes;
     private final MapOutputTracker tracker;
     private final java.util.function.BiConsumer<String, Integer> serverLost;
+    private final java.util.function.BiConsumer<String, Integer> serverJoined;
 
     public static Behavior<CoordinatorCommand> create(String coordinatorId) {
         return create(coordinatorId, SchedulerSettings.defaults(), new MapOutputTracker(), (jobId, metrics) -> { },
@@ -182,6 +184,14 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     public static Behavior<CoordinatorCommand> create(String coordinatorId, SchedulerSettings settings,
             MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics,
             java.util.function.BiConsumer<String, Integer> serverLost) {
+        return create(coordinatorId, settings, tracker, taskMetrics, serverLost, (host, port) -> { });
+    }
+
+    /** The same; {@code serverJoined} is told the shuffle server address of each worker that registers. */
+    public static Behavior<CoordinatorCommand> create(String coordinatorId, SchedulerSettings settings,
+            MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics,
+            java.util.function.BiConsumer<String, Integer> serverLost,
+            java.util.function.BiConsumer<String, Integer> serverJoined) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
             ActorRef<ClusterEvent.MemberRemoved> members = context.messageAdapter(ClusterEvent.MemberRemoved.class,
@@ -196,16 +206,18 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             cluster.subscriptions().tell(Subscribe.create(members, ClusterEvent.MemberRemoved.class));
             cluster.subscriptions().tell(Subscribe.create(unreachable, ClusterEvent.UnreachableMember.class));
             cluster.subscriptions().tell(Subscribe.create(reachable, ClusterEvent.ReachableMember.class));
-            return new CoordinatorActor(context, coordinatorId, settings, tracker, taskMetrics, serverLost);
+            return new CoordinatorActor(context, coordinatorId, settings, tracker, taskMetrics, serverLost, serverJoined);
         });
     }
 
     private CoordinatorActor(ActorContext<CoordinatorCommand> context, String coordinatorId, SchedulerSettings settings,
             MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics,
-            java.util.function.BiConsumer<String, Integer> serverLost) {
+            java.util.function.BiConsumer<String, Integer> serverLost,
+            java.util.function.BiConsumer<String, Integer> serverJoined) {
         super(context);
         this.tracker = tracker;
         this.serverLost = serverLost;
+        this.serverJoined = serverJoined;
         this.coordinatorId = coordinatorId;
         this.taskMetrics = taskMetrics;
         this.settings = settings;
@@ -248,6 +260,13 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                     msg.shuffleHost(), msg.shufflePort(), newSession()));
             getContext().getLog().info("worker {} registered with {} slots (shuffle {}:{})", msg.workerId(), msg.slots(),
                     msg.shuffleHost(), msg.shufflePort());
+            // an address lost before (a worker restarted in place) serves again: readers may reach it
+            serverJoined.accept(msg.shuffleHost(), msg.shufflePort());
+            for (WorkerState other : workers.values()) {
+                if (!other.id().equals(msg.workerId())) {
+                    other.ref().tell(new ShuffleServerJoined(msg.shuffleHost(), msg.shufflePort(), other.session));
+                }
+            }
         }
         msg.worker().tell(new WorkerRegistered(coordinatorId, workers.get(msg.workerId()).session));
         dispatch();

@@ -45,7 +45,7 @@ import org.apache.arrow.memory.BufferAllocator;
  *
  * <p>A server whose worker is known to have left the cluster ({@link #serverLost}) is given up at
  * once: reads waiting on it fail, and new ones fail without connecting, for
- * {@link #LOST_SERVER_MEMORY}. A killed machine or container never closes its connections, so
+ * {@link #LOST_SERVER_MEMORY} or until a worker serves that address again ({@link #serverJoined}). A killed machine or container never closes its connections, so
  * without this its readers would wait out the I/O timeout, and connections to its address the
  * connect timeout of every retry.
  */
@@ -293,6 +293,11 @@ public final class ShuffleClient implements AutoCloseable {
             // on each channel's event loop: the response in progress fails first, then the channel closes
             channels.forEach(channel -> channel.pipeline().fireExceptionCaught(reason));
         }
+    }
+
+    /** A worker now serves {@code host:port} again (restarted in place): reads from it are no longer refused. */
+    public void serverJoined(String host, int port) {
+        lost.remove(key(requireNonNull(host, "host is null"), port));
     }
 
     private boolean isLost(String key) {

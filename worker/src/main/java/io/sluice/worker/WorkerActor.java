@@ -9,6 +9,7 @@ import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
+import io.sluice.cluster.protocol.ShuffleServerJoined;
 import io.sluice.cluster.protocol.ShuffleServerLost;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
@@ -110,6 +111,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 .onMessage(CancelTask.class, this::onCancelTask)
                 .onMessage(RemoveShuffles.class, this::onRemoveShuffles)
                 .onMessage(ShuffleServerLost.class, this::onShuffleServerLost)
+                .onMessage(ShuffleServerJoined.class, this::onShuffleServerJoined)
                 .onMessage(MemberLeft.class, this::onMemberLeft)
                 .onMessage(TaskEnded.class, this::onTaskEnded)
                 .build();
@@ -235,6 +237,14 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 removedShuffles.remove(removedShuffles.iterator().next());
             }
             remove(id);
+        }
+        return this;
+    }
+
+    /** A worker on an address lost before: reads from it are allowed again. */
+    private Behavior<WorkerCommand> onShuffleServerJoined(ShuffleServerJoined msg) {
+        if (fromCoordinator(msg.session(), msg)) {
+            shuffleClient.serverJoined(msg.host(), msg.port());
         }
         return this;
     }

@@ -7,6 +7,7 @@ import io.sluice.cluster.protocol.GetMapOutputs;
 import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
+import io.sluice.cluster.protocol.ShuffleServerJoined;
 import io.sluice.cluster.protocol.ShuffleServerLost;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.TaskDescription;
@@ -54,7 +55,8 @@ final class WireRegistry {
 
     private static final List<Class<?>> PROTOCOL = List.of(RegisterWorker.class, WorkerRegistered.class,
             RunTask.class, TaskDescription.class, CancelTask.class, RemoveShuffles.class, TaskFinished.class,
-            TaskMetrics.class, GetMapOutputs.class, MapOutputs.class, ShuffleServerLost.class);
+            TaskMetrics.class, GetMapOutputs.class, MapOutputs.class, ShuffleServerLost.class,
+            ShuffleServerJoined.class);
 
     /** Loaded once: the providers on this node's class path. */
     private static final List<Class<?>> MODULE_CLASSES = loadModuleClasses();
