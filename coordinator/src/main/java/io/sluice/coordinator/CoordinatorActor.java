@@ -171,6 +171,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private final MapOutputTracker tracker;
     private final java.util.function.BiConsumer<String, Integer> serverLost;
     private final java.util.function.BiConsumer<String, Integer> serverJoined;
+    /** Shuffle addresses of workers that left, until a worker registers on one again. */
+    private final Set<String> lostShuffleServers = new java.util.HashSet<>();
 
     public static Behavior<CoordinatorCommand> create(String coordinatorId) {
         return create(coordinatorId, SchedulerSettings.defaults(), new MapOutputTracker(), (jobId, metrics) -> { },
@@ -260,11 +262,13 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                     msg.shuffleHost(), msg.shufflePort(), newSession()));
             getContext().getLog().info("worker {} registered with {} slots (shuffle {}:{})", msg.workerId(), msg.slots(),
                     msg.shuffleHost(), msg.shufflePort());
-            // an address lost before (a worker restarted in place) serves again: readers may reach it
-            serverJoined.accept(msg.shuffleHost(), msg.shufflePort());
-            for (WorkerState other : workers.values()) {
-                if (!other.id().equals(msg.workerId())) {
-                    other.ref().tell(new ShuffleServerJoined(msg.shuffleHost(), msg.shufflePort(), other.session));
+            if (lostShuffleServers.remove(msg.shuffleHost() + ":" + msg.shufflePort())) {
+                // an address lost before (a worker restarted in place) serves again: readers may reach it
+                serverJoined.accept(msg.shuffleHost(), msg.shufflePort());
+                for (WorkerState other : workers.values()) {
+                    if (!other.id().equals(msg.workerId())) {
+                        other.ref().tell(new ShuffleServerJoined(msg.shuffleHost(), msg.shufflePort(), other.session));
+                    }
                 }
             }
         }
@@ -424,6 +428,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             excludes.forget(w.id());
             requeueRunning(w);
             serverLost.accept(w.shuffleHost, w.shufflePort);
+            lostShuffleServers.add(w.shuffleHost + ":" + w.shufflePort);
             // a killed worker never closes its connections: readers would wait out their timeouts
             for (WorkerState other : workers.values()) {
                 other.ref().tell(new ShuffleServerLost(w.shuffleHost, w.shufflePort, other.session));
