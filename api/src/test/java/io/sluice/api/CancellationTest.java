@@ -56,7 +56,7 @@ class CancellationTest {
 
             assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c FROM t WHERE k % 3 = 0")))
                     .isEqualTo(duck.query("SELECT count(*) AS c FROM range(0, 60000) r(k) WHERE k % 3 = 0"));
-            ClusterTesting.assertNoLeakedBuffers(session);
+            ClusterTesting.awaitNoLeakedBuffers(session);
         }
     }
 

@@ -20,6 +20,18 @@ final class ClusterTesting {
         }
     }
 
+    /**
+     * The same, once the tasks a failed or cancelled query left running have stopped: they free
+     * their buffers within moments of the failure, so the check waits for that, bounded.
+     */
+    static void awaitNoLeakedBuffers(Session session) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline && !buffersReleased(session.localCluster())) {
+            Thread.sleep(20);
+        }
+        assertNoLeakedBuffers(session);
+    }
+
     private static boolean buffersReleased(LocalCluster cluster) {
         return cluster.coordinator().allocator().getAllocatedMemory() == 0 && cluster.workers().stream()
                 .filter(w -> !w.isClosed()).allMatch(w -> w.allocator().getAllocatedMemory() == 0);

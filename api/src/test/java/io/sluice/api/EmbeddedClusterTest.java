@@ -67,8 +67,8 @@ class EmbeddedClusterTest {
     }
 
     @AfterEach
-    void noLeakedBuffers() {
-        ClusterTesting.assertNoLeakedBuffers(session);
+    void noLeakedBuffers() throws InterruptedException {
+        ClusterTesting.awaitNoLeakedBuffers(session);
     }
 
     private void assertSameAsDuckDb(String sql, boolean ordered) throws Exception {

@@ -47,7 +47,7 @@ class FailedJobCleanupTest {
             ClusterTesting.assertMemoryReleased(cluster);
             assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c, sum(v) AS s FROM good")))
                     .isEqualTo(duck.query("SELECT count(*) AS c, sum(v) AS s FROM read_csv_auto('" + good + "/*.csv')"));
-            ClusterTesting.assertNoLeakedBuffers(session);
+            ClusterTesting.awaitNoLeakedBuffers(session);
         }
     }
 }

@@ -259,7 +259,7 @@ class HostileInputTest {
         }
         assertThat(frames).isGreaterThan(10);
         assertLegitimateQueryWorks();
-        ClusterTesting.assertNoLeakedBuffers(session);
+        ClusterTesting.awaitNoLeakedBuffers(session);
     }
 
     private static void assertLegitimateQueryWorks() throws Exception {

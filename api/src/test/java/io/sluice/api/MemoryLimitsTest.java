@@ -107,7 +107,7 @@ class MemoryLimitsTest {
         assertThatThrownBy(() -> session.sql("SET sluice.result.max-bytes = 100k; SELECT id, s FROM t").collect())
                 .isInstanceOf(SluiceException.class)
                 .hasMessageContaining("larger than sluice.result.max-bytes (100.0 KiB)");
-        ClusterTesting.assertNoLeakedBuffers(session);
+        ClusterTesting.awaitNoLeakedBuffers(session);
         assertThat(DuckDbOracle.normalize(session.sql("SET sluice.result.max-bytes = 100k; SELECT count(*) AS c FROM t")))
                 .isEqualTo(duck.query("SELECT count(*) AS c FROM t"));
     }

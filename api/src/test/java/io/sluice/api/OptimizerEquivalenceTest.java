@@ -57,7 +57,7 @@ class OptimizerEquivalenceTest {
 
     @AfterEach
     void noLeakedBuffers() {
-        ClusterTesting.assertNoLeakedBuffers(session);
+        ClusterTesting.awaitNoLeakedBuffers(session);
     }
 
     /** Queries whose row order is not specified; compared as sorted rows. */

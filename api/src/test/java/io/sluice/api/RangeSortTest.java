@@ -62,7 +62,7 @@ class RangeSortTest {
 
     @AfterEach
     void noLeakedBuffers() {
-        ClusterTesting.assertNoLeakedBuffers(session);
+        ClusterTesting.awaitNoLeakedBuffers(session);
     }
 
     private static String explain(String sql) {

@@ -57,7 +57,7 @@ class SqlDialectTest {
 
     @AfterEach
     void noLeakedBuffers() {
-        ClusterTesting.assertNoLeakedBuffers(session);
+        ClusterTesting.awaitNoLeakedBuffers(session);
     }
 
     private static void assertSameAsDuckDb(String sql) throws Exception {

@@ -55,7 +55,7 @@ class TaskFailureTest {
 
             assertThat(DuckDbOracle.normalize(session.sql("SELECT sum(k) AS s FROM small")))
                     .isEqualTo(duck.query("SELECT sum(range) AS s FROM range(0, 10)"));
-            ClusterTesting.assertNoLeakedBuffers(session);
+            ClusterTesting.awaitNoLeakedBuffers(session);
         }
     }
 
