@@ -56,7 +56,7 @@ class OptimizerEquivalenceTest {
     }
 
     @AfterEach
-    void noLeakedBuffers() {
+    void noLeakedBuffers() throws InterruptedException {
         ClusterTesting.awaitNoLeakedBuffers(session);
     }
 

@@ -61,7 +61,7 @@ class RangeSortTest {
     }
 
     @AfterEach
-    void noLeakedBuffers() {
+    void noLeakedBuffers() throws InterruptedException {
         ClusterTesting.awaitNoLeakedBuffers(session);
     }
 

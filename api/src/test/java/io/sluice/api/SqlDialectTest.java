@@ -56,7 +56,7 @@ class SqlDialectTest {
     }
 
     @AfterEach
-    void noLeakedBuffers() {
+    void noLeakedBuffers() throws InterruptedException {
         ClusterTesting.awaitNoLeakedBuffers(session);
     }
 
