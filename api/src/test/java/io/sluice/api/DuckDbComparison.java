@@ -12,7 +12,11 @@ import java.util.List;
  */
 final class DuckDbComparison implements AutoCloseable {
     /** A table: its name, the DuckDB query that makes its rows, and how many files to spread them over. */
-    record Table(String name, String query, int files) {
+    /** A table of {@code files} Parquet files; rows per row group as DuckDB writes them unless {@code rowGroupRows > 0}. */
+    record Table(String name, String query, int files, int rowGroupRows) {
+        Table(String name, String query, int files) {
+            this(name, query, files, 0);
+        }
     }
 
     private final Session session;
@@ -34,7 +38,7 @@ final class DuckDbComparison implements AutoCloseable {
                     Path file = dir.resolve("part" + part + ".parquet");
                     duck.execute("COPY (SELECT * EXCLUDE (row_number) FROM (SELECT *, row_number() OVER () AS row_number "
                             + "FROM (" + t.query() + ")) WHERE row_number % " + t.files() + " = " + part + ") TO '" + file
-                            + "' (FORMAT PARQUET)");
+                            + "' (FORMAT PARQUET" + (t.rowGroupRows() > 0 ? ", ROW_GROUP_SIZE " + t.rowGroupRows() : "") + ")");
                 }
                 duck.execute("CREATE VIEW " + t.name() + " AS SELECT * FROM read_parquet('" + dir + "/*.parquet')");
                 ddl.append("CREATE EXTERNAL TABLE ").append(t.name()).append(" STORED AS PARQUET LOCATION '")

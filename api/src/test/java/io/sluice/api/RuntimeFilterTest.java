@@ -24,7 +24,10 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
                 new DuckDbComparison.Table("fact", "SELECT i AS id, CASE WHEN i % 97 = 0 THEN NULL ELSE i % 20000 END AS k, "
                         + "i AS v FROM range(0, 60000) r(i)", 3),
                 new DuckDbComparison.Table("dim", "SELECT i AS k, CASE WHEN i % 50 = 7 THEN 'green ' || i ELSE 'blue ' || i END "
-                        + "AS name FROM range(0, 20000) r(i)", 2));
+                        + "AS name, i // 1000 AS grp FROM range(0, 20000) r(i)", 2),
+                // one file, keys in order, row groups of about 10,000 rows: each row group's key range is narrow
+                new DuckDbComparison.Table("events", "SELECT i AS k, i * 3 AS v FROM range(0, 60000) r(i) ORDER BY i", 1,
+                        10_000));
     }
 
     private static String text(String sql) {
@@ -60,6 +63,27 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
         assertThat(passed).isGreaterThanOrEqualTo(matching);
         // 2% of the keys match; false positives are about 1% of the other 58,800 rows
         assertThat(passed).isLessThan(matching + 3000);
+    }
+
+    @Test
+    void rowGroupsOutsideTheBuildKeysRangeAreNotRead() throws Exception {
+        // grp = 3 holds keys 3000..3999: only the row groups of events whose key range meets it may join
+        String query = "SELECT count(*) AS n, sum(e.v) AS s FROM events e JOIN dim d ON e.k = d.k WHERE d.grp = 3";
+        long rowGroups = (Long) both.duck().query("SELECT count(*) FROM parquet_metadata('" + data.resolve("events")
+                + "/*.parquet') WHERE path_in_schema = 'k'").get(0).get(0);
+        long meeting = ((Number) both.duck().query("SELECT sum(row_group_num_rows) FROM parquet_metadata('"
+                + data.resolve("events") + "/*.parquet') WHERE path_in_schema = 'k' AND CAST(stats_max AS BIGINT) >= 3000 "
+                + "AND CAST(stats_min AS BIGINT) <= 3999").get(0).get(0)).longValue();
+        assertThat(rowGroups).isGreaterThanOrEqualTo(4);
+        assertThat(meeting).isLessThan(60_000 / 2);
+        String analyzed = text(PARTITIONED + "EXPLAIN ANALYZE " + query);
+        assertThat(analyzed).containsPattern("FileScanExec: events [^\\n]*runtime_pruning=\\[\\(k >= 3000\\), "
+                + "\\(k <= 3999\\)\\]");
+        assertThat(ExplainAnalyzeTest.rowsOf(analyzed, "FileScanExec: events")).isEqualTo(meeting);
+        assertThat(DuckDbOracle.normalize(both.session().sql(PARTITIONED + query))).isEqualTo(both.duck().query(query));
+        // without the filter every row group is read
+        String unfiltered = text(PARTITIONED + OFF + "EXPLAIN ANALYZE " + query);
+        assertThat(ExplainAnalyzeTest.rowsOf(unfiltered, "FileScanExec: events")).isEqualTo(60_000);
     }
 
     @Test

@@ -27,25 +27,41 @@ import java.util.List;
  * at planning time. A table with no files still has one, empty, partition. Filters offered from
  * above prune row groups whose statistics prove no row passes ({@code pruning} records them);
  * the filters themselves stay above, since a kept row group may still hold rows that fail.
+ *
+ * <p>{@code runtimePruning} holds predicates learned after planning (a bound runtime filter's key
+ * range, see {@link #withRuntimePruning}): the partitions stay (the stage's tasks are already
+ * counted), and a task whose row group they prove empty reads nothing.
  */
 public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
-        Schema schema, long estimatedRows) implements ExecutionPlan {
+        List<Expr> runtimePruning, Schema schema, long estimatedRows) implements ExecutionPlan {
     public FileScanExec {
         requireNonNull(source, "source is null");
         columns = List.copyOf(columns);
         partitions = List.copyOf(partitions);
         pruning = List.copyOf(pruning);
+        runtimePruning = List.copyOf(runtimePruning);
         requireNonNull(schema, "schema is null");
     }
 
     /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
     public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning, Schema schema) {
-        this(source, columns, partitions, pruning, schema, UNKNOWN_ROWS);
+        this(source, columns, partitions, pruning, List.of(), schema, UNKNOWN_ROWS);
     }
 
     @Override
     public ExecutionPlan withEstimatedRows(long rows) {
-        return new FileScanExec(source, columns, partitions, pruning, schema, rows);
+        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows);
+    }
+
+    /** Keeps every partition; a task whose row group {@code predicates} prove empty reads nothing. */
+    @Override
+    public ExecutionPlan withRuntimePruning(List<Expr> predicates) {
+        if (partitions.stream().allMatch(p -> p.stats().isEmpty())) {
+            return this; // no statistics (CSV): nothing to skip with
+        }
+        List<Expr> all = new ArrayList<>(runtimePruning);
+        predicates.stream().filter(p -> !all.contains(p)).forEach(all::add);
+        return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows);
     }
 
     /** Derives the schema once, here (which also checks every column exists). */
@@ -127,7 +143,12 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
     public String describe() {
         return "FileScanExec: " + source.name() + " (" + source.format().name().toLowerCase() + ", "
                 + partitions.size() + " partitions) columns=" + columns
-                + (pruning.isEmpty() ? "" : " pruning=[" + pruning.stream().map(Expr::toString).collect(Collectors.joining(", ")) + "]");
+                + (pruning.isEmpty() ? "" : " pruning=" + listed(pruning))
+                + (runtimePruning.isEmpty() ? "" : " runtime_pruning=" + listed(runtimePruning));
+    }
+
+    private static String listed(List<Expr> exprs) {
+        return exprs.stream().map(Expr::toString).collect(Collectors.joining(", ", "[", "]"));
     }
 
     @Override
@@ -135,7 +156,11 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         if (partitions.isEmpty()) {
             return BatchStream.empty();
         }
-        return BatchStream.cancellable(FileFormats.reader(source.format()).read(partitions.get(partition), source.schema(),
+        ScanPartition scanned = partitions.get(partition);
+        if (!runtimePruning.isEmpty() && !RowGroupPruner.mayMatch(scanned, runtimePruning, source.schema())) {
+            return BatchStream.empty();
+        }
+        return BatchStream.cancellable(FileFormats.reader(source.format()).read(scanned, source.schema(),
                 columns, context.batchSize(), context.allocator()), context);
     }
 }

@@ -107,6 +107,13 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
         return new FilterPushdown(new FilterExec(input, Exprs.and(all)), List.of());
     }
 
+    /** A filter passes its input's columns through, so its input can use them too. */
+    @Override
+    public ExecutionPlan withRuntimePruning(List<Expr> predicates) {
+        ExecutionPlan pruned = input.withRuntimePruning(predicates);
+        return pruned == input ? this : withNewChildren(List.of(pruned));
+    }
+
     @Override
     public String describe() {
         return "FilterExec: " + predicate;

@@ -183,6 +183,15 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
         return new FilterPushdown(new ProjectionExec(new FilterExec(input, Exprs.and(below)), exprs), remaining);
     }
 
+    /** Predicates on passed-through columns are handed to the input, rewritten to its columns. */
+    @Override
+    public ExecutionPlan withRuntimePruning(List<Expr> predicates) {
+        List<Expr> below = new ArrayList<>();
+        predicates.forEach(p -> toInput(p).ifPresent(below::add));
+        ExecutionPlan pruned = below.isEmpty() ? input : input.withRuntimePruning(below);
+        return pruned == input ? this : withNewChildren(List.of(pruned));
+    }
+
     /** A sort on passed-through columns is done below the projection, on the narrower input. */
     @Override
     public Optional<ExecutionPlan> tryPushdownSort(List<SortKey> sort, long fetch) {

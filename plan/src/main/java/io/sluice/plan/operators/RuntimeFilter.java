@@ -4,7 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Literal;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Schema;
 import java.util.List;
 
 /**
@@ -54,7 +59,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
     }
 
     /** A filter's keys, checked to be at least one and to resolve against {@code schema}. */
-    static List<Expr> checkedKeys(List<Expr> keys, io.sluice.plan.types.Schema schema) {
+    static List<Expr> checkedKeys(List<Expr> keys, Schema schema) {
         List<Expr> copy = List.copyOf(keys);
         if (copy.isEmpty()) {
             throw new IllegalArgumentException("a runtime filter needs at least one key");
@@ -143,6 +148,25 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
             count += keep ? 1 : 0;
         }
         return count;
+    }
+
+    /**
+     * The key range as predicates on the single probe key ({@code key >= min AND key <= max}, as
+     * literals of the key's type), for skipping input whose statistics lie outside it; none when
+     * the filter holds no range. With no build key at all the range is empty (min above max), so
+     * every row group is skipped.
+     */
+    List<Expr> rangePredicates(List<Expr> probeKeys, Schema probeSchema) {
+        if (!ranged || probeKeys.size() != 1) {
+            return List.of();
+        }
+        Expr key = probeKeys.get(0);
+        DataType type = key.type(probeSchema);
+        if (!type.isLongBacked()) {
+            return List.of();
+        }
+        return List.of(new Binary(BinaryOp.GT_EQ, key, new Literal(min, type)),
+                new Binary(BinaryOp.LT_EQ, key, new Literal(max, type)));
     }
 
     /** Share of the filter's bits that are set: near 1, it rejects little. */

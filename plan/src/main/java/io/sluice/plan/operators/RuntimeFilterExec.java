@@ -51,9 +51,22 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
         return new RuntimeFilterExec(input, filterId, keys, filter, rows);
     }
 
-    /** The same operator applying {@code bound}. */
+    /**
+     * The same operator applying {@code bound}; its input is told the filter's key range
+     * ({@link ExecutionPlan#withRuntimePruning}), so a Parquet scan below skips row groups outside it.
+     */
     public RuntimeFilterExec bind(RuntimeFilter bound) {
-        return new RuntimeFilterExec(input, filterId, keys, requireNonNull(bound, "bound is null"), estimatedRows);
+        requireNonNull(bound, "bound is null");
+        List<Expr> range = bound.rangePredicates(keys, input.schema());
+        return new RuntimeFilterExec(range.isEmpty() ? input : input.withRuntimePruning(range), filterId, keys, bound,
+                estimatedRows);
+    }
+
+    /** Another filter's range passes through this one to the input. */
+    @Override
+    public ExecutionPlan withRuntimePruning(List<Expr> predicates) {
+        ExecutionPlan pruned = input.withRuntimePruning(predicates);
+        return pruned == input ? this : withNewChildren(List.of(pruned));
     }
 
     public boolean bound() {

@@ -148,6 +148,17 @@ public interface ExecutionPlan {
     }
 
     /**
+     * This plan told {@code predicates} learned at run time (a bound runtime filter's key range),
+     * which it may use only to skip reading input they prove no row of passes; rows are still
+     * filtered above. Unlike {@link #pushFilters}, the answer keeps the output partitioning and the
+     * partition count: the stage's tasks are counted before run-time facts arrive. Operators that
+     * pass columns through hand the predicates on to their input; the default ignores them.
+     */
+    default ExecutionPlan withRuntimePruning(List<Expr> predicates) {
+        return this;
+    }
+
+    /**
      * A plan with a sort by {@code sort} (keeping only {@code fetch} rows per partition, or all when
      * negative) pushed into or below this operator, if it can take it.
      */
