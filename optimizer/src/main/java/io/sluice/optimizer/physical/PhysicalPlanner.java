@@ -36,6 +36,7 @@ import io.sluice.plan.operators.SortExec;
 import io.sluice.plan.operators.SortMergeJoinExec;
 import io.sluice.plan.operators.UnionExec;
 import io.sluice.plan.operators.WindowExec;
+import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.stats.Selectivity;
 import io.sluice.plan.stats.Statistics;
@@ -126,6 +127,12 @@ public final class PhysicalPlanner {
                 Filtered f = withRuntimeFilter(left, join.left(), join.leftKeys(), right, join.right(), join.rightKeys());
                 left = f.probe();
                 right = f.build();
+            } else if (type == JoinType.LEFT) {
+                // Only matched right rows are output: a small left side may filter the large right
+                // (built) one, e.g. the per-key aggregate of a decorrelated subquery (TPC-H Q20).
+                Filtered f = withRuntimeFilter(right, join.right(), join.rightKeys(), left, join.left(), join.leftKeys());
+                right = f.probe();
+                left = f.build();
             }
             return hashJoin(left, right, join, HashJoinExec.Mode.PARTITIONED, estimate);
         }
@@ -185,10 +192,40 @@ public final class PhysicalPlanner {
             return unchanged;
         }
         String id = "rf-" + runtimeFilters++;
+        double kept = survival;
         return new Filtered(
-                new RuntimeFilterExec(probe, id, probeKeys).withEstimatedRows(Math.round(probe.estimatedRows() * survival)),
+                deepest(probe, probeKeys, kept, (input, keys) -> new RuntimeFilterExec(input, id, keys)
+                        .withEstimatedRows(Math.round(input.estimatedRows() * kept))),
                 new RuntimeFilterSourceExec(build, id, buildKeys, RuntimeFilter.bitsFor(buildRows))
                         .withEstimatedRows(build.estimatedRows()));
+    }
+
+    /**
+     * {@code plan} with a filter on {@code keys} that keeps {@code kept} of their values ({@code
+     * filter} makes it over an input and the keys as that input sees them) put as deep as the operators say it may go
+     * ({@link ExecutionPlan#filterKeysOnInput}): below projections, filters and aggregates on the
+     * keys, so rows are dropped before they are aggregated and shuffled; but above a last filter
+     * over the input, which drops rows more cheaply.
+     */
+    private static ExecutionPlan deepest(ExecutionPlan plan, List<Expr> keys, double kept,
+            java.util.function.BiFunction<ExecutionPlan, List<Expr>, ExecutionPlan> filter) {
+        if (plan.children().size() == 1) {
+            java.util.Optional<List<Expr>> below = plan.filterKeysOnInput(keys);
+            if (below.isPresent()) {
+                ExecutionPlan input = plan.children().get(0);
+                boolean inputTakesIt = input.children().size() == 1 && input.filterKeysOnInput(below.get()).isPresent();
+                // Above a last filter (rows dropped, columns kept) rather than below it: fewer rows to test.
+                boolean filters = plan.cardinalityEffect() == CardinalityEffect.LOWER_EQUAL
+                        && plan.schema().equals(input.schema());
+                if (inputTakesIt || !filters) {
+                    // operators above the filter see the kept share of the key values (and so of groups)
+                    ExecutionPlan above = plan.withNewChildren(List.of(deepest(input, below.get(), kept, filter)));
+                    return plan.estimatedRows() < 0 ? above
+                            : above.withEstimatedRows(Math.round(plan.estimatedRows() * kept));
+                }
+            }
+        }
+        return filter.apply(plan, keys);
     }
 
     /** The plan with every filter node replaced by its input (the schema stays the same). */

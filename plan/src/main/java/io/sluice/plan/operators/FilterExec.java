@@ -20,6 +20,7 @@ import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.physical.UnaryExec;
 import java.util.List;
+import java.util.Optional;
 
 /** Keeps rows whose predicate is true. Keeps its input's partitioning and order. */
 public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties, long estimatedRows) implements UnaryExec {
@@ -105,6 +106,12 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
             }
         }
         return new FilterPushdown(new FilterExec(input, Exprs.and(all)), List.of());
+    }
+
+    /** A filter keeps rows as they are: another filter commutes with it. */
+    @Override
+    public Optional<List<Expr>> filterKeysOnInput(List<Expr> keys) {
+        return Optional.of(keys);
     }
 
     /** A filter passes its input's columns through, so its input can use them too. */

@@ -123,6 +123,30 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
     }
 
     /**
+     * Keys that are group-key columns: a group exists exactly when an input row with its key does,
+     * and its aggregates see only rows of its key, so dropping rows by key commutes with grouping.
+     */
+    @Override
+    public Optional<List<Expr>> filterKeysOnInput(List<Expr> keys) {
+        List<Expr> below = new ArrayList<>(keys.size());
+        for (Expr key : keys) {
+            Expr group = null;
+            if (Exprs.unalias(key) instanceof Column c) {
+                for (Expr g : groupBy) {
+                    if (g.name().equals(c.column())) {
+                        group = Exprs.unalias(g);
+                    }
+                }
+            }
+            if (group == null) {
+                return Optional.empty();
+            }
+            below.add(group);
+        }
+        return Optional.of(below);
+    }
+
+    /**
      * Final: keys keep their names, so the input's key partitioning describes the output too.
      * Partial: each output row is produced in the partition its input rows were in, so an input
      * hashed or range-partitioned on (expressions known equal to) grouping columns stays so on those

@@ -183,6 +183,20 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
         return new FilterPushdown(new ProjectionExec(new FilterExec(input, Exprs.and(below)), exprs), remaining);
     }
 
+    /** Keys on passed-through columns, rewritten to the input's columns. */
+    @Override
+    public Optional<List<Expr>> filterKeysOnInput(List<Expr> keys) {
+        List<Expr> below = new ArrayList<>(keys.size());
+        for (Expr key : keys) {
+            Optional<Expr> rewritten = toInput(key);
+            if (rewritten.isEmpty()) {
+                return Optional.empty();
+            }
+            below.add(rewritten.get());
+        }
+        return Optional.of(below);
+    }
+
     /** Predicates on passed-through columns are handed to the input, rewritten to its columns. */
     @Override
     public ExecutionPlan withRuntimePruning(List<Expr> predicates) {

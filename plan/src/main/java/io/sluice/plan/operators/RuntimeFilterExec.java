@@ -11,6 +11,7 @@ import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.physical.UnaryExec;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A runtime filter on a join's probe side: passes the rows of {@code input} whose {@code keys} may
@@ -60,6 +61,12 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
         List<Expr> range = bound.rangePredicates(keys, input.schema());
         return new RuntimeFilterExec(range.isEmpty() ? input : input.withRuntimePruning(range), filterId, keys, bound,
                 estimatedRows);
+    }
+
+    /** Another filter commutes with this one. */
+    @Override
+    public Optional<List<Expr>> filterKeysOnInput(List<Expr> keys) {
+        return Optional.of(keys);
     }
 
     /** Another filter's range passes through this one to the input. */

@@ -148,6 +148,18 @@ public interface ExecutionPlan {
     }
 
     /**
+     * Whether a filter on {@code keys} (expressions over this operator's output) may go below it:
+     * if dropping the input rows whose keys, as returned, fail a test drops exactly the output
+     * rows whose {@code keys} fail it and changes no other output row, the keys over the only
+     * input; else empty (the default). A filter, a projection passing the key columns through and
+     * an aggregate grouping by them answer; a limit or a join does not. The planner uses it to put
+     * a runtime filter as deep as it can go, e.g. below an aggregate into the scan's stage.
+     */
+    default Optional<List<Expr>> filterKeysOnInput(List<Expr> keys) {
+        return Optional.empty();
+    }
+
+    /**
      * This plan told {@code predicates} learned at run time (a bound runtime filter's key range),
      * which it may use only to skip reading input they prove no row of passes; rows are still
      * filtered above. Unlike {@link #pushFilters}, the answer keeps the output partitioning and the

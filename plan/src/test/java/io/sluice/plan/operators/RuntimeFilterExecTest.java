@@ -105,6 +105,25 @@ class RuntimeFilterExecTest {
     }
 
     @Test
+    void aFilterOnKeysGoesBelowProjectionsFiltersAndAggregatesOnThem() {
+        MemorySourceExec in = JoinTestSupport.source(probe, new Partitioning.Single(), row -> 0, 1000);
+        Expr k1 = new Column("l.k1");
+        Expr v = new Column("l.v");
+        ProjectionExec renamed = new ProjectionExec(in, List.of(new io.sluice.plan.expr.Alias(k1, "key"),
+                new io.sluice.plan.expr.Alias(new io.sluice.plan.expr.Binary(io.sluice.plan.expr.BinaryOp.ADD, v,
+                        io.sluice.plan.expr.Literal.of(1L)), "w")));
+        assertThat(renamed.filterKeysOnInput(List.of(new Column("key")))).contains(List.of(k1));
+        assertThat(renamed.filterKeysOnInput(List.of(new Column("w")))).as("a computed column").isEmpty();
+        FilterExec filtered = new FilterExec(in, new io.sluice.plan.expr.Binary(io.sluice.plan.expr.BinaryOp.GT, v,
+                io.sluice.plan.expr.Literal.of(5L)));
+        assertThat(filtered.filterKeysOnInput(List.of(k1))).contains(List.of(k1));
+        HashAggregateExec grouped = HashAggregateExec.partial(in, List.of(k1), List.of());
+        assertThat(grouped.filterKeysOnInput(List.of(new Column(k1.name())))).contains(List.of(k1));
+        assertThat(grouped.filterKeysOnInput(List.of(v))).as("not a group key").isEmpty();
+        assertThat(HashAggregateExec.partial(in, List.of(), List.of()).filterKeysOnInput(List.of(k1))).isEmpty();
+    }
+
+    @Test
     void partialsOfDifferentSizesDoNotMerge() {
         RuntimeFilter small = new RuntimeFilter(new long[128], true, 0, 0, 0);
         RuntimeFilter large = new RuntimeFilter(new long[256], true, 0, 0, 0);
