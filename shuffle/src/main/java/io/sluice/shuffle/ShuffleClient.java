@@ -290,8 +290,13 @@ public final class ShuffleClient implements AutoCloseable {
         Set<Channel> channels = open.get(key);
         if (channels != null) {
             IOException reason = new IOException("the connection was dropped: " + LOST_SERVER);
-            // on each channel's event loop: the response in progress fails first, then the channel closes
-            channels.forEach(channel -> channel.pipeline().fireExceptionCaught(reason));
+            // on each channel's event loop: the response in progress fails first, then the channel closes;
+            // a channel closed meanwhile has no handler left to tell (the event would reach the pipeline's tail)
+            channels.forEach(channel -> channel.eventLoop().execute(() -> {
+                if (channel.pipeline().get(ResponseHandler.class) != null) {
+                    channel.pipeline().fireExceptionCaught(reason);
+                }
+            }));
         }
     }
 
