@@ -214,9 +214,17 @@ final class HashJoinStream implements BatchStream {
         while (cursorRow < probeRows && n < batchSize) {
             int r = cursorRow;
             int total = candidateCount(r);
+            if (total == 0) {
+                cursorRow++; // no candidate (most probe rows of a selective join): nothing to copy
+                continue;
+            }
             int take = Math.min(total - cursorOffset, batchSize - n);
             int own = candidateLength[r];
-            if (cursorOffset + take <= own) {
+            if (take == 1 && cursorOffset < own) {
+                // one build row per key (a join on a unique key): no range copy
+                buildIdx[n] = buildOrder[candidateFrom[r] + cursorOffset];
+                probeIdx[n++] = r;
+            } else if (cursorOffset + take <= own) {
                 // The common case: a run of the key's own group.
                 int from = candidateFrom[r] + cursorOffset;
                 System.arraycopy(buildOrder, from, buildIdx, n, take);
