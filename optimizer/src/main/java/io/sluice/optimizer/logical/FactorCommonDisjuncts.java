@@ -89,7 +89,8 @@ public final class FactorCommonDisjuncts implements NodeRule {
         return Exprs.and(out);
     }
 
-    private static List<Expr> disjuncts(Expr e) {
+    /** The branches of an OR (nested ORs flattened); {@code e} alone when it is not one. */
+    static List<Expr> disjuncts(Expr e) {
         List<Expr> out = new ArrayList<>();
         collectDisjuncts(e, out);
         return out;
@@ -104,7 +105,8 @@ public final class FactorCommonDisjuncts implements NodeRule {
         }
     }
 
-    private static Expr or(List<Expr> parts) {
+    /** The OR of {@code parts}, left to right. */
+    static Expr or(List<Expr> parts) {
         Expr out = parts.get(0);
         for (Expr p : parts.subList(1, parts.size())) {
             out = new Binary(BinaryOp.OR, out, p);

@@ -68,7 +68,8 @@ public final class LogicalOptimizer {
      * The standard rules, in order: decorrelate subqueries into joins first (the other rules do not
      * look into subquery plans), then simplify expressions (so constant predicates are literals),
      * then remove trivial nodes, merge filters, factor what every branch of an OR shares (a join key
-     * in each branch stands alone), push filters (pushing can expose join equalities, which then
+     * in each branch stands alone), derive from an OR over a join's two sides what each side's rows
+     * must satisfy, push filters (pushing can expose join equalities, which then
      * become keys), reorder inner joins once their predicates are keys ({@code joinReorder},
      * {@code sluice.optimizer.join-reorder}; exhaustive up to {@code dpLimit} relations,
      * {@code sluice.optimizer.join-reorder.dp-limit}), merge projections, push limits, and prune
@@ -81,6 +82,7 @@ public final class LogicalOptimizer {
                 new EliminateTrivialNodes(),
                 new MergeFilters(),
                 new FactorCommonDisjuncts(),
+                new InferSidePredicatesFromDisjunctions(),
                 new PushDownFilter(),
                 new ExtractEquijoinPredicate()));
         if (joinReorder) {
