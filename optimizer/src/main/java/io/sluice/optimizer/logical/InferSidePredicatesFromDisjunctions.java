@@ -5,7 +5,6 @@ import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Join;
-import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
@@ -43,17 +42,13 @@ public final class InferSidePredicatesFromDisjunctions implements NodeRule {
     @Override
     public LogicalPlan applyToNode(LogicalPlan node) {
         if (node instanceof Filter f && f.input() instanceof Join j) {
-            JoinType type = j.type();
-            Join derived = withDerived(j, Exprs.conjuncts(f.predicate()), j.schema(), !type.preservesRight(),
-                    type == JoinType.INNER || type == JoinType.RIGHT);
+            Join derived = withDerived(j, Exprs.conjuncts(f.predicate()), j.schema(),
+                    PushDownFilter.aboveIntoLeft(j.type()), PushDownFilter.aboveIntoRight(j.type()));
             return derived == j ? f : new Filter(derived, f.predicate());
         }
         if (node instanceof Join j && j.filter() != null) {
-            JoinType type = j.type();
-            boolean intoLeft = type == JoinType.INNER || type == JoinType.RIGHT || type == JoinType.LEFT_SEMI;
-            boolean intoRight = type == JoinType.INNER || type == JoinType.LEFT || type == JoinType.LEFT_SEMI
-                    || type == JoinType.LEFT_ANTI || type == JoinType.LEFT_MARK;
-            return withDerived(j, Exprs.conjuncts(j.filter()), j.combinedSchema(), intoLeft, intoRight);
+            return withDerived(j, Exprs.conjuncts(j.filter()), j.combinedSchema(),
+                    PushDownFilter.residualIntoLeft(j.type()), PushDownFilter.residualIntoRight(j.type()));
         }
         return node;
     }

@@ -158,10 +158,7 @@ public final class PushDownFilter implements NodeRule {
 
     /** A filter above a join: conjuncts on one side go into that side unless the join pads it with NULLs. */
     private static LogicalPlan intoJoin(Filter filter, Join j, List<Expr> conjuncts) {
-        JoinType type = j.type();
-        boolean intoLeft = !type.preservesRight();
-        boolean intoRight = type == JoinType.INNER || type == JoinType.RIGHT;
-        Split split = split(conjuncts, j, j.schema(), intoLeft, intoRight);
+        Split split = split(conjuncts, j, j.schema(), aboveIntoLeft(j.type()), aboveIntoRight(j.type()));
         if (split.left.isEmpty() && split.right.isEmpty()) {
             return filter;
         }
@@ -173,16 +170,34 @@ public final class PushDownFilter implements NodeRule {
         if (j.filter() == null) {
             return j;
         }
-        JoinType type = j.type();
-        boolean intoLeft = type == JoinType.INNER || type == JoinType.RIGHT || type == JoinType.LEFT_SEMI;
-        boolean intoRight = type == JoinType.INNER || type == JoinType.LEFT || type == JoinType.LEFT_SEMI
-                || type == JoinType.LEFT_ANTI || type == JoinType.LEFT_MARK;
-        Split split = split(Exprs.conjuncts(j.filter()), j, j.combinedSchema(), intoLeft, intoRight);
+        Split split = split(Exprs.conjuncts(j.filter()), j, j.combinedSchema(), residualIntoLeft(j.type()),
+                residualIntoRight(j.type()));
         if (split.left.isEmpty() && split.right.isEmpty()) {
             return j;
         }
         Join sides = withSides(j, split);
         return sides.withCondition(sides.leftKeys(), sides.rightKeys(), split.stay.isEmpty() ? null : Exprs.and(split.stay));
+    }
+
+    /** Whether a one-side conjunct of a filter above a join of {@code type} may move into its left input. */
+    static boolean aboveIntoLeft(JoinType type) {
+        return !type.preservesRight();
+    }
+
+    /** Whether a one-side conjunct of a filter above a join of {@code type} may move into its right input. */
+    static boolean aboveIntoRight(JoinType type) {
+        return type == JoinType.INNER || type == JoinType.RIGHT;
+    }
+
+    /** Whether a one-side conjunct of the residual filter of a join of {@code type} may move into its left input. */
+    static boolean residualIntoLeft(JoinType type) {
+        return type == JoinType.INNER || type == JoinType.RIGHT || type == JoinType.LEFT_SEMI;
+    }
+
+    /** Whether a one-side conjunct of the residual filter of a join of {@code type} may move into its right input. */
+    static boolean residualIntoRight(JoinType type) {
+        return type == JoinType.INNER || type == JoinType.LEFT || type == JoinType.LEFT_SEMI
+                || type == JoinType.LEFT_ANTI || type == JoinType.LEFT_MARK;
     }
 
     /** Conjuncts sorted into those for the left input, for the right input (rebased) and those that stay. */
