@@ -27,7 +27,7 @@ import java.util.Set;
  * in the test suite:
  *
  * <pre>
- * bin/bench MemoryBenchmark [full] [scale=0.1] [memory=64m] [dir=/tmp/sluice-memory-bench] [runs=1] [timeout=1800]
+ * bin/bench MemoryBenchmark [full] [scale=0.1] [memory=64m] [dir=/tmp/sluice-memory-bench] [runs=1] [warmups=0] [timeout=1800]
  * </pre>
  *
  * <p>{@code full} (or {@code scale=1}) is the issue's sizes; the default scale 0.1 is a quick check
@@ -63,6 +63,7 @@ public final class MemoryBenchmark {
         String memoryLabel = "64m";
         Path dir = Path.of("/tmp/sluice-memory-bench");
         int runs = 1;
+        int warmups = 0;
         long timeoutSeconds = 1800;
         for (String arg : args) {
             String[] kv = arg.split("=", 2);
@@ -75,9 +76,10 @@ public final class MemoryBenchmark {
                 }
                 case "dir" -> dir = Path.of(kv[1]);
                 case "runs" -> runs = Integer.parseInt(kv[1]);
+                case "warmups" -> warmups = Integer.parseInt(kv[1]);
                 case "timeout" -> timeoutSeconds = Long.parseLong(kv[1]);
                 default -> throw new IllegalArgumentException("unknown argument " + arg
-                        + "; use full, scale=, memory=, dir=, runs=, timeout=");
+                        + "; use full, scale=, memory=, dir=, runs=, warmups=, timeout=");
             }
         }
         long sortRows = Math.max(1000, Math.round(20_000_000 * scale));
@@ -97,19 +99,19 @@ public final class MemoryBenchmark {
                 s.execute("SET threads = 2");
             }
             for (Job job : jobs) {
-                duck.put(job.name, runDuckDb(duckdb, job, runs));
+                duck.put(job.name, runDuckDb(duckdb, job, warmups, runs));
             }
             LocalCluster.Options base = LocalCluster.Options.of(2).withJobTimeout(Duration.ofSeconds(timeoutSeconds));
             // both clusters up at once; per job the default-memory run first, so that the small-memory
             // run (the subject) does not also pay for the JVM's warm-up
             try (Session small = Session.local(base.withWorkerMemory(memory)); Session large = Session.local(base)) {
                 for (Job job : jobs) {
-                    unlimited.put(job.name, runSluice(large, "unlimited", job, runs, duckdb));
-                    limited.put(job.name, runSluice(small, memoryLabel, job, runs, duckdb));
+                    unlimited.put(job.name, runSluice(large, "unlimited", job, warmups, runs, duckdb));
+                    limited.put(job.name, runSluice(small, memoryLabel, job, warmups, runs, duckdb));
                 }
             }
         }
-        print(jobs, memoryLabel, scale, runs, limited, unlimited, duck);
+        print(jobs, memoryLabel, scale, warmups, runs, limited, unlimited, duck);
     }
 
     private static List<Job> prepare(Path dir, long sortRows, long groupKeys, long buildRows) throws Exception {
@@ -146,18 +148,20 @@ public final class MemoryBenchmark {
         return n % 1_000_000 == 0 ? n / 1_000_000 + "M" : String.format(Locale.ROOT, "%.1fM", n / 1e6);
     }
 
-    private static Outcome runDuckDb(Connection duckdb, Job job, int runs) {
+    private static Outcome runDuckDb(Connection duckdb, Job job, int warmups, int runs) {
         Outcome out = new Outcome();
         List<Double> times = new ArrayList<>();
         try {
-            for (int r = 0; r < runs; r++) {
+            for (int r = -warmups; r < runs; r++) {
                 long start = System.nanoTime();
                 try (Statement s = duckdb.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN ANALYZE " + job.duckSql)) {
                     while (rs.next()) {
                         rs.getString(1);
                     }
                 }
-                times.add((System.nanoTime() - start) / 1e6);
+                if (r >= 0) {
+                    times.add((System.nanoTime() - start) / 1e6);
+                }
             }
             out.ms = RangeSortBenchmark.median(times);
         } catch (java.sql.SQLException e) {
@@ -168,7 +172,7 @@ public final class MemoryBenchmark {
         return out;
     }
 
-    private static Outcome runSluice(Session session, String setup, Job job, int runs, Connection duckdb) {
+    private static Outcome runSluice(Session session, String setup, Job job, int warmups, int runs, Connection duckdb) {
         Outcome out = new Outcome();
         List<Double> times = new ArrayList<>();
         long spilled = 0;
@@ -176,6 +180,9 @@ public final class MemoryBenchmark {
         try {
             session.sql(statementsOf(job.settings, "CREATE"));
             String set = statementsOf(job.settings, "SET");
+            for (int r = 0; r < warmups; r++) {
+                RangeSortBenchmark.time(session, set, job.sql, job.resultRows, false, new RangeSortBenchmark.Timeline());
+            }
             for (int r = 0; r < runs; r++) {
                 Set<String> before = Set.copyOf(session.localCluster().coordinator().jobMetrics().keySet());
                 double[] t = RangeSortBenchmark.time(session, set, job.sql, job.resultRows, false, new RangeSortBenchmark.Timeline());
@@ -235,11 +242,11 @@ public final class MemoryBenchmark {
         }
     }
 
-    private static void print(List<Job> jobs, String mem, double scale, int runs, Map<String, Outcome> limited,
+    private static void print(List<Job> jobs, String mem, double scale, int warmups, int runs, Map<String, Outcome> limited,
             Map<String, Outcome> unlimited, Map<String, Outcome> duck) {
         System.out.println();
-        System.out.printf(Locale.ROOT, "2 workers, scale %s, median of %d run%s; unlimited = default worker memory (%s each); "
-                + "duckdb threads=2%n", scale, runs, runs == 1 ? "" : "s",
+        System.out.printf(Locale.ROOT, "2 workers, scale %s, median of %d run%s after %d warm-up%s; unlimited = default worker memory (%s each); "
+                + "duckdb threads=2%n", scale, runs, runs == 1 ? "" : "s", warmups, warmups == 1 ? "" : "s",
                 Bytes.format(Math.max(1, io.sluice.worker.WorkerSettings.defaultMemory() / 2)));
         String header = String.format(Locale.ROOT, "| %-24s | %10s | %10s | %10s | %8s | %9s | %9s | %10s | %10s | %-9s | %-9s |",
                 "job", mem + " ms", "unlim ms", "duckdb ms", mem + "/unl", mem + "/duck", "unl/duck", "spill " + mem,
