@@ -324,7 +324,12 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
         private void replaySpill() {
             WindowSpill ended = spill;
             spill = null;
-            replay = ended.replay();
+            try {
+                replay = ended.replay();
+            } catch (RuntimeException | Error e) {
+                ended.close();
+                throw e;
+            }
         }
 
         /**
