@@ -16,7 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two workers of 4 MiB each: a sort, a GROUP BY with many keys and a join whose build side is
  * several times the memory spill and still answer as DuckDB does; a window holds one partition at
- * a time; a join whose one key, or a window whose one partition, cannot fit fails once with the memory message and the same workers answer the next query; a result over
+ * a time, and one partition larger than memory goes to disk and answers as DuckDB does; a join
+ * whose one key, or a window (with lag) whose one partition, cannot fit fails once with the memory
+ * message and the same workers answer the next query; a result over
  * sluice.result.max-bytes fails. After every query no spill file is left and every worker's
  * memory is unreserved.
  */
@@ -87,14 +89,26 @@ class MemoryLimitsTest {
     }
 
     @Test
-    void aWindowHoldsOnePartitionAtATimeAndOneTooLargeFailsNamingTheWindow() throws Exception {
+    void aWindowHoldsOnePartitionAtATimeSpillsOneTooLargeAndFailsNamingTheWindowWhenItCannot() throws Exception {
         // 50,000 partitions of four rows: the open partition is tiny whatever the table's size
         String sql = "SELECT k, count(*) AS n, sum(r) AS total FROM (SELECT k, row_number() OVER (PARTITION BY k ORDER BY id) AS r "
                 + "FROM t) GROUP BY k";
         assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(session.sql(sql)))).isEqualTo(DuckDbOracle.sorted(duck.query(sql)));
         assertCleanWorkers();
-        // one partition of all 200,000 rows with their 40-character strings: more than a worker's 4 MiB
-        assertThatThrownBy(() -> session.sql("SELECT max(r) FROM (SELECT s, sum(id) OVER (ORDER BY id) AS r FROM t)")
+        // one partition of all 200,000 rows with their 40-character strings, several times a worker's
+        // 4 MiB, ordered by k (peer groups of four rows): it goes to disk and is computed from there
+        String onePartition = "SELECT count(*) AS c, max(s) AS ms, sum(rn) AS rn, sum(rk) AS rk, sum(dr) AS dr, sum(nt) AS nt, "
+                + "sum(run) AS run, sum(round(pr * 199999)) AS pr, sum(round(cd * 200000)) AS cd, max(n) AS n, min(lo) AS lo "
+                + "FROM (SELECT s, row_number() OVER (ORDER BY k) AS rn, rank() OVER (ORDER BY k) AS rk, "
+                + "dense_rank() OVER (ORDER BY k) AS dr, ntile(7) OVER (ORDER BY k) AS nt, sum(id) OVER (ORDER BY k) AS run, "
+                + "percent_rank() OVER (ORDER BY k) AS pr, cume_dist() OVER (ORDER BY k) AS cd, "
+                + "count(*) OVER (ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS n, "
+                + "min(s) OVER (ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS lo FROM t)";
+        assertThat(DuckDbOracle.normalize(session.sql(onePartition))).isEqualTo(duck.query(onePartition));
+        assertThat(analyze("", onePartition)).containsPattern("WindowExec.*spills=[1-9]");
+        assertCleanWorkers();
+        // lag needs the rows around each row: such a window still needs its partition in memory
+        assertThatThrownBy(() -> session.sql("SELECT max(r) FROM (SELECT s, lag(id) OVER (ORDER BY id) AS r FROM t)")
                 .collect())
                 .isInstanceOf(SluiceException.class)
                 .hasMessageContaining("WindowExec")

@@ -105,7 +105,7 @@ public final class RangeSortBenchmark {
      * figure that other processes' load inflates far less than wall time), and the index of the
      * run's first event in {@code timeline}.
      */
-    private static double[] time(Session session, String set, String sql, long rows, boolean verbose, Timeline timeline) {
+    static double[] time(Session session, String set, String sql, long rows, boolean verbose, Timeline timeline) {
         com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
                 java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         int firstEvent = timeline.mark();
@@ -130,7 +130,7 @@ public final class RangeSortBenchmark {
      * {@link DagScheduler#SAMPLE_STAGE_OFFSET}) reports no completion; it lasts until the next
      * stage is handed out (so it includes computing the boundaries).
      */
-    private static final class Timeline implements DagScheduler.StageListener {
+    static final class Timeline implements DagScheduler.StageListener {
         private final List<long[]> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 
         @Override
@@ -183,7 +183,7 @@ public final class RangeSortBenchmark {
      * over the same files (row numbers from DuckDB's own ORDER BY k, x; rows tied on (k, x) share
      * k, so the weighted sum does not depend on how ties are broken).
      */
-    private static void verify(Session session, String sql, Path data) throws Exception {
+    static void verify(Session session, String sql, Path data) throws Exception {
         long start = System.nanoTime();
         byte[] ipc = session.localCluster().runSql(sql);
         long rows = 0;
@@ -231,13 +231,24 @@ public final class RangeSortBenchmark {
                 + "DuckDB's (%.0f s)%n", rows, (System.nanoTime() - start) / 1e9);
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         List<Double> sorted = new ArrayList<>(values);
         sorted.sort(null);
         return sorted.get(sorted.size() / 2);
     }
 
-    private static void generate(Path data, long rows) throws Exception {
+    /** The sort's data: a BIGINT key with many duplicates, a DOUBLE second key and a BIGINT payload (see the class comment). */
+    static void generate(Path data, long rows) throws Exception {
+        writeParquet(data, rows, "(i * 2654435761) % " + Math.max(1, rows / 4) + " AS k, "
+                + "CAST((i * 40503) % 1000003 AS DOUBLE) / 7 AS x, i AS v");
+    }
+
+    /**
+     * Writes {@code rows} rows of {@code columns} (a DuckDB select list over the row number
+     * {@code i}) as 8 Parquet files under {@code data}, unless a finished copy is already there
+     * (marked by {@code _SUCCESS}).
+     */
+    static void writeParquet(Path data, long rows, String columns) throws Exception {
         if (Files.exists(data.resolve("_SUCCESS"))) {
             return;
         }
@@ -247,9 +258,8 @@ public final class RangeSortBenchmark {
             for (int f = 0; f < 8; f++) {
                 long from = f * perFile;
                 long to = Math.min(rows, from + perFile);
-                s.execute("COPY (SELECT (i * 2654435761) % " + Math.max(1, rows / 4) + " AS k, "
-                        + "CAST((i * 40503) % 1000003 AS DOUBLE) / 7 AS x, i AS v FROM range(" + from
-                        + ", " + to + ") r(i)) TO '" + data.resolve("part-" + f + ".parquet") + "' (FORMAT PARQUET)");
+                s.execute("COPY (SELECT " + columns + " FROM range(" + from + ", " + to + ") r(i)) TO '"
+                        + data.resolve("part-" + f + ".parquet") + "' (FORMAT PARQUET)");
             }
         }
         Files.createFile(data.resolve("_SUCCESS"));

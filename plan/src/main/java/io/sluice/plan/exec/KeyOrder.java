@@ -86,8 +86,17 @@ public final class KeyOrder {
      * comparisons.
      */
     public int[] sortedIndexes(Col[] keys, int rows) {
+        return sortedIndexes(keys, rows, true);
+    }
+
+    /**
+     * The same; with {@code radix} false, always the comparison merge sort, whose only memory
+     * besides the returned index is one int per row ({@link #sortMemory}): the path for a sort
+     * whose task cannot have the radix sort's scratch arrays.
+     */
+    public int[] sortedIndexes(Col[] keys, int rows, boolean radix) {
         Col first = keys[0];
-        if (!isNumeric(first)) {
+        if (!radix || !isNumeric(first)) {
             int[] index = identity(rows);
             mergeSort(index, 0, rows, keys, null, null, new int[rows]);
             return index;
@@ -122,6 +131,27 @@ public final class KeyOrder {
             return out;
         }
         return index;
+    }
+
+    /**
+     * Heap bytes {@link #sortedIndexes(Col[], int, boolean)} allocates for {@code rows} rows of
+     * {@code keys}, the returned index included (an upper bound, so a caller can reserve it first).
+     * The radix path holds per row the index (4 bytes), the normalized first key (8), its two radix
+     * buffers (16), the index's radix buffer (4), merge scratch (4), the reordered index when NULLs
+     * go first (4) and a normalized copy of each later numeric key (8 each): 40 bytes plus 8 per
+     * later numeric key. The comparison sort holds the index and its merge scratch: 8 bytes.
+     */
+    public long sortMemory(Col[] keys, int rows, boolean radix) {
+        if (!radix || !isNumeric(keys[0])) {
+            return 8L * rows;
+        }
+        long perRow = 40;
+        for (int k = 1; k < keys.length; k++) {
+            if (isNumeric(keys[k])) {
+                perRow += 8;
+            }
+        }
+        return perRow * rows;
     }
 
     /** Below this many rows a merge sort beats the radix sort's fixed cost (its 8 x 256 counters). */

@@ -155,9 +155,16 @@ public final class SpillRun {
         private final Schema schema;
         private final InputStream in;
         private final ArrowStreamReader reader;
+        private final boolean deleteOnClose;
         private boolean closed;
 
         public Reader(Path file, Schema schema, BufferAllocator allocator) {
+            this(file, schema, allocator, true);
+        }
+
+        /** With {@code deleteOnClose} false, the file stays for another read (whose reader deletes it). */
+        public Reader(Path file, Schema schema, BufferAllocator allocator, boolean deleteOnClose) {
+            this.deleteOnClose = deleteOnClose;
             this.file = requireNonNull(file, "file is null");
             this.schema = requireNonNull(schema, "schema is null");
             try {
@@ -196,7 +203,9 @@ public final class SpillRun {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot close spill file " + file, e);
             } finally {
-                SpillFiles.delete(file);
+                if (deleteOnClose) {
+                    SpillFiles.delete(file);
+                }
             }
         }
     }

@@ -101,7 +101,7 @@ final class AggregateStream implements BatchStream {
             try (Batch b = batch) {
                 aggregate.consume(b, table, accumulators);
             }
-            long bytes = tableBytes();
+            long bytes = tableBytes() + spillSortHeadroom();
             if (reservation.tryResize(bytes)) {
                 continue;
             }
@@ -125,6 +125,17 @@ final class AggregateStream implements BatchStream {
         }
     }
 
+    /**
+     * What a final aggregate keeps reserved beyond its table for sorting the table when it spills
+     * (the radix sort's index and scratch arrays, {@link io.sluice.plan.exec.KeyOrder#sortMemory}:
+     * 40 bytes a group and 8 per later key), so that the sort can have them then, when the pool is
+     * short; a partial aggregate emits instead of sorting.
+     */
+    private long spillSortHeadroom() {
+        int keys = aggregate.groupBy().size();
+        return partial || keys == 0 ? 0 : (40L + 8L * (keys - 1)) * table.groupCount();
+    }
+
     /** Writes the table as partial states sorted by key to a run, and starts an empty table. */
     private void spillTable() {
         if (sorter == null) {
@@ -136,6 +147,8 @@ final class AggregateStream implements BatchStream {
         }
         int groups = table.groupCount();
         if (groups > 0) {
+            // the headroom goes back to the pool, for the sorter to take for sorting the run
+            reservation.resize(Math.min(reservation.size(), tableBytes()));
             Col[] states = aggregate.output(table, accumulators, 0, groups, true);
             Col[] keys = java.util.Arrays.copyOf(states, aggregate.groupBy().size());
             sorter.writeRun(states, keys, groups);

@@ -29,6 +29,15 @@ final class ColChunks {
         return out;
     }
 
+    /** Rows {@code [from, from + count)} of every column. */
+    static Col[] slice(Col[] columns, int from, int count) {
+        Col[] out = new Col[columns.length];
+        for (int c = 0; c < out.length; c++) {
+            out[c] = columns[c].slice(from, count);
+        }
+        return out;
+    }
+
     /** Rows {@code rows[0..count)} of every column. */
     static Col[] gather(Col[] columns, int[] rows, int count) {
         Col[] out = new Col[columns.length];

@@ -18,7 +18,9 @@ import java.util.List;
 
 /**
  * The buffer of a full sort, within the task's memory. Rows are buffered as heap chunks under a
- * reservation of twice their size (sorting makes a contiguous copy while the chunks still live).
+ * reservation of twice their size (sorting makes a contiguous copy while the chunks still live)
+ * plus what sorting them takes (the radix sort's index and scratch arrays, {@link KeyOrder#sortMemory}),
+ * so that the sort of a full buffer never needs more than the buffer holds.
  * When the reservation is refused, the buffered rows are sorted and written as one run of
  * compressed Arrow IPC ({@link SpillRun}) and the memory is given back; at the end the runs and
  * the rest are merged ({@link RunMerger}). Without a spill the sort runs in memory as before.
@@ -51,7 +53,7 @@ final class ExternalSorter implements AutoCloseable {
         if (rows == 0) {
             return;
         }
-        long cost = 2 * (HeapSize.of(columns) + HeapSize.of(keyColumns));
+        long cost = 2 * (HeapSize.of(columns) + HeapSize.of(keyColumns)) + order.sortMemory(keyColumns, rows, true);
         if (!reservation.tryGrow(cost)) {
             if (buffered > 0) {
                 spill();
@@ -140,7 +142,7 @@ final class ExternalSorter implements AutoCloseable {
         return file;
     }
 
-    /** Sorts the buffered rows, writes them as one run and gives their memory back. */
+    /** Sorts the buffered rows (their sort's memory reserved with them), writes them as one run and gives their memory back. */
     private void spill() {
         Col[] all = ColChunks.concat(columnChunks);
         Col[] keyColumns = ColChunks.concat(keyChunks);
@@ -148,19 +150,37 @@ final class ExternalSorter implements AutoCloseable {
         columnChunks.clear();
         keyChunks.clear();
         buffered = 0;
-        writeRun(all, keyColumns, rows);
+        long start = System.nanoTime();
+        writeSorted(all, keyColumns, order.sortedIndexes(keyColumns, rows), rows, start);
         reservation.free();
     }
 
     /**
      * Sorts rows the caller holds (and has reserved memory for) and writes them as one run: an
-     * aggregate moving its table to disk.
+     * aggregate moving its table to disk. The sort's own memory is reserved here: the radix sort's
+     * if the pool gives it, else the comparison sort's, which needs little ({@link KeyOrder#sortMemory}).
      */
     void writeRun(Col[] all, Col[] keyColumns, int rows) {
         long start = System.nanoTime();
+        long radix = order.sortMemory(keyColumns, rows, true);
+        boolean fast = reservation.tryGrow(radix);
+        long held = fast ? radix : order.sortMemory(keyColumns, rows, false);
+        if (!fast) {
+            reservation.grow(held);
+        }
+        int[] sorted;
+        try {
+            sorted = order.sortedIndexes(keyColumns, rows, fast);
+        } finally {
+            reservation.shrink(held);
+        }
+        writeSorted(all, keyColumns, sorted, rows, start);
+    }
+
+    /** Writes rows {@code sorted[0..rows)} of {@code all} as one run. */
+    private void writeSorted(Col[] all, Col[] keyColumns, int[] sorted, int rows, long start) {
         long rowBytes = (HeapSize.of(all) + HeapSize.of(keyColumns)) / Math.max(1, rows);
         runBatchBytes = Math.max(runBatchBytes, rowBytes * Math.min(rows, SPILL_BATCH_ROWS));
-        int[] sorted = order.sortedIndexes(keyColumns, rows);
         Path file = context.spillFiles().newFile("sort-run");
         runs.add(file);
         long bytes;

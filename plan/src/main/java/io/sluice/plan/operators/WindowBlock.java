@@ -53,6 +53,22 @@ final class WindowBlock {
         return block;
     }
 
+    /**
+     * This block (one partition) with one more row before its first, a peer group of its own: the
+     * value a running aggregate had after the rows before a chunk of a spilled partition
+     * ({@link WindowSpill}).
+     */
+    WindowBlock withLeadingRow() {
+        WindowBlock out = new WindowBlock(rows + 1);
+        out.peerEnd[0] = 1;
+        Arrays.fill(out.partitionEnd, rows + 1);
+        for (int i = 0; i < rows; i++) {
+            out.peerStart[i + 1] = peerStart[i] + 1;
+            out.peerEnd[i + 1] = peerEnd[i] + 1;
+        }
+        return out;
+    }
+
     private void close(int partition, int peers, int end) {
         Arrays.fill(partitionEnd, partition, end, end);
         Arrays.fill(peerEnd, peers, end, end);

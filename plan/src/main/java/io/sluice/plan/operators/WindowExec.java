@@ -44,8 +44,11 @@ import java.util.stream.Collectors;
  * batch starts a new partition, the rows before it form whole partitions, computed together in one
  * pass ({@link WindowBlock}, {@link WindowFunctions}) and emitted in batches of the task's size. So
  * memory is the largest partition plus a batch, beside what the sort below holds. The open
- * partition's rows are reserved from the task's memory pool as they are buffered (a partition is
- * computed whole, so it cannot spill): one partition larger than the task may hold fails the task
+ * partition's rows are reserved from the task's memory pool as they are buffered. When the pool
+ * refuses them, the partition goes to disk and is computed from there chunk by chunk
+ * ({@link WindowSpill}), if every call can be computed so (ranking functions, running and
+ * whole-partition sum, count, min and max); otherwise (lag, lead, the value functions, avg,
+ * frames with offsets) the partition is taken from the whole budget or, past it, fails the task
  * with a memory error naming this operator, its usage and the limit.
  */
 public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema schema, PlanProperties properties, long estimatedRows)
@@ -217,6 +220,14 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
         private boolean done;
         /** Heap bytes of the pending rows, and of the computed partition until it is emitted. */
         private final MemoryReservation memory;
+        /** Whether an open partition that memory refuses may go to disk ({@link WindowSpill#canSpill}). */
+        private final boolean spillable;
+        /** The open partition on disk, or null (then it is pending in memory). */
+        private WindowSpill spill;
+        /** A spilled partition being computed and emitted, or null. */
+        private BatchStream replay;
+        /** The rows of the batch after a spilled partition's end, accepted once its replay is out. */
+        private Col[][] deferred;
 
         WindowStream(BatchStream in, TaskContext context) {
             this.in = in;
@@ -226,32 +237,52 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
             window().partitionBy().forEach(p -> partitionKeys.add(SortKey.asc(p)));
             partitionOrder = new KeyOrder(partitionKeys);
             peerOrder = new KeyOrder(window().orderBy());
+            spillable = WindowSpill.canSpill(windowExprs.stream().map(WindowExec::call).toList());
         }
 
         @Override
         public Batch next() {
-            while (ready.isEmpty() && !done) {
+            while (true) {
+                if (!ready.isEmpty()) {
+                    return ready.poll();
+                }
+                if (replay != null) {
+                    Batch b = replay.next();
+                    if (b != null) {
+                        return b;
+                    }
+                    replay.close();
+                    replay = null;
+                    if (deferred != null) {
+                        Col[][] rest = deferred;
+                        deferred = null;
+                        accept(rest[0], rest[1], rest[1][0].length);
+                    }
+                    continue;
+                }
+                if (done) {
+                    return null;
+                }
                 Batch batch = in.next();
                 if (batch == null) {
                     done = true;
                     flush();
                 } else {
                     try (Batch b = batch) {
-                        accept(b);
+                        if (b.rowCount() > 0) {
+                            accept(b.columns(), evaluated.evaluate(b), b.rowCount());
+                        }
                     }
                 }
             }
-            return ready.poll();
         }
 
-        private void accept(Batch b) {
-            int rows = b.rowCount();
-            if (rows == 0) {
+        private void accept(Col[] inputColumns, Col[] evaluatedColumns, int rows) {
+            Col[] keys = partitionKeys(evaluatedColumns);
+            if (spill != null) {
+                acceptSpilled(inputColumns, evaluatedColumns, keys, rows);
                 return;
             }
-            Col[] inputColumns = b.columns();
-            Col[] evaluatedColumns = evaluated.evaluate(b);
-            Col[] keys = partitionKeys(evaluatedColumns);
             int cut = WindowBlock.lastPartitionStart(keys, rows, partitionOrder);
             if (cut == 0 && !pendingInput.isEmpty() && keys.length > 0) {
                 Col[] last = pendingEvaluated.get(pendingEvaluated.size() - 1);
@@ -262,12 +293,84 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
                 pend(inputColumns, evaluatedColumns, 0, cut);
                 flush();
             }
-            pend(inputColumns, evaluatedColumns, cut, rows - cut);
+            pendOpen(inputColumns, evaluatedColumns, cut, rows - cut);
+        }
+
+        /**
+         * Rows while the open partition is on disk: those of that partition are appended to it; at
+         * its end it is computed from disk ({@link #replay}) and the rest of the batch waits.
+         */
+        private void acceptSpilled(Col[] inputColumns, Col[] evaluatedColumns, Col[] keys, int rows) {
+            int end = rows;
+            if (keys.length > 0) {
+                if (!WindowBlock.continues(keys, 0, spill.lastKeys(), 0, partitionOrder)) {
+                    end = 0;
+                } else {
+                    for (int i = 1; i < rows && end == rows; i++) {
+                        if (partitionOrder.compare(keys, i - 1, keys, i) != 0) {
+                            end = i;
+                        }
+                    }
+                }
+            }
+            spill.write(inputColumns, evaluatedColumns, evaluated.partitionKeys, 0, end);
+            if (end < rows) {
+                replaySpill();
+                deferred = new Col[][] {ColChunks.slice(inputColumns, end, rows - end),
+                    ColChunks.slice(evaluatedColumns, end, rows - end)};
+            }
+        }
+
+        private void replaySpill() {
+            WindowSpill ended = spill;
+            spill = null;
+            try {
+                replay = ended.replay();
+            } catch (RuntimeException | Error e) {
+                ended.close();
+                throw e;
+            }
+        }
+
+        /**
+         * Pends rows of the open partition within the task's spillable share; when refused, the
+         * partition goes to disk if every call can be computed from there, else the rows are
+         * taken from the whole budget or the task fails with the memory message.
+         */
+        private void pendOpen(Col[] inputColumns, Col[] evaluatedColumns, int from, int count) {
+            if (count == 0) {
+                return;
+            }
+            Col[] pendingIn = ColChunks.slice(inputColumns, from, count);
+            Col[] pendingOut = ColChunks.slice(evaluatedColumns, from, count);
+            long bytes = HeapSize.of(pendingIn) + HeapSize.of(pendingOut);
+            if (!memory.tryGrow(bytes)) {
+                if (spillable) {
+                    Schema in = input.schema();
+                    spill = new WindowSpill(in, schema, evaluated.exprs.stream().map(e -> e.type(in)).toList(),
+                            windowExprs.stream().map(WindowExec::call).toList(), evaluated.resultTypes, evaluated.value,
+                            evaluated.partitionKeys, evaluated.orderKeys, peerOrder, context, memory);
+                    for (int i = 0; i < pendingInput.size(); i++) {
+                        Col[] chunk = pendingEvaluated.get(i);
+                        spill.write(pendingInput.get(i), chunk, evaluated.partitionKeys, 0, chunk[0].length);
+                    }
+                    pendingInput.clear();
+                    pendingEvaluated.clear();
+                    pendingRows = 0;
+                    memory.resize(0);
+                    spill.write(pendingIn, pendingOut, evaluated.partitionKeys, 0, count);
+                    return;
+                }
+                memory.grow(bytes);
+            }
+            pendingInput.add(pendingIn);
+            pendingEvaluated.add(pendingOut);
+            pendingRows += count;
         }
 
         private void pend(Col[] inputColumns, Col[] evaluatedColumns, int from, int count) {
-            Col[] pendingIn = slice(inputColumns, from, count);
-            Col[] pendingOut = slice(evaluatedColumns, from, count);
+            Col[] pendingIn = ColChunks.slice(inputColumns, from, count);
+            Col[] pendingOut = ColChunks.slice(evaluatedColumns, from, count);
             memory.grow(HeapSize.of(pendingIn) + HeapSize.of(pendingOut));
             pendingInput.add(pendingIn);
             pendingEvaluated.add(pendingOut);
@@ -280,16 +383,12 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
             return keys;
         }
 
-        private static Col[] slice(Col[] columns, int from, int count) {
-            Col[] out = new Col[columns.length];
-            for (int i = 0; i < out.length; i++) {
-                out[i] = columns[i].slice(from, count);
-            }
-            return out;
-        }
-
         /** Computes the pending rows (whole partitions) and queues them as output batches. */
         private void flush() {
+            if (spill != null) {
+                replaySpill();
+                return;
+            }
             if (pendingInput.isEmpty()) {
                 return;
             }
@@ -316,11 +415,7 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
             int batchSize = context.batchSize();
             for (int from = 0; from < rows; from += batchSize) {
                 int count = Math.min(batchSize, rows - from);
-                Col[] slice = new Col[out.length];
-                for (int i = 0; i < out.length; i++) {
-                    slice[i] = out[i].slice(from, count);
-                }
-                ready.add(Batch.of(schema, slice, count, context.allocator()));
+                ready.add(Batch.of(schema, ColChunks.slice(out, from, count), count, context.allocator()));
             }
             // the rows now live in the queued Arrow batches, which the task's allocator accounts
             memory.resize(0);
@@ -343,6 +438,12 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
             try {
                 ready.forEach(Batch::close);
                 ready.clear();
+                if (replay != null) {
+                    replay.close();
+                }
+                if (spill != null) {
+                    spill.close();
+                }
                 in.close();
             } finally {
                 memory.close();

@@ -11,6 +11,10 @@ import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.expr.WindowCall;
+import io.sluice.plan.expr.WindowFrame;
+import io.sluice.plan.expr.WindowFunction;
+import io.sluice.plan.types.DataType;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.memory.MemoryBudget;
 import io.sluice.plan.memory.MemoryLimitException;
@@ -211,6 +215,52 @@ class SpillingOperatorsTest {
         assertThat(out).hasSize(120_000).allSatisfy(row -> assertThat(row[0]).isEqualTo(row[1]));
         // build and probe partitioned once, then partition 0's two files split again
         assertThat(spills[1]).isEqualTo(4);
+    }
+
+    @Test
+    void aWindowPartitionLargerThanMemorySpillsAndIsComputedFromDisk() {
+        // three partitions of 40,000 rows (k = id / 40,000: the input is in window order already),
+        // each more than the 2 MiB, ordered by id
+        int rows = 120_000;
+        long[] partitionOfKey = new long[rows];
+        for (int id = 0; id < rows; id++) {
+            partitionOfKey[(int) GeneratedRowsExec.key(id, rows)] = id / 40_000;
+        }
+        List<Expr> partitionBy = List.of(new Column("k"));
+        List<SortKey> orderBy = List.of(SortKey.asc(new Column("id")));
+        WindowFrame running = WindowCall.defaultFrame(orderBy);
+        List<Expr> calls = List.of(
+                new Alias(new WindowCall(WindowFunction.ROW_NUMBER, List.of(), partitionBy, orderBy, running), "rn"),
+                new Alias(new WindowCall(WindowFunction.DENSE_RANK, List.of(), partitionBy, orderBy, running), "dr"),
+                new Alias(new WindowCall(WindowFunction.NTILE, List.of(new io.sluice.plan.expr.Literal(7L, DataType.INT64)),
+                        partitionBy, orderBy, running), "nt"),
+                new Alias(new WindowCall(WindowFunction.SUM, List.of(new Column("id")), partitionBy, orderBy, running), "sum"),
+                new Alias(new WindowCall(WindowFunction.COUNT_STAR, List.of(), partitionBy, orderBy,
+                        WindowFrame.WHOLE_PARTITION), "n"),
+                new Alias(new WindowCall(WindowFunction.MAX, List.of(new Column("id")), partitionBy, orderBy,
+                        WindowFrame.WHOLE_PARTITION), "mx"));
+        ExecutionPlan source = new GeneratedRowsExec(rows, rows, "", k -> partitionOfKey[(int) k]);
+        List<long[]> out = run(new WindowExec(source, calls), 0, 1, 3, 4, 5, 6, 7, 8);
+
+        Map<Long, List<Long>> ids = new HashMap<>();
+        for (long id = 0; id < rows; id++) {
+            ids.computeIfAbsent(id / 40_000, k -> new ArrayList<>()).add(id);
+        }
+        List<List<Long>> expected = new ArrayList<>();
+        for (long k = 0; k < 3; k++) {
+            List<Long> part = ids.get(k);
+            long size = part.size();
+            long sum = 0;
+            for (int j = 0; j < size; j++) {
+                sum += part.get(j);
+                long small = size / 7;
+                long large = size % 7;
+                long tile = j < large * (small + 1) ? 1 + j / (small + 1) : 1 + large + (j - large * (small + 1)) / small;
+                expected.add(List.of(part.get(j), k, j + 1L, j + 1L, tile, sum, size, part.get(part.size() - 1)));
+            }
+        }
+        assertThat(out.stream().map(row -> java.util.Arrays.stream(row).boxed().toList()).toList()).isEqualTo(expected);
+        assertThat(spills[1]).as("each partition written to disk").isEqualTo(3);
     }
 
     @Test
