@@ -74,7 +74,7 @@ public record Literal(Object value, DataType type) implements Expr {
             case BOOL -> new Literal(c.bools[row], c.type);
             case FLOAT64 -> new Literal(c.doubles[row], c.type);
             case UTF8 -> new Literal(c.strings[row], c.type);
-            default -> new Literal(c.longs[row], c.type);
+            default -> new Literal(c.requireLongs("a constant")[row], c.type);
         };
     }
 
