@@ -2,6 +2,7 @@ package io.sluice.plan.operators;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Int128;
 import io.sluice.plan.exec.KeyOrder;
 import io.sluice.plan.exec.Kernels;
 import io.sluice.plan.expr.AggregateFunction;
@@ -81,9 +82,12 @@ final class FrameAggregates {
     private static Col sumLongs(AggregateFunction function, Col arg, WindowFrames frames, int rows, DataType resultType,
             String expression) {
         boolean isNull = arg.type.kind() == Kind.NULL;
+        DataType sumType = function == AggregateFunction.SUM ? resultType : AggregateFunction.SUM.resultType(arg.type);
+        if (sumType.isWideDecimal() && !isNull) {
+            return sumWide(function, arg, frames, rows, sumType, expression);
+        }
         long[] values = isNull ? new long[arg.length] : arg.longs;
         boolean[] nulls = arg.nulls;
-        DataType sumType = function == AggregateFunction.SUM ? resultType : AggregateFunction.SUM.resultType(arg.type);
         long[] sums = new long[rows];
         long[] counts = new long[rows];
         long sum = 0;
@@ -134,6 +138,74 @@ final class FrameAggregates {
         double[] averages = new double[rows];
         for (int i = 0; i < rows; i++) {
             averages[i] = counts[i] == 0 ? 0 : sums[i] / divisor / counts[i];
+        }
+        return Col.ofDoubles(averages, empty);
+    }
+
+    /**
+     * Running sums of decimals whose sum type has precision 19 to 38, in 128 bits (high words in
+     * {@code highs}, low in {@code lows}); a value leaving the frame is added negated.
+     */
+    private static Col sumWide(AggregateFunction function, Col arg, WindowFrames frames, int rows, DataType sumType,
+            String expression) {
+        boolean[] nulls = arg.nulls;
+        long[] highs = new long[rows];
+        long[] lows = new long[rows];
+        long[] counts = new long[rows];
+        long sumHigh = 0;
+        long sumLow = 0;
+        long count = 0;
+        int lo = 0;
+        int hi = 0;
+        try {
+            for (int i = 0; i < rows; i++) {
+                int s = frames.start[i];
+                int e = frames.end[i];
+                if (s >= hi) {
+                    sumHigh = 0;
+                    sumLow = 0;
+                    count = 0;
+                    lo = s;
+                    hi = s;
+                }
+                for (; lo < s; lo++) {
+                    if (nulls == null || !nulls[lo]) {
+                        long vl = -arg.low(lo);
+                        long vh = ~arg.high(lo) + (arg.low(lo) == 0 ? 1 : 0);
+                        long low = sumLow + vl;
+                        sumHigh = Int128.addHigh(sumHigh, sumLow, vh, low);
+                        sumLow = low;
+                        count--;
+                    }
+                }
+                for (; hi < e; hi++) {
+                    if (nulls == null || !nulls[hi]) {
+                        long low = sumLow + arg.low(hi);
+                        sumHigh = Int128.addHigh(sumHigh, sumLow, arg.high(hi), low);
+                        sumLow = low;
+                        count++;
+                    }
+                }
+                highs[i] = sumHigh;
+                lows[i] = sumLow;
+                counts[i] = count;
+            }
+        } catch (ArithmeticException ex) {
+            throw overflow(expression, sumType);
+        }
+        boolean[] empty = emptyFrames(counts, rows);
+        if (function == AggregateFunction.SUM) {
+            for (int i = 0; i < rows; i++) {
+                if (!empty[i] && !Int128.fitsPrecision(highs[i], lows[i], sumType.precision())) {
+                    throw overflow(expression, sumType);
+                }
+            }
+            return Col.ofInt128(sumType, highs, lows, empty);
+        }
+        double divisor = Math.pow(10, sumType.scale());
+        double[] averages = new double[rows];
+        for (int i = 0; i < rows; i++) {
+            averages[i] = counts[i] == 0 ? 0 : Int128.toDouble(highs[i], lows[i]) / divisor / counts[i];
         }
         return Col.ofDoubles(averages, empty);
     }

@@ -314,8 +314,8 @@ final class GroupTable {
         }
 
         boolean equalsRow(int id, Col c, int row) {
-            if (highs != null) {
-                return equalsWide(id, c, row);
+            if (highs != null || c.isWide()) {
+                return equalsWide(id, c, row); // also a probe of another precision (one scale) against these keys
             }
             if (longs != null && c.nulls == null) {
                 return !nulls[id] && longs[id] == c.longs[row];
@@ -338,7 +338,8 @@ final class GroupTable {
             if (rowNull || nulls[id]) {
                 return rowNull && nulls[id];
             }
-            return highs[id] == c.high(row) && longs[id] == c.low(row);
+            long high = highs != null ? highs[id] : longs[id] >> 63;
+            return high == c.high(row) && longs[id] == c.low(row);
         }
 
         Col toCol(int from, int count) {

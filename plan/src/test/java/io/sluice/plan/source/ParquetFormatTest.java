@@ -293,7 +293,7 @@ class ParquetFormatTest {
         actual.sort(Comparator.comparing(row -> (Long) row.get(0)));
         assertThat(actual).isEqualTo(support.query("SELECT * FROM read_parquet('" + file + "') ORDER BY id"));
         assertThat(actual.get(2).get(1)).isEqualTo(new BigDecimal("999999999999999999999999999992.2"));
-        assertThat(actual.get(4).get(1)).isEqualTo(new BigDecimal("-999999999999999999999999999994.04"));
+        assertThat(actual.get(4).get(1)).isEqualTo(new BigDecimal("-999999999999999999999999999994.4"));
     }
 
     @Test
