@@ -196,7 +196,7 @@ final class FrameAggregates {
         boolean[] empty = emptyFrames(counts, rows);
         if (function == AggregateFunction.SUM) {
             for (int i = 0; i < rows; i++) {
-                if (!empty[i] && !Int128.fitsPrecision(highs[i], lows[i], sumType.precision())) {
+                if ((empty == null || !empty[i]) && !Int128.fitsPrecision(highs[i], lows[i], sumType.precision())) {
                     throw overflow(expression, sumType);
                 }
             }
