@@ -103,7 +103,7 @@ public record Case(List<Expr> conditions, List<Expr> results, Expr otherwise) im
                 values[b] = Kernels.cast(e.evaluate(batch), type);
             }
         }
-        if (type.isWideDecimal()) {
+        if (type.isWideDecimal() && anyWide(values)) {
             return pickWide(type, values, pick, n);
         }
         Col out = Col.allocate(type, n, true);
@@ -121,6 +121,15 @@ public record Case(List<Expr> conditions, List<Expr> results, Expr otherwise) im
             }
         }
         return out;
+    }
+
+    private static boolean anyWide(Col[] values) {
+        for (Col v : values) {
+            if (v != null && v.isWide()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The picked rows of decimal results of precision 19 to 38, in either form. */

@@ -160,9 +160,10 @@ abstract class Accumulator {
     /**
      * sum over long-backed values, exact: a sum past the sum type's precision (when a state or
      * result is emitted), or past a long for integers, is an error naming the expression. With
-     * {@code average}, also counts. A decimal sum of precision 19 to 38 keeps 128-bit sums as low
-     * words in {@code sums} and high words in {@code highs}: a long value adds with one carry, so
-     * the common case (values that fit longs) costs about what a long sum does.
+     * {@code average}, also counts. A decimal sum of precision 19 to 38 keeps 128-bit sums as
+     * {@code highs[g] * 2^64 + sums[g]} with {@code sums[g]} a signed long: a long value adds as to
+     * a long sum, and only a signed overflow (a branch almost never taken) moves one unit into
+     * {@code highs}, so the common case costs what a long sum does.
      */
     static final class SumLong extends Accumulator {
         private final DataType sumType;
@@ -204,7 +205,9 @@ abstract class Accumulator {
                             long v = values[i];
                             long low = sums[g];
                             long sum = low + v;
-                            highs[g] += (v >> 63) + (Long.compareUnsigned(sum, low) < 0 ? 1 : 0);
+                            if (((low ^ sum) & (v ^ sum)) < 0) {
+                                highs[g] += v < 0 ? -1 : 1; // the long wrapped by 2^64
+                            }
                             sums[g] = sum;
                             counts[g] += partialCounts == null ? 1 : partialCounts[i];
                         }
@@ -235,8 +238,11 @@ abstract class Accumulator {
             for (int i = 0; i < rows; i++) {
                 if (nulls == null || !nulls[i]) {
                     int g = groups[i];
-                    long sum = sums[g] + lo[i];
-                    highs[g] = Int128.addHigh(highs[g], sums[g], hi[i], sum);
+                    long low = sums[g];
+                    long high = highs[g] + (low >> 63); // two's complement words of the sum
+                    long sum = low + lo[i];
+                    high = Int128.addHigh(high, low, hi[i], sum);
+                    highs[g] = high - (sum >> 63);
                     sums[g] = sum;
                     counts[g] += partialCounts == null ? 1 : partialCounts[i];
                 }
@@ -282,13 +288,15 @@ abstract class Accumulator {
         private Col sums(int from, int count) {
             boolean[] nulls = noRows(counts, from, count);
             if (wide) {
-                for (int g = from; g < from + count; g++) {
-                    if (!Int128.fitsPrecision(highs[g], sums[g], sumType.precision())) {
+                long[] hi = new long[count];
+                for (int i = 0; i < count; i++) {
+                    int g = from + i;
+                    hi[i] = highs[g] + (sums[g] >> 63);
+                    if (!Int128.fitsPrecision(hi[i], sums[g], sumType.precision())) {
                         throw overflow();
                     }
                 }
-                return Col.ofInt128(sumType, Arrays.copyOfRange(highs, from, from + count),
-                        Arrays.copyOfRange(sums, from, from + count), nulls);
+                return Col.ofInt128(sumType, hi, Arrays.copyOfRange(sums, from, from + count), nulls);
             }
             if (sumType.kind() == Kind.DECIMAL) {
                 long limit = TypeRules.pow10(sumType.precision());
@@ -309,7 +317,8 @@ abstract class Accumulator {
             double divisor = sumType.kind() == Kind.DECIMAL ? Math.pow(10, sumType.scale()) : 1;
             double[] totals = new double[count];
             for (int i = 0; i < count; i++) {
-                totals[i] = (wide ? Int128.toDouble(highs[from + i], sums[from + i]) : sums[from + i]) / divisor;
+                int g = from + i;
+                totals[i] = (wide ? Int128.toDouble(highs[g] + (sums[g] >> 63), sums[g]) : sums[g]) / divisor;
             }
             return averages(totals, counts, from);
         }
