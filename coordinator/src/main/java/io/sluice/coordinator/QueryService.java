@@ -340,7 +340,8 @@ public final class QueryService {
             return date.toEpochDay();
         }
         if (value instanceof java.math.BigDecimal decimal) {
-            return decimal.setScale(type.scale(), java.math.RoundingMode.UNNECESSARY).unscaledValue().longValueExact();
+            java.math.BigInteger unscaled = decimal.setScale(type.scale(), java.math.RoundingMode.UNNECESSARY).unscaledValue();
+            return unscaled.bitLength() < 64 ? (Object) unscaled.longValue() : null; // past a long: unknown, as Parquet's
         }
         if (value instanceof Integer i) {
             return i.longValue();

@@ -102,6 +102,14 @@ public final class HashPartitioner {
                 }
             }
             case INT32, INT64, DATE32, DECIMAL, TIMESTAMP -> {
+                if (col.isWide()) {
+                    // a value that fits a long hashes as that long, so both forms of one value agree
+                    for (int i = 0; i < rows; i++) {
+                        hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH
+                                : mix(io.sluice.plan.exec.Int128.hashBits(col.highs[i], col.lows[i])));
+                    }
+                    return;
+                }
                 long[] v = col.longs;
                 for (int i = 0; i < rows; i++) {
                     hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : mix(v[i]));

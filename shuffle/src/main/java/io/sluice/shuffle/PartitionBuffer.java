@@ -77,9 +77,11 @@ final class PartitionBuffer {
         }
         List<Col[]> out = new ArrayList<>();
         boolean[] anyNulls = new boolean[columnCount];
+        boolean[] anyWide = new boolean[columnCount];
         for (Col[] piece : pieces) {
             for (int c = 0; c < columnCount; c++) {
                 anyNulls[c] |= piece[c].nulls != null;
+                anyWide[c] |= piece[c].isWide();
             }
         }
         int piece = 0;
@@ -96,7 +98,8 @@ final class PartitionBuffer {
             }
             Col[] batch = new Col[columnCount];
             for (int c = 0; c < columnCount; c++) {
-                batch[c] = Col.allocate(pieces.get(0)[c].type, n, anyNulls[c]);
+                batch[c] = anyWide[c] ? Col.allocateWide(pieces.get(0)[c].type, n, anyNulls[c])
+                        : Col.allocate(pieces.get(0)[c].type, n, anyNulls[c]);
             }
             int at = 0;
             while (at < n) {
@@ -108,6 +111,9 @@ final class PartitionBuffer {
                     piece++;
                     offset = 0;
                 }
+            }
+            for (int c = 0; c < columnCount; c++) {
+                batch[c] = batch[c].compacted();
             }
             out.add(batch);
             remaining -= n;
@@ -132,6 +138,17 @@ final class PartitionBuffer {
         for (int c = 0; c < from.length; c++) {
             Col src = from[c];
             Col dst = to[c];
+            if (dst.isWide()) {
+                for (int i = 0; i < count; i++) {
+                    int row = indexes == null ? start + i : indexes[start + i];
+                    dst.highs[at + i] = src.high(row);
+                    dst.lows[at + i] = src.low(row);
+                    if (dst.nulls != null) {
+                        dst.nulls[at + i] = src.isNull(row);
+                    }
+                }
+                continue;
+            }
             if (indexes == null) {
                 switch (src.type.kind()) {
                     case FLOAT64 -> System.arraycopy(src.doubles, start, dst.doubles, at, count);

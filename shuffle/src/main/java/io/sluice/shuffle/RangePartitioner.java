@@ -55,7 +55,7 @@ public final class RangePartitioner {
         this.boundaries = RangeBoundaries.toColumns(range.splits().boundaries(), types);
         this.boundaryCount = range.splits().boundaries().size();
         Col first = boundaries[0];
-        boolean numeric = types[0].isLongBacked() || types[0].kind() == DataType.Kind.FLOAT64;
+        boolean numeric = (types[0].isLongBacked() || types[0].kind() == DataType.Kind.FLOAT64) && !first.isWide();
         this.firstBoundary = numeric && noNulls(first.nulls) ? KeyOrder.normalizedKey(first, keys.get(0).ascending()) : null;
     }
 
@@ -74,7 +74,7 @@ public final class RangePartitioner {
         if (boundaryCount == 0) {
             return out;
         }
-        if (firstBoundary != null) {
+        if (firstBoundary != null && !keyCols[0].isWide()) {
             normalized(keyCols, out);
         } else {
             for (int r = 0; r < rows; r++) {

@@ -40,11 +40,15 @@ public final class Answers {
             return ((Number) value).longValue();
         }
         if (value instanceof BigInteger b) {
-            return b.longValueExact();
+            return b.bitLength() < 64 ? (Object) b.longValue() : b.toString();
         }
         if (value instanceof BigDecimal d) {
             BigDecimal stripped = d.stripTrailingZeros();
-            return stripped.scale() <= 0 ? (Object) stripped.toBigIntegerExact().longValue() : stripped.toPlainString();
+            if (stripped.scale() <= 0) {
+                BigInteger whole = stripped.toBigIntegerExact();
+                return whole.bitLength() < 64 ? (Object) whole.longValue() : whole.toString(); // a long, else its digits
+            }
+            return stripped.toPlainString();
         }
         if (value instanceof Double || value instanceof Float) {
             double d = ((Number) value).doubleValue();

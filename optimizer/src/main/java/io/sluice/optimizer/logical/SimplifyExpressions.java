@@ -210,12 +210,6 @@ public final class SimplifyExpressions implements NodeRule {
         if (col.isNull(0) || type.kind() == DataType.Kind.NULL) {
             return new Literal(null, type);
         }
-        Object value = switch (type.kind()) {
-            case BOOL -> col.bools[0];
-            case FLOAT64 -> col.doubles[0];
-            case UTF8 -> col.strings[0];
-            default -> col.longs[0];
-        };
-        return new Literal(value, type);
+        return Literal.at(col, 0);
     }
 }

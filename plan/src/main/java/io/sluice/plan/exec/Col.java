@@ -33,9 +33,23 @@ public final class Col {
     public final boolean[] bools;
     public final String[] strings;
     public final boolean[] nulls;
+    /**
+     * The wide form of a decimal of precision 19 to 38 some of whose values pass a long: high and
+     * low words of 128-bit unscaled values ({@link Int128}); {@code longs} is then null, so code that
+     * only knows longs fails rather than read a truncated value. A wide-typed column whose values
+     * all fit a long is held in {@code longs} like any decimal (the compact form), which keeps every
+     * kernel's fast path for the common case (TPC-H's {@code decimal(38, s)} sums).
+     */
+    public final long[] highs;
+    public final long[] lows;
 
     private Col(DataType type, int length, long[] longs, double[] doubles, boolean[] bools, String[] strings,
             boolean[] nulls) {
+        this(type, length, longs, doubles, bools, strings, nulls, null, null);
+    }
+
+    private Col(DataType type, int length, long[] longs, double[] doubles, boolean[] bools, String[] strings,
+            boolean[] nulls, long[] highs, long[] lows) {
         this.type = requireNonNull(type, "type is null");
         this.length = length;
         this.longs = longs;
@@ -43,6 +57,58 @@ public final class Col {
         this.bools = bools;
         this.strings = strings;
         this.nulls = nulls;
+        this.highs = highs;
+        this.lows = lows;
+    }
+
+    /**
+     * A decimal column from 128-bit values: the compact {@code longs} form when every non-NULL
+     * value fits a long, else the wide form.
+     */
+    public static Col ofInt128(DataType type, long[] highs, long[] lows, boolean[] nulls) {
+        int n = lows.length;
+        boolean fits = true;
+        for (int i = 0; i < n && fits; i++) {
+            fits = Int128.fitsLong(highs[i], lows[i]) || (nulls != null && nulls[i]);
+        }
+        if (fits) {
+            return ofLongs(type, lows, nulls);
+        }
+        return new Col(type, n, null, null, null, null, nulls, highs, lows);
+    }
+
+    /** An empty decimal column in the wide form that a caller fills in place, then {@link #compacted}. */
+    public static Col allocateWide(DataType type, int length, boolean withNulls) {
+        return new Col(type, length, null, null, null, null, withNulls ? new boolean[length] : null, new long[length],
+                new long[length]);
+    }
+
+    /** A wide-form column in the compact form when every value fits a long; any other column as it is. */
+    public Col compacted() {
+        return lows == null ? this : ofInt128(type, highs, lows, nulls);
+    }
+
+    /** Whether this is a decimal column in the wide form (values in {@code highs}/{@code lows}). */
+    public boolean isWide() {
+        return lows != null;
+    }
+
+    /** The high word of a row's value, in either form. */
+    public long high(int row) {
+        return lows != null ? highs[row] : longs[row] >> 63;
+    }
+
+    /** The low word of a row's value (the value itself in the compact form). */
+    public long low(int row) {
+        return lows != null ? lows[row] : longs[row];
+    }
+
+    /** This column's values as longs for a use that has no wide path yet: a wide column is an error naming the use. */
+    public long[] requireLongs(String use) {
+        if (longs == null && lows != null) {
+            throw new io.sluice.plan.SluiceException(type.sqlName() + " values past 18 digits are not supported as " + use);
+        }
+        return longs;
     }
 
     public static Col ofLongs(DataType type, long[] values, boolean[] nulls) {
@@ -90,7 +156,7 @@ public final class Col {
 
     /** The same values reinterpreted as another long-backed type (e.g. int32 widened to int64). */
     public Col withType(DataType newType) {
-        return new Col(newType, length, longs, doubles, bools, strings, nulls);
+        return new Col(newType, length, longs, doubles, bools, strings, nulls, highs, lows);
     }
 
     /** Rows {@code indexes[0..count)} of this column, in that order. */
@@ -101,6 +167,15 @@ public final class Col {
             for (int i = 0; i < count; i++) {
                 outNulls[i] = nulls[indexes[i]];
             }
+        }
+        if (lows != null) {
+            long[] hi = new long[count];
+            long[] lo = new long[count];
+            for (int i = 0; i < count; i++) {
+                hi[i] = highs[indexes[i]];
+                lo[i] = lows[indexes[i]];
+            }
+            return ofInt128(type, hi, lo, outNulls);
         }
         switch (type.kind()) {
             case FLOAT64: {
@@ -159,7 +234,8 @@ public final class Col {
             return allNull(type, count);
         }
         Col values = gather(safe, count);
-        return new Col(type, count, values.longs, values.doubles, values.bools, values.strings, outNulls);
+        return new Col(type, count, values.longs, values.doubles, values.bools, values.strings, outNulls,
+                values.highs, values.lows);
     }
 
     /** The rows of several columns of one type, one after another. */
@@ -169,9 +245,14 @@ public final class Col {
         }
         int total = 0;
         boolean anyNulls = false;
+        boolean anyWide = false;
         for (Col c : parts) {
             total += c.length;
             anyNulls |= c.nulls != null;
+            anyWide |= c.lows != null;
+        }
+        if (anyWide) {
+            return concatWide(type, parts, total, anyNulls);
         }
         Col out = allocate(type, total, anyNulls);
         int at = 0;
@@ -190,12 +271,34 @@ public final class Col {
         return out;
     }
 
+    private static Col concatWide(DataType type, java.util.List<Col> parts, int total, boolean anyNulls) {
+        long[] hi = new long[total];
+        long[] lo = new long[total];
+        boolean[] nulls = anyNulls ? new boolean[total] : null;
+        int at = 0;
+        for (Col c : parts) {
+            for (int i = 0; i < c.length; i++) {
+                hi[at + i] = c.high(i);
+                lo[at + i] = c.low(i);
+            }
+            if (c.nulls != null) {
+                System.arraycopy(c.nulls, 0, nulls, at, c.length);
+            }
+            at += c.length;
+        }
+        return ofInt128(type, hi, lo, nulls);
+    }
+
     /** Rows {@code [from, from + count)} of this column. */
     public Col slice(int from, int count) {
         if (from == 0 && count == length) {
             return this;
         }
         boolean[] outNulls = nulls == null ? null : Arrays.copyOfRange(nulls, from, from + count);
+        if (lows != null) {
+            return ofInt128(type, Arrays.copyOfRange(highs, from, from + count), Arrays.copyOfRange(lows, from, from + count),
+                    outNulls);
+        }
         return switch (type.kind()) {
             case FLOAT64 -> ofDoubles(Arrays.copyOfRange(doubles, from, from + count), outNulls);
             case BOOL, NULL -> new Col(type, count, null, null, Arrays.copyOfRange(bools, from, from + count), null, outNulls);
@@ -215,7 +318,7 @@ public final class Col {
             case INT32 -> (int) longs[row];
             case INT64 -> longs[row];
             case FLOAT64 -> doubles[row];
-            case DECIMAL -> java.math.BigDecimal.valueOf(longs[row], type.scale());
+            case DECIMAL -> Int128.toBigDecimal(high(row), low(row), type.scale());
             case UTF8 -> strings[row];
             case DATE32 -> java.time.LocalDate.ofEpochDay(longs[row]);
             case TIMESTAMP -> Temporal.toLocalDateTime(longs[row]);
@@ -272,14 +375,22 @@ public final class Col {
                 return ofLongs(type, out, nulls);
             }
             case DECIMAL: {
-                // Precision <= 18: the low 64 bits of the 128-bit little-endian value are the unscaled long.
+                // Each slot is a 128-bit little-endian two's complement value: low word first. For
+                // precision <= 18 the low word is the unscaled long.
                 DecimalVector v = (DecimalVector) vector;
                 long[] out = new long[n];
                 var buf = v.getDataBuffer();
                 for (int i = 0; i < n; i++) {
                     out[i] = buf.getLong((long) i * 16);
                 }
-                return ofLongs(type, out, nulls);
+                if (type.precision() <= DataType.MAX_LONG_DECIMAL_PRECISION) {
+                    return ofLongs(type, out, nulls);
+                }
+                long[] hi = new long[n];
+                for (int i = 0; i < n; i++) {
+                    hi[i] = buf.getLong((long) i * 16 + 8);
+                }
+                return ofInt128(type, hi, out, nulls);
             }
             case FLOAT64: {
                 double[] out = new double[n];
@@ -376,11 +487,13 @@ public final class Col {
             case DECIMAL -> {
                 DecimalVector v = (DecimalVector) vector;
                 v.allocateNew(n);
+                var buf = v.getDataBuffer();
                 for (int i = 0; i < n; i++) {
-                    if (!isNull(i)) {
-                        v.set(i, longs[i]);
-                    }
+                    long at = (long) i * 16;
+                    buf.setLong(at, low(i));
+                    buf.setLong(at + 8, high(i));
                 }
+                setValidity(v.getValidityBuffer(), n);
                 v.setValueCount(n);
             }
             case FLOAT64 -> {

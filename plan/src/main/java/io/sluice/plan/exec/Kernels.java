@@ -37,8 +37,15 @@ public final class Kernels {
         if (col.type.kind() == Kind.FLOAT64) {
             return col.doubles;
         }
-        requireLongBacked(col);
         double[] out = new double[col.length];
+        if (col.isWide()) {
+            double divisor = Math.pow(10, col.type.scale());
+            for (int i = 0; i < out.length; i++) {
+                out[i] = Int128.toDouble(col.highs[i], col.lows[i]) / divisor;
+            }
+            return out;
+        }
+        requireLongBacked(col);
         if (col.type.kind() == Kind.DECIMAL && col.type.scale() > 0) {
             double divisor = TypeRules.pow10(col.type.scale());
             for (int i = 0; i < out.length; i++) {
@@ -55,9 +62,12 @@ public final class Kernels {
     /**
      * Values as longs scaled to {@code targetScale} decimal places, rounding half away from zero
      * when the scale drops. NULL rows yield 0 (their slot may hold anything). A value that no longer
-     * fits a long is an {@link ArithmeticException}.
+     * fits a long is an {@link ArithmeticException}, as is a column in the wide form.
      */
     public static long[] toScaledLongs(Col col, int targetScale) {
+        if (col.isWide()) {
+            throw new ArithmeticException("a value of " + col.type + " passes a long");
+        }
         requireLongBacked(col);
         int scale = col.type.kind() == Kind.DECIMAL ? col.type.scale() : 0;
         if (scale == targetScale) {
@@ -66,7 +76,7 @@ public final class Kernels {
         boolean[] nulls = col.nulls;
         long[] out = new long[col.length];
         if (targetScale > scale) {
-            long factor = TypeRules.pow10(targetScale - scale);
+            long factor = TypeRules.pow10(targetScale - scale); // ArithmeticException past 10^18
             for (int i = 0; i < out.length; i++) {
                 if (nulls == null || !nulls[i]) {
                     out[i] = Math.multiplyExact(col.longs[i], factor);
@@ -138,8 +148,18 @@ public final class Kernels {
                 }
                 return Col.ofDoubles(out, nulls);
             }
+            if (result.kind() == Kind.DECIMAL && (l.isWide() || r.isWide())) {
+                return Int128Kernels.arithmetic(op, l, r, result, nulls, expression);
+            }
             if (op == BinaryOp.MULTIPLY && result.kind() == Kind.DECIMAL) {
-                return multiplyDecimals(l, r, result, nulls, expression);
+                try {
+                    return multiplyDecimals(l, r, result, nulls, expression);
+                } catch (ArithmeticException e) {
+                    if (result.isWideDecimal()) {
+                        return Int128Kernels.arithmetic(op, l, r, result, nulls, expression);
+                    }
+                    throw e;
+                }
             }
             int scale = result.kind() == Kind.DECIMAL ? result.scale() : 0;
             long[] a = toScaledLongs(l, scale);
@@ -171,6 +191,10 @@ public final class Kernels {
             checkPrecision(col, expression);
             return col;
         } catch (ArithmeticException e) {
+            if (result.isWideDecimal() && !l.isWide() && !r.isWide()) {
+                // a value passed a long on the way: the batch again in 128 bits
+                return Int128Kernels.arithmetic(op, l, r, result, nulls, expression);
+            }
             throw overflow(expression, result);
         }
     }
@@ -209,9 +233,21 @@ public final class Kernels {
     private static final int MAX_POW10 = 18;
 
     /** Every non-NULL value of a decimal column fits its declared precision. */
-    private static void checkPrecision(Col col, Supplier<String> expression) {
+    static void checkPrecision(Col col, Supplier<String> expression) {
         if (col.type.kind() != Kind.DECIMAL) {
             return;
+        }
+        if (col.isWide()) {
+            boolean[] nulls = col.nulls;
+            for (int i = 0; i < col.length; i++) {
+                if ((nulls == null || !nulls[i]) && !Int128.fitsPrecision(col.highs[i], col.lows[i], col.type.precision())) {
+                    throw overflow(expression, col.type);
+                }
+            }
+            return;
+        }
+        if (col.type.isWideDecimal()) {
+            return; // every long fits 19 or more digits
         }
         long limit = TypeRules.pow10(col.type.precision());
         long[] v = col.longs;
@@ -223,7 +259,7 @@ public final class Kernels {
         }
     }
 
-    private static SluiceException overflow(Supplier<String> expression, DataType result) {
+    static SluiceException overflow(Supplier<String> expression, DataType result) {
         return new SluiceException("numeric overflow: " + expression.get() + " does not fit " + result);
     }
 
@@ -278,12 +314,15 @@ public final class Kernels {
         return Col.ofBools(out, nulls);
     }
 
+    /** Values too wide for a long at the common scale: 128-bit comparison at one scale, else BigDecimal. */
     private static void compareAsBigDecimals(BinaryOp op, Col l, Col r, boolean[] nulls, boolean[] out) {
         int ls = l.type.kind() == Kind.DECIMAL ? l.type.scale() : 0;
         int rs = r.type.kind() == Kind.DECIMAL ? r.type.scale() : 0;
         for (int i = 0; i < out.length; i++) {
             if (nulls == null || !nulls[i]) {
-                out[i] = test(op, BigDecimal.valueOf(l.longs[i], ls).compareTo(BigDecimal.valueOf(r.longs[i], rs)));
+                int cmp = ls == rs ? Int128.compare(l.high(i), l.low(i), r.high(i), r.low(i))
+                        : Int128.toBigDecimal(l.high(i), l.low(i), ls).compareTo(Int128.toBigDecimal(r.high(i), r.low(i), rs));
+                out[i] = test(op, cmp);
             }
         }
     }
@@ -363,9 +402,27 @@ public final class Kernels {
             }
             return Col.ofDoubles(out, c.nulls);
         }
-        long[] out = new long[c.length];
         boolean[] nulls = c.nulls;
+        if (c.isWide()) {
+            long[] hi = new long[c.length];
+            long[] lo = new long[c.length];
+            for (int i = 0; i < lo.length; i++) {
+                lo[i] = -c.lows[i];
+                hi[i] = ~c.highs[i] + (c.lows[i] == 0 ? 1 : 0);
+            }
+            return Col.ofInt128(c.type, hi, lo, nulls);
+        }
+        long[] out = new long[c.length];
         for (int i = 0; i < out.length; i++) {
+            if (c.longs[i] == Long.MIN_VALUE && c.type.isWideDecimal() && (nulls == null || !nulls[i])) {
+                long[] hi = new long[c.length];
+                long[] lo = new long[c.length];
+                for (int j = 0; j < lo.length; j++) {
+                    lo[j] = -c.longs[j];
+                    hi[j] = ~(c.longs[j] >> 63) + (c.longs[j] == 0 ? 1 : 0);
+                }
+                return Col.ofInt128(c.type, hi, lo, nulls);
+            }
             if (c.longs[i] == Long.MIN_VALUE && (nulls == null || !nulls[i])) {
                 throw overflow(expression, c.type);
             }
@@ -406,7 +463,13 @@ public final class Kernels {
             switch (source.kind()) {
                 case FLOAT64 -> { for (int i = 0; i < n; i++) out[i] = Math.round(c.doubles[i]); }
                 case INT32, INT64, DATE32 -> System.arraycopy(c.longs, 0, out, 0, n);
-                case DECIMAL -> out = toScaledLongs(c, 0);
+                case DECIMAL -> {
+                    try {
+                        out = toScaledLongs(c, 0);
+                    } catch (ArithmeticException e) {
+                        throw new SluiceException("numeric overflow: a " + source + " value does not fit " + target);
+                    }
+                }
                 case BOOL -> { for (int i = 0; i < n; i++) out[i] = c.bools[i] ? 1 : 0; }
                 case UTF8 -> {
                     for (int i = 0; i < n; i++) {
@@ -429,6 +492,9 @@ public final class Kernels {
                 }
             }
             return Col.ofLongs(target, out, c.nulls);
+        }
+        if (tk == Kind.DECIMAL && target.isWideDecimal()) {
+            return Int128Kernels.castToDecimal(c, target);
         }
         if (tk == Kind.DECIMAL) {
             long[] out = new long[n];

@@ -63,7 +63,8 @@ public final class KeyOrder {
             case FLOAT64 -> compareDoubles(a.doubles[i], b.doubles[j]);
             case UTF8 -> a.strings[i].compareTo(b.strings[j]);
             case BOOL, NULL -> Boolean.compare(a.bools[i], b.bools[j]);
-            default -> Long.compare(a.longs[i], b.longs[j]);
+            default -> a.longs != null && b.longs != null ? Long.compare(a.longs[i], b.longs[j])
+                    : Int128.compare(a.high(i), a.low(i), b.high(j), b.low(j));
         };
     }
 
@@ -157,8 +158,9 @@ public final class KeyOrder {
     /** Below this many rows a merge sort beats the radix sort's fixed cost (its 8 x 256 counters). */
     private static final int RADIX_MIN_ROWS = 512;
 
+    /** Keys with an order-preserving long form; a decimal in the wide form compares in 128 bits instead. */
     private static boolean isNumeric(Col c) {
-        return c.type.isLongBacked() || c.type.kind() == io.sluice.plan.types.DataType.Kind.FLOAT64;
+        return (c.type.isLongBacked() && !c.isWide()) || c.type.kind() == io.sluice.plan.types.DataType.Kind.FLOAT64;
     }
 
     /**

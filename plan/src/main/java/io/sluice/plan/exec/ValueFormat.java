@@ -15,7 +15,7 @@ public final class ValueFormat {
             case BOOL -> Boolean.toString(c.bools[row]);
             case INT32, INT64 -> Long.toString(c.longs[row]);
             case FLOAT64 -> formatDouble(c.doubles[row]);
-            case DECIMAL -> BigDecimal.valueOf(c.longs[row], c.type.scale()).toPlainString();
+            case DECIMAL -> Int128.toBigDecimal(c.high(row), c.low(row), c.type.scale()).toPlainString();
             case UTF8 -> c.strings[row];
             case DATE32 -> LocalDate.ofEpochDay(c.longs[row]).toString();
             case TIMESTAMP -> Temporal.formatTimestamp(c.longs[row]);

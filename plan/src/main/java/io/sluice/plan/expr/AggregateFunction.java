@@ -38,7 +38,8 @@ public enum AggregateFunction {
             case MIN, MAX, SINGLE_VALUE -> arg;
             case SUM -> switch (arg.kind()) {
                 case INT32, INT64, NULL -> DataType.INT64;
-                case DECIMAL -> DataType.decimal(DataType.MAX_LONG_DECIMAL_PRECISION, arg.scale());
+                // Spark's sum type: ten more integer digits, at most 38 (DuckDB's is always 38)
+                case DECIMAL -> DataType.decimal(Math.min(DataType.MAX_DECIMAL_PRECISION, arg.precision() + 10), arg.scale());
                 case FLOAT64 -> DataType.FLOAT64;
                 default -> throw new SluiceException("sum() needs a numeric argument, not " + arg);
             };

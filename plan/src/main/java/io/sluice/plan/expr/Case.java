@@ -103,6 +103,9 @@ public record Case(List<Expr> conditions, List<Expr> results, Expr otherwise) im
                 values[b] = Kernels.cast(e.evaluate(batch), type);
             }
         }
+        if (type.isWideDecimal() && anyWide(values)) {
+            return pickWide(type, values, pick, n);
+        }
         Col out = Col.allocate(type, n, true);
         for (int row = 0; row < n; row++) {
             Col from = values[pick[row]];
@@ -118,6 +121,32 @@ public record Case(List<Expr> conditions, List<Expr> results, Expr otherwise) im
             }
         }
         return out;
+    }
+
+    private static boolean anyWide(Col[] values) {
+        for (Col v : values) {
+            if (v != null && v.isWide()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The picked rows of decimal results of precision 19 to 38, in either form. */
+    private static Col pickWide(DataType type, Col[] values, int[] pick, int n) {
+        long[] hi = new long[n];
+        long[] lo = new long[n];
+        boolean[] nulls = new boolean[n];
+        for (int row = 0; row < n; row++) {
+            Col from = values[pick[row]];
+            if (from.isNull(row)) {
+                nulls[row] = true;
+            } else {
+                hi[row] = from.high(row);
+                lo[row] = from.low(row);
+            }
+        }
+        return Col.ofInt128(type, hi, lo, nulls);
     }
 
     @Override

@@ -4,9 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Int128;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Schema;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
@@ -14,17 +16,23 @@ import java.util.List;
 /**
  * A constant. {@code value} is held as the engine computes it: a {@code Long} for integers, dates
  * (epoch days) and decimals (unscaled), a {@code Double}, {@code Boolean} or {@code String}; null
- * for NULL.
+ * for NULL. A decimal of precision 19 to 38 whose unscaled value passes a long holds a
+ * {@code BigInteger} (one that fits a long is always held as a {@code Long}).
  */
 public record Literal(Object value, DataType type) implements Expr {
     public Literal {
         requireNonNull(type, "type is null");
+        if (value instanceof BigInteger b && b.bitLength() < 64) {
+            value = b.longValue();
+        }
         if (value != null) {
             boolean ok = switch (type.kind()) {
                 case NULL -> false;
                 case BOOL -> value instanceof Boolean;
                 case FLOAT64 -> value instanceof Double;
                 case UTF8 -> value instanceof String;
+                case DECIMAL -> value instanceof Long || (value instanceof BigInteger b && type.isWideDecimal()
+                        && Int128.fitsPrecision(Int128.high(b), Int128.low(b), type.precision()));
                 default -> value instanceof Long;
             };
             if (!ok) {
@@ -53,7 +61,11 @@ public record Literal(Object value, DataType type) implements Expr {
         int scale = Math.max(0, value.scale());
         BigDecimal scaled = value.setScale(scale);
         int precision = Math.max(scale, scaled.precision());
-        return new Literal(scaled.unscaledValue().longValueExact(), DataType.decimal(Math.max(1, precision), scale));
+        if (precision > DataType.MAX_DECIMAL_PRECISION) {
+            throw new io.sluice.plan.SluiceException("decimal constant " + value.toPlainString() + " has more than "
+                    + DataType.MAX_DECIMAL_PRECISION + " digits");
+        }
+        return new Literal(scaled.unscaledValue(), DataType.decimal(Math.max(1, precision), scale));
     }
 
     public static Literal ofDate(LocalDate date) {
@@ -74,7 +86,8 @@ public record Literal(Object value, DataType type) implements Expr {
             case BOOL -> new Literal(c.bools[row], c.type);
             case FLOAT64 -> new Literal(c.doubles[row], c.type);
             case UTF8 -> new Literal(c.strings[row], c.type);
-            default -> new Literal(c.longs[row], c.type);
+            default -> c.isWide() ? new Literal(Int128.toBigInteger(c.highs[row], c.lows[row]), c.type)
+                    : new Literal(c.longs[row], c.type);
         };
     }
 
@@ -88,7 +101,9 @@ public record Literal(Object value, DataType type) implements Expr {
             case BOOL -> Col.ofBools(new boolean[] {(Boolean) value}, null);
             case FLOAT64 -> Col.ofDoubles(new double[] {(Double) value}, null);
             case UTF8 -> Col.ofStrings(new String[] {(String) value}, null);
-            default -> Col.ofLongs(type, new long[] {(Long) value}, null);
+            default -> value instanceof BigInteger b
+                    ? Col.ofInt128(type, new long[] {Int128.high(b)}, new long[] {Int128.low(b)}, null)
+                    : Col.ofLongs(type, new long[] {(Long) value}, null);
         };
         return at(io.sluice.plan.exec.Kernels.cast(one, target), 0);
     }
@@ -135,6 +150,13 @@ public record Literal(Object value, DataType type) implements Expr {
                 return Col.ofStrings(out, null);
             }
             default: {
+                if (value instanceof BigInteger b) {
+                    long[] hi = new long[n];
+                    long[] lo = new long[n];
+                    Arrays.fill(hi, Int128.high(b));
+                    Arrays.fill(lo, Int128.low(b));
+                    return Col.ofInt128(type, hi, lo, null);
+                }
                 long[] out = new long[n];
                 Arrays.fill(out, (Long) value);
                 return Col.ofLongs(type, out, null);
@@ -151,7 +173,8 @@ public record Literal(Object value, DataType type) implements Expr {
             case UTF8 -> "'" + ((String) value).replace("'", "''") + "'";
             case DATE32 -> "DATE '" + LocalDate.ofEpochDay((Long) value) + "'";
             case TIMESTAMP -> "TIMESTAMP '" + io.sluice.plan.exec.Temporal.formatTimestamp((Long) value) + "'";
-            case DECIMAL -> BigDecimal.valueOf((Long) value, type.scale()).toPlainString();
+            case DECIMAL -> (value instanceof BigInteger b ? new BigDecimal(b, type.scale())
+                    : BigDecimal.valueOf((Long) value, type.scale())).toPlainString();
             default -> value.toString();
         };
     }

@@ -188,7 +188,7 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
             };
             return;
         }
-        long v = in.longs[row];
+        long v = in.requireLongs("the argument of " + function.sqlName + "()")[row];
         int scale = t.kind() == Kind.DECIMAL ? t.scale() : 0;
         int outScale = result.type.kind() == Kind.DECIMAL ? result.type.scale() : 0;
         long unit = TypeRules.pow10(scale - outScale); // how many input units make one output unit

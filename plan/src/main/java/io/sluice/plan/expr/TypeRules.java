@@ -60,12 +60,12 @@ public final class TypeRules {
     }
 
     /**
-     * Spark's rule for a decimal result wider than Sluice can hold: the precision drops to the
-     * maximum and the scale gives way to the integer digits, but keeps at least
+     * Spark's rule ({@code allowPrecisionLoss}) for a decimal result wider than 38 digits: the
+     * precision drops to 38 and the scale gives way to the integer digits, but keeps at least
      * min(scale, 6) digits. Values that still do not fit are an overflow error when computed.
      */
-    static DataType boundedDecimal(int precision, int scale) {
-        int max = DataType.MAX_LONG_DECIMAL_PRECISION;
+    public static DataType boundedDecimal(int precision, int scale) {
+        int max = DataType.MAX_DECIMAL_PRECISION;
         if (precision <= max) {
             return DataType.decimal(precision, scale);
         }

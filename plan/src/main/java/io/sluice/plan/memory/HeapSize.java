@@ -60,6 +60,9 @@ public final class HeapSize {
         if (c.doubles != null) {
             bytes += longs(c.doubles.length);
         }
+        if (c.lows != null) {
+            bytes += 2 * longs(c.lows.length);
+        }
         if (c.bools != null) {
             bytes += booleans(c.bools.length);
         }

@@ -2,6 +2,7 @@ package io.sluice.plan.operators;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Int128;
 import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.exec.Kernels;
 import io.sluice.plan.expr.AggregateFunction;
@@ -157,21 +158,27 @@ abstract class Accumulator {
     }
 
     /**
-     * sum over long-backed values, exact: a sum past a long, or (for decimals) past the sum type's
-     * precision when a state or result is emitted, is an error naming the expression. With
-     * {@code average}, also counts.
+     * sum over long-backed values, exact: a sum past the sum type's precision (when a state or
+     * result is emitted), or past a long for integers, is an error naming the expression. With
+     * {@code average}, also counts. A decimal sum of precision 19 to 38 keeps 128-bit sums as
+     * {@code highs[g] * 2^64 + sums[g]} with {@code sums[g]} a signed long: a long value adds as to
+     * a long sum, and only a signed overflow (a branch almost never taken) moves one unit into
+     * {@code highs}, so the common case costs what a long sum does.
      */
     static final class SumLong extends Accumulator {
         private final DataType sumType;
         private final boolean average;
         private final String expression;
+        private final boolean wide;
         private long[] sums = new long[0];
+        private long[] highs = new long[0];
         private long[] counts = new long[0];
 
         SumLong(DataType sumType, boolean average, String expression) {
             this.sumType = sumType;
             this.average = average;
             this.expression = expression;
+            this.wide = sumType.isWideDecimal();
         }
 
         @Override
@@ -179,17 +186,34 @@ abstract class Accumulator {
             if (arg.type.kind() == Kind.NULL) {
                 return;
             }
-            long[] values;
-            try {
-                values = arg.type.kind() == Kind.DECIMAL ? Kernels.toScaledLongs(arg, sumType.scale()) : arg.longs;
-            } catch (ArithmeticException e) {
-                throw overflow();
-            }
-            add(groups, rows, values, arg.nulls, null);
+            add(groups, rows, arg, null);
         }
 
-        private void add(int[] groups, int rows, long[] values, boolean[] nulls, long[] partialCounts) {
+        private void add(int[] groups, int rows, Col arg, long[] partialCounts) {
+            boolean[] nulls = arg.nulls;
             try {
+                if (arg.isWide() || (wide && arg.type.scale() != sumType.scale())) {
+                    addWide(groups, rows, arg, partialCounts);
+                    return;
+                }
+                long[] values = arg.type.kind() == Kind.DECIMAL ? Kernels.toScaledLongs(arg, sumType.scale()) : arg.longs;
+                if (wide) {
+                    long[] highs = this.highs;
+                    for (int i = 0; i < rows; i++) {
+                        if (nulls == null || !nulls[i]) {
+                            int g = groups[i];
+                            long v = values[i];
+                            long low = sums[g];
+                            long sum = low + v;
+                            if (((low ^ sum) & (v ^ sum)) < 0) {
+                                highs[g] += v < 0 ? -1 : 1; // the long wrapped by 2^64
+                            }
+                            sums[g] = sum;
+                            counts[g] += partialCounts == null ? 1 : partialCounts[i];
+                        }
+                    }
+                    return;
+                }
                 for (int i = 0; i < rows; i++) {
                     if (nulls == null || !nulls[i]) {
                         int g = groups[i];
@@ -202,13 +226,36 @@ abstract class Accumulator {
             }
         }
 
+        /** Values in the wide form (or needing a rescale past a long) into 128-bit sums. */
+        private void addWide(int[] groups, int rows, Col arg, long[] partialCounts) {
+            if (!wide) {
+                throw overflow();
+            }
+            long[] hi = new long[rows];
+            long[] lo = new long[rows];
+            io.sluice.plan.exec.Int128Kernels.scaled(arg, sumType.scale(), hi, lo, arg.nulls);
+            boolean[] nulls = arg.nulls;
+            for (int i = 0; i < rows; i++) {
+                if (nulls == null || !nulls[i]) {
+                    int g = groups[i];
+                    long low = sums[g];
+                    long high = highs[g] + (low >> 63); // two's complement words of the sum
+                    long sum = low + lo[i];
+                    high = Int128.addHigh(high, low, hi[i], sum);
+                    highs[g] = high - (sum >> 63);
+                    sums[g] = sum;
+                    counts[g] += partialCounts == null ? 1 : partialCounts[i];
+                }
+            }
+        }
+
         private SluiceException overflow() {
             return new SluiceException("numeric overflow: " + expression + " does not fit " + sumType);
         }
 
         @Override
         void merge(int[] groups, int rows, Col[] states) {
-            add(groups, rows, states[0].longs, states[0].nulls, states[1].longs);
+            add(groups, rows, states[0], states[1].longs);
         }
 
         @Override
@@ -217,12 +264,15 @@ abstract class Accumulator {
                 int size = grow(sums.length, groups);
                 sums = Arrays.copyOf(sums, size);
                 counts = Arrays.copyOf(counts, size);
+                if (wide) {
+                    highs = Arrays.copyOf(highs, size);
+                }
             }
         }
 
         @Override
         long heapBytes() {
-            return HeapSize.longs(sums.length) + HeapSize.longs(counts.length);
+            return HeapSize.longs(sums.length) * (wide ? 2 : 1) + HeapSize.longs(counts.length);
         }
 
         @Override
@@ -236,6 +286,18 @@ abstract class Accumulator {
         }
 
         private Col sums(int from, int count) {
+            boolean[] nulls = noRows(counts, from, count);
+            if (wide) {
+                long[] hi = new long[count];
+                for (int i = 0; i < count; i++) {
+                    int g = from + i;
+                    hi[i] = highs[g] + (sums[g] >> 63);
+                    if (!Int128.fitsPrecision(hi[i], sums[g], sumType.precision())) {
+                        throw overflow();
+                    }
+                }
+                return Col.ofInt128(sumType, hi, Arrays.copyOfRange(sums, from, from + count), nulls);
+            }
             if (sumType.kind() == Kind.DECIMAL) {
                 long limit = TypeRules.pow10(sumType.precision());
                 for (int g = from; g < from + count; g++) {
@@ -244,7 +306,6 @@ abstract class Accumulator {
                     }
                 }
             }
-            boolean[] nulls = noRows(counts, from, count);
             return Col.ofLongs(sumType, Arrays.copyOfRange(sums, from, from + count), nulls);
         }
 
@@ -253,10 +314,11 @@ abstract class Accumulator {
             if (!average) {
                 return sums(from, count);
             }
-            double divisor = sumType.kind() == Kind.DECIMAL ? TypeRules.pow10(sumType.scale()) : 1;
+            double divisor = sumType.kind() == Kind.DECIMAL ? Math.pow(10, sumType.scale()) : 1;
             double[] totals = new double[count];
             for (int i = 0; i < count; i++) {
-                totals[i] = sums[from + i] / divisor;
+                int g = from + i;
+                totals[i] = (wide ? Int128.toDouble(highs[g] + (sums[g] >> 63), sums[g]) : sums[g]) / divisor;
             }
             return averages(totals, counts, from);
         }
@@ -343,6 +405,8 @@ abstract class Accumulator {
         private double[] doubles;
         private String[] strings;
         private boolean[] bools;
+        /** High words of a decimal of precision 19 to 38 (the low words in {@code longs}). */
+        private long[] highs;
 
         MinMax(DataType type, boolean min) {
             this.type = type;
@@ -352,6 +416,9 @@ abstract class Accumulator {
                 case UTF8 -> strings = new String[0];
                 case BOOL, NULL -> bools = new boolean[0];
                 default -> longs = new long[0];
+            }
+            if (type.isWideDecimal()) {
+                highs = new long[0];
             }
         }
 
@@ -399,6 +466,10 @@ abstract class Accumulator {
                     }
                 }
                 default -> {
+                    if (highs != null) {
+                        updateWide(groups, rows, arg);
+                        return;
+                    }
                     long[] v = arg.longs;
                     for (int i = 0; i < rows; i++) {
                         if (nulls == null || !nulls[i]) {
@@ -408,6 +479,23 @@ abstract class Accumulator {
                                 seen[g] = true;
                             }
                         }
+                    }
+                }
+            }
+        }
+
+        private void updateWide(int[] groups, int rows, Col arg) {
+            boolean[] nulls = arg.nulls;
+            for (int i = 0; i < rows; i++) {
+                if (nulls == null || !nulls[i]) {
+                    int g = groups[i];
+                    long h = arg.high(i);
+                    long l = arg.low(i);
+                    int cmp = seen[g] ? Int128.compare(h, l, highs[g], longs[g]) : 0;
+                    if (!seen[g] || (min ? cmp < 0 : cmp > 0)) {
+                        highs[g] = h;
+                        longs[g] = l;
+                        seen[g] = true;
                     }
                 }
             }
@@ -424,6 +512,7 @@ abstract class Accumulator {
                 int size = grow(seen.length, groups);
                 seen = Arrays.copyOf(seen, size);
                 if (longs != null) longs = Arrays.copyOf(longs, size);
+                if (highs != null) highs = Arrays.copyOf(highs, size);
                 if (doubles != null) doubles = Arrays.copyOf(doubles, size);
                 if (strings != null) strings = Arrays.copyOf(strings, size);
                 if (bools != null) bools = Arrays.copyOf(bools, size);
@@ -454,6 +543,10 @@ abstract class Accumulator {
             boolean[] nulls = new boolean[count];
             for (int i = 0; i < count; i++) {
                 nulls[i] = !seen[from + i];
+            }
+            if (highs != null) {
+                return Col.ofInt128(type, Arrays.copyOfRange(highs, from, from + count),
+                        Arrays.copyOfRange(longs, from, from + count), nulls);
             }
             return switch (type.kind()) {
                 case FLOAT64 -> Col.ofDoubles(Arrays.copyOfRange(doubles, from, from + count), nulls);

@@ -2,10 +2,10 @@ package io.sluice.plan.operators;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Int128;
 import io.sluice.plan.exec.KeyOrder;
 import io.sluice.plan.exec.Kernels;
 import io.sluice.plan.expr.AggregateFunction;
-import io.sluice.plan.expr.TypeRules;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.DataType.Kind;
 import java.util.Arrays;
@@ -17,8 +17,8 @@ import java.util.Arrays;
  * <ul>
  *   <li>count keeps a running count of the NULLs in the frame; sum and avg a running sum and count: rows leaving the frame are subtracted before
  *       rows entering are added, so every intermediate sum is over part of the new frame. Integer
- *       and decimal sums are exact longs (overflow, or a decimal sum past its type's precision, is
- *       an error naming the expression). Double sums over a sliding start subtract, so they may
+ *       and decimal sums are exact, in 128 bits (a frame's sum past a long for integers, or past
+ *       its type's precision for decimals, is an error naming the expression). Double sums over a sliding start subtract, so they may
  *       differ from a fresh sum in the last bits (frames from the partition's start never
  *       subtract); infinities and NaNs are counted apart, so one leaving the frame leaves no trace.
  *   <li>min and max keep a monotonic deque of candidate rows (values increasing for min): O(1)
@@ -78,15 +78,21 @@ final class FrameAggregates {
         return Col.ofLongs(DataType.INT64, out, null);
     }
 
+    /**
+     * Running sums of integers and decimals in 128 bits (high words in {@code highs}, low in
+     * {@code lows}; a value leaving the frame is added negated), so no intermediate sum overflows:
+     * only a frame's sum past its type (a long for integers, the precision for decimals) is an error.
+     */
     private static Col sumLongs(AggregateFunction function, Col arg, WindowFrames frames, int rows, DataType resultType,
             String expression) {
         boolean isNull = arg.type.kind() == Kind.NULL;
-        long[] values = isNull ? new long[arg.length] : arg.longs;
-        boolean[] nulls = arg.nulls;
         DataType sumType = function == AggregateFunction.SUM ? resultType : AggregateFunction.SUM.resultType(arg.type);
-        long[] sums = new long[rows];
+        boolean[] nulls = arg.nulls;
+        long[] highs = new long[rows];
+        long[] lows = new long[rows];
         long[] counts = new long[rows];
-        long sum = 0;
+        long sumHigh = 0;
+        long sumLow = 0;
         long count = 0;
         int lo = 0;
         int hi = 0;
@@ -95,24 +101,32 @@ final class FrameAggregates {
                 int s = frames.start[i];
                 int e = frames.end[i];
                 if (s >= hi) {
-                    sum = 0;
+                    sumHigh = 0;
+                    sumLow = 0;
                     count = 0;
                     lo = s;
                     hi = s;
                 }
                 for (; lo < s; lo++) {
                     if (!isNull && (nulls == null || !nulls[lo])) {
-                        sum = Math.subtractExact(sum, values[lo]);
+                        long vl = -arg.low(lo);
+                        long vh = ~arg.high(lo) + (arg.low(lo) == 0 ? 1 : 0);
+                        long low = sumLow + vl;
+                        sumHigh = Int128.addHigh(sumHigh, sumLow, vh, low);
+                        sumLow = low;
                         count--;
                     }
                 }
                 for (; hi < e; hi++) {
                     if (!isNull && (nulls == null || !nulls[hi])) {
-                        sum = Math.addExact(sum, values[hi]);
+                        long low = sumLow + arg.low(hi);
+                        sumHigh = Int128.addHigh(sumHigh, sumLow, arg.high(hi), low);
+                        sumLow = low;
                         count++;
                     }
                 }
-                sums[i] = sum;
+                highs[i] = sumHigh;
+                lows[i] = sumLow;
                 counts[i] = count;
             }
         } catch (ArithmeticException ex) {
@@ -120,20 +134,20 @@ final class FrameAggregates {
         }
         boolean[] empty = emptyFrames(counts, rows);
         if (function == AggregateFunction.SUM) {
-            if (sumType.kind() == Kind.DECIMAL) {
-                long limit = TypeRules.pow10(sumType.precision());
-                for (int i = 0; i < rows; i++) {
-                    if (sums[i] >= limit || sums[i] <= -limit) {
-                        throw overflow(expression, sumType);
-                    }
+            int precision = sumType.kind() == Kind.DECIMAL ? sumType.precision() : Integer.MAX_VALUE;
+            for (int i = 0; i < rows; i++) {
+                boolean fits = precision == Integer.MAX_VALUE ? Int128.fitsLong(highs[i], lows[i])
+                        : Int128.fitsPrecision(highs[i], lows[i], precision);
+                if ((empty == null || !empty[i]) && !fits) {
+                    throw overflow(expression, sumType);
                 }
             }
-            return Col.ofLongs(sumType, sums, empty);
+            return sumType.isWideDecimal() ? Col.ofInt128(sumType, highs, lows, empty) : Col.ofLongs(sumType, lows, empty);
         }
-        double divisor = sumType.kind() == Kind.DECIMAL ? TypeRules.pow10(sumType.scale()) : 1;
+        double divisor = sumType.kind() == Kind.DECIMAL ? Math.pow(10, sumType.scale()) : 1;
         double[] averages = new double[rows];
         for (int i = 0; i < rows; i++) {
-            averages[i] = counts[i] == 0 ? 0 : sums[i] / divisor / counts[i];
+            averages[i] = counts[i] == 0 ? 0 : Int128.toDouble(highs[i], lows[i]) / divisor / counts[i];
         }
         return Col.ofDoubles(averages, empty);
     }

@@ -1,6 +1,7 @@
 package io.sluice.plan.operators;
 
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Int128;
 import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.types.DataType;
 import java.util.Arrays;
@@ -220,6 +221,13 @@ final class GroupTable {
                 }
             }
             default -> {
+                if (c.isWide()) {
+                    // a value that fits a long hashes as that long, so both forms of one value agree
+                    for (int i = 0; i < n; i++) {
+                        hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : Int128.hashBits(c.highs[i], c.lows[i]));
+                    }
+                    return;
+                }
                 long[] v = c.longs;
                 for (int i = 0; i < n; i++) {
                     hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : v[i]);
@@ -248,6 +256,8 @@ final class GroupTable {
         private double[] doubles;
         private boolean[] bools;
         private String[] strings;
+        /** High words of a decimal key of precision 19 to 38 (low words in {@code longs}). */
+        private long[] highs;
         private boolean[] nulls = new boolean[256];
         private long stringBytes;
 
@@ -259,6 +269,9 @@ final class GroupTable {
                 case UTF8 -> strings = new String[256];
                 default -> longs = new long[256];
             }
+            if (type.isWideDecimal()) {
+                highs = new long[256];
+            }
         }
 
         void append(int id, Col c, int row) {
@@ -266,6 +279,7 @@ final class GroupTable {
                 int size = id * 2;
                 nulls = Arrays.copyOf(nulls, size);
                 if (longs != null) longs = Arrays.copyOf(longs, size);
+                if (highs != null) highs = Arrays.copyOf(highs, size);
                 if (doubles != null) doubles = Arrays.copyOf(doubles, size);
                 if (bools != null) bools = Arrays.copyOf(bools, size);
                 if (strings != null) strings = Arrays.copyOf(strings, size);
@@ -281,18 +295,28 @@ final class GroupTable {
                     strings[id] = c.strings[row];
                     stringBytes += HeapSize.string(strings[id]);
                 }
-                default -> longs[id] = c.longs[row];
+                default -> {
+                    if (highs != null) {
+                        highs[id] = c.high(row);
+                        longs[id] = c.low(row);
+                    } else {
+                        longs[id] = c.longs[row];
+                    }
+                }
             }
         }
 
         long heapBytes() {
             int n = nulls.length;
             long values = strings != null ? HeapSize.references(n) + stringBytes
-                    : longs != null || doubles != null ? HeapSize.longs(n) : HeapSize.booleans(n);
+                    : longs != null || doubles != null ? HeapSize.longs(n) * (highs != null ? 2 : 1) : HeapSize.booleans(n);
             return HeapSize.booleans(n) + values;
         }
 
         boolean equalsRow(int id, Col c, int row) {
+            if (highs != null || c.isWide()) {
+                return equalsWide(id, c, row); // also a probe of another precision (one scale) against these keys
+            }
             if (longs != null && c.nulls == null) {
                 return !nulls[id] && longs[id] == c.longs[row];
             }
@@ -309,8 +333,21 @@ final class GroupTable {
             };
         }
 
+        private boolean equalsWide(int id, Col c, int row) {
+            boolean rowNull = c.isNull(row);
+            if (rowNull || nulls[id]) {
+                return rowNull && nulls[id];
+            }
+            long high = highs != null ? highs[id] : longs[id] >> 63;
+            return high == c.high(row) && longs[id] == c.low(row);
+        }
+
         Col toCol(int from, int count) {
             boolean[] outNulls = Arrays.copyOfRange(nulls, from, from + count);
+            if (highs != null) {
+                return Col.ofInt128(type, Arrays.copyOfRange(highs, from, from + count),
+                        Arrays.copyOfRange(longs, from, from + count), outNulls);
+            }
             return switch (type.kind()) {
                 case FLOAT64 -> Col.ofDoubles(Arrays.copyOfRange(doubles, from, from + count), outNulls);
                 case BOOL, NULL -> Col.ofBools(Arrays.copyOfRange(bools, from, from + count), outNulls)

@@ -135,9 +135,15 @@ final class MergeSide {
                     }
                 }
                 default -> {
-                    long[] v = c.longs;
-                    for (int i = 1; i < rows; i++) {
-                        differs[i] = v[i] != v[i - 1];
+                    if (c.isWide()) {
+                        for (int i = 1; i < rows; i++) {
+                            differs[i] = c.highs[i] != c.highs[i - 1] || c.lows[i] != c.lows[i - 1];
+                        }
+                    } else {
+                        long[] v = c.longs;
+                        for (int i = 1; i < rows; i++) {
+                            differs[i] = v[i] != v[i - 1];
+                        }
                     }
                 }
             }

@@ -158,7 +158,7 @@ final class RunMerger implements BatchStream {
         }
         Col[] out = new Col[schema.size()];
         for (int c = 0; c < out.length; c++) {
-            out[c] = gather(sources, rows, count, c);
+            out[c] = gather(sources, rows, count, c).compacted();
         }
         return Batch.of(schema, out, count, context.allocator());
     }
@@ -170,7 +170,8 @@ final class RunMerger implements BatchStream {
         for (int i = 0; i < count && !anyNulls; i++) {
             anyNulls = sources[i][c].nulls != null;
         }
-        Col out = Col.allocate(first.type, count, anyNulls);
+        Col out = first.type.isWideDecimal() ? Col.allocateWide(first.type, count, anyNulls)
+                : Col.allocate(first.type, count, anyNulls);
         switch (first.type.kind()) {
             case FLOAT64 -> {
                 for (int i = 0; i < count; i++) {
@@ -188,8 +189,15 @@ final class RunMerger implements BatchStream {
                 }
             }
             default -> {
-                for (int i = 0; i < count; i++) {
-                    out.longs[i] = sources[i][c].longs[rows[i]];
+                if (out.isWide()) {
+                    for (int i = 0; i < count; i++) {
+                        out.highs[i] = sources[i][c].high(rows[i]);
+                        out.lows[i] = sources[i][c].low(rows[i]);
+                    }
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        out.longs[i] = sources[i][c].longs[rows[i]];
+                    }
                 }
             }
         }

@@ -222,7 +222,7 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, i
             this.slots = new Col[schema.size() - 1]; // the weight column is not sampled
             for (int k = 0; k < slots.length; k++) {
                 DataType type = schema.field(k).type();
-                slots[k] = Col.allocate(type, capacity, true);
+                slots[k] = type.isWideDecimal() ? Col.allocateWide(type, capacity, true) : Col.allocate(type, capacity, true);
             }
             this.w = Math.exp(Math.log(uniform()) / capacity);
             this.nextKept = capacity + skip();
@@ -275,7 +275,12 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, i
             for (int k = 0; k < slots.length; k++) {
                 Col src = values[k];
                 Col dst = slots[k];
-                switch (dst.type.kind()) {
+                if (dst.isWide()) {
+                    for (int i = 0; i < n; i++) {
+                        dst.highs[to[i]] = src.high(from[i]);
+                        dst.lows[to[i]] = src.low(from[i]);
+                    }
+                } else switch (dst.type.kind()) {
                     case FLOAT64 -> { for (int i = 0; i < n; i++) dst.doubles[to[i]] = src.doubles[from[i]]; }
                     case BOOL, NULL -> { for (int i = 0; i < n; i++) dst.bools[to[i]] = src.bools[from[i]]; }
                     case UTF8 -> { for (int i = 0; i < n; i++) dst.strings[to[i]] = src.strings[from[i]]; }
@@ -298,7 +303,7 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, i
         Col[] columns() {
             Col[] out = new Col[slots.length];
             for (int k = 0; k < out.length; k++) {
-                out[k] = slots[k].slice(0, filled);
+                out[k] = slots[k].slice(0, filled).compacted();
             }
             return out;
         }

@@ -137,6 +137,9 @@ final class WindowFrames {
     }
 
     private static double value(Col key, int i) {
+        if (key.isWide()) {
+            return io.sluice.plan.exec.Int128.toDouble(key.highs[i], key.lows[i]);
+        }
         return key.type.kind() == DataType.Kind.FLOAT64 ? key.doubles[i] : key.longs[i];
     }
 }

@@ -179,7 +179,7 @@ public final class RangeBoundaries {
         }
         List<Col> out = new ArrayList<>(parts.size());
         for (Col c : parts) {
-            out.add(c.type.scale() == target.scale() ? c : Kernels.cast(c, DataType.decimal(18, target.scale())).withType(target));
+            out.add(c.type.scale() == target.scale() ? c : Kernels.cast(c, DataType.decimal(DataType.MAX_DECIMAL_PRECISION, target.scale())).withType(target));
         }
         return out;
     }
@@ -201,7 +201,7 @@ public final class RangeBoundaries {
                 case BOOL -> c.bools[row];
                 case FLOAT64 -> c.doubles[row] == 0.0 ? 0.0 : c.doubles[row]; // -0.0 is 0.0 as a key
                 case UTF8 -> c.strings[row];
-                case DECIMAL -> BigDecimal.valueOf(c.longs[row], c.type.scale());
+                case DECIMAL -> io.sluice.plan.exec.Int128.toBigDecimal(c.high(row), c.low(row), c.type.scale());
                 default -> c.longs[row];
             };
         }
@@ -223,6 +223,32 @@ public final class RangeBoundaries {
         }
     }
 
+    /** A decimal key of precision 19 to 38: its boundaries as 128-bit values. */
+    private static Col wideColumn(List<List<Object>> boundaries, DataType type, int key) {
+        int m = boundaries.size();
+        Col col = Col.allocateWide(type, m, true);
+        for (int i = 0; i < m; i++) {
+            Object v = boundaries.get(i).get(key);
+            if (v == null) {
+                col.nulls[i] = true;
+                continue;
+            }
+            if (!(v instanceof BigDecimal d)) {
+                throw new IllegalArgumentException("boundary value " + v + " (" + v.getClass().getSimpleName()
+                        + ") of key " + key + " is not held as " + type);
+            }
+            try {
+                java.math.BigInteger u = d.setScale(type.scale()).unscaledValue();
+                col.highs[i] = io.sluice.plan.exec.Int128.high(u);
+                col.lows[i] = io.sluice.plan.exec.Int128.low(u);
+            } catch (ArithmeticException e) {
+                throw new IllegalArgumentException("boundary value " + d.toPlainString() + " of key " + key
+                        + " is not exactly representable as " + type);
+            }
+        }
+        return col.compacted();
+    }
+
     /**
      * Boundary rows as one typed column per key, for comparing against rows of those types. A
      * value that is not held as the key's type holds it (say, a Double for an INT64 key) is a
@@ -233,6 +259,10 @@ public final class RangeBoundaries {
         Col[] out = new Col[types.length];
         for (int k = 0; k < types.length; k++) {
             DataType type = types[k];
+            if (type.isWideDecimal()) {
+                out[k] = wideColumn(boundaries, type, k);
+                continue;
+            }
             Col col = Col.allocate(type, m, true);
             for (int i = 0; i < m; i++) {
                 Object v = boundaries.get(i).get(k);

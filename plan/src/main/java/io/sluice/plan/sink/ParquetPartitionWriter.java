@@ -29,7 +29,8 @@ import org.apache.parquet.schema.Types;
 /**
  * Writes batches to one Snappy-compressed Parquet file with the types the Parquet scan reads back
  * unchanged: INT32, INT64, DOUBLE, BOOLEAN, strings as BINARY (STRING), dates as INT32 (DATE) and
- * decimals as INT64 (DECIMAL(p, s)); every column optional, NULLs as absent values. A column typed
+ * decimals as INT64 (DECIMAL(p, s)) up to precision 18 and as 16-byte FIXED_LEN_BYTE_ARRAY (big-endian
+ * two's complement, as Spark and DuckDB write them) from 19 to 38; every column optional, NULLs as absent values. A column typed
  * NULL (an untyped {@code SELECT NULL}) has no Parquet type and is refused, naming it.
  */
 final class ParquetPartitionWriter implements PartitionFileWriter {
@@ -56,7 +57,9 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
                 case INT64 -> Types.optional(PrimitiveTypeName.INT64).named(f.name());
                 case FLOAT64 -> Types.optional(PrimitiveTypeName.DOUBLE).named(f.name());
                 case DATE32 -> Types.optional(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.dateType()).named(f.name());
-                case DECIMAL -> Types.optional(PrimitiveTypeName.INT64)
+                case DECIMAL -> (t.isWideDecimal()
+                        ? Types.optional(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(16)
+                        : Types.optional(PrimitiveTypeName.INT64))
                         .as(LogicalTypeAnnotation.decimalType(t.scale(), t.precision())).named(f.name());
                 case TIMESTAMP -> Types.optional(PrimitiveTypeName.INT64)
                         .as(LogicalTypeAnnotation.timestampType(false, LogicalTypeAnnotation.TimeUnit.MICROS)).named(f.name());
@@ -94,13 +97,16 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
         private final MessageType type;
         private final String[] names;
         private final DataType.Kind[] kinds;
+        private final boolean[] wide;
         private RecordConsumer consumer;
 
         BatchWriteSupport(Schema schema, MessageType type) {
             this.type = type;
             this.names = new String[schema.size()];
             this.kinds = new DataType.Kind[schema.size()];
+            this.wide = new boolean[schema.size()];
             for (int i = 0; i < schema.size(); i++) {
+                wide[i] = schema.fields().get(i).type().isWideDecimal();
                 names[i] = schema.fields().get(i).name();
                 kinds[i] = schema.fields().get(i).type().kind();
             }
@@ -129,7 +135,14 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
                 switch (kinds[i]) {
                     case BOOL -> consumer.addBoolean(c.bools[r]);
                     case INT32, DATE32 -> consumer.addInteger((int) c.longs[r]);
-                    case INT64, DECIMAL, TIMESTAMP -> consumer.addLong(c.longs[r]);
+                    case DECIMAL -> {
+                        if (wide[i]) {
+                            consumer.addBinary(wideBinary(c.high(r), c.low(r)));
+                        } else {
+                            consumer.addLong(c.longs[r]);
+                        }
+                    }
+                    case INT64, TIMESTAMP -> consumer.addLong(c.longs[r]);
                     case FLOAT64 -> consumer.addDouble(c.doubles[r]);
                     case UTF8 -> consumer.addBinary(Binary.fromString(c.strings[r]));
                     case NULL -> throw new IllegalStateException("a NULL-typed column has a value");
@@ -137,6 +150,16 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
                 consumer.endField(names[i], i);
             }
             consumer.endMessage();
+        }
+
+        /** A 128-bit value as 16 big-endian bytes. */
+        private static Binary wideBinary(long high, long low) {
+            byte[] wideBytes = new byte[16];
+            for (int b = 0; b < 8; b++) {
+                wideBytes[b] = (byte) (high >>> (56 - 8 * b));
+                wideBytes[8 + b] = (byte) (low >>> (56 - 8 * b));
+            }
+            return Binary.fromConstantByteArray(wideBytes);
         }
     }
 

@@ -23,6 +23,8 @@ final class CsvColumnBuilder {
     private final CsvValues values = new CsvValues();
 
     private long[] longs;
+    /** High words of a decimal of precision 19 to 38 (low words in {@code longs}). */
+    private long[] highs;
     private double[] doubles;
     private boolean[] bools;
     private String[] strings;
@@ -53,6 +55,7 @@ final class CsvColumnBuilder {
             case UTF8 -> strings = new String[capacity];
             default -> longs = new long[capacity];
         }
+        highs = type.isWideDecimal() ? new long[capacity] : null;
         size = 0;
     }
 
@@ -104,6 +107,9 @@ final class CsvColumnBuilder {
             default -> values.parseDecimal(c, start, end, type.precision(), type.scale());
         };
         longs[size] = values.longValue;
+        if (highs != null) {
+            highs[size] = values.highValue;
+        }
         return parsed;
     }
 
@@ -133,6 +139,9 @@ final class CsvColumnBuilder {
             case UTF8 -> strings = Arrays.copyOf(strings, capacity);
             default -> longs = Arrays.copyOf(longs, capacity);
         }
+        if (highs != null) {
+            highs = Arrays.copyOf(highs, capacity);
+        }
         if (nulls != null) {
             nulls = Arrays.copyOf(nulls, capacity);
         }
@@ -151,7 +160,9 @@ final class CsvColumnBuilder {
             case BOOL -> Col.ofBools(trim(bools, n), outNulls);
             case NULL -> Col.allNull(type, n);
             case UTF8 -> Col.ofStrings(strings.length == n ? strings : Arrays.copyOf(strings, n), outNulls);
-            default -> Col.ofLongs(type, longs.length == n ? longs : Arrays.copyOf(longs, n), outNulls);
+            default -> highs != null
+                    ? Col.ofInt128(type, Arrays.copyOf(highs, n), Arrays.copyOf(longs, n), outNulls)
+                    : Col.ofLongs(type, longs.length == n ? longs : Arrays.copyOf(longs, n), outNulls);
         };
         reset();
         return col;

@@ -17,6 +17,8 @@ final class CsvValues {
 
     /** The result of the last successful integer, decimal, date or boolean (1/0) parse. */
     long longValue;
+    /** The high word of the last decimal parsed for a precision of 19 to 38 ({@code longValue} holds the low word). */
+    long highValue;
     /** The result of the last successful floating-point parse. */
     double doubleValue;
 
@@ -162,6 +164,9 @@ final class CsvValues {
      * zeros allowed) and at most {@code precision} digits in all; the result is the unscaled value.
      */
     boolean parseDecimal(char[] c, int start, int end, int precision, int scale) {
+        if (precision > io.sluice.plan.types.DataType.MAX_LONG_DECIMAL_PRECISION) {
+            return parseWideDecimal(c, start, end, precision, scale);
+        }
         int i = start;
         if (i == end) {
             return false;
@@ -205,6 +210,33 @@ final class CsvValues {
         }
         longValue = negative ? -unscaled : unscaled;
         return true;
+    }
+
+    /** The same syntax for precision 19 to 38, into {@code highValue} and {@code longValue} (128 bits). */
+    private boolean parseWideDecimal(char[] c, int start, int end, int precision, int scale) {
+        for (int i = start; i < end; i++) {
+            char ch = c[i];
+            if (!(ch >= '0' && ch <= '9') && ch != '.' && !(i == start && (ch == '-' || ch == '+'))) {
+                return false; // no exponent, no spaces: what the long parser accepts
+            }
+        }
+        try {
+            java.math.BigDecimal value = new java.math.BigDecimal(c, start, end - start);
+            if (value.stripTrailingZeros().scale() > scale) {
+                return false;
+            }
+            java.math.BigInteger unscaled = value.setScale(scale).unscaledValue();
+            long high = io.sluice.plan.exec.Int128.high(unscaled);
+            long low = io.sluice.plan.exec.Int128.low(unscaled);
+            if (!io.sluice.plan.exec.Int128.fitsPrecision(high, low, precision)) {
+                return false;
+            }
+            highValue = high;
+            longValue = low;
+            return true;
+        } catch (NumberFormatException | ArithmeticException e) {
+            return false;
+        }
     }
 
     /** A date {@code yyyy-mm-dd}; the result is days since 1970-01-01. */

@@ -39,6 +39,9 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
         boolean[] nulls = null;
         ColumnReader r = reader;
         int maxDef = maxDefinitionLevel;
+        if (decoding == ParquetColumnType.Decoding.DECIMAL_BYTES && type.isWideDecimal()) {
+            return decodeWide(n);
+        }
         switch (decoding) {
             case INT32, UINT32, INT64, DECIMAL_BYTES, INT64_MILLIS, INT64_NANOS, INT96 -> {
                 long[] out = new long[n];
@@ -99,6 +102,36 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
             }
             default -> throw new IllegalStateException("unhandled decoding " + decoding);
         }
+    }
+
+    /** Byte-array decimals of precision 19 to 38 as 128-bit values. */
+    private Col decodeWide(int n) {
+        boolean[] nulls = null;
+        ColumnReader r = reader;
+        long[] hi = new long[n];
+        long[] lo = new long[n];
+        for (int i = 0; i < n; i++) {
+            if (r.getCurrentDefinitionLevel() == maxDefinitionLevel) {
+                ByteBuffer bytes = r.getBinary().toByteBuffer();
+                int start = bytes.position();
+                int end = bytes.limit();
+                if (end - start > 16) {
+                    throw new io.sluice.plan.SluiceException("a decimal value of " + (end - start) + " bytes does not fit " + type);
+                }
+                long h = end > start && bytes.get(start) < 0 ? -1L : 0L;
+                long l = h;
+                for (int b = start; b < end; b++) {
+                    h = (h << 8) | (l >>> 56);
+                    l = (l << 8) | (bytes.get(b) & 0xFF);
+                }
+                hi[i] = h;
+                lo[i] = l;
+            } else {
+                nulls = markNull(nulls, n, i);
+            }
+            r.consume();
+        }
+        return Col.ofInt128(type, hi, lo, nulls);
     }
 
     private String string(Binary binary) {

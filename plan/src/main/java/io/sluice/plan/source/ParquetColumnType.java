@@ -95,8 +95,8 @@ record ParquetColumnType(DataType type, Decoding decoding) {
 
     private static ParquetColumnType decimal(Type field, String file, PrimitiveType primitive,
             DecimalLogicalTypeAnnotation decimal) {
-        if (decimal.getPrecision() > DataType.MAX_LONG_DECIMAL_PRECISION) {
-            throw unsupported(field, file, "decimals of precision above " + DataType.MAX_LONG_DECIMAL_PRECISION
+        if (decimal.getPrecision() > DataType.MAX_DECIMAL_PRECISION) {
+            throw unsupported(field, file, "decimals of precision above " + DataType.MAX_DECIMAL_PRECISION
                     + " are not supported");
         }
         DataType type = DataType.decimal(decimal.getPrecision(), decimal.getScale());

@@ -193,17 +193,18 @@ final class ExpressionTranslator {
         throw SqlErrors.unsupported(type + " literal " + literal);
     }
 
-    /** Exact numbers without a point are BIGINT, with one DECIMAL; 1e3 and friends are DOUBLE. */
+    /** Exact numbers without a point are BIGINT (DECIMAL(p, 0) past a long), with one DECIMAL; 1e3 and friends are DOUBLE. */
     private static Expr number(SqlNumericLiteral number) {
         BigDecimal value = number.getValueAs(BigDecimal.class);
         if (!number.isExact()) {
             return Literal.of(value.doubleValue());
         }
         try {
-            if (value.scale() <= 0) {
+            if (value.scale() <= 0 && value.toBigInteger().bitLength() < 64) {
                 return Literal.of(value.longValueExact());
             }
-            return Literal.ofDecimal(value);
+            return Literal.ofDecimal(value); // past a long: DECIMAL(p, 0), as Spark types it
+
         } catch (ArithmeticException | SluiceException e) {
             throw new SluiceException("numeric literal " + value.toPlainString() + " is out of range", e);
         }

@@ -9,14 +9,19 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 /**
  * A column type. Integers, dates (days since 1970-01-01), timestamps (microseconds since
  * 1970-01-01 00:00, without time zone, as DuckDB's TIMESTAMP and Spark's TIMESTAMP_NTZ) and decimals
- * of precision up to 18 compute as {@code long}s (decimals scaled by {@code 10^scale}); floats as
- * {@code double}s.
+ * compute as {@code long}s (decimals scaled by {@code 10^scale}); floats as {@code double}s. Decimals
+ * go up to precision 38 (Arrow's Decimal128): those of precision 19 to 38 hold their values as longs
+ * while every value of a column fits one, and as 128-bit high and low words otherwise
+ * ({@code Col.highs}/{@code Col.lows}).
  */
 public record DataType(Kind kind, int precision, int scale) {
     public enum Kind { NULL, BOOL, INT32, INT64, FLOAT64, DECIMAL, UTF8, DATE32, TIMESTAMP }
 
-    /** The largest decimal precision that still fits a scaled {@code long}. */
+    /** The largest decimal precision whose every value fits a scaled {@code long}. */
     public static final int MAX_LONG_DECIMAL_PRECISION = 18;
+
+    /** The largest decimal precision (Arrow's Decimal128, Spark's and DuckDB's maximum). */
+    public static final int MAX_DECIMAL_PRECISION = 38;
 
     public static final DataType NULL = new DataType(Kind.NULL, 0, 0);
     public static final DataType BOOL = new DataType(Kind.BOOL, 0, 0);
@@ -32,9 +37,9 @@ public record DataType(Kind kind, int precision, int scale) {
             throw new IllegalArgumentException("kind is null");
         }
         if (kind == Kind.DECIMAL) {
-            if (precision < 1 || precision > MAX_LONG_DECIMAL_PRECISION) {
+            if (precision < 1 || precision > MAX_DECIMAL_PRECISION) {
                 throw new SluiceException("decimal precision " + precision + " is not supported (1 to "
-                        + MAX_LONG_DECIMAL_PRECISION + ")");
+                        + MAX_DECIMAL_PRECISION + ")");
             }
             if (scale < 0 || scale > precision) {
                 throw new SluiceException("decimal scale " + scale + " must be between 0 and the precision " + precision);
@@ -52,6 +57,11 @@ public record DataType(Kind kind, int precision, int scale) {
     public boolean isLongBacked() {
         return kind == Kind.INT32 || kind == Kind.INT64 || kind == Kind.DATE32 || kind == Kind.DECIMAL
                 || kind == Kind.TIMESTAMP;
+    }
+
+    /** A decimal of precision 19 to 38, whose values may pass a long. */
+    public boolean isWideDecimal() {
+        return kind == Kind.DECIMAL && precision > MAX_LONG_DECIMAL_PRECISION;
     }
 
     /** Dates and timestamps. */

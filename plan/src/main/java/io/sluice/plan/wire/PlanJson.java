@@ -230,6 +230,9 @@ public final class PlanJson {
         if (value instanceof Long l) {
             return f.numberNode(l);
         }
+        if (value instanceof java.math.BigInteger b) {
+            return f.numberNode(b); // a decimal constant past a long (precision 19 to 38)
+        }
         if (value instanceof Double d) {
             return Double.isFinite(d) ? f.numberNode(d) : f.textNode(d.toString());
         }
@@ -358,7 +361,7 @@ public final class PlanJson {
             return node.asBoolean();
         }
         if (node.isIntegralNumber()) {
-            return expect(node.canConvertToLong(), node, path, "a long").asLong();
+            return node.canConvertToLong() ? (Object) node.asLong() : node.bigIntegerValue();
         }
         if (node.isFloatingPointNumber()) {
             return node.asDouble();

@@ -113,6 +113,20 @@ class CsvValuesTest {
     }
 
     @Test
+    void parsesDecimalsOfPrecisionThirtyEightIntoTwoWords() {
+        String[][] cases = {{"-123456789012345678901234567.89", "-12345678901234567890123456789"}, {"7", "700"},
+            {"+99999999999999999999999999999999999.99", "9999999999999999999999999999999999999"}, {".5", "50"}};
+        for (String[] c : cases) {
+            assertThat(values.parseDecimal(c[0].toCharArray(), 0, c[0].length(), 37, 2)).as(c[0]).isTrue();
+            assertThat(io.sluice.plan.exec.Int128.toBigInteger(values.highValue, values.longValue)).as(c[0])
+                    .isEqualTo(new java.math.BigInteger(c[1]));
+        }
+        for (String bad : new String[] {"1.234", "100000000000000000000000000000000000", "1e3", "", "-", "1.2.3", " 1"}) {
+            assertThat(values.parseDecimal(bad.toCharArray(), 0, bad.length(), 37, 2)).as(bad).isFalse();
+        }
+    }
+
+    @Test
     void classifiesTheNarrowestType() {
         String[][] cases = {{"true", "bool"}, {"FALSE", "bool"}, {"12", "int64"}, {"-12.5", "float64"},
             {"9223372036854775808", "float64"}, {"2024-01-31", "date32"}, {"2024-02-30", "utf8"}, {"yes", "utf8"},

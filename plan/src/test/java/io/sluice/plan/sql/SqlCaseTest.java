@@ -43,7 +43,7 @@ class SqlCaseTest {
     void resultTypesWiden() {
         assertThat(logical("SELECT CASE WHEN flag THEN d ELSE v END AS x, CASE WHEN flag THEN 1.5e0 ELSE v END AS y,"
                 + " CASE WHEN flag THEN NULL ELSE 'z' END AS z FROM t").schema().fields()).containsExactly(
-                new Field("x", DataType.decimal(18, 2)), new Field("y", DataType.FLOAT64), new Field("z", DataType.UTF8));
+                new Field("x", DataType.decimal(20, 2)), new Field("y", DataType.FLOAT64), new Field("z", DataType.UTF8));
     }
 
     @Test

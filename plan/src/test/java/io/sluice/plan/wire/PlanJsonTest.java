@@ -44,7 +44,10 @@ class PlanJsonTest {
                         + "ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), lag(o_note, 1, 'x') OVER (ORDER BY o_id) FROM orders",
                 "SELECT o_cust, o_note, grouping(o_cust), stddev(o_rate), corr(o_rate, o_total) FROM orders "
                         + "GROUP BY ROLLUP (o_cust, o_note)",
-                "SELECT date_trunc('month', o_date), o_total > ALL (SELECT o_total FROM orders WHERE o_cust = c_id) FROM orders, cust")) {
+                "SELECT date_trunc('month', o_date), o_total > ALL (SELECT o_total FROM orders WHERE o_cust = c_id) FROM orders, cust",
+                // decimals of precision 19 to 38: types, and constants past a long
+                "SELECT o_total * 123456789012345678901234.5 AS big, CAST(o_total AS DECIMAL(38,6)) AS wide, "
+                        + "-98765432109876543210 AS whole FROM orders WHERE o_total < 99999999999999999999.99")) {
             LogicalPlan plan = ((Statement.Query) SqlFrontEnd.parse(sql, CATALOG)).plan();
             LogicalPlan back = PlanJson.decode(PlanJson.encode(plan));
             assertThat(back).as(sql).isEqualTo(plan);
