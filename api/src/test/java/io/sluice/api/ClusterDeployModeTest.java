@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.coordinator.ClusterJobRunner;
 import io.sluice.plan.SluiceException;
+import io.sluice.plan.exec.QueryResult;
 import io.sluice.plan.expr.UserFunction;
+import io.sluice.plan.types.DataType;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,8 +136,14 @@ class ClusterDeployModeTest {
         Path src = work.resolve("src");
         Path classes = work.resolve("classes");
         Files.createDirectories(classes);
+        // the modules whose classes the job names or sees in signatures: api, logical (UserFunction),
+        // common (DataType), kernels (QueryResult)
+        List<String> classPath = new ArrayList<>();
+        for (Class<?> type : List.of(Session.class, UserFunction.class, DataType.class, QueryResult.class)) {
+            classPath.add(codeSource(type));
+        }
         List<String> arguments = new ArrayList<>(List.of("-d", classes.toString(), "-classpath",
-                codeSource(Session.class) + java.io.File.pathSeparator + codeSource(UserFunction.class)));
+                String.join(java.io.File.pathSeparator, classPath)));
         for (var e : sources.entrySet()) {
             Path file = src.resolve(e.getKey());
             Files.createDirectories(file.getParent());

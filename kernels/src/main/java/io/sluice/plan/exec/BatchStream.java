@@ -16,7 +16,7 @@ public interface BatchStream extends AutoCloseable {
      * their streams in it, so every pipeline stops within one batch of a cancel, even operators
      * that consume their whole input before producing anything.
      */
-    static BatchStream cancellable(BatchStream stream, io.sluice.plan.physical.TaskContext context) {
+    static BatchStream cancellable(BatchStream stream, Cancellation context) {
         return new BatchStream() {
             @Override
             public Batch next() {

@@ -2,6 +2,7 @@ package io.sluice.plan.physical;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.exec.Cancellation;
 import io.sluice.plan.memory.MemoryMetricsSink;
 import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.memory.SpillFiles;
@@ -20,7 +21,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * spill to {@link #spillFiles()} when it is refused. A measured plan hands each operator a copy
  * of the context whose reservations report to that operator's metrics ({@link #forOperator}).
  */
-public final class TaskContext {
+public final class TaskContext implements Cancellation {
     public static final int DEFAULT_BATCH_SIZE = 8192;
 
     private final String jobId;
@@ -92,6 +93,7 @@ public final class TaskContext {
     }
 
     /** Throws {@link TaskCancelledException} once the task was cancelled. */
+    @Override
     public void checkNotCancelled() {
         if (cancelled.getAsBoolean()) {
             throw new TaskCancelledException(taskId);
