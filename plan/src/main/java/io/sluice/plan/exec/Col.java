@@ -288,11 +288,14 @@ public final class Col {
                 return ofDoubles(out, nulls);
             }
             case UTF8: {
+                // one bulk copy of the bytes, then one decode per row (no byte[] per row)
                 VarCharVector v = (VarCharVector) vector;
+                byte[] data = ArrowKernels.dataBytes(v, n);
+                int[] offsets = ArrowKernels.offsets(v, n);
                 String[] out = new String[n];
                 for (int i = 0; i < n; i++) {
                     if (nulls == null || !nulls[i]) {
-                        out[i] = new String(v.get(i), StandardCharsets.UTF_8);
+                        out[i] = new String(data, offsets[i], offsets[i + 1] - offsets[i], StandardCharsets.UTF_8);
                     }
                 }
                 return ofStrings(out, nulls);
@@ -391,13 +394,31 @@ public final class Col {
                 v.setValueCount(n);
             }
             case UTF8 -> {
+                // encodes each string once, then sizes the buffers exactly and copies in bulk
                 VarCharVector v = (VarCharVector) vector;
-                v.allocateNew(n);
+                byte[][] encoded = new byte[n][];
+                long total = 0;
                 for (int i = 0; i < n; i++) {
                     if (!isNull(i)) {
-                        v.setSafe(i, strings[i].getBytes(StandardCharsets.UTF_8));
+                        encoded[i] = strings[i].getBytes(StandardCharsets.UTF_8);
+                        total += encoded[i].length;
                     }
                 }
+                v.allocateNew(Math.max(1, total), n);
+                var data = v.getDataBuffer();
+                var offsets = v.getOffsetBuffer();
+                int position = 0;
+                offsets.setInt(0, 0);
+                for (int i = 0; i < n; i++) {
+                    byte[] bytes = encoded[i];
+                    if (bytes != null) {
+                        data.setBytes(position, bytes, 0, bytes.length);
+                        position += bytes.length;
+                    }
+                    offsets.setInt((long) (i + 1) * 4, position);
+                }
+                setValidity(v.getValidityBuffer(), n);
+                v.setLastSet(n - 1);
                 v.setValueCount(n);
             }
             default -> throw new IllegalStateException("unhandled type " + type);
