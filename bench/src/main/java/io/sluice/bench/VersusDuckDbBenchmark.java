@@ -98,9 +98,9 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 @Warmup(iterations = VersusDuckDbBenchmark.WARMUPS)
 @Measurement(iterations = VersusDuckDbBenchmark.MEASUREMENTS)
 @Fork(value = 1, jvmArgsAppend = {"--add-opens=java.base/java.nio=ALL-UNNAMED", "-Dio.netty.noUnsafe=false",
-        "-Xms6g", "-Xmx6g", "-XX:MaxDirectMemorySize=4g", "-XX:+UseParallelGC"})
+        "-Xms5g", "-Xmx5g", "-XX:MaxDirectMemorySize=4g", "-XX:+UseParallelGC"})
 public class VersusDuckDbBenchmark {
-    static final int WARMUPS = 2;
+    static final int WARMUPS = 1;
     static final int MEASUREMENTS = 3;
     static final int ROWS = 10_000_000;
     static final int BUILD_ROWS = 1_000_000;

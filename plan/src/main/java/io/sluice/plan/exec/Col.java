@@ -394,29 +394,44 @@ public final class Col {
                 v.setValueCount(n);
             }
             case UTF8 -> {
-                // encodes each string once, then sizes the buffers exactly and copies in bulk
+                // encodes into one heap buffer (ASCII without a per-string allocation), then copies it in bulk
                 VarCharVector v = (VarCharVector) vector;
-                byte[][] encoded = new byte[n][];
-                long total = 0;
+                byte[] buffer = new byte[Math.max(16, n * 16)];
+                int[] ends = new int[n + 1];
+                int position = 0;
                 for (int i = 0; i < n; i++) {
                     if (!isNull(i)) {
-                        encoded[i] = strings[i].getBytes(StandardCharsets.UTF_8);
-                        total += encoded[i].length;
+                        String value = strings[i];
+                        int length = value.length();
+                        if (position + length > buffer.length) {
+                            buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, position + length));
+                        }
+                        int j = 0;
+                        while (j < length) {
+                            char c = value.charAt(j);
+                            if (c >= 0x80) {
+                                break;
+                            }
+                            buffer[position + j++] = (byte) c;
+                        }
+                        if (j < length) {
+                            byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+                            if (position + bytes.length > buffer.length) {
+                                buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, position + bytes.length));
+                            }
+                            System.arraycopy(bytes, 0, buffer, position, bytes.length);
+                            length = bytes.length;
+                        }
+                        position += length;
                     }
+                    ends[i + 1] = position;
                 }
-                v.allocateNew(Math.max(1, total), n);
-                var data = v.getDataBuffer();
-                var offsets = v.getOffsetBuffer();
-                int position = 0;
-                offsets.setInt(0, 0);
-                for (int i = 0; i < n; i++) {
-                    byte[] bytes = encoded[i];
-                    if (bytes != null) {
-                        data.setBytes(position, bytes, 0, bytes.length);
-                        position += bytes.length;
-                    }
-                    offsets.setInt((long) (i + 1) * 4, position);
+                v.allocateNew(Math.max(1, position), n);
+                if (position > 0) {
+                    org.apache.arrow.memory.util.MemoryUtil.copyToMemory(buffer, 0, v.getDataBuffer().memoryAddress(),
+                            position);
                 }
+                v.getOffsetBuffer().nioBuffer(0, (n + 1) * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(ends);
                 setValidity(v.getValidityBuffer(), n);
                 v.setLastSet(n - 1);
                 v.setValueCount(n);
