@@ -95,6 +95,20 @@ public final class Batch implements AutoCloseable {
         return rowCount;
     }
 
+    /**
+     * The Arrow vector of a column when the batch already has its Arrow form (it was read from
+     * Arrow, or {@link #root()} was called), else null: for kernels that read Arrow buffers in
+     * place, without making the Arrow form of a batch built from heap columns.
+     */
+    public FieldVector arrowVector(int index) {
+        return root == null || index < 0 ? null : root.getVector(index);
+    }
+
+    /** Whether the batch has its Arrow form already (see {@link #arrowVector}). */
+    public boolean hasArrow() {
+        return root != null;
+    }
+
     public Col column(int index) {
         Col col = unpacked[index];
         if (col == null) {

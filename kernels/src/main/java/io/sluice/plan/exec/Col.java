@@ -399,11 +399,14 @@ public final class Col {
                 return ofDoubles(out, nulls);
             }
             case UTF8: {
+                // one bulk copy of the bytes, then one decode per row (no byte[] per row)
                 VarCharVector v = (VarCharVector) vector;
+                byte[] data = ArrowKernels.dataBytes(v, n);
+                int[] offsets = ArrowKernels.offsets(v, n);
                 String[] out = new String[n];
                 for (int i = 0; i < n; i++) {
                     if (nulls == null || !nulls[i]) {
-                        out[i] = new String(v.get(i), StandardCharsets.UTF_8);
+                        out[i] = new String(data, offsets[i], offsets[i + 1] - offsets[i], StandardCharsets.UTF_8);
                     }
                 }
                 return ofStrings(out, nulls);
@@ -504,13 +507,46 @@ public final class Col {
                 v.setValueCount(n);
             }
             case UTF8 -> {
+                // encodes into one heap buffer (ASCII without a per-string allocation), then copies it in bulk
                 VarCharVector v = (VarCharVector) vector;
-                v.allocateNew(n);
+                byte[] buffer = new byte[Math.max(16, n * 16)];
+                int[] ends = new int[n + 1];
+                int position = 0;
                 for (int i = 0; i < n; i++) {
                     if (!isNull(i)) {
-                        v.setSafe(i, strings[i].getBytes(StandardCharsets.UTF_8));
+                        String value = strings[i];
+                        int length = value.length();
+                        if (position + length > buffer.length) {
+                            buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, position + length));
+                        }
+                        int j = 0;
+                        while (j < length) {
+                            char c = value.charAt(j);
+                            if (c >= 0x80) {
+                                break;
+                            }
+                            buffer[position + j++] = (byte) c;
+                        }
+                        if (j < length) {
+                            byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+                            if (position + bytes.length > buffer.length) {
+                                buffer = Arrays.copyOf(buffer, Math.max(buffer.length * 2, position + bytes.length));
+                            }
+                            System.arraycopy(bytes, 0, buffer, position, bytes.length);
+                            length = bytes.length;
+                        }
+                        position += length;
                     }
+                    ends[i + 1] = position;
                 }
+                v.allocateNew(Math.max(1, position), n);
+                if (position > 0) {
+                    org.apache.arrow.memory.util.MemoryUtil.copyToMemory(buffer, 0, v.getDataBuffer().memoryAddress(),
+                            position);
+                }
+                v.getOffsetBuffer().nioBuffer(0, (n + 1) * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(ends);
+                setValidity(v.getValidityBuffer(), n);
+                v.setLastSet(n - 1);
                 v.setValueCount(n);
             }
             default -> throw new IllegalStateException("unhandled type " + type);

@@ -7,7 +7,9 @@ import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Schema;
+import io.sluice.plan.exec.ArrowKernels;
 import java.util.List;
+import org.apache.arrow.vector.VarCharVector;
 import java.util.regex.Pattern;
 
 /**
@@ -42,6 +44,16 @@ public record Like(Expr input, String pattern, boolean negated, boolean caseInse
 
     @Override
     public Col evaluate(Batch batch) {
+        if (!caseInsensitive && input instanceof Column column) {
+            // On the UTF-8 bytes of an Arrow string column: no string is decoded.
+            int index = batch.schema().indexOf(column.column());
+            if (index >= 0 && batch.arrowVector(index) instanceof VarCharVector strings) {
+                ArrowKernels.BytePattern bytes = ArrowKernels.BytePattern.compile(pattern);
+                if (bytes != null) {
+                    return ArrowKernels.like(strings, bytes, negated);
+                }
+            }
+        }
         Col c = input.evaluate(batch);
         if (c.type.kind() == DataType.Kind.NULL) {
             return Col.allNull(DataType.BOOL, c.length);

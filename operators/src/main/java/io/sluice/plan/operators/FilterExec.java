@@ -3,6 +3,7 @@ package io.sluice.plan.operators;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.ArrowKernels;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.expr.Binary;
@@ -176,6 +177,10 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
             }
             if (count == 0) {
                 return null;
+            }
+            if (batch.hasArrow()) {
+                // compacts the Arrow buffers once: no column is unpacked (no string decoded) just to be copied
+                return new Batch(batch.schema(), ArrowKernels.gather(batch.root(), selected, count, context.allocator()));
             }
             Col[] columns = batch.columns();
             Col[] out = new Col[columns.length];

@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Utf8Bytes;
+import org.apache.arrow.vector.VarCharVector;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
@@ -291,10 +293,18 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
             return;
         }
         Col[] keys = new Col[groupBy.size()];
+        Utf8Bytes[] utf8 = null;
         for (int i = 0; i < keys.length; i++) {
-            keys[i] = groupBy.get(i).evaluate(batch);
+            // a string key column that arrives as Arrow is grouped on its bytes, not decoded
+            if (groupBy.get(i) instanceof Column c && batch.arrowVector(batch.schema().indexOf(c.column()))
+                    instanceof VarCharVector strings) {
+                utf8 = utf8 == null ? new Utf8Bytes[keys.length] : utf8;
+                utf8[i] = Utf8Bytes.of(strings);
+            } else {
+                keys[i] = groupBy.get(i).evaluate(batch);
+            }
         }
-        int[] groups = keys.length == 0 ? new int[rows] : table.groupIds(keys, rows);
+        int[] groups = keys.length == 0 ? new int[rows] : table.groupIds(keys, utf8, rows, null);
         int groupCount = table.groupCount();
         if (mode == AggregateMode.PARTIAL) {
             for (int i = 0; i < accumulators.length; i++) {

@@ -3,6 +3,7 @@ package io.sluice.plan.operators;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.types.DataType;
 import org.junit.jupiter.api.Test;
 
@@ -75,5 +76,34 @@ class GroupTableTest {
             keys.add(nulls[i] ? null : values[i]);
         }
         return keys.size();
+    }
+
+    /** String keys as UTF-8 bytes (from Arrow) and as decoded strings meet in the same groups; NULLs in one. */
+    @Test
+    void stringKeysAsBytesAndAsStringsShareGroups() {
+        String[] values = {"Grüße", null, "日本", "a", "Grüße", null, "", "𝄞", "a", ""};
+        boolean[] nulls = new boolean[values.length];
+        for (int i = 0; i < values.length; i++) {
+            nulls[i] = values[i] == null;
+        }
+        Col strings = Col.ofStrings(values, nulls);
+        GroupTable table = new GroupTable(new DataType[] {DataType.UTF8});
+        int[] fromStrings = table.groupIds(new Col[] {strings}, values.length);
+        assertThat(fromStrings).containsExactly(0, 1, 2, 3, 0, 1, 4, 5, 3, 4);
+        try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.FieldVector vector = strings.write("s", allocator)) {
+            Utf8Bytes bytes = Utf8Bytes.of((org.apache.arrow.vector.VarCharVector) vector);
+            int[] fromBytes = table.groupIds(new Col[1], new Utf8Bytes[] {bytes}, values.length, null);
+            assertThat(fromBytes).containsExactly(fromStrings);
+            // a fresh table fed bytes first decodes each new key once, for the output
+            GroupTable bytesFirst = new GroupTable(new DataType[] {DataType.UTF8});
+            assertThat(bytesFirst.groupIds(new Col[1], new Utf8Bytes[] {bytes}, values.length, null))
+                    .containsExactly(fromStrings);
+            assertThat(bytesFirst.groupIds(new Col[] {strings}, values.length)).containsExactly(fromStrings);
+            Col keys = bytesFirst.keyColumns(0, bytesFirst.groupCount())[0];
+            assertThat(keys.get(0)).isEqualTo("Grüße");
+            assertThat(keys.get(1)).isNull();
+            assertThat(keys.get(5)).isEqualTo("𝄞");
+        }
     }
 }
