@@ -26,7 +26,8 @@ import java.util.function.IntPredicate;
  * <p>Only into a side the join lets filters into ({@link PushDownFilter}'s rules: not a side whose
  * rows an outer join preserves). Idempotent: a side whose filters (anywhere below it, compared with
  * column qualifiers dropped, since pushing through an alias drops them) already hold every conjunct
- * of the derived predicate gets nothing; when that test misses, it errs towards not deriving.
+ * of the derived predicate gets nothing. Comparing without qualifiers may match a different
+ * column of the same name below; that only leaves the side unfiltered, never changes an answer.
  */
 public final class InferSidePredicatesFromDisjunctions implements NodeRule {
     @Override
