@@ -292,11 +292,17 @@ public final class ShuffleClient implements AutoCloseable {
             IOException reason = new IOException("the connection was dropped: " + LOST_SERVER);
             // on each channel's event loop: the response in progress fails first, then the channel closes;
             // a channel closed meanwhile has no handler left to tell (the event would reach the pipeline's tail)
-            channels.forEach(channel -> channel.eventLoop().execute(() -> {
-                if (channel.pipeline().get(ResponseHandler.class) != null) {
-                    channel.pipeline().fireExceptionCaught(reason);
+            for (Channel channel : channels) {
+                try {
+                    channel.eventLoop().execute(() -> {
+                        if (channel.pipeline().get(ResponseHandler.class) != null) {
+                            channel.pipeline().fireExceptionCaught(reason);
+                        }
+                    });
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // this client is closing: its channels close with it, nobody waits on them
                 }
-            }));
+            }
         }
     }
 
