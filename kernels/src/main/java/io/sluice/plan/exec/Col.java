@@ -331,14 +331,7 @@ public final class Col {
         if (type.kind() == DataType.Kind.NULL) {
             return allNull(type, n); // a NullVector has no validity buffer to read
         }
-        boolean[] nulls = null;
-        if (vector.getNullCount() > 0) {
-            nulls = new boolean[n];
-            var validity = vector.getValidityBuffer();
-            for (int i = 0; i < n; i++) {
-                nulls[i] = (validity.getByte(i >> 3) & (1 << (i & 7))) == 0;
-            }
-        }
+        boolean[] nulls = ArrowKernels.nulls(vector, n);
         switch (type.kind()) {
             case BOOL: {
                 BitVector v = (BitVector) vector;

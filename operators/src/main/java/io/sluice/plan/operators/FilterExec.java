@@ -19,12 +19,11 @@ import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.physical.UnaryExec;
+import io.sluice.plan.physical.RowSubsetExec;
 import java.util.List;
-import java.util.Optional;
 
 /** Keeps rows whose predicate is true. Keeps its input's partitioning and order. */
-public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties, long estimatedRows) implements UnaryExec {
+public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties, long estimatedRows) implements RowSubsetExec {
     public FilterExec {
         requireNonNull(properties, "properties is null");
         requireNonNull(input, "input is null");
@@ -78,11 +77,6 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
     }
 
     @Override
-    public List<Boolean> maintainsInputOrder() {
-        return List.of(true);
-    }
-
-    @Override
     public CardinalityEffect cardinalityEffect() {
         return CardinalityEffect.LOWER_EQUAL;
     }
@@ -107,19 +101,6 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
             }
         }
         return new FilterPushdown(new FilterExec(input, Exprs.and(all)), List.of());
-    }
-
-    /** A filter keeps rows as they are: another filter commutes with it. */
-    @Override
-    public Optional<List<Expr>> filterKeysOnInput(List<Expr> keys) {
-        return Optional.of(keys);
-    }
-
-    /** A filter passes its input's columns through, so its input can use them too. */
-    @Override
-    public ExecutionPlan withRuntimePruning(List<Expr> predicates) {
-        ExecutionPlan pruned = input.withRuntimePruning(predicates);
-        return pruned == input ? this : withNewChildren(List.of(pruned));
     }
 
     @Override

@@ -137,6 +137,13 @@ final class GroupTable {
                     oneKey[0] = null;
                 }
                 ids[r] = nullGroup;
+            } else if (values == null) {
+                // a probe key in 128-bit form (a wider decimal type than the table's): a value past a
+                // long matches no key here; the table's own keys never take this form
+                if (insert) {
+                    throw new IllegalStateException("a 128-bit key cannot enter a table of long keys");
+                }
+                ids[r] = Int128.fitsLong(c.high(r), c.low(r)) ? findLong(c.low(r)) : -1;
             } else {
                 ids[r] = insert ? findOrInsertLong(c, r, values[r]) : findLong(values[r]);
             }

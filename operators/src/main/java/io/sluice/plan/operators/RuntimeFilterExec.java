@@ -7,11 +7,9 @@ import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
-import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.physical.UnaryExec;
+import io.sluice.plan.physical.RowSubsetExec;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A runtime filter on a join's probe side: passes the rows of {@code input} whose {@code keys} may
@@ -30,7 +28,7 @@ import java.util.Optional;
  * @param filter the bound filter, or null while unbound
  */
 public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr> keys, RuntimeFilter filter,
-        long estimatedRows) implements UnaryExec {
+        long estimatedRows) implements RowSubsetExec {
     public RuntimeFilterExec {
         requireNonNull(input, "input is null");
         requireNonNull(filterId, "filterId is null");
@@ -63,19 +61,6 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
                 estimatedRows);
     }
 
-    /** Another filter commutes with this one. */
-    @Override
-    public Optional<List<Expr>> filterKeysOnInput(List<Expr> keys) {
-        return Optional.of(keys);
-    }
-
-    /** Another filter's range passes through this one to the input. */
-    @Override
-    public ExecutionPlan withRuntimePruning(List<Expr> predicates) {
-        ExecutionPlan pruned = input.withRuntimePruning(predicates);
-        return pruned == input ? this : withNewChildren(List.of(pruned));
-    }
-
     public boolean bound() {
         return filter != null;
     }
@@ -83,16 +68,6 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
         return new RuntimeFilterExec(children.get(0), filterId, keys, filter, estimatedRows);
-    }
-
-    @Override
-    public PlanProperties properties() {
-        return input.properties();
-    }
-
-    @Override
-    public List<Boolean> maintainsInputOrder() {
-        return List.of(true);
     }
 
     @Override

@@ -8,9 +8,8 @@ import io.sluice.plan.expr.Expr;
 import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
-import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.physical.UnaryExec;
+import io.sluice.plan.physical.RowSubsetExec;
 import java.util.List;
 
 /**
@@ -25,7 +24,7 @@ import java.util.List;
  * and the scheduler then drops it rather than bind a filter that could reject matching rows.
  */
 public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List<Expr> keys, long bitCount,
-        long estimatedRows) implements UnaryExec {
+        long estimatedRows) implements RowSubsetExec {
     public RuntimeFilterSourceExec {
         requireNonNull(input, "input is null");
         requireNonNull(filterId, "filterId is null");
@@ -46,16 +45,6 @@ public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
         return new RuntimeFilterSourceExec(children.get(0), filterId, keys, bitCount, estimatedRows);
-    }
-
-    @Override
-    public PlanProperties properties() {
-        return input.properties();
-    }
-
-    @Override
-    public List<Boolean> maintainsInputOrder() {
-        return List.of(true);
     }
 
     @Override

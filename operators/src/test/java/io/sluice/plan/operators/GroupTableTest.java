@@ -34,6 +34,18 @@ class GroupTableTest {
     }
 
     @Test
+    void aProbeKeyIn128BitFormFindsLongKeysAndMatchesNothingPastThem() {
+        DataType narrow = DataType.decimal(10, 2);
+        GroupTable table = new GroupTable(new DataType[] {narrow});
+        int[] ids = table.groupIds(new Col[] {Col.ofLongs(narrow, new long[] {5, -7}, null)}, 2);
+        // 5, a value past a long (2^64 + 5), -7, NULL: the wide form, as a decimal(38,2) column holds them
+        Col wide = Col.ofInt128(DataType.decimal(38, 2), new long[] {0, 1, -1, 0}, new long[] {5, 5, -7, 0},
+                new boolean[] {false, false, false, true});
+        assertThat(wide.longs).as("the wide form").isNull();
+        assertThat(table.find(new Col[] {wide}, 4, null)).containsExactly(ids[0], -1, ids[1], -1);
+    }
+
+    @Test
     void singleLongKeysFindTheirGroupsAcrossGrowthAndANullGroup() {
         int n = 10_000;
         long[] values = new long[n];

@@ -43,6 +43,8 @@ import io.sluice.plan.stats.Statistics;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
 
 /**
  * Turns a logical plan into operators, without exchanges: each operator states what it needs of
@@ -208,9 +210,9 @@ public final class PhysicalPlanner {
      * over the input, which drops rows more cheaply.
      */
     private static ExecutionPlan deepest(ExecutionPlan plan, List<Expr> keys, double kept,
-            java.util.function.BiFunction<ExecutionPlan, List<Expr>, ExecutionPlan> filter) {
+            BiFunction<ExecutionPlan, List<Expr>, ExecutionPlan> filter) {
         if (plan.children().size() == 1) {
-            java.util.Optional<List<Expr>> below = plan.filterKeysOnInput(keys);
+            Optional<List<Expr>> below = plan.filterKeysOnInput(keys);
             if (below.isPresent()) {
                 ExecutionPlan input = plan.children().get(0);
                 boolean inputTakesIt = input.children().size() == 1 && input.filterKeysOnInput(below.get()).isPresent();
