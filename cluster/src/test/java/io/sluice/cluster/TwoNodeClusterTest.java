@@ -156,6 +156,8 @@ class TwoNodeClusterTest {
         assertThat(onWorker.deserializedCount()).isGreaterThanOrEqualTo(2);
         assertThat(coordinatorSystem.settings().config().getBoolean("pekko.actor.allow-java-serialization"))
                 .isFalse();
+        // membership converges on its own gossip schedule, which may trail the messages above
+        awaitUntil(() -> memberRoles(coordinatorSystem).size() == 2);
         assertThat(memberRoles(coordinatorSystem)).containsExactlyInAnyOrder("coordinator", "worker");
 
         // Outside Pekko there is no resolver: plain Kryos refuses actor references clearly.
