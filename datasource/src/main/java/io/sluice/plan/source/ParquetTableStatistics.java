@@ -22,9 +22,9 @@ import org.apache.parquet.schema.MessageType;
  * Table statistics from Parquet footers alone: the exact row count; per column the NULL count (exact
  * when every row group has it), min and max over all row groups (exact for numbers, inexact for
  * strings, which writers may truncate), the average width in memory (strings from their
- * uncompressed size), and a distinct count
- * estimated as the size of an integer column's range, capped by its non-NULL rows (two for a
- * boolean; absent otherwise).
+ * uncompressed size), and a distinct count: for an integer column the size of its range, capped by
+ * its non-NULL rows (two for a boolean); for a string column whose chunks are all dictionary-encoded,
+ * from the dictionaries' sizes ({@link #fromDictionaries}); absent otherwise.
  */
 final class ParquetTableStatistics {
     private ParquetTableStatistics() {
@@ -32,29 +32,42 @@ final class ParquetTableStatistics {
 
     /** Per-column running totals over row groups. */
     private static final class Column {
+        final boolean string;
         long nulls;
         boolean nullsKnown = true;
         Object min;
         Object max;
         boolean rangeKnown = true;
         long bytes;
+        boolean dictionariesKnown;
+        long dictionarySum;
+        long dictionaryMax;
+        long dictionaryRows;
+        int dictionaryChunks;
+        final List<String[]> chunkRanges = new ArrayList<>(); // [min, max] of each chunk with a dictionary
+
+        Column(boolean string) {
+            this.string = string;
+            this.dictionariesKnown = string;
+        }
     }
 
     static Statistics of(String location, Schema schema) {
         long rows = 0;
         Map<String, Column> columns = new HashMap<>();
         for (Field f : schema.fields()) {
-            columns.put(f.name().toLowerCase(java.util.Locale.ROOT), new Column());
+            columns.put(f.name().toLowerCase(java.util.Locale.ROOT), new Column(f.type().kind() == DataType.Kind.UTF8));
         }
         for (Path file : SourceFiles.list(location)) {
-            try (ParquetFileReader reader = ParquetFile.open(file)) {
+            try (ParquetFileReader reader = ParquetFile.open(file);
+                    DictionarySizes dictionaries = new DictionarySizes(file)) {
                 MessageType fileSchema = reader.getFileMetaData().getSchema();
                 for (BlockMetaData rowGroup : reader.getRowGroups()) {
                     if (rowGroup.getRowCount() == 0) {
                         continue;
                     }
                     rows += rowGroup.getRowCount();
-                    add(columns, rowGroup, fileSchema, file.toString());
+                    add(columns, rowGroup, fileSchema, file.toString(), dictionaries);
                 }
             } catch (IOException e) {
                 throw new SluiceException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
@@ -67,7 +80,8 @@ final class ParquetTableStatistics {
         return Statistics.of(Estimate.exact(rows), out);
     }
 
-    private static void add(Map<String, Column> columns, BlockMetaData rowGroup, MessageType fileSchema, String file) {
+    private static void add(Map<String, Column> columns, BlockMetaData rowGroup, MessageType fileSchema, String file,
+            DictionarySizes dictionaries) {
         Map<String, ColumnStats> stats = new HashMap<>();
         for (ColumnStats s : ParquetStatistics.of(rowGroup, fileSchema, file)) {
             stats.put(s.column().toLowerCase(java.util.Locale.ROOT), s);
@@ -97,11 +111,27 @@ final class ParquetTableStatistics {
                 column.min = column.min == null ? s.min() : least(column.min, s.min());
                 column.max = column.max == null ? s.max() : greatest(column.max, s.max());
             }
+            if (column.dictionariesKnown) {
+                java.util.OptionalLong size = s == null || s.nullCount() < 0 ? java.util.OptionalLong.empty()
+                        : dictionaries.of(chunk);
+                if (size.isPresent()) {
+                    column.dictionarySum += size.getAsLong();
+                    column.dictionaryMax = Math.max(column.dictionaryMax, size.getAsLong());
+                    column.dictionaryChunks++;
+                    column.dictionaryRows += rowGroup.getRowCount() - s.nullCount();
+                    if (s.min() instanceof String lo && s.max() instanceof String hi) {
+                        column.chunkRanges.add(new String[] {lo, hi});
+                    }
+                } else {
+                    column.dictionariesKnown = false;
+                }
+            }
         }
         columns.forEach((name, column) -> {
             if (!seen.contains(name)) {
                 column.nullsKnown = false;
                 column.rangeKnown = false;
+                column.dictionariesKnown = false;
             }
         });
     }
@@ -117,6 +147,8 @@ final class ParquetTableStatistics {
             distinct = Estimate.inexact(Math.max(1, Math.min(nonNull, (double) hi - lo + 1)));
         } else if (range && c.min instanceof Boolean lo && c.max instanceof Boolean hi) {
             distinct = Estimate.inexact(lo.equals(hi) ? 1 : 2);
+        } else if (c.dictionariesKnown && c.dictionaryRows > 0) {
+            distinct = Estimate.inexact(Math.max(1, Math.min(nonNull, fromDictionaries(c))));
         }
         // In memory a fixed-width value takes its full width however well the file encodes it; a
         // string takes its encoded bytes (with the length prefix) plus an offset.
@@ -126,6 +158,38 @@ final class ParquetTableStatistics {
         Estimate.Precision precision = !range ? Estimate.Precision.ABSENT
                 : c.min instanceof String ? Estimate.Precision.INEXACT : Estimate.Precision.EXACT;
         return new ColumnStatistics(distinct, nulls, range ? c.min : null, range ? c.max : null, precision, width);
+    }
+
+    /**
+     * Distinct values of a column from its chunks' dictionary sizes: between the largest dictionary
+     * (every chunk draws from one domain) and their sum (no value is in two chunks). The sum when
+     * the chunks' value ranges are disjoint (data sorted or clustered by the column: a value is in
+     * one chunk, or in two neighbours at their boundary). Otherwise which end applies is read from how unique values are within a chunk:
+     * dictionaries far smaller than their chunks mean values repeat, and repeating domains are
+     * mostly shared across chunks (a status flag, a segment name); dictionaries as large as their
+     * chunks mean near-unique values (names, comments), which rarely recur in another chunk.
+     */
+    private static double fromDictionaries(Column c) {
+        if (c.chunkRanges.size() == c.dictionaryChunks && disjoint(c.chunkRanges)) {
+            return c.dictionarySum;
+        }
+        double uniqueness = Math.min(1, (double) c.dictionarySum / c.dictionaryRows);
+        return c.dictionaryMax + (c.dictionarySum - c.dictionaryMax) * uniqueness;
+    }
+
+    /**
+     * Whether no two of the [min, max] ranges overlap but at their ends: sorted data cut into row
+     * groups shares a boundary value between neighbours (counted twice in the sum, once per chunk).
+     */
+    private static boolean disjoint(List<String[]> ranges) {
+        List<String[]> sorted = new ArrayList<>(ranges);
+        sorted.sort((a, b) -> a[0].compareTo(b[0]));
+        for (int i = 1; i < sorted.size(); i++) {
+            if (sorted.get(i)[0].compareTo(sorted.get(i - 1)[1]) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -60,6 +60,24 @@ class TableStatisticsTest {
     }
 
     @Test
+    void stringDistinctCountsComeFromDictionaryPageHeaders() throws Exception {
+        String file = dir.resolve("d.parquet").toString();
+        // Five statuses in every row group; 500 keys of ten rows each in ascending order, so a key is
+        // in one row group or two neighbours; unique names, which DuckDB writes without a dictionary.
+        // 5,000 rows in row groups of DuckDB's choosing (2,048 rows).
+        support.execute("COPY (SELECT 'status' || (i % 5) AS status, 'k' || lpad(CAST(i // 10 AS VARCHAR), 4, '0') "
+                + "AS clustered, 'name' || i AS name "
+                + "FROM range(0, 5000) r(i) ORDER BY i) TO '" + file + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
+        Statistics stats = FileFormats.statistics(FileFormats.register("d", FileFormat.PARQUET, file));
+
+        assertThat(stats.column(0).distinctCount().value()).as("one small domain in every chunk: the largest dictionary")
+                .isCloseTo(5, within(0.5));
+        assertThat(stats.column(1).distinctCount().value()).as("chunks with disjoint ranges: the dictionaries' sum "
+                + "(a key at a row group boundary counts in both)").isCloseTo(500, within(5.0));
+        assertThat(stats.column(2).distinctCount().isKnown()).as("no dictionary, no count").isFalse();
+    }
+
+    @Test
     void csvRowsComeFromTheFileSizeAndASampledRowWidth() throws Exception {
         String file = dir.resolve("t.csv").toString();
         support.execute("COPY (SELECT i AS id, 'abcdefghij' AS s FROM range(1000, 11000) r(i)) TO '" + file
