@@ -327,7 +327,7 @@ public final class Kernels {
         }
     }
 
-    private static boolean test(BinaryOp op, int cmp) {
+    static boolean test(BinaryOp op, int cmp) {
         return switch (op) {
             case EQ -> cmp == 0;
             case NOT_EQ -> cmp != 0;

@@ -1,0 +1,30 @@
+package io.sluice.plan.physical.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Substring;
+import io.sluice.plan.types.DataType;
+
+/** {@code substring(input, start[, length])} of a bound input, with constant positions. */
+public record SubstringExpr(PhysicalExpr input, long start, Long length) implements PhysicalExpr {
+    public SubstringExpr {
+        requireNonNull(input, "input is null");
+    }
+
+    @Override
+    public DataType type() {
+        return DataType.UTF8;
+    }
+
+    @Override
+    public Col evaluate(Batch batch) {
+        return Substring.apply(input.evaluate(batch), start, length);
+    }
+
+    @Override
+    public String toString() {
+        return "substring(" + input + ", " + start + (length == null ? "" : ", " + length) + ")";
+    }
+}
