@@ -225,6 +225,42 @@ public final class ArrowKernels {
         return true;
     }
 
+    /**
+     * {@code substring(value, start[, length])} of each row of a string vector, as the string kernel
+     * computes it on decoded strings (1-based positions in UTF-16 chars, from {@code from = start - 1}
+     * clamped at 0, to {@code end - 1} exclusive clamped to the length): an ASCII row, whose chars
+     * are its bytes, yields its slice of bytes without decoding the rest; any other row is decoded.
+     */
+    public static Col substring(VarCharVector v, long start, Long length) {
+        int n = v.getValueCount();
+        byte[] data = dataBytes(v, n);
+        int[] offsets = offsets(v, n);
+        boolean[] nulls = nulls(v, n);
+        long end = length == null ? Long.MAX_VALUE : start + length; // exclusive, 1-based
+        int from = (int) Math.max(0, Math.min(Integer.MAX_VALUE, start - 1));
+        String[] out = new String[n];
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+                continue;
+            }
+            int begin = offsets[i];
+            int stop = offsets[i + 1];
+            boolean ascii = true;
+            for (int j = begin; j < stop && ascii; j++) {
+                ascii = data[j] >= 0;
+            }
+            if (ascii) {
+                int to = (int) Math.max(0, Math.min(stop - begin, end - 1));
+                out[i] = from >= to ? "" : new String(data, begin + from, to - from, StandardCharsets.ISO_8859_1);
+            } else {
+                String value = new String(data, begin, stop - begin, StandardCharsets.UTF_8);
+                int to = (int) Math.max(0, Math.min(value.length(), end - 1));
+                out[i] = from >= to ? "" : value.substring(from, to);
+            }
+        }
+        return Col.ofStrings(out, nulls);
+    }
+
     /** Per row whether it is NULL, or null when no row is. */
     static boolean[] nulls(FieldVector v, int n) {
         if (v.getNullCount() == 0) {

@@ -2,12 +2,17 @@ package io.sluice.plan.physical.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.exec.ArrowKernels;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.expr.Substring;
 import io.sluice.plan.types.DataType;
+import org.apache.arrow.vector.VarCharVector;
 
-/** {@code substring(input, start[, length])} of a bound input, with constant positions. */
+/**
+ * {@code substring(input, start[, length])} of a bound input, with constant positions; on the bytes
+ * of an Arrow string column when the batch has one ({@link ArrowKernels#substring}).
+ */
 public record SubstringExpr(PhysicalExpr input, long start, Long length) implements PhysicalExpr {
     public SubstringExpr {
         requireNonNull(input, "input is null");
@@ -20,6 +25,9 @@ public record SubstringExpr(PhysicalExpr input, long start, Long length) impleme
 
     @Override
     public Col evaluate(Batch batch) {
+        if (input instanceof BoundColumn column && batch.arrowVector(column.index()) instanceof VarCharVector strings) {
+            return ArrowKernels.substring(strings, start, length);
+        }
         return Substring.apply(input.evaluate(batch), start, length);
     }
 

@@ -151,8 +151,11 @@ class ExprBinderTest {
             }
             out.add(new Alias(c, "renamed"));
         }
-        out.add(new Substring(s, 2, 3L));
-        out.add(new Substring(s, -1, 3L));
+        for (long start : new long[] {-1, 0, 1, 2, 5, 100}) {
+            for (Long length : new Long[] {null, 0L, 1L, 3L, 50L}) {
+                out.add(new Substring(s, start, length));
+            }
+        }
         out.add(new Binary(BinaryOp.ADD, new Binary(BinaryOp.MULTIPLY, new Column("d"), Literal.of(1.5)), Literal.of(1.0)));
         out.add(new Binary(BinaryOp.MULTIPLY, new Column("m"), new Binary(BinaryOp.SUBTRACT, Literal.ofDecimal(BigDecimal.ONE),
                 new Column("m"))));
