@@ -19,8 +19,8 @@ import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.physical.RowSubsetExec;
+import io.sluice.plan.physical.expr.BoundExprs;
 import java.util.List;
 
 /**
@@ -115,8 +115,8 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
 
     @Override
     public BatchStream execute(int partition, TaskContext context) {
+        BoundExprs bound = new BoundExprs(List.of(predicate), input.schema()); // before the input opens a stream
         BatchStream in = input.execute(partition, context);
-        BoundExprs bound = new BoundExprs(List.of(predicate), input.schema());
         return new BatchStream() {
             @Override
             public Batch next() {

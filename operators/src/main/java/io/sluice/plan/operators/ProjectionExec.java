@@ -234,8 +234,8 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
 
     @Override
     public BatchStream execute(int partition, TaskContext context) {
+        BoundExprs bound = new BoundExprs(exprs, input.schema()); // before the input opens a stream
         BatchStream in = input.execute(partition, context);
-        BoundExprs bound = new BoundExprs(exprs, input.schema());
         return new BatchStream() {
             @Override
             public Batch next() {
