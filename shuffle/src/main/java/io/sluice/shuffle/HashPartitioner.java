@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.physical.expr.BoundExprs;
 import java.util.List;
 
 /**
@@ -21,7 +22,8 @@ import java.util.List;
  *   <li>NULL hashes to a fixed constant, so all NULL keys land together.</li>
  * </ul>
  *
- * <p>Vectorized: each key is evaluated once per batch, then per-row 64-bit hashes are combined in
+ * <p>Not thread-safe (one per map task). Vectorized: each key is bound once to the input's columns
+ * and evaluated once per batch, then per-row 64-bit hashes are combined in
  * tight loops over the primitive arrays.
  */
 public final class HashPartitioner {
@@ -33,6 +35,8 @@ public final class HashPartitioner {
 
     private final List<Expr> keys;
     private final int partitionCount;
+    /** The keys bound to the columns of the first batch's schema (again for a batch of another schema). */
+    private BoundExprs bound;
 
     public HashPartitioner(List<Expr> keys, int partitionCount) {
         this.keys = List.copyOf(requireNonNull(keys, "keys is null"));
@@ -58,10 +62,13 @@ public final class HashPartitioner {
         int rows = batch.rowCount();
         long[] hashes = new long[rows];
         java.util.Arrays.fill(hashes, SEED);
-        for (Expr key : keys) {
-            Col col = key.evaluate(batch);
+        if (bound == null) {
+            bound = new BoundExprs(keys, batch.schema());
+        }
+        for (int k = 0; k < keys.size(); k++) {
+            Col col = bound.evaluate(k, batch);
             if (col.length != rows) {
-                throw new IllegalStateException("key " + key + " gave " + col.length + " values for " + rows + " rows");
+                throw new IllegalStateException("key " + keys.get(k) + " gave " + col.length + " values for " + rows + " rows");
             }
             combine(hashes, col);
         }

@@ -6,6 +6,7 @@ import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.KeyOrder;
 import io.sluice.plan.expr.SortKey;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.RangeBoundaries;
 import io.sluice.plan.types.DataType;
@@ -31,6 +32,8 @@ import java.util.List;
  */
 public final class RangePartitioner {
     private final List<SortKey> keys;
+    /** The keys' expressions bound to the input's columns. */
+    private final BoundExprs bound;
     private final KeyOrder order;
     private final Col[] boundaries;
     private final int boundaryCount;
@@ -47,6 +50,7 @@ public final class RangePartitioner {
                     + "running the map stage");
         }
         this.keys = range.keys();
+        this.bound = new BoundExprs(keys.stream().map(SortKey::expr).toList(), input);
         this.order = new KeyOrder(keys);
         DataType[] types = new DataType[keys.size()];
         for (int k = 0; k < types.length; k++) {
@@ -64,7 +68,7 @@ public final class RangePartitioner {
         int rows = batch.rowCount();
         Col[] keyCols = new Col[keys.size()];
         for (int k = 0; k < keyCols.length; k++) {
-            keyCols[k] = keys.get(k).expr().evaluate(batch);
+            keyCols[k] = bound.evaluate(k, batch);
             if (keyCols[k].length != rows) {
                 throw new IllegalStateException("key " + keys.get(k) + " gave " + keyCols[k].length + " values for "
                         + rows + " rows");

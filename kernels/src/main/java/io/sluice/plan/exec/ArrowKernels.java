@@ -166,6 +166,101 @@ public final class ArrowKernels {
         return Col.ofBools(out, nulls);
     }
 
+    /**
+     * Per row: NULL, or {@code value cmp constant} on the UTF-8 bytes of a string vector, compared
+     * as unsigned bytes, so no string is decoded. Equality of bytes is equality of strings; the
+     * order of unsigned UTF-8 bytes is the order of code points, which is {@link String#compareTo}'s
+     * UTF-16 order whenever the constant holds no character from U+D800 up (see
+     * {@link #bytesOrderLikeStrings}), so callers use the ordering comparisons only then.
+     */
+    public static Col compareConstant(VarCharVector v, byte[] constant, io.sluice.plan.expr.BinaryOp cmp) {
+        int n = v.getValueCount();
+        boolean[] out = new boolean[n];
+        boolean[] nulls = nulls(v, n);
+        long offsets = v.getOffsetBuffer().memoryAddress();
+        long data = v.getDataBuffer().memoryAddress();
+        int k = constant.length;
+        boolean equality = cmp == io.sluice.plan.expr.BinaryOp.EQ || cmp == io.sluice.plan.expr.BinaryOp.NOT_EQ;
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+                continue;
+            }
+            int start = MemoryUtil.getInt(offsets + 4L * i);
+            int length = MemoryUtil.getInt(offsets + 4L * i + 4) - start;
+            int c;
+            if (equality) {
+                c = length != k ? 1 : compareBytes(data + start, length, constant);
+            } else {
+                c = compareBytes(data + start, length, constant);
+            }
+            out[i] = Kernels.test(cmp, c);
+        }
+        return Col.ofBools(out, nulls);
+    }
+
+    /** Unsigned lexicographic comparison of {@code length} bytes at an address with {@code constant}. */
+    private static int compareBytes(long address, int length, byte[] constant) {
+        int common = Math.min(length, constant.length);
+        for (int j = 0; j < common; j++) {
+            int a = MemoryUtil.getByte(address + j) & 0xff;
+            int b = constant[j] & 0xff;
+            if (a != b) {
+                return a - b;
+            }
+        }
+        return length - constant.length;
+    }
+
+    /**
+     * Whether comparing UTF-8 bytes with those of {@code constant} orders as {@link String#compareTo}
+     * does: true when the constant holds only characters below U+D800 (at the first difference, a
+     * value's surrogate pair or U+E000..U+FFFF character is then greater in both orders).
+     */
+    public static boolean bytesOrderLikeStrings(String constant) {
+        for (int i = 0; i < constant.length(); i++) {
+            if (constant.charAt(i) >= 0xD800) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code substring(value, start[, length])} of each row of a string vector, as the string kernel
+     * computes it on decoded strings (1-based positions in UTF-16 chars, from {@code from = start - 1}
+     * clamped at 0, to {@code end - 1} exclusive clamped to the length): an ASCII row, whose chars
+     * are its bytes, yields its slice of bytes without decoding the rest; any other row is decoded.
+     */
+    public static Col substring(VarCharVector v, long start, Long length) {
+        int n = v.getValueCount();
+        byte[] data = dataBytes(v, n);
+        int[] offsets = offsets(v, n);
+        boolean[] nulls = nulls(v, n);
+        long end = length == null ? Long.MAX_VALUE : start + length; // exclusive, 1-based
+        int from = (int) Math.max(0, Math.min(Integer.MAX_VALUE, start - 1));
+        String[] out = new String[n];
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+                continue;
+            }
+            int begin = offsets[i];
+            int stop = offsets[i + 1];
+            boolean ascii = true;
+            for (int j = begin; j < stop && ascii; j++) {
+                ascii = data[j] >= 0;
+            }
+            if (ascii) {
+                int to = (int) Math.max(0, Math.min(stop - begin, end - 1));
+                out[i] = from >= to ? "" : new String(data, begin + from, to - from, StandardCharsets.ISO_8859_1);
+            } else {
+                String value = new String(data, begin, stop - begin, StandardCharsets.UTF_8);
+                int to = (int) Math.max(0, Math.min(value.length(), end - 1));
+                out[i] = from >= to ? "" : value.substring(from, to);
+            }
+        }
+        return Col.ofStrings(out, nulls);
+    }
+
     /** Per row whether it is NULL, or null when no row is. */
     static boolean[] nulls(FieldVector v, int n) {
         if (v.getNullCount() == 0) {

@@ -327,7 +327,7 @@ public final class Kernels {
         }
     }
 
-    private static boolean test(BinaryOp op, int cmp) {
+    static boolean test(BinaryOp op, int cmp) {
         return switch (op) {
             case EQ -> cmp == 0;
             case NOT_EQ -> cmp != 0;
@@ -345,6 +345,17 @@ public final class Kernels {
         boolean[] out = new boolean[n];
         boolean[] nulls = null;
         boolean and = op == BinaryOp.AND;
+        if (l.nulls == null && r.nulls == null && l.bools != null && r.bools != null) {
+            // no NULL on either side: two-valued logic, one branch-free loop
+            boolean[] a = l.bools;
+            boolean[] b = r.bools;
+            if (and) {
+                for (int i = 0; i < n; i++) out[i] = a[i] & b[i];
+            } else {
+                for (int i = 0; i < n; i++) out[i] = a[i] | b[i];
+            }
+            return Col.ofBools(out, null);
+        }
         for (int i = 0; i < n; i++) {
             boolean ln = l.isNull(i);
             boolean rn = r.isNull(i);

@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 /**
  * {@code input [NOT] LIKE 'pattern'} ({@code ILIKE} when {@code caseInsensitive}): {@code %} matches
  * any run of characters, {@code _} one character. The pattern is a constant, so it is compiled to a
- * regular expression once per batch rather than per row. NULL input gives NULL.
+ * regular expression once per batch rather than per row (a bound expression compiles it once). NULL input gives NULL.
  */
 public record Like(Expr input, String pattern, boolean negated, boolean caseInsensitive) implements Expr {
     public Like {
@@ -54,11 +54,14 @@ public record Like(Expr input, String pattern, boolean negated, boolean caseInse
                 }
             }
         }
-        Col c = input.evaluate(batch);
+        return matches(input.evaluate(batch), toRegex(pattern, caseInsensitive), negated);
+    }
+
+    /** Per row of a string column: NULL, or whether {@code regex} matches it ({@code != negated}). */
+    public static Col matches(Col c, Pattern regex, boolean negated) {
         if (c.type.kind() == DataType.Kind.NULL) {
             return Col.allNull(DataType.BOOL, c.length);
         }
-        Pattern regex = toRegex(pattern, caseInsensitive);
         boolean[] out = new boolean[c.length];
         for (int i = 0; i < c.length; i++) {
             if (!c.isNull(i)) {
@@ -69,7 +72,7 @@ public record Like(Expr input, String pattern, boolean negated, boolean caseInse
     }
 
     /** The regular expression equivalent to a LIKE pattern; everything but % and _ is literal. */
-    static Pattern toRegex(String like, boolean caseInsensitive) {
+    public static Pattern toRegex(String like, boolean caseInsensitive) {
         StringBuilder regex = new StringBuilder();
         StringBuilder literal = new StringBuilder();
         for (int i = 0; i < like.length(); i++) {

@@ -5,12 +5,12 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Int128;
+import io.sluice.plan.exec.ScalarKernels;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Schema;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -96,7 +96,12 @@ public record Literal(Object value, DataType type) implements Expr {
         if (type.equals(target)) {
             return this;
         }
-        Col one = value == null ? Col.allNull(type, 1) : switch (type.kind()) {
+        return at(io.sluice.plan.exec.Kernels.cast(scalar(), target), 0);
+    }
+
+    /** This constant as a one-row column: the scalar form kernels take ({@link ScalarKernels}). */
+    public Col scalar() {
+        return value == null ? Col.allNull(type, 1) : switch (type.kind()) {
             case NULL -> Col.allNull(type, 1);
             case BOOL -> Col.ofBools(new boolean[] {(Boolean) value}, null);
             case FLOAT64 -> Col.ofDoubles(new double[] {(Double) value}, null);
@@ -105,7 +110,6 @@ public record Literal(Object value, DataType type) implements Expr {
                     ? Col.ofInt128(type, new long[] {Int128.high(b)}, new long[] {Int128.low(b)}, null)
                     : Col.ofLongs(type, new long[] {(Long) value}, null);
         };
-        return at(io.sluice.plan.exec.Kernels.cast(one, target), 0);
     }
 
     public static Literal nullValue() {
@@ -127,41 +131,10 @@ public record Literal(Object value, DataType type) implements Expr {
         return this;
     }
 
+    /** The constant repeated over the batch's rows. */
     @Override
     public Col evaluate(Batch batch) {
-        int n = batch.rowCount();
-        if (value == null) {
-            return Col.allNull(type, n);
-        }
-        switch (type.kind()) {
-            case BOOL: {
-                boolean[] out = new boolean[n];
-                Arrays.fill(out, (Boolean) value);
-                return Col.ofBools(out, null);
-            }
-            case FLOAT64: {
-                double[] out = new double[n];
-                Arrays.fill(out, (Double) value);
-                return Col.ofDoubles(out, null);
-            }
-            case UTF8: {
-                String[] out = new String[n];
-                Arrays.fill(out, (String) value);
-                return Col.ofStrings(out, null);
-            }
-            default: {
-                if (value instanceof BigInteger b) {
-                    long[] hi = new long[n];
-                    long[] lo = new long[n];
-                    Arrays.fill(hi, Int128.high(b));
-                    Arrays.fill(lo, Int128.low(b));
-                    return Col.ofInt128(type, hi, lo, null);
-                }
-                long[] out = new long[n];
-                Arrays.fill(out, (Long) value);
-                return Col.ofLongs(type, out, null);
-            }
-        }
+        return ScalarKernels.expand(scalar(), batch.rowCount());
     }
 
     @Override

@@ -44,7 +44,11 @@ public record Substring(Expr input, long start, Long length) implements Expr {
 
     @Override
     public Col evaluate(Batch batch) {
-        Col c = input.evaluate(batch);
+        return apply(input.evaluate(batch), start, length);
+    }
+
+    /** {@code substring(c, start[, length])} of a string column. */
+    public static Col apply(Col c, long start, Long length) {
         if (c.type.kind() == DataType.Kind.NULL) {
             return Col.allNull(DataType.UTF8, c.length);
         }

@@ -49,10 +49,14 @@ public record Unary(Op op, Expr input) implements Expr {
 
     @Override
     public Col evaluate(Batch batch) {
-        Col c = input.evaluate(batch);
+        return apply(op, input.evaluate(batch), this::toString);
+    }
+
+    /** {@code op} on a column; {@code expression} names it in an overflow error. */
+    public static Col apply(Op op, Col c, java.util.function.Supplier<String> expression) {
         return switch (op) {
             case NOT -> c.type.kind() == DataType.Kind.NULL ? Col.allNull(DataType.BOOL, c.length) : Kernels.not(c);
-            case NEGATE -> c.type.kind() == DataType.Kind.NULL ? c : Kernels.negate(c, this::toString);
+            case NEGATE -> c.type.kind() == DataType.Kind.NULL ? c : Kernels.negate(c, expression);
             case IS_NULL -> Kernels.isNull(c, false);
             case IS_NOT_NULL -> Kernels.isNull(c, true);
         };

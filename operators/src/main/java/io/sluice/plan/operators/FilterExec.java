@@ -20,9 +20,14 @@ import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.physical.RowSubsetExec;
+import io.sluice.plan.physical.expr.BoundExprs;
 import java.util.List;
 
-/** Keeps rows whose predicate is true. Keeps its input's partitioning and order. */
+/**
+ * Keeps rows whose predicate is true. Keeps its input's partitioning and order. The predicate is
+ * bound to the input's columns once per {@link #execute} ({@link BoundExprs}); the plan keeps, sends
+ * and prints the logical predicate.
+ */
 public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties, long estimatedRows) implements RowSubsetExec {
     public FilterExec {
         requireNonNull(properties, "properties is null");
@@ -110,13 +115,14 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
 
     @Override
     public BatchStream execute(int partition, TaskContext context) {
+        BoundExprs bound = new BoundExprs(List.of(predicate), input.schema()); // before the input opens a stream
         BatchStream in = input.execute(partition, context);
         return new BatchStream() {
             @Override
             public Batch next() {
                 Batch batch;
                 while ((batch = in.next()) != null) {
-                    Batch out = filter(batch, context);
+                    Batch out = filter(batch, bound, context);
                     if (out != null) {
                         return out;
                     }
@@ -132,9 +138,9 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
     }
 
     /** The selected rows of {@code batch} (which it closes unless passed through), or null if none. */
-    private Batch filter(Batch batch, TaskContext context) {
+    private static Batch filter(Batch batch, BoundExprs predicate, TaskContext context) {
         try {
-            Col mask = predicate.evaluate(batch);
+            Col mask = predicate.evaluate(0, batch);
             int n = batch.rowCount();
             int[] selected = new int[n];
             int count = 0;

@@ -15,6 +15,7 @@ import io.sluice.plan.physical.FilterPushdown;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
@@ -24,7 +25,9 @@ import java.util.stream.Collectors;
 
 /**
  * Computes one column per expression. Partitioning and ordering on columns that pass through
- * (possibly renamed) carry over under their new names.
+ * (possibly renamed) carry over under their new names. The expressions are bound to the input's
+ * columns once per {@link #execute} ({@link BoundExprs}); the plan keeps, sends and prints the
+ * logical ones.
  */
 public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schema, PlanProperties properties, long estimatedRows)
         implements ExecutionPlan {
@@ -231,6 +234,7 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
 
     @Override
     public BatchStream execute(int partition, TaskContext context) {
+        BoundExprs bound = new BoundExprs(exprs, input.schema()); // before the input opens a stream
         BatchStream in = input.execute(partition, context);
         return new BatchStream() {
             @Override
@@ -239,9 +243,9 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
                     if (batch == null) {
                         return null;
                     }
-                    Col[] out = new Col[exprs.size()];
+                    Col[] out = new Col[bound.size()];
                     for (int i = 0; i < out.length; i++) {
-                        out[i] = exprs.get(i).evaluate(batch);
+                        out[i] = bound.evaluate(i, batch);
                     }
                     return Batch.of(schema, out, batch.rowCount(), context.allocator());
                 }

@@ -18,6 +18,7 @@ import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
@@ -196,10 +197,16 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
             }
         }
 
+        /** {@link #exprs} bound to the input's columns, on the first batch. */
+        private BoundExprs bound;
+
         Col[] evaluate(Batch batch) {
+            if (bound == null) {
+                bound = new BoundExprs(exprs, input.schema());
+            }
             Col[] out = new Col[exprs.size()];
             for (int i = 0; i < out.length; i++) {
-                out[i] = exprs.get(i).evaluate(batch);
+                out[i] = bound.evaluate(i, batch);
             }
             return out;
         }

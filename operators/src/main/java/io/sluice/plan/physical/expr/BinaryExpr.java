@@ -1,0 +1,75 @@
+package io.sluice.plan.physical.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Kernels;
+import io.sluice.plan.exec.ScalarKernels;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.TypeRules;
+import io.sluice.plan.types.DataType;
+
+/**
+ * Arithmetic, comparison or AND/OR on two bound operands, with the result type fixed at binding.
+ * When one operand is a constant ({@code col < 900}, {@code v * 2}) it stays a scalar and the
+ * column-against-scalar kernels run ({@link ScalarKernels}); otherwise the column kernels.
+ * {@code source} is the logical expression, whose text names the expression in overflow errors.
+ *
+ * <p>Operand columns normally have the bound types; should a batch's column carry another type,
+ * the result type is derived from the types at hand, as the logical expression does.
+ */
+public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, DataType type, Binary source)
+        implements PhysicalExpr {
+    public BinaryExpr {
+        requireNonNull(op, "op is null");
+        requireNonNull(left, "left is null");
+        requireNonNull(right, "right is null");
+        requireNonNull(type, "type is null");
+        requireNonNull(source, "source is null");
+    }
+
+    @Override
+    public Col evaluate(Batch batch) {
+        return switch (op.kind()) {
+            case ARITHMETIC -> arithmetic(batch);
+            case COMPARISON -> compare(batch);
+            case LOGICAL -> Kernels.logical(op, left.evaluate(batch), right.evaluate(batch));
+        };
+    }
+
+    private Col arithmetic(Batch batch) {
+        if (right instanceof ScalarLiteral s && !(left instanceof ScalarLiteral)) {
+            Col l = left.evaluate(batch);
+            return ScalarKernels.arithmetic(op, l, s.scalar(), false, resultType(l.type, s.type()), source::toString);
+        }
+        if (left instanceof ScalarLiteral s && !(right instanceof ScalarLiteral)) {
+            Col r = right.evaluate(batch);
+            return ScalarKernels.arithmetic(op, r, s.scalar(), true, resultType(s.type(), r.type), source::toString);
+        }
+        Col l = left.evaluate(batch);
+        Col r = right.evaluate(batch);
+        return Kernels.arithmetic(op, l, r, resultType(l.type, r.type), source::toString);
+    }
+
+    /** The bound result type, or the one the operand types at hand give when they differ from the bound ones. */
+    private DataType resultType(DataType l, DataType r) {
+        return l.equals(left.type()) && r.equals(right.type()) ? type : TypeRules.arithmetic(op, l, r);
+    }
+
+    private Col compare(Batch batch) {
+        if (right instanceof ScalarLiteral s && !(left instanceof ScalarLiteral)) {
+            return ScalarKernels.compare(op, left.evaluate(batch), s.scalar(), false);
+        }
+        if (left instanceof ScalarLiteral s && !(right instanceof ScalarLiteral)) {
+            return ScalarKernels.compare(op, right.evaluate(batch), s.scalar(), true);
+        }
+        return Kernels.compare(op, left.evaluate(batch), right.evaluate(batch));
+    }
+
+    @Override
+    public String toString() {
+        return "(" + left + " " + op.symbol() + " " + right + ")";
+    }
+}

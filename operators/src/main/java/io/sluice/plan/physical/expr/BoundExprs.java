@@ -1,0 +1,47 @@
+package io.sluice.plan.physical.expr;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.types.Schema;
+import java.util.List;
+
+/**
+ * An operator's logical expressions bound for the batches of one input stream: bound once to the
+ * input's schema when the operator executes, then evaluated per batch. A batch whose schema is not
+ * the bound one (another object that is not equal: the names or types of its columns differ) gets
+ * them bound again to its own schema, so columns resolve by name exactly as the logical expressions
+ * resolve them; batches of one stream normally share one schema, checked by identity.
+ *
+ * <p>Not thread-safe: one per executing stream.
+ */
+public final class BoundExprs {
+    private final List<Expr> exprs;
+    private Schema schema;
+    private List<PhysicalExpr> bound;
+
+    public BoundExprs(List<? extends Expr> exprs, Schema input) {
+        this.exprs = List.copyOf(exprs);
+        this.schema = input;
+        this.bound = ExprBinder.bindAll(this.exprs, input);
+    }
+
+    /** Expression {@code i} evaluated over {@code batch}. */
+    public Col evaluate(int i, Batch batch) {
+        Schema s = batch.schema();
+        if (s != schema && !s.equals(schema)) {
+            schema = s;
+            bound = ExprBinder.bindAll(exprs, s);
+        }
+        return bound.get(i).evaluate(batch);
+    }
+
+    /** The bound expressions for the schema bound last (for tests and EXPLAIN-like diagnostics). */
+    public List<PhysicalExpr> bound() {
+        return bound;
+    }
+
+    public int size() {
+        return exprs.size();
+    }
+}

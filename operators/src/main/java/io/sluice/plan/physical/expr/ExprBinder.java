@@ -1,0 +1,93 @@
+package io.sluice.plan.physical.expr;
+
+import io.sluice.plan.expr.Alias;
+import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.BinaryOp;
+import io.sluice.plan.expr.Cast;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Like;
+import io.sluice.plan.expr.Literal;
+import io.sluice.plan.expr.Substring;
+import io.sluice.plan.expr.Unary;
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns a logical expression and the schema of the batches it will see into a {@link PhysicalExpr}:
+ * column names become positions, constants become scalars, result types are computed once,
+ * {@code LIKE} patterns are compiled once. Columns, constants, arithmetic, comparisons, AND/OR,
+ * NOT/negation/IS NULL, CAST, LIKE and substring have physical forms; any other node (CASE,
+ * functions, date parts, user functions, ...) is kept whole as its logical expression
+ * ({@link LogicalExprAdapter}), which evaluates exactly as before. So is a node that does not type
+ * against the schema: it fails, if it does, where it failed before, at evaluation.
+ */
+public final class ExprBinder {
+    private ExprBinder() {
+    }
+
+    public static PhysicalExpr bind(Expr expr, Schema input) {
+        DataType type;
+        try {
+            type = expr.type(input);
+        } catch (RuntimeException e) {
+            return new LogicalExprAdapter(expr, null);
+        }
+        if (expr instanceof Column c) {
+            int index = input.indexOf(c.column());
+            return index < 0 ? new LogicalExprAdapter(expr, type) : new BoundColumn(index, type, c.column());
+        }
+        if (expr instanceof Literal l) {
+            return ScalarLiteral.of(l);
+        }
+        if (expr instanceof Alias a) {
+            return bind(a.input(), input);
+        }
+        if (expr instanceof Binary b) {
+            return bindBinary(b, type, input);
+        }
+        if (expr instanceof Unary u) {
+            return new UnaryExpr(u.op(), bind(u.input(), input), type, u);
+        }
+        if (expr instanceof Cast c) {
+            return new CastExpr(bind(c.input(), input), type);
+        }
+        if (expr instanceof Like l) {
+            return LikeExpr.of(l, bind(l.input(), input));
+        }
+        if (expr instanceof Substring s) {
+            return new SubstringExpr(bind(s.input(), input), s.start(), s.length());
+        }
+        return new LogicalExprAdapter(expr, type);
+    }
+
+    public static List<PhysicalExpr> bindAll(List<? extends Expr> exprs, Schema input) {
+        List<PhysicalExpr> out = new ArrayList<>(exprs.size());
+        for (Expr e : exprs) {
+            out.add(bind(e, input));
+        }
+        return out;
+    }
+
+    private static PhysicalExpr bindBinary(Binary b, DataType type, Schema input) {
+        PhysicalExpr left = bind(b.left(), input);
+        PhysicalExpr right = bind(b.right(), input);
+        BinaryExpr general = new BinaryExpr(b.op(), left, right, type, b);
+        if (b.op().kind() == BinaryOp.Kind.COMPARISON) {
+            // a string column against a non-NULL string constant: on the Arrow bytes when there are some
+            if (left instanceof BoundColumn c && right instanceof ScalarLiteral s && isStringConstant(c, s)) {
+                return StringCompareExpr.of(b.op(), c, (String) s.literal().value(), general);
+            }
+            if (right instanceof BoundColumn c && left instanceof ScalarLiteral s && isStringConstant(c, s)) {
+                return StringCompareExpr.of(b.op().flip(), c, (String) s.literal().value(), general);
+            }
+        }
+        return general;
+    }
+
+    private static boolean isStringConstant(BoundColumn column, ScalarLiteral constant) {
+        return column.type().kind() == DataType.Kind.UTF8 && constant.literal().value() instanceof String;
+    }
+}

@@ -1,0 +1,22 @@
+package io.sluice.plan.physical.expr;
+
+import io.sluice.plan.exec.Batch;
+import io.sluice.plan.exec.Col;
+import io.sluice.plan.types.DataType;
+
+/**
+ * A scalar expression bound to one input schema ({@link ExprBinder}): columns are positions in the
+ * batch, constants are one-row scalars, result types are fixed, patterns are compiled. An operator
+ * binds its logical expressions once per {@code execute} and evaluates the bound form per batch, so
+ * nothing is looked up by name, expanded or compiled per batch.
+ *
+ * <p>Bound expressions are not part of a plan: plans keep (and send, and print) their logical
+ * expressions, and bind them where they run.
+ */
+public interface PhysicalExpr {
+    /** The type every evaluation yields. */
+    DataType type();
+
+    /** One value per row of {@code batch}, whose schema is the one this expression was bound to. */
+    Col evaluate(Batch batch);
+}
