@@ -25,7 +25,7 @@ import java.util.List;
  * (UTF-16 code units), the order {@link KeyOrder#compareValues} and so the run merge, range
  * partitioning and merge join use: it differs from UTF-8 byte order only in putting supplementary
  * characters (4-byte sequences, lead bytes F0-F4) before U+E000-U+FFFF (lead bytes EE-EF), which
- * a translation of those five lead bytes restores ({@link #UTF16_ORDER}).
+ * a translation of those seven lead bytes restores ({@link #UTF16_ORDER}).
  *
  * <p>Memory ({@link #sortMemory}): the prefix words and their radix scratch (16 bytes per word
  * and row), the row index and its scratch (8), and merge sort positions for tied or small ranges

@@ -30,9 +30,10 @@ import org.apache.arrow.vector.util.TransferPair;
 /**
  * The buffer of a full sort, within the task's memory. Input batches are kept as the Arrow vectors
  * they arrive in (ownership taken, nothing unpacked or decoded) together with their sort keys
- * ({@link NormalizedKeySort.KeyColumn}: numbers as primitive arrays, strings as UTF-8 bytes),
- * under a reservation of their Arrow bytes, twice their keys (the keys are concatenated before the
- * sort) and what the sort takes ({@link NormalizedKeySort#sortMemory}), so that sorting a full
+ * ({@link NormalizedKeySort.KeyColumn}: numbers as primitive arrays, strings as UTF-8 bytes). The
+ * Arrow buffers count in the task's pool through its allocator; the sort reserves the heap: twice
+ * the keys (they are concatenated before the sort) and what the sort takes
+ * ({@link NormalizedKeySort#sortMemory}), so that sorting a full
  * buffer never needs more than the buffer holds. The sorted order is a row index; output batches
  * are gathered from the buffered vectors straight into new Arrow vectors ({@link ArrowGather}).
  * When the reservation is refused, the buffered rows are sorted and written as one run of
@@ -91,7 +92,8 @@ final class ExternalSorter implements AutoCloseable {
             keyHeap += k.heapBytes();
         }
         long sortBytes = NormalizedKeySort.sortMemory(keyColumns, rows);
-        long cost = bytes + 2 * keyHeap + sortBytes;
+        // the Arrow buffers count already (the task allocator's listener); reserved here: the heap
+        long cost = 2 * keyHeap + sortBytes;
         try {
             if (!reservation.tryGrow(cost)) {
                 if (buffered > 0) {
@@ -163,7 +165,7 @@ final class ExternalSorter implements AutoCloseable {
             int rows = buffered;
             int[] sorted = sortBuffered();
             SortedChunks chunks = takeChunks();
-            reservation.resize(arrowBytes + HeapSize.ints(rows));
+            reservation.resize(HeapSize.ints(rows));
             arrowBytes = 0;
             return chunks.stream(schema, sorted, rows, context, this::close);
         }
