@@ -358,7 +358,7 @@ final class ExternalSorter implements AutoCloseable {
         private final FieldVector[][] vectors;
         /** First row of each chunk, and past the last. */
         private final int[] starts;
-        /** The rows of every chunk but the last when they are all the same (a row's chunk is then a division), else 0. */
+        /** The rows of every chunk when all but the last have that many and the last no more (a row's chunk is then a division), else 0. */
         private final int uniform;
 
         SortedChunks(List<VectorSchemaRoot> chunks) {
@@ -373,7 +373,8 @@ final class ExternalSorter implements AutoCloseable {
                     vectors[c][k] = chunk.getVector(c);
                 }
                 starts[k + 1] = starts[k] + chunk.getRowCount();
-                same &= k == chunks.size() - 1 || chunk.getRowCount() == chunks.get(0).getRowCount();
+                int first = chunks.get(0).getRowCount();
+                same &= k < chunks.size() - 1 ? chunk.getRowCount() == first : chunk.getRowCount() <= first;
             }
             uniform = same && !chunks.isEmpty() ? chunks.get(0).getRowCount() : 0;
         }
