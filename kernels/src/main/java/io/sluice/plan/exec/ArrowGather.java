@@ -12,37 +12,71 @@ import org.apache.arrow.vector.NullVector;
  * Gathers rows scattered over several Arrow vectors of one type (the chunks a sort buffered) into
  * one new vector, reading and writing the Arrow buffers in place: no value is unpacked into a heap
  * array or decoded, and a string is copied as its bytes. Row {@code i} of the output is row
- * {@code rows[i]} of chunk {@code chunks[i]}. The sort's gather (its output and its spilled runs).
+ * {@code rowOf[i]} of chunk {@code chunkOf[i]}. The sort's gather (its output and its spilled runs).
  */
 public final class ArrowGather {
     private ArrowGather() {
     }
 
     /**
-     * Rows {@code (chunkOf[i], rowOf[i])} for {@code i} in {@code [0, count)} of {@code chunks}
-     * (vectors of one field), as a new vector of the same field allocated from {@code allocator};
-     * the caller owns it.
+     * One column's chunks with their buffer addresses and whether any of them holds a NULL, read
+     * once: a sort gathers every output batch from all its chunks.
      */
-    public static FieldVector gather(FieldVector[] chunks, int[] chunkOf, int[] rowOf, int count,
-            BufferAllocator allocator) {
-        FieldVector out = chunks[0].getField().createVector(allocator);
-        try {
-            if (out instanceof NullVector nulls) {
-                nulls.setValueCount(count);
-            } else if (out instanceof BitVector bits) {
-                gatherBits(chunks, chunkOf, rowOf, count, bits);
-            } else if (out instanceof BaseFixedWidthVector fixed) {
-                gatherFixed(chunks, chunkOf, rowOf, count, fixed);
-            } else if (out instanceof BaseVariableWidthVector variable) {
-                gatherVariable(chunks, chunkOf, rowOf, count, variable);
-            } else {
-                throw new IllegalStateException("cannot gather a " + out.getClass().getSimpleName());
+    public static final class Chunks {
+        private final FieldVector[] vectors;
+        private final long[] data;
+        private final long[] offsets;
+        private final long[] validity;
+        private final boolean anyNull;
+
+        public Chunks(FieldVector[] vectors) {
+            this.vectors = vectors.clone();
+            int n = vectors.length;
+            data = new long[n];
+            offsets = new long[n];
+            validity = new long[n];
+            boolean nulls = false;
+            for (int c = 0; c < n; c++) {
+                FieldVector v = vectors[c];
+                if (v instanceof NullVector) {
+                    continue;
+                }
+                validity[c] = v.getValidityBufferAddress();
+                if (v instanceof BaseVariableWidthVector) {
+                    offsets[c] = v.getOffsetBufferAddress();
+                }
+                if (!(v instanceof BitVector)) {
+                    data[c] = v.getDataBufferAddress();
+                }
+                nulls |= v.getNullCount() > 0;
             }
-        } catch (RuntimeException | Error e) {
-            out.close();
-            throw e;
+            anyNull = nulls;
         }
-        return out;
+
+        /**
+         * Rows {@code (chunkOf[i], rowOf[i])} for {@code i} in {@code [0, count)}, as a new vector of
+         * the chunks' field allocated from {@code allocator}; the caller owns it.
+         */
+        public FieldVector gather(int[] chunkOf, int[] rowOf, int count, BufferAllocator allocator) {
+            FieldVector out = vectors[0].getField().createVector(allocator);
+            try {
+                if (out instanceof NullVector nulls) {
+                    nulls.setValueCount(count);
+                } else if (out instanceof BitVector bits) {
+                    gatherBits(vectors, chunkOf, rowOf, count, bits);
+                } else if (out instanceof BaseFixedWidthVector fixed) {
+                    gatherFixed(this, chunkOf, rowOf, count, fixed);
+                } else if (out instanceof BaseVariableWidthVector variable) {
+                    gatherVariable(this, chunkOf, rowOf, count, variable);
+                } else {
+                    throw new IllegalStateException("cannot gather a " + out.getClass().getSimpleName());
+                }
+            } catch (RuntimeException | Error e) {
+                out.close();
+                throw e;
+            }
+            return out;
+        }
     }
 
     private static void gatherBits(FieldVector[] chunks, int[] chunkOf, int[] rowOf, int count, BitVector out) {
@@ -57,17 +91,13 @@ public final class ArrowGather {
         out.setValueCount(count);
     }
 
-    /** The validity buffer addresses of the chunks. */
-    private static long[] validityAddresses(FieldVector[] chunks) {
-        long[] out = new long[chunks.length];
-        for (int c = 0; c < chunks.length; c++) {
-            out[c] = chunks[c].getValidityBufferAddress();
+    /** Writes the output's validity bits from the chunks', a byte at a time; all set when no chunk has a NULL. */
+    private static void gatherValidity(Chunks from, int[] chunkOf, int[] rowOf, int count, long outValidity) {
+        if (!from.anyNull) {
+            MemoryUtil.setMemory(outValidity, (count + 7) >>> 3, (byte) 0xFF);
+            return;
         }
-        return out;
-    }
-
-    /** Writes the output's validity bits from the chunks', a byte at a time. */
-    private static void gatherValidity(long[] validity, int[] chunkOf, int[] rowOf, int count, long outValidity) {
+        long[] validity = from.validity;
         for (int base = 0; base < count; base += 8) {
             int end = Math.min(8, count - base);
             int bits = 0;
@@ -79,14 +109,10 @@ public final class ArrowGather {
         }
     }
 
-    private static void gatherFixed(FieldVector[] chunks, int[] chunkOf, int[] rowOf, int count,
-            BaseFixedWidthVector out) {
+    private static void gatherFixed(Chunks chunks, int[] chunkOf, int[] rowOf, int count, BaseFixedWidthVector out) {
         out.allocateNew(count);
         int width = out.getTypeWidth();
-        long[] data = new long[chunks.length];
-        for (int c = 0; c < chunks.length; c++) {
-            data[c] = chunks[c].getDataBufferAddress();
-        }
+        long[] data = chunks.data;
         long to = out.getDataBufferAddress();
         switch (width) {
             case 4 -> {
@@ -112,7 +138,7 @@ public final class ArrowGather {
                 }
             }
         }
-        gatherValidity(validityAddresses(chunks), chunkOf, rowOf, count, out.getValidityBufferAddress());
+        gatherValidity(chunks, chunkOf, rowOf, count, out.getValidityBufferAddress());
         out.setValueCount(count);
     }
 
@@ -120,14 +146,10 @@ public final class ArrowGather {
      * Strings (and binaries) as bytes: the output's size is summed first so that it is allocated
      * once, then each value is copied eight bytes at a time (no native call per row).
      */
-    private static void gatherVariable(FieldVector[] chunks, int[] chunkOf, int[] rowOf, int count,
+    private static void gatherVariable(Chunks chunks, int[] chunkOf, int[] rowOf, int count,
             BaseVariableWidthVector out) {
-        long[] offsets = new long[chunks.length];
-        long[] data = new long[chunks.length];
-        for (int c = 0; c < chunks.length; c++) {
-            offsets[c] = chunks[c].getOffsetBufferAddress();
-            data[c] = chunks[c].getDataBufferAddress();
-        }
+        long[] offsets = chunks.offsets;
+        long[] data = chunks.data;
         long total = 0;
         for (int i = 0; i < count; i++) {
             long at = offsets[chunkOf[i]] + 4L * rowOf[i];
@@ -158,7 +180,7 @@ public final class ArrowGather {
             position += length;
             MemoryUtil.putInt(toOffsets + 4L * (i + 1), position);
         }
-        gatherValidity(validityAddresses(chunks), chunkOf, rowOf, count, out.getValidityBufferAddress());
+        gatherValidity(chunks, chunkOf, rowOf, count, out.getValidityBufferAddress());
         out.setLastSet(count - 1);
         out.setValueCount(count);
     }

@@ -354,8 +354,8 @@ final class ExternalSorter implements AutoCloseable {
      */
     static final class SortedChunks implements AutoCloseable {
         private final List<VectorSchemaRoot> chunks;
-        /** {@code vectors[c][k]}: column {@code c} of chunk {@code k}. */
-        private final FieldVector[][] vectors;
+        /** Per column, its vectors in every chunk. */
+        private final ArrowGather.Chunks[] columns;
         /** First row of each chunk, and past the last. */
         private final int[] starts;
         /** The rows of every chunk when all but the last have that many and the last no more (a row's chunk is then a division), else 0. */
@@ -364,7 +364,7 @@ final class ExternalSorter implements AutoCloseable {
         SortedChunks(List<VectorSchemaRoot> chunks) {
             this.chunks = chunks;
             int columns = chunks.isEmpty() ? 0 : chunks.get(0).getFieldVectors().size();
-            vectors = new FieldVector[columns][chunks.size()];
+            FieldVector[][] vectors = new FieldVector[columns][chunks.size()];
             starts = new int[chunks.size() + 1];
             boolean same = true;
             for (int k = 0; k < chunks.size(); k++) {
@@ -377,6 +377,10 @@ final class ExternalSorter implements AutoCloseable {
                 same &= k < chunks.size() - 1 ? chunk.getRowCount() == first : chunk.getRowCount() <= first;
             }
             uniform = same && !chunks.isEmpty() ? chunks.get(0).getRowCount() : 0;
+            this.columns = new ArrowGather.Chunks[columns];
+            for (int c = 0; c < columns; c++) {
+                this.columns[c] = new ArrowGather.Chunks(vectors[c]);
+            }
         }
 
         /** Rows {@code sorted[from, from + count)} as a new root the caller owns. */
@@ -389,10 +393,10 @@ final class ExternalSorter implements AutoCloseable {
                 chunkOf[i] = chunk;
                 rowOf[i] = row - starts[chunk];
             }
-            List<FieldVector> out = new ArrayList<>(vectors.length);
+            List<FieldVector> out = new ArrayList<>(columns.length);
             try {
-                for (FieldVector[] column : vectors) {
-                    out.add(ArrowGather.gather(column, chunkOf, rowOf, count, allocator));
+                for (ArrowGather.Chunks column : columns) {
+                    out.add(column.gather(chunkOf, rowOf, count, allocator));
                 }
             } catch (RuntimeException | Error e) {
                 out.forEach(FieldVector::close);
