@@ -150,10 +150,18 @@ public final class ArrowGather {
             BaseVariableWidthVector out) {
         long[] offsets = chunks.offsets;
         long[] data = chunks.data;
+        // first pass: each value's address and length (one read of the offsets), and the total
+        long[] from = new long[count];
+        int[] lengths = new int[count];
         long total = 0;
         for (int i = 0; i < count; i++) {
-            long at = offsets[chunkOf[i]] + 4L * rowOf[i];
-            total += MemoryUtil.getInt(at + 4) - MemoryUtil.getInt(at);
+            int c = chunkOf[i];
+            long at = offsets[c] + 4L * rowOf[i];
+            int start = MemoryUtil.getInt(at);
+            int length = MemoryUtil.getInt(at + 4) - start;
+            from[i] = data[c] + start;
+            lengths[i] = length;
+            total += length;
         }
         if (total > Integer.MAX_VALUE) {
             throw new IllegalStateException("a batch of " + count + " rows holds " + total + " string bytes");
@@ -164,18 +172,15 @@ public final class ArrowGather {
         int position = 0;
         MemoryUtil.putInt(toOffsets, 0);
         for (int i = 0; i < count; i++) {
-            int c = chunkOf[i];
-            long at = offsets[c] + 4L * rowOf[i];
-            int start = MemoryUtil.getInt(at);
-            int length = MemoryUtil.getInt(at + 4) - start;
-            long from = data[c] + start;
+            int length = lengths[i];
+            long source = from[i];
             long to = toData + position;
             int j = 0;
             for (; j + 8 <= length; j += 8) {
-                MemoryUtil.putLong(to + j, MemoryUtil.getLong(from + j));
+                MemoryUtil.putLong(to + j, MemoryUtil.getLong(source + j));
             }
             for (; j < length; j++) {
-                MemoryUtil.putByte(to + j, MemoryUtil.getByte(from + j));
+                MemoryUtil.putByte(to + j, MemoryUtil.getByte(source + j));
             }
             position += length;
             MemoryUtil.putInt(toOffsets + 4L * (i + 1), position);
