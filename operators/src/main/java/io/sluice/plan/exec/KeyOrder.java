@@ -32,6 +32,16 @@ public final class KeyOrder {
         return ascending.length;
     }
 
+    /** Whether key {@code k} sorts ascending. */
+    public boolean ascending(int k) {
+        return ascending[k];
+    }
+
+    /** Whether key {@code k} puts NULLs first (whatever its direction). */
+    public boolean nullsFirst(int k) {
+        return nullsFirst[k];
+    }
+
     /** Compares row {@code i} of key columns {@code a} with row {@code j} of key columns {@code b}. */
     public int compare(Col[] a, int i, Col[] b, int j) {
         for (int k = 0; k < ascending.length; k++) {

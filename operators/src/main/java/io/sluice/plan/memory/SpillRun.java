@@ -113,6 +113,16 @@ public final class SpillRun {
             }
         }
 
+        /** Appends the rows of {@code root} (Arrow vectors of this run's schema, which the caller keeps and closes) as one batch. */
+        public void write(org.apache.arrow.vector.VectorSchemaRoot root) {
+            try (ArrowRecordBatch message = new VectorUnloader(root, true, codec, true).getRecordBatch()) {
+                MessageSerializer.serialize(channel, message);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write spill file " + file, e);
+            }
+            rows += root.getRowCount();
+        }
+
         /** Ends the stream and closes the file; returns the bytes written. */
         public long finish() {
             if (!finished) {

@@ -5,7 +5,13 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.ArrowGather;
 import io.sluice.plan.exec.KeyOrder;
+import io.sluice.plan.exec.NormalizedKeySort;
+import io.sluice.plan.exec.NormalizedKeySort.KeyColumn;
+import io.sluice.plan.exec.Utf8Bytes;
+import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.memory.MemoryReservation;
@@ -15,15 +21,25 @@ import io.sluice.plan.types.Schema;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.util.TransferPair;
 
 /**
- * The buffer of a full sort, within the task's memory. Rows are buffered as heap chunks under a
- * reservation of twice their size (sorting makes a contiguous copy while the chunks still live)
- * plus what sorting them takes (the radix sort's index and scratch arrays, {@link KeyOrder#sortMemory}),
- * so that the sort of a full buffer never needs more than the buffer holds.
+ * The buffer of a full sort, within the task's memory. Input batches are kept as the Arrow vectors
+ * they arrive in (ownership taken, nothing unpacked or decoded) together with their sort keys
+ * ({@link NormalizedKeySort.KeyColumn}: numbers as primitive arrays, strings as UTF-8 bytes). The
+ * Arrow buffers count in the task's pool through its allocator; the sort reserves the heap: twice
+ * the keys (they are concatenated before the sort) and what the sort takes
+ * ({@link NormalizedKeySort#sortMemory}), so that sorting a full
+ * buffer never needs more than the buffer holds. The sorted order is a row index; output batches
+ * are gathered from the buffered vectors straight into new Arrow vectors ({@link ArrowGather}).
  * When the reservation is refused, the buffered rows are sorted and written as one run of
  * compressed Arrow IPC ({@link SpillRun}) and the memory is given back; at the end the runs and
- * the rest are merged ({@link RunMerger}). Without a spill the sort runs in memory as before.
+ * the rest are merged ({@link RunMerger}). An aggregate spilling its table hands heap columns to
+ * {@link #writeRun}, sorted by {@link KeyOrder}.
  */
 final class ExternalSorter implements AutoCloseable {
     private final Schema schema;
@@ -31,8 +47,14 @@ final class ExternalSorter implements AutoCloseable {
     private final KeyOrder order;
     private final TaskContext context;
     private final MemoryReservation reservation;
-    private final List<Col[]> columnChunks = new ArrayList<>();
-    private final List<Col[]> keyChunks = new ArrayList<>();
+    /** Buffered input batches, owned, and their sort keys. */
+    private final List<VectorSchemaRoot> arrowChunks = new ArrayList<>();
+    private final List<KeyColumn[]> keyChunks = new ArrayList<>();
+    /** Arrow bytes of the buffered batches, and heap bytes of their keys. */
+    private long arrowBytes;
+    private long keyBytes;
+    /** Sort memory reserved with the buffered batches (estimated batch by batch). */
+    private long sortReserved;
     private final List<Path> runs = new ArrayList<>();
     private int buffered;
     /** Estimated heap bytes of one batch read back from a run (from the rows spilled last). */
@@ -48,21 +70,84 @@ final class ExternalSorter implements AutoCloseable {
         this.reservation = context.reserve(consumer);
     }
 
-    /** Buffers a batch's rows (its columns and evaluated sort keys), spilling first if memory is refused. */
-    void add(Col[] columns, Col[] keyColumns, int rows) {
-        if (rows == 0) {
-            return;
-        }
-        long cost = 2 * (HeapSize.of(columns) + HeapSize.of(keyColumns)) + order.sortMemory(keyColumns, rows, true);
-        if (!reservation.tryGrow(cost)) {
-            if (buffered > 0) {
-                spill();
+    /**
+     * Buffers a batch's rows, spilling first if memory is refused. Takes the batch (closes it): its
+     * Arrow vectors move into the buffer; a batch built from heap columns is written to Arrow once.
+     */
+    void add(Batch batch) {
+        int rows = batch.rowCount();
+        VectorSchemaRoot root;
+        KeyColumn[] keyColumns;
+        try (batch) {
+            if (rows == 0) {
+                return;
             }
-            reservation.grow(cost);
+            batch.root();
+            keyColumns = evaluateKeys(batch);
+            root = transfer(batch.root());
         }
-        columnChunks.add(columns);
+        long bytes = bufferBytes(root);
+        long keyHeap = 0;
+        for (KeyColumn k : keyColumns) {
+            keyHeap += k.heapBytes();
+        }
+        long sortBytes = NormalizedKeySort.sortMemory(keyColumns, rows);
+        // the Arrow buffers count already (the task allocator's listener); reserved here: the heap
+        long cost = 2 * keyHeap + sortBytes;
+        try {
+            if (!reservation.tryGrow(cost)) {
+                if (buffered > 0) {
+                    spill();
+                }
+                reservation.grow(cost);
+            }
+        } catch (RuntimeException | Error e) {
+            root.close();
+            throw e;
+        }
+        arrowChunks.add(root);
         keyChunks.add(keyColumns);
+        arrowBytes += bytes;
+        keyBytes += keyHeap;
+        sortReserved += sortBytes;
         buffered += rows;
+    }
+
+    /**
+     * A batch's sort keys: a string column that arrives as Arrow as its bytes (copied, not decoded),
+     * any other key evaluated.
+     */
+    private KeyColumn[] evaluateKeys(Batch batch) {
+        KeyColumn[] out = new KeyColumn[keys.size()];
+        for (int i = 0; i < out.length; i++) {
+            Expr expr = keys.get(i).expr();
+            if (expr instanceof Column c && batch.arrowVector(batch.schema().indexOf(c.column()))
+                    instanceof VarCharVector strings) {
+                out[i] = KeyColumn.of(Utf8Bytes.of(strings));
+            } else {
+                out[i] = KeyColumn.of(expr.evaluate(batch));
+            }
+        }
+        return out;
+    }
+
+    /** The vectors of {@code root} moved into new ones of this task's allocator (the batch keeps empty vectors). */
+    private VectorSchemaRoot transfer(VectorSchemaRoot root) {
+        List<FieldVector> vectors = new ArrayList<>(root.getFieldVectors().size());
+        for (FieldVector v : root.getFieldVectors()) {
+            TransferPair pair = v.getTransferPair(context.allocator());
+            pair.transfer();
+            vectors.add((FieldVector) pair.getTo());
+        }
+        return new VectorSchemaRoot(root.getSchema().getFields(), vectors, root.getRowCount());
+    }
+
+    private static long bufferBytes(VectorSchemaRoot root) {
+        long bytes = 0;
+        for (FieldVector v : root.getFieldVectors()) {
+            bytes += v.getBufferSize();
+        }
+        return bytes;
     }
 
     /** Rows written to disk so far, in runs. */
@@ -74,18 +159,50 @@ final class ExternalSorter implements AutoCloseable {
     BatchStream finish() {
         if (runs.isEmpty()) {
             if (buffered == 0) {
+                close();
                 return BatchStream.empty();
             }
-            Col[] all = ColChunks.concat(columnChunks);
-            int[] sorted = order.sortedIndexes(ColChunks.concat(keyChunks), buffered);
             int rows = buffered;
-            columnChunks.clear();
-            keyChunks.clear();
-            buffered = 0;
-            reservation.resize(HeapSize.of(all) + HeapSize.ints(rows));
-            return emit(schema, all, sorted, rows, context, this::close);
+            int[] sorted = sortBuffered();
+            SortedChunks chunks = takeChunks();
+            reservation.resize(HeapSize.ints(rows));
+            arrowBytes = 0;
+            return chunks.stream(schema, sorted, rows, context, this::close);
         }
         return finish(reservation.peak());
+    }
+
+    /**
+     * The buffered rows' order (its sort's memory, reserved batch by batch on estimates, made up
+     * here if the whole buffer needs more); the keys are dropped.
+     */
+    private int[] sortBuffered() {
+        KeyColumn[] keyColumns = new KeyColumn[keys.size()];
+        for (int k = 0; k < keyColumns.length; k++) {
+            List<KeyColumn> parts = new ArrayList<>(keyChunks.size());
+            for (KeyColumn[] chunk : keyChunks) {
+                parts.add(chunk[k]);
+            }
+            keyColumns[k] = KeyColumn.concat(parts);
+        }
+        keyChunks.clear();
+        long need = NormalizedKeySort.sortMemory(keyColumns, buffered);
+        if (need > sortReserved) {
+            reservation.grow(need - sortReserved);
+            sortReserved = need;
+        }
+        int[] sorted = NormalizedKeySort.sort(order, keyColumns, buffered);
+        keyBytes = 0;
+        sortReserved = 0;
+        return sorted;
+    }
+
+    /** The buffered vectors, handed over (the caller closes them). */
+    private SortedChunks takeChunks() {
+        SortedChunks chunks = new SortedChunks(List.copyOf(arrowChunks));
+        arrowChunks.clear();
+        buffered = 0;
+        return chunks;
     }
 
     /**
@@ -144,15 +261,28 @@ final class ExternalSorter implements AutoCloseable {
 
     /** Sorts the buffered rows (their sort's memory reserved with them), writes them as one run and gives their memory back. */
     private void spill() {
-        Col[] all = ColChunks.concat(columnChunks);
-        Col[] keyColumns = ColChunks.concat(keyChunks);
-        int rows = buffered;
-        columnChunks.clear();
-        keyChunks.clear();
-        buffered = 0;
         long start = System.nanoTime();
-        writeSorted(all, keyColumns, order.sortedIndexes(keyColumns, rows), rows, start);
+        int rows = buffered;
+        long rowBytes = (arrowBytes + 2 * keyBytes) / Math.max(1, rows);
+        int[] sorted = sortBuffered();
+        runBatchBytes = Math.max(runBatchBytes, rowBytes * Math.min(rows, SPILL_BATCH_ROWS));
+        Path file = context.spillFiles().newFile("sort-run");
+        runs.add(file);
+        long bytes;
+        try (SortedChunks chunks = takeChunks();
+                SpillRun.Writer writer = new SpillRun.Writer(file, schema, context.allocator())) {
+            for (int from = 0; from < rows; from += SPILL_BATCH_ROWS) {
+                int n = Math.min(SPILL_BATCH_ROWS, rows - from);
+                try (VectorSchemaRoot root = chunks.gather(sorted, from, n, context.allocator())) {
+                    writer.write(root);
+                }
+                context.checkNotCancelled();
+            }
+            bytes = writer.finish();
+        }
+        arrowBytes = 0;
         reservation.free();
+        reservation.recordSpill(bytes, System.nanoTime() - start);
     }
 
     /**
@@ -204,15 +334,119 @@ final class ExternalSorter implements AutoCloseable {
                 onClose);
     }
 
-    /** Gives the memory back and deletes runs not handed to a merger. */
+    /** Gives the memory back, closes the buffered vectors and deletes runs not handed to a merger. */
     @Override
     public void close() {
-        columnChunks.clear();
+        arrowChunks.forEach(VectorSchemaRoot::close);
+        arrowChunks.clear();
         keyChunks.clear();
+        buffered = 0;
         for (Path run : runs) {
             io.sluice.plan.memory.SpillFiles.delete(run);
         }
         runs.clear();
         reservation.close();
+    }
+
+    /**
+     * Buffered batches as Arrow vectors, and the gathering of their rows in sorted order into
+     * new batches. A row's number is its position in the buffer: batches one after another.
+     */
+    static final class SortedChunks implements AutoCloseable {
+        private final List<VectorSchemaRoot> chunks;
+        /** Per column, its vectors in every chunk. */
+        private final ArrowGather.Chunks[] columns;
+        /** First row of each chunk, and past the last. */
+        private final int[] starts;
+        /** The rows of every chunk when all but the last have that many and the last no more (a row's chunk is then a division), else 0. */
+        private final int uniform;
+
+        SortedChunks(List<VectorSchemaRoot> chunks) {
+            this.chunks = chunks;
+            int columns = chunks.isEmpty() ? 0 : chunks.get(0).getFieldVectors().size();
+            FieldVector[][] vectors = new FieldVector[columns][chunks.size()];
+            starts = new int[chunks.size() + 1];
+            boolean same = true;
+            for (int k = 0; k < chunks.size(); k++) {
+                VectorSchemaRoot chunk = chunks.get(k);
+                for (int c = 0; c < columns; c++) {
+                    vectors[c][k] = chunk.getVector(c);
+                }
+                starts[k + 1] = starts[k] + chunk.getRowCount();
+                int first = chunks.get(0).getRowCount();
+                same &= k < chunks.size() - 1 ? chunk.getRowCount() == first : chunk.getRowCount() <= first;
+            }
+            uniform = same && !chunks.isEmpty() ? chunks.get(0).getRowCount() : 0;
+            this.columns = new ArrowGather.Chunks[columns];
+            for (int c = 0; c < columns; c++) {
+                this.columns[c] = new ArrowGather.Chunks(vectors[c]);
+            }
+        }
+
+        /** Rows {@code sorted[from, from + count)} as a new root the caller owns. */
+        VectorSchemaRoot gather(int[] sorted, int from, int count, BufferAllocator allocator) {
+            int[] chunkOf = new int[count];
+            int[] rowOf = new int[count];
+            for (int i = 0; i < count; i++) {
+                int row = sorted[from + i];
+                int chunk = uniform > 0 ? row / uniform : chunkOf(row);
+                chunkOf[i] = chunk;
+                rowOf[i] = row - starts[chunk];
+            }
+            List<FieldVector> out = new ArrayList<>(columns.length);
+            try {
+                for (ArrowGather.Chunks column : columns) {
+                    out.add(column.gather(chunkOf, rowOf, count, allocator));
+                }
+            } catch (RuntimeException | Error e) {
+                out.forEach(FieldVector::close);
+                throw e;
+            }
+            return new VectorSchemaRoot(chunks.get(0).getSchema().getFields(), out, count);
+        }
+
+        private int chunkOf(int row) {
+            int at = java.util.Arrays.binarySearch(starts, row);
+            if (at < 0) {
+                return -at - 2;
+            }
+            while (starts[at + 1] == row) {
+                at++; // skip empty chunks (none are buffered, but cheap to be sure)
+            }
+            return at;
+        }
+
+        /** Rows {@code sorted[0..total)} in batches of the task's batch size; closing it closes the chunks and runs {@code onClose}. */
+        BatchStream stream(Schema schema, int[] sorted, int total, TaskContext context, Runnable onClose) {
+            int batchSize = context.batchSize();
+            return new BatchStream() {
+                private int next;
+
+                @Override
+                public Batch next() {
+                    if (next >= total) {
+                        return null;
+                    }
+                    int count = Math.min(batchSize, total - next);
+                    VectorSchemaRoot root = gather(sorted, next, count, context.allocator());
+                    next += count;
+                    return new Batch(schema, root);
+                }
+
+                @Override
+                public void close() {
+                    try {
+                        SortedChunks.this.close();
+                    } finally {
+                        onClose.run();
+                    }
+                }
+            };
+        }
+
+        @Override
+        public void close() {
+            chunks.forEach(VectorSchemaRoot::close);
+        }
     }
 }

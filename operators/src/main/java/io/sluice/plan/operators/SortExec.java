@@ -205,13 +205,19 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
     }
 
     /**
-     * Buffers the partition within the task's memory and sorts it; when memory is refused the
+     * Buffers the partition's Arrow batches within the task's memory and sorts them on normalized
+     * keys ({@link io.sluice.plan.exec.NormalizedKeySort}); when memory is refused the
      * buffered rows go to disk as a sorted run and the runs are merged at the end ({@link ExternalSorter}).
      */
     private BatchStream sortAll(int partition, TaskContext context) {
         ExternalSorter sorter = new ExternalSorter(input.schema(), keys, context, describe());
         try {
-            forEachBatch(partition, context, sorter::add);
+            try (BatchStream in = input.execute(partition, context)) {
+                Batch batch;
+                while ((batch = in.next()) != null) {
+                    sorter.add(batch);
+                }
+            }
             return sorter.finish();
         } catch (RuntimeException | Error e) {
             sorter.close();
