@@ -19,13 +19,15 @@ final class JoinHashTable {
     private final int[] starts; // group g's rows are order[starts[g] .. starts[g + 1])
     private final int[] order;
     private final int nullStart;
+    private final boolean rowPerGroup;
 
     /** Estimated heap bytes of the table (not of the build rows it indexes). */
     long heapBytes() {
         return groups.heapBytes() + HeapSize.ints(starts.length) + HeapSize.ints(order.length);
     }
 
-    private JoinHashTable(GroupTable groups, int[] starts, int[] order, int nullStart) {
+    private JoinHashTable(GroupTable groups, int[] starts, int[] order, int nullStart, boolean rowPerGroup) {
+        this.rowPerGroup = rowPerGroup;
         this.groups = groups;
         this.starts = starts;
         this.order = order;
@@ -53,7 +55,14 @@ final class JoinHashTable {
             int id = ids[r];
             order[fill[id < 0 ? groupCount : id]++] = r;
         }
-        return new JoinHashTable(groups, starts, order, starts[groupCount]);
+        // A unique key with no NULL (the common build side of a key/foreign-key join): groups are
+        // numbered in first-seen order, so group g is build row g, and a probe skips the two
+        // dependent lookups (starts, order) into arrays as large as the build side.
+        boolean rowPerGroup = groupCount == rows;
+        for (int r = 0; r < rows && rowPerGroup; r++) {
+            rowPerGroup = ids[r] == r;
+        }
+        return new JoinHashTable(groups, starts, order, starts[groupCount], rowPerGroup);
     }
 
     /**
@@ -62,6 +71,11 @@ final class JoinHashTable {
      */
     int[] probe(Col[] keys, int rows) {
         return groups.find(keys, rows, anyNull(keys, rows));
+    }
+
+    /** Whether every build row is its own group and group {@code g} is build row {@code g} (no NULL key). */
+    boolean rowPerGroup() {
+        return rowPerGroup;
     }
 
     int groupStart(int group) {
