@@ -113,8 +113,6 @@ public final class ArrowGather {
         try {
             byte[] data = strings.data();
             int[] offsets = strings.offsets();
-            // The bytes are gathered on the heap (System.arraycopy per row) and copied to the vector
-            // in one bulk copy: cheaper than one off-heap copy call per short string.
             int total = 0;
             for (int i = 0; i < count; i++) {
                 int r = rows[i];
@@ -122,23 +120,28 @@ public final class ArrowGather {
                     total += offsets[r + 1] - offsets[r];
                 }
             }
-            byte[] gathered = new byte[total];
-            out.allocateNew(Math.max(1, total), count);
+            // A short string is copied as two 8-byte words (the slack past the last value lets the
+            // last one overrun); a longer one, or one near the end of the source array, by a bulk copy.
+            out.allocateNew(total + 16L, count);
+            long dst = out.getDataBuffer().memoryAddress();
             long outOffsets = out.getOffsetBuffer().memoryAddress();
             MemoryUtil.putInt(outOffsets, 0);
+            int wordsEnd = data.length - 16;
             int position = 0;
             for (int i = 0; i < count; i++) {
                 int r = rows[i];
                 if (r >= 0) {
                     int start = offsets[r];
                     int length = offsets[r + 1] - start;
-                    System.arraycopy(data, start, gathered, position, length);
+                    if (length <= 16 && start <= wordsEnd) {
+                        MemoryUtil.putLong(dst + position, MemoryUtil.getLong(data, start));
+                        MemoryUtil.putLong(dst + position + 8, MemoryUtil.getLong(data, start + 8));
+                    } else if (length > 0) {
+                        MemoryUtil.copyToMemory(data, start, dst + position, length);
+                    }
                     position += length;
                 }
                 MemoryUtil.putInt(outOffsets + 4L * (i + 1), position);
-            }
-            if (total > 0) {
-                MemoryUtil.copyToMemory(gathered, 0, out.getDataBuffer().memoryAddress(), total);
             }
             setValidity(out.getValidityBuffer(), strings.nulls(), rows, count);
             out.setLastSet(count - 1);

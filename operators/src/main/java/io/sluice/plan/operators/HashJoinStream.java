@@ -72,6 +72,9 @@ final class HashJoinStream implements BatchStream {
     private boolean[] probeMatched;
     private boolean[] probeMarkNull; // LEFT_MARK: some pair made the mark condition NULL
     private int cursorRow;
+    private int[] pairProbeRows; // the chunk of pairs in progress, reused from chunk to chunk
+    private int[] pairBuildRows;
+    private final List<org.apache.arrow.vector.types.pojo.Field> outputArrowFields;
     private int cursorOffset;
 
     HashJoinStream(HashJoinExec join, JoinSupport.Collected built, JoinHashTable table, BatchStream probe,
@@ -85,6 +88,7 @@ final class HashJoinStream implements BatchStream {
         this.markCondition = join.mark() == null ? null : join.mark().condition();
         this.joinedSchema = join.joinedSchema();
         this.outputSchema = join.schema();
+        this.outputArrowFields = outputSchema.toArrow().getFields();
         this.buildSchema = (buildIsLeft ? join.left() : join.right()).schema();
         this.probeSchema = (buildIsLeft ? join.right() : join.left()).schema();
         this.probeKeys = probeKeys;
@@ -166,8 +170,15 @@ final class HashJoinStream implements BatchStream {
         probeCols = null;
         probeRows = rows;
         int[] groups = table.probe(keys, rows);
-        candidateFrom = new int[rows];
-        candidateLength = new int[rows];
+        // Per-batch arrays are kept and reused across probe batches: a probe loop that allocates
+        // nothing per batch leaves the young collections little to do but the build side.
+        if (candidateFrom == null || candidateFrom.length < rows) {
+            candidateFrom = new int[rows];
+            candidateLength = new int[rows];
+            probeMatched = new boolean[rows];
+        } else {
+            Arrays.fill(probeMatched, 0, rows, false);
+        }
         if (table.rowPerGroup()) {
             for (int r = 0; r < rows; r++) {
                 int g = groups[r];
@@ -181,6 +192,8 @@ final class HashJoinStream implements BatchStream {
                     int from = table.groupStart(g);
                     candidateFrom[r] = from;
                     candidateLength[r] = table.groupEnd(g) - from;
+                } else {
+                    candidateLength[r] = 0;
                 }
             }
         }
@@ -198,7 +211,6 @@ final class HashJoinStream implements BatchStream {
                 }
             }
         }
-        probeMatched = new boolean[rows];
         probeMarkNull = markCondition == null ? null : new boolean[rows];
         cursorRow = 0;
         cursorOffset = 0;
@@ -228,8 +240,12 @@ final class HashJoinStream implements BatchStream {
 
     /** Forms, filters and outputs the next chunk of candidate pairs; false when the batch has none left. */
     private boolean nextPairs() {
-        int[] probeIdx = new int[batchSize];
-        int[] buildIdx = new int[batchSize];
+        if (pairProbeRows == null) {
+            pairProbeRows = new int[batchSize];
+            pairBuildRows = new int[batchSize];
+        }
+        int[] probeIdx = pairProbeRows; // reused: every use below is done before the next chunk
+        int[] buildIdx = pairBuildRows;
         int n = 0;
         while (cursorRow < probeRows && n < batchSize) {
             int r = cursorRow;
@@ -362,7 +378,7 @@ final class HashJoinStream implements BatchStream {
             }
             throw e;
         }
-        return new Batch(outputSchema, new VectorSchemaRoot(outputSchema.toArrow().getFields(), Arrays.asList(out), n));
+        return new Batch(outputSchema, new VectorSchemaRoot(outputArrowFields, Arrays.asList(out), n));
     }
 
     /**
@@ -428,10 +444,7 @@ final class HashJoinStream implements BatchStream {
         probeBatch.close();
         probeBatch = null;
         probeMarkNull = null;
-        candidateFrom = null;
-        candidateLength = null;
         probeKeyNull = null;
-        probeMatched = null;
     }
 
     /** Queues heap output columns as batches of at most the batch size (made Arrow when a consumer asks). */
