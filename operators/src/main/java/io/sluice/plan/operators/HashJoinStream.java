@@ -75,6 +75,7 @@ final class HashJoinStream implements BatchStream {
     private int[] pairProbeRows; // the chunk of pairs in progress, reused from chunk to chunk
     private int[] pairBuildRows;
     private final List<org.apache.arrow.vector.types.pojo.Field> outputArrowFields;
+    private final int[] buildColumnAsProbeKey; // per build column: the probe column equal to it in every pair, or -1
     private int cursorOffset;
 
     HashJoinStream(HashJoinExec join, JoinSupport.Collected built, JoinHashTable table, BatchStream probe,
@@ -92,6 +93,8 @@ final class HashJoinStream implements BatchStream {
         this.buildSchema = (buildIsLeft ? join.left() : join.right()).schema();
         this.probeSchema = (buildIsLeft ? join.right() : join.left()).schema();
         this.probeKeys = probeKeys;
+        this.buildColumnAsProbeKey = keyColumnsEqualInPairs(buildIsLeft ? join.leftKeys() : join.rightKeys(), probeKeys,
+                buildSchema, probeSchema);
         this.context = context;
         this.batchSize = context.batchSize();
         this.build = built.columns();
@@ -321,6 +324,39 @@ final class HashJoinStream implements BatchStream {
         return true;
     }
 
+    /**
+     * Per build column, the probe column holding the same value in every matched pair, or -1: a
+     * build key that is a plain column, paired with a probe key that is a plain column of the same
+     * type whose equal values are the same bytes (integers, dates, timestamps, decimals of one
+     * type, strings). Such a build column is output as a copy of the probe key, read in order,
+     * instead of gathered from the build side at random (a key/foreign-key join's key).
+     */
+    private static int[] keyColumnsEqualInPairs(List<Expr> buildKeys, List<Expr> probeKeys, Schema buildSchema,
+            Schema probeSchema) {
+        int[] out = new int[buildSchema.size()];
+        Arrays.fill(out, -1);
+        for (int k = 0; k < buildKeys.size(); k++) {
+            if (!(buildKeys.get(k) instanceof io.sluice.plan.expr.Column b)
+                    || !(probeKeys.get(k) instanceof io.sluice.plan.expr.Column p)) {
+                continue;
+            }
+            int bi = buildSchema.indexOf(b.column());
+            int pi = probeSchema.indexOf(p.column());
+            if (bi < 0 || pi < 0) {
+                continue;
+            }
+            io.sluice.plan.types.DataType type = buildSchema.field(bi).type();
+            boolean sameBytes = switch (type.kind()) {
+                case INT32, INT64, DATE32, TIMESTAMP, DECIMAL, UTF8 -> true;
+                default -> false; // doubles: -0.0 equals 0.0; booleans and NULL are not worth it
+            };
+            if (sameBytes && type.equals(probeSchema.field(pi).type())) {
+                out[bi] = pi;
+            }
+        }
+        return out;
+    }
+
     private static Col[] concat(Col[] left, Col[] right) {
         Col[] out = Arrays.copyOf(left, left.length + right.length);
         System.arraycopy(right, 0, out, left.length, right.length);
@@ -353,22 +389,15 @@ final class HashJoinStream implements BatchStream {
         FieldVector[] out = new FieldVector[buildWidth + probeWidth];
         try {
             for (int c = 0; c < buildWidth; c++) {
-                out[buildAt + c] = build.gather(c, buildIdx, n, outputSchema.field(buildAt + c), allocator);
+                io.sluice.plan.types.Field field = outputSchema.field(buildAt + c);
+                int probeKey = buildColumnAsProbeKey[c];
+                out[buildAt + c] = probeKey >= 0
+                        ? probeColumn(probeKey, probeIdx, n, everyProbeRowOnce, field, allocator)
+                        : build.gather(c, buildIdx, n, field, allocator);
             }
             for (int c = 0; c < probeWidth; c++) {
-                io.sluice.plan.types.Field field = outputSchema.field(probeAt + c);
-                FieldVector vector = probeBatch.arrowVector(c);
-                if (vector != null && everyProbeRowOnce) {
-                    TransferPair share = vector.getTransferPair(allocator);
-                    share.splitAndTransfer(0, n);
-                    out[probeAt + c] = (FieldVector) share.getTo();
-                } else if (vector != null) {
-                    out[probeAt + c] = ArrowKernels.gather(vector, probeIdx, n, allocator);
-                } else if (field.type().kind() == io.sluice.plan.types.DataType.Kind.UTF8) {
-                    out[probeAt + c] = probeCols()[c].gather(probeIdx, n).write(field.name(), allocator);
-                } else {
-                    out[probeAt + c] = ArrowGather.gather(probeCols()[c], probeIdx, n, field, allocator);
-                }
+                out[probeAt + c] = probeColumn(c, probeIdx, n, everyProbeRowOnce, outputSchema.field(probeAt + c),
+                        allocator);
             }
         } catch (RuntimeException | Error e) {
             for (FieldVector v : out) {
@@ -379,6 +408,22 @@ final class HashJoinStream implements BatchStream {
             throw e;
         }
         return new Batch(outputSchema, new VectorSchemaRoot(outputArrowFields, Arrays.asList(out), n));
+    }
+
+    /** Probe column {@code c} at rows {@code probeIdx[0..n)} as a new vector of {@code field}. */
+    private FieldVector probeColumn(int c, int[] probeIdx, int n, boolean everyProbeRowOnce,
+            io.sluice.plan.types.Field field, BufferAllocator allocator) {
+        FieldVector vector = probeBatch.arrowVector(c);
+        if (vector != null && everyProbeRowOnce) {
+            TransferPair share = vector.getTransferPair(allocator);
+            share.splitAndTransfer(0, n);
+            return (FieldVector) share.getTo();
+        } else if (vector != null) {
+            return ArrowKernels.gather(vector, probeIdx, n, allocator);
+        } else if (field.type().kind() == io.sluice.plan.types.DataType.Kind.UTF8) {
+            return probeCols()[c].gather(probeIdx, n).write(field.name(), allocator);
+        }
+        return ArrowGather.gather(probeCols()[c], probeIdx, n, field, allocator);
     }
 
     /**
