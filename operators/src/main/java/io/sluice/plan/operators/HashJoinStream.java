@@ -26,8 +26,9 @@ import org.apache.arrow.vector.util.TransferPair;
  * for semi joins, matched) probe rows are output once their batch is done; for FULL the unmatched
  * build rows come last.
  *
- * <p>Pairs without a residual filter or mark (the common inner and outer equi-join) are gathered
- * straight into Arrow vectors: build columns from {@link BuildColumns} (strings as bytes), probe
+ * <p>Pairs without a residual filter or mark (the common inner and outer equi-join) of a probe
+ * batch in Arrow form (a scan, a shuffle fetch, a filter over one) are gathered straight into Arrow
+ * vectors: build columns from {@link BuildColumns} (strings as bytes), probe
  * columns from the probe batch's Arrow vectors, and when a chunk pairs every probe row once in
  * order (a key/foreign-key join) the probe vectors are shared into the output without a copy.
  * Other outputs (filtered pairs, unmatched rows) are heap columns made Arrow when a consumer asks.
@@ -284,8 +285,10 @@ final class HashJoinStream implements BatchStream {
         if (n == 0) {
             return false;
         }
-        if (!existence && filter == null && markCondition == null) {
-            // Every candidate pair is an output row: gathered straight into Arrow vectors.
+        if (!existence && filter == null && markCondition == null && probeBatch.hasArrow()) {
+            // Every candidate pair is an output row: gathered straight into Arrow vectors. (A probe
+            // batch of heap columns, from an operator that works on the heap, keeps its output on
+            // the heap too: its strings are not encoded here to be decoded again downstream.)
             for (int i = 0; i < n; i++) {
                 probeMatched[probeIdx[i]] = true;
             }
