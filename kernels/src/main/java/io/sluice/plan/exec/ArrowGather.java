@@ -1,192 +1,286 @@
 package io.sluice.plan.exec;
 
+import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.VarCharVector;
 
 /**
- * Gathers rows scattered over several Arrow vectors of one type (the chunks a sort buffered) into
- * one new vector, reading and writing the Arrow buffers in place: no value is unpacked into a heap
- * array or decoded, and a string is copied as its bytes. Row {@code i} of the output is row
- * {@code rowOf[i]} of chunk {@code chunkOf[i]}. The sort's gather (its output and its spilled runs).
+ * Gathers rows held by an operator (a join's build side) straight into new Arrow vectors: fixed
+ * width values from the primitive arrays of a {@link Col}, strings as bytes from a {@link
+ * Utf8Bytes} (one byte array plus offsets), so no string is decoded to a {@code String} or encoded
+ * back. In every gather a negative row index gives NULL (the side of an outer join's row that found
+ * no partner). Each new vector is owned by the caller.
  */
 public final class ArrowGather {
     private ArrowGather() {
     }
 
-    /**
-     * One column's chunks with their buffer addresses and whether any of them holds a NULL, read
-     * once: a sort gathers every output batch from all its chunks.
-     */
-    public static final class Chunks {
-        private final FieldVector[] vectors;
-        private final long[] data;
-        private final long[] offsets;
-        private final long[] validity;
-        private final boolean anyNull;
-
-        public Chunks(FieldVector[] vectors) {
-            this.vectors = vectors.clone();
-            int n = vectors.length;
-            data = new long[n];
-            offsets = new long[n];
-            validity = new long[n];
-            boolean nulls = false;
-            for (int c = 0; c < n; c++) {
-                FieldVector v = vectors[c];
-                if (v instanceof NullVector) {
-                    continue;
-                }
-                validity[c] = v.getValidityBufferAddress();
-                if (v instanceof BaseVariableWidthVector) {
-                    offsets[c] = v.getOffsetBufferAddress();
-                }
-                if (!(v instanceof BitVector)) {
-                    data[c] = v.getDataBufferAddress();
-                }
-                nulls |= v.getNullCount() > 0;
-            }
-            anyNull = nulls;
+    /** Rows {@code rows[0..count)} of a heap column as a new vector of {@code field}'s type; -1 is NULL. */
+    public static FieldVector gather(Col col, int[] rows, int count, Field field, BufferAllocator allocator) {
+        if (col.type.kind() == DataType.Kind.UTF8) {
+            // a heap string column (a build side that arrived without Arrow): bytes once, then gathered
+            return gather(utf8(col), rows, count, field, allocator);
         }
-
-        /**
-         * Rows {@code (chunkOf[i], rowOf[i])} for {@code i} in {@code [0, count)}, as a new vector of
-         * the chunks' field allocated from {@code allocator}; the caller owns it.
-         */
-        public FieldVector gather(int[] chunkOf, int[] rowOf, int count, BufferAllocator allocator) {
-            FieldVector out = vectors[0].getField().createVector(allocator);
-            try {
-                if (out instanceof NullVector nulls) {
-                    nulls.setValueCount(count);
-                } else if (out instanceof BitVector bits) {
-                    gatherBits(vectors, chunkOf, rowOf, count, bits);
-                } else if (out instanceof BaseFixedWidthVector fixed) {
-                    gatherFixed(this, chunkOf, rowOf, count, fixed);
-                } else if (out instanceof BaseVariableWidthVector variable) {
-                    gatherVariable(this, chunkOf, rowOf, count, variable);
-                } else {
-                    throw new IllegalStateException("cannot gather a " + out.getClass().getSimpleName());
-                }
-            } catch (RuntimeException | Error e) {
-                out.close();
-                throw e;
-            }
-            return out;
+        FieldVector out = field.toArrow().createVector(allocator);
+        try {
+            fill(col, rows, count, out);
+        } catch (RuntimeException | Error e) {
+            out.close();
+            throw e;
         }
+        return out;
     }
 
-    private static void gatherBits(FieldVector[] chunks, int[] chunkOf, int[] rowOf, int count, BitVector out) {
-        out.allocateNew(count);
-        for (int i = 0; i < count; i++) {
-            BitVector from = (BitVector) chunks[chunkOf[i]];
-            int row = rowOf[i];
-            if (!from.isNull(row)) {
-                out.set(i, from.get(row));
+    private static void fill(Col col, int[] rows, int count, FieldVector out) {
+        boolean[] nulls = col.nulls;
+        switch (col.type.kind()) {
+            case NULL -> {
+                ((NullVector) out).setValueCount(count);
+                return;
             }
-        }
-        out.setValueCount(count);
-    }
-
-    /** Writes the output's validity bits from the chunks', a byte at a time; all set when no chunk has a NULL. */
-    private static void gatherValidity(Chunks from, int[] chunkOf, int[] rowOf, int count, long outValidity) {
-        if (!from.anyNull) {
-            MemoryUtil.setMemory(outValidity, (count + 7) >>> 3, (byte) 0xFF);
-            return;
-        }
-        long[] validity = from.validity;
-        for (int base = 0; base < count; base += 8) {
-            int end = Math.min(8, count - base);
-            int bits = 0;
-            for (int j = 0; j < end; j++) {
-                int row = rowOf[base + j];
-                bits |= ((MemoryUtil.getByte(validity[chunkOf[base + j]] + (row >>> 3)) >>> (row & 7)) & 1) << j;
-            }
-            MemoryUtil.putByte(outValidity + (base >>> 3), (byte) bits);
-        }
-    }
-
-    private static void gatherFixed(Chunks chunks, int[] chunkOf, int[] rowOf, int count, BaseFixedWidthVector out) {
-        out.allocateNew(count);
-        int width = out.getTypeWidth();
-        long[] data = chunks.data;
-        long to = out.getDataBufferAddress();
-        switch (width) {
-            case 4 -> {
+            case BOOL -> {
+                BitVector v = (BitVector) out;
+                v.allocateNew(count);
+                boolean[] values = col.bools;
                 for (int i = 0; i < count; i++) {
-                    MemoryUtil.putInt(to + 4L * i, MemoryUtil.getInt(data[chunkOf[i]] + 4L * rowOf[i]));
+                    int r = rows[i];
+                    if (r >= 0 && (nulls == null || !nulls[r])) {
+                        v.set(i, values[r] ? 1 : 0);
+                    }
                 }
-            }
-            case 8 -> {
-                for (int i = 0; i < count; i++) {
-                    MemoryUtil.putLong(to + 8L * i, MemoryUtil.getLong(data[chunkOf[i]] + 8L * rowOf[i]));
-                }
-            }
-            case 16 -> {
-                for (int i = 0; i < count; i++) {
-                    long from = data[chunkOf[i]] + 16L * rowOf[i];
-                    MemoryUtil.putLong(to + 16L * i, MemoryUtil.getLong(from));
-                    MemoryUtil.putLong(to + 16L * i + 8, MemoryUtil.getLong(from + 8));
-                }
+                v.setValueCount(count);
+                return;
             }
             default -> {
+            }
+        }
+        BaseFixedWidthVector v = (BaseFixedWidthVector) out;
+        v.allocateNew(count);
+        long dst = v.getDataBuffer().memoryAddress();
+        switch (col.type.kind()) {
+            case INT32, DATE32 -> {
+                long[] values = col.longs;
                 for (int i = 0; i < count; i++) {
-                    MemoryUtil.copyMemory(data[chunkOf[i]] + (long) width * rowOf[i], to + (long) width * i, width);
+                    int r = rows[i];
+                    MemoryUtil.putInt(dst + 4L * i, r < 0 ? 0 : (int) values[r]);
                 }
             }
+            case INT64, TIMESTAMP -> {
+                long[] values = col.longs;
+                for (int i = 0; i < count; i++) {
+                    int r = rows[i];
+                    MemoryUtil.putLong(dst + 8L * i, r < 0 ? 0 : values[r]);
+                }
+            }
+            case FLOAT64 -> {
+                double[] values = col.doubles;
+                for (int i = 0; i < count; i++) {
+                    int r = rows[i];
+                    MemoryUtil.putLong(dst + 8L * i, r < 0 ? 0 : Double.doubleToRawLongBits(values[r]));
+                }
+            }
+            case DECIMAL -> {
+                // 128-bit little-endian two's complement: low word first
+                for (int i = 0; i < count; i++) {
+                    int r = rows[i];
+                    long at = dst + 16L * i;
+                    MemoryUtil.putLong(at, r < 0 ? 0 : col.low(r));
+                    MemoryUtil.putLong(at + 8, r < 0 ? 0 : col.high(r));
+                }
+            }
+            default -> throw new IllegalStateException("unhandled type " + col.type);
         }
-        gatherValidity(chunks, chunkOf, rowOf, count, out.getValidityBufferAddress());
-        out.setValueCount(count);
+        setValidity(v.getValidityBuffer(), nulls, rows, count);
+        v.setValueCount(count);
     }
 
-    /**
-     * Strings (and binaries) as bytes: the output's size is summed first so that it is allocated
-     * once, then each value is copied eight bytes at a time (no native call per row).
-     */
-    private static void gatherVariable(Chunks chunks, int[] chunkOf, int[] rowOf, int count,
-            BaseVariableWidthVector out) {
-        long[] offsets = chunks.offsets;
-        long[] data = chunks.data;
-        // first pass: each value's address and length (one read of the offsets), and the total
-        long[] from = new long[count];
-        int[] lengths = new int[count];
-        long total = 0;
-        for (int i = 0; i < count; i++) {
-            int c = chunkOf[i];
-            long at = offsets[c] + 4L * rowOf[i];
-            int start = MemoryUtil.getInt(at);
-            int length = MemoryUtil.getInt(at + 4) - start;
-            from[i] = data[c] + start;
-            lengths[i] = length;
-            total += length;
+    /** Rows {@code rows[0..count)} of a string column's bytes as a new {@link VarCharVector}; -1 is NULL. */
+    public static VarCharVector gather(Utf8Bytes strings, int[] rows, int count, Field field,
+            BufferAllocator allocator) {
+        if (field.type().kind() != DataType.Kind.UTF8) {
+            throw new IllegalArgumentException("string bytes gathered into a " + field.type() + " field");
         }
-        if (total > Integer.MAX_VALUE) {
-            throw new IllegalStateException("a batch of " + count + " rows holds " + total + " string bytes");
+        VarCharVector out = (VarCharVector) field.toArrow().createVector(allocator);
+        try {
+            byte[] data = strings.data();
+            int[] offsets = strings.offsets();
+            int total = 0;
+            for (int i = 0; i < count; i++) {
+                int r = rows[i];
+                if (r >= 0) {
+                    total += offsets[r + 1] - offsets[r];
+                }
+            }
+            // A short string is copied as two 8-byte words (the slack past the last value lets the
+            // last one overrun); a longer one, or one near the end of the source array, by a bulk copy.
+            out.allocateNew(total + 16L, count);
+            long dst = out.getDataBuffer().memoryAddress();
+            long outOffsets = out.getOffsetBuffer().memoryAddress();
+            MemoryUtil.putInt(outOffsets, 0);
+            int wordsEnd = data.length - 16;
+            int position = 0;
+            for (int i = 0; i < count; i++) {
+                int r = rows[i];
+                if (r >= 0) {
+                    int start = offsets[r];
+                    int length = offsets[r + 1] - start;
+                    if (length <= 16 && start <= wordsEnd) {
+                        MemoryUtil.putLong(dst + position, MemoryUtil.getLong(data, start));
+                        MemoryUtil.putLong(dst + position + 8, MemoryUtil.getLong(data, start + 8));
+                    } else if (length > 0) {
+                        MemoryUtil.copyToMemory(data, start, dst + position, length);
+                    }
+                    position += length;
+                }
+                MemoryUtil.putInt(outOffsets + 4L * (i + 1), position);
+            }
+            setValidity(out.getValidityBuffer(), strings.nulls(), rows, count);
+            out.setLastSet(count - 1);
+            out.setValueCount(count);
+        } catch (RuntimeException | Error e) {
+            out.close();
+            throw e;
         }
-        out.allocateNew(Math.max(1, total), count);
-        long toOffsets = out.getOffsetBufferAddress();
-        long toData = out.getDataBufferAddress();
+        return out;
+    }
+
+    /** Sets validity bits {@code [0, count)}: valid unless the row index is negative or the row NULL. */
+    private static void setValidity(ArrowBuf validity, boolean[] nulls, int[] rows, int count) {
+        int bytes = (count + 7) >> 3;
+        boolean anyMissing = nulls != null;
+        for (int i = 0; i < count && !anyMissing; i++) {
+            anyMissing = rows[i] < 0;
+        }
+        if (!anyMissing) {
+            validity.setOne(0, bytes);
+            return;
+        }
+        for (int b = 0; b < bytes; b++) {
+            int bits = 0;
+            int base = b << 3;
+            int end = Math.min(8, count - base);
+            for (int j = 0; j < end; j++) {
+                int r = rows[base + j];
+                boolean valid = r >= 0 && (nulls == null || !nulls[r]);
+                bits |= valid ? 1 << j : 0;
+            }
+            validity.setByte(b, bits);
+        }
+    }
+
+    /** A string vector's rows as bytes, or a heap string column's rows encoded once to UTF-8. */
+    public static Utf8Bytes utf8(FieldVector vector, Col heap) {
+        return vector instanceof VarCharVector v ? Utf8Bytes.of(v) : utf8(heap);
+    }
+
+    /** A heap string column's values encoded to UTF-8, one after another. */
+    public static Utf8Bytes utf8(Col col) {
+        String[] values = col.strings;
+        int n = col.length;
+        int[] offsets = new int[n + 1];
+        byte[] data = new byte[Math.max(16, n * 8)];
         int position = 0;
-        MemoryUtil.putInt(toOffsets, 0);
-        for (int i = 0; i < count; i++) {
-            int length = lengths[i];
-            long source = from[i];
-            long to = toData + position;
-            int j = 0;
-            for (; j + 8 <= length; j += 8) {
-                MemoryUtil.putLong(to + j, MemoryUtil.getLong(source + j));
+        for (int i = 0; i < n; i++) {
+            String s = col.isNull(i) ? null : values[i];
+            if (s != null) {
+                int length = s.length();
+                if ((long) position + 3L * length > data.length) {
+                    data = java.util.Arrays.copyOf(data, grow(data.length, position + 3L * length));
+                }
+                int j = 0;
+                while (j < length && s.charAt(j) < 0x80) {
+                    data[position + j] = (byte) s.charAt(j);
+                    j++;
+                }
+                if (j < length) {
+                    byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+                    System.arraycopy(bytes, 0, data, position, bytes.length);
+                    length = bytes.length;
+                }
+                position += length;
             }
-            for (; j < length; j++) {
-                MemoryUtil.putByte(to + j, MemoryUtil.getByte(source + j));
-            }
-            position += length;
-            MemoryUtil.putInt(toOffsets + 4L * (i + 1), position);
+            offsets[i + 1] = position;
         }
-        gatherValidity(chunks, chunkOf, rowOf, count, out.getValidityBufferAddress());
-        out.setLastSet(count - 1);
-        out.setValueCount(count);
+        return new Utf8Bytes(java.util.Arrays.copyOf(data, position), offsets,
+                col.nulls == null ? null : col.nulls.clone(), n);
+    }
+
+    private static int grow(int current, long needed) {
+        long size = Math.max(needed, 2L * current);
+        if (needed > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException("a string column of more than 2 GiB of bytes cannot be held in one array");
+        }
+        return (int) Math.min(size, Integer.MAX_VALUE - 16);
+    }
+
+    /** The rows of several string columns one after another (offsets rebased). */
+    public static Utf8Bytes concat(List<Utf8Bytes> parts) {
+        if (parts.size() == 1) {
+            return parts.get(0);
+        }
+        long bytes = 0;
+        int rows = 0;
+        boolean anyNulls = false;
+        for (Utf8Bytes p : parts) {
+            bytes += p.length() == 0 ? 0 : p.offsets()[p.length()] - p.offsets()[0];
+            rows = Math.addExact(rows, p.length());
+            anyNulls |= p.nulls() != null;
+        }
+        if (bytes > Integer.MAX_VALUE - 16) {
+            throw new IllegalStateException("a string column of more than 2 GiB of bytes cannot be held in one array");
+        }
+        byte[] data = new byte[(int) bytes];
+        int[] offsets = new int[rows + 1];
+        boolean[] nulls = anyNulls ? new boolean[rows] : null;
+        int row = 0;
+        int position = 0;
+        for (Utf8Bytes p : parts) {
+            int n = p.length();
+            if (n == 0) {
+                continue;
+            }
+            int[] in = p.offsets();
+            int base = in[0];
+            int length = in[n] - base;
+            System.arraycopy(p.data(), base, data, position, length);
+            for (int i = 1; i <= n; i++) {
+                offsets[row + i] = in[i] - base + position;
+            }
+            if (p.nulls() != null) {
+                System.arraycopy(p.nulls(), 0, nulls, row, n);
+            }
+            row += n;
+            position += length;
+        }
+        return new Utf8Bytes(data, offsets, nulls, rows);
+    }
+
+    /** Rows {@code rows[0..count)} decoded to a heap string column; -1 is NULL. */
+    public static Col decode(Utf8Bytes strings, int[] rows, int count) {
+        String[] out = new String[count];
+        boolean[] outNulls = null;
+        byte[] data = strings.data();
+        int[] offsets = strings.offsets();
+        for (int i = 0; i < count; i++) {
+            int r = rows[i];
+            if (r < 0 || strings.isNull(r)) {
+                if (outNulls == null) {
+                    outNulls = new boolean[count];
+                }
+                outNulls[i] = true;
+            } else {
+                out[i] = new String(data, offsets[r], offsets[r + 1] - offsets[r], StandardCharsets.UTF_8);
+            }
+        }
+        return Col.ofStrings(out, outNulls);
     }
 }

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
-import io.sluice.plan.exec.ArrowGather;
+import io.sluice.plan.exec.ArrowChunkGather;
 import io.sluice.plan.exec.KeyOrder;
 import io.sluice.plan.exec.NormalizedKeySort;
 import io.sluice.plan.exec.NormalizedKeySort.KeyColumn;
@@ -35,7 +35,7 @@ import org.apache.arrow.vector.util.TransferPair;
  * the keys (they are concatenated before the sort) and what the sort takes
  * ({@link NormalizedKeySort#sortMemory}), so that sorting a full
  * buffer never needs more than the buffer holds. The sorted order is a row index; output batches
- * are gathered from the buffered vectors straight into new Arrow vectors ({@link ArrowGather}).
+ * are gathered from the buffered vectors straight into new Arrow vectors ({@link ArrowChunkGather}).
  * When the reservation is refused, the buffered rows are sorted and written as one run of
  * compressed Arrow IPC ({@link SpillRun}) and the memory is given back; at the end the runs and
  * the rest are merged ({@link RunMerger}). An aggregate spilling its table hands heap columns to
@@ -355,7 +355,7 @@ final class ExternalSorter implements AutoCloseable {
     static final class SortedChunks implements AutoCloseable {
         private final List<VectorSchemaRoot> chunks;
         /** Per column, its vectors in every chunk. */
-        private final ArrowGather.Chunks[] columns;
+        private final ArrowChunkGather.Chunks[] columns;
         /** First row of each chunk, and past the last. */
         private final int[] starts;
         /** The rows of every chunk when all but the last have that many and the last no more (a row's chunk is then a division), else 0. */
@@ -377,9 +377,9 @@ final class ExternalSorter implements AutoCloseable {
                 same &= k < chunks.size() - 1 ? chunk.getRowCount() == first : chunk.getRowCount() <= first;
             }
             uniform = same && !chunks.isEmpty() ? chunks.get(0).getRowCount() : 0;
-            this.columns = new ArrowGather.Chunks[columns];
+            this.columns = new ArrowChunkGather.Chunks[columns];
             for (int c = 0; c < columns; c++) {
-                this.columns[c] = new ArrowGather.Chunks(vectors[c]);
+                this.columns[c] = new ArrowChunkGather.Chunks(vectors[c]);
             }
         }
 
@@ -395,7 +395,7 @@ final class ExternalSorter implements AutoCloseable {
             }
             List<FieldVector> out = new ArrayList<>(columns.length);
             try {
-                for (ArrowGather.Chunks column : columns) {
+                for (ArrowChunkGather.Chunks column : columns) {
                     out.add(column.gather(chunkOf, rowOf, count, allocator));
                 }
             } catch (RuntimeException | Error e) {

@@ -92,7 +92,7 @@ final class GraceHashJoin implements BatchStream {
         try (PartitionWriters build = new PartitionWriters(buildSchema, "join-build", context, reservation, level)) {
             try (BatchStream rest = buildRest) {
                 for (int i = 0; i < chunks.columns.size(); i++) {
-                    build.write(chunks.columns.get(i), chunks.keys.get(i));
+                    build.write(chunks.columns.get(i).toCols(), chunks.keys.get(i));
                 }
                 chunks.columns.clear();
                 chunks.keys.clear();

@@ -1,5 +1,7 @@
 package io.sluice.plan.operators;
 
+import io.sluice.plan.exec.ArrowGather;
+import io.sluice.plan.exec.ArrowKernels;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
@@ -9,7 +11,12 @@ import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * One partition of a {@link HashJoinExec}: streams the probe side past a built {@link
@@ -19,9 +26,14 @@ import java.util.List;
  * for semi joins, matched) probe rows are output once their batch is done; for FULL the unmatched
  * build rows come last.
  *
- * <p>Output is queued as heap columns and packed into an Arrow batch only when the caller asks,
- * so the stream holds no Arrow memory between calls; each probe batch is unpacked and closed on
- * arrival.
+ * <p>Pairs without a residual filter or mark (the common inner and outer equi-join) of a probe
+ * batch in Arrow form (a scan, a shuffle fetch, a filter over one) are gathered straight into Arrow
+ * vectors: build columns from {@link BuildColumns} (strings as bytes), probe
+ * columns from the probe batch's Arrow vectors, and when a chunk pairs every probe row once in
+ * order (a key/foreign-key join) the probe vectors are shared into the output without a copy.
+ * Other outputs (filtered pairs, unmatched rows) are heap columns made Arrow when a consumer asks.
+ * The probe batch in progress stays open until its rows are done; the stream holds at most that
+ * batch and one output batch between calls, and closes both on close.
  */
 final class HashJoinStream implements BatchStream {
     private final JoinType type;
@@ -38,19 +50,21 @@ final class HashJoinStream implements BatchStream {
     private final TaskContext context;
     private final int batchSize;
 
-    private final Col[] buildCols;
+    private final BuildColumns build;
     private final JoinHashTable table;
     private final int[] buildOrder;
+    private final boolean rowPerGroup; // build row of group g is g
     private final boolean[] buildMatched; // FULL only
 
     private final BatchStream probe;
-    private final ArrayDeque<Col[]> queue = new ArrayDeque<>();
+    private final ArrayDeque<Batch> queue = new ArrayDeque<>();
     private boolean probeDone;
     private boolean finished;
     private boolean closed;
     private final MemoryReservation reservation; // the build rows and table; freed on close
 
-    // The probe batch in progress.
+    // The probe batch in progress (open until its rows are done), and its heap columns once asked for.
+    private Batch probeBatch;
     private Col[] probeCols;
     private int probeRows;
     private int[] candidateFrom; // probe row r's candidates: buildOrder[from[r] .. from[r] + length[r])
@@ -59,6 +73,10 @@ final class HashJoinStream implements BatchStream {
     private boolean[] probeMatched;
     private boolean[] probeMarkNull; // LEFT_MARK: some pair made the mark condition NULL
     private int cursorRow;
+    private int[] pairProbeRows; // the chunk of pairs in progress, reused from chunk to chunk
+    private int[] pairBuildRows;
+    private final List<org.apache.arrow.vector.types.pojo.Field> outputArrowFields;
+    private final int[] buildColumnAsProbeKey; // per build column: the probe column equal to it in every pair, or -1
     private int cursorOffset;
 
     HashJoinStream(HashJoinExec join, JoinSupport.Collected built, JoinHashTable table, BatchStream probe,
@@ -72,14 +90,18 @@ final class HashJoinStream implements BatchStream {
         this.markCondition = join.mark() == null ? null : join.mark().condition();
         this.joinedSchema = join.joinedSchema();
         this.outputSchema = join.schema();
+        this.outputArrowFields = outputSchema.toArrow().getFields();
         this.buildSchema = (buildIsLeft ? join.left() : join.right()).schema();
         this.probeSchema = (buildIsLeft ? join.right() : join.left()).schema();
         this.probeKeys = probeKeys;
+        this.buildColumnAsProbeKey = keyColumnsEqualInPairs(buildIsLeft ? join.leftKeys() : join.rightKeys(), probeKeys,
+                buildSchema, probeSchema);
         this.context = context;
         this.batchSize = context.batchSize();
-        this.buildCols = built.columns();
+        this.build = built.columns();
         this.table = table;
         this.buildOrder = table.rows();
+        this.rowPerGroup = table.rowPerGroup();
         this.buildMatched = type == JoinType.FULL ? new boolean[built.rows()] : null;
         this.probe = probe;
         if (nothingToOutput()) {
@@ -109,8 +131,7 @@ final class HashJoinStream implements BatchStream {
             }
             advance();
         }
-        Col[] out = queue.poll();
-        return Batch.of(outputSchema, out, out.length == 0 ? 0 : out[0].length, context.allocator());
+        return queue.poll();
     }
 
     /**
@@ -119,7 +140,7 @@ final class HashJoinStream implements BatchStream {
      */
     private void advance() {
         context.checkNotCancelled();
-        if (probeCols != null) {
+        if (probeBatch != null) {
             if (!nextPairs()) {
                 finishProbeBatch();
             }
@@ -127,16 +148,18 @@ final class HashJoinStream implements BatchStream {
             Batch batch = probe.next();
             if (batch == null) {
                 probeDone = true;
+            } else if (batch.rowCount() == 0) {
+                batch.close();
             } else {
-                try (Batch b = batch) {
-                    startProbeBatch(b);
-                }
+                probeBatch = batch; // closed when its rows are done, or by close()
+                startProbeBatch(batch);
             }
         } else {
             if (buildMatched != null) {
                 int[] rows = JoinSupport.where(buildMatched, buildMatched.length, false);
                 // FULL builds the left: unmatched left rows with NULL right columns.
-                enqueue(JoinSupport.withNullSide(buildCols, rows, rows.length, probeSchema, true), rows.length);
+                enqueue(JoinSupport.withNullColumns(build.gatherCols(rows, rows.length), rows.length, probeSchema, true),
+                        rows.length);
             }
             finished = true;
         }
@@ -144,24 +167,38 @@ final class HashJoinStream implements BatchStream {
 
     private void startProbeBatch(Batch batch) {
         int rows = batch.rowCount();
-        if (rows == 0) {
-            return;
-        }
         Col[] keys = new Col[probeKeys.size()];
         for (int i = 0; i < keys.length; i++) {
             keys[i] = probeKeys.get(i).evaluate(batch);
         }
-        probeCols = batch.columns();
+        probeCols = null;
         probeRows = rows;
         int[] groups = table.probe(keys, rows);
-        candidateFrom = new int[rows];
-        candidateLength = new int[rows];
-        for (int r = 0; r < rows; r++) {
-            int g = groups[r];
-            if (g >= 0) {
-                int from = table.groupStart(g);
-                candidateFrom[r] = from;
-                candidateLength[r] = table.groupEnd(g) - from;
+        // Per-batch arrays are kept and reused across probe batches: a probe loop that allocates
+        // nothing per batch leaves the young collections little to do but the build side.
+        if (candidateFrom == null || candidateFrom.length < rows) {
+            candidateFrom = new int[rows];
+            candidateLength = new int[rows];
+            probeMatched = new boolean[rows];
+        } else {
+            Arrays.fill(probeMatched, 0, rows, false);
+        }
+        if (table.rowPerGroup()) {
+            for (int r = 0; r < rows; r++) {
+                int g = groups[r];
+                candidateFrom[r] = g; // group g is build row g, at rows()[g]
+                candidateLength[r] = g >= 0 ? 1 : 0;
+            }
+        } else {
+            for (int r = 0; r < rows; r++) {
+                int g = groups[r];
+                if (g >= 0) {
+                    int from = table.groupStart(g);
+                    candidateFrom[r] = from;
+                    candidateLength[r] = table.groupEnd(g) - from;
+                } else {
+                    candidateLength[r] = 0;
+                }
             }
         }
         probeKeyNull = null;
@@ -178,7 +215,6 @@ final class HashJoinStream implements BatchStream {
                 }
             }
         }
-        probeMatched = new boolean[rows];
         probeMarkNull = markCondition == null ? null : new boolean[rows];
         cursorRow = 0;
         cursorOffset = 0;
@@ -208,8 +244,12 @@ final class HashJoinStream implements BatchStream {
 
     /** Forms, filters and outputs the next chunk of candidate pairs; false when the batch has none left. */
     private boolean nextPairs() {
-        int[] probeIdx = new int[batchSize];
-        int[] buildIdx = new int[batchSize];
+        if (pairProbeRows == null) {
+            pairProbeRows = new int[batchSize];
+            pairBuildRows = new int[batchSize];
+        }
+        int[] probeIdx = pairProbeRows; // reused: every use below is done before the next chunk
+        int[] buildIdx = pairBuildRows;
         int n = 0;
         while (cursorRow < probeRows && n < batchSize) {
             int r = cursorRow;
@@ -222,7 +262,7 @@ final class HashJoinStream implements BatchStream {
             int own = candidateLength[r];
             if (take == 1 && cursorOffset < own) {
                 // one build row per key (a join on a unique key): no range copy
-                buildIdx[n] = buildOrder[candidateFrom[r] + cursorOffset];
+                buildIdx[n] = rowPerGroup ? candidateFrom[r] : buildOrder[candidateFrom[r] + cursorOffset];
                 probeIdx[n++] = r;
             } else if (cursorOffset + take <= own) {
                 // The common case: a run of the key's own group.
@@ -245,11 +285,26 @@ final class HashJoinStream implements BatchStream {
         if (n == 0) {
             return false;
         }
+        if (!existence && filter == null && markCondition == null && probeBatch.hasArrow()) {
+            // Every candidate pair is an output row: gathered straight into Arrow vectors. (A probe
+            // batch of heap columns, from an operator that works on the heap, keeps its output on
+            // the heap too: its strings are not encoded here to be decoded again downstream.)
+            for (int i = 0; i < n; i++) {
+                probeMatched[probeIdx[i]] = true;
+            }
+            if (buildMatched != null) {
+                for (int i = 0; i < n; i++) {
+                    buildMatched[buildIdx[i]] = true;
+                }
+            }
+            queue.add(arrowPairs(buildIdx, probeIdx, n));
+            return true;
+        }
         Col[] pairs = null;
         if (filter != null || !existence || markCondition != null) {
-            pairs = buildIsLeft
-                    ? JoinSupport.pairColumns(buildCols, buildIdx, probeCols, probeIdx, n)
-                    : JoinSupport.pairColumns(probeCols, probeIdx, buildCols, buildIdx, n);
+            Col[] buildSide = build.gatherCols(buildIdx, n);
+            Col[] probeSide = JoinSupport.gather(probeCols(), probeIdx, n);
+            pairs = buildIsLeft ? concat(buildSide, probeSide) : concat(probeSide, buildSide);
         }
         int[] selected = filter == null ? null : JoinSupport.passing(filter, joinedSchema, pairs, n, context.allocator());
         int matches = selected == null ? n : selected.length;
@@ -270,6 +325,108 @@ final class HashJoinStream implements BatchStream {
             enqueue(selected == null ? pairs : JoinSupport.gather(pairs, selected, matches), matches);
         }
         return true;
+    }
+
+    /**
+     * Per build column, the probe column holding the same value in every matched pair, or -1: a
+     * build key that is a plain column, paired with a probe key that is a plain column of the same
+     * type whose equal values are the same bytes (integers, dates, timestamps, decimals of one
+     * type, strings). Such a build column is output as a copy of the probe key, read in order,
+     * instead of gathered from the build side at random (a key/foreign-key join's key).
+     */
+    private static int[] keyColumnsEqualInPairs(List<Expr> buildKeys, List<Expr> probeKeys, Schema buildSchema,
+            Schema probeSchema) {
+        int[] out = new int[buildSchema.size()];
+        Arrays.fill(out, -1);
+        for (int k = 0; k < buildKeys.size(); k++) {
+            if (!(buildKeys.get(k) instanceof io.sluice.plan.expr.Column b)
+                    || !(probeKeys.get(k) instanceof io.sluice.plan.expr.Column p)) {
+                continue;
+            }
+            int bi = buildSchema.indexOf(b.column());
+            int pi = probeSchema.indexOf(p.column());
+            if (bi < 0 || pi < 0) {
+                continue;
+            }
+            io.sluice.plan.types.DataType type = buildSchema.field(bi).type();
+            boolean sameBytes = switch (type.kind()) {
+                case INT32, INT64, DATE32, TIMESTAMP, DECIMAL, UTF8 -> true;
+                default -> false; // doubles: -0.0 equals 0.0; booleans and NULL are not worth it
+            };
+            if (sameBytes && type.equals(probeSchema.field(pi).type())) {
+                out[bi] = pi;
+            }
+        }
+        return out;
+    }
+
+    private static Col[] concat(Col[] left, Col[] right) {
+        Col[] out = Arrays.copyOf(left, left.length + right.length);
+        System.arraycopy(right, 0, out, left.length, right.length);
+        return out;
+    }
+
+    /** The probe batch's heap columns, unpacked on first use (only paths that need heap columns ask). */
+    private Col[] probeCols() {
+        if (probeCols == null) {
+            probeCols = probeBatch.columns();
+        }
+        return probeCols;
+    }
+
+    /**
+     * The output batch of {@code n} pairs as Arrow vectors: build columns gathered from their held
+     * form, probe columns gathered from the probe batch's vectors, or shared without a copy when the
+     * pairs are every probe row once, in order.
+     */
+    private Batch arrowPairs(int[] buildIdx, int[] probeIdx, int n) {
+        BufferAllocator allocator = context.allocator();
+        int buildWidth = build.width();
+        int probeWidth = probeSchema.size();
+        int buildAt = buildIsLeft ? 0 : probeWidth;
+        int probeAt = buildIsLeft ? buildWidth : 0;
+        boolean everyProbeRowOnce = n == probeRows;
+        for (int i = 0; i < n && everyProbeRowOnce; i++) {
+            everyProbeRowOnce = probeIdx[i] == i;
+        }
+        FieldVector[] out = new FieldVector[buildWidth + probeWidth];
+        try {
+            for (int c = 0; c < buildWidth; c++) {
+                io.sluice.plan.types.Field field = outputSchema.field(buildAt + c);
+                int probeKey = buildColumnAsProbeKey[c];
+                out[buildAt + c] = probeKey >= 0
+                        ? probeColumn(probeKey, probeIdx, n, everyProbeRowOnce, field, allocator)
+                        : build.gather(c, buildIdx, n, field, allocator);
+            }
+            for (int c = 0; c < probeWidth; c++) {
+                out[probeAt + c] = probeColumn(c, probeIdx, n, everyProbeRowOnce, outputSchema.field(probeAt + c),
+                        allocator);
+            }
+        } catch (RuntimeException | Error e) {
+            for (FieldVector v : out) {
+                if (v != null) {
+                    v.close();
+                }
+            }
+            throw e;
+        }
+        return new Batch(outputSchema, new VectorSchemaRoot(outputArrowFields, Arrays.asList(out), n));
+    }
+
+    /** Probe column {@code c} at rows {@code probeIdx[0..n)} as a new vector of {@code field}. */
+    private FieldVector probeColumn(int c, int[] probeIdx, int n, boolean everyProbeRowOnce,
+            io.sluice.plan.types.Field field, BufferAllocator allocator) {
+        FieldVector vector = probeBatch.arrowVector(c);
+        if (vector != null && everyProbeRowOnce) {
+            TransferPair share = vector.getTransferPair(allocator);
+            share.splitAndTransfer(0, n);
+            return (FieldVector) share.getTo();
+        } else if (vector != null) {
+            return ArrowKernels.gather(vector, probeIdx, n, allocator);
+        } else if (field.type().kind() == io.sluice.plan.types.DataType.Kind.UTF8) {
+            return probeCols()[c].gather(probeIdx, n).write(field.name(), allocator);
+        }
+        return ArrowGather.gather(probeCols()[c], probeIdx, n, field, allocator);
     }
 
     /**
@@ -303,18 +460,19 @@ final class HashJoinStream implements BatchStream {
         switch (type) {
             case LEFT, RIGHT, FULL -> {
                 int[] rows = JoinSupport.where(probeMatched, probeRows, false);
-                enqueue(JoinSupport.withNullSide(probeCols, rows, rows.length, buildSchema, !buildIsLeft), rows.length);
+                enqueue(JoinSupport.withNullSide(probeCols(), rows, rows.length, buildSchema, !buildIsLeft), rows.length);
             }
             case LEFT_SEMI -> {
                 int[] rows = JoinSupport.where(probeMatched, probeRows, true);
-                enqueue(JoinSupport.gather(probeCols, rows, rows.length), rows.length);
+                enqueue(JoinSupport.gather(probeCols(), rows, rows.length), rows.length);
             }
             case LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> {
                 int[] rows = JoinSupport.where(probeMatched, probeRows, false);
-                enqueue(JoinSupport.gather(probeCols, rows, rows.length), rows.length);
+                enqueue(JoinSupport.gather(probeCols(), rows, rows.length), rows.length);
             }
             case LEFT_MARK -> {
-                Col[] out = java.util.Arrays.copyOf(probeCols, probeCols.length + 1);
+                Col[] probeSide = probeCols();
+                Col[] out = java.util.Arrays.copyOf(probeSide, probeSide.length + 1);
                 boolean[] nulls = null;
                 for (int r = 0; r < probeRows; r++) {
                     if (!probeMatched[r] && probeMarkNull[r]) {
@@ -324,22 +482,26 @@ final class HashJoinStream implements BatchStream {
                         nulls[r] = true;
                     }
                 }
-                out[probeCols.length] = Col.ofBools(java.util.Arrays.copyOf(probeMatched, probeRows), nulls);
+                out[probeSide.length] = Col.ofBools(java.util.Arrays.copyOf(probeMatched, probeRows), nulls);
                 enqueue(out, probeRows);
             }
             case INNER -> {
             }
         }
         probeCols = null;
+        probeBatch.close();
+        probeBatch = null;
         probeMarkNull = null;
-        candidateFrom = null;
-        candidateLength = null;
         probeKeyNull = null;
-        probeMatched = null;
     }
 
+    /** Queues heap output columns as batches of at most the batch size (made Arrow when a consumer asks). */
     private void enqueue(Col[] columns, int rows) {
-        JoinSupport.enqueue(queue, columns, rows, batchSize);
+        ArrayDeque<Col[]> slices = new ArrayDeque<>();
+        JoinSupport.enqueue(slices, columns, rows, batchSize);
+        for (Col[] slice : slices) {
+            queue.add(Batch.of(outputSchema, slice, slice.length == 0 ? 0 : slice[0].length, context.allocator()));
+        }
     }
 
     @Override
@@ -348,8 +510,13 @@ final class HashJoinStream implements BatchStream {
             return;
         }
         closed = true;
-        queue.clear();
         try {
+            queue.forEach(Batch::close);
+            queue.clear();
+            if (probeBatch != null) {
+                probeBatch.close();
+                probeBatch = null;
+            }
             probe.close();
         } finally {
             reservation.close();

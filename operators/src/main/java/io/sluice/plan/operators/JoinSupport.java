@@ -154,12 +154,15 @@ final class JoinSupport {
 
     /** Rows {@code rows[0..count)} of {@code side}, with an all-NULL column per field of {@code other}. */
     static Col[] withNullSide(Col[] side, int[] rows, int count, Schema other, boolean sideIsLeft) {
+        return withNullColumns(gather(side, rows, count), count, other, sideIsLeft);
+    }
+
+    /** {@code count} rows of one side's columns ({@code side}, already gathered), with an all-NULL column per field of {@code other}. */
+    static Col[] withNullColumns(Col[] side, int count, Schema other, boolean sideIsLeft) {
         Col[] out = new Col[side.length + other.size()];
         int sideAt = sideIsLeft ? 0 : other.size();
         int otherAt = sideIsLeft ? side.length : 0;
-        for (int c = 0; c < side.length; c++) {
-            out[sideAt + c] = side[c].gather(rows, count);
-        }
+        System.arraycopy(side, 0, out, sideAt, side.length);
         for (int c = 0; c < other.size(); c++) {
             out[otherAt + c] = Col.allNull(other.field(c).type(), count);
         }
@@ -229,25 +232,13 @@ final class JoinSupport {
         return out;
     }
 
-    /** A whole input partition on the heap: its columns and its evaluated key columns. */
-    record Collected(Col[] columns, Col[] keys, int rows) {
+    /** A whole build partition on the heap: its payload columns and its evaluated key columns. */
+    record Collected(BuildColumns columns, Col[] keys, int rows) {
     }
 
-    /**
-     * Reads a join's build side whole, under {@code reservation} (see {@link BuildChunks#read}); a
-     * build side that does not fit fails the task naming the join. Closes the stream.
-     */
-    static Collected collect(BatchStream stream, Schema schema, List<Expr> keys, MemoryReservation reservation) {
-        BuildChunks chunks = new BuildChunks();
-        try (BatchStream in = stream) {
-            chunks.read(in, keys, reservation, false);
-        }
-        return chunks.collected(schema, keys, reservation);
-    }
-
-    /** Build rows read so far, as the batches' heap columns and evaluated keys. */
+    /** Build rows read so far, as each batch's {@link BuildColumns} and evaluated keys. */
     static final class BuildChunks {
-        final List<Col[]> columns = new ArrayList<>();
+        final List<BuildColumns> columns = new ArrayList<>();
         final List<Col[]> keys = new ArrayList<>();
         int rows;
 
@@ -264,15 +255,15 @@ final class JoinSupport {
                     if (b.rowCount() == 0) {
                         continue;
                     }
-                    Col[] cols = b.columns();
                     Col[] k = new Col[keyExprs.size()];
                     for (int i = 0; i < k.length; i++) {
                         k[i] = keyExprs.get(i).evaluate(b);
                     }
+                    BuildColumns cols = BuildColumns.of(b);
                     rows = Math.addExact(rows, b.rowCount());
                     columns.add(cols);
                     keys.add(k);
-                    long bytes = 2 * (HeapSize.of(cols) + HeapSize.of(k));
+                    long bytes = 2 * (cols.heapBytes() + HeapSize.of(k));
                     if (!spillable) {
                         reservation.grow(bytes);
                     } else if (!reservation.tryGrow(bytes)) {
@@ -285,14 +276,7 @@ final class JoinSupport {
 
         /** The rows as one set of columns, their reservation resized to the concatenated size. */
         Collected collected(Schema schema, List<Expr> keyExprs, MemoryReservation reservation) {
-            Col[] cols = new Col[schema.size()];
-            for (int i = 0; i < cols.length; i++) {
-                List<Col> parts = new ArrayList<>(columns.size());
-                for (Col[] chunk : columns) {
-                    parts.add(chunk[i]);
-                }
-                cols[i] = concat(schema.field(i).type(), parts);
-            }
+            BuildColumns cols = BuildColumns.concat(schema, columns);
             Col[] keyCols = new Col[keyExprs.size()];
             for (int i = 0; i < keyCols.length; i++) {
                 List<Col> parts = new ArrayList<>(keys.size());
@@ -305,7 +289,7 @@ final class JoinSupport {
             columns.clear();
             keys.clear();
             rows = 0;
-            reservation.resize(HeapSize.of(cols) + HeapSize.of(keyCols));
+            reservation.resize(cols.heapBytes() + HeapSize.of(keyCols));
             return new Collected(cols, keyCols, total);
         }
     }

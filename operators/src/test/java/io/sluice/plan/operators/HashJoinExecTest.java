@@ -16,6 +16,8 @@ import io.sluice.plan.physical.Distribution;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -189,6 +191,57 @@ class HashJoinExecTest {
                 assertThat(support.run(join, 64)).as("%s", join.describe()).isEqualTo(support.query(expectedSql));
             }
         }
+    }
+
+    /**
+     * Sources handing out Arrow batches (as a scan or shuffle fetch does): build strings are held
+     * as bytes and probe columns gathered from the probe vectors, or shared when every probe row
+     * of a batch matches once (a key/foreign-key join: the build key is unique), with multi-byte
+     * strings and NULLs on both sides.
+     */
+    @Test
+    void arrowBatchesAndKeyForeignKeyJoinsMatchDuckDb() throws Exception {
+        String[] names = {"x", "größe", "", "日本", "🙂!"};
+        Schema ls = Schema.of(new Field("l.k1", DataType.INT32), new Field("l.k2", DataType.UTF8),
+                new Field("l.v", DataType.INT64));
+        Schema rs = Schema.of(new Field("r.k1", DataType.INT32), new Field("r.k2", DataType.UTF8),
+                new Field("r.w", DataType.INT64));
+        List<Object[]> dRows = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            dRows.add(new Object[] {(long) i, i % 7 == 3 ? null : names[i % 5] + i, i % 9 == 4 ? null : (long) i * 3});
+        }
+        List<Object[]> tRows = new ArrayList<>();
+        for (int j = 0; j < 160; j++) {
+            tRows.add(new Object[] {(long) ((j * 7) % 40), j % 11 == 5 ? null : names[j % 4] + "-" + j, (long) j});
+        }
+        Table d = new Table("l", ls, dRows);
+        Table t = new Table("r", rs, tRows);
+        List<Object[]> tMissRows = new ArrayList<>(tRows);
+        tMissRows.add(new Object[] {null, "n", 1L});
+        tMissRows.add(new Object[] {99L, "m", 2L});
+        Table tMiss = new Table("r", rs, tMissRows);
+        support.load(d, "fd");
+        support.load(t, "ft");
+        support.load(tMiss, "ftm");
+        int checked = 0;
+        for (JoinType type : List.of(JoinType.INNER, JoinType.LEFT, JoinType.RIGHT, JoinType.FULL, JoinType.LEFT_SEMI,
+                JoinType.LEFT_ANTI)) {
+            for (boolean filter : new boolean[] {false, true}) {
+                for (Object[] probe : List.of(new Object[] {t, "ft"}, new Object[] {tMiss, "ftm"})) {
+                    ExecutionPlan left = JoinTestSupport.source(d, new Partitioning.Single(), row -> 0, 16)
+                            .withArrowBatches();
+                    ExecutionPlan right = JoinTestSupport.source((Table) probe[0], new Partitioning.Single(), row -> 0,
+                            16).withArrowBatches();
+                    HashJoinExec join = new HashJoinExec(left, right, type, K1.exprs("l"), K1.exprs("r"),
+                            filter ? FILTER : null, null, Mode.PARTITIONED);
+                    String expectedSql = sql(type, K1, filter, "fd", (String) probe[1]);
+                    assertThat(support.run(join, 16)).as("%s\n%s", join.describe(), expectedSql)
+                            .isEqualTo(support.query(expectedSql));
+                    checked++;
+                }
+            }
+        }
+        assertThat(checked).isEqualTo(24);
     }
 
     @Test

@@ -13,22 +13,36 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * A test leaf: partition {@code p} yields the given heap columns as Arrow batches from the task's
- * allocator, under a declared partitioning and ordering. A {@link Partitioning.Broadcast} source
- * serves its one partition for every index, as a broadcast shuffle reader does.
+ * A test leaf: partition {@code p} yields the given heap columns as batches from the task's
+ * allocator, under a declared partitioning and ordering: heap batches, or with {@link
+ * #withArrowBatches} every other batch in Arrow form (as a scan or shuffle fetch hands them out), so
+ * operators meet both forms. A {@link Partitioning.Broadcast} source serves its one partition for
+ * every index, as a broadcast shuffle reader does.
  */
 final class MemorySourceExec implements ExecutionPlan {
     private final Schema schema;
     private final List<List<Col[]>> partitions;
     private final PlanProperties properties;
+    private final boolean arrow;
 
     MemorySourceExec(Schema schema, List<List<Col[]>> partitions, Partitioning partitioning, List<SortKey> ordering) {
+        this(schema, partitions, PlanProperties.of(partitioning, ordering), false);
+    }
+
+    private MemorySourceExec(Schema schema, List<List<Col[]>> partitions, PlanProperties properties, boolean arrow) {
+        Partitioning partitioning = properties.partitioning();
         if (partitioning.partitionCount() != partitions.size()) {
             throw new IllegalArgumentException(partitions.size() + " partitions declared as " + partitioning);
         }
         this.schema = schema;
         this.partitions = partitions;
-        this.properties = PlanProperties.of(partitioning, ordering);
+        this.properties = properties;
+        this.arrow = arrow;
+    }
+
+    /** The same source handing out its first, third, ... batch of each partition in Arrow form. */
+    MemorySourceExec withArrowBatches() {
+        return new MemorySourceExec(schema, partitions, properties, true);
     }
 
     @Override
@@ -56,13 +70,23 @@ final class MemorySourceExec implements ExecutionPlan {
         boolean broadcast = properties.partitioning() instanceof Partitioning.Broadcast;
         Iterator<Col[]> batches = partitions.get(broadcast ? 0 : partition).iterator();
         return new BatchStream() {
+            private int handedOut;
+
             @Override
             public Batch next() {
                 if (!batches.hasNext()) {
                     return null;
                 }
                 Col[] cols = batches.next();
-                return Batch.of(schema, cols, cols[0].length, context.allocator());
+                if (!arrow || handedOut++ % 2 == 1) {
+                    return Batch.of(schema, cols, cols[0].length, context.allocator());
+                }
+                java.util.List<org.apache.arrow.vector.FieldVector> vectors = new java.util.ArrayList<>();
+                for (int c = 0; c < cols.length; c++) {
+                    vectors.add(cols[c].write(schema.field(c).name(), context.allocator()));
+                }
+                return new Batch(schema, new org.apache.arrow.vector.VectorSchemaRoot(schema.toArrow().getFields(),
+                        vectors, cols[0].length));
             }
 
             @Override
