@@ -192,10 +192,28 @@ final class AggregateStream implements BatchStream {
         return Batch.of(aggregate.schema(), out, groups, context.allocator());
     }
 
-    /** The groups of a table in batches: partial states or final values. */
+    /** The groups of a table in Arrow batches of the task's batch size: partial states or final values. */
     private BatchStream emission(GroupTable groups, Accumulator[] values, boolean states) {
-        return ColChunks.inBatches(aggregate.schema(), groups.groupCount(), context,
-                (from, count) -> aggregate.output(groups, values, from, count, states), () -> { });
+        int total = groups.groupCount();
+        int batchSize = context.batchSize();
+        return new BatchStream() {
+            private int next;
+
+            @Override
+            public Batch next() {
+                if (next >= total) {
+                    return null;
+                }
+                int count = Math.min(batchSize, total - next);
+                Batch out = aggregate.outputBatch(groups, values, next, count, states, context.allocator());
+                next += count;
+                return out;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
     }
 
     @Override

@@ -1,0 +1,105 @@
+package io.sluice.plan.operators;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The hashes of the operators' hash tables ({@link GroupTable}, and through it joins and runtime
+ * filters): a 64-bit multiply-xorshift mix for a long, and for a string the same mix over its UTF-8
+ * bytes taken 8 at a time as little-endian words (the last, partial word zero-padded, the length
+ * folded in so that a shorter key padded with zeros differs). A string held as a Java {@code String}
+ * hashes to the same value as its UTF-8 bytes, without encoding it when it is ASCII, so a key that
+ * arrives as bytes in one batch and as a string in another finds the same group.
+ *
+ * <p>Not the shuffle's {@code HashPartitioner} hash: the rows of one hash partition share their
+ * partition hash modulo n, which would crowd a table indexed by it.
+ */
+final class KeyHash {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long SEED = 0x9E3779B97F4A7C15L;
+    private static final long M = 0xff51afd7ed558ccdL;
+
+    private KeyHash() {
+    }
+
+    /** A 64-bit finalizer (murmur3's fmix64): every input bit moves every output bit. */
+    static long mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        h ^= h >>> 33;
+        return h;
+    }
+
+    /** One word into the running state of a string hash: a multiply and a rotate-xor, one cycle's work apart. */
+    private static long step(long h, long word) {
+        h = (h ^ word) * M;
+        return h ^ (h >>> 29);
+    }
+
+    /** The hash of bytes {@code [from, to)}, 8 at a time. */
+    static long bytes(byte[] data, int from, int to) {
+        int length = to - from;
+        long h = SEED ^ length;
+        int i = from;
+        for (int last = to - 8; i <= last; i += 8) {
+            h = step(h, (long) LONGS.get(data, i));
+        }
+        if (i < to) {
+            long word = 0;
+            for (int shift = 0; i < to; i++, shift += 8) {
+                word |= (data[i] & 0xffL) << shift;
+            }
+            h = step(h, word);
+        }
+        return mix(h);
+    }
+
+    /** {@link #bytes} of a string's UTF-8 bytes, without encoding it when it is ASCII. */
+    static long string(String s) {
+        int length = s.length();
+        long h = SEED ^ length;
+        long word = 0;
+        int shift = 0;
+        for (int i = 0; i < length; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                return bytes(utf8, 0, utf8.length);
+            }
+            word |= (long) c << shift;
+            shift += 8;
+            if (shift == 64) {
+                h = step(h, word);
+                word = 0;
+                shift = 0;
+            }
+        }
+        if (shift != 0) {
+            h = step(h, word);
+        }
+        return mix(h);
+    }
+
+    /** Whether {@code s} is the string whose UTF-8 bytes are {@code [from, to)}, without encoding it when it is ASCII. */
+    static boolean equalsUtf8(String s, byte[] data, int from, int to) {
+        int length = s.length();
+        if (length > to - from) {
+            return false; // a char is at least one byte
+        }
+        for (int i = 0; i < length; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+                return java.util.Arrays.equals(utf8, 0, utf8.length, data, from, to);
+            }
+            if (data[from + i] != (byte) c) {
+                return false;
+            }
+        }
+        return length == to - from;
+    }
+}
