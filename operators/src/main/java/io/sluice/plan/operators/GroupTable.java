@@ -45,6 +45,11 @@ final class GroupTable {
     private final boolean singleLong;
     private long[] inline; // [2 * slot] = key, [2 * slot + 1] = group id + 1; 0 = empty
     private int nullGroup = -1;
+    // Tables of at least this many slots are past the caches: their probes load slots ahead (touch).
+    private static final int TOUCH_MIN_SLOTS = 1 << 16;
+    private static final int TOUCH_CHUNK = 256;
+    /** What the touch loops read, kept so that their loads are not dead code. */
+    private long touched;
     private final Col[] oneKey = new Col[1];
 
     GroupTable(DataType[] types) {
@@ -111,10 +116,34 @@ final class GroupTable {
         }
         long[] hashes = hashRows(keyCols, utf8, rows);
         int[] ids = new int[rows];
+        long[] entries = slots.length >= TOUCH_MIN_SLOTS ? new long[TOUCH_CHUNK] : null;
         for (int r = 0; r < rows; r++) {
+            if (entries != null && r % TOUCH_CHUNK == 0) {
+                touch(hashes, r, Math.min(rows, r + TOUCH_CHUNK), entries);
+            }
             ids[r] = skip != null && skip[r] ? -1 : probe(keyCols, utf8, r, hashes[r], insert);
         }
         return ids;
+    }
+
+    /**
+     * Loads the slots of rows {@code [from, to)}, then the stored keys of the groups they hold,
+     * ahead of the probes (see {@link #touchInline}): two loops without branches on the loaded
+     * values, so their memory accesses overlap.
+     */
+    private void touch(long[] hashes, int from, int to, long[] entries) {
+        long[] table = slots;
+        int mask = table.length - 1;
+        for (int r = from; r < to; r++) {
+            entries[r - from] = table[slotOf(hashes[r], mask)];
+        }
+        long any = 0;
+        for (KeyStore k : keys) {
+            for (int r = from; r < to; r++) {
+                any += k.touch(Math.max(0, idOf(entries[r - from])));
+            }
+        }
+        touched = any;
     }
 
     /** {@link #groupIds} or {@link #find} ({@code insert} false) on the inline table of one long key. */
@@ -123,6 +152,9 @@ final class GroupTable {
         boolean[] nulls = c.nulls;
         int[] ids = new int[rows];
         for (int r = 0; r < rows; r++) {
+            if (values != null && r % TOUCH_CHUNK == 0 && inline.length >= 2 * TOUCH_MIN_SLOTS) {
+                touchInline(values, r, Math.min(rows, r + TOUCH_CHUNK));
+            }
             if (skip != null && skip[r]) {
                 ids[r] = -1;
             } else if (nulls != null && nulls[r]) {
@@ -144,6 +176,22 @@ final class GroupTable {
             }
         }
         return ids;
+    }
+
+    /**
+     * Loads the inline slots of rows {@code [from, to)} ahead of their probes. A table past the
+     * caches costs a memory access per probe; the probe loop's branches keep the processor from
+     * overlapping those accesses, while this loop has none, so its loads run side by side and the
+     * probes then find their slots in cache.
+     */
+    private void touchInline(long[] values, int from, int to) {
+        long[] table = inline;
+        int mask = (table.length >> 1) - 1;
+        long any = 0;
+        for (int r = from; r < to; r++) {
+            any += table[2 * slotOf(mix(values[r]), mask) + 1];
+        }
+        touched = any;
     }
 
     /** The group of one long key in the inline table; a new group ({@code insert}) or -1 when absent. */
@@ -413,6 +461,15 @@ final class GroupTable {
                 if (bools != null) bools = Arrays.copyOf(bools, size);
                 if (utf8Ends != null) utf8Ends = Arrays.copyOf(utf8Ends, size);
             }
+        }
+
+        /** Reads group {@code id}'s stored key (its last byte, for a string), to have it in cache; any value. */
+        long touch(int id) {
+            if (utf8 != null) {
+                int end = utf8Ends[id];
+                return end + utf8[Math.max(0, end - 1)];
+            }
+            return longs != null ? longs[id] : 0;
         }
 
         private int utf8Start(int id) {
