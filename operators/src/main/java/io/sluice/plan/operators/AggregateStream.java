@@ -194,26 +194,8 @@ final class AggregateStream implements BatchStream {
 
     /** The groups of a table in Arrow batches of the task's batch size: partial states or final values. */
     private BatchStream emission(GroupTable groups, Accumulator[] values, boolean states) {
-        int total = groups.groupCount();
-        int batchSize = context.batchSize();
-        return new BatchStream() {
-            private int next;
-
-            @Override
-            public Batch next() {
-                if (next >= total) {
-                    return null;
-                }
-                int count = Math.min(batchSize, total - next);
-                Batch out = aggregate.outputBatch(groups, values, next, count, states, context.allocator());
-                next += count;
-                return out;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+        return ColChunks.batches(groups.groupCount(), context,
+                (from, count) -> aggregate.outputBatch(groups, values, from, count, states, context.allocator()), () -> { });
     }
 
     @Override
