@@ -48,10 +48,20 @@ final class KeyHash {
         for (int last = to - 8; i <= last; i += 8) {
             h = step(h, (long) LONGS.get(data, i));
         }
-        if (i < to) {
-            long word = 0;
-            for (int shift = 0; i < to; i++, shift += 8) {
-                word |= (data[i] & 0xffL) << shift;
+        int rest = to - i;
+        if (rest > 0) {
+            // the last 1 to 7 bytes, zero-padded: one 8-byte read that ends at or starts at them
+            // when the array has room (the bytes around belong to other values), else byte by byte
+            long word;
+            if (to >= 8) {
+                word = (long) LONGS.get(data, to - 8) >>> (64 - 8 * rest);
+            } else if (i + 8 <= data.length) {
+                word = (long) LONGS.get(data, i) & (-1L >>> (64 - 8 * rest));
+            } else {
+                word = 0;
+                for (int shift = 0; i < to; i++, shift += 8) {
+                    word |= (data[i] & 0xffL) << shift;
+                }
             }
             h = step(h, word);
         }

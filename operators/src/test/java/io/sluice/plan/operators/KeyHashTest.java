@@ -23,6 +23,14 @@ class KeyHashTest {
             System.arraycopy(utf8, 0, padded, 3, utf8.length);
             assertThat(KeyHash.bytes(padded, 3, 3 + utf8.length)).as(s).isEqualTo(KeyHash.string(s))
                     .isEqualTo(KeyHash.bytes(utf8, 0, utf8.length));
+            // at the start and at the end of a larger array of other bytes (the tail read from either side)
+            byte[] around = new byte[utf8.length + 40];
+            java.util.Arrays.fill(around, (byte) 0x5a);
+            System.arraycopy(utf8, 0, around, 0, utf8.length);
+            assertThat(KeyHash.bytes(around, 0, utf8.length)).as(s).isEqualTo(KeyHash.string(s));
+            java.util.Arrays.fill(around, (byte) 0x5a);
+            System.arraycopy(utf8, 0, around, 40, utf8.length);
+            assertThat(KeyHash.bytes(around, 40, around.length)).as(s).isEqualTo(KeyHash.string(s));
         }
     }
 
