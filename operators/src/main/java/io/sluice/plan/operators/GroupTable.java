@@ -502,7 +502,7 @@ final class GroupTable {
             if (rowNull || nulls[id]) {
                 return rowNull && nulls[id];
             }
-            return Arrays.equals(utf8, utf8Start(id), utf8Ends[id], c.data(), c.start(row), c.end(row));
+            return KeyHash.equalBytes(utf8, utf8Start(id), utf8Ends[id], c.data(), c.start(row), c.end(row));
         }
 
         void append(int id, Col c, int row) {

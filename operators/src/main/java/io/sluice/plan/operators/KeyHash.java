@@ -40,32 +40,52 @@ final class KeyHash {
         return h ^ (h >>> 29);
     }
 
-    /** The hash of bytes {@code [from, to)}, 8 at a time. */
+    /**
+     * The hash of bytes {@code [from, to)}, 8 at a time. Not finished with {@link #mix}: the
+     * group table folds every key's hash through it anyway.
+     */
     static long bytes(byte[] data, int from, int to) {
-        int length = to - from;
-        long h = SEED ^ length;
+        long h = SEED ^ (to - from);
         int i = from;
         for (int last = to - 8; i <= last; i += 8) {
             h = step(h, (long) LONGS.get(data, i));
         }
-        int rest = to - i;
-        if (rest > 0) {
-            // the last 1 to 7 bytes, zero-padded: one 8-byte read that ends at or starts at them
-            // when the array has room (the bytes around belong to other values), else byte by byte
-            long word;
-            if (to >= 8) {
-                word = (long) LONGS.get(data, to - 8) >>> (64 - 8 * rest);
-            } else if (i + 8 <= data.length) {
-                word = (long) LONGS.get(data, i) & (-1L >>> (64 - 8 * rest));
-            } else {
-                word = 0;
-                for (int shift = 0; i < to; i++, shift += 8) {
-                    word |= (data[i] & 0xffL) << shift;
-                }
-            }
-            h = step(h, word);
+        return i < to ? step(h, tail(data, i, to)) : h;
+    }
+
+    /**
+     * Bytes {@code [from, to)}, 1 to 7 of them, as a little-endian word padded with zeros: one
+     * 8-byte read that ends at or starts at them when the array has room (the bytes around
+     * belong to other values), else byte by byte.
+     */
+    private static long tail(byte[] data, int from, int to) {
+        int rest = to - from;
+        if (to >= 8) {
+            return (long) LONGS.get(data, to - 8) >>> (64 - 8 * rest);
         }
-        return mix(h);
+        if (from + 8 <= data.length) {
+            return (long) LONGS.get(data, from) & (-1L >>> (64 - 8 * rest));
+        }
+        long word = 0;
+        for (int i = from, shift = 0; i < to; i++, shift += 8) {
+            word |= (data[i] & 0xffL) << shift;
+        }
+        return word;
+    }
+
+    /** Whether bytes {@code a[aFrom, aTo)} equal {@code b[bFrom, bTo)}: 8 bytes a compare (a short key's few bytes cost one). */
+    static boolean equalBytes(byte[] a, int aFrom, int aTo, byte[] b, int bFrom, int bTo) {
+        int length = aTo - aFrom;
+        if (length != bTo - bFrom) {
+            return false;
+        }
+        int i = 0;
+        for (; i + 8 <= length; i += 8) {
+            if ((long) LONGS.get(a, aFrom + i) != (long) LONGS.get(b, bFrom + i)) {
+                return false;
+            }
+        }
+        return i == length || tail(a, aFrom + i, aTo) == tail(b, bFrom + i, bTo);
     }
 
     /** {@link #bytes} of a string's UTF-8 bytes, without encoding it when it is ASCII. */
@@ -88,10 +108,7 @@ final class KeyHash {
                 shift = 0;
             }
         }
-        if (shift != 0) {
-            h = step(h, word);
-        }
-        return mix(h);
+        return shift != 0 ? step(h, word) : h;
     }
 
     /** Whether {@code s} is the string whose UTF-8 bytes are {@code [from, to)}, without encoding it when it is ASCII. */

@@ -61,4 +61,22 @@ class KeyHashTest {
             }
         }
     }
+
+    /** Byte ranges compare 8 bytes at a time, wherever they sit in their arrays (keys equal in their first 8 bytes too). */
+    @Test
+    void equalBytesComparesRangesAnywhereInTheirArrays() {
+        for (String s : VALUES) {
+            byte[] a = s.getBytes(StandardCharsets.UTF_8);
+            byte[] inside = new byte[a.length + 20];
+            java.util.Arrays.fill(inside, (byte) 0x33);
+            System.arraycopy(a, 0, inside, 11, a.length);
+            for (String other : VALUES) {
+                byte[] b = other.getBytes(StandardCharsets.UTF_8);
+                boolean same = s.equals(other);
+                assertThat(KeyHash.equalBytes(a, 0, a.length, b, 0, b.length)).as(s + " vs " + other).isEqualTo(same);
+                assertThat(KeyHash.equalBytes(inside, 11, 11 + a.length, b, 0, b.length)).as(s + " vs " + other)
+                        .isEqualTo(same);
+            }
+        }
+    }
 }
