@@ -25,7 +25,7 @@ import org.apache.arrow.vector.VarCharVector;
  * as bytes (an Arrow vector) is hashed and compared on its bytes and never decoded; a key that
  * comes as a {@code String} is hashed and compared against the bytes without encoding it when it
  * is ASCII. The stored keys are written to Arrow as bytes ({@link #keyVector}); they are decoded
- * only when asked for as heap columns ({@link #keyColumns}, a spill run).
+ * only when asked for as heap columns ({@link #keyColumns}: a partial aggregate's output, a spill run).
  *
  * <p>The hashes are {@link KeyHash}'s, deliberately not the shuffle's {@code HashPartitioner} hash.
  */

@@ -7,9 +7,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The hashes of the operators' hash tables ({@link GroupTable}, and through it joins and runtime
- * filters): a 64-bit multiply-xorshift mix for a long, and for a string the same mix over its UTF-8
- * bytes taken 8 at a time as little-endian words (the last, partial word zero-padded, the length
- * folded in so that a shorter key padded with zeros differs). A string held as a Java {@code String}
+ * filters): a 64-bit multiply-xorshift mix for a long, and for a string a multiply-xorshift step
+ * per 8 of its UTF-8 bytes taken as a little-endian word (the last, partial word zero-padded, the
+ * length in the seed so that a shorter key padded with zeros differs), left for the table's fold
+ * to finish with the mix. A string held as a Java {@code String}
  * hashes to the same value as its UTF-8 bytes, without encoding it when it is ASCII, so a key that
  * arrives as bytes in one batch and as a string in another finds the same group.
  *
