@@ -434,6 +434,11 @@ final class GroupTable {
         private byte[] utf8;
         private int[] utf8Ends;
         private int utf8Used;
+        // For string keys that come as Strings: per group, one String instance known equal to its key
+        // (made on first use). Rows of a dictionary-decoded column share their instances, so most
+        // compares end at the identity check instead of comparing chars with bytes.
+        private String[] knownEqual;
+        private long knownEqualBytes;
 
         KeyStore(DataType type) {
             this.type = type;
@@ -460,7 +465,22 @@ final class GroupTable {
                 if (doubles != null) doubles = Arrays.copyOf(doubles, size);
                 if (bools != null) bools = Arrays.copyOf(bools, size);
                 if (utf8Ends != null) utf8Ends = Arrays.copyOf(utf8Ends, size);
+                if (knownEqual != null) knownEqual = Arrays.copyOf(knownEqual, size);
             }
+        }
+
+        /**
+         * Remembers {@code s} as equal to group {@code id}'s key, in place of the one before (the
+         * latest dictionary's instance is the one the next rows share); its memory is counted, as
+         * it is kept alive.
+         */
+        private void rememberEqual(int id, String s) {
+            if (knownEqual == null) {
+                knownEqual = new String[nulls.length];
+            }
+            String replaced = knownEqual[id];
+            knownEqual[id] = s;
+            knownEqualBytes += HeapSize.string(s) - (replaced == null ? 0 : HeapSize.string(replaced));
         }
 
         /** Reads group {@code id}'s stored key (its last byte, for a string), to have it in cache; any value. */
@@ -520,6 +540,7 @@ final class GroupTable {
                 case UTF8 -> {
                     byte[] bytes = c.strings[row].getBytes(StandardCharsets.UTF_8);
                     appendUtf8(id, bytes, 0, bytes.length);
+                    rememberEqual(id, c.strings[row]);
                 }
                 default -> {
                     if (highs != null) {
@@ -535,6 +556,7 @@ final class GroupTable {
         long heapBytes() {
             int n = nulls.length;
             long values = utf8 != null ? HeapSize.ints(n) + utf8.length + 16
+                    + (knownEqual != null ? HeapSize.references(n) + knownEqualBytes : 0)
                     : longs != null || doubles != null ? HeapSize.longs(n) * (highs != null ? 2 : 1) : HeapSize.booleans(n);
             return HeapSize.booleans(n) + values;
         }
@@ -554,9 +576,20 @@ final class GroupTable {
                 case FLOAT64 -> Double.compare(doubles[id] == 0.0 ? 0.0 : doubles[id],
                         c.doubles[row] == 0.0 ? 0.0 : c.doubles[row]) == 0;
                 case BOOL, NULL -> bools[id] == c.bools[row];
-                case UTF8 -> KeyHash.equalsUtf8(c.strings[row], utf8, utf8Start(id), utf8Ends[id]);
+                case UTF8 -> equalsString(id, c.strings[row]);
                 default -> longs[id] == c.longs[row];
             };
+        }
+
+        private boolean equalsString(int id, String s) {
+            if (knownEqual != null && knownEqual[id] == s) {
+                return true;
+            }
+            if (!KeyHash.equalsUtf8(s, utf8, utf8Start(id), utf8Ends[id])) {
+                return false;
+            }
+            rememberEqual(id, s);
+            return true;
         }
 
         private boolean equalsWide(int id, Col c, int row) {
