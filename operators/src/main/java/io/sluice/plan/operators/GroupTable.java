@@ -434,9 +434,11 @@ final class GroupTable {
         private byte[] utf8;
         private int[] utf8Ends;
         private int utf8Used;
-        // For string keys that come as Strings: per group, one String instance known equal to its key
-        // (made on first use). Rows of a dictionary-decoded column share their instances, so most
-        // compares end at the identity check instead of comparing chars with bytes.
+        // For string keys that come as Strings: per group, the last String instance that compared
+        // equal to its key (made on first use). Rows of a dictionary-decoded column share their
+        // instances, so most compares end at the identity check instead of comparing chars with
+        // bytes. Not kept for a group's first row: a table of distinct keys (a final phase) keeps
+        // no Strings alive.
         private String[] knownEqual;
         private long knownEqualBytes;
 
@@ -540,7 +542,6 @@ final class GroupTable {
                 case UTF8 -> {
                     byte[] bytes = c.strings[row].getBytes(StandardCharsets.UTF_8);
                     appendUtf8(id, bytes, 0, bytes.length);
-                    rememberEqual(id, c.strings[row]);
                 }
                 default -> {
                     if (highs != null) {
