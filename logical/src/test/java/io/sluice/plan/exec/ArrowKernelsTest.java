@@ -128,16 +128,6 @@ class ArrowKernelsTest {
         }
     }
 
-    @Test
-    void utf8HashOfAStringEqualsTheHashOfItsBytes() {
-        for (String s : STRINGS) {
-            if (s != null) {
-                byte[] bytes = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                assertThat(Utf8Bytes.hash(s)).as(s).isEqualTo(Utf8Bytes.hash(bytes, 0, bytes.length));
-            }
-        }
-    }
-
     private static boolean[] nullsOf(String[] values) {
         boolean[] nulls = new boolean[values.length];
         for (int i = 0; i < values.length; i++) {

@@ -192,10 +192,20 @@ final class AggregateStream implements BatchStream {
         return Batch.of(aggregate.schema(), out, groups, context.allocator());
     }
 
-    /** The groups of a table in batches: partial states or final values. */
+    /**
+     * The groups of a table in batches of the task's batch size. Final values go out as Arrow,
+     * written straight from the table (string keys as bytes), since the client or the next stage
+     * reads Arrow. Partial states go out as heap columns: their consumer is usually a shuffle
+     * writer, which partitions heap columns and buffers them within its reservation, and an
+     * Arrow batch made here would take task memory that the writer's spill needs.
+     */
     private BatchStream emission(GroupTable groups, Accumulator[] values, boolean states) {
-        return ColChunks.inBatches(aggregate.schema(), groups.groupCount(), context,
-                (from, count) -> aggregate.output(groups, values, from, count, states), () -> { });
+        if (states) {
+            return ColChunks.inBatches(aggregate.schema(), groups.groupCount(), context,
+                    (from, count) -> aggregate.output(groups, values, from, count, true), () -> { });
+        }
+        return ColChunks.batches(groups.groupCount(), context,
+                (from, count) -> aggregate.outputBatch(groups, values, from, count, false, context.allocator()), () -> { });
     }
 
     @Override

@@ -54,6 +54,17 @@ final class ColChunks {
 
     /** {@code total} rows served by {@code slice} in batches of the task's batch size; {@code onClose} runs on close. */
     static BatchStream inBatches(Schema schema, int total, TaskContext context, Slice slice, Runnable onClose) {
+        return batches(total, context, (from, count) -> Batch.of(schema, slice.rows(from, count), count,
+                context.allocator()), onClose);
+    }
+
+    /** Rows {@code [from, from + count)} of something held whole, as a batch the caller owns. */
+    interface BatchSlice {
+        Batch rows(int from, int count);
+    }
+
+    /** {@code total} rows served by {@code slice} in batches of the task's batch size; {@code onClose} runs on close. */
+    static BatchStream batches(int total, TaskContext context, BatchSlice slice, Runnable onClose) {
         int batchSize = context.batchSize();
         return new BatchStream() {
             private int next;
@@ -64,9 +75,9 @@ final class ColChunks {
                     return null;
                 }
                 int count = Math.min(batchSize, total - next);
-                Col[] out = slice.rows(next, count);
+                Batch out = slice.rows(next, count);
                 next += count;
-                return Batch.of(schema, out, count, context.allocator());
+                return out;
             }
 
             @Override

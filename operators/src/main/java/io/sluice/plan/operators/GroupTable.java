@@ -5,7 +5,15 @@ import io.sluice.plan.exec.Int128;
 import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 
 /**
  * Maps group keys to dense group ids with open addressing. Keys are hashed a column at a time
@@ -13,8 +21,13 @@ import java.util.Arrays;
  * no key object is made per row. NULL equals NULL here (grouping semantics); a join, where NULL
  * never matches, skips rows with NULL keys through the {@code skip} masks.
  *
- * <p>The hash is deliberately not the shuffle's {@code HashPartitioner} hash: the rows of one
- * hash partition share their partition hash modulo n, which would crowd a table indexed by it.
+ * <p>String keys are kept as UTF-8 bytes only (one byte array for all groups): a key that comes
+ * as bytes (an Arrow vector) is hashed and compared on its bytes and never decoded; a key that
+ * comes as a {@code String} is hashed and compared against the bytes without encoding it when it
+ * is ASCII. The stored keys are written to Arrow as bytes ({@link #keyVector}); they are decoded
+ * only when asked for as heap columns ({@link #keyColumns}: a partial aggregate's output, a spill run).
+ *
+ * <p>The hashes are {@link KeyHash}'s, deliberately not the shuffle's {@code HashPartitioner} hash.
  */
 final class GroupTable {
     private static final long NULL_HASH = 0x2545F4914F6CDD1DL;
@@ -24,13 +37,19 @@ final class GroupTable {
     // Per slot: the upper 32 bits of the key's hash, then group id + 1; 0 = empty. A probe reads
     // the stored keys only when the hash tags agree, so a miss touches one array.
     private long[] slots = new long[1024];
-    private long[] groupHashes = new long[256];
+    // Each group's hash, for a rehash without the keys (not kept for the inline table of one long key).
+    private long[] groupHashes;
     private int groupCount;
     // One long-backed key (an integer, date or decimal): the key sits in the slot next to its group
     // id, so a probe reads one place instead of the slot and then the stored key.
     private final boolean singleLong;
     private long[] inline; // [2 * slot] = key, [2 * slot + 1] = group id + 1; 0 = empty
     private int nullGroup = -1;
+    // Tables of at least this many slots are past the caches: their probes load slots ahead (touch).
+    private static final int TOUCH_MIN_SLOTS = 1 << 16;
+    private static final int TOUCH_CHUNK = 256;
+    /** What the touch loops read, kept so that their loads are not dead code. */
+    private long touched;
     private final Col[] oneKey = new Col[1];
 
     GroupTable(DataType[] types) {
@@ -44,6 +63,8 @@ final class GroupTable {
         if (singleLong) {
             inline = new long[2 * 1024];
             slots = null;
+        } else {
+            groupHashes = new long[256];
         }
     }
 
@@ -53,7 +74,7 @@ final class GroupTable {
 
     /** Estimated heap bytes: the slot and hash arrays and the stored keys (strings included). */
     long heapBytes() {
-        long bytes = HeapSize.longs(singleLong ? inline.length : slots.length) + HeapSize.longs(groupHashes.length);
+        long bytes = singleLong ? HeapSize.longs(inline.length) : HeapSize.longs(slots.length) + HeapSize.longs(groupHashes.length);
         for (KeyStore k : keys) {
             bytes += k.heapBytes();
         }
@@ -76,15 +97,7 @@ final class GroupTable {
      * may be null): such a key is hashed and compared on its bytes and decoded only for a new group.
      */
     int[] groupIds(Col[] keyCols, Utf8Bytes[] utf8, int rows, boolean[] skip) {
-        if (singleLong) {
-            return singleLongIds(keyCols[0], rows, skip, true);
-        }
-        long[] hashes = hashRows(keyCols, utf8, rows);
-        int[] ids = new int[rows];
-        for (int r = 0; r < rows; r++) {
-            ids[r] = skip != null && skip[r] ? -1 : findOrInsert(keyCols, utf8, r, hashes[r]);
-        }
-        return ids;
+        return ids(keyCols, utf8, rows, skip, true);
     }
 
     /**
@@ -93,33 +106,44 @@ final class GroupTable {
      * table's (an INT32 probe of an INT64 table), which hash and compare by value.
      */
     int[] find(Col[] keyCols, int rows, boolean[] skip) {
+        return ids(keyCols, null, rows, skip, false);
+    }
+
+    /** {@link #groupIds} ({@code insert}) or {@link #find}. */
+    private int[] ids(Col[] keyCols, Utf8Bytes[] utf8, int rows, boolean[] skip, boolean insert) {
         if (singleLong) {
-            return singleLongIds(keyCols[0], rows, skip, false);
+            return singleLongIds(keyCols[0], rows, skip, insert);
         }
-        long[] hashes = hashRows(keyCols, null, rows);
+        long[] hashes = hashRows(keyCols, utf8, rows);
         int[] ids = new int[rows];
-        long[] table = slots;
-        int mask = table.length - 1;
+        long[] entries = slots.length >= TOUCH_MIN_SLOTS ? new long[TOUCH_CHUNK] : null;
         for (int r = 0; r < rows; r++) {
-            if (skip != null && skip[r]) {
-                ids[r] = -1;
-                continue;
+            if (entries != null && r % TOUCH_CHUNK == 0) {
+                touch(hashes, r, Math.min(rows, r + TOUCH_CHUNK), entries);
             }
-            long hash = hashes[r];
-            int tag = tag(hash);
-            int slot = slotOf(hash, mask);
-            int found = -1;
-            long entry;
-            while ((entry = table[slot]) != 0) {
-                if ((int) (entry >>> 32) == tag && keysEqual(idOf(entry), keyCols, null, r)) {
-                    found = idOf(entry);
-                    break;
-                }
-                slot = (slot + 1) & mask;
-            }
-            ids[r] = found;
+            ids[r] = skip != null && skip[r] ? -1 : probe(keyCols, utf8, r, hashes[r], insert);
         }
         return ids;
+    }
+
+    /**
+     * Loads the slots of rows {@code [from, to)}, then the stored keys of the groups they hold,
+     * ahead of the probes (see {@link #touchInline}): two loops without branches on the loaded
+     * values, so their memory accesses overlap.
+     */
+    private void touch(long[] hashes, int from, int to, long[] entries) {
+        long[] table = slots;
+        int mask = table.length - 1;
+        for (int r = from; r < to; r++) {
+            entries[r - from] = table[slotOf(hashes[r], mask)];
+        }
+        long any = 0;
+        for (KeyStore k : keys) {
+            for (int r = from; r < to; r++) {
+                any += k.touch(Math.max(0, idOf(entries[r - from])));
+            }
+        }
+        touched = any;
     }
 
     /** {@link #groupIds} or {@link #find} ({@code insert} false) on the inline table of one long key. */
@@ -128,6 +152,9 @@ final class GroupTable {
         boolean[] nulls = c.nulls;
         int[] ids = new int[rows];
         for (int r = 0; r < rows; r++) {
+            if (values != null && r % TOUCH_CHUNK == 0 && inline.length >= 2 * TOUCH_MIN_SLOTS) {
+                touchInline(values, r, Math.min(rows, r + TOUCH_CHUNK));
+            }
             if (skip != null && skip[r]) {
                 ids[r] = -1;
             } else if (nulls != null && nulls[r]) {
@@ -143,41 +170,43 @@ final class GroupTable {
                 if (insert) {
                     throw new IllegalStateException("a 128-bit key cannot enter a table of long keys");
                 }
-                ids[r] = Int128.fitsLong(c.high(r), c.low(r)) ? findLong(c.low(r)) : -1;
+                ids[r] = Int128.fitsLong(c.high(r), c.low(r)) ? probeLong(c, r, c.low(r), false) : -1;
             } else {
-                ids[r] = insert ? findOrInsertLong(c, r, values[r]) : findLong(values[r]);
+                ids[r] = probeLong(c, r, values[r], insert);
             }
         }
         return ids;
     }
 
-    private int findLong(long key) {
+    /**
+     * Loads the inline slots of rows {@code [from, to)} ahead of their probes. A table past the
+     * caches costs a memory access per probe; the probe loop's branches keep the processor from
+     * overlapping those accesses, while this loop has none, so its loads run side by side and the
+     * probes then find their slots in cache.
+     */
+    private void touchInline(long[] values, int from, int to) {
         long[] table = inline;
         int mask = (table.length >> 1) - 1;
-        long hash = mix(key);
-        int slot = slotOf(hash, mask);
-        while (true) {
-            long id = table[2 * slot + 1];
-            if (id == 0) {
-                return -1;
-            }
-            if (table[2 * slot] == key) {
-                return (int) id - 1;
-            }
-            slot = (slot + 1) & mask;
+        long any = 0;
+        for (int r = from; r < to; r++) {
+            any += table[2 * slotOf(mix(values[r]), mask) + 1];
         }
+        touched = any;
     }
 
-    private int findOrInsertLong(Col c, int row, long key) {
+    /** The group of one long key in the inline table; a new group ({@code insert}) or -1 when absent. */
+    private int probeLong(Col c, int row, long key, boolean insert) {
         long[] table = inline;
         int mask = (table.length >> 1) - 1;
-        long hash = mix(key);
-        int slot = slotOf(hash, mask);
+        int slot = slotOf(mix(key), mask);
         while (true) {
             long id = table[2 * slot + 1];
             if (id == 0) {
+                if (!insert) {
+                    return -1;
+                }
                 oneKey[0] = c;
-                int added = addGroup(oneKey, null, row, hash);
+                int added = addGroup(oneKey, null, row, 0);
                 oneKey[0] = null;
                 table[2 * slot] = key;
                 table[2 * slot + 1] = added + 1L;
@@ -239,13 +268,17 @@ final class GroupTable {
         return hashes;
     }
 
-    private int findOrInsert(Col[] keyCols, Utf8Bytes[] utf8, int row, long hash) {
+    /** The group of row {@code row}'s key; a new group ({@code insert}) or -1 when absent. */
+    private int probe(Col[] keyCols, Utf8Bytes[] utf8, int row, long hash, boolean insert) {
         int mask = slots.length - 1;
         int slot = slotOf(hash, mask);
         int tag = tag(hash);
         while (true) {
             long entry = slots[slot];
             if (entry == 0) {
+                if (!insert) {
+                    return -1;
+                }
                 int id = addGroup(keyCols, utf8, row, hash);
                 slots[slot] = entry(hash, id);
                 if (groupCount * 2 > slots.length) {
@@ -272,10 +305,12 @@ final class GroupTable {
 
     private int addGroup(Col[] keyCols, Utf8Bytes[] utf8, int row, long hash) {
         int id = groupCount++;
-        if (id == groupHashes.length) {
-            groupHashes = Arrays.copyOf(groupHashes, id * 2);
+        if (groupHashes != null) {
+            if (id == groupHashes.length) {
+                groupHashes = Arrays.copyOf(groupHashes, id * 2);
+            }
+            groupHashes[id] = hash;
         }
-        groupHashes[id] = hash;
         for (int k = 0; k < keys.length; k++) {
             if (utf8 != null && utf8[k] != null) {
                 keys[k].append(id, utf8[k], row);
@@ -291,7 +326,7 @@ final class GroupTable {
         if (keys.length != 0) {
             throw new IllegalStateException("only a keyless table has an empty-key group");
         }
-        return findOrInsert(new Col[0], null, 0, 0);
+        return probe(new Col[0], null, 0, 0, true);
     }
 
     private void rehash() {
@@ -315,6 +350,11 @@ final class GroupTable {
             out[k] = keys[k].toCol(from, count);
         }
         return out;
+    }
+
+    /** The stored keys of column {@code k} for groups {@code [from, from + count)} as a new Arrow vector owned by the caller. */
+    FieldVector keyVector(int k, int from, int count, String name, BufferAllocator allocator) {
+        return keys[k].toVector(from, count, name, allocator);
     }
 
     /**
@@ -343,7 +383,7 @@ final class GroupTable {
                 // the hash of the UTF-8 bytes, as for a key read as bytes (the same value may come either way)
                 String[] v = c.strings;
                 for (int i = 0; i < n; i++) {
-                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : Utf8Bytes.hash(v[i]));
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : KeyHash.string(v[i]));
                 }
             }
             default -> {
@@ -369,7 +409,7 @@ final class GroupTable {
         int[] offsets = c.offsets();
         boolean[] nulls = c.nulls();
         for (int i = 0; i < n; i++) {
-            hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : Utf8Bytes.hash(data, offsets[i], offsets[i + 1]));
+            hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : KeyHash.bytes(data, offsets[i], offsets[i + 1]));
         }
     }
 
@@ -378,12 +418,7 @@ final class GroupTable {
     }
 
     static long mix(long h) {
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+        return KeyHash.mix(h);
     }
 
     /** One key column's values by group id. */
@@ -392,15 +427,20 @@ final class GroupTable {
         private long[] longs;
         private double[] doubles;
         private boolean[] bools;
-        private String[] strings;
         /** High words of a decimal key of precision 19 to 38 (low words in {@code longs}). */
         private long[] highs;
         private boolean[] nulls = new boolean[256];
-        private long stringBytes;
-        // String keys also as UTF-8 bytes, group after group, to compare keys that arrive as bytes.
+        // String keys as UTF-8 bytes, group after group: group id's bytes are [ends[id - 1], ends[id]).
         private byte[] utf8;
         private int[] utf8Ends;
         private int utf8Used;
+        // For string keys that come as Strings: per group, the last String instance that compared
+        // equal to its key (made on first use). Rows of a dictionary-decoded column share their
+        // instances, so most compares end at the identity check instead of comparing chars with
+        // bytes. Not kept for a group's first row: a table of distinct keys (a final phase) keeps
+        // no Strings alive.
+        private String[] knownEqual;
+        private long knownEqualBytes;
 
         KeyStore(DataType type) {
             this.type = type;
@@ -408,7 +448,6 @@ final class GroupTable {
                 case FLOAT64 -> doubles = new double[256];
                 case BOOL, NULL -> bools = new boolean[256];
                 case UTF8 -> {
-                    strings = new String[256];
                     utf8 = new byte[4096];
                     utf8Ends = new int[256];
                 }
@@ -427,9 +466,32 @@ final class GroupTable {
                 if (highs != null) highs = Arrays.copyOf(highs, size);
                 if (doubles != null) doubles = Arrays.copyOf(doubles, size);
                 if (bools != null) bools = Arrays.copyOf(bools, size);
-                if (strings != null) strings = Arrays.copyOf(strings, size);
                 if (utf8Ends != null) utf8Ends = Arrays.copyOf(utf8Ends, size);
+                if (knownEqual != null) knownEqual = Arrays.copyOf(knownEqual, size);
             }
+        }
+
+        /**
+         * Remembers {@code s} as equal to group {@code id}'s key, in place of the one before (the
+         * latest dictionary's instance is the one the next rows share); its memory is counted, as
+         * it is kept alive.
+         */
+        private void rememberEqual(int id, String s) {
+            if (knownEqual == null) {
+                knownEqual = new String[nulls.length];
+            }
+            String replaced = knownEqual[id];
+            knownEqual[id] = s;
+            knownEqualBytes += HeapSize.string(s) - (replaced == null ? 0 : HeapSize.string(replaced));
+        }
+
+        /** Reads group {@code id}'s stored key (its last byte, for a string), to have it in cache; any value. */
+        long touch(int id) {
+            if (utf8 != null) {
+                int end = utf8Ends[id];
+                return end + utf8[Math.max(0, end - 1)];
+            }
+            return longs != null ? longs[id] : 0;
         }
 
         private int utf8Start(int id) {
@@ -446,7 +508,7 @@ final class GroupTable {
             utf8Ends[id] = utf8Used;
         }
 
-        /** Appends a string key that arrives as UTF-8 bytes (decoded once, for the output). */
+        /** Appends a string key that arrives as UTF-8 bytes. */
         void append(int id, Utf8Bytes c, int row) {
             grow(id);
             if (c.isNull(row)) {
@@ -454,11 +516,7 @@ final class GroupTable {
                 utf8Ends[id] = utf8Used;
                 return;
             }
-            int from = c.start(row);
-            int to = c.end(row);
-            appendUtf8(id, c.data(), from, to);
-            strings[id] = new String(c.data(), from, to - from, java.nio.charset.StandardCharsets.UTF_8);
-            stringBytes += HeapSize.string(strings[id]) + (to - from);
+            appendUtf8(id, c.data(), c.start(row), c.end(row));
         }
 
         boolean equalsRow(int id, Utf8Bytes c, int row) {
@@ -466,7 +524,7 @@ final class GroupTable {
             if (rowNull || nulls[id]) {
                 return rowNull && nulls[id];
             }
-            return Arrays.equals(utf8, utf8Start(id), utf8Ends[id], c.data(), c.start(row), c.end(row));
+            return KeyHash.equalBytes(utf8, utf8Start(id), utf8Ends[id], c.data(), c.start(row), c.end(row));
         }
 
         void append(int id, Col c, int row) {
@@ -482,10 +540,8 @@ final class GroupTable {
                 case FLOAT64 -> doubles[id] = c.doubles[row];
                 case BOOL, NULL -> bools[id] = c.bools[row];
                 case UTF8 -> {
-                    strings[id] = c.strings[row];
-                    byte[] bytes = strings[id].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    byte[] bytes = c.strings[row].getBytes(StandardCharsets.UTF_8);
                     appendUtf8(id, bytes, 0, bytes.length);
-                    stringBytes += HeapSize.string(strings[id]) + bytes.length;
                 }
                 default -> {
                     if (highs != null) {
@@ -500,7 +556,8 @@ final class GroupTable {
 
         long heapBytes() {
             int n = nulls.length;
-            long values = strings != null ? HeapSize.references(n) + stringBytes
+            long values = utf8 != null ? HeapSize.ints(n) + utf8.length + 16
+                    + (knownEqual != null ? HeapSize.references(n) + knownEqualBytes : 0)
                     : longs != null || doubles != null ? HeapSize.longs(n) * (highs != null ? 2 : 1) : HeapSize.booleans(n);
             return HeapSize.booleans(n) + values;
         }
@@ -520,9 +577,20 @@ final class GroupTable {
                 case FLOAT64 -> Double.compare(doubles[id] == 0.0 ? 0.0 : doubles[id],
                         c.doubles[row] == 0.0 ? 0.0 : c.doubles[row]) == 0;
                 case BOOL, NULL -> bools[id] == c.bools[row];
-                case UTF8 -> strings[id].equals(c.strings[row]);
+                case UTF8 -> equalsString(id, c.strings[row]);
                 default -> longs[id] == c.longs[row];
             };
+        }
+
+        private boolean equalsString(int id, String s) {
+            if (knownEqual != null && knownEqual[id] == s) {
+                return true;
+            }
+            if (!KeyHash.equalsUtf8(s, utf8, utf8Start(id), utf8Ends[id])) {
+                return false;
+            }
+            rememberEqual(id, s);
+            return true;
         }
 
         private boolean equalsWide(int id, Col c, int row) {
@@ -534,6 +602,7 @@ final class GroupTable {
             return high == c.high(row) && longs[id] == c.low(row);
         }
 
+        /** Groups {@code [from, from + count)} as a heap column (string keys decoded here). */
         Col toCol(int from, int count) {
             boolean[] outNulls = Arrays.copyOfRange(nulls, from, from + count);
             if (highs != null) {
@@ -544,9 +613,53 @@ final class GroupTable {
                 case FLOAT64 -> Col.ofDoubles(Arrays.copyOfRange(doubles, from, from + count), outNulls);
                 case BOOL, NULL -> Col.ofBools(Arrays.copyOfRange(bools, from, from + count), outNulls)
                         .withType(type);
-                case UTF8 -> Col.ofStrings(Arrays.copyOfRange(strings, from, from + count), outNulls);
+                case UTF8 -> {
+                    String[] strings = new String[count];
+                    for (int i = 0; i < count; i++) {
+                        int id = from + i;
+                        if (!nulls[id]) {
+                            int start = utf8Start(id);
+                            strings[i] = new String(utf8, start, utf8Ends[id] - start, StandardCharsets.UTF_8);
+                        }
+                    }
+                    yield Col.ofStrings(strings, outNulls);
+                }
                 default -> Col.ofLongs(type, Arrays.copyOfRange(longs, from, from + count), outNulls);
             };
+        }
+
+        /**
+         * Groups {@code [from, from + count)} as a new Arrow vector owned by the caller: string keys
+         * copied as bytes (one bulk copy of the data, offsets rebased), never decoded.
+         */
+        FieldVector toVector(int from, int count, String name, BufferAllocator allocator) {
+            if (utf8 == null) {
+                return toCol(from, count).write(name, allocator);
+            }
+            VarCharVector v = (VarCharVector) new Field(name, type).toArrow().createVector(allocator);
+            try {
+                int start = utf8Start(from);
+                int bytes = count == 0 ? 0 : utf8Ends[from + count - 1] - start;
+                v.allocateNew(Math.max(1, bytes), Math.max(1, count));
+                if (bytes > 0) {
+                    MemoryUtil.copyToMemory(utf8, start, v.getDataBuffer().memoryAddress(), bytes);
+                }
+                ArrowBuf offsets = v.getOffsetBuffer();
+                ArrowBuf validity = v.getValidityBuffer();
+                offsets.setInt(0, 0);
+                for (int i = 0; i < count; i++) {
+                    offsets.setInt((long) (i + 1) * 4, utf8Ends[from + i] - start);
+                    if (!nulls[from + i]) {
+                        BitVectorHelper.setBit(validity, i);
+                    }
+                }
+                v.setLastSet(count - 1);
+                v.setValueCount(count);
+                return v;
+            } catch (RuntimeException e) {
+                v.close();
+                throw e;
+            }
         }
     }
 }

@@ -6,7 +6,10 @@ import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Utf8Bytes;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
@@ -352,6 +355,30 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
             }
         }
         return out;
+    }
+
+    /**
+     * As {@link #output}, written straight to a new Arrow batch owned by the caller: the keys from the
+     * table's stored form (string keys as bytes, never decoded), so the next operator, a shuffle or
+     * the client reads Arrow without the aggregate's heap columns being encoded again.
+     */
+    Batch outputBatch(GroupTable table, Accumulator[] accumulators, int from, int count, boolean states,
+            BufferAllocator allocator) {
+        List<FieldVector> vectors = new ArrayList<>(schema.size());
+        try {
+            for (int k = 0; k < groupBy.size(); k++) {
+                vectors.add(table.keyVector(k, from, count, schema.field(k).name(), allocator));
+            }
+            for (Accumulator a : accumulators) {
+                for (Col c : states ? a.states(from, count) : new Col[] {a.result(from, count)}) {
+                    vectors.add(c.write(schema.field(vectors.size()).name(), allocator));
+                }
+            }
+        } catch (RuntimeException e) {
+            vectors.forEach(FieldVector::close);
+            throw e;
+        }
+        return new Batch(schema, new VectorSchemaRoot(schema.toArrow().getFields(), vectors, count));
     }
 
     private static int stateWidth(Accumulator[] accumulators) {

@@ -118,4 +118,50 @@ class GroupTableTest {
             assertThat(keys.get(5)).isEqualTo("𝄞");
         }
     }
+
+    /**
+     * Keys equal in their first 8 bytes, the empty string next to NULL, multi-byte UTF-8: distinct
+     * groups, found again across the table's growth, and written to Arrow as the same bytes.
+     */
+    @Test
+    void stringKeysSharingAPrefixStayApartAndWriteBackAsBytes() {
+        int n = 5_000;
+        String[] values = new String[n];
+        boolean[] nulls = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            nulls[i] = i % 97 == 0;
+            values[i] = nulls[i] ? null : switch (i % 5) {
+                case 0 -> "";
+                case 1 -> "prefix01-" + (i % 700);
+                case 2 -> "prefix01";
+                case 3 -> "ключ-" + (i % 300);
+                default -> "prefix01" + "\0".repeat(i % 3);
+            };
+        }
+        Col strings = Col.ofStrings(values, nulls);
+        try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.FieldVector vector = strings.write("s", allocator)) {
+            Utf8Bytes bytes = Utf8Bytes.of((org.apache.arrow.vector.VarCharVector) vector);
+            GroupTable table = new GroupTable(new DataType[] {DataType.UTF8});
+            int[] ids = table.groupIds(new Col[1], new Utf8Bytes[] {bytes}, n, null);
+            java.util.Map<String, Integer> byValue = new java.util.HashMap<>();
+            for (int i = 0; i < n; i++) {
+                Integer seen = byValue.putIfAbsent(values[i], ids[i]);
+                assertThat(seen == null ? ids[i] : seen).as("row " + i).isEqualTo(ids[i]);
+            }
+            assertThat(table.groupCount()).isEqualTo(byValue.size());
+            // the same keys as strings find the same groups
+            assertThat(table.groupIds(new Col[] {strings}, n)).containsExactly(ids);
+            int groups = table.groupCount();
+            try (org.apache.arrow.vector.FieldVector keys = table.keyVector(0, 1, groups - 1, "s", allocator)) {
+                Col read = Col.read(keys, DataType.UTF8);
+                Col heap = table.keyColumns(1, groups - 1)[0];
+                assertThat(read.length).isEqualTo(groups - 1);
+                for (int g = 0; g < groups - 1; g++) {
+                    assertThat(read.get(g)).as("group " + (g + 1)).isEqualTo(heap.get(g));
+                    assertThat(byValue.get((String) read.get(g))).isEqualTo(g + 1);
+                }
+            }
+        }
+    }
 }
