@@ -142,13 +142,7 @@ public final class HashPartitioner {
         return (running ^ keyHash) * MULTIPLIER + SEED;
     }
 
-    /** A 64-bit finalizer (the MurmurHash3 fmix64 constants): every input bit affects every output bit. */
     static long mix(long h) {
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
+        return io.sluice.plan.operators.KeyHash.mix(h);
     }
 }

@@ -38,10 +38,12 @@ final class AggregateStream implements BatchStream {
     private BatchStream emitting;
     private ExternalSorter sorter;
     private BatchStream merged;
+    private final AggregateInputs inputs;
     private boolean mergedDone;
 
-    AggregateStream(HashAggregateExec aggregate, BatchStream input, TaskContext context) {
+    AggregateStream(HashAggregateExec aggregate, AggregateInputs inputs, BatchStream input, TaskContext context) {
         this.aggregate = requireNonNull(aggregate, "aggregate is null");
+        this.inputs = requireNonNull(inputs, "inputs is null");
         this.input = requireNonNull(input, "input is null");
         this.context = requireNonNull(context, "context is null");
         this.partial = aggregate.mode() == AggregateMode.PARTIAL;
@@ -99,7 +101,7 @@ final class AggregateStream implements BatchStream {
         Batch batch;
         while ((batch = input.next()) != null) {
             try (Batch b = batch) {
-                aggregate.consume(b, table, accumulators);
+                aggregate.consume(b, inputs, table, accumulators);
             }
             long bytes = tableBytes() + spillSortHeadroom();
             if (reservation.tryResize(bytes)) {
@@ -169,7 +171,7 @@ final class AggregateStream implements BatchStream {
                 return table.groupCount() == 0 ? null : lastBatch();
             }
             try (Batch b = in) {
-                aggregate.consume(b, table, accumulators);
+                aggregate.consume(b, inputs, table, accumulators);
             }
             reservation.resize(tableBytes());
             int groups = table.groupCount();
@@ -178,7 +180,7 @@ final class AggregateStream implements BatchStream {
                 Col[] carry = aggregate.output(table, accumulators, groups - 1, 1, true);
                 resetTable();
                 try (Batch c = Batch.of(aggregate.input().schema(), carry, 1, context.allocator())) {
-                    aggregate.consume(c, table, accumulators);
+                    aggregate.consume(c, inputs, table, accumulators);
                 }
                 return Batch.of(aggregate.schema(), out, groups - 1, context.allocator());
             }

@@ -418,30 +418,14 @@ final class ExternalSorter implements AutoCloseable {
 
         /** Rows {@code sorted[0..total)} in batches of the task's batch size; closing it closes the chunks and runs {@code onClose}. */
         BatchStream stream(Schema schema, int[] sorted, int total, TaskContext context, Runnable onClose) {
-            int batchSize = context.batchSize();
-            return new BatchStream() {
-                private int next;
-
-                @Override
-                public Batch next() {
-                    if (next >= total) {
-                        return null;
-                    }
-                    int count = Math.min(batchSize, total - next);
-                    VectorSchemaRoot root = gather(sorted, next, count, context.allocator());
-                    next += count;
-                    return new Batch(schema, root);
-                }
-
-                @Override
-                public void close() {
-                    try {
-                        SortedChunks.this.close();
-                    } finally {
-                        onClose.run();
-                    }
-                }
-            };
+            return ColChunks.batches(total, context,
+                    (from, count) -> new Batch(schema, gather(sorted, from, count, context.allocator())), () -> {
+                        try {
+                            close();
+                        } finally {
+                            onClose.run();
+                        }
+                    });
         }
 
         @Override

@@ -260,15 +260,23 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
      */
     @Override
     public BatchStream execute(int partition, TaskContext context) {
+        AggregateInputs inputs = bindInputs(); // before the input opens a stream
         if (sortedInput()) {
-            List<Expr> arguments = new ArrayList<>();
-            for (Expr a : aggregates) {
-                arguments.add(call(a).argument());
-            }
             return new SortedAggregateStream(input.execute(partition, context), groupBy, mode == AggregateMode.PARTIAL,
-                    arguments, this::newAccumulators, schema, context);
+                    inputs, this::newAccumulators, schema, context);
         }
-        return new AggregateStream(this, input.execute(partition, context), context);
+        return new AggregateStream(this, inputs, input.execute(partition, context), context);
+    }
+
+    /** The group keys and (partial phase) the calls' arguments, bound to the input's columns for one stream. */
+    AggregateInputs bindInputs() {
+        List<Expr> arguments = new ArrayList<>(aggregates.size());
+        List<Expr> seconds = new ArrayList<>(aggregates.size());
+        for (Expr a : aggregates) {
+            arguments.add(call(a).argument());
+            seconds.add(call(a).second());
+        }
+        return new AggregateInputs(groupBy, arguments, seconds, mode == AggregateMode.PARTIAL, input.schema());
     }
 
     Accumulator[] newAccumulators() {
@@ -290,7 +298,7 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
     }
 
     /** Folds one input batch into the table: raw rows (partial) or partial states (final). */
-    void consume(Batch batch, GroupTable table, Accumulator[] accumulators) {
+    void consume(Batch batch, AggregateInputs inputs, GroupTable table, Accumulator[] accumulators) {
         int rows = batch.rowCount();
         if (rows == 0) {
             return;
@@ -304,7 +312,7 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
                 utf8 = utf8 == null ? new Utf8Bytes[keys.length] : utf8;
                 utf8[i] = Utf8Bytes.of(strings);
             } else {
-                keys[i] = groupBy.get(i).evaluate(batch);
+                keys[i] = inputs.key(i, batch);
             }
         }
         int[] groups = keys.length == 0 ? new int[rows] : table.groupIds(keys, utf8, rows, null);
@@ -312,12 +320,11 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         if (mode == AggregateMode.PARTIAL) {
             for (int i = 0; i < accumulators.length; i++) {
                 accumulators[i].ensureCapacity(groupCount);
-                AggregateCall call = call(aggregates.get(i));
-                Expr arg = call.argument();
-                if (call.second() != null) {
-                    accumulators[i].update(groups, rows, arg.evaluate(batch), call.second().evaluate(batch));
+                Col second = inputs.secondArgument(i, batch);
+                if (second != null) {
+                    accumulators[i].update(groups, rows, inputs.argument(i, batch), second);
                 } else {
-                    accumulators[i].update(groups, rows, arg == null ? null : arg.evaluate(batch));
+                    accumulators[i].update(groups, rows, inputs.argument(i, batch));
                 }
             }
         } else {

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The hashes of the operators' hash tables ({@link GroupTable}, and through it joins and runtime
- * filters): a 64-bit multiply-xorshift mix for a long, and for a string a multiply-xorshift step
+ * filters; the shuffle's hash partitioner uses the same {@link #mix}): a 64-bit multiply-xorshift mix for a long, and for a string a multiply-xorshift step
  * per 8 of its UTF-8 bytes taken as a little-endian word (the last, partial word zero-padded, the
  * length in the seed so that a shorter key padded with zeros differs), left for the table's fold
  * to finish with the mix. A string held as a Java {@code String}
@@ -17,7 +17,7 @@ import java.nio.charset.StandardCharsets;
  * <p>Not the shuffle's {@code HashPartitioner} hash: the rows of one hash partition share their
  * partition hash modulo n, which would crowd a table indexed by it.
  */
-final class KeyHash {
+public final class KeyHash {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long SEED = 0x9E3779B97F4A7C15L;
     private static final long M = 0xff51afd7ed558ccdL;
@@ -26,7 +26,7 @@ final class KeyHash {
     }
 
     /** A 64-bit finalizer (murmur3's fmix64): every input bit moves every output bit. */
-    static long mix(long h) {
+    public static long mix(long h) {
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;
         h ^= h >>> 33;

@@ -25,7 +25,7 @@ final class SortedAggregateStream implements BatchStream {
     private final BatchStream input;
     private final List<Expr> groupBy;
     private final boolean partial;
-    private final List<Expr> arguments;
+    private final AggregateInputs inputs;
     private final Supplier<Accumulator[]> fresh;
     private final Schema schema;
     private final TaskContext context;
@@ -38,15 +38,15 @@ final class SortedAggregateStream implements BatchStream {
     private int pendingAt;
 
     /**
-     * @param arguments per aggregate, its argument expression (null for count(*)) in the partial
-     *     phase; ignored in the final phase, which reads state columns after the keys
+     * @param inputs the group keys and, in the partial phase, the calls' arguments, bound to the
+     *     input; the final phase reads state columns after the keys
      */
-    SortedAggregateStream(BatchStream input, List<Expr> groupBy, boolean partial, List<Expr> arguments,
+    SortedAggregateStream(BatchStream input, List<Expr> groupBy, boolean partial, AggregateInputs inputs,
             Supplier<Accumulator[]> fresh, Schema schema, TaskContext context) {
         this.input = input;
         this.groupBy = groupBy;
         this.partial = partial;
-        this.arguments = arguments;
+        this.inputs = inputs;
         this.fresh = fresh;
         this.schema = schema;
         this.context = context;
@@ -92,7 +92,7 @@ final class SortedAggregateStream implements BatchStream {
         int rows = batch.rowCount();
         Col[] keys = new Col[groupBy.size()];
         for (int i = 0; i < keys.length; i++) {
-            keys[i] = groupBy.get(i).evaluate(batch);
+            keys[i] = inputs.key(i, batch);
         }
         // Group 0 is the open group carried in; the batch's first run joins it when its key is equal.
         boolean carried = openKey != null;
@@ -120,8 +120,7 @@ final class SortedAggregateStream implements BatchStream {
         int column = keys.length;
         for (int i = 0; i < accumulators.length; i++) {
             if (partial) {
-                Expr arg = arguments.get(i);
-                accumulators[i].update(groups, rows, arg == null ? null : arg.evaluate(batch));
+                accumulators[i].update(groups, rows, inputs.argument(i, batch));
             } else {
                 int width = accumulators[i].stateTypes().size();
                 Col[] states = new Col[width];
