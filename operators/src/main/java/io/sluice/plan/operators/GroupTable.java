@@ -286,17 +286,18 @@ final class GroupTable {
                 }
                 return id;
             }
-            if ((int) (entry >>> 32) == tag && keysEqual(idOf(entry), keyCols, utf8, row)) {
+            if ((int) (entry >>> 32) == tag && keysEqual(idOf(entry), keyCols, utf8, row, insert)) {
                 return idOf(entry);
             }
             slot = (slot + 1) & mask;
         }
     }
 
-    private boolean keysEqual(int id, Col[] keyCols, Utf8Bytes[] utf8, int row) {
+    /** Whether row {@code row}'s keys equal group {@code id}'s; {@code remember}: see {@link KeyStore#equalsRow(int, Col, int, boolean)}. */
+    private boolean keysEqual(int id, Col[] keyCols, Utf8Bytes[] utf8, int row, boolean remember) {
         for (int k = 0; k < keys.length; k++) {
             if (utf8 != null && utf8[k] != null ? !keys[k].equalsRow(id, utf8[k], row)
-                    : !keys[k].equalsRow(id, keyCols[k], row)) {
+                    : !keys[k].equalsRow(id, keyCols[k], row, remember)) {
                 return false;
             }
         }
@@ -562,7 +563,12 @@ final class GroupTable {
             return HeapSize.booleans(n) + values;
         }
 
-        boolean equalsRow(int id, Col c, int row) {
+        /**
+         * Whether row {@code row} of {@code c} equals group {@code id}'s key. {@code remember}: a
+         * String found equal is kept for the identity check (grouping, whose table counts it); a
+         * lookup (a join's probe, whose table was reserved once when built) keeps nothing.
+         */
+        boolean equalsRow(int id, Col c, int row, boolean remember) {
             if (highs != null || c.isWide()) {
                 return equalsWide(id, c, row); // also a probe of another precision (one scale) against these keys
             }
@@ -577,19 +583,21 @@ final class GroupTable {
                 case FLOAT64 -> Double.compare(doubles[id] == 0.0 ? 0.0 : doubles[id],
                         c.doubles[row] == 0.0 ? 0.0 : c.doubles[row]) == 0;
                 case BOOL, NULL -> bools[id] == c.bools[row];
-                case UTF8 -> equalsString(id, c.strings[row]);
+                case UTF8 -> equalsString(id, c.strings[row], remember);
                 default -> longs[id] == c.longs[row];
             };
         }
 
-        private boolean equalsString(int id, String s) {
+        private boolean equalsString(int id, String s, boolean remember) {
             if (knownEqual != null && knownEqual[id] == s) {
                 return true;
             }
             if (!KeyHash.equalsUtf8(s, utf8, utf8Start(id), utf8Ends[id])) {
                 return false;
             }
-            rememberEqual(id, s);
+            if (remember) {
+                rememberEqual(id, s);
+            }
             return true;
         }
 

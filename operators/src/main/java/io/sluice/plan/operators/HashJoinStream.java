@@ -262,7 +262,9 @@ final class HashJoinStream implements BatchStream {
             int own = candidateLength[r];
             if (take == 1 && cursorOffset < own) {
                 // one build row per key (a join on a unique key): no range copy
-                buildIdx[n] = rowPerGroup ? candidateFrom[r] : buildOrder[candidateFrom[r] + cursorOffset];
+                // (cursorOffset is not 0 when one candidate is left of a longer run: NOT IN's NULL
+                // probe key, whose candidates are every build row)
+                buildIdx[n] = rowPerGroup ? candidateFrom[r] + cursorOffset : buildOrder[candidateFrom[r] + cursorOffset];
                 probeIdx[n++] = r;
             } else if (cursorOffset + take <= own) {
                 // The common case: a run of the key's own group.

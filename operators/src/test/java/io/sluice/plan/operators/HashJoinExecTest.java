@@ -244,6 +244,33 @@ class HashJoinExecTest {
         assertThat(checked).isEqualTo(24);
     }
 
+    /**
+     * NOT IN with a filter over a unique build key: a NULL probe key has every build row as a
+     * candidate, formed in chunks of the batch size, and the one build row that passes the filter is
+     * the last one, alone in the last chunk (it must be that row, not the first build row again).
+     */
+    @Test
+    void notInWithAFilterChecksTheLastCandidateOfALongRun() throws Exception {
+        Schema ls = Schema.of(new Field("l.k1", DataType.INT32), new Field("l.v", DataType.INT64));
+        Schema rs = Schema.of(new Field("r.k1", DataType.INT32), new Field("r.w", DataType.INT64));
+        List<Object[]> rightRows = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            rightRows.add(new Object[] {(long) i, i == 8 ? 100L : 0L});
+        }
+        Table left = new Table("l", ls, List.<Object[]>of(new Object[] {null, 50L}, new Object[] {20L, 50L},
+                new Object[] {8L, 50L}));
+        Table right = new Table("r", rs, rightRows);
+        support.load(left, "nl");
+        support.load(right, "nr");
+        for (Mode mode : List.of(Mode.COLLECT_RIGHT, Mode.PARTITIONED)) {
+            HashJoinExec join = join(JoinType.LEFT_ANTI_NULL_AWARE, K1, true, mode, left, right, 1, 4);
+            String expectedSql = sql(JoinType.LEFT_ANTI_NULL_AWARE, K1, true, "nl", "nr");
+            List<List<Object>> expected = support.query(expectedSql);
+            assertThat(expected).as("DuckDB keeps only the key 20").hasSize(1);
+            assertThat(support.run(join, 4)).as("%s\n%s", join.describe(), expectedSql).isEqualTo(expected);
+        }
+    }
+
     @Test
     void notInWithNullKeysOnlyInTheLeft() throws Exception {
         // NULL left keys survive only an empty right side; others survive when absent from the right.

@@ -82,10 +82,10 @@ class PlanShapesTest {
     @Test
     void aggregateShufflesOnceOnItsKeys() {
         assertThat(plan("SELECT k, sum(v) AS s FROM t GROUP BY k")).isEqualTo("""
-                ProjectionExec: k, sum(v) AS s  [hash([k], 4), est_rows=8000]
-                  HashAggregateExec: mode=final, groupBy=[k], aggr=[sum(v)]  [hash([k], 4), est_rows=8000]
-                    RepartitionExec: hash([k], 4)  [hash([k], 4), est_rows=8000]
-                      HashAggregateExec: mode=partial, groupBy=[k], aggr=[sum(v)]  [unknown(4), est_rows=8000]
+                ProjectionExec: k, sum(v) AS s  [hash([k], 4), est_rows=5]
+                  HashAggregateExec: mode=final, groupBy=[k], aggr=[sum(v)]  [hash([k], 4), est_rows=5]
+                    RepartitionExec: hash([k], 4)  [hash([k], 4), est_rows=5]
+                      HashAggregateExec: mode=partial, groupBy=[k], aggr=[sum(v)]  [unknown(4), est_rows=5]
                         FileScanExec: t (parquet, 4 partitions) columns=[k, v]  [unknown(4), est_rows=8000]
                 """);
     }
@@ -112,12 +112,12 @@ class PlanShapesTest {
     void windowOverAnAggregateOnItsKeyNeedsNoSecondExchange() {
         assertThat(plan("SELECT k, sum(v) AS s, rank() OVER (PARTITION BY k ORDER BY sum(v) DESC) AS r FROM t GROUP BY k"))
                 .isEqualTo("""
-                ProjectionExec: k, sum(v) AS s, rank() OVER (PARTITION BY k ORDER BY sum(v) DESC NULLS LAST) AS r  [hash([k], 4), order=k ASC NULLS LAST, s DESC NULLS LAST, est_rows=8000]
-                  WindowExec: rank() OVER (PARTITION BY k ORDER BY sum(v) DESC NULLS LAST)  [hash([k], 4), order=k ASC NULLS LAST, sum(v) DESC NULLS LAST, est_rows=8000]
-                    SortExec: [k ASC NULLS LAST, sum(v) DESC NULLS LAST], preserve_partitioning  [hash([k], 4), order=k ASC NULLS LAST, sum(v) DESC NULLS LAST, est_rows=8000]
-                      HashAggregateExec: mode=final, groupBy=[k], aggr=[sum(v)]  [hash([k], 4), est_rows=8000]
-                        RepartitionExec: hash([k], 4)  [hash([k], 4), est_rows=8000]
-                          HashAggregateExec: mode=partial, groupBy=[k], aggr=[sum(v)]  [unknown(4), est_rows=8000]
+                ProjectionExec: k, sum(v) AS s, rank() OVER (PARTITION BY k ORDER BY sum(v) DESC NULLS LAST) AS r  [hash([k], 4), order=k ASC NULLS LAST, s DESC NULLS LAST, est_rows=5]
+                  WindowExec: rank() OVER (PARTITION BY k ORDER BY sum(v) DESC NULLS LAST)  [hash([k], 4), order=k ASC NULLS LAST, sum(v) DESC NULLS LAST, est_rows=5]
+                    SortExec: [k ASC NULLS LAST, sum(v) DESC NULLS LAST], preserve_partitioning  [hash([k], 4), order=k ASC NULLS LAST, sum(v) DESC NULLS LAST, est_rows=5]
+                      HashAggregateExec: mode=final, groupBy=[k], aggr=[sum(v)]  [hash([k], 4), est_rows=5]
+                        RepartitionExec: hash([k], 4)  [hash([k], 4), est_rows=5]
+                          HashAggregateExec: mode=partial, groupBy=[k], aggr=[sum(v)]  [unknown(4), est_rows=5]
                             FileScanExec: t (parquet, 4 partitions) columns=[k, v]  [unknown(4), est_rows=8000]
                 """);
     }
