@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.types.Schema;
@@ -50,6 +51,11 @@ final class AggregateInputs {
     /** Group key {@code i} over {@code batch}. */
     Col key(int i, Batch batch) {
         return bound.evaluate(i, batch);
+    }
+
+    /** Group key {@code i} as UTF-8 bytes when {@code batch} holds it so (an Arrow string column), else null. */
+    Utf8Bytes keyBytes(int i, Batch batch) {
+        return bound.utf8(i, batch);
     }
 
     /** Call {@code i}'s argument over {@code batch}, or null when it has none. */

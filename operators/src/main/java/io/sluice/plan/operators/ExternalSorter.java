@@ -10,20 +10,18 @@ import io.sluice.plan.exec.KeyOrder;
 import io.sluice.plan.exec.NormalizedKeySort;
 import io.sluice.plan.exec.NormalizedKeySort.KeyColumn;
 import io.sluice.plan.exec.Utf8Bytes;
-import io.sluice.plan.expr.Column;
-import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.memory.SpillRun;
 import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.types.Schema;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.util.TransferPair;
 
@@ -44,6 +42,7 @@ import org.apache.arrow.vector.util.TransferPair;
 final class ExternalSorter implements AutoCloseable {
     private final Schema schema;
     private final List<SortKey> keys;
+    private BoundExprs boundKeys; // the keys bound on the first batch
     private final KeyOrder order;
     private final TaskContext context;
     private final MemoryReservation reservation;
@@ -118,15 +117,13 @@ final class ExternalSorter implements AutoCloseable {
      * any other key evaluated.
      */
     private KeyColumn[] evaluateKeys(Batch batch) {
+        if (boundKeys == null) { // bound to the first batch's schema: this sorter is given none of its own
+            boundKeys = new BoundExprs(keys.stream().map(SortKey::expr).toList(), batch.schema());
+        }
         KeyColumn[] out = new KeyColumn[keys.size()];
         for (int i = 0; i < out.length; i++) {
-            Expr expr = keys.get(i).expr();
-            if (expr instanceof Column c && batch.arrowVector(batch.schema().indexOf(c.column()))
-                    instanceof VarCharVector strings) {
-                out[i] = KeyColumn.of(Utf8Bytes.of(strings));
-            } else {
-                out[i] = KeyColumn.of(expr.evaluate(batch));
-            }
+            Utf8Bytes bytes = boundKeys.utf8(i, batch);
+            out[i] = bytes != null ? KeyColumn.of(bytes) : KeyColumn.of(boundKeys.evaluate(i, batch));
         }
         return out;
     }

@@ -8,7 +8,6 @@ import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Utf8Bytes;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.Column;
@@ -307,10 +306,10 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         Utf8Bytes[] utf8 = null;
         for (int i = 0; i < keys.length; i++) {
             // a string key column that arrives as Arrow is grouped on its bytes, not decoded
-            if (groupBy.get(i) instanceof Column c && batch.arrowVector(batch.schema().indexOf(c.column()))
-                    instanceof VarCharVector strings) {
+            Utf8Bytes bytes = inputs.keyBytes(i, batch);
+            if (bytes != null) {
                 utf8 = utf8 == null ? new Utf8Bytes[keys.length] : utf8;
-                utf8[i] = Utf8Bytes.of(strings);
+                utf8[i] = bytes;
             } else {
                 keys[i] = inputs.key(i, batch);
             }

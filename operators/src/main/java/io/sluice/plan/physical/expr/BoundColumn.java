@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.types.DataType;
+import org.apache.arrow.vector.VarCharVector;
 
 /** An input column by position. */
 public record BoundColumn(int index, DataType type, String name) implements PhysicalExpr {
@@ -19,6 +21,11 @@ public record BoundColumn(int index, DataType type, String name) implements Phys
     @Override
     public Col evaluate(Batch batch) {
         return batch.column(index);
+    }
+
+    @Override
+    public Utf8Bytes utf8(Batch batch) {
+        return batch.arrowVector(index) instanceof VarCharVector strings ? Utf8Bytes.of(strings) : null;
     }
 
     @Override

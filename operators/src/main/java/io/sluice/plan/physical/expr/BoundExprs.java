@@ -2,6 +2,7 @@ package io.sluice.plan.physical.expr;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.types.Schema;
 import java.util.List;
@@ -28,12 +29,21 @@ public final class BoundExprs {
 
     /** Expression {@code i} evaluated over {@code batch}. */
     public Col evaluate(int i, Batch batch) {
+        return boundFor(batch).get(i).evaluate(batch);
+    }
+
+    /** Expression {@code i}'s values as UTF-8 bytes when {@code batch} holds them so, else null ({@link PhysicalExpr#utf8}). */
+    public Utf8Bytes utf8(int i, Batch batch) {
+        return boundFor(batch).get(i).utf8(batch);
+    }
+
+    private List<PhysicalExpr> boundFor(Batch batch) {
         Schema s = batch.schema();
         if (s != schema && !s.equals(schema)) {
             schema = s;
             bound = ExprBinder.bindAll(exprs, s);
         }
-        return bound.get(i).evaluate(batch);
+        return bound;
     }
 
     /** The bound expressions for the schema bound last (for tests and EXPLAIN-like diagnostics). */

@@ -2,6 +2,7 @@ package io.sluice.plan.physical.expr;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.types.DataType;
 
 /**
@@ -19,4 +20,13 @@ public interface PhysicalExpr {
 
     /** One value per row of {@code batch}, whose schema is the one this expression was bound to. */
     Col evaluate(Batch batch);
+
+    /**
+     * The values as UTF-8 bytes when {@code batch} already holds them so (a string column in Arrow
+     * form), else null: for operators that hash, compare or copy strings as bytes, never decoding
+     * them. Only a bound column answers; everything else is evaluated.
+     */
+    default Utf8Bytes utf8(Batch batch) {
+        return null;
+    }
 }
