@@ -4,6 +4,7 @@ import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.logical.Aggregate;
 import io.sluice.plan.logical.EmptyRelation;
+import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Join;
 import io.sluice.plan.logical.LogicalPlan;
 import io.sluice.plan.logical.Projection;
@@ -28,7 +29,11 @@ import java.util.TreeSet;
  *   <li>passes needs through the other nodes, adding what their own expressions read: a join
  *       splits them between its sides (keys each on their side, the residual filter over both), a
  *       subquery alias maps them by position to its input, a union asks every input for the same
- *       positions and, where an input cannot narrow to exactly those, projects them.
+ *       positions and, where an input cannot narrow to exactly those, projects them;
+ *   <li>puts a projection of the needed columns over a filter that reads columns its parent does
+ *       not need, unless the parent is a projection or an aggregate (which narrow anyway): a
+ *       column read only by a filter (TPC-H q13's {@code o_comment}) is not carried into a join
+ *       or a shuffle.
  * </ul>
  *
  * <p>Parents refer to columns by name, so a child that outputs fewer columns than before stays
@@ -46,8 +51,16 @@ public final class PruneColumns implements LogicalRule {
         return prune(plan, null);
     }
 
-    /** {@code required}: positions of the needed output columns, null meaning all of them. */
     private static LogicalPlan prune(LogicalPlan plan, TreeSet<Integer> required) {
+        return prune(plan, required, false);
+    }
+
+    /**
+     * {@code required}: positions of the needed output columns, null meaning all of them;
+     * {@code parentNarrows}: the parent computes its output from exactly the required columns (a
+     * projection or an aggregate), so nothing here needs to drop the others.
+     */
+    private static LogicalPlan prune(LogicalPlan plan, TreeSet<Integer> required, boolean parentNarrows) {
         if (plan instanceof TableScan scan) {
             return pruneScan(scan, required);
         }
@@ -83,7 +96,35 @@ public final class PruneColumns implements LogicalRule {
             }
         }
         LogicalPlan pruned = prune(input, needs);
-        return pruned == input ? plan : plan.withNewChildren(List.of(pruned));
+        LogicalPlan out = pruned == input ? plan : plan.withNewChildren(List.of(pruned));
+        if (plan instanceof Filter && !parentNarrows && needs != null && needs.size() > required.size()
+                && !(input instanceof Join)) {
+            return projectRequired(out, required);
+        }
+        return out;
+    }
+
+    /**
+     * {@code plan} narrowed to its {@code required} columns by a projection, so that the columns only
+     * a filter reads are dropped before a parent that carries its input's columns (a join, a
+     * shuffle) copies them. Left alone when no column is required (count(*) needs the rows) or a name
+     * is ambiguous. A filter right above a join is left alone too: join reordering sees filters
+     * between joins, not projections.
+     */
+    private static LogicalPlan projectRequired(LogicalPlan plan, TreeSet<Integer> required) {
+        Schema schema = plan.schema();
+        if (required.isEmpty()) {
+            return plan;
+        }
+        List<Expr> columns = new ArrayList<>(required.size());
+        for (int i : required) {
+            String name = schema.field(i).name();
+            if (schema.indexOf(name) != i || schema.names().lastIndexOf(name) != i) {
+                return plan;
+            }
+            columns.add(new Column(name));
+        }
+        return new Projection(plan, columns);
     }
 
     private static LogicalPlan pruneScan(TableScan scan, TreeSet<Integer> required) {
@@ -140,7 +181,7 @@ public final class PruneColumns implements LogicalRule {
         for (Expr e : exprs) {
             needs.addAll(PlanRewrites.columnIndexes(e, p.input().schema()));
         }
-        LogicalPlan input = prune(p.input(), needs);
+        LogicalPlan input = prune(p.input(), needs, true);
         if (input == p.input() && exprs == p.exprs()) {
             return p;
         }
@@ -171,7 +212,7 @@ public final class PruneColumns implements LogicalRule {
         for (Expr e : aggregates) {
             needs.addAll(PlanRewrites.columnIndexes(e, a.input().schema()));
         }
-        LogicalPlan input = prune(a.input(), needs);
+        LogicalPlan input = prune(a.input(), needs, true);
         if (input == a.input() && aggregates == a.aggregates()) {
             return a;
         }

@@ -9,6 +9,7 @@ import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.logical.EmptyRelation;
+import io.sluice.plan.logical.Filter;
 import io.sluice.plan.logical.Join;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.logical.LogicalPlan;
@@ -17,6 +18,8 @@ import io.sluice.plan.logical.SubqueryAlias;
 import io.sluice.plan.logical.TableScan;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class PruneColumnsTest {
     private final PruneColumns rule = new PruneColumns();
@@ -171,6 +174,50 @@ class PruneColumnsTest {
                   SubqueryAlias: u
                     TableScan: u projection=[k, a]
                 """);
+    }
+
+    @Test
+    void aColumnOnlyAFilterReadsIsDroppedAboveTheFilter() {
+        // TPC-H q13's shape: the right side's comment column is read by its filter, not by the join's parent
+        LogicalPlan filtered = new SubqueryAlias(new Filter(new TableScan(RuleTesting.U),
+                op(BinaryOp.GT, col("x"), new io.sluice.plan.expr.Literal(1.0, io.sluice.plan.types.DataType.FLOAT64))), "u");
+        Join left = new Join(T, filtered, JoinType.LEFT, List.of(col("t.k")), List.of(col("u.k")), null);
+        assertRewrite(rule, new Projection(left, List.of(col("t.v"), col("u.a"))), """
+                Projection: t.v, u.a
+                  Join: LEFT keys=[t.k = u.k]
+                    SubqueryAlias: t
+                      TableScan: t
+                    SubqueryAlias: u
+                      Filter: (x > 1.0)
+                        TableScan: u
+                """, """
+                Projection: t.v, u.a
+                  Join: LEFT keys=[t.k = u.k]
+                    SubqueryAlias: t
+                      TableScan: t projection=[k, v]
+                    SubqueryAlias: u
+                      Projection: k, a
+                        Filter: (x > 1.0)
+                          TableScan: u
+                """);
+    }
+
+    @Test
+    void aFilterUnderAProjectionOrAJoinIsNotWrapped() {
+        assertRewrite(rule, sql("SELECT k FROM t WHERE v > 1"), """
+                Projection: k
+                  Filter: (v > 1)
+                    TableScan: t
+                """, """
+                Projection: k
+                  Filter: (v > 1)
+                    TableScan: t projection=[k, v]
+                """);
+        Join inner = new Join(T, U, JoinType.INNER, List.of(col("t.k")), List.of(col("u.k")), null);
+        Join outer = new Join(new Filter(inner, op(BinaryOp.GT, col("t.v"), col("u.a"))),
+                new SubqueryAlias(new TableScan(RuleTesting.T), "w"), JoinType.INNER, List.of(col("u.x")), List.of(col("w.d")), null);
+        LogicalPlan out = rule.apply(new Projection(outer, List.of(col("w.k"))));
+        assertThat(out.explain()).doesNotContain("Projection: u.x").contains("Filter: (t.v > u.a)");
     }
 
     @Test

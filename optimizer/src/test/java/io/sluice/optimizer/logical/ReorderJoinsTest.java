@@ -92,8 +92,9 @@ class ReorderJoinsTest {
                               SubqueryAlias: customer
                                 TableScan: customer
                               SubqueryAlias: orders
-                                Filter: ((o_orderdate >= DATE '1994-01-01') AND (o_orderdate < DATE '1995-01-01'))
-                                  TableScan: orders
+                                Projection: o_orderkey, o_custkey
+                                  Filter: ((o_orderdate >= DATE '1994-01-01') AND (o_orderdate < DATE '1995-01-01'))
+                                    TableScan: orders
                             SubqueryAlias: lineitem
                               TableScan: lineitem projection=[l_orderkey, l_suppkey, l_price]
                           SubqueryAlias: supplier
@@ -101,21 +102,23 @@ class ReorderJoinsTest {
                         SubqueryAlias: nation
                           TableScan: nation
                       SubqueryAlias: region
-                        Filter: (r_name = 'R2')
-                          TableScan: region
+                        Projection: r_regionkey
+                          Filter: (r_name = 'R2')
+                            TableScan: region
                 """, """
                 Projection: nation.n_name AS n_name, sum(lineitem.l_price) AS revenue
                   Aggregate: groupBy=[nation.n_name], aggr=[sum(lineitem.l_price)]
                     Projection: customer.c_custkey, customer.c_nationkey, orders.o_orderkey, orders.o_custkey, \
-                orders.o_orderdate, lineitem.l_orderkey, lineitem.l_suppkey, lineitem.l_price, supplier.s_suppkey, \
-                supplier.s_nationkey, nation.n_nationkey, nation.n_name, nation.n_regionkey, region.r_regionkey, region.r_name
+                lineitem.l_orderkey, lineitem.l_suppkey, lineitem.l_price, supplier.s_suppkey, \
+                supplier.s_nationkey, nation.n_nationkey, nation.n_name, nation.n_regionkey, region.r_regionkey
                       Join: INNER keys=[lineitem.l_suppkey = supplier.s_suppkey, lineitem.l_orderkey = orders.o_orderkey]
                         SubqueryAlias: lineitem
                           TableScan: lineitem projection=[l_orderkey, l_suppkey, l_price]
                         Join: INNER keys=[orders.o_custkey = customer.c_custkey]
                           SubqueryAlias: orders
-                            Filter: ((o_orderdate >= DATE '1994-01-01') AND (o_orderdate < DATE '1995-01-01'))
-                              TableScan: orders
+                            Projection: o_orderkey, o_custkey
+                              Filter: ((o_orderdate >= DATE '1994-01-01') AND (o_orderdate < DATE '1995-01-01'))
+                                TableScan: orders
                           Join: INNER keys=[customer.c_nationkey = supplier.s_nationkey]
                             SubqueryAlias: customer
                               TableScan: customer
@@ -126,8 +129,9 @@ class ReorderJoinsTest {
                                 SubqueryAlias: nation
                                   TableScan: nation
                                 SubqueryAlias: region
-                                  Filter: (r_name = 'R2')
-                                    TableScan: region
+                                  Projection: r_regionkey
+                                    Filter: (r_name = 'R2')
+                                      TableScan: region
                 """);
     }
 
@@ -181,8 +185,9 @@ class ReorderJoinsTest {
                       SubqueryAlias: nation
                         TableScan: nation projection=[n_name, n_regionkey]
                       SubqueryAlias: region
-                        Filter: (r_name = 'R1')
-                          TableScan: region
+                        Projection: r_regionkey
+                          Filter: (r_name = 'R1')
+                            TableScan: region
                 """);
     }
 
@@ -201,14 +206,16 @@ class ReorderJoinsTest {
                       SubqueryAlias: customer
                         TableScan: customer
                       SubqueryAlias: orders
-                        Filter: (o_orderdate < DATE '1992-02-01')
-                          TableScan: orders
+                        Projection: o_orderkey, o_custkey
+                          Filter: (o_orderdate < DATE '1992-02-01')
+                            TableScan: orders
                     Join: INNER keys=[nation.n_regionkey = region.r_regionkey]
                       SubqueryAlias: nation
                         TableScan: nation
                       SubqueryAlias: region
-                        Filter: (r_name = 'R1')
-                          TableScan: region
+                        Projection: r_regionkey
+                          Filter: (r_name = 'R1')
+                            TableScan: region
                 """);
     }
 

@@ -59,8 +59,9 @@ class PlanShapesTest {
                   GlobalLimitExec: fetch=5  [single, est_rows=5]
                     RepartitionExec: single  [single, est_rows=20]
                       LocalLimitExec: fetch=5  [unknown(4), est_rows=20]
-                        FilterExec: (v > 10)  [unknown(4), est_rows=7995]
-                          FileScanExec: t (parquet, 4 partitions) columns=[id, v] pruning=[(v > 10)]  [unknown(4), est_rows=8000]
+                        ProjectionExec: id  [unknown(4), est_rows=7995]
+                          FilterExec: (v > 10)  [unknown(4), est_rows=7995]
+                            FileScanExec: t (parquet, 4 partitions) columns=[id, v] pruning=[(v > 10)]  [unknown(4), est_rows=8000]
                 """);
     }
 
