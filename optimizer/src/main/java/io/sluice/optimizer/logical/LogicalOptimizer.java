@@ -70,7 +70,8 @@ public final class LogicalOptimizer {
      * then remove trivial nodes, merge filters, factor what every branch of an OR shares (a join key
      * in each branch stands alone), derive from an OR over a join's two sides what each side's rows
      * must satisfy, push filters (pushing can expose join equalities, which then
-     * become keys), reorder inner joins once their predicates are keys ({@code joinReorder},
+     * become keys), sink semi and anti joins into the input of an inner join they filter, reorder
+     * inner joins once their predicates are keys ({@code joinReorder},
      * {@code sluice.optimizer.join-reorder}; exhaustive up to {@code dpLimit} relations,
      * {@code sluice.optimizer.join-reorder.dp-limit}), merge projections, push limits, and prune
      * columns last, once the shape is settled.
@@ -84,7 +85,8 @@ public final class LogicalOptimizer {
                 new FactorCommonDisjuncts(),
                 new InferSidePredicatesFromDisjunctions(),
                 new PushDownFilter(),
-                new ExtractEquijoinPredicate()));
+                new ExtractEquijoinPredicate(),
+                new PushSemiJoinBelowJoin()));
         if (joinReorder) {
             rules.add(new ReorderJoins(dpLimit));
         }

@@ -99,32 +99,35 @@ public final class PruneColumns implements LogicalRule {
         LogicalPlan out = pruned == input ? plan : plan.withNewChildren(List.of(pruned));
         if (plan instanceof Filter && !parentNarrows && needs != null && needs.size() > required.size()
                 && !(input instanceof Join)) {
-            return projectRequired(out, required);
+            return projectRequired(out, plan.schema(), required);
         }
         return out;
     }
 
     /**
-     * {@code plan} narrowed to its {@code required} columns by a projection, so that the columns only
+     * {@code pruned} (the pruned form of a node whose output was {@code original}) narrowed to
+     * the {@code required} positions of {@code original} by a projection, so that the columns only
      * a filter reads are dropped before a parent that carries its input's columns (a join, a
      * shuffle) copies them. Left alone when no column is required (count(*) needs the rows) or a name
      * is ambiguous. A filter right above a join is left alone too: join reordering sees filters
      * between joins, not projections.
      */
-    private static LogicalPlan projectRequired(LogicalPlan plan, TreeSet<Integer> required) {
-        Schema schema = plan.schema();
+    private static LogicalPlan projectRequired(LogicalPlan pruned, Schema original, TreeSet<Integer> required) {
         if (required.isEmpty()) {
-            return plan;
+            return pruned;
         }
+        // positions are the unpruned node's; the pruned one may have lost columns, so go by name
+        Schema schema = pruned.schema();
         List<Expr> columns = new ArrayList<>(required.size());
         for (int i : required) {
-            String name = schema.field(i).name();
-            if (schema.indexOf(name) != i || schema.names().lastIndexOf(name) != i) {
-                return plan;
+            String name = original.field(i).name();
+            int at = schema.indexOf(name);
+            if (at < 0 || schema.names().lastIndexOf(name) != at) {
+                return pruned;
             }
             columns.add(new Column(name));
         }
-        return new Projection(plan, columns);
+        return columns.size() == schema.size() ? pruned : new Projection(pruned, columns);
     }
 
     private static LogicalPlan pruneScan(TableScan scan, TreeSet<Integer> required) {

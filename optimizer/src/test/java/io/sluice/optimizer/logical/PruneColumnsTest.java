@@ -178,27 +178,28 @@ class PruneColumnsTest {
 
     @Test
     void aColumnOnlyAFilterReadsIsDroppedAboveTheFilter() {
-        // TPC-H q13's shape: the right side's comment column is read by its filter, not by the join's parent
-        LogicalPlan filtered = new SubqueryAlias(new Filter(new TableScan(RuleTesting.U),
-                op(BinaryOp.GT, col("x"), new io.sluice.plan.expr.Literal(1.0, io.sluice.plan.types.DataType.FLOAT64))), "u");
-        Join left = new Join(T, filtered, JoinType.LEFT, List.of(col("t.k")), List.of(col("u.k")), null);
-        assertRewrite(rule, new Projection(left, List.of(col("t.v"), col("u.a"))), """
-                Projection: t.v, u.a
-                  Join: LEFT keys=[t.k = u.k]
-                    SubqueryAlias: t
-                      TableScan: t
+        // TPC-H q13's shape: a column of the right side is read by its filter, not by the join's parent;
+        // the scan below narrows too, so the needed columns sit at other positions than before
+        LogicalPlan filtered = new SubqueryAlias(new Filter(new TableScan(RuleTesting.T),
+                op(BinaryOp.EQ, col("flag"), new io.sluice.plan.expr.Literal(true, io.sluice.plan.types.DataType.BOOL))), "w");
+        Join left = new Join(U, filtered, JoinType.LEFT, List.of(col("u.k")), List.of(col("w.k")), null);
+        assertRewrite(rule, new Projection(left, List.of(col("u.a"), col("w.d"))), """
+                Projection: u.a, w.d
+                  Join: LEFT keys=[u.k = w.k]
                     SubqueryAlias: u
-                      Filter: (x > 1.0)
-                        TableScan: u
+                      TableScan: u
+                    SubqueryAlias: w
+                      Filter: (flag = true)
+                        TableScan: t
                 """, """
-                Projection: t.v, u.a
-                  Join: LEFT keys=[t.k = u.k]
-                    SubqueryAlias: t
-                      TableScan: t projection=[k, v]
+                Projection: u.a, w.d
+                  Join: LEFT keys=[u.k = w.k]
                     SubqueryAlias: u
-                      Projection: k, a
-                        Filter: (x > 1.0)
-                          TableScan: u
+                      TableScan: u projection=[k, a]
+                    SubqueryAlias: w
+                      Projection: k, d
+                        Filter: (flag = true)
+                          TableScan: t projection=[k, d, flag]
                 """);
     }
 
