@@ -3,7 +3,6 @@ package io.sluice.plan.expr;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Temporal;
 import io.sluice.plan.types.DataType;
@@ -19,7 +18,7 @@ import java.util.List;
  * and days stays a DATE (DuckDB gives a TIMESTAMP at midnight, which compares equal); a date plus
  * hours, minutes or seconds becomes a TIMESTAMP; a timestamp stays one. NULL stays NULL.
  */
-public record AddInterval(Expr input, int months, int days, long micros) implements Expr {
+public record AddInterval(Expr input, int months, int days, long micros) implements OfChildValues {
     public AddInterval {
         requireNonNull(input, "input is null");
     }
@@ -49,9 +48,8 @@ public record AddInterval(Expr input, int months, int days, long micros) impleme
     }
 
     @Override
-    public Col evaluate(Batch batch) {
-        Col c = input.evaluate(batch);
-        DataType out = type(batch.schema());
+    public Col apply(List<Col> children, DataType out) {
+        Col c = children.get(0);
         if (c.type.kind() == Kind.NULL) {
             return Col.allNull(out, c.length);
         }

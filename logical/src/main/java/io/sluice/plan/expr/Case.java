@@ -12,6 +12,7 @@ import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * {@code CASE WHEN c1 THEN r1 ... ELSE e END}: each row takes the result of its first true
@@ -76,8 +77,17 @@ public record Case(List<Expr> conditions, List<Expr> results, Expr otherwise) im
 
     @Override
     public Col evaluate(Batch batch) {
-        DataType type = type(batch.schema());
-        int n = batch.rowCount();
+        return choose(batch.rowCount(), type(batch.schema()), b -> conditions.get(b).evaluate(batch),
+                b -> (b == conditions.size() ? otherwise : results.get(b)).evaluate(batch));
+    }
+
+    /**
+     * The CASE over {@code n} rows with result {@code type}: {@code condition.apply(b)} gives the
+     * b-th condition's values and {@code result.apply(b)} the b-th result's ({@code b} = the number
+     * of conditions for ELSE). Each is asked at most once, a result only if some row picks it; so
+     * logical and bound evaluation share this.
+     */
+    public Col choose(int n, DataType type, IntFunction<Col> condition, IntFunction<Col> result) {
         if (type.kind() == Kind.NULL) {
             return Col.allNull(type, n);
         }
@@ -85,7 +95,7 @@ public record Case(List<Expr> conditions, List<Expr> results, Expr otherwise) im
         int[] pick = new int[n];
         Arrays.fill(pick, branches); // the ELSE branch
         for (int b = branches - 1; b >= 0; b--) { // last to first, so the first true condition wins
-            Col c = conditions.get(b).evaluate(batch);
+            Col c = condition.apply(b);
             if (c.type.kind() == Kind.NULL) {
                 continue;
             }
@@ -99,8 +109,7 @@ public record Case(List<Expr> conditions, List<Expr> results, Expr otherwise) im
         for (int row = 0; row < n; row++) {
             int b = pick[row];
             if (values[b] == null) {
-                Expr e = b == branches ? otherwise : results.get(b);
-                values[b] = Kernels.cast(e.evaluate(batch), type);
+                values[b] = Kernels.cast(result.apply(b), type);
             }
         }
         if (type.isWideDecimal() && anyWide(values)) {

@@ -3,7 +3,6 @@ package io.sluice.plan.expr;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Temporal;
 import io.sluice.plan.exec.Temporal.TruncUnit;
@@ -19,7 +18,7 @@ import java.util.Locale;
  * coarser stays a DATE (DuckDB gives a TIMESTAMP at midnight, which compares equal); a TIMESTAMP, or
  * a DATE truncated finer, gives a TIMESTAMP. NULL gives NULL.
  */
-public record DateTrunc(TruncUnit unit, Expr input) implements Expr {
+public record DateTrunc(TruncUnit unit, Expr input) implements OfChildValues {
     public DateTrunc {
         requireNonNull(unit, "unit is null");
         requireNonNull(input, "input is null");
@@ -59,9 +58,8 @@ public record DateTrunc(TruncUnit unit, Expr input) implements Expr {
     }
 
     @Override
-    public Col evaluate(Batch batch) {
-        Col c = input.evaluate(batch);
-        DataType out = type(batch.schema());
+    public Col apply(List<Col> children, DataType out) {
+        Col c = children.get(0);
         if (c.type.kind() == Kind.NULL) {
             return Col.allNull(out, c.length);
         }

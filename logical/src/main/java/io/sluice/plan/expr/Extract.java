@@ -3,7 +3,6 @@ package io.sluice.plan.expr;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Temporal;
 import io.sluice.plan.types.DataType;
@@ -18,7 +17,7 @@ import java.util.Locale;
  * {@code week} is the ISO week, {@code second} the whole seconds; a date's time fields are 0. NULL
  * gives NULL.
  */
-public record Extract(Field field, Expr input) implements Expr {
+public record Extract(Field field, Expr input) implements OfChildValues {
     /** The parts that can be extracted. */
     public enum Field {
         YEAR, QUARTER, MONTH, WEEK, DAY, DOW, ISODOW, DOY, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND,
@@ -75,8 +74,8 @@ public record Extract(Field field, Expr input) implements Expr {
     }
 
     @Override
-    public Col evaluate(Batch batch) {
-        Col c = input.evaluate(batch);
+    public Col apply(List<Col> children, DataType type) {
+        Col c = children.get(0);
         if (c.type.kind() == Kind.NULL) {
             return Col.allNull(field == Field.EPOCH ? DataType.FLOAT64 : DataType.INT64, c.length);
         }

@@ -3,7 +3,6 @@ package io.sluice.plan.expr;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.ValueFormat;
 import io.sluice.plan.types.DataType;
@@ -19,7 +18,7 @@ import java.util.Locale;
  * characters (code points) from 1, {@code round} rounds half away from zero. Evaluated row by row
  * over a batch.
  */
-public record ScalarFunction(Function function, List<Expr> args) implements Expr {
+public record ScalarFunction(Function function, List<Expr> args) implements OfChildValues {
     /** The functions, each with its SQL name and how many arguments it takes. */
     public enum Function {
         UPPER("upper", 1, 1), LOWER("lower", 1, 1), TRIM("trim", 1, 1), LTRIM("ltrim", 1, 1), RTRIM("rtrim", 1, 1),
@@ -128,13 +127,8 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
     }
 
     @Override
-    public Col evaluate(Batch batch) {
-        List<Col> cols = new ArrayList<>();
-        for (Expr a : args) {
-            cols.add(a.evaluate(batch));
-        }
+    public Col apply(List<Col> cols, DataType out) {
         int n = cols.get(0).length;
-        DataType out = type(batch.schema());
         Col result = Col.allocate(out, n, true);
         for (int row = 0; row < n; row++) {
             boolean anyNull = false;

@@ -2,12 +2,14 @@ package io.sluice.plan.physical.expr;
 
 import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Binary;
+import io.sluice.plan.expr.Case;
 import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Cast;
 import io.sluice.plan.expr.Column;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Like;
 import io.sluice.plan.expr.Literal;
+import io.sluice.plan.expr.OfChildValues;
 import io.sluice.plan.expr.Substring;
 import io.sluice.plan.expr.Unary;
 import io.sluice.plan.types.DataType;
@@ -19,8 +21,9 @@ import java.util.List;
  * Turns a logical expression and the schema of the batches it will see into a {@link PhysicalExpr}:
  * column names become positions, constants become scalars, result types are computed once,
  * {@code LIKE} patterns are compiled once. Columns, constants, arithmetic, comparisons, AND/OR,
- * NOT/negation/IS NULL, CAST, LIKE and substring have physical forms; any other node (CASE,
- * functions, date parts, user functions, ...) is kept whole as its logical expression
+ * NOT/negation/IS NULL, CAST, LIKE, substring and CASE have physical forms; functions, date parts
+ * and date arithmetic ({@link OfChildValues}) bind their children and share the logical node's
+ * computation; any other node (user functions, subqueries, ...) is kept whole as its logical expression
  * ({@link LogicalExprAdapter}), which evaluates exactly as before. So is a node that does not type
  * against the schema: it fails, if it does, where it failed before, at evaluation.
  */
@@ -60,9 +63,18 @@ public final class ExprBinder {
         if (expr instanceof Substring s) {
             return new SubstringExpr(bind(s.input(), input), s.start(), s.length());
         }
+        if (expr instanceof Case c) {
+            List<PhysicalExpr> results = bindAll(c.results(), input);
+            results.add(bind(c.otherwise(), input));
+            return new CaseExpr(c, bindAll(c.conditions(), input), results, type);
+        }
+        if (expr instanceof OfChildValues f) {
+            return new ChildValuesExpr(f, bindAll(f.children(), input), type);
+        }
         return new LogicalExprAdapter(expr, type);
     }
 
+    /** The bound expressions, in a list the caller may extend. */
     public static List<PhysicalExpr> bindAll(List<? extends Expr> exprs, Schema input) {
         List<PhysicalExpr> out = new ArrayList<>(exprs.size());
         for (Expr e : exprs) {

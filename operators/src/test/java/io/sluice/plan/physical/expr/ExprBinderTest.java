@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Int128;
+import io.sluice.plan.expr.AddInterval;
 import io.sluice.plan.expr.Alias;
 import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Case;
 import io.sluice.plan.expr.Cast;
 import io.sluice.plan.expr.Column;
+import io.sluice.plan.expr.DateTrunc;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.Extract;
 import io.sluice.plan.expr.Like;
 import io.sluice.plan.expr.Literal;
 import io.sluice.plan.expr.ScalarFunction;
@@ -164,8 +167,46 @@ class ExprBinderTest {
         out.add(new Case(List.of(new Binary(BinaryOp.LT, new Column("i"), Literal.of(0))), List.of(new Column("m")),
                 Literal.ofDecimal(new BigDecimal("1.5"))));
         out.add(new ScalarFunction(ScalarFunction.Function.UPPER, List.of(s)));
+        // CASE with several branches, string and NULL results, no ELSE, constant conditions
+        out.add(new Case(List.of(new Binary(BinaryOp.EQ, s, Literal.of("MAIL")), new Column("b"),
+                new Binary(BinaryOp.GT, new Column("d"), Literal.of(0.1))), List.of(Literal.of("m"), s, new Literal(null, DataType.UTF8)),
+                new Literal(null, DataType.UTF8)));
+        out.add(new Case(List.of(Literal.of(true)), List.of(new Column("i")), new Column("l")));
+        out.add(new Case(List.of(new Literal(null, DataType.BOOL), new Column("b")), List.of(new Column("w"), new Column("m")),
+                Literal.ofDecimal(new BigDecimal("2.345"))));
+        // every function on each column and constant that it types with
+        List<Expr> args = new ArrayList<>();
+        SCHEMA.fields().forEach(f -> args.add(new Column(f.name())));
+        args.addAll(List.of(Literal.of("ö"), Literal.of(2), Literal.of("k"), new Literal(null, DataType.UTF8)));
+        for (ScalarFunction.Function f : ScalarFunction.Function.values()) {
+            for (Expr a : args) {
+                addIfValid(out, () -> new ScalarFunction(f, List.of(a)));
+                for (Expr b : args) {
+                    addIfValid(out, () -> new ScalarFunction(f, List.of(a, b)));
+                    addIfValid(out, () -> new ScalarFunction(f, List.of(a, b, s)));
+                }
+            }
+        }
+        for (Extract.Field field : Extract.Field.values()) {
+            out.add(new Extract(field, new Column("t")));
+        }
+        for (io.sluice.plan.exec.Temporal.TruncUnit unit : io.sluice.plan.exec.Temporal.TruncUnit.values()) {
+            out.add(new DateTrunc(unit, new Column("t")));
+        }
+        out.add(new AddInterval(new Column("t"), 3, 0, 0));
+        out.add(new AddInterval(new Column("t"), 0, -40, 0));
+        out.add(new Binary(BinaryOp.GT, new Extract(Extract.Field.YEAR, new AddInterval(new Column("t"), 12, 0, 0)), Literal.of(1994)));
         out.add(new Binary(BinaryOp.EQ, new ScalarFunction(ScalarFunction.Function.LOWER, List.of(s)), Literal.of("mail")));
         return out;
+    }
+
+    /** Adds the expression unless its constructor rejects it (a wrong number of arguments). */
+    private static void addIfValid(List<Expr> out, java.util.function.Supplier<Expr> expr) {
+        try {
+            out.add(expr.get());
+        } catch (RuntimeException rejected) {
+            // not an expression SQL could produce
+        }
     }
 
     @Test
@@ -246,7 +287,11 @@ class ExprBinderTest {
                 Literal.of(1.5)), Literal.of(1.0)), "e3"), SCHEMA).toString()).isEqualTo("((d#2 * 1.5) + 1.0)");
         assertThat(ExprBinder.bind(new Substring(new Column("s"), 5, 3L), SCHEMA)).isInstanceOf(SubstringExpr.class);
         assertThat(ExprBinder.bind(new ScalarFunction(ScalarFunction.Function.UPPER, List.of(new Column("s"))), SCHEMA))
-                .isInstanceOf(LogicalExprAdapter.class);
+                .isInstanceOf(ChildValuesExpr.class);
+        assertThat(ExprBinder.bind(new Extract(Extract.Field.YEAR, new Column("t")), SCHEMA).toString())
+                .isEqualTo("Extract[t#7]");
+        assertThat(ExprBinder.bind(new Case(List.of(new Column("b")), List.of(new Column("i")), Literal.of(0)), SCHEMA))
+                .isInstanceOf(CaseExpr.class);
         assertThat(ExprBinder.bind(new Column("nope"), SCHEMA)).isInstanceOf(LogicalExprAdapter.class);
     }
 
