@@ -5,6 +5,7 @@ import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.KeyOrder;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.physical.expr.BoundExprs;
 import java.util.List;
 
 /**
@@ -19,6 +20,7 @@ import java.util.List;
 final class MergeSide {
     private final BatchStream stream;
     private final List<Expr> keys;
+    private BoundExprs bound; // bound to the first batch's schema
     Col[] columns;
     Col[] keyColumns;
     int rows;
@@ -78,9 +80,12 @@ final class MergeSide {
                 if (batch.rowCount() == 0) {
                     continue;
                 }
+                if (bound == null) {
+                    bound = new BoundExprs(keys, batch.schema());
+                }
                 Col[] newKeys = new Col[keys.size()];
                 for (int k = 0; k < newKeys.length; k++) {
-                    newKeys[k] = keys.get(k).evaluate(batch);
+                    newKeys[k] = bound.evaluate(k, batch);
                 }
                 columns = append(columns, batch.columns());
                 keyColumns = append(keyColumns, newKeys);

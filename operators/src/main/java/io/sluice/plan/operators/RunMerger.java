@@ -9,6 +9,7 @@ import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.memory.SpillRun;
 import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.types.Schema;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,6 +23,7 @@ import java.util.List;
 final class RunMerger implements BatchStream {
     private final Schema schema;
     private final List<SortKey> keys;
+    private final BoundExprs keyExprs;
     private final KeyOrder order;
     private final TaskContext context;
     private final MemoryReservation reservation;
@@ -36,6 +38,7 @@ final class RunMerger implements BatchStream {
     RunMerger(Schema schema, List<SortKey> keys, List<Path> runs, TaskContext context, MemoryReservation reservation) {
         this.schema = schema;
         this.keys = keys;
+        this.keyExprs = new BoundExprs(keys.stream().map(SortKey::expr).toList(), schema);
         this.order = new KeyOrder(keys);
         this.context = context;
         this.reservation = reservation;
@@ -85,7 +88,7 @@ final class RunMerger implements BatchStream {
         Col[] k = new Col[keys.size()];
         try (Batch batch = Batch.of(schema, next, rows, context.allocator())) {
             for (int i = 0; i < k.length; i++) {
-                k[i] = keys.get(i).expr().evaluate(batch);
+                k[i] = keyExprs.evaluate(i, batch);
             }
         }
         long bytes = HeapSize.of(next) + HeapSize.of(k);

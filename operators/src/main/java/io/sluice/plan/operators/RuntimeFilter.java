@@ -8,6 +8,7 @@ import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Literal;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Schema;
 import java.util.List;
@@ -87,10 +88,10 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
                 keys + other.keys);
     }
 
-    private static Col[] evaluate(List<Expr> keys, Batch batch) {
+    private static Col[] evaluate(BoundExprs keys, Batch batch) {
         Col[] cols = new Col[keys.size()];
         for (int k = 0; k < cols.length; k++) {
-            cols[k] = keys.get(k).evaluate(batch);
+            cols[k] = keys.evaluate(k, batch);
         }
         return cols;
     }
@@ -130,7 +131,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
      * The rows of {@code batch} whose key may be in the build side, as indexes into {@code selected};
      * returns how many.
      */
-    int select(List<Expr> probeKeys, Batch batch, int[] selected) {
+    int select(BoundExprs probeKeys, Batch batch, int[] selected) {
         int rows = batch.rowCount();
         if (keys == 0) {
             return 0;
@@ -187,6 +188,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
     /** One task's partial filter, filled batch by batch; not thread-safe. */
     static final class Builder {
         private final List<Expr> keys;
+        private BoundExprs bound; // bound to the first batch's schema
         private final long[] bits;
         private boolean ranged;
         private long min = Long.MAX_VALUE;
@@ -209,7 +211,10 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
 
         void add(Batch batch) {
             int rows = batch.rowCount();
-            Col[] cols = evaluate(keys, batch);
+            if (bound == null) {
+                bound = new BoundExprs(keys, batch.schema());
+            }
+            Col[] cols = evaluate(bound, batch);
             ranged &= cols.length == 1 && cols[0].longs != null;
             boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
             long[] hashes = hash(cols, rows);

@@ -9,6 +9,7 @@ import io.sluice.plan.physical.CardinalityEffect;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.physical.RowSubsetExec;
+import io.sluice.plan.physical.expr.BoundExprs;
 import java.util.List;
 
 /**
@@ -86,6 +87,7 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
         if (filter == null) {
             return in;
         }
+        BoundExprs probeKeys = new BoundExprs(keys, input.schema());
         return new BatchStream() {
             private int[] selected = new int[0];
 
@@ -98,7 +100,7 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
                         if (selected.length < rows) {
                             selected = new int[rows];
                         }
-                        int count = filter.select(keys, batch, selected);
+                        int count = filter.select(probeKeys, batch, selected);
                         if (count == rows) {
                             Batch pass = batch;
                             batch = null;

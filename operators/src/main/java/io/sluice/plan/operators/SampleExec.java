@@ -12,6 +12,7 @@ import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Field;
 import io.sluice.plan.types.Schema;
@@ -183,6 +184,7 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, i
     /** Input partition {@code partition}'s sample: the key columns, then each row's weight. */
     private Col[] sample(int partition, TaskContext context) {
         Reservoir reservoir = new Reservoir(schema(), maxRows, new SplittableRandom(SEED ^ (partition * 0x9E3779B97F4A7C15L)));
+        BoundExprs keyExprs = new BoundExprs(keys.stream().map(SortKey::expr).toList(), input.schema());
         try (BatchStream in = input.execute(partition, context)) {
             Batch next;
             while ((next = in.next()) != null) {
@@ -190,7 +192,7 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, i
                     if (batch.rowCount() > 0) {
                         Col[] values = new Col[keys.size()];
                         for (int k = 0; k < values.length; k++) {
-                            values[k] = keys.get(k).expr().evaluate(batch);
+                            values[k] = keyExprs.evaluate(k, batch);
                         }
                         reservoir.offer(values, batch.rowCount());
                     }

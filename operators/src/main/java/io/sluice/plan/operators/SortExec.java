@@ -17,6 +17,7 @@ import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.Partitioning;
 import io.sluice.plan.physical.PlanProperties;
 import io.sluice.plan.physical.TaskContext;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.types.Schema;
 import java.util.List;
 import java.util.Optional;
@@ -186,20 +187,21 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
 
     /** Reads the partition, handing each batch's columns and sort keys to {@code consumer}; closes the input. */
     private void forEachBatch(int partition, TaskContext context, BatchConsumer consumer) {
+        BoundExprs keyExprs = new BoundExprs(keys.stream().map(SortKey::expr).toList(), input.schema());
         try (BatchStream in = input.execute(partition, context)) {
             Batch batch;
             while ((batch = in.next()) != null) {
                 try (Batch b = batch) {
-                    consumer.accept(b.columns(), evaluateKeys(b), b.rowCount());
+                    consumer.accept(b.columns(), evaluateKeys(keyExprs, b), b.rowCount());
                 }
             }
         }
     }
 
-    private Col[] evaluateKeys(Batch batch) {
-        Col[] out = new Col[keys.size()];
+    private static Col[] evaluateKeys(BoundExprs keyExprs, Batch batch) {
+        Col[] out = new Col[keyExprs.size()];
         for (int i = 0; i < out.length; i++) {
-            out[i] = keys.get(i).expr().evaluate(batch);
+            out[i] = keyExprs.evaluate(i, batch);
         }
         return out;
     }
