@@ -80,8 +80,9 @@ import java.util.List;
  * NULL-filled.
  *
  * <p>Memory: build rows live on the heap as unpacked columns, under a reservation of the task's
- * memory (a shared broadcast table: of the worker's memory, once, for as long as it is kept); a build side that does not fit goes to disk with the probe side, split by key hash, and
- * the partitions are joined one by one ({@link GraceHashJoin}); Arrow memory is held only for the
+ * memory (a shared broadcast table: of the worker's memory, once, for as long as it is kept); a
+ * build side that does not fit goes to disk with the probe side, split by key hash, and the
+ * partitions are joined one by one ({@link GraceHashJoin}); Arrow memory is held only for the
  * batches handed to the caller.
  */
 public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
