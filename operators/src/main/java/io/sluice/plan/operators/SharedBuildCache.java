@@ -35,7 +35,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>Lifetime: each task holds a {@link Lease} while it probes; the table stays while any lease is
  * open, and after the last one it stays for the stage's later tasks on this worker until the job
  * ends ({@link #stagesEnded}, on the coordinator's removal of the job's shuffles), when its memory
- * goes back to the budget. A table whose stage has already ended is freed with its last lease.
+ * goes back to the budget. A table whose stage has already ended is freed with its last lease. A
+ * table no task has used for {@code idleEviction} ({@link #DEFAULT_IDLE_EVICTION}) is dropped too (on the next acquire), so a
+ * job's end the worker never heard of does not hold its memory until the worker stops.
  * The tables are heap arrays, read-only once built, so tasks probe one at the same time without
  * copies and nothing needs closing but the reservation.
  *
@@ -50,10 +52,13 @@ public final class SharedBuildCache {
     public static final Duration DEFAULT_MAX_WAIT = Duration.ofMinutes(2);
     private static final int REMEMBERED_ENDED_STAGES = 10_000;
     private static final long POLL_MILLIS = 50;
+    /** How long a table no task uses is kept without its job's end being heard of, by default. */
+    public static final Duration DEFAULT_IDLE_EVICTION = Duration.ofMinutes(5);
     private static final Object NOT_SHARED = new Object();
 
     private final MemoryBudget budget;
     private final long maxWaitNanos;
+    private final long idleEvictionNanos;
     private final Map<Key, Entry> entries = new HashMap<>();
     private final Set<String> endedStages = new LinkedHashSet<>();
     private long builds;
@@ -64,11 +69,17 @@ public final class SharedBuildCache {
     }
 
     public SharedBuildCache(MemoryBudget budget, Duration maxWait) {
+        this(budget, maxWait, DEFAULT_IDLE_EVICTION);
+    }
+
+    public SharedBuildCache(MemoryBudget budget, Duration maxWait, Duration idleEviction) {
         this.budget = requireNonNull(budget, "budget is null");
-        if (maxWait.isNegative()) {
-            throw new IllegalArgumentException("maxWait must not be negative: " + maxWait);
+        if (maxWait.isNegative() || idleEviction.isNegative()) {
+            throw new IllegalArgumentException("maxWait and idleEviction must not be negative: " + maxWait + ", "
+                    + idleEviction);
         }
         this.maxWaitNanos = maxWait.toNanos();
+        this.idleEvictionNanos = idleEviction.toNanos();
     }
 
     /** Builds a table in the pool given; null when it does not fit (every task then builds its own). */
@@ -141,10 +152,32 @@ public final class SharedBuildCache {
         synchronized (this) {
             e.refs--;
             free = e.refs == 0 && e.evicted;
+            if (e.refs == 0) {
+                e.idleSince = System.nanoTime();
+            }
         }
         if (free) {
             e.pool.release();
         }
+    }
+
+    /**
+     * Drops the tables no task has used for {@code idleEviction} ({@link #DEFAULT_IDLE_EVICTION}): their job's end was never
+     * heard of (a worker that was thought lost and came back misses the coordinator's removal of
+     * the job's shuffles), so they would otherwise hold the worker's memory until it stops.
+     * Called under the lock on every acquire; returns the entries to free outside it.
+     */
+    private List<Entry> sweepIdle() {
+        List<Entry> free = new ArrayList<>();
+        long now = System.nanoTime();
+        entries.values().removeIf(e -> {
+            if (e.refs > 0 || !e.done.isDone() || now - e.idleSince < idleEvictionNanos) {
+                return false;
+            }
+            evict(e, free);
+            return true;
+        });
+        return free;
     }
 
     /** A build that threw: dropped, its memory freed, its waiters told to try again. */
@@ -166,6 +199,7 @@ public final class SharedBuildCache {
         final TaskMemoryPool pool;
         final CompletableFuture<Object> done = new CompletableFuture<>();
         int refs; // guarded by the cache
+        long idleSince = System.nanoTime(); // guarded by the cache: when refs last fell to 0
         boolean evicted; // guarded by the cache: out of the map, freed with its last lease
 
         Entry(Key key, TaskMemoryPool pool) {
@@ -223,10 +257,12 @@ public final class SharedBuildCache {
             while (System.nanoTime() - deadline < 0) {
                 Entry e;
                 boolean mine = false;
+                List<Entry> idle;
                 synchronized (SharedBuildCache.this) {
                     if (closed) {
                         return null;
                     }
+                    idle = sweepIdle();
                     e = entries.get(key);
                     if (e == null) {
                         e = new Entry(key, budget.newSharedPool("shared hash join build of " + stageId));
@@ -239,6 +275,7 @@ public final class SharedBuildCache {
                     }
                     e.refs++;
                 }
+                idle.forEach(stale -> stale.pool.release());
                 if (mine) {
                     return build(e, builder);
                 }
@@ -298,7 +335,7 @@ public final class SharedBuildCache {
                     return null;
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while waiting for a shared hash join build", interrupted);
+                    throw new io.sluice.plan.physical.TaskCancelledException("waiting for a shared hash join build");
                 }
             }
         }

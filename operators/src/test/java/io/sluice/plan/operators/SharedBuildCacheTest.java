@@ -220,6 +220,24 @@ class SharedBuildCacheTest extends OperatorTestBase {
         assertThat(budget.reserved()).isZero();
     }
 
+    /** A table nobody uses past the idle bound goes on the next acquire, though its job's end was never heard of. */
+    @Test
+    void anIdleTableWhoseJobEndWasNeverHeardOfIsDropped() {
+        SharedBuildCache sweeping = new SharedBuildCache(budget, Duration.ofSeconds(10), Duration.ZERO);
+        SharedBuildCache.Lease<String> lease = sweeping.forStage("job5-s1").acquire("t", () -> { }, pool -> {
+            pool.register("build", MemoryMetricsSink.NONE).grow(800);
+            return "table";
+        });
+        assertThat(budget.reserved()).isEqualTo(800);
+        lease.close();
+        assertThat(budget.reserved()).as("kept for the stage's later tasks").isEqualTo(800);
+        SharedBuildCache.Lease<String> other = sweeping.forStage("job6-s1").acquire("u", () -> { }, pool -> "other");
+        assertThat(budget.reserved()).as("the idle table of job5 is dropped").isZero();
+        assertThat(sweeping.size()).isEqualTo(1);
+        other.close();
+        sweeping.close();
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             if (!latch.await(10, TimeUnit.SECONDS)) {
