@@ -28,6 +28,15 @@ abstract class Accumulator {
         update(groups, rows, arg);
     }
 
+    /**
+     * Folds raw argument values read in place from their Arrow vector into their groups, as
+     * {@link #update(int[], int, Col)} would from the heap column; false (nothing done) when this
+     * accumulator does not read that form, and the caller passes the heap column instead.
+     */
+    boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+        return false;
+    }
+
     /** Folds partial states (as emitted by {@link #states}) into their groups. */
     abstract void merge(int[] groups, int rows, Col[] states);
 
@@ -122,6 +131,21 @@ abstract class Accumulator {
         }
 
         @Override
+        boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+            long validity = arg.validity;
+            if (star || validity == 0) {
+                for (int i = 0; i < rows; i++) {
+                    counts[groups[i]]++;
+                }
+            } else {
+                for (int i = 0; i < rows; i++) {
+                    counts[groups[i]] += InPlaceValues.isNull(validity, i) ? 0 : 1;
+                }
+            }
+            return true;
+        }
+
+        @Override
         void merge(int[] groups, int rows, Col[] states) {
             long[] partial = states[0].longs;
             for (int i = 0; i < rows; i++) {
@@ -187,6 +211,48 @@ abstract class Accumulator {
                 return;
             }
             add(groups, rows, arg, null);
+        }
+
+        /** Long-backed values of the sum's scale (a decimal of another scale is rescaled on the heap path). */
+        @Override
+        boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+            if (arg.doubles || arg.scale != sumType.scale()) {
+                return false;
+            }
+            long data = arg.data;
+            int shift = arg.shift;
+            long validity = arg.validity;
+            long[] sums = this.sums;
+            long[] counts = this.counts;
+            if (wide) {
+                long[] highs = this.highs;
+                for (int i = 0; i < rows; i++) {
+                    if (!InPlaceValues.isNull(validity, i)) {
+                        int g = groups[i];
+                        long v = InPlaceValues.longAt(data, shift, i);
+                        long low = sums[g];
+                        long sum = low + v;
+                        if (((low ^ sum) & (v ^ sum)) < 0) {
+                            highs[g] += v < 0 ? -1 : 1; // the long wrapped by 2^64
+                        }
+                        sums[g] = sum;
+                        counts[g]++;
+                    }
+                }
+                return true;
+            }
+            try {
+                for (int i = 0; i < rows; i++) {
+                    if (!InPlaceValues.isNull(validity, i)) {
+                        int g = groups[i];
+                        sums[g] = Math.addExact(sums[g], InPlaceValues.longAt(data, shift, i));
+                        counts[g]++;
+                    }
+                }
+            } catch (ArithmeticException e) {
+                throw overflow();
+            }
+            return true;
         }
 
         private void add(int[] groups, int rows, Col arg, long[] partialCounts) {
@@ -342,6 +408,25 @@ abstract class Accumulator {
             add(groups, rows, Kernels.toDoubles(arg), arg.nulls, null);
         }
 
+        @Override
+        boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+            if (!arg.doubles) {
+                return false;
+            }
+            long data = arg.data;
+            long validity = arg.validity;
+            double[] sums = this.sums;
+            long[] counts = this.counts;
+            for (int i = 0; i < rows; i++) {
+                if (!InPlaceValues.isNull(validity, i)) {
+                    int g = groups[i];
+                    sums[g] += InPlaceValues.doubleAt(data, i);
+                    counts[g]++;
+                }
+            }
+            return true;
+        }
+
         private void add(int[] groups, int rows, double[] values, boolean[] nulls, long[] partialCounts) {
             for (int i = 0; i < rows; i++) {
                 if (nulls == null || !nulls[i]) {
@@ -482,6 +567,44 @@ abstract class Accumulator {
                     }
                 }
             }
+        }
+
+        /** Doubles, or long-backed values of at most 18 digits (same type as the state: one scale). */
+        @Override
+        boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+            long data = arg.data;
+            long validity = arg.validity;
+            boolean[] seen = this.seen;
+            if (doubles != null && arg.doubles) {
+                double[] doubles = this.doubles;
+                for (int i = 0; i < rows; i++) {
+                    if (!InPlaceValues.isNull(validity, i)) {
+                        int g = groups[i];
+                        double v = InPlaceValues.doubleAt(data, i);
+                        if (!seen[g] || (min ? Double.compare(v, doubles[g]) < 0 : Double.compare(v, doubles[g]) > 0)) {
+                            doubles[g] = v;
+                            seen[g] = true;
+                        }
+                    }
+                }
+                return true;
+            }
+            if (longs == null || highs != null || arg.doubles) {
+                return false;
+            }
+            long[] longs = this.longs;
+            int shift = arg.shift;
+            for (int i = 0; i < rows; i++) {
+                if (!InPlaceValues.isNull(validity, i)) {
+                    int g = groups[i];
+                    long v = InPlaceValues.longAt(data, shift, i);
+                    if (!seen[g] || (min ? v < longs[g] : v > longs[g])) {
+                        longs[g] = v;
+                        seen[g] = true;
+                    }
+                }
+            }
+            return true;
         }
 
         private void updateWide(int[] groups, int rows, Col arg) {
