@@ -124,12 +124,33 @@ final class GroupTable {
         long data = key.data;
         int shift = key.shift;
         long validity = key.validity;
+        // probeLong's loop with the table in locals, reloaded only after a group is added
+        long[] table = inline;
+        int mask = (table.length >> 1) - 1;
         for (int r = 0; r < rows; r++) {
-            if (r % TOUCH_CHUNK == 0 && inline.length >= 2 * TOUCH_MIN_SLOTS) {
+            if (r % TOUCH_CHUNK == 0 && table.length >= 2 * TOUCH_MIN_SLOTS) {
                 touchInline(data, shift, r, Math.min(rows, r + TOUCH_CHUNK));
             }
-            ids[r] = InPlaceValues.isNull(validity, r) ? nullGroup(true)
-                    : probeLong(InPlaceValues.longAt(data, shift, r), true);
+            if (InPlaceValues.isNull(validity, r)) {
+                ids[r] = nullGroup(true);
+                continue;
+            }
+            long k = InPlaceValues.longAt(data, shift, r);
+            int slot = slotOf(mix(k), mask);
+            while (true) {
+                long id = table[2 * slot + 1];
+                if (id == 0) {
+                    ids[r] = addInline(k, slot);
+                    table = inline;
+                    mask = (table.length >> 1) - 1;
+                    break;
+                }
+                if (table[2 * slot] == k) {
+                    ids[r] = (int) id - 1;
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
         }
         return ids;
     }
@@ -255,22 +276,25 @@ final class GroupTable {
         while (true) {
             long id = table[2 * slot + 1];
             if (id == 0) {
-                if (!insert) {
-                    return -1;
-                }
-                int added = addLongGroup(key, false);
-                table[2 * slot] = key;
-                table[2 * slot + 1] = added + 1L;
-                if (groupCount * 2 > mask + 1) {
-                    rehashInline();
-                }
-                return added;
+                return insert ? addInline(key, slot) : -1;
             }
             if (table[2 * slot] == key) {
                 return (int) id - 1;
             }
             slot = (slot + 1) & mask;
         }
+    }
+
+    /** Adds a group for {@code key} at its free inline slot {@code slot}; the table may grow. */
+    private int addInline(long key, int slot) {
+        long[] table = inline;
+        int added = addLongGroup(key, false);
+        table[2 * slot] = key;
+        table[2 * slot + 1] = added + 1L;
+        if (groupCount * 2 > table.length >> 1) {
+            rehashInline();
+        }
+        return added;
     }
 
     private void rehashInline() {
