@@ -569,7 +569,16 @@ abstract class Accumulator {
             }
         }
 
-        /** Doubles, or long-backed values of at most 18 digits (same type as the state: one scale). */
+        /**
+         * Doubles, or long-backed values of at most 18 digits (same type as the state: one scale).
+         * Max over doubles and min and max over longs select without a branch, from states that
+         * start at the identity ({@link #ensureCapacity}): a branch for a group's first value, or
+         * for a new extreme, is taken almost only in a table's first batches, which run before
+         * the JIT profiles, so it would be compiled as never taken and deoptimize the loop at the
+         * next table. ({@code Math.max} over doubles orders as {@code Double.compare} does: NaN
+         * above all, -0.0 below 0.0; {@code Math.min} does not, NaN being its least, so min over
+         * doubles keeps the comparison.)
+         */
         @Override
         boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
             long data = arg.data;
@@ -577,11 +586,21 @@ abstract class Accumulator {
             boolean[] seen = this.seen;
             if (doubles != null && arg.doubles) {
                 double[] doubles = this.doubles;
+                if (!min) {
+                    for (int i = 0; i < rows; i++) {
+                        if (!InPlaceValues.isNull(validity, i)) {
+                            int g = groups[i];
+                            doubles[g] = Math.max(doubles[g], InPlaceValues.doubleAt(data, i));
+                            seen[g] = true;
+                        }
+                    }
+                    return true;
+                }
                 for (int i = 0; i < rows; i++) {
                     if (!InPlaceValues.isNull(validity, i)) {
                         int g = groups[i];
                         double v = InPlaceValues.doubleAt(data, i);
-                        if (!seen[g] || (min ? Double.compare(v, doubles[g]) < 0 : Double.compare(v, doubles[g]) > 0)) {
+                        if (!seen[g] || Double.compare(v, doubles[g]) < 0) {
                             doubles[g] = v;
                             seen[g] = true;
                         }
@@ -594,14 +613,18 @@ abstract class Accumulator {
             }
             long[] longs = this.longs;
             int shift = arg.shift;
+            long flip = min ? 0 : -1; // max: the order reversed, by taking v when current < v
             for (int i = 0; i < rows; i++) {
                 if (!InPlaceValues.isNull(validity, i)) {
                     int g = groups[i];
                     long v = InPlaceValues.longAt(data, shift, i);
-                    if (!seen[g] || (min ? v < longs[g] : v > longs[g])) {
-                        longs[g] = v;
-                        seen[g] = true;
-                    }
+                    long current = longs[g];
+                    long x = v ^ ((v ^ current) & flip); // min: v, max: current
+                    long y = current ^ ((v ^ current) & flip); // min: current, max: v
+                    long d = x - y;
+                    long take = (d ^ ((x ^ y) & (d ^ x))) >> 63; // all ones when x < y (Hacker's Delight 2-12)
+                    longs[g] = current ^ ((current ^ v) & take);
+                    seen[g] = true;
                 }
             }
             return true;
@@ -632,6 +655,7 @@ abstract class Accumulator {
         @Override
         void ensureCapacity(int groups) {
             if (seen.length < groups) {
+                int from = seen.length;
                 int size = grow(seen.length, groups);
                 seen = Arrays.copyOf(seen, size);
                 if (longs != null) longs = Arrays.copyOf(longs, size);
@@ -639,6 +663,13 @@ abstract class Accumulator {
                 if (doubles != null) doubles = Arrays.copyOf(doubles, size);
                 if (strings != null) strings = Arrays.copyOf(strings, size);
                 if (bools != null) bools = Arrays.copyOf(bools, size);
+                // a group's state starts at the identity of the in-place path's branch-free select
+                if (highs == null && longs != null) {
+                    Arrays.fill(longs, from, size, min ? Long.MAX_VALUE : Long.MIN_VALUE);
+                }
+                if (doubles != null && !min) {
+                    Arrays.fill(doubles, from, size, Double.NEGATIVE_INFINITY);
+                }
             }
         }
 

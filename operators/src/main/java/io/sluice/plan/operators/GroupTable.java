@@ -121,38 +121,62 @@ final class GroupTable {
         if (!singleLong || key.doubles) {
             throw new IllegalStateException("an in-place key needs a table of one long-backed key");
         }
+        if (findInPlace(key, rows, ids) != 0) {
+            addMissing(key, rows, ids);
+        }
+        return ids;
+    }
+
+    /**
+     * Looks up each row's key: its group id, or -1 when the table does not have it (yet); returns
+     * how many rows missed. The loop has no branch for a miss: a table's new groups mostly come in
+     * its first batch, which runs before the JIT profiles, so a branch for them would be compiled as
+     * never taken and deoptimize this loop at the next table's first batch. The branch on the
+     * result is the caller's, and {@link #addMissing} runs apart.
+     */
+    private int findInPlace(InPlaceValues key, int rows, int[] ids) {
         long data = key.data;
         int shift = key.shift;
         long validity = key.validity;
-        // probeLong's loop with the table in locals, reloaded only after a group is added
         long[] table = inline;
         int mask = (table.length >> 1) - 1;
+        boolean touch = table.length >= 2 * TOUCH_MIN_SLOTS;
+        int nullId = nullGroup;
+        int missing = 0;
         for (int r = 0; r < rows; r++) {
-            if (r % TOUCH_CHUNK == 0 && table.length >= 2 * TOUCH_MIN_SLOTS) {
+            if (touch && r % TOUCH_CHUNK == 0) {
                 touchInline(data, shift, r, Math.min(rows, r + TOUCH_CHUNK));
             }
             if (InPlaceValues.isNull(validity, r)) {
-                ids[r] = nullGroup(true);
+                ids[r] = nullId;
+                missing += nullId >>> 31;
                 continue;
             }
             long k = InPlaceValues.longAt(data, shift, r);
             int slot = slotOf(mix(k), mask);
+            long entry;
             while (true) {
-                long id = table[2 * slot + 1];
-                if (id == 0) {
-                    ids[r] = addInline(k, slot);
-                    table = inline;
-                    mask = (table.length >> 1) - 1;
-                    break;
-                }
-                if (table[2 * slot] == k) {
-                    ids[r] = (int) id - 1;
+                entry = table[2 * slot + 1];
+                long differ = table[2 * slot] ^ k;
+                // go on while the slot is taken by another key; stop at the key or an empty slot
+                if (((differ | -differ) & (entry | -entry)) >= 0) {
                     break;
                 }
                 slot = (slot + 1) & mask;
             }
+            ids[r] = (int) entry - 1; // -1 for an empty slot
+            missing += (int) ((entry - 1) >>> 63);
         }
-        return ids;
+        return missing;
+    }
+
+    /** Adds the groups of the rows {@link #findInPlace} missed ({@code ids[r] < 0}) and sets their ids. */
+    private void addMissing(InPlaceValues key, int rows, int[] ids) {
+        for (int r = 0; r < rows; r++) {
+            if (ids[r] < 0) {
+                ids[r] = key.isNull(r) ? nullGroup(true) : probeLong(key.longAt(r), true);
+            }
+        }
     }
 
     /**

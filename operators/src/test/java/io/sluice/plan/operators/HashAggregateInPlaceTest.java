@@ -59,7 +59,11 @@ class HashAggregateInPlaceTest extends OperatorTestBase {
                     double[] doubles = new double[n];
                     for (int i = 0; i < n; i++) {
                         nulls[i] = random.nextInt(6) == 0;
-                        doubles[i] = nulls[i] ? 1e300 * (i + 1) : random.nextInt(2000) / 8.0 - 125;
+                        // NaN (above every value in max and min) and both zeros now and then
+                        int pick = random.nextInt(60);
+                        double value = pick == 0 ? Double.NaN : pick == 1 ? -0.0 : pick == 2 ? 0.0
+                                : random.nextInt(2000) / 8.0 - 125;
+                        doubles[i] = nulls[i] ? 1e300 * (i + 1) : value;
                     }
                     cols[c] = Col.ofDoubles(doubles, nulls);
                     continue;
@@ -133,6 +137,24 @@ class HashAggregateInPlaceTest extends OperatorTestBase {
             assertThat(JoinTestSupport.sorted(support.runPartition(inPlace, 0, 512)))
                     .isEqualTo(JoinTestSupport.sorted(support.runPartition(onHeap, 0, 512)));
         }
+    }
+
+    @Test
+    void minAndMaxOfLongsAtTheirExtremesInPlaceMatchHeap() {
+        Schema schema = Schema.of(new Field("k", DataType.INT32), new Field("v", DataType.INT64));
+        long[] values = {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1, 1, Long.MAX_VALUE - 1, Long.MIN_VALUE + 1, 7};
+        long[] keys = {1, 1, 2, 2, 3, 3, 4, 4};
+        Col[] cols = {Col.ofLongs(DataType.INT32, keys, null), Col.ofLongs(DataType.INT64, values, null)};
+        Col[] reversed = {Col.ofLongs(DataType.INT32, keys, null), Col.ofLongs(DataType.INT64,
+                java.util.stream.LongStream.of(values).map(v -> ~v).toArray(), null)};
+        List<Expr> minMax = List.of(agg(AggregateFunction.MIN, "v", "lo"), agg(AggregateFunction.MAX, "v", "hi"));
+        List<Col[]> batches = List.of(cols, reversed);
+        MemorySourceExec heap = new MemorySourceExec(schema, List.of(batches), new Partitioning.Single(), List.of());
+        HashAggregateExec onHeap = HashAggregateExec.partial(heap, List.of(new Column("k")), minMax);
+        HashAggregateExec inPlace = HashAggregateExec.partial(heap.withArrowValuesUnderNulls(), List.of(new Column("k")), minMax);
+        List<List<Object>> expected = JoinTestSupport.sorted(support.runPartition(onHeap, 0, 512));
+        assertThat(expected).contains(List.of(1L, Long.MIN_VALUE, Long.MAX_VALUE));
+        assertThat(JoinTestSupport.sorted(support.runPartition(inPlace, 0, 512))).isEqualTo(expected);
     }
 
     @Test
