@@ -28,6 +28,15 @@ abstract class Accumulator {
         update(groups, rows, arg);
     }
 
+    /**
+     * Folds raw argument values read in place from their Arrow vector into their groups, as
+     * {@link #update(int[], int, Col)} would from the heap column; false (nothing done) when this
+     * accumulator does not read that form, and the caller passes the heap column instead.
+     */
+    boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+        return false;
+    }
+
     /** Folds partial states (as emitted by {@link #states}) into their groups. */
     abstract void merge(int[] groups, int rows, Col[] states);
 
@@ -122,6 +131,21 @@ abstract class Accumulator {
         }
 
         @Override
+        boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+            long validity = arg.validity;
+            if (star || validity == 0) {
+                for (int i = 0; i < rows; i++) {
+                    counts[groups[i]]++;
+                }
+            } else {
+                for (int i = 0; i < rows; i++) {
+                    counts[groups[i]] += InPlaceValues.isNull(validity, i) ? 0 : 1;
+                }
+            }
+            return true;
+        }
+
+        @Override
         void merge(int[] groups, int rows, Col[] states) {
             long[] partial = states[0].longs;
             for (int i = 0; i < rows; i++) {
@@ -187,6 +211,48 @@ abstract class Accumulator {
                 return;
             }
             add(groups, rows, arg, null);
+        }
+
+        /** Long-backed values of the sum's scale (a decimal of another scale is rescaled on the heap path). */
+        @Override
+        boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+            if (arg.doubles || arg.scale != sumType.scale()) {
+                return false;
+            }
+            long data = arg.data;
+            int shift = arg.shift;
+            long validity = arg.validity;
+            long[] sums = this.sums;
+            long[] counts = this.counts;
+            if (wide) {
+                long[] highs = this.highs;
+                for (int i = 0; i < rows; i++) {
+                    if (!InPlaceValues.isNull(validity, i)) {
+                        int g = groups[i];
+                        long v = InPlaceValues.longAt(data, shift, i);
+                        long low = sums[g];
+                        long sum = low + v;
+                        if (((low ^ sum) & (v ^ sum)) < 0) {
+                            highs[g] += v < 0 ? -1 : 1; // the long wrapped by 2^64
+                        }
+                        sums[g] = sum;
+                        counts[g]++;
+                    }
+                }
+                return true;
+            }
+            try {
+                for (int i = 0; i < rows; i++) {
+                    if (!InPlaceValues.isNull(validity, i)) {
+                        int g = groups[i];
+                        sums[g] = Math.addExact(sums[g], InPlaceValues.longAt(data, shift, i));
+                        counts[g]++;
+                    }
+                }
+            } catch (ArithmeticException e) {
+                throw overflow();
+            }
+            return true;
         }
 
         private void add(int[] groups, int rows, Col arg, long[] partialCounts) {
@@ -342,6 +408,25 @@ abstract class Accumulator {
             add(groups, rows, Kernels.toDoubles(arg), arg.nulls, null);
         }
 
+        @Override
+        boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+            if (!arg.doubles) {
+                return false;
+            }
+            long data = arg.data;
+            long validity = arg.validity;
+            double[] sums = this.sums;
+            long[] counts = this.counts;
+            for (int i = 0; i < rows; i++) {
+                if (!InPlaceValues.isNull(validity, i)) {
+                    int g = groups[i];
+                    sums[g] += InPlaceValues.doubleAt(data, i);
+                    counts[g]++;
+                }
+            }
+            return true;
+        }
+
         private void add(int[] groups, int rows, double[] values, boolean[] nulls, long[] partialCounts) {
             for (int i = 0; i < rows; i++) {
                 if (nulls == null || !nulls[i]) {
@@ -484,6 +569,67 @@ abstract class Accumulator {
             }
         }
 
+        /**
+         * Doubles, or long-backed values of at most 18 digits (same type as the state: one scale).
+         * Max over doubles and min and max over longs select without a branch, from states that
+         * start at the identity ({@link #ensureCapacity}): a branch for a group's first value, or
+         * for a new extreme, is taken almost only in a table's first batches, which run before
+         * the JIT profiles, so it would be compiled as never taken and deoptimize the loop at the
+         * next table. ({@code Math.max} over doubles orders as {@code Double.compare} does: NaN
+         * above all, -0.0 below 0.0; {@code Math.min} does not, NaN being its least, so min over
+         * doubles keeps the comparison.)
+         */
+        @Override
+        boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+            long data = arg.data;
+            long validity = arg.validity;
+            boolean[] seen = this.seen;
+            if (doubles != null && arg.doubles) {
+                double[] doubles = this.doubles;
+                if (!min) {
+                    for (int i = 0; i < rows; i++) {
+                        if (!InPlaceValues.isNull(validity, i)) {
+                            int g = groups[i];
+                            doubles[g] = Math.max(doubles[g], InPlaceValues.doubleAt(data, i));
+                            seen[g] = true;
+                        }
+                    }
+                    return true;
+                }
+                for (int i = 0; i < rows; i++) {
+                    if (!InPlaceValues.isNull(validity, i)) {
+                        int g = groups[i];
+                        double v = InPlaceValues.doubleAt(data, i);
+                        if (!seen[g] || Double.compare(v, doubles[g]) < 0) {
+                            doubles[g] = v;
+                            seen[g] = true;
+                        }
+                    }
+                }
+                return true;
+            }
+            if (longs == null || highs != null || arg.doubles) {
+                return false;
+            }
+            long[] longs = this.longs;
+            int shift = arg.shift;
+            long flip = min ? 0 : -1; // max: the order reversed, by taking v when current < v
+            for (int i = 0; i < rows; i++) {
+                if (!InPlaceValues.isNull(validity, i)) {
+                    int g = groups[i];
+                    long v = InPlaceValues.longAt(data, shift, i);
+                    long current = longs[g];
+                    long x = v ^ ((v ^ current) & flip); // min: v, max: current
+                    long y = current ^ ((v ^ current) & flip); // min: current, max: v
+                    long d = x - y;
+                    long take = (d ^ ((x ^ y) & (d ^ x))) >> 63; // all ones when x < y (Hacker's Delight 2-12)
+                    longs[g] = current ^ ((current ^ v) & take);
+                    seen[g] = true;
+                }
+            }
+            return true;
+        }
+
         private void updateWide(int[] groups, int rows, Col arg) {
             boolean[] nulls = arg.nulls;
             for (int i = 0; i < rows; i++) {
@@ -509,6 +655,7 @@ abstract class Accumulator {
         @Override
         void ensureCapacity(int groups) {
             if (seen.length < groups) {
+                int from = seen.length;
                 int size = grow(seen.length, groups);
                 seen = Arrays.copyOf(seen, size);
                 if (longs != null) longs = Arrays.copyOf(longs, size);
@@ -516,6 +663,13 @@ abstract class Accumulator {
                 if (doubles != null) doubles = Arrays.copyOf(doubles, size);
                 if (strings != null) strings = Arrays.copyOf(strings, size);
                 if (bools != null) bools = Arrays.copyOf(bools, size);
+                // a group's state starts at the identity of the in-place path's branch-free select
+                if (highs == null && longs != null) {
+                    Arrays.fill(longs, from, size, min ? Long.MAX_VALUE : Long.MIN_VALUE);
+                }
+                if (doubles != null && !min) {
+                    Arrays.fill(doubles, from, size, Double.NEGATIVE_INFINITY);
+                }
             }
         }
 

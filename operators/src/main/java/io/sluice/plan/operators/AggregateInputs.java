@@ -7,6 +7,7 @@ import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.physical.expr.BoundExprs;
+import io.sluice.plan.physical.expr.PhysicalExpr;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,11 +17,17 @@ import java.util.List;
  * What an aggregate evaluates per input batch, bound once per stream to the input's columns
  * ({@link BoundExprs}): its group keys, and in the partial phase each call's arguments (a final
  * phase merges state columns and evaluates no arguments). Not thread-safe: one per stream.
+ *
+ * <p>Also the stream's scratch arrays, reused batch after batch so that grouping a batch allocates
+ * nothing in proportion to its rows: the group ids of a batch's rows and the rows' hashes.
  */
 final class AggregateInputs {
     private final BoundExprs bound;
     private final int[] first; // per call: index of its argument in bound, or -1
     private final int[] second; // per call: index of its second argument in bound, or -1
+    private int[] ids = new int[0];
+    private long[] hashes = new long[0];
+    private int[] zeros = new int[0];
 
     /**
      * @param arguments per call its argument, or null (count(*)); {@code seconds} the same for a
@@ -56,6 +63,46 @@ final class AggregateInputs {
     /** Group key {@code i} as UTF-8 bytes when {@code batch} holds it so (an Arrow string column), else null. */
     Utf8Bytes keyBytes(int i, Batch batch) {
         return bound.utf8(i, batch);
+    }
+
+    /** Group key {@code i} read in place from {@code batch}'s Arrow vector, or null when it is not one {@link InPlaceValues} reads. */
+    InPlaceValues keyInPlace(int i, Batch batch) {
+        return inPlace(i, batch);
+    }
+
+    /** Call {@code i}'s argument read in place from {@code batch}'s Arrow vector, or null (none, or not one {@link InPlaceValues} reads). */
+    InPlaceValues argumentInPlace(int i, Batch batch) {
+        return first[i] < 0 ? null : inPlace(first[i], batch);
+    }
+
+    private InPlaceValues inPlace(int index, Batch batch) {
+        PhysicalExpr e = bound.expr(index, batch);
+        InPlaceValues values = InPlaceValues.of(e.arrowVector(batch), e.type());
+        return values == null || values.rows < batch.rowCount() ? null : values;
+    }
+
+    /** Scratch for the group ids of {@code rows} rows (any values). */
+    int[] ids(int rows) {
+        if (ids.length < rows) {
+            ids = new int[rows];
+        }
+        return ids;
+    }
+
+    /** Scratch for the hashes of {@code rows} rows (any values). */
+    long[] hashes(int rows) {
+        if (hashes.length < rows) {
+            hashes = new long[rows];
+        }
+        return hashes;
+    }
+
+    /** {@code rows} zeros: the group ids of a global aggregate's rows (never written). */
+    int[] zeros(int rows) {
+        if (zeros.length < rows) {
+            zeros = new int[rows];
+        }
+        return zeros;
     }
 
     /** Call {@code i}'s argument over {@code batch}, or null when it has none. */

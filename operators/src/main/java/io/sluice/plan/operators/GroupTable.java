@@ -50,7 +50,6 @@ final class GroupTable {
     private static final int TOUCH_CHUNK = 256;
     /** What the touch loops read, kept so that their loads are not dead code. */
     private long touched;
-    private final Col[] oneKey = new Col[1];
 
     GroupTable(DataType[] types) {
         this.types = types.clone();
@@ -97,7 +96,87 @@ final class GroupTable {
      * may be null): such a key is hashed and compared on its bytes and decoded only for a new group.
      */
     int[] groupIds(Col[] keyCols, Utf8Bytes[] utf8, int rows, boolean[] skip) {
-        return ids(keyCols, utf8, rows, skip, true);
+        return ids(keyCols, utf8, rows, skip, true, new int[rows], null);
+    }
+
+    /**
+     * As {@link #groupIds(Col[], Utf8Bytes[], int, boolean[])} without a skip mask, into the
+     * caller's arrays (an aggregate reuses them batch after batch): {@code ids} receives the group
+     * ids and {@code hashes} (at least {@code rows} long) is scratch for the row hashes. Returns {@code ids}.
+     */
+    int[] groupIds(Col[] keyCols, Utf8Bytes[] utf8, int rows, int[] ids, long[] hashes) {
+        return ids(keyCols, utf8, rows, null, true, ids, hashes);
+    }
+
+    /** Whether the table takes {@link #groupIds(InPlaceValues, int, int[])}: one long-backed key of at most 18 digits. */
+    boolean takesInPlaceKey() {
+        return singleLong;
+    }
+
+    /**
+     * The group id of each row of one long-backed key read in place from its Arrow vector, adding
+     * new groups as they appear, into {@code ids}; NULL rows meet in one group. Returns {@code ids}.
+     */
+    int[] groupIds(InPlaceValues key, int rows, int[] ids) {
+        if (!singleLong || key.doubles) {
+            throw new IllegalStateException("an in-place key needs a table of one long-backed key");
+        }
+        if (findInPlace(key, rows, ids) != 0) {
+            addMissing(key, rows, ids);
+        }
+        return ids;
+    }
+
+    /**
+     * Looks up each row's key: its group id, or -1 when the table does not have it (yet); returns
+     * how many rows missed. The loop has no branch for a miss: a table's new groups mostly come in
+     * its first batch, which runs before the JIT profiles, so a branch for them would be compiled as
+     * never taken and deoptimize this loop at the next table's first batch. The branch on the
+     * result is the caller's, and {@link #addMissing} runs apart.
+     */
+    private int findInPlace(InPlaceValues key, int rows, int[] ids) {
+        long data = key.data;
+        int shift = key.shift;
+        long validity = key.validity;
+        long[] table = inline;
+        int mask = (table.length >> 1) - 1;
+        boolean touch = table.length >= 2 * TOUCH_MIN_SLOTS;
+        int nullId = nullGroup;
+        int missing = 0;
+        for (int r = 0; r < rows; r++) {
+            if (touch && r % TOUCH_CHUNK == 0) {
+                touchInline(data, shift, r, Math.min(rows, r + TOUCH_CHUNK));
+            }
+            if (InPlaceValues.isNull(validity, r)) {
+                ids[r] = nullId;
+                missing += nullId >>> 31;
+                continue;
+            }
+            long k = InPlaceValues.longAt(data, shift, r);
+            int slot = slotOf(mix(k), mask);
+            long entry;
+            while (true) {
+                entry = table[2 * slot + 1];
+                long differ = table[2 * slot] ^ k;
+                // go on while the slot is taken by another key; stop at the key or an empty slot
+                if (((differ | -differ) & (entry | -entry)) >= 0) {
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+            ids[r] = (int) entry - 1; // -1 for an empty slot
+            missing += (int) ((entry - 1) >>> 63);
+        }
+        return missing;
+    }
+
+    /** Adds the groups of the rows {@link #findInPlace} missed ({@code ids[r] < 0}) and sets their ids. */
+    private void addMissing(InPlaceValues key, int rows, int[] ids) {
+        for (int r = 0; r < rows; r++) {
+            if (ids[r] < 0) {
+                ids[r] = key.isNull(r) ? nullGroup(true) : probeLong(key.longAt(r), true);
+            }
+        }
     }
 
     /**
@@ -106,16 +185,15 @@ final class GroupTable {
      * table's (an INT32 probe of an INT64 table), which hash and compare by value.
      */
     int[] find(Col[] keyCols, int rows, boolean[] skip) {
-        return ids(keyCols, null, rows, skip, false);
+        return ids(keyCols, null, rows, skip, false, new int[rows], null);
     }
 
-    /** {@link #groupIds} ({@code insert}) or {@link #find}. */
-    private int[] ids(Col[] keyCols, Utf8Bytes[] utf8, int rows, boolean[] skip, boolean insert) {
+    /** {@link #groupIds} ({@code insert}) or {@link #find}, into {@code ids}; {@code hashes} scratch, or null for a new array. */
+    private int[] ids(Col[] keyCols, Utf8Bytes[] utf8, int rows, boolean[] skip, boolean insert, int[] ids, long[] hashes) {
         if (singleLong) {
-            return singleLongIds(keyCols[0], rows, skip, insert);
+            return singleLongIds(keyCols[0], rows, skip, insert, ids);
         }
-        long[] hashes = hashRows(keyCols, utf8, rows);
-        int[] ids = new int[rows];
+        hashes = hashRows(keyCols, utf8, rows, hashes);
         long[] entries = slots.length >= TOUCH_MIN_SLOTS ? new long[TOUCH_CHUNK] : null;
         for (int r = 0; r < rows; r++) {
             if (entries != null && r % TOUCH_CHUNK == 0) {
@@ -147,10 +225,9 @@ final class GroupTable {
     }
 
     /** {@link #groupIds} or {@link #find} ({@code insert} false) on the inline table of one long key. */
-    private int[] singleLongIds(Col c, int rows, boolean[] skip, boolean insert) {
+    private int[] singleLongIds(Col c, int rows, boolean[] skip, boolean insert, int[] ids) {
         long[] values = c.longs;
         boolean[] nulls = c.nulls;
-        int[] ids = new int[rows];
         for (int r = 0; r < rows; r++) {
             if (values != null && r % TOUCH_CHUNK == 0 && inline.length >= 2 * TOUCH_MIN_SLOTS) {
                 touchInline(values, r, Math.min(rows, r + TOUCH_CHUNK));
@@ -158,24 +235,34 @@ final class GroupTable {
             if (skip != null && skip[r]) {
                 ids[r] = -1;
             } else if (nulls != null && nulls[r]) {
-                if (nullGroup < 0 && insert) {
-                    oneKey[0] = c;
-                    nullGroup = addGroup(oneKey, null, r, NULL_HASH);
-                    oneKey[0] = null;
-                }
-                ids[r] = nullGroup;
+                ids[r] = nullGroup(insert);
             } else if (values == null) {
                 // a probe key in 128-bit form (a wider decimal type than the table's): a value past a
                 // long matches no key here; the table's own keys never take this form
                 if (insert) {
                     throw new IllegalStateException("a 128-bit key cannot enter a table of long keys");
                 }
-                ids[r] = Int128.fitsLong(c.high(r), c.low(r)) ? probeLong(c, r, c.low(r), false) : -1;
+                ids[r] = Int128.fitsLong(c.high(r), c.low(r)) ? probeLong(c.low(r), false) : -1;
             } else {
-                ids[r] = probeLong(c, r, values[r], insert);
+                ids[r] = probeLong(values[r], insert);
             }
         }
         return ids;
+    }
+
+    /** The NULL key's group of a table of one long key: added on first use ({@code insert}), else -1 until then. */
+    private int nullGroup(boolean insert) {
+        if (nullGroup < 0 && insert) {
+            nullGroup = addLongGroup(0, true);
+        }
+        return nullGroup;
+    }
+
+    /** A new group of a table of one long key: its key, or NULL. */
+    private int addLongGroup(long key, boolean isNull) {
+        int id = groupCount++;
+        keys[0].appendLong(id, key, isNull);
+        return id;
     }
 
     /**
@@ -194,32 +281,44 @@ final class GroupTable {
         touched = any;
     }
 
+    /** {@link #touchInline(long[], int, int)} for keys read in place ({@link InPlaceValues}); a NULL's unspecified value only loads some slot. */
+    private void touchInline(long data, int shift, int from, int to) {
+        long[] table = inline;
+        int mask = (table.length >> 1) - 1;
+        long any = 0;
+        for (int r = from; r < to; r++) {
+            any += table[2 * slotOf(mix(InPlaceValues.longAt(data, shift, r)), mask) + 1];
+        }
+        touched = any;
+    }
+
     /** The group of one long key in the inline table; a new group ({@code insert}) or -1 when absent. */
-    private int probeLong(Col c, int row, long key, boolean insert) {
+    private int probeLong(long key, boolean insert) {
         long[] table = inline;
         int mask = (table.length >> 1) - 1;
         int slot = slotOf(mix(key), mask);
         while (true) {
             long id = table[2 * slot + 1];
             if (id == 0) {
-                if (!insert) {
-                    return -1;
-                }
-                oneKey[0] = c;
-                int added = addGroup(oneKey, null, row, 0);
-                oneKey[0] = null;
-                table[2 * slot] = key;
-                table[2 * slot + 1] = added + 1L;
-                if (groupCount * 2 > mask + 1) {
-                    rehashInline();
-                }
-                return added;
+                return insert ? addInline(key, slot) : -1;
             }
             if (table[2 * slot] == key) {
                 return (int) id - 1;
             }
             slot = (slot + 1) & mask;
         }
+    }
+
+    /** Adds a group for {@code key} at its free inline slot {@code slot}; the table may grow. */
+    private int addInline(long key, int slot) {
+        long[] table = inline;
+        int added = addLongGroup(key, false);
+        table[2 * slot] = key;
+        table[2 * slot + 1] = added + 1L;
+        if (groupCount * 2 > table.length >> 1) {
+            rehashInline();
+        }
+        return added;
     }
 
     private void rehashInline() {
@@ -256,13 +355,19 @@ final class GroupTable {
     }
 
     /** Per-row hashes of a batch of keys, one column at a time. */
-    private static long[] hashRows(Col[] keyCols, Utf8Bytes[] utf8, int rows) {
-        long[] hashes = new long[rows];
+    private static long[] hashRows(Col[] keyCols, Utf8Bytes[] utf8, int rows, long[] scratch) {
+        long[] hashes;
+        if (scratch == null) {
+            hashes = new long[rows];
+        } else {
+            hashes = scratch;
+            Arrays.fill(hashes, 0, rows, 0L);
+        }
         for (int k = 0; k < keyCols.length; k++) {
             if (utf8 != null && utf8[k] != null) {
-                hashInto(utf8[k], hashes);
+                hashInto(utf8[k], hashes, rows);
             } else {
-                hashInto(keyCols[k], hashes);
+                hashInto(keyCols[k], hashes, rows);
             }
         }
         return hashes;
@@ -364,7 +469,11 @@ final class GroupTable {
      * NULLs of a column hash alike and meet in one group.
      */
     static void hashInto(Col c, long[] hashes) {
-        int n = hashes.length;
+        hashInto(c, hashes, hashes.length);
+    }
+
+    /** {@link #hashInto(Col, long[])} of the first {@code n} rows. */
+    static void hashInto(Col c, long[] hashes, int n) {
         boolean[] nulls = c.nulls;
         switch (c.type.kind()) {
             case FLOAT64 -> {
@@ -404,8 +513,7 @@ final class GroupTable {
     }
 
     /** Folds a string key column, as UTF-8 bytes, into the running per-row hashes. */
-    static void hashInto(Utf8Bytes c, long[] hashes) {
-        int n = hashes.length;
+    static void hashInto(Utf8Bytes c, long[] hashes, int n) {
         byte[] data = c.data();
         int[] offsets = c.offsets();
         boolean[] nulls = c.nulls();
@@ -526,6 +634,16 @@ final class GroupTable {
                 return rowNull && nulls[id];
             }
             return KeyHash.equalBytes(utf8, utf8Start(id), utf8Ends[id], c.data(), c.start(row), c.end(row));
+        }
+
+        /** Appends a long-backed key (of at most 18 digits), or NULL. */
+        void appendLong(int id, long key, boolean isNull) {
+            grow(id);
+            if (isNull) {
+                nulls[id] = true;
+            } else {
+                longs[id] = key;
+            }
         }
 
         void append(int id, Col c, int row) {

@@ -296,11 +296,51 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         return keyTypes;
     }
 
-    /** Folds one input batch into the table: raw rows (partial) or partial states (final). */
+    /**
+     * Folds one input batch into the table: raw rows (partial) or partial states (final). Columns
+     * the batch holds as fixed-width Arrow vectors are read in place ({@link InPlaceValues}): a
+     * single long-backed key's group ids come straight from its vector, and sum, count, min and
+     * max fold their argument's vector; the rest reads heap columns. The group ids and hashes go to
+     * the stream's scratch arrays ({@link AggregateInputs}), so a batch allocates nothing per row
+     * on the in-place path.
+     */
     void consume(Batch batch, AggregateInputs inputs, GroupTable table, Accumulator[] accumulators) {
         int rows = batch.rowCount();
         if (rows == 0) {
             return;
+        }
+        int[] groups = keyless() ? inputs.zeros(rows) : groupIds(batch, rows, inputs, table);
+        int groupCount = table.groupCount();
+        if (mode == AggregateMode.PARTIAL) {
+            for (int i = 0; i < accumulators.length; i++) {
+                accumulators[i].ensureCapacity(groupCount);
+                Col second = inputs.secondArgument(i, batch);
+                if (second != null) {
+                    accumulators[i].update(groups, rows, inputs.argument(i, batch), second);
+                    continue;
+                }
+                InPlaceValues arrow = inputs.argumentInPlace(i, batch);
+                if (arrow == null || !accumulators[i].updateInPlace(groups, rows, arrow)) {
+                    accumulators[i].update(groups, rows, inputs.argument(i, batch));
+                }
+            }
+        } else {
+            mergeStates(batch, groupBy.size(), groups, rows, groupCount, accumulators);
+        }
+    }
+
+    private boolean keyless() {
+        return groupBy.isEmpty();
+    }
+
+    /** The group id of each row of {@code batch}, in the stream's scratch array. */
+    private int[] groupIds(Batch batch, int rows, AggregateInputs inputs, GroupTable table) {
+        int[] ids = inputs.ids(rows);
+        if (table.takesInPlaceKey()) {
+            InPlaceValues key = inputs.keyInPlace(0, batch);
+            if (key != null) {
+                return table.groupIds(key, rows, ids);
+            }
         }
         Col[] keys = new Col[groupBy.size()];
         Utf8Bytes[] utf8 = null;
@@ -314,21 +354,7 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
                 keys[i] = inputs.key(i, batch);
             }
         }
-        int[] groups = keys.length == 0 ? new int[rows] : table.groupIds(keys, utf8, rows, null);
-        int groupCount = table.groupCount();
-        if (mode == AggregateMode.PARTIAL) {
-            for (int i = 0; i < accumulators.length; i++) {
-                accumulators[i].ensureCapacity(groupCount);
-                Col second = inputs.secondArgument(i, batch);
-                if (second != null) {
-                    accumulators[i].update(groups, rows, inputs.argument(i, batch), second);
-                } else {
-                    accumulators[i].update(groups, rows, inputs.argument(i, batch));
-                }
-            }
-        } else {
-            mergeStates(batch, keys.length, groups, rows, groupCount, accumulators);
-        }
+        return table.groupIds(keys, utf8, rows, ids, inputs.hashes(rows));
     }
 
     /** Merges the partial states in {@code batch}'s columns from {@code column} on into the groups. */

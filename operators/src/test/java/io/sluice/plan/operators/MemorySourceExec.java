@@ -16,7 +16,9 @@ import java.util.List;
  * A test leaf: partition {@code p} yields the given heap columns as batches from the task's
  * allocator, under a declared partitioning and ordering: heap batches, or with {@link
  * #withArrowBatches} every other batch in Arrow form (as a scan or shuffle fetch hands them out), so
- * operators meet both forms. A {@link Partitioning.Broadcast} source serves its one partition for
+ * operators meet both forms, or with {@link #withArrowValuesUnderNulls} every batch in Arrow form
+ * with the heap column's value left under each NULL slot of a fixed-width column (not the zero a
+ * writer leaves), so that a kernel reading a value under a NULL is seen. A {@link Partitioning.Broadcast} source serves its one partition for
  * every index, as a broadcast shuffle reader does.
  */
 final class MemorySourceExec implements ExecutionPlan {
@@ -24,12 +26,14 @@ final class MemorySourceExec implements ExecutionPlan {
     private final List<List<Col[]>> partitions;
     private final PlanProperties properties;
     private final boolean arrow;
+    private final boolean allArrowWithValuesUnderNulls;
 
     MemorySourceExec(Schema schema, List<List<Col[]>> partitions, Partitioning partitioning, List<SortKey> ordering) {
-        this(schema, partitions, PlanProperties.of(partitioning, ordering), false);
+        this(schema, partitions, PlanProperties.of(partitioning, ordering), false, false);
     }
 
-    private MemorySourceExec(Schema schema, List<List<Col[]>> partitions, PlanProperties properties, boolean arrow) {
+    private MemorySourceExec(Schema schema, List<List<Col[]>> partitions, PlanProperties properties, boolean arrow,
+            boolean allArrowWithValuesUnderNulls) {
         Partitioning partitioning = properties.partitioning();
         if (partitioning.partitionCount() != partitions.size()) {
             throw new IllegalArgumentException(partitions.size() + " partitions declared as " + partitioning);
@@ -38,11 +42,17 @@ final class MemorySourceExec implements ExecutionPlan {
         this.partitions = partitions;
         this.properties = properties;
         this.arrow = arrow;
+        this.allArrowWithValuesUnderNulls = allArrowWithValuesUnderNulls;
     }
 
     /** The same source handing out its first, third, ... batch of each partition in Arrow form. */
     MemorySourceExec withArrowBatches() {
-        return new MemorySourceExec(schema, partitions, properties, true);
+        return new MemorySourceExec(schema, partitions, properties, true, false);
+    }
+
+    /** The same source handing out every batch in Arrow form, values left under the NULL slots of fixed-width columns. */
+    MemorySourceExec withArrowValuesUnderNulls() {
+        return new MemorySourceExec(schema, partitions, properties, true, true);
     }
 
     @Override
@@ -78,12 +88,13 @@ final class MemorySourceExec implements ExecutionPlan {
                     return null;
                 }
                 Col[] cols = batches.next();
-                if (!arrow || handedOut++ % 2 == 1) {
+                if (!arrow || (handedOut++ % 2 == 1 && !allArrowWithValuesUnderNulls)) {
                     return Batch.of(schema, cols, cols[0].length, context.allocator());
                 }
                 java.util.List<org.apache.arrow.vector.FieldVector> vectors = new java.util.ArrayList<>();
                 for (int c = 0; c < cols.length; c++) {
-                    vectors.add(cols[c].write(schema.field(c).name(), context.allocator()));
+                    vectors.add(allArrowWithValuesUnderNulls ? writeWithValuesUnderNulls(cols[c], schema.field(c).name(),
+                            context.allocator()) : cols[c].write(schema.field(c).name(), context.allocator()));
                 }
                 return new Batch(schema, new org.apache.arrow.vector.VectorSchemaRoot(schema.toArrow().getFields(),
                         vectors, cols[0].length));
@@ -93,6 +104,22 @@ final class MemorySourceExec implements ExecutionPlan {
             public void close() {
             }
         };
+    }
+
+    /** A long- or double-backed column written with every value, then its NULL rows' validity bits cleared. */
+    private static org.apache.arrow.vector.FieldVector writeWithValuesUnderNulls(Col col, String name,
+            org.apache.arrow.memory.BufferAllocator allocator) {
+        if (col.nulls == null || (col.longs == null && col.doubles == null) || col.isWide()) {
+            return col.write(name, allocator);
+        }
+        Col valued = col.doubles != null ? Col.ofDoubles(col.doubles, null) : Col.ofLongs(col.type, col.longs, null);
+        org.apache.arrow.vector.FieldVector v = valued.write(name, allocator);
+        for (int i = 0; i < col.length; i++) {
+            if (col.nulls[i]) {
+                org.apache.arrow.vector.BitVectorHelper.unsetBit(v.getValidityBuffer(), i);
+            }
+        }
+        return v;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.types.DataType;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 
 /** An input column by position. */
@@ -26,6 +27,11 @@ public record BoundColumn(int index, DataType type, String name) implements Phys
     @Override
     public Utf8Bytes utf8(Batch batch) {
         return batch.arrowVector(index) instanceof VarCharVector strings ? Utf8Bytes.of(strings) : null;
+    }
+
+    @Override
+    public FieldVector arrowVector(Batch batch) {
+        return batch.arrowVector(index);
     }
 
     @Override

@@ -37,6 +37,11 @@ public final class BoundExprs {
         return boundFor(batch).get(i).utf8(batch);
     }
 
+    /** Expression {@code i} as bound for {@code batch}'s schema (to ask it more than its values). */
+    public PhysicalExpr expr(int i, Batch batch) {
+        return boundFor(batch).get(i);
+    }
+
     private List<PhysicalExpr> boundFor(Batch batch) {
         Schema s = batch.schema();
         if (s != schema && !s.equals(schema)) {

@@ -4,6 +4,7 @@ import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.types.DataType;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * A scalar expression bound to one input schema ({@link ExprBinder}): columns are positions in the
@@ -27,6 +28,15 @@ public interface PhysicalExpr {
      * them. Only a bound column answers; everything else is evaluated.
      */
     default Utf8Bytes utf8(Batch batch) {
+        return null;
+    }
+
+    /**
+     * The values as the Arrow vector {@code batch} already holds them in (an input column of a
+     * batch in Arrow form), else null: for kernels that read Arrow buffers in place instead of a
+     * heap column made per batch. Owned by the batch. Only a bound column answers.
+     */
+    default FieldVector arrowVector(Batch batch) {
         return null;
     }
 }
