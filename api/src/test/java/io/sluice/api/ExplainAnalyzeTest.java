@@ -1,7 +1,9 @@
 package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.plan.SluiceException;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,7 +22,10 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
     @BeforeAll
     static void start() throws Exception {
         both = DuckDbComparison.start(data, new DuckDbComparison.Table("t",
-                "SELECT i AS id, CASE WHEN i % 5 = 2 THEN NULL ELSE i % 7 END AS k, i * 10 AS v FROM range(0, 3000) r(i)", 3));
+                "SELECT i AS id, CASE WHEN i % 5 = 2 THEN NULL ELSE i % 7 END AS k, i * 10 AS v FROM range(0, 3000) r(i)", 3),
+                new DuckDbComparison.Table("p", "SELECT i AS pk, i % 40 AS dk, i AS pv FROM range(0, 8000) r(i)", 8),
+                new DuckDbComparison.Table("d", "SELECT i AS dk, 'n' || i AS dname, CASE WHEN i = 39 THEN 'x' "
+                        + "ELSE CAST(i AS VARCHAR) END AS code FROM range(0, 40) r(i)", 1));
     }
 
     private static String explainAnalyze(String sql) {
@@ -79,6 +84,53 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
         assertThat(measured).isNotEmpty().allSatisfy(l -> assertThat(l).containsPattern("\\[est_rows=\\d+ rows="));
         String scan = measured.stream().filter(l -> l.contains("FileScanExec")).findFirst().orElseThrow();
         assertThat(scan).contains("[est_rows=3000 rows=3000 ");
+    }
+
+    /**
+     * A broadcast join probed by eight tasks on two workers builds its table once per worker: the
+     * tasks of the stage on a worker share it ({@code SharedBuildCache}); once the job ends the
+     * workers hold nothing for it.
+     */
+    @Test
+    void aBroadcastJoinIsBuiltOncePerWorker() throws Exception {
+        String sql = "SELECT d.dname, count(*) AS n, sum(p.pv) AS s FROM p JOIN d ON p.dk = d.dk WHERE d.dk % 3 = 0 "
+                + "GROUP BY d.dname";
+        both.assertSameRows(sql);
+        String text = explainAnalyze(sql);
+        String join = text.lines().filter(l -> l.contains("HashJoinExec: mode=collect")).findFirst()
+                .orElseThrow(() -> new AssertionError("no broadcast join in\n" + text));
+        Matcher m = Pattern.compile(" builds=(\\d+) \\| per task \\((\\d+)\\)").matcher(join);
+        assertThat(m.find()).as(join).isTrue();
+        assertThat(Integer.parseInt(m.group(2))).as("tasks probing the table").isEqualTo(8);
+        assertThat(Integer.parseInt(m.group(1))).as("tables built, at most one per worker").isBetween(1, 2);
+        assertWorkersHoldNoTables();
+    }
+
+    /**
+     * The broadcast side fails in the build (a key that is no number): the task building the shared
+     * table fails, the tasks waiting for it build again and fail the same way, none hangs, and
+     * nothing is left reserved; the next query is answered.
+     */
+    @Test
+    void aBuildThatFailsFailsItsJobAndLeavesNothingBehind() throws Exception {
+        assertThatThrownBy(() -> both.session().sql("SELECT count(*) AS n FROM p JOIN d ON p.pk = CAST(d.code AS INT)")
+                .collect()).isInstanceOf(SluiceException.class).hasMessageContaining("cannot cast 'x'");
+        assertWorkersHoldNoTables();
+        ClusterTesting.awaitNoLeakedBuffers(both.session());
+        both.assertSameRows("SELECT count(*) AS n FROM p JOIN d ON p.pk = CAST(d.code AS INT) WHERE d.code <> 'x'");
+    }
+
+    private static void assertWorkersHoldNoTables() throws InterruptedException {
+        LocalCluster cluster = both.session().localCluster();
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline && (!ClusterTesting.memoryReleased(cluster)
+                || cluster.workers().stream().anyMatch(w -> w.sharedBuilds().size() > 0))) {
+            Thread.sleep(20);
+        }
+        for (io.sluice.worker.Worker w : cluster.workers()) {
+            assertThat(w.sharedBuilds().size()).as("tables kept on " + w.workerId() + " after the job").isZero();
+        }
+        ClusterTesting.assertMemoryReleased(cluster);
     }
 
     @Test

@@ -20,7 +20,9 @@ import java.util.Map;
  * ({@code est_rows}) next to its output rows, batches and own
  * time summed over the stage's tasks, and the min / median / max over tasks of rows and time;
  * then, for operators that reserved memory, the largest peak of one task ({@code peak_mem}), and
- * for operators that spilled, bytes written, spill count and spill time summed over tasks.
+ * for operators that spilled, bytes written, spill count and spill time summed over tasks; for a
+ * broadcast hash join, the hash tables its tasks built ({@code builds}: at most one per worker when
+ * the tasks of a stage share the build, see {@code SharedBuildCache}).
  */
 final class AnalyzedPlanText {
     private AnalyzedPlanText() {
@@ -104,6 +106,7 @@ final class AnalyzedPlanText {
         long spilled = 0;
         long spills = 0;
         long spillNanos = 0;
+        long builds = 0;
         for (int t = 0; t < n; t++) {
             OperatorMetrics m = tasks.get(t);
             rows[t] = m.rows()[operator];
@@ -113,12 +116,14 @@ final class AnalyzedPlanText {
             spilled += m.spilledBytes()[operator];
             spills += m.spills()[operator];
             spillNanos += m.spillNanos()[operator];
+            builds += m.builds()[operator];
         }
         String memory = peak == 0 ? "" : " peak_mem=" + io.sluice.plan.memory.Bytes.format(peak);
         String spilling = spills == 0 ? "" : String.format(Locale.ROOT, " spilled=%s spills=%d spill_time=%s",
                 io.sluice.plan.memory.Bytes.format(spilled), spills, millis(spillNanos));
-        return String.format(Locale.ROOT, "[%s rows=%d batches=%d time=%s%s%s | per task (%d): rows %s, time %s]",
-                estimate, Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), memory, spilling, n,
+        String built = builds == 0 ? "" : " builds=" + builds;
+        return String.format(Locale.ROOT, "[%s rows=%d batches=%d time=%s%s%s%s | per task (%d): rows %s, time %s]",
+                estimate, Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), memory, spilling, built, n,
                 spread(rows, false), spread(nanos, true));
     }
 

@@ -8,6 +8,7 @@ import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.operators.MeasuredExec;
+import io.sluice.plan.operators.SharedBuildCache;
 import io.sluice.plan.physical.MapStatus;
 import io.sluice.plan.physical.TaskCancelledException;
 import io.sluice.plan.physical.TaskContext;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * Runs one task: deserializes the stage plan, executes the task's partition into shuffle files
  * with its own memory pool of the worker's budget (its Arrow allocator draws from the same pool)
  * and its own spill directory, and reports how it went. When the task ends, whatever the outcome,
- * its pool is closed and its spill directory deleted. A user error (bad data, a missing file, not
+ * its pool is closed and its spill directory deleted. Broadcast joins' tables are shared by the
+ * tasks of a stage through the worker's {@link SharedBuildCache} (keyed by the stage's shuffle id). A user error (bad data, a missing file, not
  * enough memory) is reported as such and the worker goes on. A JVM error such as
  * {@code OutOfMemoryError} is not swallowed: the worker's fatal-error handler stops the worker and
  * the error is rethrown, so the coordinator sees a lost worker, not a failed task.
@@ -51,9 +53,18 @@ final class TaskRunner {
     private final Path spillDirectory;
     private final ShuffleEnvironment shuffle;
     private final Consumer<Throwable> fatalError;
+    private final SharedBuildCache sharedBuilds;
 
     TaskRunner(String workerId, BufferAllocator allocator, MemoryBudget memory, long taskMemoryLimit,
             Path spillDirectory, ShuffleEnvironment shuffle, Consumer<Throwable> fatalError) {
+        this(workerId, allocator, memory, taskMemoryLimit, spillDirectory, shuffle, fatalError, new SharedBuildCache(memory));
+    }
+
+    /** As above, with the cache through which the tasks of a stage share their broadcast joins' tables. */
+    TaskRunner(String workerId, BufferAllocator allocator, MemoryBudget memory, long taskMemoryLimit,
+            Path spillDirectory, ShuffleEnvironment shuffle, Consumer<Throwable> fatalError,
+            SharedBuildCache sharedBuilds) {
+        this.sharedBuilds = requireNonNull(sharedBuilds, "sharedBuilds is null");
         this.workerId = requireNonNull(workerId, "workerId is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.memory = requireNonNull(memory, "memory is null");
@@ -61,6 +72,11 @@ final class TaskRunner {
         this.spillDirectory = requireNonNull(spillDirectory, "spillDirectory is null");
         this.shuffle = requireNonNull(shuffle, "shuffle is null");
         this.fatalError = requireNonNull(fatalError, "fatalError is null");
+    }
+
+    /** The tables of broadcast joins shared by the tasks of a stage on this worker. */
+    SharedBuildCache sharedBuilds() {
+        return sharedBuilds;
     }
 
     /** How a task went, and the shuffle it wrote (null if its plan did not even decode). */
@@ -102,7 +118,8 @@ final class TaskRunner {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
             TaskContext context = new TaskContext(task.jobId(), task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
-                    Map.of(ShuffleEnvironment.class, environment, MapOutputLocator.class, locator), cancelled, pool, spills,
+                    Map.of(ShuffleEnvironment.class, environment, MapOutputLocator.class, locator,
+                            SharedBuildCache.Stage.class, sharedBuilds.forStage(shuffleId)), cancelled, pool, spills,
                     MemoryMetricsSink.NONE);
             context.checkNotCancelled();
             // Every operator below the writer is counted for EXPLAIN ANALYZE: a clock read per batch.

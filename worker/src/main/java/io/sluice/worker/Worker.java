@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.sluice.plan.memory.MemoryBudget;
+import io.sluice.plan.operators.SharedBuildCache;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -34,6 +35,7 @@ public final class Worker implements AutoCloseable {
     private final WorkerSettings settings;
     private final BufferAllocator allocator;
     private final MemoryBudget memory;
+    private final SharedBuildCache sharedBuilds;
     private final ShuffleServer shuffleServer;
     private final ShuffleClient shuffleClient;
     private final ThreadPoolExecutor slots;
@@ -63,8 +65,9 @@ public final class Worker implements AutoCloseable {
                 });
         ShuffleEnvironment environment = new ShuffleEnvironment(settings.workerId(), settings.host(), shuffleServer.port(),
                 settings.localDirectory(), shuffleClient).withSettings(ShuffleSettings.from(System::getProperty));
+        this.sharedBuilds = new SharedBuildCache(memory);
         TaskRunner runner = new TaskRunner(settings.workerId(), allocator, memory, settings.taskMemoryLimitBytes(),
-                settings.localDirectory(), environment, this::stopAfterFatalError);
+                settings.localDirectory(), environment, this::stopAfterFatalError, sharedBuilds);
         NodeConfig node = NodeConfig.worker(settings.host(), settings.port(), settings.coordinatorAddress())
                 .withStableAfter(settings.stableAfter()).withSecret(settings.authSecret());
         this.system = SluiceNode.start(WorkerActor.create(settings, shuffleServer.port(), runner, slots, shuffleServer,
@@ -126,6 +129,11 @@ public final class Worker implements AutoCloseable {
         stopper.start();
     }
 
+    /** Broadcast joins' tables shared by the tasks of a stage here, kept until their job ends. */
+    public SharedBuildCache sharedBuilds() {
+        return sharedBuilds;
+    }
+
     /** Tasks running or queued on this worker's slots now (approximate while tasks start and end). */
     public int activeTasks() {
         return slots.getActiveCount() + slots.getQueue().size();
@@ -157,6 +165,7 @@ public final class Worker implements AutoCloseable {
         }
         shuffleClient.close();
         shuffleServer.close();
+        sharedBuilds.close();
         if (drained) {
             allocator.close();
         } else {

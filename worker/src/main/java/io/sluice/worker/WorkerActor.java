@@ -231,6 +231,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
         if (!fromCoordinator(msg.session(), msg)) {
             return this;
         }
+        // the job ended: the broadcast joins' tables its stages shared here are freed (or once their last task is done)
+        runner.sharedBuilds().stagesEnded(msg.shuffleIds());
         for (String id : msg.shuffleIds()) {
             removedShuffles.add(id);
             if (removedShuffles.size() > REMEMBERED_REMOVALS) {

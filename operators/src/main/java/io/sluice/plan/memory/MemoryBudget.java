@@ -45,6 +45,16 @@ public final class MemoryBudget {
         return pool;
     }
 
+    /**
+     * A pool for memory that outlives any one task: a hash join's build shared by the tasks of a
+     * stage on this worker ({@code SharedBuildCache}). It draws on this budget like a task's pool,
+     * but is not one of the open tasks that {@link #fairShare} divides among, since it runs no work
+     * of its own; its owner closes it when the last task using it is done.
+     */
+    public TaskMemoryPool newSharedPool(String name) {
+        return new TaskMemoryPool(name, this);
+    }
+
     public String name() {
         return name;
     }

@@ -1,6 +1,6 @@
 package io.sluice.plan.memory;
 
-/** Where a reservation reports its operator's peak memory and spills (EXPLAIN ANALYZE's counters). */
+/** Where a reservation reports its operator's peak memory and spills, and its operator its builds (EXPLAIN ANALYZE's counters). */
 public interface MemoryMetricsSink {
     MemoryMetricsSink NONE = new MemoryMetricsSink() {
         @Override
@@ -17,4 +17,11 @@ public interface MemoryMetricsSink {
 
     /** One spill of {@code bytes} (as written to disk) that took {@code nanos}. */
     void spilled(long bytes, long nanos);
+
+    /**
+     * The operator built a hash table (a join's build side) instead of using one another task of
+     * its stage built on this worker; EXPLAIN ANALYZE counts these ({@code builds=}).
+     */
+    default void built() {
+    }
 }

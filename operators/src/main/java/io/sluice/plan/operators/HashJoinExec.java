@@ -66,7 +66,8 @@ import java.util.List;
  *       {@code IN} / {@code EXISTS} subquery. Not in the original brief; it is what makes the
  *       left-preserving joins broadcastable.
  * </ul>
- * A broadcast side is rebuilt by every task; each task owns its table.
+ * A broadcast side's table is built once per stage on a worker and shared by the stage's tasks
+ * there, when the worker offers a {@link SharedBuildCache} (a task run elsewhere builds its own).
  *
  * <h2>Properties</h2>
  * Output partitioning is the probe side's: each output row is produced in the partition its probe
@@ -79,8 +80,9 @@ import java.util.List;
  * NULL-filled.
  *
  * <p>Memory: build rows live on the heap as unpacked columns, under a reservation of the task's
- * memory; a build side that does not fit goes to disk with the probe side, split by key hash, and
- * the partitions are joined one by one ({@link GraceHashJoin}); Arrow memory is held only for the
+ * memory (a shared broadcast table: of the worker's memory, once, for as long as it is kept); a
+ * build side that does not fit goes to disk with the probe side, split by key hash, and the
+ * partitions are joined one by one ({@link GraceHashJoin}); Arrow memory is held only for the
  * batches handed to the caller.
  */
 public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
@@ -249,6 +251,13 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         for (int i = 0; i < keyTypes.length; i++) {
             keyTypes[i] = buildKeys.get(i).type(build.schema());
         }
+        SharedBuildCache.Stage shared = mode == Mode.PARTITIONED ? null : context.serviceOrNull(SharedBuildCache.Stage.class);
+        if (shared != null) {
+            BatchStream joined = executeShared(shared, partition, context, build, probe, buildKeys, probeKeys, keyTypes);
+            if (joined != null) {
+                return joined;
+            }
+        }
         MemoryReservation reservation = context.reserve(describe() + " build side");
         BatchStream buildStream;
         JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks();
@@ -275,11 +284,86 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
             JoinSupport.Collected built = chunks.collected(build.schema(), buildKeys, reservation);
             JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
             reservation.grow(table.heapBytes());
+            context.recordBuild();
             BatchStream probeStream = probe.execute(partition, context);
             return new HashJoinStream(this, built, table, probeStream, probeKeys, context, reservation);
         } catch (RuntimeException | Error e) {
             reservation.close();
             throw e;
+        }
+    }
+
+    /** A build side and its table, read-only once built: shared by the tasks of a stage on a worker. */
+    private record SharedTable(JoinSupport.Collected built, JoinHashTable table) {
+    }
+
+    /**
+     * The broadcast side's table from the worker's {@link SharedBuildCache}, built by this task if
+     * no other task of the stage on this worker built it; null when this task must build its own
+     * (the table does not fit in memory, or another task's build took too long).
+     */
+    private BatchStream executeShared(SharedBuildCache.Stage shared, int partition, TaskContext context,
+            ExecutionPlan build, ExecutionPlan probe, List<Expr> buildKeys, List<Expr> probeKeys, DataType[] keyTypes) {
+        SharedBuildCache.Lease<SharedTable> lease = shared.acquire(sharedBuildKey(build), context, pool -> {
+            MemoryReservation reservation = context.reserveFrom(pool, describe() + " shared build side");
+            JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks();
+            try (BatchStream buildStream = build.execute(partition, context)) {
+                if (!chunks.read(buildStream, buildKeys, reservation, GraceHashJoin.supports(type))) {
+                    return null;
+                }
+            }
+            JoinSupport.Collected built = chunks.collected(build.schema(), buildKeys, reservation);
+            JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
+            reservation.grow(table.heapBytes());
+            context.recordBuild();
+            return new SharedTable(built, table);
+        });
+        if (lease == null) {
+            return null;
+        }
+        MemoryReservation own = context.reserve(describe() + " probe side");
+        BatchStream joined;
+        try {
+            BatchStream probeStream = probe.execute(partition, context);
+            joined = new HashJoinStream(this, lease.value().built(), lease.value().table(), probeStream, probeKeys,
+                    context, own);
+        } catch (RuntimeException | Error e) {
+            own.close();
+            lease.close();
+            throw e;
+        }
+        return new BatchStream() {
+            @Override
+            public io.sluice.plan.exec.Batch next() {
+                return joined.next();
+            }
+
+            @Override
+            public void close() {
+                try {
+                    joined.close();
+                } finally {
+                    lease.close();
+                }
+            }
+        };
+    }
+
+    /**
+     * What determines the shared table within a stage: this join (type, keys, filter, which side
+     * is built) and the build side's plan. The build side is broadcast, so every partition of it
+     * is all of it: the table is the same for every task of the stage.
+     */
+    private String sharedBuildKey(ExecutionPlan build) {
+        StringBuilder key = new StringBuilder(describe()).append('\n');
+        appendTree(key, build, 0);
+        return key.toString();
+    }
+
+    private static void appendTree(StringBuilder out, ExecutionPlan node, int depth) {
+        out.append(depth).append(' ').append(node.describe()).append(' ').append(node.schema()).append('\n');
+        for (ExecutionPlan child : node.children()) {
+            appendTree(out, child, depth + 1);
         }
     }
 

@@ -9,14 +9,15 @@ import java.util.List;
  * output rows, output batches, the nanoseconds spent in the operator itself (its
  * {@code execute}, {@code next} and {@code close}, less the time its children spent in theirs),
  * the most memory its reservations held at once, and its spills: bytes written, how many, and the
- * nanoseconds they took (part of its own time).
+ * nanoseconds they took (part of its own time), and the hash tables it built itself (a broadcast
+ * join whose table another task of the stage built on the same worker counts none).
  */
 public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] peakMemory, long[] spilledBytes,
-        long[] spills, long[] spillNanos) {
+        long[] spills, long[] spillNanos, long[] builds) {
     public OperatorMetrics {
         int n = rows.length;
         if (batches.length != n || nanos.length != n || peakMemory.length != n || spilledBytes.length != n
-                || spills.length != n || spillNanos.length != n) {
+                || spills.length != n || spillNanos.length != n || builds.length != n) {
             throw new IllegalArgumentException("one entry per operator in each array");
         }
         rows = rows.clone();
@@ -26,12 +27,13 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         spilledBytes = spilledBytes.clone();
         spills = spills.clone();
         spillNanos = spillNanos.clone();
+        builds = builds.clone();
     }
 
     /** Metrics without memory figures (nothing reserved, nothing spilled). */
     public OperatorMetrics(long[] rows, long[] batches, long[] nanos) {
         this(rows, batches, nanos, new long[rows.length], new long[rows.length], new long[rows.length],
-                new long[rows.length]);
+                new long[rows.length], new long[rows.length]);
     }
 
     public int operatorCount() {
@@ -47,6 +49,7 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         long spilledBytes;
         long spills;
         long spillNanos;
+        long builds;
 
         public void addBatch(int batchRows, long elapsedNanos) {
             rows += batchRows;
@@ -70,6 +73,11 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
             spills++;
             spillNanos += elapsedNanos;
         }
+
+        @Override
+        public synchronized void built() {
+            builds++;
+        }
     }
 
     /**
@@ -85,6 +93,7 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         long[] spilled = new long[n];
         long[] spills = new long[n];
         long[] spillNanos = new long[n];
+        long[] builds = new long[n];
         for (int i = 0; i < n; i++) {
             Counter c = counters.get(i);
             rows[i] = c.rows;
@@ -99,8 +108,9 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
                 spilled[i] = c.spilledBytes;
                 spills[i] = c.spills;
                 spillNanos[i] = c.spillNanos;
+                builds[i] = c.builds;
             }
         }
-        return new OperatorMetrics(rows, batches, nanos, peak, spilled, spills, spillNanos);
+        return new OperatorMetrics(rows, batches, nanos, peak, spilled, spills, spillNanos, builds);
     }
 }

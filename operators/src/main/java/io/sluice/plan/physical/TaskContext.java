@@ -133,6 +133,19 @@ public final class TaskContext implements Cancellation {
         return memory.register(consumer, metrics);
     }
 
+    /**
+     * A new reservation of {@code pool} (not the task's: memory shared with other tasks, which
+     * outlives this one) for {@code consumer}, reporting to this context's operator metrics.
+     */
+    public MemoryReservation reserveFrom(TaskMemoryPool pool, String consumer) {
+        return pool.register(consumer, metrics);
+    }
+
+    /** Counts a hash table this context's operator built (EXPLAIN ANALYZE's {@code builds=}). */
+    public void recordBuild() {
+        metrics.built();
+    }
+
     /** The same task, with reservations reporting to {@code operatorMetrics}. */
     public TaskContext forOperator(MemoryMetricsSink operatorMetrics) {
         return new TaskContext(jobId, taskId, allocator, batchSize, services, cancelled, memory, spillFiles, operatorMetrics,
@@ -151,6 +164,11 @@ public final class TaskContext implements Cancellation {
     /** What the task's operators published so far, by key. */
     public Map<String, Object> published() {
         return Map.copyOf(published);
+    }
+
+    /** The node service of this type, or null when the node offers none (a task run outside a worker). */
+    public <T> T serviceOrNull(Class<T> type) {
+        return type.cast(services.get(type));
     }
 
     /** The node service of this type; a missing one is a wiring bug. */
