@@ -94,7 +94,7 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
         String query = "SELECT d.k, d.name, a.s FROM dim d LEFT JOIN (SELECT k, sum(v) AS s FROM fact GROUP BY k) a "
                 + "ON d.k = a.k WHERE d.name LIKE '%green%'";
         String plan = text(PARTITIONED + "EXPLAIN " + query);
-        assertThat(plan).containsPattern("HashJoinExec: mode=partitioned, type=left, on=\\[\\(d\\.k, a\\.k\\)\\], build=right");
+        assertThat(plan).containsPattern("HashJoinExec: mode=partitioned, type=left, on=\\[\\(d\\.k, a\\.k\\)\\], build=left");
         assertThat(plan).containsPattern("HashAggregateExec: mode=partial, groupBy=\\[k\\][^\\n]*\\n\\s*RuntimeFilterExec: "
                 + "keys=\\[k\\] filter=rf-0[^\\n]*\\n\\s*FileScanExec: fact");
         assertThat(plan).containsPattern("RuntimeFilterSourceExec: keys=\\[d\\.k\\] filter=rf-0");

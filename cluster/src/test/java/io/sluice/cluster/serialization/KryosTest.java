@@ -83,6 +83,19 @@ class KryosTest {
         }
     }
 
+    /** The planner's choice of build side travels with the join: a worker builds what EXPLAIN shows. */
+    @Test
+    void aJoinThatBuildsItsLeftRoundTrips() {
+        var left = new io.sluice.plan.operators.EmptyExec(Schema.of(new Field("l.k", DataType.INT64)));
+        var right = new io.sluice.plan.operators.EmptyExec(Schema.of(new Field("r.k", DataType.INT64)));
+        var join = new io.sluice.plan.operators.HashJoinExec(left, right, io.sluice.plan.logical.JoinType.LEFT_SEMI,
+                List.of(new Column("l.k")), List.of(new Column("r.k")), null,
+                io.sluice.plan.operators.HashJoinExec.Mode.PARTITIONED).withLeftBuild();
+        io.sluice.plan.operators.HashJoinExec back = roundTrip(join);
+        assertThat(back).isEqualTo(join);
+        assertThat(back.buildsLeft()).isTrue();
+    }
+
     @Test
     void mapStatusKeepsItsBytes() {
         MapStatus status = new MapStatus("worker-1", "127.0.0.1", 4242, new long[] {0, 17, Long.MAX_VALUE, 3});

@@ -49,7 +49,16 @@ import java.util.List;
  *       are output after the probe side is drained.
  * </ul>
  * The planner should therefore put the smaller input on the built side (it can swap INNER inputs,
- * and turn LEFT into RIGHT by swapping).
+ * and turn LEFT into RIGHT by swapping). For a PARTITIONED LEFT, LEFT_SEMI or LEFT_ANTI join whose
+ * left is much smaller than its right it may instead choose to build the left ({@link
+ * #withLeftBuild}, {@code build=left} in EXPLAIN), as FULL does: a matched flag per left row, set
+ * when some right row has equal keys and passes the filter; after the right side is drained the
+ * semi join outputs the flagged left rows, the anti join the others, and the outer join (which
+ * outputs its matched pairs while probing) the others with NULL right columns. A partition's
+ * right side is every right row that can match its left rows, so the flags are final there. Not
+ * for NOT IN or mark joins (a left row's answer depends on the whole right side) nor a broadcast
+ * left (each partition would output the rows it flagged itself). Spilling works the same way: each
+ * Grace partition holds every candidate of its left rows.
  *
  * <h2>Modes</h2>
  * <ul>
@@ -72,7 +81,9 @@ import java.util.List;
  * <h2>Properties</h2>
  * Output partitioning is the probe side's: each output row is produced in the partition its probe
  * row came from, and the probe side's key columns are in the output (for semi and anti joins the
- * probe side is the left, whose columns are the output). For FULL neither side's placement
+ * probe side is the left, whose columns are the output). A LEFT, LEFT_SEMI or LEFT_ANTI join that
+ * builds its left is PARTITIONED: its output rows are left rows (or pairs with one) of the
+ * partition they were read in, so it keeps the left's partitioning too. For FULL neither side's placement
  * survives (unmatched rows of both sides carry NULL keys in the other side's columns), so it is
  * unknown. No order is promised. After an INNER join {@code leftKeys[i]} and {@code rightKeys[i]}
  * are equal in every row, so a partitioning on one also describes the other: the properties
@@ -87,7 +98,7 @@ import java.util.List;
  */
 public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
         List<Expr> rightKeys, Expr filter, JoinMark mark, Mode mode, Schema joinedSchema, Schema schema,
-        PlanProperties properties, long estimatedRows) implements ExecutionPlan {
+        PlanProperties properties, long estimatedRows, boolean leftBuildChosen) implements ExecutionPlan {
 
     /** How the inputs are spread: see the class comment. */
     public enum Mode { PARTITIONED, COLLECT_LEFT, COLLECT_RIGHT }
@@ -132,6 +143,42 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
             case PARTITIONED -> {
             }
         }
+        if (leftBuildChosen && !canChooseLeftBuild(type, mode)) {
+            throw new IllegalArgumentException("HashJoinExec: building the left is a choice only for PARTITIONED "
+                    + "LEFT, LEFT_SEMI and LEFT_ANTI joins, not " + mode + " " + type);
+        }
+    }
+
+    /** As the canonical constructor, building the side the default rule names (see the class comment). */
+    public HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
+            List<Expr> rightKeys, Expr filter, JoinMark mark, Mode mode, Schema joinedSchema, Schema schema,
+            PlanProperties properties, long estimatedRows) {
+        this(left, right, type, leftKeys, rightKeys, filter, mark, mode, joinedSchema, schema, properties,
+                estimatedRows, false);
+    }
+
+    /**
+     * Whether a join of {@code type} in {@code mode} may build its left instead of its right:
+     * LEFT, LEFT_SEMI and LEFT_ANTI in {@link Mode#PARTITIONED} mode, where partition {@code p}
+     * sees every right row that can match its left rows, so a left row's matched flag is final
+     * once the partition's right side is drained. Not NOT IN or a mark join (their answer for a
+     * left row depends on facts about the whole right side: an empty right, a NULL right key),
+     * and not a broadcast left, whose rows every partition would flag and output on its own.
+     */
+    public static boolean canChooseLeftBuild(JoinType type, Mode mode) {
+        return mode == Mode.PARTITIONED
+                && (type == JoinType.LEFT || type == JoinType.LEFT_SEMI || type == JoinType.LEFT_ANTI);
+    }
+
+    /**
+     * This join building its left side instead of its right (a left much smaller than the right):
+     * the right side streams past the left's table, which keeps a matched flag per left row, and
+     * the left rows whose fate that decides (matched for semi, unmatched for anti and outer) come
+     * after the right side is drained. Only where {@link #canChooseLeftBuild} allows it.
+     */
+    public HashJoinExec withLeftBuild() {
+        return new HashJoinExec(left, right, type, leftKeys, rightKeys, filter, mark, mode, joinedSchema, schema,
+                properties, estimatedRows, true);
     }
 
     /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
@@ -141,7 +188,8 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
 
     @Override
     public ExecutionPlan withEstimatedRows(long rows) {
-        return new HashJoinExec(left, right, type, leftKeys, rightKeys, filter, mark, mode, joinedSchema, schema, properties, rows);
+        return new HashJoinExec(left, right, type, leftKeys, rightKeys, filter, mark, mode, joinedSchema, schema, properties, rows,
+                leftBuildChosen);
     }
 
     /** Derives the joined and output schemas and the properties once, here. */
@@ -167,7 +215,7 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
 
     /** Whether the left input is the one read into the hash table (see the class comment). */
     public boolean buildsLeft() {
-        return buildsLeft(type, mode);
+        return leftBuildChosen || buildsLeft(type, mode);
     }
 
     private static boolean buildsLeft(JoinType type, Mode mode) {
@@ -188,11 +236,13 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         if (children.size() != 2) {
             throw new IllegalArgumentException("HashJoinExec takes two children, got " + children.size());
         }
-        return new HashJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter, mark, mode).withEstimatedRows(estimatedRows);
+        HashJoinExec copy = new HashJoinExec(children.get(0), children.get(1), type, leftKeys, rightKeys, filter, mark, mode);
+        return (leftBuildChosen ? copy.withLeftBuild() : copy).withEstimatedRows(estimatedRows);
     }
 
     private static PlanProperties propertiesOf(ExecutionPlan left, ExecutionPlan right, JoinType type,
             List<Expr> leftKeys, List<Expr> rightKeys, Mode mode) {
+        // The default build side, also when the left is chosen to be built: see the class comment.
         Partitioning probe = (buildsLeft(type, mode) ? right : left).properties().partitioning();
         if (type == JoinType.FULL && probe.partitionCount() > 1) {
             return PlanProperties.of(new Partitioning.Unknown(probe.partitionCount()));

@@ -54,7 +54,8 @@ final class HashJoinStream implements BatchStream {
     private final JoinHashTable table;
     private final int[] buildOrder;
     private final boolean rowPerGroup; // build row of group g is g
-    private final boolean[] buildMatched; // FULL only
+    private final boolean[] buildMatched; // FULL, and a left-preserving join that builds the left
+    private final boolean leftBuiltAndFlagged; // LEFT, LEFT_SEMI, LEFT_ANTI building the left: see HashJoinExec
 
     private final BatchStream probe;
     private final ArrayDeque<Batch> queue = new ArrayDeque<>();
@@ -102,7 +103,8 @@ final class HashJoinStream implements BatchStream {
         this.table = table;
         this.buildOrder = table.rows();
         this.rowPerGroup = table.rowPerGroup();
-        this.buildMatched = type == JoinType.FULL ? new boolean[built.rows()] : null;
+        this.leftBuiltAndFlagged = join.leftBuildChosen();
+        this.buildMatched = type == JoinType.FULL || leftBuiltAndFlagged ? new boolean[built.rows()] : null;
         this.probe = probe;
         if (nothingToOutput()) {
             probeDone = true;
@@ -113,7 +115,7 @@ final class HashJoinStream implements BatchStream {
     /** Outcomes known from the build side alone, which spare reading the probe side. */
     private boolean nothingToOutput() {
         boolean emptyBuild = table.buildRows() == 0;
-        if (emptyBuild && (type == JoinType.INNER || type == JoinType.LEFT_SEMI)) {
+        if (emptyBuild && (type == JoinType.INNER || type == JoinType.LEFT_SEMI || leftBuiltAndFlagged)) {
             return true;
         }
         // NOT IN over a set holding NULL is never TRUE.
@@ -156,10 +158,12 @@ final class HashJoinStream implements BatchStream {
             }
         } else {
             if (buildMatched != null) {
-                int[] rows = JoinSupport.where(buildMatched, buildMatched.length, false);
-                // FULL builds the left: unmatched left rows with NULL right columns.
-                enqueue(JoinSupport.withNullColumns(build.gatherCols(rows, rows.length), rows.length, probeSchema, true),
-                        rows.length);
+                // The built left's rows whose fate the whole probe side decided: the matched ones
+                // for a semi join, else the unmatched ones (FULL and LEFT with NULL right columns).
+                int[] rows = JoinSupport.where(buildMatched, buildMatched.length, type == JoinType.LEFT_SEMI);
+                Col[] leftRows = build.gatherCols(rows, rows.length);
+                enqueue(type.outputsRight() ? JoinSupport.withNullColumns(leftRows, rows.length, probeSchema, true)
+                        : leftRows, rows.length);
             }
             finished = true;
         }
@@ -222,6 +226,14 @@ final class HashJoinStream implements BatchStream {
             // Without a filter every candidate is a match: no pairs need to be formed.
             for (int r = 0; r < rows; r++) {
                 probeMatched[r] = candidateCount(r) > 0;
+            }
+            if (buildMatched != null) {
+                // the built left's rows: each candidate is matched
+                for (int r = 0; r < rows; r++) {
+                    for (int k = 0, from = candidateFrom[r]; k < candidateLength[r]; k++) {
+                        buildMatched[buildOrder[from + k]] = true;
+                    }
+                }
             }
             cursorRow = rows;
         }
@@ -459,7 +471,8 @@ final class HashJoinStream implements BatchStream {
 
     /** Outputs the probe rows whose fate the batch decided, and lets the batch go. */
     private void finishProbeBatch() {
-        switch (type) {
+        // A join that builds and flags its left outputs no probe (right) row on its own.
+        switch (leftBuiltAndFlagged ? JoinType.INNER : type) {
             case LEFT, RIGHT, FULL -> {
                 int[] rows = JoinSupport.where(probeMatched, probeRows, false);
                 enqueue(JoinSupport.withNullSide(probeCols(), rows, rows.length, buildSchema, !buildIsLeft), rows.length);

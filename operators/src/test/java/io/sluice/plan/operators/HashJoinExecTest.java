@@ -338,6 +338,64 @@ class HashJoinExecTest {
                 java.util.stream.Stream.concat(ls.schema().names().stream(), rs.schema().names().stream()).toList());
     }
 
+    /**
+     * LEFT, LEFT_SEMI and LEFT_ANTI building the left (the planner's choice for a small left):
+     * against the default build side and DuckDB, with NULL and duplicate keys on both sides, a
+     * residual filter, an empty right and an empty left, heap and Arrow batches, and batches
+     * smaller than the key groups.
+     */
+    @Test
+    void buildingTheLeftMatchesTheDefaultBuildSideAndDuckDb() throws Exception {
+        Table lEmpty = new Table("l", l.schema(), List.of());
+        support.load(lEmpty, "lbe");
+        record Case(Table left, String leftName, Table right, String rightName, int batchRows) {
+        }
+        List<Case> cases = List.of(new Case(l, "l", r, "r", 4), new Case(l, "l", rNoNullKeys, "rn", 4),
+                new Case(l, "l", rEmpty, "re", 4), new Case(lEmpty, "lbe", r, "r", 4),
+                new Case(bigL, "bl", bigR, "br", 100));
+        int checked = 0;
+        for (JoinType type : List.of(JoinType.LEFT, JoinType.LEFT_SEMI, JoinType.LEFT_ANTI)) {
+            for (Keys keys : List.of(K1, K12, K2)) {
+                for (boolean filter : new boolean[] {false, true}) {
+                    for (Case c : cases) {
+                        for (boolean arrow : new boolean[] {false, true}) {
+                            HashJoinExec byDefault = join(type, keys, filter, Mode.PARTITIONED, c.left(), c.right(), 3,
+                                    c.batchRows());
+                            if (arrow) {
+                                byDefault = (HashJoinExec) byDefault.withNewChildren(List.of(
+                                        ((MemorySourceExec) byDefault.left()).withArrowBatches(),
+                                        ((MemorySourceExec) byDefault.right()).withArrowBatches()));
+                            }
+                            HashJoinExec leftBuilt = byDefault.withLeftBuild();
+                            assertThat(leftBuilt.buildsLeft()).isTrue();
+                            assertThat(leftBuilt.describe()).endsWith(", build=left");
+                            assertThat(leftBuilt.properties()).isEqualTo(byDefault.properties());
+                            assertThat(leftBuilt.withNewChildren(leftBuilt.children())).isEqualTo(leftBuilt);
+                            String expectedSql = sql(type, keys, filter, c.leftName(), c.rightName());
+                            List<List<Object>> expected = support.query(expectedSql);
+                            assertThat(support.run(byDefault, 4)).as("%s\n%s", byDefault.describe(), expectedSql)
+                                    .isEqualTo(expected);
+                            assertThat(support.run(leftBuilt, 4)).as("%s\n%s", leftBuilt.describe(), expectedSql)
+                                    .isEqualTo(expected);
+                            checked++;
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(checked).isEqualTo(3 * 3 * 2 * 5 * 2);
+        ExecutionPlan ls = JoinTestSupport.source(l, new Partitioning.Single(), row -> 0, 4);
+        ExecutionPlan rs = JoinTestSupport.source(r, new Partitioning.Single(), row -> 0, 4);
+        for (JoinType type : List.of(JoinType.INNER, JoinType.RIGHT, JoinType.FULL, JoinType.LEFT_ANTI_NULL_AWARE,
+                JoinType.LEFT_MARK)) {
+            HashJoinExec join = new HashJoinExec(ls, rs, type, K1.exprs("l"), K1.exprs("r"), null,
+                    type == JoinType.LEFT_MARK ? MARK : null, Mode.PARTITIONED);
+            assertThatThrownBy(join::withLeftBuild).hasMessageContaining("building the left is a choice only");
+        }
+        HashJoinExec broadcastRight = join(JoinType.LEFT_SEMI, K1, false, Mode.COLLECT_RIGHT, l, r, 3, 4);
+        assertThatThrownBy(broadcastRight::withLeftBuild).hasMessageContaining("not COLLECT_RIGHT LEFT_SEMI");
+    }
+
     @Test
     void invalidCombinationsAreRejected() {
         ExecutionPlan ls = JoinTestSupport.source(l, new Partitioning.Single(), row -> 0, 4);

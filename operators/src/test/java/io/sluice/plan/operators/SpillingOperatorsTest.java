@@ -186,6 +186,46 @@ class SpillingOperatorsTest {
         assertThat(spills[1]).as("build and probe partitioned to disk").isEqualTo(2);
     }
 
+    /**
+     * Semi and anti joins that build their left (ten times the memory) spill as a Grace hash join
+     * too: each partition's left rows meet all their right candidates there, so the matched flags
+     * are final per partition; with a residual filter that rejects some key matches.
+     */
+    @Test
+    void joinsThatBuildTheLeftSpillAndFlagEachLeftRowOnce() {
+        int leftRows = 250_000;
+        int leftKeys = 20_000;
+        int rightRows = 10_000;
+        Map<Long, Long> rightIdOfKey = new HashMap<>();
+        for (long id = 0; id < rightRows; id++) {
+            rightIdOfKey.put(GeneratedRowsExec.key(id, rightRows), id);
+        }
+        java.util.Set<Long> semiIds = new java.util.HashSet<>();
+        for (long id = 0; id < leftRows; id++) {
+            Long rightId = rightIdOfKey.get(GeneratedRowsExec.key(id, leftKeys));
+            if (rightId != null && rightId != id) {
+                semiIds.add(id);
+            }
+        }
+        Expr filter = new io.sluice.plan.expr.Binary(io.sluice.plan.expr.BinaryOp.NOT_EQ, new Column("r.id"),
+                new Column("l.id"));
+        for (JoinType type : List.of(JoinType.LEFT_SEMI, JoinType.LEFT_ANTI)) {
+            HashJoinExec join = new HashJoinExec(new GeneratedRowsExec(leftRows, leftKeys, "l."),
+                    new GeneratedRowsExec(rightRows, rightRows, "r."), type, List.of(new Column("l.k")),
+                    List.of(new Column("r.k")), filter, HashJoinExec.Mode.PARTITIONED).withLeftBuild();
+            long spillsBefore = spills[1];
+            List<long[]> out = run(join, 0);
+            java.util.Set<Long> ids = new java.util.HashSet<>();
+            for (long[] row : out) {
+                assertThat(ids.add(row[0])).as("left row %d output once", row[0]).isTrue();
+                assertThat(semiIds.contains(row[0])).as("left row %d", row[0]).isEqualTo(type == JoinType.LEFT_SEMI);
+            }
+            assertThat(out).hasSize(type == JoinType.LEFT_SEMI ? semiIds.size() : leftRows - semiIds.size());
+            assertThat(spills[1] - spillsBefore).as("left and right partitioned to disk").isEqualTo(2);
+        }
+        assertThat(semiIds.size()).isBetween(1, leftRows - 1);
+    }
+
     @Test
     void aGracePartitionThatDoesNotFitIsSplitAgain() {
         // 30,000 keys that all fall in the first split's partition 0: that partition is the whole

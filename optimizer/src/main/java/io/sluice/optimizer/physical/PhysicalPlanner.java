@@ -55,6 +55,14 @@ public final class PhysicalPlanner {
     /** The largest expected share of probe rows passing a runtime filter for the planner to add one. */
     static final double RUNTIME_FILTER_MAX_SURVIVAL = 0.5;
 
+    /**
+     * A PARTITIONED LEFT, LEFT_SEMI or LEFT_ANTI join builds its left (see {@link HashJoinExec})
+     * when the left's estimated bytes are at most this share of the right's: clearly smaller, so
+     * that a poor estimate does not turn a good build side into a worse one (building the left
+     * also keeps a flag per left row and outputs the decided rows only at the end).
+     */
+    static final double LEFT_BUILD_MAX_SHARE = 0.5;
+
     private final boolean rangePartitionedSort;
     private final StatisticsEstimator statistics = new StatisticsEstimator();
     /** Runtime filters planned so far: each gets the next id. */
@@ -119,6 +127,14 @@ public final class PhysicalPlanner {
                     .withEstimatedRows(estimate);
         }
         boolean swap = (type == JoinType.INNER || type == JoinType.FULL) && rightBytes < leftBytes;
+        if (HashJoinExec.canChooseLeftBuild(type, HashJoinExec.Mode.PARTITIONED)
+                && leftBytes <= LEFT_BUILD_MAX_SHARE * rightBytes) {
+            // Builds the small left, probes the right: right rows whose keys no left row has
+            // change no left row's fate, so the left's keys may filter the right.
+            Filtered f = withRuntimeFilter(right, join.right(), join.rightKeys(), left, join.left(), join.leftKeys());
+            return new HashJoinExec(f.build(), f.probe(), type, join.leftKeys(), join.rightKeys(), join.filter(),
+                    join.mark(), HashJoinExec.Mode.PARTITIONED).withLeftBuild().withEstimatedRows(estimate);
+        }
         if (!swap) {
             if (type == JoinType.INNER) {
                 // builds left, probes right

@@ -67,4 +67,30 @@ class JoinSelectionTest {
         assertThat(joinLine("SELECT big.v, mid.w FROM mid JOIN big ON big.k = mid.k", never))
                 .startsWith("HashJoinExec: mode=partitioned, type=inner, on=[(mid.k, big.k)], build=left");
     }
+
+    private static java.util.List<String> joinLines(String sql, JoinSelection joins) {
+        String plan = new PhysicalPlanner(joins).plan(optimized(sql)).explain();
+        return plan.lines().filter(l -> l.contains("JoinExec")).map(String::trim).toList();
+    }
+
+    /**
+     * A left-preserving join whose left is less than half its right builds the left: an outer join
+     * of a small table to a large one (TPC-H Q13's customer and orders), and EXISTS / NOT EXISTS with
+     * a residual condition from a small outer query into a large table (Q21's lineitem l1 against
+     * l2 and l3); a large left keeps the right built.
+     */
+    @Test
+    void leftPreservingJoinsBuildASmallLeft() {
+        JoinSelection never = new JoinSelection(-1, Long.MAX_VALUE);
+        assertThat(joinLine("SELECT mid.k, big.v FROM mid LEFT JOIN big ON mid.k = big.k AND big.v > mid.w", never))
+                .startsWith("HashJoinExec: mode=partitioned, type=left, on=[(mid.k, big.k)], filter=(big.v > mid.w), build=left");
+        assertThat(joinLines("SELECT mid.k FROM mid WHERE EXISTS (SELECT 1 FROM big WHERE big.k = mid.k AND big.id <> mid.w)"
+                + " AND NOT EXISTS (SELECT 1 FROM big b3 WHERE b3.k = mid.k AND b3.v <> mid.w)", never))
+                .allSatisfy(line -> assertThat(line).matches("HashJoinExec: mode=partitioned, type=left_(semi|anti), .*build=left.*"))
+                .hasSize(2);
+        assertThat(joinLine("SELECT big.v, mid.w FROM big LEFT JOIN mid ON big.k = mid.k", never))
+                .startsWith("HashJoinExec: mode=partitioned, type=left, on=[(big.k, mid.k)], build=right");
+        assertThat(joinLine("SELECT big.v FROM big WHERE EXISTS (SELECT 1 FROM mid WHERE big.k = mid.k AND mid.w <> big.id)", never))
+                .contains("build=right");
+    }
 }
