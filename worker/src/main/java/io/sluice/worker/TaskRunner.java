@@ -111,6 +111,7 @@ final class TaskRunner {
     private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled,
             MapOutputLocator locator, TaskMemoryPool pool) {
         String shuffleId = null;
+        sharedBuilds.evictIdle();
         try (SpillFiles spills = new SpillFiles(spillDirectory.resolve("spill-" + safeName(task.taskId())));
                 BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(),
                         new ArrowMemoryListener(pool.register("Arrow buffers of task " + task.taskId(),

@@ -36,10 +36,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * open, and after the last one it stays for the stage's later tasks on this worker until the job
  * ends ({@link #stagesEnded}, on the coordinator's removal of the job's shuffles), when its memory
  * goes back to the budget. A table whose stage has already ended is freed with its last lease. A
- * table no task has used for {@code idleEviction} ({@link #DEFAULT_IDLE_EVICTION}) is dropped too (on the next acquire), so a
- * job's end the worker never heard of does not hold its memory until the worker stops.
- * The tables are heap arrays, read-only once built, so tasks probe one at the same time without
- * copies and nothing needs closing but the reservation.
+ * table no task has used for {@code idleEviction} ({@link #DEFAULT_IDLE_EVICTION}) is dropped too
+ * (when a task starts, or on the next acquire), so a job's end the worker never heard of does not
+ * hold its memory until the worker stops. The tables are heap arrays, read-only once built, so
+ * tasks probe one at the same time without copies and nothing needs closing but the reservation.
  *
  * <p>Failure: a build that throws is dropped (its memory freed at once) and its error is the
  * builder's; the tasks waiting for it try again, one of them building, so they get a table or
@@ -78,7 +78,8 @@ public final class SharedBuildCache {
             throw new IllegalArgumentException("maxWait and idleEviction must not be negative: " + maxWait + ", "
                     + idleEviction);
         }
-        this.maxWaitNanos = maxWait.toNanos();
+        // clamped so that a deadline (now + wait) cannot overflow
+        this.maxWaitNanos = Math.min(maxWait.toNanos(), Long.MAX_VALUE / 4);
         this.idleEvictionNanos = idleEviction.toNanos();
     }
 
@@ -129,6 +130,19 @@ public final class SharedBuildCache {
         free.forEach(e -> e.pool.release());
     }
 
+    /**
+     * Drops the tables no task has used for the idle bound (see {@link #sweepIdle}); the worker
+     * calls it as each task starts, so memory held for a job whose end was never heard of comes
+     * back even when no later task asks for a shared table.
+     */
+    public void evictIdle() {
+        List<Entry> idle;
+        synchronized (this) {
+            idle = sweepIdle();
+        }
+        idle.forEach(e -> e.pool.release());
+    }
+
     /** Drops every table (the worker stops); those in use are freed with their last lease. */
     public void close() {
         List<Entry> free = new ArrayList<>();
@@ -165,7 +179,9 @@ public final class SharedBuildCache {
      * Drops the tables no task has used for {@code idleEviction} ({@link #DEFAULT_IDLE_EVICTION}): their job's end was never
      * heard of (a worker that was thought lost and came back misses the coordinator's removal of
      * the job's shuffles), so they would otherwise hold the worker's memory until it stops.
-     * Called under the lock on every acquire; returns the entries to free outside it.
+     * Called under the lock on every acquire and by {@link #evictIdle}; returns the entries to free
+     * outside it. (A pool may be released twice, by a failed build and its last lease: releasing a
+     * closed pool does nothing.)
      */
     private List<Entry> sweepIdle() {
         List<Entry> free = new ArrayList<>();

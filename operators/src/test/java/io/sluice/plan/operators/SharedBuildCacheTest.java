@@ -235,6 +235,9 @@ class SharedBuildCacheTest extends OperatorTestBase {
         assertThat(budget.reserved()).as("the idle table of job5 is dropped").isZero();
         assertThat(sweeping.size()).isEqualTo(1);
         other.close();
+        sweeping.evictIdle();
+        assertThat(sweeping.size()).as("dropped by a task's start too, with no acquire").isZero();
+        assertThat(budget.reserved()).isZero();
         sweeping.close();
     }
 
