@@ -50,7 +50,7 @@ public final class RangePartitioner {
                     + "running the map stage");
         }
         this.keys = range.keys();
-        this.bound = new BoundExprs(keys.stream().map(SortKey::expr).toList(), input);
+        this.bound = BoundExprs.ofSortKeys(keys, input);
         this.order = new KeyOrder(keys);
         DataType[] types = new DataType[keys.size()];
         for (int k = 0; k < types.length; k++) {

@@ -118,7 +118,7 @@ final class ExternalSorter implements AutoCloseable {
      */
     private KeyColumn[] evaluateKeys(Batch batch) {
         if (boundKeys == null) { // bound to the first batch's schema: this sorter is given none of its own
-            boundKeys = new BoundExprs(keys.stream().map(SortKey::expr).toList(), batch.schema());
+            boundKeys = BoundExprs.ofSortKeys(keys, batch.schema());
         }
         KeyColumn[] out = new KeyColumn[keys.size()];
         for (int i = 0; i < out.length; i++) {

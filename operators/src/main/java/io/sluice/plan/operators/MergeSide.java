@@ -83,10 +83,7 @@ final class MergeSide {
                 if (bound == null) {
                     bound = new BoundExprs(keys, batch.schema());
                 }
-                Col[] newKeys = new Col[keys.size()];
-                for (int k = 0; k < newKeys.length; k++) {
-                    newKeys[k] = bound.evaluate(k, batch);
-                }
+                Col[] newKeys = bound.evaluateAll(batch);
                 columns = append(columns, batch.columns());
                 keyColumns = append(keyColumns, newKeys);
                 rows = rows - pos + batch.rowCount();

@@ -38,7 +38,7 @@ final class RunMerger implements BatchStream {
     RunMerger(Schema schema, List<SortKey> keys, List<Path> runs, TaskContext context, MemoryReservation reservation) {
         this.schema = schema;
         this.keys = keys;
-        this.keyExprs = new BoundExprs(keys.stream().map(SortKey::expr).toList(), schema);
+        this.keyExprs = BoundExprs.ofSortKeys(keys, schema);
         this.order = new KeyOrder(keys);
         this.context = context;
         this.reservation = reservation;
@@ -85,11 +85,9 @@ final class RunMerger implements BatchStream {
             return false;
         }
         int rows = next[0].length;
-        Col[] k = new Col[keys.size()];
+        Col[] k;
         try (Batch batch = Batch.of(schema, next, rows, context.allocator())) {
-            for (int i = 0; i < k.length; i++) {
-                k[i] = keyExprs.evaluate(i, batch);
-            }
+            k = keyExprs.evaluateAll(batch);
         }
         long bytes = HeapSize.of(next) + HeapSize.of(k);
         reservation.grow(bytes);

@@ -88,14 +88,6 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
                 keys + other.keys);
     }
 
-    private static Col[] evaluate(BoundExprs keys, Batch batch) {
-        Col[] cols = new Col[keys.size()];
-        for (int k = 0; k < cols.length; k++) {
-            cols[k] = keys.evaluate(k, batch);
-        }
-        return cols;
-    }
-
     private static long[] hash(Col[] cols, int rows) {
         long[] hashes = new long[rows];
         for (Col c : cols) {
@@ -136,7 +128,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         if (keys == 0) {
             return 0;
         }
-        Col[] cols = evaluate(probeKeys, batch);
+        Col[] cols = probeKeys.evaluateAll(batch);
         boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
         long[] hashes = hash(cols, rows);
         long[] values = ranged && cols.length == 1 ? cols[0].longs : null;
@@ -214,7 +206,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
             if (bound == null) {
                 bound = new BoundExprs(keys, batch.schema());
             }
-            Col[] cols = evaluate(bound, batch);
+            Col[] cols = bound.evaluateAll(batch);
             ranged &= cols.length == 1 && cols[0].longs != null;
             boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
             long[] hashes = hash(cols, rows);

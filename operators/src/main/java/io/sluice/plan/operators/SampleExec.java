@@ -184,17 +184,13 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, i
     /** Input partition {@code partition}'s sample: the key columns, then each row's weight. */
     private Col[] sample(int partition, TaskContext context) {
         Reservoir reservoir = new Reservoir(schema(), maxRows, new SplittableRandom(SEED ^ (partition * 0x9E3779B97F4A7C15L)));
-        BoundExprs keyExprs = new BoundExprs(keys.stream().map(SortKey::expr).toList(), input.schema());
+        BoundExprs keyExprs = BoundExprs.ofSortKeys(keys, input.schema());
         try (BatchStream in = input.execute(partition, context)) {
             Batch next;
             while ((next = in.next()) != null) {
                 try (Batch batch = next) {
                     if (batch.rowCount() > 0) {
-                        Col[] values = new Col[keys.size()];
-                        for (int k = 0; k < values.length; k++) {
-                            values[k] = keyExprs.evaluate(k, batch);
-                        }
-                        reservoir.offer(values, batch.rowCount());
+                        reservoir.offer(keyExprs.evaluateAll(batch), batch.rowCount());
                     }
                 }
             }

@@ -187,23 +187,15 @@ public record SortExec(ExecutionPlan input, List<SortKey> keys, long limit, bool
 
     /** Reads the partition, handing each batch's columns and sort keys to {@code consumer}; closes the input. */
     private void forEachBatch(int partition, TaskContext context, BatchConsumer consumer) {
-        BoundExprs keyExprs = new BoundExprs(keys.stream().map(SortKey::expr).toList(), input.schema());
+        BoundExprs keyExprs = BoundExprs.ofSortKeys(keys, input.schema());
         try (BatchStream in = input.execute(partition, context)) {
             Batch batch;
             while ((batch = in.next()) != null) {
                 try (Batch b = batch) {
-                    consumer.accept(b.columns(), evaluateKeys(keyExprs, b), b.rowCount());
+                    consumer.accept(b.columns(), keyExprs.evaluateAll(b), b.rowCount());
                 }
             }
         }
-    }
-
-    private static Col[] evaluateKeys(BoundExprs keyExprs, Batch batch) {
-        Col[] out = new Col[keyExprs.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = keyExprs.evaluate(i, batch);
-        }
-        return out;
     }
 
     /**

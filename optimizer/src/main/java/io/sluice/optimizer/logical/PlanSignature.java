@@ -4,6 +4,7 @@ import io.sluice.plan.expr.Expr;
 import io.sluice.plan.expr.Exprs;
 import io.sluice.plan.expr.SubqueryExpr;
 import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.plan.operators.KeyHash;
 
 /**
  * A cheap identity of a plan: its node count and a 64-bit hash of every node's description and
@@ -23,14 +24,14 @@ public record PlanSignature(int nodeCount, long hash) {
 
     private static void visit(LogicalPlan plan, long[] state) {
         state[0]++;
-        state[1] = mix(state[1] * 31 + hash64(plan.getClass().getName()));
-        state[1] = mix(state[1] * 31 + hash64(plan.describe()));
-        state[1] = mix(state[1] * 31 + plan.expressions().hashCode());
-        state[1] = mix(state[1] * 31 + plan.children().size());
+        state[1] = KeyHash.mix(state[1] * 31 + hash64(plan.getClass().getName()));
+        state[1] = KeyHash.mix(state[1] * 31 + hash64(plan.describe()));
+        state[1] = KeyHash.mix(state[1] * 31 + plan.expressions().hashCode());
+        state[1] = KeyHash.mix(state[1] * 31 + plan.children().size());
         // Plans nested in expressions (subqueries) count and hash like children, marked apart from them.
         for (Expr e : plan.expressions()) {
             for (SubqueryExpr s : Exprs.subqueries(e)) {
-                state[1] = mix(state[1] * 31 + hash64("subquery"));
+                state[1] = KeyHash.mix(state[1] * 31 + hash64("subquery"));
                 visit(s.subquery(), state);
             }
         }
@@ -46,15 +47,6 @@ public record PlanSignature(int nodeCount, long hash) {
             h ^= s.charAt(i);
             h *= 0x100000001b3L;
         }
-        return h;
-    }
-
-    static long mix(long h) {
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
         return h;
     }
 }

@@ -55,7 +55,7 @@ public final class PushSemiJoinBelowJoin implements NodeRule {
     @Override
     public LogicalPlan applyToNode(LogicalPlan node) {
         if (!(node instanceof Join semi) || !filtersLeftRows(semi.type())
-                || !(semi.left() instanceof Join inner) || inner.type() != JoinType.INNER || inner.mark() != null) {
+                || !(semi.left() instanceof Join inner) || inner.type() != JoinType.INNER) {
             return node;
         }
         Set<String> reads = leftColumnsRead(semi);

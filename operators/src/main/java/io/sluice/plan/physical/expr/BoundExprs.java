@@ -4,6 +4,7 @@ import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.expr.SortKey;
 import io.sluice.plan.types.Schema;
 import java.util.List;
 
@@ -25,6 +26,20 @@ public final class BoundExprs {
         this.exprs = List.copyOf(exprs);
         this.schema = input;
         this.bound = ExprBinder.bindAll(this.exprs, input);
+    }
+
+    /** Sort keys' expressions bound to {@code input}. */
+    public static BoundExprs ofSortKeys(List<SortKey> keys, Schema input) {
+        return new BoundExprs(keys.stream().map(SortKey::expr).toList(), input);
+    }
+
+    /** Every expression evaluated over {@code batch}, in order. */
+    public Col[] evaluateAll(Batch batch) {
+        Col[] out = new Col[exprs.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = evaluate(i, batch);
+        }
+        return out;
     }
 
     /** Expression {@code i} evaluated over {@code batch}. */
