@@ -206,8 +206,10 @@ public final class Batch implements AutoCloseable {
 
     /**
      * Rows {@code selected[0..count)} as a new batch of the same schema (from {@code allocator}),
-     * each column in the form it is held: a vector is gathered into a new vector (no string is
-     * decoded just to be copied), a heap-only column into a new heap column. This batch is not changed.
+     * each column in the forms it is held: a vector is gathered into a new vector (no string is
+     * decoded just to be copied), a heap column into a new heap column (for a column held both ways,
+     * both: a string column that a kernel already unpacked is not decoded again downstream). This
+     * batch is not changed.
      */
     public Batch gather(int[] selected, int count, BufferAllocator allocator) {
         Col[] cols = new Col[vectors.length];
@@ -216,7 +218,8 @@ public final class Batch implements AutoCloseable {
             for (int i = 0; i < vectors.length; i++) {
                 if (vectors[i] != null) {
                     out[i] = ArrowKernels.gather(vectors[i], selected, count, allocator);
-                } else {
+                }
+                if (unpacked[i] != null) {
                     cols[i] = unpacked[i].gather(selected, count);
                 }
             }

@@ -110,6 +110,8 @@ class MixedBatchTest {
             assertThat(out.arrowVector(0)).isNull();
             assertThat(out.arrowVector(1)).isInstanceOf(VarCharVector.class);
             assertThat(out.arrowVector(2)).isInstanceOf(VarCharVector.class);
+            assertThat(out.hasColumn(1)).isFalse(); // a vector-only column stays so
+            assertThat(out.hasColumn(2)).isTrue(); // a column held both ways keeps its decoded strings
             assertThat(out.column(0).longs).containsExactly(70, 0, 20, 10, 40);
             List<Object> expected = java.util.Arrays.asList("z", "ascii", "größe", null, "日本語テキスト");
             assertThat(values(out.column(1))).isEqualTo(expected);

@@ -426,9 +426,10 @@ final class HashJoinStream implements BatchStream {
         } else if (vector != null) {
             return ArrowKernels.gather(vector, probeIdx, n, allocator);
         } else if (field.type().kind() == io.sluice.plan.types.DataType.Kind.UTF8) {
-            return probeCols()[c].gather(probeIdx, n).write(field.name(), allocator);
+            return probeBatch.column(c).gather(probeIdx, n).write(field.name(), allocator);
         }
-        return ArrowGather.gather(probeCols()[c], probeIdx, n, field, allocator);
+        // column by column: a mixed batch's other (Arrow) columns are not unpacked for this one
+        return ArrowGather.gather(probeBatch.column(c), probeIdx, n, field, allocator);
     }
 
     /**
