@@ -385,6 +385,8 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
             data = vector.getDataBuffer();
             offsets = vector.getOffsetBuffer();
             validity = vector.getValidityBuffer();
+            validity.setZero(0, validity.capacity()); // every row NULL until written
+            offsets.setInt(0, 0);
         }
 
         /** Makes room for {@code bytes} more bytes. */
