@@ -56,9 +56,6 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     // A string dictionary: entry i is dictionaryBytes[dictionaryOffsets[i] .. dictionaryOffsets[i + 1]).
     private byte[] dictionaryBytes;
     private int[] dictionaryOffsets;
-    private String[] dictionaryStrings; // entries decoded so far, for batches wholly from the dictionary
-    // TEMPORARY measurement switch (removed before merge)
-    private static final boolean DICTIONARY_STRINGS = !Boolean.getBoolean("sluice.noDictionaryStrings");
     private final org.apache.arrow.vector.types.pojo.Field arrowField;
     // The current page: values left, its levels and values.
     private int pageRemaining;
@@ -136,7 +133,6 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                     }
                     dictionaryBytes = bytes;
                     dictionaryOffsets = offsets;
-                    dictionaryStrings = new String[size];
                 }
                 default -> throw new IllegalStateException("unhandled decoding " + decoding);
             }
@@ -214,7 +210,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     @Override
     public void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column) {
         if (decoding == ParquetColumnType.Decoding.STRING) {
-            decodeStrings(n, allocator, cols, vectors, column);
+            vectors[column] = decodeStrings(n, allocator);
         } else {
             cols[column] = decodeValues(n);
         }
@@ -301,16 +297,8 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         };
     }
 
-    /**
-     * The next {@code n} strings as a new vector from {@code allocator}, owned by the caller, in
-     * {@code vectors[column]}; when every value came from the dictionary, also as heap strings in
-     * {@code cols[column]}: each dictionary entry is decoded once (on first use) and a row costs a
-     * pointer copy, so an operator that needs Java strings (a shuffle writer, CASE, functions on
-     * heap columns) does not decode the batch's rows again.
-     */
-    private void decodeStrings(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column) {
-        String[] strings = DICTIONARY_STRINGS && dictionaryOffsets != null ? new String[n] : null;
-        boolean[] nulls = null;
+    /** The next {@code n} strings as a new vector from {@code allocator}, owned by the caller. */
+    private VarCharVector decodeStrings(int n, BufferAllocator allocator) {
         Utf8Writer out = new Utf8Writer(arrowField, allocator, n,
                 dictionaryOffsets == null ? 16L * n : (long) n * (dictionaryBytes.length / Math.max(1, dictionaryOffsets.length - 1) + 1));
         try {
@@ -321,32 +309,10 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 }
                 int take = Math.min(pageRemaining, n - at);
                 int count = readLevels(at, take);
-                if (strings != null && count < take) {
-                    if (nulls == null) {
-                        nulls = new boolean[n];
-                    }
-                    java.util.Arrays.fill(nulls, at, at + take, true);
-                    for (int i = 0; i < count; i++) {
-                        nulls[present[i]] = false;
-                    }
-                }
                 if (ids != null) {
                     readIds(count);
                     int[] idValues = idBuffer;
                     int[] offsets = dictionaryOffsets;
-                    if (strings != null) {
-                        String[] decoded = dictionaryStrings;
-                        for (int i = 0; i < count; i++) {
-                            int id = idValues[i];
-                            String value = decoded[id];
-                            if (value == null) {
-                                value = new String(dictionaryBytes, offsets[id], offsets[id + 1] - offsets[id],
-                                        java.nio.charset.StandardCharsets.UTF_8);
-                                decoded[id] = value;
-                            }
-                            strings[row(present, at, i)] = value;
-                        }
-                    }
                     long bytes = 0;
                     for (int i = 0; i < count; i++) {
                         int id = idValues[i];
@@ -359,7 +325,6 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                         out.put(row(present, at, i), dictionary, offsets[id], offsets[id + 1] - offsets[id]);
                     }
                 } else {
-                    strings = null; // a PLAIN page: the vector only
                     ByteBuffer in = values;
                     // A first pass over the lengths sizes the data buffer once for this run of values.
                     int start = in.position();
@@ -390,13 +355,10 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 pageRemaining -= take;
                 at += take;
             }
-            vectors[column] = out.finish(n);
+            return out.finish(n);
         } catch (RuntimeException | Error e) {
             out.vector.close();
             throw e;
-        }
-        if (strings != null) {
-            cols[column] = Col.ofStrings(strings, nulls);
         }
     }
 

@@ -140,7 +140,6 @@ class ParquetPageDecoderTest {
         }
         Schema schema = reader.inferSchema(file);
         List<Object> actual = new ArrayList<>();
-        int dictionaryBatches = 0;
         for (ScanPartition partition : reader.partitions(file)) {
             try (io.sluice.plan.exec.BatchStream stream = reader.read(partition, schema, List.of("id", "s"), 777,
                     support.allocator)) {
@@ -159,13 +158,7 @@ class ParquetPageDecoderTest {
                             actual.add(strings.isNull(r) ? null
                                     : new String(strings.get(r), java.nio.charset.StandardCharsets.UTF_8));
                         }
-                        if (batch.hasColumn(1)) { // a batch wholly from the dictionary: its strings too, the same values
-                            dictionaryBatches++;
-                            for (int r = 0; r < batch.rowCount(); r++) {
-                                assertThat(batch.column(1).get(r))
-                                        .isEqualTo(actual.get(actual.size() - batch.rowCount() + r));
-                            }
-                        }
+                        assertThat(batch.hasColumn(1)).isFalse();
                     }
                 }
             }
@@ -174,8 +167,5 @@ class ParquetPageDecoderTest {
                 .map(row -> row.get(0)).collect(Collectors.toList());
         assertThat(expected).hasSize(ROWS);
         assertThat(actual).isEqualTo(expected);
-        if (version == WriterVersion.PARQUET_1_0) {
-            assertThat(dictionaryBatches).isPositive();
-        }
     }
 }
