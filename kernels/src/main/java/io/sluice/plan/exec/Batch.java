@@ -2,6 +2,7 @@ package io.sluice.plan.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.plan.types.DataType;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -207,20 +208,20 @@ public final class Batch implements AutoCloseable {
     /**
      * Rows {@code selected[0..count)} as a new batch of the same schema (from {@code allocator}),
      * each column in the forms it is held: a vector is gathered into a new vector (no string is
-     * decoded just to be copied), a heap column into a new heap column (for a column held both ways,
-     * both: a string column that a kernel already unpacked is not decoded again downstream). This
-     * batch is not changed.
+     * decoded just to be copied), a heap column into a new heap column. A string column held both
+     * ways keeps both (the bytes for the byte kernels, the strings so they are not decoded again); a
+     * fixed-width one only its heap form, which is what its kernels read. This batch is not changed.
      */
     public Batch gather(int[] selected, int count, BufferAllocator allocator) {
         Col[] cols = new Col[vectors.length];
         FieldVector[] out = new FieldVector[vectors.length];
         try {
             for (int i = 0; i < vectors.length; i++) {
-                if (vectors[i] != null) {
-                    out[i] = ArrowKernels.gather(vectors[i], selected, count, allocator);
-                }
                 if (unpacked[i] != null) {
                     cols[i] = unpacked[i].gather(selected, count);
+                }
+                if (vectors[i] != null && (cols[i] == null || schema.field(i).type().kind() == DataType.Kind.UTF8)) {
+                    out[i] = ArrowKernels.gather(vectors[i], selected, count, allocator);
                 }
             }
         } catch (RuntimeException | Error e) {

@@ -120,6 +120,19 @@ class MixedBatchTest {
     }
 
     @Test
+    void gatherKeepsOnlyTheHeapFormOfAFixedWidthColumnHeldBothWays() {
+        Col ids = ids();
+        int[] selected = {3, 1};
+        try (Batch batch = Batch.of(Schema.of(new Field("id", DataType.INT64)), new Col[] {ids},
+                new FieldVector[] {ids.write("id", allocator)}, STRINGS.length, allocator);
+                Batch out = batch.gather(selected, 2, allocator)) {
+            assertThat(out.arrowVector(0)).isNull(); // its kernels read the heap form
+            assertThat(out.column(0).longs).containsExactly(30, 10);
+            assertThat(Col.read(out.root().getVector(0), DataType.INT64).longs).containsExactly(30, 10);
+        }
+    }
+
+    @Test
     void closesEveryVectorOnceAndTakesOwnershipWhenRejected() {
         Batch batch = mixed();
         batch.close();

@@ -468,14 +468,8 @@ final class HashJoinStream implements BatchStream {
                 int[] rows = JoinSupport.where(probeMatched, probeRows, false);
                 enqueue(JoinSupport.withNullSide(probeCols(), rows, rows.length, buildSchema, !buildIsLeft), rows.length);
             }
-            case LEFT_SEMI -> {
-                int[] rows = JoinSupport.where(probeMatched, probeRows, true);
-                enqueue(JoinSupport.gather(probeCols(), rows, rows.length), rows.length);
-            }
-            case LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> {
-                int[] rows = JoinSupport.where(probeMatched, probeRows, false);
-                enqueue(JoinSupport.gather(probeCols(), rows, rows.length), rows.length);
-            }
+            case LEFT_SEMI -> enqueueProbeRows(JoinSupport.where(probeMatched, probeRows, true));
+            case LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> enqueueProbeRows(JoinSupport.where(probeMatched, probeRows, false));
             case LEFT_MARK -> {
                 Col[] probeSide = probeCols();
                 Col[] out = java.util.Arrays.copyOf(probeSide, probeSide.length + 1);
@@ -499,6 +493,21 @@ final class HashJoinStream implements BatchStream {
         probeBatch = null;
         probeMarkNull = null;
         probeKeyNull = null;
+    }
+
+    /**
+     * Queues probe rows {@code rows} (a semi or anti join's output): each column gathered once in
+     * the form the probe batch holds it (a string vector stays bytes, not decoded to be copied).
+     */
+    private void enqueueProbeRows(int[] rows) {
+        if (rows.length == 0) {
+            return;
+        }
+        if (rows.length <= batchSize && probeBatch.schema().equals(outputSchema)) {
+            queue.add(probeBatch.gather(rows, rows.length, context.allocator()));
+        } else {
+            enqueue(JoinSupport.gather(probeCols(), rows, rows.length), rows.length);
+        }
     }
 
     /** Queues heap output columns as batches of at most the batch size (made Arrow when a consumer asks). */

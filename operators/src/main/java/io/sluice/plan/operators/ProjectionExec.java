@@ -3,8 +3,6 @@ package io.sluice.plan.operators;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.util.TransferPair;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.expr.Column;
@@ -24,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * Computes one column per expression. Partitioning and ordering on columns that pass through
