@@ -297,10 +297,15 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         };
     }
 
+    private static final long INITIAL_STRING_BYTES_CAP = 1L << 20;
+
     /** The next {@code n} strings as a new vector from {@code allocator}, owned by the caller. */
     private VarCharVector decodeStrings(int n, BufferAllocator allocator) {
-        Utf8Writer out = new Utf8Writer(arrowField, allocator, n,
-                dictionaryOffsets == null ? 16L * n : (long) n * (dictionaryBytes.length / Math.max(1, dictionaryOffsets.length - 1) + 1));
+        // a first guess only, capped: each page reserves exactly what its rows need (one long
+        // dictionary entry must not size every batch by the dictionary's average)
+        long guess = dictionaryOffsets == null ? 16L * n
+                : (long) n * (dictionaryBytes.length / Math.max(1, dictionaryOffsets.length - 1) + 1);
+        Utf8Writer out = new Utf8Writer(arrowField, allocator, n, Math.min(guess, INITIAL_STRING_BYTES_CAP));
         try {
             int at = 0;
             while (at < n) {
@@ -396,7 +401,8 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 throw new IllegalStateException("a batch of strings over 2 GB");
             }
             if (needed > data.capacity()) {
-                vector.reallocDataBuffer(Math.max(needed, 2 * data.capacity()));
+                long doubled = 2 * data.capacity();
+                vector.reallocDataBuffer(doubled <= Integer.MAX_VALUE ? Math.max(needed, doubled) : needed);
                 data = vector.getDataBuffer();
             }
         }

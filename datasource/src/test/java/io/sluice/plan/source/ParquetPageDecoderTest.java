@@ -168,4 +168,43 @@ class ParquetPageDecoderTest {
         assertThat(expected).hasSize(ROWS);
         assertThat(actual).isEqualTo(expected);
     }
+
+    /**
+     * One long dictionary entry among short ones: each batch's buffer is sized by the entries its
+     * rows use, not by the dictionary's average (which asked for 2.4 GB per batch of 8192 rows and failed).
+     */
+    @org.junit.jupiter.api.Test
+    void aLongDictionaryEntryDoesNotSizeEveryBatch() throws Exception {
+        MessageType type = MessageTypeParser.parseMessageType("message t { required binary s (STRING); }");
+        String file = dir.resolve("lopsided.parquet").toString();
+        String big = "y".repeat(600_000);
+        SimpleGroupFactory groups = new SimpleGroupFactory(type);
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file))
+                .withType(type).withConf(FileFormats.conf()).withWriterVersion(WriterVersion.PARQUET_1_0)
+                .withDictionaryPageSize(4 << 20).build()) {
+            for (int i = 0; i < ROWS; i++) {
+                writer.write(groups.newGroup().append("s", i == 0 ? big : "x" + i % 3));
+            }
+        }
+        Schema schema = reader.inferSchema(file);
+        long chars = 0;
+        int rows = 0;
+        for (ScanPartition partition : reader.partitions(file)) {
+            try (io.sluice.plan.exec.BatchStream stream = reader.read(partition, schema, List.of("s"), 8192, support.allocator)) {
+                for (io.sluice.plan.exec.Batch next = stream.next(); next != null; next = stream.next()) {
+                    try (io.sluice.plan.exec.Batch batch = next) {
+                        var strings = (org.apache.arrow.vector.VarCharVector) batch.arrowVector(0);
+                        assertThat(strings.getDataBuffer().capacity()).as("data buffer of a batch")
+                                .isLessThan(rows == 0 ? 4L << 20 : 1L << 20);
+                        for (int r = 0; r < batch.rowCount(); r++) {
+                            chars += strings.get(r).length;
+                        }
+                        rows += batch.rowCount();
+                    }
+                }
+            }
+        }
+        assertThat(rows).isEqualTo(ROWS);
+        assertThat(chars).isEqualTo(big.length() + 2L * (ROWS - 1));
+    }
 }
