@@ -71,6 +71,9 @@ final class ParquetBatchStream implements BatchStream {
             if (e instanceof Error error) {
                 throw error;
             }
+            if (e instanceof org.apache.arrow.memory.OutOfMemoryException refused) {
+                throw refused; // the task's memory, not the file: a system failure, retried elsewhere
+            }
             throw new SluiceException("cannot decode Parquet file " + file + ": " + e.getMessage(), e);
         }
         remaining -= n;
