@@ -1,9 +1,16 @@
 package io.sluice.plan.source;
 
 import io.sluice.plan.exec.Col;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 
 /** Decodes one column of a Parquet row group, a batch at a time. */
 interface ColumnChunkDecoder {
-    /** The next {@code n} values of the column; the caller guarantees that many remain. */
-    Col decode(int n);
+    /**
+     * Decodes the next {@code n} values of the column (the caller guarantees that many remain) into
+     * {@code cols[column]} as a heap column or into {@code vectors[column]} as an Arrow vector from
+     * {@code allocator} (string columns of {@link ParquetPageDecoder}: their bytes stay bytes), which
+     * the caller then owns. A decoder that throws leaves nothing allocated behind.
+     */
+    void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column);
 }

@@ -8,6 +8,7 @@ import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.types.Schema;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 
@@ -55,16 +56,28 @@ final class ParquetBatchStream implements BatchStream {
         }
         int n = (int) Math.min(batchSize, remaining);
         Col[] cols = new Col[decoders.length];
+        FieldVector[] vectors = new FieldVector[decoders.length];
         try {
             for (int i = 0; i < decoders.length; i++) {
-                cols[i] = decoders[i].decode(n);
+                decoders[i].decode(n, allocator, cols, vectors, i);
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             remaining = 0;
+            for (FieldVector v : vectors) {
+                if (v != null) {
+                    v.close();
+                }
+            }
+            if (e instanceof Error error) {
+                throw error;
+            }
+            if (e instanceof org.apache.arrow.memory.OutOfMemoryException refused) {
+                throw refused; // the task's memory, not the file: a system failure, retried elsewhere
+            }
             throw new SluiceException("cannot decode Parquet file " + file + ": " + e.getMessage(), e);
         }
         remaining -= n;
-        return Batch.of(schema, cols, n, allocator);
+        return Batch.of(schema, cols, vectors, n, allocator); // string columns as Arrow vectors, the rest on the heap
     }
 
     @Override

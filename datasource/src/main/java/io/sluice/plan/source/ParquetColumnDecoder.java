@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.types.DataType;
 import java.nio.ByteBuffer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.io.api.Binary;
 
@@ -35,7 +37,11 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
     }
 
     @Override
-    public Col decode(int n) {
+    public void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column) {
+        cols[column] = decode(n);
+    }
+
+    Col decode(int n) {
         boolean[] nulls = null;
         ColumnReader r = reader;
         int maxDef = maxDefinitionLevel;

@@ -113,7 +113,8 @@ final class ParquetFormat implements FormatReader {
                 for (int i = 0; i < decoders.length; i++) {
                     ColumnDescriptor descriptor = descriptors.get(i);
                     if (ParquetPageDecoder.supports(types.get(i), descriptor, encodings(block, descriptor))) {
-                        decoders[i] = new ParquetPageDecoder(rowGroup.getPageReader(descriptor), descriptor, types.get(i));
+                        decoders[i] = new ParquetPageDecoder(rowGroup.getPageReader(descriptor), descriptor, types.get(i),
+                                selection.schema().field(i).name());
                     } else {
                         decoders[i] = new ParquetColumnDecoder(store.getColumnReader(descriptor), types.get(i));
                     }

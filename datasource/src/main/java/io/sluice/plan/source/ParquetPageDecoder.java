@@ -4,12 +4,17 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.types.DataType;
+import io.sluice.plan.types.Field;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.bytes.BytesUtils;
@@ -27,7 +32,12 @@ import org.apache.parquet.column.ValuesType;
 /**
  * Decodes a flat INT32, INT64, DOUBLE or string column straight from its pages, a batch of values
  * per loop: definition levels and dictionary ids are unpacked a run at a time, dictionaries are
- * decoded once into primitive (or String) arrays, PLAIN values are read from the page buffer.
+ * decoded once into primitive arrays, PLAIN values are read from the page buffer. A string column
+ * becomes an Arrow {@link VarCharVector} (from the scan's allocator), not {@code String}s: the
+ * dictionary is kept as its UTF-8 bytes (one array plus offsets) and a dictionary id or a PLAIN
+ * value copies its bytes, so no string is decoded unless an operator asks for Java strings
+ * ({@code Batch.column}); the kernels on UTF-8 bytes (LIKE, comparisons, group and join keys) read
+ * the vector in place.
  * Covers the encodings parquet-mr and most writers produce (PLAIN, dictionary, RLE levels);
  * {@link #supports} tells which column chunks it can read, the rest go to {@link ParquetColumnDecoder}.
  */
@@ -43,7 +53,10 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     private final int maxDefinitionLevel;
     private long[] dictionaryLongs;
     private double[] dictionaryDoubles;
-    private String[] dictionaryStrings;
+    // A string dictionary: entry i is dictionaryBytes[dictionaryOffsets[i] .. dictionaryOffsets[i + 1]).
+    private byte[] dictionaryBytes;
+    private int[] dictionaryOffsets;
+    private final org.apache.arrow.vector.types.pojo.Field arrowField;
     // The current page: values left, its levels and values.
     private int pageRemaining;
     private LevelReader levels;
@@ -51,9 +64,12 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     private ByteBuffer values; // PLAIN values, little-endian
     private int[] levelBuffer = new int[0];
     private int[] idBuffer = new int[0];
+    private int[] presentBuffer = new int[0];
+    private int[] present; // rows of the non-NULL values of the current run (readLevels), null when none is NULL
 
-    ParquetPageDecoder(PageReader pages, ColumnDescriptor descriptor, ParquetColumnType columnType) {
+    ParquetPageDecoder(PageReader pages, ColumnDescriptor descriptor, ParquetColumnType columnType, String name) {
         this.pages = requireNonNull(pages, "pages is null");
+        this.arrowField = new Field(requireNonNull(name, "name is null"), columnType.type()).toArrow();
         this.descriptor = requireNonNull(descriptor, "descriptor is null");
         this.type = columnType.type();
         this.decoding = columnType.decoding();
@@ -101,10 +117,22 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                     }
                 }
                 case STRING -> {
-                    dictionaryStrings = new String[size];
+                    int[] offsets = new int[size + 1];
+                    long total = 0;
                     for (int i = 0; i < size; i++) {
-                        dictionaryStrings[i] = dictionary.decodeToBinary(i).toStringUsingUTF8();
+                        total += dictionary.decodeToBinary(i).length();
+                        offsets[i + 1] = (int) Math.min(total, Integer.MAX_VALUE);
                     }
+                    if (total > Integer.MAX_VALUE - 16) {
+                        throw new IllegalStateException("a string dictionary of " + total + " bytes");
+                    }
+                    byte[] bytes = new byte[(int) total];
+                    for (int i = 0; i < size; i++) {
+                        ByteBuffer value = dictionary.decodeToBinary(i).toByteBuffer();
+                        value.get(value.position(), bytes, offsets[i], offsets[i + 1] - offsets[i]);
+                    }
+                    dictionaryBytes = bytes;
+                    dictionaryOffsets = offsets;
                 }
                 default -> throw new IllegalStateException("unhandled decoding " + decoding);
             }
@@ -156,7 +184,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 ids = null;
                 values = data.slice().order(ByteOrder.LITTLE_ENDIAN);
             } else if (encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY) {
-                if (dictionaryLongs == null && dictionaryDoubles == null && dictionaryStrings == null) {
+                if (dictionaryLongs == null && dictionaryDoubles == null && dictionaryOffsets == null) {
                     throw new IllegalStateException("dictionary-encoded page without a dictionary");
                 }
                 int idWidth = data.get() & 0xFF;
@@ -180,15 +208,62 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     }
 
     @Override
-    public Col decode(int n) {
+    public void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column) {
+        if (decoding == ParquetColumnType.Decoding.STRING) {
+            vectors[column] = decodeStrings(n, allocator);
+        } else {
+            cols[column] = decodeValues(n);
+        }
+    }
+
+    /**
+     * Definition levels of rows {@code [at, at + take)} of a batch, from the current page: the
+     * number of non-NULL values among them, and (when some are NULL) their rows in
+     * {@code present[0..count)} ({@link #present}, else null).
+     */
+    private int readLevels(int at, int take) {
+        present = null;
+        if (levels == null) {
+            return take;
+        }
+        if (levelBuffer.length < take) {
+            levelBuffer = new int[Math.max(take, 1024)];
+        }
+        levels.read(levelBuffer, 0, take);
+        int count = 0;
+        for (int i = 0; i < take; i++) {
+            count += levelBuffer[i] == maxDefinitionLevel ? 1 : 0;
+        }
+        if (count < take) {
+            if (presentBuffer.length < count) {
+                presentBuffer = new int[Math.max(count, 1024)];
+            }
+            int p = 0;
+            for (int i = 0; i < take; i++) {
+                if (levelBuffer[i] == maxDefinitionLevel) {
+                    presentBuffer[p++] = at + i;
+                }
+            }
+            present = presentBuffer;
+        }
+        return count;
+    }
+
+    /** The dictionary ids of the next {@code count} values of the current (dictionary-encoded) page, in {@link #idBuffer}. */
+    private void readIds(int count) {
+        if (idBuffer.length < count) {
+            idBuffer = new int[Math.max(count, 1024)];
+        }
+        ids.read(idBuffer, 0, count);
+    }
+
+    private Col decodeValues(int n) {
         boolean[] nulls = null;
         long[] longs = null;
         double[] doubles = null;
-        String[] strings = null;
         switch (decoding) {
             case INT32, INT64 -> longs = new long[n];
-            case DOUBLE -> doubles = new double[n];
-            default -> strings = new String[n];
+            default -> doubles = new double[n];
         }
         int at = 0;
         while (at < n) {
@@ -197,49 +272,173 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
             }
             int take = Math.min(pageRemaining, n - at);
             // Rows [at, at + take) of this batch come from this page; present[0..count) lists the non-NULL ones.
-            int count = take;
-            int[] present = null;
-            if (levels != null) {
-                if (levelBuffer.length < take) {
-                    levelBuffer = new int[Math.max(take, 1024)];
+            int count = readLevels(at, take);
+            if (count < take) {
+                if (nulls == null) {
+                    nulls = new boolean[n];
                 }
-                levels.read(levelBuffer, 0, take);
-                count = 0;
-                for (int i = 0; i < take; i++) {
-                    count += levelBuffer[i] == maxDefinitionLevel ? 1 : 0;
-                }
-                if (count < take) {
-                    if (nulls == null) {
-                        nulls = new boolean[n];
-                    }
-                    present = new int[count];
-                    int p = 0;
-                    for (int i = 0; i < take; i++) {
-                        if (levelBuffer[i] == maxDefinitionLevel) {
-                            present[p++] = at + i;
-                        } else {
-                            nulls[at + i] = true;
-                        }
-                    }
+                java.util.Arrays.fill(nulls, at, at + take, true);
+                for (int i = 0; i < count; i++) {
+                    nulls[present[i]] = false;
                 }
             }
             if (ids != null) {
-                if (idBuffer.length < count) {
-                    idBuffer = new int[Math.max(count, 1024)];
-                }
-                ids.read(idBuffer, 0, count);
-                readDictionaryValues(idBuffer, count, present, at, longs, doubles, strings);
+                readIds(count);
+                readDictionaryValues(idBuffer, count, present, at, longs, doubles);
             } else {
-                readPlainValues(count, present, at, longs, doubles, strings);
+                readPlainValues(count, present, at, longs, doubles);
             }
             pageRemaining -= take;
             at += take;
         }
         return switch (decoding) {
             case INT32, INT64 -> Col.ofLongs(type, longs, nulls);
-            case DOUBLE -> Col.ofDoubles(doubles, nulls);
-            default -> Col.ofStrings(strings, nulls);
+            default -> Col.ofDoubles(doubles, nulls);
         };
+    }
+
+    private static final long INITIAL_STRING_BYTES_CAP = 1L << 20;
+
+    /** The next {@code n} strings as a new vector from {@code allocator}, owned by the caller. */
+    private VarCharVector decodeStrings(int n, BufferAllocator allocator) {
+        // a first guess only, capped: each page reserves exactly what its rows need (one long
+        // dictionary entry must not size every batch by the dictionary's average)
+        long guess = dictionaryOffsets == null ? 16L * n
+                : (long) n * (dictionaryBytes.length / Math.max(1, dictionaryOffsets.length - 1) + 1);
+        Utf8Writer out = new Utf8Writer(arrowField, allocator, n, Math.min(guess, INITIAL_STRING_BYTES_CAP));
+        try {
+            int at = 0;
+            while (at < n) {
+                if (pageRemaining == 0) {
+                    nextPage();
+                }
+                int take = Math.min(pageRemaining, n - at);
+                int count = readLevels(at, take);
+                if (ids != null) {
+                    readIds(count);
+                    int[] idValues = idBuffer;
+                    int[] offsets = dictionaryOffsets;
+                    long bytes = 0;
+                    for (int i = 0; i < count; i++) {
+                        int id = idValues[i];
+                        bytes += offsets[id + 1] - offsets[id];
+                    }
+                    out.reserve(bytes);
+                    byte[] dictionary = dictionaryBytes;
+                    for (int i = 0; i < count; i++) {
+                        int id = idValues[i];
+                        out.put(row(present, at, i), dictionary, offsets[id], offsets[id + 1] - offsets[id]);
+                    }
+                } else {
+                    ByteBuffer in = values;
+                    // A first pass over the lengths sizes the data buffer once for this run of values.
+                    int start = in.position();
+                    long bytes = 0;
+                    int p = start;
+                    for (int i = 0; i < count; i++) {
+                        int length = in.getInt(p);
+                        bytes += length;
+                        p += 4 + length;
+                    }
+                    out.reserve(bytes);
+                    if (in.hasArray()) { // bytes copied from the array: no ByteBuffer view per value
+                        byte[] array = in.array();
+                        int base = in.arrayOffset();
+                        for (int i = 0; i < count; i++) {
+                            int length = in.getInt();
+                            out.put(row(present, at, i), array, base + in.position(), length);
+                            in.position(in.position() + length);
+                        }
+                    } else {
+                        for (int i = 0; i < count; i++) {
+                            int length = in.getInt();
+                            out.put(row(present, at, i), in, in.position(), length);
+                            in.position(in.position() + length);
+                        }
+                    }
+                }
+                pageRemaining -= take;
+                at += take;
+            }
+            return out.finish(n);
+        } catch (RuntimeException | Error e) {
+            out.vector.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Writes strings' UTF-8 bytes into a {@link VarCharVector} a row at a time, rows in increasing
+     * order; rows skipped are NULL. The data buffer is sized by {@link #reserve} (at least doubling).
+     */
+    private static final class Utf8Writer {
+        final VarCharVector vector;
+        private ArrowBuf data;
+        private final ArrowBuf offsets;
+        private final ArrowBuf validity;
+        private int end; // bytes written
+        private int next; // the first row whose end offset is not written yet
+
+        Utf8Writer(org.apache.arrow.vector.types.pojo.Field field, BufferAllocator allocator, int rows, long bytes) {
+            vector = new VarCharVector(field, allocator);
+            try {
+                vector.allocateNew(Math.max(bytes, 64), rows);
+            } catch (RuntimeException | Error e) {
+                vector.close();
+                throw e;
+            }
+            data = vector.getDataBuffer();
+            offsets = vector.getOffsetBuffer();
+            validity = vector.getValidityBuffer();
+            validity.setZero(0, validity.capacity()); // every row NULL until written
+            offsets.setInt(0, 0);
+        }
+
+        /** Makes room for {@code bytes} more bytes. */
+        void reserve(long bytes) {
+            long needed = end + bytes;
+            if (needed > Integer.MAX_VALUE) {
+                throw new IllegalStateException("a batch of strings over 2 GB");
+            }
+            if (needed > data.capacity()) {
+                long doubled = 2 * data.capacity();
+                vector.reallocDataBuffer(doubled <= Integer.MAX_VALUE ? Math.max(needed, doubled) : needed);
+                data = vector.getDataBuffer();
+            }
+        }
+
+        private void startRow(int row) {
+            ArrowBuf o = offsets;
+            while (next < row) { // NULL rows: empty, not valid
+                o.setInt(4L * ++next, end);
+            }
+            BitVectorHelper.setBit(validity, row);
+        }
+
+        void put(int row, byte[] bytes, int from, int length) {
+            startRow(row);
+            data.setBytes(end, bytes, from, length);
+            end += length;
+            offsets.setInt(4L * (row + 1), end);
+            next = row + 1;
+        }
+
+        void put(int row, ByteBuffer bytes, int from, int length) {
+            startRow(row);
+            data.setBytes(end, bytes, from, length);
+            end += length;
+            offsets.setInt(4L * (row + 1), end);
+            next = row + 1;
+        }
+
+        VarCharVector finish(int rows) {
+            while (next < rows) {
+                offsets.setInt(4L * ++next, end);
+            }
+            vector.setLastSet(rows - 1);
+            vector.setValueCount(rows);
+            return vector;
+        }
     }
 
     /** Row of the {@code i}-th non-NULL value: {@code present[i]}, or {@code at + i} when all are present. */
@@ -248,7 +447,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     }
 
     private void readDictionaryValues(int[] idValues, int count, int[] present, int at, long[] longs,
-            double[] doubles, String[] strings) {
+            double[] doubles) {
         switch (decoding) {
             case INT32, INT64 -> {
                 long[] dictionary = dictionaryLongs;
@@ -256,22 +455,16 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                     longs[row(present, at, i)] = dictionary[idValues[i]];
                 }
             }
-            case DOUBLE -> {
+            default -> {
                 double[] dictionary = dictionaryDoubles;
                 for (int i = 0; i < count; i++) {
                     doubles[row(present, at, i)] = dictionary[idValues[i]];
                 }
             }
-            default -> {
-                String[] dictionary = dictionaryStrings;
-                for (int i = 0; i < count; i++) {
-                    strings[row(present, at, i)] = dictionary[idValues[i]];
-                }
-            }
         }
     }
 
-    private void readPlainValues(int count, int[] present, int at, long[] longs, double[] doubles, String[] strings) {
+    private void readPlainValues(int count, int[] present, int at, long[] longs, double[] doubles) {
         ByteBuffer in = values;
         switch (decoding) {
             case INT32 -> {
@@ -284,24 +477,9 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                     longs[row(present, at, i)] = in.getLong();
                 }
             }
-            case DOUBLE -> {
-                for (int i = 0; i < count; i++) {
-                    doubles[row(present, at, i)] = in.getDouble();
-                }
-            }
             default -> {
                 for (int i = 0; i < count; i++) {
-                    int length = in.getInt();
-                    String value;
-                    if (in.hasArray()) {
-                        value = new String(in.array(), in.arrayOffset() + in.position(), length, StandardCharsets.UTF_8);
-                    } else {
-                        byte[] bytes = new byte[length];
-                        in.get(in.position(), bytes);
-                        value = new String(bytes, StandardCharsets.UTF_8);
-                    }
-                    in.position(in.position() + length);
-                    strings[row(present, at, i)] = value;
+                    doubles[row(present, at, i)] = in.getDouble();
                 }
             }
         }

@@ -69,6 +69,31 @@ class ParquetPageDecoderTest {
     @ParameterizedTest
     @EnumSource(WriterVersion.class)
     void readsWhatParquetMrWrites(WriterVersion version) throws Exception {
+        String file = write(version);
+        // Dictionary and PLAIN pages both occur (v2 files may also use DELTA encodings, read by the general decoder).
+        Set<Encoding> used = new java.util.HashSet<>();
+        try (ParquetFileReader footer = ParquetFileReader.open(
+                HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), FileFormats.conf()))) {
+            for (ColumnChunkMetaData chunk : footer.getRowGroups().get(0).getColumns()) {
+                used.addAll(chunk.getEncodings());
+            }
+        }
+        assertThat(used).contains(Encoding.PLAIN);
+        assertThat(used).containsAnyOf(Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
+        Schema schema = reader.inferSchema(file);
+        List<List<Object>> actual = support.readAll(reader, file, schema, schema.names(), 333);
+        List<List<Object>> expected = new ArrayList<>();
+        for (int i = 0; i < ROWS; i++) {
+            expected.add(expectedRow(i).stream().map(SourceTestSupport::normalize).collect(Collectors.toList()));
+        }
+        assertThat(actual).hasSize(ROWS);
+        for (int i = 0; i < ROWS; i++) {
+            assertThat(actual.get(i)).as("row " + i).isEqualTo(expected.get(i));
+        }
+    }
+
+    /** The test table written by parquet-mr with small pages and a dictionary that overflows into PLAIN pages. */
+    private String write(WriterVersion version) throws Exception {
         String file = dir.resolve(version + ".parquet").toString();
         SimpleGroupFactory groups = new SimpleGroupFactory(TYPE);
         try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file))
@@ -92,25 +117,94 @@ class ParquetPageDecoderTest {
                 writer.write(row);
             }
         }
-        // Dictionary and PLAIN pages both occur (v2 files may also use DELTA encodings, read by the general decoder).
-        Set<Encoding> used = new java.util.HashSet<>();
+        return file;
+    }
+
+    /**
+     * A string column comes as an Arrow UTF-8 vector holding the file's bytes (no Java string made
+     * by the scan), across dictionary pages, PLAIN pages after the dictionary overflowed, NULLs and
+     * multi-byte characters; its values are DuckDB's reading of the same file.
+     */
+    @ParameterizedTest
+    @EnumSource(WriterVersion.class)
+    void stringsStayUtf8BytesAndMatchDuckDb(WriterVersion version) throws Exception {
+        String file = write(version);
         try (ParquetFileReader footer = ParquetFileReader.open(
                 HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), FileFormats.conf()))) {
-            for (ColumnChunkMetaData chunk : footer.getRowGroups().get(0).getColumns()) {
-                used.addAll(chunk.getEncodings());
+            ColumnChunkMetaData chunk = footer.getRowGroups().get(0).getColumns().get(4);
+            assertThat(chunk.getPath().toDotString()).isEqualTo("s");
+            if (version == WriterVersion.PARQUET_1_0) { // v2 pages fall back to DELTA_BYTE_ARRAY: the general decoder
+                assertThat(chunk.getEncodings()).contains(Encoding.PLAIN); // the dictionary overflowed mid-chunk
+                assertThat(chunk.getEncodings()).containsAnyOf(Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
             }
         }
-        assertThat(used).contains(Encoding.PLAIN);
-        assertThat(used).containsAnyOf(Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
         Schema schema = reader.inferSchema(file);
-        List<List<Object>> actual = support.readAll(reader, file, schema, schema.names(), 333);
-        List<List<Object>> expected = new ArrayList<>();
-        for (int i = 0; i < ROWS; i++) {
-            expected.add(expectedRow(i).stream().map(SourceTestSupport::normalize).collect(Collectors.toList()));
+        List<Object> actual = new ArrayList<>();
+        for (ScanPartition partition : reader.partitions(file)) {
+            try (io.sluice.plan.exec.BatchStream stream = reader.read(partition, schema, List.of("id", "s"), 777,
+                    support.allocator)) {
+                for (io.sluice.plan.exec.Batch next = stream.next(); next != null; next = stream.next()) {
+                    try (io.sluice.plan.exec.Batch batch = next) {
+                        assertThat(batch.arrowVector(0)).isNull(); // numbers on the heap
+                        if (version != WriterVersion.PARQUET_1_0) {
+                            for (int r = 0; r < batch.rowCount(); r++) {
+                                actual.add(batch.column(1).get(r));
+                            }
+                            continue;
+                        }
+                        assertThat(batch.arrowVector(1)).isInstanceOf(org.apache.arrow.vector.VarCharVector.class);
+                        var strings = (org.apache.arrow.vector.VarCharVector) batch.arrowVector(1);
+                        for (int r = 0; r < batch.rowCount(); r++) {
+                            actual.add(strings.isNull(r) ? null
+                                    : new String(strings.get(r), java.nio.charset.StandardCharsets.UTF_8));
+                        }
+                        assertThat(batch.hasColumn(1)).isFalse();
+                    }
+                }
+            }
         }
-        assertThat(actual).hasSize(ROWS);
-        for (int i = 0; i < ROWS; i++) {
-            assertThat(actual.get(i)).as("row " + i).isEqualTo(expected.get(i));
+        List<Object> expected = support.query("SELECT s FROM read_parquet('" + file + "') ORDER BY id").stream()
+                .map(row -> row.get(0)).collect(Collectors.toList());
+        assertThat(expected).hasSize(ROWS);
+        assertThat(actual).isEqualTo(expected);
+    }
+
+    /**
+     * One long dictionary entry among short ones: each batch's buffer is sized by the entries its
+     * rows use, not by the dictionary's average (which asked for 2.4 GB per batch of 8192 rows and failed).
+     */
+    @org.junit.jupiter.api.Test
+    void aLongDictionaryEntryDoesNotSizeEveryBatch() throws Exception {
+        MessageType type = MessageTypeParser.parseMessageType("message t { required binary s (STRING); }");
+        String file = dir.resolve("lopsided.parquet").toString();
+        String big = "y".repeat(600_000);
+        SimpleGroupFactory groups = new SimpleGroupFactory(type);
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file))
+                .withType(type).withConf(FileFormats.conf()).withWriterVersion(WriterVersion.PARQUET_1_0)
+                .withDictionaryPageSize(4 << 20).build()) {
+            for (int i = 0; i < ROWS; i++) {
+                writer.write(groups.newGroup().append("s", i == 0 ? big : "x" + i % 3));
+            }
         }
+        Schema schema = reader.inferSchema(file);
+        long chars = 0;
+        int rows = 0;
+        for (ScanPartition partition : reader.partitions(file)) {
+            try (io.sluice.plan.exec.BatchStream stream = reader.read(partition, schema, List.of("s"), 8192, support.allocator)) {
+                for (io.sluice.plan.exec.Batch next = stream.next(); next != null; next = stream.next()) {
+                    try (io.sluice.plan.exec.Batch batch = next) {
+                        var strings = (org.apache.arrow.vector.VarCharVector) batch.arrowVector(0);
+                        assertThat(strings.getDataBuffer().capacity()).as("data buffer of a batch")
+                                .isLessThanOrEqualTo(1L << 20);
+                        for (int r = 0; r < batch.rowCount(); r++) {
+                            chars += strings.get(r).length;
+                        }
+                        rows += batch.rowCount();
+                    }
+                }
+            }
+        }
+        assertThat(rows).isEqualTo(ROWS);
+        assertThat(chars).isEqualTo(big.length() + 2L * (ROWS - 1));
     }
 }

@@ -123,6 +123,11 @@ final class BuildColumns {
         return bytes;
     }
 
+    /** Whether column {@code c} is held as UTF-8 bytes (a string column), so {@link #gather} copies bytes, no {@code String}. */
+    boolean holdsBytes(int c) {
+        return strings[c] != null;
+    }
+
     /** Rows {@code rows[0..count)} of column {@code c} as a new Arrow vector of output field {@code field}. */
     FieldVector gather(int c, int[] rows, int count, io.sluice.plan.types.Field field, BufferAllocator allocator) {
         return fixed[c] != null

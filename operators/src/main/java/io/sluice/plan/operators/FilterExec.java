@@ -3,7 +3,6 @@ package io.sluice.plan.operators;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.ArrowKernels;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.expr.Binary;
@@ -165,16 +164,9 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
             if (count == 0) {
                 return null;
             }
-            if (batch.hasArrow()) {
-                // compacts the Arrow buffers once: no column is unpacked (no string decoded) just to be copied
-                return new Batch(batch.schema(), ArrowKernels.gather(batch.root(), selected, count, context.allocator()));
-            }
-            Col[] columns = batch.columns();
-            Col[] out = new Col[columns.length];
-            for (int c = 0; c < columns.length; c++) {
-                out[c] = columns[c].gather(selected, count);
-            }
-            return Batch.of(batch.schema(), out, count, context.allocator());
+            // Each column compacted once in the form it is held: Arrow vectors (a scan's strings, a
+            // shuffle fetch) through the Arrow gather, so no string is decoded just to be copied.
+            return batch.gather(selected, count, context.allocator());
         } finally {
             if (batch != null) {
                 batch.close();

@@ -1,6 +1,5 @@
 package io.sluice.plan.operators;
 
-import io.sluice.plan.exec.ArrowGather;
 import io.sluice.plan.exec.ArrowKernels;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
@@ -15,7 +14,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
@@ -76,7 +74,6 @@ final class HashJoinStream implements BatchStream {
     private int cursorRow;
     private int[] pairProbeRows; // the chunk of pairs in progress, reused from chunk to chunk
     private int[] pairBuildRows;
-    private final List<org.apache.arrow.vector.types.pojo.Field> outputArrowFields;
     private final int[] buildColumnAsProbeKey; // per build column: the probe column equal to it in every pair, or -1
     private int cursorOffset;
 
@@ -91,7 +88,6 @@ final class HashJoinStream implements BatchStream {
         this.markCondition = join.mark() == null ? null : join.mark().condition();
         this.joinedSchema = join.joinedSchema();
         this.outputSchema = join.schema();
-        this.outputArrowFields = outputSchema.toArrow().getFields();
         this.buildSchema = (buildIsLeft ? join.left() : join.right()).schema();
         this.probeSchema = (buildIsLeft ? join.right() : join.left()).schema();
         this.probeKeys = probeKeys;
@@ -299,10 +295,9 @@ final class HashJoinStream implements BatchStream {
         if (n == 0) {
             return false;
         }
-        if (!existence && filter == null && markCondition == null && probeBatch.hasArrow()) {
-            // Every candidate pair is an output row: gathered straight into Arrow vectors. (A probe
-            // batch of heap columns, from an operator that works on the heap, keeps its output on
-            // the heap too: its strings are not encoded here to be decoded again downstream.)
+        if (!existence && filter == null && markCondition == null) {
+            // Every candidate pair is an output row: each column gathered once in the form it is
+            // held (pairs): no string is decoded or encoded here.
             for (int i = 0; i < n; i++) {
                 probeMatched[probeIdx[i]] = true;
             }
@@ -311,7 +306,7 @@ final class HashJoinStream implements BatchStream {
                     buildMatched[buildIdx[i]] = true;
                 }
             }
-            queue.add(arrowPairs(buildIdx, probeIdx, n));
+            queue.add(pairs(buildIdx, probeIdx, n));
             return true;
         }
         Col[] pairs = null;
@@ -389,11 +384,12 @@ final class HashJoinStream implements BatchStream {
     }
 
     /**
-     * The output batch of {@code n} pairs as Arrow vectors: build columns gathered from their held
-     * form, probe columns gathered from the probe batch's vectors, or shared without a copy when the
-     * pairs are every probe row once, in order.
+     * The output batch of {@code n} pairs, each column in the form it is held, so nothing is
+     * converted: build columns from their held form (fixed-width ones as heap columns, strings as
+     * Arrow vectors of their bytes), probe columns from the probe batch's vectors (shared without a
+     * copy when the pairs are every probe row once, in order) or heap columns.
      */
-    private Batch arrowPairs(int[] buildIdx, int[] probeIdx, int n) {
+    private Batch pairs(int[] buildIdx, int[] probeIdx, int n) {
         BufferAllocator allocator = context.allocator();
         int buildWidth = build.width();
         int probeWidth = probeSchema.size();
@@ -403,18 +399,23 @@ final class HashJoinStream implements BatchStream {
         for (int i = 0; i < n && everyProbeRowOnce; i++) {
             everyProbeRowOnce = probeIdx[i] == i;
         }
+        Col[] cols = new Col[buildWidth + probeWidth];
         FieldVector[] out = new FieldVector[buildWidth + probeWidth];
         try {
             for (int c = 0; c < buildWidth; c++) {
                 io.sluice.plan.types.Field field = outputSchema.field(buildAt + c);
                 int probeKey = buildColumnAsProbeKey[c];
-                out[buildAt + c] = probeKey >= 0
-                        ? probeColumn(probeKey, probeIdx, n, everyProbeRowOnce, field, allocator)
-                        : build.gather(c, buildIdx, n, field, allocator);
+                if (probeKey >= 0) {
+                    probeColumn(probeKey, probeIdx, n, everyProbeRowOnce, field, allocator, cols, out, buildAt + c);
+                } else if (build.holdsBytes(c)) {
+                    out[buildAt + c] = build.gather(c, buildIdx, n, field, allocator);
+                } else {
+                    cols[buildAt + c] = build.gatherCol(c, buildIdx, n);
+                }
             }
             for (int c = 0; c < probeWidth; c++) {
-                out[probeAt + c] = probeColumn(c, probeIdx, n, everyProbeRowOnce, outputSchema.field(probeAt + c),
-                        allocator);
+                probeColumn(c, probeIdx, n, everyProbeRowOnce, outputSchema.field(probeAt + c), allocator, cols, out,
+                        probeAt + c);
             }
         } catch (RuntimeException | Error e) {
             for (FieldVector v : out) {
@@ -424,23 +425,26 @@ final class HashJoinStream implements BatchStream {
             }
             throw e;
         }
-        return new Batch(outputSchema, new VectorSchemaRoot(outputArrowFields, Arrays.asList(out), n));
+        return Batch.of(outputSchema, cols, out, n, allocator);
     }
 
-    /** Probe column {@code c} at rows {@code probeIdx[0..n)} as a new vector of {@code field}. */
-    private FieldVector probeColumn(int c, int[] probeIdx, int n, boolean everyProbeRowOnce,
-            io.sluice.plan.types.Field field, BufferAllocator allocator) {
+    /**
+     * Probe column {@code c} at rows {@code probeIdx[0..n)} as output column {@code at}: a vector
+     * of {@code field} when the probe batch holds it as one (shared, or gathered), else a heap column.
+     */
+    private void probeColumn(int c, int[] probeIdx, int n, boolean everyProbeRowOnce, io.sluice.plan.types.Field field,
+            BufferAllocator allocator, Col[] cols, FieldVector[] out, int at) {
         FieldVector vector = probeBatch.arrowVector(c);
         if (vector != null && everyProbeRowOnce) {
-            TransferPair share = vector.getTransferPair(allocator);
+            TransferPair share = vector.getTransferPair(field.toArrow(), allocator);
             share.splitAndTransfer(0, n);
-            return (FieldVector) share.getTo();
+            out[at] = (FieldVector) share.getTo();
         } else if (vector != null) {
-            return ArrowKernels.gather(vector, probeIdx, n, allocator);
-        } else if (field.type().kind() == io.sluice.plan.types.DataType.Kind.UTF8) {
-            return probeCols()[c].gather(probeIdx, n).write(field.name(), allocator);
+            out[at] = ArrowKernels.gather(vector, probeIdx, n, allocator);
+        } else {
+            Col col = probeBatch.column(c);
+            cols[at] = everyProbeRowOnce ? col : col.gather(probeIdx, n);
         }
-        return ArrowGather.gather(probeCols()[c], probeIdx, n, field, allocator);
     }
 
     /**
@@ -477,14 +481,8 @@ final class HashJoinStream implements BatchStream {
                 int[] rows = JoinSupport.where(probeMatched, probeRows, false);
                 enqueue(JoinSupport.withNullSide(probeCols(), rows, rows.length, buildSchema, !buildIsLeft), rows.length);
             }
-            case LEFT_SEMI -> {
-                int[] rows = JoinSupport.where(probeMatched, probeRows, true);
-                enqueue(JoinSupport.gather(probeCols(), rows, rows.length), rows.length);
-            }
-            case LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> {
-                int[] rows = JoinSupport.where(probeMatched, probeRows, false);
-                enqueue(JoinSupport.gather(probeCols(), rows, rows.length), rows.length);
-            }
+            case LEFT_SEMI -> enqueueProbeRows(JoinSupport.where(probeMatched, probeRows, true));
+            case LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> enqueueProbeRows(JoinSupport.where(probeMatched, probeRows, false));
             case LEFT_MARK -> {
                 Col[] probeSide = probeCols();
                 Col[] out = java.util.Arrays.copyOf(probeSide, probeSide.length + 1);
@@ -508,6 +506,21 @@ final class HashJoinStream implements BatchStream {
         probeBatch = null;
         probeMarkNull = null;
         probeKeyNull = null;
+    }
+
+    /**
+     * Queues probe rows {@code rows} (a semi or anti join's output): each column gathered once in
+     * the form the probe batch holds it (a string vector stays bytes, not decoded to be copied).
+     */
+    private void enqueueProbeRows(int[] rows) {
+        if (rows.length == 0) {
+            return;
+        }
+        if (rows.length <= batchSize && probeBatch.schema().equals(outputSchema)) {
+            queue.add(probeBatch.gather(rows, rows.length, context.allocator()));
+        } else {
+            enqueue(JoinSupport.gather(probeCols(), rows, rows.length), rows.length);
+        }
     }
 
     /** Queues heap output columns as batches of at most the batch size (made Arrow when a consumer asks). */

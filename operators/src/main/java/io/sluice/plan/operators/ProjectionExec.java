@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * Computes one column per expression. Partitioning and ordering on columns that pass through
@@ -243,11 +245,7 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
                     if (batch == null) {
                         return null;
                     }
-                    Col[] out = new Col[bound.size()];
-                    for (int i = 0; i < out.length; i++) {
-                        out[i] = bound.evaluate(i, batch);
-                    }
-                    return Batch.of(schema, out, batch.rowCount(), context.allocator());
+                    return project(batch, bound, context);
                 }
             }
 
@@ -256,5 +254,39 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
                 in.close();
             }
         };
+    }
+
+    /**
+     * The projection of one batch. A column passed through that {@code batch} holds as an Arrow
+     * vector (a scan's strings, a shuffle fetch) is shared into the output (its buffers retained,
+     * not copied, no string decoded), together with its heap form when the batch has unpacked it;
+     * every other expression is evaluated into a heap column.
+     */
+    private Batch project(Batch batch, BoundExprs bound, TaskContext context) {
+        int n = batch.rowCount();
+        Col[] out = new Col[bound.size()];
+        FieldVector[] vectors = new FieldVector[out.length];
+        try {
+            for (int i = 0; i < out.length; i++) {
+                int c = bound.inputColumn(i, batch);
+                FieldVector vector = c < 0 ? null : batch.arrowVector(c);
+                if (vector != null) {
+                    TransferPair share = vector.getTransferPair(schema.field(i).toArrow(), context.allocator());
+                    share.splitAndTransfer(0, n);
+                    vectors[i] = (FieldVector) share.getTo();
+                    out[i] = batch.hasColumn(c) ? batch.column(c) : null;
+                } else {
+                    out[i] = bound.evaluate(i, batch);
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            for (FieldVector v : vectors) {
+                if (v != null) {
+                    v.close();
+                }
+            }
+            throw e;
+        }
+        return Batch.of(schema, out, vectors, n, context.allocator());
     }
 }

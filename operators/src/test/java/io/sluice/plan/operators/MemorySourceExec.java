@@ -15,10 +15,11 @@ import java.util.List;
 /**
  * A test leaf: partition {@code p} yields the given heap columns as batches from the task's
  * allocator, under a declared partitioning and ordering: heap batches, or with {@link
- * #withArrowBatches} every other batch in Arrow form (as a scan or shuffle fetch hands them out), so
- * operators meet both forms, or with {@link #withArrowValuesUnderNulls} every batch in Arrow form
- * with the heap column's value left under each NULL slot of a fixed-width column (not the zero a
- * writer leaves), so that a kernel reading a value under a NULL is seen. A {@link Partitioning.Broadcast} source serves its one partition for
+ * #withArrowBatches} batches in turn in Arrow form (as a shuffle fetch hands them out), on the heap,
+ * and mixed (strings as vectors, as a Parquet scan hands them out), so operators meet every form,
+ * or with {@link #withArrowValuesUnderNulls} every batch in Arrow form with the heap column's value
+ * left under each NULL slot of a fixed-width column (not the zero a writer leaves), so that a
+ * kernel reading a value under a NULL is seen. A {@link Partitioning.Broadcast} source serves its one partition for
  * every index, as a broadcast shuffle reader does.
  */
 final class MemorySourceExec implements ExecutionPlan {
@@ -45,7 +46,11 @@ final class MemorySourceExec implements ExecutionPlan {
         this.allArrowWithValuesUnderNulls = allArrowWithValuesUnderNulls;
     }
 
-    /** The same source handing out its first, third, ... batch of each partition in Arrow form. */
+    /**
+     * The same source handing out the batches of each partition in turn in Arrow form, as heap
+     * columns, and mixed as a Parquet scan hands them out (string columns as Arrow vectors, the
+     * rest on the heap).
+     */
     MemorySourceExec withArrowBatches() {
         return new MemorySourceExec(schema, partitions, properties, true, false);
     }
@@ -88,8 +93,21 @@ final class MemorySourceExec implements ExecutionPlan {
                     return null;
                 }
                 Col[] cols = batches.next();
-                if (!arrow || (handedOut++ % 2 == 1 && !allArrowWithValuesUnderNulls)) {
+                int form = !arrow ? 1 : allArrowWithValuesUnderNulls ? 0 : handedOut++ % 3;
+                if (form == 1) {
                     return Batch.of(schema, cols, cols[0].length, context.allocator());
+                }
+                if (form == 2) { // as a Parquet scan: strings as vectors, the rest on the heap
+                    Col[] heap = new Col[cols.length];
+                    org.apache.arrow.vector.FieldVector[] strings = new org.apache.arrow.vector.FieldVector[cols.length];
+                    for (int c = 0; c < cols.length; c++) {
+                        if (schema.field(c).type().kind() == io.sluice.plan.types.DataType.Kind.UTF8) {
+                            strings[c] = cols[c].write(schema.field(c).name(), context.allocator());
+                        } else {
+                            heap[c] = cols[c];
+                        }
+                    }
+                    return Batch.of(schema, heap, strings, cols[0].length, context.allocator());
                 }
                 java.util.List<org.apache.arrow.vector.FieldVector> vectors = new java.util.ArrayList<>();
                 for (int c = 0; c < cols.length; c++) {

@@ -57,6 +57,15 @@ public final class BoundExprs {
         return boundFor(batch).get(i);
     }
 
+    /**
+     * The index of the input column that expression {@code i} passes through unchanged (a bare
+     * column reference) for {@code batch}'s schema, else -1: an operator can then hand that
+     * column on in the form {@code batch} holds it (an Arrow vector shared, not copied or decoded).
+     */
+    public int inputColumn(int i, Batch batch) {
+        return boundFor(batch).get(i) instanceof BoundColumn column ? column.index() : -1;
+    }
+
     private List<PhysicalExpr> boundFor(Batch batch) {
         Schema s = batch.schema();
         if (s != schema && !s.equals(schema)) {
