@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.MessageUnloader;
 import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.memory.MemoryMetricsSink;
 import io.sluice.plan.memory.MemoryReservation;
@@ -24,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.WriteChannel;
@@ -344,7 +344,7 @@ final class MapOutputWriter {
             int n = Math.min(batchSize, count - from); // every batch but the last is full
             from += n;
             try (Batch batch = Batch.of(schema, slice, n, allocator);
-                    ArrowRecordBatch message = new VectorUnloader(batch.root(), true, codec, true).getRecordBatch()) {
+                    ArrowRecordBatch message = MessageUnloader.unload(batch.root(), codec)) {
                 MessageSerializer.serialize(channel, message);
             }
         }

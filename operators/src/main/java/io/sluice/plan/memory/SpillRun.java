@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Lz4FrameCodec;
+import io.sluice.plan.exec.MessageUnloader;
 import io.sluice.plan.types.Schema;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.VectorUnloader;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;
@@ -104,7 +104,7 @@ public final class SpillRun {
                     slice[c] = columns[c].slice(at, n);
                 }
                 try (Batch batch = Batch.of(schema, slice, n, allocator);
-                        ArrowRecordBatch message = new VectorUnloader(batch.root(), true, codec, true).getRecordBatch()) {
+                        ArrowRecordBatch message = MessageUnloader.unload(batch.root(), codec)) {
                     MessageSerializer.serialize(channel, message);
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot write spill file " + file, e);
@@ -115,7 +115,7 @@ public final class SpillRun {
 
         /** Appends the rows of {@code root} (Arrow vectors of this run's schema, which the caller keeps and closes) as one batch. */
         public void write(org.apache.arrow.vector.VectorSchemaRoot root) {
-            try (ArrowRecordBatch message = new VectorUnloader(root, true, codec, true).getRecordBatch()) {
+            try (ArrowRecordBatch message = MessageUnloader.unload(root, codec)) {
                 MessageSerializer.serialize(channel, message);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write spill file " + file, e);
