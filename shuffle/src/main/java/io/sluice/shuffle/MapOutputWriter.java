@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
@@ -38,14 +39,17 @@ import org.apache.arrow.vector.ipc.message.MessageSerializer;
  * (schema, record batches, end-of-stream) holding every row routed to partition {@code r}, in
  * arrival order.
  *
- * <p>Bounded design: rows are buffered per partition on the heap; once more than
- * {@code maxBufferedRows} are buffered in total, all buffers are <em>spilled</em> to a spill file as
+ * <p>Bounded design: the writer takes each input batch and buffers its rows per partition by
+ * reference, in the forms the batch holds its columns (see {@link PartitionBuffer}: vectors stay
+ * Arrow, strings are never decoded); the held vectors count in the task's memory through its
+ * allocator, the heap columns and what writing one batch takes are reserved. Once more than
+ * {@code maxBufferedRows} are buffered in total, or the reservation is refused, all buffers are <em>spilled</em> to a spill file as
  * record batch messages in partition order (a sorted run), and an in-memory table remembers each
  * run's byte range per partition. {@link #commit(String)} then writes the data file partition by
  * partition: schema message, the raw bytes of that partition's messages from every spill (copied,
  * not decoded), the rows still buffered, end-of-stream. IPC messages are self-contained and
  * 8-byte multiples, so concatenating them yields a valid stream. A task therefore holds at most
- * {@code maxBufferedRows} rows on the heap and at most two open files (the output being written and
+ * {@code maxBufferedRows} rows and at most two open files (the output being written and
  * one spill file being read), whatever the partition count. With a single partition there is no
  * order to restore, so buffered rows go straight to the data file instead of a spill.
  *
@@ -74,6 +78,8 @@ final class MapOutputWriter {
     private final int batchSize;
     private final long maxBufferedRows;
     private final PartitionBuffer[] buffers;
+    /** The batches the buffers hold rows of, closed once those rows are written. */
+    private final List<Batch> held = new ArrayList<>();
     private final long[] rows;
     private final List<Spill> spills = new ArrayList<>();
     private final List<Path> temporaries = new ArrayList<>();
@@ -81,6 +87,8 @@ final class MapOutputWriter {
     private long bufferedRows;
     private final MemoryReservation reservation;
     private long bufferedBytes;
+    /** The most bytes a row of any input batch took (heap and Arrow), to size a written batch. */
+    private long rowBytes;
     private long writeNanos;
     private long bytesWritten;
     private boolean finished;
@@ -124,35 +132,110 @@ final class MapOutputWriter {
         this.rows = new long[partitions];
     }
 
-    /** Buffers rows for {@code partition} (heap columns, kept by reference); may spill. */
+    /** Buffers all rows of heap {@code columns} for {@code partition} (kept by reference); may spill. */
     void add(int partition, Col[] columns) {
-        add(partition, columns, null, 0, columns.length == 0 ? 0 : columns[0].length);
+        add(Batch.of(schema, columns, columns.length == 0 ? 0 : columns[0].length, allocator), partition, null);
     }
 
     /**
-     * Buffers rows {@code indexes[from, from + count)} of {@code columns} for {@code partition}
-     * (both kept by reference until written; {@code indexes} null: rows {@code [from, from +
-     * count)}); may spill. Several partitions may share one batch's columns: each is charged its
-     * share of their heap size.
+     * Takes {@code batch} (the writer closes it once its rows are written, or on {@link #abort()})
+     * and buffers its row {@code i} for partition {@code target[i]} (every row for {@code partition}
+     * when {@code target} is null), in input order within each partition; may spill. The batch's
+     * columns are kept in the forms it holds them (see {@link PartitionBuffer}): its Arrow vectors
+     * count in the task's memory as they are, its heap columns are charged to the reservation.
      */
-    void add(int partition, Col[] columns, int[] indexes, int from, int count) {
-        checkOpen();
+    void add(Batch batch, int partition, int[] target) {
+        requireNonNull(batch, "batch is null");
+        int count = batch.rowCount();
+        if (finished || count == 0) {
+            batch.close();
+            checkOpen();
+            return;
+        }
+        held.add(batch);
+        int n = buffers.length;
+        int only = target == null ? partition : target[0];
+        int[] counts = new int[n];
+        if (target != null) {
+            for (int i = 0; i < count; i++) {
+                counts[target[i]]++;
+            }
+        }
+        if (target == null || counts[only] == count) {
+            buffer(only).add(batch, null, 0, count);
+            rows[only] += count;
+        } else {
+            // Counting sort of row indexes by partition; each partition's rows keep their input order.
+            int[] starts = new int[n + 1];
+            for (int r = 0; r < n; r++) {
+                starts[r + 1] = starts[r] + counts[r];
+            }
+            int[] order = new int[count];
+            int[] fill = Arrays.copyOf(starts, n);
+            for (int i = 0; i < count; i++) {
+                order[fill[target[i]]++] = i;
+            }
+            // Each partition keeps its slice of the row order; its rows are copied once, when written.
+            for (int r = 0; r < n; r++) {
+                if (counts[r] > 0) {
+                    buffer(r).add(batch, order, starts[r], counts[r]);
+                    rows[r] += counts[r];
+                }
+            }
+            bufferedBytes += 4L * count;
+        }
+        bufferedRows += count;
+        long heap = heapBytes(batch);
+        bufferedBytes += heap;
+        rowBytes = Math.max(rowBytes, (heap + arrowBytes(batch)) / count + 1);
+        // Writing takes a batch's gathered vectors and their compressed copies: reserved ahead, so
+        // that the spill a refusal starts has the memory it needs (the held vectors count as they are).
+        long writing = 2 * Math.min(bufferedRows, batchSize) * rowBytes;
+        if (bufferedRows > maxBufferedRows || !reservation.tryResize(bufferedBytes + writing)) {
+            spill();
+        }
+    }
+
+    private PartitionBuffer buffer(int partition) {
         PartitionBuffer buffer = buffers[partition];
         if (buffer == null) {
-            buffer = new PartitionBuffer(columns.length);
+            buffer = new PartitionBuffer(schema);
             buffers[partition] = buffer;
         }
-        buffer.add(columns, indexes, from, count);
-        rows[partition] += count;
-        bufferedRows += count;
-        int total = columns.length == 0 ? 0 : columns[0].length;
-        long bytes = HeapSize.of(columns);
-        bufferedBytes += total == count || total == 0 ? bytes : bytes / total * count + (indexes == null ? 0 : 4L * count);
-        if (bufferedRows > maxBufferedRows || !reservation.tryResize(bufferedBytes)) {
-            spill();
-            bufferedBytes = 0;
-            reservation.free();
+        return buffer;
+    }
+
+    /** The Arrow memory the batch's vectors hold (counted in the task's memory through its allocator). */
+    private static long arrowBytes(Batch batch) {
+        long bytes = 0;
+        for (int c = 0; c < batch.schema().size(); c++) {
+            org.apache.arrow.vector.FieldVector v = batch.arrowVector(c);
+            if (v != null) {
+                bytes += v.getBufferSize();
+            }
         }
+        return bytes;
+    }
+
+    /** The heap the batch's unpacked columns retain (its vectors count in the task's allocator). */
+    private static long heapBytes(Batch batch) {
+        long bytes = 0;
+        for (int c = 0; c < batch.schema().size(); c++) {
+            if (batch.hasColumn(c)) {
+                bytes += HeapSize.of(batch.column(c));
+            }
+        }
+        return bytes;
+    }
+
+    /** Closes the batches whose rows are all written (or dropped) and returns their memory. */
+    private void releaseHeld() {
+        for (Batch batch : held) {
+            batch.close();
+        }
+        held.clear();
+        bufferedBytes = 0;
+        reservation.free();
     }
 
     long recordsWritten() {
@@ -230,6 +313,7 @@ final class MapOutputWriter {
             throw new UncheckedIOException("cannot write shuffle output of map " + map + " in " + directory + ": " + e, e);
         } finally {
             writeNanos += System.nanoTime() - start;
+            releaseHeld();
             deleteTemporaries();
         }
     }
@@ -295,6 +379,7 @@ final class MapOutputWriter {
         for (int r = 0; r < buffers.length; r++) {
             buffers[r] = null;
         }
+        releaseHeld();
         deleteTemporaries();
     }
 
@@ -309,6 +394,7 @@ final class MapOutputWriter {
             } finally {
                 writeNanos += System.nanoTime() - start;
             }
+            releaseHeld();
             return;
         }
         long[] offsets = new long[buffers.length];
@@ -327,6 +413,7 @@ final class MapOutputWriter {
             writeNanos += System.nanoTime() - start;
         }
         spills.add(new Spill(file, offsets, lengths));
+        releaseHeld();
         reservation.recordSpill(offsets[buffers.length - 1] + lengths[buffers.length - 1], System.nanoTime() - start);
     }
 
@@ -336,17 +423,17 @@ final class MapOutputWriter {
         if (buffer == null || buffer.rows() == 0) {
             return;
         }
-        int count = buffer.rows();
-        List<Col[]> batches = buffer.drain(batchSize);
-        bufferedRows -= count;
-        int from = 0;
-        for (Col[] slice : batches) {
-            int n = Math.min(batchSize, count - from); // every batch but the last is full
-            from += n;
-            try (Batch batch = Batch.of(schema, slice, n, allocator);
-                    ArrowRecordBatch message = MessageUnloader.unload(batch.root(), codec)) {
-                MessageSerializer.serialize(channel, message);
-            }
+        bufferedRows -= buffer.rows();
+        try {
+            buffer.drain(batchSize, allocator, batch -> {
+                try (ArrowRecordBatch message = MessageUnloader.unload(batch.root(), codec)) {
+                    MessageSerializer.serialize(channel, message);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
     }
 

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
-import io.sluice.plan.exec.Col;
 import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.physical.ExecutionPlan;
 import io.sluice.plan.physical.MapStatus;
@@ -16,7 +15,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -121,9 +119,14 @@ public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitio
             try (BatchStream stream = input.execute(mapPartition, context)) {
                 Batch next;
                 while ((next = stream.next()) != null) {
-                    try (Batch batch = next) {
-                        route(batch, router, output);
+                    int[] target;
+                    try {
+                        target = router.partitions(next);
+                    } catch (RuntimeException | Error e) {
+                        next.close();
+                        throw e;
                     }
+                    output.add(next, 0, target); // the writer owns the batch now
                     context.checkNotCancelled();
                 }
             }
@@ -138,42 +141,6 @@ public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitio
                 }
             } finally {
                 buffers.close();
-            }
-        }
-    }
-
-    /** Hands each partition its rows of {@code batch}, in input order. */
-    private static void route(Batch batch, RowRouter router, MapOutputWriter output) {
-        int rows = batch.rowCount();
-        if (rows == 0) {
-            return;
-        }
-        int n = router.partitionCount;
-        int[] target = router.partitions(batch);
-        int[] counts = new int[n];
-        for (int i = 0; i < rows; i++) {
-            counts[target[i]]++;
-        }
-        Col[] columns = batch.columns();
-        int only = target[0];
-        if (counts[only] == rows) {
-            output.add(only, columns);
-            return;
-        }
-        // Counting sort of row indexes by partition; each partition's rows keep their input order.
-        int[] starts = new int[n + 1];
-        for (int r = 0; r < n; r++) {
-            starts[r + 1] = starts[r] + counts[r];
-        }
-        int[] order = new int[rows];
-        int[] fill = Arrays.copyOf(starts, n);
-        for (int i = 0; i < rows; i++) {
-            order[fill[target[i]]++] = i;
-        }
-        // Each partition keeps its slice of the row order; its rows are copied once, when written.
-        for (int r = 0; r < n; r++) {
-            if (counts[r] > 0) {
-                output.add(r, columns, order, starts[r], counts[r]);
             }
         }
     }
@@ -195,8 +162,12 @@ public record ShuffleWriterExec(ExecutionPlan input, Partitioning outputPartitio
             this.nextRoundRobin = partitioning instanceof Partitioning.RoundRobin ? mapPartition % partitionCount : 0;
         }
 
+        /** Each row's partition, or null when there is one partition (every row goes to 0). */
         int[] partitions(Batch batch) {
             int rows = batch.rowCount();
+            if (partitionCount == 1 && range == null) {
+                return null;
+            }
             if (hash != null) {
                 return hash.partitions(batch);
             }
