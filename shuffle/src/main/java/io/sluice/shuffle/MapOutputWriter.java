@@ -191,7 +191,8 @@ final class MapOutputWriter {
         // Writing takes a batch's gathered vectors and their compressed copies: reserved ahead, so
         // that the spill a refusal starts has the memory it needs (the held vectors count as they are).
         long writing = 2 * Math.min(bufferedRows, batchSize) * rowBytes;
-        if (bufferedRows > maxBufferedRows || !reservation.tryResize(bufferedBytes + writing)) {
+        // the held vectors grow the task's memory without the reservation growing: ask about the share too
+        if (bufferedRows > maxBufferedRows || !reservation.tryResize(bufferedBytes + writing) || !reservation.withinShare()) {
             spill();
         }
     }
@@ -235,6 +236,7 @@ final class MapOutputWriter {
         }
         held.clear();
         bufferedBytes = 0;
+        rowBytes = 0;
         reservation.free();
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.memory.ArrowMemoryListener;
 import io.sluice.plan.memory.MemoryBudget;
 import io.sluice.plan.memory.MemoryMetricsSink;
 import io.sluice.plan.memory.TaskMemoryPool;
@@ -11,6 +12,7 @@ import io.sluice.plan.types.DataType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -77,6 +79,71 @@ class MapOutputWriterTest {
             writeAndCheck(partitions, writer, dir);
         }
         assertThat(spills[0]).isGreaterThan(5);
+        assertThat(budget.reserved()).isZero();
+    }
+
+    /**
+     * Batches held as Arrow vectors grow the task's memory only through its allocator (no heap to
+     * reserve): the writer still spills once the task is past its share, so what it holds stays
+     * near the share instead of growing with the input.
+     */
+    @Test
+    void arrowBatchesSpillWhenTheTaskIsPastItsShare() throws Exception {
+        Path dir = Files.createDirectories(root.resolve("j-spill"));
+        long[] spills = new long[1];
+        MemoryMetricsSink sink = new MemoryMetricsSink() {
+            @Override
+            public void peakMemory(long bytes) {
+            }
+
+            @Override
+            public void spilled(long bytes, long nanos) {
+                spills[0]++;
+            }
+        };
+        MemoryBudget budget = new MemoryBudget("w", 256 << 10);
+        int batches = 40;
+        int rows = 512;
+        try (TaskMemoryPool pool = budget.newTaskPool("t");
+                BufferAllocator task = allocator.newChildAllocator("t",
+                        new ArrowMemoryListener(pool.register("Arrow buffers", MemoryMetricsSink.NONE)), 0, Long.MAX_VALUE)) {
+            MapOutputWriter writer = new MapOutputWriter(ShuffleBlocks.dataFile(root, "j-spill", 0),
+                    ShuffleBlocks.indexFile(root, "j-spill", 0), 0, MapOutputFixture.SCHEMA, 2, task,
+                    ShuffleCompression.LZ4_FRAME, rows, Long.MAX_VALUE, pool.register("shuffle buffers", sink));
+            for (int b = 0; b < batches; b++) {
+                long[] ids = new long[rows];
+                String[] texts = new String[rows];
+                for (int i = 0; i < rows; i++) {
+                    ids[i] = (long) b * rows + i;
+                    texts[i] = "text of row " + ids[i] + " padded to be wider";
+                }
+                Col[] cols = {Col.ofLongs(DataType.INT64, ids, null), Col.ofStrings(texts, null)};
+                org.apache.arrow.vector.FieldVector[] vectors = {cols[0].write("id", task), cols[1].write("text", task)};
+                writer.add(Batch.of(MapOutputFixture.SCHEMA, new Col[2], vectors, rows, task), 0, null);
+            }
+            long[] lengths = writer.commit("");
+            assertThat(spills[0]).isGreaterThan(3);
+            // 40 batches of about 30 KiB each were written; the writer held a few at a time
+            assertThat(task.getPeakMemoryAllocation()).isLessThan(320 << 10);
+            BlockLocation block = new BlockLocation("127.0.0.1", 1, "j-spill", 0, 0);
+            long expect = 0;
+            try (SegmentDecoder decoder = LocalSegments.open(root, block, lengths[0], MapOutputFixture.SCHEMA, allocator)) {
+                Batch batch;
+                while ((batch = decoder.next()) != null) {
+                    try (Batch read = batch) {
+                        Col ids = read.column(0);
+                        Col texts = read.column(1);
+                        for (int i = 0; i < read.rowCount(); i++) {
+                            assertThat(ids.longs[i]).isEqualTo(expect);
+                            assertThat(texts.strings[i]).isEqualTo("text of row " + expect + " padded to be wider");
+                            expect++;
+                        }
+                    }
+                }
+            }
+            assertThat(expect).isEqualTo((long) batches * rows);
+            assertThat(lengths[1]).isZero();
+        }
         assertThat(budget.reserved()).isZero();
     }
 

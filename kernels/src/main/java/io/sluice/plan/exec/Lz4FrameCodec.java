@@ -49,9 +49,13 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
             throw new IllegalArgumentException("buffer of " + size + " bytes is too large to compress");
         }
         int n = (int) size;
-        int blocks = (n + BLOCK - 1) / BLOCK;
         int start = (int) CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH;
-        long capacity = start + 7L + (long) blocks * (4 + COMPRESSOR.maxCompressedLength(BLOCK)) + 4;
+        // sized by the blocks' real lengths: a small buffer (validity, offsets) must not ask for a whole
+        // block's bound (rounded up by Arrow to 128 KiB for every buffer of every batch written)
+        int full = n / BLOCK;
+        int rest = n % BLOCK;
+        long capacity = start + 7L + (long) full * (4 + COMPRESSOR.maxCompressedLength(BLOCK))
+                + (rest == 0 ? 0 : 4 + COMPRESSOR.maxCompressedLength(rest)) + 4;
         ArrowBuf result = allocator.buffer(capacity);
         try {
             ByteBuffer src = uncompressed.nioBuffer(0, n);

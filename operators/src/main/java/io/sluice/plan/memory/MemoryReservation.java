@@ -46,6 +46,15 @@ public final class MemoryReservation implements AutoCloseable {
         return take(bytes, true);
     }
 
+    /**
+     * Whether its task and the worker are still within their spillable shares, counting what is
+     * held without a reservation (Arrow buffers): what a growth would be told, asked without
+     * growing. An operator whose buffers grow only through Arrow asks this to know when to spill.
+     */
+    public synchronized boolean withinShare() {
+        return !closed && pool.tryGrow(0, true);
+    }
+
     /** Takes {@code bytes} more from the whole budget or throws a {@link MemoryLimitException} naming this consumer. */
     public synchronized void grow(long bytes) {
         if (!take(bytes, false)) {
