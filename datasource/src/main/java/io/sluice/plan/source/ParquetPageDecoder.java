@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.util.Set;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -56,6 +57,8 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     // A string dictionary: entry i is dictionaryBytes[dictionaryOffsets[i] .. dictionaryOffsets[i + 1]).
     private byte[] dictionaryBytes;
     private int[] dictionaryOffsets;
+    /** Per string dictionary entry of at most 8 bytes, those bytes as one word in memory order (else 0). */
+    private long[] dictionaryWords;
     private final org.apache.arrow.vector.types.pojo.Field arrowField;
     // The current page: values left, its levels and values.
     private int pageRemaining;
@@ -133,6 +136,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                     }
                     dictionaryBytes = bytes;
                     dictionaryOffsets = offsets;
+                    dictionaryWords = firstWords(bytes, offsets);
                 }
                 default -> throw new IllegalStateException("unhandled decoding " + decoding);
             }
@@ -323,11 +327,15 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                         int id = idValues[i];
                         bytes += offsets[id + 1] - offsets[id];
                     }
-                    out.reserve(bytes);
+                    out.reserve(bytes + Long.BYTES); // a short entry is written as a whole word
                     byte[] dictionary = dictionaryBytes;
-                    for (int i = 0; i < count; i++) {
-                        int id = idValues[i];
-                        out.put(row(present, at, i), dictionary, offsets[id], offsets[id + 1] - offsets[id]);
+                    if (present == null) {
+                        out.putDictionaryRun(at, count, idValues, dictionary, offsets, dictionaryWords);
+                    } else {
+                        for (int i = 0; i < count; i++) {
+                            int id = idValues[i];
+                            out.put(present[i], dictionary, offsets[id], offsets[id + 1] - offsets[id]);
+                        }
                     }
                 } else {
                     ByteBuffer in = values;
@@ -423,6 +431,36 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
             next = row + 1;
         }
 
+        /**
+         * Rows {@code [first, first + count)}, none NULL, as dictionary entries {@code ids[0, count)}:
+         * the offsets and bytes written straight to the buffers (an entry of at most 8 bytes as one
+         * word: the caller reserved 8 bytes of slack), the validity bits set a byte at a time.
+         */
+        void putDictionaryRun(int first, int count, int[] ids, byte[] dictionary, int[] entryOffsets, long[] words) {
+            if (count == 0) {
+                return;
+            }
+            startRow(first);
+            long dataAddress = data.memoryAddress();
+            long offsetAddress = offsets.memoryAddress();
+            int position = end;
+            for (int i = 0; i < count; i++) {
+                int id = ids[i];
+                int from = entryOffsets[id];
+                int length = entryOffsets[id + 1] - from;
+                if (length <= Long.BYTES) {
+                    MemoryUtil.putLong(dataAddress + position, words[id]);
+                } else {
+                    MemoryUtil.copyToMemory(dictionary, from, dataAddress + position, length);
+                }
+                position += length;
+                MemoryUtil.putInt(offsetAddress + 4L * (first + i + 1), position);
+            }
+            end = position;
+            setBits(validity, first + 1, count - 1); // startRow set the first
+            next = first + count;
+        }
+
         void put(int row, ByteBuffer bytes, int from, int length) {
             startRow(row);
             data.setBytes(end, bytes, from, length);
@@ -439,6 +477,39 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
             vector.setValueCount(rows);
             return vector;
         }
+    }
+
+    /** Sets bits {@code [from, from + count)} of {@code bits}: the partial bytes bit by bit, whole bytes at once. */
+    private static void setBits(ArrowBuf bits, int from, int count) {
+        int end = from + count;
+        int i = from;
+        while (i < end && (i & 7) != 0) {
+            BitVectorHelper.setBit(bits, i++);
+        }
+        int wholeBytes = (end - i) >>> 3;
+        if (wholeBytes > 0) {
+            bits.setOne(i >>> 3, wholeBytes);
+            i += wholeBytes << 3;
+        }
+        while (i < end) {
+            BitVectorHelper.setBit(bits, i++);
+        }
+    }
+
+    /** Per entry of at most 8 bytes, its bytes as one word in memory order, so a row copies one word. */
+    private static long[] firstWords(byte[] bytes, int[] offsets) {
+        long[] words = new long[offsets.length - 1];
+        for (int e = 0; e < words.length; e++) {
+            int length = offsets[e + 1] - offsets[e];
+            if (length <= Long.BYTES) {
+                long word = 0;
+                for (int b = length - 1; b >= 0; b--) {
+                    word = (word << 8) | (bytes[offsets[e] + b] & 0xFFL);
+                }
+                words[e] = MemoryUtil.LITTLE_ENDIAN ? word : Long.reverseBytes(word);
+            }
+        }
+        return words;
     }
 
     /** Row of the {@code i}-th non-NULL value: {@code present[i]}, or {@code at + i} when all are present. */

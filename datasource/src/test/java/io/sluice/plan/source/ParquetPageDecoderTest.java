@@ -207,4 +207,41 @@ class ParquetPageDecoderTest {
         assertThat(rows).isEqualTo(ROWS);
         assertThat(chars).isEqualTo(big.length() + 2L * (ROWS - 1));
     }
+
+    /**
+     * A required (never NULL) dictionary column, the run the decoder writes word by word: entries of
+     * 0 to 12 bytes (one byte, exactly 8, past 8, multi-byte characters) read as DuckDB reads them.
+     */
+    @org.junit.jupiter.api.Test
+    void aDictionaryRunWithoutNullsMatchesDuckDb() throws Exception {
+        MessageType type = MessageTypeParser.parseMessageType("message t { required int64 id; required binary s (STRING); }");
+        String file = dir.resolve("required.parquet").toString();
+        String[] entries = {"", "A", "N", "R", "TRUCK", "1-URGENT", "AUTOMOBILE", "é", "€€€", "deliver ok", "12345678", "1234567", "é€é€é"};
+        SimpleGroupFactory groups = new SimpleGroupFactory(type);
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file))
+                .withType(type).withConf(FileFormats.conf()).withWriterVersion(WriterVersion.PARQUET_1_0)
+                .withPageSize(4096).build()) {
+            for (int i = 0; i < ROWS; i++) {
+                writer.write(groups.newGroup().append("id", (long) i).append("s", entries[(i * 7 + i / 13) % entries.length]));
+            }
+        }
+        Schema schema = reader.inferSchema(file);
+        List<Object> actual = new ArrayList<>();
+        for (ScanPartition partition : reader.partitions(file)) {
+            try (io.sluice.plan.exec.BatchStream stream = reader.read(partition, schema, List.of("s"), 1000, support.allocator)) {
+                for (io.sluice.plan.exec.Batch next = stream.next(); next != null; next = stream.next()) {
+                    try (io.sluice.plan.exec.Batch batch = next) {
+                        var strings = (org.apache.arrow.vector.VarCharVector) batch.arrowVector(0);
+                        assertThat(strings.getNullCount()).isZero();
+                        for (int r = 0; r < batch.rowCount(); r++) {
+                            actual.add(new String(strings.get(r), java.nio.charset.StandardCharsets.UTF_8));
+                        }
+                    }
+                }
+            }
+        }
+        List<Object> expected = support.query("SELECT s FROM read_parquet('" + file + "') ORDER BY id").stream()
+                .map(row -> row.get(0)).collect(Collectors.toList());
+        assertThat(actual).hasSize(ROWS).isEqualTo(expected);
+    }
 }

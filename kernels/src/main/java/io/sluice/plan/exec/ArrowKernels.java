@@ -378,8 +378,9 @@ public final class ArrowKernels {
             long at = offsets + 4L * selected[i];
             total += MemoryUtil.getInt(at + 4) - MemoryUtil.getInt(at);
         }
-        out.allocateNew(Math.max(1, total), count);
+        out.allocateNew(total + Long.BYTES, count); // slack for a short value written as a whole word
         long src = v.getDataBuffer().memoryAddress();
+        long srcWordEnd = v.getDataBuffer().capacity() - Long.BYTES; // a word read from here on would pass the end
         long dst = out.getDataBuffer().memoryAddress();
         long outOffsets = out.getOffsetBuffer().memoryAddress();
         int position = 0;
@@ -388,7 +389,10 @@ public final class ArrowKernels {
             long at = offsets + 4L * selected[i];
             int start = MemoryUtil.getInt(at);
             int length = MemoryUtil.getInt(at + 4) - start;
-            if (length > 0) {
+            if (length <= Long.BYTES && start <= srcWordEnd) {
+                // a short value as one word: the bytes past it are overwritten by the next value or lie in the slack
+                MemoryUtil.putLong(dst + position, MemoryUtil.getLong(src + start));
+            } else if (length > 0) {
                 MemoryUtil.copyMemory(src + start, dst + position, length);
             }
             position += length;

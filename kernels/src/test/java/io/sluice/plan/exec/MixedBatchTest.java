@@ -119,6 +119,48 @@ class MixedBatchTest {
         }
     }
 
+    /**
+     * Gathering a string vector (short values copied as whole words) gives the values a heap gather
+     * gives: random lengths 0 to 20 around the 8-byte word, multi-byte characters, NULLs, repeated
+     * and reordered rows, and a last value that ends at the data buffer's end.
+     */
+    @Test
+    void gatheringStringVectorsAgreesWithTheHeapGather() {
+        java.util.Random random = new java.util.Random(11);
+        String alphabet = "abcxyzé€🙂";
+        for (int round = 0; round < 20; round++) {
+            int n = 1 + random.nextInt(300);
+            String[] values = new String[n];
+            boolean[] nulls = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                if (random.nextInt(10) == 0) {
+                    nulls[i] = true;
+                    continue;
+                }
+                StringBuilder b = new StringBuilder();
+                for (int length = random.nextInt(21); b.length() < length; ) {
+                    b.appendCodePoint(alphabet.codePointAt(alphabet.offsetByCodePoints(0, random.nextInt(alphabet.codePointCount(0, alphabet.length())))));
+                }
+                values[i] = b.toString();
+            }
+            Col heap = Col.ofStrings(values, nulls);
+            int count = random.nextInt(2 * n + 1);
+            int[] selected = new int[count];
+            for (int i = 0; i < count; i++) {
+                selected[i] = random.nextInt(n);
+            }
+            if (count > 0) {
+                selected[count - 1] = n - 1; // the value at the end of the data buffer
+            }
+            Schema schema = Schema.of(new Field("s", DataType.UTF8));
+            try (Batch batch = Batch.of(schema, new Col[1], new FieldVector[] {heap.write("s", allocator)}, n, allocator);
+                    Batch out = batch.gather(selected, count, allocator)) {
+                assertThat(out.hasColumn(0)).isFalse();
+                assertThat(values(out.column(0))).isEqualTo(values(heap.gather(selected, count)));
+            }
+        }
+    }
+
     @Test
     void gatherKeepsOnlyTheHeapFormOfAFixedWidthColumnHeldBothWays() {
         Col ids = ids();
