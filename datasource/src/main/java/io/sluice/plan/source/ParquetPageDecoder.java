@@ -192,7 +192,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                     throw new IllegalStateException("dictionary-encoded page without a dictionary");
                 }
                 int idWidth = data.get() & 0xFF;
-                ids = new RleBitPackedDecoder(data.slice(), idWidth);
+                ids = new RleBitPackedDecoder(data.slice().order(ByteOrder.LITTLE_ENDIAN), idWidth);
                 values = null;
             } else {
                 throw new IllegalStateException("values encoded " + encoding);

@@ -1,6 +1,7 @@
 package io.sluice.plan.source;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * Parquet's RLE / bit-packing hybrid encoding (definition levels, dictionary ids), decoded a run
@@ -72,12 +73,48 @@ final class RleBitPackedDecoder {
         }
     }
 
-    /** Values are packed least significant bit first; a run always fills whole bytes. */
+    /**
+     * Values are packed least significant bit first; a run always fills whole bytes. Each value is
+     * one little-endian word read at its first byte, shifted and masked (a value of at most 32 bits
+     * starts at most 7 bits into its byte, so the word holds it); the last values, whose word would
+     * pass the buffer's end, are read a byte at a time.
+     */
     private void unpack(int values) {
+        int start = buffer.position();
+        int[] out = packed;
+        int v = 0;
+        if (buffer.order() == ByteOrder.LITTLE_ENDIAN) {
+            int lastWord = buffer.limit() - Long.BYTES;
+            long bit = 0;
+            for (; v < values; v++, bit += bitWidth) {
+                int at = start + (int) (bit >>> 3);
+                if (at > lastWord) {
+                    break;
+                }
+                out[v] = (int) (buffer.getLong(at) >>> (bit & 7)) & mask;
+            }
+            if (v == values) {
+                buffer.position(start + (int) ((long) values * bitWidth >>> 3));
+                return;
+            }
+            // the rest from the byte where value v starts (v is a multiple of 8 only by chance)
+            buffer.position(start + (int) (bit >>> 3));
+            unpackBytes(v, values, (int) (bit & 7));
+            return;
+        }
+        unpackBytes(0, values, 0);
+    }
+
+    /** Values {@code [from, values)} a byte at a time, the first starting {@code skip} bits into the current byte. */
+    private void unpackBytes(int from, int values, int skip) {
         long bits = 0;
         int held = 0;
+        if (skip > 0) {
+            bits = (buffer.get() & 0xFF) >>> skip;
+            held = 8 - skip;
+        }
         int[] out = packed;
-        for (int v = 0; v < values; v++) {
+        for (int v = from; v < values; v++) {
             while (held < bitWidth) {
                 bits |= (long) (buffer.get() & 0xFF) << held;
                 held += 8;
