@@ -61,16 +61,7 @@ class MapOutputWriterTest {
     void buffersSpillWhenTheirMemoryIsRefused(int partitions) throws Exception {
         Path dir = Files.createDirectories(root.resolve("j-spill"));
         long[] spills = new long[1];
-        MemoryMetricsSink sink = new MemoryMetricsSink() {
-            @Override
-            public void peakMemory(long bytes) {
-            }
-
-            @Override
-            public void spilled(long bytes, long nanos) {
-                spills[0]++;
-            }
-        };
+        MemoryMetricsSink sink = countingSpills(spills);
         MemoryBudget budget = new MemoryBudget("w", 16 << 10);
         try (TaskMemoryPool pool = budget.newTaskPool("t")) {
             MapOutputWriter writer = new MapOutputWriter(ShuffleBlocks.dataFile(root, "j-spill", 0),
@@ -91,16 +82,7 @@ class MapOutputWriterTest {
     void arrowBatchesSpillWhenTheTaskIsPastItsShare() throws Exception {
         Path dir = Files.createDirectories(root.resolve("j-spill"));
         long[] spills = new long[1];
-        MemoryMetricsSink sink = new MemoryMetricsSink() {
-            @Override
-            public void peakMemory(long bytes) {
-            }
-
-            @Override
-            public void spilled(long bytes, long nanos) {
-                spills[0]++;
-            }
-        };
+        MemoryMetricsSink sink = countingSpills(spills);
         MemoryBudget budget = new MemoryBudget("w", 256 << 10);
         int batches = 40;
         int rows = 512;
@@ -145,6 +127,20 @@ class MapOutputWriterTest {
             assertThat(lengths[1]).isZero();
         }
         assertThat(budget.reserved()).isZero();
+    }
+
+    /** A metrics sink that counts the spills reported into {@code spills[0]}. */
+    private static MemoryMetricsSink countingSpills(long[] spills) {
+        return new MemoryMetricsSink() {
+            @Override
+            public void peakMemory(long bytes) {
+            }
+
+            @Override
+            public void spilled(long bytes, long nanos) {
+                spills[0]++;
+            }
+        };
     }
 
     private void writeAndCheck(int partitions, MapOutputWriter writer, Path dir) throws Exception {
