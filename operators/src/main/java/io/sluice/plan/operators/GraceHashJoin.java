@@ -4,6 +4,7 @@ import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.memory.SpillFiles;
@@ -230,16 +231,17 @@ final class GraceHashJoin implements BatchStream {
         }
 
         void writeAll(BatchStream in, List<Expr> keyExprs) {
+            BoundExprs bound = null; // bound to the first batch's schema
             Batch next;
             while ((next = in.next()) != null) {
                 try (Batch b = next) {
                     if (b.rowCount() == 0) {
                         continue;
                     }
-                    Col[] keys = new Col[keyExprs.size()];
-                    for (int i = 0; i < keys.length; i++) {
-                        keys[i] = keyExprs.get(i).evaluate(b);
+                    if (bound == null) {
+                        bound = new BoundExprs(keyExprs, b.schema());
                     }
+                    Col[] keys = bound.evaluateAll(b);
                     write(b.columns(), keys);
                 }
                 context.checkNotCancelled();

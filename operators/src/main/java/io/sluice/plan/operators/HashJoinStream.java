@@ -6,6 +6,7 @@ import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.types.Schema;
@@ -38,13 +39,13 @@ final class HashJoinStream implements BatchStream {
     private final boolean buildIsLeft;
     private final boolean existence; // semi / anti: only whether a probe row matches matters
     private final boolean nullAware;
-    private final Expr filter;
-    private final Expr markCondition; // LEFT_MARK only
+    private final BoundExprs filter; // bound to the joined pairs' schema
+    private final BoundExprs markCondition; // LEFT_MARK only, bound to the joined pairs' schema
     private final Schema joinedSchema;
     private final Schema outputSchema;
     private final Schema buildSchema;
     private final Schema probeSchema;
-    private final List<Expr> probeKeys;
+    private final BoundExprs probeKeys;
     private final TaskContext context;
     private final int batchSize;
 
@@ -84,13 +85,13 @@ final class HashJoinStream implements BatchStream {
         this.buildIsLeft = join.buildsLeft();
         this.existence = !type.outputsRight();
         this.nullAware = type == JoinType.LEFT_ANTI_NULL_AWARE;
-        this.filter = join.filter();
-        this.markCondition = join.mark() == null ? null : join.mark().condition();
         this.joinedSchema = join.joinedSchema();
+        this.filter = JoinSupport.bound(join.filter(), joinedSchema);
+        this.markCondition = join.mark() == null ? null : JoinSupport.bound(join.mark().condition(), joinedSchema);
         this.outputSchema = join.schema();
         this.buildSchema = (buildIsLeft ? join.left() : join.right()).schema();
         this.probeSchema = (buildIsLeft ? join.right() : join.left()).schema();
-        this.probeKeys = probeKeys;
+        this.probeKeys = new BoundExprs(probeKeys, probeSchema);
         this.buildColumnAsProbeKey = keyColumnsEqualInPairs(buildIsLeft ? join.leftKeys() : join.rightKeys(), probeKeys,
                 buildSchema, probeSchema);
         this.context = context;
@@ -167,10 +168,7 @@ final class HashJoinStream implements BatchStream {
 
     private void startProbeBatch(Batch batch) {
         int rows = batch.rowCount();
-        Col[] keys = new Col[probeKeys.size()];
-        for (int i = 0; i < keys.length; i++) {
-            keys[i] = probeKeys.get(i).evaluate(batch);
-        }
+        Col[] keys = probeKeys.evaluateAll(batch);
         probeCols = null;
         probeRows = rows;
         int[] groups = table.probe(keys, rows);
@@ -458,7 +456,7 @@ final class HashJoinStream implements BatchStream {
         Col[] passed = selected == null ? pairs : JoinSupport.gather(pairs, selected, matches);
         Col mark;
         try (Batch batch = Batch.of(joinedSchema, passed, matches, context.allocator())) {
-            mark = markCondition.evaluate(batch);
+            mark = markCondition.evaluate(0, batch);
         }
         boolean allNull = mark.type.kind() == io.sluice.plan.types.DataType.Kind.NULL;
         boolean[] values = mark.bools;

@@ -7,6 +7,7 @@ import io.sluice.plan.exec.Col;
 import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.expr.TypeRules;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.physical.Distribution;
@@ -177,14 +178,20 @@ final class JoinSupport {
         return out;
     }
 
+    /** {@code expr} (null: none) bound to {@code input}, as one expression. */
+    static BoundExprs bound(Expr expr, Schema input) {
+        return expr == null ? null : new BoundExprs(List.of(expr), input);
+    }
+
     /**
-     * Positions {@code k < count} whose joined row passes {@code filter} (TRUE, not NULL), in
-     * order. The columns are evaluated on the heap; no Arrow memory stays allocated.
+     * Positions {@code k < count} whose joined row passes {@code filter} (a condition bound to
+     * {@code joined}: TRUE, not NULL), in order. The columns are evaluated on the heap; no Arrow
+     * memory stays allocated.
      */
-    static int[] passing(Expr filter, Schema joined, Col[] columns, int count, BufferAllocator allocator) {
+    static int[] passing(BoundExprs filter, Schema joined, Col[] columns, int count, BufferAllocator allocator) {
         Col mask;
         try (Batch batch = Batch.of(joined, columns, count, allocator)) {
-            mask = filter.evaluate(batch);
+            mask = filter.evaluate(0, batch);
         }
         if (mask.type.kind() == Kind.NULL) {
             return new int[0];
@@ -249,16 +256,17 @@ final class JoinSupport {
          * open); otherwise a refusal fails the task. True when the stream ended.
          */
         boolean read(BatchStream in, List<Expr> keyExprs, MemoryReservation reservation, boolean spillable) {
+            BoundExprs bound = null; // bound to the first batch's schema
             Batch next;
             while ((next = in.next()) != null) {
                 try (Batch b = next) {
                     if (b.rowCount() == 0) {
                         continue;
                     }
-                    Col[] k = new Col[keyExprs.size()];
-                    for (int i = 0; i < k.length; i++) {
-                        k[i] = keyExprs.get(i).evaluate(b);
+                    if (bound == null) {
+                        bound = new BoundExprs(keyExprs, b.schema());
                     }
+                    Col[] k = bound.evaluateAll(b);
                     BuildColumns cols = BuildColumns.of(b);
                     rows = Math.addExact(rows, b.rowCount());
                     columns.add(cols);

@@ -5,6 +5,7 @@ import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.KeyOrder;
 import io.sluice.plan.expr.Expr;
+import io.sluice.plan.physical.expr.BoundExprs;
 import io.sluice.plan.logical.JoinType;
 import io.sluice.plan.physical.TaskContext;
 import io.sluice.plan.types.DataType;
@@ -32,7 +33,7 @@ final class MergeJoinStream implements BatchStream {
     private final boolean emitsLeftUnmatched;
     private final boolean emitsRightUnmatched;
     private final boolean checksLeft;
-    private final Expr filter;
+    private final BoundExprs filter; // bound to the joined pairs' schema
     private final Schema joinedSchema;
     private final Schema outputSchema;
     private final Schema leftSchema;
@@ -69,8 +70,8 @@ final class MergeJoinStream implements BatchStream {
         this.emitsLeftUnmatched = type == JoinType.LEFT || type == JoinType.FULL || type == JoinType.LEFT_ANTI;
         this.emitsRightUnmatched = type.preservesRight();
         this.checksLeft = type.preservesLeft() || existence;
-        this.filter = join.filter();
         this.joinedSchema = join.joinedSchema();
+        this.filter = JoinSupport.bound(join.filter(), joinedSchema);
         this.outputSchema = join.schema();
         this.leftSchema = join.left().schema();
         this.rightSchema = join.right().schema();
