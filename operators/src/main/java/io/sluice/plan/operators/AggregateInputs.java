@@ -7,7 +7,6 @@ import io.sluice.plan.exec.Col;
 import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.physical.expr.BoundExprs;
-import io.sluice.plan.physical.expr.PhysicalExpr;
 import io.sluice.plan.types.Schema;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -76,9 +75,7 @@ final class AggregateInputs {
     }
 
     private InPlaceValues inPlace(int index, Batch batch) {
-        PhysicalExpr e = bound.expr(index, batch);
-        InPlaceValues values = InPlaceValues.of(e.arrowVector(batch), e.type());
-        return values == null || values.rows < batch.rowCount() ? null : values;
+        return InPlaceValues.of(bound.expr(index, batch), batch);
     }
 
     /** Scratch for the group ids of {@code rows} rows (any values). */

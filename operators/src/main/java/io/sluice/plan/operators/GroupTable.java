@@ -128,6 +128,19 @@ final class GroupTable {
     }
 
     /**
+     * The group id of each row of one long-backed key read in place, or -1 where the table does not
+     * have it; adds nothing. A NULL row gets the NULL group's id: -1 in a table that never added it
+     * (a join's, whose NULL build keys are left out). Returns {@code ids}.
+     */
+    int[] find(InPlaceValues key, int rows, int[] ids) {
+        if (!singleLong || key.doubles) {
+            throw new IllegalStateException("an in-place key needs a table of one long-backed key");
+        }
+        findInPlace(key, rows, ids);
+        return ids;
+    }
+
+    /**
      * Looks up each row's key: its group id, or -1 when the table does not have it (yet); returns
      * how many rows missed. The loop has no branch for a miss: a table's new groups mostly come in
      * its first batch, which runs before the JIT profiles, so a branch for them would be compiled as

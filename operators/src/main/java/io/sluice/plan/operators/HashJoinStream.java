@@ -168,10 +168,16 @@ final class HashJoinStream implements BatchStream {
 
     private void startProbeBatch(Batch batch) {
         int rows = batch.rowCount();
-        Col[] keys = probeKeys.evaluateAll(batch);
+        // one long-backed key held as a vector (a shuffle fetch, a scan) is read in place, not unpacked
+        InPlaceValues inPlace = nullAware || probeKeys.size() != 1 || !table.probesInPlace() ? null
+                : InPlaceValues.of(probeKeys.expr(0, batch), batch);
+        if (inPlace != null && inPlace.doubles) {
+            inPlace = null;
+        }
+        Col[] keys = inPlace == null ? probeKeys.evaluateAll(batch) : null;
         probeCols = null;
         probeRows = rows;
-        int[] groups = table.probe(keys, rows);
+        int[] groups = inPlace != null ? table.probe(inPlace, rows) : table.probe(keys, rows);
         // Per-batch arrays are kept and reused across probe batches: a probe loop that allocates
         // nothing per batch leaves the young collections little to do but the build side.
         if (candidateFrom == null || candidateFrom.length < rows) {

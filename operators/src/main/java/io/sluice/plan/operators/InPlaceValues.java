@@ -84,6 +84,15 @@ final class InPlaceValues {
         return new InPlaceValues(shift, doubles, scale, values.memoryAddress(), validity, rows);
     }
 
+    /**
+     * {@code expr}'s values read in place from {@code batch}'s Arrow vector (a bound column over a
+     * vector of a type read here, covering the batch's rows), else null.
+     */
+    static InPlaceValues of(io.sluice.plan.physical.expr.PhysicalExpr expr, io.sluice.plan.exec.Batch batch) {
+        InPlaceValues values = of(expr.arrowVector(batch), expr.type());
+        return values == null || values.rows < batch.rowCount() ? null : values;
+    }
+
     /** Whether row {@code row} is NULL. */
     boolean isNull(int row) {
         return isNull(validity, row);

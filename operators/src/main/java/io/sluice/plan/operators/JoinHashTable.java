@@ -172,6 +172,29 @@ final class JoinHashTable {
     }
 
     /** The group of a key in the direct array, or -1. */
+    /** Whether {@link #probe(InPlaceValues, int)} applies: one long-backed key (a direct array or its group table). */
+    boolean probesInPlace() {
+        return groups == null || groups.takesInPlaceKey();
+    }
+
+    /**
+     * {@link #probe(Col[], int)} for one long-backed key read in place from its Arrow vector (no
+     * column unpacked): the group of each row, or -1 when the key is NULL or matches no build row.
+     */
+    int[] probe(InPlaceValues key, int rows) {
+        if (key.doubles) {
+            throw new IllegalStateException("a join table of long keys cannot be probed with doubles");
+        }
+        int[] ids = new int[rows];
+        if (groups != null) {
+            return groups.find(key, rows, ids);
+        }
+        for (int r = 0; r < rows; r++) {
+            ids[r] = key.isNull(r) ? -1 : directId(key.longAt(r));
+        }
+        return ids;
+    }
+
     private int directId(long key) {
         long at = key - directMin; // out of range (also after overflow) compares unsigned as too large
         return Long.compareUnsigned(at, direct.length) < 0 ? direct[(int) at] - 1 : -1;

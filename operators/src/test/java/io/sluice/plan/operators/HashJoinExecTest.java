@@ -245,6 +245,44 @@ class HashJoinExecTest {
     }
 
     /**
+     * A single integer key probed in place from Arrow vectors, on a hash table (sparse keys, not a
+     * direct array) and on a direct array, with duplicate build keys, NULL probe keys whose slots
+     * hold values that are build keys, and misses: the same rows as DuckDB.
+     */
+    @Test
+    void aKeyProbedInPlaceFromArrowMatchesDuckDb() throws Exception {
+        Schema ls = Schema.of(new Field("l.k1", DataType.INT64), new Field("l.v", DataType.INT64));
+        Schema rs = Schema.of(new Field("r.k1", DataType.INT64), new Field("r.w", DataType.INT64));
+        int checked = 0;
+        for (long stride : new long[] {1_000_003L, 1L}) {
+            List<Object[]> buildRows = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                buildRows.add(new Object[] {i % 13 == 6 ? null : (i % 25) * stride, (long) i}); // keys twice
+            }
+            List<Object[]> probeRows = new ArrayList<>();
+            for (int j = 0; j < 200; j++) {
+                probeRows.add(new Object[] {j % 9 == 2 ? null : (j % 30) * stride, (long) j}); // 25..29 miss
+            }
+            support.load(new Table("l", ls, buildRows), "pb" + stride);
+            support.load(new Table("r", rs, probeRows), "pp" + stride);
+            for (JoinType type : List.of(JoinType.INNER, JoinType.LEFT, JoinType.LEFT_SEMI, JoinType.LEFT_ANTI)) {
+                // the probe is the right side; its batches are Arrow with values left under NULL slots
+                ExecutionPlan left = JoinTestSupport.source(new Table("l", ls, buildRows), new Partitioning.Single(),
+                        row -> 0, 16);
+                ExecutionPlan right = JoinTestSupport.source(new Table("r", rs, probeRows), new Partitioning.Single(),
+                        row -> 0, 16).withArrowValuesUnderNulls();
+                HashJoinExec join = new HashJoinExec(right, left, type, K1.exprs("r"), K1.exprs("l"), null, null,
+                        Mode.PARTITIONED);
+                String expectedSql = sql(type, K1, false, "pp" + stride, "pb" + stride);
+                assertThat(support.run(join, 16)).as("%s\n%s", join.describe(), expectedSql)
+                        .isEqualTo(support.query(expectedSql));
+                checked++;
+            }
+        }
+        assertThat(checked).isEqualTo(8);
+    }
+
+    /**
      * NOT IN with a filter over a unique build key: a NULL probe key has every build row as a
      * candidate, formed in chunks of the batch size, and the one build row that passes the filter is
      * the last one, alone in the last chunk (it must be that row, not the first build row again).
