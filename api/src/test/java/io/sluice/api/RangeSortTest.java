@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * on the join key that needs no exchange beyond the join's two.
  */
 class RangeSortTest {
+    /** Range-partitioned sorts however small the input (the tables here are below the default's floor). */
+    private static final String RANGE = "SET sluice.sort.range-partitioned.min-rows = 0; ";
     private static final String SMJ = "SET sluice.join.broadcast-threshold = -1; SET sluice.join.sort-merge-threshold = 0; ";
 
     @TempDir
@@ -70,7 +72,7 @@ class RangeSortTest {
     }
 
     private static String explain(String set, String sql) {
-        return String.join("\n", session.sql(set + "EXPLAIN " + sql).collect().rows().stream().map(r -> String.valueOf(r.get(0))).toList());
+        return String.join("\n", session.sql(RANGE + set + "EXPLAIN " + sql).collect().rows().stream().map(r -> String.valueOf(r.get(0))).toList());
     }
 
     /** The physical plan section of EXPLAIN. */
@@ -94,7 +96,7 @@ class RangeSortTest {
 
     private void assertOrderedAsDuckDb(String set, String sql) throws Exception {
         List<List<Object>> expected = duck.query(sql);
-        assertThat(DuckDbOracle.normalize(session.sql(set + sql))).as(set + sql).isEqualTo(expected);
+        assertThat(DuckDbOracle.normalize(session.sql(RANGE + set + sql))).as(set + sql).isEqualTo(expected);
     }
 
     @Test
@@ -139,7 +141,7 @@ class RangeSortTest {
 
     @Test
     void explainAnalyzeShowsBoundariesAndRowsPerPartition() {
-        String text = String.join("\n", session.sql("EXPLAIN ANALYZE SELECT dt, i FROM t ORDER BY dt DESC, i").collect().rows().stream()
+        String text = String.join("\n", session.sql(RANGE + "EXPLAIN ANALYZE SELECT dt, i FROM t ORDER BY dt DESC, i").collect().rows().stream()
                 .map(r -> String.valueOf(r.get(0))).toList());
         Matcher splits = Pattern.compile("split points (range-[0-9a-f]+): 3 boundaries \\[\\[(\\d{4}-\\d\\d-\\d\\d), \\d+\\], ").matcher(text);
         assertThat(splits.find()).as(text).isTrue();
@@ -205,6 +207,26 @@ class RangeSortTest {
         assertThatThrownBy(() -> session.sql("SET sluice.sort.range-partitioned = sometimes; " + sql))
                 .isInstanceOf(SluiceException.class)
                 .hasMessage("setting sluice.sort.range-partitioned needs true or false, not 'sometimes'");
+    }
+
+    /**
+     * By default an ORDER BY whose input is estimated below sluice.sort.range-partitioned.min-rows
+     * (21,000 rows here) gathers and sorts in one partition: no sampling run, no range stage.
+     */
+    @Test
+    void aSmallOrderBySortsInOnePartitionByDefault() throws Exception {
+        String sql = "SELECT s, i FROM t ORDER BY s, i";
+        String text = String.join("\n", session.sql("EXPLAIN " + sql).collect().rows().stream()
+                .map(r -> String.valueOf(r.get(0))).toList());
+        assertThat(text).contains("RepartitionExec: single").contains("SortExec: [s ASC NULLS LAST, i ASC NULLS LAST]  [single")
+                .doesNotContain("OrderedGatherExec").doesNotContain("range(");
+        List<List<Object>> expected = duck.query(sql);
+        assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(expected);
+        // a floor below the estimate range-partitions again
+        assertThat(physical("SET sluice.sort.range-partitioned.min-rows = 20000; ", sql)).contains("OrderedGatherExec");
+        assertThatThrownBy(() -> session.sql("SET sluice.sort.range-partitioned.min-rows = -1; " + sql))
+                .isInstanceOf(SluiceException.class)
+                .hasMessageContaining("sluice.sort.range-partitioned.min-rows must be not negative, not -1");
     }
 
     @Test

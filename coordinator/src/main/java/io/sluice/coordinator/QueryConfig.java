@@ -38,6 +38,10 @@ import java.util.function.Predicate;
  *   <li>{@code sluice.sort.range-partitioned}: a global ORDER BY without LIMIT range-partitions on
  *       its keys, sorts each partition and concatenates them in order (default true); false
  *       gathers every row into one partition and sorts it there.</li>
+ *   <li>{@code sluice.sort.range-partitioned.min-rows}: a global ORDER BY whose input is estimated
+ *       at fewer rows sorts in one partition (default 500000): the sampling run and the extra
+ *       stage of a range-partitioned sort cost more than they save on a small result; 0 always
+ *       range-partitions.</li>
  *   <li>{@code sluice.result.max-bytes}: the most a query's result may take when it is collected
  *       (a client's {@code collect()}, {@code sluice sql}; Arrow bytes, as {@code 64m} or a number;
  *       default 1 GiB); a larger result fails the query and frees what was fetched. A result read as
@@ -56,6 +60,8 @@ public final class QueryConfig {
 
     /** Default cap of a result the coordinator collects for a client. */
     public static final long DEFAULT_RESULT_MAX_BYTES = 1L << 30;
+    /** Estimated rows below which a global ORDER BY sorts in one partition. */
+    public static final long DEFAULT_RANGE_SORT_MIN_ROWS = 500_000;
 
     /** Default Arrow bytes the coordinator fetches ahead of a client reading a streamed result. */
     public static final long DEFAULT_RESULT_BUFFER_BYTES = 16L << 20;
@@ -76,6 +82,8 @@ public final class QueryConfig {
             new Setting("sluice.optimizer.join-reorder.dp-limit", (long) ReorderJoins.DEFAULT_DP_LIMIT,
                     v -> (long) v >= 2 && (long) v <= 16, "between 2 and 16"),
             new Setting("sluice.sort.range-partitioned", true, v -> true, "true or false"),
+            new Setting("sluice.sort.range-partitioned.min-rows", DEFAULT_RANGE_SORT_MIN_ROWS, v -> (long) v >= 0,
+                    "not negative"),
             new Setting("sluice.result.max-bytes", DEFAULT_RESULT_MAX_BYTES, v -> (long) v >= 1, "positive", true),
             new Setting("sluice.result.buffer-bytes", DEFAULT_RESULT_BUFFER_BYTES, v -> (long) v >= 0, "not negative", true));
 
@@ -169,6 +177,10 @@ public final class QueryConfig {
 
     public boolean rangePartitionedSort() {
         return flag("sluice.sort.range-partitioned");
+    }
+
+    public long rangeSortMinRows() {
+        return number("sluice.sort.range-partitioned.min-rows");
     }
 
     public long resultMaxBytes() {

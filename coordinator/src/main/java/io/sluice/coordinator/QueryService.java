@@ -434,7 +434,8 @@ public final class QueryService {
     }
 
     private ExecutionPlan physicalPlan(LogicalPlan optimized, QueryConfig config) {
-        ExecutionPlan physical = new PhysicalPlanner(config.joinSelection(), config.rangePartitionedSort()).plan(optimized);
+        ExecutionPlan physical = new PhysicalPlanner(config.joinSelection(), config.rangePartitionedSort(),
+                config.rangeSortMinRows()).plan(optimized);
         int partitions = config.shufflePartitions() > 0 ? config.shufflePartitions() : shufflePartitions.getAsInt();
         return physicalOptimizer.optimize(physical, new PhysicalConfig(Math.max(1, partitions)));
     }

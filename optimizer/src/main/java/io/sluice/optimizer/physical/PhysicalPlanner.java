@@ -64,6 +64,7 @@ public final class PhysicalPlanner {
     static final double LEFT_BUILD_MAX_SHARE = 0.5;
 
     private final boolean rangePartitionedSort;
+    private final long rangeSortMinRows;
     private final StatisticsEstimator statistics = new StatisticsEstimator();
     /** Runtime filters planned so far: each gets the next id. */
     private int runtimeFilters;
@@ -82,8 +83,22 @@ public final class PhysicalPlanner {
      *     all rows in one partition after a gather
      */
     public PhysicalPlanner(JoinSelection joins, boolean rangePartitionedSort) {
+        this(joins, rangePartitionedSort, 0);
+    }
+
+    /**
+     * @param rangeSortMinRows {@code sluice.sort.range-partitioned.min-rows}: a global ORDER BY whose
+     *     input is estimated at fewer rows sorts in one partition even when range-partitioned sorts
+     *     are on (sampling split points runs the input a second time, and an extra stage costs more
+     *     than sorting a few rows in one task saves); an unknown estimate range-partitions
+     */
+    public PhysicalPlanner(JoinSelection joins, boolean rangePartitionedSort, long rangeSortMinRows) {
+        if (rangeSortMinRows < 0) {
+            throw new IllegalArgumentException("negative rangeSortMinRows " + rangeSortMinRows);
+        }
         this.joins = JoinSelection.of(joins);
         this.rangePartitionedSort = rangePartitionedSort;
+        this.rangeSortMinRows = rangeSortMinRows;
     }
 
     /**
@@ -350,12 +365,14 @@ public final class PhysicalPlanner {
             return new WindowExec(plan(window.input()), window.windowExprs());
         }
         if (plan instanceof Sort sort) {
-            if (rangePartitionedSort && sort.fetch() == Sort.ALL) {
+            long inputRows = rows(sort.input());
+            boolean small = inputRows != ExecutionPlan.UNKNOWN_ROWS && inputRows >= 0 && inputRows < rangeSortMinRows;
+            if (rangePartitionedSort && sort.fetch() == Sort.ALL && !small) {
                 // EnsureRequirements puts a range repartition on fresh split points and a per-partition sort below it
                 return new OrderedGatherExec(plan(sort.input()), sort.keys());
             }
             ExecutionPlan exec = new SortExec(plan(sort.input()), sort.keys(), SortExec.NO_FETCH, false)
-                    .withEstimatedRows(rows(sort.input()));
+                    .withEstimatedRows(inputRows);
             // A top-k is a sort under a limit here: LimitPushdown makes it a TopK and negotiates per-partition
             // top-ks below the exchange that EnsureRequirements puts under the sort.
             return sort.fetch() == Sort.ALL ? exec : new LimitExec(exec, 0, sort.fetch(), true);
