@@ -33,7 +33,7 @@ public final class StageCutter {
     public static List<Stage> cut(ExecutionPlan plan, String jobId) {
         List<Stage> stages = new ArrayList<>();
         ExecutionPlan root = rewrite(withoutRootGather(plan), jobId, stages);
-        addStage(stages, jobId, root, new Partitioning.Single());
+        newStage(stages, jobId, root, new Partitioning.Single()); // the result stage: always its own, and last
         return withRuntimeFilterDependencies(stages);
     }
 
@@ -163,7 +163,25 @@ public final class StageCutter {
         return below == child ? plan : plan.withNewChildren(List.of(below));
     }
 
+    /**
+     * The stage writing {@code input} under {@code partitioning}: an earlier stage that writes the
+     * same (equal plans, their reads already rewritten to the same shuffles, and the same
+     * partitioning), else a new one. So a repeated subtree (a CTE read twice, a subquery repeating
+     * a join) is computed once and its shuffle read by every consumer, as Spark reuses an
+     * exchange. Plans compare by value (operators are records); one holding a per-instance part
+     * (a runtime filter's id, an unresolved split-point set) equals no other and is not shared.
+     * Safe because every expression is deterministic.
+     */
     private static Stage addStage(List<Stage> stages, String jobId, ExecutionPlan input, Partitioning partitioning) {
+        for (Stage stage : stages) {
+            if (stage.plan().outputPartitioning().equals(partitioning) && stage.plan().input().equals(input)) {
+                return stage;
+            }
+        }
+        return newStage(stages, jobId, input, partitioning);
+    }
+
+    private static Stage newStage(List<Stage> stages, String jobId, ExecutionPlan input, Partitioning partitioning) {
         int id = stages.size();
         String shuffleId = jobId + "-s" + id;
         List<String> readShuffles = new ArrayList<>();

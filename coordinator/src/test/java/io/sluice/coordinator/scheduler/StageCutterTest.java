@@ -73,6 +73,32 @@ class StageCutterTest {
 
     private static final Schema PROBE = Schema.of(new Field("k2", DataType.INT64), new Field("w", DataType.INT64));
 
+    /**
+     * Two equal exchanges (a CTE read twice) are one stage whose shuffle both consumers read; an
+     * exchange of the same input under another partitioning, and the result stage, stay their own.
+     */
+    @Test
+    void anExchangeRepeatedUnderTheSamePartitioningIsOneStage() {
+        Partitioning.Hash byK = new Partitioning.Hash(List.of(new Column("k")), 4);
+        Partitioning.Hash byV = new Partitioning.Hash(List.of(new Column("v")), 4);
+        ExecutionPlan once = new RepartitionExec(new EmptyExec(SCHEMA), byK);
+        ExecutionPlan again = new RepartitionExec(new EmptyExec(SCHEMA), byK);
+        ExecutionPlan other = new RepartitionExec(new EmptyExec(SCHEMA), byV);
+        List<Stage> stages = StageCutter.cut(new io.sluice.plan.operators.UnionExec(List.of(once, again, other)), "job1");
+        assertThat(stages).hasSize(3);
+        String result = stages.get(2).plan().explain();
+        assertThat(result.split("shuffle=job1-s0", -1)).as(result).hasSize(3); // read twice
+        assertThat(result).contains("shuffle=job1-s1");
+        assertThat(stages.get(2).parents()).containsExactly(0, 1);
+        // a repeated subtree whose runtime filter ids differ is not shared
+        ExecutionPlan filtered1 = new RepartitionExec(new RuntimeFilterExec(new EmptyExec(PROBE), "rf-1",
+                List.of(new Column("k2"))), new Partitioning.Hash(List.of(new Column("k2")), 4));
+        ExecutionPlan filtered2 = new RepartitionExec(new RuntimeFilterExec(new EmptyExec(PROBE), "rf-2",
+                List.of(new Column("k2"))), new Partitioning.Hash(List.of(new Column("k2")), 4));
+        assertThat(StageCutter.cut(new io.sluice.plan.operators.UnionExec(List.of(filtered1, filtered2)), "job2"))
+                .hasSize(3);
+    }
+
     @Test
     void aRuntimeFiltersProbeStageWaitsForItsBuildStage() {
         Partitioning.Hash byK = new Partitioning.Hash(List.of(new Column("k")), 4);
