@@ -261,6 +261,14 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         ids.read(idBuffer, 0, count);
     }
 
+    /** How many of the next {@code wanted} rows the current page holds, turning to the next page when it is used up. */
+    private int rowsFromPage(int wanted) {
+        if (pageRemaining == 0) {
+            nextPage();
+        }
+        return Math.min(pageRemaining, wanted);
+    }
+
     private Col decodeValues(int n) {
         boolean[] nulls = null;
         long[] longs = null;
@@ -271,10 +279,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         }
         int at = 0;
         while (at < n) {
-            if (pageRemaining == 0) {
-                nextPage();
-            }
-            int take = Math.min(pageRemaining, n - at);
+            int take = rowsFromPage(n - at);
             // Rows [at, at + take) of this batch come from this page; present[0..count) lists the non-NULL ones.
             int count = readLevels(at, take);
             if (count < take) {
@@ -313,10 +318,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         try {
             int at = 0;
             while (at < n) {
-                if (pageRemaining == 0) {
-                    nextPage();
-                }
-                int take = Math.min(pageRemaining, n - at);
+                int take = rowsFromPage(n - at);
                 int count = readLevels(at, take);
                 if (ids != null) {
                     readIds(count);

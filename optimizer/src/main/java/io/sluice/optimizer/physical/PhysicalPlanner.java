@@ -90,7 +90,7 @@ public final class PhysicalPlanner {
      * @param rangeSortMinRows {@code sluice.sort.range-partitioned.min-rows}: a global ORDER BY whose
      *     input is estimated at fewer rows sorts in one partition even when range-partitioned sorts
      *     are on (sampling split points runs the input a second time, and an extra stage costs more
-     *     than sorting a few rows in one task saves); an unknown estimate range-partitions
+     *     than sorting a few rows in one task saves); the estimate is the statistics estimator's
      */
     public PhysicalPlanner(JoinSelection joins, boolean rangePartitionedSort, long rangeSortMinRows) {
         if (rangeSortMinRows < 0) {
@@ -366,8 +366,7 @@ public final class PhysicalPlanner {
         }
         if (plan instanceof Sort sort) {
             long inputRows = rows(sort.input());
-            boolean small = inputRows != ExecutionPlan.UNKNOWN_ROWS && inputRows >= 0 && inputRows < rangeSortMinRows;
-            if (rangePartitionedSort && sort.fetch() == Sort.ALL && !small) {
+            if (rangePartitionedSort && sort.fetch() == Sort.ALL && inputRows >= rangeSortMinRows) {
                 // EnsureRequirements puts a range repartition on fresh split points and a per-partition sort below it
                 return new OrderedGatherExec(plan(sort.input()), sort.keys());
             }
