@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.physical.expr.BoundExprs;
 import java.util.List;
@@ -66,6 +67,11 @@ public final class HashPartitioner {
             bound = new BoundExprs(keys, batch.schema());
         }
         for (int k = 0; k < keys.size(); k++) {
+            InPlaceValues inPlace = bound.expr(k, batch).inPlace(batch);
+            if (inPlace != null) {
+                combine(hashes, inPlace);
+                continue;
+            }
             Col col = bound.evaluate(k, batch);
             if (col.length != rows) {
                 throw new IllegalStateException("key " + keys.get(k) + " gave " + col.length + " values for " + rows + " rows");
@@ -123,6 +129,25 @@ public final class HashPartitioner {
                 }
             }
             default -> throw new IllegalStateException("cannot hash type " + col.type);
+        }
+    }
+
+    /** {@link #combine(long[], Col)} of a fixed-width key read in place: each value hashes as in its heap column. */
+    static void combine(long[] hashes, InPlaceValues col) {
+        int rows = hashes.length;
+        long data = col.data;
+        long validity = col.validity;
+        if (col.doubles) {
+            for (int i = 0; i < rows; i++) {
+                hashes[i] = fold(hashes[i], InPlaceValues.isNull(validity, i) ? NULL_HASH
+                        : hashDouble(InPlaceValues.doubleAt(data, i)));
+            }
+            return;
+        }
+        int shift = col.shift;
+        for (int i = 0; i < rows; i++) {
+            hashes[i] = fold(hashes[i], InPlaceValues.isNull(validity, i) ? NULL_HASH
+                    : mix(InPlaceValues.longAt(data, shift, i)));
         }
     }
 

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Pieces come out in arrival order, cut into batches across piece borders, whatever form each
- * piece holds its columns in (heap, Arrow, strings as Arrow and numbers on the heap as a scan
- * hands them out, and pieces of different forms in one partition).
+ * piece holds its columns in (heap, Arrow, strings as Arrow next to numbers on the heap, and
+ * pieces of different forms in one partition).
  */
 class ShufflePartitionBufferTest {
     private final BufferAllocator allocator = new RootAllocator();

@@ -13,6 +13,7 @@ import java.util.Set;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -31,10 +32,12 @@ import org.apache.parquet.column.values.ValuesReader;
 import org.apache.parquet.column.ValuesType;
 
 /**
- * Decodes a flat INT32, INT64, DOUBLE or string column straight from its pages, a batch of values
- * per loop: definition levels and dictionary ids are unpacked a run at a time, dictionaries are
- * decoded once into primitive arrays, PLAIN values are read from the page buffer. A string column
- * becomes an Arrow {@link VarCharVector} (from the scan's allocator), not {@code String}s: the
+ * Decodes a flat INT32, INT64, DOUBLE or string column straight from its pages into Arrow vectors
+ * (from the scan's allocator), a batch of values per loop: definition levels and dictionary ids are
+ * unpacked a run at a time, dictionaries are decoded once into primitive arrays, PLAIN values are
+ * copied from the page buffer. A number column becomes the fixed-width vector of its type, which
+ * the kernels read in place ({@code InPlaceKernels}, the aggregate and join probes). A string column
+ * becomes a {@link VarCharVector}, not {@code String}s: the
  * dictionary is kept as its UTF-8 bytes (one array plus offsets) and a dictionary id or a PLAIN
  * value copies its bytes, so no string is decoded unless an operator asks for Java strings
  * ({@code Batch.column}); the kernels on UTF-8 bytes (LIKE, comparisons, group and join keys) read
@@ -52,8 +55,8 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     private final DataType type;
     private final ParquetColumnType.Decoding decoding;
     private final int maxDefinitionLevel;
+    // A number dictionary: integers as longs, doubles as their bits.
     private long[] dictionaryLongs;
-    private double[] dictionaryDoubles;
     // A string dictionary: entry i is dictionaryBytes[dictionaryOffsets[i] .. dictionaryOffsets[i + 1]).
     private byte[] dictionaryBytes;
     private int[] dictionaryOffsets;
@@ -114,9 +117,9 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                     }
                 }
                 case DOUBLE -> {
-                    dictionaryDoubles = new double[size];
+                    dictionaryLongs = new long[size]; // the doubles' bits, as the vector holds them
                     for (int i = 0; i < size; i++) {
-                        dictionaryDoubles[i] = dictionary.decodeToDouble(i);
+                        dictionaryLongs[i] = Double.doubleToRawLongBits(dictionary.decodeToDouble(i));
                     }
                 }
                 case STRING -> {
@@ -188,7 +191,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 ids = null;
                 values = data.slice().order(ByteOrder.LITTLE_ENDIAN);
             } else if (encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY) {
-                if (dictionaryLongs == null && dictionaryDoubles == null && dictionaryOffsets == null) {
+                if (dictionaryLongs == null && dictionaryOffsets == null) {
                     throw new IllegalStateException("dictionary-encoded page without a dictionary");
                 }
                 int idWidth = data.get() & 0xFF;
@@ -213,11 +216,8 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
 
     @Override
     public void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column) {
-        if (decoding == ParquetColumnType.Decoding.STRING) {
-            vectors[column] = decodeStrings(n, allocator);
-        } else {
-            cols[column] = decodeValues(n);
-        }
+        vectors[column] = decoding == ParquetColumnType.Decoding.STRING ? decodeStrings(n, allocator)
+                : decodeNumbers(n, allocator);
     }
 
     /**
@@ -269,41 +269,85 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         return Math.min(pageRemaining, wanted);
     }
 
-    private Col decodeValues(int n) {
-        boolean[] nulls = null;
-        long[] longs = null;
-        double[] doubles = null;
-        switch (decoding) {
-            case INT32, INT64 -> longs = new long[n];
-            default -> doubles = new double[n];
-        }
-        int at = 0;
-        while (at < n) {
-            int take = rowsFromPage(n - at);
-            // Rows [at, at + take) of this batch come from this page; present[0..count) lists the non-NULL ones.
-            int count = readLevels(at, take);
-            if (count < take) {
-                if (nulls == null) {
-                    nulls = new boolean[n];
+    /**
+     * The next {@code n} numbers as a new fixed-width vector of the column's type from
+     * {@code allocator}, owned by the caller: dictionary values and PLAIN values are written to the
+     * vector's buffer (a run of PLAIN values without NULLs whose width the vector shares is one
+     * copy), a decimal as its 16-byte two's complement. Values under NULL rows stay zero.
+     */
+    private FieldVector decodeNumbers(int n, BufferAllocator allocator) {
+        BaseFixedWidthVector vector = (BaseFixedWidthVector) arrowField.createVector(allocator);
+        try {
+            vector.allocateNew(n); // zeroed: every row NULL and 0 until written
+            ArrowBuf validity = vector.getValidityBuffer();
+            long data = vector.getDataBuffer().memoryAddress();
+            int width = vector.getTypeWidth();
+            int at = 0;
+            while (at < n) {
+                int take = rowsFromPage(n - at);
+                // Rows [at, at + take) of this batch come from this page; present[0..count) lists the non-NULL ones.
+                int count = readLevels(at, take);
+                if (present == null) {
+                    setBits(validity, at, take);
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        BitVectorHelper.setBit(validity, present[i]);
+                    }
                 }
-                java.util.Arrays.fill(nulls, at, at + take, true);
-                for (int i = 0; i < count; i++) {
-                    nulls[present[i]] = false;
+                if (ids != null) {
+                    readIds(count);
+                    long[] dictionary = dictionaryLongs;
+                    int[] idValues = idBuffer;
+                    for (int i = 0; i < count; i++) {
+                        put(data, width, row(present, at, i), dictionary[idValues[i]]);
+                    }
+                } else {
+                    readPlainValues(count, present, at, data, width);
                 }
+                pageRemaining -= take;
+                at += take;
             }
-            if (ids != null) {
-                readIds(count);
-                readDictionaryValues(idBuffer, count, present, at, longs, doubles);
-            } else {
-                readPlainValues(count, present, at, longs, doubles);
-            }
-            pageRemaining -= take;
-            at += take;
+            vector.setValueCount(n);
+            return vector;
+        } catch (RuntimeException | Error e) {
+            vector.close();
+            throw e;
         }
-        return switch (decoding) {
-            case INT32, INT64 -> Col.ofLongs(type, longs, nulls);
-            default -> Col.ofDoubles(doubles, nulls);
-        };
+    }
+
+    /** Writes {@code value} as row {@code row} of fixed-width values at {@code data}: 4 or 8 bytes, or a 16-byte decimal. */
+    private static void put(long data, int width, int row, long value) {
+        long address = data + (long) row * width;
+        switch (width) {
+            case 4 -> MemoryUtil.putInt(address, (int) value);
+            case 8 -> MemoryUtil.putLong(address, value);
+            default -> {
+                MemoryUtil.putLong(address, value);
+                MemoryUtil.putLong(address + 8, value >> 63);
+            }
+        }
+    }
+
+    /** The next {@code count} PLAIN values of the page into rows {@code present[i]} (or {@code at + i}) of the vector at {@code data}. */
+    private void readPlainValues(int count, int[] present, int at, long data, int width) {
+        ByteBuffer in = values;
+        int plainWidth = decoding == ParquetColumnType.Decoding.INT32 ? Integer.BYTES : Long.BYTES;
+        if (present == null && width == plainWidth && in.hasArray() && MemoryUtil.LITTLE_ENDIAN) {
+            // the page's little-endian values are the vector's bytes
+            MemoryUtil.copyToMemory(in.array(), in.arrayOffset() + in.position(), data + (long) at * width,
+                    (long) count * width);
+            in.position(in.position() + count * width);
+            return;
+        }
+        if (plainWidth == Integer.BYTES) {
+            for (int i = 0; i < count; i++) {
+                put(data, width, row(present, at, i), in.getInt());
+            }
+        } else {
+            for (int i = 0; i < count; i++) {
+                put(data, width, row(present, at, i), in.getLong()); // a double's bits as they are
+            }
+        }
     }
 
     private static final long INITIAL_STRING_BYTES_CAP = 1L << 20;
@@ -517,44 +561,5 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     /** Row of the {@code i}-th non-NULL value: {@code present[i]}, or {@code at + i} when all are present. */
     private static int row(int[] present, int at, int i) {
         return present == null ? at + i : present[i];
-    }
-
-    private void readDictionaryValues(int[] idValues, int count, int[] present, int at, long[] longs,
-            double[] doubles) {
-        switch (decoding) {
-            case INT32, INT64 -> {
-                long[] dictionary = dictionaryLongs;
-                for (int i = 0; i < count; i++) {
-                    longs[row(present, at, i)] = dictionary[idValues[i]];
-                }
-            }
-            default -> {
-                double[] dictionary = dictionaryDoubles;
-                for (int i = 0; i < count; i++) {
-                    doubles[row(present, at, i)] = dictionary[idValues[i]];
-                }
-            }
-        }
-    }
-
-    private void readPlainValues(int count, int[] present, int at, long[] longs, double[] doubles) {
-        ByteBuffer in = values;
-        switch (decoding) {
-            case INT32 -> {
-                for (int i = 0; i < count; i++) {
-                    longs[row(present, at, i)] = in.getInt();
-                }
-            }
-            case INT64 -> {
-                for (int i = 0; i < count; i++) {
-                    longs[row(present, at, i)] = in.getLong();
-                }
-            }
-            default -> {
-                for (int i = 0; i < count; i++) {
-                    doubles[row(present, at, i)] = in.getDouble();
-                }
-            }
-        }
     }
 }

@@ -345,6 +345,14 @@ public final class ArrowKernels {
                     MemoryUtil.putLong(dst + 8L * i, MemoryUtil.getLong(src + 8L * selected[i]));
                 }
             }
+            case 16 -> { // decimal128: two words, not a copy call per value
+                for (int i = 0; i < count; i++) {
+                    long from = src + 16L * selected[i];
+                    long to = dst + 16L * i;
+                    MemoryUtil.putLong(to, MemoryUtil.getLong(from));
+                    MemoryUtil.putLong(to + 8, MemoryUtil.getLong(from + 8));
+                }
+            }
             default -> {
                 for (int i = 0; i < count; i++) {
                     MemoryUtil.copyMemory(src + (long) width * selected[i], dst + (long) width * i, width);

@@ -18,10 +18,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * <p>Each column is held in one or both of two forms, each made on first use and then kept: an
  * Arrow vector ({@link #arrowVector}) and an unpacked heap column ({@link #column}). The form is
  * per column: a Parquet scan hands its string columns as Arrow UTF-8 vectors (the bytes of the
- * file, no {@code String} per row) and its numeric columns as heap arrays ({@link #of(Schema, Col[],
- * FieldVector[], int, BufferAllocator)}), so kernels that work on UTF-8 bytes ({@code LIKE}, string
- * comparisons, group and join keys) read them in place, and an operator that still needs Java
- * strings unpacks the column on its first {@link #column} call. A batch read from Arrow (IPC, a
+ * file, no {@code String} per row) and its numeric columns as fixed-width vectors, so kernels that
+ * work on UTF-8 bytes ({@code LIKE}, string comparisons, group and join keys) or on numbers
+ * ({@link InPlaceKernels}, the aggregate, the join probe) read them in place, and an operator that
+ * still needs a heap column unpacks it on its first {@link #column} call. Operators mix forms in
+ * one batch ({@link #of(Schema, Col[], FieldVector[], int, BufferAllocator)}): a computed column is
+ * a heap {@code Col} next to vectors passed through. A batch read from Arrow (IPC, a
  * shuffle fetch) has every column as a vector; a batch an operator builds from heap columns
  * ({@link #of(Schema, Col[], int, BufferAllocator)}) writes the vectors it lacks only when a
  * consumer asks for the {@link #root()} (a shuffle or IPC writer). Operators that pass batches to

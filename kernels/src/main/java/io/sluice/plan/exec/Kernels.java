@@ -208,26 +208,39 @@ public final class Kernels {
         int leftScale = l.type.kind() == Kind.DECIMAL ? l.type.scale() : 0;
         int rightScale = r.type.kind() == Kind.DECIMAL ? r.type.scale() : 0;
         int drop = leftScale + rightScale - result.scale();
-        long divisor = drop >= 0 && drop <= MAX_POW10 ? TypeRules.pow10(drop) : 0;
+        long divisor = dropDivisor(drop);
         long[] a = l.longs;
         long[] b = r.longs;
         long[] out = new long[n];
         for (int i = 0; i < n; i++) {
-            if (nulls != null && nulls[i]) {
-                continue;
-            }
-            long high = Math.multiplyHigh(a[i], b[i]);
-            long low = a[i] * b[i];
-            if (divisor != 0 && high == (low >> 63)) {
-                out[i] = drop == 0 ? low : roundDiv(low, divisor);
-            } else {
-                BigDecimal exact = BigDecimal.valueOf(a[i], leftScale).multiply(BigDecimal.valueOf(b[i], rightScale));
-                out[i] = exact.setScale(result.scale(), RoundingMode.HALF_UP).unscaledValue().longValueExact();
+            if (nulls == null || !nulls[i]) {
+                out[i] = product(a[i], leftScale, b[i], rightScale, result.scale(), drop, divisor);
             }
         }
         Col col = Col.ofLongs(result, out, nulls);
         checkPrecision(col, expression);
         return col;
+    }
+
+    /**
+     * The product of unscaled decimals {@code a} (scale {@code leftScale}) and {@code b} at
+     * {@code resultScale}, {@code drop = leftScale + rightScale - resultScale} digits rounded off
+     * half away from zero ({@code divisor} is {@code 10^drop}, 0 when that passes a long). An
+     * {@link ArithmeticException} when the result passes a long.
+     */
+    static long product(long a, int leftScale, long b, int rightScale, int resultScale, int drop, long divisor) {
+        long high = Math.multiplyHigh(a, b);
+        long low = a * b;
+        if (divisor != 0 && high == (low >> 63)) {
+            return drop == 0 ? low : roundDiv(low, divisor);
+        }
+        BigDecimal exact = BigDecimal.valueOf(a, leftScale).multiply(BigDecimal.valueOf(b, rightScale));
+        return exact.setScale(resultScale, RoundingMode.HALF_UP).unscaledValue().longValueExact();
+    }
+
+    /** {@code 10^drop} for a product's dropped digits, 0 when negative or past a long. */
+    static long dropDivisor(int drop) {
+        return drop >= 0 && drop <= MAX_POW10 ? TypeRules.pow10(drop) : 0;
     }
 
     private static final int MAX_POW10 = 18;

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A batch whose columns are held per column as heap columns, Arrow vectors or both (a Parquet
- * scan's strings as vectors, its numbers on the heap): each column answers in its form, the root
+ * A batch whose columns are held per column as heap columns, Arrow vectors or both (strings as
+ * vectors and numbers on the heap, as a projection's computed columns next to passed-through ones): each column answers in its form, the root
  * is assembled from the vectors held plus the missing ones written, a gather keeps each column's
  * form, and the batch releases every vector it took (the allocator is empty after each test).
  */

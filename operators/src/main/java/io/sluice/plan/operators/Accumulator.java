@@ -2,6 +2,7 @@ package io.sluice.plan.operators;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.exec.Int128;
 import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.exec.Kernels;

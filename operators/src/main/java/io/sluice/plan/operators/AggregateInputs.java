@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.physical.expr.BoundExprs;
@@ -75,7 +76,7 @@ final class AggregateInputs {
     }
 
     private InPlaceValues inPlace(int index, Batch batch) {
-        return InPlaceValues.of(bound.expr(index, batch), batch);
+        return bound.expr(index, batch).inPlace(batch);
     }
 
     /** Scratch for the group ids of {@code rows} rows (any values). */

@@ -1,6 +1,7 @@
 package io.sluice.plan.operators;
 
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.exec.Int128;
 import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.memory.HeapSize;
@@ -522,6 +523,27 @@ final class GroupTable {
                     hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : v[i]);
                 }
             }
+        }
+    }
+
+    /**
+     * {@link #hashInto(Col, long[], int)} of a fixed-width column read in place: the same hash for
+     * each value as its heap column gives (a decimal's unscaled long, a double's canonical bits).
+     */
+    static void hashInto(InPlaceValues c, long[] hashes, int n) {
+        long data = c.data;
+        long validity = c.validity;
+        if (c.doubles) {
+            for (int i = 0; i < n; i++) {
+                double d = InPlaceValues.doubleAt(data, i);
+                hashes[i] = fold(hashes[i], InPlaceValues.isNull(validity, i) ? NULL_HASH
+                        : Double.doubleToLongBits(d == 0.0 ? 0.0 : d));
+            }
+            return;
+        }
+        int shift = c.shift;
+        for (int i = 0; i < n; i++) {
+            hashes[i] = fold(hashes[i], InPlaceValues.isNull(validity, i) ? NULL_HASH : InPlaceValues.longAt(data, shift, i));
         }
     }
 

@@ -4,6 +4,7 @@ import io.sluice.plan.exec.ArrowKernels;
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.BatchStream;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.memory.MemoryReservation;
 import io.sluice.plan.expr.Expr;
 import io.sluice.plan.physical.expr.BoundExprs;
@@ -170,7 +171,7 @@ final class HashJoinStream implements BatchStream {
         int rows = batch.rowCount();
         // one long-backed key held as a vector (a shuffle fetch, a scan) is read in place, not unpacked
         InPlaceValues inPlace = nullAware || probeKeys.size() != 1 || !table.probesInPlace() ? null
-                : InPlaceValues.of(probeKeys.expr(0, batch), batch);
+                : probeKeys.expr(0, batch).inPlace(batch);
         if (inPlace != null && inPlace.doubles) {
             inPlace = null;
         }

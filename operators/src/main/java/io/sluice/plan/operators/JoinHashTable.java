@@ -1,6 +1,7 @@
 package io.sluice.plan.operators;
 
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.memory.HeapSize;
 import io.sluice.plan.types.DataType;
 

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.expr.Binary;
 import io.sluice.plan.expr.BinaryOp;
 import io.sluice.plan.expr.Expr;
@@ -128,6 +129,10 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         if (keys == 0) {
             return 0;
         }
+        InPlaceValues key = probeKeys.size() == 1 ? probeKeys.expr(0, batch).inPlace(batch) : null;
+        if (key != null) {
+            return selectInPlace(key, rows, selected);
+        }
         Col[] cols = probeKeys.evaluateAll(batch);
         boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
         long[] hashes = hash(cols, rows);
@@ -141,6 +146,29 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
             count += keep ? 1 : 0;
         }
         return count;
+    }
+
+    /** {@link #select} of a single key read in place from its Arrow vector: the same rows. */
+    private int selectInPlace(InPlaceValues key, int rows, int[] selected) {
+        long[] hashes = new long[rows];
+        GroupTable.hashInto(key, hashes, rows);
+        boolean checkRange = ranged && !key.doubles;
+        long data = key.data;
+        int shift = key.shift;
+        long validity = key.validity;
+        int count = 0;
+        for (int r = 0; r < rows; r++) {
+            boolean keep = !InPlaceValues.isNull(validity, r)
+                    && (!checkRange || inRange(InPlaceValues.longAt(data, shift, r)))
+                    && mightContain(hashes[r]);
+            selected[count] = r;
+            count += keep ? 1 : 0;
+        }
+        return count;
+    }
+
+    private boolean inRange(long value) {
+        return value >= min && value <= max;
     }
 
     /**
@@ -206,6 +234,11 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
             if (bound == null) {
                 bound = new BoundExprs(keys, batch.schema());
             }
+            InPlaceValues key = keys.size() == 1 ? bound.expr(0, batch).inPlace(batch) : null;
+            if (key != null) {
+                addInPlace(key, rows);
+                return;
+            }
             Col[] cols = bound.evaluateAll(batch);
             ranged &= cols.length == 1 && cols[0].longs != null;
             boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
@@ -216,6 +249,27 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
                     count++;
                     if (ranged) {
                         long v = cols[0].longs[r];
+                        min = Math.min(min, v);
+                        max = Math.max(max, v);
+                    }
+                }
+            }
+        }
+
+        /** {@link #add} of a single key read in place from its Arrow vector. */
+        private void addInPlace(InPlaceValues key, int rows) {
+            long[] hashes = new long[rows];
+            GroupTable.hashInto(key, hashes, rows);
+            ranged &= !key.doubles;
+            long data = key.data;
+            int shift = key.shift;
+            long validity = key.validity;
+            for (int r = 0; r < rows; r++) {
+                if (!InPlaceValues.isNull(validity, r)) {
+                    RuntimeFilter.add(bits, hashes[r]);
+                    count++;
+                    if (ranged) {
+                        long v = InPlaceValues.longAt(data, shift, r);
                         min = Math.min(min, v);
                         max = Math.max(max, v);
                     }

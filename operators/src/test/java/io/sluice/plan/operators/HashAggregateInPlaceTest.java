@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.plan.SluiceException;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.expr.AggregateCall;
 import io.sluice.plan.expr.AggregateFunction;
 import io.sluice.plan.expr.Alias;

@@ -27,8 +27,8 @@ import org.apache.arrow.vector.VarCharVector;
 import org.junit.jupiter.api.Test;
 
 /**
- * A filter and a projection over batches in each form (Arrow, heap, and mixed as a Parquet scan
- * hands them: strings as vectors, numbers on the heap): the same rows and values in every form, a
+ * A filter and a projection over batches in each form (Arrow, heap, and mixed: strings as vectors,
+ * numbers on the heap, as a projection hands computed columns next to vectors it passes through): the same rows and values in every form, a
  * string column that comes as a vector leaves as a vector (gathered by the filter, shared by the
  * projection, never decoded), and every vector is released.
  */

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceKernels;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.exec.Kernels;
 import io.sluice.plan.exec.ScalarKernels;
 import io.sluice.plan.expr.Binary;
@@ -40,6 +42,10 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
     }
 
     private Col arithmetic(Batch batch) {
+        Col inPlace = againstConstantInPlace(batch);
+        if (inPlace != null) {
+            return inPlace;
+        }
         if (right instanceof ScalarLiteral s && !(left instanceof ScalarLiteral)) {
             Col l = left.evaluate(batch);
             return ScalarKernels.arithmetic(op, l, s.scalar(), false, resultType(l.type, s.type()), source::toString);
@@ -47,6 +53,12 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         if (left instanceof ScalarLiteral s && !(right instanceof ScalarLiteral)) {
             Col r = right.evaluate(batch);
             return ScalarKernels.arithmetic(op, r, s.scalar(), true, resultType(s.type(), r.type), source::toString);
+        }
+        if (op == BinaryOp.MULTIPLY) {
+            Col product = multiplyInPlace(batch);
+            if (product != null) {
+                return product;
+            }
         }
         Col l = left.evaluate(batch);
         Col r = right.evaluate(batch);
@@ -58,7 +70,58 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         return l.equals(left.type()) && r.equals(right.type()) ? type : TypeRules.arithmetic(op, l, r);
     }
 
+    /**
+     * A column against a constant with the column read in place from the batch's Arrow vector
+     * ({@link InPlaceKernels}), or null when the operand is not one or the shape is not one they take.
+     */
+    private Col againstConstantInPlace(Batch batch) {
+        if (right instanceof ScalarLiteral s) {
+            InPlaceValues l = left.inPlace(batch);
+            return l == null ? null : InPlaceKernels.arithmetic(op, l, s.scalar(), false, type, source::toString);
+        }
+        if (left instanceof ScalarLiteral s) {
+            InPlaceValues r = right.inPlace(batch);
+            return r == null ? null : InPlaceKernels.arithmetic(op, r, s.scalar(), true, type, source::toString);
+        }
+        return null;
+    }
+
+    /** A product with one operand read in place; when its kernel declines, the heap kernel (the other operand evaluated once). */
+    private Col multiplyInPlace(Batch batch) {
+        InPlaceValues l = left.inPlace(batch);
+        InPlaceValues r = l == null ? right.inPlace(batch) : null;
+        if (l == null && r == null) {
+            return null;
+        }
+        Col other = l != null ? right.evaluate(batch) : left.evaluate(batch);
+        Col product = InPlaceKernels.multiply(l != null ? l : r, other, type, source::toString);
+        if (product != null) {
+            return product;
+        }
+        Col lc = l != null ? left.evaluate(batch) : other;
+        Col rc = l != null ? other : right.evaluate(batch);
+        return Kernels.arithmetic(op, lc, rc, resultType(lc.type, rc.type), source::toString);
+    }
+
+    private Col compareInPlace(Batch batch) {
+        if (right instanceof ScalarLiteral s) {
+            InPlaceValues l = left.inPlace(batch);
+            return l == null ? null : InPlaceKernels.compare(op, l, s.scalar(), false);
+        }
+        if (left instanceof ScalarLiteral s) {
+            InPlaceValues r = right.inPlace(batch);
+            return r == null ? null : InPlaceKernels.compare(op, r, s.scalar(), true);
+        }
+        InPlaceValues l = left.inPlace(batch);
+        InPlaceValues r = l == null ? null : right.inPlace(batch);
+        return r == null ? null : InPlaceKernels.compare(op, l, r);
+    }
+
     private Col compare(Batch batch) {
+        Col inPlace = compareInPlace(batch);
+        if (inPlace != null) {
+            return inPlace;
+        }
         if (right instanceof ScalarLiteral s && !(left instanceof ScalarLiteral)) {
             return ScalarKernels.compare(op, left.evaluate(batch), s.scalar(), false);
         }

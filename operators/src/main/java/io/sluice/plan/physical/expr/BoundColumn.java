@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.types.DataType;
 import org.apache.arrow.vector.FieldVector;
@@ -32,6 +33,12 @@ public record BoundColumn(int index, DataType type, String name) implements Phys
     @Override
     public FieldVector arrowVector(Batch batch) {
         return batch.arrowVector(index);
+    }
+
+    @Override
+    public InPlaceValues inPlace(Batch batch) {
+        InPlaceValues values = InPlaceValues.of(batch.arrowVector(index), type);
+        return values == null || values.rows < batch.rowCount() ? null : values;
     }
 
     @Override

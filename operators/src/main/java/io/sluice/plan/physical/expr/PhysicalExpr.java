@@ -2,6 +2,7 @@ package io.sluice.plan.physical.expr;
 
 import io.sluice.plan.exec.Batch;
 import io.sluice.plan.exec.Col;
+import io.sluice.plan.exec.InPlaceValues;
 import io.sluice.plan.exec.Utf8Bytes;
 import io.sluice.plan.types.DataType;
 import org.apache.arrow.vector.FieldVector;
@@ -37,6 +38,15 @@ public interface PhysicalExpr {
      * heap column made per batch. Owned by the batch. Only a bound column answers.
      */
     default FieldVector arrowVector(Batch batch) {
+        return null;
+    }
+
+    /**
+     * The values read in place from the fixed-width Arrow vector {@code batch} holds them in (a
+     * bound numeric or date column of a batch in Arrow form), else null: kernels then loop over
+     * the vector's buffers rather than a heap copy of the column. Valid while the batch is open.
+     */
+    default InPlaceValues inPlace(Batch batch) {
         return null;
     }
 }

@@ -1,4 +1,4 @@
-package io.sluice.plan.operators;
+package io.sluice.plan.exec;
 
 import io.sluice.plan.types.DataType;
 import org.apache.arrow.memory.ArrowBuf;
@@ -14,8 +14,9 @@ import org.apache.arrow.vector.TimeStampMicroVector;
 
 /**
  * One batch's fixed-width Arrow column, read where Arrow keeps it: the address of its values and of
- * its validity bits, for the aggregate's probe and accumulators to loop over without the column
- * being widened into a heap array per batch ({@code Col.read}: an {@code int} vector copied and
+ * its validity bits, for kernels (comparisons and arithmetic against constants, the aggregate's
+ * probe and accumulators, join probes) to loop over without the column being widened into a heap
+ * array per batch ({@code Col.read}: an {@code int} vector copied and
  * widened to a {@code long[]}, a {@code double[]} per batch, garbage for the collector).
  *
  * <p>Long-backed values (INT32, DATE32: 4 bytes; INT64, TIMESTAMP: 8; a decimal of precision up
@@ -24,18 +25,18 @@ import org.apache.arrow.vector.TimeStampMicroVector;
  * unspecified and must not be read as a value. Valid while the batch that holds the vector is
  * open; the vector's buffers are checked once, when the view is made, to cover its rows.
  */
-final class InPlaceValues {
+public final class InPlaceValues {
     /** {@code log2} of the stride of a value: 2 (4-byte ints), 3 (longs, doubles) or 4 (decimal128 slots). */
-    final int shift;
+    public final int shift;
     /** Whether the values are doubles (else long-backed). */
-    final boolean doubles;
+    public final boolean doubles;
     /** The decimal scale of the values (0 for other types). */
-    final int scale;
+    public final int scale;
     /** Address of row 0's value. */
-    final long data;
+    public final long data;
     /** Address of the validity bits, or 0 when no row is NULL. */
-    final long validity;
-    final int rows;
+    public final long validity;
+    public final int rows;
 
     private InPlaceValues(int shift, boolean doubles, int scale, long data, long validity, int rows) {
         this.shift = shift;
@@ -51,7 +52,7 @@ final class InPlaceValues {
      * reads (no vector, a string, a boolean, a decimal past 18 digits, a vector of another type
      * than {@code type} says): the caller then reads the heap column.
      */
-    static InPlaceValues of(FieldVector vector, DataType type) {
+    public static InPlaceValues of(FieldVector vector, DataType type) {
         if (vector == null) {
             return null;
         }
@@ -84,44 +85,47 @@ final class InPlaceValues {
         return new InPlaceValues(shift, doubles, scale, values.memoryAddress(), validity, rows);
     }
 
-    /**
-     * {@code expr}'s values read in place from {@code batch}'s Arrow vector (a bound column over a
-     * vector of a type read here, covering the batch's rows), else null.
-     */
-    static InPlaceValues of(io.sluice.plan.physical.expr.PhysicalExpr expr, io.sluice.plan.exec.Batch batch) {
-        InPlaceValues values = of(expr.arrowVector(batch), expr.type());
-        return values == null || values.rows < batch.rowCount() ? null : values;
+    /** The NULL rows as one flag per row (the NULLs of a kernel's result), or null when no row is NULL. */
+    public boolean[] nullFlags() {
+        if (validity == 0) {
+            return null;
+        }
+        boolean[] out = new boolean[rows];
+        for (int i = 0; i < rows; i++) {
+            out[i] = isNull(validity, i);
+        }
+        return out;
     }
 
     /** Whether row {@code row} is NULL. */
-    boolean isNull(int row) {
+    public boolean isNull(int row) {
         return isNull(validity, row);
     }
 
     /** Row {@code row}'s long-backed value (the unscaled long of a decimal). */
-    long longAt(int row) {
+    public long longAt(int row) {
         return longAt(data, shift, row);
     }
 
     /** Row {@code row}'s double. */
-    double doubleAt(int row) {
+    public double doubleAt(int row) {
         return doubleAt(data, row);
     }
 
     // The static forms, for loops that keep the address, stride and validity in locals.
 
     /** Whether row {@code row} is NULL under validity bits at {@code validity} (0: no row is). */
-    static boolean isNull(long validity, int row) {
+    public static boolean isNull(long validity, int row) {
         return validity != 0 && (MemoryUtil.getByte(validity + (row >>> 3)) & (1 << (row & 7))) == 0;
     }
 
     /** Row {@code row}'s long-backed value from values at {@code data} with stride {@code 1 << shift}. */
-    static long longAt(long data, int shift, int row) {
+    public static long longAt(long data, int shift, int row) {
         return shift == 2 ? MemoryUtil.getInt(data + ((long) row << 2)) : MemoryUtil.getLong(data + ((long) row << shift));
     }
 
     /** Row {@code row}'s double from doubles at {@code data}. */
-    static double doubleAt(long data, int row) {
+    public static double doubleAt(long data, int row) {
         return Double.longBitsToDouble(MemoryUtil.getLong(data + ((long) row << 3)));
     }
 }
