@@ -107,8 +107,7 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
                             return pass;
                         }
                         if (count > 0) {
-                            return Batch.of(batch.schema(), JoinSupport.gather(batch.columns(), selected, count), count,
-                                    context.allocator());
+                            return batch.gather(selected, count, context.allocator()); // each column in its form
                         }
                     } finally {
                         if (batch != null) {
