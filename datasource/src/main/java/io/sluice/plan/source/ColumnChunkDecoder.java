@@ -9,7 +9,8 @@ interface ColumnChunkDecoder {
     /**
      * Decodes the next {@code n} values of the column (the caller guarantees that many remain) into
      * {@code cols[column]} as a heap column or into {@code vectors[column]} as an Arrow vector from
-     * {@code allocator} (string columns of {@link ParquetPageDecoder}: their bytes stay bytes), which
+     * {@code allocator} (every column {@link ParquetPageDecoder} reads: strings as their bytes, numbers as
+     * fixed-width vectors), which
      * the caller then owns. A decoder that throws leaves nothing allocated behind.
      */
     void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column);

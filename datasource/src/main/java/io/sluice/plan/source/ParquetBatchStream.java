@@ -77,7 +77,7 @@ final class ParquetBatchStream implements BatchStream {
             throw new SluiceException("cannot decode Parquet file " + file + ": " + e.getMessage(), e);
         }
         remaining -= n;
-        return Batch.of(schema, cols, vectors, n, allocator); // string columns as Arrow vectors, the rest on the heap
+        return Batch.of(schema, cols, vectors, n, allocator); // the page decoder's columns as Arrow vectors, the general decoder's on the heap
     }
 
     @Override

@@ -18,7 +18,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * <p>Each column is held in one or both of two forms, each made on first use and then kept: an
  * Arrow vector ({@link #arrowVector}) and an unpacked heap column ({@link #column}). The form is
  * per column: a Parquet scan hands its string columns as Arrow UTF-8 vectors (the bytes of the
- * file, no {@code String} per row) and its numeric columns as fixed-width vectors, so kernels that
+ * file, no {@code String} per row) and its numeric columns as fixed-width vectors (the columns its
+ * page decoder reads; parquet-mr's general decoder, for other encodings and types, yields heap
+ * columns), so kernels that
  * work on UTF-8 bytes ({@code LIKE}, string comparisons, group and join keys) or on numbers
  * ({@link InPlaceKernels}, the aggregate, the join probe) read them in place, and an operator that
  * still needs a heap column unpacks it on its first {@link #column} call. Operators mix forms in

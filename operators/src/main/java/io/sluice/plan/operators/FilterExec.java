@@ -164,8 +164,8 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
             if (count == 0) {
                 return null;
             }
-            // Each column compacted once in the form it is held: Arrow vectors (a scan's strings, a
-            // shuffle fetch) through the Arrow gather, so no string is decoded just to be copied.
+            // Each column compacted once in the form it is held: Arrow vectors (a scan's columns, a
+            // shuffle fetch) through the Arrow gather, so nothing is unpacked just to be copied.
             return batch.gather(selected, count, context.allocator());
         } finally {
             if (batch != null) {

@@ -258,7 +258,7 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
 
     /**
      * The projection of one batch. A column passed through that {@code batch} holds as an Arrow
-     * vector (a scan's strings, a shuffle fetch) is shared into the output (its buffers retained,
+     * vector (a scan's columns, a shuffle fetch) is shared into the output (its buffers retained,
      * not copied, no string decoded), together with its heap form when the batch has unpacked it;
      * every other expression is evaluated into a heap column.
      */

@@ -38,7 +38,7 @@ public record BoundColumn(int index, DataType type, String name) implements Phys
     @Override
     public InPlaceValues inPlace(Batch batch) {
         InPlaceValues values = InPlaceValues.of(batch.arrowVector(index), type);
-        return values == null || values.rows < batch.rowCount() ? null : values;
+        return values == null || values.rows != batch.rowCount() ? null : values; // kernels loop over values.rows
     }
 
     @Override
