@@ -172,6 +172,52 @@ public final class InPlaceKernels {
         return col;
     }
 
+    /**
+     * {@code column op other} (or {@code other op column} when {@code columnOnLeft} is false) for a
+     * column read in place and a heap column of the same rows, as {@link Kernels#arithmetic}
+     * computes it: a product ({@link #multiply}), or a sum or difference of long-backed values at
+     * the in-place column's scale; null for any other shape (doubles, division, another scale, a
+     * wide heap column, a value passing a long on the way).
+     */
+    public static Col withColumn(BinaryOp op, InPlaceValues column, Col other, boolean columnOnLeft, DataType result,
+            Supplier<String> expression) {
+        if (op == BinaryOp.MULTIPLY) {
+            return multiply(column, other, result, expression);
+        }
+        if ((op != BinaryOp.ADD && op != BinaryOp.SUBTRACT) || result.kind() == Kind.FLOAT64
+                || result.kind() == Kind.NULL || column.doubles || other.isWide() || !other.type.isLongBacked()
+                || other.length != column.rows) {
+            return null;
+        }
+        int scale = result.kind() == Kind.DECIMAL ? result.scale() : 0;
+        if (column.scale != scale) {
+            return null;
+        }
+        int n = column.rows;
+        long data = column.data;
+        int shift = column.shift;
+        long[] out = new long[n];
+        try {
+            long[] b = Kernels.toScaledLongs(other, scale);
+            boolean[] nulls = Kernels.mergeNulls(column.nullFlags(), other.nulls);
+            // the sign of the other operand: column + b, column - b, or b - column
+            boolean negate = op == BinaryOp.SUBTRACT && !columnOnLeft;
+            long sign = op == BinaryOp.SUBTRACT && columnOnLeft ? -1 : 1;
+            for (int i = 0; i < n; i++) {
+                if (nulls == null || !nulls[i]) {
+                    long a = InPlaceValues.longAt(data, shift, i);
+                    out[i] = negate ? Math.subtractExact(b[i], a)
+                            : sign == 1 ? Math.addExact(a, b[i]) : Math.subtractExact(a, b[i]);
+                }
+            }
+            Col col = Col.ofLongs(result, out, nulls);
+            Kernels.checkPrecision(col, expression);
+            return col;
+        } catch (ArithmeticException e) {
+            return null;
+        }
+    }
+
     /** A constant the kernels here take: one non-NULL value in the compact form. */
     private static boolean usable(Col scalar) {
         return scalar.type.kind() != Kind.NULL && !scalar.isNull(0) && !scalar.isWide();

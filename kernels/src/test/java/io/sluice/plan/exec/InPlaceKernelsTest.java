@@ -171,7 +171,7 @@ class InPlaceKernelsTest {
     }
 
     @Test
-    void productsAndColumnComparisonsMatchTheHeapKernels() {
+    void columnArithmeticAndComparisonsMatchTheHeapKernels() {
         for (DataType type : new DataType[] {DataType.INT32, DataType.INT64, DataType.decimal(15, 2)}) {
             Col a = column(type, 700);
             Col b = column(DataType.decimal(16, 2), 700);
@@ -180,6 +180,21 @@ class InPlaceKernelsTest {
             assertThat(got).as(type + " * " + b.type).isNotNull();
             assertThat(values(got)).as(type + " * " + b.type)
                     .isEqualTo(values(Kernels.arithmetic(BinaryOp.MULTIPLY, a, b, result, EXPRESSION)));
+        }
+        for (DataType type : new DataType[] {DataType.INT32, DataType.INT64, DataType.decimal(15, 2)}) {
+            for (BinaryOp op : new BinaryOp[] {BinaryOp.ADD, BinaryOp.SUBTRACT}) {
+                for (boolean columnOnLeft : new boolean[] {true, false}) {
+                    Col a = column(type, 600);
+                    Col b = column(type.kind() == DataType.Kind.INT32 ? DataType.INT64 : type, 600);
+                    DataType result = columnOnLeft ? TypeRules.arithmetic(op, a.type, b.type) : TypeRules.arithmetic(op, b.type, a.type);
+                    Col got = InPlaceKernels.withColumn(op, inPlace(a), b, columnOnLeft, result, EXPRESSION);
+                    String what = (columnOnLeft ? type + " " + op + " " + b.type : b.type + " " + op + " " + type);
+                    assertThat(got).as(what).isNotNull();
+                    Col expected = columnOnLeft ? Kernels.arithmetic(op, a, b, result, EXPRESSION)
+                            : Kernels.arithmetic(op, b, a, result, EXPRESSION);
+                    assertThat(values(got)).as(what).isEqualTo(values(expected));
+                }
+            }
         }
         for (DataType type : TYPES) {
             Col l = column(type, 900);

@@ -54,11 +54,8 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
             Col r = right.evaluate(batch);
             return ScalarKernels.arithmetic(op, r, s.scalar(), true, resultType(s.type(), r.type), source::toString);
         }
-        if (op == BinaryOp.MULTIPLY) {
-            Col product = multiplyInPlace(batch);
-            if (product != null) {
-                return product;
-            }
+        if (op == BinaryOp.MULTIPLY || op == BinaryOp.ADD || op == BinaryOp.SUBTRACT) {
+            return columnsInPlace(batch);
         }
         Col l = left.evaluate(batch);
         Col r = right.evaluate(batch);
@@ -86,20 +83,25 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         return null;
     }
 
-    /** A product with one operand read in place; when its kernel declines, the heap kernel (the other operand evaluated once). */
-    private Col multiplyInPlace(Batch batch) {
+    /**
+     * A product, sum or difference of two operands, one read in place when it can be
+     * ({@link InPlaceKernels#withColumn}, the other evaluated once); the heap kernel otherwise.
+     */
+    private Col columnsInPlace(Batch batch) {
         InPlaceValues l = left.inPlace(batch);
         InPlaceValues r = l == null ? right.inPlace(batch) : null;
-        if (l == null && r == null) {
-            return null;
+        Col lc = l == null ? left.evaluate(batch) : null;
+        Col rc = l == null && r != null ? null : right.evaluate(batch);
+        if (l != null || r != null) {
+            DataType result = l != null ? resultType(left.type(), rc.type) : resultType(lc.type, right.type());
+            Col out = InPlaceKernels.withColumn(op, l != null ? l : r, l != null ? rc : lc, l != null, result,
+                    source::toString);
+            if (out != null) {
+                return out;
+            }
+            lc = lc == null ? left.evaluate(batch) : lc;
+            rc = rc == null ? right.evaluate(batch) : rc;
         }
-        Col other = l != null ? right.evaluate(batch) : left.evaluate(batch);
-        Col product = InPlaceKernels.multiply(l != null ? l : r, other, type, source::toString);
-        if (product != null) {
-            return product;
-        }
-        Col lc = l != null ? left.evaluate(batch) : other;
-        Col rc = l != null ? other : right.evaluate(batch);
         return Kernels.arithmetic(op, lc, rc, resultType(lc.type, rc.type), source::toString);
     }
 
