@@ -39,6 +39,7 @@ public final class Batch implements AutoCloseable {
     private final int rowCount;
     private final Col[] unpacked;
     private final FieldVector[] vectors; // per column, null where the column is held only as a Col
+    private InPlaceValues[] inPlace; // per column, the view of its vector once asked for (made lazily)
     private final BufferAllocator allocator; // for writing the missing vectors of the root; null when none is missing
     private VectorSchemaRoot root;
     private boolean closed;
@@ -162,6 +163,27 @@ public final class Batch implements AutoCloseable {
      */
     public FieldVector arrowVector(int index) {
         return index < 0 ? null : vectors[index];
+    }
+
+    /**
+     * Column {@code index}'s fixed-width vector read in place ({@link InPlaceValues#of}), or null
+     * when the batch holds no vector of it that is read so, or the vector does not have exactly the
+     * batch's rows. Made once per column (the vector's NULL count is counted once), valid while the
+     * batch is open.
+     */
+    public InPlaceValues inPlace(int index) {
+        if (inPlace == null) {
+            inPlace = new InPlaceValues[vectors.length];
+        }
+        InPlaceValues values = inPlace[index];
+        if (values == null) {
+            values = InPlaceValues.of(vectors[index], schema.field(index).type());
+            if (values == null || values.rows != rowCount) {
+                return null;
+            }
+            inPlace[index] = values;
+        }
+        return values;
     }
 
     /**

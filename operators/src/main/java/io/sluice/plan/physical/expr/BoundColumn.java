@@ -37,8 +37,8 @@ public record BoundColumn(int index, DataType type, String name) implements Phys
 
     @Override
     public InPlaceValues inPlace(Batch batch) {
-        InPlaceValues values = InPlaceValues.of(batch.arrowVector(index), type);
-        return values == null || values.rows != batch.rowCount() ? null : values; // kernels loop over values.rows
+        // the batch's view, made for the column's type in its schema: the one bound here, or none
+        return type.equals(batch.schema().field(index).type()) ? batch.inPlace(index) : null;
     }
 
     @Override
