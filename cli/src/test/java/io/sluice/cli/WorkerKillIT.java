@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code kill -9} of a worker process while it runs a task, in a map stage of an aggregation, in a
- * join's map stage and in a reduce stage: the query still gets DuckDB's answer, and the coordinator's
+ * join's map stage, in a reduce stage and in one of two stages reading one reused shuffle: the query still gets DuckDB's answer, and the coordinator's
  * log says what it ran again. A fresh worker joins after each kill, so three are always there.
  */
 class WorkerKillIT {
@@ -85,6 +85,31 @@ class WorkerKillIT {
     @Test
     void killedInTheReduceStage() throws Exception {
         killMidQuery("SELECT k, count(*) AS c, sum(v) AS s FROM big GROUP BY k HAVING sum(v) > 100 ORDER BY k", "reduce", 1);
+    }
+
+    /**
+     * A worker dies in a stage that reads a shuffle another stage reads too: the CTE's aggregate is
+     * one exchange (stage 0) that both join sides read, in stages 1 and 2. The map outputs the
+     * victim held are recomputed and both readers get the right rows.
+     */
+    @Test
+    void killedWhileTwoStagesReadOneReusedShuffle() throws Exception {
+        String settings = "SET sluice.join.broadcast-threshold = -1;\n";
+        String query = "WITH agg AS (SELECT k % 1000 AS g, count(*) AS c, sum(v) AS s FROM big GROUP BY k % 1000) "
+                + "SELECT a.g, a.c, a.s, b.c AS bc, b.s AS bs FROM agg a JOIN agg b ON a.g = b.g + 1 ORDER BY a.g";
+        Path script = data.resolve("reused-explain.sql");
+        Files.writeString(script, "CREATE EXTERNAL TABLE big STORED AS PARQUET LOCATION '" + data.resolve("big") + "';\n"
+                + settings + "EXPLAIN " + query + ";\n");
+        try (SluiceProcess client = SluiceProcess.start(data, "sql", "--coordinator", "127.0.0.1:" + httpPort,
+                "-f", script.toString(), "--format", "csv")) {
+            SluiceProcess.Result plan = client.await(RUN_TIMEOUT);
+            assertThat(plan.exitCode()).as("client stderr:\n%s", plan.stderr()).isZero();
+            String stages = plan.stdout().substring(plan.stdout().indexOf("== Stages =="));
+            assertThat(stages.split("mode=partial", -1)).as("one partial aggregate stage:\n%s", stages).hasSize(2);
+            assertThat(stages).containsPattern("Stage 1 \\(\\d+ tasks, after stages 0\\)")
+                    .containsPattern("Stage 2 \\(\\d+ tasks, after stages 0, 1\\)");
+        }
+        killMidQuery(query, "reused", 1, settings);
     }
 
     private static void killMidQuery(String query, String name, int stage) throws Exception {
