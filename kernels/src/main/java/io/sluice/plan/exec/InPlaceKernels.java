@@ -200,14 +200,24 @@ public final class InPlaceKernels {
         try {
             long[] b = Kernels.toScaledLongs(other, scale);
             boolean[] nulls = Kernels.mergeNulls(column.nullFlags(), other.nulls);
-            // the sign of the other operand: column + b, column - b, or b - column
-            boolean negate = op == BinaryOp.SUBTRACT && !columnOnLeft;
-            long sign = op == BinaryOp.SUBTRACT && columnOnLeft ? -1 : 1;
-            for (int i = 0; i < n; i++) {
-                if (nulls == null || !nulls[i]) {
-                    long a = InPlaceValues.longAt(data, shift, i);
-                    out[i] = negate ? Math.subtractExact(b[i], a)
-                            : sign == 1 ? Math.addExact(a, b[i]) : Math.subtractExact(a, b[i]);
+            // one loop per form (a test per row on the form measured slower: the JIT keeps it in the loop)
+            if (op == BinaryOp.ADD) {
+                for (int i = 0; i < n; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        out[i] = Math.addExact(InPlaceValues.longAt(data, shift, i), b[i]);
+                    }
+                }
+            } else if (columnOnLeft) {
+                for (int i = 0; i < n; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        out[i] = Math.subtractExact(InPlaceValues.longAt(data, shift, i), b[i]);
+                    }
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        out[i] = Math.subtractExact(b[i], InPlaceValues.longAt(data, shift, i));
+                    }
                 }
             }
             Col col = Col.ofLongs(result, out, nulls);
