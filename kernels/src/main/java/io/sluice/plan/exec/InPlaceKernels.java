@@ -200,7 +200,7 @@ public final class InPlaceKernels {
         try {
             long[] b = Kernels.toScaledLongs(other, scale);
             boolean[] nulls = Kernels.mergeNulls(column.nullFlags(), other.nulls);
-            // one loop per form (a test per row on the form measured slower: the JIT keeps it in the loop)
+            // one loop per form, as the kernels against constants: no per-row test left for the JIT to hoist
             if (op == BinaryOp.ADD) {
                 for (int i = 0; i < n; i++) {
                     if (nulls == null || !nulls[i]) {
