@@ -39,7 +39,7 @@ public final class InPlaceKernels {
                 return null;
             }
             out = compareDoubles(cmp, column, Kernels.toDoubles(scalar)[0]);
-        } else if (scalar.type.isLongBacked() && scaleOf(scalar.type) <= column.scale) {
+        } else if (scalar.type.isLongBacked() && ScalarKernels.scaleOf(scalar.type) <= column.scale) {
             long b;
             try {
                 b = Kernels.toScaledLongs(scalar, column.scale)[0];
@@ -110,7 +110,7 @@ public final class InPlaceKernels {
         try {
             switch (op) {
                 case MULTIPLY -> {
-                    if (column.scale + scaleOf(scalar.type) != scale) {
+                    if (column.scale + ScalarKernels.scaleOf(scalar.type) != scale) {
                         return null; // the product rounds: the heap kernel
                     }
                     out = multiply(column, scalar.longs[0]); // the product of unscaled values is the result's
@@ -148,7 +148,7 @@ public final class InPlaceKernels {
         }
         int n = column.rows;
         int leftScale = column.scale;
-        int rightScale = scaleOf(other.type);
+        int rightScale = ScalarKernels.scaleOf(other.type);
         int resultScale = result.kind() == Kind.DECIMAL ? result.scale() : 0;
         int drop = leftScale + rightScale - resultScale;
         long divisor = Kernels.dropDivisor(drop);
@@ -360,9 +360,5 @@ public final class InPlaceKernels {
             }
         }
         return out;
-    }
-
-    private static int scaleOf(DataType type) {
-        return type.kind() == Kind.DECIMAL ? type.scale() : 0;
     }
 }

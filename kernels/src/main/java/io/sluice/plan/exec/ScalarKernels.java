@@ -305,7 +305,8 @@ public final class ScalarKernels {
         return out;
     }
 
-    private static int scaleOf(DataType type) {
+    /** A decimal type's scale, 0 for every other type. */
+    static int scaleOf(DataType type) {
         return type.kind() == Kind.DECIMAL ? type.scale() : 0;
     }
 }

@@ -172,7 +172,6 @@ final class JoinHashTable {
         return ids;
     }
 
-    /** The group of a key in the direct array, or -1. */
     /** Whether {@link #probe(InPlaceValues, int)} applies: one long-backed key (a direct array or its group table). */
     boolean probesInPlace() {
         return groups == null || groups.takesInPlaceKey();
@@ -196,6 +195,7 @@ final class JoinHashTable {
         return ids;
     }
 
+    /** The group of a key in the direct array, or -1. */
     private int directId(long key) {
         long at = key - directMin; // out of range (also after overflow) compares unsigned as too large
         return Long.compareUnsigned(at, direct.length) < 0 ? direct[(int) at] - 1 : -1;
