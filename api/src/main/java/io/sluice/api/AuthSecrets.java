@@ -1,6 +1,6 @@
 package io.sluice.api;
 
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,9 +2,9 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.SluiceException;
 import io.sluice.coordinator.ClusterJobRunner;
 import io.sluice.coordinator.QueryService;
-import io.sluice.plan.SluiceException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

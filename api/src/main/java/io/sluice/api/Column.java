@@ -2,20 +2,20 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.expr.AggregateCall;
-import io.sluice.plan.expr.Alias;
-import io.sluice.plan.expr.WindowCall;
-import io.sluice.plan.expr.WindowFrame;
-import io.sluice.plan.expr.WindowFunction;
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.BinaryOp;
+import io.sluice.common.types.DataType;
+import io.sluice.logical.expr.AggregateCall;
+import io.sluice.logical.expr.Alias;
+import io.sluice.logical.expr.Binary;
+import io.sluice.logical.expr.Cast;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.SortKey;
+import io.sluice.logical.expr.Unary;
+import io.sluice.logical.expr.WindowCall;
+import io.sluice.logical.expr.WindowFrame;
+import io.sluice.logical.expr.WindowFunction;
 import java.util.List;
-import io.sluice.plan.expr.Binary;
-import io.sluice.plan.expr.BinaryOp;
-import io.sluice.plan.expr.Cast;
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.expr.SortKey;
-import io.sluice.plan.expr.Unary;
-import io.sluice.plan.types.DataType;
 
 /** A column expression of the DataFrame API, e.g. {@code col("v").gt(lit(3)).and(col("k").isNotNull())}. */
 public final class Column {

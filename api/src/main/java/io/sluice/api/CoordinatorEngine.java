@@ -6,8 +6,8 @@ import io.sluice.coordinator.PlanRequest;
 import io.sluice.coordinator.PreparedSql;
 import io.sluice.coordinator.QueryScope;
 import io.sluice.coordinator.QueryService;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.sql.InMemoryCatalog;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.sql.InMemoryCatalog;
 
 /**
  * Queries run by a coordinator in this process: an embedded cluster's session, and the session a

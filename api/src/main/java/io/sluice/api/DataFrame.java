@@ -2,24 +2,24 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.exec.QueryResult;
-import io.sluice.plan.expr.Alias;
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.expr.SortKey;
-import io.sluice.plan.logical.Filter;
-import io.sluice.plan.logical.Limit;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.logical.Projection;
-import io.sluice.plan.logical.Sort;
-import io.sluice.plan.logical.WindowPlanner;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.QueryResult;
+import io.sluice.logical.expr.Alias;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.SortKey;
+import io.sluice.logical.plan.Filter;
+import io.sluice.logical.plan.Limit;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.Projection;
+import io.sluice.logical.plan.Sort;
+import io.sluice.logical.plan.WindowPlanner;
+import io.sluice.logical.sink.SaveMode;
+import io.sluice.logical.sink.WriteTarget;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import io.sluice.plan.sink.SaveMode;
-import io.sluice.plan.sink.WriteTarget;
 
 /**
  * An immutable, lazily evaluated query: each method returns a new DataFrame over a bigger logical

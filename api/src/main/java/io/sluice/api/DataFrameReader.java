@@ -1,8 +1,8 @@
 package io.sluice.api;
 
-import io.sluice.plan.logical.TableScan;
-import io.sluice.plan.source.FileFormat;
-import io.sluice.plan.source.FileFormats;
+import io.sluice.datasource.FileFormats;
+import io.sluice.logical.plan.TableScan;
+import io.sluice.logical.source.FileFormat;
 
 /** Opens files as DataFrames; the schema is read (or, for CSV, inferred) now. */
 public final class DataFrameReader {

@@ -2,9 +2,9 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.sink.SaveMode;
-import io.sluice.plan.sink.WriteTarget;
-import io.sluice.plan.source.FileFormat;
+import io.sluice.logical.sink.SaveMode;
+import io.sluice.logical.sink.WriteTarget;
+import io.sluice.logical.source.FileFormat;
 
 /**
  * Writes a DataFrame's rows as files in a directory, one file per partition of the query's last

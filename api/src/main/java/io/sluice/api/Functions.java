@@ -1,13 +1,13 @@
 package io.sluice.api;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.expr.AggregateCall;
-import io.sluice.plan.expr.AggregateFunction;
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.expr.Literal;
-import io.sluice.plan.expr.WindowCall;
-import io.sluice.plan.expr.WindowFrame;
-import io.sluice.plan.expr.WindowFunction;
+import io.sluice.common.SluiceException;
+import io.sluice.logical.expr.AggregateCall;
+import io.sluice.logical.expr.AggregateFunction;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Literal;
+import io.sluice.logical.expr.WindowCall;
+import io.sluice.logical.expr.WindowFrame;
+import io.sluice.logical.expr.WindowFunction;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.Arrays;
@@ -19,7 +19,7 @@ public final class Functions {
     }
 
     public static Column col(String name) {
-        return new Column(new io.sluice.plan.expr.Column(name));
+        return new Column(new io.sluice.logical.expr.Column(name));
     }
 
     /** A constant: Integer, Long, Double, BigDecimal, String, Boolean, LocalDate, LocalDateTime or null. */
@@ -46,14 +46,14 @@ public final class Functions {
             return new Column(Literal.ofDate(d));
         }
         if (value instanceof java.time.LocalDateTime t) {
-            return new Column(Literal.ofTimestamp(io.sluice.plan.exec.Temporal.of(t)));
+            return new Column(Literal.ofTimestamp(io.sluice.kernels.Temporal.of(t)));
         }
         throw new SluiceException("cannot make a literal of " + value.getClass().getSimpleName() + " " + value);
     }
 
     /**
      * A call of a user-defined function: a public class implementing {@link
-     * io.sluice.plan.expr.UserFunction} with a public no-argument constructor, called once per row
+     * io.sluice.logical.expr.UserFunction} with a public no-argument constructor, called once per row
      * on the workers. When the class comes from a submitted job jar ({@link JobClassLoader}: {@code
      * sluice submit}), the jar travels with the tasks and each worker loads the class from it; a
      * class on the cluster's own class path (an embedded cluster) is loaded from there. Only the
@@ -62,10 +62,10 @@ public final class Functions {
      *
      * @param returnType BIGINT, INT, DOUBLE, BOOLEAN or VARCHAR ({@code DataType.INT64}, ...)
      */
-    public static Column udf(Class<? extends io.sluice.plan.expr.UserFunction> function,
-            io.sluice.plan.types.DataType returnType, Column... args) {
-        io.sluice.plan.expr.UserJar jar = function.getClassLoader() instanceof JobClassLoader job ? job.jar() : null;
-        return new Column(new io.sluice.plan.expr.UserFunctionCall(function.getSimpleName().toLowerCase(java.util.Locale.ROOT),
+    public static Column udf(Class<? extends io.sluice.logical.expr.UserFunction> function,
+            io.sluice.common.types.DataType returnType, Column... args) {
+        io.sluice.logical.expr.UserJar jar = function.getClassLoader() instanceof JobClassLoader job ? job.jar() : null;
+        return new Column(new io.sluice.logical.expr.UserFunctionCall(function.getSimpleName().toLowerCase(java.util.Locale.ROOT),
                 function.getName(), jar, java.util.Arrays.stream(args).map(Column::expr).toList(), returnType));
     }
 

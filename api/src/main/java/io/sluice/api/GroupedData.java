@@ -2,8 +2,8 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.logical.Aggregate;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.plan.Aggregate;
 import java.util.Arrays;
 import java.util.List;
 

@@ -2,8 +2,8 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.expr.UserJar;
+import io.sluice.common.SluiceException;
+import io.sluice.logical.expr.UserJar;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URL;

@@ -1,7 +1,7 @@
 package io.sluice.api;
 
+import io.sluice.common.SluiceException;
 import io.sluice.coordinator.ClusterJobRunner;
-import io.sluice.plan.SluiceException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;

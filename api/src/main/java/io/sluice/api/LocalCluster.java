@@ -4,10 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
-import io.sluice.coordinator.QueryScope;
 import io.sluice.coordinator.SchedulerSettings;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.source.FileAccessPolicy;
+import io.sluice.datasource.FileAccessPolicy;
+import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.worker.Worker;
 import io.sluice.worker.WorkerSettings;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.sluice.api;
 
 import io.sluice.coordinator.PlanRequest;
 import io.sluice.coordinator.PreparedSql;
-import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.logical.plan.LogicalPlan;
 
 /** Where a session's queries run: an in-process coordinator or a remote one over HTTP. */
 interface QueryEngine extends AutoCloseable {

@@ -2,12 +2,12 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.SluiceException;
 import io.sluice.coordinator.PlanRequest;
 import io.sluice.coordinator.PreparedSql;
 import io.sluice.coordinator.RunningQueries;
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.wire.PlanJson;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.wire.PlanJson;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,7 +48,7 @@ final class RemoteEngine implements QueryEngine {
 
     /** A whole result stream, checked to have ended well (not cut off, no error trailer). */
     private static byte[] checked(byte[] result) {
-        io.sluice.plan.exec.ArrowIpc.checkEnd(result);
+        io.sluice.kernels.ArrowIpc.checkEnd(result);
         return result;
     }
 
@@ -102,14 +102,14 @@ final class RemoteEngine implements QueryEngine {
         private final java.io.InputStream body;
         private final org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
         private final org.apache.arrow.vector.ipc.ArrowStreamReader reader;
-        private final io.sluice.plan.types.Schema schema;
+        private final io.sluice.common.types.Schema schema;
         private boolean closed;
 
         StreamedRows(java.io.InputStream body) {
             this.body = body;
             this.reader = new org.apache.arrow.vector.ipc.ArrowStreamReader(body, allocator);
             try {
-                this.schema = io.sluice.plan.types.Schema.fromArrow(reader.getVectorSchemaRoot().getSchema());
+                this.schema = io.sluice.common.types.Schema.fromArrow(reader.getVectorSchemaRoot().getSchema());
             } catch (IOException | RuntimeException e) {
                 close();
                 throw new SluiceException("cannot read the coordinator's result: " + e.getMessage());
@@ -117,7 +117,7 @@ final class RemoteEngine implements QueryEngine {
         }
 
         @Override
-        public io.sluice.plan.types.Schema schema() {
+        public io.sluice.common.types.Schema schema() {
             return schema;
         }
 
@@ -125,13 +125,13 @@ final class RemoteEngine implements QueryEngine {
         public List<List<Object>> nextRows() {
             try {
                 if (!reader.loadNextBatch()) {
-                    io.sluice.plan.exec.ArrowIpc.checkTrailer(body.readNBytes(1 << 20));
+                    io.sluice.kernels.ArrowIpc.checkTrailer(body.readNBytes(1 << 20));
                     return null;
                 }
                 org.apache.arrow.vector.VectorSchemaRoot root = reader.getVectorSchemaRoot();
-                io.sluice.plan.exec.Col[] cols = new io.sluice.plan.exec.Col[schema.size()];
+                io.sluice.kernels.Col[] cols = new io.sluice.kernels.Col[schema.size()];
                 for (int i = 0; i < cols.length; i++) {
-                    cols[i] = io.sluice.plan.exec.Col.read(root.getVector(i), schema.field(i).type());
+                    cols[i] = io.sluice.kernels.Col.read(root.getVector(i), schema.field(i).type());
                 }
                 return RowIterator.rowsOf(cols, root.getRowCount());
             } catch (IOException e) {

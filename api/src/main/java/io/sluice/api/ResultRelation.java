@@ -1,13 +1,13 @@
 package io.sluice.api;
 
-import io.sluice.plan.exec.QueryResult;
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.expr.Literal;
-import io.sluice.plan.logical.EmptyRelation;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.sql.SqlFrontEnd;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.kernels.QueryResult;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Literal;
+import io.sluice.logical.plan.EmptyRelation;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.sql.SqlFrontEnd;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;

@@ -2,9 +2,9 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;

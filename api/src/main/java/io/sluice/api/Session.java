@@ -4,10 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.coordinator.PlanRequest;
 import io.sluice.coordinator.PreparedSql;
-import io.sluice.plan.exec.QueryResult;
-import io.sluice.plan.sink.WriteTarget;
+import io.sluice.kernels.QueryResult;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.sink.WriteTarget;
 import java.util.Map;
-import io.sluice.plan.logical.LogicalPlan;
 
 /**
  * The entry point: a session on an embedded local cluster ({@link #local}) or on a running
@@ -45,12 +45,12 @@ public final class Session implements AutoCloseable {
         }
         int colon = master.lastIndexOf(':');
         if (colon <= 0) {
-            throw new io.sluice.plan.SluiceException(MASTER_PROPERTY + " must be local[N] or host:port, not '" + master + "'");
+            throw new io.sluice.common.SluiceException(MASTER_PROPERTY + " must be local[N] or host:port, not '" + master + "'");
         }
         try {
             return connect(master.substring(0, colon), Integer.parseInt(master.substring(colon + 1)));
         } catch (NumberFormatException e) {
-            throw new io.sluice.plan.SluiceException(MASTER_PROPERTY + " has a bad port: '" + master + "'");
+            throw new io.sluice.common.SluiceException(MASTER_PROPERTY + " has a bad port: '" + master + "'");
         }
     }
 

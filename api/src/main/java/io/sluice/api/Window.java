@@ -1,6 +1,6 @@
 package io.sluice.api;
 
-import io.sluice.plan.expr.SortKey;
+import io.sluice.logical.expr.SortKey;
 import java.util.List;
 
 /**

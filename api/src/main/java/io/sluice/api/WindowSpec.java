@@ -1,10 +1,10 @@
 package io.sluice.api;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.expr.SortKey;
-import io.sluice.plan.expr.WindowCall;
-import io.sluice.plan.expr.WindowFrame;
+import io.sluice.common.SluiceException;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.SortKey;
+import io.sluice.logical.expr.WindowCall;
+import io.sluice.logical.expr.WindowFrame;
 import java.util.Arrays;
 import java.util.List;
 

@@ -3,7 +3,7 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

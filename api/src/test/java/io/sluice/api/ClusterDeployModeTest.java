@@ -3,11 +3,11 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
 import io.sluice.coordinator.ClusterJobRunner;
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.QueryResult;
-import io.sluice.plan.expr.UserFunction;
-import io.sluice.plan.types.DataType;
+import io.sluice.kernels.QueryResult;
+import io.sluice.logical.expr.UserFunction;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +52,7 @@ class ClusterDeployModeTest {
         jar = buildJar(dir.resolve("job"), Map.of(
                 "udfjob/Shout.java", """
                         package udfjob;
-                        public class Shout implements io.sluice.plan.expr.UserFunction {
+                        public class Shout implements io.sluice.logical.expr.UserFunction {
                             public Object call(Object[] args) {
                                 return args[0] == null ? null : ((String) args[0]).toUpperCase() + "!";
                             }
@@ -60,7 +60,7 @@ class ClusterDeployModeTest {
                         """,
                 "udfjob/Triple.java", """
                         package udfjob;
-                        public class Triple implements io.sluice.plan.expr.UserFunction {
+                        public class Triple implements io.sluice.logical.expr.UserFunction {
                             public Object call(Object[] args) {
                                 return args[0] == null ? null : 3 * (Long) args[0];
                             }
@@ -70,7 +70,7 @@ class ClusterDeployModeTest {
                         package udfjob;
                         import static io.sluice.api.Functions.*;
                         import io.sluice.api.Session;
-                        import io.sluice.plan.types.DataType;
+                        import io.sluice.common.types.DataType;
                         public class Main {
                             public static void main(String[] args) {
                                 if (args.length > 1) {

@@ -1,6 +1,6 @@
 package io.sluice.api;
 
-import io.sluice.plan.exec.QueryResult;
+import io.sluice.kernels.QueryResult;
 import io.sluice.tpch.Answers;
 import java.sql.Connection;
 import java.sql.DriverManager;

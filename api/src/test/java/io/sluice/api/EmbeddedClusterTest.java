@@ -8,10 +8,10 @@ import static io.sluice.api.Functions.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.coordinator.scheduler.Stage;
-import io.sluice.coordinator.scheduler.StageCutter;
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.QueryResult;
+import io.sluice.common.SluiceException;
+import io.sluice.kernels.QueryResult;
+import io.sluice.shuffle.stage.Stage;
+import io.sluice.shuffle.stage.StageCutter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -171,10 +171,10 @@ class EmbeddedClusterTest {
 
     @Test
     void groupByHasTwoStagesAndShufflesAcrossWorkers() throws Exception {
-        var plan = io.sluice.plan.sql.SqlFrontEnd.parse("SELECT k, sum(v) FROM pq_t GROUP BY k",
+        var plan = io.sluice.sql.SqlFrontEnd.parse("SELECT k, sum(v) FROM pq_t GROUP BY k",
                 session.localCluster().coordinator().queries().catalog());
         var physical = session.localCluster().coordinator().queries()
-                .physicalPlan(((io.sluice.plan.sql.Statement.Query) plan).plan());
+                .physicalPlan(((io.sluice.sql.Statement.Query) plan).plan());
         List<Stage> stages = StageCutter.cut(physical, "test");
         assertThat(stages).hasSize(2);
         assertThat(stages.get(1).parents()).containsExactly(0);

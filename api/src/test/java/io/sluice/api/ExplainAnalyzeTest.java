@@ -3,7 +3,7 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

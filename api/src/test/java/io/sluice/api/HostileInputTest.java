@@ -3,14 +3,14 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.logical.TableScan;
-import io.sluice.plan.source.FileFormat;
-import io.sluice.plan.source.TableSource;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
-import io.sluice.plan.types.Schema;
-import io.sluice.plan.wire.PlanJson;
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.logical.plan.TableScan;
+import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.TableSource;
+import io.sluice.wire.PlanJson;
 import io.sluice.worker.Worker;
 import java.io.IOException;
 import java.io.InputStream;
@@ -210,7 +210,7 @@ class HostileInputTest {
                     .get(30, java.util.concurrent.TimeUnit.SECONDS);
             org.apache.pekko.actor.typed.ActorRef<io.sluice.cluster.protocol.WorkerCommand> target =
                     org.apache.pekko.actor.typed.javadsl.Adapter.toTyped(classic);
-            byte[] plan = io.sluice.cluster.serialization.Kryos.serialize(new io.sluice.plan.operators.EmptyExec(
+            byte[] plan = io.sluice.cluster.serialization.Kryos.serialize(new io.sluice.operators.basic.EmptyExec(
                     Schema.of(new Field("x", DataType.INT64))));
             for (int i = 0; i < 20 && replies.isEmpty(); i++) {
                 target.tell(new io.sluice.cluster.protocol.RunTask(new io.sluice.cluster.protocol.TaskDescription(

@@ -3,11 +3,11 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.common.SluiceException;
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.QueryResult;
-import io.sluice.plan.source.FileAccessPolicy;
+import io.sluice.datasource.FileAccessPolicy;
+import io.sluice.kernels.QueryResult;
 import io.sluice.worker.Worker;
 import io.sluice.worker.WorkerSettings;
 import java.net.URI;

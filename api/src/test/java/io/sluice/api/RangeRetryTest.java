@@ -3,7 +3,7 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.coordinator.scheduler.DagScheduler;
-import io.sluice.plan.physical.Partitioning;
+import io.sluice.operators.Partitioning;
 import io.sluice.shuffle.ShuffleWriterExec;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,8 +3,8 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.common.SluiceException;
 import io.sluice.coordinator.scheduler.DagScheduler;
-import io.sluice.plan.SluiceException;
 import io.sluice.shuffle.ShuffleWriterExec;
 import java.nio.file.Path;
 import java.util.List;

@@ -7,7 +7,7 @@ import static io.sluice.api.Functions.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -3,12 +3,12 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.common.SluiceException;
 import io.sluice.coordinator.PlanRequest;
 import io.sluice.coordinator.QueryScope;
 import io.sluice.coordinator.ResultStream;
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.source.FileAccessPolicy;
+import io.sluice.datasource.FileAccessPolicy;
+import io.sluice.kernels.Batch;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;

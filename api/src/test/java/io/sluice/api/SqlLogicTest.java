@@ -3,8 +3,8 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.plan.exec.QueryResult;
-import io.sluice.plan.exec.Temporal;
+import io.sluice.kernels.QueryResult;
+import io.sluice.kernels.Temporal;
 import io.sluice.tpch.Answers;
 import java.io.IOException;
 import java.io.UncheckedIOException;

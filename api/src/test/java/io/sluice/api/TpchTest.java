@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.tpch.TpchQueries;
 import java.nio.file.Path;
 import java.util.List;
@@ -242,16 +243,16 @@ class TpchTest {
         "q15", "q16", "q17", "q18", "q19", "q20", "q21", "q22"})
     void physicalOptimizerIsIdempotent(String name) throws Exception {
         var catalog = session.localCluster().coordinator().queries().catalog();
-        var statement = (io.sluice.plan.sql.Statement.Query) io.sluice.plan.sql.SqlFrontEnd.parse(query(name), catalog);
-        var logical = new io.sluice.optimizer.logical.LogicalOptimizer(
-                io.sluice.optimizer.logical.LogicalOptimizer.standardRules(), 16).optimize(statement.plan());
-        var config = new io.sluice.optimizer.physical.PhysicalConfig(3);
-        for (var joins : List.of(io.sluice.optimizer.physical.JoinSelection.DEFAULT,
-                new io.sluice.optimizer.physical.JoinSelection(-1, Long.MAX_VALUE),
-                new io.sluice.optimizer.physical.JoinSelection(-1, 0))) {
-            var physical = new io.sluice.optimizer.physical.PhysicalPlanner(joins).plan(logical);
-            var once = io.sluice.optimizer.physical.PhysicalOptimizer.standard().optimize(physical, config);
-            var twice = io.sluice.optimizer.physical.PhysicalOptimizer.standard().optimize(once, config);
+        var statement = (io.sluice.sql.Statement.Query) io.sluice.sql.SqlFrontEnd.parse(query(name), catalog);
+        var logical = new io.sluice.optimizer.LogicalOptimizer(
+                io.sluice.optimizer.LogicalOptimizer.standardRules(StatisticsEstimator::new), 16).optimize(statement.plan());
+        var config = new io.sluice.physical.rules.PhysicalConfig(3);
+        for (var joins : List.of(io.sluice.physical.rules.JoinSelection.DEFAULT,
+                new io.sluice.physical.rules.JoinSelection(-1, Long.MAX_VALUE),
+                new io.sluice.physical.rules.JoinSelection(-1, 0))) {
+            var physical = new io.sluice.physical.PhysicalPlanner(joins).plan(logical);
+            var once = io.sluice.physical.PhysicalOptimizer.standard().optimize(physical, config);
+            var twice = io.sluice.physical.PhysicalOptimizer.standard().optimize(once, config);
             assertThat(twice.explain()).as(name + " with " + joins).isEqualTo(once.explain());
         }
     }
@@ -283,7 +284,7 @@ class TpchTest {
 
     private static String explain(String name, io.sluice.coordinator.QueryConfig config) {
         var queries = session.localCluster().coordinator().queries();
-        var statement = (io.sluice.plan.sql.Statement.Query) io.sluice.plan.sql.SqlFrontEnd.parse(query(name),
+        var statement = (io.sluice.sql.Statement.Query) io.sluice.sql.SqlFrontEnd.parse(query(name),
                 queries.catalog());
         return queries.explain(statement.plan(), false, config);
     }

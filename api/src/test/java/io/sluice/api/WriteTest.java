@@ -6,9 +6,9 @@ import static io.sluice.api.Functions.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.source.FileAccessPolicy;
-import io.sluice.plan.types.DataType;
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
+import io.sluice.datasource.FileAccessPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

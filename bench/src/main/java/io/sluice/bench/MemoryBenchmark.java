@@ -3,7 +3,7 @@ package io.sluice.bench;
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
 import io.sluice.cluster.protocol.TaskMetrics;
-import io.sluice.plan.memory.Bytes;
+import io.sluice.operators.memory.Bytes;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,27 +1,28 @@
 package io.sluice.bench;
 
-import io.sluice.optimizer.logical.LogicalOptimizer;
-import io.sluice.optimizer.logical.LogicalRule;
-import io.sluice.optimizer.logical.PlanSignature;
-import io.sluice.plan.expr.Alias;
-import io.sluice.plan.expr.Binary;
-import io.sluice.plan.expr.BinaryOp;
-import io.sluice.plan.expr.Column;
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.expr.Literal;
-import io.sluice.plan.logical.Filter;
-import io.sluice.plan.logical.Join;
-import io.sluice.plan.logical.JoinType;
-import io.sluice.plan.logical.Limit;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.logical.Projection;
-import io.sluice.plan.logical.TableScan;
-import io.sluice.plan.logical.Union;
-import io.sluice.plan.source.FileFormat;
-import io.sluice.plan.source.TableSource;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.BinaryOp;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.datasource.StatisticsEstimator;
+import io.sluice.logical.expr.Alias;
+import io.sluice.logical.expr.Binary;
+import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Literal;
+import io.sluice.logical.plan.Filter;
+import io.sluice.logical.plan.Join;
+import io.sluice.logical.plan.JoinType;
+import io.sluice.logical.plan.Limit;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.Projection;
+import io.sluice.logical.plan.TableScan;
+import io.sluice.logical.plan.Union;
+import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.TableSource;
+import io.sluice.optimizer.LogicalOptimizer;
+import io.sluice.optimizer.LogicalRule;
+import io.sluice.optimizer.PlanSignature;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -90,7 +91,7 @@ public class OptimizerBenchmark {
 
     @Setup(Level.Trial)
     public void setup() {
-        rules = LogicalOptimizer.standardRules();
+        rules = LogicalOptimizer.standardRules(StatisticsEstimator::new);
         optimizer = new LogicalOptimizer(rules, 32);
         plan = build();
         copy = build();

@@ -1,15 +1,15 @@
 package io.sluice.bench;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.BatchStream;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.expr.Column;
-import io.sluice.plan.physical.ExecutionPlan;
-import io.sluice.plan.physical.MapStatus;
-import io.sluice.plan.physical.Partitioning;
-import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.BatchStream;
+import io.sluice.kernels.Col;
+import io.sluice.logical.expr.Column;
+import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.MapStatus;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.TaskContext;
 import io.sluice.shuffle.ShuffleClient;
 import io.sluice.shuffle.ShuffleCompression;
 import io.sluice.shuffle.ShuffleEnvironment;

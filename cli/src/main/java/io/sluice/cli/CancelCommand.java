@@ -1,11 +1,11 @@
 package io.sluice.cli;
 
 import io.sluice.api.Session;
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 

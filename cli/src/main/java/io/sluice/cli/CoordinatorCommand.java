@@ -3,7 +3,7 @@ package io.sluice.cli;
 import io.sluice.api.AuthSecrets;
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
-import io.sluice.plan.source.FileAccessPolicy;
+import io.sluice.datasource.FileAccessPolicy;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,9 +1,9 @@
 package io.sluice.cli;
 
-import io.sluice.plan.SluiceException;
-import picocli.CommandLine;
+import io.sluice.common.SluiceException;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine;
 
 /**
  * Turns failures into one {@code error: ...} line on stderr: users get the message that names the

@@ -2,8 +2,8 @@ package io.sluice.cli;
 
 import io.sluice.api.AuthSecrets;
 import io.sluice.api.Session;
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.QueryResult;
+import io.sluice.common.SluiceException;
+import io.sluice.kernels.QueryResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

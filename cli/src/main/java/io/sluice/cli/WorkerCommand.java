@@ -2,7 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.api.AuthSecrets;
 import io.sluice.cluster.NodeConfig;
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
 import io.sluice.worker.Worker;
 import io.sluice.worker.WorkerSettings;
 import java.io.IOException;
@@ -79,7 +79,7 @@ final class WorkerCommand implements Callable<Integer> {
         WorkerSettings settings = WorkerSettings.defaults(workerId, host, coordinatorAddress, directory)
                 .withSlots(slots).withPorts(port, shufflePort).withAuthSecret(secret);
         if (memory != null) {
-            settings = settings.withMemory(io.sluice.plan.memory.Bytes.parse("--memory", memory));
+            settings = settings.withMemory(io.sluice.operators.memory.Bytes.parse("--memory", memory));
         }
         Node node = startAndRegister(settings, dir == null);
         Worker worker = node.worker();

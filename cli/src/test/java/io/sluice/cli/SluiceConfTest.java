@@ -3,9 +3,9 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.common.SluiceException;
 import io.sluice.coordinator.QueryConfig;
 import io.sluice.coordinator.SchedulingMode;
-import io.sluice.plan.SluiceException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

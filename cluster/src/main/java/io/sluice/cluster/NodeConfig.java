@@ -119,7 +119,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
 
     /**
      * {@code -Dsluice.cluster.heartbeat-pause}, else {@code SLUICE_HEARTBEAT_PAUSE}, else
-     * {@link #DEFAULT_HEARTBEAT_PAUSE}; written as {@link io.sluice.plan.Durations} ({@code 10s}, {@code 1500ms}).
+     * {@link #DEFAULT_HEARTBEAT_PAUSE}; written as {@link io.sluice.common.Durations} ({@code 10s}, {@code 1500ms}).
      */
     static Duration configuredHeartbeatPause() {
         String value = System.getProperty("sluice.cluster.heartbeat-pause");
@@ -131,7 +131,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
         if (value == null || value.isBlank()) {
             return DEFAULT_HEARTBEAT_PAUSE;
         }
-        return io.sluice.plan.Durations.parse(source, value);
+        return io.sluice.common.Durations.parse(source, value);
     }
 
     /** The address of a Sluice node, as seed nodes name it. */

@@ -9,7 +9,7 @@ import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.SluiceMessage;
 import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.serialization.KryoPekkoSerializer;
-import io.sluice.plan.physical.MapStatus;
+import io.sluice.operators.MapStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

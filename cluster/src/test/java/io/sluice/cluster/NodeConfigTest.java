@@ -93,7 +93,7 @@ class NodeConfigTest {
         try {
             assertThat(NodeConfig.configuredHeartbeatPause()).isEqualTo(Duration.ofSeconds(25));
             System.setProperty("sluice.cluster.heartbeat-pause", "soon");
-            assertThatThrownBy(NodeConfig::configuredHeartbeatPause).isInstanceOf(io.sluice.plan.SluiceException.class)
+            assertThatThrownBy(NodeConfig::configuredHeartbeatPause).isInstanceOf(io.sluice.common.SluiceException.class)
                     .hasMessageContaining("-Dsluice.cluster.heartbeat-pause")
                     .hasMessageContaining("'soon'");
         } finally {

@@ -1,15 +1,15 @@
 package io.sluice.coordinator;
 
-import io.sluice.coordinator.scheduler.Stage;
-import io.sluice.plan.physical.ExecutionPlan;
-import io.sluice.plan.physical.OperatorMetrics;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.exec.ValueFormat;
-import io.sluice.plan.physical.Partitioning;
-import io.sluice.plan.physical.RangeBoundaries;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.ValueFormat;
+import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.OperatorMetrics;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.RangeBoundaries;
 import io.sluice.shuffle.ShuffleReaderExec;
+import io.sluice.shuffle.stage.Stage;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -118,9 +118,9 @@ final class AnalyzedPlanText {
             spillNanos += m.spillNanos()[operator];
             builds += m.builds()[operator];
         }
-        String memory = peak == 0 ? "" : " peak_mem=" + io.sluice.plan.memory.Bytes.format(peak);
+        String memory = peak == 0 ? "" : " peak_mem=" + io.sluice.operators.memory.Bytes.format(peak);
         String spilling = spills == 0 ? "" : String.format(Locale.ROOT, " spilled=%s spills=%d spill_time=%s",
-                io.sluice.plan.memory.Bytes.format(spilled), spills, millis(spillNanos));
+                io.sluice.operators.memory.Bytes.format(spilled), spills, millis(spillNanos));
         String built = builds == 0 ? "" : " builds=" + builds;
         return String.format(Locale.ROOT, "[%s rows=%d batches=%d time=%s%s%s%s | per task (%d): rows %s, time %s]",
                 estimate, Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), memory, spilling, built, n,

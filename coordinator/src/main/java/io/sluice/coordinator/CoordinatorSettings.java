@@ -2,7 +2,7 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.source.FileAccessPolicy;
+import io.sluice.datasource.FileAccessPolicy;
 import java.time.Duration;
 
 /**

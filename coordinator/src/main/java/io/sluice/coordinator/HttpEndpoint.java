@@ -2,9 +2,9 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.wire.PlanJson;
+import io.sluice.common.SluiceException;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.wire.PlanJson;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
@@ -13,7 +13,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
-import org.apache.pekko.stream.javadsl.StreamConverters;
 import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -21,6 +20,7 @@ import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.PathMatchers;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.http.javadsl.unmarshalling.Unmarshaller;
+import org.apache.pekko.stream.javadsl.StreamConverters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,6 +1,6 @@
 package io.sluice.coordinator;
 
-import io.sluice.plan.physical.OperatorMetrics;
+import io.sluice.operators.OperatorMetrics;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

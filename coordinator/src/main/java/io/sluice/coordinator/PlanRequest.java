@@ -2,8 +2,8 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.sink.WriteTarget;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.sink.WriteTarget;
 import java.util.Map;
 
 /**

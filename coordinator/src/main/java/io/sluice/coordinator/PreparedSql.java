@@ -1,9 +1,8 @@
 package io.sluice.coordinator;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.wire.PlanJson;
-
-import io.sluice.plan.logical.LogicalPlan;
+import io.sluice.common.SluiceException;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.wire.PlanJson;
 import java.util.Map;
 
 /**

@@ -2,9 +2,9 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.optimizer.logical.ReorderJoins;
-import io.sluice.optimizer.physical.JoinSelection;
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
+import io.sluice.optimizer.ReorderJoins;
+import io.sluice.physical.rules.JoinSelection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -122,7 +122,7 @@ public final class QueryConfig {
             throw new SluiceException("setting " + setting.name() + " needs true or false, not '" + value + "'");
         }
         if (setting.size()) {
-            return io.sluice.plan.memory.Bytes.parse(setting.name(), value);
+            return io.sluice.operators.memory.Bytes.parse(setting.name(), value);
         }
         try {
             return Long.parseLong(value);

@@ -2,45 +2,45 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
 import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
-import io.sluice.shuffle.ShuffleWriterExec;
 import io.sluice.coordinator.scheduler.ResolvedSplitPoints;
-import io.sluice.coordinator.scheduler.Stage;
-import io.sluice.coordinator.scheduler.StageCutter;
 import io.sluice.coordinator.scheduler.TaskFailedException;
-import io.sluice.optimizer.logical.LogicalOptimizer;
-import io.sluice.optimizer.logical.LogicalRule;
-import io.sluice.optimizer.physical.PhysicalConfig;
-import io.sluice.optimizer.physical.PhysicalOptimizer;
-import io.sluice.optimizer.physical.PhysicalPlanner;
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.ArrowIpc;
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.exec.QueryResult;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.logical.StatisticsEstimator;
-import io.sluice.plan.physical.ExecutionPlan;
-import io.sluice.plan.physical.MapStatus;
-import io.sluice.plan.source.FileAccessPolicy;
-import io.sluice.plan.sink.FileCommitProtocol;
-import io.sluice.plan.sink.FileWriteExec;
-import io.sluice.plan.sink.SaveMode;
-import io.sluice.plan.sink.WriteTarget;
-import io.sluice.plan.source.FileFormats;
-import io.sluice.plan.source.TableSource;
-import io.sluice.plan.sql.InMemoryCatalog;
-import io.sluice.plan.sql.QueryLimits;
-import io.sluice.plan.sql.SqlFrontEnd;
-import io.sluice.plan.sql.Statement;
-import io.sluice.plan.stats.ColumnStatistics;
-import io.sluice.plan.stats.Estimate;
-import io.sluice.plan.stats.Statistics;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
-import io.sluice.plan.types.Schema;
+import io.sluice.datasource.FileAccessPolicy;
+import io.sluice.datasource.FileFormats;
+import io.sluice.datasource.StatisticsEstimator;
+import io.sluice.datasource.sink.FileCommitProtocol;
+import io.sluice.datasource.sink.FileWriteExec;
+import io.sluice.kernels.ArrowIpc;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.QueryResult;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.sink.SaveMode;
+import io.sluice.logical.sink.WriteTarget;
+import io.sluice.logical.source.TableSource;
+import io.sluice.logical.stats.ColumnStatistics;
+import io.sluice.logical.stats.Estimate;
+import io.sluice.logical.stats.Statistics;
+import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.MapStatus;
+import io.sluice.optimizer.LogicalOptimizer;
+import io.sluice.optimizer.LogicalRule;
+import io.sluice.physical.PhysicalOptimizer;
+import io.sluice.physical.PhysicalPlanner;
+import io.sluice.physical.rules.PhysicalConfig;
+import io.sluice.shuffle.ShuffleWriterExec;
+import io.sluice.shuffle.stage.Stage;
+import io.sluice.shuffle.stage.StageCutter;
+import io.sluice.sql.InMemoryCatalog;
+import io.sluice.sql.QueryLimits;
+import io.sluice.sql.SqlFrontEnd;
+import io.sluice.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -424,7 +424,7 @@ public final class QueryService {
     /** The standard rules, or none when {@code sluice.optimizer.enabled} is false (the plan as written). */
     private static LogicalOptimizer logicalOptimizer(QueryConfig config) {
         List<LogicalRule> rules = config.optimizerEnabled()
-                ? LogicalOptimizer.standardRules(config.joinReorder(), config.joinReorderDpLimit()) : List.of();
+                ? LogicalOptimizer.standardRules(config.joinReorder(), config.joinReorderDpLimit(), StatisticsEstimator::new) : List.of();
         return new LogicalOptimizer(rules, config.maxOptimizerPasses(), config.skipFailedRules());
     }
 
@@ -791,7 +791,7 @@ public final class QueryService {
     private static void checkResultSize(long bytes, long maxBytes) {
         if (bytes > maxBytes) {
             throw new SluiceException("the query's result is larger than sluice.result.max-bytes ("
-                    + io.sluice.plan.memory.Bytes.format(maxBytes) + "): at least " + io.sluice.plan.memory.Bytes.format(bytes)
+                    + io.sluice.operators.memory.Bytes.format(maxBytes) + "): at least " + io.sluice.operators.memory.Bytes.format(bytes)
                     + "; add a LIMIT, aggregate further, or raise the setting");
         }
     }

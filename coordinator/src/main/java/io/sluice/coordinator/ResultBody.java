@@ -2,9 +2,9 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.ArrowIpc;
-import io.sluice.plan.exec.Batch;
+import io.sluice.common.SluiceException;
+import io.sluice.kernels.ArrowIpc;
+import io.sluice.kernels.Batch;
 import java.io.InputStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.slf4j.Logger;

@@ -2,10 +2,10 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.exec.ArrowIpc;
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.ArrowIpc;
+import io.sluice.kernels.Batch;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

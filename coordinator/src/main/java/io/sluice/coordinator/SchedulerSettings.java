@@ -2,8 +2,8 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.Durations;
-import io.sluice.plan.SluiceException;
+import io.sluice.common.Durations;
+import io.sluice.common.SluiceException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

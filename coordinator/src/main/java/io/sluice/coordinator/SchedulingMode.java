@@ -1,6 +1,6 @@
 package io.sluice.coordinator;
 
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
 import java.util.Locale;
 
 /** How queued tasks of different jobs take turns ({@code sluice.scheduler.mode}; see {@link TaskQueue}). */

@@ -2,8 +2,8 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.SluiceException;
-import io.sluice.plan.sql.InMemoryCatalog;
+import io.sluice.common.SluiceException;
+import io.sluice.sql.InMemoryCatalog;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;

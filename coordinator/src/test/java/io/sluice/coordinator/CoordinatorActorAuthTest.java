@@ -13,7 +13,7 @@ import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
-import io.sluice.plan.physical.MapStatus;
+import io.sluice.operators.MapStatus;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;

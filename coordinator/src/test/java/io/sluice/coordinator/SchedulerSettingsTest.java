@@ -3,7 +3,7 @@ package io.sluice.coordinator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;

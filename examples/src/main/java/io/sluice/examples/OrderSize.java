@@ -1,6 +1,6 @@
 package io.sluice.examples;
 
-import io.sluice.plan.expr.UserFunction;
+import io.sluice.logical.expr.UserFunction;
 
 /**
  * A user-defined function of the demonstration job: an order's size band from its quantity. Run

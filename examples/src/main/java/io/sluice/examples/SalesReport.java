@@ -9,7 +9,7 @@ import static io.sluice.api.Functions.udf;
 
 import io.sluice.api.DataFrame;
 import io.sluice.api.Session;
-import io.sluice.plan.types.DataType;
+import io.sluice.common.types.DataType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

@@ -2,11 +2,11 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.exec.InPlaceValues;
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.physical.expr.BoundExprs;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.InPlaceValues;
+import io.sluice.logical.expr.Expr;
+import io.sluice.operators.expr.BoundExprs;
 import java.util.List;
 
 /**
@@ -119,7 +119,7 @@ public final class HashPartitioner {
                     // a value that fits a long hashes as that long, so both forms of one value agree
                     for (int i = 0; i < rows; i++) {
                         hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH
-                                : mix(io.sluice.plan.exec.Int128.hashBits(col.highs[i], col.lows[i])));
+                                : mix(io.sluice.kernels.Int128.hashBits(col.highs[i], col.lows[i])));
                     }
                     return;
                 }
@@ -168,6 +168,6 @@ public final class HashPartitioner {
     }
 
     static long mix(long h) {
-        return io.sluice.plan.operators.KeyHash.mix(h);
+        return io.sluice.kernels.KeyHash.mix(h);
     }
 }

@@ -1,6 +1,6 @@
 package io.sluice.shuffle;
 
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.Schema;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;

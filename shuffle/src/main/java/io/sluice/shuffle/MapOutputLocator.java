@@ -1,6 +1,6 @@
 package io.sluice.shuffle;
 
-import io.sluice.plan.physical.MapStatus;
+import io.sluice.operators.MapStatus;
 import java.util.List;
 
 /**

@@ -2,14 +2,14 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.exec.MessageUnloader;
-import io.sluice.plan.memory.HeapSize;
-import io.sluice.plan.memory.MemoryMetricsSink;
-import io.sluice.plan.memory.MemoryReservation;
-import io.sluice.plan.memory.TaskMemoryPool;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.MessageUnloader;
+import io.sluice.operators.memory.HeapSize;
+import io.sluice.operators.memory.MemoryMetricsSink;
+import io.sluice.operators.memory.MemoryReservation;
+import io.sluice.operators.memory.TaskMemoryPool;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

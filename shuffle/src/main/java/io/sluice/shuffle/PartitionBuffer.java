@@ -2,11 +2,11 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.exec.ArrowChunkGather;
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.ArrowChunkGather;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

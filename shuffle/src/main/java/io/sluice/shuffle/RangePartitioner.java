@@ -2,15 +2,15 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.exec.KeyOrder;
-import io.sluice.plan.expr.SortKey;
-import io.sluice.plan.physical.expr.BoundExprs;
-import io.sluice.plan.physical.Partitioning;
-import io.sluice.plan.physical.RangeBoundaries;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.logical.expr.SortKey;
+import io.sluice.operators.KeyOrder;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.RangeBoundaries;
+import io.sluice.operators.expr.BoundExprs;
 import java.util.List;
 
 /**

@@ -2,8 +2,8 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,8 +15,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.AttributeKey;
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -61,7 +61,7 @@ public final class ShuffleClient implements AutoCloseable {
      * host that is gone drops the packets: then the connect fails after this long (per try).
      */
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    /** System properties a worker reads its client's timeouts from ({@link io.sluice.plan.Durations}: 30s, 500ms). */
+    /** System properties a worker reads its client's timeouts from ({@link io.sluice.common.Durations}: 30s, 500ms). */
     public static final String TIMEOUT_PROPERTY = "sluice.shuffle.io-timeout";
     public static final String CONNECT_TIMEOUT_PROPERTY = "sluice.shuffle.connect-timeout";
     /**
@@ -114,7 +114,7 @@ public final class ShuffleClient implements AutoCloseable {
             if (value == null || value.isBlank()) {
                 return fallback;
             }
-            return io.sluice.plan.Durations.parse(key, value);
+            return io.sluice.common.Durations.parse(key, value);
         }
 
         public Options withSecret(String newSecret) {

@@ -1,9 +1,9 @@
 package io.sluice.shuffle;
 
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
+import io.sluice.kernels.Lz4FrameCodec;
 import java.util.Locale;
 import org.apache.arrow.compression.CommonsCompressionFactory;
-import io.sluice.plan.exec.Lz4FrameCodec;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.CompressionUtil;
 import org.apache.arrow.vector.compression.NoCompressionCodec;

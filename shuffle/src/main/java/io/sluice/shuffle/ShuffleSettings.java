@@ -2,7 +2,7 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.SluiceException;
+import io.sluice.common.SluiceException;
 import java.util.function.UnaryOperator;
 
 /**

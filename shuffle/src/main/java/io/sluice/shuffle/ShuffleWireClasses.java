@@ -1,6 +1,6 @@
 package io.sluice.shuffle;
 
-import io.sluice.plan.wire.WireClasses;
+import io.sluice.common.WireClasses;
 import java.util.List;
 
 /** The shuffle operators that travel in stage plans (see {@link WireClasses}). */

@@ -2,15 +2,15 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.BatchStream;
-import io.sluice.plan.memory.MemoryReservation;
-import io.sluice.plan.physical.ExecutionPlan;
-import io.sluice.plan.physical.MapStatus;
-import io.sluice.plan.physical.Partitioning;
-import io.sluice.plan.physical.PlanProperties;
-import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.BatchStream;
+import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.MapStatus;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.PlanProperties;
+import io.sluice.operators.TaskContext;
+import io.sluice.operators.memory.MemoryReservation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,13 +2,13 @@ package io.sluice.shuffle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.BatchStream;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.physical.MapStatus;
-import io.sluice.plan.physical.Partitioning;
-import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.expr.Column;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.BatchStream;
+import io.sluice.kernels.Col;
+import io.sluice.logical.expr.Column;
+import io.sluice.operators.MapStatus;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.TaskContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.sluice.shuffle;
 
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Col;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,13 +2,13 @@ package io.sluice.shuffle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.memory.ArrowMemoryListener;
-import io.sluice.plan.memory.MemoryBudget;
-import io.sluice.plan.memory.MemoryMetricsSink;
-import io.sluice.plan.memory.TaskMemoryPool;
-import io.sluice.plan.types.DataType;
+import io.sluice.common.types.DataType;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.operators.memory.ArrowMemoryListener;
+import io.sluice.operators.memory.MemoryBudget;
+import io.sluice.operators.memory.MemoryMetricsSink;
+import io.sluice.operators.memory.TaskMemoryPool;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;

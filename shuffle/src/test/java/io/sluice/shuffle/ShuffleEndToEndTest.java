@@ -3,16 +3,16 @@ package io.sluice.shuffle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.BatchStream;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.expr.Column;
-import io.sluice.plan.physical.MapStatus;
-import io.sluice.plan.physical.Partitioning;
-import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.BatchStream;
+import io.sluice.kernels.Col;
+import io.sluice.logical.expr.Column;
+import io.sluice.operators.MapStatus;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.TaskContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -233,7 +233,7 @@ class ShuffleEndToEndTest extends TwoWorkerShuffleTest {
     @Test
     void emptyPartitionsAreNotWrittenNorFetched() throws Exception {
         // A constant key sends every row to one partition: the other three get no bytes and no fetch.
-        Partitioning hash = new Partitioning.Hash(List.of(new io.sluice.plan.expr.Literal(1L, DataType.INT64)), 4);
+        Partitioning hash = new Partitioning.Hash(List.of(new io.sluice.logical.expr.Literal(1L, DataType.INT64)), 4);
         ShuffleWriterExec writer = new ShuffleWriterExec(source(-1), hash, "j-const");
         MapStatus m0 = runMap(writer, 0, env1);
         assertThat(nonEmptyBlocks(m0)).isEqualTo(1);

@@ -3,13 +3,13 @@ package io.sluice.shuffle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.expr.Column;
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.Expr;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -91,7 +91,7 @@ class ShuffleHashPartitionerTest {
                 }
             }
             try (Batch batch = Batch.of(schema, new Col[1], new org.apache.arrow.vector.FieldVector[] {vector}, rows, allocator)) {
-                assertThat(io.sluice.plan.exec.InPlaceValues.of(batch.arrowVector(0), key.type)).as("read in place").isNotNull();
+                assertThat(io.sluice.kernels.InPlaceValues.of(batch.arrowVector(0), key.type)).as("read in place").isNotNull();
                 int[] arrow = new HashPartitioner(List.of(new Column("k")), 61).partitions(batch);
                 assertThat(batch.hasColumn(0)).as("not unpacked").isFalse();
                 assertThat(arrow).as(key.type.toString()).containsExactly(heap);

@@ -2,11 +2,11 @@ package io.sluice.shuffle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

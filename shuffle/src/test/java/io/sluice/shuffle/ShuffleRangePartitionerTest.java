@@ -2,17 +2,17 @@ package io.sluice.shuffle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.exec.KeyOrder;
-import io.sluice.plan.expr.Column;
-import io.sluice.plan.expr.SortKey;
-import io.sluice.plan.physical.Partitioning;
-import io.sluice.plan.physical.RangeBoundaries;
-import io.sluice.plan.physical.SplitPoints;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.SortKey;
+import io.sluice.operators.KeyOrder;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.RangeBoundaries;
+import io.sluice.operators.SplitPoints;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

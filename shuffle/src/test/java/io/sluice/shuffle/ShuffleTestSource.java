@@ -1,13 +1,13 @@
 package io.sluice.shuffle;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.exec.BatchStream;
-import io.sluice.plan.exec.Col;
-import io.sluice.plan.physical.ExecutionPlan;
-import io.sluice.plan.physical.Partitioning;
-import io.sluice.plan.physical.PlanProperties;
-import io.sluice.plan.physical.TaskContext;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.BatchStream;
+import io.sluice.kernels.Col;
+import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.PlanProperties;
+import io.sluice.operators.TaskContext;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

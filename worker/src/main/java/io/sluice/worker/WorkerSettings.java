@@ -58,7 +58,7 @@ public record WorkerSettings(String workerId, String host, int port, int shuffle
         if (configured == null || configured.isBlank()) {
             return java.util.OptionalLong.empty();
         }
-        return java.util.OptionalLong.of(io.sluice.plan.memory.Bytes.parse(MEMORY_PROPERTY, configured));
+        return java.util.OptionalLong.of(io.sluice.operators.memory.Bytes.parse(MEMORY_PROPERTY, configured));
     }
 
     /** A copy with {@code bytes} of memory for its tasks (heap structures and Arrow buffers together). */

@@ -1,6 +1,6 @@
 package io.sluice.worker;
 
-import io.sluice.plan.wire.WireClasses;
+import io.sluice.common.WireClasses;
 import java.util.List;
 
 /** The worker tests' own operators, allowed on the wire in their JVM only (test class path). */

@@ -3,7 +3,7 @@ package io.sluice.bench.tpch;
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
 import io.sluice.cluster.protocol.TaskMetrics;
-import io.sluice.plan.exec.QueryResult;
+import io.sluice.kernels.QueryResult;
 import io.sluice.tpch.Answers;
 import io.sluice.tpch.JoinEstimates;
 import io.sluice.tpch.TpchData;
@@ -97,7 +97,7 @@ public final class TpchBenchmark {
             for (int query : options.queries) {
                 Result result = runSluice(sessions, options, query);
                 if (options.memory > 0) {
-                    System.out.println("memory " + io.sluice.plan.memory.Bytes.format(options.memory) + ":");
+                    System.out.println("memory " + io.sluice.operators.memory.Bytes.format(options.memory) + ":");
                     result.limited = runSluice(limited, options, query);
                 }
                 results.add(result);
@@ -453,8 +453,8 @@ public final class TpchBenchmark {
                 line.append(String.format(Locale.ROOT, " %10s %9s %10s %10s",
                         m == null || m.error != null ? "error" : String.format(Locale.ROOT, "%.0f", m.sluiceMedianMs),
                         both ? String.format(Locale.ROOT, "%.2fx", m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001)) : "-",
-                        m == null || m.spilledBytes < 0 ? "-" : io.sluice.plan.memory.Bytes.format(m.spilledBytes).replace(" ", ""),
-                        m == null || m.peakTaskMemory < 0 ? "-" : io.sluice.plan.memory.Bytes.format(m.peakTaskMemory).replace(" ", "")));
+                        m == null || m.spilledBytes < 0 ? "-" : io.sluice.operators.memory.Bytes.format(m.spilledBytes).replace(" ", ""),
+                        m == null || m.peakTaskMemory < 0 ? "-" : io.sluice.operators.memory.Bytes.format(m.peakTaskMemory).replace(" ", "")));
                 if (m != null && m.error != null) {
                     notes.add(String.format(Locale.ROOT, "q%d sluice error with --memory: %s", r.query, m.error));
                 }
@@ -487,7 +487,7 @@ public final class TpchBenchmark {
         }
         if (versusUnlimited.count > 0) {
             System.out.printf(Locale.ROOT, "; memory %s / default memory %.2fx over %d",
-                    io.sluice.plan.memory.Bytes.format(options.memory), versusUnlimited.value(), versusUnlimited.count);
+                    io.sluice.operators.memory.Bytes.format(options.memory), versusUnlimited.value(), versusUnlimited.count);
         }
         System.out.println();
         if (peakRssKb > 0 && options.coordinator == null) {
@@ -658,8 +658,8 @@ public final class TpchBenchmark {
 
         private static long memorySize(String text) {
             try {
-                return io.sluice.plan.memory.Bytes.parse("--memory", text);
-            } catch (io.sluice.plan.SluiceException e) {
+                return io.sluice.operators.memory.Bytes.parse("--memory", text);
+            } catch (io.sluice.common.SluiceException e) {
                 throw new IllegalArgumentException(e.getMessage());
             }
         }

@@ -1,6 +1,6 @@
 package io.sluice.cluster.protocol;
 
-import io.sluice.plan.physical.MapStatus;
+import io.sluice.operators.MapStatus;
 import java.util.List;
 
 /**

@@ -2,9 +2,9 @@ package io.sluice.cluster.protocol;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.physical.FetchFailure;
-import io.sluice.plan.physical.MapStatus;
-import io.sluice.plan.physical.OperatorMetrics;
+import io.sluice.operators.FetchFailure;
+import io.sluice.operators.MapStatus;
+import io.sluice.operators.OperatorMetrics;
 
 /**
  * The outcome of one task. Exactly one of {@code status} and {@code error} is set: on success the

@@ -7,12 +7,12 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.io.Output;
 import io.sluice.cluster.SamplePlans;
-import io.sluice.plan.expr.Binary;
-import io.sluice.plan.expr.BinaryOp;
-import io.sluice.plan.expr.Column;
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.physical.MapStatus;
+import io.sluice.common.types.BinaryOp;
+import io.sluice.logical.expr.Binary;
+import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.operators.MapStatus;
 import java.io.IOException;
 import java.lang.reflect.Modifier;
 import java.net.URISyntaxException;
@@ -121,7 +121,7 @@ class HostileBytesTest {
     void everyPlanNodeIsOnTheWireList() throws Exception {
         List<String> missing = new ArrayList<>();
         for (Class<?> type : planClasses()) {
-            boolean node = io.sluice.plan.physical.ExecutionPlan.class.isAssignableFrom(type)
+            boolean node = io.sluice.operators.ExecutionPlan.class.isAssignableFrom(type)
                     || LogicalPlan.class.isAssignableFrom(type) || Expr.class.isAssignableFrom(type);
             boolean concrete = !type.isInterface() && !Modifier.isAbstract(type.getModifiers());
             // MeasuredExec wraps a plan on the worker after it arrived, and the SQL front end plans
@@ -140,8 +140,8 @@ class HostileBytesTest {
      */
     private static List<Class<?>> planClasses() throws IOException, URISyntaxException, ClassNotFoundException {
         List<Class<?>> classes = new ArrayList<>();
-        for (Class<?> anchor : List.of(Expr.class, io.sluice.plan.physical.ExecutionPlan.class,
-                io.sluice.plan.operators.FileScanExec.class)) {
+        for (Class<?> anchor : List.of(Expr.class, io.sluice.operators.ExecutionPlan.class,
+                io.sluice.datasource.FileScanExec.class)) {
             classes.addAll(classesBeside(anchor));
         }
         return classes;

@@ -6,31 +6,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.esotericsoftware.kryo.KryoException;
 import io.sluice.cluster.SamplePlans;
 import io.sluice.cluster.protocol.MapOutputs;
-import io.sluice.plan.expr.AggregateCall;
-import io.sluice.plan.expr.AggregateFunction;
-import io.sluice.plan.expr.Alias;
-import io.sluice.plan.expr.Binary;
-import io.sluice.plan.expr.BinaryOp;
-import io.sluice.plan.expr.Cast;
-import io.sluice.plan.expr.Column;
-import io.sluice.plan.expr.Expr;
-import io.sluice.plan.expr.Literal;
-import io.sluice.plan.expr.SortKey;
-import io.sluice.plan.expr.Unary;
-import io.sluice.plan.logical.Aggregate;
-import io.sluice.plan.logical.Filter;
-import io.sluice.plan.logical.Limit;
-import io.sluice.plan.logical.LogicalPlan;
-import io.sluice.plan.logical.Projection;
-import io.sluice.plan.logical.Sort;
-import io.sluice.plan.logical.TableScan;
-import io.sluice.plan.physical.MapStatus;
-import io.sluice.plan.source.FileFormat;
-import io.sluice.plan.source.ScanPartition;
-import io.sluice.plan.source.TableSource;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.ScanPartition;
+import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Literal;
+import io.sluice.logical.expr.SortKey;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.TableScan;
+import io.sluice.logical.source.FileFormat;
+import io.sluice.operators.MapStatus;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -86,12 +73,12 @@ class KryosTest {
     /** The planner's choice of build side travels with the join: a worker builds what EXPLAIN shows. */
     @Test
     void aJoinThatBuildsItsLeftRoundTrips() {
-        var left = new io.sluice.plan.operators.EmptyExec(Schema.of(new Field("l.k", DataType.INT64)));
-        var right = new io.sluice.plan.operators.EmptyExec(Schema.of(new Field("r.k", DataType.INT64)));
-        var join = new io.sluice.plan.operators.HashJoinExec(left, right, io.sluice.plan.logical.JoinType.LEFT_SEMI,
+        var left = new io.sluice.operators.basic.EmptyExec(Schema.of(new Field("l.k", DataType.INT64)));
+        var right = new io.sluice.operators.basic.EmptyExec(Schema.of(new Field("r.k", DataType.INT64)));
+        var join = new io.sluice.operators.join.HashJoinExec(left, right, io.sluice.logical.plan.JoinType.LEFT_SEMI,
                 List.of(new Column("l.k")), List.of(new Column("r.k")), null,
-                io.sluice.plan.operators.HashJoinExec.Mode.PARTITIONED).withLeftBuild();
-        io.sluice.plan.operators.HashJoinExec back = roundTrip(join);
+                io.sluice.operators.join.HashJoinExec.Mode.PARTITIONED).withLeftBuild();
+        io.sluice.operators.join.HashJoinExec back = roundTrip(join);
         assertThat(back).isEqualTo(join);
         assertThat(back.buildsLeft()).isTrue();
     }

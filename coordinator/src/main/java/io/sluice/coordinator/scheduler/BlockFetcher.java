@@ -2,8 +2,8 @@ package io.sluice.coordinator.scheduler;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.exec.Batch;
-import io.sluice.plan.physical.MapStatus;
+import io.sluice.kernels.Batch;
+import io.sluice.operators.MapStatus;
 import io.sluice.shuffle.ShuffleClient;
 import java.util.ArrayList;
 import java.util.List;

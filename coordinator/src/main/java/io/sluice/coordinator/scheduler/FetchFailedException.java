@@ -2,7 +2,7 @@ package io.sluice.coordinator.scheduler;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.physical.FetchFailure;
+import io.sluice.operators.FetchFailure;
 
 /** A task failed because a parent map output is gone; the scheduler recomputes it from lineage. */
 public final class FetchFailedException extends RuntimeException {

@@ -2,7 +2,7 @@ package io.sluice.coordinator.scheduler;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.plan.physical.MapStatus;
+import io.sluice.operators.MapStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

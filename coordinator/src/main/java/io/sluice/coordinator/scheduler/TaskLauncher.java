@@ -1,10 +1,10 @@
 package io.sluice.coordinator.scheduler;
 
-import io.sluice.plan.physical.MapStatus;
+import io.sluice.operators.MapStatus;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Runs one task on some worker. The future fails with a {@link io.sluice.plan.SluiceException}
+ * Runs one task on some worker. The future fails with a {@link io.sluice.common.SluiceException}
  * for an error the user caused, or a {@link TaskFailedException} when the task could not finish
  * after its retries (lost workers, internal errors).
  */

@@ -3,19 +3,20 @@ package io.sluice.coordinator.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.plan.expr.Column;
-import io.sluice.plan.expr.SortKey;
-import io.sluice.plan.operators.EmptyExec;
-import io.sluice.plan.physical.FetchFailure;
-import io.sluice.plan.physical.MapStatus;
-import io.sluice.plan.physical.Partitioning;
-import io.sluice.plan.physical.SplitPoints;
-import io.sluice.plan.types.DataType;
-import io.sluice.plan.types.Field;
-import io.sluice.plan.types.Schema;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.SortKey;
+import io.sluice.operators.FetchFailure;
+import io.sluice.operators.MapStatus;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.SplitPoints;
+import io.sluice.operators.basic.EmptyExec;
 import io.sluice.shuffle.ShuffleClient;
 import io.sluice.shuffle.ShuffleReaderExec;
 import io.sluice.shuffle.ShuffleWriterExec;
+import io.sluice.shuffle.stage.Stage;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -91,7 +92,7 @@ class DagSchedulerTest {
         Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", List.of(stage(0, List.of()))));
         CompletableFuture<MapStatus> task = nextLaunch("0/0");
         assertThat(scheduler.cancel("job1", "asked by a test")).isTrue();
-        assertThatThrownBy(() -> job.get(5, TimeUnit.SECONDS)).hasRootCauseInstanceOf(io.sluice.plan.SluiceException.class)
+        assertThatThrownBy(() -> job.get(5, TimeUnit.SECONDS)).hasRootCauseInstanceOf(io.sluice.common.SluiceException.class)
                 .rootCause().hasMessage("job job1 was cancelled: asked by a test");
         assertThat(task.isCancelled()).isTrue();
         assertThat(scheduler.cancel("job1", "again")).isFalse();
@@ -236,7 +237,7 @@ class DagSchedulerTest {
         scheduler = new DagScheduler(launcher, new BlockFetcher(client, allocator), shuffles -> { },
                 new MapOutputTracker(), 10_000, 4, DagScheduler.TASK_MESSAGE_OVERHEAD + 16);
         assertThatThrownBy(() -> scheduler.run("job1", List.of(stage(0, List.of()))))
-                .isInstanceOf(io.sluice.plan.SluiceException.class)
+                .isInstanceOf(io.sluice.common.SluiceException.class)
                 .hasMessageContaining("stage 0 of job job1 serializes to")
                 .hasMessageContaining("frame limit is " + (DagScheduler.TASK_MESSAGE_OVERHEAD + 16) + " bytes");
         assertThat(launched).isEmpty();

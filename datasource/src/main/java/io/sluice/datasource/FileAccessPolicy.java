@@ -1,0 +1,163 @@
+package io.sluice.datasource;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.SubqueryExpr;
+import io.sluice.logical.plan.TableScan;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Which table locations the coordinator may open for a client: a location's scheme must be allowed
+ * ({@code file}, {@code hdfs}, {@code s3a} by default; never {@code http(s)}, which would make the
+ * coordinator fetch URLs for a client) and it must lie under one of the allowed roots. A local path
+ * is normalized and, if it exists, resolved through symbolic links before the comparison, so
+ * {@code ..} or a link cannot leave a root. Refusals name the location and the rule, never anything
+ * read from it (nothing is read).
+ *
+ * @param schemes lower-case schemes allowed
+ * @param roots   locations under which tables may live: local directories as absolute paths or
+ *                {@code file:} URIs, others as URIs ({@code hdfs://nn/warehouse}); empty allows none
+ */
+public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
+    public static final Set<String> DEFAULT_SCHEMES = Set.of("file", "hdfs", "s3a");
+    /** The system property naming further allowed schemes, comma-separated (a Hadoop file system such as {@code gs}). */
+    public static final String SCHEMES_PROPERTY = "sluice.fs.allowed-schemes";
+    /** The system property naming the roots, comma-separated. */
+    public static final String ROOTS_PROPERTY = "sluice.fs.allowed-roots";
+
+    public FileAccessPolicy {
+        schemes = Set.copyOf(requireNonNull(schemes, "schemes is null"));
+        roots = List.copyOf(requireNonNull(roots, "roots is null"));
+        for (String root : roots) {
+            location(root); // fails on a malformed root now, not on the first table
+        }
+    }
+
+    /** The default schemes, plus those of {@value #SCHEMES_PROPERTY}, under {@code roots}. */
+    public static FileAccessPolicy under(List<String> roots) {
+        Set<String> schemes = new java.util.TreeSet<>(DEFAULT_SCHEMES);
+        String more = System.getProperty(SCHEMES_PROPERTY);
+        if (more != null && !more.isBlank()) {
+            for (String scheme : more.trim().split("\\s*,\\s*")) {
+                if (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https")) {
+                    throw new IllegalArgumentException(SCHEMES_PROPERTY + " cannot allow " + scheme
+                            + ": the coordinator would fetch URLs for its clients");
+                }
+                schemes.add(scheme.toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        return new FileAccessPolicy(schemes, roots);
+    }
+
+    /** Roots from {@value #ROOTS_PROPERTY} when set, else {@code defaultRoot}. */
+    public static FileAccessPolicy fromSystemProperty(String defaultRoot) {
+        String property = System.getProperty(ROOTS_PROPERTY);
+        if (property == null || property.isBlank()) {
+            return under(List.of(defaultRoot));
+        }
+        return under(List.of(property.trim().split("\\s*,\\s*")));
+    }
+
+    /** Refuses a location outside the policy with a {@link SluiceException} naming it. */
+    public void check(String location) {
+        URI uri = location(location);
+        String scheme = uri.getScheme();
+        if (!schemes.contains(scheme)) {
+            throw new SluiceException("table location " + location + " uses scheme '" + scheme
+                    + "', which this coordinator does not open (allowed: " + String.join(", ", schemes.stream().sorted().toList())
+                    + ")");
+        }
+        for (String root : roots) {
+            if (under(uri, location(root))) {
+                return;
+            }
+        }
+        throw new SluiceException("table location " + location + " is outside the allowed roots "
+                + roots + " (" + ROOTS_PROPERTY + ")");
+    }
+
+    /** Checks every table a plan reads, subqueries included. */
+    public void checkTables(LogicalPlan plan) {
+        Deque<Object> pending = new ArrayDeque<>();
+        pending.push(plan);
+        while (!pending.isEmpty()) {
+            Object item = pending.pop();
+            if (item instanceof TableScan scan) {
+                check(scan.source().location());
+            }
+            if (item instanceof LogicalPlan p) {
+                p.children().forEach(pending::push);
+                p.expressions().forEach(pending::push);
+            } else if (item instanceof Expr e) {
+                e.children().forEach(pending::push);
+                if (e instanceof SubqueryExpr s) {
+                    pending.push(s.subquery());
+                }
+            }
+        }
+    }
+
+    private static boolean under(URI location, URI root) {
+        if (!location.getScheme().equals(root.getScheme())) {
+            return false;
+        }
+        if (location.getScheme().equals("file")) {
+            return realPath(Path.of(location.getPath())).startsWith(realPath(Path.of(root.getPath())));
+        }
+        if (!java.util.Objects.equals(location.getAuthority(), root.getAuthority())) {
+            return false;
+        }
+        return Path.of(location.getPath()).normalize().startsWith(Path.of(root.getPath()).normalize());
+    }
+
+    private static Path realPath(Path path) {
+        Path normal = path.toAbsolutePath().normalize();
+        // resolve links through the deepest existing ancestor, so a link inside a root cannot point out
+        Path existing = normal;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return normal;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(normal)).normalize();
+        } catch (IOException e) {
+            return normal;
+        }
+    }
+
+    /** A location as a URI with a lower-case scheme; a plain path is a {@code file:} URI. */
+    private static URI location(String location) {
+        requireNonNull(location, "location is null");
+        try {
+            URI uri = new URI(location);
+            if (uri.getScheme() == null || (uri.getScheme().length() == 1 && location.matches("^[A-Za-z]:[\\\\/].*"))) {
+                return Path.of(location).toAbsolutePath().normalize().toUri();
+            }
+            String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+            if (uri.getPath() == null || uri.getPath().isEmpty()) {
+                throw new SluiceException("table location " + location + " has no path");
+            }
+            return new URI(scheme, uri.getAuthority(), uri.getPath(), null, null);
+        } catch (URISyntaxException e) {
+            // a plain local path with characters a URI does not allow (spaces, for example)
+            if (!location.contains("://")) {
+                return Path.of(location).toAbsolutePath().normalize().toUri();
+            }
+            throw new SluiceException("table location " + location + " is not a valid URI: " + e.getReason());
+        }
+    }
+}

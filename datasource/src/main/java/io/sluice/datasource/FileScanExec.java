@@ -1,0 +1,164 @@
+package io.sluice.datasource;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.ScanPartition;
+import io.sluice.kernels.BatchStream;
+import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.source.TableSource;
+import io.sluice.operators.CardinalityEffect;
+import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.FilterPushdown;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.PlanProperties;
+import io.sluice.operators.TaskContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Reads a table's files: one output partition per file (CSV) or row group (Parquet), listed once
+ * at planning time. A table with no files still has one, empty, partition. Filters offered from
+ * above prune row groups whose statistics prove no row passes ({@code pruning} records them);
+ * the filters themselves stay above, since a kept row group may still hold rows that fail.
+ *
+ * <p>{@code runtimePruning} holds predicates learned after planning (a bound runtime filter's key
+ * range, see {@link #withRuntimePruning}): the partitions stay (the stage's tasks are already
+ * counted), and a task whose row group they prove empty reads nothing.
+ */
+public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
+        List<Expr> runtimePruning, Schema schema, long estimatedRows) implements ExecutionPlan {
+    public FileScanExec {
+        requireNonNull(source, "source is null");
+        columns = List.copyOf(columns);
+        partitions = List.copyOf(partitions);
+        pruning = List.copyOf(pruning);
+        runtimePruning = List.copyOf(runtimePruning);
+        requireNonNull(schema, "schema is null");
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning, Schema schema) {
+        this(source, columns, partitions, pruning, List.of(), schema, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows);
+    }
+
+    /** Keeps every partition; a task whose row group {@code predicates} prove empty reads nothing. */
+    @Override
+    public ExecutionPlan withRuntimePruning(List<Expr> predicates) {
+        if (partitions.stream().allMatch(p -> p.stats().isEmpty())) {
+            return this; // no statistics (CSV): nothing to skip with
+        }
+        List<Expr> all = new ArrayList<>(runtimePruning);
+        predicates.stream().filter(p -> !all.contains(p)).forEach(all::add);
+        return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows);
+    }
+
+    /** Derives the schema once, here (which also checks every column exists). */
+    public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning) {
+        this(source, columns, partitions, pruning, schemaOf(source, columns));
+    }
+
+    /** Plans a scan of {@code columns}, listing the source's files now. */
+    public static FileScanExec create(TableSource source, List<String> columns) {
+        return new FileScanExec(source, columns, FileFormats.reader(source.format()).partitions(source.location()),
+                List.of());
+    }
+
+    private static Schema schemaOf(TableSource source, List<String> columns) {
+        List<Field> fields = new ArrayList<>(columns.size());
+        for (String c : columns) {
+            fields.add(source.schema().field(c));
+        }
+        return new Schema(fields);
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of();
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return this;
+    }
+
+    @Override
+    public PlanProperties properties() {
+        return PlanProperties.of(partitions.size() <= 1 ? new Partitioning.Single()
+                : new Partitioning.Unknown(partitions.size()));
+    }
+
+    @Override
+    public CardinalityEffect cardinalityEffect() {
+        return CardinalityEffect.EQUAL;
+    }
+
+    /** Uses the filters to skip row groups; all of them stay above (a partial pushdown). */
+    @Override
+    public FilterPushdown pushFilters(List<Expr> filters) {
+        if (partitions.stream().allMatch(p -> p.stats().isEmpty())) {
+            return FilterPushdown.none(this, filters); // no statistics (CSV): nothing to prune with
+        }
+        List<Expr> newPruning = new ArrayList<>(pruning);
+        for (Expr f : filters) {
+            if (!newPruning.contains(f)) {
+                newPruning.add(f);
+            }
+        }
+        Schema tableSchema = source.schema();
+        List<ScanPartition> kept = new ArrayList<>();
+        for (ScanPartition p : partitions) {
+            if (RowGroupPruner.mayMatch(p, newPruning, tableSchema)) {
+                kept.add(p);
+            }
+        }
+        return new FilterPushdown(new FileScanExec(source, columns, kept, newPruning), filters);
+    }
+
+    /** A projection that only picks columns of this scan becomes the scan's column list. */
+    @Override
+    public Optional<ExecutionPlan> trySwappingWithProjection(List<Expr> projection) {
+        List<String> picked = new ArrayList<>();
+        for (Expr e : projection) {
+            if (!(e instanceof Column c) || !columns.contains(c.column()) || picked.contains(c.column())) {
+                return Optional.empty();
+            }
+            picked.add(c.column());
+        }
+        return Optional.of(new FileScanExec(source, picked, partitions, pruning));
+    }
+
+    @Override
+    public String describe() {
+        return "FileScanExec: " + source.name() + " (" + source.format().name().toLowerCase() + ", "
+                + partitions.size() + " partitions) columns=" + columns
+                + (pruning.isEmpty() ? "" : " pruning=" + listed(pruning))
+                + (runtimePruning.isEmpty() ? "" : " runtime_pruning=" + listed(runtimePruning));
+    }
+
+    private static String listed(List<Expr> exprs) {
+        return exprs.stream().map(Expr::toString).collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        if (partitions.isEmpty()) {
+            return BatchStream.empty();
+        }
+        ScanPartition scanned = partitions.get(partition);
+        if (!runtimePruning.isEmpty() && !RowGroupPruner.mayMatch(scanned, runtimePruning, source.schema())) {
+            return BatchStream.empty();
+        }
+        return BatchStream.cancellable(FileFormats.reader(source.format()).read(scanned, source.schema(),
+                columns, context.batchSize(), context.allocator()), context);
+    }
+}

@@ -1,0 +1,98 @@
+package io.sluice.datasource.csv;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.ColumnSelection;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.BatchStream;
+import io.sluice.kernels.Col;
+import java.io.IOException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Streams the data rows of one CSV file whose header was already read. Only the selected columns
+ * are parsed; every row is still checked for the table's number of fields.
+ */
+final class CsvBatchStream implements BatchStream {
+    private final CsvTokenizer tokenizer;
+    private final Path path;
+    private final String file;
+    private final int tableColumns;
+    private final ColumnSelection selection;
+    private final CsvColumnBuilder[] builders;
+    private final int batchSize;
+    private final BufferAllocator allocator;
+    private boolean done;
+    private boolean closed;
+
+    CsvBatchStream(CsvTokenizer tokenizer, Path path, Schema tableSchema, ColumnSelection selection, int batchSize,
+            BufferAllocator allocator) {
+        this.tokenizer = requireNonNull(tokenizer, "tokenizer is null");
+        this.path = requireNonNull(path, "path is null");
+        this.file = path.toString();
+        this.tableColumns = tableSchema.size();
+        this.selection = requireNonNull(selection, "selection is null");
+        this.batchSize = batchSize;
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.builders = new CsvColumnBuilder[selection.size()];
+        for (int i = 0; i < builders.length; i++) {
+            Field field = selection.schema().field(i);
+            builders[i] = new CsvColumnBuilder(field.name(), field.type(), batchSize);
+        }
+    }
+
+    @Override
+    public Batch next() {
+        if (closed) {
+            throw new IllegalStateException("stream is closed");
+        }
+        if (done) {
+            return null;
+        }
+        int rows = 0;
+        try {
+            while (rows < batchSize) {
+                if (!tokenizer.next()) {
+                    done = true;
+                    break;
+                }
+                if (tableColumns > 1 && tokenizer.isBlankLine()) {
+                    continue;
+                }
+                if (tokenizer.fieldCount() != tableColumns) {
+                    throw CsvFile.malformedRow(path, tokenizer.line(), tableColumns, tokenizer.fieldCount());
+                }
+                for (int i = 0; i < builders.length; i++) {
+                    builders[i].append(tokenizer, selection.tableIndex(i), file);
+                }
+                rows++;
+            }
+        } catch (IOException e) {
+            done = true;
+            throw new SluiceException("cannot read CSV file " + path + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            done = true;
+            throw e;
+        }
+        if (rows == 0) {
+            return null;
+        }
+        Col[] cols = new Col[builders.length];
+        for (int i = 0; i < builders.length; i++) {
+            cols[i] = builders[i].build();
+        }
+        return Batch.of(selection.schema(), cols, rows, allocator);
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            CsvFile.closeQuietly(tokenizer);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.sluice.datasource.csv;
+
+import io.sluice.common.SluiceException;
+import io.sluice.datasource.file.HadoopConfiguration;
+import io.sluice.datasource.file.SourceFiles;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
+
+/** Opens a CSV file (UTF-8, decompressed by file suffix when Hadoop knows the codec) and reads its header. */
+final class CsvFile {
+    /** Finds codecs by file suffix (.gz, .bz2, ...); read-only after construction. */
+    private static final CompressionCodecFactory CODECS = new CompressionCodecFactory(HadoopConfiguration.shared());
+
+    private CsvFile() {
+    }
+
+    /** A tokenizer positioned at the header line; the caller closes it. */
+    static CsvTokenizer open(Path path) {
+        InputStream in = null;
+        try {
+            in = SourceFiles.fileSystem(path).open(path);
+            CompressionCodec codec = CODECS.getCodec(path);
+            if (codec != null) {
+                in = codec.createInputStream(in);
+            }
+            return new CsvTokenizer(new InputStreamReader(in, StandardCharsets.UTF_8), path.toString());
+        } catch (FileNotFoundException e) {
+            closeQuietly(in);
+            throw new SluiceException("file not found: " + path, e);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(in);
+            if (e instanceof SluiceException s) {
+                throw s;
+            }
+            throw new SluiceException("cannot open CSV file " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The column names of the header line; an empty name becomes {@code column<n>} (1-based). A file
+     * without a header line is a user error.
+     */
+    static List<String> readHeader(CsvTokenizer tokenizer, Path path) throws IOException {
+        if (!tokenizer.next()) {
+            throw new SluiceException(path + ": empty CSV file, expected a header line");
+        }
+        List<String> names = new ArrayList<>(tokenizer.fieldCount());
+        for (int i = 0; i < tokenizer.fieldCount(); i++) {
+            String name = tokenizer.text(i);
+            names.add(name.isEmpty() ? "column" + (i + 1) : name);
+        }
+        return names;
+    }
+
+    /** The message for a record with the wrong number of fields. */
+    static SluiceException malformedRow(Path path, long line, int expected, int found) {
+        return new SluiceException(path + ": line " + line + ": malformed row, expected " + expected + " fields but found "
+                + found);
+    }
+
+    static void closeQuietly(java.io.Closeable closeable) {
+        if (closeable != null) {
+            try {
+                closeable.close();
+            } catch (IOException | RuntimeException ignored) {
+                // Already failing or finished: the first error is the one to report.
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package io.sluice.datasource.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.types.DataType;
+import io.sluice.kernels.Col;
+import java.nio.ByteBuffer;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.io.api.Binary;
+
+/**
+ * Decodes the values of one flat Parquet column, a batch at a time, straight into the primitive
+ * arrays of a {@link Col}, through parquet-mr's value-at-a-time {@code ColumnReader}: every type and
+ * encoding, slower than {@link ParquetPageDecoder}, which takes the common ones. A value is NULL when its definition level is below the column's maximum.
+ * One loop per batch and decoding; no per-row objects except strings of non-dictionary pages.
+ */
+final class ParquetColumnDecoder implements ColumnChunkDecoder {
+    private final ColumnReader reader;
+    private final DataType type;
+    private final ParquetColumnType.Decoding decoding;
+    private final int maxDefinitionLevel;
+    // Strings decoded from recently seen Binary objects, by identity. A dictionary page hands out
+    // the same Binary for every row with the same value, so each distinct value is decoded (and its
+    // String hash computed) once instead of once per row. Plain pages make a Binary per value and
+    // simply miss.
+    private final Binary[] recentBinaries = new Binary[STRING_CACHE_SIZE];
+    private final String[] recentStrings = new String[STRING_CACHE_SIZE];
+    private static final int STRING_CACHE_SIZE = 1024;
+
+    ParquetColumnDecoder(ColumnReader reader, ParquetColumnType columnType) {
+        this.reader = requireNonNull(reader, "reader is null");
+        this.type = columnType.type();
+        this.decoding = columnType.decoding();
+        this.maxDefinitionLevel = reader.getDescriptor().getMaxDefinitionLevel();
+    }
+
+    @Override
+    public void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column) {
+        cols[column] = decode(n);
+    }
+
+    Col decode(int n) {
+        boolean[] nulls = null;
+        ColumnReader r = reader;
+        int maxDef = maxDefinitionLevel;
+        if (decoding == ParquetColumnType.Decoding.DECIMAL_BYTES && type.isWideDecimal()) {
+            return decodeWide(n);
+        }
+        switch (decoding) {
+            case INT32, UINT32, INT64, DECIMAL_BYTES, INT64_MILLIS, INT64_NANOS, INT96 -> {
+                long[] out = new long[n];
+                for (int i = 0; i < n; i++) {
+                    if (r.getCurrentDefinitionLevel() == maxDef) {
+                        out[i] = switch (decoding) {
+                            case INT32 -> r.getInteger();
+                            case UINT32 -> r.getInteger() & 0xFFFF_FFFFL;
+                            case INT64 -> r.getLong();
+                            case INT64_MILLIS -> r.getLong() * 1000;
+                            case INT64_NANOS -> Math.floorDiv(r.getLong(), 1000L);
+                            case INT96 -> int96Micros(r.getBinary());
+                            default -> unscaledLong(r.getBinary());
+                        };
+                    } else {
+                        nulls = markNull(nulls, n, i);
+                    }
+                    r.consume();
+                }
+                return Col.ofLongs(type, out, nulls);
+            }
+            case DOUBLE, FLOAT -> {
+                double[] out = new double[n];
+                boolean isFloat = decoding == ParquetColumnType.Decoding.FLOAT;
+                for (int i = 0; i < n; i++) {
+                    if (r.getCurrentDefinitionLevel() == maxDef) {
+                        out[i] = isFloat ? r.getFloat() : r.getDouble();
+                    } else {
+                        nulls = markNull(nulls, n, i);
+                    }
+                    r.consume();
+                }
+                return Col.ofDoubles(out, nulls);
+            }
+            case BOOLEAN -> {
+                boolean[] out = new boolean[n];
+                for (int i = 0; i < n; i++) {
+                    if (r.getCurrentDefinitionLevel() == maxDef) {
+                        out[i] = r.getBoolean();
+                    } else {
+                        nulls = markNull(nulls, n, i);
+                    }
+                    r.consume();
+                }
+                return Col.ofBools(out, nulls);
+            }
+            case STRING -> {
+                String[] out = new String[n];
+                for (int i = 0; i < n; i++) {
+                    if (r.getCurrentDefinitionLevel() == maxDef) {
+                        out[i] = string(r.getBinary());
+                    } else {
+                        nulls = markNull(nulls, n, i);
+                    }
+                    r.consume();
+                }
+                return Col.ofStrings(out, nulls);
+            }
+            default -> throw new IllegalStateException("unhandled decoding " + decoding);
+        }
+    }
+
+    /** Byte-array decimals of precision 19 to 38 as 128-bit values. */
+    private Col decodeWide(int n) {
+        boolean[] nulls = null;
+        ColumnReader r = reader;
+        long[] hi = new long[n];
+        long[] lo = new long[n];
+        for (int i = 0; i < n; i++) {
+            if (r.getCurrentDefinitionLevel() == maxDefinitionLevel) {
+                ByteBuffer bytes = r.getBinary().toByteBuffer();
+                int start = bytes.position();
+                int end = bytes.limit();
+                if (end - start > 16) {
+                    throw new io.sluice.common.SluiceException("a decimal value of " + (end - start) + " bytes does not fit " + type);
+                }
+                long h = end > start && bytes.get(start) < 0 ? -1L : 0L;
+                long l = h;
+                for (int b = start; b < end; b++) {
+                    h = (h << 8) | (l >>> 56);
+                    l = (l << 8) | (bytes.get(b) & 0xFF);
+                }
+                hi[i] = h;
+                lo[i] = l;
+            } else {
+                nulls = markNull(nulls, n, i);
+            }
+            r.consume();
+        }
+        return Col.ofInt128(type, hi, lo, nulls);
+    }
+
+    private String string(Binary binary) {
+        int slot = System.identityHashCode(binary) & (STRING_CACHE_SIZE - 1);
+        if (recentBinaries[slot] == binary) {
+            return recentStrings[slot];
+        }
+        String value = binary.toStringUsingUTF8();
+        recentBinaries[slot] = binary;
+        recentStrings[slot] = value;
+        return value;
+    }
+
+    private static boolean[] markNull(boolean[] nulls, int n, int row) {
+        boolean[] out = nulls == null ? new boolean[n] : nulls;
+        out[row] = true;
+        return out;
+    }
+
+    /**
+     * A big-endian two's-complement integer as a long. Precision at most 18 guarantees the value
+     * fits, so bytes beyond the last eight are sign extension.
+     */
+    static long unscaledLong(Binary binary) {
+        ByteBuffer bytes = binary.toByteBuffer();
+        int start = bytes.position();
+        int end = bytes.limit();
+        if (start == end) {
+            return 0;
+        }
+        long value = bytes.get(start) < 0 ? -1L : 0L;
+        for (int i = Math.max(start, end - 8); i < end; i++) {
+            value = (value << 8) | (bytes.get(i) & 0xFF);
+        }
+        return value;
+    }
+
+    /** An INT96 timestamp: nanoseconds of the day (8 bytes), then the Julian day (4 bytes), little-endian. */
+    private static long int96Micros(org.apache.parquet.io.api.Binary value) {
+        java.nio.ByteBuffer b = value.toByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long nanosOfDay = b.getLong();
+        long julianDay = b.getInt();
+        return (julianDay - JULIAN_DAY_OF_EPOCH) * io.sluice.kernels.Temporal.MICROS_PER_DAY + nanosOfDay / 1000;
+    }
+
+    private static final long JULIAN_DAY_OF_EPOCH = 2_440_588L;
+}

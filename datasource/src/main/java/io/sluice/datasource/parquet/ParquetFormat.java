@@ -1,0 +1,187 @@
+package io.sluice.datasource.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.ColumnSelection;
+import io.sluice.datasource.file.FormatReader;
+import io.sluice.datasource.file.ScanPartition;
+import io.sluice.datasource.file.SourceFiles;
+import io.sluice.kernels.BatchStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.io.api.GroupConverter;
+import org.apache.parquet.io.api.PrimitiveConverter;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Parquet files through parquet-hadoop: the footer gives the schema and the row groups, and each
+ * requested column of a row group is decoded with a {@code ColumnReader} into primitive arrays.
+ * Only flat schemas; see {@link ParquetColumnType} for the type mapping. Columns are matched by
+ * name, so files of one table may order their columns differently, but each file must have every
+ * column read from it, with the table's type.
+ */
+public final class ParquetFormat implements FormatReader {
+    @Override
+    public Schema inferSchema(String location) {
+        Path path = SourceFiles.first(location);
+        try (ParquetFileReader reader = ParquetFile.open(path)) {
+            return ParquetFile.schema(reader.getFileMetaData().getSchema(), path.toString());
+        } catch (IOException e) {
+            throw new SluiceException("cannot read Parquet file " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<ScanPartition> partitions(String location) {
+        List<ScanPartition> partitions = new ArrayList<>();
+        for (Path file : SourceFiles.list(location)) {
+            try (ParquetFileReader reader = ParquetFile.open(file)) {
+                List<BlockMetaData> rowGroups = reader.getRowGroups();
+                MessageType schema = reader.getFileMetaData().getSchema();
+                for (int i = 0; i < rowGroups.size(); i++) {
+                    if (rowGroups.get(i).getRowCount() > 0) {
+                        partitions.add(new ScanPartition(file.toString(), i,
+                                ParquetStatistics.of(rowGroups.get(i), schema, file.toString())));
+                    }
+                }
+            } catch (IOException e) {
+                throw new SluiceException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
+            }
+        }
+        return partitions;
+    }
+
+    @Override
+    public BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
+            BufferAllocator allocator) {
+        requireNonNull(partition, "partition is null");
+        requireNonNull(allocator, "allocator is null");
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
+        }
+        if (partition.rowGroup() < 0) {
+            throw new IllegalArgumentException("Parquet partitions are row groups: " + partition);
+        }
+        ColumnSelection selection = ColumnSelection.of(tableSchema, columns);
+        String file = partition.path();
+        ParquetFileReader reader = ParquetFile.open(new Path(file));
+        PageReadStore rowGroup = null;
+        try {
+            List<BlockMetaData> rowGroups = reader.getRowGroups();
+            if (partition.rowGroup() >= rowGroups.size()) {
+                throw new SluiceException(file + ": no row group " + partition.rowGroup() + " (the file has "
+                        + rowGroups.size() + ")");
+            }
+            long rowCount = rowGroups.get(partition.rowGroup()).getRowCount();
+            MessageType fileSchema = reader.getFileMetaData().getSchema();
+            List<Type> requested = new ArrayList<>(selection.size());
+            List<ParquetColumnType> types = new ArrayList<>(selection.size());
+            for (Field field : selection.schema().fields()) {
+                Type parquetField = ParquetFile.field(fileSchema, field.name());
+                if (parquetField == null) {
+                    throw new SluiceException(file + ": no column '" + field.name() + "' in this file");
+                }
+                ParquetColumnType type = ParquetColumnType.of(parquetField, file);
+                if (!type.type().equals(field.type())) {
+                    throw new SluiceException(file + ": column '" + field.name() + "' is " + type.type()
+                            + " in this file but " + field.type() + " in the table");
+                }
+                requested.add(parquetField);
+                types.add(type);
+            }
+            ColumnChunkDecoder[] decoders = new ColumnChunkDecoder[selection.size()];
+            if (!requested.isEmpty() && rowCount > 0) {
+                MessageType requestedSchema = new MessageType(fileSchema.getName(), requested);
+                reader.setRequestedSchema(requestedSchema);
+                rowGroup = reader.readRowGroup(partition.rowGroup());
+                ColumnReadStoreImpl store = new ColumnReadStoreImpl(rowGroup, IgnoringConverter.INSTANCE,
+                        requestedSchema, reader.getFileMetaData().getCreatedBy());
+                List<ColumnDescriptor> descriptors = requestedSchema.getColumns();
+                BlockMetaData block = rowGroups.get(partition.rowGroup());
+                for (int i = 0; i < decoders.length; i++) {
+                    ColumnDescriptor descriptor = descriptors.get(i);
+                    if (ParquetPageDecoder.supports(types.get(i), descriptor, encodings(block, descriptor))) {
+                        decoders[i] = new ParquetPageDecoder(rowGroup.getPageReader(descriptor), descriptor, types.get(i),
+                                selection.schema().field(i).name());
+                    } else {
+                        decoders[i] = new ParquetColumnDecoder(store.getColumnReader(descriptor), types.get(i));
+                    }
+                }
+            }
+            return new ParquetBatchStream(reader, rowGroup, decoders, selection.schema(), rowCount, file, batchSize,
+                    allocator);
+        } catch (IOException | RuntimeException e) {
+            if (rowGroup != null) {
+                rowGroup.close();
+            }
+            closeQuietly(reader);
+            if (e instanceof SluiceException s) {
+                throw s;
+            }
+            throw new SluiceException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The encodings a row group's chunk of a column uses (values and levels). */
+    private static Set<Encoding> encodings(BlockMetaData block, ColumnDescriptor descriptor) {
+        ColumnPath path = ColumnPath.get(descriptor.getPath());
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+            if (chunk.getPath().equals(path)) {
+                return chunk.getEncodings();
+            }
+        }
+        throw new IllegalStateException("row group has no chunk for column " + path);
+    }
+
+    static void closeQuietly(ParquetFileReader reader) {
+        try {
+            reader.close();
+        } catch (IOException | RuntimeException ignored) {
+            // Nothing more to release; the file was only read.
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PARQUET";
+    }
+
+    /**
+     * {@code ColumnReadStoreImpl} wants a converter tree, but values are pulled with the
+     * {@code ColumnReader} getters, so the converters are never called.
+     */
+    private static final class IgnoringConverter extends GroupConverter {
+        static final IgnoringConverter INSTANCE = new IgnoringConverter();
+        private static final PrimitiveConverter PRIMITIVE = new PrimitiveConverter() {
+        };
+
+        @Override
+        public org.apache.parquet.io.api.Converter getConverter(int fieldIndex) {
+            return PRIMITIVE;
+        }
+
+        @Override
+        public void start() {
+        }
+
+        @Override
+        public void end() {
+        }
+    }
+}

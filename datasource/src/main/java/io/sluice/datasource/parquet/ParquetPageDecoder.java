@@ -1,0 +1,565 @@
+package io.sluice.datasource.parquet;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.kernels.Col;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Set;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.bytes.BytesUtils;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Dictionary;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.ValuesType;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.column.values.ValuesReader;
+
+/**
+ * Decodes a flat INT32, INT64, DOUBLE or string column straight from its pages into Arrow vectors
+ * (from the scan's allocator), a batch of values per loop: definition levels and dictionary ids are
+ * unpacked a run at a time, dictionaries are decoded once into primitive arrays, PLAIN values are
+ * copied from the page buffer. A number column becomes the fixed-width vector of its type, which
+ * the kernels read in place ({@code InPlaceKernels}, the aggregate and join probes). A string column
+ * becomes a {@link VarCharVector}, not {@code String}s: the
+ * dictionary is kept as its UTF-8 bytes (one array plus offsets) and a dictionary id or a PLAIN
+ * value copies its bytes, so no string is decoded unless an operator asks for Java strings
+ * ({@code Batch.column}); the kernels on UTF-8 bytes (LIKE, comparisons, group and join keys) read
+ * the vector in place.
+ * Covers the encodings parquet-mr and most writers produce (PLAIN, dictionary, RLE levels);
+ * {@link #supports} tells which column chunks it can read, the rest go to {@link ParquetColumnDecoder}.
+ */
+final class ParquetPageDecoder implements ColumnChunkDecoder {
+    // BIT_PACKED is a level encoding (parquet-mr lists it for levels a column does not have).
+    private static final Set<Encoding> ENCODINGS = Set.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY,
+            Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.BIT_PACKED);
+
+    private final PageReader pages;
+    private final ColumnDescriptor descriptor;
+    private final DataType type;
+    private final ParquetColumnType.Decoding decoding;
+    private final int maxDefinitionLevel;
+    // A number dictionary: integers as longs, doubles as their bits.
+    private long[] dictionaryLongs;
+    // A string dictionary: entry i is dictionaryBytes[dictionaryOffsets[i] .. dictionaryOffsets[i + 1]).
+    private byte[] dictionaryBytes;
+    private int[] dictionaryOffsets;
+    /** Per string dictionary entry of at most 8 bytes, those bytes as one word in memory order (else 0). */
+    private long[] dictionaryWords;
+    private final org.apache.arrow.vector.types.pojo.Field arrowField;
+    // The current page: values left, its levels and values.
+    private int pageRemaining;
+    private LevelReader levels;
+    private RleBitPackedDecoder ids; // non-null when the page is dictionary-encoded
+    private ByteBuffer values; // PLAIN values, little-endian
+    private int[] levelBuffer = new int[0];
+    private int[] idBuffer = new int[0];
+    private int[] presentBuffer = new int[0];
+    private int[] present; // rows of the non-NULL values of the current run (readLevels), null when none is NULL
+
+    ParquetPageDecoder(PageReader pages, ColumnDescriptor descriptor, ParquetColumnType columnType, String name) {
+        this.pages = requireNonNull(pages, "pages is null");
+        this.arrowField = new Field(requireNonNull(name, "name is null"), columnType.type()).toArrow();
+        this.descriptor = requireNonNull(descriptor, "descriptor is null");
+        this.type = columnType.type();
+        this.decoding = columnType.decoding();
+        this.maxDefinitionLevel = descriptor.getMaxDefinitionLevel();
+        if (!supports(columnType, descriptor, Set.of())) {
+            throw new IllegalArgumentException("unsupported column " + descriptor);
+        }
+        readDictionary();
+    }
+
+    /** Whether this decoder reads a column of this type whose chunk uses {@code encodings}. */
+    static boolean supports(ParquetColumnType type, ColumnDescriptor descriptor, Set<Encoding> encodings) {
+        return switch (type.decoding()) {
+            case INT32, INT64, DOUBLE, STRING -> descriptor.getMaxRepetitionLevel() == 0
+                    && ENCODINGS.containsAll(encodings);
+            default -> false;
+        };
+    }
+
+    private void readDictionary() {
+        DictionaryPage page = pages.readDictionaryPage();
+        if (page == null) {
+            return;
+        }
+        try {
+            Dictionary dictionary = page.getEncoding().initDictionary(descriptor, page);
+            int size = dictionary.getMaxId() + 1;
+            switch (decoding) {
+                case INT32 -> {
+                    dictionaryLongs = new long[size];
+                    for (int i = 0; i < size; i++) {
+                        dictionaryLongs[i] = dictionary.decodeToInt(i);
+                    }
+                }
+                case INT64 -> {
+                    dictionaryLongs = new long[size];
+                    for (int i = 0; i < size; i++) {
+                        dictionaryLongs[i] = dictionary.decodeToLong(i);
+                    }
+                }
+                case DOUBLE -> {
+                    dictionaryLongs = new long[size]; // the doubles' bits, as the vector holds them
+                    for (int i = 0; i < size; i++) {
+                        dictionaryLongs[i] = Double.doubleToRawLongBits(dictionary.decodeToDouble(i));
+                    }
+                }
+                case STRING -> {
+                    int[] offsets = new int[size + 1];
+                    long total = 0;
+                    for (int i = 0; i < size; i++) {
+                        total += dictionary.decodeToBinary(i).length();
+                        offsets[i + 1] = (int) Math.min(total, Integer.MAX_VALUE);
+                    }
+                    if (total > Integer.MAX_VALUE - 16) {
+                        throw new IllegalStateException("a string dictionary of " + total + " bytes");
+                    }
+                    byte[] bytes = new byte[(int) total];
+                    for (int i = 0; i < size; i++) {
+                        ByteBuffer value = dictionary.decodeToBinary(i).toByteBuffer();
+                        value.get(value.position(), bytes, offsets[i], offsets[i + 1] - offsets[i]);
+                    }
+                    dictionaryBytes = bytes;
+                    dictionaryOffsets = offsets;
+                    dictionaryWords = firstWords(bytes, offsets);
+                }
+                default -> throw new IllegalStateException("unhandled decoding " + decoding);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the dictionary of " + descriptor, e);
+        }
+    }
+
+    private void nextPage() {
+        DataPage page = pages.readPage();
+        if (page == null) {
+            throw new IllegalStateException("column " + descriptor + " has fewer values than its row group");
+        }
+        try {
+            ByteBuffer data;
+            Encoding encoding;
+            int levelWidth = BytesUtils.getWidthFromMaxInt(maxDefinitionLevel);
+            if (page instanceof DataPageV1 v1) {
+                data = littleEndian(v1.getBytes());
+                encoding = v1.getValueEncoding();
+                levels = null;
+                if (maxDefinitionLevel > 0 && v1.getDlEncoding() == Encoding.RLE) {
+                    int length = data.getInt();
+                    ByteBuffer levelBytes = data.slice().order(ByteOrder.LITTLE_ENDIAN);
+                    levelBytes.limit(length);
+                    data.position(data.position() + length);
+                    levels = new RleBitPackedDecoder(levelBytes, levelWidth)::read;
+                } else if (maxDefinitionLevel > 0) {
+                    // Another level encoding (the deprecated BIT_PACKED): parquet-mr's reader, a value at a time.
+                    ValuesReader reader = v1.getDlEncoding().getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL);
+                    ByteBufferInputStream in = ByteBufferInputStream.wrap(data);
+                    reader.initFromPage(page.getValueCount(), in);
+                    data.position(data.position() + (int) in.position());
+                    levels = (out, from, count) -> {
+                        for (int i = from; i < from + count; i++) {
+                            out[i] = reader.readInteger();
+                        }
+                    };
+                }
+            } else {
+                DataPageV2 v2 = (DataPageV2) page;
+                data = littleEndian(v2.getData());
+                encoding = v2.getDataEncoding();
+                levels = maxDefinitionLevel > 0
+                        ? new RleBitPackedDecoder(littleEndian(v2.getDefinitionLevels()), levelWidth)::read : null;
+            }
+            pageRemaining = page.getValueCount();
+            if (encoding == Encoding.PLAIN) {
+                ids = null;
+                values = data.slice().order(ByteOrder.LITTLE_ENDIAN);
+            } else if (encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY) {
+                if (dictionaryLongs == null && dictionaryOffsets == null) {
+                    throw new IllegalStateException("dictionary-encoded page without a dictionary");
+                }
+                int idWidth = data.get() & 0xFF;
+                ids = new RleBitPackedDecoder(data.slice().order(ByteOrder.LITTLE_ENDIAN), idWidth);
+                values = null;
+            } else {
+                throw new IllegalStateException("values encoded " + encoding);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read a page of " + descriptor, e);
+        }
+    }
+
+    /** Definition levels of a page, decoded a run of rows at a time. */
+    private interface LevelReader {
+        void read(int[] out, int from, int count);
+    }
+
+    private static ByteBuffer littleEndian(BytesInput bytes) throws IOException {
+        return bytes.toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column) {
+        vectors[column] = decoding == ParquetColumnType.Decoding.STRING ? decodeStrings(n, allocator)
+                : decodeNumbers(n, allocator);
+    }
+
+    /**
+     * Definition levels of rows {@code [at, at + take)} of a batch, from the current page: the
+     * number of non-NULL values among them, and (when some are NULL) their rows in
+     * {@code present[0..count)} ({@link #present}, else null).
+     */
+    private int readLevels(int at, int take) {
+        present = null;
+        if (levels == null) {
+            return take;
+        }
+        if (levelBuffer.length < take) {
+            levelBuffer = new int[Math.max(take, 1024)];
+        }
+        levels.read(levelBuffer, 0, take);
+        int count = 0;
+        for (int i = 0; i < take; i++) {
+            count += levelBuffer[i] == maxDefinitionLevel ? 1 : 0;
+        }
+        if (count < take) {
+            if (presentBuffer.length < count) {
+                presentBuffer = new int[Math.max(count, 1024)];
+            }
+            int p = 0;
+            for (int i = 0; i < take; i++) {
+                if (levelBuffer[i] == maxDefinitionLevel) {
+                    presentBuffer[p++] = at + i;
+                }
+            }
+            present = presentBuffer;
+        }
+        return count;
+    }
+
+    /** The dictionary ids of the next {@code count} values of the current (dictionary-encoded) page, in {@link #idBuffer}. */
+    private void readIds(int count) {
+        if (idBuffer.length < count) {
+            idBuffer = new int[Math.max(count, 1024)];
+        }
+        ids.read(idBuffer, 0, count);
+    }
+
+    /** How many of the next {@code wanted} rows the current page holds, turning to the next page when it is used up. */
+    private int rowsFromPage(int wanted) {
+        if (pageRemaining == 0) {
+            nextPage();
+        }
+        return Math.min(pageRemaining, wanted);
+    }
+
+    /**
+     * The next {@code n} numbers as a new fixed-width vector of the column's type from
+     * {@code allocator}, owned by the caller: dictionary values and PLAIN values are written to the
+     * vector's buffer (a run of PLAIN values without NULLs whose width the vector shares is one
+     * copy), a decimal as its 16-byte two's complement. Values under NULL rows stay zero.
+     */
+    private FieldVector decodeNumbers(int n, BufferAllocator allocator) {
+        BaseFixedWidthVector vector = (BaseFixedWidthVector) arrowField.createVector(allocator);
+        try {
+            vector.allocateNew(n); // zeroed: every row NULL and 0 until written
+            ArrowBuf validity = vector.getValidityBuffer();
+            long data = vector.getDataBuffer().memoryAddress();
+            int width = vector.getTypeWidth();
+            int at = 0;
+            while (at < n) {
+                int take = rowsFromPage(n - at);
+                // Rows [at, at + take) of this batch come from this page; present[0..count) lists the non-NULL ones.
+                int count = readLevels(at, take);
+                if (present == null) {
+                    setBits(validity, at, take);
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        BitVectorHelper.setBit(validity, present[i]);
+                    }
+                }
+                if (ids != null) {
+                    readIds(count);
+                    long[] dictionary = dictionaryLongs;
+                    int[] idValues = idBuffer;
+                    for (int i = 0; i < count; i++) {
+                        put(data, width, row(present, at, i), dictionary[idValues[i]]);
+                    }
+                } else {
+                    readPlainValues(count, present, at, data, width);
+                }
+                pageRemaining -= take;
+                at += take;
+            }
+            vector.setValueCount(n);
+            return vector;
+        } catch (RuntimeException | Error e) {
+            vector.close();
+            throw e;
+        }
+    }
+
+    /** Writes {@code value} as row {@code row} of fixed-width values at {@code data}: 4 or 8 bytes, or a 16-byte decimal. */
+    private static void put(long data, int width, int row, long value) {
+        long address = data + (long) row * width;
+        switch (width) {
+            case 4 -> MemoryUtil.putInt(address, (int) value);
+            case 8 -> MemoryUtil.putLong(address, value);
+            default -> {
+                MemoryUtil.putLong(address, value);
+                MemoryUtil.putLong(address + 8, value >> 63);
+            }
+        }
+    }
+
+    /** The next {@code count} PLAIN values of the page into rows {@code present[i]} (or {@code at + i}) of the vector at {@code data}. */
+    private void readPlainValues(int count, int[] present, int at, long data, int width) {
+        ByteBuffer in = values;
+        int plainWidth = decoding == ParquetColumnType.Decoding.INT32 ? Integer.BYTES : Long.BYTES;
+        if (present == null && width == plainWidth && in.hasArray() && MemoryUtil.LITTLE_ENDIAN) {
+            // the page's little-endian values are the vector's bytes
+            MemoryUtil.copyToMemory(in.array(), in.arrayOffset() + in.position(), data + (long) at * width,
+                    (long) count * width);
+            in.position(in.position() + count * width);
+            return;
+        }
+        if (plainWidth == Integer.BYTES) {
+            for (int i = 0; i < count; i++) {
+                put(data, width, row(present, at, i), in.getInt());
+            }
+        } else {
+            for (int i = 0; i < count; i++) {
+                put(data, width, row(present, at, i), in.getLong()); // a double's bits as they are
+            }
+        }
+    }
+
+    private static final long INITIAL_STRING_BYTES_CAP = 1L << 20;
+
+    /** The next {@code n} strings as a new vector from {@code allocator}, owned by the caller. */
+    private VarCharVector decodeStrings(int n, BufferAllocator allocator) {
+        // a first guess only, capped: each page reserves exactly what its rows need (one long
+        // dictionary entry must not size every batch by the dictionary's average)
+        long guess = dictionaryOffsets == null ? 16L * n
+                : (long) n * (dictionaryBytes.length / Math.max(1, dictionaryOffsets.length - 1) + 1);
+        Utf8Writer out = new Utf8Writer(arrowField, allocator, n, Math.min(guess, INITIAL_STRING_BYTES_CAP));
+        try {
+            int at = 0;
+            while (at < n) {
+                int take = rowsFromPage(n - at);
+                int count = readLevels(at, take);
+                if (ids != null) {
+                    readIds(count);
+                    int[] idValues = idBuffer;
+                    int[] offsets = dictionaryOffsets;
+                    long bytes = 0;
+                    for (int i = 0; i < count; i++) {
+                        int id = idValues[i];
+                        bytes += offsets[id + 1] - offsets[id];
+                    }
+                    out.reserve(bytes + Long.BYTES); // a short entry is written as a whole word
+                    byte[] dictionary = dictionaryBytes;
+                    if (present == null) {
+                        out.putDictionaryRun(at, count, idValues, dictionary, offsets, dictionaryWords);
+                    } else {
+                        for (int i = 0; i < count; i++) {
+                            int id = idValues[i];
+                            out.put(present[i], dictionary, offsets[id], offsets[id + 1] - offsets[id]);
+                        }
+                    }
+                } else {
+                    ByteBuffer in = values;
+                    // A first pass over the lengths sizes the data buffer once for this run of values.
+                    int start = in.position();
+                    long bytes = 0;
+                    int p = start;
+                    for (int i = 0; i < count; i++) {
+                        int length = in.getInt(p);
+                        bytes += length;
+                        p += 4 + length;
+                    }
+                    out.reserve(bytes);
+                    if (in.hasArray()) { // bytes copied from the array: no ByteBuffer view per value
+                        byte[] array = in.array();
+                        int base = in.arrayOffset();
+                        for (int i = 0; i < count; i++) {
+                            int length = in.getInt();
+                            out.put(row(present, at, i), array, base + in.position(), length);
+                            in.position(in.position() + length);
+                        }
+                    } else {
+                        for (int i = 0; i < count; i++) {
+                            int length = in.getInt();
+                            out.put(row(present, at, i), in, in.position(), length);
+                            in.position(in.position() + length);
+                        }
+                    }
+                }
+                pageRemaining -= take;
+                at += take;
+            }
+            return out.finish(n);
+        } catch (RuntimeException | Error e) {
+            out.vector.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Writes strings' UTF-8 bytes into a {@link VarCharVector} a row at a time, rows in increasing
+     * order; rows skipped are NULL. The data buffer is sized by {@link #reserve} (at least doubling).
+     */
+    private static final class Utf8Writer {
+        final VarCharVector vector;
+        private ArrowBuf data;
+        private final ArrowBuf offsets;
+        private final ArrowBuf validity;
+        private int end; // bytes written
+        private int next; // the first row whose end offset is not written yet
+
+        Utf8Writer(org.apache.arrow.vector.types.pojo.Field field, BufferAllocator allocator, int rows, long bytes) {
+            vector = new VarCharVector(field, allocator);
+            try {
+                vector.allocateNew(Math.max(bytes, 64), rows);
+            } catch (RuntimeException | Error e) {
+                vector.close();
+                throw e;
+            }
+            data = vector.getDataBuffer();
+            offsets = vector.getOffsetBuffer();
+            validity = vector.getValidityBuffer();
+            validity.setZero(0, validity.capacity()); // every row NULL until written
+            offsets.setInt(0, 0);
+        }
+
+        /** Makes room for {@code bytes} more bytes. */
+        void reserve(long bytes) {
+            long needed = end + bytes;
+            if (needed > Integer.MAX_VALUE) {
+                throw new IllegalStateException("a batch of strings over 2 GB");
+            }
+            if (needed > data.capacity()) {
+                long doubled = 2 * data.capacity();
+                vector.reallocDataBuffer(doubled <= Integer.MAX_VALUE ? Math.max(needed, doubled) : needed);
+                data = vector.getDataBuffer();
+            }
+        }
+
+        private void startRow(int row) {
+            ArrowBuf o = offsets;
+            while (next < row) { // NULL rows: empty, not valid
+                o.setInt(4L * ++next, end);
+            }
+            BitVectorHelper.setBit(validity, row);
+        }
+
+        void put(int row, byte[] bytes, int from, int length) {
+            startRow(row);
+            data.setBytes(end, bytes, from, length);
+            end += length;
+            offsets.setInt(4L * (row + 1), end);
+            next = row + 1;
+        }
+
+        /**
+         * Rows {@code [first, first + count)}, none NULL, as dictionary entries {@code ids[0, count)}:
+         * the offsets and bytes written straight to the buffers (an entry of at most 8 bytes as one
+         * word: the caller reserved 8 bytes of slack), the validity bits set a byte at a time.
+         */
+        void putDictionaryRun(int first, int count, int[] ids, byte[] dictionary, int[] entryOffsets, long[] words) {
+            if (count == 0) {
+                return;
+            }
+            startRow(first);
+            long dataAddress = data.memoryAddress();
+            long offsetAddress = offsets.memoryAddress();
+            int position = end;
+            for (int i = 0; i < count; i++) {
+                int id = ids[i];
+                int from = entryOffsets[id];
+                int length = entryOffsets[id + 1] - from;
+                if (length <= Long.BYTES) {
+                    MemoryUtil.putLong(dataAddress + position, words[id]);
+                } else {
+                    MemoryUtil.copyToMemory(dictionary, from, dataAddress + position, length);
+                }
+                position += length;
+                MemoryUtil.putInt(offsetAddress + 4L * (first + i + 1), position);
+            }
+            end = position;
+            setBits(validity, first + 1, count - 1); // startRow set the first
+            next = first + count;
+        }
+
+        void put(int row, ByteBuffer bytes, int from, int length) {
+            startRow(row);
+            data.setBytes(end, bytes, from, length);
+            end += length;
+            offsets.setInt(4L * (row + 1), end);
+            next = row + 1;
+        }
+
+        VarCharVector finish(int rows) {
+            while (next < rows) {
+                offsets.setInt(4L * ++next, end);
+            }
+            vector.setLastSet(rows - 1);
+            vector.setValueCount(rows);
+            return vector;
+        }
+    }
+
+    /** Sets bits {@code [from, from + count)} of {@code bits}: the partial bytes bit by bit, whole bytes at once. */
+    private static void setBits(ArrowBuf bits, int from, int count) {
+        int end = from + count;
+        int i = from;
+        while (i < end && (i & 7) != 0) {
+            BitVectorHelper.setBit(bits, i++);
+        }
+        int wholeBytes = (end - i) >>> 3;
+        if (wholeBytes > 0) {
+            bits.setOne(i >>> 3, wholeBytes);
+            i += wholeBytes << 3;
+        }
+        while (i < end) {
+            BitVectorHelper.setBit(bits, i++);
+        }
+    }
+
+    /** Per entry of at most 8 bytes, its bytes as one word in memory order, so a row copies one word. */
+    private static long[] firstWords(byte[] bytes, int[] offsets) {
+        long[] words = new long[offsets.length - 1];
+        for (int e = 0; e < words.length; e++) {
+            int length = offsets[e + 1] - offsets[e];
+            if (length <= Long.BYTES) {
+                long word = 0;
+                for (int b = length - 1; b >= 0; b--) {
+                    word = (word << 8) | (bytes[offsets[e] + b] & 0xFFL);
+                }
+                words[e] = MemoryUtil.LITTLE_ENDIAN ? word : Long.reverseBytes(word);
+            }
+        }
+        return words;
+    }
+
+    /** Row of the {@code i}-th non-NULL value: {@code present[i]}, or {@code at + i} when all are present. */
+    private static int row(int[] present, int at, int i) {
+        return present == null ? at + i : present[i];
+    }
+}

@@ -1,0 +1,144 @@
+package io.sluice.datasource.sink;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.BatchStream;
+import io.sluice.kernels.Col;
+import io.sluice.logical.sink.WriteTarget;
+import io.sluice.operators.CardinalityEffect;
+import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.PlanProperties;
+import io.sluice.operators.TaskContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The final operator of a write: each task writes its whole input partition as one file into its
+ * own attempt directory ({@link FileCommitProtocol#attemptDir}) and outputs one row naming that
+ * directory and the rows written. Nothing is visible at the target until the coordinator commits the
+ * job ({@link FileCommitProtocol#commit}), moving in only the directories of the attempts whose rows
+ * it received, one per partition; so a failed, cancelled or duplicate attempt leaves nothing behind.
+ * A storage error is not the user's: it fails the attempt, which is retried.
+ */
+public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanProperties properties, long estimatedRows) implements ExecutionPlan {
+    /** What each task outputs: its attempt directory and how many rows it wrote there. */
+    public static final Schema RESULT_SCHEMA = Schema.of(new Field("attempt_dir", DataType.UTF8),
+            new Field("rows", DataType.INT64));
+
+    public FileWriteExec {
+        requireNonNull(input, "input is null");
+        requireNonNull(target, "target is null");
+        requireNonNull(properties, "properties is null");
+        checkWritable(input.schema());
+    }
+
+    /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
+    public FileWriteExec(ExecutionPlan input, WriteTarget target, PlanProperties properties) {
+        this(input, target, properties, UNKNOWN_ROWS);
+    }
+
+    @Override
+    public ExecutionPlan withEstimatedRows(long rows) {
+        return new FileWriteExec(input, target, properties, rows);
+    }
+
+    public FileWriteExec(ExecutionPlan input, WriteTarget target) {
+        this(input, target, PlanProperties.of(new Partitioning.Unknown(
+                input.properties().partitioning().partitionCount())));
+    }
+
+    /**
+     * Fails, naming it, on a column no file can hold: one typed NULL (an untyped {@code SELECT NULL}),
+     * or a second column of the same name (files are read back by column name).
+     */
+    public static void checkWritable(Schema schema) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Field f : schema.fields()) {
+            if (f.type().kind() == DataType.Kind.NULL) {
+                throw new SluiceException("column '" + f.name() + "' has no type (an untyped NULL); cast it, e.g. "
+                        + "CAST(NULL AS INT), to write it to a file");
+            }
+            if (!names.add(f.name().toLowerCase(java.util.Locale.ROOT))) {
+                throw new SluiceException("column name '" + f.name() + "' appears more than once; give each column "
+                        + "its own name (AS ...) to write it to a file");
+            }
+        }
+    }
+
+    @Override
+    public Schema schema() {
+        return RESULT_SCHEMA;
+    }
+
+    @Override
+    public List<ExecutionPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
+        return new FileWriteExec(children.get(0), target).withEstimatedRows(estimatedRows);
+    }
+
+    @Override
+    public CardinalityEffect cardinalityEffect() {
+        return CardinalityEffect.UNKNOWN;
+    }
+
+    @Override
+    public BatchStream execute(int partition, TaskContext context) {
+        return new BatchStream() {
+            private boolean done;
+
+            @Override
+            public Batch next() {
+                if (done) {
+                    return null;
+                }
+                done = true;
+                Path dir = FileCommitProtocol.attemptDir(target.location(), context.jobId(), context.taskId());
+                long rows = writePartition(partition, context, new Path(dir, target.fileName(partition)));
+                Col[] row = {Col.ofStrings(new String[] {dir.toString()}, null), Col.ofLongs(DataType.INT64,
+                        new long[] {rows}, null)};
+                return Batch.of(RESULT_SCHEMA, row, 1, context.allocator());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    private long writePartition(int partition, TaskContext context, Path file) {
+        Configuration conf = FileCommitProtocol.conf();
+        long rows = 0;
+        try (BatchStream in = input.execute(partition, context);
+                PartitionFileWriter writer = PartitionFileWriter.open(target.format(), input.schema(), file, conf)) {
+            for (Batch next = in.next(); next != null; next = in.next()) {
+                try (Batch b = next) {
+                    context.checkNotCancelled();
+                    writer.write(b);
+                    rows += b.rowCount();
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+        return rows;
+    }
+
+    @Override
+    public String describe() {
+        return "FileWriteExec: " + target.format().name().toLowerCase(java.util.Locale.ROOT) + " to "
+                + target.location() + " (" + target.mode().name().toLowerCase(java.util.Locale.ROOT) + ")";
+    }
+}

@@ -1,0 +1,104 @@
+package io.sluice.datasource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.FormatReader;
+import io.sluice.datasource.file.ScanPartition;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.BatchStream;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+/** DuckDB as the reference, and reading a whole table back through a {@link FormatReader}. */
+public final class SourceTestSupport implements AutoCloseable {
+    public final BufferAllocator allocator = new RootAllocator(256L << 20);
+    private final Connection duck;
+
+    public SourceTestSupport() throws SQLException {
+        duck = DriverManager.getConnection("jdbc:duckdb:");
+    }
+
+    /** Runs a statement; a new {@code Statement} each time, as DuckDB closes one after a failure. */
+    public void execute(String sql) throws SQLException {
+        try (Statement statement = duck.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /** The rows of a query, values normalized by {@link #normalize}. */
+    public List<List<Object>> query(String sql) throws SQLException {
+        List<List<Object>> rows = new ArrayList<>();
+        try (Statement statement = duck.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<Object> row = new ArrayList<>(columns);
+                for (int i = 1; i <= columns; i++) {
+                    row.add(normalize(rs.getObject(i)));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    /** Every row of every partition at {@code location}, in partition order, checking batch bounds. */
+    public List<List<Object>> readAll(FormatReader reader, String location, Schema schema, List<String> columns,
+            int batchSize) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (ScanPartition partition : reader.partitions(location)) {
+            try (BatchStream stream = reader.read(partition, schema, columns, batchSize, allocator)) {
+                for (Batch next = stream.next(); next != null; next = stream.next()) {
+                    Batch batch = next;
+                    try (batch) {
+                        assertThat(batch.rowCount()).isBetween(1, batchSize);
+                        assertThat(batch.schema().names()).isEqualTo(columns);
+                        for (int r = 0; r < batch.rowCount(); r++) {
+                            List<Object> row = new ArrayList<>(columns.size());
+                            for (int c = 0; c < columns.size(); c++) {
+                                row.add(normalize(batch.column(c).get(r)));
+                            }
+                            rows.add(row);
+                        }
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** Comparable values: integers as Long, floats as Double, decimals without trailing zeros, SQL dates as LocalDate, timestamps as LocalDateTime. */
+    public static Object normalize(Object value) {
+        if (value instanceof Byte || value instanceof Short || value instanceof Integer) {
+            return ((Number) value).longValue();
+        }
+        if (value instanceof Float f) {
+            return f.doubleValue();
+        }
+        if (value instanceof BigDecimal d) {
+            return d.stripTrailingZeros();
+        }
+        if (value instanceof java.sql.Date d) {
+            return d.toLocalDate();
+        }
+        if (value instanceof java.sql.Timestamp t) {
+            return t.toLocalDateTime();
+        }
+        return value;
+    }
+
+    @Override
+    public void close() throws SQLException {
+        duck.close();
+        assertThat(allocator.getAllocatedMemory()).as("leaked Arrow memory").isZero();
+        allocator.close();
+    }
+}

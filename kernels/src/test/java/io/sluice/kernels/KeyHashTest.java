@@ -1,0 +1,82 @@
+package io.sluice.kernels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A string hashes alike as a {@code String} and as its UTF-8 bytes, whatever its length and characters. */
+class KeyHashTest {
+    private static final List<String> VALUES = List.of("", "a", "key-1", "1234567", "12345678", "123456789",
+            "key-999999", "0123456789abcdef", "0123456789abcdefg", "Grüße", "日本語のキー", "𝄞 clef", "a\0", "\0",
+            "prefix01", "prefix01-a", "prefix01-b");
+
+    @Test
+    void aStringAndItsUtf8BytesHashAlike() {
+        for (String s : VALUES) {
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            // the bytes inside a larger array, as in an Arrow data buffer
+            byte[] padded = new byte[utf8.length + 6];
+            System.arraycopy(utf8, 0, padded, 3, utf8.length);
+            assertThat(KeyHash.bytes(padded, 3, 3 + utf8.length)).as(s).isEqualTo(KeyHash.string(s))
+                    .isEqualTo(KeyHash.bytes(utf8, 0, utf8.length));
+            // at the start and at the end of a larger array of other bytes (the tail read from either side)
+            byte[] around = new byte[utf8.length + 40];
+            java.util.Arrays.fill(around, (byte) 0x5a);
+            System.arraycopy(utf8, 0, around, 0, utf8.length);
+            assertThat(KeyHash.bytes(around, 0, utf8.length)).as(s).isEqualTo(KeyHash.string(s));
+            java.util.Arrays.fill(around, (byte) 0x5a);
+            System.arraycopy(utf8, 0, around, 40, utf8.length);
+            assertThat(KeyHash.bytes(around, 40, around.length)).as(s).isEqualTo(KeyHash.string(s));
+        }
+    }
+
+    @Test
+    void distinctValuesHashApart() {
+        // includes keys equal in their first 8 bytes and keys differing only by a trailing zero byte
+        Set<Long> hashes = new HashSet<>();
+        for (String s : VALUES) {
+            hashes.add(KeyHash.string(s));
+        }
+        assertThat(hashes).hasSize(VALUES.size());
+        Set<Long> many = new HashSet<>();
+        for (int i = 0; i < 100_000; i++) {
+            many.add(KeyHash.string("key-" + i));
+        }
+        assertThat(many).hasSize(100_000);
+    }
+
+    @Test
+    void equalsUtf8ComparesWithoutEncodingAscii() {
+        for (String s : VALUES) {
+            byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
+            assertThat(KeyHash.equalsUtf8(s, utf8, 0, utf8.length)).as(s).isTrue();
+            for (String other : VALUES) {
+                if (!other.equals(s)) {
+                    assertThat(KeyHash.equalsUtf8(other, utf8, 0, utf8.length)).as(other + " vs " + s).isFalse();
+                }
+            }
+        }
+    }
+
+    /** Byte ranges compare 8 bytes at a time, wherever they sit in their arrays (keys equal in their first 8 bytes too). */
+    @Test
+    void equalBytesComparesRangesAnywhereInTheirArrays() {
+        for (String s : VALUES) {
+            byte[] a = s.getBytes(StandardCharsets.UTF_8);
+            byte[] inside = new byte[a.length + 20];
+            java.util.Arrays.fill(inside, (byte) 0x33);
+            System.arraycopy(a, 0, inside, 11, a.length);
+            for (String other : VALUES) {
+                byte[] b = other.getBytes(StandardCharsets.UTF_8);
+                boolean same = s.equals(other);
+                assertThat(KeyHash.equalBytes(a, 0, a.length, b, 0, b.length)).as(s + " vs " + other).isEqualTo(same);
+                assertThat(KeyHash.equalBytes(inside, 11, 11 + a.length, b, 0, b.length)).as(s + " vs " + other)
+                        .isEqualTo(same);
+            }
+        }
+    }
+}

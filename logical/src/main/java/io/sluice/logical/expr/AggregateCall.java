@@ -1,0 +1,70 @@
+package io.sluice.logical.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import java.util.List;
+
+/**
+ * An aggregate function call. Only an {@code Aggregate} plan node computes it; evaluating it as a
+ * scalar is a planning bug. {@code argument} is null for {@code count(*)}; {@code second} is the
+ * second argument of a two-argument function ({@code corr(y, x)}: y is {@code argument}), else null.
+ */
+public record AggregateCall(AggregateFunction function, Expr argument, Expr second) implements Expr {
+    public AggregateCall {
+        requireNonNull(function, "function is null");
+        if ((argument == null) != (function == AggregateFunction.COUNT_STAR)) {
+            throw new IllegalArgumentException("only count(*) has no argument");
+        }
+        if ((second != null) != (function.arity() == 2)) {
+            throw new SluiceException(function.sqlName() + "() takes " + function.arity() + " argument"
+                    + (function.arity() == 1 ? "" : "s"));
+        }
+    }
+
+    public AggregateCall(AggregateFunction function, Expr argument) {
+        this(function, argument, null);
+    }
+
+    @Override
+    public DataType type(Schema input) {
+        if (argument != null && Exprs.containsAggregate(argument) || second != null && Exprs.containsAggregate(second)) {
+            throw new SluiceException("aggregate calls cannot be nested: " + this);
+        }
+        if (second != null) {
+            function.resultType(second.type(input));
+        }
+        return function.resultType(argument == null ? DataType.INT64 : argument.type(input));
+    }
+
+    @Override
+    public List<Expr> children() {
+        if (argument == null) {
+            return List.of();
+        }
+        return second == null ? List.of(argument) : List.of(argument, second);
+    }
+
+    @Override
+    public Expr withChildren(List<Expr> children) {
+        if (children.isEmpty()) {
+            return this;
+        }
+        return new AggregateCall(function, children.get(0), children.size() > 1 ? children.get(1) : null);
+    }
+
+    @Override
+    public Col evaluate(Batch batch) {
+        throw new IllegalStateException("aggregate " + this + " evaluated outside an aggregation");
+    }
+
+    @Override
+    public String toString() {
+        return function.sqlName() + "(" + (argument == null ? "*" : argument.toString())
+                + (second == null ? "" : ", " + second) + ")";
+    }
+}

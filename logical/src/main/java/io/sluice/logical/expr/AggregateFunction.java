@@ -1,0 +1,58 @@
+package io.sluice.logical.expr;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType.Kind;
+import io.sluice.common.types.DataType;
+
+/**
+ * The aggregate functions, with their result types. {@code SINGLE_VALUE} is not SQL: it is the value
+ * of a scalar subquery per group of correlation values, the group's one value (NULL over no rows),
+ * and an error when a group has more than one row, as a scalar subquery returning several rows is.
+ */
+public enum AggregateFunction {
+    SUM, COUNT, COUNT_STAR, MIN, MAX, AVG,
+    /** A scalar subquery's only value per group (more than one row is an error). */
+    SINGLE_VALUE,
+    /** Sample and population standard deviation and variance of one numeric argument. */
+    STDDEV_SAMP, STDDEV_POP, VAR_SAMP, VAR_POP,
+    /** Correlation and sample and population covariance of two numeric arguments {@code (y, x)}. */
+    CORR, COVAR_SAMP, COVAR_POP;
+
+    /** How many arguments the function takes (count(*) none). */
+    public int arity() {
+        return switch (this) {
+            case COUNT_STAR -> 0;
+            case CORR, COVAR_SAMP, COVAR_POP -> 2;
+            default -> 1;
+        };
+    }
+
+    /** The statistics functions, computed from a running count, mean and sum of squared deviations. */
+    public boolean isMoment() {
+        return ordinal() >= STDDEV_SAMP.ordinal();
+    }
+
+    public DataType resultType(DataType arg) {
+        return switch (this) {
+            case COUNT, COUNT_STAR -> DataType.INT64;
+            case MIN, MAX, SINGLE_VALUE -> arg;
+            case SUM -> switch (arg.kind()) {
+                case INT32, INT64, NULL -> DataType.INT64;
+                // Spark's sum type: ten more integer digits, at most 38 (DuckDB's is always 38)
+                case DECIMAL -> DataType.decimal(Math.min(DataType.MAX_DECIMAL_PRECISION, arg.precision() + 10), arg.scale());
+                case FLOAT64 -> DataType.FLOAT64;
+                default -> throw new SluiceException("sum() needs a numeric argument, not " + arg);
+            };
+            case AVG, STDDEV_SAMP, STDDEV_POP, VAR_SAMP, VAR_POP, CORR, COVAR_SAMP, COVAR_POP -> {
+                if (!arg.isNumeric() && arg.kind() != Kind.NULL) {
+                    throw new SluiceException(sqlName() + "() needs a numeric argument, not " + arg);
+                }
+                yield DataType.FLOAT64;
+            }
+        };
+    }
+
+    public String sqlName() {
+        return this == COUNT_STAR ? "count" : name().toLowerCase();
+    }
+}

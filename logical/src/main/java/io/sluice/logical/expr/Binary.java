@@ -1,0 +1,65 @@
+package io.sluice.logical.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.types.BinaryOp;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Schema;
+import io.sluice.common.types.TypeRules;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.Kernels;
+import java.util.List;
+
+/** Arithmetic, comparison or logical operator on two operands. */
+public record Binary(BinaryOp op, Expr left, Expr right) implements Expr {
+    public Binary {
+        requireNonNull(op, "op is null");
+        requireNonNull(left, "left is null");
+        requireNonNull(right, "right is null");
+    }
+
+    @Override
+    public DataType type(Schema input) {
+        DataType l = left.type(input);
+        DataType r = right.type(input);
+        return switch (op.kind()) {
+            case ARITHMETIC -> TypeRules.arithmetic(op, l, r);
+            case COMPARISON -> {
+                TypeRules.checkComparable(op, l, r);
+                yield DataType.BOOL;
+            }
+            case LOGICAL -> {
+                TypeRules.checkBoolean("operand of " + op.symbol() + " (" + left + ")", l);
+                TypeRules.checkBoolean("operand of " + op.symbol() + " (" + right + ")", r);
+                yield DataType.BOOL;
+            }
+        };
+    }
+
+    @Override
+    public List<Expr> children() {
+        return List.of(left, right);
+    }
+
+    @Override
+    public Expr withChildren(List<Expr> children) {
+        return new Binary(op, children.get(0), children.get(1));
+    }
+
+    @Override
+    public Col evaluate(Batch batch) {
+        Col l = left.evaluate(batch);
+        Col r = right.evaluate(batch);
+        return switch (op.kind()) {
+            case ARITHMETIC -> Kernels.arithmetic(op, l, r, TypeRules.arithmetic(op, l.type, r.type), this::toString);
+            case COMPARISON -> Kernels.compare(op, l, r);
+            case LOGICAL -> Kernels.logical(op, l, r);
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "(" + left + " " + op.symbol() + " " + right + ")";
+    }
+}

@@ -1,0 +1,75 @@
+package io.sluice.logical.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Schema;
+import io.sluice.common.types.TypeRules;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.Kernels;
+import java.util.List;
+
+/** NOT, unary minus, IS NULL and IS NOT NULL. */
+public record Unary(Op op, Expr input) implements Expr {
+    public enum Op { NOT, NEGATE, IS_NULL, IS_NOT_NULL }
+
+    public Unary {
+        requireNonNull(op, "op is null");
+        requireNonNull(input, "input is null");
+    }
+
+    @Override
+    public DataType type(Schema schema) {
+        DataType t = input.type(schema);
+        return switch (op) {
+            case NOT -> {
+                TypeRules.checkBoolean("operand of NOT (" + input + ")", t);
+                yield DataType.BOOL;
+            }
+            case NEGATE -> {
+                if (!t.isNumeric() && t.kind() != DataType.Kind.NULL) {
+                    throw new SluiceException("cannot negate " + t + " (" + input + ")");
+                }
+                yield t;
+            }
+            case IS_NULL, IS_NOT_NULL -> DataType.BOOL;
+        };
+    }
+
+    @Override
+    public List<Expr> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public Expr withChildren(List<Expr> children) {
+        return new Unary(op, children.get(0));
+    }
+
+    @Override
+    public Col evaluate(Batch batch) {
+        return apply(op, input.evaluate(batch), this::toString);
+    }
+
+    /** {@code op} on a column; {@code expression} names it in an overflow error. */
+    public static Col apply(Op op, Col c, java.util.function.Supplier<String> expression) {
+        return switch (op) {
+            case NOT -> c.type.kind() == DataType.Kind.NULL ? Col.allNull(DataType.BOOL, c.length) : Kernels.not(c);
+            case NEGATE -> c.type.kind() == DataType.Kind.NULL ? c : Kernels.negate(c, expression);
+            case IS_NULL -> Kernels.isNull(c, false);
+            case IS_NOT_NULL -> Kernels.isNull(c, true);
+        };
+    }
+
+    @Override
+    public String toString() {
+        return switch (op) {
+            case NOT -> "NOT " + input;
+            case NEGATE -> "-" + input;
+            case IS_NULL -> input + " IS NULL";
+            case IS_NOT_NULL -> input + " IS NOT NULL";
+        };
+    }
+}

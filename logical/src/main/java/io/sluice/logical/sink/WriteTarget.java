@@ -1,0 +1,37 @@
+package io.sluice.logical.sink;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.logical.source.FileFormat;
+
+/**
+ * Where and how a query's result is written: a directory (any Hadoop {@code FileSystem} URI), the
+ * file format, and what to do if the directory exists. {@code writeId} is unique per write and goes
+ * into every file name, so appended files never collide with earlier ones.
+ */
+public record WriteTarget(String location, FileFormat format, SaveMode mode, String writeId) {
+    public WriteTarget {
+        requireNonNull(location, "location is null");
+        requireNonNull(format, "format is null");
+        requireNonNull(mode, "mode is null");
+        requireNonNull(writeId, "writeId is null");
+        if (location.isBlank()) {
+            throw new SluiceException("the write location is empty");
+        }
+        if (!writeId.matches("[A-Za-z0-9-]+")) {
+            throw new IllegalArgumentException("writeId must be letters, digits and dashes: " + writeId);
+        }
+    }
+
+    /** A target with a fresh random write id. */
+    public static WriteTarget of(String location, FileFormat format, SaveMode mode) {
+        return new WriteTarget(location, format, mode, java.util.UUID.randomUUID().toString());
+    }
+
+    /** The name of the file partition {@code partition} writes, e.g. {@code part-00003-<writeId>.parquet}. */
+    public String fileName(int partition) {
+        return String.format("part-%05d-%s.%s", partition, writeId,
+                format == FileFormat.PARQUET ? "parquet" : "csv");
+    }
+}

@@ -1,0 +1,140 @@
+package io.sluice.operators.expr;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.types.BinaryOp;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.TypeRules;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.InPlaceKernels;
+import io.sluice.kernels.InPlaceValues;
+import io.sluice.kernels.Kernels;
+import io.sluice.kernels.ScalarKernels;
+import io.sluice.logical.expr.Binary;
+
+/**
+ * Arithmetic, comparison or AND/OR on two bound operands, with the result type fixed at binding.
+ * When one operand is a constant ({@code col < 900}, {@code v * 2}) it stays a scalar and the
+ * column-against-scalar kernels run ({@link ScalarKernels}); otherwise the column kernels.
+ * {@code source} is the logical expression, whose text names the expression in overflow errors.
+ *
+ * <p>Operand columns normally have the bound types; should a batch's column carry another type,
+ * the result type is derived from the types at hand, as the logical expression does.
+ */
+public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, DataType type, Binary source)
+        implements PhysicalExpr {
+    public BinaryExpr {
+        requireNonNull(op, "op is null");
+        requireNonNull(left, "left is null");
+        requireNonNull(right, "right is null");
+        requireNonNull(type, "type is null");
+        requireNonNull(source, "source is null");
+    }
+
+    @Override
+    public Col evaluate(Batch batch) {
+        return switch (op.kind()) {
+            case ARITHMETIC -> arithmetic(batch);
+            case COMPARISON -> compare(batch);
+            case LOGICAL -> Kernels.logical(op, left.evaluate(batch), right.evaluate(batch));
+        };
+    }
+
+    private Col arithmetic(Batch batch) {
+        Col inPlace = againstConstantInPlace(batch);
+        if (inPlace != null) {
+            return inPlace;
+        }
+        if (right instanceof ScalarLiteral s && !(left instanceof ScalarLiteral)) {
+            Col l = left.evaluate(batch);
+            return ScalarKernels.arithmetic(op, l, s.scalar(), false, resultType(l.type, s.type()), source::toString);
+        }
+        if (left instanceof ScalarLiteral s && !(right instanceof ScalarLiteral)) {
+            Col r = right.evaluate(batch);
+            return ScalarKernels.arithmetic(op, r, s.scalar(), true, resultType(s.type(), r.type), source::toString);
+        }
+        if (op == BinaryOp.MULTIPLY || op == BinaryOp.ADD || op == BinaryOp.SUBTRACT) {
+            return columnsInPlace(batch);
+        }
+        Col l = left.evaluate(batch);
+        Col r = right.evaluate(batch);
+        return Kernels.arithmetic(op, l, r, resultType(l.type, r.type), source::toString);
+    }
+
+    /** The bound result type, or the one the operand types at hand give when they differ from the bound ones. */
+    private DataType resultType(DataType l, DataType r) {
+        return l.equals(left.type()) && r.equals(right.type()) ? type : TypeRules.arithmetic(op, l, r);
+    }
+
+    /**
+     * A column against a constant with the column read in place from the batch's Arrow vector
+     * ({@link InPlaceKernels}), or null when the operand is not one or the shape is not one they take.
+     */
+    private Col againstConstantInPlace(Batch batch) {
+        if (right instanceof ScalarLiteral s) {
+            InPlaceValues l = left.inPlace(batch);
+            return l == null ? null : InPlaceKernels.arithmetic(op, l, s.scalar(), false, type, source::toString);
+        }
+        if (left instanceof ScalarLiteral s) {
+            InPlaceValues r = right.inPlace(batch);
+            return r == null ? null : InPlaceKernels.arithmetic(op, r, s.scalar(), true, type, source::toString);
+        }
+        return null;
+    }
+
+    /**
+     * A product, sum or difference of two operands, one read in place when it can be
+     * ({@link InPlaceKernels#withColumn}, the other evaluated once); the heap kernel otherwise.
+     */
+    private Col columnsInPlace(Batch batch) {
+        InPlaceValues l = left.inPlace(batch);
+        InPlaceValues r = l == null ? right.inPlace(batch) : null;
+        Col lc = l == null ? left.evaluate(batch) : null;
+        Col rc = l == null && r != null ? null : right.evaluate(batch);
+        if (l != null || r != null) {
+            DataType result = l != null ? resultType(left.type(), rc.type) : resultType(lc.type, right.type());
+            Col out = InPlaceKernels.withColumn(op, l != null ? l : r, l != null ? rc : lc, l != null, result,
+                    source::toString);
+            if (out != null) {
+                return out;
+            }
+            lc = lc == null ? left.evaluate(batch) : lc;
+            rc = rc == null ? right.evaluate(batch) : rc;
+        }
+        return Kernels.arithmetic(op, lc, rc, resultType(lc.type, rc.type), source::toString);
+    }
+
+    private Col compareInPlace(Batch batch) {
+        if (right instanceof ScalarLiteral s) {
+            InPlaceValues l = left.inPlace(batch);
+            return l == null ? null : InPlaceKernels.compare(op, l, s.scalar(), false);
+        }
+        if (left instanceof ScalarLiteral s) {
+            InPlaceValues r = right.inPlace(batch);
+            return r == null ? null : InPlaceKernels.compare(op, r, s.scalar(), true);
+        }
+        InPlaceValues l = left.inPlace(batch);
+        InPlaceValues r = l == null ? null : right.inPlace(batch);
+        return r == null ? null : InPlaceKernels.compare(op, l, r);
+    }
+
+    private Col compare(Batch batch) {
+        Col inPlace = compareInPlace(batch);
+        if (inPlace != null) {
+            return inPlace;
+        }
+        if (right instanceof ScalarLiteral s && !(left instanceof ScalarLiteral)) {
+            return ScalarKernels.compare(op, left.evaluate(batch), s.scalar(), false);
+        }
+        if (left instanceof ScalarLiteral s && !(right instanceof ScalarLiteral)) {
+            return ScalarKernels.compare(op, right.evaluate(batch), s.scalar(), true);
+        }
+        return Kernels.compare(op, left.evaluate(batch), right.evaluate(batch));
+    }
+
+    @Override
+    public String toString() {
+        return "(" + left + " " + op.symbol() + " " + right + ")";
+    }
+}

@@ -1,0 +1,52 @@
+package io.sluice.operators.expr;
+
+import io.sluice.common.types.DataType;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.InPlaceValues;
+import io.sluice.kernels.Utf8Bytes;
+import org.apache.arrow.vector.FieldVector;
+
+/**
+ * A scalar expression bound to one input schema ({@link ExprBinder}): columns are positions in the
+ * batch, constants are one-row scalars, result types are fixed, patterns are compiled. An operator
+ * binds its logical expressions once per {@code execute} and evaluates the bound form per batch, so
+ * nothing is looked up by name, expanded or compiled per batch.
+ *
+ * <p>Bound expressions are not part of a plan: plans keep (and send, and print) their logical
+ * expressions, and bind them where they run.
+ */
+public interface PhysicalExpr {
+    /** The type every evaluation yields. */
+    DataType type();
+
+    /** One value per row of {@code batch}, whose schema is the one this expression was bound to. */
+    Col evaluate(Batch batch);
+
+    /**
+     * The values as UTF-8 bytes when {@code batch} already holds them so (a string column in Arrow
+     * form), else null: for operators that hash, compare or copy strings as bytes, never decoding
+     * them. Only a bound column answers; everything else is evaluated.
+     */
+    default Utf8Bytes utf8(Batch batch) {
+        return null;
+    }
+
+    /**
+     * The values as the Arrow vector {@code batch} already holds them in (an input column of a
+     * batch in Arrow form), else null: for kernels that read Arrow buffers in place instead of a
+     * heap column made per batch. Owned by the batch. Only a bound column answers.
+     */
+    default FieldVector arrowVector(Batch batch) {
+        return null;
+    }
+
+    /**
+     * The values read in place from the fixed-width Arrow vector {@code batch} holds them in (a
+     * bound numeric or date column of a batch in Arrow form), else null: kernels then loop over
+     * the vector's buffers rather than a heap copy of the column. Valid while the batch is open.
+     */
+    default InPlaceValues inPlace(Batch batch) {
+        return null;
+    }
+}

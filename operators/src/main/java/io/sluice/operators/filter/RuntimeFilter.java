@@ -1,0 +1,286 @@
+package io.sluice.operators.filter;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.types.BinaryOp;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.InPlaceValues;
+import io.sluice.logical.expr.Binary;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Literal;
+import io.sluice.operators.expr.BoundExprs;
+import io.sluice.operators.hash.GroupTable;
+import io.sluice.operators.hash.JoinHashTable;
+import java.util.List;
+
+/**
+ * The key set of a hash join's build side in a compact, lossy form: a Bloom filter over the keys'
+ * hashes and, for a single long-backed key (integers, dates, decimals), the least and greatest
+ * value. A probe row whose key it rejects cannot match any build row, so it can be dropped before
+ * the shuffle; a row it accepts may still not match (false positives, about 1% at
+ * {@link #BITS_PER_KEY} bits a key when the build side has no more keys than planned).
+ *
+ * <p>Each build task makes a partial filter of the rows it saw ({@link Builder}); the coordinator
+ * {@link #merge merges} them: all partials of one filter have the bit count fixed at planning time,
+ * so merging is a bitwise OR (and min of mins, max of maxes). More keys than planned only raise the
+ * false-positive rate; answers never change.
+ *
+ * <p>Rows with a NULL key are rejected: they match nothing in an inner or semi join, the only
+ * joins the planner filters. Hashes are {@link GroupTable#hashInto}'s, the join's own, so equal
+ * keys of int and bigint columns agree.
+ *
+ * @param bits the Bloom filter, a power-of-two number of bits
+ * @param ranged whether {@code min} and {@code max} bound the keys (a single long-backed key)
+ * @param keys non-NULL build keys added, duplicates included (0: nothing can match)
+ */
+public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, long keys) {
+    /** Bits per planned build key: with {@link #PROBES} probes, about 1% false positives. */
+    public static final int BITS_PER_KEY = 10;
+    /** Hash probes per key. */
+    static final int PROBES = 3;
+    /** The smallest filter: 2^13 bits, 1 KiB. */
+    static final long MIN_BITS = 1L << 13;
+    /** The largest filter: 2^25 bits, 4 MiB (it travels in every probe task's plan). */
+    public static final long MAX_BITS = 1L << 25;
+
+    public RuntimeFilter {
+        requireNonNull(bits, "bits is null");
+        if (bits.length == 0 || Integer.bitCount(bits.length) != 1) {
+            throw new IllegalArgumentException("a runtime filter's bit count must be a power of two, got " + bits.length * 64L);
+        }
+    }
+
+    /** The bit count for {@code expectedKeys} distinct build keys, a power of two within the bounds. */
+    public static long bitsFor(double expectedKeys) {
+        double wanted = Math.max(1, expectedKeys) * BITS_PER_KEY;
+        if (wanted >= MAX_BITS) {
+            return MAX_BITS;
+        }
+        return Math.max(MIN_BITS, Long.highestOneBit((long) wanted - 1) << 1);
+    }
+
+    /** A filter's keys, checked to be at least one and to resolve against {@code schema}. */
+    static List<Expr> checkedKeys(List<Expr> keys, Schema schema) {
+        List<Expr> copy = List.copyOf(keys);
+        if (copy.isEmpty()) {
+            throw new IllegalArgumentException("a runtime filter needs at least one key");
+        }
+        copy.forEach(key -> key.type(schema));
+        return copy;
+    }
+
+    /** How an operator of filter {@code id} on {@code keys} describes itself after its name. */
+    static String describe(List<Expr> keys, String id) {
+        return "keys=[" + keys.stream().map(Expr::toString).collect(java.util.stream.Collectors.joining(", ")) + "] filter=" + id;
+    }
+
+    /** This filter and {@code other} (another partial of the same filter) as one. */
+    public RuntimeFilter merge(RuntimeFilter other) {
+        if (other.bits.length != bits.length) {
+            throw new IllegalArgumentException("cannot merge runtime filters of " + bits.length * 64L + " and "
+                    + other.bits.length * 64L + " bits");
+        }
+        long[] merged = bits.clone();
+        for (int i = 0; i < merged.length; i++) {
+            merged[i] |= other.bits[i];
+        }
+        return new RuntimeFilter(merged, ranged && other.ranged, Math.min(min, other.min), Math.max(max, other.max),
+                keys + other.keys);
+    }
+
+    private static long[] hash(Col[] cols, int rows) {
+        long[] hashes = new long[rows];
+        for (Col c : cols) {
+            GroupTable.hashInto(c, hashes);
+        }
+        return hashes;
+    }
+
+    private static void add(long[] bits, long hash) {
+        int mask = bits.length * 64 - 1;
+        int h1 = (int) hash;
+        int h2 = (int) (hash >>> 32);
+        for (int i = 1; i <= PROBES; i++) {
+            int bit = (h1 + i * h2) & mask;
+            bits[bit >>> 6] |= 1L << bit;
+        }
+    }
+
+    private boolean mightContain(long hash) {
+        int mask = bits.length * 64 - 1;
+        int h1 = (int) hash;
+        int h2 = (int) (hash >>> 32);
+        for (int i = 1; i <= PROBES; i++) {
+            int bit = (h1 + i * h2) & mask;
+            if ((bits[bit >>> 6] & (1L << bit)) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The rows of {@code batch} whose key may be in the build side, as indexes into {@code selected};
+     * returns how many.
+     */
+    int select(BoundExprs probeKeys, Batch batch, int[] selected) {
+        int rows = batch.rowCount();
+        if (keys == 0) {
+            return 0;
+        }
+        InPlaceValues key = probeKeys.size() == 1 ? probeKeys.expr(0, batch).inPlace(batch) : null;
+        if (key != null) {
+            return selectInPlace(key, rows, selected);
+        }
+        Col[] cols = probeKeys.evaluateAll(batch);
+        boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
+        long[] hashes = hash(cols, rows);
+        long[] values = ranged && cols.length == 1 ? cols[0].longs : null;
+        int count = 0;
+        for (int r = 0; r < rows; r++) {
+            boolean keep = (nullKey == null || !nullKey[r])
+                    && (values == null || (values[r] >= min && values[r] <= max))
+                    && mightContain(hashes[r]);
+            selected[count] = r;
+            count += keep ? 1 : 0;
+        }
+        return count;
+    }
+
+    /** {@link #select} of a single key read in place from its Arrow vector: the same rows. */
+    private int selectInPlace(InPlaceValues key, int rows, int[] selected) {
+        long[] hashes = new long[rows];
+        GroupTable.hashInto(key, hashes, rows);
+        boolean checkRange = ranged && !key.doubles;
+        long data = key.data;
+        int shift = key.shift;
+        long validity = key.validity;
+        int count = 0;
+        for (int r = 0; r < rows; r++) {
+            boolean keep = !InPlaceValues.isNull(validity, r)
+                    && (!checkRange || inRange(InPlaceValues.longAt(data, shift, r)))
+                    && mightContain(hashes[r]);
+            selected[count] = r;
+            count += keep ? 1 : 0;
+        }
+        return count;
+    }
+
+    private boolean inRange(long value) {
+        return value >= min && value <= max;
+    }
+
+    /**
+     * The key range as predicates on the single probe key ({@code key >= min AND key <= max}, as
+     * literals of the key's type), for skipping input whose statistics lie outside it; none when
+     * the filter holds no range. With no build key at all the range is empty (min above max), so
+     * every row group is skipped.
+     */
+    List<Expr> rangePredicates(List<Expr> probeKeys, Schema probeSchema) {
+        if (!ranged || probeKeys.size() != 1) {
+            return List.of();
+        }
+        Expr key = probeKeys.get(0);
+        DataType type = key.type(probeSchema);
+        if (!type.isLongBacked()) {
+            return List.of();
+        }
+        return List.of(new Binary(BinaryOp.GT_EQ, key, new Literal(min, type)),
+                new Binary(BinaryOp.LT_EQ, key, new Literal(max, type)));
+    }
+
+    /** Share of the filter's bits that are set: near 1, it rejects little. */
+    public double fill() {
+        long set = 0;
+        for (long word : bits) {
+            set += Long.bitCount(word);
+        }
+        return (double) set / (bits.length * 64L);
+    }
+
+    @Override
+    public String toString() {
+        return "RuntimeFilter[" + keys + " keys, " + bits.length * 64L + " bits, " + Math.round(fill() * 100) + "% set"
+                + (ranged && keys > 0 ? ", range [" + min + ", " + max + "]" : "") + "]";
+    }
+
+    /** One task's partial filter, filled batch by batch; not thread-safe. */
+    static final class Builder {
+        private final List<Expr> keys;
+        private BoundExprs bound; // bound to the first batch's schema
+        private final long[] bits;
+        private boolean ranged;
+        private long min = Long.MAX_VALUE;
+        private long max = Long.MIN_VALUE;
+        private long count;
+
+        Builder(List<Expr> keys, long bitCount) {
+            this.keys = List.copyOf(keys);
+            if (bitCount < 64 || Long.bitCount(bitCount) != 1 || bitCount > MAX_BITS) {
+                throw new IllegalArgumentException("bad runtime filter bit count " + bitCount);
+            }
+            this.bits = new long[(int) (bitCount / 64)];
+            this.ranged = keys.size() == 1;
+        }
+
+        /** Heap bytes the filter holds. */
+        long heapBytes() {
+            return bits.length * 8L;
+        }
+
+        void add(Batch batch) {
+            int rows = batch.rowCount();
+            if (bound == null) {
+                bound = new BoundExprs(keys, batch.schema());
+            }
+            InPlaceValues key = keys.size() == 1 ? bound.expr(0, batch).inPlace(batch) : null;
+            if (key != null) {
+                addInPlace(key, rows);
+                return;
+            }
+            Col[] cols = bound.evaluateAll(batch);
+            ranged &= cols.length == 1 && cols[0].longs != null;
+            boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
+            long[] hashes = hash(cols, rows);
+            for (int r = 0; r < rows; r++) {
+                if (nullKey == null || !nullKey[r]) {
+                    RuntimeFilter.add(bits, hashes[r]);
+                    count++;
+                    if (ranged) {
+                        long v = cols[0].longs[r];
+                        min = Math.min(min, v);
+                        max = Math.max(max, v);
+                    }
+                }
+            }
+        }
+
+        /** {@link #add} of a single key read in place from its Arrow vector. */
+        private void addInPlace(InPlaceValues key, int rows) {
+            long[] hashes = new long[rows];
+            GroupTable.hashInto(key, hashes, rows);
+            ranged &= !key.doubles;
+            long data = key.data;
+            int shift = key.shift;
+            long validity = key.validity;
+            for (int r = 0; r < rows; r++) {
+                if (!InPlaceValues.isNull(validity, r)) {
+                    RuntimeFilter.add(bits, hashes[r]);
+                    count++;
+                    if (ranged) {
+                        long v = InPlaceValues.longAt(data, shift, r);
+                        min = Math.min(min, v);
+                        max = Math.max(max, v);
+                    }
+                }
+            }
+        }
+
+        RuntimeFilter build() {
+            return new RuntimeFilter(bits.clone(), ranged, min, max, count);
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.sluice.operators.memory;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What one consumer (an operator of a task, or the task's Arrow buffers) holds of its task's
+ * {@link TaskMemoryPool}, after DataFusion's {@code MemoryReservation}: {@link #tryGrow} asks and
+ * may be refused (a spilling operator then spills), {@link #grow} must get it or fails the task
+ * with a {@link MemoryLimitException} naming the consumer, its usage and the limit, {@link #shrink}
+ * gives some back, and {@link #close} gives everything back. Thread-safe: Arrow buffers of a task
+ * may be allocated and released on the shuffle client's threads.
+ */
+public final class MemoryReservation implements AutoCloseable {
+    private final TaskMemoryPool pool;
+    private final String consumer;
+    private final MemoryMetricsSink metrics;
+    private long size;
+    private long peak;
+    private boolean closed;
+
+    MemoryReservation(TaskMemoryPool pool, String consumer, MemoryMetricsSink metrics) {
+        this.pool = requireNonNull(pool, "pool is null");
+        this.consumer = requireNonNull(consumer, "consumer is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+    }
+
+    public String consumer() {
+        return consumer;
+    }
+
+    /** Bytes held now. */
+    public synchronized long size() {
+        return size;
+    }
+
+    /** The most held at once. */
+    public synchronized long peak() {
+        return peak;
+    }
+
+    /**
+     * Takes {@code bytes} more if the budget has them within its spillable share
+     * ({@link MemoryBudget#SPILLABLE_SHARE}); false (and nothing taken) if not: the caller spills.
+     */
+    public synchronized boolean tryGrow(long bytes) {
+        return take(bytes, true);
+    }
+
+    /**
+     * Whether its task and the worker are still within their spillable shares, counting what is
+     * held without a reservation (Arrow buffers): what a growth would be told, asked without
+     * growing. An operator whose buffers grow only through Arrow asks this to know when to spill.
+     */
+    public synchronized boolean withinShare() {
+        return !closed && pool.tryGrow(0, true);
+    }
+
+    /** Takes {@code bytes} more from the whole budget or throws a {@link MemoryLimitException} naming this consumer. */
+    public synchronized void grow(long bytes) {
+        if (!take(bytes, false)) {
+            throw pool.refused(consumer, size, bytes);
+        }
+    }
+
+    /** Takes {@code bytes} more whatever the budget says (Arrow buffers already being allocated). */
+    public synchronized void forceGrow(long bytes) {
+        check(bytes);
+        if (closed || bytes == 0) {
+            return;
+        }
+        pool.forceGrow(bytes);
+        grew(bytes);
+    }
+
+    private boolean take(long bytes, boolean spillable) {
+        check(bytes);
+        if (bytes == 0) {
+            return true;
+        }
+        if (closed || !pool.tryGrow(bytes, spillable)) {
+            return false;
+        }
+        grew(bytes);
+        return true;
+    }
+
+    private void grew(long bytes) {
+        size += bytes;
+        if (size > peak) {
+            peak = size;
+            metrics.peakMemory(peak);
+        }
+    }
+
+    /** Gives {@code bytes} back (at most what is held). */
+    public synchronized void shrink(long bytes) {
+        check(bytes);
+        long give = Math.min(bytes, size);
+        if (give > 0) {
+            size -= give;
+            pool.shrink(give);
+        }
+    }
+
+    /** Grows or shrinks to exactly {@code newSize}; throws if growing is refused. */
+    public synchronized void resize(long newSize) {
+        check(newSize);
+        if (newSize > size) {
+            grow(newSize - size);
+        } else {
+            shrink(size - newSize);
+        }
+    }
+
+    /** Grows (within the spillable share) or shrinks to exactly {@code newSize}; false (size unchanged) if refused. */
+    public synchronized boolean tryResize(long newSize) {
+        check(newSize);
+        if (newSize > size) {
+            return tryGrow(newSize - size);
+        }
+        shrink(size - newSize);
+        return true;
+    }
+
+    /** Gives everything back; the reservation stays usable. */
+    public synchronized void free() {
+        shrink(size);
+    }
+
+    /** Reports a spill of {@code bytes} that took {@code nanos} to this consumer's metrics. */
+    public void recordSpill(long bytes, long nanos) {
+        pool.spilled(bytes);
+        metrics.spilled(bytes, nanos);
+    }
+
+    /** Gives everything back and leaves the pool. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        free();
+        closed = true;
+        pool.unregister(this);
+    }
+
+    /** The refusal this reservation would report when asking for {@code bytes} more (for operators that must stop). */
+    public synchronized MemoryLimitException refusal(long bytes) {
+        return pool.refused(consumer, size, bytes);
+    }
+
+    private static void check(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("negative memory amount " + bytes);
+        }
+    }
+}

@@ -1,0 +1,308 @@
+package io.sluice.operators.expr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.common.types.BinaryOp;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.Int128;
+import io.sluice.logical.expr.AddInterval;
+import io.sluice.logical.expr.Alias;
+import io.sluice.logical.expr.Binary;
+import io.sluice.logical.expr.Case;
+import io.sluice.logical.expr.Cast;
+import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.DateTrunc;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Extract;
+import io.sluice.logical.expr.Like;
+import io.sluice.logical.expr.Literal;
+import io.sluice.logical.expr.ScalarFunction;
+import io.sluice.logical.expr.Substring;
+import io.sluice.logical.expr.Unary;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A bound expression computes exactly what its logical expression computes: the same type, values,
+ * NULLs and errors (messages included), on heap batches and on Arrow batches, for every operator
+ * against columns and constants of each type (NULL constants, decimal scales, 128-bit decimals,
+ * multi-byte UTF-8, NaN and -0.0, values at the edge of a long), and the common shapes bind to
+ * physical nodes rather than the logical fallback.
+ */
+class ExprBinderTest {
+    private final BufferAllocator allocator = new RootAllocator();
+
+    @AfterEach
+    void closeAllocator() {
+        assertThat(allocator.getAllocatedMemory()).isZero();
+        allocator.close();
+    }
+
+    private static final int N = 12;
+
+    private static final Schema SCHEMA = Schema.of(new Field("i", DataType.INT32), new Field("l", DataType.INT64),
+            new Field("d", DataType.FLOAT64), new Field("m", DataType.decimal(12, 2)),
+            new Field("w", DataType.decimal(38, 10)), new Field("s", DataType.UTF8), new Field("b", DataType.BOOL),
+            new Field("t", DataType.DATE32), new Field("big", DataType.INT64));
+
+    private static boolean[] nullsEvery(int k) {
+        boolean[] nulls = new boolean[N];
+        for (int i = 0; i < N; i++) {
+            nulls[i] = i % k == k - 1;
+        }
+        return nulls;
+    }
+
+    private static Col[] columns() {
+        long[] ints = {0, 1, -1, 899, 900, 901, Integer.MAX_VALUE, Integer.MIN_VALUE, 42, 7, -900, 3};
+        long[] longs = {0, 5, -5, 1000, 999, 2, 1L << 40, -(1L << 40), 17, 900, 123456789L, -3};
+        double[] doubles = {0.0, -0.0, Double.NaN, 0.1, 0.10000001, -1.5, 1e300, Double.POSITIVE_INFINITY, 2.5, 900, 0.05,
+                -7};
+        long[] money = {0, 5, 7, -7, 123456789012L, 99, 100, -100, 2450, 2400, 5, 1};
+        String[] wide = {"0", "1.5", "-1.5", "12345678901234567890.1234567890", "-99999999999999999999.5", "0.0000000001",
+                "24", "0.05", "2.5", "900", "7", "-3"};
+        String[] strings = {"key-5", "", "wört", "€", "😀 smile", "\uE000x", "MAIL", "mail", "a%b_c", "日本語", "key-50", "z"};
+        boolean[] bools = {true, false, true, false, true, false, true, false, true, false, true, false};
+        long[] days = new long[N];
+        for (int i = 0; i < N; i++) {
+            days[i] = LocalDate.of(1994, 1, 1).toEpochDay() + i * 100 - 300;
+        }
+        long[] big = {Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE / 2, 1, 0, -1, Long.MAX_VALUE - 1, 3, 4, 5, 6, 7};
+        long[] hi = new long[N];
+        long[] lo = new long[N];
+        for (int i = 0; i < N; i++) {
+            BigInteger u = new BigDecimal(wide[i]).setScale(10).unscaledValue();
+            hi[i] = Int128.high(u);
+            lo[i] = Int128.low(u);
+        }
+        boolean[] stringNulls = nullsEvery(5);
+        String[] s = strings.clone();
+        for (int i = 0; i < N; i++) {
+            s[i] = stringNulls[i] ? null : s[i];
+        }
+        return new Col[] {Col.ofLongs(DataType.INT32, ints, nullsEvery(4)), Col.ofLongs(DataType.INT64, longs, null),
+                Col.ofDoubles(doubles, nullsEvery(6)), Col.ofLongs(DataType.decimal(12, 2), money, nullsEvery(3)),
+                Col.ofInt128(DataType.decimal(38, 10), hi, lo, nullsEvery(7)), Col.ofStrings(s, stringNulls),
+                Col.ofBools(bools, nullsEvery(4)), Col.ofLongs(DataType.DATE32, days, nullsEvery(5)),
+                Col.ofLongs(DataType.INT64, big, null)};
+    }
+
+    private static final List<Literal> LITERALS = List.of(Literal.of(900), Literal.of(0), Literal.of(-1), Literal.of(2),
+            Literal.of(Long.MAX_VALUE), new Literal(5L, DataType.INT32), Literal.of(1.5), Literal.of(0.0), Literal.of(-0.0),
+            Literal.of(Double.NaN), Literal.of(0.1), Literal.ofDecimal(new BigDecimal("0.05")),
+            Literal.ofDecimal(new BigDecimal("24")), Literal.ofDecimal(new BigDecimal("2.345")),
+            Literal.ofDecimal(new BigDecimal("12345678901234567890.5")), Literal.ofDecimal(new BigDecimal("0")),
+            new Literal(null, DataType.INT64), new Literal(null, DataType.decimal(12, 2)), Literal.nullValue(),
+            new Literal(null, DataType.UTF8), Literal.of("MAIL"), Literal.of("wört"), Literal.of("€"), Literal.of("😀"),
+            Literal.of("\uE000"), Literal.of(""), Literal.of("key-5"), Literal.of(true), new Literal(null, DataType.BOOL),
+            Literal.ofDate(LocalDate.of(1994, 1, 1)));
+
+    private static final List<BinaryOp> OPS = List.of(BinaryOp.values());
+
+    /** Every operator on every column and constant, both ways round, and on pairs of columns, where it types. */
+    private static List<Expr> binaries() {
+        List<Expr> out = new ArrayList<>();
+        for (Field f : SCHEMA.fields()) {
+            Column c = new Column(f.name());
+            for (BinaryOp op : OPS) {
+                for (Literal k : LITERALS) {
+                    out.add(new Binary(op, c, k));
+                    out.add(new Binary(op, k, c));
+                }
+                for (Field g : SCHEMA.fields()) {
+                    out.add(new Binary(op, c, new Column(g.name())));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<Expr> others() {
+        Column s = new Column("s");
+        List<Expr> out = new ArrayList<>();
+        for (String pattern : List.of("%5%", "key-%", "%ö%", "w_rt", "%", "", "€", "😀%", "%\uE000%", "MAIL", "a%b_c")) {
+            for (boolean negated : List.of(false, true)) {
+                for (boolean insensitive : List.of(false, true)) {
+                    out.add(new Like(s, pattern, negated, insensitive));
+                    out.add(new Like(new Substring(s, 2, null), pattern, negated, insensitive));
+                }
+            }
+        }
+        out.add(new Like(new Literal(null, DataType.UTF8), "%", false, false));
+        for (Field f : SCHEMA.fields()) {
+            Column c = new Column(f.name());
+            for (Unary.Op op : Unary.Op.values()) {
+                out.add(new Unary(op, c));
+            }
+            for (DataType t : List.of(DataType.INT64, DataType.INT32, DataType.FLOAT64, DataType.UTF8,
+                    DataType.decimal(18, 4), DataType.decimal(38, 2), DataType.DATE32)) {
+                out.add(new Cast(c, t));
+            }
+            out.add(new Alias(c, "renamed"));
+        }
+        for (long start : new long[] {-1, 0, 1, 2, 5, 100}) {
+            for (Long length : new Long[] {null, 0L, 1L, 3L, 50L}) {
+                out.add(new Substring(s, start, length));
+            }
+        }
+        out.add(new Binary(BinaryOp.ADD, new Binary(BinaryOp.MULTIPLY, new Column("d"), Literal.of(1.5)), Literal.of(1.0)));
+        out.add(new Binary(BinaryOp.MULTIPLY, new Column("m"), new Binary(BinaryOp.SUBTRACT, Literal.ofDecimal(BigDecimal.ONE),
+                new Column("m"))));
+        out.add(new Binary(BinaryOp.AND, new Binary(BinaryOp.LT, new Column("i"), Literal.of(900)),
+                new Binary(BinaryOp.OR, new Column("b"), new Binary(BinaryOp.GT, new Column("d"), Literal.of(0.1)))));
+        out.add(new Case(List.of(new Binary(BinaryOp.LT, new Column("i"), Literal.of(0))), List.of(new Column("m")),
+                Literal.ofDecimal(new BigDecimal("1.5"))));
+        out.add(new ScalarFunction(ScalarFunction.Function.UPPER, List.of(s)));
+        // CASE with several branches, string and NULL results, no ELSE, constant conditions
+        out.add(new Case(List.of(new Binary(BinaryOp.EQ, s, Literal.of("MAIL")), new Column("b"),
+                new Binary(BinaryOp.GT, new Column("d"), Literal.of(0.1))), List.of(Literal.of("m"), s, new Literal(null, DataType.UTF8)),
+                new Literal(null, DataType.UTF8)));
+        out.add(new Case(List.of(Literal.of(true)), List.of(new Column("i")), new Column("l")));
+        out.add(new Case(List.of(new Literal(null, DataType.BOOL), new Column("b")), List.of(new Column("w"), new Column("m")),
+                Literal.ofDecimal(new BigDecimal("2.345"))));
+        // every function on each column and constant that it types with
+        List<Expr> args = new ArrayList<>();
+        SCHEMA.fields().forEach(f -> args.add(new Column(f.name())));
+        args.addAll(List.of(Literal.of("ö"), Literal.of(2), Literal.of("k"), new Literal(null, DataType.UTF8)));
+        for (ScalarFunction.Function f : ScalarFunction.Function.values()) {
+            for (Expr a : args) {
+                addIfValid(out, () -> new ScalarFunction(f, List.of(a)));
+                for (Expr b : args) {
+                    addIfValid(out, () -> new ScalarFunction(f, List.of(a, b)));
+                    addIfValid(out, () -> new ScalarFunction(f, List.of(a, b, s)));
+                }
+            }
+        }
+        for (Extract.Field field : Extract.Field.values()) {
+            out.add(new Extract(field, new Column("t")));
+        }
+        for (io.sluice.kernels.Temporal.TruncUnit unit : io.sluice.kernels.Temporal.TruncUnit.values()) {
+            out.add(new DateTrunc(unit, new Column("t")));
+        }
+        out.add(new AddInterval(new Column("t"), 3, 0, 0));
+        out.add(new AddInterval(new Column("t"), 0, -40, 0));
+        out.add(new Binary(BinaryOp.GT, new Extract(Extract.Field.YEAR, new AddInterval(new Column("t"), 12, 0, 0)), Literal.of(1994)));
+        out.add(new Binary(BinaryOp.EQ, new ScalarFunction(ScalarFunction.Function.LOWER, List.of(s)), Literal.of("mail")));
+        return out;
+    }
+
+    /** Adds the expression unless its constructor rejects it (a wrong number of arguments). */
+    private static void addIfValid(List<Expr> out, java.util.function.Supplier<Expr> expr) {
+        try {
+            out.add(expr.get());
+        } catch (RuntimeException rejected) {
+            // not an expression SQL could produce
+        }
+    }
+
+    @Test
+    void boundExpressionsComputeWhatLogicalOnesCompute() {
+        List<Expr> exprs = new ArrayList<>(binaries());
+        exprs.addAll(others());
+        int typed = 0;
+        for (boolean arrow : List.of(false, true)) {
+            // one batch per side for all expressions: a kernel that changed its input would show
+            try (Batch logicalBatch = batch(arrow); Batch physicalBatch = batch(arrow)) {
+                for (Expr e : exprs) {
+                    try {
+                        e.type(SCHEMA);
+                    } catch (RuntimeException notTyped) {
+                        continue;
+                    }
+                    typed++;
+                    assertSame(e, () -> e.evaluate(logicalBatch), () -> ExprBinder.bind(e, SCHEMA).evaluate(physicalBatch),
+                            arrow);
+                }
+            }
+        }
+        assertThat(typed).as("expressions that type").isGreaterThan(2000);
+    }
+
+    private Batch batch(boolean arrow) {
+        Col[] cols = columns();
+        if (!arrow) {
+            return Batch.of(SCHEMA, cols, N, allocator);
+        }
+        List<FieldVector> vectors = new ArrayList<>();
+        for (int i = 0; i < cols.length; i++) {
+            vectors.add(cols[i].write(SCHEMA.field(i).name(), allocator));
+        }
+        return new Batch(SCHEMA, new VectorSchemaRoot(SCHEMA.toArrow().getFields(), vectors, N));
+    }
+
+    private static void assertSame(Expr e, java.util.function.Supplier<Col> logical, java.util.function.Supplier<Col> physical,
+            boolean arrow) {
+        String what = e + (arrow ? " on Arrow" : " on heap");
+        Col expected;
+        try {
+            expected = logical.get();
+        } catch (RuntimeException error) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(physical::get).as(what)
+                    .isInstanceOf(error.getClass()).hasMessage(error.getMessage());
+            return;
+        }
+        Col actual = physical.get();
+        if (!actual.type.equals(expected.type) || actual.length != expected.length) {
+            org.assertj.core.api.Assertions.fail(what + ": " + actual.type + " x " + actual.length + " vs " + expected.type
+                    + " x " + expected.length);
+        }
+        for (int i = 0; i < N; i++) {
+            if (actual.isNull(i) != expected.isNull(i) || !Objects.equals(value(actual, i), value(expected, i))) {
+                org.assertj.core.api.Assertions.fail(what + " row " + i + ": " + value(actual, i) + " vs " + value(expected, i));
+            }
+        }
+    }
+
+    /** A row's value; dates as their day numbers (a date plus a large number passes LocalDate's range). */
+    private static Object value(Col c, int row) {
+        return c.type.isTemporal() && !c.isNull(row) ? c.longs[row] : c.get(row);
+    }
+
+    @Test
+    void commonShapesBindToPhysicalNodes() {
+        Expr filter = new Binary(BinaryOp.AND, new Binary(BinaryOp.AND,
+                new Binary(BinaryOp.LT, new Column("i"), Literal.of(900)),
+                new Binary(BinaryOp.GT, new Column("d"), Literal.of(0.1))),
+                new Like(new Column("s"), "%5%", false, false));
+        PhysicalExpr bound = ExprBinder.bind(filter, SCHEMA);
+        assertThat(bound.toString()).isEqualTo("(((i#0 < 900) AND (d#2 > 0.1)) AND s#5 LIKE \\Q5\\E)".replace("\\Q5\\E",
+                ".*\\Q5\\E.*"));
+        assertThat(ExprBinder.bind(new Binary(BinaryOp.EQ, Literal.of("MAIL"), new Column("s")), SCHEMA))
+                .isInstanceOf(StringCompareExpr.class);
+        assertThat(ExprBinder.bind(new Alias(new Binary(BinaryOp.ADD, new Binary(BinaryOp.MULTIPLY, new Column("d"),
+                Literal.of(1.5)), Literal.of(1.0)), "e3"), SCHEMA).toString()).isEqualTo("((d#2 * 1.5) + 1.0)");
+        assertThat(ExprBinder.bind(new Substring(new Column("s"), 5, 3L), SCHEMA)).isInstanceOf(SubstringExpr.class);
+        assertThat(ExprBinder.bind(new ScalarFunction(ScalarFunction.Function.UPPER, List.of(new Column("s"))), SCHEMA))
+                .isInstanceOf(ChildValuesExpr.class);
+        assertThat(ExprBinder.bind(new Extract(Extract.Field.YEAR, new Column("t")), SCHEMA).toString())
+                .isEqualTo("Extract[t#7]");
+        assertThat(ExprBinder.bind(new Case(List.of(new Column("b")), List.of(new Column("i")), Literal.of(0)), SCHEMA))
+                .isInstanceOf(CaseExpr.class);
+        assertThat(ExprBinder.bind(new Column("nope"), SCHEMA)).isInstanceOf(LogicalExprAdapter.class);
+    }
+
+    @Test
+    void aBatchWithAnotherSchemaIsBoundToItsOwnColumns() {
+        Schema swapped = Schema.of(new Field("b", DataType.INT64), new Field("a", DataType.INT64));
+        BoundExprs bound = new BoundExprs(List.of(new Binary(BinaryOp.SUBTRACT, new Column("a"), new Column("b"))),
+                Schema.of(new Field("a", DataType.INT64), new Field("b", DataType.INT64)));
+        try (Batch batch = Batch.of(swapped, new Col[] {Col.ofLongs(DataType.INT64, new long[] {1}, null),
+                Col.ofLongs(DataType.INT64, new long[] {10}, null)}, 1, allocator)) {
+            assertThat(bound.evaluate(0, batch).get(0)).isEqualTo(9L);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.sluice.operators.hash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.common.types.DataType;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.Utf8Bytes;
+import org.junit.jupiter.api.Test;
+
+/** All NULLs of a key column form one group, whatever value lies under their slots. */
+class GroupTableTest {
+    @Test
+    void nullKeysWithDifferentValuesUnderTheSlotFormOneGroup() {
+        boolean[] nulls = {true, false, true, true, false};
+        Col ints = Col.ofLongs(DataType.INT64, new long[] {7, 1, 8, 9, 1}, nulls);
+        Col doubles = Col.ofDoubles(new double[] {0.5, 2.0, -3.0, 1e9, 2.0}, nulls);
+        Col decimals = Col.ofLongs(DataType.decimal(10, 2), new long[] {123, 5, -4, 0, 5}, nulls);
+        for (Col key : new Col[] {ints, doubles, decimals}) {
+            GroupTable table = new GroupTable(new DataType[] {key.type});
+            int[] ids = table.groupIds(new Col[] {key}, 5);
+            assertThat(ids).as(key.type.toString()).containsExactly(0, 1, 0, 0, 1);
+            assertThat(table.groupCount()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void multiColumnKeysGroupNullsPerColumn() {
+        Col a = Col.ofLongs(DataType.INT64, new long[] {3, 4, 5, 1, 1}, new boolean[] {true, true, true, false, false});
+        Col b = Col.ofStrings(new String[] {"x", null, "x", null, "y"}, new boolean[] {false, true, false, true, false});
+        GroupTable table = new GroupTable(new DataType[] {a.type, b.type});
+        int[] ids = table.groupIds(new Col[] {a, b}, 5);
+        // (NULL, x), (NULL, NULL), (NULL, x), (1, NULL), (1, y)
+        assertThat(ids).containsExactly(0, 1, 0, 2, 3);
+    }
+
+    @Test
+    void aProbeKeyIn128BitFormFindsLongKeysAndMatchesNothingPastThem() {
+        DataType narrow = DataType.decimal(10, 2);
+        GroupTable table = new GroupTable(new DataType[] {narrow});
+        int[] ids = table.groupIds(new Col[] {Col.ofLongs(narrow, new long[] {5, -7}, null)}, 2);
+        // 5, a value past a long (2^64 + 5), -7, NULL: the wide form, as a decimal(38,2) column holds them
+        Col wide = Col.ofInt128(DataType.decimal(38, 2), new long[] {0, 1, -1, 0}, new long[] {5, 5, -7, 0},
+                new boolean[] {false, false, false, true});
+        assertThat(wide.longs).as("the wide form").isNull();
+        assertThat(table.find(new Col[] {wide}, 4, null)).containsExactly(ids[0], -1, ids[1], -1);
+    }
+
+    @Test
+    void singleLongKeysFindTheirGroupsAcrossGrowthAndANullGroup() {
+        int n = 10_000;
+        long[] values = new long[n];
+        boolean[] nulls = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            values[i] = (i % 3000) * 1_000_003L - 7;
+            nulls[i] = i % 1000 == 999;
+        }
+        GroupTable table = new GroupTable(new DataType[] {DataType.INT64});
+        int[] ids = table.groupIds(new Col[] {Col.ofLongs(DataType.INT64, values, nulls)}, n);
+        assertThat(table.groupCount()).isEqualTo(distinct(values, nulls));
+        java.util.Map<Long, Integer> byValue = new java.util.HashMap<>();
+        for (int i = 0; i < n; i++) {
+            Long key = nulls[i] ? null : values[i];
+            Integer seen = byValue.putIfAbsent(key, ids[i]);
+            assertThat(seen == null ? ids[i] : seen).as("row " + i).isEqualTo(ids[i]);
+        }
+        // An INT32 probe without NULLs, with misses, after the NULL group exists.
+        long[] probe = {-7, 1_000_003L - 7, 42, 2998 * 1_000_003L - 7};
+        int[] found = table.find(new Col[] {Col.ofLongs(DataType.INT32, probe, null)}, probe.length, null);
+        assertThat(found).containsExactly(byValue.get(-7L), byValue.get(1_000_003L - 7), -1,
+                byValue.get(2998 * 1_000_003L - 7));
+        int[] nullProbe = table.find(new Col[] {Col.ofLongs(DataType.INT64, new long[] {5}, new boolean[] {true})}, 1, null);
+        assertThat(nullProbe).containsExactly(byValue.get(null));
+
+        // Without a NULL group.
+        GroupTable noNulls = new GroupTable(new DataType[] {DataType.INT64});
+        noNulls.groupIds(new Col[] {Col.ofLongs(DataType.INT64, values, null)}, n);
+        int[] again = noNulls.find(new Col[] {Col.ofLongs(DataType.INT64, probe, new boolean[] {false, true, false, false})},
+                probe.length, null);
+        assertThat(again[0]).isNotNegative();
+        assertThat(again[1]).isEqualTo(-1);
+        assertThat(again[2]).isEqualTo(-1);
+        assertThat(again[3]).isNotNegative();
+    }
+
+    private static int distinct(long[] values, boolean[] nulls) {
+        java.util.Set<Long> keys = new java.util.HashSet<>();
+        for (int i = 0; i < values.length; i++) {
+            keys.add(nulls[i] ? null : values[i]);
+        }
+        return keys.size();
+    }
+
+    /** String keys as UTF-8 bytes (from Arrow) and as decoded strings meet in the same groups; NULLs in one. */
+    @Test
+    void stringKeysAsBytesAndAsStringsShareGroups() {
+        String[] values = {"Grüße", null, "日本", "a", "Grüße", null, "", "𝄞", "a", ""};
+        boolean[] nulls = new boolean[values.length];
+        for (int i = 0; i < values.length; i++) {
+            nulls[i] = values[i] == null;
+        }
+        Col strings = Col.ofStrings(values, nulls);
+        GroupTable table = new GroupTable(new DataType[] {DataType.UTF8});
+        int[] fromStrings = table.groupIds(new Col[] {strings}, values.length);
+        assertThat(fromStrings).containsExactly(0, 1, 2, 3, 0, 1, 4, 5, 3, 4);
+        try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.FieldVector vector = strings.write("s", allocator)) {
+            Utf8Bytes bytes = Utf8Bytes.of((org.apache.arrow.vector.VarCharVector) vector);
+            int[] fromBytes = table.groupIds(new Col[1], new Utf8Bytes[] {bytes}, values.length, null);
+            assertThat(fromBytes).containsExactly(fromStrings);
+            // a fresh table fed bytes first decodes each new key once, for the output
+            GroupTable bytesFirst = new GroupTable(new DataType[] {DataType.UTF8});
+            assertThat(bytesFirst.groupIds(new Col[1], new Utf8Bytes[] {bytes}, values.length, null))
+                    .containsExactly(fromStrings);
+            assertThat(bytesFirst.groupIds(new Col[] {strings}, values.length)).containsExactly(fromStrings);
+            Col keys = bytesFirst.keyColumns(0, bytesFirst.groupCount())[0];
+            assertThat(keys.get(0)).isEqualTo("Grüße");
+            assertThat(keys.get(1)).isNull();
+            assertThat(keys.get(5)).isEqualTo("𝄞");
+        }
+    }
+
+    /**
+     * Keys equal in their first 8 bytes, the empty string next to NULL, multi-byte UTF-8: distinct
+     * groups, found again across the table's growth, and written to Arrow as the same bytes.
+     */
+    @Test
+    void stringKeysSharingAPrefixStayApartAndWriteBackAsBytes() {
+        int n = 5_000;
+        String[] values = new String[n];
+        boolean[] nulls = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            nulls[i] = i % 97 == 0;
+            values[i] = nulls[i] ? null : switch (i % 5) {
+                case 0 -> "";
+                case 1 -> "prefix01-" + (i % 700);
+                case 2 -> "prefix01";
+                case 3 -> "ключ-" + (i % 300);
+                default -> "prefix01" + "\0".repeat(i % 3);
+            };
+        }
+        Col strings = Col.ofStrings(values, nulls);
+        try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.FieldVector vector = strings.write("s", allocator)) {
+            Utf8Bytes bytes = Utf8Bytes.of((org.apache.arrow.vector.VarCharVector) vector);
+            GroupTable table = new GroupTable(new DataType[] {DataType.UTF8});
+            int[] ids = table.groupIds(new Col[1], new Utf8Bytes[] {bytes}, n, null);
+            java.util.Map<String, Integer> byValue = new java.util.HashMap<>();
+            for (int i = 0; i < n; i++) {
+                Integer seen = byValue.putIfAbsent(values[i], ids[i]);
+                assertThat(seen == null ? ids[i] : seen).as("row " + i).isEqualTo(ids[i]);
+            }
+            assertThat(table.groupCount()).isEqualTo(byValue.size());
+            // the same keys as strings find the same groups
+            assertThat(table.groupIds(new Col[] {strings}, n)).containsExactly(ids);
+            int groups = table.groupCount();
+            try (org.apache.arrow.vector.FieldVector keys = table.keyVector(0, 1, groups - 1, "s", allocator)) {
+                Col read = Col.read(keys, DataType.UTF8);
+                Col heap = table.keyColumns(1, groups - 1)[0];
+                assertThat(read.length).isEqualTo(groups - 1);
+                for (int g = 0; g < groups - 1; g++) {
+                    assertThat(read.get(g)).as("group " + (g + 1)).isEqualTo(heap.get(g));
+                    assertThat(byValue.get((String) read.get(g))).isEqualTo(g + 1);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.sluice.physical.rules;
+
+import io.sluice.logical.expr.Expr;
+import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.ExecutionPlans;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Moves projections down: top-down, an operator that offers a projection
+ * ({@code projectionForPushdown}) is replaced by its child's {@code trySwappingWithProjection}
+ * answer when the child has one (a scan reads fewer columns, an exchange moves fewer bytes).
+ */
+public final class ProjectionPushdown implements PhysicalRule {
+    @Override
+    public String name() {
+        return "ProjectionPushdown";
+    }
+
+    @Override
+    public ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config) {
+        List<Expr> projection = plan.projectionForPushdown();
+        if (!projection.isEmpty() && plan.children().size() == 1) {
+            Optional<ExecutionPlan> swapped = plan.children().get(0).trySwappingWithProjection(projection);
+            if (swapped.isPresent()) {
+                // the swapped plan outputs what the projection did: it keeps the projection's estimate
+                return apply(ExecutionPlans.withEstimateOf(plan, swapped.get()), config);
+            }
+        }
+        return ExecutionPlans.mapChildren(plan, child -> apply(child, config));
+    }
+}

@@ -1,0 +1,225 @@
+package io.sluice.shuffle.stage;
+
+import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.ExecutionPlans;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.basic.RepartitionExec;
+import io.sluice.operators.filter.RuntimeFilterExec;
+import io.sluice.operators.filter.RuntimeFilterSourceExec;
+import io.sluice.operators.sort.OrderedGatherExec;
+import io.sluice.shuffle.ShuffleReaderExec;
+import io.sluice.shuffle.ShuffleWriterExec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Cuts a physical plan at every repartition: the subtree below becomes a stage ending in a shuffle
+ * write, and a shuffle read takes the repartition's place above. The root becomes the result stage,
+ * whose tasks each write their whole output to one block that the coordinator collects in
+ * partition order. An ordered gather is a boundary too (its input written one block per map task,
+ * read back in map order), except at the root, where the coordinator's in-order collection is the
+ * gather. Stages come out in dependency order, the result stage last. A shuffle read carries the
+ * estimated rows of the exchange it replaces, a shuffle write those of its input.
+ */
+public final class StageCutter {
+    private StageCutter() {
+    }
+
+    public static List<Stage> cut(ExecutionPlan plan, String jobId) {
+        List<Stage> stages = new ArrayList<>();
+        ExecutionPlan root = rewrite(withoutRootGather(plan), jobId, stages);
+        newStage(stages, jobId, root, new Partitioning.Single()); // the result stage: always its own, and last
+        return withRuntimeFilterDependencies(stages);
+    }
+
+    /**
+     * The stages with each runtime filter's probe stage made to wait for its build stage (the stage
+     * holding the filter's {@link RuntimeFilterSourceExec}), whose tasks compute the filter. A filter
+     * whose source shares the probe's stage, or whose source stage would itself wait for the probe
+     * stage (no exchange between the join and one of its inputs), cannot be known in time: both of
+     * its operators are removed, and the join runs unfiltered.
+     */
+    static List<Stage> withRuntimeFilterDependencies(List<Stage> stages) {
+        Map<String, Integer> sources = new HashMap<>();
+        Set<String> unusable = new HashSet<>();
+        for (Stage stage : stages) {
+            for (String id : filterIds(stage.plan(), RuntimeFilterSourceExec.class)) {
+                if (sources.putIfAbsent(id, stage.id()) != null) {
+                    unusable.add(id); // one source per filter, or its partials could not be told apart
+                }
+            }
+        }
+        List<List<Integer>> parents = new ArrayList<>();
+        stages.forEach(s -> parents.add(new ArrayList<>(s.parents())));
+        Set<String> consumed = new HashSet<>();
+        for (Stage stage : stages) {
+            for (String id : filterIds(stage.plan(), RuntimeFilterExec.class)) {
+                consumed.add(id);
+                Integer source = sources.get(id);
+                if (unusable.contains(id) || source == null || dependsOn(parents, source, stage.id())) {
+                    unusable.add(id);
+                } else if (!parents.get(stage.id()).contains(source)) {
+                    parents.get(stage.id()).add(source);
+                }
+            }
+        }
+        sources.keySet().stream().filter(id -> !consumed.contains(id)).forEach(unusable::add);
+        List<Stage> out = new ArrayList<>(stages.size());
+        for (Stage stage : stages) {
+            ShuffleWriterExec writer = stage.plan();
+            ExecutionPlan input = unusable.isEmpty() ? writer.input() : withoutFilters(writer.input(), unusable);
+            out.add(new Stage(stage.id(), stage.shuffleId(),
+                    input == writer.input() ? writer : new ShuffleWriterExec(input, writer.outputPartitioning(), writer.shuffleId())
+                            .withEstimatedRows(writer.estimatedRows()),
+                    parents.get(stage.id())));
+        }
+        return out;
+    }
+
+    /** Whether stage {@code from} is {@code to} or waits for it, directly or through other stages. */
+    private static boolean dependsOn(List<List<Integer>> parents, int from, int to) {
+        if (from == to) {
+            return true;
+        }
+        for (int parent : parents.get(from)) {
+            if (dependsOn(parents, parent, to)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The ids of the runtime filters whose operators of this class are in the plan. */
+    private static Set<String> filterIds(ExecutionPlan plan, Class<? extends ExecutionPlan> type) {
+        Set<String> ids = new HashSet<>();
+        ExecutionPlans.transformUp(plan, node -> {
+            if (node instanceof RuntimeFilterExec f && type == RuntimeFilterExec.class) {
+                ids.add(f.filterId());
+            } else if (node instanceof RuntimeFilterSourceExec f && type == RuntimeFilterSourceExec.class) {
+                ids.add(f.filterId());
+            }
+            return node;
+        });
+        return ids;
+    }
+
+    /** The plan without the operators of the runtime filters {@code ids}. */
+    private static ExecutionPlan withoutFilters(ExecutionPlan plan, Set<String> ids) {
+        return ExecutionPlans.transformUp(plan, node -> {
+            if (node instanceof RuntimeFilterExec f && ids.contains(f.filterId())) {
+                return f.input();
+            }
+            if (node instanceof RuntimeFilterSourceExec f && ids.contains(f.filterId())) {
+                return f.input();
+            }
+            return node;
+        });
+    }
+
+    private static ExecutionPlan rewrite(ExecutionPlan plan, String jobId, List<Stage> stages) {
+        List<ExecutionPlan> children = new ArrayList<>();
+        for (ExecutionPlan child : plan.children()) {
+            children.add(rewrite(child, jobId, stages));
+        }
+        ExecutionPlan node = children.isEmpty() ? plan : plan.withNewChildren(children);
+        if (node instanceof RepartitionExec repartition) {
+            Stage stage = addStage(stages, jobId, repartition.input(), repartition.partitioning());
+            return new ShuffleReaderExec(repartition.schema(), stage.shuffleId(), repartition.partitioning(), List.of())
+                    .withEstimatedRows(repartition.estimatedRows());
+        }
+        if (node instanceof OrderedGatherExec gather) {
+            // one block per map task, read back in map order: the partitions concatenated in order
+            Partitioning single = new Partitioning.Single();
+            Stage stage = addStage(stages, jobId, gather.input(), single);
+            return new ShuffleReaderExec(gather.schema(), stage.shuffleId(), List.of(), gather.properties())
+                    .withEstimatedRows(gather.estimatedRows());
+        }
+        return node;
+    }
+
+    /**
+     * The plan without an ordered gather at its root, where it costs nothing: the result stage's
+     * tasks each write one block and the coordinator reads them in partition order, which is the
+     * ordered concatenation itself. Projections and filters above the gather (a projection
+     * dropping a hidden sort key) work row by row, so they move below it: the result stage then
+     * runs them per partition, keeping the order.
+     */
+    static ExecutionPlan withoutRootGather(ExecutionPlan plan) {
+        if (plan instanceof OrderedGatherExec gather) {
+            return gather.input();
+        }
+        boolean rowByRow = plan.children().size() == 1
+                && (!plan.projectionForPushdown().isEmpty() || !plan.gatherFiltersForPushdown().isEmpty());
+        if (!rowByRow) {
+            return plan;
+        }
+        ExecutionPlan child = plan.children().get(0);
+        ExecutionPlan below = withoutRootGather(child);
+        return below == child ? plan : plan.withNewChildren(List.of(below));
+    }
+
+    /**
+     * The stage writing {@code input} under {@code partitioning}: an earlier stage that writes the
+     * same (equal plans, their reads already rewritten to the same shuffles, and the same
+     * partitioning), else a new one. So a repeated subtree (a CTE read twice, a subquery repeating
+     * a join) is computed once and its shuffle read by every consumer, as Spark reuses an
+     * exchange. Plans compare by value (operators are records); one holding a per-instance part
+     * (a runtime filter's id, an unresolved split-point set) equals no other and is not shared.
+     * Safe because every expression is deterministic.
+     */
+    private static Stage addStage(List<Stage> stages, String jobId, ExecutionPlan input, Partitioning partitioning) {
+        for (Stage stage : stages) {
+            if (stage.plan().outputPartitioning().equals(partitioning) && stage.plan().input().equals(input)) {
+                return stage;
+            }
+        }
+        return newStage(stages, jobId, input, partitioning);
+    }
+
+    private static Stage newStage(List<Stage> stages, String jobId, ExecutionPlan input, Partitioning partitioning) {
+        int id = stages.size();
+        String shuffleId = jobId + "-s" + id;
+        List<String> readShuffles = new ArrayList<>();
+        collectReads(input, readShuffles);
+        List<Integer> parents = new ArrayList<>();
+        for (Stage s : stages) {
+            if (readShuffles.contains(s.shuffleId())) {
+                parents.add(s.id());
+            }
+        }
+        Stage stage = new Stage(id, shuffleId,
+                new ShuffleWriterExec(input, partitioning, shuffleId).withEstimatedRows(input.estimatedRows()),
+                parents);
+        stages.add(stage);
+        return stage;
+    }
+
+    private static void collectReads(ExecutionPlan plan, List<String> out) {
+        if (plan instanceof ShuffleReaderExec reader) {
+            out.add(reader.shuffleId());
+        }
+        for (ExecutionPlan child : plan.children()) {
+            collectReads(child, out);
+        }
+    }
+
+    /** The stages as text, for EXPLAIN. */
+    public static String explain(List<Stage> stages) {
+        StringBuilder out = new StringBuilder();
+        for (Stage s : stages) {
+            out.append("Stage ").append(s.id()).append(" (").append(s.taskCount()).append(" tasks")
+                    .append(s.parents().isEmpty() ? "" : ", after stages " + s.parents().stream().map(String::valueOf)
+                            .collect(Collectors.joining(", ")))
+                    .append(s.id() == stages.size() - 1 ? ", result" : "").append(")\n");
+            for (String line : s.plan().explain().split("\n")) {
+                out.append("  ").append(line).append('\n');
+            }
+        }
+        return out.toString();
+    }
+}
