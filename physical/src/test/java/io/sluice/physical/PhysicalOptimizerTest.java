@@ -85,9 +85,9 @@ class PhysicalOptimizerTest {
 
     @Test
     void noRuleBranchesOnAnOperatorClass() throws IOException {
-        Path rules = Path.of("src/main/java/io/sluice/optimizer/physical");
+        Path rules = Path.of("src/main/java/io/sluice/physical");
         Pattern classTest = Pattern.compile("instanceof\\s+\\w*Exec\\b|getClass\\(\\)|\\.class\\s*==|isInstance\\(");
-        try (Stream<Path> files = Files.list(rules)) {
+        try (Stream<Path> files = Files.walk(rules)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
                 if (file.getFileName().toString().equals("PhysicalPlanner.java")) {
                     continue; // maps logical nodes to operators; it is not a rule
