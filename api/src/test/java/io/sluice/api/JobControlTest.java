@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.coordinator.RunningQueries;
 import io.sluice.worker.Worker;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -13,10 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,7 +30,6 @@ import org.junit.jupiter.api.io.TempDir;
 class JobControlTest {
     /** About a minute of work: 3.6 billion pairs. */
     private static final String LONG_QUERY = "SELECT count(*) AS pairs FROM t a, t b WHERE a.k <> b.k";
-    private static final Pattern ID = Pattern.compile("\"id\":\"(q\\d+)\"");
 
     @TempDir
     static Path data;
@@ -118,9 +117,9 @@ class JobControlTest {
     private static String awaitListedQuery() throws Exception {
         long deadline = System.currentTimeMillis() + 10_000;
         while (System.currentTimeMillis() < deadline) {
-            Matcher m = ID.matcher(get("/v1/jobs").body());
-            if (m.find() && activeTasks() > 0) {
-                return m.group(1);
+            List<RunningQueries.Info> listed = RunningQueries.fromJson(get("/v1/jobs").body());
+            if (!listed.isEmpty() && activeTasks() > 0) {
+                return listed.get(0).id();
             }
             Thread.sleep(50);
         }

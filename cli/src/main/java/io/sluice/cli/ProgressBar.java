@@ -2,13 +2,12 @@ package io.sluice.cli;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.coordinator.RunningQueries;
+import io.sluice.coordinator.scheduler.DagScheduler.StageProgress;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A console progress bar for one query, as Spark's: while the query runs, the running queries are
@@ -18,11 +17,6 @@ import java.util.regex.Pattern;
  */
 final class ProgressBar implements AutoCloseable {
     private static final int WIDTH = 80;
-    private static final Pattern STAGE = Pattern.compile("\\{\"stage\":(\\d+),\"done\":(\\d+),\"total\":(\\d+)}");
-
-    /** One unfinished stage. */
-    record Stage(int id, int done, int total) {
-    }
 
     private final Supplier<String> runningQueries;
     private final String tag;
@@ -70,35 +64,24 @@ final class ProgressBar implements AutoCloseable {
         shown = line;
     }
 
-    /** The unfinished stages of the query tagged {@code tag} in a {@code GET /v1/jobs} answer. */
-    static List<Stage> stagesOf(String json, String tag) {
-        String marker = "\"tag\":\"" + tag + "\"";
-        int at = json.indexOf(marker);
-        List<Stage> stages = new ArrayList<>();
-        if (at < 0) {
-            return stages;
-        }
-        int from = json.indexOf("\"stages\":[", at);
-        int to = from < 0 ? -1 : json.indexOf(']', from);
-        if (to < 0) {
-            return stages;
-        }
-        Matcher m = STAGE.matcher(json.substring(from, to));
-        while (m.find()) {
-            stages.add(new Stage(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))));
-        }
-        return stages;
+    /** The unfinished stages of the (first) query tagged {@code tag} in a {@code GET /v1/jobs} answer. */
+    static List<StageProgress> stagesOf(String json, String tag) {
+        return RunningQueries.fromJson(json).stream()
+                .filter(query -> query.tag().equals(tag))
+                .findFirst()
+                .map(RunningQueries.Info::stages)
+                .orElse(List.of());
     }
 
     /** One line of at most {@value #WIDTH} characters (empty when no stage runs): a bar per stage. */
-    static String render(List<Stage> stages) {
+    static String render(List<StageProgress> stages) {
         if (stages.isEmpty()) {
             return "";
         }
         StringBuilder line = new StringBuilder();
         int each = WIDTH / stages.size();
-        for (Stage s : stages) {
-            String head = "[Stage " + s.id() + ":";
+        for (StageProgress s : stages) {
+            String head = "[Stage " + s.stage() + ":";
             String tail = "(" + s.done() + "/" + s.total() + ")]";
             int bar = each - head.length() - tail.length();
             line.append(head);

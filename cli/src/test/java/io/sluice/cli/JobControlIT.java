@@ -3,11 +3,11 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.api.DuckDbOracle;
+import io.sluice.coordinator.RunningQueries;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -28,7 +28,6 @@ class JobControlIT {
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(60);
     /** Minutes of work: 3.6 billion pairs. */
     private static final String LONG_QUERY = "SELECT count(*) AS pairs FROM t a, t b WHERE a.k <> b.k";
-    private static final Pattern ID = Pattern.compile("\"id\":\"(q\\d+)\"");
 
     @TempDir
     static Path data;
@@ -132,9 +131,9 @@ class JobControlIT {
         long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             assertThat(client.isAlive()).as("the client ended early: " + client.stderr()).isTrue();
-            Matcher m = ID.matcher(jobs());
-            if (m.find()) {
-                return m.group(1);
+            List<RunningQueries.Info> listed = RunningQueries.fromJson(jobs());
+            if (!listed.isEmpty()) {
+                return listed.get(0).id();
             }
             Thread.sleep(200);
         }

@@ -18,8 +18,9 @@ class ProgressBarTest {
 
     @Test
     void findsItsQueryByTagAndDrawsABarPerStage() {
-        List<ProgressBar.Stage> stages = ProgressBar.stagesOf(JOBS, "mine");
-        assertThat(stages).containsExactly(new ProgressBar.Stage(1, 16, 64), new ProgressBar.Stage(2, 0, 8));
+        List<DagScheduler.StageProgress> stages = ProgressBar.stagesOf(JOBS, "mine");
+        assertThat(stages).containsExactly(new DagScheduler.StageProgress(1, 16, 64),
+                new DagScheduler.StageProgress(2, 0, 8));
         assertThat(ProgressBar.stagesOf(JOBS, "gone")).isEmpty();
         String line = ProgressBar.render(stages);
         // 40 columns a stage: a 23-column bar, a quarter of it filled

@@ -2,6 +2,8 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 
 /**
@@ -10,8 +12,10 @@ import java.util.List;
  * attempts running on them, tasks waiting for a slot, and the workers excluded for failing (by
  * id; see {@link ExcludeList}).
  */
-public record ClusterLoad(int workers, int slots, int freeSlots, int runningTasks, int queuedTasks,
-        List<String> excludedWorkers) {
+@JsonPropertyOrder({"status", "workers", "slots", "free_slots", "running_tasks", "queued_tasks", "excluded_workers"})
+public record ClusterLoad(int workers, int slots, @JsonProperty("free_slots") int freeSlots,
+        @JsonProperty("running_tasks") int runningTasks, @JsonProperty("queued_tasks") int queuedTasks,
+        @JsonProperty("excluded_workers") List<String> excludedWorkers) {
     public ClusterLoad {
         if (workers < 0 || slots < 0 || freeSlots < 0 || freeSlots > slots || runningTasks < 0 || queuedTasks < 0) {
             throw new IllegalArgumentException("bad count in " + workers + ", " + slots + ", " + freeSlots + ", "
@@ -20,15 +24,14 @@ public record ClusterLoad(int workers, int slots, int freeSlots, int runningTask
         excludedWorkers = List.copyOf(requireNonNull(excludedWorkers, "excludedWorkers is null"));
     }
 
-    /** One line of JSON, as {@code GET /v1/health} answers: status "ok", or "no workers" when none has joined. */
+    /** "ok", or "no workers" when none has joined. */
+    @JsonProperty("status")
+    public String status() {
+        return workers == 0 ? "no workers" : "ok";
+    }
+
+    /** One line of JSON, as {@code GET /v1/health} answers: the status first, then the counts. */
     public String toJson() {
-        StringBuilder excluded = new StringBuilder("[");
-        for (String id : excludedWorkers) {
-            excluded.append(excluded.length() > 1 ? "," : "").append('"').append(Json.escape(id)).append('"');
-        }
-        excluded.append(']');
-        return "{\"status\":\"" + (workers == 0 ? "no workers" : "ok") + "\",\"workers\":" + workers + ",\"slots\":"
-                + slots + ",\"free_slots\":" + freeSlots + ",\"running_tasks\":" + runningTasks + ",\"queued_tasks\":" + queuedTasks
-                + ",\"excluded_workers\":" + excluded + "}";
+        return Json.write(this);
     }
 }

@@ -1,30 +1,38 @@
 package io.sluice.coordinator;
 
-/** The little JSON the HTTP endpoint writes by hand (health, job lists). */
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.UncheckedIOException;
+
+/**
+ * The one Jackson mapper for the HTTP API's JSON answers (health, job lists), so that what the
+ * coordinator writes and what a client reads back share one shape: the records' annotations. A
+ * reader ignores fields it does not know, so a newer coordinator may add some.
+ */
 final class Json {
+    private static final ObjectMapper MAPPER = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
     private Json() {
     }
 
-    /** {@code s} escaped for use inside a JSON string literal. */
-    static String escape(String s) {
-        StringBuilder out = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        out.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
-            }
+    /** {@code value} as one line of JSON. */
+    static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
         }
-        return out.toString();
+    }
+
+    /** {@code json} read as a {@code type}; a document that does not fit is an {@link UncheckedIOException}. */
+    static <T> T read(String json, TypeReference<T> type) {
+        try {
+            return MAPPER.readValue(json, type);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException("not the JSON expected: " + e.getOriginalMessage(), e);
+        }
     }
 }

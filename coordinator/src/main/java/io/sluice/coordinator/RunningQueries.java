@@ -2,13 +2,16 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.sluice.coordinator.scheduler.DagScheduler;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import io.sluice.coordinator.scheduler.DagScheduler;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
 
@@ -21,21 +24,23 @@ import java.util.function.Function;
 public final class RunningQueries {
     /**
      * What a listing shows of one query: its ids, the tag its client gave it (empty if none), how
-     * long it has run, its unfinished stages' progress and its text.
+     * long it has run, its unfinished stages' progress and its text. Its JSON form is one object
+     * with these fields in this order, {@code elapsedMillis} named {@code elapsed_ms}.
      */
-    public record Info(String id, String job, String tag, long elapsedMillis, List<DagScheduler.StageProgress> stages,
-            String query) {
-        /** One JSON object, fields in this order. */
+    @JsonPropertyOrder({"id", "job", "tag", "elapsed_ms", "stages", "query"})
+    public record Info(String id, String job, String tag, @JsonProperty("elapsed_ms") long elapsedMillis,
+            List<DagScheduler.StageProgress> stages, String query) {
+        public Info {
+            requireNonNull(id, "id is null");
+            job = job == null ? "" : job;
+            tag = tag == null ? "" : tag;
+            stages = List.copyOf(requireNonNull(stages, "stages is null"));
+            requireNonNull(query, "query is null");
+        }
+
+        /** One JSON object. */
         public String toJson() {
-            StringBuilder progress = new StringBuilder("[");
-            for (DagScheduler.StageProgress p : stages) {
-                progress.append(progress.length() > 1 ? "," : "").append("{\"stage\":").append(p.stage())
-                        .append(",\"done\":").append(p.done()).append(",\"total\":").append(p.total()).append('}');
-            }
-            progress.append(']');
-            return "{\"id\":\"" + Json.escape(id) + "\",\"job\":\"" + Json.escape(job == null ? "" : job)
-                    + "\",\"tag\":\"" + Json.escape(tag == null ? "" : tag) + "\",\"elapsed_ms\":" + elapsedMillis
-                    + ",\"stages\":" + progress + ",\"query\":\"" + Json.escape(query) + "\"}";
+            return Json.write(this);
         }
     }
 
@@ -127,12 +132,19 @@ public final class RunningQueries {
 
     /** The running queries as a JSON array, oldest first, as {@code GET /v1/jobs} answers. */
     public String toJson() {
-        StringBuilder out = new StringBuilder("[");
-        for (Info info : list()) {
-            out.append(out.length() > 1 ? "," : "").append(info.toJson());
-        }
-        return out.append("]").toString();
+        return Json.write(list());
     }
+
+    /**
+     * The queries in a {@code GET /v1/jobs} answer, as a client reads them; an answer that is not
+     * such a listing is an {@link java.io.UncheckedIOException}.
+     */
+    public static List<Info> fromJson(String json) {
+        return Json.read(json, LISTING);
+    }
+
+    private static final TypeReference<List<Info>> LISTING = new TypeReference<>() {
+    };
 
     /**
      * Cancels the query with this id (or whose current job has this id); false when none is running.

@@ -1,103 +1,50 @@
 package io.sluice.cluster.auth;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.security.Signature;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.time.Instant;
+import java.util.Date;
+import org.bouncycastle.asn1.DERUTF8String;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.X500NameBuilder;
+import org.bouncycastle.asn1.x500.style.BCStyle;
+import org.bouncycastle.cert.X509CertificateHolder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.ContentSigner;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * A minimal self-signed X.509 v3 certificate for an EC key (ECDSA with SHA-256), written in DER by
- * hand so that no certificate tooling is needed at run time. It carries only what TLS needs: a
- * subject common name, a validity period and the public key.
+ * A self-signed X.509 v3 certificate for an EC key (ECDSA with SHA-256), made with BouncyCastle's
+ * certificate builder rather than DER written by hand. It carries only what TLS needs: a subject
+ * common name, a validity period and the public key. Signing and parsing use the JDK's providers;
+ * the BouncyCastle provider is not registered.
  */
 final class SelfSignedCertificate {
-    private static final byte[] ECDSA_WITH_SHA256 = oid(1, 2, 840, 10045, 4, 3, 2);
-    private static final byte[] COMMON_NAME = oid(2, 5, 4, 3);
+    private static final String SIGNATURE_ALGORITHM = "SHA256withECDSA";
+    private static final Date NOT_BEFORE = Date.from(Instant.parse("2020-01-01T00:00:00Z"));
+    private static final Date NOT_AFTER = Date.from(Instant.parse("2100-01-01T00:00:00Z"));
 
     private SelfSignedCertificate() {
     }
 
     /** A certificate for {@code keys} naming {@code commonName} as subject and issuer. */
     static X509Certificate create(KeyPair keys, String commonName, long serial) throws GeneralSecurityException {
-        byte[] algorithm = sequence(ECDSA_WITH_SHA256);
-        byte[] name = sequence(set(sequence(COMMON_NAME, tlv(0x0c, commonName.getBytes(StandardCharsets.UTF_8)))));
-        byte[] validity = sequence(tlv(0x17, "200101000000Z".getBytes(StandardCharsets.US_ASCII)),
-                tlv(0x18, "21000101000000Z".getBytes(StandardCharsets.US_ASCII)));
-        byte[] tbs = sequence(
-                tlv(0xa0, integer(BigInteger.TWO)), // version 3
-                integer(BigInteger.valueOf(serial)),
-                algorithm, name, validity, name,
-                keys.getPublic().getEncoded()); // already a DER SubjectPublicKeyInfo
-        Signature signer = Signature.getInstance("SHA256withECDSA");
-        signer.initSign(keys.getPrivate());
-        signer.update(tbs);
-        byte[] signature = signer.sign();
-        byte[] bitString = new byte[signature.length + 1]; // no unused bits
-        System.arraycopy(signature, 0, bitString, 1, signature.length);
-        byte[] der = sequence(tbs, algorithm, tlv(0x03, bitString));
-        return (X509Certificate) CertificateFactory.getInstance("X.509")
-                .generateCertificate(new ByteArrayInputStream(der));
-    }
-
-    private static byte[] integer(BigInteger value) {
-        return tlv(0x02, value.toByteArray());
-    }
-
-    private static byte[] sequence(byte[]... parts) {
-        return tlv(0x30, concat(parts));
-    }
-
-    private static byte[] set(byte[]... parts) {
-        return tlv(0x31, concat(parts));
-    }
-
-    private static byte[] oid(int... arcs) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(40 * arcs[0] + arcs[1]);
-        for (int i = 2; i < arcs.length; i++) {
-            int arc = arcs[i];
-            int shift = 28;
-            while (shift > 0 && (arc >>> shift) == 0) {
-                shift -= 7;
-            }
-            for (; shift > 0; shift -= 7) {
-                out.write(0x80 | ((arc >>> shift) & 0x7f));
-            }
-            out.write(arc & 0x7f);
+        // The value is given encoded: BCStyle refuses a name over RFC 5280's 64 characters, and a
+        // node's name ("sluice-" and 64 hex digits) is 71; peers of every version expect exactly it.
+        X500Name name = new X500NameBuilder(BCStyle.INSTANCE)
+                .addRDN(BCStyle.CN, new DERUTF8String(commonName))
+                .build();
+        try {
+            ContentSigner signer = new JcaContentSignerBuilder(SIGNATURE_ALGORITHM).build(keys.getPrivate());
+            X509CertificateHolder certificate = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(serial),
+                    NOT_BEFORE, NOT_AFTER, name, keys.getPublic()).build(signer);
+            return new JcaX509CertificateConverter().getCertificate(certificate);
+        } catch (OperatorCreationException e) {
+            throw new GeneralSecurityException("cannot sign a certificate with " + SIGNATURE_ALGORITHM, e);
         }
-        return tlv(0x06, out.toByteArray());
-    }
-
-    private static byte[] tlv(int tag, byte[] value) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(value.length + 6);
-        out.write(tag);
-        int length = value.length;
-        if (length < 0x80) {
-            out.write(length);
-        } else if (length < 0x100) {
-            out.write(0x81);
-            out.write(length);
-        } else if (length < 0x10000) {
-            out.write(0x82);
-            out.write(length >>> 8);
-            out.write(length);
-        } else {
-            throw new IllegalArgumentException("DER value too long for a certificate: " + length);
-        }
-        out.writeBytes(value);
-        return out.toByteArray();
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] p : parts) {
-            out.writeBytes(p);
-        }
-        return out.toByteArray();
     }
 }
