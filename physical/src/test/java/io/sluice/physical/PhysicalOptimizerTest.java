@@ -85,7 +85,7 @@ class PhysicalOptimizerTest {
 
     @Test
     void noRuleBranchesOnAnOperatorClass() throws IOException {
-        Path rules = Path.of("src/main/java/io/sluice/optimizer/physical");
+        Path rules = Path.of("src/main/java/io/sluice/physical/rules");
         Pattern classTest = Pattern.compile("instanceof\\s+\\w*Exec\\b|getClass\\(\\)|\\.class\\s*==|isInstance\\(");
         try (Stream<Path> files = Files.list(rules)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
