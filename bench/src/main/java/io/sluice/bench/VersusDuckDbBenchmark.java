@@ -169,9 +169,8 @@ public class VersusDuckDbBenchmark {
 
     /** The median of the last {@code n} values. */
     static double medianOfLast(List<Double> values, int n) {
-        double[] last = values.subList(Math.max(0, values.size() - n), values.size()).stream()
-                .mapToDouble(Double::doubleValue).sorted().toArray();
-        return last.length == 0 ? Double.NaN : last[last.length / 2];
+        List<Double> last = values.subList(Math.max(0, values.size() - n), values.size());
+        return last.isEmpty() ? Double.NaN : Medians.of(last);
     }
 
     @Setup(Level.Trial)
@@ -464,10 +463,8 @@ public class VersusDuckDbBenchmark {
                         cpuMs[i - WARMUPS] = cpuElapsed / 1e6;
                     }
                 }
-                Arrays.sort(ms);
-                Arrays.sort(cpuMs);
-                times.put(e.getKey(), ms[ms.length / 2]);
-                cpu.put(e.getKey(), cpuMs[cpuMs.length / 2]);
+                times.put(e.getKey(), Medians.sortInPlace(ms));
+                cpu.put(e.getKey(), Medians.sortInPlace(cpuMs));
                 try (ResultSet r = s.executeQuery("SELECT count(*) FROM (" + e.getValue() + ")")) {
                     r.next();
                     rows.put(e.getKey(), r.getLong(1));
