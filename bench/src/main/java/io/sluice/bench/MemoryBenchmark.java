@@ -163,7 +163,7 @@ public final class MemoryBenchmark {
                     times.add((System.nanoTime() - start) / 1e6);
                 }
             }
-            out.ms = RangeSortBenchmark.median(times);
+            out.ms = Medians.of(times);
         } catch (java.sql.SQLException e) {
             out.error = e.getMessage();
         }
@@ -194,7 +194,7 @@ public final class MemoryBenchmark {
                     }
                 }
             }
-            out.ms = RangeSortBenchmark.median(times);
+            out.ms = Medians.of(times);
             out.spilled = spilled / runs;
             out.taskPeak = peak;
             out.agrees = agrees(session, set, job, duckdb);

@@ -91,11 +91,11 @@ public final class RangeSortBenchmark {
             if (verify) {
                 verify(session, sql, data);
             }
-            double a = median(ranged);
-            double b = median(gathered);
+            double a = Medians.of(ranged);
+            double b = Medians.of(gathered);
             System.out.printf(Locale.ROOT, "%d rows, 2 workers, 8 partitions: range-partitioned median %.0f ms, "
                     + "gather-and-sort median %.0f ms, speed-up %.2fx (median process cpu: %.1f s vs %.1f s)%n", rows, a, b,
-                    b / a, median(rangedCpu), median(gatheredCpu));
+                    b / a, Medians.of(rangedCpu), Medians.of(gatheredCpu));
         }
     }
 
@@ -229,12 +229,6 @@ public final class RangeSortBenchmark {
         }
         System.out.printf(Locale.ROOT, "verified: %d rows globally ordered by (k, x); count, sum(v) and sum(rn * k) equal "
                 + "DuckDB's (%.0f s)%n", rows, (System.nanoTime() - start) / 1e9);
-    }
-
-    static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        return sorted.get(sorted.size() / 2);
     }
 
     /** The sort's data: a BIGINT key with many duplicates, a DOUBLE second key and a BIGINT payload (see the class comment). */

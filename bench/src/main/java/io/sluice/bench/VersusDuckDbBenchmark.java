@@ -18,8 +18,6 @@ import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.expr.Substring;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.operators.ExecutionPlan;
-import io.sluice.operators.Partitioning;
-import io.sluice.operators.PlanProperties;
 import io.sluice.operators.TaskContext;
 import io.sluice.operators.aggregate.HashAggregateExec;
 import io.sluice.operators.basic.ProjectionExec;
@@ -46,12 +44,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.util.TransferPair;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -169,9 +165,8 @@ public class VersusDuckDbBenchmark {
 
     /** The median of the last {@code n} values. */
     static double medianOfLast(List<Double> values, int n) {
-        double[] last = values.subList(Math.max(0, values.size() - n), values.size()).stream()
-                .mapToDouble(Double::doubleValue).sorted().toArray();
-        return last.length == 0 ? Double.NaN : last[last.length / 2];
+        List<Double> last = values.subList(Math.max(0, values.size() - n), values.size());
+        return last.isEmpty() ? Double.NaN : Medians.of(last);
     }
 
     @Setup(Level.Trial)
@@ -239,71 +234,6 @@ public class VersusDuckDbBenchmark {
             out.add(root);
         }
         return out;
-    }
-
-    /**
-     * Hands out the prepared batches (columns {@code columns} of them) as new Arrow batches that
-     * share the prepared buffers (reference counted): the consumer owns and closes each batch, as
-     * with a scan, and no copy is timed.
-     */
-    record ArrowSource(List<VectorSchemaRoot> batches, Schema full, int[] columns) implements ExecutionPlan {
-        @Override
-        public Schema schema() {
-            List<Field> fields = new ArrayList<>();
-            for (int c : columns) {
-                fields.add(full.field(c));
-            }
-            return new Schema(fields);
-        }
-
-        @Override
-        public List<ExecutionPlan> children() {
-            return List.of();
-        }
-
-        @Override
-        public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-            return this;
-        }
-
-        @Override
-        public PlanProperties properties() {
-            return PlanProperties.of(new Partitioning.Single());
-        }
-
-        @Override
-        public String describe() {
-            return "ArrowSource " + Arrays.toString(columns);
-        }
-
-        @Override
-        public BatchStream execute(int partition, TaskContext context) {
-            Schema schema = schema();
-            return new BatchStream() {
-                private int next;
-
-                @Override
-                public Batch next() {
-                    if (next >= batches.size()) {
-                        return null;
-                    }
-                    VectorSchemaRoot source = batches.get(next++);
-                    List<FieldVector> vectors = new ArrayList<>(columns.length);
-                    for (int c : columns) {
-                        FieldVector vector = source.getVector(c);
-                        TransferPair pair = vector.getTransferPair(vector.getAllocator());
-                        pair.splitAndTransfer(0, vector.getValueCount());
-                        vectors.add((FieldVector) pair.getTo());
-                    }
-                    return new Batch(schema, new VectorSchemaRoot(schema.toArrow().getFields(), vectors,
-                            source.getRowCount()));
-                }
-
-                @Override
-                public void close() {
-                }
-            };
-        }
     }
 
     private ExecutionPlan t(String... names) {
@@ -464,10 +394,8 @@ public class VersusDuckDbBenchmark {
                         cpuMs[i - WARMUPS] = cpuElapsed / 1e6;
                     }
                 }
-                Arrays.sort(ms);
-                Arrays.sort(cpuMs);
-                times.put(e.getKey(), ms[ms.length / 2]);
-                cpu.put(e.getKey(), cpuMs[cpuMs.length / 2]);
+                times.put(e.getKey(), Medians.sortInPlace(ms));
+                cpu.put(e.getKey(), Medians.sortInPlace(cpuMs));
                 try (ResultSet r = s.executeQuery("SELECT count(*) FROM (" + e.getValue() + ")")) {
                     r.next();
                     rows.put(e.getKey(), r.getLong(1));

@@ -24,6 +24,10 @@ import org.apache.arrow.vector.VarCharVector;
  *
  * <p>A {@code Col} lives on the heap and owns no Arrow memory; {@link #read} copies out of a vector
  * and {@link #write} copies into a new one that the caller owns.
+ *
+ * <p>Long on purpose: the gather, slice, concat, read and write loops each switch over the same
+ * backing arrays and must stay in the class that owns them, so that kernels index those arrays
+ * directly instead of through an accessor per row.
  */
 public final class Col {
     public final DataType type;

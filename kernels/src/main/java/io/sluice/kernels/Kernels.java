@@ -13,6 +13,10 @@ import java.util.function.Supplier;
 /**
  * Vectorized kernels: one type dispatch per batch, then a tight loop over primitive arrays.
  * Integer overflow is an error, as in DuckDB; division by zero yields NULL.
+ *
+ * <p>Long on purpose: each public kernel is one type switch followed by one primitive loop per
+ * type, and the loops must stay monomorphic and inlined (no per-row virtual call), so the per-type
+ * copies cannot be folded behind an interface without costing the hot path.
  */
 public final class Kernels {
     private Kernels() {

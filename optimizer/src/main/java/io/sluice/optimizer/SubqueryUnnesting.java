@@ -68,6 +68,10 @@ import java.util.Set;
  * right or full join joins the domain into both inputs. Outer references in plans nested deeper
  * that could not be unnested raise {@link Unsupported}; the caller then leaves the subquery in
  * place and it fails at execution naming it.
+ *
+ * <p>Long on purpose: it is one recursive rewrite, one case per node kind, and every case shares
+ * the same state (the outer input, its correlated columns, the names taken, the domain copies)
+ * and calls back into {@link #unnest}; split apart, each piece would need all of it.
  */
 final class SubqueryUnnesting {
     /** Thrown where a correlated shape has no rewrite here. */

@@ -10,7 +10,6 @@ import io.sluice.operators.memory.HeapSize;
 import io.sluice.operators.memory.MemoryMetricsSink;
 import io.sluice.operators.memory.MemoryReservation;
 import io.sluice.operators.memory.TaskMemoryPool;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -24,7 +23,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
@@ -64,7 +62,6 @@ import org.apache.arrow.vector.ipc.message.MessageSerializer;
  * serialized across writers.
  */
 final class MapOutputWriter {
-    private static final int OUTPUT_BUFFER = 256 * 1024;
     private static final int COPY_BUFFER = 256 * 1024;
 
     private final Path dataFile;
@@ -484,49 +481,6 @@ final class MapOutputWriter {
     private void checkOpen() {
         if (finished) {
             throw new IllegalStateException("map output " + map + " in " + directory + " is already finished");
-        }
-    }
-
-    /** A buffered file output that tracks its position and a CRC32C since the last reset. */
-    private static final class CheckedOutput extends OutputStream {
-        private final OutputStream out;
-        private final CRC32C crc = new CRC32C();
-        private long position;
-
-        CheckedOutput(Path file) throws IOException {
-            this.out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING), OUTPUT_BUFFER);
-        }
-
-        long position() {
-            return position;
-        }
-
-        void resetChecksum() {
-            crc.reset();
-        }
-
-        int checksum() {
-            return (int) crc.getValue();
-        }
-
-        @Override
-        public void write(int b) throws IOException {
-            out.write(b);
-            crc.update(b);
-            position++;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-            crc.update(b, off, len);
-            position += len;
-        }
-
-        @Override
-        public void close() throws IOException {
-            out.close();
         }
     }
 }

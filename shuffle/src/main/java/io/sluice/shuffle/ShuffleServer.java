@@ -3,58 +3,44 @@ package io.sluice.shuffle;
 import static java.util.Objects.requireNonNull;
 
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
-import java.time.Duration;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Serves the map outputs under one root directory over Netty (epoll or NIO, see
- * {@link ShuffleTransport}), see
- * {@link ShuffleProtocol}. A requested segment is streamed zero-copy from the data file with a
- * {@link DefaultFileRegion} (sendfile where the OS has it), with no size limit; index reads and file
- * opens run on a separate executor, never on an event loop. A request for a block that does not
+ * {@link ShuffleTransport}), see {@link ShuffleProtocol}; this class owns the lifecycle and each
+ * connection is a {@link ShuffleConnection}. A requested segment is streamed zero-copy from the
+ * data file with a {@link io.netty.channel.DefaultFileRegion} (sendfile where the OS has it), with
+ * no size limit; index reads and file opens run on a separate executor, never on an event loop. A request for a block that does not
  * exist, for another job's block, or with an invalid shuffle id gets an error response naming the
  * block and this server's address; the connection stays usable. Bounds are in {@link Options}.
  *
@@ -64,7 +50,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class ShuffleServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ShuffleServer.class);
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final Pattern SHUFFLE_FILE = Pattern.compile("map-[0-9]+\\.(data|index)|map-[0-9]+\\..*\\.tmp");
 
     private final String bindHost;
@@ -72,15 +57,8 @@ public final class ShuffleServer implements AutoCloseable {
     private final Path rootDirectory;
     private final Options options;
     private final byte[] secret;
-    private final AtomicInteger activeConnections = new AtomicInteger();
     private final ChannelGroup connections = new DefaultChannelGroup("shuffle-connections", GlobalEventExecutor.INSTANCE);
-    private final AtomicInteger openFiles = new AtomicInteger();
-    private final LongAdder rejectedBusy = new LongAdder();
-    private final LongAdder authFailures = new LongAdder();
-    private final LongAdder blocksServed = new LongAdder();
-    private final LongAdder bytesServed = new LongAdder();
-    private final LongAdder connectionsAccepted = new LongAdder();
-    private final ConcurrentHashMap<String, LongAdder> blocksServedTo = new ConcurrentHashMap<>();
+    private final ShuffleServerCounters counters = new ShuffleServerCounters();
 
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
@@ -167,7 +145,8 @@ public final class ShuffleServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             long idleMillis = options.idleTimeout().toMillis();
                             ch.pipeline().addLast(new IdleStateHandler(true, 0, 0, idleMillis, TimeUnit.MILLISECONDS));
-                            ch.pipeline().addLast("connection", new Connection());
+                            ch.pipeline().addLast("connection", new ShuffleConnection(counters, options, secret, rootDirectory,
+                                    files, ShuffleServer.this::address));
                             connections.add(ch);
                         }
                     });
@@ -196,44 +175,44 @@ public final class ShuffleServer implements AutoCloseable {
 
     /** Blocks for which a successful response was sent. */
     public long blocksServed() {
-        return blocksServed.sum();
+        return counters.blocksServed.sum();
     }
 
     /** A snapshot of successful responses per requester id. */
     public Map<String, Long> blocksServedTo() {
         Map<String, Long> out = new TreeMap<>();
-        blocksServedTo.forEach((k, v) -> out.put(k, v.sum()));
+        counters.blocksServedTo.forEach((k, v) -> out.put(k, v.sum()));
         return out;
     }
 
     /** Block bytes sent in successful responses (payload only, without framing). */
     public long bytesServed() {
-        return bytesServed.sum();
+        return counters.bytesServed.sum();
     }
 
     /** Connections open now. */
     public int activeConnections() {
-        return activeConnections.get();
+        return counters.activeConnections.get();
     }
 
     /** Responses being sent now; each holds at most one open data file. */
     public int responsesInFlight() {
-        return openFiles.get();
+        return counters.openFiles.get();
     }
 
     /** Connections refused because {@link Options#maxConnections()} were open. */
     public long rejectedBusy() {
-        return rejectedBusy.sum();
+        return counters.rejectedBusy.sum();
     }
 
     /** Connections closed for a missing or wrong secret. */
     public long authFailures() {
-        return authFailures.sum();
+        return counters.authFailures.sum();
     }
 
     /** Connections accepted since start (clients pool connections, so this grows slowly when all is well). */
     public long connectionsAccepted() {
-        return connectionsAccepted.sum();
+        return counters.connectionsAccepted.sum();
     }
 
     /** Deletes every block of one shuffle; a shuffle without blocks here is not an error. */
@@ -330,243 +309,5 @@ public final class ShuffleServer implements AutoCloseable {
                 return FileVisitResult.CONTINUE;
             }
         });
-    }
-
-    /** A response to send: a header or error, and the segment's bytes if any. */
-    private record Response(ByteBuf header, DefaultFileRegion body) {
-        void release() {
-            header.release();
-            if (body != null) {
-                body.release();
-            }
-        }
-    }
-
-    /**
-     * One connection: handshake, then one request at a time. Runs on its event loop, except that
-     * index reads and file opens go to {@link #files}. While a response is being prepared or sent, auto-read is off
-     * and unread frames wait in {@code pending}, so a pipelining client gets nothing more out of the
-     * server than one open file and a bounded buffer.
-     */
-    private final class Connection extends ChannelInboundHandlerAdapter {
-        private ByteBuf pending;
-        private byte[] nonce;
-        private boolean authenticated;
-        private boolean busy;
-        private boolean counted;
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) {
-            connectionsAccepted.increment();
-            counted = true;
-            int active = activeConnections.incrementAndGet();
-            if (active > options.maxConnections()) {
-                rejectedBusy.increment();
-                ctx.writeAndFlush(ShuffleProtocol.error(ctx.alloc(), "shuffle server " + address() + " is busy: "
-                        + options.maxConnections() + " connections open; retry later"))
-                        .addListener(ChannelFutureListener.CLOSE);
-                return;
-            }
-            authenticated = secret == null;
-            nonce = new byte[ShuffleProtocol.NONCE_BYTES];
-            if (secret != null) {
-                RANDOM.nextBytes(nonce);
-            }
-            pending = ctx.alloc().buffer();
-            ctx.writeAndFlush(ShuffleProtocol.hello(ctx.alloc(), secret != null, nonce));
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            if (counted) {
-                counted = false;
-                activeConnections.decrementAndGet();
-            }
-            if (pending != null) {
-                pending.release();
-                pending = null;
-            }
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf in = (ByteBuf) msg;
-            try {
-                if (pending == null) {
-                    return;
-                }
-                pending.writeBytes(in);
-            } finally {
-                in.release();
-            }
-            processFrames(ctx);
-        }
-
-        private void processFrames(ChannelHandlerContext ctx) {
-            while (!busy && pending != null && pending.readableBytes() >= ShuffleProtocol.LENGTH_FIELD) {
-                int length = pending.getInt(pending.readerIndex());
-                if (length < 1 || length > ShuffleProtocol.MAX_REQUEST_FRAME) {
-                    refuse(ctx, "bad request to shuffle server " + address() + ": frame of " + length + " bytes");
-                    return;
-                }
-                if (pending.readableBytes() < ShuffleProtocol.LENGTH_FIELD + length) {
-                    break;
-                }
-                pending.skipBytes(ShuffleProtocol.LENGTH_FIELD);
-                ByteBuf frame = pending.readSlice(length);
-                handleFrame(ctx, frame);
-            }
-            if (pending != null) {
-                pending.discardReadBytes();
-            }
-            ctx.channel().config().setAutoRead(!busy);
-        }
-
-        private void handleFrame(ChannelHandlerContext ctx, ByteBuf frame) {
-            byte type = frame.readByte();
-            if (type == ShuffleProtocol.AUTH) {
-                byte[] mac = new byte[Math.min(frame.readableBytes(), ShuffleProtocol.MAC_BYTES)];
-                frame.readBytes(mac);
-                if (secret == null || !ShuffleProtocol.macMatches(secret, nonce, mac)) {
-                    authFailures.increment();
-                    refuse(ctx, "authentication to shuffle server " + address() + " failed: wrong secret");
-                    return;
-                }
-                authenticated = true;
-                ctx.writeAndFlush(ShuffleProtocol.authOk(ctx.alloc()));
-                return;
-            }
-            if (type != ShuffleProtocol.FETCH) {
-                refuse(ctx, "bad request to shuffle server " + address() + ": unknown message type " + type);
-                return;
-            }
-            if (!authenticated) {
-                authFailures.increment();
-                refuse(ctx, "shuffle server " + address() + " requires authentication (SLUICE_AUTH_SECRET)");
-                return;
-            }
-            ShuffleProtocol.Request request;
-            try {
-                request = ShuffleProtocol.decodeRequest(frame);
-            } catch (IllegalArgumentException e) {
-                refuse(ctx, "bad request to shuffle server " + address() + ": " + e.getMessage());
-                return;
-            }
-            serve(ctx, request);
-        }
-
-        private void serve(ChannelHandlerContext ctx, ShuffleProtocol.Request request) {
-            String block = ShuffleBlocks.describe(request.shuffleId(), request.map(), request.partition());
-            if (!ShuffleBlocks.isValidShuffleId(request.shuffleId()) || request.map() < 0 || request.partition() < 0) {
-                respond(ctx, ShuffleProtocol.error(ctx.alloc(), "invalid block " + block + " requested from shuffle server "
-                        + address()), null);
-                return;
-            }
-            if (request.jobId().isEmpty() || !request.shuffleId().startsWith(request.jobId() + "-")) {
-                respond(ctx, ShuffleProtocol.error(ctx.alloc(), "block " + block + " does not belong to job '"
-                        + request.jobId() + "' (shuffle server " + address() + ")"), null);
-                return;
-            }
-            busy = true;
-            try {
-                files.execute(() -> {
-                    Response response = open(ctx, request, block);
-                    try {
-                        ctx.executor().execute(() -> respond(ctx, response.header(), response.body()));
-                    } catch (RejectedExecutionException e) {
-                        response.release();
-                    }
-                });
-            } catch (RejectedExecutionException e) {
-                ctx.close();
-            }
-        }
-
-        /** Reads the index entry and opens the data file: blocking work, on the file executor. */
-        private Response open(ChannelHandlerContext ctx, ShuffleProtocol.Request request, String block) {
-            SegmentIndex.Segment segment;
-            FileChannel data = null;
-            try {
-                segment = SegmentIndex.read(ShuffleBlocks.indexFile(rootDirectory, request.shuffleId(), request.map()),
-                        request.partition());
-                if (segment.length() > 0) {
-                    data = FileChannel.open(ShuffleBlocks.dataFile(rootDirectory, request.shuffleId(), request.map()),
-                            StandardOpenOption.READ);
-                    if (data.size() < segment.offset() + segment.length()) {
-                        throw new IOException("data file has " + data.size() + " bytes, the index needs "
-                                + (segment.offset() + segment.length()));
-                    }
-                }
-            } catch (NoSuchFileException e) {
-                closeQuietly(data);
-                return new Response(ShuffleProtocol.error(ctx.alloc(), "no block " + block + " on shuffle server "
-                        + address()), null);
-            } catch (IOException | RuntimeException e) {
-                closeQuietly(data);
-                return new Response(ShuffleProtocol.error(ctx.alloc(), "cannot read block " + block
-                        + " on shuffle server " + address() + ": " + e.getMessage()), null);
-            }
-            blocksServed.increment();
-            bytesServed.add(segment.length());
-            blocksServedTo.computeIfAbsent(request.requesterId(), k -> new LongAdder()).increment();
-            // The region owns the file channel from here and closes it when released.
-            return new Response(ShuffleProtocol.segmentHeader(ctx.alloc(), segment),
-                    data == null ? null : new DefaultFileRegion(data, segment.offset(), segment.length()));
-        }
-
-        /** Sends one response; reading resumes once it is flushed. */
-        private void respond(ChannelHandlerContext ctx, ByteBuf header, DefaultFileRegion body) {
-            busy = true;
-            openFiles.incrementAndGet();
-            ChannelFuture done;
-            if (body == null) {
-                done = ctx.writeAndFlush(header);
-            } else {
-                ctx.write(header);
-                done = ctx.writeAndFlush(body);
-            }
-            // Runs on the event loop, like every other method of this handler.
-            done.addListener((ChannelFutureListener) f -> {
-                openFiles.decrementAndGet();
-                if (!f.isSuccess()) {
-                    LOG.debug("sending a response to {} failed", f.channel().remoteAddress(), f.cause());
-                    f.channel().close();
-                    return;
-                }
-                busy = false;
-                processFrames(ctx);
-            });
-        }
-
-        private void refuse(ChannelHandlerContext ctx, String message) {
-            LOG.debug("{}", message);
-            busy = true;
-            ctx.writeAndFlush(ShuffleProtocol.error(ctx.alloc(), message)).addListener(ChannelFutureListener.CLOSE);
-        }
-
-        @Override
-        public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
-            if (event instanceof IdleStateEvent) {
-                LOG.debug("closing idle shuffle connection from {}", ctx.channel().remoteAddress());
-                ctx.close();
-            }
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            LOG.debug("shuffle connection from {} failed", ctx.channel().remoteAddress(), cause);
-            ctx.close();
-        }
-    }
-
-    private static void closeQuietly(FileChannel channel) {
-        if (channel == null) {
-            return;
-        }
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // Nothing to do: the response already reports the failure.
-        }
     }
 }

@@ -65,6 +65,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Turns one Calcite expression tree into a Sluice {@link Expr} over the FROM clause's columns. Sugar is
  * removed here (BETWEEN, IN lists), so the rest of the engine sees only the core operators. Types
  * are not checked here: the logical plan nodes check them when built, with better context.
+ *
+ * <p>Long on purpose: it is one dispatch over Calcite's operator kinds, and each case is a few lines
+ * that only make sense next to the dispatch; spreading them over classes would scatter the mapping
+ * from SQL syntax to {@link Expr} that a reader wants to see in one place.
  */
 final class ExpressionTranslator {
     /** Plans a subquery found in an expression; its translator sees this FROM scope as the enclosing one. */

@@ -2,8 +2,10 @@ package io.sluice.bench.tpch;
 
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
+import io.sluice.bench.Medians;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.kernels.QueryResult;
+import io.sluice.operators.memory.Bytes;
 import io.sluice.tpch.Answers;
 import io.sluice.tpch.JoinEstimates;
 import io.sluice.tpch.TpchData;
@@ -16,7 +18,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,17 +48,17 @@ public final class TpchBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        Options options;
+        TpchOptions options;
         try {
-            options = Options.parse(args);
+            options = TpchOptions.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());
-            System.err.println(Options.USAGE);
+            System.err.println(TpchOptions.USAGE);
             System.exit(2);
             return;
         }
         if (options.help) {
-            System.out.println(Options.USAGE);
+            System.out.println(TpchOptions.USAGE);
             return;
         }
         SparkPeer spark = null;
@@ -89,15 +90,15 @@ public final class TpchBenchmark {
             System.exit(within ? 0 : 1);
             return;
         }
-        List<Result> results = new ArrayList<>();
+        List<TpchResult> results = new ArrayList<>();
         // With --memory, each query runs on the default cluster and then on one whose workers have
         // that memory, so both meet the query at the same point of the JVM's warm-up.
         try (SessionHolder sessions = new SessionHolder(options, data, 0);
                 SessionHolder limited = new SessionHolder(options, data, options.memory)) {
             for (int query : options.queries) {
-                Result result = runSluice(sessions, options, query);
+                TpchResult result = runSluice(sessions, options, query);
                 if (options.memory > 0) {
-                    System.out.println("memory " + io.sluice.operators.memory.Bytes.format(options.memory) + ":");
+                    System.out.println("memory " + Bytes.format(options.memory) + ":");
                     result.limited = runSluice(limited, options, query);
                 }
                 results.add(result);
@@ -107,18 +108,18 @@ public final class TpchBenchmark {
         if (options.compare) {
             try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
                 prepareDuckDb(duck, data, options.duckdbThreads);
-                for (Result result : results) {
+                for (TpchResult result : results) {
                     runDuckDb(duck, options, result);
                 }
             }
         }
         if (spark != null) {
             Map<Integer, SparkPeer.Outcome> outcomes = spark.run(data, options.queries, options.runs, options.warmups, options.timeoutSeconds);
-            for (Result result : results) {
+            for (TpchResult result : results) {
                 compareSpark(result, outcomes.get(result.query));
             }
         }
-        print(options, results, peakRssKb);
+        TpchReport.print(options, results, peakRssKb);
         boolean disagree = results.stream().anyMatch(r -> (r.agreement != null && !r.agreement.startsWith("yes"))
                 || (r.limited != null && r.limited.agreement != null && !r.limited.agreement.startsWith("yes"))
                 || (r.sparkComparedWithSluice && !r.sparkAgreement.startsWith("yes")));
@@ -127,41 +128,15 @@ public final class TpchBenchmark {
         }
     }
 
-    /** One query's outcome on each engine. */
-    private static final class Result {
-        final int query;
-        double sluiceMedianMs = Double.NaN;
-        /** Shuffle fetch wait over task time in the measured runs (embedded cluster only; NaN otherwise). */
-        double fetchWaitShare = Double.NaN;
-        long rows = -1;
-        String error;
-        List<List<Object>> answer;
-        double duckdbMedianMs = Double.NaN;
-        List<List<Object>> duckdbAnswer;
-        String agreement;
-        double sparkMedianMs = Double.NaN;
-        String sparkAgreement;
-        boolean sparkComparedWithSluice;
-        /** The same query on workers of --memory (null without it); its agreement is with DuckDB. */
-        Result limited;
-        /** Bytes the measured runs spilled and the largest memory one task held (embedded cluster only). */
-        long spilledBytes = -1;
-        long peakTaskMemory = -1;
-
-        Result(int query) {
-            this.query = query;
-        }
-    }
-
     /** The session queries run in; replaced by a fresh one after a query is abandoned. */
     private static final class SessionHolder implements AutoCloseable {
-        private final Options options;
+        private final TpchOptions options;
         private final TpchData data;
         private final long workerMemory;
         private Session session;
 
         /** {@code workerMemory} 0: the workers' default memory. */
-        SessionHolder(Options options, TpchData data, long workerMemory) {
+        SessionHolder(TpchOptions options, TpchData data, long workerMemory) {
             this.options = options;
             this.data = data;
             this.workerMemory = workerMemory;
@@ -198,8 +173,8 @@ public final class TpchBenchmark {
         }
     }
 
-    private static Result runSluice(SessionHolder sessions, Options options, int query) {
-        Result result = new Result(query);
+    private static TpchResult runSluice(SessionHolder sessions, TpchOptions options, int query) {
+        TpchResult result = new TpchResult(query);
         StringBuilder settings = new StringBuilder();
         options.settings.forEach(setting -> settings.append("SET ").append(setting).append(";\n"));
         String sql = settings + TpchQueries.text(query);
@@ -241,8 +216,7 @@ public final class TpchBenchmark {
                 result.answer = Answers.normalize(answer.rows());
             }
             if (result.error == null) {
-                Arrays.sort(times);
-                result.sluiceMedianMs = times[times.length / 2];
+                result.sluiceMedianMs = Medians.sortInPlace(times);
                 if (options.coordinator == null) {
                     result.fetchWaitShare = measured.fetchWaitShare();
                     result.spilledBytes = measured.spilledBytes() / options.runs;
@@ -265,7 +239,7 @@ public final class TpchBenchmark {
      * estimated rows, actual rows and error ({@link JoinEstimates}), joins beyond
      * {@link #ESTIMATE_LIMIT} times off marked; true when none is.
      */
-    private static boolean printEstimates(Options options, TpchData data) throws InterruptedException, java.io.IOException {
+    private static boolean printEstimates(TpchOptions options, TpchData data) throws InterruptedException, java.io.IOException {
         StringBuilder settings = new StringBuilder();
         options.settings.forEach(setting -> settings.append("SET ").append(setting).append(";\n"));
         System.out.println("| query | join | estimated | actual | error |");
@@ -346,7 +320,7 @@ public final class TpchBenchmark {
         }
     }
 
-    private static void runDuckDb(Connection duck, Options options, Result result) {
+    private static void runDuckDb(Connection duck, TpchOptions options, TpchResult result) {
         String sql = TpchQueries.forPeer(TpchQueries.text(result.query));
         double[] times = new double[options.runs];
         List<List<Object>> expected = null;
@@ -365,8 +339,7 @@ public final class TpchBenchmark {
             result.agreement = "duckdb error: " + firstLine(e);
             return;
         }
-        Arrays.sort(times);
-        result.duckdbMedianMs = times[times.length / 2];
+        result.duckdbMedianMs = Medians.sortInPlace(times);
         result.duckdbAnswer = expected;
         result.agreement = result.answer == null ? "-" : Agreement.of(result.answer, expected, sql);
         if (result.limited != null) {
@@ -375,7 +348,7 @@ public final class TpchBenchmark {
     }
 
     /** Spark's answer against Sluice's, or against DuckDB's when Sluice has none. */
-    private static void compareSpark(Result result, SparkPeer.Outcome spark) {
+    private static void compareSpark(TpchResult result, SparkPeer.Outcome spark) {
         if (spark == null || spark.error() != null) {
             result.sparkAgreement = "spark error: " + (spark == null ? "not run" : spark.error());
             return;
@@ -405,143 +378,6 @@ public final class TpchBenchmark {
         return rows;
     }
 
-    private static void print(Options options, List<Result> results, long peakRssKb) {
-        System.out.println();
-        System.out.printf(Locale.ROOT, "TPC-H sf %s, %s; median of %d after %d warm-up%s%s%n", options.scaleFactor,
-                options.coordinator != null ? "cluster at " + options.coordinator : "embedded cluster, " + options.workers + " workers",
-                options.runs, options.warmups, options.compare ? "; DuckDB threads=" + options.duckdbThreads : "",
-                options.spark ? "; Spark 4.2 local[2]" : "");
-        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-5s %10s %8s %10s", "query", "sluice_ms", "rows",
-                "fetch_wait"));
-        if (options.memory > 0) {
-            header.append(String.format(Locale.ROOT, " %10s %9s %10s %10s", "memory_ms", "vs_unlim", "spilled", "task_peak"));
-        }
-        if (options.compare) {
-            header.append(String.format(Locale.ROOT, " %10s %9s", "duckdb_ms", "vs_duckdb"));
-        }
-        if (options.spark) {
-            header.append(String.format(Locale.ROOT, " %10s %9s", "spark_ms", "vs_spark"));
-        }
-        if (options.compare) {
-            header.append(String.format(Locale.ROOT, "  %-12s", "duckdb_agree"));
-        }
-        if (options.compare && options.memory > 0) {
-            header.append(String.format(Locale.ROOT, "  %-12s", "memory_agree"));
-        }
-        if (options.spark) {
-            header.append(String.format(Locale.ROOT, "  %-12s", "spark_agree"));
-        }
-        System.out.println(header.toString().stripTrailing());
-        GeometricMean versusDuckDb = new GeometricMean();
-        GeometricMean versusSpark = new GeometricMean();
-        GeometricMean versusUnlimited = new GeometricMean();
-        List<String> notes = new ArrayList<>();
-        for (Result r : results) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "q%-4d %10s %8s %10s", r.query,
-                    r.error != null ? "error" : String.format(Locale.ROOT, "%.0f", r.sluiceMedianMs),
-                    r.error != null ? "-" : Long.toString(r.rows),
-                    Double.isNaN(r.fetchWaitShare) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * r.fetchWaitShare)));
-            if (r.error != null) {
-                notes.add(String.format(Locale.ROOT, "q%d sluice error: %s", r.query, r.error));
-            }
-            if (options.memory > 0) {
-                Result m = r.limited;
-                boolean both = m != null && m.error == null && r.error == null;
-                if (both) {
-                    versusUnlimited.add(m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001));
-                }
-                line.append(String.format(Locale.ROOT, " %10s %9s %10s %10s",
-                        m == null || m.error != null ? "error" : String.format(Locale.ROOT, "%.0f", m.sluiceMedianMs),
-                        both ? String.format(Locale.ROOT, "%.2fx", m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001)) : "-",
-                        m == null || m.spilledBytes < 0 ? "-" : io.sluice.operators.memory.Bytes.format(m.spilledBytes).replace(" ", ""),
-                        m == null || m.peakTaskMemory < 0 ? "-" : io.sluice.operators.memory.Bytes.format(m.peakTaskMemory).replace(" ", "")));
-                if (m != null && m.error != null) {
-                    notes.add(String.format(Locale.ROOT, "q%d sluice error with --memory: %s", r.query, m.error));
-                }
-            }
-            if (options.compare) {
-                line.append(peerColumns(r, r.duckdbMedianMs, versusDuckDb));
-            }
-            if (options.spark) {
-                line.append(peerColumns(r, r.sparkMedianMs, versusSpark));
-            }
-            if (options.compare) {
-                line.append(String.format(Locale.ROOT, "  %-12s", verdict(r.query, "duckdb", r.agreement, notes)));
-            }
-            if (options.compare && options.memory > 0) {
-                line.append(String.format(Locale.ROOT, "  %-12s", r.limited == null ? "-"
-                        : verdict(r.query, "duckdb (--memory)", r.limited.agreement, notes)));
-            }
-            if (options.spark) {
-                line.append(String.format(Locale.ROOT, "  %-12s", verdict(r.query, "spark", r.sparkAgreement, notes)));
-            }
-            System.out.println(line.toString().stripTrailing());
-        }
-        long ran = results.stream().filter(r -> r.error == null).count();
-        System.out.printf(Locale.ROOT, "%d of %d queries ran", ran, results.size());
-        if (versusDuckDb.count > 0) {
-            System.out.printf(Locale.ROOT, "; geometric mean ratio sluice/duckdb %.2fx over %d", versusDuckDb.value(), versusDuckDb.count);
-        }
-        if (versusSpark.count > 0) {
-            System.out.printf(Locale.ROOT, "; sluice/spark %.2fx over %d", versusSpark.value(), versusSpark.count);
-        }
-        if (versusUnlimited.count > 0) {
-            System.out.printf(Locale.ROOT, "; memory %s / default memory %.2fx over %d",
-                    io.sluice.operators.memory.Bytes.format(options.memory), versusUnlimited.value(), versusUnlimited.count);
-        }
-        System.out.println();
-        if (peakRssKb > 0 && options.coordinator == null) {
-            System.out.printf(Locale.ROOT, "peak RSS of this JVM while Sluice ran: %d MB%n", peakRssKb / 1024);
-        }
-        if (results.stream().anyMatch(r -> "yes~".equals(r.agreement) || (r.sparkAgreement != null && r.sparkAgreement.endsWith("yes~")))) {
-            System.out.printf(Locale.ROOT, "yes~: equal but for numbers within %s absolute + %s relative (decimal against double averages)%n",
-                    Agreement.ABSOLUTE, Agreement.RELATIVE);
-        }
-        if (!notes.isEmpty()) {
-            System.out.println("notes:");
-            notes.forEach(note -> System.out.println("  " + note));
-        }
-    }
-
-    /** A peer's median and Sluice's time over it ("-" where either is missing). */
-    private static String peerColumns(Result r, double peerMs, GeometricMean mean) {
-        String ratio = "-";
-        if (r.error == null && !Double.isNaN(peerMs)) {
-            double value = r.sluiceMedianMs / Math.max(peerMs, 0.001);
-            ratio = String.format(Locale.ROOT, "%.2fx", value);
-            mean.add(value);
-        }
-        return String.format(Locale.ROOT, " %10s %9s", Double.isNaN(peerMs) ? "-" : String.format(Locale.ROOT, "%.0f", peerMs), ratio);
-    }
-
-    /** The short form of an agreement for the table; a detailed one ("NO: ...", "... error: ...") also becomes a note. */
-    private static String verdict(int query, String peer, String agreement, List<String> notes) {
-        if (agreement == null) {
-            return "-";
-        }
-        int colon = agreement.indexOf(':');
-        if (colon < 0) {
-            return agreement;
-        }
-        notes.add(String.format(Locale.ROOT, "q%d %s: %s", query, peer, agreement));
-        return agreement.substring(0, colon);
-    }
-
-    /** Geometric mean of ratios. */
-    private static final class GeometricMean {
-        private double logSum;
-        private int count;
-
-        void add(double ratio) {
-            logSum += Math.log(ratio);
-            count++;
-        }
-
-        double value() {
-            return Math.exp(logSum / count);
-        }
-    }
-
     /** VmHWM from /proc (Linux); -1 elsewhere. */
     private static long peakRssKb() {
         try {
@@ -560,123 +396,5 @@ public final class TpchBenchmark {
         String message = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
         int newline = message.indexOf('\n');
         return newline < 0 ? message : message.substring(0, newline);
-    }
-
-    /** Command-line options. */
-    static final class Options {
-        static final String USAGE = """
-                usage: sluice tpch [--sf 1] [--query N[,N...]] [--compare] [--runs 3] [--warmups 1]
-                                   [--workers 2] [--coordinator HOST:HTTP_PORT] [--data DIR]
-                                   [--timeout SECONDS] [--duckdb-threads 2] [--spark] [--memory SIZE]
-                                   [--set NAME=VALUE]... [--estimates [--plans DIR]]
-                  --sf           scale factor (data generated once, cached under --data)
-                  --query        queries to run (default: all 22)
-                  --compare      also run DuckDB on the same files; print ratios and whether answers agree
-                  --spark        also run Apache Spark 4.2 local[2] (separate JVM) on the same files; needs
-                                 'mvn -f bench/spark-peer/pom.xml -DskipTests package' once
-                  --coordinator  run on a running cluster instead of an embedded one
-                  --memory       also run each query on a second embedded cluster whose workers have SIZE
-                                 (sluice.worker.memory, e.g. 64m); print its time, the ratio to the
-                                 default-memory run, bytes spilled per run, the most one task held,
-                                 and whether its answers agree (with --compare)
-                  --set          a Sluice setting for every query (repeatable), e.g.
-                                 --set sluice.join.runtime-filter-threshold=-1
-                  --estimates    instead of timing: run each query once under EXPLAIN ANALYZE and print
-                                 every join's estimated and actual rows, marking those more than
-                                 10x off (exit status 1 if any is)
-                  --plans        with --estimates: also write each query's EXPLAIN ANALYZE to DIR/qN.txt
-                  --data         data directory (default: $SLUICE_TPCH_DATA or ~/.sluice/tpch)""";
-
-        double scaleFactor = 1;
-        int[] queries = TpchQueries.all();
-        boolean compare;
-        boolean spark;
-        int runs = 3;
-        int warmups = 1;
-        int workers = 2;
-        String coordinator;
-        Path dataDirectory = defaultDataDirectory();
-        long timeoutSeconds = 300;
-        int duckdbThreads = 2;
-        List<String> settings = new ArrayList<>();
-        long memory;
-        boolean estimates;
-        Path plansDirectory;
-        boolean help;
-
-        static Options parse(String[] args) {
-            Options o = new Options();
-            for (int i = 0; i < args.length; i++) {
-                String arg = args[i];
-                switch (arg) {
-                    case "--sf" -> o.scaleFactor = Double.parseDouble(value(args, ++i, arg));
-                    case "--query" -> o.queries = Arrays.stream(value(args, ++i, arg).split(","))
-                            .map(String::trim).map(q -> q.startsWith("q") ? q.substring(1) : q).mapToInt(Integer::parseInt).toArray();
-                    case "--compare" -> o.compare = true;
-                    case "--spark" -> o.spark = true;
-                    case "--estimates" -> o.estimates = true;
-                    case "--plans" -> o.plansDirectory = Path.of(value(args, ++i, arg));
-                    case "--runs" -> o.runs = positive(value(args, ++i, arg), arg);
-                    case "--warmups" -> o.warmups = Integer.parseInt(value(args, ++i, arg));
-                    case "--workers" -> o.workers = positive(value(args, ++i, arg), arg);
-                    case "--coordinator" -> o.coordinator = value(args, ++i, arg);
-                    case "--data" -> o.dataDirectory = Path.of(value(args, ++i, arg));
-                    case "--timeout" -> o.timeoutSeconds = positive(value(args, ++i, arg), arg);
-                    case "--duckdb-threads" -> o.duckdbThreads = positive(value(args, ++i, arg), arg);
-                    case "--set" -> {
-                        String setting = value(args, ++i, arg);
-                        if (!setting.matches("[A-Za-z0-9_.\\-]+=[^;]+")) {
-                            throw new IllegalArgumentException("--set takes NAME=VALUE, not '" + setting + "'");
-                        }
-                        o.settings.add(setting);
-                    }
-                    case "--memory" -> o.memory = memorySize(value(args, ++i, arg));
-                    case "-h", "--help" -> o.help = true;
-                    default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
-                }
-            }
-            for (int q : o.queries) {
-                if (q < 1 || q > TpchQueries.COUNT) {
-                    throw new IllegalArgumentException("TPC-H has queries 1 to 22, not " + q);
-                }
-            }
-            if (o.memory > 0 && o.coordinator != null) {
-                throw new IllegalArgumentException("--memory runs a second embedded cluster; it does not go with --coordinator");
-            }
-            if (o.coordinator != null && !o.coordinator.matches("[^:]+:\\d+")) {
-                throw new IllegalArgumentException("--coordinator takes HOST:HTTP_PORT, not '" + o.coordinator + "'");
-            }
-            return o;
-        }
-
-        private static String value(String[] args, int i, String option) {
-            if (i >= args.length) {
-                throw new IllegalArgumentException(option + " needs a value");
-            }
-            return args[i];
-        }
-
-        private static long memorySize(String text) {
-            try {
-                return io.sluice.operators.memory.Bytes.parse("--memory", text);
-            } catch (io.sluice.common.SluiceException e) {
-                throw new IllegalArgumentException(e.getMessage());
-            }
-        }
-
-        private static int positive(String text, String option) {
-            int value = Integer.parseInt(text);
-            if (value < 1) {
-                throw new IllegalArgumentException(option + " must be at least 1, not " + text);
-            }
-            return value;
-        }
-
-        private static Path defaultDataDirectory() {
-            String configured = System.getenv("SLUICE_TPCH_DATA");
-            return configured != null && !configured.isBlank()
-                    ? Path.of(configured)
-                    : Path.of(System.getProperty("user.home"), ".sluice", "tpch");
-        }
     }
 }

@@ -35,6 +35,11 @@ import org.apache.arrow.vector.util.TransferPair;
  * Other outputs (filtered pairs, unmatched rows) are heap columns made Arrow when a consumer asks.
  * The probe batch in progress stays open until its rows are done; the stream holds at most that
  * batch and one output batch between calls, and closes both on close.
+ *
+ * <p>Long on purpose: it is one state machine over the probe batch in progress (its candidate
+ * runs, the next pair, the matched flags, the output queue), and the pair gathering, marking and
+ * unmatched-row output all advance that state in the probe's hot loop; split apart, each piece
+ * would need the whole state and a call per chunk it now makes inline.
  */
 final class HashJoinStream implements BatchStream {
     private final JoinType type;

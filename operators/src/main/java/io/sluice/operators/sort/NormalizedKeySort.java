@@ -33,6 +33,10 @@ import java.util.List;
  * <p>Memory ({@link #sortMemory}): the prefix words and their radix scratch (16 bytes per word
  * and row), the row index and its scratch (8), and merge sort positions for tied or small ranges
  * (8), all primitive arrays allocated once per sort.
+ *
+ * <p>Long on purpose: the encoding and the radix and merge sorts all work on the same per-sort
+ * primitive arrays (prefix words, row index, scratch) in the sort's hot loops; keeping them fields
+ * of one instance lets those loops index the arrays directly, with no call per row.
  */
 public final class NormalizedKeySort {
     /** At most this many longs of prefix per row (32 bytes). */

@@ -1,0 +1,154 @@
+package io.sluice.bench.tpch;
+
+import io.sluice.operators.memory.Bytes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders the results of {@code bin/sluice tpch}: one line per query with Sluice's median, the
+ * peers' medians and ratios and whether the answers agree, the geometric means, and notes for
+ * errors and disagreements.
+ */
+final class TpchReport {
+    private TpchReport() {
+    }
+
+    /** The table of every query's times, ratios and agreements, its summary line and the notes. */
+    static void print(TpchOptions options, List<TpchResult> results, long peakRssKb) {
+        System.out.println();
+        System.out.printf(Locale.ROOT, "TPC-H sf %s, %s; median of %d after %d warm-up%s%s%n", options.scaleFactor,
+                options.coordinator != null ? "cluster at " + options.coordinator : "embedded cluster, " + options.workers + " workers",
+                options.runs, options.warmups, options.compare ? "; DuckDB threads=" + options.duckdbThreads : "",
+                options.spark ? "; Spark 4.2 local[2]" : "");
+        StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-5s %10s %8s %10s", "query", "sluice_ms", "rows",
+                "fetch_wait"));
+        if (options.memory > 0) {
+            header.append(String.format(Locale.ROOT, " %10s %9s %10s %10s", "memory_ms", "vs_unlim", "spilled", "task_peak"));
+        }
+        if (options.compare) {
+            header.append(String.format(Locale.ROOT, " %10s %9s", "duckdb_ms", "vs_duckdb"));
+        }
+        if (options.spark) {
+            header.append(String.format(Locale.ROOT, " %10s %9s", "spark_ms", "vs_spark"));
+        }
+        if (options.compare) {
+            header.append(String.format(Locale.ROOT, "  %-12s", "duckdb_agree"));
+        }
+        if (options.compare && options.memory > 0) {
+            header.append(String.format(Locale.ROOT, "  %-12s", "memory_agree"));
+        }
+        if (options.spark) {
+            header.append(String.format(Locale.ROOT, "  %-12s", "spark_agree"));
+        }
+        System.out.println(header.toString().stripTrailing());
+        GeometricMean versusDuckDb = new GeometricMean();
+        GeometricMean versusSpark = new GeometricMean();
+        GeometricMean versusUnlimited = new GeometricMean();
+        List<String> notes = new ArrayList<>();
+        for (TpchResult r : results) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "q%-4d %10s %8s %10s", r.query,
+                    r.error != null ? "error" : String.format(Locale.ROOT, "%.0f", r.sluiceMedianMs),
+                    r.error != null ? "-" : Long.toString(r.rows),
+                    Double.isNaN(r.fetchWaitShare) ? "-" : String.format(Locale.ROOT, "%.1f%%", 100 * r.fetchWaitShare)));
+            if (r.error != null) {
+                notes.add(String.format(Locale.ROOT, "q%d sluice error: %s", r.query, r.error));
+            }
+            if (options.memory > 0) {
+                TpchResult m = r.limited;
+                boolean both = m != null && m.error == null && r.error == null;
+                if (both) {
+                    versusUnlimited.add(m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001));
+                }
+                line.append(String.format(Locale.ROOT, " %10s %9s %10s %10s",
+                        m == null || m.error != null ? "error" : String.format(Locale.ROOT, "%.0f", m.sluiceMedianMs),
+                        both ? String.format(Locale.ROOT, "%.2fx", m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001)) : "-",
+                        m == null || m.spilledBytes < 0 ? "-" : Bytes.format(m.spilledBytes).replace(" ", ""),
+                        m == null || m.peakTaskMemory < 0 ? "-" : Bytes.format(m.peakTaskMemory).replace(" ", "")));
+                if (m != null && m.error != null) {
+                    notes.add(String.format(Locale.ROOT, "q%d sluice error with --memory: %s", r.query, m.error));
+                }
+            }
+            if (options.compare) {
+                line.append(peerColumns(r, r.duckdbMedianMs, versusDuckDb));
+            }
+            if (options.spark) {
+                line.append(peerColumns(r, r.sparkMedianMs, versusSpark));
+            }
+            if (options.compare) {
+                line.append(String.format(Locale.ROOT, "  %-12s", verdict(r.query, "duckdb", r.agreement, notes)));
+            }
+            if (options.compare && options.memory > 0) {
+                line.append(String.format(Locale.ROOT, "  %-12s", r.limited == null ? "-"
+                        : verdict(r.query, "duckdb (--memory)", r.limited.agreement, notes)));
+            }
+            if (options.spark) {
+                line.append(String.format(Locale.ROOT, "  %-12s", verdict(r.query, "spark", r.sparkAgreement, notes)));
+            }
+            System.out.println(line.toString().stripTrailing());
+        }
+        long ran = results.stream().filter(r -> r.error == null).count();
+        System.out.printf(Locale.ROOT, "%d of %d queries ran", ran, results.size());
+        if (versusDuckDb.count > 0) {
+            System.out.printf(Locale.ROOT, "; geometric mean ratio sluice/duckdb %.2fx over %d", versusDuckDb.value(), versusDuckDb.count);
+        }
+        if (versusSpark.count > 0) {
+            System.out.printf(Locale.ROOT, "; sluice/spark %.2fx over %d", versusSpark.value(), versusSpark.count);
+        }
+        if (versusUnlimited.count > 0) {
+            System.out.printf(Locale.ROOT, "; memory %s / default memory %.2fx over %d",
+                    Bytes.format(options.memory), versusUnlimited.value(), versusUnlimited.count);
+        }
+        System.out.println();
+        if (peakRssKb > 0 && options.coordinator == null) {
+            System.out.printf(Locale.ROOT, "peak RSS of this JVM while Sluice ran: %d MB%n", peakRssKb / 1024);
+        }
+        if (results.stream().anyMatch(r -> "yes~".equals(r.agreement) || (r.sparkAgreement != null && r.sparkAgreement.endsWith("yes~")))) {
+            System.out.printf(Locale.ROOT, "yes~: equal but for numbers within %s absolute + %s relative (decimal against double averages)%n",
+                    Agreement.ABSOLUTE, Agreement.RELATIVE);
+        }
+        if (!notes.isEmpty()) {
+            System.out.println("notes:");
+            notes.forEach(note -> System.out.println("  " + note));
+        }
+    }
+
+    /** A peer's median and Sluice's time over it ("-" where either is missing). */
+    private static String peerColumns(TpchResult r, double peerMs, GeometricMean mean) {
+        String ratio = "-";
+        if (r.error == null && !Double.isNaN(peerMs)) {
+            double value = r.sluiceMedianMs / Math.max(peerMs, 0.001);
+            ratio = String.format(Locale.ROOT, "%.2fx", value);
+            mean.add(value);
+        }
+        return String.format(Locale.ROOT, " %10s %9s", Double.isNaN(peerMs) ? "-" : String.format(Locale.ROOT, "%.0f", peerMs), ratio);
+    }
+
+    /** The short form of an agreement for the table; a detailed one ("NO: ...", "... error: ...") also becomes a note. */
+    private static String verdict(int query, String peer, String agreement, List<String> notes) {
+        if (agreement == null) {
+            return "-";
+        }
+        int colon = agreement.indexOf(':');
+        if (colon < 0) {
+            return agreement;
+        }
+        notes.add(String.format(Locale.ROOT, "q%d %s: %s", query, peer, agreement));
+        return agreement.substring(0, colon);
+    }
+
+    /** Geometric mean of ratios. */
+    private static final class GeometricMean {
+        private double logSum;
+        private int count;
+
+        void add(double ratio) {
+            logSum += Math.log(ratio);
+            count++;
+        }
+
+        double value() {
+            return Math.exp(logSum / count);
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package io.sluice.datasource.parquet;
+
+import java.nio.ByteBuffer;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.VarCharVector;
+
+/**
+ * Writes strings' UTF-8 bytes into a {@link VarCharVector} a row at a time, rows in increasing
+ * order; rows skipped are NULL. {@link ParquetPageDecoder}'s output for a string column; a final
+ * class of its own, so its calls stay as direct (and inlined) as when it was nested. The data buffer is sized by {@link #reserve} (at least doubling).
+ */
+final class Utf8Writer {
+    final VarCharVector vector;
+    private ArrowBuf data;
+    private final ArrowBuf offsets;
+    private final ArrowBuf validity;
+    private int end; // bytes written
+    private int next; // the first row whose end offset is not written yet
+
+    Utf8Writer(org.apache.arrow.vector.types.pojo.Field field, BufferAllocator allocator, int rows, long bytes) {
+        vector = new VarCharVector(field, allocator);
+        try {
+            vector.allocateNew(Math.max(bytes, 64), rows);
+        } catch (RuntimeException | Error e) {
+            vector.close();
+            throw e;
+        }
+        data = vector.getDataBuffer();
+        offsets = vector.getOffsetBuffer();
+        validity = vector.getValidityBuffer();
+        validity.setZero(0, validity.capacity()); // every row NULL until written
+        offsets.setInt(0, 0);
+    }
+
+    /** Makes room for {@code bytes} more bytes. */
+    void reserve(long bytes) {
+        long needed = end + bytes;
+        if (needed > Integer.MAX_VALUE) {
+            throw new IllegalStateException("a batch of strings over 2 GB");
+        }
+        if (needed > data.capacity()) {
+            long doubled = 2 * data.capacity();
+            vector.reallocDataBuffer(doubled <= Integer.MAX_VALUE ? Math.max(needed, doubled) : needed);
+            data = vector.getDataBuffer();
+        }
+    }
+
+    private void startRow(int row) {
+        ArrowBuf o = offsets;
+        while (next < row) { // NULL rows: empty, not valid
+            o.setInt(4L * ++next, end);
+        }
+        BitVectorHelper.setBit(validity, row);
+    }
+
+    void put(int row, byte[] bytes, int from, int length) {
+        startRow(row);
+        data.setBytes(end, bytes, from, length);
+        end += length;
+        offsets.setInt(4L * (row + 1), end);
+        next = row + 1;
+    }
+
+    /**
+     * Rows {@code [first, first + count)}, none NULL, as dictionary entries {@code ids[0, count)}:
+     * the offsets and bytes written straight to the buffers (an entry of at most 8 bytes as one
+     * word: the caller reserved 8 bytes of slack), the validity bits set a byte at a time.
+     */
+    void putDictionaryRun(int first, int count, int[] ids, byte[] dictionary, int[] entryOffsets, long[] words) {
+        if (count == 0) {
+            return;
+        }
+        startRow(first);
+        long dataAddress = data.memoryAddress();
+        long offsetAddress = offsets.memoryAddress();
+        int position = end;
+        for (int i = 0; i < count; i++) {
+            int id = ids[i];
+            int from = entryOffsets[id];
+            int length = entryOffsets[id + 1] - from;
+            if (length <= Long.BYTES) {
+                MemoryUtil.putLong(dataAddress + position, words[id]);
+            } else {
+                MemoryUtil.copyToMemory(dictionary, from, dataAddress + position, length);
+            }
+            position += length;
+            MemoryUtil.putInt(offsetAddress + 4L * (first + i + 1), position);
+        }
+        end = position;
+        ParquetPageDecoder.setBits(validity, first + 1, count - 1); // startRow set the first
+        next = first + count;
+    }
+
+    void put(int row, ByteBuffer bytes, int from, int length) {
+        startRow(row);
+        data.setBytes(end, bytes, from, length);
+        end += length;
+        offsets.setInt(4L * (row + 1), end);
+        next = row + 1;
+    }
+
+    VarCharVector finish(int rows) {
+        while (next < rows) {
+            offsets.setInt(4L * ++next, end);
+        }
+        vector.setLastSet(rows - 1);
+        vector.setValueCount(rows);
+        return vector;
+    }
+}
