@@ -10,6 +10,7 @@ import static io.sluice.api.Functions.varPop;
 import static io.sluice.api.Functions.variance;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.common.SluiceException;
+import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.worker.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +55,7 @@ class CancellationTest {
             assertThat(Files.exists(out)).as("the target of the cancelled write").isFalse();
             assertThat(activeTasks(cluster)).as("tasks still running once the write failed").isZero();
 
-            assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c FROM t WHERE k % 3 = 0")))
+            assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c FROM t WHERE k % 3 = 0").collect()))
                     .isEqualTo(duck.query("SELECT count(*) AS c FROM range(0, 60000) r(k) WHERE k % 3 = 0"));
             ClusterTesting.awaitNoLeakedBuffers(session);
         }

@@ -8,6 +8,7 @@ import io.sluice.common.types.DataType;
 import io.sluice.coordinator.ClusterJobRunner;
 import io.sluice.kernels.QueryResult;
 import io.sluice.logical.expr.UserFunction;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

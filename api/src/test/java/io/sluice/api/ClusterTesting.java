@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.worker.Worker;
 
 /** Checks shared by the embedded-cluster tests. */

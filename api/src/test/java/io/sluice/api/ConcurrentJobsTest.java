@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +32,7 @@ class ConcurrentJobsTest {
                 ExecutorService clients = Executors.newFixedThreadPool(queries.size());
                 try {
                     List<CompletableFuture<List<List<Object>>>> answers = queries.stream()
-                            .map(q -> CompletableFuture.supplyAsync(() -> DuckDbOracle.normalize(session.sql(q)), clients))
+                            .map(q -> CompletableFuture.supplyAsync(() -> DuckDbOracle.normalize(session.sql(q).collect()), clients))
                             .toList();
                     for (int i = 0; i < queries.size(); i++) {
                         assertThat(answers.get(i).get(60, TimeUnit.SECONDS)).as(mode + ": " + queries.get(i))

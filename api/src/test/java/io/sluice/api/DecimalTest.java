@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.common.SluiceException;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,12 +89,12 @@ class DecimalTest extends DuckDbComparisonTest {
                 + "CAST(big AS DECIMAL(38,2)) * big AS b2, CAST(big AS DECIMAL(38,2)) - (-big) AS b3, "
                 + "CAST(whole AS DECIMAL(38,0)) * whole AS ww FROM d");
         List<List<Object>> actual = DuckDbOracle.normalize(both.session().sql(
-                "SELECT id, big + big AS bb, big * big AS b2, big - (-big) AS b3, whole * whole AS ww FROM d"));
+                "SELECT id, big + big AS bb, big * big AS b2, big - (-big) AS b3, whole * whole AS ww FROM d").collect());
         assertThat(DuckDbOracle.sorted(actual)).isEqualTo(DuckDbOracle.sorted(expected));
         expected = both.duck().query("SELECT small, sum(big) AS s, sum(CAST(big AS DECIMAL(38,2)) * big) AS s2, "
                 + "max(CAST(big AS DECIMAL(38,2)) * big) AS m2 FROM d WHERE big > 0 GROUP BY small");
         actual = DuckDbOracle.normalize(both.session().sql(
-                "SELECT small, sum(big) AS s, sum(big * big) AS s2, max(big * big) AS m2 FROM d WHERE big > 0 GROUP BY small"));
+                "SELECT small, sum(big) AS s, sum(big * big) AS s2, max(big * big) AS m2 FROM d WHERE big > 0 GROUP BY small").collect());
         assertThat(DuckDbOracle.sorted(actual)).isEqualTo(DuckDbOracle.sorted(expected));
     }
 
@@ -107,7 +108,7 @@ class DecimalTest extends DuckDbComparisonTest {
         List<List<Object>> expected = both.duck().query(
                 "SELECT id, round(price * (1 - rate) * (1 + rate), 6) AS charge FROM d");
         List<List<Object>> actual = DuckDbOracle.normalize(both.session().sql(
-                "SELECT id, price * (1 - rate) * (1 + rate) AS charge FROM d"));
+                "SELECT id, price * (1 - rate) * (1 + rate) AS charge FROM d").collect());
         assertThat(DuckDbOracle.sorted(actual)).isEqualTo(DuckDbOracle.sorted(expected));
     }
 

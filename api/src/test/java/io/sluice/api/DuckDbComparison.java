@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,7 +65,7 @@ final class DuckDbComparison implements AutoCloseable {
     /** The query gives the same rows on the cluster as on DuckDB, in any order. */
     void assertSameRows(String sql) throws Exception {
         List<List<Object>> expected = duck.query(sql);
-        List<List<Object>> actual = DuckDbOracle.normalize(session.sql(sql));
+        List<List<Object>> actual = DuckDbOracle.normalize(session.sql(sql).collect());
         assertThat(DuckDbOracle.sorted(actual)).as(sql).isEqualTo(DuckDbOracle.sorted(expected));
     }
 

@@ -12,6 +12,7 @@ import io.sluice.common.SluiceException;
 import io.sluice.kernels.QueryResult;
 import io.sluice.shuffle.stage.Stage;
 import io.sluice.shuffle.stage.StageCutter;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -73,7 +74,7 @@ class EmbeddedClusterTest {
 
     private void assertSameAsDuckDb(String sql, boolean ordered) throws Exception {
         List<List<Object>> expected = duck.query(sql);
-        List<List<Object>> actual = DuckDbOracle.normalize(session.sql(sql));
+        List<List<Object>> actual = DuckDbOracle.normalize(session.sql(sql).collect());
         if (ordered) {
             assertThat(actual).as(sql).isEqualTo(expected);
         } else {
@@ -127,7 +128,7 @@ class EmbeddedClusterTest {
         };
         for (String q : queries) {
             List<List<Object>> expected = duck.query(q);
-            assertThat(DuckDbOracle.normalize(session.sql(set + q))).as(set + q).isEqualTo(expected);
+            assertThat(DuckDbOracle.normalize(session.sql(set + q).collect())).as(set + q).isEqualTo(expected);
         }
         String explain = session.sql(set + "EXPLAIN " + queries[0]).collect().rows().toString();
         assertThat(explain).contains(switch (strategy) {

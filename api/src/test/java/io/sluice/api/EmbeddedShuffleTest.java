@@ -7,6 +7,7 @@ import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.shuffle.ShuffleClient;
 import io.sluice.shuffle.ShuffleFetchException;
+import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.worker.Worker;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -53,7 +54,7 @@ class EmbeddedShuffleTest {
             };
             cluster.coordinator().addStageListener(corruptAfterMapStage);
             try {
-                assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(expected);
+                assertThat(DuckDbOracle.normalize(session.sql(sql).collect())).isEqualTo(expected);
             } finally {
                 cluster.coordinator().removeStageListener(corruptAfterMapStage);
             }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.common.SluiceException;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,7 @@ class FailedJobCleanupTest {
             }
             assertThat(ClusterTesting.shuffleEntries(cluster)).as("shuffle directories left on the workers").isZero();
             ClusterTesting.assertMemoryReleased(cluster);
-            assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c, sum(v) AS s FROM good")))
+            assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c, sum(v) AS s FROM good").collect()))
                     .isEqualTo(duck.query("SELECT count(*) AS c, sum(v) AS s FROM read_csv_auto('" + good + "/*.csv')"));
             ClusterTesting.awaitNoLeakedBuffers(session);
         }

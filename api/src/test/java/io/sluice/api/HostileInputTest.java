@@ -10,6 +10,7 @@ import io.sluice.common.types.Schema;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.TableSource;
+import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.wire.PlanJson;
 import io.sluice.worker.Worker;
 import java.io.IOException;
@@ -269,7 +270,7 @@ class HostileInputTest {
     }
 
     private static void assertLegitimateQueryWorks() throws Exception {
-        assertThat(DuckDbOracle.normalize(session.sql("SELECT k, count(*) AS c FROM t GROUP BY k ORDER BY k")))
+        assertThat(DuckDbOracle.normalize(session.sql("SELECT k, count(*) AS c FROM t GROUP BY k ORDER BY k").collect()))
                 .isEqualTo(duck.query("SELECT k, count(*) AS c FROM t GROUP BY k ORDER BY k"));
         HttpResponse<String> overHttp = post("sql", "SELECT count(*) FROM t".getBytes(StandardCharsets.UTF_8), secret);
         assertThat(overHttp.statusCode()).isEqualTo(200);

@@ -3,6 +3,7 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.coordinator.RunningQueries;
+import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.worker.Worker;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -110,7 +111,7 @@ class JobControlTest {
     }
 
     private static void assertNextQueryIsRight() throws Exception {
-        assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c FROM t WHERE k % 7 = 0")))
+        assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c FROM t WHERE k % 7 = 0").collect()))
                 .isEqualTo(duck.query("SELECT count(*) AS c FROM range(0, 60000) r(k) WHERE k % 7 = 0"));
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.api;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.common.SluiceException;
+import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.worker.Worker;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ class MemoryLimitsTest {
     @Test
     void aSortLargerThanMemorySpillsAndAgreesWithDuckDb() throws Exception {
         String sql = "SELECT s, id FROM t WHERE id < 60000 ORDER BY s DESC, id";
-        assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(duck.query(sql));
+        assertThat(DuckDbOracle.normalize(session.sql(sql).collect())).isEqualTo(duck.query(sql));
         assertThat(analyze("", sql)).containsPattern("SortExec.*spills=[1-9]");
         assertCleanWorkers();
     }
@@ -59,7 +60,7 @@ class MemoryLimitsTest {
     @Test
     void aGroupByWithManyKeysSpillsAndAgreesWithDuckDb() throws Exception {
         String sql = "SELECT s, id % 100000 AS g, count(*) AS n, sum(id) AS total FROM t GROUP BY s, id % 100000";
-        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(session.sql(sql))))
+        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(session.sql(sql).collect())))
                 .isEqualTo(DuckDbOracle.sorted(duck.query(sql)));
         assertThat(analyze("", sql)).containsPattern("HashAggregateExec: mode=final.*spills=[1-9]");
         assertCleanWorkers();
@@ -69,7 +70,7 @@ class MemoryLimitsTest {
     void aJoinWhoseBuildSideIsSeveralTimesTheMemorySpillsAndAgreesWithDuckDb() throws Exception {
         String sql = "SELECT count(*) AS c, sum(a.id) AS x, sum(b.id) AS y FROM t a JOIN t b ON a.s = b.s";
         String noBroadcast = "SET sluice.join.broadcast-threshold = -1;";
-        assertThat(DuckDbOracle.normalize(session.sql(noBroadcast + sql))).isEqualTo(duck.query(sql));
+        assertThat(DuckDbOracle.normalize(session.sql(noBroadcast + sql).collect())).isEqualTo(duck.query(sql));
         assertThat(analyze(noBroadcast, sql)).containsPattern("HashJoinExec.*spills=[1-9]");
         assertCleanWorkers();
     }
@@ -85,7 +86,7 @@ class MemoryLimitsTest {
                 .hasMessageContaining("sluice.worker.memory) is 4.0 MiB");
         assertCleanWorkers();
         String sql = "SELECT count(*) AS c, sum(k) AS s FROM t";
-        assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(duck.query(sql));
+        assertThat(DuckDbOracle.normalize(session.sql(sql).collect())).isEqualTo(duck.query(sql));
     }
 
     @Test
@@ -93,7 +94,7 @@ class MemoryLimitsTest {
         // 50,000 partitions of four rows: the open partition is tiny whatever the table's size
         String sql = "SELECT k, count(*) AS n, sum(r) AS total FROM (SELECT k, row_number() OVER (PARTITION BY k ORDER BY id) AS r "
                 + "FROM t) GROUP BY k";
-        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(session.sql(sql)))).isEqualTo(DuckDbOracle.sorted(duck.query(sql)));
+        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(session.sql(sql).collect()))).isEqualTo(DuckDbOracle.sorted(duck.query(sql)));
         assertCleanWorkers();
         // one partition of all 200,000 rows with their 40-character strings, several times a worker's
         // 4 MiB, ordered by k (peer groups of four rows): it goes to disk and is computed from there
@@ -104,7 +105,7 @@ class MemoryLimitsTest {
                 + "percent_rank() OVER (ORDER BY k) AS pr, cume_dist() OVER (ORDER BY k) AS cd, "
                 + "count(*) OVER (ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS n, "
                 + "min(s) OVER (ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS lo FROM t)";
-        assertThat(DuckDbOracle.normalize(session.sql(onePartition))).isEqualTo(duck.query(onePartition));
+        assertThat(DuckDbOracle.normalize(session.sql(onePartition).collect())).isEqualTo(duck.query(onePartition));
         assertThat(analyze("", onePartition)).containsPattern("WindowExec.*spills=[1-9]");
         assertCleanWorkers();
         // lag needs the rows around each row: such a window still needs its partition in memory
@@ -122,12 +123,12 @@ class MemoryLimitsTest {
                 .isInstanceOf(SluiceException.class)
                 .hasMessageContaining("larger than sluice.result.max-bytes (100.0 KiB)");
         ClusterTesting.awaitNoLeakedBuffers(session);
-        assertThat(DuckDbOracle.normalize(session.sql("SET sluice.result.max-bytes = 100k; SELECT count(*) AS c FROM t")))
+        assertThat(DuckDbOracle.normalize(session.sql("SET sluice.result.max-bytes = 100k; SELECT count(*) AS c FROM t").collect()))
                 .isEqualTo(duck.query("SELECT count(*) AS c FROM t"));
     }
 
     private static String analyze(String settings, String sql) {
-        return String.join("\n", DuckDbOracle.normalize(session.sql(settings + "EXPLAIN ANALYZE " + sql)).stream()
+        return String.join("\n", DuckDbOracle.normalize(session.sql(settings + "EXPLAIN ANALYZE " + sql).collect()).stream()
                 .map(row -> String.valueOf(row.get(0))).toList());
     }
 

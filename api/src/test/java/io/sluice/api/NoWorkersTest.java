@@ -8,6 +8,7 @@ import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
 import io.sluice.datasource.FileAccessPolicy;
 import io.sluice.kernels.QueryResult;
+import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.worker.Worker;
 import io.sluice.worker.WorkerSettings;
 import java.net.URI;

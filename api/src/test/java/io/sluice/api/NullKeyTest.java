@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,7 +65,7 @@ class NullKeyTest extends DuckDbComparisonTest {
     void nullJoinKeysNeverMatchInSortMergeJoins(String sql) throws Exception {
         String sortMerge = "SET sluice.join.broadcast-threshold = -1; SET sluice.join.sort-merge-threshold = 0; ";
         List<List<Object>> expected = both.duck().query(sql);
-        List<List<Object>> actual = DuckDbOracle.normalize(both.session().sql(sortMerge + sql));
+        List<List<Object>> actual = DuckDbOracle.normalize(both.session().sql(sortMerge + sql).collect());
         assertThat(DuckDbOracle.sorted(actual)).as(sql).isEqualTo(DuckDbOracle.sorted(expected));
         assertThat(both.session().sql(sortMerge + "EXPLAIN " + sql).collect().rows()).as(sql)
                 .anySatisfy(line -> assertThat((String) line.get(0)).contains("SortMergeJoinExec"));

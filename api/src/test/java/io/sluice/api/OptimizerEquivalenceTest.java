@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
@@ -152,8 +153,8 @@ class OptimizerEquivalenceTest {
     @MethodSource("io.sluice.api.JoinGraphs#queries")
     void generatedJoinGraphsGiveTheSameRowsReorderedOrNot(String sql) throws Exception {
         List<List<Object>> expected = duck.query(sql);
-        List<List<Object>> reordered = DuckDbOracle.normalize(session.sql(sql));
-        List<List<Object>> written = DuckDbOracle.normalize(session.sql("SET sluice.optimizer.join-reorder = false; " + sql));
+        List<List<Object>> reordered = DuckDbOracle.normalize(session.sql(sql).collect());
+        List<List<Object>> written = DuckDbOracle.normalize(session.sql("SET sluice.optimizer.join-reorder = false; " + sql).collect());
         System.out.println(expected + " <- " + sql);
         assertThat(reordered).as("reordered: " + sql).isEqualTo(expected);
         assertThat(written).as("as written: " + sql).isEqualTo(expected);
@@ -163,8 +164,8 @@ class OptimizerEquivalenceTest {
 
     private static void check(String sql, boolean ordered) throws Exception {
         List<List<Object>> expected = duck.query(sql);
-        List<List<Object>> optimized = DuckDbOracle.normalize(session.sql(sql));
-        List<List<Object>> unoptimized = DuckDbOracle.normalize(session.sql(UNOPTIMIZED + sql));
+        List<List<Object>> optimized = DuckDbOracle.normalize(session.sql(sql).collect());
+        List<List<Object>> unoptimized = DuckDbOracle.normalize(session.sql(UNOPTIMIZED + sql).collect());
         if (!ordered) {
             expected = DuckDbOracle.sorted(expected);
             optimized = DuckDbOracle.sorted(optimized);

@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,7 +81,7 @@ class RandomSubqueryTest extends DuckDbComparisonTest {
                 continue;
             }
             try {
-                List<List<Object>> actual = DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(sql)));
+                List<List<Object>> actual = DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(sql).collect()));
                 if (!actual.equals(expected) && duckDbContradictsItself(duckSql, expected, actual)) {
                     duckDbWrong.add(i);
                 } else if (!actual.equals(expected)) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.operators.Partitioning;
 import io.sluice.shuffle.ShuffleWriterExec;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,7 +74,7 @@ class RangeRetryTest {
             };
             cluster.coordinator().addStageListener(listener);
             try {
-                assertThat(DuckDbOracle.normalize(session.sql(set + sql))).isEqualTo(expected);
+                assertThat(DuckDbOracle.normalize(session.sql(set + sql).collect())).isEqualTo(expected);
             } finally {
                 cluster.coordinator().removeStageListener(listener);
             }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.common.SluiceException;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.shuffle.ShuffleWriterExec;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -96,7 +97,7 @@ class RangeSortTest {
 
     private void assertOrderedAsDuckDb(String set, String sql) throws Exception {
         List<List<Object>> expected = duck.query(sql);
-        assertThat(DuckDbOracle.normalize(session.sql(RANGE + set + sql))).as(set + sql).isEqualTo(expected);
+        assertThat(DuckDbOracle.normalize(session.sql(RANGE + set + sql).collect())).as(set + sql).isEqualTo(expected);
     }
 
     @Test
@@ -221,7 +222,7 @@ class RangeSortTest {
         assertThat(text).contains("RepartitionExec: single").contains("SortExec: [s ASC NULLS LAST, i ASC NULLS LAST]  [single")
                 .doesNotContain("OrderedGatherExec").doesNotContain("range(");
         List<List<Object>> expected = duck.query(sql);
-        assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(expected);
+        assertThat(DuckDbOracle.normalize(session.sql(sql).collect())).isEqualTo(expected);
         // a floor below the estimate range-partitions again
         assertThat(physical("SET sluice.sort.range-partitioned.min-rows = 20000; ", sql)).contains("OrderedGatherExec");
         assertThatThrownBy(() -> session.sql("SET sluice.sort.range-partitioned.min-rows = -1; " + sql))

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.common.SluiceException;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +42,7 @@ class RemoteSessionTest {
                 assertThat(df.explain()).contains("== Physical Plan ==");
 
                 remote.sql("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + file + "'");
-                assertThat(DuckDbOracle.normalize(remote.sql("SELECT count(v) AS n FROM t")))
+                assertThat(DuckDbOracle.normalize(remote.sql("SELECT count(v) AS n FROM t").collect()))
                         .isEqualTo(duck.query("SELECT count(v) AS n FROM '" + file + "'"));
                 assertThatThrownBy(() -> remote.sql("SELECT nope FROM t")).isInstanceOf(SluiceException.class)
                         .hasMessageContaining("nope");
@@ -56,7 +57,7 @@ class RemoteSessionTest {
                         .isEqualTo(duck.query("SELECT count(*) FROM '" + written + "/*.parquet'"));
                 remote.sql("CREATE TABLE per_k STORED AS CSV LOCATION '" + data.resolve("per_k") + "' AS "
                         + "SELECT k, count(*) AS c FROM t GROUP BY k");
-                assertThat(DuckDbOracle.normalize(remote.sql("SELECT k, c FROM per_k ORDER BY k")))
+                assertThat(DuckDbOracle.normalize(remote.sql("SELECT k, c FROM per_k ORDER BY k").collect()))
                         .isEqualTo(duck.query("SELECT k, count(*) AS c FROM '" + file + "' GROUP BY k ORDER BY k"));
             }
             // the HTTP port asks for the cluster's secret: none or a wrong one is refused before the body is read

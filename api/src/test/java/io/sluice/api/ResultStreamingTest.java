@@ -9,10 +9,9 @@ import io.sluice.coordinator.QueryScope;
 import io.sluice.coordinator.ResultStream;
 import io.sluice.datasource.FileAccessPolicy;
 import io.sluice.kernels.Batch;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -171,8 +170,8 @@ class ResultStreamingTest {
         // no ORDER BY: the scan's partitions are the files in order, so partition order is k's order
         String query = "SELECT k, g, s, k * 3 AS t FROM big WHERE g <> 7";
         try (Session remote = Session.connect("127.0.0.1", cluster.coordinator().httpPort(), cluster.authSecret());
-                Connection duck = DriverManager.getConnection("jdbc:duckdb:");
-                Statement statement = duck.createStatement();
+                DuckDbOracle duck = new DuckDbOracle();
+                Statement statement = duck.connection().createStatement();
                 ResultSet expected = statement.executeQuery(query.replace("FROM big",
                         "FROM read_parquet('" + big + "/*.parquet')") + " ORDER BY k")) {
             DataFrame frame = remote.sql("SET sluice.result.max-bytes = 1m; " + query);

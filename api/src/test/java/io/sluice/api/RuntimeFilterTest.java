@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,7 +83,7 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
         assertThat(analyzed).containsPattern("FileScanExec: events [^\\n]*runtime_pruning=\\[\\(k >= 3000\\), "
                 + "\\(k <= 3999\\)\\]");
         assertThat(ExplainAnalyzeTest.rowsOf(analyzed, "FileScanExec: events")).isEqualTo(meeting);
-        assertThat(DuckDbOracle.normalize(both.session().sql(PARTITIONED + query))).isEqualTo(both.duck().query(query));
+        assertThat(DuckDbOracle.normalize(both.session().sql(PARTITIONED + query).collect())).isEqualTo(both.duck().query(query));
         // without the filter every row group is read
         String unfiltered = text(PARTITIONED + OFF + "EXPLAIN ANALYZE " + query);
         assertThat(ExplainAnalyzeTest.rowsOf(unfiltered, "FileScanExec: events")).isEqualTo(60_000);
@@ -103,18 +104,18 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
         long green = (Long) both.duck().query("SELECT count(*) FROM fact WHERE k % 50 = 7").get(0).get(0);
         assertThat(ExplainAnalyzeTest.rowsOf(analyzed, "RuntimeFilterExec")).isBetween(green, green + 3000);
         var expected = DuckDbOracle.sorted(both.duck().query(query));
-        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(PARTITIONED + query)))).isEqualTo(expected);
-        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(PARTITIONED + OFF + query))))
+        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(PARTITIONED + query).collect()))).isEqualTo(expected);
+        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(PARTITIONED + OFF + query).collect())))
                 .isEqualTo(expected);
     }
 
     @Test
     void answersAgreeWithRuntimeFiltersOnAndOff() throws Exception {
         var expected = DuckDbOracle.sorted(both.duck().query(QUERY));
-        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(PARTITIONED + QUERY)))).isEqualTo(expected);
-        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(PARTITIONED + OFF + QUERY))))
+        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(PARTITIONED + QUERY).collect()))).isEqualTo(expected);
+        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(PARTITIONED + OFF + QUERY).collect())))
                 .isEqualTo(expected);
         String semi = "SELECT count(*), sum(v) FROM fact WHERE k IN (SELECT k FROM dim WHERE name LIKE '%green%')";
-        assertThat(DuckDbOracle.normalize(both.session().sql(PARTITIONED + semi))).isEqualTo(both.duck().query(semi));
+        assertThat(DuckDbOracle.normalize(both.session().sql(PARTITIONED + semi).collect())).isEqualTo(both.duck().query(semi));
     }
 }

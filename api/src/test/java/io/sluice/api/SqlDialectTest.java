@@ -3,6 +3,7 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -62,7 +63,7 @@ class SqlDialectTest {
 
     private static void assertSameAsDuckDb(String sql) throws Exception {
         List<List<Object>> expected = duck.query(sql);
-        List<List<Object>> actual = DuckDbOracle.normalize(session.sql(sql));
+        List<List<Object>> actual = DuckDbOracle.normalize(session.sql(sql).collect());
         assertThat(DuckDbOracle.sorted(actual)).as(sql).isEqualTo(DuckDbOracle.sorted(expected));
     }
 
@@ -114,7 +115,7 @@ class SqlDialectTest {
     void yearToMonthInterval() throws Exception {
         List<List<Object>> expected = duck.query("SELECT id, CAST(d + INTERVAL 13 MONTH AS DATE) FROM a");
         List<List<Object>> actual = DuckDbOracle.normalize(
-                session.sql("SELECT id, d + INTERVAL '1-1' YEAR TO MONTH FROM a"));
+                session.sql("SELECT id, d + INTERVAL '1-1' YEAR TO MONTH FROM a").collect());
         assertThat(DuckDbOracle.sorted(actual)).isEqualTo(DuckDbOracle.sorted(expected));
     }
 
@@ -122,7 +123,7 @@ class SqlDialectTest {
     @Test
     void dateAddAndSub() throws Exception {
         List<List<Object>> expected = duck.query("SELECT id, d + 3, d - 40 FROM a");
-        List<List<Object>> actual = DuckDbOracle.normalize(session.sql("SELECT id, date_add(d, 3), date_sub(d, 40) FROM a"));
+        List<List<Object>> actual = DuckDbOracle.normalize(session.sql("SELECT id, date_add(d, 3), date_sub(d, 40) FROM a").collect());
         assertThat(DuckDbOracle.sorted(actual)).isEqualTo(DuckDbOracle.sorted(expected));
     }
 

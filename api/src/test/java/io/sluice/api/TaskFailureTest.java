@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.common.SluiceException;
+import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.worker.Worker;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -53,7 +54,7 @@ class TaskFailureTest {
                     .hasMessageContaining("memory");
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
 
-            assertThat(DuckDbOracle.normalize(session.sql("SELECT sum(k) AS s FROM small")))
+            assertThat(DuckDbOracle.normalize(session.sql("SELECT sum(k) AS s FROM small").collect()))
                     .isEqualTo(duck.query("SELECT sum(range) AS s FROM range(0, 10)"));
             ClusterTesting.awaitNoLeakedBuffers(session);
         }
@@ -98,7 +99,7 @@ class TaskFailureTest {
             assertThat(cluster.coordinator().load().runningTasks()).isZero();
 
             Files.delete(pipe);
-            assertThat(DuckDbOracle.normalize(session.sql("SELECT sum(k) AS s FROM h")))
+            assertThat(DuckDbOracle.normalize(session.sql("SELECT sum(k) AS s FROM h").collect()))
                     .isEqualTo(duck.query("SELECT 3::BIGINT AS s"));
         }
     }
@@ -118,11 +119,11 @@ class TaskFailureTest {
             Files.writeString(root, "not a directory");
             try {
                 String query = "SELECT k, sum(v) AS s, count(*) AS c FROM t GROUP BY k ORDER BY k";
-                assertThat(DuckDbOracle.normalize(session.sql(query))).isEqualTo(duck.query(query));
+                assertThat(DuckDbOracle.normalize(session.sql(query).collect())).isEqualTo(duck.query(query));
                 assertThat(cluster.coordinator().load().excludedWorkers()).containsExactly("worker-1");
                 assertThat(cluster.coordinator().load().toJson()).contains("\"excluded_workers\":[\"worker-1\"]");
                 String second = "SELECT count(DISTINCT k) AS n FROM t";
-                assertThat(DuckDbOracle.normalize(session.sql(second))).isEqualTo(duck.query(second));
+                assertThat(DuckDbOracle.normalize(session.sql(second).collect())).isEqualTo(duck.query(second));
             } finally {
                 Files.delete(root);
                 Files.createDirectories(root);

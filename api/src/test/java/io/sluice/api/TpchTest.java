@@ -3,6 +3,7 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.datasource.StatisticsEstimator;
+import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.tpch.TpchQueries;
 import java.nio.file.Path;
 import java.util.List;
@@ -206,7 +207,7 @@ class TpchTest {
     void sameResultsAsDuckDb(String name) throws Exception {
         String sql = query(name);
         List<List<Object>> expected = duck.query(TpchQueries.forPeer(sql));
-        List<List<Object>> actual = DuckDbOracle.normalize(session.sql(sql));
+        List<List<Object>> actual = DuckDbOracle.normalize(session.sql(sql).collect());
         System.out.println(name + ": " + expected.size() + " rows");
         if (sql.toLowerCase(Locale.ROOT).contains("order by")) {
             assertThat(actual).as(name).isEqualTo(expected);
@@ -232,7 +233,7 @@ class TpchTest {
         List<List<Object>> expected = DuckDbOracle.sorted(duck.query(TpchQueries.forPeer(sql)));
         for (String set : List.of("SET sluice.join.broadcast-threshold = -1;",
                 "SET sluice.join.broadcast-threshold = -1; SET sluice.join.sort-merge-threshold = 0;")) {
-            List<List<Object>> actual = DuckDbOracle.normalize(session.sql(set + sql));
+            List<List<Object>> actual = DuckDbOracle.normalize(session.sql(set + sql).collect());
             assertThat(DuckDbOracle.sorted(actual)).as(set + " " + name).isEqualTo(expected);
         }
     }

@@ -10,6 +10,7 @@ import static io.sluice.api.Functions.rowNumber;
 import static io.sluice.api.Functions.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.testfixtures.DuckDbOracle;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.coordinator.scheduler.DagScheduler;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -38,7 +39,7 @@ class WorkerLossTest {
             };
             cluster.coordinator().addStageListener(killAfterMapStage);
             try {
-                assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(expected);
+                assertThat(DuckDbOracle.normalize(session.sql(sql).collect())).isEqualTo(expected);
             } finally {
                 cluster.coordinator().removeStageListener(killAfterMapStage);
             }
@@ -50,7 +51,7 @@ class WorkerLossTest {
                 Thread.sleep(100);
             }
             assertThat(cluster.coordinator().workers()).containsOnlyKeys("worker-1");
-            assertThat(DuckDbOracle.normalize(session.sql(sql))).isEqualTo(expected);
+            assertThat(DuckDbOracle.normalize(session.sql(sql).collect())).isEqualTo(expected);
         }
     }
 }

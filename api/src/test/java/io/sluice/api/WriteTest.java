@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.datasource.FileAccessPolicy;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -83,7 +84,7 @@ class WriteTest {
                 + " ORDER BY id");
         assertThat(expected).hasSize(FILES * ROWS_PER_FILE * 4 / 5);
         assertThat(duck.query("SELECT * FROM read_parquet('" + out + "/*.parquet') ORDER BY id")).isEqualTo(expected);
-        assertThat(DuckDbOracle.normalize(session.sql("SELECT * FROM copy ORDER BY id"))).isEqualTo(expected);
+        assertThat(DuckDbOracle.normalize(session.sql("SELECT * FROM copy ORDER BY id").collect())).isEqualTo(expected);
         // DuckDB sees the types the source has
         assertThat(duck.query("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet('" + out
                 + "/*.parquet'))")).isEqualTo(duck.query("SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM "
@@ -100,7 +101,7 @@ class WriteTest {
         List<List<Object>> expected = duck.query(summary + "read_parquet('" + source + "/*.parquet')");
         assertThat(duck.query(summary + "read_csv('" + out + "/*.csv', header = true, types = {'m': 'DECIMAL(12,2)'})"))
                 .isEqualTo(expected);
-        assertThat(DuckDbOracle.normalize(session.sql(summary + "copy_csv"))).isEqualTo(expected);
+        assertThat(DuckDbOracle.normalize(session.sql(summary + "copy_csv").collect())).isEqualTo(expected);
     }
 
     @Test
@@ -127,7 +128,7 @@ class WriteTest {
                 + "WHERE id < 6000 AND i IS NOT NULL GROUP BY s ORDER BY s";
         assertThat(duck.query("SELECT s, n, total FROM read_csv('" + out + "/*.csv', header = true, "
                 + "types = {'total': 'DECIMAL(18,2)'}) ORDER BY s")).isEqualTo(duck.query(expected));
-        assertThat(DuckDbOracle.normalize(grouped.orderBy("s"))).isEqualTo(duck.query(expected));
+        assertThat(DuckDbOracle.normalize(grouped.orderBy("s").collect())).isEqualTo(duck.query(expected));
     }
 
     @Test

@@ -2,7 +2,8 @@ package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.api.DuckDbOracle;
+import io.sluice.testfixtures.DuckDbOracle;
+import io.sluice.testfixtures.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,8 +35,8 @@ class ClusterProcessIT {
     static void startCluster() throws Exception {
         duck = new DuckDbOracle();
         TestData.write(duck, data);
-        int clusterPort = SluiceProcess.freePort();
-        httpPort = SluiceProcess.freePort();
+        int clusterPort = Ports.free();
+        httpPort = Ports.free();
         SluiceProcess coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
                 "--http-port", String.valueOf(httpPort));
         nodes.add(coordinator);

@@ -2,7 +2,7 @@ package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.api.DuckDbOracle;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;

@@ -2,8 +2,9 @@ package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.api.DuckDbOracle;
 import io.sluice.coordinator.RunningQueries;
+import io.sluice.testfixtures.DuckDbOracle;
+import io.sluice.testfixtures.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,10 +51,10 @@ class JobControlIT {
         }
         duck.execute("CREATE VIEW t AS SELECT * FROM read_parquet('" + t + "/*.parquet')");
         table = "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + t + "';\n";
-        clusterPort = SluiceProcess.freePort();
-        httpPort = SluiceProcess.freePort();
-        workerPort = SluiceProcess.freePort();
-        workerShufflePort = SluiceProcess.freePort();
+        clusterPort = Ports.free();
+        httpPort = Ports.free();
+        workerPort = Ports.free();
+        workerShufflePort = Ports.free();
         coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
                 "--http-port", String.valueOf(httpPort));
         coordinator.awaitStderrLine("coordinator ready:", READY_TIMEOUT);

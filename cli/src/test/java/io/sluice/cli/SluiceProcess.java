@@ -74,13 +74,6 @@ final class SluiceProcess implements AutoCloseable {
         }
     }
 
-    /** A TCP port free on this machine now. */
-    static int freePort() throws IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
     /** The repository root: the first directory up from here that holds {@code bin/sluice}. */
     static Path repoRoot() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {

@@ -2,7 +2,7 @@ package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.api.DuckDbOracle;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.sluice.cli;
 
-import io.sluice.api.DuckDbOracle;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 

@@ -2,7 +2,8 @@ package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.api.DuckDbOracle;
+import io.sluice.testfixtures.DuckDbOracle;
+import io.sluice.testfixtures.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,8 +45,8 @@ class WorkerKillIT {
                     + "' (FORMAT PARQUET)");
         }
         duck.execute("CREATE VIEW big AS SELECT * FROM read_parquet('" + big + "/*.parquet')");
-        clusterPort = SluiceProcess.freePort();
-        httpPort = SluiceProcess.freePort();
+        clusterPort = Ports.free();
+        httpPort = Ports.free();
         coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
                 "--http-port", String.valueOf(httpPort));
         nodes.add(coordinator);

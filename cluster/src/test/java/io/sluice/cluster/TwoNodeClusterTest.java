@@ -17,9 +17,7 @@ import io.sluice.cluster.serialization.KryoPekkoSerializer;
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.operators.MapStatus;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import io.sluice.testfixtures.Ports;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -123,7 +121,7 @@ class TwoNodeClusterTest {
     void workerRegistersAndRunsATaskOverKryo() throws Exception {
         Probe probe = new Probe();
         LogicalPlan plan = SamplePlans.samplePlan();
-        int port = freePort();
+        int port = Ports.free();
         ActorSystem<CoordinatorCommand> coordinatorSystem = start(coordinator(probe, Kryos.serialize(plan)),
                 NodeConfig.coordinator(HOST, port).withStableAfter(Duration.ofSeconds(2)));
         assertThat(SluiceNode.selfAddressString(coordinatorSystem)).isEqualTo(NodeConfig.address(HOST, port));
@@ -221,12 +219,6 @@ class TwoNodeClusterTest {
                 throw new AssertionError("condition not met within " + WAIT);
             }
             Thread.sleep(50);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-            return socket.getLocalPort();
         }
     }
 }

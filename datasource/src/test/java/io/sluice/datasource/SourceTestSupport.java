@@ -7,12 +7,9 @@ import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
+import io.sluice.testfixtures.DuckDbOracle;
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -21,31 +18,21 @@ import org.apache.arrow.memory.RootAllocator;
 /** DuckDB as the reference, and reading a whole table back through a {@link FormatReader}. */
 public final class SourceTestSupport implements AutoCloseable {
     public final BufferAllocator allocator = new RootAllocator(256L << 20);
-    private final Connection duck;
+    private final DuckDbOracle duck;
 
     public SourceTestSupport() throws SQLException {
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+        duck = new DuckDbOracle();
     }
 
-    /** Runs a statement; a new {@code Statement} each time, as DuckDB closes one after a failure. */
     public void execute(String sql) throws SQLException {
-        try (Statement statement = duck.createStatement()) {
-            statement.execute(sql);
-        }
+        duck.execute(sql);
     }
 
     /** The rows of a query, values normalized by {@link #normalize}. */
     public List<List<Object>> query(String sql) throws SQLException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (Statement statement = duck.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                List<Object> row = new ArrayList<>(columns);
-                for (int i = 1; i <= columns; i++) {
-                    row.add(normalize(rs.getObject(i)));
-                }
-                rows.add(row);
-            }
+        List<List<Object>> rows = duck.queryRaw(sql);
+        for (List<Object> row : rows) {
+            row.replaceAll(SourceTestSupport::normalize);
         }
         return rows;
     }

@@ -2,8 +2,10 @@ package io.sluice.optimizer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.source.FileFormat;
 import io.sluice.sql.InMemoryCatalog;
 import io.sluice.sql.SqlFrontEnd;
 import io.sluice.sql.Statement;
@@ -25,15 +27,15 @@ class PushSemiJoinBelowJoinTest {
 
     @BeforeAll
     static void tables() throws Exception {
-        CATALOG.register(ParquetFixtures.table(dir, "customer",
-                "SELECT i AS c_custkey, 'C' || i AS c_name, i % 25 AS c_nationkey FROM range(1, 1501) t(i)"));
-        CATALOG.register(ParquetFixtures.table(dir, "orders",
-                "SELECT i AS o_orderkey, i % 1500 + 1 AS o_custkey, CAST(i AS DOUBLE) AS o_totalprice FROM range(1, 15001) t(i)"));
-        CATALOG.register(ParquetFixtures.table(dir, "lineitem",
+        CATALOG.register(FileFormats.register("customer", FileFormat.PARQUET, ParquetFixtures.write(dir, "customer",
+                "SELECT i AS c_custkey, 'C' || i AS c_name, i % 25 AS c_nationkey FROM range(1, 1501) t(i)")));
+        CATALOG.register(FileFormats.register("orders", FileFormat.PARQUET, ParquetFixtures.write(dir, "orders",
+                "SELECT i AS o_orderkey, i % 1500 + 1 AS o_custkey, CAST(i AS DOUBLE) AS o_totalprice FROM range(1, 15001) t(i)")));
+        CATALOG.register(FileFormats.register("lineitem", FileFormat.PARQUET, ParquetFixtures.write(dir, "lineitem",
                 "SELECT i // 4 + 1 AS l_orderkey, i % 100 + 1 AS l_suppkey, CAST(i % 50 AS DOUBLE) AS l_quantity "
-                        + "FROM range(60000) t(i)"));
-        CATALOG.register(ParquetFixtures.table(dir, "supplier",
-                "SELECT i AS s_suppkey, i % 25 AS s_nationkey FROM range(1, 101) t(i)"));
+                        + "FROM range(60000) t(i)")));
+        CATALOG.register(FileFormats.register("supplier", FileFormat.PARQUET, ParquetFixtures.write(dir, "supplier",
+                "SELECT i AS s_suppkey, i % 25 AS s_nationkey FROM range(1, 101) t(i)")));
     }
 
     private static String optimized(String sql) {

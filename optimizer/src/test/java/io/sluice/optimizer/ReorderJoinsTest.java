@@ -2,9 +2,11 @@ package io.sluice.optimizer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.source.FileFormat;
 import io.sluice.sql.InMemoryCatalog;
 import io.sluice.sql.SqlFrontEnd;
 import io.sluice.sql.Statement;
@@ -33,22 +35,24 @@ class ReorderJoinsTest {
 
     @BeforeAll
     static void tables() throws Exception {
-        CATALOG.register(ParquetFixtures.table(dir, "region", "SELECT i AS r_regionkey, 'R' || i AS r_name FROM range(5) t(i)"));
-        CATALOG.register(ParquetFixtures.table(dir, "nation",
-                "SELECT i AS n_nationkey, 'N' || i AS n_name, i % 5 AS n_regionkey FROM range(25) t(i)"));
-        CATALOG.register(ParquetFixtures.table(dir, "supplier",
-                "SELECT i AS s_suppkey, i % 25 AS s_nationkey FROM range(1, 101) t(i)"));
-        CATALOG.register(ParquetFixtures.table(dir, "customer",
-                "SELECT i AS c_custkey, i % 25 AS c_nationkey FROM range(1, 1501) t(i)"));
-        CATALOG.register(ParquetFixtures.table(dir, "orders",
+        CATALOG.register(FileFormats.register("region", FileFormat.PARQUET, ParquetFixtures.write(dir, "region",
+                "SELECT i AS r_regionkey, 'R' || i AS r_name FROM range(5) t(i)")));
+        CATALOG.register(FileFormats.register("nation", FileFormat.PARQUET, ParquetFixtures.write(dir, "nation",
+                "SELECT i AS n_nationkey, 'N' || i AS n_name, i % 5 AS n_regionkey FROM range(25) t(i)")));
+        CATALOG.register(FileFormats.register("supplier", FileFormat.PARQUET, ParquetFixtures.write(dir, "supplier",
+                "SELECT i AS s_suppkey, i % 25 AS s_nationkey FROM range(1, 101) t(i)")));
+        CATALOG.register(FileFormats.register("customer", FileFormat.PARQUET, ParquetFixtures.write(dir, "customer",
+                "SELECT i AS c_custkey, i % 25 AS c_nationkey FROM range(1, 1501) t(i)")));
+        CATALOG.register(FileFormats.register("orders", FileFormat.PARQUET, ParquetFixtures.write(dir, "orders",
                 "SELECT i AS o_orderkey, i % 1500 + 1 AS o_custkey, DATE '1992-01-01' + CAST(i % 2400 AS INTEGER) AS o_orderdate "
-                        + "FROM range(1, 15001) t(i)"));
-        CATALOG.register(ParquetFixtures.table(dir, "lineitem",
+                        + "FROM range(1, 15001) t(i)")));
+        CATALOG.register(FileFormats.register("lineitem", FileFormat.PARQUET, ParquetFixtures.write(dir, "lineitem",
                 "SELECT i // 4 + 1 AS l_orderkey, i % 100 + 1 AS l_suppkey, i % 40 + 1 AS l_partkey, "
-                        + "CAST(i * 1.5 AS DOUBLE) AS l_price FROM range(60000) t(i)"));
-        CATALOG.register(ParquetFixtures.table(dir, "part", "SELECT i AS p_partkey, i % 50 AS p_size FROM range(1, 41) t(i)"));
-        CATALOG.register(ParquetFixtures.table(dir, "partsupp",
-                "SELECT i // 4 + 1 AS ps_partkey, i % 100 + 1 AS ps_suppkey, i AS ps_cost FROM range(160) t(i)"));
+                        + "CAST(i * 1.5 AS DOUBLE) AS l_price FROM range(60000) t(i)")));
+        CATALOG.register(FileFormats.register("part", FileFormat.PARQUET, ParquetFixtures.write(dir, "part",
+                "SELECT i AS p_partkey, i % 50 AS p_size FROM range(1, 41) t(i)")));
+        CATALOG.register(FileFormats.register("partsupp", FileFormat.PARQUET, ParquetFixtures.write(dir, "partsupp",
+                "SELECT i // 4 + 1 AS ps_partkey, i % 100 + 1 AS ps_suppkey, i AS ps_cost FROM range(160) t(i)")));
     }
 
     private static LogicalPlan parse(String sql) {

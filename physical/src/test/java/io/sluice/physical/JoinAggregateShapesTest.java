@@ -2,7 +2,9 @@ package io.sluice.physical;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.StatisticsEstimator;
+import io.sluice.logical.source.FileFormat;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.optimizer.LogicalOptimizer;
 import io.sluice.physical.rules.JoinSelection;
@@ -30,8 +32,10 @@ class JoinAggregateShapesTest {
 
     @BeforeAll
     static void files() throws Exception {
-        CATALOG.register(ParquetFixtures.table(dir, "a", "SELECT range AS k, range * 3 AS w FROM range(5000)"));
-        CATALOG.register(ParquetFixtures.table(dir, "b", "SELECT range % 100 AS k, range AS v FROM range(5000)"));
+        CATALOG.register(FileFormats.register("a", FileFormat.PARQUET, ParquetFixtures.write(dir, "a",
+                "SELECT range AS k, range * 3 AS w FROM range(5000)")));
+        CATALOG.register(FileFormats.register("b", FileFormat.PARQUET, ParquetFixtures.write(dir, "b",
+                "SELECT range % 100 AS k, range AS v FROM range(5000)")));
     }
 
     private static String plan(String sql, JoinSelection joins) {

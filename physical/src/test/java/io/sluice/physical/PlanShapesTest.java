@@ -10,9 +10,8 @@ import io.sluice.optimizer.LogicalOptimizer;
 import io.sluice.physical.rules.PhysicalConfig;
 import io.sluice.sql.InMemoryCatalog;
 import io.sluice.sql.SqlFrontEnd;
+import io.sluice.testfixtures.ParquetFixtures;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,12 +25,9 @@ class PlanShapesTest {
 
     @BeforeAll
     static void files() throws Exception {
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement s = duck.createStatement()) {
-            // Sorted by id, four row groups: ids 0-2047, 2048-4095, 4096-6143, 6144-7999.
-            s.execute("COPY (SELECT range AS id, 'k' || (range % 5) AS k, range * 2 AS v FROM range(8000)) TO '"
-                    + dir.resolve("t.parquet") + "' (FORMAT PARQUET, ROW_GROUP_SIZE 2048)");
-        }
-        CATALOG.register(FileFormats.register("t", FileFormat.PARQUET, dir.resolve("t.parquet").toString()));
+        // Sorted by id, four row groups: ids 0-2047, 2048-4095, 4096-6143, 6144-7999.
+        CATALOG.register(FileFormats.register("t", FileFormat.PARQUET, ParquetFixtures.write(dir, "t",
+                "SELECT range AS id, 'k' || (range % 5) AS k, range * 2 AS v FROM range(8000)")));
     }
 
     private static String plan(String sql) {

@@ -3,7 +3,8 @@ package io.sluice.shuffle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.Col;
@@ -16,9 +17,11 @@ import io.sluice.operators.RangeBoundaries;
 import io.sluice.operators.SplitPoints;
 import io.sluice.operators.TaskContext;
 import io.sluice.operators.basic.SampleExec;
+import io.sluice.testfixtures.HeapColumns;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -117,9 +120,12 @@ class ShuffleRangeBroadcastTest extends TwoWorkerShuffleTest {
         }
         assertThat(ids).hasSize(ShuffleEndToEndTest.totalRows());
         KeyOrder order = new KeyOrder(keys);
+        Schema keySchema = Schema.of(Arrays.stream(keyColumns).mapToObj(ShuffleEndToEndTest.SCHEMA::field)
+                .toArray(Field[]::new));
         List<Col[]> keyRows = new ArrayList<>();
         for (List<List<Object>> rows : partitions) {
-            keyRows.add(keyColumns(rows, keyColumns));
+            keyRows.add(HeapColumns.of(keySchema, rows.stream()
+                    .map(row -> Arrays.stream(keyColumns).mapToObj(row::get).toArray()).toList()));
         }
         for (int r = 0; r + 1 < n; r++) {
             Col[] here = keyRows.get(r);
@@ -133,31 +139,6 @@ class ShuffleRangeBroadcastTest extends TwoWorkerShuffleTest {
             }
         }
         return partitions;
-    }
-
-    private static Col[] keyColumns(List<List<Object>> rows, int[] keyColumns) {
-        Col[] out = new Col[keyColumns.length];
-        for (int k = 0; k < keyColumns.length; k++) {
-            int c = keyColumns[k];
-            boolean[] nulls = new boolean[rows.size()];
-            if (c == 1) {
-                long[] v = new long[rows.size()];
-                for (int i = 0; i < v.length; i++) {
-                    Object o = rows.get(i).get(c);
-                    nulls[i] = o == null;
-                    v[i] = o == null ? 0 : (Long) o;
-                }
-                out[k] = Col.ofLongs(DataType.INT64, v, nulls);
-            } else {
-                String[] v = new String[rows.size()];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = (String) rows.get(i).get(c);
-                    nulls[i] = v[i] == null;
-                }
-                out[k] = Col.ofStrings(v, nulls);
-            }
-        }
-        return out;
     }
 
     @Test

@@ -365,7 +365,7 @@ public final class TpchBenchmark {
         }
     }
 
-    static List<List<Object>> readAll(ResultSet rs) throws SQLException {
+    private static List<List<Object>> readAll(ResultSet rs) throws SQLException {
         int columns = rs.getMetaData().getColumnCount();
         List<List<Object>> rows = new ArrayList<>();
         while (rs.next()) {

@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.tpch.TpchData;
 import io.sluice.tpch.TpchQueries;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -70,15 +67,13 @@ class SparkPeerTest {
 
         Map<Integer, SparkPeer.Outcome> outcomes = SparkPeer.locate(root).run(data, queries, 1, 0, 120);
 
-        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
-            TpchBenchmark.prepareDuckDb(duck, data, 1);
+        try (DuckDbOracle duck = new DuckDbOracle()) {
+            TpchBenchmark.prepareDuckDb(duck.connection(), data, 1);
             for (int query : queries) {
-                try (Statement s = duck.createStatement(); ResultSet rs = s.executeQuery(TpchQueries.forPeer(TpchQueries.text(query)))) {
-                    SparkPeer.Outcome outcome = outcomes.get(query);
-                    assertThat(outcome.error()).as("q%d", query).isNull();
-                    assertThat(Agreement.of(outcome.answer(), TpchBenchmark.readAll(rs), TpchQueries.text(query)))
-                            .as("q%d", query).isEqualTo(query == 1 ? "yes~" : "yes");
-                }
+                SparkPeer.Outcome outcome = outcomes.get(query);
+                assertThat(outcome.error()).as("q%d", query).isNull();
+                assertThat(Agreement.of(outcome.answer(), duck.query(TpchQueries.forPeer(TpchQueries.text(query))),
+                        TpchQueries.text(query))).as("q%d", query).isEqualTo(query == 1 ? "yes~" : "yes");
             }
         }
     }

@@ -14,11 +14,9 @@ import io.sluice.operators.KeyOrder;
 import io.sluice.operators.MemorySourceExec;
 import io.sluice.operators.Partitioning;
 import io.sluice.operators.TaskContext;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
+import io.sluice.testfixtures.DuckDbOracle;
+import io.sluice.testfixtures.HeapColumns;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,7 +32,7 @@ import org.apache.arrow.memory.RootAllocator;
  */
 public final class JoinTestSupport implements AutoCloseable {
     final RootAllocator root = new RootAllocator(256L << 20);
-    private final Connection duck;
+    private final DuckDbOracle duck;
     private int tasks;
 
     /** A table: qualified column names ({@code l.k1}) on our side, plain names in DuckDB. */
@@ -42,7 +40,7 @@ public final class JoinTestSupport implements AutoCloseable {
     }
 
     public JoinTestSupport() throws SQLException {
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+        duck = new DuckDbOracle();
     }
 
     /** Rows with a few duplicate and NULL keys: k1 BIGINT or INTEGER, k2 VARCHAR, and a value column. */
@@ -94,23 +92,14 @@ public final class JoinTestSupport implements AutoCloseable {
     }
 
     void execute(String sql) throws SQLException {
-        try (Statement statement = duck.createStatement()) {
-            statement.execute(sql);
-        }
+        duck.execute(sql);
     }
 
     /** The rows of a DuckDB query, normalized, sorted. */
     public List<List<Object>> query(String sql) throws SQLException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (Statement statement = duck.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
-            int columns = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                List<Object> row = new ArrayList<>(columns);
-                for (int i = 1; i <= columns; i++) {
-                    row.add(normalize(rs.getObject(i)));
-                }
-                rows.add(row);
-            }
+        List<List<Object>> rows = duck.queryRaw(sql);
+        for (List<Object> row : rows) {
+            row.replaceAll(JoinTestSupport::normalize);
         }
         return sorted(rows);
     }
@@ -127,39 +116,6 @@ public final class JoinTestSupport implements AutoCloseable {
         return rows;
     }
 
-    /** Heap columns for rows {@code [from, to)} of a list. */
-    public static Col[] columns(Schema schema, List<Object[]> rows) {
-        int n = rows.size();
-        Col[] out = new Col[schema.size()];
-        for (int c = 0; c < out.length; c++) {
-            DataType type = schema.field(c).type();
-            Col col = Col.allocate(type, n, true);
-            for (int r = 0; r < n; r++) {
-                Object v = rows.get(r)[c];
-                if (v == null) {
-                    col.nulls[r] = true;
-                } else if (type.kind() == DataType.Kind.UTF8) {
-                    col.strings[r] = (String) v;
-                } else if (type.kind() == DataType.Kind.FLOAT64) {
-                    col.doubles[r] = (Double) v;
-                } else {
-                    col.longs[r] = (Long) v;
-                }
-            }
-            out[c] = col;
-        }
-        return out;
-    }
-
-    /** Splits rows into batches of at most {@code batchRows}. */
-    public static List<Col[]> batches(Schema schema, List<Object[]> rows, int batchRows) {
-        List<Col[]> out = new ArrayList<>();
-        for (int from = 0; from < rows.size(); from += batchRows) {
-            out.add(columns(schema, rows.subList(from, Math.min(rows.size(), from + batchRows))));
-        }
-        return out;
-    }
-
     /** A source with the table's rows dealt into partitions by {@code partitionOf}, declared {@code partitioning}. */
     public static MemorySourceExec source(Table table, Partitioning partitioning, ToIntFunction<Object[]> partitionOf,
             int batchRows) {
@@ -173,7 +129,7 @@ public final class JoinTestSupport implements AutoCloseable {
         }
         List<List<Col[]>> partitions = new ArrayList<>();
         for (List<Object[]> part : parts) {
-            partitions.add(batches(table.schema(), part, batchRows));
+            partitions.add(HeapColumns.batches(table.schema(), part, batchRows));
         }
         return new MemorySourceExec(table.schema(), partitions, partitioning, List.of());
     }
@@ -190,7 +146,7 @@ public final class JoinTestSupport implements AutoCloseable {
                     part.add(row);
                 }
             }
-            Col[] all = columns(table.schema(), part);
+            Col[] all = HeapColumns.of(table.schema(), part);
             Col[] keyCols = new Col[keyColumns.length];
             for (int k = 0; k < keyCols.length; k++) {
                 keyCols[k] = all[keyColumns[k]];
@@ -200,7 +156,7 @@ public final class JoinTestSupport implements AutoCloseable {
             for (int i : order) {
                 sortedRows.add(part.get(i));
             }
-            partitions.add(batches(table.schema(), sortedRows, batchRows));
+            partitions.add(HeapColumns.batches(table.schema(), sortedRows, batchRows));
         }
         return new MemorySourceExec(table.schema(), partitions, partitioning, keys);
     }

@@ -18,7 +18,7 @@ import io.sluice.operators.KeyOrder;
 import io.sluice.operators.MemorySourceExec;
 import io.sluice.operators.OperatorTestBase;
 import io.sluice.operators.Partitioning;
-import io.sluice.operators.join.JoinTestSupport;
+import io.sluice.testfixtures.HeapColumns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -48,13 +48,13 @@ class WindowExecTest extends OperatorTestBase {
             rows.add(new Object[] {p, o, v});
         }
         List<SortKey> order = List.of(SortKey.asc(new Column("p")), SortKey.asc(new Column("o")));
-        Col[] all = JoinTestSupport.columns(SCHEMA, rows);
+        Col[] all = HeapColumns.of(SCHEMA, rows);
         int[] sorted = new KeyOrder(order).sortedIndexes(new Col[] {all[0], all[1]}, rows.size());
         List<Object[]> sortedRows = new ArrayList<>();
         for (int i : sorted) {
             sortedRows.add(rows.get(i));
         }
-        MemorySourceExec source = new MemorySourceExec(SCHEMA, List.of(JoinTestSupport.batches(SCHEMA, sortedRows, inputBatch)),
+        MemorySourceExec source = new MemorySourceExec(SCHEMA, List.of(HeapColumns.batches(SCHEMA, sortedRows, inputBatch)),
                 new Partitioning.Single(), order);
         List<Expr> partitionBy = List.of(new Column("p"));
         List<SortKey> orderBy = List.of(SortKey.asc(new Column("o")));

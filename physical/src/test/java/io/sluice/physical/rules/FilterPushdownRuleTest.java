@@ -5,6 +5,7 @@ import static io.sluice.physical.PhysicalRuleTesting.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.common.types.BinaryOp;
+import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.FileScanExec;
 import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Binary;
@@ -13,6 +14,7 @@ import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.SortKey;
+import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.TableSource;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.Partitioning;
@@ -41,7 +43,8 @@ class FilterPushdownRuleTest {
     @BeforeAll
     static void files() throws Exception {
         // Sorted by id in row groups of 2048: ids 0-2047, 2048-4095, 4096-6143, 6144-7999.
-        table = ParquetFixtures.table(dir, "t", "SELECT range AS id, range % 5 AS k, range * 2 AS v FROM range(8000) ORDER BY id");
+        table = FileFormats.register("t", FileFormat.PARQUET, ParquetFixtures.write(dir, "t",
+                "SELECT range AS id, range % 5 AS k, range * 2 AS v FROM range(8000) ORDER BY id"));
     }
 
     private static String plan(ExecutionPlan plan) {

@@ -3,8 +3,10 @@ package io.sluice.physical.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.source.FileFormat;
 import io.sluice.optimizer.LogicalOptimizer;
 import io.sluice.physical.PhysicalPlanner;
 import io.sluice.sql.InMemoryCatalog;
@@ -29,8 +31,10 @@ class JoinSelectionTest {
 
     @BeforeAll
     static void files() throws Exception {
-        CATALOG.register(ParquetFixtures.table(dir, "big", "SELECT range AS id, range % 1000 AS k, range * 2 AS v FROM range(200000)"));
-        CATALOG.register(ParquetFixtures.table(dir, "mid", "SELECT range AS k, range % 7 AS w FROM range(50000)"));
+        CATALOG.register(FileFormats.register("big", FileFormat.PARQUET, ParquetFixtures.write(dir, "big",
+                "SELECT range AS id, range % 1000 AS k, range * 2 AS v FROM range(200000)")));
+        CATALOG.register(FileFormats.register("mid", FileFormat.PARQUET, ParquetFixtures.write(dir, "mid",
+                "SELECT range AS k, range % 7 AS w FROM range(50000)")));
     }
 
     private static LogicalPlan optimized(String sql) {

@@ -5,11 +5,13 @@ import static io.sluice.physical.PhysicalRuleTesting.source;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.common.types.BinaryOp;
+import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.FileScanExec;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Literal;
+import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.TableSource;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.Partitioning;
@@ -35,7 +37,8 @@ class ProjectionPushdownTest {
 
     @BeforeAll
     static void files() throws Exception {
-        table = ParquetFixtures.table(dir, "t", "SELECT range AS id, range % 7 AS k, range * 2 AS v FROM range(3000)");
+        table = FileFormats.register("t", FileFormat.PARQUET, ParquetFixtures.write(dir, "t",
+                "SELECT range AS id, range % 7 AS k, range * 2 AS v FROM range(3000)"));
     }
 
     private static String plan(ExecutionPlan plan) {

@@ -1,7 +1,8 @@
-package io.sluice.api;
+package io.sluice.testfixtures;
 
 import io.sluice.kernels.QueryResult;
 import io.sluice.tpch.Answers;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -13,7 +14,8 @@ import java.util.List;
 /**
  * DuckDB in this JVM as the reference engine: runs the same SQL on the same files and normalizes
  * values of both sides for comparison (integers as longs, decimals without trailing zeros, doubles
- * rounded to 9 significant digits, dates as ISO text, NULL as null).
+ * rounded to 9 significant digits, dates as ISO text, NULL as null). Also the writer of the files
+ * tests read: whatever DuckDB writes is what another engine would.
  */
 public final class DuckDbOracle implements AutoCloseable {
     private final Connection connection;
@@ -29,11 +31,16 @@ public final class DuckDbOracle implements AutoCloseable {
         }
     }
 
+    /** Writes the rows of {@code select} to the Parquet file {@code file}, in row groups of {@code rowGroupRows} rows. */
+    public void writeParquet(String select, Path file, int rowGroupRows) throws SQLException {
+        execute("COPY (" + select + ") TO '" + file + "' (FORMAT PARQUET, ROW_GROUP_SIZE " + rowGroupRows + ")");
+    }
+
     public List<List<Object>> query(String sql) throws SQLException {
         return Answers.normalize(queryRaw(sql));
     }
 
-    /** The rows as DuckDB's JDBC driver returns them, not normalized (for comparisons with a tolerance). */
+    /** The rows as DuckDB's JDBC driver returns them, not normalized (for comparisons with a tolerance or typed values). */
     public List<List<Object>> queryRaw(String sql) throws SQLException {
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             int n = rs.getMetaData().getColumnCount();
@@ -49,13 +56,14 @@ public final class DuckDbOracle implements AutoCloseable {
         }
     }
 
-    public static List<List<Object>> normalize(QueryResult result) {
-        return Answers.normalize(result.rows());
+    /** The JDBC connection, for code that takes one (the TPC-H benchmark's DuckDB setup). */
+    public Connection connection() {
+        return connection;
     }
 
-    /** Runs the DataFrame (a {@code session.sql(..)} result included) and normalizes its rows. */
-    public static List<List<Object>> normalize(DataFrame frame) {
-        return normalize(frame.collect());
+    /** The rows of a result (a {@code DataFrame}'s {@code collect()} included), normalized. */
+    public static List<List<Object>> normalize(QueryResult result) {
+        return Answers.normalize(result.rows());
     }
 
     public static Object normalize(Object v) {
