@@ -4,23 +4,35 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
- * The hashes of the operators' hash tables (the aggregate's {@code GroupTable}, and through it joins and runtime
- * filters; the shuffle's hash partitioner uses the same {@link #mix}): a 64-bit multiply-xorshift mix for a long, and for a string a multiply-xorshift step
- * per 8 of its UTF-8 bytes taken as a little-endian word (the last, partial word zero-padded, the
- * length in the seed so that a shorter key padded with zeros differs), left for the table's fold
- * to finish with the mix. A string held as a Java {@code String}
+ * The one hash family of Sluice's keys: the operators' hash tables (the aggregate's
+ * {@code GroupTable}, and through it joins, the grace join's spill partitions and runtime filters)
+ * and the shuffle's hash partitioning all hash a row's keys with {@link #hashInto} (one value hash
+ * per type, folded column after column through {@link #mix}). A long hashes by its value, so an
+ * INT32 5 and an INT64 5 agree, and a decimal of 19 to 38 digits that fits a long hashes as that
+ * long; a double hashes by its bits with -0.0 as 0.0 and every NaN as the canonical NaN; a string
+ * by its UTF-8 bytes, a multiply-xorshift step per 8 of them taken as a little-endian word (the
+ * last, partial word zero-padded, the length in the seed so that a shorter key padded with zeros
+ * differs), left for the fold to finish with the mix. A string held as a Java {@code String}
  * hashes to the same value as its UTF-8 bytes, without encoding it when it is ASCII, so a key that
- * arrives as bytes in one batch and as a string in another finds the same group.
+ * arrives as bytes in one batch and as a string in another finds the same group. NULL folds in a
+ * constant, so all NULLs of a column hash alike. Only value bits are hashed, never identity
+ * hashes: the hashes are the same on every node and in every run.
  *
- * <p>Not the shuffle's {@code HashPartitioner} hash: the rows of one hash partition share their
- * partition hash modulo n, which would crowd a table indexed by it.
+ * <p>A table's row hash starts from 0; the partition hash ({@link #partitionSeeds},
+ * {@link #partition}) starts from its own seed. The two must not correlate: the rows of one hash
+ * partition share their partition hash modulo n, which would crowd a table indexed by it.
  */
 public final class KeyHash {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long SEED = 0x9E3779B97F4A7C15L;
     private static final long M = 0xff51afd7ed558ccdL;
+    /** What a NULL key folds in. */
+    private static final long NULL_HASH = 0x2545F4914F6CDD1DL;
+    /** The partition hash's start, apart from a table's (0) so that the two do not correlate. */
+    private static final long PARTITION_SEED = 0x5bd1e9955bd1e995L;
 
     private KeyHash() {
     }
@@ -35,6 +47,98 @@ public final class KeyHash {
         return h;
     }
 
+    /** Folds one key's value hash into a row's running hash. */
+    public static long fold(long running, long value) {
+        return mix(running * 31 + value);
+    }
+
+    /**
+     * Folds one key column into the running per-row hashes of its first {@code n} rows. A NULL row
+     * folds in a constant and never the value under its slot, which is unspecified (whatever a
+     * kernel left there), so all NULLs of a column hash alike and meet in one group.
+     */
+    public static void hashInto(Col c, long[] hashes, int n) {
+        boolean[] nulls = c.nulls;
+        switch (c.type.kind()) {
+            case FLOAT64 -> {
+                double[] v = c.doubles;
+                for (int i = 0; i < n; i++) {
+                    double d = v[i] == 0.0 ? 0.0 : v[i];
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : Double.doubleToLongBits(d));
+                }
+            }
+            case BOOL, NULL -> {
+                boolean[] v = c.bools;
+                for (int i = 0; i < n; i++) {
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : v[i] ? 1 : 2);
+                }
+            }
+            case UTF8 -> {
+                // the hash of the UTF-8 bytes, as for a key read as bytes (the same value may come either way)
+                String[] v = c.strings;
+                for (int i = 0; i < n; i++) {
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : string(v[i]));
+                }
+            }
+            default -> {
+                if (c.isWide()) {
+                    // a value that fits a long hashes as that long, so both forms of one value agree
+                    for (int i = 0; i < n; i++) {
+                        hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : Int128.hashBits(c.highs[i], c.lows[i]));
+                    }
+                    return;
+                }
+                long[] v = c.longs;
+                for (int i = 0; i < n; i++) {
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : v[i]);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@link #hashInto(Col, long[], int)} of a fixed-width column read in place: the same hash for
+     * each value as its heap column gives (a decimal's unscaled long, a double's canonical bits).
+     */
+    public static void hashInto(InPlaceValues c, long[] hashes, int n) {
+        long data = c.data;
+        long validity = c.validity;
+        if (c.doubles) {
+            for (int i = 0; i < n; i++) {
+                double d = InPlaceValues.doubleAt(data, i);
+                hashes[i] = fold(hashes[i], InPlaceValues.isNull(validity, i) ? NULL_HASH
+                        : Double.doubleToLongBits(d == 0.0 ? 0.0 : d));
+            }
+            return;
+        }
+        int shift = c.shift;
+        for (int i = 0; i < n; i++) {
+            hashes[i] = fold(hashes[i], InPlaceValues.isNull(validity, i) ? NULL_HASH : InPlaceValues.longAt(data, shift, i));
+        }
+    }
+
+    /** {@link #hashInto(Col, long[], int)} of a string key column as UTF-8 bytes: the same hash as its {@code String}s. */
+    public static void hashInto(Utf8Bytes c, long[] hashes, int n) {
+        byte[] data = c.data();
+        int[] offsets = c.offsets();
+        boolean[] nulls = c.nulls();
+        for (int i = 0; i < n; i++) {
+            hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : bytes(data, offsets[i], offsets[i + 1]));
+        }
+    }
+
+    /** Running hashes for {@code rows} rows ready to take a partition hash's key columns through {@link #hashInto}. */
+    public static long[] partitionSeeds(int rows) {
+        long[] hashes = new long[rows];
+        Arrays.fill(hashes, PARTITION_SEED);
+        return hashes;
+    }
+
+    /** The partition, in {@code [0, partitionCount)}, of a row whose partition hash is {@code hash}. */
+    public static int partition(long hash, int partitionCount) {
+        return Math.floorMod(mix(hash), partitionCount);
+    }
+
     /** One word into the running state of a string hash: a multiply and a rotate-xor, one cycle's work apart. */
     private static long step(long h, long word) {
         h = (h ^ word) * M;
@@ -43,7 +147,7 @@ public final class KeyHash {
 
     /**
      * The hash of bytes {@code [from, to)}, 8 at a time. Not finished with {@link #mix}: the
-     * group table folds every key's hash through it anyway.
+     * {@link #fold} of every key's hash does that.
      */
     public static long bytes(byte[] data, int from, int to) {
         long h = SEED ^ (to - from);
@@ -122,7 +226,7 @@ public final class KeyHash {
             char c = s.charAt(i);
             if (c >= 0x80) {
                 byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-                return java.util.Arrays.equals(utf8, 0, utf8.length, data, from, to);
+                return Arrays.equals(utf8, 0, utf8.length, data, from, to);
             }
             if (data[from + i] != (byte) c) {
                 return false;

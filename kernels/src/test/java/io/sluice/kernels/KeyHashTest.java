@@ -2,13 +2,17 @@ package io.sluice.kernels;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.common.types.DataType;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** A string hashes alike as a {@code String} and as its UTF-8 bytes, whatever its length and characters. */
+/**
+ * A string hashes alike as a {@code String} and as its UTF-8 bytes, whatever its length and
+ * characters; the partition hash does not crowd a table.
+ */
 class KeyHashTest {
     private static final List<String> VALUES = List.of("", "a", "key-1", "1234567", "12345678", "123456789",
             "key-999999", "0123456789abcdef", "0123456789abcdefg", "Grüße", "日本語のキー", "𝄞 clef", "a\0", "\0",
@@ -76,6 +80,46 @@ class KeyHashTest {
                 assertThat(KeyHash.equalBytes(a, 0, a.length, b, 0, b.length)).as(s + " vs " + other).isEqualTo(same);
                 assertThat(KeyHash.equalBytes(inside, 11, 11 + a.length, b, 0, b.length)).as(s + " vs " + other)
                         .isEqualTo(same);
+            }
+        }
+    }
+
+    /**
+     * The keys of one hash partition spread evenly over a table's slots: the partition hash does
+     * not correlate with the table hash, for one key and for two.
+     */
+    @Test
+    void onePartitionsKeysSpreadOverATablesSlots() {
+        int rows = 1 << 20;
+        int partitions = 16;
+        int slots = 1024;
+        long[] values = new long[rows];
+        long[] other = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            values[i] = i;
+            other[i] = i % 7;
+        }
+        for (int keys = 1; keys <= 2; keys++) {
+            long[] table = new long[rows];
+            long[] partition = KeyHash.partitionSeeds(rows);
+            KeyHash.hashInto(Col.ofLongs(DataType.INT64, values, null), table, rows);
+            KeyHash.hashInto(Col.ofLongs(DataType.INT64, values, null), partition, rows);
+            if (keys == 2) {
+                KeyHash.hashInto(Col.ofLongs(DataType.INT32, other, null), table, rows);
+                KeyHash.hashInto(Col.ofLongs(DataType.INT32, other, null), partition, rows);
+            }
+            int[] perSlot = new int[slots];
+            int inPartition = 0;
+            for (int i = 0; i < rows; i++) {
+                if (KeyHash.partition(partition[i], partitions) == 0) {
+                    inPartition++;
+                    perSlot[(int) (table[i] ^ (table[i] >>> 32)) & (slots - 1)]++;
+                }
+            }
+            int mean = inPartition / slots;
+            assertThat(mean).as("keys in partition 0").isGreaterThan(10);
+            for (int count : perSlot) {
+                assertThat(count).as(keys + " key(s)").isBetween(mean / 3, mean * 3);
             }
         }
     }

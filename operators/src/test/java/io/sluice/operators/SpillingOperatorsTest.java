@@ -17,7 +17,6 @@ import io.sluice.logical.expr.WindowFrame;
 import io.sluice.logical.expr.WindowFunction;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.operators.aggregate.HashAggregateExec;
-import io.sluice.operators.hash.GroupTable;
 import io.sluice.operators.join.GraceHashJoin;
 import io.sluice.operators.join.HashJoinExec;
 import io.sluice.operators.memory.MemoryBudget;
@@ -244,7 +243,7 @@ class SpillingOperatorsTest {
                 candidates[i] = base + i;
             }
             java.util.Arrays.fill(hashes, 0);
-            GroupTable.hashInto(io.sluice.kernels.Col.ofLongs(io.sluice.common.types.DataType.INT64, candidates, null), hashes);
+            io.sluice.kernels.KeyHash.hashInto(io.sluice.kernels.Col.ofLongs(io.sluice.common.types.DataType.INT64, candidates, null), hashes, hashes.length);
             for (int i = 0; i < candidates.length && found < distinct; i++) {
                 if (GraceHashJoin.partitionOf(hashes[i], 0) == 0) {
                     keys[found++] = candidates[i];

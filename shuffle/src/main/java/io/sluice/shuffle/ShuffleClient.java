@@ -2,19 +2,8 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
-import io.netty.bootstrap.Bootstrap;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.util.AttributeKey;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import java.io.IOException;
@@ -22,20 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Fetches shuffle segments from {@link ShuffleServer}s. One event loop group serves all fetches;
- * idle connections are pooled per server address and reused (a connection carries one request at
- * a time; at most 32 are kept per server; pooled connections idle longer than
- * {@link Options#maxPooledIdle()} are dropped). A
+ * Fetches shuffle segments from {@link ShuffleServer}s, over connections from its
+ * {@link ShuffleConnectionPool} (one event loop group for all fetches, idle connections pooled per
+ * server address and reused), each answer parsed by a {@link ShuffleResponseHandler}. A
  * segment's bytes are handed to the reader as they arrive ({@link RemoteSegment}), never gathered
  * into one array. Never call the blocking methods on a Netty event loop.
  *
@@ -131,27 +112,11 @@ public final class ShuffleClient implements AutoCloseable {
     }
 
     private static final long MAX_BACKOFF_MILLIS = 2000;
-    private static final AttributeKey<ResponseHandler> HANDLER = AttributeKey.valueOf("sluice.shuffle.response");
-    /** The address a connection was opened to, as its pool is keyed (not as the socket reports it). */
-    private static final AttributeKey<String> POOL_KEY = AttributeKey.valueOf("sluice.shuffle.pool");
-    private static final int MAX_POOLED_PER_SERVER = 32;
 
     private final String requesterId;
     private final Options options;
-    private final byte[] secret;
     private final long timeoutMillis;
-    private final long connectTimeoutMillis;
-    private final EventLoopGroup group;
-    private final Bootstrap bootstrap;
-    private final ConcurrentHashMap<String, ConcurrentLinkedDeque<Pooled>> idle = new ConcurrentHashMap<>();
-    /** Every connection open or opening, pooled or in use, by server address: what {@link #serverLost} closes. */
-    private final ConcurrentHashMap<String, Set<Channel>> open = new ConcurrentHashMap<>();
-    /** Servers reported lost, by address: when ({@link System#nanoTime()}). */
-    private final ConcurrentHashMap<String, Long> lost = new ConcurrentHashMap<>();
-    private volatile boolean closed;
-
-    private record Pooled(Channel channel, long since) {
-    }
+    private final ShuffleConnectionPool connections;
 
     /** {@code requesterId} identifies this worker to servers (their per-requester counters). */
     public ShuffleClient(String requesterId) {
@@ -168,25 +133,9 @@ public final class ShuffleClient implements AutoCloseable {
             throw new IllegalArgumentException("requesterId is empty");
         }
         this.options = requireNonNull(options, "options is null");
-        this.secret = options.secret() == null ? null : options.secret().getBytes(StandardCharsets.UTF_8);
         this.timeoutMillis = options.timeout().toMillis();
-        this.connectTimeoutMillis = options.connectTimeout().toMillis();
-        int threads = Math.min(4, Runtime.getRuntime().availableProcessors());
-        this.group = new MultiThreadIoEventLoopGroup(threads, ShuffleTransport.ioHandlerFactory());
-        this.bootstrap = new Bootstrap()
-                .group(group)
-                .channel(ShuffleTransport.channel())
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeoutMillis))
-                .handler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ResponseHandler handler = new ResponseHandler();
-                        // Kept as an attribute too: a closed channel's pipeline no longer lists its handlers.
-                        ch.attr(HANDLER).set(handler);
-                        ch.pipeline().addLast(handler);
-                    }
-                });
+        this.connections = new ShuffleConnectionPool(options,
+                options.secret() == null ? null : options.secret().getBytes(StandardCharsets.UTF_8));
     }
 
     public String requesterId() {
@@ -251,16 +200,16 @@ public final class ShuffleClient implements AutoCloseable {
     RemoteSegment request(BlockLocation block, String jobId) {
         requireNonNull(block, "block is null");
         requireNonNull(jobId, "jobId is null");
-        if (closed) {
+        if (connections.isClosed()) {
             throw new IllegalStateException("shuffle client " + requesterId + " is closed");
         }
-        Channel channel = pollIdle(block.host(), block.port());
+        Channel channel = connections.pollIdle(block.host(), block.port());
         return channel == null ? send(block, jobId, connect(block), false) : send(block, jobId, channel, true);
     }
 
     private RemoteSegment send(BlockLocation block, String jobId, Channel channel, boolean reused) {
         RemoteSegment segment = new RemoteSegment(block, jobId, channel, reused, timeoutMillis);
-        channel.attr(HANDLER).get().begin(segment);
+        ShuffleResponseHandler.of(channel).begin(segment);
         ShuffleProtocol.Request request = new ShuffleProtocol.Request(requesterId, jobId, block.shuffleId(), block.map(),
                 block.partition());
         channel.writeAndFlush(ShuffleProtocol.encodeRequest(channel.alloc(), request))
@@ -279,66 +228,31 @@ public final class ShuffleClient implements AutoCloseable {
      * from it fail without connecting.
      */
     public void serverLost(String host, int port) {
-        String key = key(requireNonNull(host, "host is null"), port);
-        long now = System.nanoTime();
-        lost.values().removeIf(since -> now - since > LOST_SERVER_MEMORY.toNanos());
-        lost.put(key, now);
-        ConcurrentLinkedDeque<Pooled> pooled = idle.remove(key);
-        if (pooled != null) {
-            pooled.forEach(p -> p.channel().close());
-        }
-        Set<Channel> channels = open.get(key);
-        if (channels != null) {
-            IOException reason = new IOException("the connection was dropped: " + LOST_SERVER);
-            // on each channel's event loop: the response in progress fails first, then the channel closes;
-            // a channel closed meanwhile has no handler left to tell (the event would reach the pipeline's tail)
-            for (Channel channel : channels) {
-                try {
-                    channel.eventLoop().execute(() -> {
-                        if (channel.pipeline().get(ResponseHandler.class) != null) {
-                            channel.pipeline().fireExceptionCaught(reason);
-                        }
-                    });
-                } catch (java.util.concurrent.RejectedExecutionException closing) {
-                    // this client is closing: its channels close with it, nobody waits on them
-                }
-            }
-        }
+        connections.serverLost(host, port);
     }
 
     /** A worker now serves {@code host:port} again (restarted in place): reads from it are no longer refused. */
     public void serverJoined(String host, int port) {
-        lost.remove(key(requireNonNull(host, "host is null"), port));
-    }
-
-    private boolean isLost(String key) {
-        Long since = key == null ? null : lost.get(key);
-        return since != null && System.nanoTime() - since <= LOST_SERVER_MEMORY.toNanos();
+        connections.serverJoined(host, port);
     }
 
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
-        // Shutting down the group closes every channel, pooled or in use.
-        group.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly();
-        idle.clear();
+        connections.close();
     }
 
     /** Connects and completes the handshake, retrying unreachable or busy servers with backoff. */
     private Channel connect(BlockLocation block) {
         long backoff = Math.max(1, options.retryBackoff().toMillis());
-        String key = key(block.host(), block.port());
+        String key = ShuffleConnectionPool.key(block.host(), block.port());
         for (int attempt = 0; ; attempt++) {
-            if (isLost(key)) {
+            if (connections.isLost(key)) {
                 throw block.serverLost(LOST_SERVER, null);
             }
             try {
-                return connectOnce(block);
-            } catch (TransientConnectFailure e) {
-                if (isLost(key)) {
+                return connections.connectOnce(block);
+            } catch (ShuffleConnectionPool.TransientConnectFailure e) {
+                if (connections.isLost(key)) {
                     throw block.serverLost(LOST_SERVER, null);
                 }
                 if (attempt >= options.connectRetries()) {
@@ -353,313 +267,6 @@ public final class ShuffleClient implements AutoCloseable {
                 throw block.failure("interrupted while retrying to connect", e);
             }
             backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
-        }
-    }
-
-    private Channel connectOnce(BlockLocation block) {
-        ChannelFuture future = bootstrap.connect(block.host(), block.port());
-        track(key(block.host(), block.port()), future.channel());
-        if (!future.awaitUninterruptibly(connectTimeoutMillis + 1000)) {
-            future.cancel(false);
-            future.channel().close();
-            throw new TransientConnectFailure("connect timed out", null);
-        }
-        if (!future.isSuccess()) {
-            throw new TransientConnectFailure("cannot connect: " + future.cause(), future.cause());
-        }
-        Channel channel = future.channel();
-        channel.attr(POOL_KEY).set(key(block.host(), block.port()));
-        try {
-            channel.attr(HANDLER).get().ready.get(connectTimeoutMillis, TimeUnit.MILLISECONDS);
-            return channel;
-        } catch (TimeoutException e) {
-            channel.close();
-            throw new TransientConnectFailure("no handshake within " + connectTimeoutMillis + " ms", null);
-        } catch (InterruptedException e) {
-            channel.close();
-            Thread.currentThread().interrupt();
-            throw block.failure("interrupted while connecting", e);
-        } catch (ExecutionException e) {
-            channel.close();
-            Throwable cause = e.getCause();
-            if (cause instanceof RemoteError remote && remote.busy()) {
-                throw new TransientConnectFailure("server error: " + remote.getMessage(), null);
-            }
-            if (cause instanceof RemoteError remote) {
-                throw block.failure("server error: " + remote.getMessage(), null);
-            }
-            if (cause instanceof IOException) {
-                throw new TransientConnectFailure("connection lost during the handshake: " + cause.getMessage(), cause);
-            }
-            throw block.failure(String.valueOf(cause.getMessage()), cause);
-        }
-    }
-
-    /** Keeps {@code channel} among the open connections to {@code key} until it closes. */
-    private void track(String key, Channel channel) {
-        open.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet()).add(channel);
-        channel.closeFuture().addListener(f -> {
-            Set<Channel> channels = open.get(key);
-            if (channels != null) {
-                channels.remove(channel);
-            }
-        });
-        if (isLost(key)) {
-            channel.close(); // lost while connecting: serverLost may have missed this channel
-        }
-    }
-
-    private Channel pollIdle(String host, int port) {
-        if (isLost(key(host, port))) {
-            return null; // connect() fails it
-        }
-        ConcurrentLinkedDeque<Pooled> channels = idle.get(key(host, port));
-        if (channels == null) {
-            return null;
-        }
-        long now = System.nanoTime();
-        Pooled pooled;
-        while ((pooled = channels.pollFirst()) != null) {
-            if (pooled.channel().isActive() && now - pooled.since() < options.maxPooledIdle().toNanos()) {
-                return pooled.channel();
-            }
-            pooled.channel().close();
-        }
-        return null;
-    }
-
-    private void release(Channel channel) {
-        if (closed || !channel.isActive() || isLost(channel.attr(POOL_KEY).get())) {
-            channel.close();
-            return;
-        }
-        ConcurrentLinkedDeque<Pooled> pool = idle.computeIfAbsent(channel.attr(POOL_KEY).get(),
-                k -> new ConcurrentLinkedDeque<>());
-        if (pool.size() >= MAX_POOLED_PER_SERVER) {
-            channel.close();
-            return;
-        }
-        pool.addFirst(new Pooled(channel, System.nanoTime()));
-        if (closed) {
-            channel.close();
-        }
-    }
-
-    private static String key(String host, int port) {
-        return host + ":" + port;
-    }
-
-    /**
-     * Parses what a server sends on one connection: the handshake, then per request an error or a
-     * segment header followed by the segment's bytes, which are passed on as they arrive.
-     */
-    private final class ResponseHandler extends ChannelInboundHandlerAdapter {
-        private final CompletableFuture<Void> ready = new CompletableFuture<>();
-        private ByteBuf message;
-        private volatile RemoteSegment current;
-        private long remaining;
-        private boolean inBody;
-        private boolean authenticating;
-
-        void begin(RemoteSegment segment) {
-            if (current != null) {
-                throw new IllegalStateException("a request is already outstanding on this connection");
-            }
-            current = segment;
-        }
-
-        @Override
-        public void channelActive(ChannelHandlerContext ctx) throws Exception {
-            message = ctx.alloc().heapBuffer(64);
-            super.channelActive(ctx);
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf in = (ByteBuf) msg;
-            try {
-                while (in.isReadable() && ctx.channel().isOpen() && message != null) {
-                    if (inBody) {
-                        int n = (int) Math.min(remaining, in.readableBytes());
-                        ByteBuf chunk = in.readRetainedSlice(n);
-                        remaining -= n;
-                        if (remaining == 0) {
-                            finishSegment(ctx, chunk);
-                        } else {
-                            current.onData(chunk);
-                        }
-                        continue;
-                    }
-                    int need = messageSize(ctx);
-                    if (need < 0) {
-                        return;
-                    }
-                    int copy = Math.min(need - message.readableBytes(), in.readableBytes());
-                    message.writeBytes(in, copy);
-                    if (message.readableBytes() == need && messageSize(ctx) == need) {
-                        dispatch(ctx);
-                        if (message != null) {
-                            message.clear();
-                        }
-                    }
-                }
-            } finally {
-                in.release();
-            }
-        }
-
-        /** Bytes of the message being gathered, as far as known; -1 after a protocol error. */
-        private int messageSize(ChannelHandlerContext ctx) {
-            if (!message.isReadable()) {
-                return 1;
-            }
-            byte type = message.getByte(0);
-            switch (type) {
-                case ShuffleProtocol.HELLO:
-                    return ShuffleProtocol.HELLO_BYTES;
-                case ShuffleProtocol.AUTH_OK:
-                    return 1;
-                case ShuffleProtocol.SEGMENT:
-                    return ShuffleProtocol.SEGMENT_HEADER_BYTES;
-                case ShuffleProtocol.ERROR:
-                    if (message.readableBytes() < 5) {
-                        return 5;
-                    }
-                    int length = message.getInt(1);
-                    if (length >= 0 && length <= ShuffleProtocol.MAX_ERROR_MESSAGE) {
-                        return 5 + length;
-                    }
-                    break;
-                default:
-                    break;
-            }
-            protocolError(ctx, "malformed message from the shuffle server (type " + type + ")");
-            return -1;
-        }
-
-        private void dispatch(ChannelHandlerContext ctx) {
-            byte type = message.readByte();
-            if (type == ShuffleProtocol.HELLO) {
-                boolean authRequired = message.readByte() != 0;
-                byte[] nonce = new byte[ShuffleProtocol.NONCE_BYTES];
-                message.readBytes(nonce);
-                if (!authRequired) {
-                    ready.complete(null);
-                } else if (secret == null) {
-                    ready.completeExceptionally(new RemoteError("the server requires authentication and this client "
-                            + "has no secret (set SLUICE_AUTH_SECRET)"));
-                    ctx.close();
-                } else {
-                    authenticating = true;
-                    ctx.writeAndFlush(ShuffleProtocol.encodeAuth(ctx.alloc(), ShuffleProtocol.mac(secret, nonce)));
-                }
-            } else if (type == ShuffleProtocol.AUTH_OK && authenticating) {
-                authenticating = false;
-                ready.complete(null);
-            } else if (type == ShuffleProtocol.ERROR) {
-                int length = message.readInt();
-                RemoteError error = new RemoteError(message.readCharSequence(length, StandardCharsets.UTF_8).toString());
-                if (!ready.isDone()) {
-                    ready.completeExceptionally(error);
-                    ctx.close();
-                } else if (current != null) {
-                    // The server answered the request; the connection stays in sync and can be reused.
-                    RemoteSegment segment = current;
-                    current = null;
-                    segment.detach();
-                    release(ctx.channel());
-                    segment.onAnswered(error);
-                } else {
-                    ctx.close();
-                }
-            } else if (type == ShuffleProtocol.SEGMENT && current != null && !inBody) {
-                long length = message.readLong();
-                long rows = message.readLong();
-                int crc = message.readInt();
-                current.onHeader(new RemoteSegment.Header(length, rows, crc));
-                remaining = length;
-                inBody = true;
-                if (length == 0) {
-                    finishSegment(ctx, null);
-                }
-            } else {
-                protocolError(ctx, "unexpected message type " + type + " from the shuffle server");
-            }
-        }
-
-        /**
-         * Ends the current segment with its last chunk (null if it had none). The connection goes back
-         * to the pool before the reader can see the end, so its next request can reuse it.
-         */
-        private void finishSegment(ChannelHandlerContext ctx, ByteBuf lastChunk) {
-            RemoteSegment segment = current;
-            current = null;
-            inBody = false;
-            segment.detach();
-            ctx.channel().config().setAutoRead(true);
-            release(ctx.channel());
-            if (lastChunk != null) {
-                segment.onData(lastChunk);
-            }
-            segment.onComplete();
-        }
-
-        private void protocolError(ChannelHandlerContext ctx, String reason) {
-            IOException error = new IOException(reason);
-            ready.completeExceptionally(error);
-            if (current != null) {
-                current.onFailure(error);
-            }
-            ctx.close();
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            IOException closedError = new IOException(inBody
-                    ? "connection closed by the server with " + remaining + " bytes of the segment still to come"
-                    : "connection closed by the server");
-            ready.completeExceptionally(closedError);
-            RemoteSegment segment = current;
-            if (segment != null) {
-                segment.onFailure(closedError);
-            }
-            if (message != null) {
-                message.release();
-                message = null;
-            }
-            super.channelInactive(ctx);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            RemoteSegment segment = current;
-            if (segment != null) {
-                segment.onFailure(cause);
-            }
-            ready.completeExceptionally(cause);
-            ctx.close();
-        }
-    }
-
-    /** The server answered with an error message. */
-    private static final class RemoteError extends Exception {
-        private static final long serialVersionUID = 1L;
-
-        RemoteError(String message) {
-            super(message, null, false, false);
-        }
-
-        boolean busy() {
-            return getMessage().contains(" is busy");
-        }
-    }
-
-    /** Internal signal: connecting failed in a way worth retrying. */
-    private static final class TransientConnectFailure extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        TransientConnectFailure(String message, Throwable cause) {
-            super(message, cause);
         }
     }
 }

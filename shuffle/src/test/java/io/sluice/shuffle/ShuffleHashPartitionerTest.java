@@ -111,9 +111,9 @@ class ShuffleHashPartitionerTest {
         assertThat(bools).containsExactly(PINNED_BOOLS);
     }
 
-    private static final int[] PINNED_LONGS = {2, 8, 5, 1, 1, 9};
-    private static final int[] PINNED_STRINGS = {2, 10, 15, 12, 13};
-    private static final int[] PINNED_BOOLS = {10, 12};
+    private static final int[] PINNED_LONGS = {3, 8, 2, 12, 5, 2};
+    private static final int[] PINNED_STRINGS = {5, 11, 10, 10, 15};
+    private static final int[] PINNED_BOOLS = {8, 2};
 
     @Test
     void spreadsKeysEvenlyAndStaysInRange() {

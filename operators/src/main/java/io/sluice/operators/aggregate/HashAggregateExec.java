@@ -89,7 +89,7 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
             AggregateCall call = call(a);
             DataType argType = call.argument() == null ? DataType.INT64 : call.argument().type(in);
             argTypes.add(argType);
-            List<DataType> states = Accumulator.create(call.function(), argType, call.toString()).stateTypes();
+            List<DataType> states = Accumulators.create(call.function(), argType, call.toString()).stateTypes();
             for (int i = 0; i < states.size(); i++) {
                 fields.add(new Field(a.name() + "#" + i, states.get(i)));
             }
@@ -284,7 +284,7 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         Accumulator[] accumulators = new Accumulator[aggregates.size()];
         for (int i = 0; i < accumulators.length; i++) {
             AggregateCall call = call(aggregates.get(i));
-            accumulators[i] = Accumulator.create(call.function(), argumentTypes.get(i), call.toString());
+            accumulators[i] = Accumulators.create(call.function(), argumentTypes.get(i), call.toString());
         }
         return accumulators;
     }

@@ -8,11 +8,11 @@ import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceValues;
+import io.sluice.kernels.KeyHash;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Literal;
 import io.sluice.operators.expr.BoundExprs;
-import io.sluice.operators.hash.GroupTable;
 import io.sluice.operators.hash.JoinHashTable;
 import java.util.List;
 
@@ -29,7 +29,7 @@ import java.util.List;
  * false-positive rate; answers never change.
  *
  * <p>Rows with a NULL key are rejected: they match nothing in an inner or semi join, the only
- * joins the planner filters. Hashes are {@link GroupTable#hashInto}'s, the join's own, so equal
+ * joins the planner filters. Hashes are the join table's own ({@link KeyHash#hashInto}), so equal
  * keys of int and bigint columns agree.
  *
  * @param bits the Bloom filter, a power-of-two number of bits
@@ -94,7 +94,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
     private static long[] hash(Col[] cols, int rows) {
         long[] hashes = new long[rows];
         for (Col c : cols) {
-            GroupTable.hashInto(c, hashes);
+            KeyHash.hashInto(c, hashes, rows);
         }
         return hashes;
     }
@@ -153,7 +153,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
     /** {@link #select} of a single key read in place from its Arrow vector: the same rows. */
     private int selectInPlace(InPlaceValues key, int rows, int[] selected) {
         long[] hashes = new long[rows];
-        GroupTable.hashInto(key, hashes, rows);
+        KeyHash.hashInto(key, hashes, rows);
         boolean checkRange = ranged && !key.doubles;
         long data = key.data;
         int shift = key.shift;
@@ -261,7 +261,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         /** {@link #add} of a single key read in place from its Arrow vector. */
         private void addInPlace(InPlaceValues key, int rows) {
             long[] hashes = new long[rows];
-            GroupTable.hashInto(key, hashes, rows);
+            KeyHash.hashInto(key, hashes, rows);
             ranged &= !key.doubles;
             long data = key.data;
             int shift = key.shift;

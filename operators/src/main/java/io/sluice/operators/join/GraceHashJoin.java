@@ -5,12 +5,12 @@ import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.Col;
+import io.sluice.kernels.KeyHash;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.operators.ColChunks;
 import io.sluice.operators.TaskContext;
 import io.sluice.operators.expr.BoundExprs;
-import io.sluice.operators.hash.GroupTable;
 import io.sluice.operators.hash.JoinHashTable;
 import io.sluice.operators.memory.MemoryReservation;
 import io.sluice.operators.memory.SpillFiles;
@@ -185,7 +185,7 @@ public final class GraceHashJoin implements BatchStream {
 
     /** The partition of a key hash at {@code level}: other bits of the hash at each level. */
     public static int partitionOf(long hash, int level) {
-        return (int) ((GroupTable.mix(hash ^ SALTS[level]) >>> 40) % PARTITIONS);
+        return (int) ((KeyHash.mix(hash ^ SALTS[level]) >>> 40) % PARTITIONS);
     }
 
     private BatchStream stream(Path file, Schema schema) {
@@ -256,7 +256,7 @@ public final class GraceHashJoin implements BatchStream {
             int rows = columns.length == 0 ? 0 : columns[0].length;
             long[] hashes = new long[rows];
             for (Col k : keys) {
-                GroupTable.hashInto(k, hashes);
+                KeyHash.hashInto(k, hashes, rows);
             }
             int[] part = new int[rows];
             int[] counts = new int[PARTITIONS + 1];

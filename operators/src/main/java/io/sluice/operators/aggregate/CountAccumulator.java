@@ -1,0 +1,82 @@
+package io.sluice.operators.aggregate;
+
+import io.sluice.common.types.DataType;
+import io.sluice.kernels.Col;
+import io.sluice.kernels.InPlaceValues;
+import io.sluice.operators.memory.HeapSize;
+import java.util.Arrays;
+import java.util.List;
+
+/** count(x) and count(*). */
+final class CountAccumulator extends Accumulator {
+    private final boolean star;
+    private long[] counts = new long[0];
+
+    CountAccumulator(boolean star) {
+        this.star = star;
+    }
+
+    @Override
+    void update(int[] groups, int rows, Col arg) {
+        if (star || arg.nulls == null) {
+            for (int i = 0; i < rows; i++) {
+                counts[groups[i]]++;
+            }
+        } else {
+            boolean[] nulls = arg.nulls;
+            for (int i = 0; i < rows; i++) {
+                counts[groups[i]] += nulls[i] ? 0 : 1;
+            }
+        }
+    }
+
+    @Override
+    boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+        long validity = arg.validity;
+        if (star || validity == 0) {
+            for (int i = 0; i < rows; i++) {
+                counts[groups[i]]++;
+            }
+        } else {
+            for (int i = 0; i < rows; i++) {
+                counts[groups[i]] += InPlaceValues.isNull(validity, i) ? 0 : 1;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    void merge(int[] groups, int rows, Col[] states) {
+        long[] partial = states[0].longs;
+        for (int i = 0; i < rows; i++) {
+            counts[groups[i]] += partial[i];
+        }
+    }
+
+    @Override
+    void ensureCapacity(int groups) {
+        if (counts.length < groups) {
+            counts = Arrays.copyOf(counts, grow(counts.length, groups));
+        }
+    }
+
+    @Override
+    long heapBytes() {
+        return HeapSize.longs(counts.length);
+    }
+
+    @Override
+    List<DataType> stateTypes() {
+        return List.of(DataType.INT64);
+    }
+
+    @Override
+    Col[] states(int from, int count) {
+        return new Col[] {result(from, count)};
+    }
+
+    @Override
+    Col result(int from, int count) {
+        return Col.ofLongs(DataType.INT64, Arrays.copyOfRange(counts, from, from + count), null);
+    }
+}
