@@ -1,0 +1,105 @@
+package io.sluice.common.settings;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+/**
+ * Every declared setting by name. {@link #loaded()} is the registry of all
+ * {@link SettingsDeclaration}s on the class path; names are unique and every session setting is
+ * bounded, or the registry refuses to build.
+ */
+public final class SettingsRegistry {
+    private final Map<String, Setting<?>> byName;
+
+    private SettingsRegistry(Map<String, Setting<?>> byName) {
+        this.byName = byName;
+    }
+
+    public static SettingsRegistry of(Collection<? extends Setting<?>> settings) {
+        Map<String, Setting<?>> byName = new LinkedHashMap<>();
+        for (Setting<?> setting : settings) {
+            if (byName.putIfAbsent(setting.name(), setting) != null) {
+                throw new IllegalArgumentException("setting " + setting.name() + " is declared twice");
+            }
+            if (setting.scope() == Scope.SESSION && !setting.bounded()) {
+                throw new IllegalArgumentException("session setting " + setting.name() + " has no bounds");
+            }
+        }
+        return new SettingsRegistry(Map.copyOf(byName));
+    }
+
+    /** The settings every module on the class path declares (providers in class-name order). */
+    public static SettingsRegistry loaded() {
+        return Loaded.REGISTRY;
+    }
+
+    /** The setting called {@code name}; an unknown name is an error suggesting the closest known one. */
+    public Setting<?> setting(String name) {
+        Setting<?> setting = byName.get(requireNonNull(name, "name is null"));
+        if (setting == null) {
+            throw new SluiceException("unknown setting '" + name + "'" + suggestion(name));
+        }
+        return setting;
+    }
+
+    public boolean contains(String name) {
+        return byName.containsKey(name);
+    }
+
+    /** Every setting, by name. */
+    public List<Setting<?>> all() {
+        return byName.values().stream().sorted(Comparator.comparing(Setting::name)).toList();
+    }
+
+    private String suggestion(String name) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String known : byName.keySet()) {
+            int d = distance(name, known);
+            if (d < bestDistance) {
+                best = known;
+                bestDistance = d;
+            }
+        }
+        if (best != null && bestDistance <= Math.max(2, name.length() / 4)) {
+            return "; did you mean '" + best + "'?";
+        }
+        return "; the settings are listed in docs/configuration.md";
+    }
+
+    /** Levenshtein distance: edits turning {@code a} into {@code b}. */
+    private static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    /** Loaded once, on first use. */
+    private static final class Loaded {
+        static final SettingsRegistry REGISTRY = of(ServiceLoader.load(SettingsDeclaration.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .sorted(Comparator.comparing(d -> d.getClass().getName()))
+                .flatMap(d -> d.settings().stream())
+                .toList());
+    }
+}
