@@ -55,6 +55,15 @@ public final class Settings {
         return fromProperties(SettingsRegistry.loaded(), System::getProperty);
     }
 
+    /**
+     * One setting from its {@code -D} system property, else its default: for what a node reads
+     * before any other settings exist (a bad value is an error naming the setting).
+     */
+    public static <T> T systemProperty(Setting<T> setting) {
+        String text = System.getProperty(setting.name());
+        return text == null || text.isBlank() ? setting.defaultValue() : setting.parse(text);
+    }
+
     public SettingsRegistry registry() {
         return registry;
     }
