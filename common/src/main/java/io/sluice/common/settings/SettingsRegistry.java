@@ -2,6 +2,7 @@ package io.sluice.common.settings;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.NameSuggestions;
 import io.sluice.common.SluiceException;
 import java.util.Collection;
 import java.util.Comparator;
@@ -59,39 +60,8 @@ public final class SettingsRegistry {
     }
 
     private String suggestion(String name) {
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String known : byName.keySet()) {
-            int d = distance(name, known);
-            if (d < bestDistance) {
-                best = known;
-                bestDistance = d;
-            }
-        }
-        if (best != null && bestDistance <= Math.max(2, name.length() / 4)) {
-            return "; did you mean '" + best + "'?";
-        }
-        return "; the settings are listed in docs/configuration.md";
-    }
-
-    /** Levenshtein distance: edits turning {@code a} into {@code b}. */
-    private static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitute, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        String suggestion = NameSuggestions.didYouMean(name, byName.keySet());
+        return suggestion.isEmpty() ? "; the settings are listed in docs/configuration.md" : ";" + suggestion;
     }
 
     /** Loaded once, on first use. */
