@@ -57,7 +57,10 @@ public record Setting<T>(String name, SettingType<T> type, T defaultValue, T min
                 requireNonNull(most, "most is null"), scope, doc).checkDefault();
     }
 
-    /** Whether a value may be refused for its size: every session setting must be, unless it is true or false, text or a choice. */
+    /**
+     * Whether values are bounded, or unordered (true or false, text, a choice): what the registry
+     * requires of every session setting.
+     */
     public boolean bounded() {
         return min != null || max != null || !type.ordered();
     }
