@@ -16,8 +16,8 @@ import java.util.function.UnaryOperator;
  */
 public final class AuthSecrets {
     public static final String VARIABLE = "SLUICE_AUTH_SECRET";
-    public static final String FILE_PROPERTY = "sluice.auth.secret-file";
-    public static final String ENABLED_PROPERTY = "sluice.auth.enabled";
+    public static final String FILE_PROPERTY = ApiSettingsDeclaration.AUTH_SECRET_FILE.name();
+    public static final String ENABLED_PROPERTY = ApiSettingsDeclaration.AUTH_ENABLED.name();
 
     private AuthSecrets() {
     }

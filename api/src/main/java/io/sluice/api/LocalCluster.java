@@ -154,7 +154,7 @@ public final class LocalCluster implements QueryEngine {
                     workerMemory, taskMemoryLimitBytes, scheduler);
         }
 
-        /** The coordinator's scheduler settings with {@code name = value} applied ({@link SchedulerSettings#NAMES}). */
+        /** The coordinator's scheduler settings with {@code name = value} applied (those {@link SchedulerSettings} reads). */
         public Options withSetting(String name, String value) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
                     allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value));

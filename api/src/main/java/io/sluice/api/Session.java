@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.settings.Settings;
 import io.sluice.coordinator.PlanRequest;
 import io.sluice.coordinator.PreparedSql;
 import io.sluice.kernels.QueryResult;
@@ -21,7 +22,7 @@ public final class Session implements AutoCloseable {
     }
 
     /** The system property naming where a job's session runs: {@code local[N]} or {@code host:httpPort}. */
-    public static final String MASTER_PROPERTY = "sluice.master";
+    public static final String MASTER_PROPERTY = ApiSettingsDeclaration.MASTER.name();
 
     /** The environment variable holding the cluster's shared secret; {@link #connect(String, int)} reads it. */
     public static final String AUTH_SECRET_VARIABLE = "SLUICE_AUTH_SECRET";
@@ -38,7 +39,7 @@ public final class Session implements AutoCloseable {
             // a job submitted in cluster mode: its session is the coordinator it runs on
             return new Session(bound);
         }
-        String master = System.getProperty(MASTER_PROPERTY, "local[2]").strip();
+        String master = Settings.systemProperty(ApiSettingsDeclaration.MASTER);
         java.util.regex.Matcher local = java.util.regex.Pattern.compile("local(?:\\[(\\d+)])?").matcher(master);
         if (local.matches()) {
             return local(local.group(1) == null ? 2 : Integer.parseInt(local.group(1)));

@@ -154,6 +154,17 @@ class EmbeddedClusterTest {
                 .isInstanceOf(SluiceException.class).hasMessageContaining("sluice.nope");
         assertThatThrownBy(() -> session.sql("SET sluice.shuffle.partitions = many"))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("many");
+        assertThatThrownBy(() -> session.sql("SET sluice.shuffle.partiton = 8; SELECT 1 FROM dim"))
+                .isInstanceOf(SluiceException.class)
+                .hasMessageContaining("unknown setting 'sluice.shuffle.partiton'; did you mean 'sluice.shuffle.partitions'?");
+        assertThatThrownBy(() -> session.sql("SET sluice.shuffle.partitions = 1000000; SELECT 1 FROM dim"))
+                .isInstanceOf(SluiceException.class)
+                .hasMessageContaining("sluice.shuffle.partitions must be between 0 and 10000, not 1000000");
+        assertThatThrownBy(() -> session.sql("SET sluice.optimizer.max-passes = 0; SELECT 1 FROM dim"))
+                .isInstanceOf(SluiceException.class)
+                .hasMessageContaining("sluice.optimizer.max-passes must be between 1 and 1000, not 0");
+        assertThatThrownBy(() -> session.sql("SET sluice.task.timeout = 1s; SELECT 1 FROM dim"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("sluice.task.timeout is a node setting");
     }
 
     @Test

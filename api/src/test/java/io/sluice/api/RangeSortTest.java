@@ -207,7 +207,7 @@ class RangeSortTest {
         assertOrderedAsDuckDb(off, sql);
         assertThatThrownBy(() -> session.sql("SET sluice.sort.range-partitioned = sometimes; " + sql))
                 .isInstanceOf(SluiceException.class)
-                .hasMessage("setting sluice.sort.range-partitioned needs true or false, not 'sometimes'");
+                .hasMessage("sluice.sort.range-partitioned must be true or false, not 'sometimes'");
     }
 
     /**
@@ -227,7 +227,7 @@ class RangeSortTest {
         assertThat(physical("SET sluice.sort.range-partitioned.min-rows = 20000; ", sql)).contains("OrderedGatherExec");
         assertThatThrownBy(() -> session.sql("SET sluice.sort.range-partitioned.min-rows = -1; " + sql))
                 .isInstanceOf(SluiceException.class)
-                .hasMessageContaining("sluice.sort.range-partitioned.min-rows must be not negative, not -1");
+                .hasMessageContaining("sluice.sort.range-partitioned.min-rows must be between 0 and 1000000000000, not -1");
     }
 
     @Test

@@ -3,9 +3,12 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.cluster.ClusterSettingsDeclaration;
 import io.sluice.common.SluiceException;
 import io.sluice.coordinator.QueryConfig;
 import io.sluice.coordinator.SchedulingMode;
+import io.sluice.shuffle.ShuffleCompression;
+import io.sluice.shuffle.ShuffleSettingsDeclaration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,8 +39,8 @@ class SluiceConfTest {
         assertThat(conf.scheduler().taskMaxAttempts()).isEqualTo(6);
         assertThat(conf.scheduler().mode()).isEqualTo(SchedulingMode.FAIR);
         assertThat(conf.queryDefaults(QueryConfig.defaults()).shufflePartitions()).isEqualTo(16);
-        assertThat(conf.only(SluiceConf.SYSTEM_PROPERTIES)).containsExactly(Map.entry("sluice.shuffle.compression", "zstd"));
-        assertThat(SluiceConf.environmentName("sluice.cluster.heartbeat-pause")).isEqualTo("SLUICE_CLUSTER_HEARTBEAT_PAUSE");
+        assertThat(conf.settings().get(ShuffleSettingsDeclaration.COMPRESSION)).isEqualTo(ShuffleCompression.ZSTD);
+        assertThat(ClusterSettingsDeclaration.HEARTBEAT_PAUSE.environmentName()).isEqualTo("SLUICE_CLUSTER_HEARTBEAT_PAUSE");
     }
 
     @Test
@@ -45,12 +48,33 @@ class SluiceConfTest {
         Path file = dir.resolve("bad.conf");
         Files.writeString(file, "sluice.task.timout = 30s\n");
         assertThatThrownBy(() -> SluiceConf.load(file, Map.of(), Map.of())).isInstanceOf(SluiceException.class)
-                .hasMessageContaining(file.toString()).hasMessageContaining("unknown setting 'sluice.task.timout'");
+                .hasMessageContaining(file.toString()).hasMessageContaining("unknown setting 'sluice.task.timout'")
+                .hasMessageContaining("did you mean 'sluice.task.timeout'?");
         assertThatThrownBy(() -> SluiceConf.load(null, Map.of(), Map.of("sluice.nope", "1")))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("--conf: unknown setting 'sluice.nope'");
+        assertThatThrownBy(() -> SluiceConf.load(null, Map.of(), Map.of("sluice.shuffle.partiton", "8")))
+                .hasMessage("--conf: unknown setting 'sluice.shuffle.partiton'; did you mean 'sluice.shuffle.partitions'?");
+        assertThatThrownBy(() -> SluiceConf.load(null, Map.of("SLUICE_SHUFFLE_PARTITIONS", "1000000"), Map.of()))
+                .hasMessage("SLUICE_SHUFFLE_PARTITIONS: sluice.shuffle.partitions must be between 0 and 10000, not 1000000");
         assertThatThrownBy(() -> SluiceConf.load(dir.resolve("missing.conf"), Map.of(), Map.of()))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("missing.conf does not exist");
         assertThatThrownBy(() -> SluiceConf.load(null, Map.of(), Map.of("sluice.task.timeout", "soon")).scheduler())
                 .isInstanceOf(SluiceException.class).hasMessageContaining("'soon'");
+    }
+
+    @Test
+    void settingsOnceOnlySystemPropertiesAreAcceptedAndNodeSettingsBecomeSystemProperties() {
+        SluiceConf conf = SluiceConf.load(null, Map.of(), Map.of("sluice.fs.allowed-roots", "/data",
+                "sluice.worker.memory", "2g", "sluice.optimizer.max-passes", "5"));
+        try {
+            conf.applySystemProperties();
+            assertThat(System.getProperty("sluice.fs.allowed-roots")).isEqualTo("/data");
+            assertThat(System.getProperty("sluice.worker.memory")).isEqualTo("2g");
+            assertThat(System.getProperty("sluice.optimizer.max-passes")).isNull();
+            assertThat(conf.queryDefaults(QueryConfig.defaults()).maxOptimizerPasses()).isEqualTo(5);
+        } finally {
+            System.clearProperty("sluice.fs.allowed-roots");
+            System.clearProperty("sluice.worker.memory");
+        }
     }
 }

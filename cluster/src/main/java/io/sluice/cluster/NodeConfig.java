@@ -9,6 +9,8 @@ import io.sluice.cluster.auth.ArteryCredentials;
 import io.sluice.cluster.auth.SecretSslEngineProvider;
 import io.sluice.cluster.protocol.SluiceMessage;
 import io.sluice.cluster.serialization.KryoPekkoSerializer;
+import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Setting;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -55,7 +57,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
     public static final Duration DEFAULT_STABLE_AFTER = Duration.ofSeconds(7);
     public static final String DEFAULT_LOG_LEVEL = "WARNING";
     public static final int DEFAULT_MAX_FRAME_BYTES = 32 * 1024 * 1024;
-    public static final Duration DEFAULT_HEARTBEAT_PAUSE = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_HEARTBEAT_PAUSE = ClusterSettingsDeclaration.HEARTBEAT_PAUSE.defaultValue();
 
     private static final Set<String> LOG_LEVELS = Set.of("OFF", "ERROR", "WARNING", "INFO", "DEBUG");
 
@@ -119,19 +121,25 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
 
     /**
      * {@code -Dsluice.cluster.heartbeat-pause}, else {@code SLUICE_HEARTBEAT_PAUSE}, else
-     * {@link #DEFAULT_HEARTBEAT_PAUSE}; written as {@link io.sluice.common.Durations} ({@code 10s}, {@code 1500ms}).
+     * {@link #DEFAULT_HEARTBEAT_PAUSE} ({@link ClusterSettingsDeclaration#HEARTBEAT_PAUSE}); a bad
+     * value is an error naming where it came from.
      */
     static Duration configuredHeartbeatPause() {
-        String value = System.getProperty("sluice.cluster.heartbeat-pause");
-        String source = "-Dsluice.cluster.heartbeat-pause";
+        Setting<Duration> setting = ClusterSettingsDeclaration.HEARTBEAT_PAUSE;
+        String value = System.getProperty(setting.name());
+        String source = "-D" + setting.name();
         if (value == null || value.isBlank()) {
             value = System.getenv("SLUICE_HEARTBEAT_PAUSE");
             source = "SLUICE_HEARTBEAT_PAUSE";
         }
         if (value == null || value.isBlank()) {
-            return DEFAULT_HEARTBEAT_PAUSE;
+            return setting.defaultValue();
         }
-        return io.sluice.common.Durations.parse(source, value);
+        try {
+            return setting.parse(value);
+        } catch (SluiceException e) {
+            throw new SluiceException(source + ": " + e.getMessage());
+        }
     }
 
     /** The address of a Sluice node, as seed nodes name it. */

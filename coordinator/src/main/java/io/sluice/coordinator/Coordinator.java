@@ -8,6 +8,7 @@ import io.sluice.cluster.SluiceNode;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Settings;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.coordinator.scheduler.MapOutputTracker;
@@ -129,7 +130,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /** HTTP requests running queries at once; more wait, then are told "busy" (503). */
-    static final int MAX_CONCURRENT_QUERIES = Integer.getInteger("sluice.coordinator.max-concurrent-queries", 16);
+    static final int MAX_CONCURRENT_QUERIES = Settings.systemProperty(CoordinatorSettingsDeclaration.MAX_CONCURRENT_QUERIES);
 
     /**
      * A request may take as long as a job may run (plus a minute to collect the result), and a

@@ -1,64 +1,47 @@
 package io.sluice.coordinator;
 
+import static io.sluice.coordinator.CoordinatorSettingsDeclaration.EXCLUDE_MAX_FAILURES;
+import static io.sluice.coordinator.CoordinatorSettingsDeclaration.EXCLUDE_TIMEOUT;
+import static io.sluice.coordinator.CoordinatorSettingsDeclaration.SCHEDULER;
+import static io.sluice.coordinator.CoordinatorSettingsDeclaration.SCHEDULER_MODE;
+import static io.sluice.coordinator.CoordinatorSettingsDeclaration.STAGE_MAX_ATTEMPTS;
+import static io.sluice.coordinator.CoordinatorSettingsDeclaration.TASK_MAX_ATTEMPTS;
+import static io.sluice.coordinator.CoordinatorSettingsDeclaration.TASK_TIMEOUT;
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.common.Durations;
 import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Setting;
+import io.sluice.common.settings.Settings;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * How the coordinator treats failing and slow tasks, on the model of Spark's task set manager and
- * exclude-on-failure:
- *
- * <ul>
- *   <li>{@code sluice.task.timeout}: an attempt running longer is given up (its worker is told to
- *       stop it) and counts as a failure; {@code 0} means never (default 15m, under the job's 30m
- *       deadline so that a hung attempt is retried before the job gives up).</li>
- *   <li>{@code sluice.task.max-attempts}: attempts of one task, the first included, before its job
- *       fails with the last attempt's error (default 4).</li>
- *   <li>{@code sluice.stage.max-attempts}: submissions of one stage, the first included; a stage
- *       is submitted again when its input or output was lost with a worker (default 4).</li>
- *   <li>{@code sluice.exclude.max-failures}: failed attempts (timeouts included; user errors, lost
- *       map outputs and cancellations not) after which a worker gets no new tasks (default 2).</li>
- *   <li>{@code sluice.exclude.timeout}: how long a worker stays excluded, and the window its
- *       failures are counted in (default 10m). While every worker is excluded, they are all used.</li>
- *   <li>{@code sluice.scheduler.mode}: {@code fifo} (default) serves queued tasks in arrival order,
- *       {@code fair} serves next the job with the fewest attempts running ({@link TaskQueue}).</li>
- * </ul>
- *
- * Durations are written as a number and a unit: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}.
+ * exclude-on-failure: a typed view of the scheduler settings of
+ * {@link CoordinatorSettingsDeclaration} (task timeout and attempts, stage attempts, exclusion of
+ * failing workers, and the {@link SchedulingMode}), where their names, defaults and bounds are declared.
  */
 public record SchedulerSettings(Duration taskTimeout, int taskMaxAttempts, int stageMaxAttempts,
         int excludeMaxFailures, Duration excludeTimeout, SchedulingMode mode) {
-    public static final List<String> NAMES = List.of("sluice.task.timeout", "sluice.task.max-attempts",
-            "sluice.stage.max-attempts", "sluice.exclude.max-failures", "sluice.exclude.timeout",
-            "sluice.scheduler.mode");
-
     public SchedulerSettings {
-        requireNonNull(taskTimeout, "taskTimeout is null");
-        requireNonNull(excludeTimeout, "excludeTimeout is null");
+        TASK_TIMEOUT.check(requireNonNull(taskTimeout, "taskTimeout is null"));
+        TASK_MAX_ATTEMPTS.check(taskMaxAttempts);
+        STAGE_MAX_ATTEMPTS.check(stageMaxAttempts);
+        EXCLUDE_MAX_FAILURES.check(excludeMaxFailures);
+        EXCLUDE_TIMEOUT.check(requireNonNull(excludeTimeout, "excludeTimeout is null"));
         requireNonNull(mode, "mode is null");
-        if (taskTimeout.isNegative()) {
-            throw new SluiceException("sluice.task.timeout must not be negative, not " + taskTimeout);
-        }
-        if (taskMaxAttempts < 1) {
-            throw new SluiceException("sluice.task.max-attempts must be at least 1, not " + taskMaxAttempts);
-        }
-        if (stageMaxAttempts < 1) {
-            throw new SluiceException("sluice.stage.max-attempts must be at least 1, not " + stageMaxAttempts);
-        }
-        if (excludeMaxFailures < 1) {
-            throw new SluiceException("sluice.exclude.max-failures must be at least 1, not " + excludeMaxFailures);
-        }
-        if (excludeTimeout.isNegative()) {
-            throw new SluiceException("sluice.exclude.timeout must not be negative, not " + excludeTimeout);
-        }
     }
 
     public static SchedulerSettings defaults() {
-        return new SchedulerSettings(Duration.ofMinutes(15), 4, 4, 2, Duration.ofMinutes(10), SchedulingMode.FIFO);
+        return from(Settings.defaults());
+    }
+
+    /** The scheduler settings of {@code settings}. */
+    public static SchedulerSettings from(Settings settings) {
+        return new SchedulerSettings(settings.get(TASK_TIMEOUT), settings.get(TASK_MAX_ATTEMPTS),
+                settings.get(STAGE_MAX_ATTEMPTS), settings.get(EXCLUDE_MAX_FAILURES), settings.get(EXCLUDE_TIMEOUT),
+                settings.get(SCHEDULER_MODE));
     }
 
     /** Whether attempts are timed out at all. */
@@ -75,35 +58,19 @@ public record SchedulerSettings(Duration taskTimeout, int taskMaxAttempts, int s
         return out;
     }
 
-    /** These settings with one changed; an unknown name or a bad value is an error naming it. */
+    /** These settings with one changed; an unknown name, another setting or a bad value is an error naming it. */
     public SchedulerSettings with(String name, String value) {
-        return switch (name) {
-            case "sluice.task.timeout" -> new SchedulerSettings(duration(name, value), taskMaxAttempts,
-                    stageMaxAttempts, excludeMaxFailures, excludeTimeout, mode);
-            case "sluice.task.max-attempts" -> new SchedulerSettings(taskTimeout, integer(name, value),
-                    stageMaxAttempts, excludeMaxFailures, excludeTimeout, mode);
-            case "sluice.stage.max-attempts" -> new SchedulerSettings(taskTimeout, taskMaxAttempts,
-                    integer(name, value), excludeMaxFailures, excludeTimeout, mode);
-            case "sluice.exclude.max-failures" -> new SchedulerSettings(taskTimeout, taskMaxAttempts,
-                    stageMaxAttempts, integer(name, value), excludeTimeout, mode);
-            case "sluice.exclude.timeout" -> new SchedulerSettings(taskTimeout, taskMaxAttempts,
-                    stageMaxAttempts, excludeMaxFailures, duration(name, value), mode);
-            case "sluice.scheduler.mode" -> new SchedulerSettings(taskTimeout, taskMaxAttempts,
-                    stageMaxAttempts, excludeMaxFailures, excludeTimeout, SchedulingMode.parse(name, value));
-            default -> throw new SluiceException("unknown scheduler setting '" + name + "'; settings: "
-                    + String.join(", ", NAMES));
-        };
-    }
-
-    private static int integer(String name, String value) {
-        try {
-            return Integer.parseInt(value.strip());
-        } catch (NumberFormatException e) {
-            throw new SluiceException("setting " + name + " needs a whole number, not '" + value + "'");
+        Setting<?> setting = Settings.defaults().registry().setting(name);
+        if (!SCHEDULER.contains(setting)) {
+            throw new SluiceException(name + " is not a scheduler setting; they are " + SCHEDULER.stream()
+                    .map(Setting::name).collect(Collectors.joining(", ")));
         }
+        return from(toSettings().with(name, value));
     }
 
-    private static Duration duration(String name, String value) {
-        return Durations.parse(name, value);
+    private Settings toSettings() {
+        return Settings.defaults().with(TASK_TIMEOUT, taskTimeout).with(TASK_MAX_ATTEMPTS, taskMaxAttempts)
+                .with(STAGE_MAX_ATTEMPTS, stageMaxAttempts).with(EXCLUDE_MAX_FAILURES, excludeMaxFailures)
+                .with(EXCLUDE_TIMEOUT, excludeTimeout).with(SCHEDULER_MODE, mode);
     }
 }

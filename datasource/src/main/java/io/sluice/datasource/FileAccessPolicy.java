@@ -3,6 +3,7 @@ package io.sluice.datasource;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Settings;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.SubqueryExpr;
@@ -33,9 +34,9 @@ import java.util.Set;
 public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
     public static final Set<String> DEFAULT_SCHEMES = Set.of("file", "hdfs", "s3a");
     /** The system property naming further allowed schemes, comma-separated (a Hadoop file system such as {@code gs}). */
-    public static final String SCHEMES_PROPERTY = "sluice.fs.allowed-schemes";
+    public static final String SCHEMES_PROPERTY = DatasourceSettingsDeclaration.ALLOWED_SCHEMES.name();
     /** The system property naming the roots, comma-separated. */
-    public static final String ROOTS_PROPERTY = "sluice.fs.allowed-roots";
+    public static final String ROOTS_PROPERTY = DatasourceSettingsDeclaration.ALLOWED_ROOTS.name();
 
     public FileAccessPolicy {
         schemes = Set.copyOf(requireNonNull(schemes, "schemes is null"));
@@ -48,7 +49,7 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
     /** The default schemes, plus those of {@value #SCHEMES_PROPERTY}, under {@code roots}. */
     public static FileAccessPolicy under(List<String> roots) {
         Set<String> schemes = new java.util.TreeSet<>(DEFAULT_SCHEMES);
-        String more = System.getProperty(SCHEMES_PROPERTY);
+        String more = Settings.systemProperty(DatasourceSettingsDeclaration.ALLOWED_SCHEMES);
         if (more != null && !more.isBlank()) {
             for (String scheme : more.trim().split("\\s*,\\s*")) {
                 if (scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https")) {
@@ -63,7 +64,7 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
 
     /** Roots from {@value #ROOTS_PROPERTY} when set, else {@code defaultRoot}. */
     public static FileAccessPolicy fromSystemProperty(String defaultRoot) {
-        String property = System.getProperty(ROOTS_PROPERTY);
+        String property = Settings.systemProperty(DatasourceSettingsDeclaration.ALLOWED_ROOTS);
         if (property == null || property.isBlank()) {
             return under(List.of(defaultRoot));
         }

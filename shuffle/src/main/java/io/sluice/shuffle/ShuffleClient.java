@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.sluice.common.settings.Settings;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import java.io.IOException;
@@ -36,15 +37,12 @@ public final class ShuffleClient implements AutoCloseable {
      * milliseconds and streams without pause; one whose worker died mid-answer sends nothing more,
      * and its reader is a lost fetch after this long (the scheduler then recomputes its outputs).
      */
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_TIMEOUT = ShuffleSettingsDeclaration.IO_TIMEOUT.defaultValue();
     /**
      * Connecting and the handshake. A worker that is gone refuses at once on a live host, but a
      * host that is gone drops the packets: then the connect fails after this long (per try).
      */
-    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    /** System properties a worker reads its client's timeouts from ({@link io.sluice.common.Durations}: 30s, 500ms). */
-    public static final String TIMEOUT_PROPERTY = "sluice.shuffle.io-timeout";
-    public static final String CONNECT_TIMEOUT_PROPERTY = "sluice.shuffle.connect-timeout";
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = ShuffleSettingsDeclaration.CONNECT_TIMEOUT.defaultValue();
     /**
      * How long a server reported lost is refused without connecting: readers that still hold its
      * address (tasks started before the loss) fail over at once, and a worker started later on the
@@ -84,18 +82,10 @@ public final class ShuffleClient implements AutoCloseable {
                     DEFAULT_CONNECT_TIMEOUT);
         }
 
-        /** These options with the timeouts {@code properties} names ({@link #TIMEOUT_PROPERTY}, ...), where set. */
-        public Options withTimeoutsFrom(java.util.function.UnaryOperator<String> properties) {
-            return new Options(secret, duration(properties, TIMEOUT_PROPERTY, timeout), connectRetries, retryBackoff,
-                    maxPooledIdle, duration(properties, CONNECT_TIMEOUT_PROPERTY, connectTimeout));
-        }
-
-        private static Duration duration(java.util.function.UnaryOperator<String> properties, String key, Duration fallback) {
-            String value = properties.apply(key);
-            if (value == null || value.isBlank()) {
-                return fallback;
-            }
-            return io.sluice.common.Durations.parse(key, value);
+        /** These options with the timeouts of {@code settings}. */
+        public Options withTimeoutsFrom(Settings settings) {
+            return new Options(secret, settings.get(ShuffleSettingsDeclaration.IO_TIMEOUT), connectRetries, retryBackoff,
+                    maxPooledIdle, settings.get(ShuffleSettingsDeclaration.CONNECT_TIMEOUT));
         }
 
         public Options withSecret(String newSecret) {

@@ -1,8 +1,6 @@
 package io.sluice.shuffle;
 
-import io.sluice.common.SluiceException;
 import io.sluice.kernels.Lz4FrameCodec;
-import java.util.Locale;
 import org.apache.arrow.compression.CommonsCompressionFactory;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.compression.CompressionUtil;
@@ -44,17 +42,6 @@ public enum ShuffleCompression {
             case NONE -> NoCompressionCodec.INSTANCE;
             case LZ4_FRAME -> new Lz4FrameCodec();
             case ZSTD -> CommonsCompressionFactory.INSTANCE.createCodec(type);
-        };
-    }
-
-    /** Parses {@code none}, {@code lz4} (or {@code lz4_frame}) and {@code zstd}, ignoring case. */
-    public static ShuffleCompression parse(String value) {
-        String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
-        return switch (v) {
-            case "none" -> NONE;
-            case "lz4", "lz4_frame", "lz4-frame" -> LZ4_FRAME;
-            case "zstd" -> ZSTD;
-            default -> throw new SluiceException("sluice.shuffle.compression must be none, lz4 or zstd, not '" + value + "'");
         };
     }
 }

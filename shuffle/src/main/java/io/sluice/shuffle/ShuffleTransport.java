@@ -10,13 +10,14 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.sluice.common.settings.Settings;
 
 /**
  * The Netty transport of the shuffle service: native epoll where its library loads (Linux on
  * x86-64), NIO otherwise. {@code -Dsluice.shuffle.transport=nio} forces NIO.
  */
 final class ShuffleTransport {
-    static final boolean EPOLL = !"nio".equalsIgnoreCase(System.getProperty("sluice.shuffle.transport"))
+    static final boolean EPOLL = !"nio".equalsIgnoreCase(Settings.systemProperty(ShuffleSettingsDeclaration.TRANSPORT))
             && Epoll.isAvailable();
 
     private ShuffleTransport() {

@@ -96,8 +96,8 @@ class ShuffleServerClientTest {
             long[] lengths = MapOutputFixture.write(root, "j-c" + c.ordinal(), 0, new int[] {5000}, allocator, c);
             assertThat(fetchAndCheck(client, server.port(), "j-c" + c.ordinal(), 0, 0, lengths[0])).isEqualTo(5000);
         }
-        assertThat(ShuffleCompression.parse("ZSTD")).isEqualTo(ShuffleCompression.ZSTD);
-        assertThatThrownBy(() -> ShuffleCompression.parse("gzip")).hasMessageContaining("sluice.shuffle.compression");
+        assertThat(ShuffleSettingsDeclaration.COMPRESSION.parse("ZSTD")).isEqualTo(ShuffleCompression.ZSTD);
+        assertThatThrownBy(() -> ShuffleSettingsDeclaration.COMPRESSION.parse("gzip")).hasMessageContaining("sluice.shuffle.compression");
     }
 
     @Test

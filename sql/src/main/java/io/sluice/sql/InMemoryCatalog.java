@@ -2,6 +2,7 @@ package io.sluice.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.NameSuggestions;
 import io.sluice.common.SluiceException;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.source.TableSource;

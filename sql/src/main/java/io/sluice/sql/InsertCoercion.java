@@ -1,5 +1,6 @@
 package io.sluice.sql;
 
+import io.sluice.common.NameSuggestions;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;

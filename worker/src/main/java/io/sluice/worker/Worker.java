@@ -6,6 +6,7 @@ import io.sluice.cluster.NodeConfig;
 import io.sluice.cluster.SluiceNode;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Settings;
 import io.sluice.operators.join.SharedBuildCache;
 import io.sluice.operators.memory.MemoryBudget;
 import io.sluice.shuffle.ShuffleClient;
@@ -54,8 +55,9 @@ public final class Worker implements AutoCloseable {
         this.memory = new MemoryBudget(settings.workerId(), settings.memoryLimitBytes());
         this.shuffleServer = new ShuffleServer(settings.host(), settings.shufflePort(), settings.localDirectory(),
                 ShuffleServer.Options.defaults().withSecret(settings.authSecret())).start();
+        Settings nodeSettings = Settings.fromSystemProperties();
         this.shuffleClient = new ShuffleClient(settings.workerId(),
-                ShuffleClient.Options.defaults().withSecret(settings.authSecret()).withTimeoutsFrom(System::getProperty));
+                ShuffleClient.Options.defaults().withSecret(settings.authSecret()).withTimeoutsFrom(nodeSettings));
         AtomicInteger threads = new AtomicInteger();
         this.slots = new ThreadPoolExecutor(settings.slots(), settings.slots(), 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), r -> {
@@ -64,7 +66,7 @@ public final class Worker implements AutoCloseable {
                     return t;
                 });
         ShuffleEnvironment environment = new ShuffleEnvironment(settings.workerId(), settings.host(), shuffleServer.port(),
-                settings.localDirectory(), shuffleClient).withSettings(ShuffleSettings.from(System::getProperty));
+                settings.localDirectory(), shuffleClient).withSettings(ShuffleSettings.from(nodeSettings));
         this.sharedBuilds = new SharedBuildCache(memory);
         TaskRunner runner = new TaskRunner(settings.workerId(), allocator, memory, settings.taskMemoryLimitBytes(),
                 settings.localDirectory(), environment, this::stopAfterFatalError, sharedBuilds);

@@ -2,8 +2,10 @@ package io.sluice.worker;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.settings.Settings;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.OptionalLong;
 
 /**
  * How a worker runs: its cluster and shuffle addresses (port 0 picks a free one), the
@@ -28,14 +30,11 @@ public record WorkerSettings(String workerId, String host, int port, int shuffle
         }
     }
 
-    /** The system property (and {@code bin/sluice worker --memory}) naming a worker's memory: {@code 64m}, {@code 4g}. */
-    public static final String MEMORY_PROPERTY = "sluice.worker.memory";
-
-    /** Share of the JVM's maximum heap a worker's memory defaults to, when {@value #MEMORY_PROPERTY} is unset. */
+    /** Share of the JVM's maximum heap a worker's memory defaults to, when {@code sluice.worker.memory} is unset. */
     public static final double DEFAULT_HEAP_FRACTION = 0.6;
 
     /**
-     * Defaults: two slots, and memory from {@value #MEMORY_PROPERTY} or else
+     * Defaults: two slots, and memory from {@code sluice.worker.memory} or else
      * {@value #DEFAULT_HEAP_FRACTION} of the JVM's maximum heap. That one budget covers the heap
      * structures of running tasks and their Arrow buffers (direct memory, whose JVM limit defaults
      * to the maximum heap); the rest of the heap is left to what is not counted (batches in flight
@@ -47,18 +46,15 @@ public record WorkerSettings(String workerId, String host, int port, int shuffle
                 Duration.ofSeconds(7), secretFromEnvironment());
     }
 
-    /** {@value #MEMORY_PROPERTY} if set, else {@value #DEFAULT_HEAP_FRACTION} of the maximum heap. */
+    /** {@code sluice.worker.memory} if set, else {@value #DEFAULT_HEAP_FRACTION} of the maximum heap. */
     public static long defaultMemory() {
         return configuredMemory().orElse((long) (Runtime.getRuntime().maxMemory() * DEFAULT_HEAP_FRACTION));
     }
 
-    /** {@value #MEMORY_PROPERTY}, if set. */
-    public static java.util.OptionalLong configuredMemory() {
-        String configured = System.getProperty(MEMORY_PROPERTY);
-        if (configured == null || configured.isBlank()) {
-            return java.util.OptionalLong.empty();
-        }
-        return java.util.OptionalLong.of(io.sluice.operators.memory.Bytes.parse(MEMORY_PROPERTY, configured));
+    /** {@code -Dsluice.worker.memory} ({@link WorkerSettingsDeclaration#MEMORY}), if set. */
+    public static OptionalLong configuredMemory() {
+        Long configured = Settings.systemProperty(WorkerSettingsDeclaration.MEMORY);
+        return configured == null ? OptionalLong.empty() : OptionalLong.of(configured);
     }
 
     /** A copy with {@code bytes} of memory for its tasks (heap structures and Arrow buffers together). */

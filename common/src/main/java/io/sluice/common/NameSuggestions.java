@@ -1,10 +1,10 @@
-package io.sluice.sql;
+package io.sluice.common;
 
 import java.util.Collection;
 import java.util.Locale;
 
-/** "Did you mean ...?" for an unknown table or column name: the closest known name, if close enough. */
-final class NameSuggestions {
+/** "Did you mean ...?" for an unknown name (table, column, setting): the closest known name, if close enough. */
+public final class NameSuggestions {
     private NameSuggestions() {
     }
 
@@ -13,7 +13,7 @@ final class NameSuggestions {
      * distance at most a third of the name's length and at least 1; none for names under three
      * characters, where any name is close), else the empty string.
      */
-    static String didYouMean(String name, Collection<String> known) {
+    public static String didYouMean(String name, Collection<String> known) {
         String lower = name.toLowerCase(Locale.ROOT);
         int limit = lower.length() < 3 ? 0 : Math.max(1, lower.length() / 3);
         String best = null;

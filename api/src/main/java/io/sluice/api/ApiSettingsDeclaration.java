@@ -1,0 +1,22 @@
+package io.sluice.api;
+
+import io.sluice.common.settings.Setting;
+import io.sluice.common.settings.SettingType;
+import io.sluice.common.settings.SettingsDeclaration;
+import java.util.List;
+
+/** Where a job's session runs ({@link Session#create()}) and how a node finds its cluster secret ({@link AuthSecrets}). */
+public final class ApiSettingsDeclaration implements SettingsDeclaration {
+    public static final Setting<String> MASTER = Setting.node("sluice.master", SettingType.STRING, "local[2]",
+            "where a job's session runs: `local[N]` for an embedded cluster of N workers, or `host:httpPort` of a "
+                    + "coordinator (set by `sluice submit`)");
+    public static final Setting<String> AUTH_SECRET_FILE = Setting.node("sluice.auth.secret-file", SettingType.STRING,
+            null, "a file holding the cluster secret, read when `SLUICE_AUTH_SECRET` is unset (docs/security.md)");
+    public static final Setting<Boolean> AUTH_ENABLED = Setting.node("sluice.auth.enabled", SettingType.BOOLEAN, true,
+            "false runs a standalone node without a cluster secret, as `--insecure` does");
+
+    @Override
+    public List<Setting<?>> settings() {
+        return List.of(MASTER, AUTH_SECRET_FILE, AUTH_ENABLED);
+    }
+}

@@ -1,0 +1,20 @@
+package io.sluice.datasource;
+
+import io.sluice.common.settings.Setting;
+import io.sluice.common.settings.SettingType;
+import io.sluice.common.settings.SettingsDeclaration;
+import java.util.List;
+
+/** Where tables may live ({@link FileAccessPolicy}). */
+public final class DatasourceSettingsDeclaration implements SettingsDeclaration {
+    public static final Setting<String> ALLOWED_ROOTS = Setting.node("sluice.fs.allowed-roots", SettingType.STRING, null,
+            "directories or URIs under which a coordinator opens tables, comma-separated; unset: its working directory");
+    public static final Setting<String> ALLOWED_SCHEMES = Setting.node("sluice.fs.allowed-schemes", SettingType.STRING,
+            null, "file system schemes allowed besides file, hdfs and s3a (a Hadoop file system such as gs), "
+                    + "comma-separated; never http or https");
+
+    @Override
+    public List<Setting<?>> settings() {
+        return List.of(ALLOWED_ROOTS, ALLOWED_SCHEMES);
+    }
+}
