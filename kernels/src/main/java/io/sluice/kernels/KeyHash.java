@@ -1,5 +1,6 @@
 package io.sluice.kernels;
 
+import io.sluice.common.HashMix;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -7,10 +8,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The hashes of the operators' hash tables (the aggregate's {@code GroupTable}, and through it joins and runtime
- * filters; the shuffle's hash partitioner uses the same {@link #mix}): a 64-bit multiply-xorshift mix for a long, and for a string a multiply-xorshift step
+ * filters; the shuffle's hash partitioner uses the same {@link HashMix#mix}): a 64-bit multiply-xorshift mix for a long, and for a string a multiply-xorshift step
  * per 8 of its UTF-8 bytes taken as a little-endian word (the last, partial word zero-padded, the
  * length in the seed so that a shorter key padded with zeros differs), left for the table's fold
- * to finish with the mix. A string held as a Java {@code String}
+ * to finish with {@link HashMix#mix}. A string held as a Java {@code String}
  * hashes to the same value as its UTF-8 bytes, without encoding it when it is ASCII, so a key that
  * arrives as bytes in one batch and as a string in another finds the same group.
  *
@@ -23,16 +24,6 @@ public final class KeyHash {
     private static final long M = 0xff51afd7ed558ccdL;
 
     private KeyHash() {
-    }
-
-    /** A 64-bit finalizer (murmur3's fmix64): every input bit moves every output bit. */
-    public static long mix(long h) {
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
     }
 
     /** One word into the running state of a string hash: a multiply and a rotate-xor, one cycle's work apart. */

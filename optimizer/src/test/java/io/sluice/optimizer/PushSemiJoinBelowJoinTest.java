@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import io.sluice.sql.InMemoryCatalog;
 import io.sluice.sql.SqlFrontEnd;
 import io.sluice.sql.Statement;
@@ -38,7 +39,7 @@ class PushSemiJoinBelowJoinTest {
 
     private static String optimized(String sql) {
         LogicalPlan plan = ((Statement.Query) SqlFrontEnd.parse(sql, CATALOG)).plan();
-        LogicalOptimizer optimizer = new LogicalOptimizer(LogicalOptimizer.standardRules(StatisticsEstimator::new), 8);
+        LogicalOptimizer optimizer = new LogicalOptimizer(LogicalOptimizer.standardRules(StatisticsEstimator::new, new EvaluatingConstantFolder()), 8);
         LogicalOptimizer.Result result = optimizer.run(plan);
         assertThat(result.fixedPoint()).isTrue();
         String text = result.plan().explain().replace(dir.toString(), "DIR");

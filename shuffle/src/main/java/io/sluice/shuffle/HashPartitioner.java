@@ -2,6 +2,7 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.HashMix;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceValues;
@@ -168,6 +169,6 @@ public final class HashPartitioner {
     }
 
     static long mix(long h) {
-        return io.sluice.kernels.KeyHash.mix(h);
+        return HashMix.mix(h);
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.operators.hash;
 
+import io.sluice.common.HashMix;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.kernels.Col;
@@ -563,7 +564,7 @@ public final class GroupTable {
     }
 
     public static long mix(long h) {
-        return KeyHash.mix(h);
+        return HashMix.mix(h);
     }
 
     /** One key column's values by group id. */
