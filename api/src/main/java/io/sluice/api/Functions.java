@@ -46,7 +46,7 @@ public final class Functions {
             return new Column(Literal.ofDate(d));
         }
         if (value instanceof java.time.LocalDateTime t) {
-            return new Column(Literal.ofTimestamp(io.sluice.kernels.Temporal.of(t)));
+            return new Column(Literal.ofTimestamp(io.sluice.common.types.TemporalValues.of(t)));
         }
         throw new SluiceException("cannot make a literal of " + value.getClass().getSimpleName() + " " + value);
     }

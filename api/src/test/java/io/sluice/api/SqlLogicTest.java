@@ -3,8 +3,8 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.common.types.TemporalValues;
 import io.sluice.kernels.QueryResult;
-import io.sluice.kernels.Temporal;
 import io.sluice.tpch.Answers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -203,7 +203,7 @@ class SqlLogicTest {
             return "(empty)";
         }
         if (value instanceof LocalDateTime t) {
-            return Temporal.formatTimestamp(t);
+            return TemporalValues.formatTimestamp(t);
         }
         if (value instanceof Double d && (d.isNaN() || d.isInfinite())) {
             return d.toString();

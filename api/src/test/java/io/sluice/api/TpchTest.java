@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.testfixtures.DuckDbOracle;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import io.sluice.tpch.TpchQueries;
 import java.nio.file.Path;
 import java.util.List;
@@ -246,7 +247,7 @@ class TpchTest {
         var catalog = session.localCluster().coordinator().queries().catalog();
         var statement = (io.sluice.sql.Statement.Query) io.sluice.sql.SqlFrontEnd.parse(query(name), catalog);
         var logical = new io.sluice.optimizer.LogicalOptimizer(
-                io.sluice.optimizer.LogicalOptimizer.standardRules(StatisticsEstimator::new), 16).optimize(statement.plan());
+                io.sluice.optimizer.LogicalOptimizer.standardRules(StatisticsEstimator::new, new EvaluatingConstantFolder()), 16).optimize(statement.plan());
         var config = new io.sluice.physical.rules.PhysicalConfig(3);
         for (var joins : List.of(io.sluice.physical.rules.JoinSelection.DEFAULT,
                 new io.sluice.physical.rules.JoinSelection(-1, Long.MAX_VALUE),

@@ -20,6 +20,7 @@ import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.plan.Union;
 import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.TableSource;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import io.sluice.optimizer.LogicalOptimizer;
 import io.sluice.optimizer.LogicalRule;
 import io.sluice.optimizer.PlanSignature;
@@ -91,7 +92,7 @@ public class OptimizerBenchmark {
 
     @Setup(Level.Trial)
     public void setup() {
-        rules = LogicalOptimizer.standardRules(StatisticsEstimator::new);
+        rules = LogicalOptimizer.standardRules(StatisticsEstimator::new, new EvaluatingConstantFolder());
         optimizer = new LogicalOptimizer(rules, 32);
         plan = build();
         copy = build();

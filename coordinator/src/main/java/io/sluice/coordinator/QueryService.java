@@ -29,6 +29,7 @@ import io.sluice.logical.stats.Estimate;
 import io.sluice.logical.stats.Statistics;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.MapStatus;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import io.sluice.optimizer.LogicalOptimizer;
 import io.sluice.optimizer.LogicalRule;
 import io.sluice.physical.PhysicalOptimizer;
@@ -424,7 +425,7 @@ public final class QueryService {
     /** The standard rules, or none when {@code sluice.optimizer.enabled} is false (the plan as written). */
     private static LogicalOptimizer logicalOptimizer(QueryConfig config) {
         List<LogicalRule> rules = config.optimizerEnabled()
-                ? LogicalOptimizer.standardRules(config.joinReorder(), config.joinReorderDpLimit(), StatisticsEstimator::new) : List.of();
+                ? LogicalOptimizer.standardRules(config.joinReorder(), config.joinReorderDpLimit(), StatisticsEstimator::new, new EvaluatingConstantFolder()) : List.of();
         return new LogicalOptimizer(rules, config.maxOptimizerPasses(), config.skipFailedRules());
     }
 

@@ -3,6 +3,7 @@ package io.sluice.kernels;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.DataType;
+import io.sluice.common.types.TemporalValues;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -325,7 +326,7 @@ public final class Col {
             case DECIMAL -> Int128.toBigDecimal(high(row), low(row), type.scale());
             case UTF8 -> strings[row];
             case DATE32 -> java.time.LocalDate.ofEpochDay(longs[row]);
-            case TIMESTAMP -> Temporal.toLocalDateTime(longs[row]);
+            case TIMESTAMP -> TemporalValues.toLocalDateTime(longs[row]);
         };
     }
 

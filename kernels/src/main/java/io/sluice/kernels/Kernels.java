@@ -4,10 +4,11 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType.Kind;
 import io.sluice.common.types.DataType;
+import io.sluice.common.types.TemporalValues;
+import io.sluice.common.types.TextCasts;
 import io.sluice.common.types.TypeRules;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.format.DateTimeParseException;
 import java.util.function.Supplier;
 
 /**
@@ -478,7 +479,7 @@ public final class Kernels {
                         try {
                             out[i] = Double.parseDouble(c.strings[i].trim());
                         } catch (NumberFormatException e) {
-                            throw badCast(c.strings[i], target);
+                            throw TextCasts.badCast(c.strings[i], target);
                         }
                     }
                 }
@@ -505,7 +506,7 @@ public final class Kernels {
                             try {
                                 out[i] = Long.parseLong(c.strings[i].trim());
                             } catch (NumberFormatException e) {
-                                throw badCast(c.strings[i], target);
+                                throw TextCasts.badCast(c.strings[i], target);
                             }
                         }
                     }
@@ -549,7 +550,7 @@ public final class Kernels {
                                 out[i] = new BigDecimal(c.strings[i].trim()).setScale(target.scale(), RoundingMode.HALF_UP)
                                         .unscaledValue().longValueExact();
                             } catch (NumberFormatException | ArithmeticException e) {
-                                throw badCast(c.strings[i], target);
+                                throw TextCasts.badCast(c.strings[i], target);
                             }
                         }
                     }
@@ -580,12 +581,7 @@ public final class Kernels {
             boolean[] out = new boolean[n];
             for (int i = 0; i < n; i++) {
                 if (!c.isNull(i)) {
-                    String s = c.strings[i].trim();
-                    if (s.equalsIgnoreCase("true")) {
-                        out[i] = true;
-                    } else if (!s.equalsIgnoreCase("false")) {
-                        throw badCast(s, target);
-                    }
+                    out[i] = TextCasts.toBool(c.strings[i]);
                 }
             }
             return Col.ofBools(out, c.nulls);
@@ -603,11 +599,7 @@ public final class Kernels {
             case UTF8 -> {
                 for (int i = 0; i < n; i++) {
                     if (nulls == null || !nulls[i]) {
-                        try {
-                            out[i] = toDate ? Temporal.parseDate(c.strings[i]) : Temporal.parseTimestamp(c.strings[i]);
-                        } catch (DateTimeParseException | ArithmeticException e) {
-                            throw badCast(c.strings[i], target);
-                        }
+                        out[i] = toDate ? TextCasts.toDate(c.strings[i]) : TextCasts.toTimestamp(c.strings[i]);
                     }
                 }
             }
@@ -615,7 +607,7 @@ public final class Kernels {
                 long[] in = c.longs;
                 try {
                     for (int i = 0; i < n; i++) {
-                        out[i] = nulls != null && nulls[i] ? 0 : Temporal.dateToMicros(in[i]);
+                        out[i] = nulls != null && nulls[i] ? 0 : TemporalValues.dateToMicros(in[i]);
                     }
                 } catch (ArithmeticException e) {
                     throw new SluiceException("a DATE is out of the TIMESTAMP range");
@@ -624,16 +616,12 @@ public final class Kernels {
             case TIMESTAMP -> {
                 long[] in = c.longs;
                 for (int i = 0; i < n; i++) {
-                    out[i] = Temporal.microsToDate(in[i]);
+                    out[i] = TemporalValues.microsToDate(in[i]);
                 }
             }
             default -> throw unsupported(c.type, target);
         }
         return Col.ofLongs(target, out, nulls);
-    }
-
-    private static SluiceException badCast(String value, DataType target) {
-        return new SluiceException("cannot cast '" + value + "' to " + target.sqlName());
     }
 
     private static SluiceException unsupported(DataType source, DataType target) {

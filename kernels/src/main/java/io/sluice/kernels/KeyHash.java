@@ -1,5 +1,10 @@
 package io.sluice.kernels;
 
+import static io.sluice.common.HashMix.fold;
+import static io.sluice.common.HashMix.mix;
+
+import io.sluice.common.HashMix;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -10,7 +15,7 @@ import java.util.Arrays;
  * The one hash family of Sluice's keys: the operators' hash tables (the aggregate's
  * {@code GroupTable}, and through it joins, the grace join's spill partitions and runtime filters)
  * and the shuffle's hash partitioning all hash a row's keys with {@link #hashInto} (one value hash
- * per type, folded column after column through {@link #mix}). A long hashes by its value, so an
+ * per type, folded column after column through {@link HashMix#mix}). A long hashes by its value, so an
  * INT32 5 and an INT64 5 agree, and a decimal of 19 to 38 digits that fits a long hashes as that
  * long; a double hashes by its bits with -0.0 as 0.0 and every NaN as the canonical NaN; a string
  * by its UTF-8 bytes, a multiply-xorshift step per 8 of them taken as a little-endian word (the
@@ -35,21 +40,6 @@ public final class KeyHash {
     private static final long PARTITION_SEED = 0x5bd1e9955bd1e995L;
 
     private KeyHash() {
-    }
-
-    /** A 64-bit finalizer (murmur3's fmix64): every input bit moves every output bit. */
-    public static long mix(long h) {
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return h;
-    }
-
-    /** Folds one key's value hash into a row's running hash. */
-    public static long fold(long running, long value) {
-        return mix(running * 31 + value);
     }
 
     /**
@@ -146,8 +136,8 @@ public final class KeyHash {
     }
 
     /**
-     * The hash of bytes {@code [from, to)}, 8 at a time. Not finished with {@link #mix}: the
-     * {@link #fold} of every key's hash does that.
+     * The hash of bytes {@code [from, to)}, 8 at a time. Not finished with {@link HashMix#mix}: the
+     * {@link HashMix#fold} of every key's hash does that.
      */
     public static long bytes(byte[] data, int from, int to) {
         long h = SEED ^ (to - from);

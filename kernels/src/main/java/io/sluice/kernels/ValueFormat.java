@@ -1,5 +1,6 @@
 package io.sluice.kernels;
 
+import io.sluice.common.types.TemporalValues;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 
@@ -18,7 +19,7 @@ public final class ValueFormat {
             case DECIMAL -> Int128.toBigDecimal(c.high(row), c.low(row), c.type.scale()).toPlainString();
             case UTF8 -> c.strings[row];
             case DATE32 -> LocalDate.ofEpochDay(c.longs[row]).toString();
-            case TIMESTAMP -> Temporal.formatTimestamp(c.longs[row]);
+            case TIMESTAMP -> TemporalValues.formatTimestamp(c.longs[row]);
         };
     }
 
@@ -38,7 +39,7 @@ public final class ValueFormat {
             return d.toPlainString();
         }
         if (value instanceof java.time.LocalDateTime t) {
-            return Temporal.formatTimestamp(t);
+            return TemporalValues.formatTimestamp(t);
         }
         if (value instanceof Double d) {
             return formatDouble(d);

@@ -2,6 +2,7 @@ package io.sluice.optimizer;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.logical.expr.ConstantFolder;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.StatisticsContext;
 import java.util.ArrayList;
@@ -57,14 +58,17 @@ public final class LogicalOptimizer {
         this.maxPasses = maxPasses;
     }
 
-    /** The standard rules at the default pass cap; estimates from {@code statistics} (a fresh context per use). */
-    public static LogicalOptimizer standard(Supplier<StatisticsContext> statistics) {
-        return new LogicalOptimizer(standardRules(statistics), DEFAULT_MAX_PASSES);
+    /**
+     * The standard rules at the default pass cap; estimates from {@code statistics} (a fresh context
+     * per use), constants folded by {@code constants}.
+     */
+    public static LogicalOptimizer standard(Supplier<StatisticsContext> statistics, ConstantFolder constants) {
+        return new LogicalOptimizer(standardRules(statistics, constants), DEFAULT_MAX_PASSES);
     }
 
     /** The standard rules with join reordering on, exhaustive up to {@link ReorderJoins#DEFAULT_DP_LIMIT} leaves. */
-    public static List<LogicalRule> standardRules(Supplier<StatisticsContext> statistics) {
-        return standardRules(true, ReorderJoins.DEFAULT_DP_LIMIT, statistics);
+    public static List<LogicalRule> standardRules(Supplier<StatisticsContext> statistics, ConstantFolder constants) {
+        return standardRules(true, ReorderJoins.DEFAULT_DP_LIMIT, statistics, constants);
     }
 
     /**
@@ -79,12 +83,13 @@ public final class LogicalOptimizer {
      * {@code sluice.optimizer.join-reorder.dp-limit}), merge projections, push limits, and prune
      * columns last, once the shape is settled. Cost-based rules take their estimates from
      * {@code statistics}: the optimizer sees no file, so the caller says where table statistics come from.
+     * It evaluates nothing either: {@code constants} folds constant expressions.
      */
     public static List<LogicalRule> standardRules(boolean joinReorder, int dpLimit,
-            Supplier<StatisticsContext> statistics) {
+            Supplier<StatisticsContext> statistics, ConstantFolder constants) {
         List<LogicalRule> rules = new ArrayList<>(List.of(
                 new DecorrelateSubqueries(),
-                new SimplifyExpressions(),
+                new SimplifyExpressions(constants),
                 new EliminateTrivialNodes(),
                 new MergeFilters(),
                 new FactorCommonDisjuncts(),

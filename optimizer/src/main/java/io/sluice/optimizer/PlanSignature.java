@@ -1,6 +1,7 @@
 package io.sluice.optimizer;
 
-import io.sluice.kernels.KeyHash;
+import io.sluice.common.HashMix;
+
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.SubqueryExpr;
@@ -23,14 +24,14 @@ public record PlanSignature(int nodeCount, long hash) {
 
     private static void visit(LogicalPlan plan, long[] state) {
         state[0]++;
-        state[1] = KeyHash.fold(state[1], hash64(plan.getClass().getName()));
-        state[1] = KeyHash.fold(state[1], hash64(plan.describe()));
-        state[1] = KeyHash.fold(state[1], plan.expressions().hashCode());
-        state[1] = KeyHash.fold(state[1], plan.children().size());
+        state[1] = HashMix.fold(state[1], hash64(plan.getClass().getName()));
+        state[1] = HashMix.fold(state[1], hash64(plan.describe()));
+        state[1] = HashMix.fold(state[1], plan.expressions().hashCode());
+        state[1] = HashMix.fold(state[1], plan.children().size());
         // Plans nested in expressions (subqueries) count and hash like children, marked apart from them.
         for (Expr e : plan.expressions()) {
             for (SubqueryExpr s : SubqueryExpr.in(e)) {
-                state[1] = KeyHash.fold(state[1], hash64("subquery"));
+                state[1] = HashMix.fold(state[1], hash64("subquery"));
                 visit(s.subquery(), state);
             }
         }

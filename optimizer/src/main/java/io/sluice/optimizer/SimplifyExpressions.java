@@ -1,14 +1,14 @@
 package io.sluice.optimizer;
 
-import io.sluice.common.SluiceException;
+import static java.util.Objects.requireNonNull;
+
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import io.sluice.logical.expr.AggregateCall;
 import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Binary;
+import io.sluice.logical.expr.ConstantFolder;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.Literal;
@@ -22,15 +22,15 @@ import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.Sort;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.vector.VectorSchemaRoot;
+import java.util.Optional;
 
 /**
  * Simplifies expressions so later rules see plain shapes ({@code Filter(true)}, {@code Filter(false)})
  * and executors compute less:
  *
  * <ul>
- *   <li>constant folding: a subtree that reads no column is evaluated once, by the same kernels the
- *       executors use, on a batch of one row and no columns, and replaced by its value; a subtree
+ *   <li>constant folding: a subtree that reads no column is computed once by the
+ *       {@link ConstantFolder} (by the same code the executors use) and replaced by its value; a subtree
  *       whose evaluation fails (overflow, bad cast) is left alone, so the error still happens at run
  *       time if ever the rows reach it;
  *   <li>boolean identities, all exact under SQL's three-valued logic: {@code x AND true → x},
@@ -44,6 +44,12 @@ import org.apache.arrow.vector.VectorSchemaRoot;
  * back as the same instance.
  */
 public final class SimplifyExpressions implements NodeRule {
+    private final ConstantFolder constants;
+
+    public SimplifyExpressions(ConstantFolder constants) {
+        this.constants = requireNonNull(constants, "constants is null");
+    }
+
     @Override
     public String name() {
         return "SimplifyExpressions";
@@ -114,7 +120,7 @@ public final class SimplifyExpressions implements NodeRule {
     }
 
     /** Simplifies each expression, keeping its output name; the same list when none changes. */
-    private static List<Expr> simplifyNamed(List<Expr> exprs, Schema input) {
+    private List<Expr> simplifyNamed(List<Expr> exprs, Schema input) {
         List<Expr> out = new ArrayList<>(exprs.size());
         boolean changed = false;
         for (Expr e : exprs) {
@@ -128,7 +134,7 @@ public final class SimplifyExpressions implements NodeRule {
         return changed ? out : exprs;
     }
 
-    private static List<Expr> simplifyAll(List<Expr> exprs, Schema input) {
+    private List<Expr> simplifyAll(List<Expr> exprs, Schema input) {
         List<Expr> out = new ArrayList<>(exprs.size());
         boolean changed = false;
         for (Expr e : exprs) {
@@ -140,18 +146,18 @@ public final class SimplifyExpressions implements NodeRule {
     }
 
     /** Simplifies bottom-up; the same instance when nothing applies. */
-    static Expr simplify(Expr expr, Schema input) {
+    Expr simplify(Expr expr, Schema input) {
         return Exprs.transformUp(expr, e -> simplifyOne(e, input));
     }
 
-    private static Expr simplifyOne(Expr e, Schema input) {
+    private Expr simplifyOne(Expr e, Schema input) {
         if (e instanceof Literal || e instanceof Alias || e instanceof AggregateCall || e.children().isEmpty()) {
             return e;
         }
         if (e.children().stream().allMatch(c -> c instanceof Literal)) {
-            Literal folded = fold(e, input);
-            if (folded != null) {
-                return folded;
+            Optional<Literal> folded = constants.fold(e, input);
+            if (folded.isPresent()) {
+                return folded.get();
             }
         }
         if (e instanceof Binary b && b.op() == BinaryOp.AND) {
@@ -189,27 +195,5 @@ public final class SimplifyExpressions implements NodeRule {
 
     private static boolean isBoolean(Expr e, Schema input) {
         return e.type(input).kind() == DataType.Kind.BOOL;
-    }
-
-    /**
-     * The value of a constant expression as a literal of the expression's type, or null when it
-     * cannot be computed here (evaluation fails, or yields another type).
-     */
-    static Literal fold(Expr e, Schema input) {
-        DataType type;
-        Col col;
-        try (Batch one = new Batch(new Schema(List.of()), new VectorSchemaRoot(List.of(), List.of(), 1))) {
-            type = e.type(input);
-            col = e.evaluate(one);
-        } catch (SluiceException | ArithmeticException | IllegalArgumentException | IllegalStateException ex) {
-            return null;
-        }
-        if (col.length != 1 || !col.type.equals(type)) {
-            return null;
-        }
-        if (col.isNull(0) || type.kind() == DataType.Kind.NULL) {
-            return new Literal(null, type);
-        }
-        return Literal.at(col, 0);
     }
 }

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -494,7 +495,7 @@ class DecorrelateSubqueriesTest {
                 + " ORDER BY i1.v LIMIT 2)",
     })
     void theOptimizerReachesAFixedPointWithoutSubqueries(String query) {
-        LogicalOptimizer.Result r = LogicalOptimizer.standard(StatisticsEstimator::new).run(sql(query));
+        LogicalOptimizer.Result r = LogicalOptimizer.standard(StatisticsEstimator::new, new EvaluatingConstantFolder()).run(sql(query));
         assertThat(r.fixedPoint()).as("fixed point, trace:\n%s", String.join("\n", r.trace())).isTrue();
         assertThat(r.repeatedPass()).as("the last pass repeats the one before").isEqualTo(r.passes() - 1);
         assertThat(r.plan().explain()).doesNotContain("Subquery:");

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import org.junit.jupiter.api.Test;
 
 class FactorCommonDisjunctsTest {
@@ -76,7 +77,7 @@ class FactorCommonDisjunctsTest {
     void theStandardRulesTurnQ19ShapeIntoAnEquijoin() {
         LogicalPlan plan = sql("SELECT sum(u.x) FROM t, u WHERE (t.k = u.k AND t.v = 1 AND u.a < 5)"
                 + " OR (t.k = u.k AND t.v = 2 AND u.a < 9)");
-        String optimized = new LogicalOptimizer(LogicalOptimizer.standardRules(StatisticsEstimator::new), 16).optimize(plan).explain();
+        String optimized = new LogicalOptimizer(LogicalOptimizer.standardRules(StatisticsEstimator::new, new EvaluatingConstantFolder()), 16).optimize(plan).explain();
         assertThat(optimized).contains("Join: INNER keys=[t.k = u.k]").doesNotContain("CROSS");
     }
 }

@@ -8,6 +8,7 @@ import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.TableScan;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -130,7 +131,7 @@ class LogicalOptimizerTest {
 
     @Test
     void nothingToDoStopsAfterOnePass() {
-        LogicalOptimizer.Result r = LogicalOptimizer.standard(StatisticsEstimator::new).run(T);
+        LogicalOptimizer.Result r = LogicalOptimizer.standard(StatisticsEstimator::new, new EvaluatingConstantFolder()).run(T);
         assertThat(r.passes()).isEqualTo(1);
         assertThat(r.fixedPoint()).isTrue();
         assertThat(r.plan()).isSameAs(T);
@@ -139,7 +140,7 @@ class LogicalOptimizerTest {
 
     @Test
     void standardRulesOnACommaJoin() {
-        LogicalOptimizer.Result r = LogicalOptimizer.standard(StatisticsEstimator::new).run(sql("""
+        LogicalOptimizer.Result r = LogicalOptimizer.standard(StatisticsEstimator::new, new EvaluatingConstantFolder()).run(sql("""
                 SELECT t.k, sum(u.x) AS total
                 FROM t, u
                 WHERE t.k = u.k AND t.v > 1 + 1 AND u.a < 3 AND t.v + u.a > 10 AND true
@@ -166,7 +167,7 @@ class LogicalOptimizerTest {
 
     @Test
     void standardRulesOnAUnionUnderALimit() {
-        LogicalOptimizer.Result r = LogicalOptimizer.standard(StatisticsEstimator::new).run(sql("""
+        LogicalOptimizer.Result r = LogicalOptimizer.standard(StatisticsEstimator::new, new EvaluatingConstantFolder()).run(sql("""
                 SELECT k FROM (SELECT k, v FROM t UNION ALL SELECT k, a FROM u) AS s WHERE k > 'm' LIMIT 5"""));
         assertThat(r.plan().explain()).isEqualTo("""
                 Projection: s.k AS k
@@ -185,7 +186,7 @@ class LogicalOptimizerTest {
 
     @Test
     void standardRulesEmptyAFalseQuery() {
-        LogicalOptimizer.Result r = LogicalOptimizer.standard(StatisticsEstimator::new).run(sql(
+        LogicalOptimizer.Result r = LogicalOptimizer.standard(StatisticsEstimator::new, new EvaluatingConstantFolder()).run(sql(
                 "SELECT t.k FROM t JOIN u ON t.k = u.k WHERE 1 = 0 OR (t.flag AND false)"));
         assertThat(r.plan().explain()).isEqualTo("""
                 EmptyRelation: k

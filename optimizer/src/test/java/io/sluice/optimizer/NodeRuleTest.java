@@ -8,6 +8,7 @@ import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.plan.Union;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -145,7 +146,7 @@ class NodeRuleTest {
 
     @Test
     void standardRulesDeclareTheirOrder() {
-        for (LogicalRule rule : LogicalOptimizer.standardRules(StatisticsEstimator::new)) {
+        for (LogicalRule rule : LogicalOptimizer.standardRules(StatisticsEstimator::new, new EvaluatingConstantFolder())) {
             if (rule instanceof PruneColumns) {
                 assertThat(rule.applyOrder()).isEqualTo(LogicalRule.ApplyOrder.SELF);
             } else if (rule instanceof NodeRule) {

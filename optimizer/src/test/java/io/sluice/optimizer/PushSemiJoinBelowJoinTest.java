@@ -6,6 +6,7 @@ import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import io.sluice.sql.InMemoryCatalog;
 import io.sluice.sql.SqlFrontEnd;
 import io.sluice.sql.Statement;
@@ -40,7 +41,7 @@ class PushSemiJoinBelowJoinTest {
 
     private static String optimized(String sql) {
         LogicalPlan plan = ((Statement.Query) SqlFrontEnd.parse(sql, CATALOG)).plan();
-        LogicalOptimizer optimizer = new LogicalOptimizer(LogicalOptimizer.standardRules(StatisticsEstimator::new), 8);
+        LogicalOptimizer optimizer = new LogicalOptimizer(LogicalOptimizer.standardRules(StatisticsEstimator::new, new EvaluatingConstantFolder()), 8);
         LogicalOptimizer.Result result = optimizer.run(plan);
         assertThat(result.fixedPoint()).isTrue();
         String text = result.plan().explain().replace(dir.toString(), "DIR");

@@ -7,6 +7,7 @@ import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import io.sluice.sql.InMemoryCatalog;
 import io.sluice.sql.SqlFrontEnd;
 import io.sluice.sql.Statement;
@@ -60,7 +61,7 @@ class ReorderJoinsTest {
     }
 
     private static LogicalPlan optimize(LogicalPlan plan, boolean reorder, int dpLimit) {
-        return new LogicalOptimizer(LogicalOptimizer.standardRules(reorder, dpLimit, StatisticsEstimator::new), 8).optimize(plan);
+        return new LogicalOptimizer(LogicalOptimizer.standardRules(reorder, dpLimit, StatisticsEstimator::new, new EvaluatingConstantFolder()), 8).optimize(plan);
     }
 
     private static LogicalPlan optimize(String sql, boolean reorder) {
@@ -143,7 +144,7 @@ class ReorderJoinsTest {
     @Test
     void reorderingTwiceEqualsReorderingOnce() {
         for (String sql : List.of(Q5, Q2_SHAPE, OUTER_AND_INNER)) {
-            LogicalOptimizer optimizer = new LogicalOptimizer(LogicalOptimizer.standardRules(StatisticsEstimator::new), 8);
+            LogicalOptimizer optimizer = new LogicalOptimizer(LogicalOptimizer.standardRules(StatisticsEstimator::new, new EvaluatingConstantFolder()), 8);
             LogicalOptimizer.Result once = optimizer.run(parse(sql));
             assertThat(once.fixedPoint()).as(sql).isTrue();
             assertThat(optimizer.optimize(once.plan()).explain()).as(sql).isEqualTo(once.plan().explain());
@@ -170,7 +171,7 @@ class ReorderJoinsTest {
         assertThat(keylessJoins(greedy)).as(greedy.explain()).isZero();
         LogicalPlan q5 = optimize(parse(Q5), true, 3);
         assertThat(keylessJoins(q5)).as(q5.explain()).isZero();
-        assertThat(new LogicalOptimizer(LogicalOptimizer.standardRules(true, 3, StatisticsEstimator::new), 8).optimize(q5).explain())
+        assertThat(new LogicalOptimizer(LogicalOptimizer.standardRules(true, 3, StatisticsEstimator::new, new EvaluatingConstantFolder()), 8).optimize(q5).explain())
                 .isEqualTo(q5.explain());
     }
 
@@ -225,8 +226,8 @@ class ReorderJoinsTest {
 
     @Test
     void theSwitchKeepsTheWrittenOrder() {
-        assertThat(LogicalOptimizer.standardRules(false, 10, StatisticsEstimator::new)).noneMatch(r -> r instanceof ReorderJoins);
-        assertThat(LogicalOptimizer.standardRules(StatisticsEstimator::new)).anyMatch(r -> r instanceof ReorderJoins);
+        assertThat(LogicalOptimizer.standardRules(false, 10, StatisticsEstimator::new, new EvaluatingConstantFolder())).noneMatch(r -> r instanceof ReorderJoins);
+        assertThat(LogicalOptimizer.standardRules(StatisticsEstimator::new, new EvaluatingConstantFolder())).anyMatch(r -> r instanceof ReorderJoins);
     }
 
     /**

@@ -11,10 +11,11 @@ import io.sluice.logical.expr.Literal;
 import io.sluice.logical.plan.Filter;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.TableScan;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import org.junit.jupiter.api.Test;
 
 class SimplifyExpressionsTest {
-    private final SimplifyExpressions rule = new SimplifyExpressions();
+    private final SimplifyExpressions rule = new SimplifyExpressions(new EvaluatingConstantFolder());
 
     @Test
     void foldsConstantsAndKeepsOutputNames() {

@@ -6,6 +6,7 @@ import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.source.FileFormat;
 import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import io.sluice.optimizer.LogicalOptimizer;
 import io.sluice.physical.rules.PhysicalConfig;
 import io.sluice.sql.InMemoryCatalog;
@@ -32,7 +33,7 @@ class PlanShapesTest {
 
     private static String plan(String sql) {
         var query = (io.sluice.sql.Statement.Query) SqlFrontEnd.parse(sql, CATALOG);
-        var optimized = LogicalOptimizer.standard(StatisticsEstimator::new).optimize(query.plan());
+        var optimized = LogicalOptimizer.standard(StatisticsEstimator::new, new EvaluatingConstantFolder()).optimize(query.plan());
         ExecutionPlan physical = new PhysicalPlanner().plan(optimized);
         PhysicalConfig config = new PhysicalConfig(4);
         ExecutionPlan once = PhysicalOptimizer.standard().optimize(physical, config);

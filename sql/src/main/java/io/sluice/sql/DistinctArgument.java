@@ -4,9 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Unevaluable;
 import java.util.List;
 
 /**
@@ -14,7 +13,7 @@ import java.util.List;
  * front end builds a query; {@link DistinctAggregates} plans such calls away, so no plan it returns
  * contains one. It types as its input and is never evaluated.
  */
-record DistinctArgument(Expr input) implements Expr {
+record DistinctArgument(Expr input) implements Unevaluable {
     DistinctArgument {
         requireNonNull(input, "input is null");
     }
@@ -35,8 +34,8 @@ record DistinctArgument(Expr input) implements Expr {
     }
 
     @Override
-    public Col evaluate(Batch batch) {
-        throw new IllegalStateException("DISTINCT " + input + " was not planned away");
+    public RuntimeException notEvaluable() {
+        return new IllegalStateException("DISTINCT " + input + " was not planned away");
     }
 
     @Override

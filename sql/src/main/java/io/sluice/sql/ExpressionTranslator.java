@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
-import io.sluice.kernels.Temporal;
+import io.sluice.common.types.TemporalValues;
 import io.sluice.logical.expr.AddInterval;
 import io.sluice.logical.expr.AggregateCall;
 import io.sluice.logical.expr.AggregateFunction;
@@ -227,7 +227,7 @@ final class ExpressionTranslator {
 
     private static Expr timestamp(String text) {
         try {
-            return Literal.ofTimestamp(Temporal.parseTimestamp(text));
+            return Literal.ofTimestamp(TemporalValues.parseTimestamp(text));
         } catch (DateTimeParseException | ArithmeticException e) {
             throw new SluiceException("invalid TIMESTAMP literal '" + text + "'; expected yyyy-mm-dd hh:mm:ss[.ffffff]", e);
         }
@@ -455,9 +455,9 @@ final class ExpressionTranslator {
                     case MONTH -> new Interval(sign * Integer.parseInt(text), 0);
                     case WEEK -> new Interval(0, Math.multiplyExact(sign * 7, Integer.parseInt(text)));
                     case DAY -> new Interval(0, sign * Integer.parseInt(text));
-                    case HOUR -> ofMicros(text, sign, io.sluice.kernels.Temporal.MICROS_PER_HOUR);
-                    case MINUTE -> ofMicros(text, sign, io.sluice.kernels.Temporal.MICROS_PER_MINUTE);
-                    case SECOND -> ofMicros(text, sign, io.sluice.kernels.Temporal.MICROS_PER_SECOND);
+                    case HOUR -> ofMicros(text, sign, TemporalValues.MICROS_PER_HOUR);
+                    case MINUTE -> ofMicros(text, sign, TemporalValues.MICROS_PER_MINUTE);
+                    case SECOND -> ofMicros(text, sign, TemporalValues.MICROS_PER_SECOND);
                     case YEAR_TO_MONTH -> {
                         boolean negative = text.startsWith("-");
                         String[] parts = (negative ? text.substring(1) : text).split("-");

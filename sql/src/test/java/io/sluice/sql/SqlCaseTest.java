@@ -11,6 +11,7 @@ import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.Projection;
+import io.sluice.operators.expr.ExprBinder;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -70,7 +71,7 @@ class SqlCaseTest {
     }
 
     private static List<Object> values(Expr e, Batch batch) {
-        Col out = e.evaluate(batch);
+        Col out = ExprBinder.bind(e, batch.schema()).evaluate(batch);
         List<Object> values = new ArrayList<>();
         for (int i = 0; i < out.length; i++) {
             values.add(out.isNull(i) ? null : switch (out.type.kind()) {

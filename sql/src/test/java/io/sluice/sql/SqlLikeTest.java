@@ -10,6 +10,7 @@ import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Like;
+import io.sluice.operators.expr.ExprBinder;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -48,7 +49,7 @@ class SqlLikeTest {
     }
 
     private static List<Boolean> eval(Like like, Batch batch) {
-        Col out = like.evaluate(batch);
+        Col out = ExprBinder.bind(like, batch.schema()).evaluate(batch);
         List<Boolean> values = new ArrayList<>();
         for (int i = 0; i < out.length; i++) {
             values.add(out.isNull(i) ? null : out.bools[i]);

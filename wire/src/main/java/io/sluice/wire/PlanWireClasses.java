@@ -5,11 +5,11 @@ import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.common.types.TemporalValues;
 import io.sluice.datasource.FileScanExec;
 import io.sluice.datasource.file.ColumnStats;
 import io.sluice.datasource.file.ScanPartition;
 import io.sluice.datasource.sink.FileWriteExec;
-import io.sluice.kernels.Temporal;
 import io.sluice.logical.expr.AddInterval;
 import io.sluice.logical.expr.AggregateCall;
 import io.sluice.logical.expr.AggregateFunction;
@@ -91,7 +91,7 @@ public final class PlanWireClasses implements WireClasses {
                 Extract.Field.class, InSubquery.class, Like.class, Literal.class, OuterColumn.class,
                 ScalarFunction.class, ScalarFunction.Function.class, ScalarSubquery.class, SortKey.class,
                 Substring.class, Unary.class, Unary.Op.class, GroupingCall.class, QuantifiedComparison.class,
-                DateTrunc.class, Temporal.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
+                DateTrunc.class, TemporalValues.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
                 WindowFrame.Units.class, WindowFrame.BoundKind.class, WindowFrame.Bound.class,
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,

@@ -257,10 +257,10 @@ final class CsvValues {
         return true;
     }
 
-    /** A timestamp as {@link io.sluice.kernels.Temporal#parseTimestamp} reads it; the result is microseconds. */
+    /** A timestamp as {@link io.sluice.common.types.TemporalValues#parseTimestamp} reads it; the result is microseconds. */
     boolean parseTimestamp(char[] c, int start, int end) {
         try {
-            longValue = io.sluice.kernels.Temporal.parseTimestamp(new String(c, start, end - start));
+            longValue = io.sluice.common.types.TemporalValues.parseTimestamp(new String(c, start, end - start));
             return true;
         } catch (java.time.DateTimeException | ArithmeticException e) {
             return false;

@@ -180,7 +180,7 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
         java.nio.ByteBuffer b = value.toByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
         long nanosOfDay = b.getLong();
         long julianDay = b.getInt();
-        return (julianDay - JULIAN_DAY_OF_EPOCH) * io.sluice.kernels.Temporal.MICROS_PER_DAY + nanosOfDay / 1000;
+        return (julianDay - JULIAN_DAY_OF_EPOCH) * io.sluice.common.types.TemporalValues.MICROS_PER_DAY + nanosOfDay / 1000;
     }
 
     private static final long JULIAN_DAY_OF_EPOCH = 2_440_588L;

@@ -6,8 +6,7 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType.Kind;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Col;
-import io.sluice.kernels.Temporal;
+import io.sluice.common.types.TemporalValues;
 import java.util.List;
 
 /**
@@ -18,7 +17,7 @@ import java.util.List;
  * and days stays a DATE (DuckDB gives a TIMESTAMP at midnight, which compares equal); a date plus
  * hours, minutes or seconds becomes a TIMESTAMP; a timestamp stays one. NULL stays NULL.
  */
-public record AddInterval(Expr input, int months, int days, long micros) implements OfChildValues {
+public record AddInterval(Expr input, int months, int days, long micros) implements Expr {
     public AddInterval {
         requireNonNull(input, "input is null");
     }
@@ -48,37 +47,6 @@ public record AddInterval(Expr input, int months, int days, long micros) impleme
     }
 
     @Override
-    public Col apply(List<Col> children, DataType out) {
-        Col c = children.get(0);
-        if (c.type.kind() == Kind.NULL) {
-            return Col.allNull(out, c.length);
-        }
-        long[] values = c.longs;
-        boolean[] nulls = c.nulls;
-        long[] result = new long[c.length];
-        try {
-            if (out.kind() == Kind.DATE32) {
-                for (int i = 0; i < result.length; i++) {
-                    if (nulls == null || !nulls[i]) {
-                        result[i] = Math.addExact(Temporal.addMonthsToDay(values[i], months), days);
-                    }
-                }
-            } else {
-                boolean fromDate = c.type.kind() == Kind.DATE32;
-                for (int i = 0; i < result.length; i++) {
-                    if (nulls == null || !nulls[i]) {
-                        long ts = fromDate ? Temporal.dateToMicros(values[i]) : values[i];
-                        result[i] = Temporal.addInterval(ts, months, days, micros);
-                    }
-                }
-            }
-        } catch (ArithmeticException | java.time.DateTimeException e) {
-            throw new SluiceException("date out of range: " + this);
-        }
-        return Col.ofLongs(out, result, nulls);
-    }
-
-    @Override
     public String toString() {
         StringBuilder s = new StringBuilder("(").append(input);
         if (months != 0 || (days == 0 && micros == 0)) {
@@ -89,12 +57,12 @@ public record AddInterval(Expr input, int months, int days, long micros) impleme
         }
         if (micros != 0) {
             long m = Math.abs(micros);
-            String unit = m % Temporal.MICROS_PER_HOUR == 0 ? "HOUR" : m % Temporal.MICROS_PER_MINUTE == 0 ? "MINUTE"
-                    : m % Temporal.MICROS_PER_SECOND == 0 ? "SECOND" : "MICROSECOND";
+            String unit = m % TemporalValues.MICROS_PER_HOUR == 0 ? "HOUR" : m % TemporalValues.MICROS_PER_MINUTE == 0 ? "MINUTE"
+                    : m % TemporalValues.MICROS_PER_SECOND == 0 ? "SECOND" : "MICROSECOND";
             long per = switch (unit) {
-                case "HOUR" -> Temporal.MICROS_PER_HOUR;
-                case "MINUTE" -> Temporal.MICROS_PER_MINUTE;
-                case "SECOND" -> Temporal.MICROS_PER_SECOND;
+                case "HOUR" -> TemporalValues.MICROS_PER_HOUR;
+                case "MINUTE" -> TemporalValues.MICROS_PER_MINUTE;
+                case "SECOND" -> TemporalValues.MICROS_PER_SECOND;
                 default -> 1;
             };
             s.append(micros < 0 ? " - " : " + ").append("INTERVAL '").append(m / per).append("' ").append(unit);

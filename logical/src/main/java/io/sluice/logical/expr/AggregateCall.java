@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import java.util.List;
 
 /**
@@ -14,7 +12,7 @@ import java.util.List;
  * scalar is a planning bug. {@code argument} is null for {@code count(*)}; {@code second} is the
  * second argument of a two-argument function ({@code corr(y, x)}: y is {@code argument}), else null.
  */
-public record AggregateCall(AggregateFunction function, Expr argument, Expr second) implements Expr {
+public record AggregateCall(AggregateFunction function, Expr argument, Expr second) implements Unevaluable {
     public AggregateCall {
         requireNonNull(function, "function is null");
         if ((argument == null) != (function == AggregateFunction.COUNT_STAR)) {
@@ -58,8 +56,8 @@ public record AggregateCall(AggregateFunction function, Expr argument, Expr seco
     }
 
     @Override
-    public Col evaluate(Batch batch) {
-        throw new IllegalStateException("aggregate " + this + " evaluated outside an aggregation");
+    public RuntimeException notEvaluable() {
+        return new IllegalStateException("aggregate " + this + " evaluated outside an aggregation");
     }
 
     @Override

@@ -4,8 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import java.util.List;
 
 /** Gives an expression an output column name. */
@@ -28,11 +26,6 @@ public record Alias(Expr input, String alias) implements Expr {
     @Override
     public Expr withChildren(List<Expr> children) {
         return new Alias(children.get(0), alias);
-    }
-
-    @Override
-    public Col evaluate(Batch batch) {
-        return input.evaluate(batch);
     }
 
     @Override

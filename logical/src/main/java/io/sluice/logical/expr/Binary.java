@@ -6,9 +6,6 @@ import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
 import io.sluice.common.types.TypeRules;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
-import io.sluice.kernels.Kernels;
 import java.util.List;
 
 /** Arithmetic, comparison or logical operator on two operands. */
@@ -45,17 +42,6 @@ public record Binary(BinaryOp op, Expr left, Expr right) implements Expr {
     @Override
     public Expr withChildren(List<Expr> children) {
         return new Binary(op, children.get(0), children.get(1));
-    }
-
-    @Override
-    public Col evaluate(Batch batch) {
-        Col l = left.evaluate(batch);
-        Col r = right.evaluate(batch);
-        return switch (op.kind()) {
-            case ARITHMETIC -> Kernels.arithmetic(op, l, r, TypeRules.arithmetic(op, l.type, r.type), this::toString);
-            case COMPARISON -> Kernels.compare(op, l, r);
-            case LOGICAL -> Kernels.logical(op, l, r);
-        };
     }
 
     @Override

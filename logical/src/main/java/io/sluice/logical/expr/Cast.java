@@ -4,9 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
-import io.sluice.kernels.Kernels;
 import java.util.List;
 
 /** CAST(input AS type). */
@@ -30,11 +27,6 @@ public record Cast(Expr input, DataType type) implements Expr {
     @Override
     public Expr withChildren(List<Expr> children) {
         return new Cast(children.get(0), type);
-    }
-
-    @Override
-    public Col evaluate(Batch batch) {
-        return Kernels.cast(input.evaluate(batch), type);
     }
 
     @Override

@@ -4,8 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import java.util.List;
 
 /** A reference to an input column by name. */
@@ -27,11 +25,6 @@ public record Column(String column) implements Expr {
     @Override
     public Expr withChildren(List<Expr> children) {
         return this;
-    }
-
-    @Override
-    public Col evaluate(Batch batch) {
-        return batch.column(column);
     }
 
     @Override

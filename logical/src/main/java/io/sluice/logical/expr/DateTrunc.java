@@ -6,9 +6,7 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType.Kind;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Col;
-import io.sluice.kernels.Temporal.TruncUnit;
-import io.sluice.kernels.Temporal;
+import io.sluice.common.types.TemporalValues.TruncUnit;
 import java.util.List;
 import java.util.Locale;
 
@@ -18,7 +16,7 @@ import java.util.Locale;
  * coarser stays a DATE (DuckDB gives a TIMESTAMP at midnight, which compares equal); a TIMESTAMP, or
  * a DATE truncated finer, gives a TIMESTAMP. NULL gives NULL.
  */
-public record DateTrunc(TruncUnit unit, Expr input) implements OfChildValues {
+public record DateTrunc(TruncUnit unit, Expr input) implements Expr {
     public DateTrunc {
         requireNonNull(unit, "unit is null");
         requireNonNull(input, "input is null");
@@ -55,29 +53,6 @@ public record DateTrunc(TruncUnit unit, Expr input) implements OfChildValues {
     @Override
     public Expr withChildren(List<Expr> children) {
         return new DateTrunc(unit, children.get(0));
-    }
-
-    @Override
-    public Col apply(List<Col> children, DataType out) {
-        Col c = children.get(0);
-        if (c.type.kind() == Kind.NULL) {
-            return Col.allNull(out, c.length);
-        }
-        long[] in = c.longs;
-        boolean[] nulls = c.nulls;
-        long[] result = new long[c.length];
-        boolean fromDate = c.type.kind() == Kind.DATE32;
-        boolean toDate = out.kind() == Kind.DATE32;
-        for (int i = 0; i < result.length; i++) {
-            if (nulls == null || !nulls[i]) {
-                if (toDate) {
-                    result[i] = Temporal.truncDay(in[i], unit);
-                } else {
-                    result[i] = Temporal.truncMicros(fromDate ? Temporal.dateToMicros(in[i]) : in[i], unit);
-                }
-            }
-        }
-        return Col.ofLongs(out, result, nulls);
     }
 
     @Override

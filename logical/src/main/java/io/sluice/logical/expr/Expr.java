@@ -2,14 +2,13 @@ package io.sluice.logical.expr;
 
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import java.util.List;
 
 /**
- * A scalar expression: immutable, and the same object in logical and physical plans. Columns are
- * referred to by name and looked up in the input batch once per batch. {@link #type(Schema)}
- * validates the expression against an input schema and names what is wrong.
+ * A scalar expression: immutable, and the same object in logical and physical plans. It describes a
+ * value and does not compute it: where a plan runs, its operators bind it to the input schema and
+ * evaluate the bound form ({@code io.sluice.operators.expr.ExprBinder}). Columns are referred to by
+ * name. {@link #type(Schema)} validates the expression against an input schema and names what is wrong.
  */
 public interface Expr {
     DataType type(Schema input);
@@ -17,9 +16,6 @@ public interface Expr {
     List<Expr> children();
 
     Expr withChildren(List<Expr> children);
-
-    /** Evaluates over a whole batch; the result has one value per row. */
-    Col evaluate(Batch batch);
 
     /** The column name this expression gets when it is not aliased: its SQL text. */
     default String name() {

@@ -6,8 +6,6 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType.Kind;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Col;
-import io.sluice.kernels.Temporal;
 import java.util.List;
 import java.util.Locale;
 
@@ -17,7 +15,7 @@ import java.util.Locale;
  * {@code week} is the ISO week, {@code second} the whole seconds; a date's time fields are 0. NULL
  * gives NULL.
  */
-public record Extract(Field field, Expr input) implements OfChildValues {
+public record Extract(Field field, Expr input) implements Expr {
     /** The parts that can be extracted. */
     public enum Field {
         YEAR, QUARTER, MONTH, WEEK, DAY, DOW, ISODOW, DOY, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND,
@@ -71,60 +69,6 @@ public record Extract(Field field, Expr input) implements OfChildValues {
     @Override
     public Expr withChildren(List<Expr> children) {
         return new Extract(field, children.get(0));
-    }
-
-    @Override
-    public Col apply(List<Col> children, DataType type) {
-        Col c = children.get(0);
-        if (c.type.kind() == Kind.NULL) {
-            return Col.allNull(field == Field.EPOCH ? DataType.FLOAT64 : DataType.INT64, c.length);
-        }
-        boolean timestamp = c.type.kind() == Kind.TIMESTAMP;
-        long[] in = c.longs;
-        boolean[] nulls = c.nulls;
-        if (field == Field.EPOCH) {
-            double[] seconds = new double[c.length];
-            for (int i = 0; i < seconds.length; i++) {
-                if (nulls == null || !nulls[i]) {
-                    // whole seconds and the fraction apart, so the division rounds as DuckDB's does
-                    long micros = timestamp ? in[i] : in[i] * Temporal.MICROS_PER_DAY;
-                    long whole = Math.floorDiv(micros, Temporal.MICROS_PER_SECOND);
-                    seconds[i] = whole + Math.floorMod(micros, Temporal.MICROS_PER_SECOND) / 1e6;
-                }
-            }
-            return Col.ofDoubles(seconds, nulls);
-        }
-        long[] out = new long[c.length];
-        for (int i = 0; i < out.length; i++) {
-            if (nulls == null || !nulls[i]) {
-                long day = timestamp ? Temporal.microsToDate(in[i]) : in[i];
-                long ofDay = timestamp ? in[i] - day * Temporal.MICROS_PER_DAY : 0;
-                out[i] = part(day, ofDay);
-            }
-        }
-        return Col.ofLongs(DataType.INT64, out, nulls);
-    }
-
-    private long part(long day, long ofDay) {
-        return switch (field) {
-            case YEAR -> Temporal.yearOf(Temporal.civil(day));
-            case QUARTER -> (Temporal.monthOf(Temporal.civil(day)) - 1) / 3 + 1;
-            case MONTH -> Temporal.monthOf(Temporal.civil(day));
-            case DAY -> Temporal.dayOf(Temporal.civil(day));
-            case WEEK -> {
-                long thursday = day - Math.floorMod(day + 3, 7) + 3; // the ISO week's Thursday fixes its year
-                yield (thursday - Temporal.epochDay(Temporal.yearOf(Temporal.civil(thursday)), 1, 1)) / 7 + 1;
-            }
-            case DOW -> Math.floorMod(day + 4, 7); // 1970-01-01 was a Thursday (4)
-            case ISODOW -> Math.floorMod(day + 3, 7) + 1;
-            case DOY -> day - Temporal.epochDay(Temporal.yearOf(Temporal.civil(day)), 1, 1) + 1;
-            case HOUR -> ofDay / Temporal.MICROS_PER_HOUR;
-            case MINUTE -> ofDay % Temporal.MICROS_PER_HOUR / Temporal.MICROS_PER_MINUTE;
-            case SECOND -> ofDay % Temporal.MICROS_PER_MINUTE / Temporal.MICROS_PER_SECOND;
-            case MILLISECOND -> ofDay % Temporal.MICROS_PER_MINUTE / 1000;
-            case MICROSECOND -> ofDay % Temporal.MICROS_PER_MINUTE;
-            case EPOCH -> throw new IllegalStateException("epoch is computed as a double");
-        };
     }
 
     @Override

@@ -3,8 +3,6 @@ package io.sluice.logical.expr;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,7 +13,7 @@ import java.util.List;
  * PostgreSQL. The front end replaces it by a constant per grouping set, so, like an aggregate call,
  * it is never evaluated.
  */
-public record GroupingCall(String function, List<Expr> args) implements Expr {
+public record GroupingCall(String function, List<Expr> args) implements Unevaluable {
     public GroupingCall {
         args = List.copyOf(args);
         if (args.isEmpty()) {
@@ -54,8 +52,8 @@ public record GroupingCall(String function, List<Expr> args) implements Expr {
     }
 
     @Override
-    public Col evaluate(Batch batch) {
-        throw new IllegalStateException(this + " evaluated outside an aggregation");
+    public RuntimeException notEvaluable() {
+        return new IllegalStateException(this + " evaluated outside an aggregation");
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType.Kind;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
+import io.sluice.common.types.TextCasts;
 import io.sluice.common.types.TypeRules;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -109,7 +110,13 @@ public final class ImplicitCasts {
             return new Literal(null, target);
         }
         if (!target.isNumeric()) {
-            return text.castTo(target);
+            String value = (String) text.value();
+            return switch (target.kind()) { // as CAST would at run time, with its errors
+                case DATE32 -> new Literal(TextCasts.toDate(value), target);
+                case TIMESTAMP -> new Literal(TextCasts.toTimestamp(value), target);
+                case BOOL -> new Literal(TextCasts.toBool(value), target);
+                default -> throw new IllegalArgumentException("no conversion of text to " + target);
+            };
         }
         String s = ((String) text.value()).strip();
         try {

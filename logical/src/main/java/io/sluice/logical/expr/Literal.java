@@ -4,10 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
-import io.sluice.kernels.Int128;
-import io.sluice.kernels.ScalarKernels;
+import io.sluice.common.types.TemporalValues;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
@@ -32,7 +29,7 @@ public record Literal(Object value, DataType type) implements Expr {
                 case FLOAT64 -> value instanceof Double;
                 case UTF8 -> value instanceof String;
                 case DECIMAL -> value instanceof Long || (value instanceof BigInteger b && type.isWideDecimal()
-                        && Int128.fitsPrecision(Int128.high(b), Int128.low(b), type.precision()));
+                        && b.abs().compareTo(BigInteger.TEN.pow(type.precision())) < 0);
                 default -> value instanceof Long;
             };
             if (!ok) {
@@ -76,42 +73,6 @@ public record Literal(Object value, DataType type) implements Expr {
         return new Literal(micros, DataType.TIMESTAMP);
     }
 
-    /** The value at {@code row} of a column, as a literal of the column's type. */
-    public static Literal at(Col c, int row) {
-        if (c.isNull(row)) {
-            return new Literal(null, c.type);
-        }
-        return switch (c.type.kind()) {
-            case NULL -> new Literal(null, c.type);
-            case BOOL -> new Literal(c.bools[row], c.type);
-            case FLOAT64 -> new Literal(c.doubles[row], c.type);
-            case UTF8 -> new Literal(c.strings[row], c.type);
-            default -> c.isWide() ? new Literal(Int128.toBigInteger(c.highs[row], c.lows[row]), c.type)
-                    : new Literal(c.longs[row], c.type);
-        };
-    }
-
-    /** This constant converted to {@code target} now, as CAST would at run time (same errors). */
-    public Literal castTo(DataType target) {
-        if (type.equals(target)) {
-            return this;
-        }
-        return at(io.sluice.kernels.Kernels.cast(scalar(), target), 0);
-    }
-
-    /** This constant as a one-row column: the scalar form kernels take ({@link ScalarKernels}). */
-    public Col scalar() {
-        return value == null ? Col.allNull(type, 1) : switch (type.kind()) {
-            case NULL -> Col.allNull(type, 1);
-            case BOOL -> Col.ofBools(new boolean[] {(Boolean) value}, null);
-            case FLOAT64 -> Col.ofDoubles(new double[] {(Double) value}, null);
-            case UTF8 -> Col.ofStrings(new String[] {(String) value}, null);
-            default -> value instanceof BigInteger b
-                    ? Col.ofInt128(type, new long[] {Int128.high(b)}, new long[] {Int128.low(b)}, null)
-                    : Col.ofLongs(type, new long[] {(Long) value}, null);
-        };
-    }
-
     public static Literal nullValue() {
         return new Literal(null, DataType.NULL);
     }
@@ -131,12 +92,6 @@ public record Literal(Object value, DataType type) implements Expr {
         return this;
     }
 
-    /** The constant repeated over the batch's rows. */
-    @Override
-    public Col evaluate(Batch batch) {
-        return ScalarKernels.expand(scalar(), batch.rowCount());
-    }
-
     @Override
     public String toString() {
         if (value == null) {
@@ -145,7 +100,7 @@ public record Literal(Object value, DataType type) implements Expr {
         return switch (type.kind()) {
             case UTF8 -> "'" + ((String) value).replace("'", "''") + "'";
             case DATE32 -> "DATE '" + LocalDate.ofEpochDay((Long) value) + "'";
-            case TIMESTAMP -> "TIMESTAMP '" + io.sluice.kernels.Temporal.formatTimestamp((Long) value) + "'";
+            case TIMESTAMP -> "TIMESTAMP '" + TemporalValues.formatTimestamp((Long) value) + "'";
             case DECIMAL -> (value instanceof BigInteger b ? new BigDecimal(b, type.scale())
                     : BigDecimal.valueOf((Long) value, type.scale())).toPlainString();
             default -> value.toString();

@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import java.util.List;
 
 /**
@@ -17,7 +15,7 @@ import java.util.List;
  * since the subquery's own input does not have the column. Not evaluable: decorrelation replaces it
  * by a {@link Column} of a join's left side.
  */
-public record OuterColumn(String name, DataType type, long scope) implements Expr {
+public record OuterColumn(String name, DataType type, long scope) implements Unevaluable {
     public OuterColumn {
         requireNonNull(name, "name is null");
         requireNonNull(type, "type is null");
@@ -39,8 +37,8 @@ public record OuterColumn(String name, DataType type, long scope) implements Exp
     }
 
     @Override
-    public Col evaluate(Batch batch) {
-        throw new SluiceException("unsupported correlated subquery: the outer reference " + this
+    public RuntimeException notEvaluable() {
+        return new SluiceException("unsupported correlated subquery: the outer reference " + this
                 + " could not be decorrelated");
     }
 

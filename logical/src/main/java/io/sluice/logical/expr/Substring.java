@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import java.util.List;
 
 /**
@@ -40,30 +38,6 @@ public record Substring(Expr input, long start, Long length) implements Expr {
     @Override
     public Expr withChildren(List<Expr> children) {
         return new Substring(children.get(0), start, length);
-    }
-
-    @Override
-    public Col evaluate(Batch batch) {
-        return apply(input.evaluate(batch), start, length);
-    }
-
-    /** {@code substring(c, start[, length])} of a string column. */
-    public static Col apply(Col c, long start, Long length) {
-        if (c.type.kind() == DataType.Kind.NULL) {
-            return Col.allNull(DataType.UTF8, c.length);
-        }
-        long end = length == null ? Long.MAX_VALUE : start + length; // exclusive, 1-based
-        int from = (int) Math.max(0, Math.min(Integer.MAX_VALUE, start - 1));
-        String[] out = new String[c.length];
-        for (int i = 0; i < c.length; i++) {
-            if (c.isNull(i)) {
-                continue;
-            }
-            String s = c.strings[i];
-            int to = (int) Math.max(0, Math.min(s.length(), end - 1));
-            out[i] = from >= to ? "" : s.substring(from, to);
-        }
-        return Col.ofStrings(out, c.nulls);
     }
 
     @Override

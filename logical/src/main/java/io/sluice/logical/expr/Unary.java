@@ -6,9 +6,6 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
 import io.sluice.common.types.TypeRules;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
-import io.sluice.kernels.Kernels;
 import java.util.List;
 
 /** NOT, unary minus, IS NULL and IS NOT NULL. */
@@ -46,21 +43,6 @@ public record Unary(Op op, Expr input) implements Expr {
     @Override
     public Expr withChildren(List<Expr> children) {
         return new Unary(op, children.get(0));
-    }
-
-    @Override
-    public Col evaluate(Batch batch) {
-        return apply(op, input.evaluate(batch), this::toString);
-    }
-
-    /** {@code op} on a column; {@code expression} names it in an overflow error. */
-    public static Col apply(Op op, Col c, java.util.function.Supplier<String> expression) {
-        return switch (op) {
-            case NOT -> c.type.kind() == DataType.Kind.NULL ? Col.allNull(DataType.BOOL, c.length) : Kernels.not(c);
-            case NEGATE -> c.type.kind() == DataType.Kind.NULL ? c : Kernels.negate(c, expression);
-            case IS_NULL -> Kernels.isNull(c, false);
-            case IS_NOT_NULL -> Kernels.isNull(c, true);
-        };
     }
 
     @Override

@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -26,7 +24,7 @@ import java.util.stream.Collectors;
  * expressions.
  */
 public record WindowCall(WindowFunction function, List<Expr> arguments, List<Expr> partitionBy, List<SortKey> orderBy,
-        WindowFrame frame, boolean ignoreNulls) implements Expr {
+        WindowFrame frame, boolean ignoreNulls) implements Unevaluable {
     /** A call that respects NULLs (the SQL default). */
     public WindowCall(WindowFunction function, List<Expr> arguments, List<Expr> partitionBy, List<SortKey> orderBy,
             WindowFrame frame) {
@@ -144,8 +142,8 @@ public record WindowCall(WindowFunction function, List<Expr> arguments, List<Exp
     }
 
     @Override
-    public Col evaluate(Batch batch) {
-        throw new IllegalStateException("window function " + this + " evaluated outside a window operator");
+    public RuntimeException notEvaluable() {
+        return new IllegalStateException("window function " + this + " evaluated outside a window operator");
     }
 
     @Override

@@ -1,11 +1,10 @@
 package io.sluice.logical.plan;
 
 import io.sluice.common.SluiceException;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.OuterColumn;
+import io.sluice.logical.expr.Unevaluable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +18,7 @@ import java.util.List;
  * <p>These expressions are not evaluable: the decorrelation rules of the logical optimizer turn
  * them into joins. One that reaches execution fails with a clear error.
  */
-public interface SubqueryExpr extends Expr {
+public interface SubqueryExpr extends Unevaluable {
     LogicalPlan subquery();
 
     /**
@@ -32,8 +31,8 @@ public interface SubqueryExpr extends Expr {
     SubqueryExpr withSubquery(LogicalPlan plan);
 
     @Override
-    default Col evaluate(Batch batch) {
-        throw notDecorrelated(this);
+    default RuntimeException notEvaluable() {
+        return notDecorrelated(this);
     }
 
     static SluiceException notDecorrelated(Expr e) {

@@ -5,19 +5,18 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.types.DataType;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
-import io.sluice.logical.expr.OfChildValues;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A function, date part or date arithmetic ({@link OfChildValues}) over bound children: the
- * children are evaluated in their bound form and the logical node's {@link OfChildValues#apply}
- * computes the value, so both evaluations share one implementation.
+ * A function, date part or date arithmetic over bound children: every child is evaluated, then
+ * {@code function} computes the value from theirs. (CASE is not one: it evaluates a branch only if
+ * a row picks it.)
  */
-public record ChildValuesExpr(OfChildValues source, List<PhysicalExpr> children, DataType type)
+public record ChildValuesExpr(ChildValuesFunction function, List<PhysicalExpr> children, DataType type)
         implements PhysicalExpr {
     public ChildValuesExpr {
-        requireNonNull(source, "source is null");
+        requireNonNull(function, "function is null");
         children = List.copyOf(children);
         requireNonNull(type, "type is null");
     }
@@ -28,11 +27,11 @@ public record ChildValuesExpr(OfChildValues source, List<PhysicalExpr> children,
         for (PhysicalExpr child : children) {
             values.add(child.evaluate(batch));
         }
-        return source.apply(values, type);
+        return function.apply(values, type);
     }
 
     @Override
     public String toString() {
-        return source.getClass().getSimpleName() + children;
+        return function.source().getClass().getSimpleName() + children;
     }
 }

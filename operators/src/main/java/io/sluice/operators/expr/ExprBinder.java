@@ -3,29 +3,33 @@ package io.sluice.operators.expr;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
+import io.sluice.logical.expr.AddInterval;
 import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Case;
 import io.sluice.logical.expr.Cast;
 import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.DateTrunc;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Extract;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
-import io.sluice.logical.expr.OfChildValues;
+import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.Substring;
 import io.sluice.logical.expr.Unary;
+import io.sluice.logical.expr.Unevaluable;
+import io.sluice.logical.expr.UserFunctionCall;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Turns a logical expression and the schema of the batches it will see into a {@link PhysicalExpr}:
  * column names become positions, constants become scalars, result types are computed once,
- * {@code LIKE} patterns are compiled once. Columns, constants, arithmetic, comparisons, AND/OR,
- * NOT/negation/IS NULL, CAST, LIKE, substring and CASE have physical forms; functions, date parts
- * and date arithmetic ({@link OfChildValues}) bind their children and share the logical node's
- * computation; any other node (user functions, subqueries, ...) is kept whole as its logical expression
- * ({@link LogicalExprAdapter}), which evaluates exactly as before. So is a node that does not type
- * against the schema: it fails, if it does, where it failed before, at evaluation.
+ * {@code LIKE} patterns are compiled once. Every expression the engine evaluates has a physical
+ * form here; logical expressions only describe. One a planner should have rewritten away
+ * ({@link Unevaluable}) binds to {@link UnevaluableExpr}, which fails with its error when
+ * evaluated; one that does not type against the schema binds to {@link UntypedExpr}, which fails,
+ * if it does, at evaluation, as before.
  */
 public final class ExprBinder {
     private ExprBinder() {
@@ -36,11 +40,10 @@ public final class ExprBinder {
         try {
             type = expr.type(input);
         } catch (RuntimeException e) {
-            return new LogicalExprAdapter(expr, null);
+            return new UntypedExpr(expr);
         }
         if (expr instanceof Column c) {
-            int index = input.indexOf(c.column());
-            return index < 0 ? new LogicalExprAdapter(expr, type) : new BoundColumn(index, type, c.column());
+            return new BoundColumn(input.indexOf(c.column()), type, c.column());
         }
         if (expr instanceof Literal l) {
             return ScalarLiteral.of(l);
@@ -68,10 +71,34 @@ public final class ExprBinder {
             results.add(bind(c.otherwise(), input));
             return new CaseExpr(c, bindAll(c.conditions(), input), results, type);
         }
-        if (expr instanceof OfChildValues f) {
-            return new ChildValuesExpr(f, bindAll(f.children(), input), type);
+        ChildValuesFunction function = childValuesFunction(expr);
+        if (function != null) {
+            return new ChildValuesExpr(function, bindAll(expr.children(), input), type);
         }
-        return new LogicalExprAdapter(expr, type);
+        if (expr instanceof UserFunctionCall f) {
+            return new UserFunctionExpr(f, bindAll(f.args(), input));
+        }
+        if (expr instanceof Unevaluable u) {
+            return new UnevaluableExpr(u, type);
+        }
+        throw new IllegalArgumentException("no physical form for " + expr.getClass().getName() + ": " + expr);
+    }
+
+    /** How the values of a function, date part or date arithmetic are computed; null for another expression. */
+    static ChildValuesFunction childValuesFunction(Expr expr) {
+        if (expr instanceof ScalarFunction f) {
+            return new ScalarFunctionEvaluator(f);
+        }
+        if (expr instanceof Extract e) {
+            return new ExtractEvaluator(e);
+        }
+        if (expr instanceof DateTrunc t) {
+            return new DateTruncEvaluator(t);
+        }
+        if (expr instanceof AddInterval a) {
+            return new AddIntervalEvaluator(a);
+        }
+        return null;
     }
 
     /** The bound expressions, in a list the caller may extend. */

@@ -24,7 +24,7 @@ public record LikeExpr(PhysicalExpr input, boolean negated, ArrowKernels.BytePat
 
     static LikeExpr of(Like like, PhysicalExpr input) {
         ArrowKernels.BytePattern bytes = like.caseInsensitive() ? null : ArrowKernels.BytePattern.compile(like.pattern());
-        return new LikeExpr(input, like.negated(), bytes, Like.toRegex(like.pattern(), like.caseInsensitive()));
+        return new LikeExpr(input, like.negated(), bytes, toRegex(like.pattern(), like.caseInsensitive()));
     }
 
     @Override
@@ -38,7 +38,44 @@ public record LikeExpr(PhysicalExpr input, boolean negated, ArrowKernels.BytePat
                 && batch.arrowVector(column.index()) instanceof VarCharVector strings) {
             return ArrowKernels.like(strings, bytes, negated);
         }
-        return Like.matches(input.evaluate(batch), regex, negated);
+        return matches(input.evaluate(batch), regex, negated);
+    }
+
+    /** Per row of a string column: NULL, or whether {@code regex} matches it ({@code != negated}). */
+    static Col matches(Col c, Pattern regex, boolean negated) {
+        if (c.type.kind() == DataType.Kind.NULL) {
+            return Col.allNull(DataType.BOOL, c.length);
+        }
+        boolean[] out = new boolean[c.length];
+        for (int i = 0; i < c.length; i++) {
+            if (!c.isNull(i)) {
+                out[i] = regex.matcher(c.strings[i]).matches() != negated;
+            }
+        }
+        return Col.ofBools(out, c.nulls);
+    }
+
+    /** The regular expression equivalent to a LIKE pattern; everything but % and _ is literal. */
+    static Pattern toRegex(String like, boolean caseInsensitive) {
+        StringBuilder regex = new StringBuilder();
+        StringBuilder literal = new StringBuilder();
+        for (int i = 0; i < like.length(); i++) {
+            char ch = like.charAt(i);
+            if (ch == '%' || ch == '_') {
+                if (!literal.isEmpty()) {
+                    regex.append(Pattern.quote(literal.toString()));
+                    literal.setLength(0);
+                }
+                regex.append(ch == '%' ? ".*" : ".");
+            } else {
+                literal.append(ch);
+            }
+        }
+        if (!literal.isEmpty()) {
+            regex.append(Pattern.quote(literal.toString()));
+        }
+        int flags = Pattern.DOTALL | (caseInsensitive ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
+        return Pattern.compile(regex.toString(), flags);
     }
 
     @Override

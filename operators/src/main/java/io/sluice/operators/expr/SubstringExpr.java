@@ -28,7 +28,26 @@ public record SubstringExpr(PhysicalExpr input, long start, Long length) impleme
         if (input instanceof BoundColumn column && batch.arrowVector(column.index()) instanceof VarCharVector strings) {
             return ArrowKernels.substring(strings, start, length);
         }
-        return Substring.apply(input.evaluate(batch), start, length);
+        return apply(input.evaluate(batch), start, length);
+    }
+
+    /** {@code substring(c, start[, length])} of a string column, as {@link Substring} defines it. */
+    static Col apply(Col c, long start, Long length) {
+        if (c.type.kind() == DataType.Kind.NULL) {
+            return Col.allNull(DataType.UTF8, c.length);
+        }
+        long end = length == null ? Long.MAX_VALUE : start + length; // exclusive, 1-based
+        int from = (int) Math.max(0, Math.min(Integer.MAX_VALUE, start - 1));
+        String[] out = new String[c.length];
+        for (int i = 0; i < c.length; i++) {
+            if (c.isNull(i)) {
+                continue;
+            }
+            String s = c.strings[i];
+            int to = (int) Math.max(0, Math.min(s.length(), end - 1));
+            out[i] = from >= to ? "" : s.substring(from, to);
+        }
+        return Col.ofStrings(out, c.nulls);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.sluice.operators.hash;
 
-import static io.sluice.kernels.KeyHash.mix;
+import static io.sluice.common.HashMix.mix;
 
 import io.sluice.common.types.DataType;
 import io.sluice.kernels.Col;

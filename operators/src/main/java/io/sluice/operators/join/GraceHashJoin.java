@@ -1,5 +1,7 @@
 package io.sluice.operators.join;
 
+import io.sluice.common.HashMix;
+
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
@@ -185,7 +187,7 @@ public final class GraceHashJoin implements BatchStream {
 
     /** The partition of a key hash at {@code level}: other bits of the hash at each level. */
     public static int partitionOf(long hash, int level) {
-        return (int) ((KeyHash.mix(hash ^ SALTS[level]) >>> 40) % PARTITIONS);
+        return (int) ((HashMix.mix(hash ^ SALTS[level]) >>> 40) % PARTITIONS);
     }
 
     private BatchStream stream(Path file, Schema schema) {

@@ -7,6 +7,7 @@ import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.StatisticsEstimator;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.operators.expr.EvaluatingConstantFolder;
 import io.sluice.optimizer.LogicalOptimizer;
 import io.sluice.physical.PhysicalPlanner;
 import io.sluice.sql.InMemoryCatalog;
@@ -38,7 +39,7 @@ class JoinSelectionTest {
     }
 
     private static LogicalPlan optimized(String sql) {
-        return LogicalOptimizer.standard(StatisticsEstimator::new).optimize(((Statement.Query) SqlFrontEnd.parse(sql, CATALOG)).plan());
+        return LogicalOptimizer.standard(StatisticsEstimator::new, new EvaluatingConstantFolder()).optimize(((Statement.Query) SqlFrontEnd.parse(sql, CATALOG)).plan());
     }
 
     private static String joinLine(String sql, JoinSelection joins) {

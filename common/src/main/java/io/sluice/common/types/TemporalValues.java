@@ -1,4 +1,4 @@
-package io.sluice.kernels;
+package io.sluice.common.types;
 
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -6,20 +6,20 @@ import java.time.LocalTime;
 import java.time.format.DateTimeParseException;
 
 /**
- * Date and timestamp arithmetic on primitive values, for the kernels: a date is days since
+ * Date and timestamp arithmetic on primitive values, for every module: a date is days since
  * 1970-01-01, a timestamp microseconds since 1970-01-01 00:00:00 without time zone. The civil
  * calendar conversions are Howard Hinnant's {@code civil_from_days}/{@code days_from_civil}
  * (proleptic Gregorian, as {@link LocalDate}), so hot loops allocate nothing. Parsing and text follow
  * DuckDB: {@code yyyy-mm-dd[( |T)hh:mm[:ss[.ffffff]]]}, printed with the fraction only when it is
  * not zero, trailing zeros dropped.
  */
-public final class Temporal {
+public final class TemporalValues {
     public static final long MICROS_PER_SECOND = 1_000_000L;
     public static final long MICROS_PER_MINUTE = 60 * MICROS_PER_SECOND;
     public static final long MICROS_PER_HOUR = 60 * MICROS_PER_MINUTE;
     public static final long MICROS_PER_DAY = 24 * MICROS_PER_HOUR;
 
-    private Temporal() {
+    private TemporalValues() {
     }
 
     /** Year, month (1-12) and day (1-31) of an epoch day, packed as {@code year * 10000 + month * 100 + day}. */

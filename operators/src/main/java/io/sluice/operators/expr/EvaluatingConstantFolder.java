@@ -1,0 +1,40 @@
+package io.sluice.operators.expr;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.logical.expr.ConstantFolder;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Literal;
+import java.util.List;
+import java.util.Optional;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Folds a constant expression by binding it ({@link ExprBinder}) and evaluating it on a batch of one
+ * row and no columns: the kernels the executors use compute the value.
+ */
+public final class EvaluatingConstantFolder implements ConstantFolder {
+    private static final Schema NO_COLUMNS = new Schema(List.of());
+
+    @Override
+    public Optional<Literal> fold(Expr expr, Schema input) {
+        DataType type;
+        Col col;
+        try (Batch one = new Batch(NO_COLUMNS, new VectorSchemaRoot(List.of(), List.of(), 1))) {
+            type = expr.type(input);
+            col = ExprBinder.bind(expr, NO_COLUMNS).evaluate(one);
+        } catch (SluiceException | ArithmeticException | IllegalArgumentException | IllegalStateException ex) {
+            return Optional.empty();
+        }
+        if (col.length != 1 || !col.type.equals(type)) {
+            return Optional.empty();
+        }
+        if (col.isNull(0) || type.kind() == DataType.Kind.NULL) {
+            return Optional.of(new Literal(null, type));
+        }
+        return Optional.of(ScalarLiteral.literalAt(col, 0));
+    }
+}
