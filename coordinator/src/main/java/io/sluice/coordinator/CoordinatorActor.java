@@ -3,17 +3,12 @@ package io.sluice.coordinator;
 import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.GetMapOutputs;
-import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
-import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
-import io.sluice.cluster.protocol.ShuffleServerJoined;
-import io.sluice.cluster.protocol.ShuffleServerLost;
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.protocol.TaskMetrics;
-import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.common.SluiceException;
 import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
@@ -21,12 +16,9 @@ import io.sluice.coordinator.scheduler.FetchFailedException;
 import io.sluice.coordinator.scheduler.MapOutputTracker;
 import io.sluice.operators.MapStatus;
 import io.sluice.operators.OperatorMetrics;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,9 +37,10 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
- * The coordinator's task dispatcher: tracks registered workers and their free slots, hands queued
- * tasks to free slots spreading them over workers, and completes each task's future when its
- * worker reports back. A failed attempt, one past {@link SchedulerSettings#taskTimeout()}, and the
+ * The coordinator's task dispatcher: hands queued tasks to the free slots of the registered
+ * workers ({@link WorkerMembership}) spreading them over workers, and completes each task's future
+ * when its worker reports back; a reading task's question where its blocks are is answered by the
+ * {@link MapOutputTracker}. A failed attempt, one past {@link SchedulerSettings#taskTimeout()}, and the
  * running attempts of a worker that leaves or becomes unreachable are queued again, up to
  * {@link SchedulerSettings#taskMaxAttempts()} attempts, on another worker where one has a free
  * slot; a worker whose attempts keep failing is excluded for a while ({@link ExcludeList}). All
@@ -97,53 +90,6 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     record AwaitJobIdle(String jobId, CompletableFuture<Void> reply) implements CoordinatorCommand {
     }
 
-    /** A registered worker; an unreachable one gets no tasks until it is reachable again or removed. */
-    private static final class WorkerState {
-        final String id;
-        final ActorRef<WorkerCommand> ref;
-        final int slots;
-        final long incarnation;
-        final String shuffleHost;
-        final int shufflePort;
-        /** This registration's token: commands carry it, and reports must return it. */
-        final String session;
-        /** The attempts holding this worker's slots (running, or given up on but not yet ended), by id: their job. */
-        final Map<String, String> running = new HashMap<>();
-        boolean reachable = true;
-
-        WorkerState(String id, ActorRef<WorkerCommand> ref, int slots, long incarnation, String shuffleHost,
-                int shufflePort, String session) {
-            this.shuffleHost = shuffleHost;
-            this.shufflePort = shufflePort;
-            this.id = id;
-            this.ref = ref;
-            this.slots = slots;
-            this.incarnation = incarnation;
-            this.session = session;
-        }
-
-        /** Whether this is the member at {@code address} with {@code uid} (any uid when its own is unknown). */
-        boolean is(Address address, long uid) {
-            return ref.path().address().equals(address) && (incarnation == 0 || incarnation == uid);
-        }
-
-        String id() {
-            return id;
-        }
-
-        ActorRef<WorkerCommand> ref() {
-            return ref;
-        }
-
-        int slots() {
-            return slots;
-        }
-
-        Map<String, String> running() {
-            return running;
-        }
-    }
-
     /** A task waiting for a slot: its next attempt's number and the workers its attempts failed on. */
     private record Pending(LaunchTask launch, int attempt, Set<String> failedOn) {
         Pending next(String failedWorker) {
@@ -160,7 +106,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private final String coordinatorId;
-    private final Map<String, WorkerState> workers = new LinkedHashMap<>();
+    private final WorkerMembership workers;
     private final TaskQueue<Pending> queue;
     private final Map<String, Running> running = new HashMap<>();
     private int nextWorker;
@@ -169,10 +115,6 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private final SchedulerSettings settings;
     private final ExcludeList excludes;
     private final MapOutputTracker tracker;
-    private final java.util.function.BiConsumer<String, Integer> serverLost;
-    private final java.util.function.BiConsumer<String, Integer> serverJoined;
-    /** Shuffle addresses of workers that left, until a worker registers on one again. */
-    private final Set<String> lostShuffleServers = new java.util.HashSet<>();
 
     public static Behavior<CoordinatorCommand> create(String coordinatorId) {
         return create(coordinatorId, SchedulerSettings.defaults(), new MapOutputTracker(), (jobId, metrics) -> { },
@@ -218,8 +160,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             java.util.function.BiConsumer<String, Integer> serverJoined) {
         super(context);
         this.tracker = tracker;
-        this.serverLost = serverLost;
-        this.serverJoined = serverJoined;
+        this.workers = new WorkerMembership(serverLost, serverJoined);
         this.coordinatorId = coordinatorId;
         this.taskMetrics = taskMetrics;
         this.settings = settings;
@@ -250,27 +191,17 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private Behavior<CoordinatorCommand> onRegister(RegisterWorker msg) {
-        WorkerState old = workers.get(msg.workerId());
-        if (old == null || !old.ref().equals(msg.worker()) || old.incarnation != msg.incarnation()) {
+        if (!workers.isRegistered(msg)) {
+            RegisteredWorker old = workers.get(msg.workerId());
             if (old != null) {
                 getContext().getLog().info("worker {} is a new incarnation (uid {}, was {}); re-running the old one's {} tasks",
                         msg.workerId(), msg.incarnation(), old.incarnation, old.running().size());
                 excludes.forget(old.id());
                 requeueRunning(old);
             }
-            workers.put(msg.workerId(), new WorkerState(msg.workerId(), msg.worker(), msg.slots(), msg.incarnation(),
-                    msg.shuffleHost(), msg.shufflePort(), newSession()));
+            workers.register(msg);
             getContext().getLog().info("worker {} registered with {} slots (shuffle {}:{})", msg.workerId(), msg.slots(),
                     msg.shuffleHost(), msg.shufflePort());
-            if (lostShuffleServers.remove(msg.shuffleHost() + ":" + msg.shufflePort())) {
-                // an address lost before (a worker restarted in place) serves again: readers may reach it
-                serverJoined.accept(msg.shuffleHost(), msg.shufflePort());
-                for (WorkerState other : workers.values()) {
-                    if (!other.id().equals(msg.workerId())) {
-                        other.ref().tell(new ShuffleServerJoined(msg.shuffleHost(), msg.shufflePort(), other.session));
-                    }
-                }
-            }
         }
         msg.worker().tell(new WorkerRegistered(coordinatorId, workers.get(msg.workerId()).session));
         dispatch();
@@ -289,9 +220,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private Behavior<CoordinatorCommand> onFinished(TaskFinished msg) {
-        WorkerState worker = workers.get(msg.workerId());
-        if (worker == null || !worker.running().containsKey(msg.taskId())
-                || !sameToken(msg.session(), worker.session)) {
+        RegisteredWorker worker = workers.get(msg.workerId());
+        if (worker == null || !worker.running().containsKey(msg.taskId()) || !worker.holdsSession(msg.session())) {
             // Only the worker a task was sent to may report it, with its registration's token.
             getContext().getLog().warn("ignoring a report of task {} claiming worker {}: not the worker it was sent to "
                     + "or not its session", msg.taskId(), msg.workerId());
@@ -344,7 +274,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             return this;
         }
         queue.ended(attempt.pending().launch().task().jobId());
-        WorkerState worker = workers.get(attempt.workerId());
+        RegisteredWorker worker = workers.get(attempt.workerId());
         if (worker != null) {
             worker.ref().tell(new CancelTask(msg.attemptId(), worker.session));
         }
@@ -361,23 +291,13 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     /** A task asks where the blocks of the partition it reads live. */
     private Behavior<CoordinatorCommand> onGetMapOutputs(GetMapOutputs msg) {
-        WorkerState worker = workers.get(msg.workerId());
-        if (worker == null || !sameToken(msg.session(), worker.session)) {
+        RegisteredWorker worker = workers.get(msg.workerId());
+        if (worker == null || !worker.holdsSession(msg.session())) {
             getContext().getLog().warn("ignoring a map output request claiming worker {}: not a registered worker "
                     + "or not its session", msg.workerId());
             return this;
         }
-        MapOutputs answer;
-        try {
-            List<MapStatus> column = tracker.column(msg.jobId(), msg.shuffleId(), msg.partition());
-            answer = column == null
-                    ? MapOutputs.failed("no map outputs of shuffle " + msg.shuffleId() + " for job " + msg.jobId()
-                            + " (the job has ended)")
-                    : MapOutputs.of(column);
-        } catch (IllegalArgumentException e) {
-            answer = MapOutputs.failed(e.getMessage());
-        }
-        msg.replyTo().tell(answer);
+        msg.replyTo().tell(tracker.answer(msg.jobId(), msg.shuffleId(), msg.partition()));
         return this;
     }
 
@@ -399,7 +319,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
      * when dispatched.
      */
     private Behavior<CoordinatorCommand> onCancelLaunch(CancelLaunch msg) {
-        for (WorkerState worker : workers.values()) {
+        for (RegisteredWorker worker : workers.all()) {
             for (String attempt : worker.running().keySet()) {
                 Running run = running.get(attempt);
                 if (run != null && run.pending().launch().task().taskId().equals(msg.taskId())) {
@@ -411,28 +331,16 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private Behavior<CoordinatorCommand> onMemberGone(MemberGone msg) {
-        List<WorkerState> gone = new ArrayList<>();
-        for (WorkerState w : workers.values()) {
-            if (w.is(msg.address(), msg.uid())) {
-                gone.add(w);
-            }
-        }
-        for (WorkerState w : gone) {
+        for (RegisteredWorker w : workers.members(msg.address(), msg.uid())) {
             if (w.running().isEmpty()) {
                 getContext().getLog().info("worker {} at {} left", w.id(), msg.address());
             } else {
                 getContext().getLog().warn("worker {} at {} is gone; re-running its {} tasks", w.id(), msg.address(),
                         w.running().size());
             }
-            workers.remove(w.id());
             excludes.forget(w.id());
             requeueRunning(w);
-            serverLost.accept(w.shuffleHost, w.shufflePort);
-            lostShuffleServers.add(w.shuffleHost + ":" + w.shufflePort);
-            // a killed worker never closes its connections: readers would wait out their timeouts
-            for (WorkerState other : workers.values()) {
-                other.ref().tell(new ShuffleServerLost(w.shuffleHost, w.shufflePort, other.session));
-            }
+            workers.remove(w);
         }
         if (workers.isEmpty() && !queue.isEmpty()) {
             getContext().getLog().warn("every worker left; failing {} queued tasks", queue.size());
@@ -451,23 +359,21 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
      * removal drops it.
      */
     private Behavior<CoordinatorCommand> onReachability(Reachability msg) {
-        for (WorkerState w : workers.values()) {
-            if (w.is(msg.address(), msg.uid())) {
-                w.reachable = !msg.unreachable();
-                if (msg.unreachable()) {
-                    getContext().getLog().warn("worker {} is unreachable; re-running its {} tasks elsewhere", w.id(),
-                            w.running().size());
-                    requeueRunning(w);
-                } else {
-                    getContext().getLog().info("worker {} is reachable again", w.id());
-                }
+        for (RegisteredWorker w : workers.members(msg.address(), msg.uid())) {
+            w.reachable = !msg.unreachable();
+            if (msg.unreachable()) {
+                getContext().getLog().warn("worker {} is unreachable; re-running its {} tasks elsewhere", w.id(),
+                        w.running().size());
+                requeueRunning(w);
+            } else {
+                getContext().getLog().info("worker {} is reachable again", w.id());
             }
         }
         dispatch();
         return this;
     }
 
-    private void requeueRunning(WorkerState worker) {
+    private void requeueRunning(RegisteredWorker worker) {
         for (String taskId : worker.running().keySet()) {
             Running run = running.remove(taskId);
             if (run != null) {
@@ -493,41 +399,19 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private Behavior<CoordinatorCommand> onBroadcastRemove(BroadcastRemove msg) {
-        for (WorkerState w : workers.values()) {
-            w.ref().tell(new RemoveShuffles(msg.shuffleIds(), w.session));
-        }
+        workers.removeShuffles(msg.shuffleIds());
         return this;
     }
 
     private Behavior<CoordinatorCommand> onGetLoad(GetLoad msg) {
-        int slots = workers.values().stream().mapToInt(WorkerState::slots).sum();
-        int free = workers.values().stream().filter(w -> w.reachable)
-                .mapToInt(w -> Math.max(0, w.slots() - w.running().size())).sum();
-        msg.reply().complete(new ClusterLoad(workers.size(), slots, free, running.size(), queue.size(),
-                excludes.excluded(now())));
+        msg.reply().complete(workers.load(running.size(), queue.size(), excludes.excluded(now())));
         return this;
     }
 
     private Behavior<CoordinatorCommand> onGetWorkers(GetWorkers msg) {
-        Map<String, Integer> out = new LinkedHashMap<>();
-        workers.values().forEach(w -> out.put(w.id(), w.slots()));
-        msg.reply().complete(out);
+        msg.reply().complete(workers.slotsById());
         return this;
     }
-
-    /** Whether {@code token} is {@code session}, compared in constant time. */
-    private static boolean sameToken(String token, String session) {
-        return token != null && MessageDigest.isEqual(token.getBytes(StandardCharsets.UTF_8),
-                session.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static String newSession() {
-        byte[] bytes = new byte[16];
-        RANDOM.nextBytes(bytes);
-        return java.util.HexFormat.of().formatHex(bytes);
-    }
-
-    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
     /**
      * Answers the {@link AwaitJobIdle} waiters whose job has no attempt holding a slot (an attempt
@@ -538,7 +422,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             return;
         }
         Set<String> busy = new HashSet<>();
-        workers.values().forEach(w -> busy.addAll(w.running().values()));
+        workers.all().forEach(w -> busy.addAll(w.running().values()));
         queue.forEach(p -> {
             if (!p.launch().result().isDone()) {
                 busy.add(p.launch().task().jobId());
@@ -564,10 +448,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         if (queue.isEmpty() || workers.isEmpty()) {
             return;
         }
-        List<WorkerState> list = new ArrayList<>(workers.values());
+        List<RegisteredWorker> list = new ArrayList<>(workers.all());
         long now = now();
         boolean anyIncluded = false;
-        for (WorkerState w : list) {
+        for (RegisteredWorker w : list) {
             anyIncluded |= w.reachable && !excludes.isExcluded(w.id(), now);
         }
         while (!queue.isEmpty()) {
@@ -580,7 +464,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             int fallback = -1;
             for (int i = 0; i < list.size() && chosen < 0; i++) {
                 int index = (nextWorker + i) % list.size();
-                WorkerState w = list.get(index);
+                RegisteredWorker w = list.get(index);
                 if (!w.reachable || w.running().size() >= w.slots()) {
                     continue;
                 }
@@ -603,7 +487,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         }
     }
 
-    private void start(Pending pending, WorkerState worker) {
+    private void start(Pending pending, RegisteredWorker worker) {
         TaskDescription task = pending.launch().task().asAttempt(pending.attempt());
         Cancellable timeout = settings.hasTaskTimeout()
                 ? getContext().scheduleOnce(settings.taskTimeout(), getContext().getSelf(), new AttemptTimedOut(task.taskId()))

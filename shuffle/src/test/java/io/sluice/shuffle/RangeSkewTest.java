@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 class RangeSkewTest {
     static final Schema SCHEMA = Schema.of(new Field("k", DataType.INT64));
     static final List<SortKey> KEYS = List.of(SortKey.asc(new Column("k")));
-    static final int SAMPLE_ROWS = 1000; // DagScheduler.SAMPLE_ROWS_PER_PARTITION
+    static final int SAMPLE_ROWS = 1000; // SplitPointResolver.SAMPLE_ROWS_PER_PARTITION
     static final int PARTITIONS = 8;
 
     private BufferAllocator root;

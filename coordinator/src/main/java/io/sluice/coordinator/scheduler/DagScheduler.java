@@ -4,20 +4,15 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.common.SluiceException;
-import io.sluice.kernels.Batch;
-import io.sluice.logical.expr.Column;
-import io.sluice.logical.expr.Expr;
-import io.sluice.logical.expr.Exprs;
-import io.sluice.logical.expr.SortKey;
+import io.sluice.coordinator.scheduler.ScheduledJob.Cancelled;
+import io.sluice.coordinator.scheduler.ScheduledJob.Event;
+import io.sluice.coordinator.scheduler.ScheduledJob.ServerLost;
+import io.sluice.coordinator.scheduler.ScheduledJob.StageCounter;
+import io.sluice.coordinator.scheduler.ScheduledJob.StageEvent;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.ExecutionPlans;
 import io.sluice.operators.FetchFailure;
 import io.sluice.operators.MapStatus;
-import io.sluice.operators.Partitioning;
-import io.sluice.operators.RangeBoundaries;
-import io.sluice.operators.basic.SampleExec;
-import io.sluice.operators.filter.RuntimeFilter;
-import io.sluice.operators.filter.RuntimeFilterExec;
 import io.sluice.shuffle.ShuffleReaderExec;
 import io.sluice.shuffle.ShuffleWriterExec;
 import io.sluice.shuffle.stage.Stage;
@@ -26,23 +21,28 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs a job's stages in dependency order: a stage starts once its parents' map outputs are known,
  * which are then bound into its shuffle readers; its tasks (one per partition) run in parallel on
- * the workers. Returns the result stage's map outputs, in partition order.
+ * the workers. Returns the result stage's map outputs, in partition order. Range split points are
+ * resolved by the {@link SplitPointResolver} and runtime filters bound by the job's
+ * {@link RuntimeFilterBinder} before a stage is submitted; a job's state is its {@link ScheduledJob}.
  */
 public final class DagScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(DagScheduler.class);
@@ -72,17 +72,6 @@ public final class DagScheduler {
         void finished(int partition, MapStatus status);
     }
 
-    /** Sampled key rows per map partition when resolving range split points. */
-    static final int SAMPLE_ROWS_PER_PARTITION = 1000;
-
-    /**
-     * Map partitions one sampling task samples, one after the other: sampling a partition (a
-     * Parquet row group's keys, say) takes milliseconds, a task round trip through the dispatcher
-     * much longer, so one task per map partition made the sampling run cost about as much wall
-     * time as the map stage itself.
-     */
-    static final int SAMPLE_PARTITIONS_PER_TASK = 16;
-
     /** Sampling runs of stage n are numbered n + this, so their task ids differ from the real stage's. */
     public static final int SAMPLE_STAGE_OFFSET = 10_000;
 
@@ -90,16 +79,14 @@ public final class DagScheduler {
     static final int TASK_MESSAGE_OVERHEAD = 16 * 1024;
 
     private final TaskLauncher launcher;
-    private final BlockFetcher fetcher;
-    private final Consumer<List<String>> removeShuffles;
     private final MapOutputTracker tracker;
+    private final SplitPointResolver splitPoints;
     private final long jobTimeoutMillis;
     private final int stageMaxAttempts;
     private final int maxFrameBytes;
-    private final java.util.concurrent.atomic.AtomicLong sampleRuns = new java.util.concurrent.atomic.AtomicLong();
-    private final List<StageListener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<StageListener> listeners = new CopyOnWriteArrayList<>();
     /** The jobs running now, by id, so that another thread can cancel one. */
-    private final Map<String, Job> active = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, ScheduledJob> active = new ConcurrentHashMap<>();
 
     public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
             long jobTimeoutMillis) {
@@ -115,9 +102,8 @@ public final class DagScheduler {
     public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
             MapOutputTracker tracker, long jobTimeoutMillis, int stageMaxAttempts, int maxFrameBytes) {
         this.launcher = requireNonNull(launcher, "launcher is null");
-        this.fetcher = requireNonNull(fetcher, "fetcher is null");
-        this.removeShuffles = requireNonNull(removeShuffles, "removeShuffles is null");
         this.tracker = requireNonNull(tracker, "tracker is null");
+        this.splitPoints = new SplitPointResolver(fetcher, removeShuffles);
         if (stageMaxAttempts < 1) {
             throw new IllegalArgumentException("stageMaxAttempts must be at least 1: " + stageMaxAttempts);
         }
@@ -136,114 +122,6 @@ public final class DagScheduler {
 
     public void removeListener(StageListener listener) {
         listeners.remove(listener);
-    }
-
-    /**
-     * One job's scheduling state, owned by the job's thread: stage plans (split points bound as they
-     * are resolved), the map outputs known so far, and how often each stage was submitted.
-     */
-    private final class Job {
-        final String id;
-        final long deadline;
-        final Map<String, List<MapStatus>> outputs = new HashMap<>();
-        final Map<Integer, ShuffleWriterExec> plans = new HashMap<>();
-        final Map<String, Stage> byShuffle = new HashMap<>();
-        final Map<Integer, Integer> attempts = new HashMap<>();
-        /** Runtime filters merged from their build stages, by filter id. */
-        final Map<String, RuntimeFilter> filters = new HashMap<>();
-        /** Stage completions, and a cancellation (an event without a stage), in arrival order. */
-        final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-        /** Completed with the reason when the job is cancelled. */
-        final CompletableFuture<String> cancelled = new CompletableFuture<>();
-        /** Tasks done of each stage's latest submission, read by other threads for progress reports. */
-        final Map<Integer, StageCounter> progress = new java.util.concurrent.ConcurrentHashMap<>();
-        final int resultStageId;
-        final ResultTaskListener resultTasks;
-
-        Job(String id, List<Stage> stages, ResultTaskListener resultTasks) {
-            this.id = id;
-            this.resultStageId = stages.get(stages.size() - 1).id();
-            this.resultTasks = resultTasks;
-            this.deadline = System.currentTimeMillis() + jobTimeoutMillis;
-            stages.forEach(s -> {
-                plans.put(s.id(), s.plan());
-                byShuffle.put(s.shuffleId(), s);
-            });
-        }
-
-        void cancel(String reason) {
-            if (cancelled.complete(reason)) {
-                events.add(new Cancelled());
-            }
-        }
-
-        SluiceException cancellation() {
-            return new SluiceException("job " + id + " was cancelled: " + cancelled.getNow("cancelled"));
-        }
-
-        /** Records a stage's (possibly partly recomputed) outputs and tells the tracker. */
-        void publish(String shuffleId, List<MapStatus> statuses) {
-            List<MapStatus> locations = statuses.stream().map(MapStatus::withoutPublished).toList();
-            outputs.put(shuffleId, locations);
-            tracker.register(id, shuffleId, locations);
-        }
-
-        /**
-         * Merges the partial runtime filters a stage's tasks published: a filter every task published
-         * is recorded; one some task did not publish (it stopped early) is not, and its probe side
-         * then runs unfiltered. A stage run again (lost outputs) publishes the same filters; the
-         * first record stands.
-         */
-        void recordFilters(Stage stage, List<MapStatus> statuses) {
-            Map<String, RuntimeFilter> merged = new HashMap<>();
-            Map<String, Integer> partials = new HashMap<>();
-            for (MapStatus status : statuses) {
-                status.published().forEach((key, value) -> {
-                    if (value instanceof RuntimeFilter partial) {
-                        merged.merge(key, partial, RuntimeFilter::merge);
-                        partials.merge(key, 1, Integer::sum);
-                    }
-                });
-            }
-            merged.forEach((key, filter) -> {
-                if (partials.get(key) == statuses.size() && !filters.containsKey(key)) {
-                    filters.put(key, filter);
-                    LOG.debug("job {}: runtime filter {} from stage {}: {}", id, key, stage.id(), filter);
-                }
-            });
-        }
-
-        /**
-         * The stage's plan with each unbound runtime filter bound to its recorded filter, or removed
-         * when none was recorded (its build stage, a parent, is done by now).
-         */
-        void bindFilters(Stage stage) {
-            ShuffleWriterExec writer = plans.get(stage.id());
-            ExecutionPlan input = ExecutionPlans.transformUp(writer.input(), node -> {
-                if (node instanceof RuntimeFilterExec f && !f.bound()) {
-                    RuntimeFilter filter = filters.get(f.filterId());
-                    return filter == null ? f.input() : f.bind(filter);
-                }
-                return node;
-            });
-            if (input != writer.input()) {
-                plans.put(stage.id(), new ShuffleWriterExec(input, writer.outputPartitioning(), writer.shuffleId())
-                        .withEstimatedRows(writer.estimatedRows()));
-            }
-        }
-
-        /**
-         * The next attempt number of this stage (its epoch), or a failure once it has been
-         * submitted {@code stageMaxAttempts} times; {@code cause} says why it is submitted again.
-         */
-        int nextAttempt(Stage stage, String cause) {
-            int attempt = attempts.merge(stage.id(), 1, Integer::sum) - 1;
-            if (attempt >= stageMaxAttempts) {
-                throw new AttemptsExhaustedException("job " + id + ": stage " + stage.id() + " was submitted "
-                        + stageMaxAttempts + " times (sluice.stage.max-attempts); last cause: " + cause);
-            }
-            return attempt;
-        }
     }
 
     /**
@@ -276,19 +154,20 @@ public final class DagScheduler {
      * registered here (null if not), so that a cancellation racing with the start is not lost.
      */
     public List<MapStatus> run(String jobId, List<Stage> stages, ResolvedSplitPoints splits,
-            java.util.function.Supplier<String> cancelledBefore) {
+            Supplier<String> cancelledBefore) {
         return run(jobId, stages, splits, cancelledBefore, ResultTaskListener.NONE);
     }
 
     /** The same, telling {@code resultTasks} of each result-stage task as it finishes (for streaming results). */
     public List<MapStatus> run(String jobId, List<Stage> stages, ResolvedSplitPoints splits,
-            java.util.function.Supplier<String> cancelledBefore, ResultTaskListener resultTasks) {
+            Supplier<String> cancelledBefore, ResultTaskListener resultTasks) {
         requireNonNull(splits, "splits is null");
         requireNonNull(resultTasks, "resultTasks is null");
         if (stages.isEmpty()) {
             throw new IllegalArgumentException("job " + jobId + " has no stages");
         }
-        Job job = new Job(jobId, stages, resultTasks);
+        ScheduledJob job = new ScheduledJob(jobId, stages, resultTasks, System.currentTimeMillis() + jobTimeoutMillis, tracker,
+                stageMaxAttempts);
         if (active.putIfAbsent(jobId, job) != null) {
             throw new IllegalStateException("job " + jobId + " is already running");
         }
@@ -348,7 +227,7 @@ public final class DagScheduler {
                     }
                     throw failure(cause, jobId, event.stage());
                 }
-                job.recordFilters(event.stage(), event.statuses());
+                job.filters.record(event.stage(), event.statuses());
                 job.publish(event.stage().shuffleId(), event.statuses());
                 pending.remove(event.stage());
                 done.add(event.stage().id());
@@ -369,18 +248,14 @@ public final class DagScheduler {
     public record StageProgress(int stage, int done, int total) {
     }
 
-    /** A stage submission's task count and finished tasks, counted by the threads completing them. */
-    private record StageCounter(int total, java.util.concurrent.atomic.AtomicInteger done) {
-    }
-
     /** The stages of a running job not finished yet, by stage id; empty when no such job runs. */
     public List<StageProgress> progress(String jobId) {
-        Job job = active.get(jobId);
+        ScheduledJob job = active.get(jobId);
         if (job == null) {
             return List.of();
         }
         List<StageProgress> out = new ArrayList<>();
-        new java.util.TreeMap<>(job.progress).forEach((stage, counter) -> {
+        new TreeMap<>(job.progress).forEach((stage, counter) -> {
             int done = counter.done().get();
             if (done < counter.total()) {
                 out.add(new StageProgress(stage, done, counter.total()));
@@ -395,7 +270,7 @@ public final class DagScheduler {
      * False when no such job is running.
      */
     public boolean cancel(String jobId, String reason) {
-        Job job = active.get(jobId);
+        ScheduledJob job = active.get(jobId);
         if (job == null) {
             return false;
         }
@@ -408,35 +283,19 @@ public final class DagScheduler {
     private record RunningStage(int attempt, CompletableFuture<List<MapStatus>> tasks) {
     }
 
-    /** What the job's thread waits for. */
-    private sealed interface Event permits StageEvent, Cancelled, ServerLost {
-    }
-
-    /** Attempt {@code attempt} of a stage: its tasks all finished ({@code statuses}), or one failed ({@code error}). */
-    private record StageEvent(Stage stage, int attempt, List<MapStatus> statuses, Throwable error) implements Event {
-    }
-
-    /** The job was cancelled ({@link Job#cancelled} says why). */
-    private record Cancelled() implements Event {
-    }
-
-    /** The worker serving shuffle files at {@code host:port} left the cluster: its outputs are gone. */
-    private record ServerLost(String host, int port) implements Event {
-    }
-
     /**
      * A worker left the cluster: every running job forgets the map outputs its shuffle server held
      * and recomputes at once those a stage still to run will read, instead of waiting for readers
      * to fail fetching them.
      */
     public void serverLost(String host, int port) {
-        for (Job job : active.values()) {
+        for (ScheduledJob job : active.values()) {
             job.events.add(new ServerLost(host, port));
         }
     }
 
     /** Recomputes the outputs on a lost server of each finished stage that a pending stage reads. */
-    private void recomputeOutputsOn(Job job, ServerLost lost, List<Stage> pending, Set<Integer> done) {
+    private void recomputeOutputsOn(ScheduledJob job, ServerLost lost, List<Stage> pending, Set<Integer> done) {
         for (Stage stage : job.byShuffle.values()) {
             List<MapStatus> statuses = job.outputs.get(stage.shuffleId());
             if (statuses == null || !done.contains(stage.id())
@@ -459,7 +318,7 @@ public final class DagScheduler {
      * The pending stages that can be submitted now: not running, parents done, and range split
      * points resolved (resolving them here when the whole group sharing them is ready).
      */
-    private List<Stage> runnable(Job job, List<Stage> pending, Set<Integer> running, Set<Integer> done,
+    private List<Stage> runnable(ScheduledJob job, List<Stage> pending, Set<Integer> running, Set<Integer> done,
             ResolvedSplitPoints splits) {
         List<Stage> ready = new ArrayList<>();
         for (Stage candidate : pending) {
@@ -467,22 +326,9 @@ public final class DagScheduler {
                 continue;
             }
             job.bindFilters(candidate);
-            Optional<Partitioning.Range> range = unresolvedRange(job.plans.get(candidate.id()));
-            if (range.isPresent()) {
-                String id = range.get().splits().id();
-                Optional<List<List<Object>>> recorded = splits.get(id);
-                if (recorded.isPresent()) {
-                    bindSplits(job.plans, candidate, recorded.get());
-                    ready.add(candidate);
-                    continue;
-                }
-                List<Stage> group = pending.stream()
-                        .filter(s -> unresolvedRange(job.plans.get(s.id())).map(r -> r.splits().id().equals(id)).orElse(false))
-                        .toList();
-                if (!group.stream().allMatch(s -> done.containsAll(s.parents()))) {
-                    continue;
-                }
-                resolveSplits(job, group, splits);
+            if (!splitPoints.bindSplitPoints(job.id, candidate, pending, done, job.plans, splits,
+                    sampling -> runTasks(job, sampling, sampling.plan(), allPartitions(sampling), "none"))) {
+                continue;
             }
             ready.add(candidate);
         }
@@ -511,7 +357,7 @@ public final class DagScheduler {
     }
 
     /** Runs the stage's tasks for {@code partitions} as its next attempt and waits; their map outputs, in that order. */
-    private List<MapStatus> runTasks(Job job, Stage stage, ShuffleWriterExec plan, List<Integer> partitions, String cause) {
+    private List<MapStatus> runTasks(ScheduledJob job, Stage stage, ShuffleWriterExec plan, List<Integer> partitions, String cause) {
         int attempt = job.nextAttempt(stage, cause);
         return await(job, launchTasks(job, stage, attempt, plan, partitions), stage);
     }
@@ -522,7 +368,7 @@ public final class DagScheduler {
      * Cancelling the future cancels them all. The plan goes out with its shuffle readers unbound:
      * each task asks the {@link MapOutputTracker} for the blocks its partition reads.
      */
-    private CompletableFuture<List<MapStatus>> launchTasks(Job job, Stage stage, int attempt, ShuffleWriterExec plan,
+    private CompletableFuture<List<MapStatus>> launchTasks(ScheduledJob job, Stage stage, int attempt, ShuffleWriterExec plan,
             List<Integer> partitions) {
         ExecutionPlans.transformUp(plan, node -> checkInputsKnown(node, job.outputs));
         byte[] bytes = Kryos.serialize(plan);
@@ -537,7 +383,7 @@ public final class DagScheduler {
         }
         LOG.debug("job {} stage {} attempt {}: {} tasks", job.id, stage.id(), attempt, partitions.size());
         List<CompletableFuture<MapStatus>> futures = new ArrayList<>(partitions.size());
-        StageCounter counter = new StageCounter(partitions.size(), new java.util.concurrent.atomic.AtomicInteger());
+        StageCounter counter = new StageCounter(partitions.size(), new AtomicInteger());
         job.progress.put(stage.id(), counter);
         for (int p : partitions) {
             CompletableFuture<MapStatus> task = launcher.launch(job.id, stage.id(), p, bytes);
@@ -578,7 +424,7 @@ public final class DagScheduler {
      * {@code sluice.stage.max-attempts}. A burst of failures naming one lost server recomputes once:
      * a failure about an output already moved off that server only re-reads it.
      */
-    private void recover(Job job, FetchFailedException failed) {
+    private void recover(ScheduledJob job, FetchFailedException failed) {
         FetchFailure failure = failed.failure();
         Stage parent = job.byShuffle.get(failure.shuffleId());
         List<MapStatus> statuses = parent == null ? null : job.outputs.get(parent.shuffleId());
@@ -620,72 +466,6 @@ public final class DagScheduler {
         return status.host().equals(failure.host()) && status.port() == failure.port();
     }
 
-    private static Optional<Partitioning.Range> unresolvedRange(ShuffleWriterExec writer) {
-        if (writer.outputPartitioning() instanceof Partitioning.Range range && !range.splits().resolved()) {
-            return Optional.of(range);
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * The stage's input narrowed to the columns its sort keys read, when the input can take that
-     * projection ({@code trySwappingWithProjection}: a scan then decodes only those columns), so
-     * the sampling run reads less than the real one. Partitions are unchanged.
-     */
-    private static ExecutionPlan keysOnly(ExecutionPlan input, List<SortKey> keys) {
-        Set<String> used = new java.util.LinkedHashSet<>();
-        keys.forEach(k -> used.addAll(Exprs.columns(k.expr())));
-        if (used.isEmpty() || used.size() == input.schema().size()) {
-            return input;
-        }
-        List<Expr> projection = used.stream().map(c -> (Expr) new Column(c)).toList();
-        return input.trySwappingWithProjection(projection)
-                .filter(p -> p.properties().partitioning().partitionCount() == input.properties().partitioning().partitionCount())
-                .orElse(input);
-    }
-
-    /** The stage's writer bound to the recorded boundaries of its split points. */
-    private static void bindSplits(Map<Integer, ShuffleWriterExec> plans, Stage stage, List<List<Object>> boundaries) {
-        ShuffleWriterExec writer = plans.get(stage.id());
-        Partitioning.Range r = (Partitioning.Range) writer.outputPartitioning();
-        plans.put(stage.id(), new ShuffleWriterExec(writer.input(), r.withBoundaries(boundaries), writer.shuffleId())
-                .withEstimatedRows(writer.estimatedRows()));
-    }
-
-    private void resolveSplits(Job job, List<Stage> group, ResolvedSplitPoints splits) {
-        String jobId = job.id;
-        Map<Integer, ShuffleWriterExec> plans = job.plans;
-        List<Batch> samples = new ArrayList<>();
-        List<String> sampleShuffles = new ArrayList<>();
-        try {
-            Partitioning.Range range = null;
-            for (Stage stage : group) {
-                ShuffleWriterExec writer = plans.get(stage.id());
-                range = (Partitioning.Range) writer.outputPartitioning();
-                // A fresh id per try: a retry after a lost input must not meet the first try's cleanup.
-                String shuffleId = stage.shuffleId() + "-sample" + sampleRuns.incrementAndGet();
-                ShuffleWriterExec sampler = new ShuffleWriterExec(
-                        new SampleExec(keysOnly(writer.input(), range.keys()), range.keys(), SAMPLE_ROWS_PER_PARTITION,
-                                SAMPLE_PARTITIONS_PER_TASK),
-                        new Partitioning.Single(),
-                        shuffleId);
-                sampleShuffles.add(shuffleId);
-                Stage sampling = new Stage(SAMPLE_STAGE_OFFSET + stage.id(), shuffleId, sampler, stage.parents());
-                samples.addAll(fetcher.fetchAll(jobId, shuffleId, runTasks(job, sampling, sampler, allPartitions(sampling),
-                        "none")));
-            }
-            List<List<Object>> boundaries = RangeBoundaries.computeFromBatches(samples, range.keys(), range.partitionCount());
-            splits.record(range.splits().id(), boundaries);
-            for (Stage stage : group) {
-                bindSplits(plans, stage, boundaries);
-            }
-            LOG.debug("job {}: split points {} resolved to {} boundaries", jobId, range.splits().id(), boundaries.size());
-        } finally {
-            samples.forEach(Batch::close);
-            removeShuffles.accept(sampleShuffles);
-        }
-    }
-
     private static ExecutionPlan checkInputsKnown(ExecutionPlan node, Map<String, List<MapStatus>> outputs) {
         if (node instanceof ShuffleReaderExec reader && !outputs.containsKey(reader.shuffleId())) {
             throw new IllegalStateException("stage reads shuffle " + reader.shuffleId() + " before it ran");
@@ -694,7 +474,7 @@ public final class DagScheduler {
     }
 
     /** Waits for {@code future} within the job's deadline; a cancellation of the job ends the wait too. */
-    private static <T> T await(Job job, CompletableFuture<T> future, Stage stage) {
+    private static <T> T await(ScheduledJob job, CompletableFuture<T> future, Stage stage) {
         try {
             CompletableFuture.anyOf(future, job.cancelled)
                     .get(Math.max(1, job.deadline - System.currentTimeMillis()), TimeUnit.MILLISECONDS);

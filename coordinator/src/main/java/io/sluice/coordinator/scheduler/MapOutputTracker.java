@@ -2,6 +2,7 @@ package io.sluice.coordinator.scheduler;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.operators.MapStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +50,22 @@ public final class MapOutputTracker {
             column.add(new MapStatus(s.workerId(), s.host(), s.port(), new long[] {sizes[partition]}));
         }
         return column;
+    }
+
+    /**
+     * A reading task's answer: the {@link #column} of its partition, or why there is none (its job
+     * ended, or no such partition).
+     */
+    public MapOutputs answer(String jobId, String shuffleId, int partition) {
+        try {
+            List<MapStatus> column = column(jobId, shuffleId, partition);
+            return column == null
+                    ? MapOutputs.failed("no map outputs of shuffle " + shuffleId + " for job " + jobId
+                            + " (the job has ended)")
+                    : MapOutputs.of(column);
+        } catch (IllegalArgumentException e) {
+            return MapOutputs.failed(e.getMessage());
+        }
     }
 
     /** Jobs with registered outputs now (for tests: a finished job leaves none). */

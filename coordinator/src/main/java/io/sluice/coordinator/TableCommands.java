@@ -1,0 +1,68 @@
+package io.sluice.coordinator;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.datasource.FileAccessPolicy;
+import io.sluice.datasource.FileFormats;
+import io.sluice.logical.sink.SaveMode;
+import io.sluice.logical.sink.WriteTarget;
+import io.sluice.logical.source.TableSource;
+import io.sluice.sql.InMemoryCatalog;
+import io.sluice.sql.Statement;
+
+/**
+ * The statements that change a catalog's tables and views: {@code CREATE EXTERNAL TABLE}, {@code
+ * CREATE VIEW}, {@code DROP VIEW}, and the two that also write files, {@code CREATE TABLE AS} and
+ * {@code INSERT}. Each returns the status line its statement answers with.
+ */
+final class TableCommands {
+    private final WriteCommitter writes;
+    private final FileAccessPolicy fileAccess;
+
+    TableCommands(WriteCommitter writes, FileAccessPolicy fileAccess) {
+        this.writes = requireNonNull(writes, "writes is null");
+        this.fileAccess = requireNonNull(fileAccess, "fileAccess is null");
+    }
+
+    String createExternalTable(Statement.CreateExternalTable create, InMemoryCatalog catalog) {
+        fileAccess.check(create.location());
+        catalog.register(FileFormats.register(create.name(), create.format(), create.location()));
+        return "created table " + create.name();
+    }
+
+    String createView(Statement.CreateView view, InMemoryCatalog catalog) {
+        catalog.registerView(view.name(), view.plan(), view.replace());
+        return "created view " + view.name();
+    }
+
+    String dropView(Statement.DropView drop, InMemoryCatalog catalog) {
+        if (!catalog.dropView(drop.name()) && !drop.ifExists()) {
+            throw new SluiceException("unknown view '" + drop.name() + "'");
+        }
+        return "dropped view " + drop.name();
+    }
+
+    /** Writes the query's result as the new table's files, then registers the table. */
+    String createTableAs(Statement.CreateTableAs create, QueryConfig config, InMemoryCatalog catalog, String text,
+            QueryScope scope) {
+        if (catalog.hasTable(create.name()) || catalog.view(create.name()) != null) {
+            if (create.ifNotExists()) {
+                return "table " + create.name() + " already exists";
+            }
+            throw new SluiceException("cannot create table '" + create.name() + "': a table or view of that name "
+                    + "already exists");
+        }
+        long rows = writes.write(create.plan(), create.target(), config, text, scope);
+        catalog.register(new TableSource(create.name(), create.target().format(), create.target().location(),
+                create.plan().schema()));
+        return "created table " + create.name() + " with " + rows + " rows";
+    }
+
+    String insert(Statement.Insert insert, QueryConfig config, String text, QueryScope scope) {
+        TableSource table = insert.table();
+        long rows = writes.write(insert.plan(), WriteTarget.of(table.location(), table.format(), insert.mode()), config,
+                text, scope);
+        return (insert.mode() == SaveMode.OVERWRITE ? "overwrote " : "inserted ") + rows + " rows into " + table.name();
+    }
+}

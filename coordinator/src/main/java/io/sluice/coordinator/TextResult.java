@@ -1,0 +1,25 @@
+package io.sluice.coordinator;
+
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.ArrowIpc;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+
+/** The result of a statement that answers in words (a status, a plan): one text column, one row per line. */
+final class TextResult {
+    private TextResult() {
+    }
+
+    /** {@code text} as an Arrow IPC stream of one column named {@code column}, one row per line. */
+    static byte[] encode(String column, String text, BufferAllocator allocator) {
+        String[] lines = text.split("\n");
+        Schema schema = Schema.of(new Field(column, DataType.UTF8));
+        try (Batch batch = Batch.of(schema, new Col[] {Col.ofStrings(lines, null)}, lines.length, allocator)) {
+            return ArrowIpc.encode(schema, List.of(batch), allocator);
+        }
+    }
+}
