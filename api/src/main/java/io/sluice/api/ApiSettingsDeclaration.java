@@ -11,9 +11,11 @@ public final class ApiSettingsDeclaration implements SettingsDeclaration {
             "where a job's session runs: `local[N]` for an embedded cluster of N workers, or `host:httpPort` of a "
                     + "coordinator (set by `sluice submit`)");
     public static final Setting<String> AUTH_SECRET_FILE = Setting.node("sluice.auth.secret-file", SettingType.STRING,
-            null, "a file holding the cluster secret, read when `SLUICE_AUTH_SECRET` is unset (docs/security.md)");
+            null, "a file holding the cluster secret, read when `SLUICE_AUTH_SECRET` is unset (docs/security.md); "
+                    + "`-D` only");
     public static final Setting<Boolean> AUTH_ENABLED = Setting.node("sluice.auth.enabled", SettingType.BOOLEAN, true,
-            "false runs a standalone node without a cluster secret, as `--insecure` does");
+            "false runs a standalone node without a cluster secret, as `--insecure` does; `-D` only, never from "
+                    + "the config file, a variable or `--conf`");
 
     @Override
     public List<Setting<?>> settings() {

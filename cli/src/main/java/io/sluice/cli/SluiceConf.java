@@ -39,6 +39,9 @@ final class SluiceConf {
             settings = apply(settings, readFile(path), path.toString());
         }
         for (Setting<?> setting : settings.registry().all()) {
+            if (isAuthentication(setting.name())) {
+                continue; // SLUICE_AUTH_SECRET is the secret itself; see isAuthentication
+            }
             String env = environment.get(setting.environmentName());
             if (env != null && !env.isBlank()) {
                 settings = apply(settings, Map.of(setting.name(), env), setting.environmentName());
@@ -48,11 +51,27 @@ final class SluiceConf {
     }
 
     private static Settings apply(Settings settings, Map<String, String> values, String source) {
+        for (String name : values.keySet()) {
+            if (isAuthentication(name)) {
+                throw new SluiceException(source + ": " + name + " is read only as a -D property: authentication is "
+                        + "turned off with --insecure, and the secret comes from SLUICE_AUTH_SECRET or "
+                        + "-Dsluice.auth.secret-file (docs/security.md)");
+            }
+        }
         try {
             return settings.withAll(values);
         } catch (SluiceException e) {
             throw new SluiceException(source + ": " + e.getMessage());
         }
+    }
+
+    /**
+     * Whether {@code name} is an authentication setting. They are read only as {@code -D} properties
+     * (and {@code --insecure}), never from {@code --conf}, a config file or a {@code SLUICE_*}
+     * variable: a stray variable or a shared config file must not turn authentication off.
+     */
+    private static boolean isAuthentication(String name) {
+        return name.startsWith("sluice.auth.");
     }
 
     private static Path pathFromEnvironment(Map<String, String> environment) {

@@ -43,6 +43,29 @@ class SluiceConfTest {
         assertThat(ClusterSettingsDeclaration.HEARTBEAT_PAUSE.environmentName()).isEqualTo("SLUICE_CLUSTER_HEARTBEAT_PAUSE");
     }
 
+    /** A stray variable or a shared config file must not turn authentication off: only -D and --insecure do. */
+    @Test
+    void authenticationSettingsAreReadOnlyAsSystemProperties() throws Exception {
+        SluiceConf conf = SluiceConf.load(null, Map.of("SLUICE_AUTH_ENABLED", "false"), Map.of());
+        assertThat(conf.settings().explicit()).doesNotContainKey("sluice.auth.enabled");
+        assertThatThrownBy(() -> SluiceConf.load(null, Map.of(), Map.of("sluice.auth.enabled", "false")))
+                .isInstanceOf(SluiceException.class)
+                .hasMessageStartingWith("--conf: sluice.auth.enabled is read only as a -D property");
+        Path file = dir.resolve("auth.conf");
+        Files.writeString(file, "sluice.auth.secret-file = /tmp/x\n");
+        assertThatThrownBy(() -> SluiceConf.load(file, Map.of(), Map.of()))
+                .hasMessageContaining("sluice.auth.secret-file is read only as a -D property");
+    }
+
+    /** A value given explicitly overrides the layers below it even when it equals the default. */
+    @Test
+    void anExplicitDefaultStillOverrides() {
+        SluiceConf conf = SluiceConf.load(null, Map.of("SLUICE_SHUFFLE_COMPRESSION", "zstd"),
+                Map.of("sluice.shuffle.compression", "lz4"));
+        assertThat(conf.settings().get(ShuffleSettingsDeclaration.COMPRESSION)).isEqualTo(ShuffleCompression.LZ4_FRAME);
+        assertThat(conf.settings().isSet(ShuffleSettingsDeclaration.COMPRESSION)).isTrue();
+    }
+
     @Test
     void unknownNamesAndMissingFilesAreErrorsNamingThem() throws Exception {
         Path file = dir.resolve("bad.conf");

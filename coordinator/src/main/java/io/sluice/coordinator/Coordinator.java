@@ -86,7 +86,10 @@ public final class Coordinator implements AutoCloseable {
                 settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
                 settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle);
-        this.gate = new QueryGate(MAX_CONCURRENT_QUERIES, Duration.ofSeconds(HttpEndpoint.QUEUE_WAIT_SECONDS));
+        // HTTP requests running queries at once; more wait, then are told "busy" (503). Read here, not
+        // in a static initializer, so that a bad value is an error naming it rather than a class that fails to load.
+        this.gate = new QueryGate(Settings.systemProperty(CoordinatorSettingsDeclaration.MAX_CONCURRENT_QUERIES),
+                Duration.ofSeconds(HttpEndpoint.QUEUE_WAIT_SECONDS));
         this.catalogs = new SessionCatalogs(queries.catalog(), queries::newSessionCatalog);
         ServerBinding binding = null;
         if (settings.httpPort() >= 0) {
@@ -128,9 +131,6 @@ public final class Coordinator implements AutoCloseable {
                 scope, () -> jobRunner).routes();
         connection.handleWith(watched.via(routes.flow(system)), Materializer.matFromSystem(system));
     }
-
-    /** HTTP requests running queries at once; more wait, then are told "busy" (503). */
-    static final int MAX_CONCURRENT_QUERIES = Settings.systemProperty(CoordinatorSettingsDeclaration.MAX_CONCURRENT_QUERIES);
 
     /**
      * A request may take as long as a job may run (plus a minute to collect the result), and a

@@ -80,7 +80,7 @@ public final class Settings {
         return Optional.ofNullable(get(setting));
     }
 
-    /** Whether {@code setting} was set (to other than its default). */
+    /** Whether {@code setting} was set explicitly (even to its default value). */
     public boolean isSet(Setting<?> setting) {
         return values.containsKey(setting.name());
     }
@@ -91,12 +91,10 @@ public final class Settings {
     }
 
     public <T> Settings with(Setting<T> setting, T value) {
+        // A value equal to the default is kept as set: set explicitly, it must still override what a
+        // lower source (a -D property, the config file) said.
         Map<String, Value> changed = new LinkedHashMap<>(values);
-        if (setting.check(value).equals(setting.defaultValue())) {
-            changed.remove(setting.name());
-        } else {
-            changed.put(setting.name(), new Value(setting, value));
-        }
+        changed.put(setting.name(), new Value(setting, setting.check(value)));
         return new Settings(registry, Map.copyOf(changed));
     }
 

@@ -66,7 +66,7 @@ public final class SettingsRegistry {
 
     /** Loaded once, on first use. */
     private static final class Loaded {
-        static final SettingsRegistry REGISTRY = of(ServiceLoader.load(SettingsDeclaration.class).stream()
+        static final SettingsRegistry REGISTRY = of(ServiceLoader.load(SettingsDeclaration.class, SettingsRegistry.class.getClassLoader()).stream()
                 .map(ServiceLoader.Provider::get)
                 .sorted(Comparator.comparing(d -> d.getClass().getName()))
                 .flatMap(d -> d.settings().stream())

@@ -79,7 +79,10 @@ class SettingsTest {
         assertThat(s.get(TIMEOUT)).isEqualTo(Duration.ofSeconds(30));
         assertThat(s.explicit()).containsExactly(Map.entry("sluice.shuffle.partitions", "64"),
                 Map.entry("sluice.task.timeout", "30s"));
-        assertThat(s.with("sluice.shuffle.partitions", "0").with(TIMEOUT, Duration.ofMinutes(15))).isEqualTo(d);
+        Settings back = s.with("sluice.shuffle.partitions", "0");
+        assertThat(back.get(PARTITIONS)).isZero();
+        assertThat(back.isSet(PARTITIONS)).as("a default set explicitly still overrides lower sources").isTrue();
+        assertThat(back.explicit()).containsEntry("sluice.shuffle.partitions", "0");
         assertThat(Settings.fromProperties(REGISTRY, Map.of("sluice.scheduler.mode", "fair")::get).get(MODE))
                 .isEqualTo(Mode.FAIR);
         assertThat(TIMEOUT.environmentName()).isEqualTo("SLUICE_TASK_TIMEOUT");
