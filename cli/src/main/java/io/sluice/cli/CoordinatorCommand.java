@@ -3,6 +3,7 @@ package io.sluice.cli;
 import io.sluice.api.AuthSecrets;
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
+import io.sluice.coordinator.CoordinatorSettingsDeclaration;
 import io.sluice.datasource.FileAccessPolicy;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -51,7 +52,7 @@ final class CoordinatorCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         Options.port(spec, "--port", port, false);
         Options.port(spec, "--http-port", httpPort, true);
-        Options.atLeast(spec, "--shuffle-partitions", shufflePartitions, 0);
+        Options.within(spec, "--shuffle-partitions", CoordinatorSettingsDeclaration.SHUFFLE_PARTITIONS, shufflePartitions);
         SluiceConf conf = confOptions.load();
         conf.applySystemProperties();
         String secret = AuthSecrets.required(insecure);

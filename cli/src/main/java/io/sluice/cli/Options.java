@@ -1,9 +1,11 @@
 package io.sluice.cli;
 
+import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Setting;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
-/** Range checks for numeric options, reported as usage errors that name the option. */
+/** Range checks for numeric options, reported as usage errors that name the option (and the setting it sets). */
 final class Options {
     private Options() {
     }
@@ -21,5 +23,14 @@ final class Options {
             throw new ParameterException(spec.commandLine(), option + " must be at least " + min + ": " + value);
         }
         return value;
+    }
+
+    /** {@code value} of an option that sets {@code setting}, within the setting's declared bounds. */
+    static <T> T within(CommandSpec spec, String option, Setting<T> setting, T value) {
+        try {
+            return setting.check(value);
+        } catch (SluiceException e) {
+            throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage());
+        }
     }
 }

@@ -48,6 +48,10 @@ class MainTest {
         err.reset();
         assertThat(run("coordinator", "--port", "70000")).isEqualTo(2);
         assertThat(err()).contains("--port must be between 1 and 65535: 70000");
+        err.reset();
+        // an option that sets a setting is held to the setting's declared bounds, before anything starts
+        assertThat(run("coordinator", "--shuffle-partitions", "20000")).isEqualTo(2);
+        assertThat(err()).contains("--shuffle-partitions: sluice.shuffle.partitions must be between 0 and 10000, not 20000");
     }
 
     @Test

@@ -43,6 +43,10 @@ import org.slf4j.LoggerFactory;
  * the workers. Returns the result stage's map outputs, in partition order. Range split points are
  * resolved by the {@link SplitPointResolver} and runtime filters bound by the job's
  * {@link RuntimeFilterBinder} before a stage is submitted; a job's state is its {@link ScheduledJob}.
+ *
+ * <p>Somewhat over 500 lines because submission, completion, failure and lineage recovery all
+ * change that one state on the job's one thread; recovery (recomputing lost outputs) is the part
+ * that could move out next.
  */
 public final class DagScheduler {
     private static final Logger LOG = LoggerFactory.getLogger(DagScheduler.class);
