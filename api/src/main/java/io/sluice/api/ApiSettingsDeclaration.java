@@ -10,10 +10,10 @@ public final class ApiSettingsDeclaration implements SettingsDeclaration {
     public static final Setting<String> MASTER = Setting.node("sluice.master", SettingType.STRING, "local[2]",
             "where a job's session runs: `local[N]` for an embedded cluster of N workers, or `host:httpPort` of a "
                     + "coordinator (set by `sluice submit`)");
-    public static final Setting<String> AUTH_SECRET_FILE = Setting.node("sluice.auth.secret-file", SettingType.STRING,
+    public static final Setting<String> AUTH_SECRET_FILE = Setting.property("sluice.auth.secret-file", SettingType.STRING,
             null, "a file holding the cluster secret, read when `SLUICE_AUTH_SECRET` is unset (docs/security.md); "
                     + "`-D` only");
-    public static final Setting<Boolean> AUTH_ENABLED = Setting.node("sluice.auth.enabled", SettingType.BOOLEAN, true,
+    public static final Setting<Boolean> AUTH_ENABLED = Setting.property("sluice.auth.enabled", SettingType.BOOLEAN, true,
             "false runs a standalone node without a cluster secret, as `--insecure` does; `-D` only, never from "
                     + "the config file, a variable or `--conf`");
 

@@ -39,8 +39,8 @@ final class SluiceConf {
             settings = apply(settings, readFile(path), path.toString());
         }
         for (Setting<?> setting : settings.registry().all()) {
-            if (isAuthentication(setting.name())) {
-                continue; // SLUICE_AUTH_SECRET is the secret itself; see isAuthentication
+            if (setting.scope() == Scope.PROPERTY) {
+                continue; // -D only (SLUICE_AUTH_SECRET, for one, is the secret itself, not a setting)
             }
             String env = environment.get(setting.environmentName());
             if (env != null && !env.isBlank()) {
@@ -52,7 +52,7 @@ final class SluiceConf {
 
     private static Settings apply(Settings settings, Map<String, String> values, String source) {
         for (String name : values.keySet()) {
-            if (isAuthentication(name)) {
+            if (settings.registry().contains(name) && settings.registry().setting(name).scope() == Scope.PROPERTY) {
                 throw new SluiceException(source + ": " + name + " is read only as a -D property: authentication is "
                         + "turned off with --insecure, and the secret comes from SLUICE_AUTH_SECRET or "
                         + "-Dsluice.auth.secret-file (docs/security.md)");
@@ -63,15 +63,6 @@ final class SluiceConf {
         } catch (SluiceException e) {
             throw new SluiceException(source + ": " + e.getMessage());
         }
-    }
-
-    /**
-     * Whether {@code name} is an authentication setting. They are read only as {@code -D} properties
-     * (and {@code --insecure}), never from {@code --conf}, a config file or a {@code SLUICE_*}
-     * variable: a stray variable or a shared config file must not turn authentication off.
-     */
-    private static boolean isAuthentication(String name) {
-        return name.startsWith("sluice.auth.");
     }
 
     private static Path pathFromEnvironment(Map<String, String> environment) {

@@ -39,6 +39,11 @@ public record Setting<T>(String name, SettingType<T> type, T defaultValue, T min
         return new Setting<>(name, type, defaultValue, null, null, Scope.NODE, doc).checkDefault();
     }
 
+    /** A node setting read only as a {@code -D} system property ({@link Scope#PROPERTY}). */
+    public static <T> Setting<T> property(String name, SettingType<T> type, T defaultValue, String doc) {
+        return new Setting<>(name, type, defaultValue, null, null, Scope.PROPERTY, doc).checkDefault();
+    }
+
     /**
      * A setting a session may change with {@code SET}; it must get bounds (a client must not be
      * able to ask for a million partitions), which the registry checks.

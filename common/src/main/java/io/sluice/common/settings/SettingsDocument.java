@@ -34,7 +34,7 @@ public final class SettingsDocument {
                 registry.all().stream().filter(s -> s.scope() == Scope.SESSION).toList());
         out.append('\n');
         table(out, "Node settings (config file, `SLUICE_*` variables, `--conf`, `-D`)",
-                registry.all().stream().filter(s -> s.scope() == Scope.NODE).toList());
+                registry.all().stream().filter(s -> s.scope() != Scope.SESSION).toList());
         return out.toString();
     }
 
