@@ -12,6 +12,7 @@ import io.sluice.datasource.file.SourceFiles;
 import io.sluice.datasource.parquet.ParquetFormat;
 import io.sluice.datasource.parquet.ParquetTableStatistics;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.FormatOptions;
 import io.sluice.logical.source.TableSource;
 import io.sluice.logical.stats.Statistics;
 import java.util.LinkedHashMap;
@@ -57,7 +58,8 @@ public final class FileFormats {
     }
 
     private static String statisticsKey(TableSource source) {
-        return source.format() + ":" + SourceFiles.fingerprint(source.location());
+        return source.format() + (source.options().isEmpty() ? "" : source.options().toString()) + ":"
+                + SourceFiles.fingerprint(source.location());
     }
 
     /** The stateless, thread-safe reader of a format. */
@@ -114,9 +116,19 @@ public final class FileFormats {
 
     /** A table named {@code name} over the files at {@code location}, with the schema read from them now. */
     public static TableSource register(String name, FileFormat format, String location) {
+        return register(name, format, location, Map.of());
+    }
+
+    /**
+     * A table named {@code name} over the files at {@code location}, read with {@code options}
+     * (refused first if its format does not know them), with the schema read from the files now.
+     */
+    public static TableSource register(String name, FileFormat format, String location, Map<String, String> options) {
         requireNonNull(name, "name is null");
         requireNonNull(location, "location is null");
-        Schema schema = reader(format).inferSchema(location);
-        return new TableSource(name, format, location, schema);
+        Map<String, String> normal = FormatOptions.normalize(options);
+        FormatReader reader = reader(format);
+        reader.checkOptions(normal);
+        return new TableSource(name, format, location, reader.inferSchema(location, normal), normal);
     }
 }

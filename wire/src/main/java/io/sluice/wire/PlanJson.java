@@ -239,6 +239,11 @@ public final class PlanJson {
         if (value instanceof Enum<?> e) {
             return f.textNode(e.name());
         }
+        if (value instanceof Map<?, ?> map) {
+            ObjectNode object = f.objectNode();
+            new java.util.TreeMap<>(map).forEach((k, v) -> object.set((String) k, write(v)));
+            return object;
+        }
         if (value instanceof List<?> list) {
             ArrayNode array = f.arrayNode();
             list.forEach(v -> array.add(write(v)));
@@ -306,7 +311,21 @@ public final class PlanJson {
             }
             return List.copyOf(out);
         }
+        if (raw == Map.class) {
+            return readStringMap(node, path);
+        }
         return readRecord(node, raw, path);
+    }
+
+    /** A map of strings (a table's format options) as an object of strings. */
+    private static Map<String, String> readStringMap(JsonNode node, String path) {
+        expect(node.isObject(), node, path, "an object of strings");
+        Map<String, String> out = new LinkedHashMap<>();
+        for (var it = node.fields(); it.hasNext(); ) {
+            var e = it.next();
+            out.put(e.getKey(), expect(e.getValue().isTextual(), e.getValue(), path + "." + e.getKey(), "a string").asText());
+        }
+        return out;
     }
 
     private static Object readRecord(JsonNode node, Class<?> declared, String path) {
