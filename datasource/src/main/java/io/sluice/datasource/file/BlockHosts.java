@@ -27,7 +27,7 @@ public final class BlockHosts {
     private final Path file;
     private final BlockLocation[] blocks;
 
-    private BlockHosts(Path file, BlockLocation[] blocks) {
+    BlockHosts(Path file, BlockLocation[] blocks) {
         this.file = requireNonNull(file, "file is null");
         this.blocks = requireNonNull(blocks, "blocks is null");
     }
