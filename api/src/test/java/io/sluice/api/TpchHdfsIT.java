@@ -19,7 +19,6 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,9 +27,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * TPC-H at scale 0.1 on a real HDFS: Hadoop's mini cluster (a NameNode and two DataNodes in this
- * JVM, on 127.0.0.1) holds the generated Parquet files, the embedded Sluice cluster reads them
- * through {@code hdfs://} and DuckDB reads the local copy they were uploaded from; each of the 22
+ * TPC-H at scale 0.1 on a real HDFS: Hadoop's mini cluster ({@link MiniHdfs}: a NameNode and two
+ * DataNodes in this JVM, on 127.0.0.1) holds the generated Parquet files, uploaded in 1 MB blocks;
+ * the embedded Sluice cluster reads them through {@code hdfs://} with the HDFS client it ships, and
+ * DuckDB reads the local copy they were uploaded from; each of the 22
  * answers must be DuckDB's. A CREATE TABLE ... AS writes to HDFS and reads back; a missing path
  * and an unreachable NameNode fail with an error naming the location, and the cluster serves on.
  */
@@ -41,7 +41,9 @@ class TpchHdfsIT {
     @TempDir
     static Path local;
 
-    private static MiniDFSCluster hdfs;
+    private static MiniHdfs hdfs;
+    /** This test's own client of the mini cluster (Sluice's nodes have theirs). */
+    private static FileSystem fs;
     private static String root;
     /** A NameNode address nothing listens on (allowed, so that the error is the connection's). */
     private static String unreachable;
@@ -50,16 +52,14 @@ class TpchHdfsIT {
 
     @BeforeAll
     static void start() throws Exception {
+        hdfs = MiniHdfs.start(local.resolve("hdfs"), 2);
+        root = hdfs.uri() + "/tpch";
         Configuration conf = new Configuration();
-        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, local.resolve("hdfs").toString());
         conf.setLong("dfs.blocksize", BLOCK_SIZE);
         conf.setInt("dfs.replication", 2);
-        hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(2).build();
-        hdfs.waitActive();
-        root = hdfs.getURI().toString() + "/tpch";
+        fs = FileSystem.newInstance(hdfs.uri(), conf);
 
         TpchData data = TpchData.generate(local.resolve("generated"), 0.1);
-        FileSystem fs = hdfs.getFileSystem();
         duck = new DuckDbOracle();
         StringBuilder ddl = new StringBuilder();
         for (Map.Entry<String, Path> table : data.tables().entrySet()) {
@@ -74,19 +74,13 @@ class TpchHdfsIT {
             unreachable = "hdfs://127.0.0.1:" + socket.getLocalPort();
         }
         session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4)
-                .withAllowedRoots(List.of("/", hdfs.getURI() + "/", unreachable + "/")));
+                .withAllowedRoots(List.of("/", hdfs.uri() + "/", unreachable + "/")));
         session.sql(ddl.toString());
     }
 
     @AfterAll
     static void stop() throws Exception {
-        try {
-            ClusterTesting.closeAll(session, duck);
-        } finally {
-            if (hdfs != null) {
-                hdfs.shutdown();
-            }
-        }
+        ClusterTesting.closeAll(session, duck, fs, hdfs);
     }
 
     @ParameterizedTest
@@ -120,7 +114,6 @@ class TpchHdfsIT {
                 + "FROM lineitem WHERE l_shipdate <= DATE '1998-09-02' GROUP BY l_returnflag, l_linestatus";
         session.sql("CREATE TABLE revenue_by_flag STORED AS PARQUET LOCATION '" + target + "' AS " + select);
 
-        FileSystem fs = hdfs.getFileSystem();
         assertThat(fs.exists(new org.apache.hadoop.fs.Path(target + "/_SUCCESS"))).isTrue();
         assertThat(fs.exists(new org.apache.hadoop.fs.Path(target + "/_temporary"))).isFalse();
         long dataFiles = 0;
