@@ -7,6 +7,7 @@ import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.coordinator.scheduler.TaskLauncher;
 import io.sluice.operators.MapStatus;
 import io.sluice.operators.OperatorMetrics;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -34,13 +35,19 @@ public final class ActorTaskLauncher implements TaskLauncher {
 
     @Override
     public CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan) {
+        return launch(jobId, stageId, partition, plan, List.of());
+    }
+
+    @Override
+    public CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan,
+            List<String> preferredHosts) {
         CompletableFuture<MapStatus> result = new CompletableFuture<>();
         // Unique per launch: a stage re-run after a lost output must not collide with the late reports
         // of its cancelled first run.
         String taskId = jobId + "-s" + stageId + "-p" + partition + "-l" + launches.incrementAndGet();
         TaskDescription task = new TaskDescription(jobId, taskId, stageId, partition, 0, plan);
         Consumer<OperatorMetrics> sink = m -> metrics.record(jobId, stageId, partition, m);
-        dispatcher.tell(new CoordinatorActor.LaunchTask(task, result, sink));
+        dispatcher.tell(new CoordinatorActor.LaunchTask(task, result, sink, preferredHosts));
         // the scheduler cancels a task it no longer needs: the worker running it is told to stop
         result.whenComplete((status, error) -> {
             if (result.isCancelled()) {

@@ -38,7 +38,8 @@ import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * The coordinator's task dispatcher: hands queued tasks to the free slots of the registered
- * workers ({@link WorkerMembership}) spreading them over workers, and completes each task's future
+ * workers ({@link WorkerMembership}) spreading them over workers, a task whose input lies on some
+ * hosts on a worker there if one frees soon enough ({@link TaskPlacement}), and completes each task's future
  * when its worker reports back; a reading task's question where its blocks are is answered by the
  * {@link MapOutputTracker}. A failed attempt, one past {@link SchedulerSettings#taskTimeout()}, and the
  * running attempts of a worker that leaves or becomes unreachable are queued again, up to
@@ -50,9 +51,21 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     static final String NO_WORKERS = "no workers have joined the cluster: start one with "
             + "'sluice worker --coordinator HOST:PORT'";
 
-    /** Local only: run a task and complete {@code result}. */
+    /** Local only: run a task and complete {@code result}, on a worker on one of {@code preferredHosts} if it can. */
     record LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result,
-            java.util.function.Consumer<OperatorMetrics> metrics) implements CoordinatorCommand {
+            java.util.function.Consumer<OperatorMetrics> metrics, List<String> preferredHosts) implements CoordinatorCommand {
+        LaunchTask {
+            preferredHosts = List.copyOf(preferredHosts);
+        }
+
+        LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result,
+                java.util.function.Consumer<OperatorMetrics> metrics) {
+            this(task, result, metrics, List.of());
+        }
+    }
+
+    /** Local only: a task waiting for a slot on its hosts may have waited long enough. */
+    private record LocalityWaitOver() implements CoordinatorCommand {
     }
 
     /** Local only: the launch of this task was cancelled; a worker running it is told to stop. */
@@ -90,14 +103,14 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     record AwaitJobIdle(String jobId, CompletableFuture<Void> reply) implements CoordinatorCommand {
     }
 
-    /** A task waiting for a slot: its next attempt's number and the workers its attempts failed on. */
-    private record Pending(LaunchTask launch, int attempt, Set<String> failedOn) {
+    /** A task waiting for a slot: its next attempt's number, the workers its attempts failed on, when it was first queued. */
+    record Pending(LaunchTask launch, int attempt, Set<String> failedOn, long queuedAt) {
         Pending next(String failedWorker) {
             Set<String> workers = new HashSet<>(failedOn);
             if (failedWorker != null) {
                 workers.add(failedWorker);
             }
-            return new Pending(launch, attempt + 1, workers);
+            return new Pending(launch, attempt + 1, workers, queuedAt);
         }
     }
 
@@ -109,12 +122,14 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private final WorkerMembership workers;
     private final TaskQueue<Pending> queue;
     private final Map<String, Running> running = new HashMap<>();
-    private int nextWorker;
     private final List<AwaitJobIdle> idleWaiters = new ArrayList<>();
     private final java.util.function.BiConsumer<String, TaskMetrics> taskMetrics;
     private final SchedulerSettings settings;
     private final ExcludeList excludes;
     private final MapOutputTracker tracker;
+    private final SlotAssigner slots;
+    /** When the scheduled {@link LocalityWaitOver} fires; {@code Long.MAX_VALUE} when none is. */
+    private long localityWakeAt = Long.MAX_VALUE;
 
     public static Behavior<CoordinatorCommand> create(String coordinatorId) {
         return create(coordinatorId, SchedulerSettings.defaults(), new MapOutputTracker(), (jobId, metrics) -> { },
@@ -166,6 +181,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         this.settings = settings;
         this.excludes = new ExcludeList(settings.excludeMaxFailures(), settings.excludeTimeout().toMillis());
         this.queue = new TaskQueue<>(settings.mode(), p -> p.launch().task().jobId());
+        this.slots = new SlotAssigner(new TaskPlacement(settings.localityWait()));
     }
 
     @Override
@@ -182,6 +198,11 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
                 .onMessage(GetWorkers.class, this::onGetWorkers)
                 .onMessage(GetLoad.class, this::onGetLoad)
+                .onMessage(LocalityWaitOver.class, msg -> {
+                    localityWakeAt = Long.MAX_VALUE;
+                    dispatch();
+                    return this;
+                })
                 .onMessage(AwaitJobIdle.class, msg -> {
                     idleWaiters.add(msg);
                     answerIdleWaiters();
@@ -214,7 +235,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             msg.result().completeExceptionally(new SluiceException(NO_WORKERS));
             return this;
         }
-        queue.add(new Pending(msg, msg.task().attempt(), Set.of()));
+        queue.add(new Pending(msg, msg.task().attempt(), Set.of(), now()));
         dispatch();
         return this;
     }
@@ -438,52 +459,25 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     /**
-     * Gives queued tasks to free slots, starting at a rotating worker so tasks spread out. A task
-     * goes to a worker its earlier attempts did not fail on and that is not excluded, where such a
-     * worker has a free slot; otherwise to any free slot (a task that failed everywhere still gets
-     * its attempts, and a cluster whose every worker is excluded still runs).
+     * Gives queued tasks to free slots ({@link SlotAssigner}); when a task passed over for its hosts
+     * stops waiting for them, the dispatcher looks again.
      */
     private void dispatch() {
         answerIdleWaiters();
         if (queue.isEmpty() || workers.isEmpty()) {
             return;
         }
-        List<RegisteredWorker> list = new ArrayList<>(workers.all());
         long now = now();
-        boolean anyIncluded = false;
-        for (RegisteredWorker w : list) {
-            anyIncluded |= w.reachable && !excludes.isExcluded(w.id(), now);
+        SlotAssigner.Round round = slots.round(new ArrayList<>(workers.all()), excludes, now);
+        for (SlotAssigner.Assignment next = round.next(queue); next != null; next = round.next(queue)) {
+            if (next.worker() != null) {
+                start(next.task(), next.worker());
+            }
         }
-        while (!queue.isEmpty()) {
-            Pending pending = queue.peek();
-            if (pending.launch().result().isDone()) {
-                queue.poll();
-                continue; // cancelled
-            }
-            int chosen = -1;
-            int fallback = -1;
-            for (int i = 0; i < list.size() && chosen < 0; i++) {
-                int index = (nextWorker + i) % list.size();
-                RegisteredWorker w = list.get(index);
-                if (!w.reachable || w.running().size() >= w.slots()) {
-                    continue;
-                }
-                boolean excluded = anyIncluded && excludes.isExcluded(w.id(), now);
-                if (!excluded && !pending.failedOn().contains(w.id())) {
-                    chosen = index;
-                } else if (fallback < 0 && !excluded) {
-                    fallback = index;
-                }
-            }
-            if (chosen < 0) {
-                chosen = fallback;
-            }
-            if (chosen < 0) {
-                return;
-            }
-            nextWorker = (chosen + 1) % list.size();
-            queue.poll();
-            start(pending, list.get(chosen));
+        if (round.wakeAt() < localityWakeAt) {
+            localityWakeAt = round.wakeAt();
+            getContext().scheduleOnce(java.time.Duration.ofMillis(localityWakeAt - now), getContext().getSelf(),
+                    new LocalityWaitOver());
         }
     }
 

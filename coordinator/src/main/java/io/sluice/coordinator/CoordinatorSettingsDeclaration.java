@@ -87,12 +87,17 @@ public final class CoordinatorSettingsDeclaration implements SettingsDeclaration
             "`fifo`: queued tasks in arrival order (a job's tasks before a later job's); `fair`: the job with the "
                     + "fewest attempts running goes next, so a short query behind a long one starts at the next free slot");
 
+    public static final Setting<Duration> LOCALITY_WAIT = Setting.node("sluice.locality.wait", DURATION,
+            Duration.ofSeconds(3), "how long a task whose input lies on some hosts (HDFS blocks) waits for a free slot "
+                    + "on a worker there before it takes any slot; `0` never waits. Tasks without such hosts never wait")
+            .between(Duration.ZERO, Duration.ofMinutes(10));
+
     public static final Setting<Integer> MAX_CONCURRENT_QUERIES = Setting.node("sluice.coordinator.max-concurrent-queries",
             INT, 16, "HTTP requests running queries at once; more wait, then are told busy (503)").atLeast(1);
 
     /** The settings {@link SchedulerSettings} reads. */
     static final List<Setting<?>> SCHEDULER = List.of(TASK_TIMEOUT, TASK_MAX_ATTEMPTS, STAGE_MAX_ATTEMPTS,
-            EXCLUDE_MAX_FAILURES, EXCLUDE_TIMEOUT, SCHEDULER_MODE);
+            EXCLUDE_MAX_FAILURES, EXCLUDE_TIMEOUT, SCHEDULER_MODE, LOCALITY_WAIT);
 
     @Override
     public List<Setting<?>> settings() {

@@ -48,6 +48,11 @@ final class RegisteredWorker {
                 session.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** The host it joined the cluster with (its shuffle server's when its address has none): where its tasks read locally. */
+    String host() {
+        return ref.path().address().host().getOrElse(() -> shuffleHost);
+    }
+
     /** The {@code host:port} of its shuffle server. */
     String shuffleServer() {
         return shuffleHost + ":" + shufflePort;

@@ -2,6 +2,7 @@ package io.sluice.coordinator;
 
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.EXCLUDE_MAX_FAILURES;
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.EXCLUDE_TIMEOUT;
+import static io.sluice.coordinator.CoordinatorSettingsDeclaration.LOCALITY_WAIT;
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.SCHEDULER;
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.SCHEDULER_MODE;
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.STAGE_MAX_ATTEMPTS;
@@ -20,10 +21,10 @@ import java.util.stream.Collectors;
  * How the coordinator treats failing and slow tasks, on the model of Spark's task set manager and
  * exclude-on-failure: a typed view of the scheduler settings of
  * {@link CoordinatorSettingsDeclaration} (task timeout and attempts, stage attempts, exclusion of
- * failing workers, and the {@link SchedulingMode}), where their names, defaults and bounds are declared.
+ * failing workers, the {@link SchedulingMode} and the locality wait of {@link TaskPlacement}), where their names, defaults and bounds are declared.
  */
 public record SchedulerSettings(Duration taskTimeout, int taskMaxAttempts, int stageMaxAttempts,
-        int excludeMaxFailures, Duration excludeTimeout, SchedulingMode mode) {
+        int excludeMaxFailures, Duration excludeTimeout, SchedulingMode mode, Duration localityWait) {
     public SchedulerSettings {
         TASK_TIMEOUT.check(requireNonNull(taskTimeout, "taskTimeout is null"));
         TASK_MAX_ATTEMPTS.check(taskMaxAttempts);
@@ -31,6 +32,7 @@ public record SchedulerSettings(Duration taskTimeout, int taskMaxAttempts, int s
         EXCLUDE_MAX_FAILURES.check(excludeMaxFailures);
         EXCLUDE_TIMEOUT.check(requireNonNull(excludeTimeout, "excludeTimeout is null"));
         requireNonNull(mode, "mode is null");
+        LOCALITY_WAIT.check(requireNonNull(localityWait, "localityWait is null"));
     }
 
     public static SchedulerSettings defaults() {
@@ -41,7 +43,7 @@ public record SchedulerSettings(Duration taskTimeout, int taskMaxAttempts, int s
     public static SchedulerSettings from(Settings settings) {
         return new SchedulerSettings(settings.get(TASK_TIMEOUT), settings.get(TASK_MAX_ATTEMPTS),
                 settings.get(STAGE_MAX_ATTEMPTS), settings.get(EXCLUDE_MAX_FAILURES), settings.get(EXCLUDE_TIMEOUT),
-                settings.get(SCHEDULER_MODE));
+                settings.get(SCHEDULER_MODE), settings.get(LOCALITY_WAIT));
     }
 
     /** Whether attempts are timed out at all. */
@@ -71,6 +73,6 @@ public record SchedulerSettings(Duration taskTimeout, int taskMaxAttempts, int s
     private Settings toSettings() {
         return Settings.defaults().with(TASK_TIMEOUT, taskTimeout).with(TASK_MAX_ATTEMPTS, taskMaxAttempts)
                 .with(STAGE_MAX_ATTEMPTS, stageMaxAttempts).with(EXCLUDE_MAX_FAILURES, excludeMaxFailures)
-                .with(EXCLUDE_TIMEOUT, excludeTimeout).with(SCHEDULER_MODE, mode);
+                .with(EXCLUDE_TIMEOUT, excludeTimeout).with(SCHEDULER_MODE, mode).with(LOCALITY_WAIT, localityWait);
     }
 }

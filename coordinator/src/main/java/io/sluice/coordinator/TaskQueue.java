@@ -4,12 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Tasks waiting for a slot, in the order {@code sluice.scheduler.mode} asks: {@code fifo} serves
@@ -62,24 +64,45 @@ final class TaskQueue<T> {
 
     /** Removes and returns {@link #peek()}'s task; in fair mode its job goes to the end of the turn order. */
     T poll() {
+        return poll(task -> true);
+    }
+
+    /**
+     * Removes and returns the first task in serving order that {@code canStart} accepts, or null;
+     * the tasks passed over (waiting for a slot on one of their hosts) keep their places. In fair
+     * mode jobs are tried from the fewest attempts running, and the job served goes to the end of
+     * the turn order.
+     */
+    T poll(Predicate<T> canStart) {
         if (mode == SchedulingMode.FIFO) {
-            T task = fifo.pollFirst();
-            if (task != null) {
-                size--;
+            for (Iterator<T> it = fifo.iterator(); it.hasNext(); ) {
+                T task = it.next();
+                if (canStart.test(task)) {
+                    it.remove();
+                    size--;
+                    return task;
+                }
             }
-            return task;
-        }
-        String job = nextJob();
-        if (job == null) {
             return null;
         }
-        ArrayDeque<T> tasks = byJob.remove(job);
-        T task = tasks.pollFirst();
-        if (!tasks.isEmpty()) {
-            byJob.put(job, tasks);
+        List<String> jobs = new ArrayList<>(byJob.keySet());
+        jobs.sort(Comparator.comparingInt(job -> running.getOrDefault(job, 0))); // stable: turn order on ties
+        for (String job : jobs) {
+            ArrayDeque<T> tasks = byJob.get(job);
+            for (Iterator<T> it = tasks.iterator(); it.hasNext(); ) {
+                T task = it.next();
+                if (canStart.test(task)) {
+                    it.remove();
+                    byJob.remove(job);
+                    if (!tasks.isEmpty()) {
+                        byJob.put(job, tasks);
+                    }
+                    size--;
+                    return task;
+                }
+            }
         }
-        size--;
-        return task;
+        return null;
     }
 
     /** The job with the fewest running attempts among those with queued tasks; the earliest in turn on a tie. */

@@ -27,9 +27,10 @@ class SchedulerSettingsTest {
         values.put("sluice.exclude.max-failures", "5");
         values.put("sluice.exclude.timeout", "2m");
         values.put("sluice.scheduler.mode", "FAIR");
+        values.put("sluice.locality.wait", "1s");
         SchedulerSettings s = SchedulerSettings.defaults().with(values);
         assertThat(s).isEqualTo(new SchedulerSettings(Duration.ofMillis(1500), 2, 3, 5, Duration.ofMinutes(2),
-                SchedulingMode.FAIR));
+                SchedulingMode.FAIR, Duration.ofSeconds(1)));
         assertThat(s.with("sluice.task.timeout", "0").hasTaskTimeout()).isFalse();
     }
 

@@ -46,6 +46,23 @@ class TaskQueueTest {
         assertThat(queue.peek()).isNull();
     }
 
+    /** A task waiting for a slot on its hosts is passed over and keeps its place; in fair mode a job with none ready is passed over. */
+    @Test
+    void tasksThatCannotStartKeepTheirPlaces() {
+        for (SchedulingMode mode : SchedulingMode.values()) {
+            TaskQueue<String> queue = new TaskQueue<>(mode, TaskQueueTest::job);
+            queue.add("a/waits");
+            queue.add("a/1");
+            queue.add("b/waits");
+            queue.add("b/1");
+            assertThat(queue.poll(t -> !t.endsWith("waits"))).as(mode.name()).isEqualTo("a/1");
+            assertThat(queue.poll(t -> t.startsWith("b/1"))).as(mode.name()).isEqualTo("b/1");
+            assertThat(queue.poll(t -> false)).as(mode.name()).isNull();
+            assertThat(queue.size()).as(mode.name()).isEqualTo(2);
+            assertThat(drainInServiceOrder(queue)).as(mode.name()).containsExactly("a/waits", "b/waits");
+        }
+    }
+
     private static List<String> drainInServiceOrder(TaskQueue<String> queue) {
         List<String> out = new ArrayList<>();
         while (!queue.isEmpty()) {

@@ -151,6 +151,12 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         return exprs.stream().map(Expr::toString).collect(Collectors.joining(", ", "[", "]"));
     }
 
+    /** The hosts of the partition's file blocks (HDFS), or none. */
+    @Override
+    public List<String> preferredHosts(int partition) {
+        return partitions.isEmpty() ? List.of() : partitions.get(partition).hosts();
+    }
+
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         if (partitions.isEmpty()) {

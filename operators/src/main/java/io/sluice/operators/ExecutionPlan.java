@@ -191,6 +191,23 @@ public interface ExecutionPlan {
         return Optional.empty();
     }
 
+    /**
+     * The hosts holding the input of {@code partition} (a file scan's block locations, most data
+     * first), for the scheduler to prefer a worker there; empty when no host is better than another.
+     * The default answers for an operator whose partition i reads partition i of a child with as many
+     * partitions (a filter, a projection, a partial aggregate, a broadcast join's probe side): that
+     * child's hosts. A hint only: a wrong answer costs locality, never a result.
+     */
+    default List<String> preferredHosts(int partition) {
+        int count = properties().partitioning().partitionCount();
+        for (ExecutionPlan child : children()) {
+            if (child.properties().partitioning().partitionCount() == count) {
+                return child.preferredHosts(partition);
+            }
+        }
+        return List.of();
+    }
+
     /** The tree with each operator's output partitioning and ordering, as EXPLAIN prints it. */
     default String explain() {
         StringBuilder out = new StringBuilder();

@@ -66,7 +66,8 @@ class KryosTest {
                 DataType.decimal(38, 10), DataType.map(DataType.UTF8, DataType.list(DataType.struct(List.of(
                         new Field("a", DataType.INT32), new Field("b", DataType.decimal(20, 3)))))), Literal.ofDecimal(new BigDecimal("-12345678901234567890123456.789012345678")),
                 Literal.ofDecimal(new BigDecimal("12.5")),
-                new ScanPartition("file:///a.parquet", 3), FileFormat.CSV, Literal.of(-7L), Literal.of(Double.NaN),
+                new ScanPartition("file:///a.parquet", 3),
+                new ScanPartition("hdfs://nn:8020/a.parquet", 0, List.of(), List.of("dn1", "10.0.0.1")), FileFormat.CSV, Literal.of(-7L), Literal.of(Double.NaN),
                 Literal.ofDate(LocalDate.of(1970, 1, 1)), new SortKey(new Column("x"), false, true))) {
             assertThat(roundTrip(value)).isEqualTo(value);
         }

@@ -390,7 +390,7 @@ public final class DagScheduler {
         StageCounter counter = new StageCounter(partitions.size(), new AtomicInteger());
         job.progress.put(stage.id(), counter);
         for (int p : partitions) {
-            CompletableFuture<MapStatus> task = launcher.launch(job.id, stage.id(), p, bytes);
+            CompletableFuture<MapStatus> task = launcher.launch(job.id, stage.id(), p, bytes, plan.preferredHosts(p));
             task.thenRun(counter.done()::incrementAndGet);
             if (stage.id() == job.resultStageId) {
                 task.thenAccept(status -> job.resultTasks.finished(p, status));

@@ -1,6 +1,7 @@
 package io.sluice.coordinator.scheduler;
 
 import io.sluice.operators.MapStatus;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -10,4 +11,13 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface TaskLauncher {
     CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan);
+
+    /**
+     * The same, for a task whose input lies on {@code preferredHosts} (most data first; empty: no
+     * preference): a launcher that places tasks prefers a worker there; this default ignores them.
+     */
+    default CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan,
+            List<String> preferredHosts) {
+        return launch(jobId, stageId, partition, plan);
+    }
 }

@@ -6,6 +6,7 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.BlockHosts;
 import io.sluice.datasource.file.ColumnSelection;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
@@ -88,7 +89,7 @@ public final class CsvFormat implements FormatReader {
     public List<ScanPartition> partitions(String location, Map<String, String> options) {
         List<ScanPartition> partitions = new ArrayList<>();
         for (Path file : SourceFiles.list(location)) {
-            partitions.add(new ScanPartition(file.toString(), -1));
+            partitions.add(new ScanPartition(file.toString(), -1, List.of(), BlockHosts.of(file).hosts()));
         }
         return partitions;
     }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.BlockHosts;
 import io.sluice.datasource.file.ColumnSelection;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
@@ -65,10 +66,13 @@ public final class ParquetFormat implements FormatReader {
             try (ParquetFileReader reader = ParquetFile.open(file)) {
                 List<BlockMetaData> rowGroups = reader.getRowGroups();
                 MessageType schema = reader.getFileMetaData().getSchema();
+                BlockHosts blocks = BlockHosts.of(file);
                 for (int i = 0; i < rowGroups.size(); i++) {
-                    if (rowGroups.get(i).getRowCount() > 0) {
+                    BlockMetaData rowGroup = rowGroups.get(i);
+                    if (rowGroup.getRowCount() > 0) {
                         partitions.add(new ScanPartition(file.toString(), i,
-                                ParquetStatistics.of(rowGroups.get(i), schema, file.toString())));
+                                ParquetStatistics.of(rowGroup, schema, file.toString()),
+                                blocks.hosts(rowGroup.getStartingPos(), rowGroup.getCompressedSize())));
                     }
                 }
             } catch (IOException e) {
