@@ -296,12 +296,13 @@ public final class SqlFrontEnd {
             throw new SluiceException("CREATE EXTERNAL TABLE " + name + ": AS <query> is for CREATE TABLE (an external"
                     + " table's data is already in its files)");
         }
-        if (head.format() == null) {
-            throw new SluiceException("CREATE EXTERNAL TABLE " + name + ": STORED AS PARQUET|CSV is required");
+        if (head.format() == null || head.location() == null) {
+            throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> [(<column> <type>, ...)]"
+                    + " STORED AS PARQUET|CSV [OPTIONS (<key> '<value>', ...)] LOCATION '<path>': "
+                    + (head.format() == null ? "STORED AS" : "LOCATION") + " is missing");
         }
-        if (head.location() == null || head.location().isEmpty()) {
-            throw new SluiceException("CREATE EXTERNAL TABLE " + name + ": LOCATION is " + (head.location() == null
-                    ? "required" : "empty"));
+        if (head.location().isEmpty()) {
+            throw new SluiceException("CREATE EXTERNAL TABLE " + name + ": LOCATION is empty");
         }
         return new Statement.CreateExternalTable(name, head.format(), head.location(), head.options(), head.schema());
     }
