@@ -297,9 +297,9 @@ public final class SqlFrontEnd {
                     + " table's data is already in its files)");
         }
         if (head.format() == null || head.location() == null) {
-            throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> [(<column> <type>, ...)]"
-                    + " STORED AS PARQUET|CSV [OPTIONS (<key> '<value>', ...)] LOCATION '<path>': "
-                    + (head.format() == null ? "STORED AS" : "LOCATION") + " is missing");
+            throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV"
+                    + " LOCATION '<path>' (optionally with (<column> <type>, ...) after the name and OPTIONS (<key>"
+                    + " '<value>', ...)): " + (head.format() == null ? "STORED AS" : "LOCATION") + " is missing");
         }
         if (head.location().isEmpty()) {
             throw new SluiceException("CREATE EXTERNAL TABLE " + name + ": LOCATION is empty");
