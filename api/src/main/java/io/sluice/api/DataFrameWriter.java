@@ -38,4 +38,9 @@ public final class DataFrameWriter {
     public long csv(String path) {
         return frame.writeTo(WriteTarget.of(path, FileFormat.CSV, mode));
     }
+
+    /** Writes JSON lines files (one object per row, NULL fields left out) into the directory {@code path}; returns the rows written. */
+    public long json(String path) {
+        return frame.writeTo(WriteTarget.of(path, FileFormat.JSON, mode));
+    }
 }

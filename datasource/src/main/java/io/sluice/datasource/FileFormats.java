@@ -9,6 +9,9 @@ import io.sluice.datasource.csv.CsvTableStatistics;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.SourceFiles;
+import io.sluice.datasource.json.JsonFormat;
+import io.sluice.datasource.json.JsonOptions;
+import io.sluice.datasource.json.JsonTableStatistics;
 import io.sluice.datasource.parquet.ParquetFormat;
 import io.sluice.datasource.parquet.ParquetTableStatistics;
 import io.sluice.logical.source.FileFormat;
@@ -25,6 +28,7 @@ import java.util.Map;
 public final class FileFormats {
     private static final FormatReader CSV = new CsvFormat();
     private static final FormatReader PARQUET = new ParquetFormat();
+    private static final FormatReader JSON = new JsonFormat(JsonOptions.DEFAULT);
     private static final int CACHED_STATISTICS = 256;
     /** Table statistics by format and file fingerprint, least recently used dropped first. */
     private static final Map<String, Statistics> STATISTICS = new LinkedHashMap<>(16, 0.75f, true) {
@@ -60,13 +64,28 @@ public final class FileFormats {
         return source.format() + ":" + SourceFiles.fingerprint(source.location());
     }
 
-    /** The stateless, thread-safe reader of a format. */
+    /** The stateless, thread-safe reader of a format, with the format's default options. */
     public static FormatReader reader(FileFormat format) {
         requireNonNull(format, "format is null");
         return switch (format) {
             case CSV -> CSV;
             case PARQUET -> PARQUET;
+            case JSON -> JSON;
         };
+    }
+
+    /** The reader of a format with a table's options; options a format does not know are ignored. */
+    public static FormatReader reader(FileFormat format, Map<String, String> options) {
+        requireNonNull(options, "options is null");
+        if (format == FileFormat.JSON && !options.isEmpty()) {
+            return new JsonFormat(JsonOptions.of(options));
+        }
+        return reader(format);
+    }
+
+    /** The reader of a table: its format with its options. */
+    public static FormatReader reader(TableSource source) {
+        return reader(source.format(), source.options());
     }
 
     /** Bytes on disk at a location (a file, or a directory's files): the basis of size estimates. */
@@ -102,6 +121,7 @@ public final class FileFormats {
             computed = switch (source.format()) {
                 case CSV -> CsvTableStatistics.of(source.location(), source.schema());
                 case PARQUET -> ParquetTableStatistics.of(source.location(), source.schema());
+                case JSON -> JsonTableStatistics.of(source.location(), source.schema());
             };
         } catch (SluiceException e) {
             return Statistics.unknown(source.schema(), Statistics.DEFAULT_ROWS);
@@ -114,9 +134,14 @@ public final class FileFormats {
 
     /** A table named {@code name} over the files at {@code location}, with the schema read from them now. */
     public static TableSource register(String name, FileFormat format, String location) {
+        return register(name, format, location, Map.of());
+    }
+
+    /** A table with options, its schema read (or inferred, as the options say) from its files now. */
+    public static TableSource register(String name, FileFormat format, String location, Map<String, String> options) {
         requireNonNull(name, "name is null");
         requireNonNull(location, "location is null");
-        Schema schema = reader(format).inferSchema(location);
-        return new TableSource(name, format, location, schema);
+        Schema schema = reader(format, options).inferSchema(location);
+        return new TableSource(name, format, location, schema, options);
     }
 }

@@ -69,7 +69,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
 
     /** Plans a scan of {@code columns}, listing the source's files now. */
     public static FileScanExec create(TableSource source, List<String> columns) {
-        return new FileScanExec(source, columns, FileFormats.reader(source.format()).partitions(source.location()),
+        return new FileScanExec(source, columns, FileFormats.reader(source).partitions(source.location()),
                 List.of());
     }
 
@@ -158,7 +158,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         if (!runtimePruning.isEmpty() && !RowGroupPruner.mayMatch(scanned, runtimePruning, source.schema())) {
             return BatchStream.empty();
         }
-        return BatchStream.cancellable(FileFormats.reader(source.format()).read(scanned, source.schema(),
+        return BatchStream.cancellable(FileFormats.reader(source).read(scanned, source.schema(),
                 columns, context.batchSize(), context.allocator()), context);
     }
 }

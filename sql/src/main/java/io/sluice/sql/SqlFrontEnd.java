@@ -237,7 +237,7 @@ public final class SqlFrontEnd {
     private static Statement createTableAs(String text, int start, Catalog catalog) {
         Matcher m = CREATE_TABLE.matcher(text).region(start, text.length());
         if (!m.lookingAt()) {
-            throw new SluiceException("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS PARQUET|CSV"
+            throw new SluiceException("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS PARQUET|CSV|JSON"
                     + " LOCATION '<directory>' AS <query>, got: " + text.substring(start).strip());
         }
         String name = unquote(m.group("name"));
@@ -291,7 +291,7 @@ public final class SqlFrontEnd {
     private static Statement createExternalTable(String text) {
         Matcher m = CREATE_EXTERNAL_TABLE.matcher(text);
         if (!m.matches()) {
-            throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV"
+            throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV|JSON"
                     + " LOCATION '<path>', got: " + text.strip());
         }
         String name = unquote(m.group("name"));

@@ -239,6 +239,11 @@ public final class PlanJson {
         if (value instanceof Enum<?> e) {
             return f.textNode(e.name());
         }
+        if (value instanceof Map<?, ?> map) {
+            ObjectNode object = f.objectNode();
+            new java.util.TreeMap<>(map).forEach((k, v) -> object.set((String) k, write(v)));
+            return object;
+        }
         if (value instanceof List<?> list) {
             ArrayNode array = f.arrayNode();
             list.forEach(v -> array.add(write(v)));
@@ -264,6 +269,9 @@ public final class PlanJson {
     private static Object read(JsonNode node, Type declared, String path) {
         Class<?> raw = rawClass(declared);
         if (node == null || node.isNull()) {
+            if (raw == Map.class) {
+                return Map.of(); // a map left out (options no plan set) is empty
+            }
             if (raw.isPrimitive()) {
                 throw bad(path, "is missing");
             }
@@ -305,6 +313,20 @@ public final class PlanJson {
                 out.add(v);
             }
             return List.copyOf(out);
+        }
+        if (raw == Map.class) {
+            expect(node.isObject(), node, path, "an object");
+            Type value = ((ParameterizedType) declared).getActualTypeArguments()[1];
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> entries = node.fields(); entries.hasNext(); ) {
+                Map.Entry<String, JsonNode> entry = entries.next();
+                Object v = read(entry.getValue(), value, path + "." + entry.getKey());
+                if (v == null) {
+                    throw bad(path + "." + entry.getKey(), "is null");
+                }
+                out.put(entry.getKey(), v);
+            }
+            return Map.copyOf(out);
         }
         return readRecord(node, raw, path);
     }

@@ -20,6 +20,7 @@ public interface PartitionFileWriter extends AutoCloseable {
         return switch (format) {
             case PARQUET -> new ParquetPartitionWriter(schema, file, conf);
             case CSV -> new CsvPartitionWriter(schema, file, conf);
+            case JSON -> new JsonPartitionWriter(schema, file, conf);
         };
     }
 }

@@ -3,16 +3,23 @@ package io.sluice.logical.source;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.Schema;
+import java.util.Map;
 
 /**
  * A registered table: files of one format at a location (a file or a directory, any Hadoop
- * {@code FileSystem} URI), with the schema found when it was registered.
+ * {@code FileSystem} URI), with the schema found when it was registered, and the format's options
+ * (as {@code OPTIONS (...)} or {@code .option(k, v)} gave them).
  */
-public record TableSource(String name, FileFormat format, String location, Schema schema) {
+public record TableSource(String name, FileFormat format, String location, Schema schema, Map<String, String> options) {
     public TableSource {
         requireNonNull(name, "name is null");
         requireNonNull(format, "format is null");
         requireNonNull(location, "location is null");
         requireNonNull(schema, "schema is null");
+        options = Map.copyOf(requireNonNull(options, "options is null"));
+    }
+
+    public TableSource(String name, FileFormat format, String location, Schema schema) {
+        this(name, format, location, schema, Map.of());
     }
 }

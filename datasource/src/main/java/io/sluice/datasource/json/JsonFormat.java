@@ -1,0 +1,104 @@
+package io.sluice.datasource.json;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.ColumnSelection;
+import io.sluice.datasource.file.FormatReader;
+import io.sluice.datasource.file.ScanPartition;
+import io.sluice.datasource.file.SourceFiles;
+import io.sluice.kernels.BatchStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * JSON lines files (one JSON object per line, UTF-8, as Spark and DuckDB write them; compressed
+ * by suffix when Hadoop knows the codec). The schema is inferred from the first
+ * {@value #SAMPLE_ROWS} records with Spark's rules ({@link JsonType}), or given. An uncompressed
+ * file larger than the split size is read as several partitions, each the lines starting in one
+ * byte range, so one large file still spreads over the cluster.
+ */
+public final class JsonFormat implements FormatReader {
+    static final int SAMPLE_ROWS = 10_000;
+    /** Spark's default for {@code spark.sql.files.maxPartitionBytes}. */
+    public static final long DEFAULT_SPLIT_BYTES = 128L << 20;
+
+    private final JsonOptions options;
+    private final long splitBytes;
+
+    public JsonFormat(JsonOptions options) {
+        this(options, DEFAULT_SPLIT_BYTES);
+    }
+
+    /** A reader splitting files larger than {@code splitBytes} into ranges of about that size. */
+    public JsonFormat(JsonOptions options, long splitBytes) {
+        this.options = requireNonNull(options, "options is null");
+        if (splitBytes < 1) {
+            throw new IllegalArgumentException("splitBytes must be positive: " + splitBytes);
+        }
+        this.splitBytes = splitBytes;
+    }
+
+    @Override
+    public Schema inferSchema(String location) {
+        List<Path> files = SourceFiles.list(location);
+        if (files.isEmpty()) {
+            throw new SluiceException("no data files in directory " + location);
+        }
+        Schema schema = JsonSchemaInference.infer(files, options, SAMPLE_ROWS);
+        if (schema.size() == 0) {
+            throw new SluiceException(location + ": no JSON records to infer a schema from; declare the table's columns");
+        }
+        return schema;
+    }
+
+    @Override
+    public List<ScanPartition> partitions(String location) {
+        List<ScanPartition> partitions = new ArrayList<>();
+        for (Path file : SourceFiles.list(location)) {
+            long size;
+            try {
+                FileStatus status = SourceFiles.fileSystem(file).getFileStatus(file);
+                size = status.getLen();
+            } catch (IOException e) {
+                throw new SluiceException("cannot read the status of " + file + ": " + e.getMessage(), e);
+            }
+            if (size <= splitBytes || JsonLines.isCompressed(file)) {
+                partitions.add(new ScanPartition(file.toString(), -1));
+                continue;
+            }
+            for (long offset = 0; offset < size; offset += splitBytes) {
+                partitions.add(ScanPartition.range(file.toString(), offset, Math.min(splitBytes, size - offset)));
+            }
+        }
+        return partitions;
+    }
+
+    @Override
+    public BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
+            BufferAllocator allocator) {
+        requireNonNull(partition, "partition is null");
+        requireNonNull(allocator, "allocator is null");
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
+        }
+        if (partition.rowGroup() >= 0) {
+            throw new IllegalArgumentException("JSON partitions are files or byte ranges, not row groups: " + partition);
+        }
+        ColumnSelection selection = ColumnSelection.of(tableSchema, columns);
+        JsonLines lines = partition.isRange()
+                ? JsonLines.open(new Path(partition.path()), partition.offset(), partition.length())
+                : JsonLines.open(new Path(partition.path()), 0, -1);
+        return new JsonBatchStream(lines, selection, options, batchSize, allocator);
+    }
+
+    @Override
+    public String toString() {
+        return "JSON";
+    }
+}
