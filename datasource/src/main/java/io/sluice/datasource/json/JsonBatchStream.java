@@ -144,7 +144,7 @@ final class JsonBatchStream implements BatchStream {
                         case FAILFAST -> throw new SluiceException(lines.path() + ": line " + lines.lineNumber() + ", "
                                 + e.getMessage() + " (the mode option PERMISSIVE or DROPMALFORMED reads past such values)");
                         case DROPMALFORMED -> {
-                            return false;
+                            return discard();
                         }
                         case PERMISSIVE -> {
                             column.writeNull(row);
@@ -161,7 +161,7 @@ final class JsonBatchStream implements BatchStream {
             switch (mode) {
                 case FAILFAST -> throw JsonRowException.malformedLine(lines, e);
                 case DROPMALFORMED -> {
-                    return false;
+                    return discard();
                 }
                 case PERMISSIVE -> {
                     for (JsonColumn column : columns) {
@@ -182,6 +182,14 @@ final class JsonBatchStream implements BatchStream {
             }
         }
         return true;
+    }
+
+    /** Drops the current line: what it wrote into its row is overwritten by the next line's. */
+    private boolean discard() {
+        for (JsonColumn column : columns) {
+            column.discardRow();
+        }
+        return false;
     }
 
     /** The column a field name reads into, or null for a field no selected column reads. */

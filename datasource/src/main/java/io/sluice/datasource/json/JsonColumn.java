@@ -143,6 +143,11 @@ final class JsonColumn {
         }
     }
 
+    /** Forgets what a dropped line wrote: its row is written again by the next line. */
+    void discardRow() {
+        written = -1;
+    }
+
     /** Makes {@code row} NULL (a value that did not fit, in PERMISSIVE mode); the parser skips the value. */
     void writeNull(int row) {
         vector.setNull(row);
