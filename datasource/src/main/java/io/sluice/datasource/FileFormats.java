@@ -10,11 +10,11 @@ import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.datasource.json.JsonFormat;
-import io.sluice.datasource.json.JsonOptions;
 import io.sluice.datasource.json.JsonTableStatistics;
 import io.sluice.datasource.parquet.ParquetFormat;
 import io.sluice.datasource.parquet.ParquetTableStatistics;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.FormatOptions;
 import io.sluice.logical.source.TableSource;
 import io.sluice.logical.stats.Statistics;
 import java.util.LinkedHashMap;
@@ -28,7 +28,7 @@ import java.util.Map;
 public final class FileFormats {
     private static final FormatReader CSV = new CsvFormat();
     private static final FormatReader PARQUET = new ParquetFormat();
-    private static final FormatReader JSON = new JsonFormat(JsonOptions.DEFAULT);
+    private static final FormatReader JSON = new JsonFormat();
     private static final int CACHED_STATISTICS = 256;
     /** Table statistics by format and file fingerprint, least recently used dropped first. */
     private static final Map<String, Statistics> STATISTICS = new LinkedHashMap<>(16, 0.75f, true) {
@@ -61,10 +61,11 @@ public final class FileFormats {
     }
 
     private static String statisticsKey(TableSource source) {
-        return source.format() + ":" + SourceFiles.fingerprint(source.location());
+        return source.format() + (source.options().isEmpty() ? "" : source.options().toString()) + ":"
+                + SourceFiles.fingerprint(source.location());
     }
 
-    /** The stateless, thread-safe reader of a format, with the format's default options. */
+    /** The stateless, thread-safe reader of a format. */
     public static FormatReader reader(FileFormat format) {
         requireNonNull(format, "format is null");
         return switch (format) {
@@ -72,20 +73,6 @@ public final class FileFormats {
             case PARQUET -> PARQUET;
             case JSON -> JSON;
         };
-    }
-
-    /** The reader of a format with a table's options; options a format does not know are ignored. */
-    public static FormatReader reader(FileFormat format, Map<String, String> options) {
-        requireNonNull(options, "options is null");
-        if (format == FileFormat.JSON && !options.isEmpty()) {
-            return new JsonFormat(JsonOptions.of(options));
-        }
-        return reader(format);
-    }
-
-    /** The reader of a table: its format with its options. */
-    public static FormatReader reader(TableSource source) {
-        return reader(source.format(), source.options());
     }
 
     /** Bytes on disk at a location (a file, or a directory's files): the basis of size estimates. */
@@ -137,11 +124,16 @@ public final class FileFormats {
         return register(name, format, location, Map.of());
     }
 
-    /** A table with options, its schema read (or inferred, as the options say) from its files now. */
+    /**
+     * A table named {@code name} over the files at {@code location}, read with {@code options}
+     * (refused first if its format does not know them), with the schema read from the files now.
+     */
     public static TableSource register(String name, FileFormat format, String location, Map<String, String> options) {
         requireNonNull(name, "name is null");
         requireNonNull(location, "location is null");
-        Schema schema = reader(format, options).inferSchema(location);
-        return new TableSource(name, format, location, schema, options);
+        Map<String, String> normal = FormatOptions.normalize(options);
+        FormatReader reader = reader(format);
+        reader.checkOptions(normal);
+        return new TableSource(name, format, location, reader.inferSchema(location, normal), normal);
     }
 }

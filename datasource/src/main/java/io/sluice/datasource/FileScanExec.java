@@ -69,7 +69,8 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
 
     /** Plans a scan of {@code columns}, listing the source's files now. */
     public static FileScanExec create(TableSource source, List<String> columns) {
-        return new FileScanExec(source, columns, FileFormats.reader(source).partitions(source.location()),
+        return new FileScanExec(source, columns, FileFormats.reader(source.format()).partitions(source.location(),
+                source.options()),
                 List.of());
     }
 
@@ -141,6 +142,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
     public String describe() {
         return "FileScanExec: " + source.name() + " (" + source.format().name().toLowerCase() + ", "
                 + partitions.size() + " partitions) columns=" + columns
+                + (source.options().isEmpty() ? "" : " options=" + source.options())
                 + (pruning.isEmpty() ? "" : " pruning=" + listed(pruning))
                 + (runtimePruning.isEmpty() ? "" : " runtime_pruning=" + listed(runtimePruning));
     }
@@ -158,7 +160,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         if (!runtimePruning.isEmpty() && !RowGroupPruner.mayMatch(scanned, runtimePruning, source.schema())) {
             return BatchStream.empty();
         }
-        return BatchStream.cancellable(FileFormats.reader(source).read(scanned, source.schema(),
-                columns, context.batchSize(), context.allocator()), context);
+        return BatchStream.cancellable(FileFormats.reader(source.format()).read(scanned, source.schema(),
+                columns, context.batchSize(), context.allocator(), source.options()), context);
     }
 }

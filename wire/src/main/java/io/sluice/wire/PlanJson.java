@@ -269,9 +269,6 @@ public final class PlanJson {
     private static Object read(JsonNode node, Type declared, String path) {
         Class<?> raw = rawClass(declared);
         if (node == null || node.isNull()) {
-            if (raw == Map.class) {
-                return Map.of(); // a map left out (options no plan set) is empty
-            }
             if (raw.isPrimitive()) {
                 throw bad(path, "is missing");
             }
@@ -315,20 +312,20 @@ public final class PlanJson {
             return List.copyOf(out);
         }
         if (raw == Map.class) {
-            expect(node.isObject(), node, path, "an object");
-            Type value = ((ParameterizedType) declared).getActualTypeArguments()[1];
-            Map<String, Object> out = new LinkedHashMap<>();
-            for (Iterator<Map.Entry<String, JsonNode>> entries = node.fields(); entries.hasNext(); ) {
-                Map.Entry<String, JsonNode> entry = entries.next();
-                Object v = read(entry.getValue(), value, path + "." + entry.getKey());
-                if (v == null) {
-                    throw bad(path + "." + entry.getKey(), "is null");
-                }
-                out.put(entry.getKey(), v);
-            }
-            return Map.copyOf(out);
+            return readStringMap(node, path);
         }
         return readRecord(node, raw, path);
+    }
+
+    /** A map of strings (a table's format options) as an object of strings. */
+    private static Map<String, String> readStringMap(JsonNode node, String path) {
+        expect(node.isObject(), node, path, "an object of strings");
+        Map<String, String> out = new LinkedHashMap<>();
+        for (var it = node.fields(); it.hasNext(); ) {
+            var e = it.next();
+            out.put(e.getKey(), expect(e.getValue().isTextual(), e.getValue(), path + "." + e.getKey(), "a string").asText());
+        }
+        return out;
     }
 
     private static Object readRecord(JsonNode node, Class<?> declared, String path) {

@@ -26,7 +26,8 @@ class PlanJsonTest {
                 new Field("o_total", DataType.decimal(12, 2)), new Field("o_date", DataType.DATE32),
                 new Field("o_note", DataType.UTF8), new Field("o_rate", DataType.FLOAT64)))));
         CATALOG.register(new TableSource("cust", FileFormat.CSV, "file:///data/cust.csv", new Schema(List.of(
-                new Field("c_id", DataType.INT64), new Field("c_name", DataType.UTF8), new Field("c_vip", DataType.BOOL)))));
+                new Field("c_id", DataType.INT64), new Field("c_name", DataType.UTF8), new Field("c_vip", DataType.BOOL))),
+                java.util.Map.of("Delimiter", "|", "header", "true")));
     }
 
     @Test

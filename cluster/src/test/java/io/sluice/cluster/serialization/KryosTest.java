@@ -17,6 +17,7 @@ import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.TableSource;
 import io.sluice.operators.MapStatus;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -68,6 +69,18 @@ class KryosTest {
                 Literal.ofDate(LocalDate.of(1970, 1, 1)), new SortKey(new Column("x"), false, true))) {
             assertThat(roundTrip(value)).isEqualTo(value);
         }
+    }
+
+    /** A table's format options reach the workers as given: names in their normal form, in order, read-only. */
+    @Test
+    void tableOptionsRoundTripInOrder() {
+        TableSource source = new TableSource("t", FileFormat.CSV, "file:///t.csv", SamplePlans.ORDERS.schema(),
+                Map.of("SEP", "|", "header", "true", "dateFormat", "dd/MM/yyyy"));
+        TableSource read = roundTrip(source);
+        assertThat(read).isEqualTo(source);
+        assertThat(read.options()).containsExactly(Map.entry("dateformat", "dd/MM/yyyy"),
+                Map.entry("header", "true"), Map.entry("sep", "|"));
+        assertThatThrownBy(() -> read.options().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
     }
 
     /** The planner's choice of build side travels with the join: a worker builds what EXPLAIN shows. */

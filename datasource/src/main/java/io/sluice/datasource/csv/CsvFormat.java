@@ -11,9 +11,11 @@ import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.kernels.BatchStream;
+import io.sluice.logical.source.FormatOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.Path;
 
@@ -28,7 +30,12 @@ public final class CsvFormat implements FormatReader {
     static final int SAMPLE_ROWS = 1000;
 
     @Override
-    public Schema inferSchema(String location) {
+    public void checkOptions(Map<String, String> options) {
+        FormatOptions.requireKnown("CSV", options, List.of());
+    }
+
+    @Override
+    public Schema inferSchema(String location, Map<String, String> options) {
         Path path = SourceFiles.first(location);
         try (CsvTokenizer tokenizer = CsvFile.open(path)) {
             List<String> names = CsvFile.readHeader(tokenizer, path);
@@ -78,7 +85,7 @@ public final class CsvFormat implements FormatReader {
     }
 
     @Override
-    public List<ScanPartition> partitions(String location) {
+    public List<ScanPartition> partitions(String location, Map<String, String> options) {
         List<ScanPartition> partitions = new ArrayList<>();
         for (Path file : SourceFiles.list(location)) {
             partitions.add(new ScanPartition(file.toString(), -1));
@@ -88,7 +95,7 @@ public final class CsvFormat implements FormatReader {
 
     @Override
     public BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
-            BufferAllocator allocator) {
+            BufferAllocator allocator, Map<String, String> options) {
         requireNonNull(partition, "partition is null");
         requireNonNull(allocator, "allocator is null");
         if (batchSize < 1) {

@@ -3,22 +3,32 @@ package io.sluice.datasource.file;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.BatchStream;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Reads one file format. A location is a file or a directory, as a plain path or any Hadoop
  * {@code FileSystem} URI; a directory stands for its files whose names do not start with '_' or
- * '.', in name order. Implementations are stateless and thread-safe.
+ * '.', in name order. {@code options} are the table's format options in their normal form
+ * ({@link io.sluice.logical.source.FormatOptions}); the same map reaches every method, on the
+ * coordinator and on the workers (it travels in the plan's {@code TableSource}). Implementations
+ * are stateless and thread-safe.
  */
 public interface FormatReader {
+    /**
+     * Refuses options this format does not know (naming them and the known ones) or values it
+     * cannot use (naming the option and the value), before any file is opened.
+     */
+    void checkOptions(Map<String, String> options);
+
     /** The schema of the data at {@code location}, found from its first file. */
-    Schema inferSchema(String location);
+    Schema inferSchema(String location, Map<String, String> options);
 
     /**
      * The units of scan work at {@code location}, in file order: one per CSV file, one per non-empty
      * Parquet row group. Paths in the result are fully qualified, so any node can open them.
      */
-    List<ScanPartition> partitions(String location);
+    List<ScanPartition> partitions(String location, Map<String, String> options);
 
     /**
      * Streams one partition. Each batch holds exactly {@code columns} (names of {@code tableSchema},
@@ -27,5 +37,21 @@ public interface FormatReader {
      * not the stream was drained.
      */
     BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
-            BufferAllocator allocator);
+            BufferAllocator allocator, Map<String, String> options);
+
+    /** {@link #inferSchema(String, Map)} with the format's default options. */
+    default Schema inferSchema(String location) {
+        return inferSchema(location, Map.of());
+    }
+
+    /** {@link #partitions(String, Map)} with the format's default options. */
+    default List<ScanPartition> partitions(String location) {
+        return partitions(location, Map.of());
+    }
+
+    /** {@link #read(ScanPartition, Schema, List, int, BufferAllocator, Map)} with the format's default options. */
+    default BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
+            BufferAllocator allocator) {
+        return read(partition, tableSchema, columns, batchSize, allocator, Map.of());
+    }
 }

@@ -9,9 +9,11 @@ import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.kernels.BatchStream;
+import io.sluice.logical.source.FormatOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -28,16 +30,14 @@ public final class JsonFormat implements FormatReader {
     /** Spark's default for {@code spark.sql.files.maxPartitionBytes}. */
     public static final long DEFAULT_SPLIT_BYTES = 128L << 20;
 
-    private final JsonOptions options;
     private final long splitBytes;
 
-    public JsonFormat(JsonOptions options) {
-        this(options, DEFAULT_SPLIT_BYTES);
+    public JsonFormat() {
+        this(DEFAULT_SPLIT_BYTES);
     }
 
     /** A reader splitting files larger than {@code splitBytes} into ranges of about that size. */
-    public JsonFormat(JsonOptions options, long splitBytes) {
-        this.options = requireNonNull(options, "options is null");
+    public JsonFormat(long splitBytes) {
         if (splitBytes < 1) {
             throw new IllegalArgumentException("splitBytes must be positive: " + splitBytes);
         }
@@ -45,12 +45,18 @@ public final class JsonFormat implements FormatReader {
     }
 
     @Override
-    public Schema inferSchema(String location) {
+    public void checkOptions(Map<String, String> options) {
+        FormatOptions.requireKnown(toString(), options, JsonOptions.NAMES);
+        JsonOptions.of(options);
+    }
+
+    @Override
+    public Schema inferSchema(String location, Map<String, String> options) {
         List<Path> files = SourceFiles.list(location);
         if (files.isEmpty()) {
             throw new SluiceException("no data files in directory " + location);
         }
-        Schema schema = JsonSchemaInference.infer(files, options, SAMPLE_ROWS);
+        Schema schema = JsonSchemaInference.infer(files, JsonOptions.of(options), SAMPLE_ROWS);
         if (schema.size() == 0) {
             throw new SluiceException(location + ": no JSON records to infer a schema from; declare the table's columns");
         }
@@ -58,7 +64,7 @@ public final class JsonFormat implements FormatReader {
     }
 
     @Override
-    public List<ScanPartition> partitions(String location) {
+    public List<ScanPartition> partitions(String location, Map<String, String> options) {
         List<ScanPartition> partitions = new ArrayList<>();
         for (Path file : SourceFiles.list(location)) {
             long size;
@@ -81,7 +87,7 @@ public final class JsonFormat implements FormatReader {
 
     @Override
     public BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
-            BufferAllocator allocator) {
+            BufferAllocator allocator, Map<String, String> options) {
         requireNonNull(partition, "partition is null");
         requireNonNull(allocator, "allocator is null");
         if (batchSize < 1) {
@@ -94,7 +100,12 @@ public final class JsonFormat implements FormatReader {
         JsonLines lines = partition.isRange()
                 ? JsonLines.open(new Path(partition.path()), partition.offset(), partition.length())
                 : JsonLines.open(new Path(partition.path()), 0, -1);
-        return new JsonBatchStream(lines, selection, options, batchSize, allocator);
+        try {
+            return new JsonBatchStream(lines, selection, JsonOptions.of(options), batchSize, allocator);
+        } catch (RuntimeException e) {
+            lines.close();
+            throw e;
+        }
     }
 
     @Override

@@ -3,19 +3,21 @@ package io.sluice.datasource.json;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * The options of a JSON lines table, named as Spark names them (case-insensitive): {@code mode}
  * ({@code FAILFAST}, the default here, {@code PERMISSIVE} or {@code DROPMALFORMED}) and
- * {@code columnNameOfCorruptRecord} (default {@code _corrupt_record}). Other options are left to
- * other readers and ignored here, as Spark ignores options a format does not know.
+ * {@code columnNameOfCorruptRecord} (default {@code _corrupt_record}).
  */
 public record JsonOptions(ParseMode mode, String corruptRecordColumn) {
     public static final String MODE = "mode";
     public static final String CORRUPT_RECORD_COLUMN = "columnNameOfCorruptRecord";
     public static final String DEFAULT_CORRUPT_RECORD_COLUMN = "_corrupt_record";
+    /** The options this format reads, as documented. */
+    public static final List<String> NAMES = List.of(MODE, CORRUPT_RECORD_COLUMN);
     public static final JsonOptions DEFAULT = new JsonOptions(ParseMode.FAILFAST, DEFAULT_CORRUPT_RECORD_COLUMN);
 
     /** What a line that is not a JSON object, or a value that does not fit its column's type, does. */
@@ -33,7 +35,7 @@ public record JsonOptions(ParseMode mode, String corruptRecordColumn) {
         requireNonNull(corruptRecordColumn, "corruptRecordColumn is null");
     }
 
-    /** The JSON options among a table's options; a mode that is not one of the three is a user error naming it. */
+    /** The JSON options of a table; a mode that is not one of the three is a user error naming it. */
     public static JsonOptions of(Map<String, String> options) {
         requireNonNull(options, "options is null");
         ParseMode mode = DEFAULT.mode();

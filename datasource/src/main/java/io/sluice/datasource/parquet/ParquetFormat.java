@@ -10,9 +10,11 @@ import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.kernels.BatchStream;
+import io.sluice.logical.source.FormatOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.Path;
@@ -37,8 +39,17 @@ import org.apache.parquet.schema.Type;
  * column read from it, with the table's type.
  */
 public final class ParquetFormat implements FormatReader {
+    /** Parquet files describe themselves: there is nothing to set. */
+    private static final List<String> OPTIONS = List.of();
+
     @Override
-    public Schema inferSchema(String location) {
+    public void checkOptions(Map<String, String> options) {
+        FormatOptions.requireKnown("Parquet", options, OPTIONS);
+    }
+
+    @Override
+    public Schema inferSchema(String location, Map<String, String> options) {
+        checkOptions(options);
         Path path = SourceFiles.first(location);
         try (ParquetFileReader reader = ParquetFile.open(path)) {
             return ParquetFile.schema(reader.getFileMetaData().getSchema(), path.toString());
@@ -48,7 +59,7 @@ public final class ParquetFormat implements FormatReader {
     }
 
     @Override
-    public List<ScanPartition> partitions(String location) {
+    public List<ScanPartition> partitions(String location, Map<String, String> options) {
         List<ScanPartition> partitions = new ArrayList<>();
         for (Path file : SourceFiles.list(location)) {
             try (ParquetFileReader reader = ParquetFile.open(file)) {
@@ -69,7 +80,7 @@ public final class ParquetFormat implements FormatReader {
 
     @Override
     public BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
-            BufferAllocator allocator) {
+            BufferAllocator allocator, Map<String, String> options) {
         requireNonNull(partition, "partition is null");
         requireNonNull(allocator, "allocator is null");
         if (batchSize < 1) {

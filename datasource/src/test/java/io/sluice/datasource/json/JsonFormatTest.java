@@ -14,6 +14,7 @@ import io.sluice.datasource.file.ScanPartition;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.FormatOptions;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -161,7 +162,7 @@ class JsonFormatTest {
     void splitsALargeFileAtLineBoundariesReadingEachLineOnce() throws Exception {
         String file = writeTable();
         Schema schema = reader.inferSchema(file);
-        FormatReader split = new JsonFormat(JsonOptions.DEFAULT, 4000);
+        FormatReader split = new JsonFormat(4000);
         List<ScanPartition> partitions = split.partitions(file);
         assertThat(partitions).hasSizeGreaterThan(20).allSatisfy(p -> assertThat(p.isRange()).isTrue());
         List<List<Object>> rows = support.readAll(split, file, schema, List.of("id", "s"), 100);
@@ -176,7 +177,7 @@ class JsonFormatTest {
         }
         String file = write("bad.json", lines.toArray(String[]::new));
         Schema schema = Schema.of(new Field("id", DataType.INT64), new Field("s", DataType.UTF8));
-        for (FormatReader r : List.of(reader, new JsonFormat(JsonOptions.DEFAULT, 1000))) {
+        for (FormatReader r : List.of(reader, new JsonFormat(1000))) {
             assertThatThrownBy(() -> support.readAll(r, file, schema, schema.names(), 64))
                     .isInstanceOf(SluiceException.class)
                     .hasMessageStartingWith("file:" + file + ": line 401: malformed JSON record: Unrecognized token 'oops'");
@@ -202,26 +203,50 @@ class JsonFormatTest {
     void permissiveKeepsTheLineInTheCorruptRecordColumn() throws Exception {
         String file = write("modes.json", "{\"id\": 1, \"s\": \"a\"}", "not json", "{\"id\": \"x\", \"s\": \"b\"}", "[1]",
                 "{\"id\": 4}");
-        FormatReader permissive = FileFormats.reader(FileFormat.JSON, Map.of("MODE", "permissive"));
-        Schema schema = permissive.inferSchema(file);
+        Map<String, String> permissive = FormatOptions.normalize(Map.of("MODE", "permissive"));
+        reader.checkOptions(permissive);
+        Schema schema = reader.inferSchema(file, permissive);
         assertThat(schema).isEqualTo(Schema.of(new Field("id", DataType.UTF8), new Field("s", DataType.UTF8),
                 new Field("_corrupt_record", DataType.UTF8)));
         Schema typed = Schema.of(new Field("id", DataType.INT64), new Field("s", DataType.UTF8),
                 new Field("_corrupt_record", DataType.UTF8));
-        assertThat(support.readAll(permissive, file, typed, typed.names(), 64)).containsExactly(
+        assertThat(readAll(file, typed, typed.names(), permissive)).containsExactly(
                 Arrays.asList(1L, "a", null),
                 Arrays.asList(null, null, "not json"),
                 Arrays.asList(null, "b", "{\"id\": \"x\", \"s\": \"b\"}"),
                 Arrays.asList(null, null, "[1]"),
                 Arrays.asList(4L, null, null));
-        assertThat(support.readAll(permissive, file, typed, List.of("s", "id"), 64)).hasSize(5);
+        assertThat(readAll(file, typed, List.of("s", "id"), permissive)).hasSize(5);
 
-        FormatReader dropping = FileFormats.reader(FileFormat.JSON, Map.of("mode", "DROPMALFORMED"));
-        assertThat(dropping.inferSchema(file)).isEqualTo(Schema.of(new Field("id", DataType.UTF8), new Field("s", DataType.UTF8)));
-        assertThat(support.readAll(dropping, file, typed, List.of("id", "s"), 64)).containsExactly(
+        Map<String, String> dropping = Map.of("mode", "DROPMALFORMED");
+        assertThat(reader.inferSchema(file, dropping))
+                .isEqualTo(Schema.of(new Field("id", DataType.UTF8), new Field("s", DataType.UTF8)));
+        assertThat(readAll(file, typed, List.of("id", "s"), dropping)).containsExactly(
                 Arrays.asList(1L, "a"), Arrays.asList(4L, null));
-        assertThatThrownBy(() -> FileFormats.reader(FileFormat.JSON, Map.of("mode", "lenient")))
+        assertThatThrownBy(() -> reader.checkOptions(Map.of("mode", "lenient")))
                 .hasMessage("unknown JSON mode 'lenient'; expected PERMISSIVE, DROPMALFORMED or FAILFAST");
+        assertThatThrownBy(() -> reader.checkOptions(Map.of("header", "true")))
+                .hasMessage("unknown JSON option 'header'; known JSON options: mode, columnNameOfCorruptRecord");
+    }
+
+    private List<List<Object>> readAll(String file, Schema schema, List<String> columns, Map<String, String> options) {
+        List<List<Object>> rows = new ArrayList<>();
+        for (ScanPartition partition : reader.partitions(file, options)) {
+            try (BatchStream stream = reader.read(partition, schema, columns, 2, support.allocator, options)) {
+                for (Batch batch = stream.next(); batch != null; batch = stream.next()) {
+                    try (Batch b = batch) {
+                        for (int r = 0; r < b.rowCount(); r++) {
+                            List<Object> row = new ArrayList<>();
+                            for (int c = 0; c < columns.size(); c++) {
+                                row.add(SourceTestSupport.normalize(b.column(c).get(r)));
+                            }
+                            rows.add(row);
+                        }
+                    }
+                }
+            }
+        }
+        return rows;
     }
 
     @Test
