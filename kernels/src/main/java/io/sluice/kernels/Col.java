@@ -327,6 +327,7 @@ public final class Col {
             case UTF8 -> strings[row];
             case DATE32 -> java.time.LocalDate.ofEpochDay(longs[row]);
             case TIMESTAMP -> TemporalValues.toLocalDateTime(longs[row]);
+            case STRUCT, LIST, MAP -> throw new IllegalStateException("a " + type + " column has no heap form");
         };
     }
 

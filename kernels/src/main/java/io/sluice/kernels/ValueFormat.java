@@ -20,6 +20,7 @@ public final class ValueFormat {
             case UTF8 -> c.strings[row];
             case DATE32 -> LocalDate.ofEpochDay(c.longs[row]).toString();
             case TIMESTAMP -> TemporalValues.formatTimestamp(c.longs[row]);
+            case STRUCT, LIST, MAP -> formatObject(c.get(row));
         };
     }
 

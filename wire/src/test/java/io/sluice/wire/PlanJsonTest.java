@@ -8,6 +8,7 @@ import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.TableSource;
 import io.sluice.sql.InMemoryCatalog;
@@ -54,6 +55,21 @@ class PlanJsonTest {
             assertThat(back).as(sql).isEqualTo(plan);
             assertThat(back.explain()).isEqualTo(plan.explain());
         }
+    }
+
+    @Test
+    void nestedTypesRoundTripAndScalarTypesNeedNoChildren() {
+        DataType nested = DataType.map(DataType.UTF8, DataType.list(DataType.struct(List.of(
+                new Field("a", DataType.INT32), new Field("b", DataType.decimal(20, 3))))));
+        LogicalPlan plan = new TableScan(new TableSource("n", FileFormat.PARQUET, "file:///data/n", Schema.of(
+                new Field("m", nested), new Field("i", DataType.INT64))));
+        assertThat(PlanJson.decode(PlanJson.encode(plan))).isEqualTo(plan);
+        String scalarOnly = "{\"version\":1,\"plan\":{\"@type\":\"EmptyRelation\",\"schema\":{\"@type\":\"Schema\","
+                + "\"fields\":[{\"@type\":\"Field\",\"name\":\"x\",\"type\":{\"@type\":\"DataType\",\"kind\":\"INT32\","
+                + "\"precision\":0,\"scale\":0}}]}}}";
+        assertThat(decode(scalarOnly).schema()).isEqualTo(Schema.of(new Field("x", DataType.INT32)));
+        assertThatThrownBy(() -> decode(scalarOnly.replace("\"INT32\"", "\"LIST\""))).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("plan.schema.fields[0].type is not a valid DataType: LIST takes 1 child fields, not 0");
     }
 
     @Test

@@ -63,7 +63,8 @@ class KryosTest {
     @Test
     void typesSourcesAndLiteralsRoundTrip() {
         for (Object value : List.<Object>of(SamplePlans.ORDERS, SamplePlans.ORDERS.schema(), DataType.decimal(18, 4), DataType.NULL,
-                DataType.decimal(38, 10), Literal.ofDecimal(new BigDecimal("-12345678901234567890123456.789012345678")),
+                DataType.decimal(38, 10), DataType.map(DataType.UTF8, DataType.list(DataType.struct(List.of(
+                        new Field("a", DataType.INT32), new Field("b", DataType.decimal(20, 3)))))), Literal.ofDecimal(new BigDecimal("-12345678901234567890123456.789012345678")),
                 Literal.ofDecimal(new BigDecimal("12.5")),
                 new ScanPartition("file:///a.parquet", 3), FileFormat.CSV, Literal.of(-7L), Literal.of(Double.NaN),
                 Literal.ofDate(LocalDate.of(1970, 1, 1)), new SortKey(new Column("x"), false, true))) {

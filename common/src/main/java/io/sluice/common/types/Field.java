@@ -13,7 +13,7 @@ public record Field(String name, DataType type) {
     }
 
     public org.apache.arrow.vector.types.pojo.Field toArrow() {
-        return org.apache.arrow.vector.types.pojo.Field.nullable(name, type.toArrow());
+        return type.toArrowField(name);
     }
 
     @Override

@@ -95,7 +95,7 @@ public record Schema(List<Field> fields) {
     public static Schema fromArrow(org.apache.arrow.vector.types.pojo.Schema schema) {
         List<Field> fields = new ArrayList<>();
         for (org.apache.arrow.vector.types.pojo.Field f : schema.getFields()) {
-            fields.add(new Field(f.getName(), DataType.fromArrow(f.getType())));
+            fields.add(new Field(f.getName(), DataType.fromArrowField(f)));
         }
         return new Schema(fields);
     }

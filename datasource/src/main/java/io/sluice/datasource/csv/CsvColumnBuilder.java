@@ -37,6 +37,9 @@ final class CsvColumnBuilder {
         if (maxRows < 1) {
             throw new IllegalArgumentException("maxRows must be positive: " + maxRows);
         }
+        if (type.isNested()) {
+            throw new SluiceException("CSV column '" + name + "' cannot be of the nested type " + type.sqlName());
+        }
         this.kind = type.kind();
         this.maxRows = maxRows;
         reset();
@@ -90,7 +93,7 @@ final class CsvColumnBuilder {
                 strings[size] = new String(c, start, end - start);
                 yield true;
             }
-            case NULL -> false;
+            case NULL, STRUCT, LIST, MAP -> false;
         };
         if (!ok) {
             throw badValue(record, field, file);

@@ -66,6 +66,8 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
                 case UTF8 -> Types.optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named(f.name());
                 case NULL -> throw new SluiceException("column '" + f.name() + "' has no type (an untyped NULL); "
                         + "cast it, e.g. CAST(NULL AS INT), to write it as Parquet");
+                case STRUCT, LIST, MAP -> throw new SluiceException("column '" + f.name() + "' of type " + t.sqlName()
+                        + " cannot be written as Parquet yet");
             });
         }
         return new MessageType("sluice", fields);
@@ -145,7 +147,7 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
                     case INT64, TIMESTAMP -> consumer.addLong(c.longs[r]);
                     case FLOAT64 -> consumer.addDouble(c.doubles[r]);
                     case UTF8 -> consumer.addBinary(Binary.fromString(c.strings[r]));
-                    case NULL -> throw new IllegalStateException("a NULL-typed column has a value");
+                    case NULL, STRUCT, LIST, MAP -> throw new IllegalStateException("a " + kinds[i] + " column has a value");
                 }
                 consumer.endField(names[i], i);
             }

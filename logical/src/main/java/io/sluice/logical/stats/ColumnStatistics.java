@@ -47,13 +47,18 @@ public record ColumnStatistics(Estimate distinctCount, Estimate nullCount, Objec
                 Estimate.Precision.EXACT, width);
     }
 
-    /** Bytes of a value of {@code type} in memory, strings at a nominal length. */
+    private static final int NOMINAL_ELEMENTS = 4;
+
+    /** Bytes of a value of {@code type} in memory, strings at a nominal length, lists and maps at a nominal size. */
     public static double nominalWidth(DataType type) {
         return switch (type.kind()) {
             case NULL, BOOL -> 1;
             case INT32, DATE32 -> 4;
             case INT64, FLOAT64, DECIMAL, TIMESTAMP -> 8;
             case UTF8 -> STRING_WIDTH;
+            case STRUCT -> type.children().stream().mapToDouble(f -> nominalWidth(f.type())).sum();
+            // a nominal few elements each, plus an offset
+            case LIST, MAP -> 4 + NOMINAL_ELEMENTS * type.children().stream().mapToDouble(f -> nominalWidth(f.type())).sum();
         };
     }
 
