@@ -130,6 +130,7 @@ final class JsonBatchStream implements BatchStream {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 throw new JsonRowException("expected a JSON object, found " + JsonRowException.describe(parser));
             }
+            int rowDepth = parser.getParsingContext().getNestingDepth();
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 JsonColumn column = column(parser.currentName());
                 parser.nextToken();
@@ -148,7 +149,7 @@ final class JsonBatchStream implements BatchStream {
                         }
                         case PERMISSIVE -> {
                             column.writeNull(row);
-                            parser.skipChildren();
+                            skipToDepth(parser, rowDepth);
                             faulty = true;
                         }
                     }
@@ -182,6 +183,18 @@ final class JsonBatchStream implements BatchStream {
             }
         }
         return true;
+    }
+
+    /**
+     * Moves past the rest of a value that failed to decode, however deep inside it the failure was:
+     * to its last token, in the row object's context.
+     */
+    private static void skipToDepth(JsonParser parser, int depth) throws IOException {
+        while (parser.getParsingContext().getNestingDepth() > depth) {
+            if (parser.nextToken() == null) {
+                throw new JsonRowException("the line ends inside a value");
+            }
+        }
     }
 
     /** Drops the current line: what it wrote into its row is overwritten by the next line's. */

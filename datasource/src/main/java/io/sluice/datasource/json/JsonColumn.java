@@ -6,17 +6,23 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.TemporalValues;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.DecimalVector;
@@ -25,6 +31,8 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 
 /**
  * Decodes the JSON values of one column straight into an Arrow vector, one row at a time, from the
@@ -32,7 +40,8 @@ import org.apache.arrow.vector.VarCharVector;
  * INTEGER (in range), DOUBLE or DECIMAL (rounded half up to the scale, within the precision); a
  * string into DATE ({@code yyyy-mm-dd}) or TIMESTAMP (ISO 8601, a zone offset converted to UTC);
  * "NaN" and "Infinity" strings into DOUBLE; any value into STRING (objects and arrays as their JSON
- * text). A value that does not convert is a {@link JsonRowException}. A row is written at most once
+ * text); an object into a STRUCT (fields by name, as columns are matched) or a MAP with VARCHAR
+ * keys; an array into a LIST. A value that does not convert is a {@link JsonRowException}. A row is written at most once
  * (a field repeated in one object keeps its first value); {@link #finishRow} makes a column the
  * object lacked NULL.
  */
@@ -49,6 +58,14 @@ final class JsonColumn {
     private DateDayVector dates;
     private TimeStampMicroVector timestamps;
     private VarCharVector strings;
+    private StructVector struct;
+    private ListVector list; // a LIST's or a MAP's vector (a MapVector is a ListVector of entries)
+    private StructVector entries; // a MAP's entries
+    private VarCharVector keys; // a MAP's keys
+    /** A STRUCT's fields, a LIST's element, a MAP's value. */
+    private final JsonColumn[] children;
+    /** A STRUCT's field positions by name. */
+    private final Map<String, Integer> childOfName;
     /** The last row written; a row not written by the end of its line is NULL. */
     private int written = -1;
     private byte[] utf8 = new byte[256];
@@ -59,6 +76,26 @@ final class JsonColumn {
         this.name = field.name();
         this.type = field.type();
         this.kind = type.kind();
+        List<Field> parts = switch (kind) {
+            case STRUCT -> type.fields();
+            case LIST -> type.children();
+            case MAP -> {
+                if (type.keyType().kind() != DataType.Kind.UTF8) {
+                    throw new SluiceException("column '" + name + "': a JSON object reads into a MAP with VARCHAR keys, not "
+                            + type.sqlName());
+                }
+                yield List.of(type.children().get(1));
+            }
+            default -> List.of();
+        };
+        this.children = new JsonColumn[parts.size()];
+        this.childOfName = kind == DataType.Kind.STRUCT ? new HashMap<>() : Map.of();
+        for (int i = 0; i < children.length; i++) {
+            children[i] = new JsonColumn(parts.get(i));
+            if (kind == DataType.Kind.STRUCT) {
+                childOfName.put(parts.get(i).name(), i);
+            }
+        }
     }
 
     String name() {
@@ -71,9 +108,15 @@ final class JsonColumn {
 
     /** Starts a new vector of up to {@code capacity} rows (it grows past that if needed); the previous one was handed over. */
     void start(BufferAllocator allocator, int capacity) {
-        vector = new Field(name, type).toArrow().createVector(allocator);
-        vector.setInitialCapacity(capacity);
-        vector.allocateNew();
+        FieldVector created = new Field(name, type).toArrow().createVector(allocator);
+        created.setInitialCapacity(capacity);
+        created.allocateNew();
+        bind(created);
+    }
+
+    /** Writes into {@code target} (this column's own vector, or a child of its parent's) from its start. */
+    private void bind(FieldVector target) {
+        vector = target;
         bits = vector instanceof BitVector v ? v : null;
         ints = vector instanceof IntVector v ? v : null;
         longs = vector instanceof BigIntVector v ? v : null;
@@ -82,7 +125,23 @@ final class JsonColumn {
         dates = vector instanceof DateDayVector v ? v : null;
         timestamps = vector instanceof TimeStampMicroVector v ? v : null;
         strings = vector instanceof VarCharVector v ? v : null;
+        struct = vector instanceof StructVector v ? v : null;
+        list = vector instanceof ListVector v ? v : null;
         written = -1;
+        switch (kind) {
+            case STRUCT -> {
+                for (JsonColumn child : children) {
+                    child.bind(struct.getChild(child.name));
+                }
+            }
+            case LIST -> children[0].bind(list.getDataVector());
+            case MAP -> {
+                entries = (StructVector) list.getDataVector();
+                keys = (VarCharVector) entries.getChild(DataType.KEY);
+                children[0].bind(entries.getChild(DataType.VALUE));
+            }
+            default -> { }
+        }
     }
 
     /** The vector of the rows so far, now owned by the caller. */
@@ -111,10 +170,13 @@ final class JsonColumn {
         JsonToken token = parser.currentToken();
         written = row;
         if (token == JsonToken.VALUE_NULL) {
-            vector.setNull(row);
+            nullAt(row);
             return;
         }
         switch (kind) {
+            case STRUCT -> writeStruct(parser, token, row);
+            case LIST -> writeList(parser, token, row);
+            case MAP -> writeMap(parser, token, row);
             case UTF8 -> writeString(parser, token, row);
             case INT64 -> longs.setSafe(row, integer(parser, token, Long.MIN_VALUE, Long.MAX_VALUE));
             case INT32 -> ints.setSafe(row, (int) integer(parser, token, Integer.MIN_VALUE, Integer.MAX_VALUE));
@@ -135,10 +197,90 @@ final class JsonColumn {
         }
     }
 
+    private void writeStruct(JsonParser parser, JsonToken token, int row) throws IOException {
+        if (token != JsonToken.START_OBJECT) {
+            throw mismatch(parser);
+        }
+        struct.setIndexDefined(row);
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            JsonColumn child = child(parser.currentName());
+            parser.nextToken();
+            if (child == null || child.hasValue(row)) {
+                parser.skipChildren();
+            } else {
+                child.write(parser, row);
+            }
+        }
+        for (JsonColumn child : children) {
+            child.finishRow(row);
+        }
+    }
+
+    private JsonColumn child(String field) {
+        Integer at = childOfName.get(field);
+        if (at == null) {
+            int i = type.fieldIndex(field);
+            return i < 0 ? null : children[i];
+        }
+        return children[at];
+    }
+
+    private void writeList(JsonParser parser, JsonToken token, int row) throws IOException {
+        if (token != JsonToken.START_ARRAY) {
+            throw mismatch(parser);
+        }
+        int start = list.startNewValue(row);
+        int n = 0;
+        JsonColumn element = children[0];
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+            element.write(parser, start + n);
+            n++;
+        }
+        list.endValue(row, n);
+    }
+
+    private void writeMap(JsonParser parser, JsonToken token, int row) throws IOException {
+        if (token != JsonToken.START_OBJECT) {
+            throw mismatch(parser);
+        }
+        int start = list.startNewValue(row);
+        int n = 0;
+        JsonColumn value = children[0];
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            int at = start + n;
+            entries.setIndexDefined(at);
+            String key = parser.currentName();
+            keys.setSafe(at, key.getBytes(StandardCharsets.UTF_8));
+            parser.nextToken();
+            value.write(parser, at);
+            n++;
+        }
+        list.endValue(row, n);
+    }
+
+    /** NULL at {@code row}; a list or map gets an empty range of its elements, a struct NULL fields. */
+    private void nullAt(int row) {
+        switch (kind) {
+            case LIST, MAP -> {
+                list.startNewValue(row);
+                list.endValue(row, 0);
+                BitVectorHelper.unsetBit(list.getValidityBuffer(), row);
+            }
+            case STRUCT -> {
+                struct.setNull(row);
+                for (JsonColumn child : children) {
+                    child.nullAt(row);
+                    child.written = row;
+                }
+            }
+            default -> vector.setNull(row);
+        }
+    }
+
     /** Makes {@code row} NULL unless the line wrote it. */
     void finishRow(int row) {
         if (written != row) {
-            vector.setNull(row);
+            nullAt(row);
             written = row;
         }
     }
@@ -146,11 +288,14 @@ final class JsonColumn {
     /** Forgets what a dropped line wrote: its row is written again by the next line. */
     void discardRow() {
         written = -1;
+        for (JsonColumn child : children) {
+            child.discardRow();
+        }
     }
 
     /** Makes {@code row} NULL (a value that did not fit, in PERMISSIVE mode); the parser skips the value. */
     void writeNull(int row) {
-        vector.setNull(row);
+        nullAt(row);
         written = row;
     }
 

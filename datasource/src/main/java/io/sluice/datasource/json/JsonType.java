@@ -3,6 +3,9 @@ package io.sluice.datasource.json;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -81,13 +84,23 @@ sealed interface JsonType {
     }
 
     /**
-     * The column type: NULL (no value but nulls seen) becomes STRING, as in Spark. Objects and arrays
-     * become the JSON text of their values (STRING) until the engine has nested types.
+     * The column type: NULL (no value but nulls seen) becomes STRING, as in Spark, also as an array's
+     * element; an object becomes a STRUCT of its fields by name, an array a LIST. An object without
+     * fields in the whole sample holds no column to read: it stays its JSON text (STRING).
      */
     default DataType toDataType() {
         if (this instanceof Scalar s) {
             return s.type().kind() == DataType.Kind.NULL ? DataType.UTF8 : s.type();
         }
-        return DataType.UTF8;
+        if (this instanceof Array a) {
+            return DataType.list(a.element().toDataType());
+        }
+        Struct struct = (Struct) this;
+        if (struct.fields().isEmpty()) {
+            return DataType.UTF8;
+        }
+        List<Field> fields = new ArrayList<>(struct.fields().size());
+        struct.fields().forEach((name, type) -> fields.add(new Field(name, type.toDataType())));
+        return DataType.struct(fields);
     }
 }

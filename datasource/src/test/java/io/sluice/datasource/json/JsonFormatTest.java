@@ -109,12 +109,12 @@ class JsonFormatTest {
                 "{\"arr\": [1, 2], \"A\": \"upper\", \"conflict\": {\"k\": 2}}");
         assertThat(reader.inferSchema(file)).isEqualTo(Schema.of(
                 new Field("A", DataType.UTF8),
-                new Field("arr", DataType.UTF8),
+                new Field("arr", DataType.list(DataType.INT64)),
                 new Field("big", DataType.decimal(21, 0)),
                 new Field("conflict", DataType.UTF8),
                 new Field("flag", DataType.BOOL),
                 new Field("nulls", DataType.UTF8),
-                new Field("obj", DataType.UTF8),
+                new Field("obj", DataType.struct(List.of(new Field("k", DataType.INT64)))),
                 new Field("widened", DataType.FLOAT64),
                 new Field("z", DataType.INT64)));
         Schema schema = reader.inferSchema(file);
@@ -122,7 +122,73 @@ class JsonFormatTest {
         assertThat(rows).containsExactly(
                 Arrays.asList("1", new BigDecimal("1"), 1.0, null),
                 Arrays.asList("x", new BigDecimal("123456789012345678901"), 2.5, null),
-                Arrays.asList("{\"k\":2}", null, null, "[1,2]"));
+                Arrays.asList("{\"k\":2}", null, null, List.of(1L, 2L)));
+    }
+
+    @Test
+    void readsDuckDbWrittenNestedObjectsAndArraysAsDuckDbDoes() throws Exception {
+        support.execute("""
+                CREATE TABLE nested AS
+                SELECT i AS id,
+                       CASE WHEN i % 5 = 0 THEN NULL
+                            ELSE {'city': 'c' || (i % 3), 'zip': i % 17, 'geo': {'lat': i / 4, 'tags': ['a' || i, NULL]}} END AS info,
+                       CASE WHEN i % 4 = 0 THEN NULL WHEN i % 4 = 1 THEN [] ELSE [i, i + 1, NULL] END AS nums,
+                       [{'sku': 's' || (i % 10), 'qty': i % 3}, {'sku': 'x', 'qty': NULL}] AS items,
+                       CASE WHEN i % 2 = 0 THEN MAP {'k' || (i % 3): i} ELSE NULL END AS m
+                FROM range(0, 500) t(i)
+                """);
+        String file = dir.resolve("nested.json").toString();
+        support.execute("COPY nested TO '" + file + "' (FORMAT JSON)");
+        Schema schema = reader.inferSchema(file);
+        DataType geo = DataType.struct(List.of(new Field("lat", DataType.FLOAT64),
+                new Field("tags", DataType.list(DataType.UTF8))));
+        assertThat(schema.field("info").type()).isEqualTo(DataType.struct(List.of(new Field("city", DataType.UTF8),
+                new Field("geo", geo), new Field("zip", DataType.INT64))));
+        assertThat(schema.field("nums").type()).isEqualTo(DataType.list(DataType.INT64));
+        assertThat(schema.field("items").type()).isEqualTo(DataType.list(DataType.struct(List.of(
+                new Field("qty", DataType.INT64), new Field("sku", DataType.UTF8)))));
+        // keys that differ from row to row make a struct of them all, as Spark infers
+        assertThat(schema.field("m").type().kind()).isEqualTo(DataType.Kind.STRUCT);
+
+        List<String> columns = List.of("id", "info", "nums", "items", "m");
+        List<List<Object>> actual = support.readAll(reader, file, schema, columns, 64);
+        List<List<Object>> expected = support.query(
+                "SELECT id, to_json(info)::VARCHAR, to_json(nums)::VARCHAR, to_json(items)::VARCHAR, to_json(m)::VARCHAR"
+                        + " FROM nested ORDER BY id");
+        assertThat(actual).hasSize(500);
+        for (int r = 0; r < actual.size(); r++) {
+            for (int c = 1; c < columns.size(); c++) {
+                Object want = expected.get(r).get(c) == null ? null : MAPPER.readValue((String) expected.get(r).get(c), Object.class);
+                assertThat(comparable(actual.get(r).get(c))).as("row %s column %s", r, columns.get(c)).isEqualTo(comparable(want));
+            }
+        }
+
+        Schema asMap = Schema.of(new Field("m", DataType.map(DataType.UTF8, DataType.INT64)));
+        List<List<Object>> maps = support.readAll(reader, file, asMap, List.of("m"), 100);
+        assertThat(maps.get(2).get(0)).isEqualTo(Map.of("k2", 2L));
+        assertThat(maps.get(1).get(0)).isNull();
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** Nested values compared by content: integers as Long, objects without their NULL fields. */
+    private static Object comparable(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            Map<Object, Object> out = new java.util.TreeMap<>();
+            map.forEach((k, v) -> {
+                if (v != null) {
+                    out.put(k, comparable(v));
+                }
+            });
+            return out;
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(JsonFormatTest::comparable).collect(java.util.stream.Collectors.toList());
+        }
+        if (value instanceof Integer i) {
+            return i.longValue();
+        }
+        return value;
     }
 
     @Test
