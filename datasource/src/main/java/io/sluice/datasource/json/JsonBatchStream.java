@@ -112,15 +112,25 @@ final class JsonBatchStream implements BatchStream {
             return null;
         }
         FieldVector[] vectors = new FieldVector[selection.size()];
+        Col[] heap = new Col[selection.size()];
         for (int c = 0; c < columns.length; c++) {
-            vectors[outputIndex[c]] = columns[c].finish(rows);
+            FieldVector vector = columns[c].finish(rows);
+            if (columns[c].type().isNested()) {
+                // Nested columns travel as heap columns, as the Parquet reader hands them: the
+                // shuffle's Arrow gather takes flat vectors only.
+                try (vector) {
+                    heap[outputIndex[c]] = Col.read(vector, columns[c].type());
+                }
+            } else {
+                vectors[outputIndex[c]] = vector;
+            }
         }
         if (corruptIndex >= 0) {
             corrupt.setValueCount(rows);
             vectors[corruptIndex] = corrupt;
             corrupt = null;
         }
-        return Batch.of(selection.schema(), new Col[vectors.length], vectors, rows, allocator);
+        return Batch.of(selection.schema(), heap, vectors, rows, allocator);
     }
 
     /** Decodes the current line into {@code row}; false when the line is dropped (DROPMALFORMED). */
