@@ -2,40 +2,86 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.types.Schema;
 import io.sluice.datasource.FileFormats;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.FormatOptions;
+import io.sluice.logical.source.TableSource;
+import io.sluice.sql.TableDdl;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Opens files as DataFrames; the schema is read (or, for CSV and JSON, inferred) now. Options
- * ({@link #option}) go to the format's reader, as Spark's do; a format ignores options it does not
- * know. Each call returns a new reader: a reader is immutable.
+ * Opens files as DataFrames, as Spark's reader: {@code .format(...)}, {@code .option(k, v)} and
+ * {@code .schema("a INT, b STRING")} set up a read, {@code .load(path)} (or {@code .csv(path)},
+ * {@code .parquet(path)}) makes it. Options are the format's (case-insensitive names; an unknown one
+ * is refused, naming the known ones); without a schema it is read (or, for CSV and JSON, inferred) from the
+ * files now. Immutable: each setter returns a new reader.
  */
 public final class DataFrameReader {
     private final Session session;
+    private final FileFormat format;
     private final Map<String, String> options;
+    private final Schema schema;
 
     DataFrameReader(Session session) {
-        this(session, Map.of());
+        this(session, null, Map.of(), null);
     }
 
-    private DataFrameReader(Session session, Map<String, String> options) {
+    private DataFrameReader(Session session, FileFormat format, Map<String, String> options, Schema schema) {
         this.session = requireNonNull(session, "session is null");
-        this.options = Map.copyOf(options);
+        this.format = format;
+        this.options = FormatOptions.normalize(options);
+        this.schema = schema;
     }
 
-    /** A reader with the option {@code key} set to {@code value} (e.g. JSON's {@code mode}). */
-    public DataFrameReader option(String key, String value) {
-        requireNonNull(key, "key is null");
+    /** The format by name: {@code csv}, {@code parquet} or {@code json}. */
+    public DataFrameReader format(String name) {
+        return new DataFrameReader(session, FileFormat.parse(name), options, schema);
+    }
+
+    /** One option of the format, e.g. {@code option("delimiter", "|")}; a later value for a name replaces an earlier one. */
+    public DataFrameReader option(String name, String value) {
+        requireNonNull(name, "name is null");
         requireNonNull(value, "value is null");
         Map<String, String> more = new LinkedHashMap<>(options);
-        more.put(key, value);
-        return new DataFrameReader(session, more);
+        more.put(name.toLowerCase(java.util.Locale.ROOT), value);
+        return new DataFrameReader(session, format, more, schema);
     }
 
-    /** CSV files with a header line: a file or a directory, any Hadoop FileSystem path. */
+    public DataFrameReader option(String name, boolean value) {
+        return option(name, Boolean.toString(value));
+    }
+
+    /** Several options at once, as {@link #option(String, String)}. */
+    public DataFrameReader options(Map<String, String> more) {
+        DataFrameReader reader = this;
+        for (Map.Entry<String, String> e : more.entrySet()) {
+            reader = reader.option(e.getKey(), e.getValue());
+        }
+        return reader;
+    }
+
+    /** The columns, as in SQL DDL ({@code "a INT, b STRING, d DATE"}): CSV columns by position, Parquet by name. */
+    public DataFrameReader schema(String ddl) {
+        return schema(TableDdl.columns(ddl));
+    }
+
+    public DataFrameReader schema(Schema declared) {
+        return new DataFrameReader(session, format, options, requireNonNull(declared, "declared is null"));
+    }
+
+    /** The files at {@code path} (a file or a directory, any Hadoop FileSystem path) in the format set. */
+    public DataFrame load(String path) {
+        if (format == null) {
+            throw new io.sluice.common.SluiceException("no format: call format(\"csv\"|\"parquet\"|\"json\") before load, or"
+                    + " use csv(path) / parquet(path) / json(path)");
+        }
+        return load(format, path);
+    }
+
+    /** CSV files (by default with a header line): a file or a directory, any Hadoop FileSystem path. */
     public DataFrame csv(String path) {
         return load(FileFormat.CSV, path);
     }
@@ -46,16 +92,20 @@ public final class DataFrameReader {
     }
 
     /**
-     * JSON lines files (one object per line): a file or a directory, any Hadoop FileSystem path. The
-     * schema is inferred from the first records with Spark's rules; the option {@code mode}
-     * ({@code FAILFAST}, the default, {@code PERMISSIVE} or {@code DROPMALFORMED}) says what a
-     * malformed line does.
+     * JSON lines files (one object per line): a file or a directory, any Hadoop FileSystem path.
+     * Without a schema, the columns are inferred from the first records with Spark's rules; the
+     * option {@code mode} ({@code FAILFAST}, the default, {@code PERMISSIVE} or
+     * {@code DROPMALFORMED}) says what a malformed line does.
      */
     public DataFrame json(String path) {
         return load(FileFormat.JSON, path);
     }
 
-    private DataFrame load(FileFormat format, String path) {
-        return new DataFrame(session, new TableScan(FileFormats.register(path, format, path, options)));
+    private DataFrame load(FileFormat read, String path) {
+        requireNonNull(path, "path is null");
+        TableSource source = schema == null
+                ? FileFormats.register(path, read, path, options)
+                : FileFormats.register(path, read, path, options, schema);
+        return new DataFrame(session, new TableScan(source));
     }
 }

@@ -2,26 +2,42 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.datasource.FileFormats;
 import io.sluice.logical.sink.SaveMode;
 import io.sluice.logical.sink.WriteTarget;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.FormatOptions;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Writes a DataFrame's rows as files in a directory, one file per partition of the query's last
  * stage, visible only once the whole job succeeded ({@code _SUCCESS} marks it). By default an
- * existing directory is an error; {@link #mode} chooses overwrite or append instead.
+ * existing directory is an error; {@link #mode} chooses overwrite or append instead. Options are the
+ * format's, as a reader takes them (CSV: {@code header}, {@code delimiter}, {@code quote},
+ * {@code escape}, {@code nullValue}, {@code dateFormat}, {@code timestampFormat}), checked before
+ * anything is written.
  */
 public final class DataFrameWriter {
     private final DataFrame frame;
     private final SaveMode mode;
+    private final FileFormat format;
+    private final Map<String, String> options;
 
     DataFrameWriter(DataFrame frame, SaveMode mode) {
+        this(frame, mode, FileFormat.PARQUET, Map.of());
+    }
+
+    private DataFrameWriter(DataFrame frame, SaveMode mode, FileFormat format, Map<String, String> options) {
         this.frame = requireNonNull(frame, "frame is null");
         this.mode = requireNonNull(mode, "mode is null");
+        this.format = requireNonNull(format, "format is null");
+        this.options = FormatOptions.normalize(options);
     }
 
     public DataFrameWriter mode(SaveMode newMode) {
-        return new DataFrameWriter(frame, newMode);
+        return new DataFrameWriter(frame, newMode, format, options);
     }
 
     /** {@code "error"} / {@code "errorifexists"}, {@code "overwrite"} or {@code "append"}. */
@@ -29,18 +45,54 @@ public final class DataFrameWriter {
         return mode(SaveMode.parse(newMode));
     }
 
-    /** Writes Parquet files into the directory {@code path} (any Hadoop FileSystem URI); returns the rows written. */
-    public long parquet(String path) {
-        return frame.writeTo(WriteTarget.of(path, FileFormat.PARQUET, mode));
+    /** The format by name for {@link #save}: {@code parquet} (the default) or {@code csv}. */
+    public DataFrameWriter format(String name) {
+        return new DataFrameWriter(frame, mode, FileFormat.parse(name), options);
     }
 
-    /** Writes CSV files with a header line into the directory {@code path}; returns the rows written. */
+    /** One option of the format; a later value for a name replaces an earlier one. */
+    public DataFrameWriter option(String name, String value) {
+        requireNonNull(name, "name is null");
+        requireNonNull(value, "value is null");
+        Map<String, String> more = new LinkedHashMap<>(options);
+        more.put(name.toLowerCase(Locale.ROOT), value);
+        return new DataFrameWriter(frame, mode, format, more);
+    }
+
+    public DataFrameWriter option(String name, boolean value) {
+        return option(name, Boolean.toString(value));
+    }
+
+    public DataFrameWriter options(Map<String, String> more) {
+        DataFrameWriter writer = this;
+        for (Map.Entry<String, String> e : more.entrySet()) {
+            writer = writer.option(e.getKey(), e.getValue());
+        }
+        return writer;
+    }
+
+    /** Writes files of the format set into the directory {@code path}; returns the rows written. */
+    public long save(String path) {
+        return write(format, path);
+    }
+
+    /** Writes Parquet files into the directory {@code path} (any Hadoop FileSystem URI); returns the rows written. */
+    public long parquet(String path) {
+        return write(FileFormat.PARQUET, path);
+    }
+
+    /** Writes CSV files (by default with a header line) into the directory {@code path}; returns the rows written. */
     public long csv(String path) {
-        return frame.writeTo(WriteTarget.of(path, FileFormat.CSV, mode));
+        return write(FileFormat.CSV, path);
     }
 
     /** Writes JSON lines files (one object per row, NULL fields left out) into the directory {@code path}; returns the rows written. */
     public long json(String path) {
-        return frame.writeTo(WriteTarget.of(path, FileFormat.JSON, mode));
+        return write(FileFormat.JSON, path);
+    }
+
+    private long write(FileFormat written, String path) {
+        FileFormats.checkWriteOptions(written, options);
+        return frame.writeTo(WriteTarget.of(path, written, mode, options));
     }
 }

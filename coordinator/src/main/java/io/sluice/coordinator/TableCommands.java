@@ -27,7 +27,10 @@ final class TableCommands {
 
     String createExternalTable(Statement.CreateExternalTable create, InMemoryCatalog catalog) {
         fileAccess.check(create.location());
-        catalog.register(FileFormats.register(create.name(), create.format(), create.location()));
+        catalog.register(create.columns() == null
+                ? FileFormats.register(create.name(), create.format(), create.location(), create.options())
+                : FileFormats.register(create.name(), create.format(), create.location(), create.options(),
+                        create.columns()));
         return "created table " + create.name();
     }
 
@@ -53,15 +56,17 @@ final class TableCommands {
             throw new SluiceException("cannot create table '" + create.name() + "': a table or view of that name "
                     + "already exists");
         }
+        FileFormats.checkWriteOptions(create.target().format(), create.target().options());
         long rows = writes.write(create.plan(), create.target(), config, text, scope);
         catalog.register(new TableSource(create.name(), create.target().format(), create.target().location(),
-                create.plan().schema()));
+                create.plan().schema(), create.target().options()));
         return "created table " + create.name() + " with " + rows + " rows";
     }
 
     String insert(Statement.Insert insert, QueryConfig config, String text, QueryScope scope) {
         TableSource table = insert.table();
-        long rows = writes.write(insert.plan(), WriteTarget.of(table.location(), table.format(), insert.mode()), config,
+        long rows = writes.write(insert.plan(), WriteTarget.of(table.location(), table.format(), insert.mode(),
+                table.options()), config,
                 text, scope);
         return (insert.mode() == SaveMode.OVERWRITE ? "overwrote " : "inserted ") + rows + " rows into " + table.name();
     }

@@ -3,8 +3,10 @@ package io.sluice.datasource;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.csv.CsvFormat;
+import io.sluice.datasource.csv.CsvOptions;
 import io.sluice.datasource.csv.CsvTableStatistics;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.HadoopConfiguration;
@@ -75,6 +77,15 @@ public final class FileFormats {
         };
     }
 
+    /**
+     * Refuses write options {@code format} does not know or cannot use, before anything is written:
+     * a table written with options is read back with the same ones, so the writer takes the
+     * reader's.
+     */
+    public static void checkWriteOptions(FileFormat format, Map<String, String> options) {
+        reader(format).checkOptions(FormatOptions.normalize(options));
+    }
+
     /** Bytes on disk at a location (a file, or a directory's files): the basis of size estimates. */
     public static long totalBytes(String location) {
         return SourceFiles.totalBytes(location);
@@ -106,7 +117,7 @@ public final class FileFormats {
         Statistics computed;
         try {
             computed = switch (source.format()) {
-                case CSV -> CsvTableStatistics.of(source.location(), source.schema());
+                case CSV -> CsvTableStatistics.of(source.location(), source.schema(), CsvOptions.of(source.options()));
                 case PARQUET -> ParquetTableStatistics.of(source.location(), source.schema());
                 case JSON -> JsonTableStatistics.of(source.location(), source.schema());
             };
@@ -135,5 +146,43 @@ public final class FileFormats {
         FormatReader reader = reader(format);
         reader.checkOptions(normal);
         return new TableSource(name, format, location, reader.inferSchema(location, normal), normal);
+    }
+
+    /**
+     * A table over the files at {@code location} with the columns {@code declared} names (as in
+     * {@code CREATE EXTERNAL TABLE t (a INT, …)} or {@code .schema("a INT, …")}). CSV columns are
+     * matched by position and the declared names stand over a header's ({@code enforceSchema}
+     * defaults to true); JSON fields and Parquet columns are matched by name, and each Parquet
+     * column must be in the files with the declared type. The location must exist now.
+     */
+    public static TableSource register(String name, FileFormat format, String location, Map<String, String> options,
+            Schema declared) {
+        requireNonNull(name, "name is null");
+        requireNonNull(declared, "declared is null");
+        Map<String, String> normal = new java.util.TreeMap<>(FormatOptions.normalize(options));
+        FormatReader reader = reader(format);
+        reader.checkOptions(normal);
+        switch (format) {
+            case CSV -> {
+                SourceFiles.list(location);
+                normal.putIfAbsent("enforceschema", "true");
+            }
+            case JSON -> SourceFiles.list(location);
+            case PARQUET -> checkDeclared(name, location, declared, reader.inferSchema(location, normal));
+        }
+        return new TableSource(name, format, location, declared, normal);
+    }
+
+    private static void checkDeclared(String table, String location, Schema declared, Schema found) {
+        for (Field field : declared.fields()) {
+            Field inFile = found.fields().stream()
+                    .filter(f -> f.name().equalsIgnoreCase(field.name())).findFirst()
+                    .orElseThrow(() -> new SluiceException("table " + table + ": column '" + field.name()
+                            + "' is not in the files at " + location + " (they have " + found.names() + ")"));
+            if (!inFile.type().equals(field.type())) {
+                throw new SluiceException("table " + table + ": column '" + field.name() + "' is declared " + field.type()
+                        + " but the files at " + location + " hold " + inFile.type());
+            }
+        }
     }
 }

@@ -40,9 +40,15 @@ public final class SourceTestSupport implements AutoCloseable {
     /** Every row of every partition at {@code location}, in partition order, checking batch bounds. */
     public List<List<Object>> readAll(FormatReader reader, String location, Schema schema, List<String> columns,
             int batchSize) {
+        return readAll(reader, location, schema, columns, batchSize, java.util.Map.of());
+    }
+
+    /** The same, read with the format's {@code options}. */
+    public List<List<Object>> readAll(FormatReader reader, String location, Schema schema, List<String> columns,
+            int batchSize, java.util.Map<String, String> options) {
         List<List<Object>> rows = new ArrayList<>();
-        for (ScanPartition partition : reader.partitions(location)) {
-            try (BatchStream stream = reader.read(partition, schema, columns, batchSize, allocator)) {
+        for (ScanPartition partition : reader.partitions(location, options)) {
+            try (BatchStream stream = reader.read(partition, schema, columns, batchSize, allocator, options)) {
                 for (Batch next = stream.next(); next != null; next = stream.next()) {
                     Batch batch = next;
                     try (batch) {

@@ -27,10 +27,6 @@ import java.util.regex.Pattern;
  */
 public final class SqlFrontEnd {
     private static final Pattern CREATE_EXTERNAL = Pattern.compile("(?is)CREATE\\s+EXTERNAL\\b");
-    private static final Pattern CREATE_EXTERNAL_TABLE = Pattern.compile(
-            "(?is)CREATE\\s+EXTERNAL\\s+TABLE\\s+(?<name>[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")"
-                    + "\\s+STORED\\s+AS\\s+(?<format>[A-Za-z_]+)"
-                    + "\\s+LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*");
     private static final Pattern SET = Pattern.compile(
             "(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*(?:=|\\s+TO\\s+)\\s*('(?:[^']|'')*'|[^\\s;']+)\\s*;?\\s*");
     private static final String NAME = "(?<name>[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
@@ -46,10 +42,6 @@ public final class SqlFrontEnd {
     private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:DESCRIBE|DESC)\\s+(?:TABLE\\s+)?" + NAME
             + "\\s*;?\\s*");
     private static final Pattern CREATE_TABLE_START = Pattern.compile("(?is)CREATE\\s+TABLE\\b");
-    private static final Pattern CREATE_TABLE = Pattern.compile(
-            "(?is)CREATE\\s+TABLE\\s+(?<ifnot>IF\\s+NOT\\s+EXISTS\\s+)?" + NAME + "\\s+"
-                    + "(?:(?:STORED\\s+AS|USING)\\s+(?<format>[A-Za-z_]+)\\s+|LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*)*"
-                    + "AS\\b");
     private static final Pattern INSERT_START = Pattern.compile("(?is)INSERT\\b");
     private static final String SIMPLE_NAME = "(?:[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
     /** {@code INSERT INTO|OVERWRITE [TABLE] name [(column, ...)]}; a column list holds names and commas only. */
@@ -103,7 +95,7 @@ public final class SqlFrontEnd {
         int start = StatementSplitter.skipTrivia(text, 0);
 
         if (CREATE_EXTERNAL.matcher(text).region(start, text.length()).lookingAt()) {
-            return createExternalTable(text.substring(start));
+            return createExternalTable(TableDdl.parse(text, start));
         }
         Matcher set = SET.matcher(text).region(start, text.length());
         if (set.matches()) {
@@ -233,22 +225,32 @@ public final class SqlFrontEnd {
         return new Statement.CreateView(name, plan, m.group("replace") != null);
     }
 
-    /** CTAS: the query is planned with the statement's head blanked out, so error positions match the input. */
+    /**
+     * CTAS (the query planned with the statement's head blanked out, so error positions match the
+     * input), or Spark's {@code CREATE TABLE name [(columns)] USING format OPTIONS (path '…')} over
+     * existing files.
+     */
     private static Statement createTableAs(String text, int start, Catalog catalog) {
-        Matcher m = CREATE_TABLE.matcher(text).region(start, text.length());
-        if (!m.lookingAt()) {
+        TableDdl.Head head = TableDdl.parse(text, start);
+        String name = head.name();
+        if (head.queryStart() < 0) {
+            if (head.format() != null && head.location() != null) {
+                return createExternalTable(head);
+            }
             throw new SluiceException("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS PARQUET|CSV|JSON"
-                    + " LOCATION '<directory>' AS <query>, got: " + text.substring(start).strip());
+                    + " [OPTIONS (...)] LOCATION '<directory>' AS <query>, got: " + text.substring(start).strip());
         }
-        String name = unquote(m.group("name"));
-        if (m.group("location") == null || m.group("location").isEmpty()) {
+        if (!head.columns().isEmpty()) {
+            throw new SluiceException("CREATE TABLE " + name + ": a column list cannot go with AS <query> (the query's"
+                    + " columns are the table's)");
+        }
+        if (head.location() == null || head.location().isEmpty()) {
             throw new SluiceException("CREATE TABLE " + name + ": LOCATION '<directory>' is required (where the files go)");
         }
-        FileFormat format = m.group("format") == null ? FileFormat.PARQUET : FileFormat.parse(m.group("format"));
-        String location = m.group("location").replace("''", "'");
-        LogicalPlan plan = plan(blank(text, start, m.end()), catalog);
-        return new Statement.CreateTableAs(name, WriteTarget.of(location, format, SaveMode.ERROR_IF_EXISTS), plan,
-                m.group("ifnot") != null);
+        FileFormat format = head.format() == null ? FileFormat.PARQUET : head.format();
+        LogicalPlan plan = plan(blank(text, start, head.queryStart()), catalog);
+        return new Statement.CreateTableAs(name, WriteTarget.of(head.location(), format, SaveMode.ERROR_IF_EXISTS,
+                head.options()), plan, head.ifNotExists());
     }
 
     /** {@code INSERT INTO|OVERWRITE [TABLE] name query}: the query fitted to the table's columns. */
@@ -288,19 +290,21 @@ public final class SqlFrontEnd {
         }
     }
 
-    private static Statement createExternalTable(String text) {
-        Matcher m = CREATE_EXTERNAL_TABLE.matcher(text);
-        if (!m.matches()) {
-            throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV|JSON"
-                    + " LOCATION '<path>', got: " + text.strip());
+    private static Statement createExternalTable(TableDdl.Head head) {
+        String name = head.name();
+        if (head.queryStart() >= 0) {
+            throw new SluiceException("CREATE EXTERNAL TABLE " + name + ": AS <query> is for CREATE TABLE (an external"
+                    + " table's data is already in its files)");
         }
-        String name = unquote(m.group("name"));
-        FileFormat format = FileFormat.parse(m.group("format"));
-        String location = m.group("location").replace("''", "'");
-        if (location.isEmpty()) {
+        if (head.format() == null || head.location() == null) {
+            throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV|JSON"
+                    + " LOCATION '<path>' (optionally with (<column> <type>, ...) after the name and OPTIONS (<key>"
+                    + " '<value>', ...)): " + (head.format() == null ? "STORED AS" : "LOCATION") + " is missing");
+        }
+        if (head.location().isEmpty()) {
             throw new SluiceException("CREATE EXTERNAL TABLE " + name + ": LOCATION is empty");
         }
-        return new Statement.CreateExternalTable(name, format, location);
+        return new Statement.CreateExternalTable(name, head.format(), head.location(), head.options(), head.schema());
     }
 
     /** {@code text} with {@code [from, to)} replaced by spaces, line breaks kept. */

@@ -2,12 +2,15 @@ package io.sluice.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.types.Schema;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.sink.SaveMode;
 import io.sluice.logical.sink.WriteTarget;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.FormatOptions;
 import io.sluice.logical.source.TableSource;
 import java.util.List;
+import java.util.Map;
 
 /** One parsed SQL statement; the caller switches over the permitted kinds. */
 public sealed interface Statement permits Statement.CreateExternalTable, Statement.Query, Statement.Explain,
@@ -68,12 +71,21 @@ public sealed interface Statement permits Statement.CreateExternalTable, Stateme
         }
     }
 
-    /** {@code CREATE EXTERNAL TABLE name STORED AS format LOCATION 'location'}. */
-    record CreateExternalTable(String name, FileFormat format, String location) implements Statement {
+    /**
+     * {@code CREATE EXTERNAL TABLE name [(columns)] STORED AS format [OPTIONS (…)] LOCATION 'location'}:
+     * {@code columns} is null when the schema is to be read from the files.
+     */
+    record CreateExternalTable(String name, FileFormat format, String location, Map<String, String> options,
+            Schema columns) implements Statement {
         public CreateExternalTable {
             requireNonNull(name, "name is null");
             requireNonNull(format, "format is null");
             requireNonNull(location, "location is null");
+            options = FormatOptions.normalize(options);
+        }
+
+        public CreateExternalTable(String name, FileFormat format, String location) {
+            this(name, format, location, Map.of(), null);
         }
     }
 

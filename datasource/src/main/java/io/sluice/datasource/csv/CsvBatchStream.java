@@ -15,7 +15,10 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * Streams the data rows of one CSV file whose header was already read. Only the selected columns
- * are parsed; every row is still checked for the table's number of fields.
+ * are parsed; every row is still checked for the table's number of fields. A row with the wrong
+ * number of fields or a selected value that does not parse fails the stream, becomes NULLs or is
+ * skipped, as the {@code mode} option says (so under {@code DROPMALFORMED}, as in Spark, a bad
+ * value in a column not selected does not drop its row).
  */
 final class CsvBatchStream implements BatchStream {
     private final CsvTokenizer tokenizer;
@@ -26,11 +29,12 @@ final class CsvBatchStream implements BatchStream {
     private final CsvColumnBuilder[] builders;
     private final int batchSize;
     private final BufferAllocator allocator;
+    private final CsvOptions.Mode mode;
     private boolean done;
     private boolean closed;
 
     CsvBatchStream(CsvTokenizer tokenizer, Path path, Schema tableSchema, ColumnSelection selection, int batchSize,
-            BufferAllocator allocator) {
+            BufferAllocator allocator, CsvOptions options) {
         this.tokenizer = requireNonNull(tokenizer, "tokenizer is null");
         this.path = requireNonNull(path, "path is null");
         this.file = path.toString();
@@ -38,10 +42,12 @@ final class CsvBatchStream implements BatchStream {
         this.selection = requireNonNull(selection, "selection is null");
         this.batchSize = batchSize;
         this.allocator = requireNonNull(allocator, "allocator is null");
+        this.mode = options.mode();
         this.builders = new CsvColumnBuilder[selection.size()];
+        CsvValues values = new CsvValues(options);
         for (int i = 0; i < builders.length; i++) {
             Field field = selection.schema().field(i);
-            builders[i] = new CsvColumnBuilder(field.name(), field.type(), batchSize);
+            builders[i] = new CsvColumnBuilder(field.name(), field.type(), batchSize, values);
         }
     }
 
@@ -63,13 +69,15 @@ final class CsvBatchStream implements BatchStream {
                 if (tableColumns > 1 && tokenizer.isBlankLine()) {
                     continue;
                 }
-                if (tokenizer.fieldCount() != tableColumns) {
+                if (tokenizer.fieldCount() != tableColumns && mode != CsvOptions.Mode.PERMISSIVE) {
+                    if (mode == CsvOptions.Mode.DROPMALFORMED) {
+                        continue;
+                    }
                     throw CsvFile.malformedRow(path, tokenizer.line(), tableColumns, tokenizer.fieldCount());
                 }
-                for (int i = 0; i < builders.length; i++) {
-                    builders[i].append(tokenizer, selection.tableIndex(i), file);
+                if (appendRow(rows)) {
+                    rows++;
                 }
-                rows++;
             }
         } catch (IOException e) {
             done = true;
@@ -86,6 +94,26 @@ final class CsvBatchStream implements BatchStream {
             cols[i] = builders[i].build();
         }
         return Batch.of(selection.schema(), cols, rows, allocator);
+    }
+
+    /** Appends the current record's selected fields; false if the mode dropped it. */
+    private boolean appendRow(int rows) {
+        for (int i = 0; i < builders.length; i++) {
+            int field = selection.tableIndex(i);
+            if (!builders[i].append(tokenizer, field)) {
+                switch (mode) {
+                    case PERMISSIVE -> builders[i].appendNull();
+                    case DROPMALFORMED -> {
+                        for (int j = 0; j < i; j++) {
+                            builders[j].truncate(rows);
+                        }
+                        return false;
+                    }
+                    case FAILFAST -> throw builders[i].badValue(tokenizer, field, file);
+                }
+            }
+        }
+        return true;
     }
 
     @Override

@@ -20,7 +20,7 @@ final class CsvColumnBuilder {
     private final DataType type;
     private final DataType.Kind kind;
     private final int maxRows;
-    private final CsvValues values = new CsvValues();
+    private final CsvValues values;
 
     private long[] longs;
     /** High words of a decimal of precision 19 to 38 (low words in {@code longs}). */
@@ -31,9 +31,10 @@ final class CsvColumnBuilder {
     private boolean[] nulls;
     private int size;
 
-    CsvColumnBuilder(String name, DataType type, int maxRows) {
+    CsvColumnBuilder(String name, DataType type, int maxRows, CsvValues values) {
         this.name = requireNonNull(name, "name is null");
         this.type = requireNonNull(type, "type is null");
+        this.values = requireNonNull(values, "values is null");
         if (maxRows < 1) {
             throw new IllegalArgumentException("maxRows must be positive: " + maxRows);
         }
@@ -62,17 +63,17 @@ final class CsvColumnBuilder {
         size = 0;
     }
 
-    /** Appends field {@code field} of the tokenizer's current record; a bad value names file, line and column. */
-    void append(CsvTokenizer record, int field, String file) {
+    /**
+     * Appends field {@code field} of the tokenizer's current record, or NULL if the record has no
+     * such field; false (and nothing appended) when the text is not a value of the column's type.
+     */
+    boolean append(CsvTokenizer record, int field) {
+        if (field >= record.fieldCount() || record.isNull(field)) {
+            appendNull();
+            return true;
+        }
         if (size == capacity()) {
             grow();
-        }
-        if (record.isNull(field)) {
-            if (nulls == null) {
-                nulls = new boolean[capacity()];
-            }
-            nulls[size++] = true;
-            return;
         }
         char[] c = record.chars();
         int start = record.start(field);
@@ -95,10 +96,28 @@ final class CsvColumnBuilder {
             }
             case NULL, STRUCT, LIST, MAP -> false;
         };
-        if (!ok) {
-            throw badValue(record, field, file);
+        if (ok) {
+            size++;
         }
-        size++;
+        return ok;
+    }
+
+    void appendNull() {
+        if (size == capacity()) {
+            grow();
+        }
+        if (nulls == null) {
+            nulls = new boolean[capacity()];
+        }
+        nulls[size++] = true;
+    }
+
+    /** Drops the values appended after the first {@code keep} (a row given up half way). */
+    void truncate(int keep) {
+        if (nulls != null) {
+            java.util.Arrays.fill(nulls, keep, size, false);
+        }
+        size = keep;
     }
 
     private boolean parseLongBacked(char[] c, int start, int end) {
@@ -116,7 +135,8 @@ final class CsvColumnBuilder {
         return parsed;
     }
 
-    private SluiceException badValue(CsvTokenizer record, int field, String file) {
+    /** The error for field {@code field} of the current record, which {@link #append} refused: it names file, line, column and value. */
+    SluiceException badValue(CsvTokenizer record, int field, String file) {
         String text = record.text(field);
         if (text.length() > MAX_VALUE_IN_MESSAGE) {
             text = text.substring(0, MAX_VALUE_IN_MESSAGE) + "...";

@@ -22,8 +22,8 @@ final class CsvFile {
     private CsvFile() {
     }
 
-    /** A tokenizer positioned at the header line; the caller closes it. */
-    static CsvTokenizer open(Path path) {
+    /** A tokenizer positioned at the first line, splitting as {@code options} say; the caller closes it. */
+    static CsvTokenizer open(Path path, CsvOptions options) {
         InputStream in = null;
         try {
             in = SourceFiles.fileSystem(path).open(path);
@@ -31,7 +31,7 @@ final class CsvFile {
             if (codec != null) {
                 in = codec.createInputStream(in);
             }
-            return new CsvTokenizer(new InputStreamReader(in, StandardCharsets.UTF_8), path.toString());
+            return new CsvTokenizer(new InputStreamReader(in, StandardCharsets.UTF_8), path.toString(), options);
         } catch (FileNotFoundException e) {
             closeQuietly(in);
             throw new SluiceException("file not found: " + path, e);
@@ -50,7 +50,7 @@ final class CsvFile {
      */
     static List<String> readHeader(CsvTokenizer tokenizer, Path path) throws IOException {
         if (!tokenizer.next()) {
-            throw new SluiceException(path + ": empty CSV file, expected a header line");
+            throw new SluiceException(path + ": empty CSV file, expected a header line (or the option header 'false')");
         }
         List<String> names = new ArrayList<>(tokenizer.fieldCount());
         for (int i = 0; i < tokenizer.fieldCount(); i++) {
@@ -58,6 +58,13 @@ final class CsvFile {
             names.add(name.isEmpty() ? "column" + (i + 1) : name);
         }
         return names;
+    }
+
+    /** Skips the header line when the options say the files have one. */
+    static void skipHeader(CsvTokenizer tokenizer, Path path, CsvOptions options) throws IOException {
+        if (options.header()) {
+            readHeader(tokenizer, path);
+        }
     }
 
     /** The message for a record with the wrong number of fields. */

@@ -11,7 +11,6 @@ import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.kernels.BatchStream;
-import io.sluice.logical.source.FormatOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,35 +19,50 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.Path;
 
 /**
- * CSV files with a header line, comma separated, RFC 4180 quoting; an empty unquoted field is NULL.
- * Types are inferred from the header and the first {@value #SAMPLE_ROWS} data rows of the first
- * file: BOOL, INT64, FLOAT64, DATE32 (yyyy-mm-dd), else UTF8; a column with only NULLs is UTF8.
- * Every file of a table must have the same header. A blank line is skipped unless the table has a
- * single column, where it is a NULL.
+ * CSV files, by default with a header line, comma separated, RFC 4180 quoting; an empty unquoted
+ * field is NULL ({@link CsvOptions} lists the options that change this). Types are inferred from the
+ * first {@value #SAMPLE_ROWS} data rows of the first file: BOOL, INT64, FLOAT64, DATE32 (yyyy-mm-dd
+ * or the {@code dateFormat} option), else UTF8; a column with only NULLs is UTF8; with
+ * {@code inferSchema 'false'} every column is UTF8. Names come from the header line, or are
+ * {@code _c0, _c1, …} (Spark's) without one. Columns are matched by position; every file's header
+ * must spell the table's names unless {@code enforceSchema} is true (the default for a declared
+ * schema, whose names then stand). A blank line is skipped unless the table has a single column, where it
+ * is a NULL.
  */
 public final class CsvFormat implements FormatReader {
     static final int SAMPLE_ROWS = 1000;
 
     @Override
     public void checkOptions(Map<String, String> options) {
-        FormatOptions.requireKnown("CSV", options, List.of());
+        CsvOptions.of(options);
     }
 
     @Override
-    public Schema inferSchema(String location, Map<String, String> options) {
+    public Schema inferSchema(String location, Map<String, String> given) {
+        CsvOptions options = CsvOptions.of(given);
         Path path = SourceFiles.first(location);
-        try (CsvTokenizer tokenizer = CsvFile.open(path)) {
-            List<String> names = CsvFile.readHeader(tokenizer, path);
-            int columns = names.size();
-            DataType[] types = new DataType[columns];
-            CsvValues values = new CsvValues();
+        try (CsvTokenizer tokenizer = CsvFile.open(path, options)) {
+            List<String> names = options.header() ? CsvFile.readHeader(tokenizer, path) : null;
+            DataType[] types = names == null ? null : new DataType[names.size()];
+            CsvValues values = new CsvValues(options);
             int rows = 0;
             while (rows < SAMPLE_ROWS && tokenizer.next()) {
+                if (names == null) {
+                    names = positionalNames(tokenizer.fieldCount());
+                    types = new DataType[names.size()];
+                }
+                int columns = names.size();
                 if (columns > 1 && tokenizer.isBlankLine()) {
                     continue;
                 }
                 if (tokenizer.fieldCount() != columns) {
-                    throw CsvFile.malformedRow(path, tokenizer.line(), columns, tokenizer.fieldCount());
+                    if (options.mode() == CsvOptions.Mode.FAILFAST) {
+                        throw CsvFile.malformedRow(path, tokenizer.line(), columns, tokenizer.fieldCount());
+                    }
+                    continue;
+                }
+                if (!options.inferSchema()) {
+                    break;
                 }
                 for (int i = 0; i < columns; i++) {
                     if (!tokenizer.isNull(i)) {
@@ -58,8 +72,11 @@ public final class CsvFormat implements FormatReader {
                 }
                 rows++;
             }
-            List<Field> fields = new ArrayList<>(columns);
-            for (int i = 0; i < columns; i++) {
+            if (names == null) {
+                throw new SluiceException(path + ": empty CSV file, no row to find the columns from");
+            }
+            List<Field> fields = new ArrayList<>(names.size());
+            for (int i = 0; i < names.size(); i++) {
                 fields.add(new Field(names.get(i), types[i] == null ? DataType.UTF8 : types[i]));
             }
             try {
@@ -70,6 +87,14 @@ public final class CsvFormat implements FormatReader {
         } catch (IOException e) {
             throw new SluiceException("cannot read CSV file " + path + ": " + e.getMessage(), e);
         }
+    }
+
+    private static List<String> positionalNames(int columns) {
+        List<String> names = new ArrayList<>(columns);
+        for (int i = 0; i < columns; i++) {
+            names.add("_c" + i);
+        }
+        return names;
     }
 
     /** The narrowest type holding values of both types; null means no value seen yet. */
@@ -86,6 +111,7 @@ public final class CsvFormat implements FormatReader {
 
     @Override
     public List<ScanPartition> partitions(String location, Map<String, String> options) {
+        checkOptions(options);
         List<ScanPartition> partitions = new ArrayList<>();
         for (Path file : SourceFiles.list(location)) {
             partitions.add(new ScanPartition(file.toString(), -1));
@@ -104,13 +130,17 @@ public final class CsvFormat implements FormatReader {
         if (partition.rowGroup() >= 0) {
             throw new IllegalArgumentException("CSV partitions are whole files, not row groups: " + partition);
         }
+        CsvOptions csv = CsvOptions.of(options);
         ColumnSelection selection = ColumnSelection.of(tableSchema, columns);
         Path path = new Path(partition.path());
-        CsvTokenizer tokenizer = CsvFile.open(path);
+        CsvTokenizer tokenizer = CsvFile.open(path, csv);
         try {
-            List<String> header = CsvFile.readHeader(tokenizer, path);
-            checkHeader(path, header, tableSchema);
-            return new CsvBatchStream(tokenizer, path, tableSchema, selection, batchSize, allocator);
+            if (csv.header() && !csv.enforceSchema()) {
+                checkHeader(path, CsvFile.readHeader(tokenizer, path), tableSchema);
+            } else {
+                CsvFile.skipHeader(tokenizer, path, csv);
+            }
+            return new CsvBatchStream(tokenizer, path, tableSchema, selection, batchSize, allocator, csv);
         } catch (IOException e) {
             CsvFile.closeQuietly(tokenizer);
             throw new SluiceException("cannot read CSV file " + path + ": " + e.getMessage(), e);
@@ -128,7 +158,7 @@ public final class CsvFormat implements FormatReader {
         }
         if (!same) {
             throw new SluiceException(path + ": line 1: header " + header + " does not match the table's columns "
-                    + tableSchema.names());
+                    + tableSchema.names() + " (option enforceSchema 'true' reads the columns by position regardless)");
         }
     }
 

@@ -24,7 +24,7 @@ public final class CsvTableStatistics {
     private CsvTableStatistics() {
     }
 
-    public static Statistics of(String location, Schema schema) {
+    public static Statistics of(String location, Schema schema, CsvOptions options) {
         List<Path> files = SourceFiles.list(location);
         long totalBytes = SourceFiles.totalBytes(location);
         double[] fieldChars = new double[schema.size()];
@@ -32,8 +32,8 @@ public final class CsvTableStatistics {
         long sampledChars = 0;
         if (!files.isEmpty()) {
             Path path = files.get(0);
-            try (CsvTokenizer tokenizer = CsvFile.open(path)) {
-                CsvFile.readHeader(tokenizer, path);
+            try (CsvTokenizer tokenizer = CsvFile.open(path, options)) {
+                CsvFile.skipHeader(tokenizer, path, options);
                 while (sampled < SAMPLE_ROWS && tokenizer.next()) {
                     int n = Math.min(tokenizer.fieldCount(), fieldChars.length);
                     long row = tokenizer.fieldCount(); // separators and the line end

@@ -9,9 +9,13 @@ import java.io.Reader;
 import java.util.Arrays;
 
 /**
- * Splits CSV text into records of fields (RFC 4180: comma separator, double quotes, doubled quotes
- * inside quotes, quoted line breaks). Lines end with LF, CRLF or CR. A leading byte-order mark is
- * skipped. A quote inside an unquoted field is kept as an ordinary character.
+ * Splits CSV text into records of fields (RFC 4180 by default: comma separator, double quotes,
+ * doubled quotes inside quotes, quoted line breaks; the delimiter, quote and escape characters are
+ * options). Inside quotes, the escape character followed by the quote or by itself stands for that
+ * character; when the escape is the quote itself, that is the doubled quote. Lines end with LF, CRLF
+ * or CR. A leading byte-order mark is skipped. A quote inside an unquoted field is kept as an
+ * ordinary character. NULL is an empty unquoted field, or an unquoted field equal to the
+ * {@code nullValue} option.
  *
  * <p>After {@link #next()} returns true, the record's unescaped characters are in {@link #chars()}
  * and field {@code i} spans {@code [start(i), end(i))}. These buffers are reused by the next call:
@@ -22,6 +26,11 @@ final class CsvTokenizer implements Closeable {
 
     private final Reader in;
     private final String file;
+    private final char delimiter;
+    private final char quote;
+    private final char escape;
+    /** Unquoted text that reads as NULL besides the empty field; null for none. */
+    private final char[] nullText;
     private final char[] buf = new char[1 << 16];
     private int pos;
     private int limit;
@@ -39,9 +48,14 @@ final class CsvTokenizer implements Closeable {
     private long nextLine = 1;
     private long recordLine;
 
-    CsvTokenizer(Reader in, String file) {
+    CsvTokenizer(Reader in, String file, CsvOptions options) {
         this.in = requireNonNull(in, "in is null");
         this.file = requireNonNull(file, "file is null");
+        this.delimiter = options.delimiter();
+        this.quote = options.quote();
+        this.escape = options.escape();
+        this.nullText = options.nullValue() == null || options.nullValue().isEmpty() ? null
+                : options.nullValue().toCharArray();
     }
 
     /** Reads the next record; false at end of input. */
@@ -64,10 +78,10 @@ final class CsvTokenizer implements Closeable {
         while (true) {
             int start = charCount;
             int c = peek();
-            boolean isQuoted = c == '"';
+            boolean isQuoted = c == quote;
             int terminator = isQuoted ? readQuoted() : readUnquoted();
             addField(start, charCount, isQuoted);
-            if (terminator == ',') {
+            if (terminator == delimiter) {
                 continue;
             }
             if (terminator == '\r' && peek() == '\n') {
@@ -89,9 +103,10 @@ final class CsvTokenizer implements Closeable {
             int p = pos;
             int end = limit;
             char[] b = buf;
+            char separator = delimiter;
             while (p < end) {
                 char c = b[p];
-                if (c == ',' || c == '\n' || c == '\r') {
+                if (c == separator || c == '\n' || c == '\r') {
                     append(b, pos, p - pos);
                     pos = p + 1;
                     return c;
@@ -112,14 +127,22 @@ final class CsvTokenizer implements Closeable {
                 throw new SluiceException(file + ": line " + openLine + ": unterminated quoted field");
             }
             char c = buf[pos++];
-            if (c == '"') {
+            if (c == escape && escape != quote) {
                 int after = peek();
-                if (after == '"') {
+                if (after == quote || after == escape) {
                     pos++;
-                    appendChar('"');
+                    appendChar((char) after);
                     continue;
                 }
-                if (after == ',' || after == '\n' || after == '\r' || after == EOF) {
+            }
+            if (c == quote) {
+                int after = peek();
+                if (after == quote && escape == quote) {
+                    pos++;
+                    appendChar(quote);
+                    continue;
+                }
+                if (after == delimiter || after == '\n' || after == '\r' || after == EOF) {
                     if (after != EOF) {
                         pos++;
                     }
@@ -216,14 +239,28 @@ final class CsvTokenizer implements Closeable {
         return quoted[field];
     }
 
-    /** An empty unquoted field: NULL. */
+    /** An empty unquoted field, or an unquoted field that spells the {@code nullValue} option: NULL. */
     boolean isNull(int field) {
-        return starts[field] == ends[field] && !quoted[field];
+        if (quoted[field]) {
+            return false;
+        }
+        int start = starts[field];
+        int length = ends[field] - start;
+        return length == 0 || (nullText != null && length == nullText.length && spellsNull(start));
+    }
+
+    private boolean spellsNull(int start) {
+        for (int i = 0; i < nullText.length; i++) {
+            if (chars[start + i] != nullText[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** True for an empty line: one empty unquoted field. */
     boolean isBlankLine() {
-        return fieldCount == 1 && isNull(0);
+        return fieldCount == 1 && starts[0] == ends[0] && !quoted[0];
     }
 
     String text(int field) {

@@ -2,6 +2,8 @@ package io.sluice.datasource.sink;
 
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
+import io.sluice.common.types.TemporalValues;
+import io.sluice.datasource.csv.CsvOptions;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.ValueFormat;
@@ -10,31 +12,51 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
+import java.time.format.DateTimeFormatter;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Writes batches to one UTF-8 CSV file with a header line, in the dialect the CSV scan reads:
- * comma separated, RFC 4180 quoting, NULL as an empty unquoted field and the empty string as
- * {@code ""}; dates as yyyy-mm-dd, decimals in plain notation.
+ * Writes batches to one UTF-8 CSV file in the dialect the CSV scan reads with the same options
+ * ({@link CsvOptions}): by default a header line, comma separated, RFC 4180 quoting, NULL as an
+ * empty unquoted field (or the unquoted {@code nullValue}) and the empty string as {@code ""};
+ * dates as yyyy-mm-dd (or {@code dateFormat}), timestamps likewise, decimals in plain notation.
  */
 final class CsvPartitionWriter implements PartitionFileWriter {
     private final Writer out;
-    private final boolean[] text;
+    private final DataType.Kind[] kinds;
+    private final char delimiter;
+    private final char quote;
+    private final char escape;
+    private final String nullValue;
+    private final DateTimeFormatter dateFormat;
+    private final DateTimeFormatter timestampFormat;
 
-    CsvPartitionWriter(Schema schema, Path file, Configuration conf) throws IOException {
+    CsvPartitionWriter(Schema schema, Path file, Configuration conf, CsvOptions options) throws IOException {
+        this.delimiter = options.delimiter();
+        this.quote = options.quote();
+        this.escape = options.escape();
+        this.nullValue = options.nullValue() == null ? "" : options.nullValue();
+        this.dateFormat = options.dateFormat() == null ? null : CsvOptions.formatter("dateFormat", options.dateFormat());
+        this.timestampFormat = options.timestampFormat() == null ? null
+                : CsvOptions.formatter("timestampFormat", options.timestampFormat());
         FileSystem fs = file.getFileSystem(conf);
         this.out = new BufferedWriter(new OutputStreamWriter(fs.create(file, false), StandardCharsets.UTF_8), 1 << 16);
-        this.text = new boolean[schema.size()];
+        this.kinds = new DataType.Kind[schema.size()];
         for (int i = 0; i < schema.size(); i++) {
-            text[i] = schema.fields().get(i).type().kind() == DataType.Kind.UTF8;
-            if (i > 0) {
-                out.write(',');
-            }
-            writeText(schema.fields().get(i).name());
+            kinds[i] = schema.fields().get(i).type().kind();
         }
-        out.write('\n');
+        if (options.header()) {
+            for (int i = 0; i < schema.size(); i++) {
+                if (i > 0) {
+                    out.write(delimiter);
+                }
+                writeText(schema.fields().get(i).name());
+            }
+            out.write('\n');
+        }
     }
 
     @Override
@@ -44,36 +66,49 @@ final class CsvPartitionWriter implements PartitionFileWriter {
         for (int r = 0; r < rows; r++) {
             for (int i = 0; i < columns.length; i++) {
                 if (i > 0) {
-                    out.write(',');
+                    out.write(delimiter);
                 }
                 Col c = columns[i];
                 if (c.isNull(r)) {
+                    out.write(nullValue);
                     continue;
                 }
-                if (text[i]) {
-                    writeText(c.strings[r]);
-                } else {
-                    out.write(ValueFormat.format(c, r));
+                switch (kinds[i]) {
+                    case UTF8 -> writeText(c.strings[r]);
+                    case DATE32 -> out.write(dateFormat == null ? ValueFormat.format(c, r)
+                            : LocalDate.ofEpochDay(c.longs[r]).format(dateFormat));
+                    case TIMESTAMP -> out.write(timestampFormat == null ? ValueFormat.format(c, r)
+                            : TemporalValues.toLocalDateTime(c.longs[r]).format(timestampFormat));
+                    default -> out.write(ValueFormat.format(c, r));
                 }
             }
             out.write('\n');
         }
     }
 
-    /** A string field: quoted when empty (else it would read as NULL) or when it holds a special character. */
+    /**
+     * A string field: quoted when empty or equal to the null text (else it would read as NULL) or
+     * when it holds a special character; a quote inside is escaped (doubled by default).
+     */
     private void writeText(String s) throws IOException {
-        boolean quote = s.isEmpty();
-        for (int i = 0; i < s.length() && !quote; i++) {
+        boolean quoted = s.isEmpty() || s.equals(nullValue);
+        for (int i = 0; i < s.length() && !quoted; i++) {
             char ch = s.charAt(i);
-            quote = ch == ',' || ch == '"' || ch == '\n' || ch == '\r';
+            quoted = ch == delimiter || ch == quote || ch == escape || ch == '\n' || ch == '\r';
         }
-        if (!quote) {
+        if (!quoted) {
             out.write(s);
             return;
         }
-        out.write('"');
-        out.write(s.replace("\"", "\"\""));
-        out.write('"');
+        out.write(quote);
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch == quote || (ch == escape && escape != quote)) {
+                out.write(escape);
+            }
+            out.write(ch);
+        }
+        out.write(quote);
     }
 
     @Override

@@ -122,7 +122,8 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
         Configuration conf = FileCommitProtocol.conf();
         long rows = 0;
         try (BatchStream in = input.execute(partition, context);
-                PartitionFileWriter writer = PartitionFileWriter.open(target.format(), input.schema(), file, conf)) {
+                PartitionFileWriter writer = PartitionFileWriter.open(target.format(), input.schema(), file, conf,
+                        target.options())) {
             for (Batch next = in.next(); next != null; next = in.next()) {
                 try (Batch b = next) {
                     context.checkNotCancelled();

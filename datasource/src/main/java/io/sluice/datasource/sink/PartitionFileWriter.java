@@ -1,9 +1,11 @@
 package io.sluice.datasource.sink;
 
 import io.sluice.common.types.Schema;
+import io.sluice.datasource.csv.CsvOptions;
 import io.sluice.kernels.Batch;
 import io.sluice.logical.source.FileFormat;
 import java.io.IOException;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
@@ -17,9 +19,18 @@ public interface PartitionFileWriter extends AutoCloseable {
 
     /** A writer creating {@code file} (which must not exist) in {@code format}. */
     static PartitionFileWriter open(FileFormat format, Schema schema, Path file, Configuration conf) throws IOException {
+        return open(format, schema, file, conf, Map.of());
+    }
+
+    /**
+     * A writer creating {@code file} (which must not exist) in {@code format}, with the format's
+     * {@code options} (checked before the write starts: {@link io.sluice.datasource.FileFormats#checkWriteOptions}).
+     */
+    static PartitionFileWriter open(FileFormat format, Schema schema, Path file, Configuration conf,
+            Map<String, String> options) throws IOException {
         return switch (format) {
             case PARQUET -> new ParquetPartitionWriter(schema, file, conf);
-            case CSV -> new CsvPartitionWriter(schema, file, conf);
+            case CSV -> new CsvPartitionWriter(schema, file, conf, CsvOptions.of(options));
             case JSON -> new JsonPartitionWriter(schema, file, conf);
         };
     }

@@ -4,14 +4,18 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.FormatOptions;
+import java.util.Map;
 
 /**
  * Where and how a query's result is written: a directory (any Hadoop {@code FileSystem} URI), the
- * file format, and what to do if the directory exists. {@code writeId} is unique per write and goes
- * into every file name, so appended files never collide with earlier ones.
+ * file format, what to do if the directory exists, and the format's options (in their normal form,
+ * {@link FormatOptions}; a table written with them reads back with them). {@code writeId} is unique
+ * per write and goes into every file name, so appended files never collide with earlier ones.
  */
-public record WriteTarget(String location, FileFormat format, SaveMode mode, String writeId) {
+public record WriteTarget(String location, FileFormat format, SaveMode mode, String writeId, Map<String, String> options) {
     public WriteTarget {
+        options = FormatOptions.normalize(options);
         requireNonNull(location, "location is null");
         requireNonNull(format, "format is null");
         requireNonNull(mode, "mode is null");
@@ -24,9 +28,19 @@ public record WriteTarget(String location, FileFormat format, SaveMode mode, Str
         }
     }
 
+    /** A target written with the format's default options. */
+    public WriteTarget(String location, FileFormat format, SaveMode mode, String writeId) {
+        this(location, format, mode, writeId, Map.of());
+    }
+
     /** A target with a fresh random write id. */
     public static WriteTarget of(String location, FileFormat format, SaveMode mode) {
-        return new WriteTarget(location, format, mode, java.util.UUID.randomUUID().toString());
+        return of(location, format, mode, Map.of());
+    }
+
+    /** A target with a fresh random write id, written with {@code options}. */
+    public static WriteTarget of(String location, FileFormat format, SaveMode mode, Map<String, String> options) {
+        return new WriteTarget(location, format, mode, java.util.UUID.randomUUID().toString(), options);
     }
 
     /** The name of the file partition {@code partition} writes, e.g. {@code part-00003-<writeId>.parquet}. */
