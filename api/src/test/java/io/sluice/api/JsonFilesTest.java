@@ -147,6 +147,26 @@ class JsonFilesTest {
     }
 
     @Test
+    void declaredColumnsConvertTheValuesAndNameTheOnesThatDoNotFit() throws Exception {
+        session.sql("CREATE EXTERNAL TABLE sparktyped (id BIGINT, d DATE, ts TIMESTAMP, amount DECIMAL(10,2), name STRING)"
+                + " STORED AS JSON LOCATION '" + spark + "'");
+        duck.execute("SET TimeZone = 'UTC'");
+        duck.execute("CREATE VIEW sparktyped AS SELECT id, CAST(d AS DATE) AS d, CAST(ts AS TIMESTAMP) AS ts,"
+                + " CAST(amount AS DECIMAL(10,2)) AS amount, name FROM read_json_auto('" + spark + "/*.json')");
+        assertSameRows("SELECT id, d, ts, amount, name FROM sparktyped");
+        assertSameRows("SELECT count(*), sum(amount), min(d), max(ts) FROM sparktyped WHERE d > DATE '2024-03-01'");
+
+        session.sql("CREATE EXTERNAL TABLE misfit (id INT, name BIGINT) STORED AS JSON LOCATION '" + spark + "'");
+        assertThatThrownBy(() -> session.sql("SELECT sum(name) FROM misfit").collect()).isInstanceOf(SluiceException.class)
+                .hasMessageContaining(spark.resolve("part-00000.json") + ": line 2, column 'name': cannot read 'name1' as BIGINT");
+        session.sql("CREATE EXTERNAL TABLE lenient (id INT, name BIGINT, _corrupt_record STRING) STORED AS JSON"
+                + " OPTIONS (mode 'PERMISSIVE') LOCATION '" + spark + "'");
+        assertThat(session.sql("SELECT count(*), count(name), count(_corrupt_record) FROM lenient").collect().rows())
+                .containsExactly(List.of(200L, 0L, (long) duck.query("SELECT count(name) FROM spark").get(0).get(0)));
+        assertServing();
+    }
+
+    @Test
     void whatSluiceWritesReadsBackInDuckDbAsTheSource() throws Exception {
         Path ctas = data.resolve("ctas");
         String query = "SELECT id, name, score, flag, info, nums FROM ducks WHERE id % 3 <> 1";
