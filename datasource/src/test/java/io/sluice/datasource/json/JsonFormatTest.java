@@ -236,6 +236,20 @@ class JsonFormatTest {
     }
 
     @Test
+    void readsACompressedFileWholeAndWindowsLineEnds() throws Exception {
+        Path file = dir.resolve("c.json.gz");
+        try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(file))) {
+            out.write("{\"a\": 1, \"s\": \"x\"}\r\n\r\n{\"a\": 2}\r\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        FormatReader split = new JsonFormat(4);
+        assertThat(split.partitions(file.toString())).singleElement().satisfies(p -> assertThat(p.isRange()).isFalse());
+        Schema schema = split.inferSchema(file.toString());
+        assertThat(schema).isEqualTo(Schema.of(new Field("a", DataType.INT64), new Field("s", DataType.UTF8)));
+        assertThat(support.readAll(split, file.toString(), schema, List.of("s", "a"), 10))
+                .containsExactly(List.of("x", 1L), Arrays.asList(null, 2L));
+    }
+
+    @Test
     void failFastNamesTheFileAndLineAlsoInALaterSplit() throws Exception {
         List<String> lines = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
