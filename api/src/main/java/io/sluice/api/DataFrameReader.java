@@ -16,7 +16,7 @@ import java.util.Map;
  * Opens files as DataFrames, as Spark's reader: {@code .format(...)}, {@code .option(k, v)} and
  * {@code .schema("a INT, b STRING")} set up a read, {@code .load(path)} (or {@code .csv(path)},
  * {@code .parquet(path)}) makes it. Options are the format's (case-insensitive names; an unknown one
- * is refused, naming the known ones); without a schema it is read (or, for CSV, inferred) from the
+ * is refused, naming the known ones); without a schema it is read (or, for CSV and JSON, inferred) from the
  * files now. Immutable: each setter returns a new reader.
  */
 public final class DataFrameReader {
@@ -36,7 +36,7 @@ public final class DataFrameReader {
         this.schema = schema;
     }
 
-    /** The format by name: {@code csv} or {@code parquet}. */
+    /** The format by name: {@code csv}, {@code parquet} or {@code json}. */
     public DataFrameReader format(String name) {
         return new DataFrameReader(session, FileFormat.parse(name), options, schema);
     }
@@ -75,8 +75,8 @@ public final class DataFrameReader {
     /** The files at {@code path} (a file or a directory, any Hadoop FileSystem path) in the format set. */
     public DataFrame load(String path) {
         if (format == null) {
-            throw new io.sluice.common.SluiceException("no format: call format(\"csv\"|\"parquet\") before load, or"
-                    + " use csv(path) / parquet(path)");
+            throw new io.sluice.common.SluiceException("no format: call format(\"csv\"|\"parquet\"|\"json\") before load, or"
+                    + " use csv(path) / parquet(path) / json(path)");
         }
         return load(format, path);
     }
@@ -89,6 +89,16 @@ public final class DataFrameReader {
     /** Parquet files: a file or a directory, any Hadoop FileSystem path. */
     public DataFrame parquet(String path) {
         return load(FileFormat.PARQUET, path);
+    }
+
+    /**
+     * JSON lines files (one object per line): a file or a directory, any Hadoop FileSystem path.
+     * Without a schema, the columns are inferred from the first records with Spark's rules; the
+     * option {@code mode} ({@code FAILFAST}, the default, {@code PERMISSIVE} or
+     * {@code DROPMALFORMED}) says what a malformed line does.
+     */
+    public DataFrame json(String path) {
+        return load(FileFormat.JSON, path);
     }
 
     private DataFrame load(FileFormat read, String path) {

@@ -86,6 +86,11 @@ public final class DataFrameWriter {
         return write(FileFormat.CSV, path);
     }
 
+    /** Writes JSON lines files (one object per row, NULL fields left out) into the directory {@code path}; returns the rows written. */
+    public long json(String path) {
+        return write(FileFormat.JSON, path);
+    }
+
     private long write(FileFormat written, String path) {
         FileFormats.checkWriteOptions(written, options);
         return frame.writeTo(WriteTarget.of(path, written, mode, options));

@@ -11,6 +11,8 @@ import io.sluice.datasource.csv.CsvTableStatistics;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.SourceFiles;
+import io.sluice.datasource.json.JsonFormat;
+import io.sluice.datasource.json.JsonTableStatistics;
 import io.sluice.datasource.parquet.ParquetFormat;
 import io.sluice.datasource.parquet.ParquetTableStatistics;
 import io.sluice.logical.source.FileFormat;
@@ -28,6 +30,7 @@ import java.util.Map;
 public final class FileFormats {
     private static final FormatReader CSV = new CsvFormat();
     private static final FormatReader PARQUET = new ParquetFormat();
+    private static final FormatReader JSON = new JsonFormat();
     private static final int CACHED_STATISTICS = 256;
     /** Table statistics by format and file fingerprint, least recently used dropped first. */
     private static final Map<String, Statistics> STATISTICS = new LinkedHashMap<>(16, 0.75f, true) {
@@ -70,6 +73,7 @@ public final class FileFormats {
         return switch (format) {
             case CSV -> CSV;
             case PARQUET -> PARQUET;
+            case JSON -> JSON;
         };
     }
 
@@ -115,6 +119,7 @@ public final class FileFormats {
             computed = switch (source.format()) {
                 case CSV -> CsvTableStatistics.of(source.location(), source.schema(), CsvOptions.of(source.options()));
                 case PARQUET -> ParquetTableStatistics.of(source.location(), source.schema());
+                case JSON -> JsonTableStatistics.of(source.location(), source.schema());
             };
         } catch (SluiceException e) {
             return Statistics.unknown(source.schema(), Statistics.DEFAULT_ROWS);
@@ -147,8 +152,8 @@ public final class FileFormats {
      * A table over the files at {@code location} with the columns {@code declared} names (as in
      * {@code CREATE EXTERNAL TABLE t (a INT, …)} or {@code .schema("a INT, …")}). CSV columns are
      * matched by position and the declared names stand over a header's ({@code enforceSchema}
-     * defaults to true); Parquet columns are matched by name, and each must be in the files with
-     * the declared type. The location must exist now.
+     * defaults to true); JSON fields and Parquet columns are matched by name, and each Parquet
+     * column must be in the files with the declared type. The location must exist now.
      */
     public static TableSource register(String name, FileFormat format, String location, Map<String, String> options,
             Schema declared) {
@@ -162,6 +167,7 @@ public final class FileFormats {
                 SourceFiles.list(location);
                 normal.putIfAbsent("enforceschema", "true");
             }
+            case JSON -> SourceFiles.list(location);
             case PARQUET -> checkDeclared(name, location, declared, reader.inferSchema(location, normal));
         }
         return new TableSource(name, format, location, declared, normal);

@@ -47,14 +47,20 @@ public final class Col {
      */
     public final long[] highs;
     public final long[] lows;
+    /**
+     * The values of a STRUCT, LIST or MAP column as Java objects, as {@link #get} returns them (see
+     * {@link NestedValues}); null for every other type. Nested columns are payload: they are
+     * carried, gathered and written, never computed on per row by a kernel.
+     */
+    public final Object[] objects;
 
     private Col(DataType type, int length, long[] longs, double[] doubles, boolean[] bools, String[] strings,
             boolean[] nulls) {
-        this(type, length, longs, doubles, bools, strings, nulls, null, null);
+        this(type, length, longs, doubles, bools, strings, nulls, null, null, null);
     }
 
     private Col(DataType type, int length, long[] longs, double[] doubles, boolean[] bools, String[] strings,
-            boolean[] nulls, long[] highs, long[] lows) {
+            boolean[] nulls, long[] highs, long[] lows, Object[] objects) {
         this.type = requireNonNull(type, "type is null");
         this.length = length;
         this.longs = longs;
@@ -64,6 +70,7 @@ public final class Col {
         this.nulls = nulls;
         this.highs = highs;
         this.lows = lows;
+        this.objects = objects;
     }
 
     /**
@@ -79,13 +86,13 @@ public final class Col {
         if (fits) {
             return ofLongs(type, lows, nulls);
         }
-        return new Col(type, n, null, null, null, null, nulls, highs, lows);
+        return new Col(type, n, null, null, null, null, nulls, highs, lows, null);
     }
 
     /** An empty decimal column in the wide form that a caller fills in place, then {@link #compacted}. */
     public static Col allocateWide(DataType type, int length, boolean withNulls) {
         return new Col(type, length, null, null, null, null, withNulls ? new boolean[length] : null, new long[length],
-                new long[length]);
+                new long[length], null);
     }
 
     /** A wide-form column in the compact form when every value fits a long; any other column as it is. */
@@ -132,6 +139,14 @@ public final class Col {
         return new Col(DataType.UTF8, values.length, null, null, null, values, nulls);
     }
 
+    /** A nested column of Java values in {@link NestedValues}' form, null where {@code nulls} says so. */
+    public static Col ofObjects(DataType type, Object[] values, boolean[] nulls) {
+        if (!type.isNested()) {
+            throw new IllegalArgumentException("a " + type + " column is not held as objects");
+        }
+        return new Col(type, values.length, null, null, null, null, nulls, null, null, values);
+    }
+
     /** A column of {@code length} NULLs of the given type. */
     public static Col allNull(DataType type, int length) {
         boolean[] nulls = new boolean[length];
@@ -140,6 +155,7 @@ public final class Col {
             case FLOAT64 -> ofDoubles(new double[length], nulls);
             case BOOL, NULL -> new Col(type, length, null, null, new boolean[length], null, nulls);
             case UTF8 -> ofStrings(new String[length], nulls);
+            case STRUCT, LIST, MAP -> ofObjects(type, new Object[length], nulls);
             default -> ofLongs(type, new long[length], nulls);
         };
     }
@@ -155,13 +171,14 @@ public final class Col {
             case FLOAT64 -> ofDoubles(new double[length], nulls);
             case BOOL, NULL -> new Col(type, length, null, null, new boolean[length], null, nulls);
             case UTF8 -> ofStrings(new String[length], nulls);
+            case STRUCT, LIST, MAP -> ofObjects(type, new Object[length], nulls);
             default -> ofLongs(type, new long[length], nulls);
         };
     }
 
     /** The same values reinterpreted as another long-backed type (e.g. int32 widened to int64). */
     public Col withType(DataType newType) {
-        return new Col(newType, length, longs, doubles, bools, strings, nulls, highs, lows);
+        return new Col(newType, length, longs, doubles, bools, strings, nulls, highs, lows, objects);
     }
 
     /** Rows {@code indexes[0..count)} of this column, in that order. */
@@ -205,6 +222,15 @@ public final class Col {
                 }
                 return ofStrings(out, outNulls);
             }
+            case STRUCT:
+            case LIST:
+            case MAP: {
+                Object[] out = new Object[count];
+                for (int i = 0; i < count; i++) {
+                    out[i] = objects[indexes[i]];
+                }
+                return ofObjects(type, out, outNulls);
+            }
             default: {
                 long[] out = new long[count];
                 for (int i = 0; i < count; i++) {
@@ -240,7 +266,7 @@ public final class Col {
         }
         Col values = gather(safe, count);
         return new Col(type, count, values.longs, values.doubles, values.bools, values.strings, outNulls,
-                values.highs, values.lows);
+                values.highs, values.lows, values.objects);
     }
 
     /** The rows of several columns of one type, one after another. */
@@ -266,6 +292,7 @@ public final class Col {
                 case FLOAT64 -> System.arraycopy(c.doubles, 0, out.doubles, at, c.length);
                 case BOOL, NULL -> System.arraycopy(c.bools, 0, out.bools, at, c.length);
                 case UTF8 -> System.arraycopy(c.strings, 0, out.strings, at, c.length);
+                case STRUCT, LIST, MAP -> System.arraycopy(c.objects, 0, out.objects, at, c.length);
                 default -> System.arraycopy(c.longs, 0, out.longs, at, c.length);
             }
             if (c.nulls != null) {
@@ -308,6 +335,7 @@ public final class Col {
             case FLOAT64 -> ofDoubles(Arrays.copyOfRange(doubles, from, from + count), outNulls);
             case BOOL, NULL -> new Col(type, count, null, null, Arrays.copyOfRange(bools, from, from + count), null, outNulls);
             case UTF8 -> ofStrings(Arrays.copyOfRange(strings, from, from + count), outNulls);
+            case STRUCT, LIST, MAP -> ofObjects(type, Arrays.copyOfRange(objects, from, from + count), outNulls);
             default -> ofLongs(type, Arrays.copyOfRange(longs, from, from + count), outNulls);
         };
     }
@@ -327,7 +355,7 @@ public final class Col {
             case UTF8 -> strings[row];
             case DATE32 -> java.time.LocalDate.ofEpochDay(longs[row]);
             case TIMESTAMP -> TemporalValues.toLocalDateTime(longs[row]);
-            case STRUCT, LIST, MAP -> throw new IllegalStateException("a " + type + " column has no heap form");
+            case STRUCT, LIST, MAP -> objects[row];
         };
     }
 
@@ -410,6 +438,10 @@ public final class Col {
                 }
                 return ofStrings(out, nulls);
             }
+            case STRUCT:
+            case LIST:
+            case MAP:
+                return ofObjects(type, NestedValues.read(vector, type), nulls);
             default:
                 throw new IllegalStateException("unhandled type " + type);
         }
@@ -417,7 +449,7 @@ public final class Col {
 
     /** Copies this column into a new vector owned by the caller. */
     public FieldVector write(String name, BufferAllocator allocator) {
-        FieldVector vector = new io.sluice.common.types.Field(name, type).toArrow().createVector(allocator);
+        FieldVector vector = type.toArrowField(name).createVector(allocator);
         try {
             fill(vector);
         } catch (RuntimeException e) {
@@ -445,9 +477,11 @@ public final class Col {
         }
     }
 
-    private void fill(FieldVector vector) {
+    /** Writes this column's values into {@code vector} (of this type), allocating its buffers. */
+    void fill(FieldVector vector) {
         int n = length;
         switch (type.kind()) {
+            case STRUCT, LIST, MAP -> NestedValues.fill(vector, type, objects, n);
             case NULL -> ((NullVector) vector).setValueCount(n);
             case BOOL -> {
                 BitVector v = (BitVector) vector;

@@ -11,7 +11,9 @@ import org.apache.arrow.memory.RootAllocator;
 
 /**
  * A query's result on the client: the schema and every row as Java values (Long, Integer, Double,
- * BigDecimal, String, Boolean, LocalDate, or null). Results are meant to be small; big outputs
+ * BigDecimal, String, Boolean, LocalDate, LocalDateTime, or null; nested values as
+ * {@link NestedValues} describes: a struct as a {@code Map} of its fields, a list as a {@code List},
+ * a map as a {@code Map}). Results are meant to be small; big outputs
  * belong in files.
  */
 public record QueryResult(Schema schema, List<List<Object>> rows) {
@@ -57,7 +59,7 @@ public record QueryResult(Schema schema, List<List<Object>> rows) {
                 }
                 Object v = row.get(i);
                 if (v != null) {
-                    out.append(csvField(ValueFormat.formatObject(v)));
+                    out.append(csvField(ValueFormat.formatObject(v, schema.field(i).type())));
                 }
             }
             out.append('\n');
@@ -85,7 +87,7 @@ public record QueryResult(Schema schema, List<List<Object>> rows) {
             String[] line = new String[n];
             for (int i = 0; i < n; i++) {
                 Object v = row.get(i);
-                line[i] = v == null ? "NULL" : ValueFormat.formatObject(v);
+                line[i] = v == null ? "NULL" : ValueFormat.formatObject(v, schema.field(i).type());
                 widths[i] = Math.max(widths[i], line[i].length());
             }
             cells.add(line);

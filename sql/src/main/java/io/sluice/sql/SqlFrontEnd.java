@@ -237,7 +237,7 @@ public final class SqlFrontEnd {
             if (head.format() != null && head.location() != null) {
                 return createExternalTable(head);
             }
-            throw new SluiceException("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS PARQUET|CSV"
+            throw new SluiceException("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS PARQUET|CSV|JSON"
                     + " [OPTIONS (...)] LOCATION '<directory>' AS <query>, got: " + text.substring(start).strip());
         }
         if (!head.columns().isEmpty()) {
@@ -297,7 +297,7 @@ public final class SqlFrontEnd {
                     + " table's data is already in its files)");
         }
         if (head.format() == null || head.location() == null) {
-            throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV"
+            throw new SluiceException("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV|JSON"
                     + " LOCATION '<path>' (optionally with (<column> <type>, ...) after the name and OPTIONS (<key>"
                     + " '<value>', ...)): " + (head.format() == null ? "STORED AS" : "LOCATION") + " is missing");
         }

@@ -5,16 +5,27 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 
 /**
- * The unit of scan work: a whole file, or one Parquet row group ({@code rowGroup >= 0}), with the
- * row group's column statistics where the file has them (used to skip it by a filter), and the
- * hosts holding its bytes where the file system keeps blocks on nodes (HDFS; empty elsewhere), for
- * the scheduler to prefer a worker on one of them.
+/**
+ * The unit of scan work: a whole file, one Parquet row group ({@code rowGroup >= 0}), with the row
+ * group's column statistics where the file has them (used to skip it by a filter), or a byte range
+ * of a line-oriented file ({@code length >= 0}: the lines starting in
+ * {@code [offset, offset + length)}). {@code hosts} are the nodes holding its bytes where the file
+ * system keeps blocks on nodes (HDFS; empty elsewhere), for the scheduler to prefer a worker on one.
  */
-public record ScanPartition(String path, int rowGroup, List<ColumnStats> stats, List<String> hosts) {
+public record ScanPartition(String path, int rowGroup, List<ColumnStats> stats, long offset, long length,
+        List<String> hosts) {
     public ScanPartition {
         requireNonNull(path, "path is null");
         stats = List.copyOf(stats);
         hosts = List.copyOf(hosts);
+        if (offset < 0 || (length < 0 && offset != 0)) {
+            throw new IllegalArgumentException("bad byte range " + offset + "+" + length + " of " + path);
+        }
+    }
+
+    /** A whole file or a row group, on {@code hosts}. */
+    public ScanPartition(String path, int rowGroup, List<ColumnStats> stats, List<String> hosts) {
+        this(path, rowGroup, stats, 0, -1, hosts);
     }
 
     public ScanPartition(String path, int rowGroup, List<ColumnStats> stats) {
@@ -23,6 +34,11 @@ public record ScanPartition(String path, int rowGroup, List<ColumnStats> stats, 
 
     public ScanPartition(String path, int rowGroup) {
         this(path, rowGroup, List.of());
+    }
+
+    /** True for a byte range of a file, false for a whole file or a row group. */
+    public boolean isRange() {
+        return length >= 0;
     }
 
     /** The statistics of a column, or null when unknown. */
@@ -37,6 +53,9 @@ public record ScanPartition(String path, int rowGroup, List<ColumnStats> stats, 
 
     @Override
     public String toString() {
+        if (isRange()) {
+            return path + "@" + offset + "+" + length;
+        }
         return rowGroup < 0 ? path : path + "#rg" + rowGroup;
     }
 }

@@ -31,6 +31,7 @@ public interface PartitionFileWriter extends AutoCloseable {
         return switch (format) {
             case PARQUET -> new ParquetPartitionWriter(schema, file, conf);
             case CSV -> new CsvPartitionWriter(schema, file, conf, CsvOptions.of(options));
+            case JSON -> new JsonPartitionWriter(schema, file, conf);
         };
     }
 }

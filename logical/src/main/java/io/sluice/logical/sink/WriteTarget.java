@@ -46,6 +46,6 @@ public record WriteTarget(String location, FileFormat format, SaveMode mode, Str
     /** The name of the file partition {@code partition} writes, e.g. {@code part-00003-<writeId>.parquet}. */
     public String fileName(int partition) {
         return String.format("part-%05d-%s.%s", partition, writeId,
-                format == FileFormat.PARQUET ? "parquet" : "csv");
+                format.name().toLowerCase(java.util.Locale.ROOT));
     }
 }

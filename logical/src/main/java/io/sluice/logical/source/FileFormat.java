@@ -4,7 +4,7 @@ import io.sluice.common.SluiceException;
 
 /** File formats a table can be stored as. */
 public enum FileFormat {
-    CSV, PARQUET;
+    CSV, PARQUET, JSON;
 
     public static FileFormat parse(String name) {
         for (FileFormat f : values()) {
@@ -12,6 +12,6 @@ public enum FileFormat {
                 return f;
             }
         }
-        throw new SluiceException("unknown file format '" + name + "'; expected CSV or PARQUET");
+        throw new SluiceException("unknown file format '" + name + "'; expected CSV, PARQUET or JSON");
     }
 }
