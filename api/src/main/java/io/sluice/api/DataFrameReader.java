@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.SluiceException;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.FileFormats;
 import io.sluice.logical.plan.TableScan;
@@ -9,7 +10,6 @@ import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.FormatOptions;
 import io.sluice.logical.source.TableSource;
 import io.sluice.sql.TableDdl;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -43,11 +43,7 @@ public final class DataFrameReader {
 
     /** One option of the format, e.g. {@code option("delimiter", "|")}; a later value for a name replaces an earlier one. */
     public DataFrameReader option(String name, String value) {
-        requireNonNull(name, "name is null");
-        requireNonNull(value, "value is null");
-        Map<String, String> more = new LinkedHashMap<>(options);
-        more.put(name.toLowerCase(java.util.Locale.ROOT), value);
-        return new DataFrameReader(session, format, more, schema);
+        return options(Map.of(name, value));
     }
 
     public DataFrameReader option(String name, boolean value) {
@@ -56,11 +52,7 @@ public final class DataFrameReader {
 
     /** Several options at once, as {@link #option(String, String)}. */
     public DataFrameReader options(Map<String, String> more) {
-        DataFrameReader reader = this;
-        for (Map.Entry<String, String> e : more.entrySet()) {
-            reader = reader.option(e.getKey(), e.getValue());
-        }
-        return reader;
+        return new DataFrameReader(session, format, FormatOptions.with(options, more), schema);
     }
 
     /** The columns, as in SQL DDL ({@code "a INT, b STRING, d DATE"}): CSV columns by position, Parquet by name. */
@@ -75,7 +67,7 @@ public final class DataFrameReader {
     /** The files at {@code path} (a file or a directory, any Hadoop FileSystem path) in the format set. */
     public DataFrame load(String path) {
         if (format == null) {
-            throw new io.sluice.common.SluiceException("no format: call format(\"csv\"|\"parquet\"|\"json\") before load, or"
+            throw new SluiceException("no format: call format(\"csv\"|\"parquet\"|\"json\") before load, or"
                     + " use csv(path) / parquet(path) / json(path)");
         }
         return load(format, path);

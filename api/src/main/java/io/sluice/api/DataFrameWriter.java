@@ -7,8 +7,6 @@ import io.sluice.logical.sink.SaveMode;
 import io.sluice.logical.sink.WriteTarget;
 import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.FormatOptions;
-import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -52,11 +50,7 @@ public final class DataFrameWriter {
 
     /** One option of the format; a later value for a name replaces an earlier one. */
     public DataFrameWriter option(String name, String value) {
-        requireNonNull(name, "name is null");
-        requireNonNull(value, "value is null");
-        Map<String, String> more = new LinkedHashMap<>(options);
-        more.put(name.toLowerCase(Locale.ROOT), value);
-        return new DataFrameWriter(frame, mode, format, more);
+        return options(Map.of(name, value));
     }
 
     public DataFrameWriter option(String name, boolean value) {
@@ -64,11 +58,7 @@ public final class DataFrameWriter {
     }
 
     public DataFrameWriter options(Map<String, String> more) {
-        DataFrameWriter writer = this;
-        for (Map.Entry<String, String> e : more.entrySet()) {
-            writer = writer.option(e.getKey(), e.getValue());
-        }
-        return writer;
+        return new DataFrameWriter(frame, mode, format, FormatOptions.with(options, more));
     }
 
     /** Writes files of the format set into the directory {@code path}; returns the rows written. */

@@ -187,6 +187,8 @@ class CsvOptionsTest {
         assertThatThrownBy(() -> session.sql("CREATE EXTERNAL TABLE p (a STRING) STORED AS PARQUET LOCATION '" + parquet
                 + "'")).isInstanceOf(SluiceException.class)
                 .hasMessageContaining("column 'a' is declared utf8 but the files at " + parquet + " hold int32");
+        session.sql("CREATE EXTERNAL TABLE p (a INTEGER) STORED AS PARQUET LOCATION '" + parquet + "'");
+        assertThat(sluice("SELECT a FROM p")).isEqualTo(List.of(List.of(1L)));
         assertThatThrownBy(() -> session.read().option("heder", "true").csv(pipe.toString()))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("unknown CSV option 'heder'");
         assertThatThrownBy(() -> session.read().schema("a INT,").csv(pipe.toString()))

@@ -9,8 +9,8 @@ import java.util.Locale;
  * Splits the head of a table statement (names, column types, options, locations) into tokens, with
  * a cursor over them. Words are letters, digits and {@code _} (or {@code `quoted`} / {@code "quoted"},
  * doubled quote inside); strings are {@code 'single quoted'} with {@code ''} or a backslash escape
- * ({@code \t \n \r \\ \' \"}, any other character stands for itself after a backslash, so {@code
- * '\u0001'} stays six characters for the option to read); anything else is one symbol character.
+ * ({@code \t \n \r \\ \' \"}, as in Spark SQL; a backslash before any other character is kept, so a
+ * Unicode escape reaches the option that reads it as written); anything else is one symbol character.
  * Not thread-safe.
  */
 final class DdlTokens {

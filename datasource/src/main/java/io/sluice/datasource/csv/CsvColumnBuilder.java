@@ -115,7 +115,7 @@ final class CsvColumnBuilder {
     /** Drops the values appended after the first {@code keep} (a row given up half way). */
     void truncate(int keep) {
         if (nulls != null) {
-            java.util.Arrays.fill(nulls, keep, size, false);
+            Arrays.fill(nulls, keep, size, false);
         }
         size = keep;
     }

@@ -41,6 +41,16 @@ public final class FormatOptions {
     }
 
     /**
+     * {@code options} (normal form) with {@code more} added, a name in {@code more} replacing the
+     * same name in any case (as a later {@code .option(k, v)} replaces an earlier one); normal form.
+     */
+    public static Map<String, String> with(Map<String, String> options, Map<String, String> more) {
+        TreeMap<String, String> merged = new TreeMap<>(normalize(options));
+        merged.putAll(normalize(more));
+        return Collections.unmodifiableMap(new LinkedHashMap<>(merged));
+    }
+
+    /**
      * Refuses the first option of {@code options} (normal form) that is not among {@code known}
      * (names as documented, compared ignoring case), naming it and listing the known ones for
      * {@code format}, as DuckDB does.
