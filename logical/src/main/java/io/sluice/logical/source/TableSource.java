@@ -3,16 +3,32 @@ package io.sluice.logical.source;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.Schema;
+import java.util.List;
 
 /**
- * A registered table: files of one format at a location (a file or a directory, any Hadoop
- * {@code FileSystem} URI), with the schema found when it was registered.
+ * A registered table: files of one format at a location (a file, a directory, a glob, or several
+ * of these separated by commas; any Hadoop {@code FileSystem} URI), with the schema found when it
+ * was registered. {@code partitionColumns} name the schema's Hive partition columns (their values
+ * come from {@code key=value} directories, not from the files), which the schema lists last.
  */
-public record TableSource(String name, FileFormat format, String location, Schema schema) {
+public record TableSource(String name, FileFormat format, String location, Schema schema, List<String> partitionColumns) {
     public TableSource {
         requireNonNull(name, "name is null");
         requireNonNull(format, "format is null");
         requireNonNull(location, "location is null");
         requireNonNull(schema, "schema is null");
+        partitionColumns = List.copyOf(partitionColumns);
+        for (String column : partitionColumns) {
+            schema.field(column);
+        }
+    }
+
+    /** A table whose files are not partitioned. */
+    public TableSource(String name, FileFormat format, String location, Schema schema) {
+        this(name, format, location, schema, List.of());
+    }
+
+    public boolean isPartitioned() {
+        return !partitionColumns.isEmpty();
     }
 }
