@@ -45,13 +45,14 @@ public final class SqlFrontEnd {
     private static final Pattern SHOW_TABLES = Pattern.compile("(?is)SHOW\\s+TABLES\\s*;?\\s*");
     private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:DESCRIBE|DESC)\\s+(?:TABLE\\s+)?" + NAME
             + "\\s*;?\\s*");
+    private static final String SIMPLE_NAME = "(?:[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
     private static final Pattern CREATE_TABLE_START = Pattern.compile("(?is)CREATE\\s+TABLE\\b");
     private static final Pattern CREATE_TABLE = Pattern.compile(
             "(?is)CREATE\\s+TABLE\\s+(?<ifnot>IF\\s+NOT\\s+EXISTS\\s+)?" + NAME + "\\s+"
-                    + "(?:(?:STORED\\s+AS|USING)\\s+(?<format>[A-Za-z_]+)\\s+|LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*)*"
-                    + "AS\\b");
+                    + "(?:(?:STORED\\s+AS|USING)\\s+(?<format>[A-Za-z_]+)\\s+|LOCATION\\s+'(?<location>(?:[^']|'')*)'\\s*"
+                    + "|PARTITIONED\\s+BY\\s*\\((?<partitioned>\\s*" + SIMPLE_NAME + "(?:\\s*,\\s*" + SIMPLE_NAME
+                    + ")*\\s*)\\)\\s*)*AS\\b");
     private static final Pattern INSERT_START = Pattern.compile("(?is)INSERT\\b");
-    private static final String SIMPLE_NAME = "(?:[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
     /** {@code INSERT INTO|OVERWRITE [TABLE] name [(column, ...)]}; a column list holds names and commas only. */
     private static final Pattern INSERT = Pattern.compile(
             "(?is)INSERT\\s+(?:(?<overwrite>OVERWRITE)|INTO)\\s+(?:TABLE\\s+)?" + NAME + "\\s*"
@@ -238,7 +239,7 @@ public final class SqlFrontEnd {
         Matcher m = CREATE_TABLE.matcher(text).region(start, text.length());
         if (!m.lookingAt()) {
             throw new SluiceException("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS PARQUET|CSV"
-                    + " LOCATION '<directory>' AS <query>, got: " + text.substring(start).strip());
+                    + " [PARTITIONED BY (<columns>)] LOCATION '<directory>' AS <query>, got: " + text.substring(start).strip());
         }
         String name = unquote(m.group("name"));
         if (m.group("location") == null || m.group("location").isEmpty()) {
@@ -247,8 +248,14 @@ public final class SqlFrontEnd {
         FileFormat format = m.group("format") == null ? FileFormat.PARQUET : FileFormat.parse(m.group("format"));
         String location = m.group("location").replace("''", "'");
         LogicalPlan plan = plan(blank(text, start, m.end()), catalog);
-        return new Statement.CreateTableAs(name, WriteTarget.of(location, format, SaveMode.ERROR_IF_EXISTS), plan,
-                m.group("ifnot") != null);
+        List<String> partitionBy = new ArrayList<>();
+        if (m.group("partitioned") != null) {
+            for (String c : m.group("partitioned").split(",")) {
+                partitionBy.add(plan.schema().field(unquote(c.strip())).name());
+            }
+        }
+        return new Statement.CreateTableAs(name, WriteTarget.of(location, format, SaveMode.ERROR_IF_EXISTS)
+                .withPartitionBy(partitionBy), plan, m.group("ifnot") != null);
     }
 
     /** {@code INSERT INTO|OVERWRITE [TABLE] name query}: the query fitted to the table's columns. */

@@ -8,16 +8,20 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.GlobPattern;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.StringUtils;
 
@@ -31,12 +35,25 @@ import org.apache.hadoop.util.StringUtils;
  * checksums. Directories named {@code key=value} below a listed directory (or below a glob's fixed
  * prefix) give their files partition values. Directories of one level are listed in parallel on a
  * bounded pool shared by the node, so thousands of files list quickly on object stores and local
- * disks alike.
+ * disks alike. A listing of {@value #CACHED_LISTING_FILES} files or more is reused for
+ * {@value #LISTING_REUSE_SECONDS} seconds (so planning one query, whose statistics and scan both need
+ * it, lists a large dataset once), and forgotten at once when this node commits a write
+ * ({@link #forgetListings}); files other writers add show from the next listing on.
  */
 public final class SourceFiles {
     /** Threads listing directories (and reading footers, {@link #inParallel}) for all queries of a node. */
     static final int LISTING_THREADS = 16;
+    static final int CACHED_LISTING_FILES = 256;
+    static final int LISTING_REUSE_SECONDS = 5;
+    private static final int CACHED_LISTINGS = 32;
     private static final int MAX_DEPTH = 64;
+    /** Recent large listings by location, least recently used dropped first. */
+    private static final Map<String, Listed> LISTINGS = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Listed> eldest) {
+            return size() > CACHED_LISTINGS;
+        }
+    };
     private static final ExecutorService POOL = Executors.newFixedThreadPool(LISTING_THREADS, r -> {
         Thread t = new Thread(r, "sluice-file-listing");
         t.setDaemon(true);
@@ -56,6 +73,33 @@ public final class SourceFiles {
         if (location.isBlank()) {
             throw new SluiceException("file location is empty");
         }
+        long now = System.nanoTime();
+        synchronized (LISTINGS) {
+            Listed recent = LISTINGS.get(location);
+            if (recent != null && now - recent.listedAt() < TimeUnit.SECONDS.toNanos(LISTING_REUSE_SECONDS)) {
+                return recent.listing();
+            }
+        }
+        FileListing listing = listNow(location);
+        if (listing.files().size() >= CACHED_LISTING_FILES) {
+            synchronized (LISTINGS) {
+                LISTINGS.put(location, new Listed(listing, now));
+            }
+        }
+        return listing;
+    }
+
+    /** Drops every reused listing: this node just changed files (a committed write). */
+    public static void forgetListings() {
+        synchronized (LISTINGS) {
+            LISTINGS.clear();
+        }
+    }
+
+    private record Listed(FileListing listing, long listedAt) {
+    }
+
+    private static FileListing listNow(String location) {
         List<SourceFile> files = new ArrayList<>();
         List<String> keys = null;
         String keysFrom = null;
@@ -179,6 +223,9 @@ public final class SourceFiles {
         try {
             Path path = new Path(location);
             FileSystem fs = path.getFileSystem(HadoopConfiguration.shared());
+            if (fs instanceof LocalFileSystem local) {
+                fs = local.getRaw(); // the checksum layer only hides .crc files, which listing skips anyway
+            }
             path = fs.makeQualified(path);
             List<FileStatus> roots;
             Path root;
