@@ -115,6 +115,9 @@ class PartitionedReadTest {
         assertThat(text("EXPLAIN " + range)).contains("files=60/5000 partitions=60/5000");
         assertThat(filesOpened(text("EXPLAIN ANALYZE " + range))).isEqualTo(60);
         assertThat(rows(range)).isEqualTo(duck.query(range.replace("events", duckHive(big))));
+        String in = "SELECT count(*) AS n, sum(amount) AS s FROM events WHERE g IN (3, 7) AND (h = 0 OR h > 18)";
+        assertThat(text("EXPLAIN " + in)).contains("files=4/5000 partitions=4/5000");
+        assertThat(rows(in)).isEqualTo(duck.query(in.replace("events", duckHive(big))));
     }
 
     private static long filesOpened(String analyzed) {

@@ -161,7 +161,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
     @Override
     public String describe() {
         return "FileScanExec: " + source.name() + " (" + source.format().name().toLowerCase() + ", "
-                + partitions.size() + " partitions) " + ScanFiles.describe(partitions, listed, source.isPartitioned())
+                + partitions.size() + " partitions) " + ScanFiles.describe(partitions, listed, source)
                 + "columns=" + columns
                 + (pruning.isEmpty() ? "" : " pruning=" + listed(pruning))
                 + (runtimePruning.isEmpty() ? "" : " runtime_pruning=" + listed(runtimePruning));

@@ -91,23 +91,18 @@ record ScanFiles(List<ScanPartition> partitions, ListedFiles listed) {
     }
 
     /** {@code files=kept/listed} and, for a partitioned table, {@code partitions=kept/listed} (each followed by a space). */
-    static String describe(List<ScanPartition> partitions, ListedFiles listed, boolean partitioned) {
-        if (listed.files() < 0 || (listed.files() <= 1 && !partitioned)) {
+    static String describe(List<ScanPartition> partitions, ListedFiles listed, TableSource source) {
+        if (listed.files() < 0 || (listed.files() <= 1 && !source.isPartitioned())) {
             return "";
         }
         Set<String> files = new HashSet<>();
+        Set<List<Object>> values = new HashSet<>();
         for (ScanPartition p : partitions) {
             files.add(p.path());
+            values.add(source.partitionColumns().stream().map(c -> PartitionColumns.value(p, c)).toList());
         }
-        String out = "files=" + files.size() + "/" + listed.files() + " ";
-        if (partitioned) {
-            Set<String> directories = new HashSet<>();
-            for (String f : files) {
-                directories.add(f.substring(0, Math.max(0, f.lastIndexOf('/'))));
-            }
-            out += "partitions=" + directories.size() + "/" + listed.partitions() + " ";
-        }
-        return out;
+        return "files=" + files.size() + "/" + listed.files() + " "
+                + (source.isPartitioned() ? "partitions=" + values.size() + "/" + listed.partitions() + " " : "");
     }
 
     /**

@@ -6,9 +6,12 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Reads one file format. A location is a file or a directory, as a plain path or any Hadoop
- * {@code FileSystem} URI; a directory stands for its files whose names do not start with '_' or
- * '.', in name order. Implementations are stateless and thread-safe.
+ * Reads one file format. A location is anything {@link SourceFiles} lists (a file, a directory, a
+ * glob, several of these), as plain paths or any Hadoop {@code FileSystem} URI; the scan calls
+ * {@link #inferSchema} and {@link #partitions} with one file at a time. Hive partition columns are
+ * not the reader's concern: the scan prunes files by them and adds their values to the batches
+ * ({@link PartitionValuesStream}), so {@link #read} is only asked for columns the files hold.
+ * Implementations are stateless and thread-safe.
  */
 public interface FormatReader {
     /** The schema of the data at {@code location}, found from its first file. */

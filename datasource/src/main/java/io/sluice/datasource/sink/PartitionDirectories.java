@@ -5,10 +5,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RemoteIterator;
 
 /**
  * The part of a commit that knows partition directories: the files an attempt wrote, at any depth,
@@ -21,18 +20,20 @@ final class PartitionDirectories {
 
     /** The paths, relative to {@code attempt}, of every file under it (checksum files are the file system's own). */
     static List<String> files(FileSystem fs, Path attempt) throws IOException {
-        Path root = fs.makeQualified(attempt);
-        String prefix = root.toUri().getPath() + "/";
         List<String> out = new ArrayList<>();
-        RemoteIterator<LocatedFileStatus> files = fs.listFiles(root, true);
-        while (files.hasNext()) {
-            String path = files.next().getPath().toUri().getPath();
-            if (!path.startsWith(prefix)) {
-                throw new IOException("listed " + path + " outside " + root);
-            }
-            out.add(path.substring(prefix.length()));
-        }
+        collect(fs, attempt, "", out);
         return out;
+    }
+
+    private static void collect(FileSystem fs, Path dir, String prefix, List<String> out) throws IOException {
+        for (FileStatus child : fs.listStatus(dir)) {
+            String name = prefix + child.getPath().getName();
+            if (child.isDirectory()) {
+                collect(fs, child.getPath(), name + "/", out);
+            } else {
+                out.add(name);
+            }
+        }
     }
 
     /** Deletes, under {@code base}, each partition directory the attempts wrote a file into. */
