@@ -3,8 +3,8 @@ package io.sluice.datasource;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
-import io.sluice.common.types.Schema;
 import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
 import io.sluice.datasource.csv.CsvFormat;
 import io.sluice.datasource.file.FileListing;
 import io.sluice.datasource.file.FormatReader;

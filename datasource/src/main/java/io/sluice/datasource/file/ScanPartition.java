@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * The unit of scan work: a whole file, or one Parquet row group ({@code rowGroup >= 0}), with the
- * row group's column statistics where the file has them (used to skip it by a filter).
+ * row group's column statistics where the file has them (used to skip it by a filter). A Hive
+ * partition column's entry holds the file's value of it exactly ({@link PartitionColumns#stats}).
  */
 public record ScanPartition(String path, int rowGroup, List<ColumnStats> stats) {
     public ScanPartition {
