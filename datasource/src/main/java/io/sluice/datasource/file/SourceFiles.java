@@ -23,7 +23,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.GlobPattern;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.util.StringUtils;
 
 /**
  * Resolves a table location to its data files through Hadoop's {@code FileSystem}, as Spark does.
@@ -201,18 +200,44 @@ public final class SourceFiles {
         return !directory && (name.endsWith(".crc") || name.endsWith("._COPYING_"));
     }
 
-    private static List<String> paths(String location) {
+    /**
+     * The paths of a location: split at commas, except a comma escaped as {@code \\,} or inside a
+     * glob's {@code {a,b}} alternation; blank parts dropped, none at all an error naming the location.
+     */
+    public static List<String> paths(String location) {
         List<String> out = new ArrayList<>();
-        for (String part : StringUtils.split(location)) {
-            String path = StringUtils.unEscapeString(part).trim();
-            if (!path.isEmpty()) {
-                out.add(path);
+        StringBuilder current = new StringBuilder();
+        int braces = 0;
+        for (int i = 0; i < location.length(); i++) {
+            char c = location.charAt(i);
+            if (c == '\\' && i + 1 < location.length() && location.charAt(i + 1) == ',') {
+                current.append(',');
+                i++;
+            } else if (c == ',' && braces == 0) {
+                add(out, current);
+            } else {
+                braces += c == '{' ? 1 : c == '}' && braces > 0 ? -1 : 0;
+                current.append(c);
             }
         }
+        add(out, current);
         if (out.isEmpty()) {
             throw new SluiceException("file location is empty: '" + location + "'");
         }
         return out;
+    }
+
+    private static void add(List<String> paths, StringBuilder path) {
+        String p = path.toString().trim();
+        if (!p.isEmpty()) {
+            paths.add(p);
+        }
+        path.setLength(0);
+    }
+
+    /** Whether a path is a glob (has a wildcard or an alternation). */
+    public static boolean isGlob(String path) {
+        return path.indexOf('*') >= 0 || path.indexOf('?') >= 0 || path.indexOf('[') >= 0 || path.indexOf('{') >= 0;
     }
 
     /** A data file found, and the directory its partition directories are counted from. */
@@ -292,11 +317,6 @@ public final class SourceFiles {
         } catch (IOException e) {
             throw new SluiceException("cannot list " + dir + ": " + e.getMessage(), e);
         }
-    }
-
-    private static boolean isGlob(String location) {
-        return location.indexOf('*') >= 0 || location.indexOf('?') >= 0 || location.indexOf('[') >= 0
-                || location.indexOf('{') >= 0;
     }
 
     /** The deepest ancestor of a glob whose name has no wildcard: partition directories count from there. */

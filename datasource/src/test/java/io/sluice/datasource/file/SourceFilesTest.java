@@ -75,6 +75,8 @@ class SourceFilesTest {
         FileListing glob = SourceFiles.listing(dir + "/d=2024-01-*/*.parquet");
         assertThat(relative(dir, glob)).containsExactly("d=2024-01-01/part-0.parquet", "d=2024-01-02/part-0.parquet");
         assertThat(PartitionColumns.infer(glob)).containsExactly(new Field("d", DataType.DATE32));
+        FileListing alternation = SourceFiles.listing(dir + "/d={2024-01-02,2024-02-01}");
+        assertThat(relative(dir, alternation)).containsExactly("d=2024-01-02/part-0.parquet", "d=2024-02-01/part-0.parquet");
         FileListing two = SourceFiles.listing(dir.resolve("d=2024-01-01") + "," + dir.resolve("d=2024-02-01"));
         assertThat(relative(dir, two)).containsExactly("d=2024-01-01/part-0.parquet", "d=2024-02-01/part-0.parquet");
         Path comma = touch("x,y/part-0.parquet");
