@@ -24,24 +24,25 @@ import java.util.stream.Collectors;
  * Reads a table's files: one output partition per file (CSV) or row group (Parquet), listed once
  * at planning time. A table with no files still has one, empty, partition. Filters offered from
  * above prune row groups whose statistics prove no row passes ({@code pruning} records them);
- * the filters themselves stay above, since a kept row group may still hold rows that fail.
+ * the filters themselves stay above, since a kept row group may still hold rows that fail. Hive
+ * partition values are exact statistics of each partition ({@link ScanFiles}), so the same filters
+ * prune partition directories; those known when the scan is created do so before any footer is read.
  *
  * <p>{@code runtimePruning} holds predicates learned after planning (a bound runtime filter's key
  * range, see {@link #withRuntimePruning}): the partitions stay (the stage's tasks are already
  * counted), and a task whose row group they prove empty reads nothing.
  */
 public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
-        List<Expr> runtimePruning, Schema schema, long estimatedRows, ListedFiles listed) implements ExecutionPlan {
+        List<Expr> runtimePruning, Schema schema, long estimatedRows, ListedFiles listedFiles) implements ExecutionPlan {
     /**
      * How many files and partition directories listing found, of which the scan's partitions keep
      * the files they name: EXPLAIN shows the pruning as {@code files=3/5000 partitions=1/250}.
      */
     public record ListedFiles(int files, int partitions) {
-        public static final ListedFiles UNKNOWN = new ListedFiles(-1, -1);
     }
 
     public FileScanExec {
-        requireNonNull(listed, "listed is null");
+        requireNonNull(listedFiles, "listedFiles is null");
         requireNonNull(source, "source is null");
         columns = List.copyOf(columns);
         partitions = List.copyOf(partitions);
@@ -52,13 +53,13 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
 
     /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
     public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning, Schema schema,
-            ListedFiles listed) {
-        this(source, columns, partitions, pruning, List.of(), schema, UNKNOWN_ROWS, listed);
+            ListedFiles listedFiles) {
+        this(source, columns, partitions, pruning, List.of(), schema, UNKNOWN_ROWS, listedFiles);
     }
 
     @Override
     public ExecutionPlan withEstimatedRows(long rows) {
-        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows, listed);
+        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows, listedFiles);
     }
 
     /** Keeps every partition; a task whose row group {@code predicates} prove empty reads nothing. */
@@ -69,13 +70,13 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         }
         List<Expr> all = new ArrayList<>(runtimePruning);
         predicates.stream().filter(p -> !all.contains(p)).forEach(all::add);
-        return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows, listed);
+        return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows, listedFiles);
     }
 
     /** Derives the schema once, here (which also checks every column exists). */
     public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
-            ListedFiles listed) {
-        this(source, columns, partitions, pruning, schemaOf(source, columns), listed);
+            ListedFiles listedFiles) {
+        this(source, columns, partitions, pruning, schemaOf(source, columns), listedFiles);
     }
 
     /** Plans a scan of {@code columns}, listing the source's files now. */
@@ -142,7 +143,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
                 kept.add(p);
             }
         }
-        return new FilterPushdown(new FileScanExec(source, columns, kept, newPruning, listed), filters);
+        return new FilterPushdown(new FileScanExec(source, columns, kept, newPruning, listedFiles), filters);
     }
 
     /** A projection that only picks columns of this scan becomes the scan's column list. */
@@ -155,13 +156,13 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
             }
             picked.add(c.column());
         }
-        return Optional.of(new FileScanExec(source, picked, partitions, pruning, listed));
+        return Optional.of(new FileScanExec(source, picked, partitions, pruning, listedFiles));
     }
 
     @Override
     public String describe() {
         return "FileScanExec: " + source.name() + " (" + source.format().name().toLowerCase() + ", "
-                + partitions.size() + " partitions) " + ScanFiles.describe(partitions, listed, source)
+                + partitions.size() + " partitions) " + ScanFiles.describe(partitions, listedFiles, source)
                 + "columns=" + columns
                 + (pruning.isEmpty() ? "" : " pruning=" + listed(pruning))
                 + (runtimePruning.isEmpty() ? "" : " runtime_pruning=" + listed(runtimePruning));
