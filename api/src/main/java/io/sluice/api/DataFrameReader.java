@@ -10,12 +10,16 @@ import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.FormatOptions;
 import io.sluice.logical.source.TableSource;
 import io.sluice.sql.TableDdl;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Opens files as DataFrames, as Spark's reader: {@code .format(...)}, {@code .option(k, v)} and
  * {@code .schema("a INT, b STRING")} set up a read, {@code .load(path)} (or {@code .csv(path)},
- * {@code .parquet(path)}) makes it. Options are the format's (case-insensitive names; an unknown one
+ * {@code .parquet(path)}) makes it. A path is a file, a directory (read recursively;
+ * {@code key=value} directories become partition columns) or a glob; several paths make one
+ * DataFrame of all their files. Options are the format's (case-insensitive names; an unknown one
  * is refused, naming the known ones); without a schema it is read (or, for CSV and JSON, inferred) from the
  * files now. Immutable: each setter returns a new reader.
  */
@@ -65,22 +69,30 @@ public final class DataFrameReader {
     }
 
     /** The files at {@code path} (a file or a directory, any Hadoop FileSystem path) in the format set. */
-    public DataFrame load(String path) {
+    public DataFrame load(String path, String... morePaths) {
         if (format == null) {
             throw new SluiceException("no format: call format(\"csv\"|\"parquet\"|\"json\") before load, or"
                     + " use csv(path) / parquet(path) / json(path)");
         }
-        return load(format, path);
+        return load(format, location(path, morePaths));
     }
 
-    /** CSV files (by default with a header line): a file or a directory, any Hadoop FileSystem path. */
-    public DataFrame csv(String path) {
-        return load(FileFormat.CSV, path);
+    /** CSV files (by default with a header line): files, directories or globs, any Hadoop FileSystem path. */
+    public DataFrame csv(String path, String... morePaths) {
+        return load(FileFormat.CSV, location(path, morePaths));
     }
 
-    /** Parquet files: a file or a directory, any Hadoop FileSystem path. */
-    public DataFrame parquet(String path) {
-        return load(FileFormat.PARQUET, path);
+    /** Parquet files: files, directories or globs, any Hadoop FileSystem path. */
+    public DataFrame parquet(String path, String... morePaths) {
+        return load(FileFormat.PARQUET, location(path, morePaths));
+    }
+
+    /** The paths as one table location: separated by commas, a comma inside a path escaped as {@code \,}. */
+    private static String location(String path, String... morePaths) {
+        List<String> all = new ArrayList<>();
+        all.add(path);
+        all.addAll(List.of(morePaths));
+        return String.join(",", all.stream().map(p -> p.replace(",", "\\,")).toList());
     }
 
     /**
@@ -89,8 +101,8 @@ public final class DataFrameReader {
      * option {@code mode} ({@code FAILFAST}, the default, {@code PERMISSIVE} or
      * {@code DROPMALFORMED}) says what a malformed line does.
      */
-    public DataFrame json(String path) {
-        return load(FileFormat.JSON, path);
+    public DataFrame json(String path, String... morePaths) {
+        return load(FileFormat.JSON, location(path, morePaths));
     }
 
     private DataFrame load(FileFormat read, String path) {

@@ -7,6 +7,8 @@ import io.sluice.logical.sink.SaveMode;
 import io.sluice.logical.sink.WriteTarget;
 import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.FormatOptions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,20 +24,23 @@ public final class DataFrameWriter {
     private final SaveMode mode;
     private final FileFormat format;
     private final Map<String, String> options;
+    private final List<String> partitionBy;
 
     DataFrameWriter(DataFrame frame, SaveMode mode) {
-        this(frame, mode, FileFormat.PARQUET, Map.of());
+        this(frame, mode, FileFormat.PARQUET, Map.of(), List.of());
     }
 
-    private DataFrameWriter(DataFrame frame, SaveMode mode, FileFormat format, Map<String, String> options) {
+    private DataFrameWriter(DataFrame frame, SaveMode mode, FileFormat format, Map<String, String> options,
+            List<String> partitionBy) {
         this.frame = requireNonNull(frame, "frame is null");
         this.mode = requireNonNull(mode, "mode is null");
         this.format = requireNonNull(format, "format is null");
         this.options = FormatOptions.normalize(options);
+        this.partitionBy = List.copyOf(partitionBy);
     }
 
     public DataFrameWriter mode(SaveMode newMode) {
-        return new DataFrameWriter(frame, newMode, format, options);
+        return new DataFrameWriter(frame, newMode, format, options, partitionBy);
     }
 
     /** {@code "error"} / {@code "errorifexists"}, {@code "overwrite"} or {@code "append"}. */
@@ -43,9 +48,22 @@ public final class DataFrameWriter {
         return mode(SaveMode.parse(newMode));
     }
 
+    /**
+     * Writes into Hive partition directories ({@code col=value/}) of these columns (INT, BIGINT, DATE
+     * or STRING), which the files then leave out; with mode overwrite, only the partitions written
+     * are replaced.
+     */
+    public DataFrameWriter partitionBy(String... columns) {
+        List<String> names = new ArrayList<>();
+        for (String c : columns) {
+            names.add(frame.schema().field(c).name());
+        }
+        return new DataFrameWriter(frame, mode, format, options, names);
+    }
+
     /** The format by name for {@link #save}: {@code parquet} (the default) or {@code csv}. */
     public DataFrameWriter format(String name) {
-        return new DataFrameWriter(frame, mode, FileFormat.parse(name), options);
+        return new DataFrameWriter(frame, mode, FileFormat.parse(name), options, partitionBy);
     }
 
     /** One option of the format; a later value for a name replaces an earlier one. */
@@ -58,7 +76,7 @@ public final class DataFrameWriter {
     }
 
     public DataFrameWriter options(Map<String, String> more) {
-        return new DataFrameWriter(frame, mode, format, FormatOptions.with(options, more));
+        return new DataFrameWriter(frame, mode, format, FormatOptions.with(options, more), partitionBy);
     }
 
     /** Writes files of the format set into the directory {@code path}; returns the rows written. */
@@ -83,6 +101,6 @@ public final class DataFrameWriter {
 
     private long write(FileFormat written, String path) {
         FileFormats.checkWriteOptions(written, options);
-        return frame.writeTo(WriteTarget.of(path, written, mode, options));
+        return frame.writeTo(WriteTarget.of(path, written, mode, options).withPartitionBy(partitionBy));
     }
 }

@@ -67,12 +67,13 @@ final class ClusterTesting {
 
     /** Table {@code t} in both engines: four CSV files of 5,000 rows, {@code k} one of 17 strings, {@code v} 0 to 19,999. */
     static void createKeyedCsvTable(DuckDbOracle duck, Session session, java.nio.file.Path data) throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createDirectories(data.resolve("t")); // listing is recursive: a directory of its own
         for (int f = 0; f < 4; f++) {
             duck.execute("COPY (SELECT 'k' || (range % 17) AS k, range AS v FROM range(" + f * 5000 + ", "
-                    + (f + 1) * 5000 + ")) TO '" + data.resolve("part-" + f + ".csv") + "' (FORMAT CSV, HEADER)");
+                    + (f + 1) * 5000 + ")) TO '" + dir.resolve("part-" + f + ".csv") + "' (FORMAT CSV, HEADER)");
         }
-        duck.execute("CREATE VIEW t AS SELECT * FROM read_csv_auto('" + data + "/*.csv')");
-        session.sql("CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '" + data + "'");
+        duck.execute("CREATE VIEW t AS SELECT * FROM read_csv_auto('" + dir + "/*.csv')");
+        session.sql("CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '" + dir + "'");
     }
 
     /** Checks that a test class's cluster leaked no Arrow memory, then stops it (null: nothing to do). */

@@ -3,6 +3,8 @@ package io.sluice.coordinator;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
 import io.sluice.datasource.FileAccessPolicy;
 import io.sluice.datasource.FileFormats;
 import io.sluice.logical.sink.SaveMode;
@@ -10,6 +12,8 @@ import io.sluice.logical.sink.WriteTarget;
 import io.sluice.logical.source.TableSource;
 import io.sluice.sql.InMemoryCatalog;
 import io.sluice.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The statements that change a catalog's tables and views: {@code CREATE EXTERNAL TABLE}, {@code
@@ -59,15 +63,24 @@ final class TableCommands {
         FileFormats.checkWriteOptions(create.target().format(), create.target().options());
         long rows = writes.write(create.plan(), create.target(), config, text, scope);
         catalog.register(new TableSource(create.name(), create.target().format(), create.target().location(),
-                create.plan().schema(), create.target().options()));
+                partitionColumnsLast(create.plan().schema(), create.target().partitionBy()), create.target().options(),
+                create.target().partitionBy()));
         return "created table " + create.name() + " with " + rows + " rows";
+    }
+
+    /** The schema a partitioned table reads back with: the file columns, then the partition columns (as Spark orders them). */
+    private static Schema partitionColumnsLast(Schema schema, List<String> partitionBy) {
+        List<Field> fields = new ArrayList<>();
+        schema.fields().stream().filter(f -> !partitionBy.contains(f.name())).forEach(fields::add);
+        partitionBy.forEach(c -> fields.add(schema.field(c)));
+        return new Schema(fields);
     }
 
     String insert(Statement.Insert insert, QueryConfig config, String text, QueryScope scope) {
         TableSource table = insert.table();
-        long rows = writes.write(insert.plan(), WriteTarget.of(table.location(), table.format(), insert.mode(),
-                table.options()), config,
-                text, scope);
+        WriteTarget target = WriteTarget.of(table.location(), table.format(), insert.mode(), table.options())
+                .withPartitionBy(table.partitionColumns());
+        long rows = writes.write(insert.plan(), target, config, text, scope);
         return (insert.mode() == SaveMode.OVERWRITE ? "overwrote " : "inserted ") + rows + " rows into " + table.name();
     }
 }

@@ -81,7 +81,7 @@ final class WriteCommitter {
     private long write(LogicalPlan plan, WriteTarget target, QueryConfig config, RunningQueries.Handle handle) {
         fileAccess.check(target.location());
         FileWriteExec.checkWritable(plan.schema());
-        ExecutionPlan physical = new FileWriteExec(planning.plan(plan, config), target);
+        ExecutionPlan physical = FileWriteExec.create(planning.plan(plan, config), target);
         boolean existed = FileCommitProtocol.setup(target);
         ResolvedSplitPoints splits = new ResolvedSplitPoints();
         for (int attempt = 1; ; attempt++) {

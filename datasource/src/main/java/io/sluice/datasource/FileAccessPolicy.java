@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Settings;
+import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.SubqueryExpr;
@@ -71,8 +72,21 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
         return under(List.of(property.trim().split("\\s*,\\s*")));
     }
 
-    /** Refuses a location outside the policy with a {@link SluiceException} naming it. */
+    /**
+     * Refuses a location outside the policy with a {@link SluiceException} naming it: each of its
+     * comma-separated paths must pass, and a glob may not climb with {@code ..} (an alternation such
+     * as {@code {a,..}} would hide it from the comparison).
+     */
     public void check(String location) {
+        for (String path : SourceFiles.paths(location)) {
+            if (SourceFiles.isGlob(path) && path.contains("..")) {
+                throw new SluiceException("table location " + path + " is a glob with '..'; name the directory without it");
+            }
+            checkPath(path);
+        }
+    }
+
+    private void checkPath(String location) {
         URI uri = location(location);
         String scheme = uri.getScheme();
         if (!schemes.contains(scheme)) {

@@ -6,20 +6,20 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.csv.CsvFormat;
-import io.sluice.datasource.csv.CsvOptions;
-import io.sluice.datasource.csv.CsvTableStatistics;
+import io.sluice.datasource.file.FileListing;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.HadoopConfiguration;
+import io.sluice.datasource.file.PartitionColumns;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.datasource.json.JsonFormat;
-import io.sluice.datasource.json.JsonTableStatistics;
 import io.sluice.datasource.parquet.ParquetFormat;
-import io.sluice.datasource.parquet.ParquetTableStatistics;
 import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.FormatOptions;
 import io.sluice.logical.source.TableSource;
 import io.sluice.logical.stats.Statistics;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -63,8 +63,12 @@ public final class FileFormats {
     }
 
     private static String statisticsKey(TableSource source) {
+        return statisticsKey(source, SourceFiles.listing(source.location()));
+    }
+
+    private static String statisticsKey(TableSource source, FileListing listing) {
         return source.format() + (source.options().isEmpty() ? "" : source.options().toString()) + ":"
-                + SourceFiles.fingerprint(source.location());
+                + listing.fingerprint(source.location());
     }
 
     /** The stateless, thread-safe reader of a format. */
@@ -99,8 +103,10 @@ public final class FileFormats {
     public static Statistics statistics(TableSource source) {
         requireNonNull(source, "source is null");
         String key;
+        FileListing listing;
         try {
-            key = statisticsKey(source);
+            listing = SourceFiles.listing(source.location());
+            key = statisticsKey(source, listing);
         } catch (SluiceException e) {
             return Statistics.unknown(source.schema(), Statistics.DEFAULT_ROWS);
         }
@@ -116,11 +122,7 @@ public final class FileFormats {
         }
         Statistics computed;
         try {
-            computed = switch (source.format()) {
-                case CSV -> CsvTableStatistics.of(source.location(), source.schema(), CsvOptions.of(source.options()));
-                case PARQUET -> ParquetTableStatistics.of(source.location(), source.schema());
-                case JSON -> JsonTableStatistics.of(source.location(), source.schema());
-            };
+            computed = TableStatistics.of(source, listing);
         } catch (SluiceException e) {
             return Statistics.unknown(source.schema(), Statistics.DEFAULT_ROWS);
         }
@@ -130,7 +132,12 @@ public final class FileFormats {
         return computed;
     }
 
-    /** A table named {@code name} over the files at {@code location}, with the schema read from them now. */
+    /**
+     * A table named {@code name} over the files at {@code location}, with the schema read now from
+     * its first file, followed by the partition columns its {@code key=value} directories name
+     * (typed from their values, see {@link PartitionColumns}); a file column of a partition column's
+     * name is left out, its values come from the directories.
+     */
     public static TableSource register(String name, FileFormat format, String location) {
         return register(name, format, location, Map.of());
     }
@@ -145,7 +152,23 @@ public final class FileFormats {
         Map<String, String> normal = FormatOptions.normalize(options);
         FormatReader reader = reader(format);
         reader.checkOptions(normal);
-        return new TableSource(name, format, location, reader.inferSchema(location, normal), normal);
+        FileListing listing = SourceFiles.listing(location);
+        if (listing.files().isEmpty()) {
+            throw new SluiceException("no data files in directory " + location);
+        }
+        Schema fileSchema = reader.inferSchema(listing.files().get(0).path(), normal);
+        List<Field> partitionFields = PartitionColumns.infer(listing);
+        if (partitionFields.isEmpty()) {
+            return new TableSource(name, format, location, fileSchema, normal);
+        }
+        List<Field> fields = new ArrayList<>();
+        for (Field f : fileSchema.fields()) {
+            if (!PartitionColumns.contains(listing.partitionKeys(), f.name())) {
+                fields.add(f);
+            }
+        }
+        fields.addAll(partitionFields);
+        return new TableSource(name, format, location, new Schema(fields), normal, listing.partitionKeys());
     }
 
     /**

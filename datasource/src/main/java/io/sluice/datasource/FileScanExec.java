@@ -24,15 +24,25 @@ import java.util.stream.Collectors;
  * Reads a table's files: one output partition per file (CSV) or row group (Parquet), listed once
  * at planning time. A table with no files still has one, empty, partition. Filters offered from
  * above prune row groups whose statistics prove no row passes ({@code pruning} records them);
- * the filters themselves stay above, since a kept row group may still hold rows that fail.
+ * the filters themselves stay above, since a kept row group may still hold rows that fail. Hive
+ * partition values are exact statistics of each partition ({@link ScanFiles}), so the same filters
+ * prune partition directories; those known when the scan is created do so before any footer is read.
  *
  * <p>{@code runtimePruning} holds predicates learned after planning (a bound runtime filter's key
  * range, see {@link #withRuntimePruning}): the partitions stay (the stage's tasks are already
  * counted), and a task whose row group they prove empty reads nothing.
  */
 public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
-        List<Expr> runtimePruning, Schema schema, long estimatedRows) implements ExecutionPlan {
+        List<Expr> runtimePruning, Schema schema, long estimatedRows, ListedFiles listedFiles) implements ExecutionPlan {
+    /**
+     * How many files and partition directories listing found, of which the scan's partitions keep
+     * the files they name: EXPLAIN shows the pruning as {@code files=3/5000 partitions=1/250}.
+     */
+    public record ListedFiles(int files, int partitions) {
+    }
+
     public FileScanExec {
+        requireNonNull(listedFiles, "listedFiles is null");
         requireNonNull(source, "source is null");
         columns = List.copyOf(columns);
         partitions = List.copyOf(partitions);
@@ -42,13 +52,14 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
     }
 
     /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
-    public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning, Schema schema) {
-        this(source, columns, partitions, pruning, List.of(), schema, UNKNOWN_ROWS);
+    public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning, Schema schema,
+            ListedFiles listedFiles) {
+        this(source, columns, partitions, pruning, List.of(), schema, UNKNOWN_ROWS, listedFiles);
     }
 
     @Override
     public ExecutionPlan withEstimatedRows(long rows) {
-        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows);
+        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows, listedFiles);
     }
 
     /** Keeps every partition; a task whose row group {@code predicates} prove empty reads nothing. */
@@ -59,19 +70,29 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         }
         List<Expr> all = new ArrayList<>(runtimePruning);
         predicates.stream().filter(p -> !all.contains(p)).forEach(all::add);
-        return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows);
+        return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows, listedFiles);
     }
 
     /** Derives the schema once, here (which also checks every column exists). */
-    public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning) {
-        this(source, columns, partitions, pruning, schemaOf(source, columns));
+    public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
+            ListedFiles listedFiles) {
+        this(source, columns, partitions, pruning, schemaOf(source, columns), listedFiles);
     }
 
     /** Plans a scan of {@code columns}, listing the source's files now. */
     public static FileScanExec create(TableSource source, List<String> columns) {
-        return new FileScanExec(source, columns, FileFormats.reader(source.format()).partitions(source.location(),
-                source.options()),
-                List.of());
+        return create(source, columns, List.of());
+    }
+
+    /**
+     * Plans a scan of {@code columns} under {@code filters} (conjuncts that stay above the scan):
+     * lists the source's files, drops those whose partition values prove no row passes before any is
+     * opened, and only then splits the rest into row groups (reading their footers, in parallel).
+     */
+    public static FileScanExec create(TableSource source, List<String> columns, List<Expr> filters) {
+        ScanFiles planned = ScanFiles.plan(source, filters);
+        FileScanExec scan = new FileScanExec(source, columns, planned.partitions(), List.of(), planned.listed());
+        return filters.isEmpty() ? scan : (FileScanExec) scan.pushFilters(filters).plan();
     }
 
     private static Schema schemaOf(TableSource source, List<String> columns) {
@@ -107,7 +128,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
     @Override
     public FilterPushdown pushFilters(List<Expr> filters) {
         if (partitions.stream().allMatch(p -> p.stats().isEmpty())) {
-            return FilterPushdown.none(this, filters); // no statistics (CSV): nothing to prune with
+            return FilterPushdown.none(this, filters); // no statistics (CSV, not partitioned): nothing to prune with
         }
         List<Expr> newPruning = new ArrayList<>(pruning);
         for (Expr f : filters) {
@@ -122,7 +143,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
                 kept.add(p);
             }
         }
-        return new FilterPushdown(new FileScanExec(source, columns, kept, newPruning), filters);
+        return new FilterPushdown(new FileScanExec(source, columns, kept, newPruning, listedFiles), filters);
     }
 
     /** A projection that only picks columns of this scan becomes the scan's column list. */
@@ -135,13 +156,14 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
             }
             picked.add(c.column());
         }
-        return Optional.of(new FileScanExec(source, picked, partitions, pruning));
+        return Optional.of(new FileScanExec(source, picked, partitions, pruning, listedFiles));
     }
 
     @Override
     public String describe() {
         return "FileScanExec: " + source.name() + " (" + source.format().name().toLowerCase() + ", "
-                + partitions.size() + " partitions) columns=" + columns
+                + partitions.size() + " partitions) " + ScanFiles.describe(partitions, listedFiles, source)
+                + "columns=" + columns
                 + (source.options().isEmpty() ? "" : " options=" + source.options())
                 + (pruning.isEmpty() ? "" : " pruning=" + listed(pruning))
                 + (runtimePruning.isEmpty() ? "" : " runtime_pruning=" + listed(runtimePruning));
@@ -166,7 +188,8 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         if (!runtimePruning.isEmpty() && !RowGroupPruner.mayMatch(scanned, runtimePruning, source.schema())) {
             return BatchStream.empty();
         }
-        return BatchStream.cancellable(FileFormats.reader(source.format()).read(scanned, source.schema(),
-                columns, context.batchSize(), context.allocator(), source.options()), context);
+        context.recordFileOpened();
+        return BatchStream.cancellable(ScanFiles.read(FileFormats.reader(source.format()), scanned, source, columns, schema,
+                context.batchSize(), context.allocator()), context);
     }
 }

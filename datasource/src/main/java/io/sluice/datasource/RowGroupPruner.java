@@ -16,7 +16,8 @@ import java.util.List;
 /**
  * Decides from a partition's min/max statistics whether it may hold rows passing a filter. Only
  * conjuncts of the form {@code column <op> literal} (either order) and {@code column IS NULL} are
- * used; anything else is assumed to match. A false answer is a proof: no row of the partition
+ * used, also inside {@code AND} and {@code OR} (so {@code IN} lists prune); anything else is
+ * assumed to match. A false answer is a proof: no row of the partition
  * passes.
  */
 public final class RowGroupPruner {
@@ -33,6 +34,12 @@ public final class RowGroupPruner {
     }
 
     private static boolean mayMatch(ScanPartition partition, Expr conjunct, Schema schema) {
+        if (conjunct instanceof Binary logical && logical.op() == BinaryOp.OR) {
+            return mayMatch(partition, logical.left(), schema) || mayMatch(partition, logical.right(), schema);
+        }
+        if (conjunct instanceof Binary logical && logical.op() == BinaryOp.AND) {
+            return mayMatch(partition, logical.left(), schema) && mayMatch(partition, logical.right(), schema);
+        }
         if (conjunct instanceof Unary u && u.op() == Unary.Op.IS_NULL && u.input() instanceof Column c) {
             ColumnStats stats = partition.stats(c.column());
             return stats == null || stats.nullCount() != 0;

@@ -23,7 +23,8 @@ class FileScanHostsTest {
     void eachPartitionAnswersItsOwnHostsAlsoBelowAFilter() {
         FileScanExec scan = new FileScanExec(SOURCE, List.of("x"), List.of(
                 new ScanPartition("hdfs://nn:8020/t/a.parquet", 0, List.of(), List.of("dn1", "dn2")),
-                new ScanPartition("hdfs://nn:8020/t/a.parquet", 1, List.of(), List.of("dn3"))), List.of());
+                new ScanPartition("hdfs://nn:8020/t/a.parquet", 1, List.of(), List.of("dn3"))), List.of(),
+                new FileScanExec.ListedFiles(1, 0));
         ExecutionPlan filtered = new FilterExec(scan, Literal.of(true));
         assertThat(filtered.preferredHosts(0)).containsExactly("dn1", "dn2");
         assertThat(filtered.preferredHosts(1)).containsExactly("dn3");
@@ -31,8 +32,10 @@ class FileScanHostsTest {
 
     @Test
     void partitionsWithoutHostsAndEmptyScansPreferNone() {
-        assertThat(new FileScanExec(SOURCE, List.of("x"), List.of(new ScanPartition("file:/t/a.parquet", 0)), List.of())
+        assertThat(new FileScanExec(SOURCE, List.of("x"), List.of(new ScanPartition("file:/t/a.parquet", 0)), List.of(),
+                new FileScanExec.ListedFiles(1, 0))
                 .preferredHosts(0)).isEmpty();
-        assertThat(new FileScanExec(SOURCE, List.of("x"), List.of(), List.of()).preferredHosts(0)).isEmpty();
+        assertThat(new FileScanExec(SOURCE, List.of("x"), List.of(), List.of(), new FileScanExec.ListedFiles(0, 0))
+                .preferredHosts(0)).isEmpty();
     }
 }

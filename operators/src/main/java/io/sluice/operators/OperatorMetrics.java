@@ -9,15 +9,16 @@ import java.util.List;
  * output rows, output batches, the nanoseconds spent in the operator itself (its
  * {@code execute}, {@code next} and {@code close}, less the time its children spent in theirs),
  * the most memory its reservations held at once, and its spills: bytes written, how many, and the
- * nanoseconds they took (part of its own time), and the hash tables it built itself (a broadcast
- * join whose table another task of the stage built on the same worker counts none).
+ * nanoseconds they took (part of its own time), the hash tables it built itself (a broadcast
+ * join whose table another task of the stage built on the same worker counts none), and the data
+ * files it opened (a scan).
  */
 public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] peakMemory, long[] spilledBytes,
-        long[] spills, long[] spillNanos, long[] builds) {
+        long[] spills, long[] spillNanos, long[] builds, long[] filesOpened) {
     public OperatorMetrics {
         int n = rows.length;
         if (batches.length != n || nanos.length != n || peakMemory.length != n || spilledBytes.length != n
-                || spills.length != n || spillNanos.length != n || builds.length != n) {
+                || spills.length != n || spillNanos.length != n || builds.length != n || filesOpened.length != n) {
             throw new IllegalArgumentException("one entry per operator in each array");
         }
         rows = rows.clone();
@@ -28,12 +29,13 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         spills = spills.clone();
         spillNanos = spillNanos.clone();
         builds = builds.clone();
+        filesOpened = filesOpened.clone();
     }
 
     /** Metrics without memory figures (nothing reserved, nothing spilled). */
     public OperatorMetrics(long[] rows, long[] batches, long[] nanos) {
         this(rows, batches, nanos, new long[rows.length], new long[rows.length], new long[rows.length],
-                new long[rows.length], new long[rows.length]);
+                new long[rows.length], new long[rows.length], new long[rows.length]);
     }
 
     public int operatorCount() {
@@ -50,6 +52,7 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         long spills;
         long spillNanos;
         long builds;
+        long filesOpened;
 
         public void addBatch(int batchRows, long elapsedNanos) {
             rows += batchRows;
@@ -78,6 +81,11 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         public synchronized void built() {
             builds++;
         }
+
+        @Override
+        public synchronized void fileOpened() {
+            filesOpened++;
+        }
     }
 
     /**
@@ -94,6 +102,7 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         long[] spills = new long[n];
         long[] spillNanos = new long[n];
         long[] builds = new long[n];
+        long[] files = new long[n];
         for (int i = 0; i < n; i++) {
             Counter c = counters.get(i);
             rows[i] = c.rows;
@@ -109,8 +118,9 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
                 spills[i] = c.spills;
                 spillNanos[i] = c.spillNanos;
                 builds[i] = c.builds;
+                files[i] = c.filesOpened;
             }
         }
-        return new OperatorMetrics(rows, batches, nanos, peak, spilled, spills, spillNanos, builds);
+        return new OperatorMetrics(rows, batches, nanos, peak, spilled, spills, spillNanos, builds, files);
     }
 }

@@ -146,6 +146,11 @@ public final class TaskContext implements Cancellation {
         metrics.built();
     }
 
+    /** Counts a data file this context's operator opened (EXPLAIN ANALYZE's {@code files_opened=}). */
+    public void recordFileOpened() {
+        metrics.fileOpened();
+    }
+
     /** The same task, with reservations reporting to {@code operatorMetrics}. */
     public TaskContext forOperator(MemoryMetricsSink operatorMetrics) {
         return new TaskContext(jobId, taskId, allocator, batchSize, services, cancelled, memory, spillFiles, operatorMetrics,

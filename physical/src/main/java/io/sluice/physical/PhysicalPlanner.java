@@ -9,6 +9,7 @@ import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Cast;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.EmptyRelation;
@@ -350,6 +351,12 @@ public final class PhysicalPlanner {
     private ExecutionPlan planNode(LogicalPlan plan) {
         if (plan instanceof TableScan scan) {
             return FileScanExec.create(scan.source(), scan.schema().names());
+        }
+        if (plan instanceof Filter filter && filter.input() instanceof TableScan scan) {
+            // the scan sees the filter at once, so that partition pruning skips files before their footers are read
+            ExecutionPlan input = FileScanExec.create(scan.source(), scan.schema().names(),
+                    Exprs.conjuncts(filter.predicate())).withEstimatedRows(rows(scan));
+            return new FilterExec(input, filter.predicate());
         }
         if (plan instanceof Filter filter) {
             return new FilterExec(plan(filter.input()), filter.predicate());

@@ -41,9 +41,9 @@ public final class SqlFrontEnd {
     private static final Pattern SHOW_TABLES = Pattern.compile("(?is)SHOW\\s+TABLES\\s*;?\\s*");
     private static final Pattern DESCRIBE = Pattern.compile("(?is)(?:DESCRIBE|DESC)\\s+(?:TABLE\\s+)?" + NAME
             + "\\s*;?\\s*");
+    private static final String SIMPLE_NAME = "(?:[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
     private static final Pattern CREATE_TABLE_START = Pattern.compile("(?is)CREATE\\s+TABLE\\b");
     private static final Pattern INSERT_START = Pattern.compile("(?is)INSERT\\b");
-    private static final String SIMPLE_NAME = "(?:[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
     /** {@code INSERT INTO|OVERWRITE [TABLE] name [(column, ...)]}; a column list holds names and commas only. */
     private static final Pattern INSERT = Pattern.compile(
             "(?is)INSERT\\s+(?:(?<overwrite>OVERWRITE)|INTO)\\s+(?:TABLE\\s+)?" + NAME + "\\s*"
@@ -238,7 +238,7 @@ public final class SqlFrontEnd {
                 return createExternalTable(head);
             }
             throw new SluiceException("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS PARQUET|CSV|JSON"
-                    + " [OPTIONS (...)] LOCATION '<directory>' AS <query>, got: " + text.substring(start).strip());
+                    + " [OPTIONS (...)] [PARTITIONED BY (<columns>)] LOCATION '<directory>' AS <query>, got: " + text.substring(start).strip());
         }
         if (!head.columns().isEmpty()) {
             throw new SluiceException("CREATE TABLE " + name + ": a column list cannot go with AS <query> (the query's"
@@ -249,8 +249,12 @@ public final class SqlFrontEnd {
         }
         FileFormat format = head.format() == null ? FileFormat.PARQUET : head.format();
         LogicalPlan plan = plan(blank(text, start, head.queryStart()), catalog);
+        List<String> partitionBy = new ArrayList<>();
+        for (String c : head.partitionedBy()) {
+            partitionBy.add(plan.schema().field(c).name());
+        }
         return new Statement.CreateTableAs(name, WriteTarget.of(head.location(), format, SaveMode.ERROR_IF_EXISTS,
-                head.options()), plan, head.ifNotExists());
+                head.options()).withPartitionBy(partitionBy), plan, head.ifNotExists());
     }
 
     /** {@code INSERT INTO|OVERWRITE [TABLE] name query}: the query fitted to the table's columns. */

@@ -17,7 +17,7 @@ import java.util.Map;
 /**
  * Parses the head of {@code CREATE [EXTERNAL] TABLE}: {@code [IF NOT EXISTS] name [(column type,
  * …)]}, then in any order {@code STORED AS format} or {@code USING format}, {@code OPTIONS (key
- * 'value', key2 = 'value2')} and {@code LOCATION 'path'} (Spark's {@code path} option stands for
+ * 'value', key2 = 'value2')}, {@code PARTITIONED BY (column, …)} and {@code LOCATION 'path'} (Spark's {@code path} option stands for
  * it), up to {@code AS query} or the end. Column types go by their Spark names ({@link #type}).
  * Stateless.
  */
@@ -28,10 +28,11 @@ public final class TableDdl {
      * {@code AS} starts in the text, or -1 when the statement ends without one.
      */
     record Head(String name, boolean ifNotExists, List<Field> columns, FileFormat format, Map<String, String> options,
-            String location, int queryStart) {
+            List<String> partitionedBy, String location, int queryStart) {
         Head {
             requireNonNull(name, "name is null");
             columns = List.copyOf(columns);
+            partitionedBy = List.copyOf(partitionedBy);
             options = FormatOptions.normalize(options);
         }
 
@@ -65,6 +66,7 @@ public final class TableDdl {
         }
         FileFormat format = null;
         Map<String, String> options = null;
+        List<String> partitionedBy = null;
         String location = null;
         while (true) {
             if (tokens.takeWord("STORED") || tokens.peek().isWord("USING")) {
@@ -76,6 +78,10 @@ public final class TableDdl {
             } else if (tokens.takeWord("OPTIONS")) {
                 once(options, "OPTIONS", tokens, where);
                 options = options(tokens, where);
+            } else if (tokens.takeWord("PARTITIONED")) {
+                tokens.expectWord("BY", where);
+                once(partitionedBy, "PARTITIONED BY", tokens, where);
+                partitionedBy = names(tokens, where);
             } else if (tokens.takeWord("LOCATION")) {
                 once(location, "LOCATION", tokens, where);
                 location = tokens.string(where);
@@ -95,9 +101,21 @@ public final class TableDdl {
         if (tokens.takeWord("AS")) {
             queryStart = tokens.position();
         } else if (tokens.peek().kind() != DdlTokens.Kind.END) {
-            throw tokens.error("expected STORED AS, USING, OPTIONS, LOCATION or AS <query>", where);
+            throw tokens.error("expected STORED AS, USING, OPTIONS, PARTITIONED BY, LOCATION or AS <query>", where);
         }
-        return new Head(name, ifNotExists, columns, format, given, location, queryStart);
+        return new Head(name, ifNotExists, columns, format, given, partitionedBy == null ? List.of() : partitionedBy,
+                location, queryStart);
+    }
+
+    /** {@code (name, …)}. */
+    private static List<String> names(DdlTokens tokens, String where) {
+        tokens.expectSymbol('(', where);
+        List<String> names = new ArrayList<>();
+        do {
+            names.add(tokens.name(where));
+        } while (tokens.takeSymbol(','));
+        tokens.expectSymbol(')', where);
+        return names;
     }
 
     /** Columns as in {@code "a INT, b STRING"} (a DataFrame reader's {@code schema(...)}). */

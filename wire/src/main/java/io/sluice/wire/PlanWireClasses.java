@@ -97,7 +97,7 @@ public final class PlanWireClasses implements WireClasses {
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
                 Projection.class, Sort.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class,
                 // physical plans
-                AggregateMode.class, EmptyExec.class, FileScanExec.class, FilterExec.class,
+                AggregateMode.class, EmptyExec.class, FileScanExec.class, FileScanExec.ListedFiles.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,
                 ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, RuntimeFilterSourceExec.class, RuntimeFilter.class, SampleExec.class, SortExec.class,
                 SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class,

@@ -3,7 +3,6 @@ package io.sluice.datasource.csv;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
-import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.stats.ColumnStatistics;
 import io.sluice.logical.stats.Estimate;
 import io.sluice.logical.stats.Statistics;
@@ -24,9 +23,8 @@ public final class CsvTableStatistics {
     private CsvTableStatistics() {
     }
 
-    public static Statistics of(String location, Schema schema, CsvOptions options) {
-        List<Path> files = SourceFiles.list(location);
-        long totalBytes = SourceFiles.totalBytes(location);
+    /** The statistics of {@code files}, {@code totalBytes} long together, sampled from the first. */
+    public static Statistics of(List<Path> files, long totalBytes, Schema schema, CsvOptions options) {
         double[] fieldChars = new double[schema.size()];
         long sampled = 0;
         long sampledChars = 0;

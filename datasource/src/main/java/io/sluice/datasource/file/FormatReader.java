@@ -7,9 +7,12 @@ import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * Reads one file format. A location is a file or a directory, as a plain path or any Hadoop
- * {@code FileSystem} URI; a directory stands for its files whose names do not start with '_' or
- * '.', in name order. {@code options} are the table's format options in their normal form
+ * Reads one file format. A location is anything {@link SourceFiles} lists (a file, a directory, a
+ * glob, several of these), as plain paths or any Hadoop {@code FileSystem} URI; the scan calls
+ * {@link #inferSchema} and {@link #partitions} with one file at a time. Hive partition columns are
+ * not the reader's concern: the scan prunes files by them and adds their values to the batches
+ * ({@link PartitionValuesStream}), so {@link #read} is only asked for columns the files hold.
+ * {@code options} are the table's format options in their normal form
  * ({@link io.sluice.logical.source.FormatOptions}); the same map reaches every method, on the
  * coordinator and on the workers (it travels in the plan's {@code TableSource}). Implementations
  * are stateless and thread-safe.

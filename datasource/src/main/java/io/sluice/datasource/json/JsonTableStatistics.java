@@ -1,7 +1,6 @@
 package io.sluice.datasource.json;
 
 import io.sluice.common.types.Schema;
-import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.stats.ColumnStatistics;
 import io.sluice.logical.stats.Estimate;
 import io.sluice.logical.stats.Statistics;
@@ -21,9 +20,8 @@ public final class JsonTableStatistics {
     private JsonTableStatistics() {
     }
 
-    public static Statistics of(String location, Schema schema) {
-        List<Path> files = SourceFiles.list(location);
-        long totalBytes = SourceFiles.totalBytes(location);
+    /** The statistics of {@code files}, {@code totalBytes} long together, sampled from the first. */
+    public static Statistics of(List<Path> files, long totalBytes, Schema schema) {
         long sampled = 0;
         long sampledBytes = 0;
         if (!files.isEmpty()) {

@@ -5,7 +5,6 @@ import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.file.ColumnStats;
-import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.stats.ColumnStatistics;
 import io.sluice.logical.stats.Estimate;
 import io.sluice.logical.stats.Statistics;
@@ -54,13 +53,14 @@ public final class ParquetTableStatistics {
         }
     }
 
-    public static Statistics of(String location, Schema schema) {
+    /** The statistics of {@code files}, read from all their footers. */
+    public static Statistics of(List<Path> files, Schema schema) {
         long rows = 0;
         Map<String, Column> columns = new HashMap<>();
         for (Field f : schema.fields()) {
             columns.put(f.name().toLowerCase(java.util.Locale.ROOT), new Column(f.type().kind() == DataType.Kind.UTF8));
         }
-        for (Path file : SourceFiles.list(location)) {
+        for (Path file : files) {
             try (ParquetFileReader reader = ParquetFile.open(file);
                     DictionarySizes dictionaries = new DictionarySizes(file)) {
                 MessageType fileSchema = reader.getFileMetaData().getSchema();

@@ -2,6 +2,7 @@ package io.sluice.datasource.sink;
 
 import io.sluice.common.SluiceException;
 import io.sluice.datasource.file.HadoopConfiguration;
+import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.sink.SaveMode;
 import io.sluice.logical.sink.WriteTarget;
 import java.io.IOException;
@@ -21,7 +22,8 @@ import org.apache.hadoop.fs.Path;
  * Readers skip names starting with {@code _} or {@code .}, so a write in progress is invisible. The
  * moves of a commit are renames, atomic per file on HDFS and local disks; a commit that fails
  * halfway can leave some of the new files in place (as Hadoop's v1 file committer can), which the
- * error message says.
+ * error message says. A partitioned target's files move into their partition directories; an
+ * overwrite of it replaces only the partition directories the job wrote into ({@link PartitionDirectories}).
  */
 public final class FileCommitProtocol {
     public static final String TEMPORARY = "_temporary";
@@ -79,7 +81,9 @@ public final class FileCommitProtocol {
         try {
             FileSystem fs = base.getFileSystem(conf());
             fs.mkdirs(base); // a job whose partitions were all empty may have created nothing
-            if (target.mode() == SaveMode.OVERWRITE) {
+            if (target.mode() == SaveMode.OVERWRITE && target.isPartitioned()) {
+                PartitionDirectories.deleteWritten(fs, base, attemptDirs); // dynamic: only the partitions written
+            } else if (target.mode() == SaveMode.OVERWRITE) {
                 for (FileStatus existing : fs.listStatus(base)) {
                     if (!existing.getPath().getName().equals(TEMPORARY) && !fs.delete(existing.getPath(), true)) {
                         throw new IOException("cannot delete " + existing.getPath());
@@ -91,15 +95,17 @@ public final class FileCommitProtocol {
                 if (!fs.exists(attempt)) {
                     continue; // the attempt had nothing to write
                 }
-                for (FileStatus file : fs.listStatus(attempt)) {
-                    Path destination = new Path(base, file.getPath().getName());
-                    if (fs.exists(destination) || !fs.rename(file.getPath(), destination)) {
-                        throw new IOException("cannot move " + file.getPath() + " to " + destination);
+                for (String file : PartitionDirectories.files(fs, attempt)) {
+                    Path source = new Path(attempt, file);
+                    Path destination = new Path(base, file);
+                    if (!fs.mkdirs(destination.getParent()) || fs.exists(destination) || !fs.rename(source, destination)) {
+                        throw new IOException("cannot move " + source + " to " + destination);
                     }
                 }
             }
             removeJobDir(fs, base, jobId);
             fs.create(new Path(base, SUCCESS), true).close();
+            SourceFiles.forgetListings();
         } catch (IOException e) {
             throw new SluiceException("committing the write to '" + target.location() + "' failed; some new files "
                     + "may already be there: " + e.getMessage(), e);

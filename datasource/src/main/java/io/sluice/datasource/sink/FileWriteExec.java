@@ -15,6 +15,7 @@ import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.Partitioning;
 import io.sluice.operators.PlanProperties;
 import io.sluice.operators.TaskContext;
+import io.sluice.operators.sort.SortExec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -39,6 +40,23 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
         requireNonNull(target, "target is null");
         requireNonNull(properties, "properties is null");
         checkWritable(input.schema());
+        if (target.isPartitioned()) {
+            PartitionedWrite.check(input.schema(), target.partitionBy());
+        }
+    }
+
+    /**
+     * The write of {@code input}'s partitions; into partition directories, each task's rows sorted
+     * by the partition columns first, so that a task writes one file per partition, one at a time.
+     */
+    public static FileWriteExec create(ExecutionPlan input, WriteTarget target) {
+        if (!target.isPartitioned()) {
+            return new FileWriteExec(input, target);
+        }
+        PartitionedWrite.check(input.schema(), target.partitionBy());
+        ExecutionPlan sorted = new SortExec(input, PartitionedWrite.sortKeys(input.schema(), target), SortExec.NO_FETCH, true)
+                .withEstimatedRows(input.estimatedRows());
+        return new FileWriteExec(sorted, target);
     }
 
     /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
@@ -121,9 +139,7 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
     private long writePartition(int partition, TaskContext context, Path file) {
         Configuration conf = FileCommitProtocol.conf();
         long rows = 0;
-        try (BatchStream in = input.execute(partition, context);
-                PartitionFileWriter writer = PartitionFileWriter.open(target.format(), input.schema(), file, conf,
-                        target.options())) {
+        try (BatchStream in = input.execute(partition, context); PartitionFileWriter writer = writer(file, conf, context)) {
             for (Batch next = in.next(); next != null; next = in.next()) {
                 try (Batch b = next) {
                     context.checkNotCancelled();
@@ -137,9 +153,20 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
         return rows;
     }
 
+    /** The file's writer; for a partitioned target, one writing a file of that name in each partition directory. */
+    private PartitionFileWriter writer(Path file, Configuration conf, TaskContext context) throws IOException {
+        if (!target.isPartitioned()) {
+            return PartitionFileWriter.open(target.format(), input.schema(), file, conf, target.options());
+        }
+        Schema fileSchema = PartitionedWrite.fileSchema(input.schema(), target.partitionBy());
+        return new PartitionedWrite(input.schema(), target.partitionBy(), file.getParent(), file.getName(),
+                f -> PartitionFileWriter.open(target.format(), fileSchema, f, conf, target.options()), context.allocator());
+    }
+
     @Override
     public String describe() {
         return "FileWriteExec: " + target.format().name().toLowerCase(java.util.Locale.ROOT) + " to "
-                + target.location() + " (" + target.mode().name().toLowerCase(java.util.Locale.ROOT) + ")";
+                + target.location() + " (" + target.mode().name().toLowerCase(java.util.Locale.ROOT) + ")"
+                + (target.isPartitioned() ? " partitioned by " + target.partitionBy() : "");
     }
 }

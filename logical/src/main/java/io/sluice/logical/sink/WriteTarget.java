@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.SluiceException;
 import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.FormatOptions;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,10 +13,15 @@ import java.util.Map;
  * file format, what to do if the directory exists, and the format's options (in their normal form,
  * {@link FormatOptions}; a table written with them reads back with them). {@code writeId} is unique
  * per write and goes into every file name, so appended files never collide with earlier ones.
+ * {@code partitionBy} names the columns whose values become Hive {@code key=value} directories
+ * instead of file columns; an overwrite of a partitioned target replaces only the partitions
+ * written (dynamic partition overwrite).
  */
-public record WriteTarget(String location, FileFormat format, SaveMode mode, String writeId, Map<String, String> options) {
+public record WriteTarget(String location, FileFormat format, SaveMode mode, String writeId, Map<String, String> options,
+        List<String> partitionBy) {
     public WriteTarget {
         options = FormatOptions.normalize(options);
+        partitionBy = List.copyOf(partitionBy);
         requireNonNull(location, "location is null");
         requireNonNull(format, "format is null");
         requireNonNull(mode, "mode is null");
@@ -30,7 +36,21 @@ public record WriteTarget(String location, FileFormat format, SaveMode mode, Str
 
     /** A target written with the format's default options. */
     public WriteTarget(String location, FileFormat format, SaveMode mode, String writeId) {
-        this(location, format, mode, writeId, Map.of());
+        this(location, format, mode, writeId, Map.of(), List.of());
+    }
+
+    /** A target not partitioned. */
+    public WriteTarget(String location, FileFormat format, SaveMode mode, String writeId, Map<String, String> options) {
+        this(location, format, mode, writeId, options, List.of());
+    }
+
+    /** This target, its files in partition directories of {@code columns}. */
+    public WriteTarget withPartitionBy(List<String> columns) {
+        return new WriteTarget(location, format, mode, writeId, options, columns);
+    }
+
+    public boolean isPartitioned() {
+        return !partitionBy.isEmpty();
     }
 
     /** A target with a fresh random write id. */

@@ -1,6 +1,6 @@
 package io.sluice.operators.memory;
 
-/** Where a reservation reports its operator's peak memory and spills, and its operator its builds (EXPLAIN ANALYZE's counters). */
+/** Where a reservation reports its operator's peak memory and spills, and its operator its builds and files opened (EXPLAIN ANALYZE's counters). */
 public interface MemoryMetricsSink {
     MemoryMetricsSink NONE = new MemoryMetricsSink() {
         @Override
@@ -23,5 +23,9 @@ public interface MemoryMetricsSink {
      * its stage built on this worker; EXPLAIN ANALYZE counts these ({@code builds=}).
      */
     default void built() {
+    }
+
+    /** The operator opened a data file (a scan); EXPLAIN ANALYZE counts these ({@code files_opened=}). */
+    default void fileOpened() {
     }
 }
