@@ -39,8 +39,8 @@ final class SluiceConf {
             settings = apply(settings, readFile(path), path.toString());
         }
         for (Setting<?> setting : settings.registry().all()) {
-            if (setting.scope() == Scope.PROPERTY) {
-                continue; // -D only (SLUICE_AUTH_SECRET, for one, is the secret itself, not a setting)
+            if (setting.scope() == Scope.PROPERTY || setting.isFamily()) {
+                continue; // -D only (SLUICE_AUTH_SECRET, for one, is the secret itself, not a setting); families by name
             }
             String env = environment.get(setting.environmentName());
             if (env != null && !env.isBlank()) {
@@ -97,9 +97,9 @@ final class SluiceConf {
      * parts that start later (shuffle, membership, file access) read them there.
      */
     void applySystemProperties() {
-        for (Setting<?> setting : settings.registry().all()) {
-            if (setting.scope() == Scope.NODE && settings.isSet(setting)) {
-                System.setProperty(setting.name(), settings.explicit().get(setting.name()));
+        for (Map.Entry<String, String> e : settings.explicit().entrySet()) {
+            if (settings.registry().setting(e.getKey()).scope() == Scope.NODE) {
+                System.setProperty(e.getKey(), e.getValue());
             }
         }
     }

@@ -1,11 +1,12 @@
 package io.sluice.datasource;
 
+import io.sluice.common.settings.Scope;
 import io.sluice.common.settings.Setting;
 import io.sluice.common.settings.SettingType;
 import io.sluice.common.settings.SettingsDeclaration;
 import java.util.List;
 
-/** Where tables may live ({@link FileAccessPolicy}). */
+/** Where tables may live ({@link FileAccessPolicy}) and how Hadoop file systems are configured. */
 public final class DatasourceSettingsDeclaration implements SettingsDeclaration {
     public static final Setting<String> ALLOWED_ROOTS = Setting.node("sluice.fs.allowed-roots", SettingType.STRING, null,
             "directories or URIs under which a coordinator opens tables, comma-separated; unset: its working directory");
@@ -13,8 +14,13 @@ public final class DatasourceSettingsDeclaration implements SettingsDeclaration 
             null, "file system schemes allowed besides file, hdfs and s3a (a Hadoop file system such as gs), "
                     + "comma-separated; never http or https");
 
+    public static final Setting<String> HADOOP = Setting.family("sluice.hadoop.", Scope.NODE,
+            "any Hadoop key K, in Hadoop's spelling, as sluice.hadoop.K (sluice.hadoop.fs.s3a.endpoint): applied over "
+                    + "the core-site.xml and hdfs-site.xml of HADOOP_CONF_DIR on every node; values of keys naming a "
+                    + "secret, password, token or key are never printed");
+
     @Override
     public List<Setting<?>> settings() {
-        return List.of(ALLOWED_ROOTS, ALLOWED_SCHEMES);
+        return List.of(ALLOWED_ROOTS, ALLOWED_SCHEMES, HADOOP);
     }
 }
