@@ -14,6 +14,10 @@ public final class DatasourceSettingsDeclaration implements SettingsDeclaration 
             null, "file system schemes allowed besides file, hdfs and s3a (a Hadoop file system such as gs), "
                     + "comma-separated; never http or https");
 
+    public static final Setting<String> DIRECT_WRITE_SCHEMES = Setting.node("sluice.fs.direct-write-schemes",
+            SettingType.STRING, "s3a,s3,s3n,gs,abfs,abfss,wasb,wasbs,oss,cosn,obs", "file system schemes (object "
+                    + "stores) whose writes commit without renaming: tasks write final-named files and a _SUCCESS "
+                    + "manifest lists the committed ones (docs/architecture.md)");
     public static final Setting<String> HADOOP = Setting.family("sluice.hadoop.", Scope.NODE,
             "any Hadoop key K, in Hadoop's spelling, as sluice.hadoop.K (sluice.hadoop.fs.s3a.endpoint): applied over "
                     + "the core-site.xml and hdfs-site.xml of HADOOP_CONF_DIR on every node; values of keys naming a "
@@ -21,6 +25,6 @@ public final class DatasourceSettingsDeclaration implements SettingsDeclaration 
 
     @Override
     public List<Setting<?>> settings() {
-        return List.of(ALLOWED_ROOTS, ALLOWED_SCHEMES, HADOOP);
+        return List.of(ALLOWED_ROOTS, ALLOWED_SCHEMES, DIRECT_WRITE_SCHEMES, HADOOP);
     }
 }

@@ -19,8 +19,9 @@ public final class SourceFiles {
 
     /**
      * The data files at {@code location}: the file itself, or a directory's files whose names do not
-     * start with '_' or '.', sorted by name. Paths are fully qualified. A missing location is a
-     * {@link SluiceException} naming it; an empty directory yields an empty list.
+     * start with '_' or '.' (and, where the directory has a {@link CommitManifest}, that it lists),
+     * sorted by name. Paths are fully qualified. A missing location is a {@link SluiceException}
+     * naming it; an empty directory yields an empty list.
      */
     public static List<Path> list(String location) {
         requireNonNull(location, "location is null");
@@ -35,14 +36,17 @@ public final class SourceFiles {
                 return List.of(status.getPath());
             }
             List<Path> files = new ArrayList<>();
+            long manifestSize = 0;
             for (FileStatus child : fs.listStatus(path)) {
                 String name = child.getPath().getName();
                 if (child.isFile() && !name.startsWith("_") && !name.startsWith(".")) {
                     files.add(child.getPath());
+                } else if (child.isFile() && name.equals(CommitManifest.FILE)) {
+                    manifestSize = child.getLen();
                 }
             }
             files.sort(Comparator.comparing(Path::getName));
-            return files;
+            return CommitManifest.visible(fs, path, files, manifestSize);
         } catch (FileNotFoundException e) {
             throw new SluiceException("file not found: " + location, e);
         } catch (IOException | IllegalArgumentException e) {
