@@ -22,13 +22,17 @@ import org.apache.hadoop.conf.Configuration;
 public final class HadoopConfiguration {
     public static final String PREFIX = DatasourceSettingsDeclaration.HADOOP.name();
     /**
-     * Defaults for reading Parquet from object stores, under whatever a site file or setting says:
-     * S3A reads with random-access ranged GETs (a footer, then the selected column chunks) instead
-     * of one sequential GET per file, which would stream the columns a query skips.
+     * Defaults for reading Parquet from object stores, under whatever a site file or setting says.
+     * S3A's classic input stream reads with random-access ranged GETs (the footer, then the
+     * selected column chunks) instead of one sequential GET per file, which would stream the columns
+     * a query skips; parquet-hadoop hands a row group's column chunks to it as one vectored read,
+     * which S3A issues as several ranged GETs in flight at once ({@code fs.s3a.vectored.*}).
      */
     public static final Map<String, String> OBJECT_STORE_DEFAULTS = Map.of(
+            "fs.s3a.input.stream.type", "classic",
             "fs.s3a.experimental.input.fadvise", "random",
-            "fs.s3a.readahead.range", "1M");
+            "fs.s3a.readahead.range", "1M",
+            "parquet.hadoop.vectored.io.enabled", "true");
 
     private static volatile Built current;
 
