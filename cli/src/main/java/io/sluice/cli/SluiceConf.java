@@ -3,6 +3,7 @@ package io.sluice.cli;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Scope;
@@ -82,7 +83,9 @@ final class SluiceConf {
         }
         Map<String, String> out = new TreeMap<>();
         for (Map.Entry<String, ConfigValue> e : config.entrySet()) {
-            out.put(e.getKey(), String.valueOf(e.getValue().unwrapped()));
+            // a quoted key ("fs.s3a.endpoint") is one path element: Hadoop keys that are prefixes of
+            // others (fs.s3a.endpoint, fs.s3a.endpoint.region) cannot both be nested objects
+            out.put(String.join(".", ConfigUtil.splitPath(e.getKey())), String.valueOf(e.getValue().unwrapped()));
         }
         return out;
     }

@@ -8,6 +8,7 @@ import io.sluice.logical.sink.WriteTarget;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -69,24 +70,31 @@ final class DirectCommit {
         CommitManifest.write(fs, base, visible);
     }
 
-    /** Publishes the reported files (one per partition), then removes what the manifest no longer lists. */
+    /**
+     * Publishes the reported files (one per partition), then removes what the manifest no longer
+     * lists; one listing of the target serves both the check that every reported file is there and
+     * the clean-up.
+     */
     static void commit(FileSystem fs, WriteTarget target, List<String> files) throws IOException {
         Path base = new Path(target.location());
-        Set<String> written = new LinkedHashSet<>();
-        for (String file : files) {
-            Path path = new Path(file);
-            if (!fs.exists(path)) {
-                throw new IOException("the reported file " + path + " is missing");
-            }
-            written.add(path.getName());
+        FileStatus[] children = fs.listStatus(base);
+        Set<String> present = new HashSet<>();
+        for (FileStatus child : children) {
+            present.add(child.getPath().getName());
         }
         Set<String> listed = new LinkedHashSet<>();
         if (target.mode() == SaveMode.APPEND) {
             listed.addAll(CommitManifest.read(fs, base).orElse(List.of()));
         }
-        listed.addAll(written);
+        for (String file : files) {
+            String name = new Path(file).getName();
+            if (!present.contains(name)) {
+                throw new IOException("the reported file " + file + " is missing");
+            }
+            listed.add(name);
+        }
         CommitManifest.write(fs, base, listed); // the commit: readers now see exactly these files
-        for (FileStatus child : fs.listStatus(base)) {
+        for (FileStatus child : children) {
             String name = child.getPath().getName();
             boolean ours = name.contains("-" + target.writeId() + "-");
             boolean replaced = target.mode() == SaveMode.OVERWRITE && !name.startsWith("_") && !name.startsWith(".");
