@@ -4,6 +4,7 @@ import io.sluice.common.settings.Scope;
 import io.sluice.common.settings.Setting;
 import io.sluice.common.settings.SettingType;
 import io.sluice.common.settings.SettingsDeclaration;
+import io.sluice.datasource.file.HadoopConfiguration;
 import java.util.List;
 
 /** Where tables may live ({@link FileAccessPolicy}) and how Hadoop file systems are configured. */
@@ -18,7 +19,7 @@ public final class DatasourceSettingsDeclaration implements SettingsDeclaration 
             SettingType.STRING, "s3a,s3,s3n,gs,abfs,abfss,wasb,wasbs,oss,cosn,obs", "file system schemes (object "
                     + "stores) whose writes commit without renaming: tasks write final-named files and a _SUCCESS "
                     + "manifest lists the committed ones (docs/architecture.md)");
-    public static final Setting<String> HADOOP = Setting.family("sluice.hadoop.", Scope.NODE,
+    public static final Setting<String> HADOOP = Setting.family(HadoopConfiguration.PREFIX, Scope.NODE,
             "any Hadoop key K, in Hadoop's spelling, as sluice.hadoop.K (sluice.hadoop.fs.s3a.endpoint): applied over "
                     + "the core-site.xml and hdfs-site.xml of HADOOP_CONF_DIR on every node; values of keys naming a "
                     + "secret, password, token or key are never printed");

@@ -1,6 +1,5 @@
 package io.sluice.datasource.file;
 
-import io.sluice.datasource.DatasourceSettingsDeclaration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -20,7 +19,8 @@ import org.apache.hadoop.conf.Configuration;
  * cluster started after a test set them), and is otherwise shared.
  */
 public final class HadoopConfiguration {
-    public static final String PREFIX = DatasourceSettingsDeclaration.HADOOP.name();
+    /** The settings family of Hadoop keys: {@code sluice.hadoop.K} is the Hadoop key {@code K}. */
+    public static final String PREFIX = "sluice.hadoop.";
     /**
      * Defaults for reading Parquet from object stores, under whatever a site file or setting says.
      * S3A's classic input stream reads with random-access ranged GETs (the footer, then the
