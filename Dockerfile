@@ -7,7 +7,7 @@ ARG BASE_IMAGE=eclipse-temurin:17-jre
 FROM ${BASE_IMAGE}
 
 # Installed layout that bin/sluice knows: /opt/sluice/{bin/sluice, sluice-cli-*.jar, lib/}.
-# The jar's manifest names its dependencies as lib/..., relative to the jar.
+# bin/sluice runs the jar with lib/* next to it on the class path (plus SLUICE_CLASSPATH, --jars).
 COPY cli/target/lib/ /opt/sluice/lib/
 COPY cli/target/sluice-cli-*.jar /opt/sluice/
 COPY bin/sluice /opt/sluice/bin/sluice

@@ -74,8 +74,9 @@ public final class LocalCluster implements QueryEngine {
     /**
      * @param httpPort -1 for no HTTP endpoint, 0 for a free port
      * @param shufflePartitions 0 for twice the cluster's slots
-     * @param allowedRoots where tables may live ({@link FileAccessPolicy}); by default the whole local
-     *                     file system, since an embedded cluster reads with its own user's rights
+     * @param allowedRoots where tables may live ({@link FileAccessPolicy}); by default everywhere, every
+     *                     scheme ({@link FileAccessPolicy#EVERYWHERE}), since an embedded cluster reads
+     *                     with its own user's rights and credentials
      * @param workerMemory each worker's memory; 0 for the default ({@link #withWorkerMemory})
      * @param taskMemoryLimitBytes each task's Arrow memory limit on the workers; 0 for the worker's memory
      * @param scheduler task timeout, attempts and exclusion ({@link SchedulerSettings})
@@ -102,7 +103,7 @@ public final class LocalCluster implements QueryEngine {
 
         public Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
                 Duration jobTimeout) {
-            this(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, List.of("/"), 0, 0,
+            this(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, List.of(FileAccessPolicy.EVERYWHERE), 0, 0,
                     SchedulerSettings.defaults());
         }
 
@@ -117,7 +118,7 @@ public final class LocalCluster implements QueryEngine {
         }
 
         public static Options of(int workers) {
-            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), List.of("/"), 0, 0,
+            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), List.of(FileAccessPolicy.EVERYWHERE), 0, 0,
                     SchedulerSettings.defaults());
         }
 

@@ -4,6 +4,7 @@ import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -22,8 +23,12 @@ final class LocalCommand implements Callable<Integer> {
             description = "HTTP port for clients; 0 takes a free one (default: ${DEFAULT-VALUE}).")
     int httpPort;
 
+    @Mixin
+    ConfOptions confOptions = new ConfOptions();
+
     @Override
     public Integer call() throws InterruptedException {
+        confOptions.load().applySystemProperties();
         Options.atLeast(spec, "--workers", workers, 1);
         Options.port(spec, "--http-port", httpPort, true);
         LocalCluster cluster = LocalCluster.start(LocalCluster.Options.of(workers).withHttpPort(httpPort));

@@ -3,6 +3,7 @@ package io.sluice.cli;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Scope;
@@ -39,8 +40,8 @@ final class SluiceConf {
             settings = apply(settings, readFile(path), path.toString());
         }
         for (Setting<?> setting : settings.registry().all()) {
-            if (setting.scope() == Scope.PROPERTY) {
-                continue; // -D only (SLUICE_AUTH_SECRET, for one, is the secret itself, not a setting)
+            if (setting.scope() == Scope.PROPERTY || setting.isFamily()) {
+                continue; // -D only (SLUICE_AUTH_SECRET, for one, is the secret itself, not a setting); families by name
             }
             String env = environment.get(setting.environmentName());
             if (env != null && !env.isBlank()) {
@@ -82,7 +83,9 @@ final class SluiceConf {
         }
         Map<String, String> out = new TreeMap<>();
         for (Map.Entry<String, ConfigValue> e : config.entrySet()) {
-            out.put(e.getKey(), String.valueOf(e.getValue().unwrapped()));
+            // a quoted key ("fs.s3a.endpoint") is one path element: Hadoop keys that are prefixes of
+            // others (fs.s3a.endpoint, fs.s3a.endpoint.region) cannot both be nested objects
+            out.put(String.join(".", ConfigUtil.splitPath(e.getKey())), String.valueOf(e.getValue().unwrapped()));
         }
         return out;
     }
@@ -97,9 +100,9 @@ final class SluiceConf {
      * parts that start later (shuffle, membership, file access) read them there.
      */
     void applySystemProperties() {
-        for (Setting<?> setting : settings.registry().all()) {
-            if (setting.scope() == Scope.NODE && settings.isSet(setting)) {
-                System.setProperty(setting.name(), settings.explicit().get(setting.name()));
+        for (Map.Entry<String, String> e : settings.explicit().entrySet()) {
+            if (settings.registry().setting(e.getKey()).scope() == Scope.NODE) {
+                System.setProperty(e.getKey(), e.getValue());
             }
         }
     }

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -42,6 +43,10 @@ final class SqlCommand implements Callable<Integer> {
     @Option(names = "--format", defaultValue = "table", paramLabel = "FORMAT",
             description = "table or csv (default: ${DEFAULT-VALUE}). csv prints a header line and the rows, nothing else.")
     Format format;
+
+    /** With --local: the embedded cluster's node settings (sluice.hadoop.*, for one). */
+    @Mixin
+    ConfOptions confOptions = new ConfOptions();
 
     @Option(names = "--shared-catalog", description = "With --coordinator: create and read tables in the cluster's "
             + "shared catalog, which other clients see, instead of this run's own.")
@@ -107,6 +112,7 @@ final class SqlCommand implements Callable<Integer> {
                     ? Session.connectShared(target.coordinator.uriHost(), target.coordinator.port(), AuthSecrets.configured())
                     : Session.connect(target.coordinator.uriHost(), target.coordinator.port());
         }
+        confOptions.load().applySystemProperties();
         return Session.local(Options.atLeast(spec, "--local", target.workers, 1));
     }
 }

@@ -100,4 +100,27 @@ class SluiceConfTest {
             System.clearProperty("sluice.worker.memory");
         }
     }
+
+    @Test
+    void hadoopKeysFromTheFileAndFlagsBecomeNodeProperties() throws Exception {
+        Path file = dir.resolve("sluice.conf");
+        Files.writeString(file, """
+                sluice.hadoop."fs.s3a.endpoint" = "http://127.0.0.1:9000"
+                sluice.hadoop."fs.s3a.endpoint.region" = us-east-1
+                sluice.hadoop."fs.s3a.secret.key" = s3cr3t
+                """);
+        SluiceConf conf = SluiceConf.load(file, Map.of(), Map.of("sluice.hadoop.fs.s3a.path.style.access", "true"));
+        assertThat(conf.settings().explicit()).containsEntry("sluice.hadoop.fs.s3a.endpoint", "http://127.0.0.1:9000")
+                .containsEntry("sluice.hadoop.fs.s3a.endpoint.region", "us-east-1")
+                .containsEntry("sluice.hadoop.fs.s3a.path.style.access", "true");
+        assertThat(conf.settings().toString()).doesNotContain("s3cr3t");
+        try {
+            conf.applySystemProperties();
+            assertThat(System.getProperty("sluice.hadoop.fs.s3a.endpoint.region")).isEqualTo("us-east-1");
+        } finally {
+            conf.settings().explicit().keySet().forEach(System::clearProperty);
+        }
+        assertThatThrownBy(() -> QueryConfig.defaults().with("sluice.hadoop.fs.s3a.endpoint", "http://elsewhere"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("sluice.hadoop.fs.s3a.endpoint is a node setting");
+    }
 }

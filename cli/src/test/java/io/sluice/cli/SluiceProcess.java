@@ -53,6 +53,12 @@ final class SluiceProcess implements AutoCloseable {
 
     /** Like {@link #start}, with extra JVM options (system properties, for example) for this process. */
     static SluiceProcess startWithJavaOptions(Path logDir, String javaOptions, String... args) throws IOException {
+        return start(logDir, javaOptions, java.util.Map.of(), args);
+    }
+
+    /** Like {@link #startWithJavaOptions}, with these environment variables set too. */
+    static SluiceProcess start(Path logDir, String javaOptions, java.util.Map<String, String> environment, String... args)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(repoRoot().resolve("bin/sluice").toString());
         command.addAll(List.of(args));
@@ -64,6 +70,7 @@ final class SluiceProcess implements AutoCloseable {
         builder.environment().put("SLUICE_JAVA_OPTS", (JAVA_OPTS + " " + javaOptions).trim());
         // every process of a test run proves the same secret, as a real cluster's nodes and clients do
         builder.environment().put("SLUICE_AUTH_SECRET", SECRET);
+        builder.environment().putAll(environment);
         return new SluiceProcess(builder.start(), out, err, String.join(" ", args));
     }
 

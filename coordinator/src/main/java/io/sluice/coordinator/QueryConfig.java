@@ -16,6 +16,7 @@ import static io.sluice.coordinator.CoordinatorSettingsDeclaration.SORT_MERGE_TH
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Redaction;
 import io.sluice.common.settings.Scope;
 import io.sluice.common.settings.Setting;
 import io.sluice.common.settings.Settings;
@@ -123,6 +124,6 @@ public final class QueryConfig {
 
     @Override
     public String toString() {
-        return "QueryConfig" + settings.explicit();
+        return "QueryConfig" + Redaction.values(settings.explicit());
     }
 }

@@ -3,6 +3,7 @@ package io.sluice.coordinator;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Redaction;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
@@ -157,7 +158,7 @@ public final class QueryService {
             if (statement instanceof Statement.SetOption set) {
                 config = config.with(set.name(), set.value());
                 settings.put(set.name(), set.value());
-                last = message("status", set.name() + " = " + set.value());
+                last = message("status", set.name() + " = " + Redaction.value(set.name(), set.value()));
             } else if (i == statements.size() - 1 && statement instanceof Statement.Query query) {
                 return PreparedSql.query(query.plan(), settings);
             } else {

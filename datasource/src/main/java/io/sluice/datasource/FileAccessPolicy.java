@@ -29,10 +29,18 @@ import java.util.Set;
  * read from it (nothing is read).
  *
  * @param schemes lower-case schemes allowed
+ * <p>An operator can allow one bucket prefix and nothing else: roots {@code s3a://bucket/prefix}
+ * refuse every local path and every other bucket. The root {@value #EVERYWHERE} allows every
+ * location of every scheme: an embedded cluster runs on the user's own machine with the user's own
+ * credentials, so it opens what the user could open anyway.
+ *
+ * @param schemes lower-case schemes allowed
  * @param roots   locations under which tables may live: local directories as absolute paths or
  *                {@code file:} URIs, others as URIs ({@code hdfs://nn/warehouse}); empty allows none
  */
 public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
+    /** The root that allows every location, of every scheme. */
+    public static final String EVERYWHERE = "*";
     public static final Set<String> DEFAULT_SCHEMES = Set.of("file", "hdfs", "s3a");
     /** The system property naming further allowed schemes, comma-separated (a Hadoop file system such as {@code gs}). */
     public static final String SCHEMES_PROPERTY = DatasourceSettingsDeclaration.ALLOWED_SCHEMES.name();
@@ -43,8 +51,15 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
         schemes = Set.copyOf(requireNonNull(schemes, "schemes is null"));
         roots = List.copyOf(requireNonNull(roots, "roots is null"));
         for (String root : roots) {
-            location(root); // fails on a malformed root now, not on the first table
+            if (!root.equals(EVERYWHERE)) {
+                location(root); // fails on a malformed root now, not on the first table
+            }
         }
+    }
+
+    /** Every location of every scheme ({@link #EVERYWHERE}): for an embedded cluster. */
+    public static FileAccessPolicy everywhere() {
+        return new FileAccessPolicy(DEFAULT_SCHEMES, List.of(EVERYWHERE));
     }
 
     /** The default schemes, plus those of {@value #SCHEMES_PROPERTY}, under {@code roots}. */
@@ -88,6 +103,9 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
 
     private void checkPath(String location) {
         URI uri = location(location);
+        if (roots.contains(EVERYWHERE)) {
+            return;
+        }
         String scheme = uri.getScheme();
         if (!schemes.contains(scheme)) {
             throw new SluiceException("table location " + location + " uses scheme '" + scheme
@@ -95,7 +113,7 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
                     + ")");
         }
         for (String root : roots) {
-            if (under(uri, location(root))) {
+            if (!root.equals(EVERYWHERE) && under(uri, location(root))) {
                 return;
             }
         }

@@ -25,4 +25,31 @@ class FileAccessPolicyTest {
         assertThatThrownBy(() -> policy.check(root + "/{x,../..}/etc/passwd"))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("is a glob with '..'");
     }
+
+    @Test
+    void anOperatorCanAllowOneBucketPrefixAndNothingElse() {
+        FileAccessPolicy policy = FileAccessPolicy.under(List.of("s3a://lake/sales"));
+        assertThatCode(() -> policy.check("s3a://lake/sales/2024/part-0.parquet")).doesNotThrowAnyException();
+        assertThatCode(() -> policy.check("s3a://lake/sales")).doesNotThrowAnyException();
+        assertThatThrownBy(() -> policy.check("s3a://lake/salesx/part-0.parquet")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("s3a://lake/salesx/part-0.parquet is outside the allowed roots [s3a://lake/sales]");
+        assertThatThrownBy(() -> policy.check("s3a://lake/sales/../hr/pay.parquet")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("outside the allowed roots");
+        assertThatThrownBy(() -> policy.check("s3a://other/sales/x.parquet")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("s3a://other/sales/x.parquet is outside");
+        assertThatThrownBy(() -> policy.check("/etc/passwd")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("/etc/passwd is outside");
+        assertThatThrownBy(() -> policy.check("hdfs://nn/lake/sales")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("outside");
+        assertThatThrownBy(() -> policy.check("gs://lake/sales/x")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("uses scheme 'gs'");
+    }
+
+    @Test
+    void anEmbeddedClusterOpensEveryScheme() {
+        FileAccessPolicy policy = FileAccessPolicy.everywhere();
+        for (String location : List.of("/tmp/x.parquet", "s3a://any/x", "hdfs://nn:8020/w", "gs://b/p", "abfss://c@a.dfs/p")) {
+            assertThatCode(() -> policy.check(location)).doesNotThrowAnyException();
+        }
+    }
 }

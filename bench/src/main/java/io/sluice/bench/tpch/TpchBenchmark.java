@@ -149,8 +149,10 @@ public final class TpchBenchmark {
                         : Session.local(LocalCluster.Options.of(options.workers).withWorkerMemory(workerMemory));
                 StringBuilder ddl = new StringBuilder();
                 for (Map.Entry<String, Path> table : data.tables().entrySet()) {
+                    String location = options.location != null ? options.location + "/" + table.getKey()
+                            : table.getValue().toAbsolutePath().toString();
                     ddl.append("CREATE EXTERNAL TABLE ").append(table.getKey()).append(" STORED AS PARQUET LOCATION '")
-                            .append(table.getValue().toAbsolutePath()).append("';\n");
+                            .append(location).append("';\n");
                 }
                 session.sql(ddl.toString());
             }

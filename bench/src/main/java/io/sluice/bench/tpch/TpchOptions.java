@@ -12,7 +12,7 @@ final class TpchOptions {
             usage: sluice tpch [--sf 1] [--query N[,N...]] [--compare] [--runs 3] [--warmups 1]
                                [--workers 2] [--coordinator HOST:HTTP_PORT] [--data DIR]
                                [--timeout SECONDS] [--duckdb-threads 2] [--spark] [--memory SIZE]
-                               [--set NAME=VALUE]... [--estimates [--plans DIR]]
+                               [--set NAME=VALUE]... [--estimates [--plans DIR]] [--location URI]
               --sf           scale factor (data generated once, cached under --data)
               --query        queries to run (default: all 22)
               --compare      also run DuckDB on the same files; print ratios and whether answers agree
@@ -29,7 +29,11 @@ final class TpchOptions {
                              every join's estimated and actual rows, marking those more than
                              10x off (exit status 1 if any is)
               --plans        with --estimates: also write each query's EXPLAIN ANALYZE to DIR/qN.txt
-              --data         data directory (default: $SLUICE_TPCH_DATA or ~/.sluice/tpch)""";
+              --data         data directory (default: $SLUICE_TPCH_DATA or ~/.sluice/tpch)
+              --location     Sluice reads the tables from URI/<table> (any Hadoop URI, e.g.
+                             s3a://tpch/sf1, configured with -Dsluice.hadoop.* in SLUICE_JAVA_OPTS)
+                             instead of the files under --data, which stay the local copy of the
+                             same files that DuckDB reads with --compare""";
 
     double scaleFactor = 1;
     int[] queries = TpchQueries.all();
@@ -40,6 +44,7 @@ final class TpchOptions {
     int workers = 2;
     String coordinator;
     Path dataDirectory = defaultDataDirectory();
+    String location;
     long timeoutSeconds = 300;
     int duckdbThreads = 2;
     List<String> settings = new ArrayList<>();
@@ -65,6 +70,7 @@ final class TpchOptions {
                 case "--workers" -> o.workers = positive(value(args, ++i, arg), arg);
                 case "--coordinator" -> o.coordinator = value(args, ++i, arg);
                 case "--data" -> o.dataDirectory = Path.of(value(args, ++i, arg));
+                case "--location" -> o.location = value(args, ++i, arg).replaceAll("/+$", "");
                 case "--timeout" -> o.timeoutSeconds = positive(value(args, ++i, arg), arg);
                 case "--duckdb-threads" -> o.duckdbThreads = positive(value(args, ++i, arg), arg);
                 case "--set" -> {

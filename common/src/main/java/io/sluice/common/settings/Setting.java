@@ -20,7 +20,7 @@ public record Setting<T>(String name, SettingType<T> type, T defaultValue, T min
         requireNonNull(type, "type is null");
         requireNonNull(scope, "scope is null");
         requireNonNull(doc, "doc is null");
-        if (!name.startsWith("sluice.") || !name.equals(name.toLowerCase(Locale.ROOT))) {
+        if (!name.startsWith("sluice.")) {
             throw new IllegalArgumentException("setting names are lower case under sluice.: " + name);
         }
         if (doc.isBlank()) {
@@ -36,12 +36,12 @@ public record Setting<T>(String name, SettingType<T> type, T defaultValue, T min
 
     /** A setting of a node, unbounded until {@link #atLeast} or {@link #between}. */
     public static <T> Setting<T> node(String name, SettingType<T> type, T defaultValue, String doc) {
-        return new Setting<>(name, type, defaultValue, null, null, Scope.NODE, doc).checkDefault();
+        return new Setting<>(lowerCase(name), type, defaultValue, null, null, Scope.NODE, doc).checkDefault();
     }
 
     /** A node setting read only as a {@code -D} system property ({@link Scope#PROPERTY}). */
     public static <T> Setting<T> property(String name, SettingType<T> type, T defaultValue, String doc) {
-        return new Setting<>(name, type, defaultValue, null, null, Scope.PROPERTY, doc).checkDefault();
+        return new Setting<>(lowerCase(name), type, defaultValue, null, null, Scope.PROPERTY, doc).checkDefault();
     }
 
     /**
@@ -49,7 +49,39 @@ public record Setting<T>(String name, SettingType<T> type, T defaultValue, T min
      * able to ask for a million partitions), which the registry checks.
      */
     public static <T> Setting<T> session(String name, SettingType<T> type, T defaultValue, String doc) {
-        return new Setting<>(name, type, defaultValue, null, null, Scope.SESSION, doc).checkDefault();
+        return new Setting<>(lowerCase(name), type, defaultValue, null, null, Scope.SESSION, doc).checkDefault();
+    }
+
+    /**
+     * A family of text settings passed on verbatim to another system: {@code prefix} (ending in a
+     * dot) followed by any key of that system, in that system's spelling ({@code sluice.hadoop.} +
+     * {@code fs.s3a.endpoint}). The registry answers every such name with {@link #member}.
+     */
+    public static Setting<String> family(String prefix, Scope scope, String doc) {
+        if (!prefix.endsWith(".")) {
+            throw new IllegalArgumentException("a setting family's prefix ends with a dot: " + prefix);
+        }
+        return new Setting<>(lowerCase(prefix), SettingType.STRING, null, null, null, scope, doc);
+    }
+
+    /** Whether this setting is a {@link #family} (its name is a prefix). */
+    public boolean isFamily() {
+        return name.endsWith(".");
+    }
+
+    /** The member {@code key} of this family: the setting named this prefix followed by {@code key}. */
+    public Setting<T> member(String key) {
+        if (!isFamily() || key.isEmpty() || key.startsWith(".")) {
+            throw new IllegalArgumentException("no member '" + key + "' of " + name);
+        }
+        return new Setting<>(name + key, type, defaultValue, min, max, scope, doc);
+    }
+
+    private static String lowerCase(String name) {
+        if (!name.equals(name.toLowerCase(Locale.ROOT))) {
+            throw new IllegalArgumentException("setting names are lower case under sluice.: " + name);
+        }
+        return name;
     }
 
     public Setting<T> atLeast(T least) {

@@ -134,6 +134,6 @@ public final class Settings {
 
     @Override
     public String toString() {
-        return "Settings" + explicit();
+        return "Settings" + Redaction.values(explicit());
     }
 }

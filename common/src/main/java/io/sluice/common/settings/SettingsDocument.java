@@ -43,7 +43,7 @@ public final class SettingsDocument {
         out.append("| name | type | default | allowed | meaning |\n");
         out.append("|---|---|---|---|---|\n");
         for (Setting<?> s : settings) {
-            out.append("| `").append(s.name()).append("` | ").append(s.type().description())
+            out.append("| `").append(s.name()).append(s.isFamily() ? "*" : "").append("` | ").append(s.type().description())
                     .append(" | ").append(s.defaultValue() == null ? "" : "`" + s.formattedDefault() + "`")
                     .append(" | ").append(s.bounds())
                     .append(" | ").append(s.doc().replace("|", "\\|")).append(" |\n");

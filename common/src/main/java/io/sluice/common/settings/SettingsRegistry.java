@@ -18,9 +18,11 @@ import java.util.ServiceLoader;
  */
 public final class SettingsRegistry {
     private final Map<String, Setting<?>> byName;
+    private final List<Setting<?>> families;
 
     private SettingsRegistry(Map<String, Setting<?>> byName) {
         this.byName = byName;
+        this.families = byName.values().stream().filter(Setting::isFamily).toList();
     }
 
     public static SettingsRegistry of(Collection<? extends Setting<?>> settings) {
@@ -41,9 +43,12 @@ public final class SettingsRegistry {
         return Loaded.REGISTRY;
     }
 
-    /** The setting called {@code name}; an unknown name is an error suggesting the closest known one. */
+    /**
+     * The setting called {@code name}, or the member of the {@linkplain Setting#family family} whose
+     * prefix it starts with; an unknown name is an error suggesting the closest known one.
+     */
     public Setting<?> setting(String name) {
-        Setting<?> setting = byName.get(requireNonNull(name, "name is null"));
+        Setting<?> setting = find(requireNonNull(name, "name is null"));
         if (setting == null) {
             throw new SluiceException("unknown setting '" + name + "'" + suggestion(name));
         }
@@ -51,10 +56,24 @@ public final class SettingsRegistry {
     }
 
     public boolean contains(String name) {
-        return byName.containsKey(name);
+        return find(name) != null;
     }
 
-    /** Every setting, by name. */
+    private Setting<?> find(String name) {
+        Setting<?> setting = byName.get(name);
+        if (setting != null) {
+            return setting.isFamily() ? null : setting;
+        }
+        for (Setting<?> family : families) {
+            if (name.startsWith(family.name()) && name.length() > family.name().length()
+                    && name.charAt(family.name().length()) != '.') {
+                return family.member(name.substring(family.name().length()));
+            }
+        }
+        return null;
+    }
+
+    /** Every setting, by name; a {@linkplain Setting#family family} appears once, under its prefix. */
     public List<Setting<?>> all() {
         return byName.values().stream().sorted(Comparator.comparing(Setting::name)).toList();
     }

@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -66,6 +68,8 @@ public final class SourceFiles {
      * The data files at {@code location} with their partition values, in path order. A missing path
      * or a glob matching nothing is a {@link SluiceException} naming it; an empty directory yields no
      * files; files whose {@code key=value} directories name different keys are an error naming two of them.
+     * A directory whose {@code _SUCCESS} is a {@link CommitManifest} (an object-store commit) shows only
+     * the files it names.
      */
     public static FileListing listing(String location) {
         requireNonNull(location, "location is null");
@@ -275,7 +279,8 @@ public final class SourceFiles {
                     found.add(new Found(s, root));
                 }
             }
-            for (FileStatus file : walk(fs, directories, location)) {
+            Map<Path, Long> manifests = new LinkedHashMap<>();
+            for (FileStatus file : visible(fs, walk(fs, directories, location, manifests), manifests)) {
                 found.add(new Found(file, root));
             }
             return found;
@@ -286,8 +291,12 @@ public final class SourceFiles {
         }
     }
 
-    /** The files below {@code directories}, one level at a time, each level's directories listed in parallel. */
-    private static List<FileStatus> walk(FileSystem fs, List<FileStatus> directories, String location) {
+    /**
+     * The files below {@code directories}, one level at a time, each level's directories listed in
+     * parallel; the size of each non-empty {@code _SUCCESS} met goes into {@code manifests} by directory.
+     */
+    private static List<FileStatus> walk(FileSystem fs, List<FileStatus> directories, String location,
+            Map<Path, Long> manifests) {
         List<FileStatus> files = new ArrayList<>();
         List<FileStatus> level = directories;
         for (int depth = 0; !level.isEmpty(); depth++) {
@@ -298,6 +307,9 @@ public final class SourceFiles {
             List<FileStatus> next = new ArrayList<>();
             for (FileStatus[] children : inParallel(level, dir -> listDirectory(fs, dir.getPath()))) {
                 for (FileStatus child : children) {
+                    if (child.isFile() && child.getLen() > 0 && child.getPath().getName().equals(CommitManifest.FILE)) {
+                        manifests.put(child.getPath().getParent(), child.getLen());
+                    }
                     if (skipped(child.getPath().getName(), child.isDirectory())) {
                         continue;
                     }
@@ -307,6 +319,36 @@ public final class SourceFiles {
             level = next;
         }
         return files;
+    }
+
+    /** {@code files} less those their directory's {@link CommitManifest} does not name (each manifest read once). */
+    private static List<FileStatus> visible(FileSystem fs, List<FileStatus> files, Map<Path, Long> manifests) {
+        if (manifests.isEmpty()) {
+            return files;
+        }
+        Map<Path, Optional<Set<String>>> named = new LinkedHashMap<>();
+        List<FileStatus> out = new ArrayList<>(files.size());
+        for (FileStatus file : files) {
+            Path dir = file.getPath().getParent();
+            if (!manifests.containsKey(dir)) {
+                out.add(file);
+                continue;
+            }
+            Optional<Set<String>> names = named.computeIfAbsent(dir, d -> manifestNames(fs, d));
+            if (names.isEmpty() || names.get().contains(file.getPath().getName())) {
+                out.add(file);
+            }
+        }
+        return out;
+    }
+
+    private static Optional<Set<String>> manifestNames(FileSystem fs, Path dir) {
+        try {
+            return CommitManifest.read(fs, dir).map(Set::copyOf);
+        } catch (IOException e) {
+            throw new SluiceException("cannot read the commit manifest " + new Path(dir, CommitManifest.FILE) + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     private static FileStatus[] listDirectory(FileSystem fs, Path dir) {

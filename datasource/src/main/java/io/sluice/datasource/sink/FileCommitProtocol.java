@@ -24,6 +24,9 @@ import org.apache.hadoop.fs.Path;
  * halfway can leave some of the new files in place (as Hadoop's v1 file committer can), which the
  * error message says. A partitioned target's files move into their partition directories; an
  * overwrite of it replaces only the partition directories the job wrote into ({@link PartitionDirectories}).
+ * On object stores ({@code sluice.fs.direct-write-schemes}), where a rename is a
+ * copy, writes commit without one instead: {@link DirectCommit}
+ * (not yet for partitioned targets, which are refused there).
  */
 public final class FileCommitProtocol {
     public static final String TEMPORARY = "_temporary";
@@ -36,9 +39,22 @@ public final class FileCommitProtocol {
         return HadoopConfiguration.shared();
     }
 
-    /** The directory one task attempt of a job writes into. */
+    /** The directory one task attempt of a job writes into (where writes commit by renaming). */
     public static Path attemptDir(String location, String jobId, String taskAttemptId) {
         return new Path(jobDir(new Path(location), jobId), taskAttemptId);
+    }
+
+    /** The file one task attempt writes its partition to. */
+    public static Path taskFile(WriteTarget target, int partition, String jobId, String taskAttemptId) {
+        if (DirectCommit.applies(target.location())) {
+            return DirectCommit.taskFile(target, partition, taskAttemptId);
+        }
+        return new Path(attemptDir(target.location(), jobId, taskAttemptId), target.fileName(partition));
+    }
+
+    /** What a task attempt reports to {@link #commit} for its file: its attempt directory, or on an object store the file. */
+    public static String reported(WriteTarget target, Path taskFile) {
+        return DirectCommit.applies(target.location()) ? taskFile.toString() : taskFile.getParent().toString();
     }
 
     private static Path jobDir(Path base, String jobId) {
@@ -52,9 +68,16 @@ public final class FileCommitProtocol {
      */
     public static boolean setup(WriteTarget target) {
         Path base = new Path(target.location());
+        if (target.isPartitioned() && DirectCommit.applies(target.location())) {
+            throw new SluiceException("cannot write to '" + target.location() + "': partitioned writes to object stores"
+                    + " (sluice.fs.direct-write-schemes) are not supported yet; write without partitionBy / PARTITIONED BY");
+        }
         try {
             FileSystem fs = base.getFileSystem(conf());
             if (!fs.exists(base)) {
+                if (DirectCommit.applies(target.location())) {
+                    DirectCommit.setup(fs, base, false);
+                }
                 return false;
             }
             if (!fs.getFileStatus(base).isDirectory()) {
@@ -63,6 +86,9 @@ public final class FileCommitProtocol {
             if (target.mode() == SaveMode.ERROR_IF_EXISTS) {
                 throw new SluiceException("cannot write to '" + target.location() + "': it already exists "
                         + "(use save mode overwrite or append to write there anyway)");
+            }
+            if (DirectCommit.applies(target.location())) {
+                DirectCommit.setup(fs, base, true);
             }
             return true;
         } catch (IOException e) {
@@ -80,6 +106,11 @@ public final class FileCommitProtocol {
         Path base = new Path(target.location());
         try {
             FileSystem fs = base.getFileSystem(conf());
+            if (DirectCommit.applies(target.location())) {
+                DirectCommit.commit(fs, target, attemptDirs);
+                SourceFiles.forgetListings();
+                return;
+            }
             fs.mkdirs(base); // a job whose partitions were all empty may have created nothing
             if (target.mode() == SaveMode.OVERWRITE && target.isPartitioned()) {
                 PartitionDirectories.deleteWritten(fs, base, attemptDirs); // dynamic: only the partitions written
@@ -120,6 +151,10 @@ public final class FileCommitProtocol {
         Path base = new Path(target.location());
         try {
             FileSystem fs = base.getFileSystem(conf());
+            if (DirectCommit.applies(target.location())) {
+                DirectCommit.abort(fs, target, jobId, targetExisted);
+                return;
+            }
             removeJobDir(fs, base, jobId);
             if (!targetExisted && fs.exists(base) && fs.listStatus(base).length == 0) {
                 fs.delete(base, false);

@@ -24,14 +24,15 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * The final operator of a write: each task writes its whole input partition as one file into its
- * own attempt directory ({@link FileCommitProtocol#attemptDir}) and outputs one row naming that
- * directory and the rows written. Nothing is visible at the target until the coordinator commits the
+ * own attempt directory ({@link FileCommitProtocol#attemptDir}), or on an object store under its
+ * final attempt-unique name ({@link FileCommitProtocol#taskFile}), and outputs one row naming that
+ * directory (or file) and the rows written. Nothing is visible at the target until the coordinator commits the
  * job ({@link FileCommitProtocol#commit}), moving in only the directories of the attempts whose rows
  * it received, one per partition; so a failed, cancelled or duplicate attempt leaves nothing behind.
  * A storage error is not the user's: it fails the attempt, which is retried.
  */
 public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanProperties properties, long estimatedRows) implements ExecutionPlan {
-    /** What each task outputs: its attempt directory and how many rows it wrote there. */
+    /** What each task outputs: its attempt directory (or, on an object store, its file) and how many rows it wrote. */
     public static final Schema RESULT_SCHEMA = Schema.of(new Field("attempt_dir", DataType.UTF8),
             new Field("rows", DataType.INT64));
 
@@ -123,9 +124,10 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
                     return null;
                 }
                 done = true;
-                Path dir = FileCommitProtocol.attemptDir(target.location(), context.jobId(), context.taskId());
-                long rows = writePartition(partition, context, new Path(dir, target.fileName(partition)));
-                Col[] row = {Col.ofStrings(new String[] {dir.toString()}, null), Col.ofLongs(DataType.INT64,
+                Path file = FileCommitProtocol.taskFile(target, partition, context.jobId(), context.taskId());
+                long rows = writePartition(partition, context, file);
+                String reported = FileCommitProtocol.reported(target, file);
+                Col[] row = {Col.ofStrings(new String[] {reported}, null), Col.ofLongs(DataType.INT64,
                         new long[] {rows}, null)};
                 return Batch.of(RESULT_SCHEMA, row, 1, context.allocator());
             }

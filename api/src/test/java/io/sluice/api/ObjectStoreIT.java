@@ -1,0 +1,173 @@
+package io.sluice.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Redaction;
+import io.sluice.testfixtures.DuckDbOracle;
+import io.sluice.testfixtures.Ports;
+import io.sluice.testfixtures.S3ProxyServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Sluice on an S3-compatible server (S3Proxy on 127.0.0.1, checking signatures): an embedded
+ * cluster configured only through {@code sluice.hadoop.*} settings reads Parquet from a bucket
+ * with DuckDB's answers on the same files, writes to a bucket without renaming, leaves nothing
+ * visible after a failed write, and names the path on every bad location.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ObjectStoreIT {
+    private static final String ACCESS_KEY = "sluice-test-access";
+    private static final String SECRET_KEY = "sluice-test-secret-d7c1";
+
+    @TempDir
+    static Path dir;
+
+    private Path buckets;
+    private S3ProxyServer server;
+    private Map<String, String> settings;
+    private DuckDbOracle duck;
+    private Session session;
+
+    @BeforeAll
+    void start() throws Exception {
+        buckets = dir.resolve("buckets");
+        duck = new DuckDbOracle();
+        Path sales = Files.createDirectories(buckets.resolve("lake/sales"));
+        for (int f = 0; f < 4; f++) {
+            duck.writeParquet("SELECT range AS id, 'region-' || (range % 5) AS region, (range * 7) % 1000 AS amount, "
+                    + "CAST(range % 97 AS DOUBLE) / 4 AS price FROM range(" + f * 25_000 + ", " + (f + 1) * 25_000 + ")",
+                    sales.resolve("part-" + f + ".parquet"), 10_000);
+        }
+        Files.createDirectories(buckets.resolve("denied/t"));
+        Files.copy(sales.resolve("part-0.parquet"), buckets.resolve("denied/t/part-0.parquet"));
+        server = S3ProxyServer.start(buckets, ACCESS_KEY, SECRET_KEY);
+        settings = new java.util.TreeMap<>(server.hadoopSettings(ACCESS_KEY, SECRET_KEY));
+        settings.put("sluice.hadoop.fs.s3a.bucket.denied.secret.key", "not-the-secret");
+        settings.put("sluice.hadoop.fs.s3a.bucket.down.endpoint", "http://127.0.0.1:" + Ports.free());
+        settings.forEach(System::setProperty);
+        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4));
+        session.sql("CREATE EXTERNAL TABLE sales STORED AS PARQUET LOCATION 's3a://lake/sales'");
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        try (DuckDbOracle d = duck; Session s = session; S3ProxyServer p = server) {
+            settings.keySet().forEach(System::clearProperty);
+        }
+    }
+
+    @Test
+    void readsParquetFromABucketWithDuckDbsAnswersOnTheSameFiles() throws Exception {
+        String local = "read_parquet('" + buckets.resolve("lake/sales") + "/*.parquet')";
+        for (String query : List.of(
+                "SELECT region, count(*) AS n, sum(amount) AS total, min(price) AS lo, max(id) AS hi FROM %s "
+                        + "GROUP BY region ORDER BY region",
+                "SELECT count(*) AS n, sum(price) AS p FROM %s WHERE id BETWEEN 12345 AND 67890 AND amount < 500",
+                "SELECT id, amount FROM %s WHERE id %% 9973 = 0 ORDER BY id")) {
+            assertThat(DuckDbOracle.normalize(session.sql(String.format(query, "sales")).collect())).as(query)
+                    .isEqualTo(duck.query(String.format(query, local)));
+        }
+    }
+
+    /**
+     * A scan of one narrow column of a file whose other column is wide reads the footer and that
+     * column's chunks with ranged GETs, a small part of the file: S3A's byte count says so.
+     */
+    @Test
+    void readsOnlyTheFooterAndTheSelectedColumnChunks() throws Exception {
+        Path wide = Files.createDirectories(buckets.resolve("lake/wide"));
+        duck.writeParquet("SELECT range AS id, repeat(md5(CAST(range AS VARCHAR)), 8) AS pad FROM range(200000)",
+                wide.resolve("part-0.parquet"), 50_000);
+        long size = Files.size(wide.resolve("part-0.parquet"));
+        session.sql("CREATE EXTERNAL TABLE wide STORED AS PARQUET LOCATION 's3a://lake/wide'");
+        long before = s3aBytesRead();
+        assertThat(DuckDbOracle.normalize(session.sql("SELECT sum(id) AS s FROM wide").collect()))
+                .isEqualTo(duck.query("SELECT sum(id) AS s FROM read_parquet('" + wide + "/*.parquet')"));
+        long read = s3aBytesRead() - before;
+        assertThat(read).as("bytes read of a %d-byte file", size).isPositive().isLessThan(size / 4);
+    }
+
+    /** Bytes read through every S3A file system of this JVM (the embedded cluster's workers too). */
+    private static long s3aBytesRead() {
+        return FileSystem.getAllStatistics().stream().filter(s -> s.getScheme().equals("s3a"))
+                .mapToLong(FileSystem.Statistics::getBytesRead).sum();
+    }
+
+    @Test
+    void createTableAsWritesToABucketWithoutRenamingAndReadsBack() throws Exception {
+        String query = "SELECT region, count(*) AS n, sum(amount) AS total FROM %s GROUP BY region";
+        session.sql("CREATE TABLE copy STORED AS PARQUET LOCATION 's3a://lake/copy' AS "
+                + String.format(query, "sales"));
+        Path copy = buckets.resolve("lake/copy");
+        assertThat(names(copy)).contains("_SUCCESS").noneMatch(n -> n.startsWith("_temporary"));
+        assertThat(Files.readString(copy.resolve("_SUCCESS"))).startsWith("# sluice commit manifest");
+        String ordered = "SELECT region, n, total FROM %s ORDER BY region";
+        List<List<Object>> expected = duck.query(String.format(query, "read_parquet('" + buckets.resolve("lake/sales")
+                + "/*.parquet')") + " ORDER BY region");
+        assertThat(DuckDbOracle.normalize(session.sql(String.format(ordered, "copy")).collect())).isEqualTo(expected);
+        assertThat(duck.query(String.format(ordered, "read_parquet('" + copy + "/*.parquet')")))
+                .as("DuckDB reading the written objects").isEqualTo(expected);
+    }
+
+    @Test
+    void aFailedWriteLeavesNothingVisible() throws Exception {
+        Path csv = Files.createDirectories(dir.resolve("bad-csv"));
+        for (int f = 0; f < 8; f++) {
+            Files.writeString(csv.resolve("part-" + f + ".csv"), f == 5 ? "k,v\nk1,1\nk2,not-a-number\n" : "k,v\nk1,1\nk2,2\n");
+        }
+        session.sql("CREATE EXTERNAL TABLE bad STORED AS CSV LOCATION '" + csv + "'");
+        assertThatThrownBy(() -> session.sql("CREATE TABLE failed STORED AS PARQUET LOCATION 's3a://lake/failed' AS "
+                + "SELECT k, v FROM bad").collect()).isInstanceOf(SluiceException.class).hasMessageContaining("part-5.csv");
+        assertThat(buckets.resolve("lake/failed")).doesNotExist();
+        assertServing();
+    }
+
+    @Test
+    void badLocationsFailNamingThePathAndTheClusterKeepsServing() throws Exception {
+        Map<String, String> expected = Map.of(
+                "s3a://no-such-bucket/t", "s3a://no-such-bucket/t",
+                "s3a://lake/no-such-path", "s3a://lake/no-such-path",
+                "s3a://denied/t", "s3a://denied/t",
+                "s3a://down/t", "s3a://down/t");
+        int n = 0;
+        for (Map.Entry<String, String> e : expected.entrySet()) {
+            String table = "t" + n++;
+            assertThatThrownBy(() -> session.sql("CREATE EXTERNAL TABLE " + table + " STORED AS PARQUET LOCATION '"
+                    + e.getKey() + "'").collect()).as(e.getKey()).isInstanceOf(SluiceException.class)
+                    .hasMessageContaining(e.getValue())
+                    .satisfies(error -> assertThat(error.getMessage()).doesNotContain(SECRET_KEY));
+            assertServing();
+        }
+    }
+
+    @Test
+    void credentialsNeverShowInStatusLines() {
+        String status = session.sql("SET sluice.optimizer.enabled = true").collect().toString();
+        assertThat(status).doesNotContain(SECRET_KEY);
+        assertThat(Redaction.isSensitive("sluice.hadoop.fs.s3a.secret.key")).isTrue();
+    }
+
+    private void assertServing() throws Exception {
+        assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS n FROM sales").collect()))
+                .isEqualTo(duck.query("SELECT count(*) AS n FROM read_parquet('" + buckets.resolve("lake/sales") + "/*.parquet')"));
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+}
