@@ -56,6 +56,17 @@ class TableDdlTest {
     }
 
     @Test
+    void createTableAsTakesPartitionedByInAnyClauseOrder() {
+        Statement.CreateTableAs ctas = (Statement.CreateTableAs) SqlFrontEnd.parse("CREATE TABLE out PARTITIONED BY (K)"
+                + " STORED AS PARQUET LOCATION '/out' AS SELECT k FROM t", catalog());
+        assertThat(ctas.target().partitionBy()).containsExactly("k");
+        assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE TABLE out PARTITIONED BY (k) PARTITIONED BY (k) LOCATION '/out'"
+                + " AS SELECT k FROM t", catalog())).hasMessageContaining("PARTITIONED BY is given twice");
+        assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE TABLE out PARTITIONED BY (nope) LOCATION '/out' AS SELECT k FROM t",
+                catalog())).hasMessageContaining("nope");
+    }
+
+    @Test
     void schemaStringsAsTheDataFrameReaderTakesThem() {
         assertThat(TableDdl.columns("a INT, b string, `c d` decimal(5,1)")).isEqualTo(Schema.of(
                 new Field("a", DataType.INT32), new Field("b", DataType.UTF8), new Field("c d", DataType.decimal(5, 1))));
@@ -79,8 +90,8 @@ class TableDdlTest {
         assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE EXTERNAL TABLE t STORED AS CSV STORED AS PARQUET LOCATION '/x'",
                 catalog())).hasMessageContaining("CREATE TABLE t: STORED AS / USING is given twice");
         assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE EXTERNAL TABLE t STORED AS CSV LOCATION '/x' TBLPROPERTIES ()",
-                catalog())).hasMessage("SQL syntax error in CREATE TABLE t: expected STORED AS, USING, OPTIONS, LOCATION or"
-                + " AS <query>, found 'TBLPROPERTIES' at position 53");
+                catalog())).hasMessage("SQL syntax error in CREATE TABLE t: expected STORED AS, USING, OPTIONS, PARTITIONED BY,"
+                + " LOCATION or AS <query>, found 'TBLPROPERTIES' at position 53");
         assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE EXTERNAL TABLE t (a DECIMAL(50, 2)) STORED AS CSV LOCATION '/x'",
                 catalog())).hasMessageStartingWith("CREATE TABLE t, column 'a': DECIMAL(50,2): ");
     }
