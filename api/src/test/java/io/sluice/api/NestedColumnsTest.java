@@ -1,0 +1,130 @@
+package io.sluice.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.common.SluiceException;
+import io.sluice.kernels.QueryResult;
+import io.sluice.testfixtures.DuckDbOracle;
+import java.sql.Array;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Nested columns (STRUCT, LIST, MAP) end to end on an embedded cluster against DuckDB over the same
+ * DuckDB-written Parquet files: field and element access, sizes, explode, aggregates over nested
+ * fields, and nested values carried through shuffles, joins and sorts. Where the dialects differ
+ * (Spark's {@code a[i]} counts from 0, DuckDB's from 1) each side gets its own spelling.
+ */
+class NestedColumnsTest extends DuckDbComparisonTest {
+    @BeforeAll
+    static void start() throws Exception {
+        both = DuckDbComparison.start(data, new DuckDbComparison.Table("n", """
+                SELECT i AS id, i % 5 AS g,
+                       CASE WHEN i % 11 = 0 THEN NULL
+                            ELSE {'a': i::INTEGER, 'b': 'x' || (i % 7), 'sub': {'d': i * 2, 'e': [i % 3, NULL]}} END AS s,
+                       CASE WHEN i % 9 = 0 THEN NULL ELSE list_transform(range(i % 4), x -> x + i) END AS xs,
+                       MAP(['k' || (i % 3), 'z'], [i, i * 10]) AS m,
+                       [{'p': i % 3, 'q': 'q' || i}, {'p': 7, 'q': NULL}] AS ls
+                FROM range(0, 300) t(i)""", 3));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            SELECT id, s.a, s.b, s.sub.d, n.s.sub.e[0] FROM n | SELECT id, s.a, s.b, s.sub.d, s.sub.e[1] FROM n
+            SELECT id, xs[0], xs[2], element_at(xs, 1), element_at(xs, -1), size(xs), cardinality(xs) AS c FROM n | SELECT id, xs[1], xs[3], xs[1], xs[-1], len(xs), len(xs) FROM n
+            SELECT id, m['z'], m['k1'], element_at(m, 'k2'), size(m) FROM n | SELECT id, m['z'], m['k1'], m['k2'], cardinality(m) FROM n
+            SELECT id, ls[0].q, ls[1].p, ls[1].q FROM n | SELECT id, ls[1].q, ls[2].p, ls[2].q FROM n
+            SELECT s.b, count(*), sum(s.a), max(xs[0]), sum(m['z']) FROM n GROUP BY s.b | SELECT s.b, count(*), sum(s.a), max(xs[1]), sum(m['z']) FROM n GROUP BY s.b
+            SELECT id FROM n WHERE s.a > 100 AND m['z'] < 2000 AND size(xs) > 1 | SELECT id FROM n WHERE s.a > 100 AND m['z'] < 2000 AND len(xs) > 1
+            SELECT id, named_struct('u', id, 'v', s.b).v, array(id, g, 7)[1], map('a', id)['a'], struct(id, g).g FROM n | SELECT id, s.b, g, id, g FROM n
+            """)
+    void sameAsDuckDb(String sluice, String duckDb) throws Exception {
+        assertSame(sluice, duckDb);
+    }
+
+    /** Whole nested values, through a shuffle (grouped on a scalar), a join and a sort, as payload. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            SELECT id, s, xs, m, ls FROM n
+            SELECT x.g, x.c, y.id, y.s, y.m FROM (SELECT g, count(*) AS c FROM n GROUP BY g) x JOIN n y ON x.g = y.g
+            SELECT a.id, b.xs, b.ls, a.s FROM n a JOIN n b ON a.id = b.id + 1 WHERE a.g < 3
+            SELECT id, s, xs FROM n ORDER BY g, id DESC LIMIT 50
+            """)
+    void nestedValuesSurviveShufflesJoinsAndSorts(String sql) throws Exception {
+        assertSame(sql, sql);
+    }
+
+    @Test
+    void nestedValuesAreNoKeysNorComparable() {
+        Session session = both.session();
+        assertThatThrownBy(() -> session.sql("SELECT xs, count(*) FROM n GROUP BY xs").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("xs").hasMessageContaining("ARRAY<BIGINT>");
+        assertThatThrownBy(() -> session.sql("SELECT id FROM n ORDER BY s").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("STRUCT<");
+        assertThatThrownBy(() -> session.sql("SELECT a.id FROM n a JOIN n b ON a.m = b.m").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("MAP<VARCHAR, BIGINT>");
+        assertThatThrownBy(() -> session.sql("SELECT s.nope FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("no field 'nope'").hasMessageContaining("STRUCT<a: INTEGER");
+        assertThatThrownBy(() -> session.sql("SELECT id.x FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("cannot read field 'x'");
+        assertThatThrownBy(() -> session.sql("SELECT element_at(xs, 0) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("indices start at 1");
+        assertThat(session.sql("SELECT count(*) FROM n").collect().rows()).containsExactly(List.of(300L));
+    }
+
+    @Test
+    void resultsPrintNestedValuesAsSparkShowsThem() {
+        QueryResult result = both.session().sql("SELECT s, xs, m FROM n WHERE id = 13").collect();
+        assertThat(result.toCsv()).isEqualTo("s,xs,m\n\"{13, x6, {26, [1, null]}}\",[13],\"{k1 -> 13, z -> 130}\"\n");
+    }
+
+    private static void assertSame(String sluice, String duckDb) throws Exception {
+        List<List<Object>> expected = normalize(both.duck().queryRaw(duckDb));
+        List<List<Object>> actual = normalize(both.session().sql(sluice).collect().rows());
+        assertThat(DuckDbOracle.sorted(actual)).as(sluice).isEqualTo(DuckDbOracle.sorted(expected));
+    }
+
+    private static List<List<Object>> normalize(List<List<Object>> rows) throws Exception {
+        List<List<Object>> out = new ArrayList<>();
+        for (List<Object> row : rows) {
+            List<Object> values = new ArrayList<>();
+            for (Object v : row) {
+                values.add(value(v));
+            }
+            out.add(values);
+        }
+        return out;
+    }
+
+    /** Scalars as {@link DuckDbOracle#normalize}, structs and maps as sorted maps, lists and arrays as lists. */
+    private static Object value(Object v) throws Exception {
+        if (v instanceof org.duckdb.DuckDBStruct struct) {
+            return value(struct.getMap());
+        }
+        if (v instanceof Array array) {
+            return value(java.util.Arrays.asList((Object[]) array.getArray()));
+        }
+        if (v instanceof Map<?, ?> map) {
+            Map<String, Object> out = new TreeMap<>();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                out.put(String.valueOf(value(e.getKey())), value(e.getValue()));
+            }
+            return out;
+        }
+        if (v instanceof List<?> list) {
+            List<Object> out = new ArrayList<>();
+            for (Object e : list) {
+                out.add(value(e));
+            }
+            return out;
+        }
+        return DuckDbOracle.normalize(v);
+    }
+}
