@@ -44,6 +44,14 @@ class NestedColumnsTest extends DuckDbComparisonTest {
             SELECT s.b, count(*), sum(s.a), max(xs[0]), sum(m['z']) FROM n GROUP BY s.b | SELECT s.b, count(*), sum(s.a), max(xs[1]), sum(m['z']) FROM n GROUP BY s.b
             SELECT id FROM n WHERE s.a > 100 AND m['z'] < 2000 AND size(xs) > 1 | SELECT id FROM n WHERE s.a > 100 AND m['z'] < 2000 AND len(xs) > 1
             SELECT id, named_struct('u', id, 'v', s.b).v, array(id, g, 7)[1], map('a', id)['a'], struct(id, g).g FROM n | SELECT id, s.b, g, id, g FROM n
+            SELECT id, explode(xs) AS x FROM n | SELECT id, unnest(xs) AS x FROM n
+            SELECT id, x FROM n LATERAL VIEW explode(xs) t AS x WHERE g < 3 | SELECT id, unnest(xs) AS x FROM n WHERE g < 3
+            SELECT id, t.x FROM n LATERAL VIEW OUTER explode(xs) t AS x | SELECT id, t.x FROM n LEFT JOIN LATERAL (SELECT unnest(n.xs) AS x) t ON true
+            SELECT id, explode_outer(xs) FROM n | SELECT id, t.x FROM n LEFT JOIN LATERAL (SELECT unnest(n.xs) AS x) t ON true
+            SELECT id, key, value FROM n LATERAL VIEW explode(m) t | SELECT id, unnest(map_keys(m)), unnest(map_values(m)) FROM n
+            SELECT x, count(*), sum(id) FROM n CROSS JOIN UNNEST(xs) AS u(x) GROUP BY x | SELECT x, count(*), sum(id) FROM n, unnest(xs) AS u(x) GROUP BY x
+            SELECT id, e.q, e.p FROM n LATERAL VIEW explode(ls) t AS e WHERE e.p = 7 | SELECT id, e.q, e.p FROM (SELECT id, unnest(ls) AS e FROM n) WHERE e.p = 7
+            SELECT g, count(*) FROM n LATERAL VIEW explode(xs) a AS x LATERAL VIEW explode(ls) b AS y GROUP BY g | SELECT g, count(*) FROM n, unnest(xs) AS a(x), unnest(ls) AS b(y) GROUP BY g
             """)
     void sameAsDuckDb(String sluice, String duckDb) throws Exception {
         assertSame(sluice, duckDb);

@@ -57,7 +57,7 @@ final class CalciteParser {
 
     /** Parses one statement; a syntax error becomes a one-line message with line and column. */
     static Parsed parse(String sql) {
-        String text = sql;
+        String text = LateralViews.rewrite(sql);
         List<int[]> quoted = new ArrayList<>(); // {line, column} of each quote pair added, in the current text
         while (true) {
             try {
