@@ -1,5 +1,10 @@
 package io.sluice.api;
 
+import static io.sluice.api.Functions.col;
+import static io.sluice.api.Functions.elementAt;
+import static io.sluice.api.Functions.explode;
+import static io.sluice.api.Functions.explodeOuter;
+import static io.sluice.api.Functions.size;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -85,6 +90,22 @@ class NestedColumnsTest extends DuckDbComparisonTest {
         assertThatThrownBy(() -> session.sql("SELECT element_at(xs, 0) FROM n").collect())
                 .isInstanceOf(SluiceException.class).hasMessageContaining("indices start at 1");
         assertThat(session.sql("SELECT count(*) FROM n").collect().rows()).containsExactly(List.of(300L));
+    }
+
+    @Test
+    void theDataFrameApiReachesIntoNestedValues() throws Exception {
+        DataFrame n = both.session().read().parquet(data.resolve("n").toString());
+        QueryResult fields = n.filter(col("s.a").gt(290)).select(col("id"), col("s.sub.d"), col("s").getField("b"),
+                col("xs").getItem(0), elementAt(col("xs"), -1), size(col("m")), col("m").getItem("z")).collect();
+        assertThat(fields.schema().names()).containsExactly("id", "d", "b", "xs[0]", "element_at(xs, -1)", "size(m)", "m['z']");
+        assertThat(normalize(fields.rows())).containsExactlyInAnyOrderElementsOf(normalize(both.duck().queryRaw(
+                "SELECT id, s.sub.d, s.b, xs[1], xs[-1], cardinality(m), m['z'] FROM n WHERE s.a > 290")));
+        QueryResult exploded = n.select(col("id"), explode(col("xs")).as("x")).filter(col("x").gt(250)).collect();
+        assertThat(normalize(exploded.rows())).containsExactlyInAnyOrderElementsOf(normalize(both.duck().queryRaw(
+                "SELECT * FROM (SELECT id, unnest(xs) AS x FROM n) WHERE x > 250")));
+        QueryResult entries = n.select(explodeOuter(col("m")), col("id")).filter(col("id").lt(3)).collect();
+        assertThat(entries.schema().names()).containsExactly("key", "value", "id");
+        assertThat(entries.rows()).hasSize(6);
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.DataType.Kind;
 import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
 import io.sluice.common.types.TypeRules;
 import io.sluice.logical.expr.ScalarFunction.Function;
 import java.util.ArrayList;
@@ -21,6 +22,31 @@ import java.util.List;
  */
 public final class NestedFunctions {
     private NestedFunctions() {
+    }
+
+    /**
+     * {@code expr} with each column name that names no column but a field path of one
+     * ({@code s.a.b}: column {@code s}, fields {@code a}, {@code b}) read as that path, as Spark's
+     * {@code col("s.a")}: the longest prefix that is a column wins.
+     */
+    public static Expr resolveFieldPaths(Expr expr, Schema schema) {
+        return Exprs.transformUp(expr, e -> {
+            if (!(e instanceof Column c) || schema.indexOf(c.column()) >= 0) {
+                return e;
+            }
+            String name = c.column();
+            for (int dot = name.lastIndexOf('.'); dot > 0; dot = name.lastIndexOf('.', dot - 1)) {
+                int index = schema.indexOf(name.substring(0, dot));
+                if (index >= 0 && schema.field(index).type().kind() == Kind.STRUCT) {
+                    Expr out = new Column(schema.field(index).name());
+                    for (String field : name.substring(dot + 1).split("\\.")) {
+                        out = new ScalarFunction(Function.GET_FIELD, List.of(out, Literal.of(field)));
+                    }
+                    return out;
+                }
+            }
+            return e;
+        });
     }
 
     static void checkArguments(Function function, List<Expr> args) {
