@@ -24,6 +24,12 @@ final class CsvPartitionWriter implements PartitionFileWriter {
     private final boolean[] text;
 
     CsvPartitionWriter(Schema schema, Path file, Configuration conf) throws IOException {
+        for (io.sluice.common.types.Field f : schema.fields()) {
+            if (f.type().isNested()) {
+                throw new io.sluice.common.SluiceException("CSV cannot hold column '" + f.name() + "' of the nested type "
+                        + f.type().sqlName() + "; write Parquet, or select its fields");
+            }
+        }
         FileSystem fs = file.getFileSystem(conf);
         this.out = new BufferedWriter(new OutputStreamWriter(fs.create(file, false), StandardCharsets.UTF_8), 1 << 16);
         this.text = new boolean[schema.size()];
