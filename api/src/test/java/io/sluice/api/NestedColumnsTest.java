@@ -108,6 +108,28 @@ class NestedColumnsTest extends DuckDbComparisonTest {
         assertThat(entries.rows()).hasSize(6);
     }
 
+    /**
+     * Spark 4.2-written files (by {@code bench/spark-peer}'s SparkNestedWriter), in Spark's standard
+     * layout and in its legacy one (2-level lists): the same answers as DuckDB on the same files.
+     */
+    @ParameterizedTest
+    @CsvSource({"standard", "legacy"})
+    void sparkWrittenNestedFilesReadAsDuckDbReadsThem(String layout) throws Exception {
+        String dir = java.nio.file.Path.of(NestedColumnsTest.class.getResource("/spark-nested/" + layout).toURI()).toString();
+        String table = "spark_" + layout;
+        both.session().sql("CREATE EXTERNAL TABLE " + table + " STORED AS PARQUET LOCATION '" + dir + "'");
+        both.duck().execute("CREATE OR REPLACE VIEW " + table + " AS SELECT * FROM read_parquet('" + dir + "/*.parquet')");
+        assertThat(both.session().sql("SELECT * FROM " + table).collect().schema().toString()).isEqualTo("[id: int64, "
+                + "s: struct<a: int32, b: utf8, sub: struct<d: int64, e: list<int64>>>, xs: list<int64>, m: map<utf8, int64>, "
+                + "ls: list<struct<p: int64, q: utf8>>]");
+        assertSame("SELECT id, s.a, s.b, s.sub.d, s.sub.e[0], s.sub.e[1] FROM " + table,
+                "SELECT id, s.a, s.b, s.sub.d, s.sub.e[1], s.sub.e[2] FROM " + table);
+        assertSame("SELECT id, xs[0], size(xs), m['z'], m['k1'], ls[1].q, ls[0].p FROM " + table,
+                "SELECT id, xs[1], len(xs), m['z'], m['k1'], ls[2].q, ls[1].p FROM " + table);
+        assertSame("SELECT id, x FROM " + table + " LATERAL VIEW explode(xs) v AS x", "SELECT id, unnest(xs) FROM " + table);
+        assertSame("SELECT id, s, xs, m, ls FROM " + table, "SELECT id, s, xs, m, ls FROM " + table);
+    }
+
     /** Nested columns written as Parquet groups read back the same in DuckDB and here; CSV refuses them, naming the column. */
     @Test
     void nestedColumnsRoundTripThroughParquetIntoDuckDb() throws Exception {
