@@ -134,7 +134,8 @@ final class CalciteParser {
         return METADATA.isReservedWord(upper) && !ALWAYS_RESERVED.contains(upper);
     }
 
-    private static int wordEnd(String text, int offset) {
+    /** Where the word (letters, digits, underscores) starting at {@code offset} ends. */
+    static int wordEnd(String text, int offset) {
         int end = offset;
         while (end < text.length() && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_')) {
             end++;

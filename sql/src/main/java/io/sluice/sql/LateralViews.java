@@ -58,7 +58,7 @@ final class LateralViews {
             outer = true;
             at = skipSpaces(sql, at + "OUTER".length());
         }
-        int nameEnd = wordEnd(sql, at);
+        int nameEnd = CalciteParser.wordEnd(sql, at);
         String function = sql.substring(at, nameEnd).toLowerCase(Locale.ROOT);
         if (!function.equals("explode") && !function.equals("explode_outer")) {
             throw new SluiceException("LATERAL VIEW supports explode and explode_outer, not '" + sql.substring(at, nameEnd) + "'");
@@ -71,7 +71,7 @@ final class LateralViews {
         int close = matchingParenthesis(sql, open);
         String argument = sql.substring(open + 1, close);
         int next = skipSpaces(sql, close + 1);
-        int aliasEnd = wordEnd(sql, next);
+        int aliasEnd = CalciteParser.wordEnd(sql, next);
         if (aliasEnd == next || isClause(sql, next, aliasEnd)) {
             throw new SluiceException("LATERAL VIEW " + function + "(" + argument + ") needs a table alias");
         }
@@ -84,7 +84,7 @@ final class LateralViews {
             cursor = skipSpaces(sql, cursor + 2);
         }
         while (true) {
-            int wordEnd = wordEnd(sql, cursor);
+            int wordEnd = CalciteParser.wordEnd(sql, cursor);
             if (wordEnd == cursor || (!as && isClause(sql, cursor, wordEnd))) {
                 break;
             }
@@ -144,14 +144,6 @@ final class LateralViews {
             at++;
         }
         return at;
-    }
-
-    private static int wordEnd(String sql, int at) {
-        int i = at;
-        while (i < sql.length() && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_')) {
-            i++;
-        }
-        return i;
     }
 
     private static boolean startsWord(String sql, int at, String word) {
