@@ -89,6 +89,12 @@ class NestedColumnsTest extends DuckDbComparisonTest {
                 .isInstanceOf(SluiceException.class).hasMessageContaining("cannot read field 'x'");
         assertThatThrownBy(() -> session.sql("SELECT element_at(xs, 0) FROM n").collect())
                 .isInstanceOf(SluiceException.class).hasMessageContaining("indices start at 1");
+        assertThatThrownBy(() -> session.sql("SELECT explode(id) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("explode() needs an ARRAY or a MAP, not BIGINT");
+        assertThatThrownBy(() -> session.sql("SELECT * FROM n LATERAL VIEW posexplode(xs) v").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("not 'posexplode'");
+        assertThat(session.sql("ANALYZE TABLE n COMPUTE STATISTICS FOR ALL COLUMNS").collect().rows().get(0).get(0))
+                .isEqualTo("analyzed table n: 300 rows, columns id, g, s, xs, m, ls");
         assertThat(session.sql("SELECT count(*) FROM n").collect().rows()).containsExactly(List.of(300L));
     }
 
