@@ -10,6 +10,7 @@ import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Cast;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.expr.Unary;
 import io.sluice.logical.expr.WindowCall;
@@ -61,6 +62,16 @@ public final class Column {
 
     public Column cast(DataType type) {
         return new Column(new Cast(expr, type));
+    }
+
+    /** A struct's field, as Spark's {@code getField}: {@code col("s").getField("a")} is {@code s.a}. */
+    public Column getField(String name) {
+        return Functions.nested(ScalarFunction.Function.GET_FIELD, this, Functions.lit(name));
+    }
+
+    /** A list's element at a 0-based index or a map's value at a key, as Spark's {@code getItem} ({@code c[i]}). */
+    public Column getItem(Object indexOrKey) {
+        return Functions.nested(ScalarFunction.Function.ITEM, this, Functions.toColumn(indexOrKey));
     }
 
     /** Names the output column. */

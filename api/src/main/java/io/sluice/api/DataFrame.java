@@ -2,12 +2,16 @@ package io.sluice.api;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.SluiceException;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.QueryResult;
 import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Exprs;
+import io.sluice.logical.expr.NestedFunctions;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.plan.Filter;
+import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
@@ -67,7 +71,7 @@ public final class DataFrame {
     }
 
     public DataFrame filter(Column predicate) {
-        return with(new Filter(plan, predicate.expr()));
+        return with(new Filter(plan, NestedFunctions.resolveFieldPaths(predicate.expr(), plan.schema())));
     }
 
     public DataFrame where(Column predicate) {
@@ -78,9 +82,22 @@ public final class DataFrame {
     public DataFrame select(Column... columns) {
         List<Expr> exprs = new ArrayList<>();
         for (Column c : columns) {
-            exprs.add(c.expr());
+            exprs.add(NestedFunctions.resolveFieldPaths(c.expr(), plan.schema()));
         }
         LogicalPlan input = plan;
+        int generator = generatorIndex(exprs);
+        if (generator >= 0) {
+            // explode(c): a Generate below, its new columns in the explode's place
+            Expr item = exprs.get(generator);
+            ExplodeCall call = (ExplodeCall) Exprs.unalias(item);
+            int made = Generate.generatedTypes(call.input(), input.schema()).size();
+            List<String> names = item instanceof Alias a ? List.of(a.alias()) : made == 2 ? List.of("key", "value") : List.of("col");
+            input = new Generate(input, call.input(), call.outer(), names);
+            List<Expr> replaced = new ArrayList<>(exprs.subList(0, generator));
+            names.forEach(n -> replaced.add(new io.sluice.logical.expr.Column(n)));
+            replaced.addAll(exprs.subList(generator + 1, exprs.size()));
+            exprs = replaced;
+        }
         if (WindowPlanner.any(exprs)) {
             WindowPlanner windows = WindowPlanner.plan(plan, exprs);
             input = windows.plan();
@@ -90,6 +107,19 @@ public final class DataFrame {
             }).toList();
         }
         return with(new Projection(input, exprs));
+    }
+
+    private static int generatorIndex(List<Expr> exprs) {
+        int found = -1;
+        for (int i = 0; i < exprs.size(); i++) {
+            if (Exprs.unalias(exprs.get(i)) instanceof ExplodeCall) {
+                if (found >= 0) {
+                    throw new SluiceException("select() takes at most one explode()");
+                }
+                found = i;
+            }
+        }
+        return found;
     }
 
     /** Every column, plus {@code column} named {@code name} (replacing a column of that name). */

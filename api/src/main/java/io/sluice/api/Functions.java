@@ -5,6 +5,7 @@ import io.sluice.logical.expr.AggregateCall;
 import io.sluice.logical.expr.AggregateFunction;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Literal;
+import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.WindowCall;
 import io.sluice.logical.expr.WindowFrame;
 import io.sluice.logical.expr.WindowFunction;
@@ -71,6 +72,40 @@ public final class Functions {
 
     static Column toColumn(Object value) {
         return value instanceof Column c ? c : lit(value);
+    }
+
+    /** Each row once per element of the list (or entry of the map) {@code c}, in select(); NULL or empty gives no row. */
+    public static Column explode(Column c) {
+        return new Column(new ExplodeCall(c.expr(), false));
+    }
+
+    /** As {@link #explode}, but a NULL or empty value gives one row whose new columns are NULL. */
+    public static Column explodeOuter(Column c) {
+        return new Column(new ExplodeCall(c.expr(), true));
+    }
+
+    /** A list's element at a 1-based index (negative: from the end), or a map's value at a key; NULL when absent. */
+    public static Column elementAt(Column c, Object indexOrKey) {
+        return nested(ScalarFunction.Function.ELEMENT_AT, c, toColumn(indexOrKey));
+    }
+
+    /** The number of elements of a list or entries of a map. */
+    public static Column size(Column c) {
+        return nested(ScalarFunction.Function.SIZE, c);
+    }
+
+    /** A struct of the columns, its fields named after them. */
+    public static Column struct(Column... columns) {
+        return nested(ScalarFunction.Function.STRUCT, columns);
+    }
+
+    /** A list of the columns' values. */
+    public static Column array(Column... columns) {
+        return nested(ScalarFunction.Function.ARRAY, columns);
+    }
+
+    static Column nested(ScalarFunction.Function function, Column... args) {
+        return new Column(new ScalarFunction(function, Arrays.stream(args).map(Column::expr).toList()));
     }
 
     public static Column sum(Column c) {

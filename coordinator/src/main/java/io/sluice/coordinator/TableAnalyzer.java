@@ -41,6 +41,14 @@ final class TableAnalyzer {
         List<ColumnStatistics> columns = new ArrayList<>(known.columns());
         for (String column : analyze.columns()) {
             String c = quote(column);
+            int nestedIndex = table.schema().indexOf(column);
+            if (table.schema().field(nestedIndex).type().isNested()) {
+                // nested values have no order nor distinct count here: only their NULLs are counted
+                long nonNull = (Long) query("SELECT count(" + c + ")" + from, config, catalog, scope).get(0);
+                columns.set(nestedIndex, new ColumnStatistics(Estimate.ABSENT, Estimate.exact(rows - nonNull), null, null,
+                        Estimate.Precision.ABSENT, known.column(nestedIndex).averageWidth()));
+                continue;
+            }
             List<Object> r = query("SELECT count(DISTINCT " + c + "), count(" + c + "), min(" + c + "), max(" + c + ")" + from,
                     config, catalog, scope);
             int index = table.schema().indexOf(column);

@@ -45,7 +45,7 @@ public final class ArrowChunkGather {
                 if (v instanceof BaseVariableWidthVector) {
                     offsets[c] = v.getOffsetBufferAddress();
                 }
-                if (!(v instanceof BitVector)) {
+                if (!(v instanceof BitVector) && (v instanceof BaseFixedWidthVector || v instanceof BaseVariableWidthVector)) {
                     data[c] = v.getDataBufferAddress();
                 }
                 nulls |= v.getNullCount() > 0;
@@ -69,7 +69,12 @@ public final class ArrowChunkGather {
                 } else if (out instanceof BaseVariableWidthVector variable) {
                     gatherVariable(this, chunkOf, rowOf, count, variable);
                 } else {
-                    throw new IllegalStateException("cannot gather a " + out.getClass().getSimpleName());
+                    // nested vectors (payload): Arrow's generic row copy
+                    out.allocateNew();
+                    for (int i = 0; i < count; i++) {
+                        out.copyFromSafe(rowOf[i], i, vectors[chunkOf[i]]);
+                    }
+                    out.setValueCount(count);
                 }
             } catch (RuntimeException | Error e) {
                 out.close();

@@ -30,6 +30,9 @@ public final class ArrowGather {
             // a heap string column (a build side that arrived without Arrow): bytes once, then gathered
             return gather(utf8(col), rows, count, field, allocator);
         }
+        if (col.type.isNested()) {
+            return col.gatherOrNull(rows, count).write(field.name(), allocator); // payload, in its Java form
+        }
         FieldVector out = field.toArrow().createVector(allocator);
         try {
             fill(col, rows, count, out);

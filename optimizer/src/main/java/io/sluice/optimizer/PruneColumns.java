@@ -7,6 +7,7 @@ import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Filter;
+import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
@@ -81,6 +82,9 @@ public final class PruneColumns implements LogicalRule {
         }
         if (plan instanceof Window w) {
             return pruneWindow(w, required);
+        }
+        if (plan instanceof Generate g) {
+            return pruneGenerate(g, required);
         }
         // Filter, Sort, Limit, SubqueryAlias and nodes unknown here: the input has the node's columns
         // at the same positions; the node reads its expressions over its input.
@@ -257,6 +261,18 @@ public final class PruneColumns implements LogicalRule {
             return w;
         }
         return new Window(input, calls);
+    }
+
+    /** The input columns required above plus those the generator reads; the generated columns stay (they make the rows). */
+    private static LogicalPlan pruneGenerate(Generate g, TreeSet<Integer> required) {
+        TreeSet<Integer> needs = null;
+        if (required != null) {
+            Schema inputSchema = g.input().schema();
+            needs = new TreeSet<>(required.headSet(inputSchema.size()));
+            needs.addAll(PlanRewrites.columnIndexes(g.generator(), inputSchema));
+        }
+        LogicalPlan input = prune(g.input(), needs);
+        return input == g.input() ? g : g.withNewChildren(List.of(input));
     }
 
     private static LogicalPlan pruneJoin(Join j, TreeSet<Integer> required) {

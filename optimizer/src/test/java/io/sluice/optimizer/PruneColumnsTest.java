@@ -6,17 +6,23 @@ import static io.sluice.optimizer.RuleTesting.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.common.types.BinaryOp;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Filter;
+import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.SubqueryAlias;
 import io.sluice.logical.plan.TableScan;
+import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.TableSource;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -154,6 +160,24 @@ class PruneColumnsTest {
 
     private static Expr op(BinaryOp op, Expr a, Expr b) {
         return new Binary(op, a, b);
+    }
+
+    @Test
+    void explodeReadsOnlyTheColumnsAboveItAndItsGenerator() {
+        TableSource nested = new TableSource("n", FileFormat.PARQUET, "/data/n", Schema.of(new Field("k", DataType.INT64),
+                new Field("v", DataType.UTF8), new Field("xs", DataType.list(DataType.INT64)),
+                new Field("other", DataType.map(DataType.UTF8, DataType.INT64))));
+        LogicalPlan plan = new Projection(new Generate(new TableScan(nested), col("xs"), false, List.of("x")),
+                List.of(col("k"), col("x")));
+        assertRewrite(rule, plan, """
+                Projection: k, x
+                  Generate: explode(xs) AS x
+                    TableScan: n
+                """, """
+                Projection: k, x
+                  Generate: explode(xs) AS x
+                    TableScan: n projection=[k, xs]
+                """);
     }
 
     @Test

@@ -23,6 +23,7 @@ import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.SubqueryAlias;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.plan.Union;
+import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.Window;
 import io.sluice.logical.stats.Selectivity;
 import io.sluice.logical.stats.Statistics;
@@ -41,6 +42,7 @@ import io.sluice.operators.join.HashJoinExec;
 import io.sluice.operators.join.SortMergeJoinExec;
 import io.sluice.operators.sort.OrderedGatherExec;
 import io.sluice.operators.sort.SortExec;
+import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.window.WindowExec;
 import io.sluice.physical.rules.EnsureRequirements;
 import io.sluice.physical.rules.JoinSelection;
@@ -372,6 +374,10 @@ public final class PhysicalPlanner {
         }
         if (plan instanceof Window window) {
             return new WindowExec(plan(window.input()), window.windowExprs());
+        }
+        if (plan instanceof Generate generate) {
+            return new GenerateExec(plan(generate.input()), generate.generator(), generate.outer(), generate.schema())
+                    .withEstimatedRows(rows(generate));
         }
         if (plan instanceof Sort sort) {
             long inputRows = rows(sort.input());

@@ -231,6 +231,7 @@ final class PartitionBuffer {
                 case FLOAT64 -> System.arraycopy(src.doubles, start, dst.doubles, at, count);
                 case BOOL, NULL -> System.arraycopy(src.bools, start, dst.bools, at, count);
                 case UTF8 -> System.arraycopy(src.strings, start, dst.strings, at, count);
+                case STRUCT, LIST, MAP -> System.arraycopy(src.objects, start, dst.objects, at, count);
                 default -> System.arraycopy(src.longs, start, dst.longs, at, count);
             }
             if (src.nulls != null) {
@@ -256,6 +257,13 @@ final class PartitionBuffer {
             case UTF8 -> {
                 String[] s = src.strings;
                 String[] d = dst.strings;
+                for (int i = 0; i < count; i++) {
+                    d[at + i] = s[indexes[start + i]];
+                }
+            }
+            case STRUCT, LIST, MAP -> {
+                Object[] s = src.objects;
+                Object[] d = dst.objects;
                 for (int i = 0; i < count; i++) {
                     d[at + i] = s[indexes[start + i]];
                 }

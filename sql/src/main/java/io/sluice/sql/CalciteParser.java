@@ -57,7 +57,7 @@ final class CalciteParser {
 
     /** Parses one statement; a syntax error becomes a one-line message with line and column. */
     static Parsed parse(String sql) {
-        String text = sql;
+        String text = LateralViews.rewrite(sql);
         List<int[]> quoted = new ArrayList<>(); // {line, column} of each quote pair added, in the current text
         while (true) {
             try {
@@ -134,7 +134,8 @@ final class CalciteParser {
         return METADATA.isReservedWord(upper) && !ALWAYS_RESERVED.contains(upper);
     }
 
-    private static int wordEnd(String text, int offset) {
+    /** Where the word (letters, digits, underscores) starting at {@code offset} ends. */
+    static int wordEnd(String text, int offset) {
         int end = offset;
         while (end < text.length() && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_')) {
             end++;

@@ -161,6 +161,15 @@ final class ExpressionTranslator {
                 }
             }
         }
+        if (id.names.size() > 1 && !scope.canResolve(id)) {
+            // s.f, t.s.f: the longest prefix that is a column, then fields of its struct
+            for (int k = id.names.size() - 1; k >= 1; k--) {
+                SqlIdentifier prefix = id.getComponent(0, k);
+                if (scope.canResolve(prefix)) {
+                    return NestedPaths.fields(scope.column(prefix), id.names.subList(k, id.names.size()));
+                }
+            }
+        }
         try {
             return scope.column(id);
         } catch (SluiceException e) {
@@ -270,6 +279,11 @@ final class ExpressionTranslator {
                     VAR_SAMP, COVAR_POP, COVAR_SAMP, GROUPING, GROUPING_ID -> function(call);
             case TRIM -> trim(call);
             case POSITION -> position(call);
+            case ITEM -> new ScalarFunction(ScalarFunction.Function.ITEM, List.of(operand(call, 0), operand(call, 1)));
+            case DOT -> NestedPaths.fields(operand(call, 0), ((SqlIdentifier) call.operand(1)).names);
+            case ARRAY_VALUE_CONSTRUCTOR -> new ScalarFunction(ScalarFunction.Function.ARRAY, operands(call));
+            case MAP_VALUE_CONSTRUCTOR -> new ScalarFunction(ScalarFunction.Function.MAP, operands(call));
+            case ROW -> new ScalarFunction(ScalarFunction.Function.STRUCT, operands(call));
             case OTHER -> call.getOperator().getName().equals("||")
                     ? new ScalarFunction(ScalarFunction.Function.CONCAT_OPERATOR, List.of(operand(call, 0), operand(call, 1)))
                     : unsupportedOperator(call);
@@ -338,7 +352,7 @@ final class ExpressionTranslator {
             case "round" -> ScalarFunction.Function.ROUND;
             case "floor" -> ScalarFunction.Function.FLOOR;
             case "ceil", "ceiling" -> ScalarFunction.Function.CEIL;
-            default -> null;
+            default -> NestedPaths.function(name);
         };
         if (f != null) {
             return new ScalarFunction(f, args);
@@ -495,6 +509,14 @@ final class ExpressionTranslator {
             throw new SluiceException(name + ": " + days + " days is out of range");
         }
         return new AddInterval(date, 0, Math.multiplyExact(sign, (int) days));
+    }
+
+    private List<Expr> operands(SqlCall call) {
+        List<Expr> out = new ArrayList<>(call.operandCount());
+        for (SqlNode operand : call.getOperandList()) {
+            out.add(expr(operand));
+        }
+        return out;
     }
 
     private Expr operand(SqlCall call, int index) {

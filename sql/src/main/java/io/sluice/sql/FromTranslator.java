@@ -10,6 +10,7 @@ import io.sluice.logical.expr.Case;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.Unary;
+import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.LogicalPlan;
@@ -21,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.calcite.sql.JoinConditionType;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlJoin;
@@ -161,6 +163,9 @@ final class FromTranslator {
             default -> throw SqlErrors.unsupported(join.getJoinType().name().replace('_', ' ') + " JOIN");
         };
         From left = relation(join.getLeft(), false);
+        if (Unnests.isUnnest(join.getRight())) {
+            return unnest(left, join, type);
+        }
         From right = relation(join.getRight(), false);
         List<Expr> leftKeys = new ArrayList<>();
         List<Expr> rightKeys = new ArrayList<>();
@@ -215,6 +220,32 @@ final class FromTranslator {
         }
         TableScope scope = TableScope.join(left.scope(), right.scope(), using);
         Join plan = new Join(left.plan(), right.plan(), type, leftKeys, rightKeys, residual);
+        return new From(plan, scope);
+    }
+
+    /**
+     * {@code left CROSS JOIN UNNEST(e) AS u(x)} (also a comma, or {@code LEFT JOIN ... ON TRUE} to keep
+     * rows whose value is NULL or empty): a {@link Generate} over the left side, whose new columns
+     * are {@code u.x} (a map's {@code u.key, u.value} unless named).
+     */
+    private From unnest(From left, SqlJoin join, JoinType type) {
+        boolean keepEmpty = type == JoinType.LEFT;
+        if (!(type == JoinType.INNER && join.getConditionType() == JoinConditionType.NONE)
+                && !(keepEmpty && Unnests.isTrue(join.getCondition()))) {
+            throw SqlErrors.unsupported("UNNEST in a " + join.getJoinType() + " join with a condition; use CROSS JOIN UNNEST(...) "
+                    + "or LEFT JOIN UNNEST(...) ON TRUE");
+        }
+        Unnests.Call call = Unnests.call(join.getRight());
+        Expr generator = new ExpressionTranslator(left.scope(), Map.of(), outer, null).translate(call.argument());
+        List<String> names = Unnests.columnNames(call, Generate.generatedTypes(generator, left.plan().schema()).size());
+        List<String> qualified = new ArrayList<>();
+        for (String name : names) {
+            qualified.add(call.alias() + "." + name);
+        }
+        Generate plan = new Generate(left.plan(), generator, keepEmpty, qualified);
+        Schema generated = new Schema(plan.schema().fields().subList(left.plan().schema().size(), plan.schema().size()));
+        TableScope scope = TableScope.join(left.scope(), TableScope.relation(generated, call.alias(), "UNNEST AS " + call.alias()),
+                List.of());
         return new From(plan, scope);
     }
 

@@ -235,6 +235,7 @@ final class QueryTranslator {
 
     private LogicalPlan select(SqlSelect select, SqlNodeList orderList, SqlNode offset, SqlNode fetch) {
         NamedWindows.resolve(select, orderList);
+        Unnests.moveSelectGenerator(select);
         FromTranslator.From from = fromClause.translate(select.getFrom());
         TableScope scope = from.scope();
         ExpressionTranslator.SubqueryPlanner subqueries = subqueryPlanner(scope);

@@ -35,6 +35,7 @@ import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Exists;
 import io.sluice.logical.plan.Filter;
+import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.InSubquery;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.JoinMark;
@@ -61,6 +62,7 @@ import io.sluice.operators.SplitPoints;
 import io.sluice.operators.aggregate.AggregateMode;
 import io.sluice.operators.aggregate.HashAggregateExec;
 import io.sluice.operators.basic.EmptyExec;
+import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.basic.LimitExec;
 import io.sluice.operators.basic.ProjectionExec;
 import io.sluice.operators.basic.RepartitionExec;
@@ -95,12 +97,12 @@ public final class PlanWireClasses implements WireClasses {
                 WindowFrame.Units.class, WindowFrame.BoundKind.class, WindowFrame.Bound.class,
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
-                Projection.class, Sort.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class,
+                Projection.class, Sort.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class,
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FileScanExec.ListedFiles.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,
                 ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, RuntimeFilterSourceExec.class, RuntimeFilter.class, SampleExec.class, SortExec.class,
-                SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class,
+                SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class, GenerateExec.class,
                 Partitioning.Unknown.class, Partitioning.Single.class, Partitioning.Hash.class,
                 Partitioning.RoundRobin.class, Partitioning.Broadcast.class, Partitioning.Range.class,
                 PlanProperties.class, SplitPoints.class,

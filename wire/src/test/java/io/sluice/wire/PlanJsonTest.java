@@ -64,6 +64,12 @@ class PlanJsonTest {
         LogicalPlan plan = new TableScan(new TableSource("n", FileFormat.PARQUET, "file:///data/n", Schema.of(
                 new Field("m", nested), new Field("i", DataType.INT64))));
         assertThat(PlanJson.decode(PlanJson.encode(plan))).isEqualTo(plan);
+        CATALOG.register(((TableScan) plan).source());
+        for (String sql : List.of("SELECT i, x, m['k'], element_at(m['k'], -1).a, m['k'][0].b FROM n LATERAL VIEW OUTER explode(m) v AS k, x",
+                "SELECT named_struct('p', i, 'q', array(i, 2)), size(m) FROM n CROSS JOIN UNNEST(m) AS u(k, v) WHERE u.k = 'z'")) {
+            LogicalPlan nestedPlan = ((Statement.Query) SqlFrontEnd.parse(sql, CATALOG)).plan();
+            assertThat(PlanJson.decode(PlanJson.encode(nestedPlan))).as(sql).isEqualTo(nestedPlan);
+        }
         String scalarOnly = "{\"version\":1,\"plan\":{\"@type\":\"EmptyRelation\",\"schema\":{\"@type\":\"Schema\","
                 + "\"fields\":[{\"@type\":\"Field\",\"name\":\"x\",\"type\":{\"@type\":\"DataType\",\"kind\":\"INT32\","
                 + "\"precision\":0,\"scale\":0}}]}}}";

@@ -85,6 +85,17 @@ class KryosTest {
         assertThatThrownBy(() -> read.options().put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
     }
 
+    @Test
+    void explodeRoundTrips() {
+        TableSource nested = new TableSource("n", FileFormat.PARQUET,
+                "file:///n", Schema.of(new Field("k", DataType.INT64), new Field("xs", DataType.list(DataType.UTF8))));
+        LogicalPlan generate = new io.sluice.logical.plan.Generate(new TableScan(nested), new Column("xs"), true, List.of("x"));
+        assertThat(roundTrip(generate)).isEqualTo(generate);
+        io.sluice.operators.basic.GenerateExec exec = new io.sluice.operators.basic.GenerateExec(
+                new io.sluice.operators.basic.EmptyExec(nested.schema()), new Column("xs"), false, generate.schema());
+        assertThat(roundTrip(exec)).isEqualTo(exec);
+    }
+
     /** The planner's choice of build side travels with the join: a worker builds what EXPLAIN shows. */
     @Test
     void aJoinThatBuildsItsLeftRoundTrips() {

@@ -117,8 +117,23 @@ public final class TypeRules {
         };
     }
 
+    /**
+     * Fails when {@code type} is nested: STRUCT, ARRAY and MAP values are payload (carried, never
+     * hashed or ordered), so they cannot be a {@code use} (a grouping key, a sort key, ...).
+     */
+    public static void requireKeyable(String use, Object what, DataType type) {
+        if (type.isNested()) {
+            throw new SluiceException(what + " of type " + type.sqlName() + " cannot be " + use
+                    + ": nested values are not comparable");
+        }
+    }
+
     /** Whether values of the two types can be compared; the check names both types on failure. */
     public static void checkComparable(BinaryOp op, DataType left, DataType right) {
+        if (left.isNested() || right.isNested()) {
+            throw new SluiceException("cannot compare " + left.sqlName() + " with " + right.sqlName() + " using '"
+                    + op.symbol() + "': nested values are not comparable");
+        }
         if (left.kind() == Kind.NULL || right.kind() == Kind.NULL) {
             return;
         }

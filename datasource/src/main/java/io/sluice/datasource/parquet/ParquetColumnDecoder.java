@@ -176,7 +176,7 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
     }
 
     /** An INT96 timestamp: nanoseconds of the day (8 bytes), then the Julian day (4 bytes), little-endian. */
-    private static long int96Micros(org.apache.parquet.io.api.Binary value) {
+    static long int96Micros(org.apache.parquet.io.api.Binary value) {
         java.nio.ByteBuffer b = value.toByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
         long nanosOfDay = b.getLong();
         long julianDay = b.getInt();

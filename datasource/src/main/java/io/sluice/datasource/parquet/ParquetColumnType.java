@@ -17,7 +17,8 @@ import org.apache.parquet.schema.Type;
  * or not, read as the UTC wall clock) and INT96 → TIMESTAMP, DOUBLE and FLOAT → FLOAT64, BOOLEAN → BOOL, BINARY with
  * STRING → UTF8, DECIMAL of precision up to 18 backed by INT32, INT64, BINARY or
  * FIXED_LEN_BYTE_ARRAY → an unscaled-long decimal. Anything else is refused, naming the column and
- * its Parquet type.
+ * its Parquet type. Groups and repeated fields are nested columns ({@link ParquetNestedType}), whose
+ * leaves map as here.
  */
 record ParquetColumnType(DataType type, Decoding decoding) {
     /** The physical reading a column needs. */
@@ -31,9 +32,19 @@ record ParquetColumnType(DataType type, Decoding decoding) {
     /** The mapping of a field of a file's schema; {@code file} is named in the error for an unsupported type. */
     static ParquetColumnType of(Type field, String file) {
         if (!field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED)) {
-            throw unsupported(field, file, "nested columns are not supported");
+            throw unsupported(field, file, "nested columns are not read by the flat decoders");
         }
-        PrimitiveType primitive = field.asPrimitiveType();
+        return leaf(field.asPrimitiveType(), file);
+    }
+
+    /** Whether a top-level field is a flat column (else a nested one: a group or a repeated value). */
+    static boolean isFlat(Type field) {
+        return field.isPrimitive() && !field.isRepetition(Type.Repetition.REPEATED);
+    }
+
+    /** The mapping of a primitive field at any depth, repeated or not. */
+    static ParquetColumnType leaf(PrimitiveType primitive, String file) {
+        Type field = primitive;
         LogicalTypeAnnotation logical = primitive.getLogicalTypeAnnotation();
         if (logical instanceof DecimalLogicalTypeAnnotation decimal) {
             return decimal(field, file, primitive, decimal);
@@ -108,7 +119,7 @@ record ParquetColumnType(DataType type, Decoding decoding) {
         };
     }
 
-    private static SluiceException unsupported(Type field, String file, String why) {
+    static SluiceException unsupported(Type field, String file, String why) {
         return new SluiceException(file + ": column '" + field.getName() + "' has Parquet type '" + describe(field)
                 + "': " + why);
     }

@@ -36,11 +36,11 @@ final class ParquetFile {
         }
     }
 
-    /** The Sluice schema of a flat Parquet schema. */
+    /** The Sluice schema of a Parquet schema, nested fields included. */
     static Schema schema(MessageType message, String file) {
         List<Field> fields = new ArrayList<>(message.getFieldCount());
         for (Type field : message.getFields()) {
-            fields.add(new Field(field.getName(), ParquetColumnType.of(field, file).type()));
+            fields.add(new Field(field.getName(), ParquetNestedType.of(field, file)));
         }
         try {
             return new Schema(fields);

@@ -3,6 +3,7 @@ package io.sluice.datasource.parquet;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.file.BlockHosts;
@@ -34,8 +35,9 @@ import org.apache.parquet.schema.Type;
 
 /**
  * Parquet files through parquet-hadoop: the footer gives the schema and the row groups, and each
- * requested column of a row group is decoded with a {@code ColumnReader} into primitive arrays.
- * Only flat schemas; see {@link ParquetColumnType} for the type mapping. Columns are matched by
+ * requested column of a row group is decoded with a {@code ColumnReader} into primitive arrays, a
+ * nested one by record assembly ({@link ParquetNestedDecoder}); see {@link ParquetColumnType} and
+ * {@link ParquetNestedType} for the type mapping. Only the selected columns' leaves are read. Columns are matched by
  * name, so files of one table may order their columns differently, but each file must have every
  * column read from it, with the table's type.
  */
@@ -106,34 +108,41 @@ public final class ParquetFormat implements FormatReader {
             long rowCount = rowGroups.get(partition.rowGroup()).getRowCount();
             MessageType fileSchema = reader.getFileMetaData().getSchema();
             List<Type> requested = new ArrayList<>(selection.size());
-            List<ParquetColumnType> types = new ArrayList<>(selection.size());
+            List<ParquetColumnType> types = new ArrayList<>(selection.size()); // null for a nested column
             for (Field field : selection.schema().fields()) {
                 Type parquetField = ParquetFile.field(fileSchema, field.name());
                 if (parquetField == null) {
                     throw new SluiceException(file + ": no column '" + field.name() + "' in this file");
                 }
-                ParquetColumnType type = ParquetColumnType.of(parquetField, file);
-                if (!type.type().equals(field.type())) {
-                    throw new SluiceException(file + ": column '" + field.name() + "' is " + type.type()
+                ParquetColumnType flat = ParquetColumnType.isFlat(parquetField) ? ParquetColumnType.of(parquetField, file) : null;
+                DataType type = flat != null ? flat.type() : ParquetNestedType.of(parquetField, file);
+                if (!type.equals(field.type())) {
+                    throw new SluiceException(file + ": column '" + field.name() + "' is " + type
                             + " in this file but " + field.type() + " in the table");
                 }
                 requested.add(parquetField);
-                types.add(type);
+                types.add(flat);
             }
             ColumnChunkDecoder[] decoders = new ColumnChunkDecoder[selection.size()];
             if (!requested.isEmpty() && rowCount > 0) {
                 MessageType requestedSchema = new MessageType(fileSchema.getName(), requested);
                 reader.setRequestedSchema(requestedSchema);
                 rowGroup = reader.readRowGroup(partition.rowGroup());
+                String createdBy = reader.getFileMetaData().getCreatedBy();
                 ColumnReadStoreImpl store = new ColumnReadStoreImpl(rowGroup, IgnoringConverter.INSTANCE,
-                        requestedSchema, reader.getFileMetaData().getCreatedBy());
-                List<ColumnDescriptor> descriptors = requestedSchema.getColumns();
+                        requestedSchema, createdBy);
                 BlockMetaData block = rowGroups.get(partition.rowGroup());
                 for (int i = 0; i < decoders.length; i++) {
-                    ColumnDescriptor descriptor = descriptors.get(i);
+                    Field field = selection.schema().field(i);
+                    if (types.get(i) == null) {
+                        decoders[i] = new ParquetNestedDecoder(rowGroup, requestedSchema, requested.get(i), field.type(),
+                                file, createdBy);
+                        continue;
+                    }
+                    ColumnDescriptor descriptor = requestedSchema.getColumnDescription(new String[] {requested.get(i).getName()});
                     if (ParquetPageDecoder.supports(types.get(i), descriptor, encodings(block, descriptor))) {
                         decoders[i] = new ParquetPageDecoder(rowGroup.getPageReader(descriptor), descriptor, types.get(i),
-                                selection.schema().field(i).name());
+                                field.name());
                     } else {
                         decoders[i] = new ParquetColumnDecoder(store.getColumnReader(descriptor), types.get(i));
                     }

@@ -1,6 +1,8 @@
 package io.sluice.datasource.sink;
 
+import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.common.types.TemporalValues;
 import io.sluice.datasource.csv.CsvOptions;
@@ -35,6 +37,12 @@ final class CsvPartitionWriter implements PartitionFileWriter {
     private final DateTimeFormatter timestampFormat;
 
     CsvPartitionWriter(Schema schema, Path file, Configuration conf, CsvOptions options) throws IOException {
+        for (Field f : schema.fields()) {
+            if (f.type().isNested()) {
+                throw new SluiceException("CSV cannot hold column '" + f.name() + "' of the nested type "
+                        + f.type().sqlName() + "; write Parquet, or select its fields");
+            }
+        }
         this.delimiter = options.delimiter();
         this.quote = options.quote();
         this.escape = options.escape();

@@ -3,6 +3,7 @@ package io.sluice.logical.expr;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType.Kind;
 import io.sluice.common.types.DataType;
+import io.sluice.common.types.TypeRules;
 
 /**
  * The aggregate functions, with their result types. {@code SINGLE_VALUE} is not SQL: it is the value
@@ -35,7 +36,11 @@ public enum AggregateFunction {
     public DataType resultType(DataType arg) {
         return switch (this) {
             case COUNT, COUNT_STAR -> DataType.INT64;
-            case MIN, MAX, SINGLE_VALUE -> arg;
+            case MIN, MAX -> {
+                TypeRules.requireKeyable("the argument of " + sqlName() + "()", "a value", arg);
+                yield arg;
+            }
+            case SINGLE_VALUE -> arg;
             case SUM -> switch (arg.kind()) {
                 case INT32, INT64, NULL -> DataType.INT64;
                 // Spark's sum type: ten more integer digits, at most 38 (DuckDB's is always 38)

@@ -22,7 +22,11 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
         UPPER("upper", 1, 1), LOWER("lower", 1, 1), TRIM("trim", 1, 1), LTRIM("ltrim", 1, 1), RTRIM("rtrim", 1, 1),
         LENGTH("length", 1, 1), CONCAT("concat", 1, Integer.MAX_VALUE), CONCAT_OPERATOR("||", 2, 2),
         STRPOS("strpos", 2, 2), REPLACE("replace", 3, 3), STARTS_WITH("starts_with", 2, 2),
-        ABS("abs", 1, 1), ROUND("round", 1, 2), FLOOR("floor", 1, 1), CEIL("ceil", 1, 1);
+        ABS("abs", 1, 1), ROUND("round", 1, 2), FLOOR("floor", 1, 1), CEIL("ceil", 1, 1),
+        // nested values (see NestedFunctions)
+        GET_FIELD("get_field", 2, 2), ITEM("[]", 2, 2), ELEMENT_AT("element_at", 2, 2), SIZE("size", 1, 1),
+        STRUCT("struct", 1, Integer.MAX_VALUE), NAMED_STRUCT("named_struct", 2, Integer.MAX_VALUE),
+        ARRAY("array", 1, Integer.MAX_VALUE), MAP("map", 2, Integer.MAX_VALUE);
 
         private final String sqlName;
         private final int minArgs;
@@ -37,6 +41,11 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
         public String sqlName() {
             return sqlName;
         }
+
+        /** A function that reads or builds nested values ({@link NestedFunctions}). */
+        public boolean isNested() {
+            return ordinal() >= GET_FIELD.ordinal();
+        }
     }
 
     public ScalarFunction {
@@ -50,6 +59,9 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
         }
         if (function == Function.ROUND && args.size() == 2 && !(args.get(1) instanceof Literal)) {
             throw new SluiceException("round(x, digits) needs a constant number of digits, not " + args.get(1));
+        }
+        if (function.isNested()) {
+            NestedFunctions.checkArguments(function, args);
         }
     }
 
@@ -83,6 +95,7 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
                 yield t.kind() == Kind.DECIMAL ? DataType.decimal(t.precision(), Math.max(0, Math.min(t.scale(),
                         digits()))) : t;
             }
+            case GET_FIELD, ITEM, ELEMENT_AT, SIZE, STRUCT, NAMED_STRUCT, ARRAY, MAP -> NestedFunctions.type(this, types);
         };
     }
 
@@ -126,7 +139,19 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
     }
 
     @Override
+    public String name() {
+        // s.a and s.b.c are named a and c, as Spark and DuckDB name them; ls[0].q keeps its text
+        return function == Function.GET_FIELD && NestedFunctions.isFieldPath(this) ? NestedFunctions.fieldName(this) : toString();
+    }
+
+    @Override
     public String toString() {
+        if (function == Function.GET_FIELD) {
+            return args.get(0) + "." + NestedFunctions.fieldName(this);
+        }
+        if (function == Function.ITEM) {
+            return args.get(0) + "[" + args.get(1) + "]";
+        }
         if (function == Function.CONCAT_OPERATOR) {
             return "(" + args.get(0) + " || " + args.get(1) + ")";
         }

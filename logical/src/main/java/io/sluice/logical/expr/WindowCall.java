@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
+import io.sluice.common.types.TypeRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -103,10 +104,11 @@ public record WindowCall(WindowFunction function, List<Expr> arguments, List<Exp
             types.add(a.type(input));
         }
         for (Expr p : partitionBy) {
-            p.type(input);
+            TypeRules.requireKeyable("a window partition key", p, p.type(input));
         }
         for (SortKey k : orderBy) {
             DataType t = k.expr().type(input);
+            TypeRules.requireKeyable("a window ORDER BY key", k.expr(), t);
             if (frame.rangeOffsets() && !(t.isNumeric() || t.kind() == DataType.Kind.DATE32)) {
                 throw new SluiceException("a RANGE frame with an offset needs a numeric or date ORDER BY key, not "
                         + k.expr() + " of type " + t);

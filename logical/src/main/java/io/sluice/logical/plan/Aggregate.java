@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.Schema;
+import io.sluice.common.types.TypeRules;
 import io.sluice.logical.expr.AggregateCall;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
@@ -31,6 +32,7 @@ public record Aggregate(LogicalPlan input, List<Expr> groupBy, List<Expr> aggreg
             if (Exprs.containsAggregate(g)) {
                 throw new SluiceException("aggregate functions are not allowed in GROUP BY: " + g);
             }
+            TypeRules.requireKeyable("a grouping key", g, g.type(input.schema()));
         }
         for (Expr a : aggregates) {
             if (!(Exprs.unalias(a) instanceof AggregateCall)) {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.Schema;
+import io.sluice.common.types.TypeRules;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.SortKey;
@@ -35,7 +36,7 @@ public record Sort(LogicalPlan input, List<SortKey> keys, long fetch) implements
             if (Exprs.containsAggregate(k.expr())) {
                 throw new SluiceException("aggregate " + k.expr() + " in ORDER BY of a query without it in the select list");
             }
-            k.expr().type(input.schema());
+            TypeRules.requireKeyable("a sort key", k.expr(), k.expr().type(input.schema()));
         }
     }
 

@@ -283,6 +283,7 @@ public record SampleExec(ExecutionPlan input, List<SortKey> keys, int maxRows, i
                     case FLOAT64 -> { for (int i = 0; i < n; i++) dst.doubles[to[i]] = src.doubles[from[i]]; }
                     case BOOL, NULL -> { for (int i = 0; i < n; i++) dst.bools[to[i]] = src.bools[from[i]]; }
                     case UTF8 -> { for (int i = 0; i < n; i++) dst.strings[to[i]] = src.strings[from[i]]; }
+                    case STRUCT, LIST, MAP -> { for (int i = 0; i < n; i++) dst.objects[to[i]] = src.objects[from[i]]; }
                     default -> { for (int i = 0; i < n; i++) dst.longs[to[i]] = src.longs[from[i]]; }
                 }
                 for (int i = 0; i < n; i++) {

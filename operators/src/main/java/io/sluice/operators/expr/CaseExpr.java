@@ -79,6 +79,7 @@ public record CaseExpr(Case source, List<PhysicalExpr> conditions, List<Physical
                 case FLOAT64 -> out.doubles[row] = from.doubles[row];
                 case BOOL -> out.bools[row] = from.bools[row];
                 case UTF8 -> out.strings[row] = from.strings[row];
+                case STRUCT, LIST, MAP -> out.objects[row] = from.objects[row];
                 default -> out.longs[row] = from.longs[row];
             }
         }

@@ -25,6 +25,9 @@ public final class EvaluatingConstantFolder implements ConstantFolder {
         Col col;
         try (Batch one = new Batch(NO_COLUMNS, new VectorSchemaRoot(List.of(), List.of(), 1))) {
             type = expr.type(input);
+            if (type.isNested()) {
+                return Optional.empty(); // a literal holds no nested value
+            }
             col = ExprBinder.bind(expr, NO_COLUMNS).evaluate(one);
         } catch (SluiceException | ArithmeticException | IllegalArgumentException | IllegalStateException ex) {
             return Optional.empty();

@@ -87,7 +87,7 @@ public final class ExprBinder {
     /** How the values of a function, date part or date arithmetic are computed; null for another expression. */
     static ChildValuesFunction childValuesFunction(Expr expr) {
         if (expr instanceof ScalarFunction f) {
-            return new ScalarFunctionEvaluator(f);
+            return f.function().isNested() ? new NestedFunctionEvaluator(f) : new ScalarFunctionEvaluator(f);
         }
         if (expr instanceof Extract e) {
             return new ExtractEvaluator(e);

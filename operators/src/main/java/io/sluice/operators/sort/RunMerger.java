@@ -189,6 +189,11 @@ final class RunMerger implements BatchStream {
                     out.strings[i] = sources[i][c].strings[rows[i]];
                 }
             }
+            case STRUCT, LIST, MAP -> {
+                for (int i = 0; i < count; i++) {
+                    out.objects[i] = sources[i][c].objects[rows[i]];
+                }
+            }
             default -> {
                 if (out.isWide()) {
                     for (int i = 0; i < count; i++) {

@@ -1,0 +1,46 @@
+package io.sluice.api;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Schema;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Unevaluable;
+import io.sluice.logical.plan.Generate;
+import java.util.List;
+
+/**
+ * {@code Functions.explode(c)} in a DataFrame's select list: {@link DataFrame#select} plans it as a
+ * {@link Generate} below the projection and reads the generated columns in its place.
+ */
+record ExplodeCall(Expr input, boolean outer) implements Unevaluable {
+    ExplodeCall {
+        requireNonNull(input, "input is null");
+    }
+
+    @Override
+    public DataType type(Schema schema) {
+        return Generate.generatedTypes(input, schema).get(0);
+    }
+
+    @Override
+    public List<Expr> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public Expr withChildren(List<Expr> children) {
+        return new ExplodeCall(children.get(0), outer);
+    }
+
+    @Override
+    public RuntimeException notEvaluable() {
+        return new SluiceException(this + " is only allowed as an item of select()");
+    }
+
+    @Override
+    public String toString() {
+        return (outer ? "explode_outer(" : "explode(") + input + ")";
+    }
+}

@@ -1,0 +1,208 @@
+package io.sluice.api;
+
+import static io.sluice.api.Functions.col;
+import static io.sluice.api.Functions.elementAt;
+import static io.sluice.api.Functions.explode;
+import static io.sluice.api.Functions.explodeOuter;
+import static io.sluice.api.Functions.size;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.common.SluiceException;
+import io.sluice.kernels.QueryResult;
+import io.sluice.testfixtures.DuckDbOracle;
+import java.sql.Array;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Nested columns (STRUCT, LIST, MAP) end to end on an embedded cluster against DuckDB over the same
+ * DuckDB-written Parquet files: field and element access, sizes, explode, aggregates over nested
+ * fields, and nested values carried through shuffles, joins and sorts. Where the dialects differ
+ * (Spark's {@code a[i]} counts from 0, DuckDB's from 1) each side gets its own spelling.
+ */
+class NestedColumnsTest extends DuckDbComparisonTest {
+    @BeforeAll
+    static void start() throws Exception {
+        both = DuckDbComparison.start(data, new DuckDbComparison.Table("n", """
+                SELECT i AS id, i % 5 AS g,
+                       CASE WHEN i % 11 = 0 THEN NULL
+                            ELSE {'a': i::INTEGER, 'b': 'x' || (i % 7), 'sub': {'d': i * 2, 'e': [i % 3, NULL]}} END AS s,
+                       CASE WHEN i % 9 = 0 THEN NULL ELSE list_transform(range(i % 4), x -> x + i) END AS xs,
+                       MAP(['k' || (i % 3), 'z'], [i, i * 10]) AS m,
+                       [{'p': i % 3, 'q': 'q' || i}, {'p': 7, 'q': NULL}] AS ls
+                FROM range(0, 300) t(i)""", 3));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            SELECT id, s.a, s.b, s.sub.d, n.s.sub.e[0] FROM n | SELECT id, s.a, s.b, s.sub.d, s.sub.e[1] FROM n
+            SELECT id, xs[0], xs[2], element_at(xs, 1), element_at(xs, -1), size(xs), cardinality(xs) AS c FROM n | SELECT id, xs[1], xs[3], xs[1], xs[-1], len(xs), len(xs) FROM n
+            SELECT id, m['z'], m['k1'], element_at(m, 'k2'), size(m) FROM n | SELECT id, m['z'], m['k1'], m['k2'], cardinality(m) FROM n
+            SELECT id, ls[0].q, ls[1].p, ls[1].q FROM n | SELECT id, ls[1].q, ls[2].p, ls[2].q FROM n
+            SELECT s.b, count(*), sum(s.a), max(xs[0]), sum(m['z']) FROM n GROUP BY s.b | SELECT s.b, count(*), sum(s.a), max(xs[1]), sum(m['z']) FROM n GROUP BY s.b
+            SELECT id FROM n WHERE s.a > 100 AND m['z'] < 2000 AND size(xs) > 1 | SELECT id FROM n WHERE s.a > 100 AND m['z'] < 2000 AND len(xs) > 1
+            SELECT id, named_struct('u', id, 'v', s.b).v, array(id, g, 7)[1], map('a', id)['a'], struct(id, g).g FROM n | SELECT id, s.b, g, id, g FROM n
+            SELECT id, explode(xs) AS x FROM n | SELECT id, unnest(xs) AS x FROM n
+            SELECT id, x FROM n LATERAL VIEW explode(xs) t AS x WHERE g < 3 | SELECT id, unnest(xs) AS x FROM n WHERE g < 3
+            SELECT id, t.x FROM n LATERAL VIEW OUTER explode(xs) t AS x | SELECT id, t.x FROM n LEFT JOIN LATERAL (SELECT unnest(n.xs) AS x) t ON true
+            SELECT id, explode_outer(xs) FROM n | SELECT id, t.x FROM n LEFT JOIN LATERAL (SELECT unnest(n.xs) AS x) t ON true
+            SELECT id, key, value FROM n LATERAL VIEW explode(m) t | SELECT id, unnest(map_keys(m)), unnest(map_values(m)) FROM n
+            SELECT x, count(*), sum(id) FROM n CROSS JOIN UNNEST(xs) AS u(x) GROUP BY x | SELECT x, count(*), sum(id) FROM n, unnest(xs) AS u(x) GROUP BY x
+            SELECT id, e.q, e.p FROM n LATERAL VIEW explode(ls) t AS e WHERE e.p = 7 | SELECT id, e.q, e.p FROM (SELECT id, unnest(ls) AS e FROM n) WHERE e.p = 7
+            SELECT g, count(*) FROM n LATERAL VIEW explode(xs) a AS x LATERAL VIEW explode(ls) b AS y GROUP BY g | SELECT g, count(*) FROM n, unnest(xs) AS a(x), unnest(ls) AS b(y) GROUP BY g
+            """)
+    void sameAsDuckDb(String sluice, String duckDb) throws Exception {
+        assertSame(sluice, duckDb);
+    }
+
+    /** Whole nested values, through a shuffle (grouped on a scalar), a join and a sort, as payload. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            SELECT id, s, xs, m, ls FROM n
+            SELECT x.g, x.c, y.id, y.s, y.m FROM (SELECT g, count(*) AS c FROM n GROUP BY g) x JOIN n y ON x.g = y.g
+            SELECT a.id, b.xs, b.ls, a.s FROM n a JOIN n b ON a.id = b.id + 1 WHERE a.g < 3
+            SELECT id, s, xs FROM n ORDER BY g, id DESC LIMIT 50
+            """)
+    void nestedValuesSurviveShufflesJoinsAndSorts(String sql) throws Exception {
+        assertSame(sql, sql);
+    }
+
+    @Test
+    void nestedValuesAreNoKeysNorComparable() {
+        Session session = both.session();
+        assertThatThrownBy(() -> session.sql("SELECT xs, count(*) FROM n GROUP BY xs").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("xs").hasMessageContaining("ARRAY<BIGINT>");
+        assertThatThrownBy(() -> session.sql("SELECT id FROM n ORDER BY s").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("STRUCT<");
+        assertThatThrownBy(() -> session.sql("SELECT a.id FROM n a JOIN n b ON a.m = b.m").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("MAP<VARCHAR, BIGINT>");
+        assertThatThrownBy(() -> session.sql("SELECT s.nope FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("no field 'nope'").hasMessageContaining("STRUCT<a: INTEGER");
+        assertThatThrownBy(() -> session.sql("SELECT id.x FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("cannot read field 'x'");
+        assertThatThrownBy(() -> session.sql("SELECT element_at(xs, 0) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("indices start at 1");
+        assertThatThrownBy(() -> session.sql("SELECT explode(id) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("explode() needs an ARRAY or a MAP, not BIGINT");
+        assertThatThrownBy(() -> session.sql("SELECT * FROM n LATERAL VIEW posexplode(xs) v").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("not 'posexplode'");
+        assertThat(session.sql("ANALYZE TABLE n COMPUTE STATISTICS FOR ALL COLUMNS").collect().rows().get(0).get(0))
+                .isEqualTo("analyzed table n: 300 rows, columns id, g, s, xs, m, ls");
+        assertThat(session.sql("SELECT count(*) FROM n").collect().rows()).containsExactly(List.of(300L));
+    }
+
+    @Test
+    void theDataFrameApiReachesIntoNestedValues() throws Exception {
+        DataFrame n = both.session().read().parquet(data.resolve("n").toString());
+        QueryResult fields = n.filter(col("s.a").gt(290)).select(col("id"), col("s.sub.d"), col("s").getField("b"),
+                col("xs").getItem(0), elementAt(col("xs"), -1), size(col("m")), col("m").getItem("z")).collect();
+        assertThat(fields.schema().names()).containsExactly("id", "d", "b", "xs[0]", "element_at(xs, -1)", "size(m)", "m['z']");
+        assertThat(normalize(fields.rows())).containsExactlyInAnyOrderElementsOf(normalize(both.duck().queryRaw(
+                "SELECT id, s.sub.d, s.b, xs[1], xs[-1], cardinality(m), m['z'] FROM n WHERE s.a > 290")));
+        QueryResult exploded = n.select(col("id"), explode(col("xs")).as("x")).filter(col("x").gt(250)).collect();
+        assertThat(normalize(exploded.rows())).containsExactlyInAnyOrderElementsOf(normalize(both.duck().queryRaw(
+                "SELECT * FROM (SELECT id, unnest(xs) AS x FROM n) WHERE x > 250")));
+        QueryResult entries = n.select(explodeOuter(col("m")), col("id")).filter(col("id").lt(3)).collect();
+        assertThat(entries.schema().names()).containsExactly("key", "value", "id");
+        assertThat(entries.rows()).hasSize(6);
+    }
+
+    /**
+     * Spark 4.2-written files (by {@code bench/spark-peer}'s SparkNestedWriter), in Spark's standard
+     * layout and in its legacy one (2-level lists): the same answers as DuckDB on the same files.
+     */
+    @ParameterizedTest
+    @CsvSource({"standard", "legacy"})
+    void sparkWrittenNestedFilesReadAsDuckDbReadsThem(String layout) throws Exception {
+        String dir = java.nio.file.Path.of(NestedColumnsTest.class.getResource("/spark-nested/" + layout).toURI()).toString();
+        String table = "spark_" + layout;
+        both.session().sql("CREATE EXTERNAL TABLE " + table + " STORED AS PARQUET LOCATION '" + dir + "'");
+        both.duck().execute("CREATE OR REPLACE VIEW " + table + " AS SELECT * FROM read_parquet('" + dir + "/*.parquet')");
+        assertThat(both.session().sql("SELECT * FROM " + table).collect().schema().toString()).isEqualTo("[id: int64, "
+                + "s: struct<a: int32, b: utf8, sub: struct<d: int64, e: list<int64>>>, xs: list<int64>, m: map<utf8, int64>, "
+                + "ls: list<struct<p: int64, q: utf8>>]");
+        assertSame("SELECT id, s.a, s.b, s.sub.d, s.sub.e[0], s.sub.e[1] FROM " + table,
+                "SELECT id, s.a, s.b, s.sub.d, s.sub.e[1], s.sub.e[2] FROM " + table);
+        assertSame("SELECT id, xs[0], size(xs), m['z'], m['k1'], ls[1].q, ls[0].p FROM " + table,
+                "SELECT id, xs[1], len(xs), m['z'], m['k1'], ls[2].q, ls[1].p FROM " + table);
+        assertSame("SELECT id, x FROM " + table + " LATERAL VIEW explode(xs) v AS x", "SELECT id, unnest(xs) FROM " + table);
+        assertSame("SELECT id, s, xs, m, ls FROM " + table, "SELECT id, s, xs, m, ls FROM " + table);
+    }
+
+    /** Nested columns written as Parquet groups read back the same in DuckDB and here; CSV refuses them, naming the column. */
+    @Test
+    void nestedColumnsRoundTripThroughParquetIntoDuckDb() throws Exception {
+        Session session = both.session();
+        String out = data.resolve("written").toString();
+        DataFrame df = session.sql("SELECT id, s, xs, m, ls, named_struct('pair', array(id, g), 'tags', map('t', s.b)) AS made FROM n");
+        assertThat(df.write().parquet(out)).isEqualTo(300);
+        String columns = "id, s, xs, m, ls";
+        List<List<Object>> expected = normalize(both.duck().queryRaw("SELECT " + columns + " FROM n"));
+        List<List<Object>> inDuckDb = normalize(both.duck().queryRaw("SELECT " + columns + " FROM read_parquet('" + out + "/*.parquet')"));
+        assertThat(DuckDbOracle.sorted(inDuckDb)).isEqualTo(DuckDbOracle.sorted(expected));
+        assertThat(normalize(both.duck().queryRaw("SELECT made.pair[2], made.tags['t'] FROM read_parquet('" + out
+                + "/*.parquet') WHERE id = 13"))).containsExactly(List.of(3L, "x6"));
+        List<List<Object>> readBack = normalize(session.read().parquet(out).select(col("id"), col("s"), col("xs"), col("m"),
+                col("ls")).collect().rows());
+        assertThat(DuckDbOracle.sorted(readBack)).isEqualTo(DuckDbOracle.sorted(expected));
+        assertThatThrownBy(() -> session.sql("SELECT id, xs FROM n").write().csv(data.resolve("csv").toString()))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("column 'xs'").hasMessageContaining("ARRAY<BIGINT>");
+        assertThat(session.sql("SELECT count(*) FROM n").collect().rows()).containsExactly(List.of(300L));
+    }
+
+    @Test
+    void resultsPrintNestedValuesAsSparkShowsThem() {
+        QueryResult result = both.session().sql("SELECT s, xs, m FROM n WHERE id = 13").collect();
+        assertThat(result.toCsv()).isEqualTo("s,xs,m\n\"{13, x6, {26, [1, null]}}\",[13],\"{k1 -> 13, z -> 130}\"\n");
+    }
+
+    private static void assertSame(String sluice, String duckDb) throws Exception {
+        List<List<Object>> expected = normalize(both.duck().queryRaw(duckDb));
+        List<List<Object>> actual = normalize(both.session().sql(sluice).collect().rows());
+        assertThat(DuckDbOracle.sorted(actual)).as(sluice).isEqualTo(DuckDbOracle.sorted(expected));
+    }
+
+    private static List<List<Object>> normalize(List<List<Object>> rows) throws Exception {
+        List<List<Object>> out = new ArrayList<>();
+        for (List<Object> row : rows) {
+            List<Object> values = new ArrayList<>();
+            for (Object v : row) {
+                values.add(value(v));
+            }
+            out.add(values);
+        }
+        return out;
+    }
+
+    /** Scalars as {@link DuckDbOracle#normalize}, structs and maps as sorted maps, lists and arrays as lists. */
+    private static Object value(Object v) throws Exception {
+        if (v instanceof org.duckdb.DuckDBStruct struct) {
+            return value(struct.getMap());
+        }
+        if (v instanceof Array array) {
+            return value(java.util.Arrays.asList((Object[]) array.getArray()));
+        }
+        if (v instanceof Map<?, ?> map) {
+            Map<String, Object> out = new TreeMap<>();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                out.put(String.valueOf(value(e.getKey())), value(e.getValue()));
+            }
+            return out;
+        }
+        if (v instanceof List<?> list) {
+            List<Object> out = new ArrayList<>();
+            for (Object e : list) {
+                out.add(value(e));
+            }
+            return out;
+        }
+        return DuckDbOracle.normalize(v);
+    }
+}
