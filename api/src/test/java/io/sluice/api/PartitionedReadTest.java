@@ -196,6 +196,29 @@ class PartitionedReadTest {
     }
 
     @Test
+    void declaredColumnsTypeThePartitionColumnsTheyNameAndPartitionedByIsChecked() throws Exception {
+        Path dir = data.resolve("declared");
+        write(dir.resolve("k=1"));
+        write(dir.resolve("k=2"));
+        session.sql("CREATE EXTERNAL TABLE declared (v BIGINT, k BIGINT) STORED AS PARQUET PARTITIONED BY (k)"
+                + " LOCATION '" + dir + "'");
+        assertThat(rows("DESCRIBE declared")).extracting(r -> r.get(0) + " " + r.get(1)).containsExactly("v int64", "k int64");
+        assertThat(rows("SELECT k, count(*) FROM declared GROUP BY k ORDER BY k"))
+                .containsExactly(List.of(1L, 3L), List.of(2L, 3L));
+        assertThat(text("EXPLAIN SELECT count(*) FROM declared WHERE k = 2")).contains("partitions=1/2");
+        session.sql("CREATE EXTERNAL TABLE undeclared (v BIGINT) STORED AS PARQUET LOCATION '" + dir + "'");
+        assertThat(rows("DESCRIBE undeclared")).extracting(r -> r.get(0) + " " + r.get(1)).containsExactly("v int64", "k int32");
+        assertThatThrownBy(() -> session.sql("CREATE EXTERNAL TABLE wrong (v BIGINT) STORED AS PARQUET PARTITIONED BY (v)"
+                + " LOCATION '" + dir + "'")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("PARTITIONED BY names 'v', but the key=value directories at " + dir
+                        + " give partition columns [k]");
+        assertThatThrownBy(() -> session.sql("CREATE EXTERNAL TABLE bad (v BIGINT, k DOUBLE) STORED AS PARQUET"
+                + " LOCATION '" + dir + "'")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("partition column 'k' of " + dir + " is declared DOUBLE");
+        assertThat(rows("SELECT count(*) FROM declared")).containsExactly(List.of(6L));
+    }
+
+    @Test
     void inconsistentDirectoriesAndACorruptFileAreErrorsNamingThePath() throws Exception {
         Path dir = data.resolve("inconsistent");
         write(dir.resolve("a=1"));

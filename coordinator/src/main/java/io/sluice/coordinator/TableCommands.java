@@ -31,10 +31,18 @@ final class TableCommands {
 
     String createExternalTable(Statement.CreateExternalTable create, InMemoryCatalog catalog) {
         fileAccess.check(create.location());
-        catalog.register(create.columns() == null
+        TableSource table = create.columns() == null
                 ? FileFormats.register(create.name(), create.format(), create.location(), create.options())
                 : FileFormats.register(create.name(), create.format(), create.location(), create.options(),
-                        create.columns()));
+                        create.columns());
+        for (String column : create.partitionedBy()) {
+            if (table.partitionColumns().stream().noneMatch(column::equalsIgnoreCase)) {
+                throw new SluiceException("CREATE EXTERNAL TABLE " + create.name() + ": PARTITIONED BY names '" + column
+                        + "', but the key=value directories at " + create.location() + " give partition columns "
+                        + table.partitionColumns());
+            }
+        }
+        catalog.register(table);
         return "created table " + create.name();
     }
 

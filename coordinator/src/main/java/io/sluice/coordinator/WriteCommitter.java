@@ -85,6 +85,9 @@ final class WriteCommitter {
         boolean existed = FileCommitProtocol.setup(target);
         ResolvedSplitPoints splits = new ResolvedSplitPoints();
         for (int attempt = 1; ; attempt++) {
+            if (attempt > 1) {
+                FileCommitProtocol.setup(target); // the abort removed what setup made (an object store's manifest)
+            }
             String jobId = jobs.nextJobId();
             List<Stage> stages = StageCutter.cut(physical, jobId);
             boolean committed = false;

@@ -172,25 +172,31 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
         }
     }
 
-    /** A location as a URI with a lower-case scheme; a plain path is a {@code file:} URI. */
+    /**
+     * A location as a URI with a lower-case scheme (a plain path is a {@code file:} URI), parsed as
+     * Hadoop's {@code Path} parses it, since that is what readers and writers open: {@code ?} and
+     * {@code #} stay part of the path (where {@code java.net.URI} would split them off) and {@code ..}
+     * is resolved before the check.
+     */
     private static URI location(String location) {
         requireNonNull(location, "location is null");
+        URI uri;
         try {
-            URI uri = new URI(location);
-            if (uri.getScheme() == null || (uri.getScheme().length() == 1 && location.matches("^[A-Za-z]:[\\\\/].*"))) {
-                return Path.of(location).toAbsolutePath().normalize().toUri();
-            }
-            String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
-            if (uri.getPath() == null || uri.getPath().isEmpty()) {
-                throw new SluiceException("table location " + location + " has no path");
-            }
-            return new URI(scheme, uri.getAuthority(), uri.getPath(), null, null);
+            uri = new org.apache.hadoop.fs.Path(location).toUri();
+        } catch (IllegalArgumentException e) {
+            throw new SluiceException("table location " + location + " is not a valid path: " + e.getMessage(), e);
+        }
+        if (uri.getScheme() == null || (uri.getScheme().length() == 1 && location.matches("^[A-Za-z]:[\\\\/].*"))) {
+            return Path.of(uri.getPath()).toAbsolutePath().normalize().toUri();
+        }
+        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+        if (uri.getPath() == null || uri.getPath().isEmpty()) {
+            throw new SluiceException("table location " + location + " has no path");
+        }
+        try {
+            return new URI(scheme, uri.getAuthority(), uri.getPath(), null, null).normalize();
         } catch (URISyntaxException e) {
-            // a plain local path with characters a URI does not allow (spaces, for example)
-            if (!location.contains("://")) {
-                return Path.of(location).toAbsolutePath().normalize().toUri();
-            }
-            throw new SluiceException("table location " + location + " is not a valid URI: " + e.getReason());
+            throw new SluiceException("table location " + location + " is not a valid URI: " + e.getReason(), e);
         }
     }
 }

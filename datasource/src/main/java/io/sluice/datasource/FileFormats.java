@@ -156,7 +156,8 @@ public final class FileFormats {
         if (listing.files().isEmpty()) {
             throw new SluiceException("no data files in directory " + location);
         }
-        Schema fileSchema = reader.inferSchema(listing.files().get(0).path(), normal);
+        // JSON has no schema in its files: its inference samples records across all of them, as Spark's
+        Schema fileSchema = reader.inferSchema(format == FileFormat.JSON ? location : listing.files().get(0).path(), normal);
         List<Field> partitionFields = PartitionColumns.infer(listing);
         if (partitionFields.isEmpty()) {
             return new TableSource(name, format, location, fileSchema, normal);
@@ -176,7 +177,9 @@ public final class FileFormats {
      * {@code CREATE EXTERNAL TABLE t (a INT, …)} or {@code .schema("a INT, …")}). CSV columns are
      * matched by position and the declared names stand over a header's ({@code enforceSchema}
      * defaults to true); JSON fields and Parquet columns are matched by name, and each Parquet
-     * column must be in the files with the declared type. The location must exist now.
+     * column must be in the files with the declared type. The location must exist now. A declared
+     * column named by the {@code key=value} directories is a partition column of the declared type;
+     * partition keys not declared follow with inferred types; partition columns go last, as in Spark.
      */
     public static TableSource register(String name, FileFormat format, String location, Map<String, String> options,
             Schema declared) {
@@ -185,15 +188,34 @@ public final class FileFormats {
         Map<String, String> normal = new java.util.TreeMap<>(FormatOptions.normalize(options));
         FormatReader reader = reader(format);
         reader.checkOptions(normal);
-        switch (format) {
-            case CSV -> {
-                SourceFiles.list(location);
-                normal.putIfAbsent("enforceschema", "true");
+        FileListing listing = SourceFiles.listing(location);
+        List<String> keys = listing.partitionKeys();
+        List<Field> fileFields = new ArrayList<>();
+        for (Field f : declared.fields()) {
+            if (!PartitionColumns.contains(keys, f.name())) {
+                fileFields.add(f);
             }
-            case JSON -> SourceFiles.list(location);
-            case PARQUET -> checkDeclared(name, location, declared, reader.inferSchema(location, normal));
         }
-        return new TableSource(name, format, location, declared, normal);
+        Schema fileSchema = new Schema(fileFields);
+        switch (format) {
+            case CSV -> normal.putIfAbsent("enforceschema", "true");
+            case JSON -> { }
+            case PARQUET -> {
+                if (!listing.files().isEmpty()) {
+                    checkDeclared(name, location, fileSchema, reader.inferSchema(listing.files().get(0).path(), normal));
+                }
+            }
+        }
+        if (keys.isEmpty()) {
+            return new TableSource(name, format, location, declared, normal);
+        }
+        List<Field> fields = new ArrayList<>(fileFields);
+        for (Field inferred : PartitionColumns.infer(listing)) {
+            Field given = declared.fields().stream().filter(f -> f.name().equalsIgnoreCase(inferred.name())).findFirst()
+                    .orElse(inferred);
+            fields.add(PartitionColumns.checkType(given, location));
+        }
+        return new TableSource(name, format, location, new Schema(fields), normal, keys);
     }
 
     private static void checkDeclared(String table, String location, Schema declared, Schema found) {

@@ -2,6 +2,7 @@ package io.sluice.datasource;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.settings.Redaction;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.file.ScanPartition;
@@ -161,10 +162,10 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
 
     @Override
     public String describe() {
-        return "FileScanExec: " + source.name() + " (" + source.format().name().toLowerCase() + ", "
+        return "FileScanExec: " + Redaction.uris(source.name()) + " (" + source.format().name().toLowerCase() + ", "
                 + partitions.size() + " partitions) " + ScanFiles.describe(partitions, listedFiles, source)
                 + "columns=" + columns
-                + (source.options().isEmpty() ? "" : " options=" + source.options())
+                + (source.options().isEmpty() ? "" : " options=" + Redaction.values(source.options()))
                 + (pruning.isEmpty() ? "" : " pruning=" + listed(pruning))
                 + (runtimePruning.isEmpty() ? "" : " runtime_pruning=" + listed(runtimePruning));
     }

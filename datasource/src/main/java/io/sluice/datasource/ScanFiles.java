@@ -85,7 +85,7 @@ record ScanFiles(List<ScanPartition> partitions, ListedFiles listed) {
         for (ScanPartition p : partitions) {
             List<ColumnStats> stats = new ArrayList<>(values);
             stats.addAll(p.stats());
-            out.add(new ScanPartition(p.path(), p.rowGroup(), stats));
+            out.add(new ScanPartition(p.path(), p.rowGroup(), stats, p.offset(), p.length(), p.hosts()));
         }
         return out;
     }

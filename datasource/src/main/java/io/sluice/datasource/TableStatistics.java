@@ -70,8 +70,13 @@ final class TableStatistics {
         List<ColumnStatistics> columns = new ArrayList<>();
         int fileColumn = 0;
         for (Field f : source.schema().fields()) {
-            int k = indexOf(listing.partitionKeys(), f.name());
-            columns.add(k < 0 ? fileStats.column(fileColumn++) : partitionColumn(listing, partitionFields, k));
+            if (PartitionColumns.contains(source.partitionColumns(), f.name())) {
+                int k = indexOf(listing.partitionKeys(), f.name());
+                columns.add(k < 0 ? ColumnStatistics.unknown(ColumnStatistics.nominalWidth(f.type()))
+                        : partitionColumn(listing, partitionFields, k)); // no files, no directories: nothing known
+            } else {
+                columns.add(fileStats.column(fileColumn++));
+            }
         }
         return Statistics.of(fileStats.rows(), columns);
     }

@@ -26,6 +26,20 @@ class FileAccessPolicyTest {
                 .isInstanceOf(SluiceException.class).hasMessageContaining("is a glob with '..'");
     }
 
+    /** Hadoop's Path keeps '?' and '#' in the path and resolves '..': the policy checks what is opened. */
+    @Test
+    void queryAndFragmentCharactersCannotHideAPathOutsideTheRoot() {
+        FileAccessPolicy policy = new FileAccessPolicy(Set.of("file", "s3a"), List.of(root.toString(), "s3a://bkt/prefix"));
+        for (String escape : List.of(root + "/a#/../../../../../../etc/passwd", root + "/a?/../../../../../../etc/passwd",
+                "file://" + root + "/a#/../../../../../../etc/passwd", "s3a://bkt/prefix#/../../other/x",
+                "file:/etc/passw[d]", "file:/etc/{passwd,shadow}")) {
+            assertThatThrownBy(() -> policy.check(escape)).as(escape).isInstanceOf(SluiceException.class)
+                    .hasMessageMatching("(?s).*(outside the allowed roots|is a glob with '\\.\\.').*");
+        }
+        assertThatCode(() -> policy.check(root + "/a#b/c")).doesNotThrowAnyException();
+        assertThatCode(() -> policy.check("s3a://bkt/prefix/x?y")).doesNotThrowAnyException();
+    }
+
     @Test
     void anOperatorCanAllowOneBucketPrefixAndNothingElse() {
         FileAccessPolicy policy = FileAccessPolicy.under(List.of("s3a://lake/sales"));

@@ -308,7 +308,8 @@ public final class SqlFrontEnd {
         if (head.location().isEmpty()) {
             throw new SluiceException("CREATE EXTERNAL TABLE " + name + ": LOCATION is empty");
         }
-        return new Statement.CreateExternalTable(name, head.format(), head.location(), head.options(), head.schema());
+        return new Statement.CreateExternalTable(name, head.format(), head.location(), head.options(), head.schema(),
+                head.partitionedBy());
     }
 
     /** {@code text} with {@code [from, to)} replaced by spaces, line breaks kept. */

@@ -76,12 +76,19 @@ public sealed interface Statement permits Statement.CreateExternalTable, Stateme
      * {@code columns} is null when the schema is to be read from the files.
      */
     record CreateExternalTable(String name, FileFormat format, String location, Map<String, String> options,
-            Schema columns) implements Statement {
+            Schema columns, List<String> partitionedBy) implements Statement {
         public CreateExternalTable {
             requireNonNull(name, "name is null");
             requireNonNull(format, "format is null");
             requireNonNull(location, "location is null");
             options = FormatOptions.normalize(options);
+            partitionedBy = List.copyOf(partitionedBy);
+        }
+
+        /** Partition columns, if any, as the {@code key=value} directories give them. */
+        public CreateExternalTable(String name, FileFormat format, String location, Map<String, String> options,
+                Schema columns) {
+            this(name, format, location, options, columns, List.of());
         }
 
         public CreateExternalTable(String name, FileFormat format, String location) {

@@ -14,6 +14,8 @@ public final class Redaction {
     public static final String REDACTED = "*********(redacted)";
     private static final Pattern SENSITIVE = Pattern.compile(
             "(?i)(^|[.\\-_])(secret|password|passwd|token|credentials?|key)($|[.\\-_])|secret|password");
+    /** The user information of a URI ({@code s3a://KEY:SECRET@bucket/...}), which may hold credentials. */
+    private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/@\\s]+@");
 
     private Redaction() {
     }
@@ -32,5 +34,10 @@ public final class Redaction {
         Map<String, String> out = new LinkedHashMap<>();
         values.forEach((name, value) -> out.put(name, value(name, value)));
         return out;
+    }
+
+    /** {@code text} with the user information of every URI in it ({@code scheme://user:secret@host}) redacted. */
+    public static String uris(String text) {
+        return USER_INFO.matcher(text).replaceAll(java.util.regex.Matcher.quoteReplacement(REDACTED + "@"));
     }
 }

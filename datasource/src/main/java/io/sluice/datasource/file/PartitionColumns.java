@@ -54,6 +54,17 @@ public final class PartitionColumns {
         return fields;
     }
 
+    /** {@code field} if its type can be a partition column's (INT, BIGINT, DATE, STRING); else an error naming it. */
+    public static Field checkType(Field field, String location) {
+        DataType.Kind kind = field.type().kind();
+        if (kind != DataType.Kind.INT32 && kind != DataType.Kind.INT64 && kind != DataType.Kind.DATE32
+                && kind != DataType.Kind.UTF8) {
+            throw new SluiceException("partition column '" + field.name() + "' of " + location + " is declared "
+                    + field.type().sqlName() + "; partition columns are INT, BIGINT, DATE or STRING");
+        }
+        return field;
+    }
+
     /** The fields of {@code schema} named in {@code partitionColumns}, in that order. */
     public static List<Field> fields(Schema schema, List<String> partitionColumns) {
         return partitionColumns.stream().map(schema::field).toList();

@@ -64,6 +64,7 @@ public final class PartitionValuesStream implements BatchStream {
                         cols[i] = batch.column(c);
                     }
                 }
+                return Batch.of(schema, cols, vectors, n, allocator);
             } catch (RuntimeException | Error e) {
                 for (FieldVector v : vectors) {
                     if (v != null) {
@@ -72,7 +73,6 @@ public final class PartitionValuesStream implements BatchStream {
                 }
                 throw e;
             }
-            return Batch.of(schema, cols, vectors, n, allocator);
         }
     }
 

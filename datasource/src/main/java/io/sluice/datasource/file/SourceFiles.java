@@ -272,12 +272,16 @@ public final class SourceFiles {
             }
             List<Found> found = new ArrayList<>();
             List<FileStatus> directories = new ArrayList<>();
+            List<FileStatus> matchedFiles = new ArrayList<>();
             for (FileStatus s : roots) {
-                if (s.isDirectory()) {
-                    directories.add(s);
-                } else {
-                    found.add(new Found(s, root));
+                (s.isDirectory() ? directories : matchedFiles).add(s);
+            }
+            if (isGlob(location)) { // files a glob matches are hidden as their directory's manifest says
+                for (FileStatus file : visible(fs, matchedFiles, manifestsOf(fs, matchedFiles))) {
+                    found.add(new Found(file, root));
                 }
+            } else {
+                matchedFiles.forEach(file -> found.add(new Found(file, root)));
             }
             Map<Path, Long> manifests = new LinkedHashMap<>();
             for (FileStatus file : visible(fs, walk(fs, directories, location, manifests), manifests)) {
@@ -319,6 +323,22 @@ public final class SourceFiles {
             level = next;
         }
         return files;
+    }
+
+    /** The size of each non-empty {@code _SUCCESS} in the directories of {@code files}, by directory. */
+    private static Map<Path, Long> manifestsOf(FileSystem fs, List<FileStatus> files) throws IOException {
+        Map<Path, Long> manifests = new LinkedHashMap<>();
+        for (Path dir : files.stream().map(f -> f.getPath().getParent()).distinct().toList()) {
+            try {
+                FileStatus manifest = fs.getFileStatus(new Path(dir, CommitManifest.FILE));
+                if (manifest.isFile() && manifest.getLen() > 0) {
+                    manifests.put(dir, manifest.getLen());
+                }
+            } catch (FileNotFoundException e) {
+                // no manifest: every file of the directory counts
+            }
+        }
+        return manifests;
     }
 
     /** {@code files} less those their directory's {@link CommitManifest} does not name (each manifest read once). */
