@@ -1,7 +1,5 @@
 package io.sluice.datasource.csv;
 
-import static java.util.Objects.requireNonNull;
-
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
@@ -123,11 +121,7 @@ public final class CsvFormat implements FormatReader {
     @Override
     public BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
             BufferAllocator allocator, Map<String, String> options) {
-        requireNonNull(partition, "partition is null");
-        requireNonNull(allocator, "allocator is null");
-        if (batchSize < 1) {
-            throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
-        }
+        FormatReader.checkReadArguments(partition, allocator, batchSize);
         if (partition.rowGroup() >= 0) {
             throw new IllegalArgumentException("CSV partitions are whole files, not row groups: " + partition);
         }

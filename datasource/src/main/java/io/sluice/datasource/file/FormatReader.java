@@ -57,4 +57,13 @@ public interface FormatReader {
             BufferAllocator allocator) {
         return read(partition, tableSchema, columns, batchSize, allocator, Map.of());
     }
+
+    /** The argument checks every {@link #read} makes: a partition, an allocator and a positive batch size. */
+    static void checkReadArguments(ScanPartition partition, BufferAllocator allocator, int batchSize) {
+        java.util.Objects.requireNonNull(partition, "partition is null");
+        java.util.Objects.requireNonNull(allocator, "allocator is null");
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
+        }
+    }
 }
