@@ -67,7 +67,12 @@ final class JsonSchemaInference {
             }
         }
         List<Field> columns = new ArrayList<>(fields.size() + 1);
-        fields.forEach((name, type) -> columns.add(new Field(name, type.toDataType())));
+        try {
+            fields.forEach((name, type) -> columns.add(new Field(name, type.toDataType())));
+        } catch (IllegalArgumentException e) { // an object with an empty key: no column can be named for it
+            throw new SluiceException("cannot infer a schema from the JSON records at " + files.get(0).getParent() + ": "
+                    + e.getMessage() + " (an object has an empty key); declare the table's columns", e);
+        }
         if (corrupt && !fields.containsKey(options.corruptRecordColumn())) {
             columns.add(new Field(options.corruptRecordColumn(), DataType.UTF8));
         }

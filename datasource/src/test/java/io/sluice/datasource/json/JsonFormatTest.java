@@ -192,6 +192,14 @@ class JsonFormatTest {
     }
 
     @Test
+    void anEmptyKeyIsAnErrorNamingWhereNotAStackTrace() throws Exception {
+        String file = write("empty-key.json", "{\"\": 1, \"a\": 2}");
+        assertThatThrownBy(() -> reader.inferSchema(file)).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("cannot infer a schema from the JSON records at ")
+                .hasMessageContaining("an object has an empty key");
+    }
+
+    @Test
     void mergesTypesAsSparkDoes() {
         assertThat(JsonType.merge(JsonType.BIGINT, JsonType.DOUBLE)).isEqualTo(JsonType.DOUBLE);
         assertThat(JsonType.merge(JsonType.NULL, JsonType.BOOL)).isEqualTo(JsonType.BOOL);
