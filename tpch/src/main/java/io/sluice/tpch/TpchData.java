@@ -57,6 +57,47 @@ public final class TpchData {
         return data;
     }
 
+    /**
+     * The same tables rewritten by another Parquet writer ({@code writer}, e.g. DuckDB or Spark), cached
+     * beside this copy as {@code sf<scale>-<name>} with its own {@code _SUCCESS} marker: {@code writer}
+     * gets this data and an empty directory to fill with one sub-directory per table, and runs only when
+     * no complete rewrite is there. Users' files come from many writers; this is how the benchmark
+     * measures on files Sluice did not write.
+     */
+    public TpchData rewrittenBy(String name, Writer writer) {
+        requireNonNull(writer, "writer is null");
+        if (!name.matches("[a-z0-9]+")) {
+            throw new IllegalArgumentException("a writer's name is lowercase letters and digits, not '" + name + "'");
+        }
+        TpchData rewritten = new TpchData(directory.resolveSibling(directory.getFileName() + "-" + name), scaleFactor);
+        if (Files.exists(rewritten.directory.resolve(MARKER))) {
+            return rewritten;
+        }
+        try {
+            if (Files.exists(rewritten.directory)) {
+                deleteRecursively(rewritten.directory);
+            }
+            Files.createDirectories(rewritten.directory);
+            writer.write(this, rewritten.directory);
+            for (String table : tables().keySet()) {
+                if (!Files.isDirectory(rewritten.directory.resolve(table))) {
+                    throw new IllegalStateException("the " + name + " writer wrote no directory for table " + table
+                            + " under " + rewritten.directory);
+                }
+            }
+            Files.writeString(rewritten.directory.resolve(MARKER), "scale factor " + scaleFactor + ", written by " + name + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write TPC-H data under " + rewritten.directory, e);
+        }
+        return rewritten;
+    }
+
+    /** Writes the tables of a {@link TpchData} again, with another engine, into a directory. */
+    @FunctionalInterface
+    public interface Writer {
+        void write(TpchData source, Path target) throws IOException;
+    }
+
     /** The directory holding one sub-directory per table. */
     public Path directory() {
         return directory;

@@ -92,4 +92,32 @@ class TpchDataTest {
         assertThat(TpchQueries.forPeer(TpchQueries.text(4))).isEqualTo(TpchQueries.text(4));
         assertThatThrownBy(() -> TpchQueries.text(23)).hasMessageContaining("1 to 22");
     }
+
+    @Test
+    void rewritesOnceWithAnotherWriterAndRefusesAnIncompleteRewrite() throws Exception {
+        TpchData data = TpchData.generate(root, 0.01);
+        int[] writes = {0};
+        TpchData.Writer copy = (source, target) -> {
+            writes[0]++;
+            for (var table : source.tables().entrySet()) {
+                Path directory = Files.createDirectories(target.resolve(table.getKey()));
+                try (var files = Files.list(table.getValue())) {
+                    for (Path file : files.filter(f -> f.toString().endsWith(".parquet")).toList()) {
+                        Files.copy(file, directory.resolve(file.getFileName()));
+                    }
+                }
+            }
+        };
+
+        TpchData rewritten = data.rewrittenBy("copier", copy);
+        assertThat(rewritten.directory()).isEqualTo(data.directory().resolveSibling("sf0.01-copier"));
+        assertThat(rewritten.tables().get("nation")).isDirectory();
+        assertThat(data.rewrittenBy("copier", copy).directory()).isEqualTo(rewritten.directory());
+        assertThat(writes[0]).as("a complete rewrite is reused").isEqualTo(1);
+
+        assertThatThrownBy(() -> data.rewrittenBy("lazy", (source, target) -> Files.createDirectories(target.resolve("nation"))))
+                .hasMessageContaining("the lazy writer wrote no directory for table customer");
+        assertThat(data.directory().resolveSibling("sf0.01-lazy").resolve("_SUCCESS")).doesNotExist();
+        assertThatThrownBy(() -> data.rewrittenBy("../x", copy)).hasMessageContaining("not '../x'");
+    }
 }

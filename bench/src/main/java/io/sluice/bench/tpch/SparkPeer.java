@@ -34,6 +34,7 @@ import java.util.stream.Stream;
 final class SparkPeer {
     static final String BUILD_COMMAND = "mvn -f bench/spark-peer/pom.xml -DskipTests package";
     private static final String MAIN = "io.sluice.sparkpeer.SparkTpchRunner";
+    private static final String WRITER = "io.sluice.sparkpeer.SparkTpchWriter";
     /** Allowance for the child JVM to start Spark and register the tables. */
     private static final long STARTUP_SECONDS = 120;
 
@@ -101,22 +102,68 @@ final class SparkPeer {
     }
 
     private Process start(TpchData data, Path queryDirectory, int runs, int warmups, long timeoutSeconds) throws IOException {
+        return start(MAIN, List.of(data.directory().toAbsolutePath().toString(), queryDirectory.toString(),
+                Integer.toString(runs), Integer.toString(warmups), Long.toString(timeoutSeconds)));
+    }
+
+    /** A runner JVM running {@code main} with {@code arguments}; its stderr goes to spark-peer.log. */
+    private Process start(String main, List<String> arguments) throws IOException {
         Path target = home.resolve("target");
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions());
         command.add("-cp");
         command.add(target.resolve("spark-peer.jar") + java.io.File.pathSeparator + target.resolve("lib") + "/*");
-        command.add(MAIN);
-        command.add(data.directory().toAbsolutePath().toString());
-        command.add(queryDirectory.toString());
-        command.add(Integer.toString(runs));
-        command.add(Integer.toString(warmups));
-        command.add(Long.toString(timeoutSeconds));
+        command.add(main);
+        command.addAll(arguments);
         return new ProcessBuilder(command)
                 .directory(target.toFile())
                 .redirectError(target.resolve("spark-peer.log").toFile())
                 .start();
+    }
+
+    /**
+     * Writes every table of {@code source} again with Spark into {@code target} ({@link TpchData.Writer}
+     * for {@code sluice tpch --writer spark}); the runner is killed past {@code limitSeconds}.
+     *
+     * @throws IOException naming the log when the runner fails or runs out of time
+     */
+    void rewrite(TpchData source, Path target, long limitSeconds) throws IOException {
+        List<String> arguments = new ArrayList<>(List.of(source.directory().toAbsolutePath().toString(),
+                target.toAbsolutePath().toString()));
+        arguments.addAll(source.tables().keySet());
+        Process process = start(WRITER, arguments);
+        process.getOutputStream().close();
+        Thread echo = new Thread(() -> echoLines(process), "spark-writer-stdout");
+        echo.setDaemon(true);
+        echo.start();
+        try {
+            if (!process.waitFor(limitSeconds, TimeUnit.SECONDS)) {
+                throw new IOException("the Spark writer ran over " + limitSeconds + " s and was killed; see "
+                        + home.resolve("target/spark-peer.log"));
+            }
+            if (process.exitValue() != 0) {
+                throw new IOException("the Spark writer exited with " + process.exitValue() + "; see "
+                        + home.resolve("target/spark-peer.log"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while Spark wrote " + target, e);
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    /** The Spark writer's progress lines ("wrote lineitem"), echoed as they come. */
+    private static void echoLines(Process process) {
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = lines.readLine()) != null) {
+                System.out.println("spark: " + line);
+            }
+        } catch (IOException e) {
+            // the process was killed: rewrite() reports that
+        }
     }
 
     /** Options of bench/spark-peer/jvm.options: one a line, '#' starts a comment line. */

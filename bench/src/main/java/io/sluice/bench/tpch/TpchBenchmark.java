@@ -75,9 +75,9 @@ public final class TpchBenchmark {
         long started = System.nanoTime();
         TpchData data;
         try {
-            data = TpchData.generate(options.dataDirectory, options.scaleFactor);
+            data = options.writer.prepare(TpchData.generate(options.dataDirectory, options.scaleFactor), options.duckdbThreads);
         } catch (RuntimeException e) {
-            // an unwritable or full data directory is the user's to fix: one line, no stack trace
+            // an unwritable or full data directory, or a peer writer not built, is the user's to fix: one line, no stack trace
             System.err.println("error: cannot generate TPC-H data under " + options.dataDirectory + ": " + firstLine(e)
                     + (e.getCause() != null ? " (" + firstLine(e.getCause()) + ")" : ""));
             System.exit(1);
@@ -119,7 +119,7 @@ public final class TpchBenchmark {
                 compareSpark(result, outcomes.get(result.query));
             }
         }
-        TpchReport.print(options, results, peakRssKb);
+        TpchReport.print(options, data.directory(), results, peakRssKb);
         boolean disagree = results.stream().anyMatch(r -> (r.agreement != null && !r.agreement.startsWith("yes"))
                 || (r.limited != null && r.limited.agreement != null && !r.limited.agreement.startsWith("yes"))
                 || (r.sparkComparedWithSluice && !r.sparkAgreement.startsWith("yes")));

@@ -13,6 +13,7 @@ final class TpchOptions {
                                [--workers 2] [--coordinator HOST:HTTP_PORT] [--data DIR]
                                [--timeout SECONDS] [--duckdb-threads 2] [--spark] [--memory SIZE]
                                [--set NAME=VALUE]... [--estimates [--plans DIR]] [--location URI]
+                               [--writer sluice|duckdb|spark]
               --sf           scale factor (data generated once, cached under --data)
               --query        queries to run (default: all 22)
               --compare      also run DuckDB on the same files; print ratios and whether answers agree
@@ -30,6 +31,9 @@ final class TpchOptions {
                              10x off (exit status 1 if any is)
               --plans        with --estimates: also write each query's EXPLAIN ANALYZE to DIR/qN.txt
               --data         data directory (default: $SLUICE_TPCH_DATA or ~/.sluice/tpch)
+              --writer       the engine that writes the Parquet files (default sluice): duckdb or
+                             spark write Sluice's generated tables again, cached as DIR/sf<N>-<writer>;
+                             spark needs bench/spark-peer built (see --spark)
               --location     Sluice reads the tables from URI/<table> (any Hadoop URI, e.g.
                              s3a://tpch/sf1, configured with -Dsluice.hadoop.* in SLUICE_JAVA_OPTS)
                              instead of the files under --data, which stay the local copy of the
@@ -45,6 +49,7 @@ final class TpchOptions {
     String coordinator;
     Path dataDirectory = defaultDataDirectory();
     String location;
+    TpchWriter writer = TpchWriter.SLUICE;
     long timeoutSeconds = 300;
     int duckdbThreads = 2;
     List<String> settings = new ArrayList<>();
@@ -70,6 +75,7 @@ final class TpchOptions {
                 case "--workers" -> o.workers = positive(value(args, ++i, arg), arg);
                 case "--coordinator" -> o.coordinator = value(args, ++i, arg);
                 case "--data" -> o.dataDirectory = Path.of(value(args, ++i, arg));
+                case "--writer" -> o.writer = TpchWriter.parse(value(args, ++i, arg));
                 case "--location" -> o.location = value(args, ++i, arg).replaceAll("/+$", "");
                 case "--timeout" -> o.timeoutSeconds = positive(value(args, ++i, arg), arg);
                 case "--duckdb-threads" -> o.duckdbThreads = positive(value(args, ++i, arg), arg);

@@ -15,9 +15,10 @@ final class TpchReport {
     }
 
     /** The table of every query's times, ratios and agreements, its summary line and the notes. */
-    static void print(TpchOptions options, List<TpchResult> results, long peakRssKb) {
+    static void print(TpchOptions options, java.nio.file.Path data, List<TpchResult> results, long peakRssKb) {
         System.out.println();
-        System.out.printf(Locale.ROOT, "TPC-H sf %s, %s; median of %d after %d warm-up%s%s%n", options.scaleFactor,
+        System.out.printf(Locale.ROOT, "TPC-H sf %s, files %s, %s; median of %d after %d warm-up%s%s%n", options.scaleFactor,
+                data,
                 options.coordinator != null ? "cluster at " + options.coordinator : "embedded cluster, " + options.workers + " workers",
                 options.runs, options.warmups, options.compare ? "; DuckDB threads=" + options.duckdbThreads : "",
                 options.spark ? "; Spark 4.2 local[2]" : "");
