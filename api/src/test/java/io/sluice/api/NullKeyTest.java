@@ -57,6 +57,12 @@ class NullKeyTest extends DuckDbComparisonTest {
         "SELECT id, w FROM t FULL JOIN u ON t.k + t.id = u.uk + u.w",
         "SELECT id FROM t WHERE EXISTS (SELECT 1 FROM u WHERE u.uk = t.k AND u.uj = t.j)",
         "SELECT id FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.us = t.s)",
+        // anti joins written as outer joins (planned as anti joins): NULL left keys are kept
+        "SELECT id, k, uk, w FROM t LEFT JOIN u ON t.k = u.uk WHERE u.uk IS NULL",
+        "SELECT id, us FROM t LEFT JOIN u ON t.s = u.us AND t.j = u.uj WHERE u.uj IS NULL AND t.v > 100",
+        "SELECT id FROM t LEFT JOIN u ON t.k = u.uk AND u.w > t.id WHERE u.uk IS NULL",
+        // not a key: a matched row may hold a NULL there, so this stays an outer join
+        "SELECT id, w FROM t LEFT JOIN u ON t.k = u.uk WHERE u.uj IS NULL",
     };
 
     /** The same joins as sort-merge joins: nothing is hashed or broadcast. */

@@ -77,7 +77,7 @@ public final class LogicalOptimizer {
      * then remove trivial nodes, merge filters, factor what every branch of an OR shares (a join key
      * in each branch stands alone), derive from an OR over a join's two sides what each side's rows
      * must satisfy, push filters (pushing can expose join equalities, which then
-     * become keys), sink semi and anti joins into the input of an inner join they filter, reorder
+     * become keys), plan a left join filtered on a right key being NULL as the anti join it is, sink semi and anti joins into the input of an inner join they filter, reorder
      * inner joins once their predicates are keys ({@code joinReorder},
      * {@code sluice.optimizer.join-reorder}; exhaustive up to {@code dpLimit} relations,
      * {@code sluice.optimizer.join-reorder.dp-limit}), merge projections, push limits, and prune
@@ -96,6 +96,7 @@ public final class LogicalOptimizer {
                 new InferSidePredicatesFromDisjunctions(),
                 new PushDownFilter(),
                 new ExtractEquijoinPredicate(),
+                new LeftJoinIsNullToAntiJoin(),
                 new PushSemiJoinBelowJoin(statistics)));
         if (joinReorder) {
             rules.add(new ReorderJoins(dpLimit, statistics));
