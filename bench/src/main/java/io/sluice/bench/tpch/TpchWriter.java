@@ -46,7 +46,7 @@ enum TpchWriter {
             case DUCKDB -> generated.rewrittenBy(label(), (source, target) -> writeWithDuckDb(source, target, duckdbThreads));
             case SPARK -> {
                 SparkPeer spark = SparkPeer.locate(SparkPeer.repositoryRoot());
-                long limitSeconds = 600 + (long) Math.ceil(generated.scaleFactor() * 300);
+                long limitSeconds = 1800 + (long) Math.ceil(generated.scaleFactor() * 900);
                 yield generated.rewrittenBy(label(), (source, target) -> spark.rewrite(source, target, limitSeconds));
             }
         };
