@@ -64,6 +64,10 @@ public final class QueryConfig {
         return settings.get(OPTIMIZER_MAX_PASSES);
     }
 
+    public java.time.Duration optimizerTimeout() {
+        return settings.get(OPTIMIZER_TIMEOUT);
+    }
+
     public boolean skipFailedRules() {
         return settings.get(SKIP_FAILED_RULES);
     }
