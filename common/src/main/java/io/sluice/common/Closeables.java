@@ -1,5 +1,6 @@
 package io.sluice.common;
 
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,15 +16,7 @@ public final class Closeables {
 
     /** Closes {@code resource} (null: nothing) while {@code failure} is thrown; a close failure is added to it, suppressed. */
     public static void closeOnFailure(AutoCloseable resource, Throwable failure) {
-        if (resource == null) {
-            return;
-        }
-        try {
-            resource.close();
-        } catch (Exception e) {
-            restoreInterrupt(e);
-            failure.addSuppressed(e);
-        }
+        close(resource, failure::addSuppressed);
     }
 
     /**
@@ -31,20 +24,20 @@ public final class Closeables {
      * error (a read stream, a cleanup); a close failure is logged at WARN with its cause, naming {@code what}.
      */
     public static void closeLogging(AutoCloseable resource, Object what) {
+        close(resource, e -> LOG.warn("closing {} failed", what, e));
+    }
+
+    private static void close(AutoCloseable resource, Consumer<Exception> failed) {
         if (resource == null) {
             return;
         }
         try {
             resource.close();
         } catch (Exception e) {
-            restoreInterrupt(e);
-            LOG.warn("closing {} failed", what, e);
-        }
-    }
-
-    private static void restoreInterrupt(Exception e) {
-        if (e instanceof InterruptedException) {
-            Thread.currentThread().interrupt();
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            failed.accept(e);
         }
     }
 }
