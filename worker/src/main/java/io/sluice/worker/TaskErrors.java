@@ -33,14 +33,22 @@ final class TaskErrors {
     }
 
     /**
-     * Whether the heap has room again once the failed task's objects are unreachable. Called on the
-     * task's own thread after it unwound, rarely: a full collection here is affordable.
+     * Whether the heap has room again once the failed task's objects are unreachable. One allocation
+     * larger than the heap leaves it as it was, which the usage shows at once; only a heap that looks
+     * full gets a full collection (one at a time: it pauses every thread of the node) before the answer.
      */
-    private static boolean heapRecovered() {
+    private static synchronized boolean heapRecovered() {
+        if (heapInUse() < HEAP_EXHAUSTED) {
+            return true;
+        }
         System.gc();
+        return heapInUse() < HEAP_EXHAUSTED;
+    }
+
+    private static double heapInUse() {
         MemoryUsage heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
         long max = heap.getMax() > 0 ? heap.getMax() : Runtime.getRuntime().maxMemory();
-        return heap.getUsed() < max * HEAP_EXHAUSTED;
+        return (double) heap.getUsed() / max;
     }
 
     /** The failure a task reports for a non-fatal error: the error named, and that the worker went on. */
