@@ -51,11 +51,15 @@ public class TaskErrorTest {
         }
     }
 
-    /** Asks for one array larger than any test heap (16 GiB). */
+    /**
+     * Asks for one array of 16 GiB, past the VM's array limit: refused at once, without the full
+     * collections a merely too large array costs first (which on a loaded machine stall the
+     * embedded cluster's heartbeats).
+     */
     public static final class Oversized implements UserFunction {
         @Override
         public Object call(Object[] args) {
-            long[] huge = new long[Integer.MAX_VALUE - 8];
+            long[] huge = new long[Integer.MAX_VALUE];
             return huge.length + (Long) args[0];
         }
     }
