@@ -17,12 +17,16 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A coordinator and {@code n} workers in this JVM, each its own Pekko actor system on 127.0.0.1
  * with its own ports and shuffle server: real remoting and real sockets, only no extra processes.
  */
 public final class LocalCluster implements QueryEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
+
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
 
     private final Coordinator coordinator;
@@ -246,13 +250,14 @@ public final class LocalCluster implements QueryEngine {
                 w.close();
             } catch (RuntimeException e) {
                 // keep closing the rest; a leak shows in the worker's allocator check in tests
+                LOG.warn("closing worker {} failed", w.workerId(), e);
             }
         }
         coordinator.close();
         try (Stream<Path> files = Files.walk(directory)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
-            // best effort: a temp directory
+            LOG.warn("cannot delete the embedded cluster's directory {}", directory, e);
         }
     }
 }

@@ -16,12 +16,16 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Talks to a coordinator's HTTP endpoint, proving the cluster's secret as a bearer token when one is
  * given. Error responses become {@link SluiceException}s.
  */
 final class RemoteEngine implements QueryEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(RemoteEngine.class);
+
     private final URI base;
     private final HttpClient client;
     private final String secret;
@@ -154,6 +158,7 @@ final class RemoteEngine implements QueryEngine {
                 body.close();
             } catch (IOException e) {
                 // the connection is closed either way
+                LOG.debug("closing a result stream failed", e);
             } finally {
                 allocator.close();
             }

@@ -51,7 +51,11 @@ final class Foreground {
         try {
             node.close();
         } catch (Exception e) {
-            // on the way out: a failing close must not hide the rest of the shutdown
+            // on the way out: a failing close must not hide the rest of the shutdown, but is told
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            System.err.println("sluice: closing " + node + " failed: " + e);
         }
     }
 }

@@ -47,6 +47,7 @@ final class ProgressBar implements AutoCloseable {
                 String line = render(stagesOf(runningQueries.get(), tag));
                 draw(line);
             } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 return;
             } catch (RuntimeException e) {
                 // the coordinator did not answer this time: keep the last line, try again

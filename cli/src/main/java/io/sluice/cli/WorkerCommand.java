@@ -144,7 +144,7 @@ final class WorkerCommand implements Callable<Integer> {
         try (Stream<Path> files = Files.walk(root)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
-            // best effort: a temporary directory
+            System.err.println("cannot delete the temporary directory " + root + ": " + e);
         }
     }
 }

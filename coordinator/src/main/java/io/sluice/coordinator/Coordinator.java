@@ -183,22 +183,24 @@ public final class Coordinator implements AutoCloseable {
 
     /** Workers, slots and tasks of the dispatcher now. */
     public ClusterLoad load() {
-        CompletableFuture<ClusterLoad> reply = new CompletableFuture<>();
-        system.tell(new CoordinatorActor.GetLoad(reply));
-        try {
-            return reply.get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("coordinator actor did not answer", e);
-        }
+        return ask(CoordinatorActor.GetLoad::new);
     }
 
     /** Registered workers and their task slots. */
     public Map<String, Integer> workers() {
-        CompletableFuture<Map<String, Integer>> reply = new CompletableFuture<>();
-        system.tell(new CoordinatorActor.GetWorkers(reply));
+        return ask(CoordinatorActor.GetWorkers::new);
+    }
+
+    /** Asks the dispatcher actor something and waits for its answer, at most 10 s. */
+    private <T> T ask(java.util.function.Function<CompletableFuture<T>, CoordinatorCommand> question) {
+        CompletableFuture<T> reply = new CompletableFuture<>();
+        system.tell(question.apply(reply));
         try {
             return reply.get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the coordinator actor", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("coordinator actor did not answer", e);
         }
     }

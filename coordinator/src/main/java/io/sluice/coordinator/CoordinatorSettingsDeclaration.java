@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  *
  * <p>Bounds of the session settings keep one client from hurting the cluster or the coordinator:
  * at most 10000 shuffle partitions (each is a task and a file per map task), at most 1000
- * optimizer passes, broadcasts of at most 8 GiB (every worker holds the whole input), and a
+ * optimizer passes within at most 10 minutes, broadcasts of at most 8 GiB (every worker holds the whole input), and a
  * collected result of at most 64 GiB, fetched ahead at most 1 GiB (both held by the coordinator).
  */
 public final class CoordinatorSettingsDeclaration implements SettingsDeclaration {
@@ -30,6 +30,9 @@ public final class CoordinatorSettingsDeclaration implements SettingsDeclaration
                     + "optimizing never changes a result)");
     public static final Setting<Integer> OPTIMIZER_MAX_PASSES = Setting.session("sluice.optimizer.max-passes", INT, 3,
             "the logical optimizer's pass cap").between(1, 1000);
+    public static final Setting<Duration> OPTIMIZER_TIMEOUT = Setting.session("sluice.optimizer.timeout", DURATION,
+            Duration.ofSeconds(30), "the longest a query's logical optimization may take; past it the query fails as too "
+                    + "complex (checked after each rule)").between(Duration.ofMillis(100), Duration.ofMinutes(10));
     public static final Setting<Boolean> SKIP_FAILED_RULES = Setting.session("sluice.optimizer.skip-failed-rules",
             BOOLEAN, false, "a logical rule that throws is skipped (its input plan kept) instead of failing the query");
     public static final Setting<Boolean> JOIN_REORDER = Setting.session("sluice.optimizer.join-reorder", BOOLEAN, true,
@@ -101,7 +104,7 @@ public final class CoordinatorSettingsDeclaration implements SettingsDeclaration
 
     @Override
     public List<Setting<?>> settings() {
-        return Stream.concat(Stream.of(OPTIMIZER_ENABLED, OPTIMIZER_MAX_PASSES, SKIP_FAILED_RULES, JOIN_REORDER,
+        return Stream.concat(Stream.of(OPTIMIZER_ENABLED, OPTIMIZER_MAX_PASSES, OPTIMIZER_TIMEOUT, SKIP_FAILED_RULES, JOIN_REORDER,
                 JOIN_REORDER_DP_LIMIT, SHUFFLE_PARTITIONS, BROADCAST_THRESHOLD, SORT_MERGE_THRESHOLD,
                 RUNTIME_FILTER_THRESHOLD, RANGE_PARTITIONED_SORT, RANGE_SORT_MIN_ROWS, RESULT_MAX_BYTES,
                 RESULT_BUFFER_BYTES, MAX_CONCURRENT_QUERIES), SCHEDULER.stream()).toList();

@@ -65,6 +65,7 @@ final class PlanningPipeline {
                 ? LogicalOptimizer.standardRules(config.joinReorder(), config.joinReorderDpLimit(),
                         StatisticsEstimator::new, new EvaluatingConstantFolder())
                 : List.of();
-        return new LogicalOptimizer(rules, config.maxOptimizerPasses(), config.skipFailedRules());
+        return new LogicalOptimizer(rules, config.maxOptimizerPasses(), config.skipFailedRules())
+                .withTimeout(config.optimizerTimeout());
     }
 }

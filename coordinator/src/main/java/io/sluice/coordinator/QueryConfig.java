@@ -5,6 +5,7 @@ import static io.sluice.coordinator.CoordinatorSettingsDeclaration.JOIN_REORDER;
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.JOIN_REORDER_DP_LIMIT;
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.OPTIMIZER_ENABLED;
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.OPTIMIZER_MAX_PASSES;
+import static io.sluice.coordinator.CoordinatorSettingsDeclaration.OPTIMIZER_TIMEOUT;
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.RANGE_PARTITIONED_SORT;
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.RANGE_SORT_MIN_ROWS;
 import static io.sluice.coordinator.CoordinatorSettingsDeclaration.RESULT_BUFFER_BYTES;
@@ -21,6 +22,7 @@ import io.sluice.common.settings.Scope;
 import io.sluice.common.settings.Setting;
 import io.sluice.common.settings.Settings;
 import io.sluice.physical.rules.JoinSelection;
+import java.time.Duration;
 
 /**
  * Settings one query runs with: a typed view of the session settings of
@@ -62,6 +64,10 @@ public final class QueryConfig {
 
     public int maxOptimizerPasses() {
         return settings.get(OPTIMIZER_MAX_PASSES);
+    }
+
+    public Duration optimizerTimeout() {
+        return settings.get(OPTIMIZER_TIMEOUT);
     }
 
     public boolean skipFailedRules() {

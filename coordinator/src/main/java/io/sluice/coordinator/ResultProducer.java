@@ -197,6 +197,7 @@ final class ResultProducer {
             } catch (TimeoutException e) {
                 // cancel again: the job may not have been registered yet
             } catch (ExecutionException e) {
+                // the job ended by failing: its failure was reported to whoever read it; here it is only stopped
                 return;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

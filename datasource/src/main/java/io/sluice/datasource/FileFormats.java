@@ -108,6 +108,7 @@ public final class FileFormats {
             listing = SourceFiles.listing(source.location());
             key = statisticsKey(source, listing);
         } catch (SluiceException e) {
+            // an estimate only: the scan itself reports the unreadable location
             return Statistics.unknown(source.schema(), Statistics.DEFAULT_ROWS);
         }
         Statistics analyzed = ANALYZED.get(key);
@@ -124,6 +125,7 @@ public final class FileFormats {
         try {
             computed = TableStatistics.of(source, listing);
         } catch (SluiceException e) {
+            // an estimate only: the scan itself reports the unreadable file
             return Statistics.unknown(source.schema(), Statistics.DEFAULT_ROWS);
         }
         synchronized (STATISTICS) {

@@ -34,6 +34,14 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
     private static final byte BD = 0x40; // 64 KiB maximum block size
     private static final byte HC = headerChecksum();
     private static final int UNCOMPRESSED_BIT = 0x80000000;
+    /**
+     * LZ4 cannot expand its input more than about 255 times (a match of 255·n bytes costs n bytes):
+     * a buffer declaring more than this many bytes per compressed byte is corrupt or hostile, and is
+     * refused before anything is allocated for it.
+     */
+    public static final long MAX_RATIO = 255;
+    /** Slack over the ratio for tiny buffers, whose frame header outweighs their content. */
+    private static final long RATIO_SLACK = 1024;
     private static final LZ4Compressor COMPRESSOR = LZ4Factory.fastestInstance().fastCompressor();
     private static final LZ4SafeDecompressor DECOMPRESSOR = LZ4Factory.fastestInstance().safeDecompressor();
 
@@ -93,29 +101,46 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
         if (length < 0 || length > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("bad uncompressed length " + length + " in an LZ4 buffer");
         }
+        long body = compressed.writerIndex() - CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH;
+        if (length > body * MAX_RATIO + RATIO_SLACK) {
+            throw new IllegalArgumentException("LZ4 buffer of " + body + " bytes declares " + length
+                    + " bytes uncompressed, more than LZ4 can expand to (" + MAX_RATIO + ":1): corrupt");
+        }
         int start = (int) CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH;
         if (compressed.writerIndex() >= start + 11 && compressed.getInt(start) == MAGIC && compressed.getByte(start + 4) == FLG
                 && compressed.getByte(start + 5) == BD) {
             return decompressBlocks(allocator, compressed, (int) length);
         }
+        return decompressFrame(allocator, compressed, length);
+    }
+
+    /**
+     * Any other frame, through lz4-java's stream, into a buffer of the caller's allocator (so its
+     * limit applies) a block at a time: nothing of the declared size is put on the heap.
+     */
+    private static ArrowBuf decompressFrame(BufferAllocator allocator, ArrowBuf compressed, long length) {
         byte[] input = bytes(compressed, CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH);
-        byte[] output = new byte[(int) length];
+        ArrowBuf result = allocator.buffer(length);
         try (LZ4FrameInputStream lz4 = new LZ4FrameInputStream(new ByteArrayInputStream(input))) {
-            int at = 0;
-            while (at < output.length) {
-                int n = lz4.read(output, at, output.length - at);
+            byte[] chunk = new byte[(int) Math.min(BLOCK, length)];
+            long at = 0;
+            while (at < length) {
+                int n = lz4.read(chunk, 0, (int) Math.min(chunk.length, length - at));
                 if (n < 0) {
                     throw new IOException("LZ4 frame ended after " + at + " of " + length + " bytes");
                 }
+                result.setBytes(at, chunk, 0, n);
                 at += n;
             }
+            result.writerIndex(length);
+            return result;
         } catch (IOException e) {
+            result.close();
             throw new UncheckedIOException("LZ4 decompression failed", e);
+        } catch (RuntimeException | Error e) {
+            result.close();
+            throw e;
         }
-        ArrowBuf result = allocator.buffer(length);
-        result.setBytes(0, output);
-        result.writerIndex(length);
-        return result;
     }
 
     /** A frame of independent blocks without checksums, block by block into one new buffer. */

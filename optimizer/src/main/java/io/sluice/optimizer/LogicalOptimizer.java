@@ -2,9 +2,11 @@ package io.sluice.optimizer;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.SluiceException;
 import io.sluice.logical.expr.ConstantFolder;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.StatisticsContext;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,10 +31,13 @@ public final class LogicalOptimizer {
 
     /** Enough for the standard rules to settle on any plan the tests know, with room to spare. */
     public static final int DEFAULT_MAX_PASSES = 3;
+    /** How long optimizing one plan may take by default ({@code sluice.optimizer.timeout}). */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
     private final List<LogicalRule> rules;
     private final int maxPasses;
     private final boolean skipFailedRules;
+    private final Duration timeout;
 
     public LogicalOptimizer(List<LogicalRule> rules, int maxPasses) {
         this(rules, maxPasses, false);
@@ -44,6 +49,11 @@ public final class LogicalOptimizer {
      *                        with the rule's name and the cause
      */
     public LogicalOptimizer(List<LogicalRule> rules, int maxPasses, boolean skipFailedRules) {
+        this(rules, maxPasses, skipFailedRules, DEFAULT_TIMEOUT);
+    }
+
+    private LogicalOptimizer(List<LogicalRule> rules, int maxPasses, boolean skipFailedRules, Duration timeout) {
+        this.timeout = requireNonNull(timeout, "timeout is null");
         this.skipFailedRules = skipFailedRules;
         this.rules = List.copyOf(requireNonNull(rules, "rules is null"));
         for (LogicalRule rule : this.rules) {
@@ -56,6 +66,14 @@ public final class LogicalOptimizer {
             throw new IllegalArgumentException("sluice.optimizer.max-passes must be positive: " + maxPasses);
         }
         this.maxPasses = maxPasses;
+    }
+
+    /**
+     * This optimizer giving up on a plan (a "query too complex" error) once optimizing it took
+     * longer than {@code timeout}; checked after each rule, so one rule's own run is not cut short.
+     */
+    public LogicalOptimizer withTimeout(Duration timeout) {
+        return new LogicalOptimizer(rules, maxPasses, skipFailedRules, timeout);
     }
 
     /**
@@ -138,8 +156,10 @@ public final class LogicalOptimizer {
         Map<PlanSignature, Integer> seen = new HashMap<>();
         seen.put(PlanSignature.of(plan), 0);
         List<String> trace = new ArrayList<>();
+        long start = System.nanoTime();
         for (int pass = 1; pass <= maxPasses; pass++) {
             for (LogicalRule rule : rules) {
+                checkTime(start, rule);
                 LogicalPlan next;
                 try {
                     next = applyOnce(rule, plan);
@@ -170,5 +190,14 @@ public final class LogicalOptimizer {
         LOG.warn("logical optimizer stopped at sluice.optimizer.max-passes = {} without reaching a fixed point", maxPasses);
         trace.add("stopped at the cap of " + maxPasses + " passes");
         return new Result(plan, maxPasses, false, -1, trace);
+    }
+
+    private void checkTime(long start, LogicalRule next) {
+        long elapsed = System.nanoTime() - start;
+        if (elapsed > timeout.toNanos()) {
+            throw new SluiceException("query too complex: optimizing its plan took " + elapsed / 1_000_000 + " ms, more than "
+                    + "sluice.optimizer.timeout (" + timeout.toMillis() + " ms)"
+                    + " before rule " + next.name());
+        }
     }
 }

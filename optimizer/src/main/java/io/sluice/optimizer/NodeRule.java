@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.logical.plan.LogicalPlan;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A rule that rewrites one node at a time; the optimizer walks the plan in {@link #applyOrder()}
@@ -40,29 +42,44 @@ public interface NodeRule extends LogicalRule {
         return rewrite(this, plan);
     }
 
-    /** Walks {@code plan}, applying {@code rule} to each node in the order it declares. */
+    /**
+     * Walks {@code plan}, applying {@code rule} to each node in the order it declares. A node shared
+     * by several parents (a WITH query read twice) is rewritten once: its rewrite depends on it
+     * alone, so every parent gets the same result, and a chain of shared nodes costs its size, not
+     * the number of paths through it.
+     */
     static LogicalPlan rewrite(NodeRule rule, LogicalPlan plan) {
         requireNonNull(plan, "plan is null");
-        return switch (rule.applyOrder()) {
-            case TOP_DOWN -> topDown(rule, plan);
-            case BOTTOM_UP -> bottomUp(rule, plan);
+        boolean topDown = switch (rule.applyOrder()) {
+            case TOP_DOWN -> true;
+            case BOTTOM_UP -> false;
             case SELF -> throw new IllegalStateException(
                     "node rule " + rule.name() + " must apply TOP_DOWN or BOTTOM_UP, not SELF");
         };
+        return walk(rule, plan, topDown, new IdentityHashMap<>());
     }
 
-    private static LogicalPlan topDown(NodeRule rule, LogicalPlan plan) {
-        LogicalPlan node = requireNonNull(rule.applyToNode(plan), () -> rule.name() + " returned null");
-        return withRewrittenChildren(node, rule, true);
-    }
-
-    private static LogicalPlan bottomUp(NodeRule rule, LogicalPlan plan) {
-        LogicalPlan node = withRewrittenChildren(plan, rule, false);
-        return requireNonNull(rule.applyToNode(node), () -> rule.name() + " returned null");
+    private static LogicalPlan walk(NodeRule rule, LogicalPlan plan, boolean topDown,
+            Map<LogicalPlan, LogicalPlan> rewritten) {
+        LogicalPlan known = rewritten.get(plan);
+        if (known != null) {
+            return known;
+        }
+        LogicalPlan result;
+        if (topDown) {
+            LogicalPlan node = requireNonNull(rule.applyToNode(plan), () -> rule.name() + " returned null");
+            result = withRewrittenChildren(node, rule, true, rewritten);
+        } else {
+            LogicalPlan node = withRewrittenChildren(plan, rule, false, rewritten);
+            result = requireNonNull(rule.applyToNode(node), () -> rule.name() + " returned null");
+        }
+        rewritten.put(plan, result);
+        return result;
     }
 
     /** {@code node} over its children rewritten; {@code node} itself when no child changed. */
-    private static LogicalPlan withRewrittenChildren(LogicalPlan node, NodeRule rule, boolean topDown) {
+    private static LogicalPlan withRewrittenChildren(LogicalPlan node, NodeRule rule, boolean topDown,
+            Map<LogicalPlan, LogicalPlan> memo) {
         List<LogicalPlan> children = node.children();
         if (children.isEmpty()) {
             return node;
@@ -70,7 +87,7 @@ public interface NodeRule extends LogicalRule {
         List<LogicalPlan> rewritten = null;
         for (int i = 0; i < children.size(); i++) {
             LogicalPlan child = children.get(i);
-            LogicalPlan r = topDown ? topDown(rule, child) : bottomUp(rule, child);
+            LogicalPlan r = walk(rule, child, topDown, memo);
             if (r != child && rewritten == null) {
                 rewritten = new ArrayList<>(children);
             }

@@ -5,6 +5,8 @@ import io.sluice.common.HashMix;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.SubqueryExpr;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 /**
  * A cheap identity of a plan: its node count and a 64-bit hash of every node's description and
@@ -17,27 +19,38 @@ import io.sluice.logical.plan.SubqueryExpr;
  */
 public record PlanSignature(int nodeCount, long hash) {
     public static PlanSignature of(LogicalPlan plan) {
-        long[] state = {0, 0x9E3779B97F4A7C15L};
-        visit(plan, state);
-        return new PlanSignature((int) state[0], state[1]);
+        return of(plan, new IdentityHashMap<>());
     }
 
-    private static void visit(LogicalPlan plan, long[] state) {
-        state[0]++;
-        state[1] = HashMix.fold(state[1], hash64(plan.getClass().getName()));
-        state[1] = HashMix.fold(state[1], hash64(plan.describe()));
-        state[1] = HashMix.fold(state[1], plan.expressions().hashCode());
-        state[1] = HashMix.fold(state[1], plan.children().size());
+    /** Each node's signature from its own and its inputs', computed once per node however often it is shared. */
+    private static PlanSignature of(LogicalPlan plan, Map<LogicalPlan, PlanSignature> known) {
+        PlanSignature memo = known.get(plan);
+        if (memo != null) {
+            return memo;
+        }
+        long count = 1;
+        long hash = 0x9E3779B97F4A7C15L;
+        hash = HashMix.fold(hash, hash64(plan.getClass().getName()));
+        hash = HashMix.fold(hash, hash64(plan.describe()));
+        hash = HashMix.fold(hash, plan.expressions().hashCode());
+        hash = HashMix.fold(hash, plan.children().size());
         // Plans nested in expressions (subqueries) count and hash like children, marked apart from them.
         for (Expr e : plan.expressions()) {
             for (SubqueryExpr s : SubqueryExpr.in(e)) {
-                state[1] = HashMix.fold(state[1], hash64("subquery"));
-                visit(s.subquery(), state);
+                hash = HashMix.fold(hash, hash64("subquery"));
+                PlanSignature sub = of(s.subquery(), known);
+                count += sub.nodeCount();
+                hash = HashMix.fold(hash, sub.hash());
             }
         }
         for (LogicalPlan child : plan.children()) {
-            visit(child, state);
+            PlanSignature sub = of(child, known);
+            count += sub.nodeCount();
+            hash = HashMix.fold(hash, sub.hash());
         }
+        PlanSignature signature = new PlanSignature((int) Math.min(count, Integer.MAX_VALUE), hash);
+        known.put(plan, signature);
+        return signature;
     }
 
     /** FNV-1a over the string's chars: 64 bits, unlike {@code String.hashCode}. */

@@ -10,14 +10,21 @@ import java.util.zip.CRC32C;
 /**
  * Reads exactly one segment of {@code length} bytes from {@code in}, computing its CRC32C on the
  * way; {@link #verifyComplete()} then checks that all of it arrived and matches. Reading past the
- * segment gives end-of-stream, so a decoder can never run into the next segment.
+ * segment gives end-of-stream, so a decoder can never run into the next segment. A segment of up
+ * to {@link #VERIFY_FIRST_BYTES} is read whole and checked before its first byte is handed out,
+ * so a corrupt one is never decoded; a longer one is checked at its end (its decoding is bounded
+ * all the same: the codecs refuse declared sizes out of proportion to the bytes).
  */
 final class ChecksumChannel implements ReadableByteChannel {
+    /** Segments up to this size are verified before decoding; as much as a remote segment may queue. */
+    static final int VERIFY_FIRST_BYTES = RemoteSegment.HIGH_WATER;
+
     private final ReadableByteChannel in;
     private final long length;
     private final int expectedCrc;
     private final CRC32C crc = new CRC32C();
     private long read;
+    private ByteBuffer verified;
 
     ChecksumChannel(ReadableByteChannel in, long length, int expectedCrc) {
         this.in = requireNonNull(in, "in is null");
@@ -38,6 +45,31 @@ final class ChecksumChannel implements ReadableByteChannel {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
+        if (length <= VERIFY_FIRST_BYTES) {
+            return readVerified(dst);
+        }
+        return readThrough(dst);
+    }
+
+    private int readVerified(ByteBuffer dst) throws IOException {
+        if (verified == null) {
+            ByteBuffer whole = ByteBuffer.allocate((int) length);
+            while (whole.hasRemaining()) {
+                readThrough(whole);
+            }
+            verifyComplete();
+            verified = whole.flip();
+        }
+        if (!verified.hasRemaining()) {
+            return -1;
+        }
+        int n = Math.min(dst.remaining(), verified.remaining());
+        dst.put(verified.slice(verified.position(), n));
+        verified.position(verified.position() + n);
+        return n;
+    }
+
+    private int readThrough(ByteBuffer dst) throws IOException {
         if (read == length) {
             return -1;
         }

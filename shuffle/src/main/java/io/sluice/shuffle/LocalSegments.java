@@ -1,5 +1,6 @@
 package io.sluice.shuffle;
 
+import io.sluice.common.Closeables;
 import io.sluice.common.types.Schema;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -29,24 +30,14 @@ final class LocalSegments {
             return new SegmentDecoder(new ChecksumChannel(data, segment.length(), segment.crc()), segment.rows(), schema,
                     allocator, block);
         } catch (NoSuchFileException e) {
-            closeQuietly(data);
+            Closeables.closeOnFailure(data, e);
             throw block.failure("no map output on local disk: " + e.getMessage(), e);
         } catch (IOException e) {
-            closeQuietly(data);
+            Closeables.closeOnFailure(data, e);
             throw block.failure("cannot read local map output: " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            closeQuietly(data);
+            Closeables.closeOnFailure(data, e);
             throw e;
-        }
-    }
-
-    private static void closeQuietly(FileChannel channel) {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // Already failing.
-            }
         }
     }
 }

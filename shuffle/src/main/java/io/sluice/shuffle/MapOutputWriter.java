@@ -2,6 +2,7 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.Closeables;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
@@ -30,6 +31,8 @@ import org.apache.arrow.vector.ipc.WriteChannel;
 import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.ipc.message.IpcOption;
 import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes one map task's output as one data file and one index file (see {@link ShuffleBlocks},
@@ -62,6 +65,8 @@ import org.apache.arrow.vector.ipc.message.MessageSerializer;
  * serialized across writers.
  */
 final class MapOutputWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(MapOutputWriter.class);
+
     private static final int COPY_BUFFER = 256 * 1024;
 
     private final Path dataFile;
@@ -369,11 +374,8 @@ final class MapOutputWriter {
     void abort() {
         finished = true;
         if (direct != null) {
-            try {
-                direct.out().close();
-            } catch (IOException ignored) {
-                // The file is deleted below.
-            }
+            // the file is deleted below; a failing close is only logged
+            Closeables.closeLogging(direct.out(), "an aborted shuffle file");
         }
         for (int r = 0; r < buffers.length; r++) {
             buffers[r] = null;
@@ -471,8 +473,9 @@ final class MapOutputWriter {
         for (Path temp : temporaries) {
             try {
                 Files.deleteIfExists(temp);
-            } catch (IOException ignored) {
-                // Best effort: readers only open committed names, and the job's directory goes at its end.
+            } catch (IOException e) {
+                // Readers only open committed names, and the job's directory goes at its end.
+                LOG.warn("cannot delete the temporary shuffle file {}", temp, e);
             }
         }
         temporaries.clear();

@@ -2,6 +2,7 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.Closeables;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import java.io.IOException;
@@ -123,10 +124,7 @@ final class SegmentDecoder implements AutoCloseable {
     /** Releases the reader's memory and the underlying channel (a remote one gives up its connection if unfinished). */
     @Override
     public void close() {
-        try {
-            reader.close();
-        } catch (IOException | RuntimeException e) {
-            // Closing releases memory first; a failing channel close leaves nothing to release.
-        }
+        // Closing releases memory first; a failing channel close leaves nothing to release, but is logged.
+        Closeables.closeLogging(reader, block);
     }
 }

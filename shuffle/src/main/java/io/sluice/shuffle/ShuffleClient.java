@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Fetches shuffle segments from {@link ShuffleServer}s, over connections from its
@@ -32,6 +34,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * connect timeout of every retry.
  */
 public final class ShuffleClient implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ShuffleClient.class);
+
     /**
      * The wait for an answer and for more bytes of one. A server that is alive answers within
      * milliseconds and streams without pause; one whose worker died mid-answer sends nothing more,
@@ -170,6 +174,8 @@ public final class ShuffleClient implements AutoCloseable {
                 if (!segment.staleConnection()) {
                     throw e;
                 }
+                // a pooled connection the server had closed while idle: the request goes again on a new one
+                LOG.debug("the pooled connection for {} was stale; requesting it again", segment.block(), e);
                 segment.close();
                 segment = send(segment.block(), segment.jobId(), connect(segment.block()), false);
                 header = segment.awaitHeader();

@@ -5,7 +5,13 @@ import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.SubqueryExpr;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Limits on what one statement may ask, so that careless or hostile input gets a clean "query too
@@ -19,6 +25,8 @@ public final class QueryLimits {
     public static final int MAX_PARENTHESES = 128;
     /** Expressions inside each other, and plan nodes above each other, counted together. */
     public static final int MAX_DEPTH = 256;
+    /** Plan nodes and expressions of one statement, each counted once per reference to it. */
+    public static final int MAX_NODES = 50_000;
 
     private QueryLimits() {
     }
@@ -58,41 +66,64 @@ public final class QueryLimits {
         }
     }
 
-    /** Checks a planned statement: nodes and expressions (subqueries included) nest at most {@link #MAX_DEPTH}. */
+    /**
+     * Checks a planned statement: nodes and expressions (subqueries included) nest at most {@link
+     * #MAX_DEPTH}, and there are at most {@link #MAX_NODES} of them counting a node once per
+     * reference to it (a WITH query read twice counts twice, as every later step plans and runs it
+     * twice). The walk visits each shared node once, so a chain of WITH queries each reading the
+     * one before twice (2^n references) is refused at once instead of walked 2^n times.
+     */
     public static void checkPlan(LogicalPlan plan) {
         if (plan == null) {
             return;
         }
+        Map<Object, long[]> done = new IdentityHashMap<>(); // height and expanded size of each item
         Deque<Object> pending = new ArrayDeque<>();
-        Deque<Integer> depths = new ArrayDeque<>();
+        Set<Object> opened = Collections.newSetFromMap(new IdentityHashMap<>());
         pending.push(plan);
-        depths.push(1);
         while (!pending.isEmpty()) {
-            Object item = pending.pop();
-            int depth = depths.pop();
-            if (depth > MAX_DEPTH) {
+            Object item = pending.peek();
+            if (done.containsKey(item)) {
+                pending.pop();
+                continue;
+            }
+            List<Object> parts = parts(item);
+            if (opened.add(item)) {
+                parts.forEach(pending::push);
+                continue;
+            }
+            pending.pop();
+            long height = 0;
+            long size = 1;
+            for (Object part : parts) {
+                long[] of = done.get(part);
+                height = Math.max(height, of[0]);
+                size = Math.min(Long.MAX_VALUE / 2, size + of[1]);
+            }
+            if (height + 1 > MAX_DEPTH) {
                 throw tooComplex("expressions and plan nodes nest more than " + MAX_DEPTH + " deep");
             }
-            if (item instanceof LogicalPlan p) {
-                for (LogicalPlan child : p.children()) {
-                    pending.push(child);
-                    depths.push(depth + 1);
-                }
-                for (Expr e : p.expressions()) {
-                    pending.push(e);
-                    depths.push(depth + 1);
-                }
-            } else if (item instanceof Expr e) {
-                for (Expr child : e.children()) {
-                    pending.push(child);
-                    depths.push(depth + 1);
-                }
-                if (e instanceof SubqueryExpr s) {
-                    pending.push(s.subquery());
-                    depths.push(depth + 1);
-                }
+            if (size > MAX_NODES) {
+                throw tooComplex("the plan has more than " + MAX_NODES + " nodes and expressions, counting each "
+                        + "reference to a WITH query or view (a chain of them each read more than once doubles it)");
+            }
+            done.put(item, new long[] {height + 1, size});
+        }
+    }
+
+    /** The plans and expressions directly below {@code item}. */
+    private static List<Object> parts(Object item) {
+        List<Object> parts = new ArrayList<>();
+        if (item instanceof LogicalPlan p) {
+            parts.addAll(p.children());
+            parts.addAll(p.expressions());
+        } else if (item instanceof Expr e) {
+            parts.addAll(e.children());
+            if (e instanceof SubqueryExpr s) {
+                parts.add(s.subquery());
             }
         }
+        return parts;
     }
 
     /** The error for a statement past a limit, or one whose processing ran out of stack. */

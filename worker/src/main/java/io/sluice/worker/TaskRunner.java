@@ -39,9 +39,10 @@ import org.slf4j.LoggerFactory;
  * and its own spill directory, and reports how it went. When the task ends, whatever the outcome,
  * its pool is closed and its spill directory deleted. Broadcast joins' tables are shared by the
  * tasks of a stage through the worker's {@link SharedBuildCache} (keyed by the stage's shuffle id). A user error (bad data, a missing file, not
- * enough memory) is reported as such and the worker goes on. A JVM error such as
- * {@code OutOfMemoryError} is not swallowed: the worker's fatal-error handler stops the worker and
- * the error is rethrown, so the coordinator sees a lost worker, not a failed task.
+ * enough memory) is reported as such and the worker goes on. So is a JVM error that only the task
+ * met ({@code StackOverflowError}, one oversized allocation, a broken class: {@link TaskErrors});
+ * one after which the JVM cannot go on is not swallowed: the worker's fatal-error handler stops the
+ * worker and the error is rethrown, so the coordinator sees a lost worker, not a failed task.
  */
 final class TaskRunner {
     private static final Logger LOG = LoggerFactory.getLogger(TaskRunner.class);
@@ -154,8 +155,13 @@ final class TaskRunner {
             LOG.warn("task {} failed", task.taskId(), e);
             return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.toString(), false), shuffleId);
         } catch (Error e) {
-            fatalError.accept(e);
-            throw e;
+            if (TaskErrors.isFatal(e)) {
+                fatalError.accept(e);
+                throw e;
+            }
+            LOG.warn("task {} failed with a JVM error; the worker goes on", task.taskId(), e);
+            return new Outcome(TaskFinished.failed(task.taskId(), workerId, TaskErrors.describe(task.taskId(), e), false),
+                    shuffleId);
         }
     }
 

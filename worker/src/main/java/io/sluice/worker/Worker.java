@@ -85,6 +85,9 @@ public final class Worker implements AutoCloseable {
         try {
             registered.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return this;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SluiceException("interrupted while worker " + settings.workerId() + " waited to register");
         } catch (Exception e) {
             throw new SluiceException("worker " + settings.workerId() + " could not register with the coordinator at "
                     + settings.coordinatorAddress() + " within " + timeout);

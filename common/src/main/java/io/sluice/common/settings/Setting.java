@@ -95,11 +95,11 @@ public record Setting<T>(String name, SettingType<T> type, T defaultValue, T min
     }
 
     /**
-     * Whether values are bounded, or unordered (true or false, text, a choice): what the registry
-     * requires of every session setting.
+     * Whether values are bounded on both sides, or unordered (true or false, text, a choice): what
+     * the registry requires of every session setting, so no client can ask for an extreme.
      */
     public boolean bounded() {
-        return min != null || max != null || !type.ordered();
+        return (min != null && max != null) || !type.ordered();
     }
 
     /** {@code text} parsed and checked; a bad value is a {@link SluiceException} naming this setting. */

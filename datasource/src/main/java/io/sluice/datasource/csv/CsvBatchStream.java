@@ -2,6 +2,7 @@ package io.sluice.datasource.csv;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.Closeables;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
@@ -120,7 +121,7 @@ final class CsvBatchStream implements BatchStream {
     public void close() {
         if (!closed) {
             closed = true;
-            CsvFile.closeQuietly(tokenizer);
+            Closeables.closeLogging(tokenizer, path);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.datasource.csv;
 
+import io.sluice.common.Closeables;
 import io.sluice.common.SluiceException;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.SourceFiles;
@@ -33,10 +34,10 @@ final class CsvFile {
             }
             return new CsvTokenizer(new InputStreamReader(in, StandardCharsets.UTF_8), path.toString(), options);
         } catch (FileNotFoundException e) {
-            closeQuietly(in);
+            Closeables.closeOnFailure(in, e);
             throw new SluiceException("file not found: " + path, e);
         } catch (IOException | RuntimeException e) {
-            closeQuietly(in);
+            Closeables.closeOnFailure(in, e);
             if (e instanceof SluiceException s) {
                 throw s;
             }
@@ -71,15 +72,5 @@ final class CsvFile {
     static SluiceException malformedRow(Path path, long line, int expected, int found) {
         return new SluiceException(path + ": line " + line + ": malformed row, expected " + expected + " fields but found "
                 + found);
-    }
-
-    static void closeQuietly(java.io.Closeable closeable) {
-        if (closeable != null) {
-            try {
-                closeable.close();
-            } catch (IOException | RuntimeException ignored) {
-                // Already failing or finished: the first error is the one to report.
-            }
-        }
     }
 }

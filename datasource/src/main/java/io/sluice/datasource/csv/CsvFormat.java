@@ -1,5 +1,6 @@
 package io.sluice.datasource.csv;
 
+import io.sluice.common.Closeables;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
@@ -137,10 +138,10 @@ public final class CsvFormat implements FormatReader {
             }
             return new CsvBatchStream(tokenizer, path, tableSchema, selection, batchSize, allocator, csv);
         } catch (IOException e) {
-            CsvFile.closeQuietly(tokenizer);
+            Closeables.closeOnFailure(tokenizer, e);
             throw new SluiceException("cannot read CSV file " + path + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            CsvFile.closeQuietly(tokenizer);
+            Closeables.closeOnFailure(tokenizer, e);
             throw e;
         }
     }

@@ -2,6 +2,7 @@ package io.sluice.datasource.json;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.Closeables;
 import io.sluice.common.SluiceException;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.SourceFiles;
@@ -81,13 +82,13 @@ final class JsonLines implements Closeable {
             }
             return lines;
         } catch (FileNotFoundException e) {
-            closeQuietly(raw);
+            Closeables.closeOnFailure(raw, e);
             throw new SluiceException("file not found: " + path, e);
         } catch (IOException e) {
-            closeQuietly(raw);
+            Closeables.closeOnFailure(raw, e);
             throw new SluiceException("cannot read JSON file " + path + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            closeQuietly(raw);
+            Closeables.closeOnFailure(raw, e);
             throw e;
         }
     }
@@ -228,16 +229,6 @@ final class JsonLines implements Closeable {
 
     @Override
     public void close() {
-        closeQuietly(in);
-    }
-
-    static void closeQuietly(Closeable closeable) {
-        if (closeable != null) {
-            try {
-                closeable.close();
-            } catch (IOException | RuntimeException ignored) {
-                // Already failing or finished: the first error is the one to report.
-            }
-        }
+        Closeables.closeLogging(in, path);
     }
 }

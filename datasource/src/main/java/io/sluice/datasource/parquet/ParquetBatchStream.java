@@ -2,6 +2,7 @@ package io.sluice.datasource.parquet;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.Closeables;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
@@ -91,7 +92,7 @@ final class ParquetBatchStream implements BatchStream {
                 rowGroup.close();
             }
         } finally {
-            ParquetFormat.closeQuietly(reader);
+            Closeables.closeLogging(reader, file);
         }
     }
 }

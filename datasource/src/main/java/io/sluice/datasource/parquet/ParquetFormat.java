@@ -1,5 +1,6 @@
 package io.sluice.datasource.parquet;
 
+import io.sluice.common.Closeables;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
@@ -148,7 +149,7 @@ public final class ParquetFormat implements FormatReader {
             if (rowGroup != null) {
                 rowGroup.close();
             }
-            closeQuietly(reader);
+            Closeables.closeOnFailure(reader, e);
             if (e instanceof SluiceException s) {
                 throw s;
             }
@@ -165,14 +166,6 @@ public final class ParquetFormat implements FormatReader {
             }
         }
         throw new IllegalStateException("row group has no chunk for column " + path);
-    }
-
-    static void closeQuietly(ParquetFileReader reader) {
-        try {
-            reader.close();
-        } catch (IOException | RuntimeException ignored) {
-            // Nothing more to release; the file was only read.
-        }
     }
 
     @Override

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where user function classes come from. A class named with a {@link UserJar} is loaded, without
@@ -21,6 +23,8 @@ import java.util.Map;
  * the node's class path with the same checks. The last {@link #MAX_LOADERS} jars' loaders are kept.
  */
 public final class UserClasses {
+    private static final Logger LOG = LoggerFactory.getLogger(UserClasses.class);
+
     static final int MAX_LOADERS = 16;
 
     private static final Map<String, URLClassLoader> LOADERS = new LinkedHashMap<>(16, 0.75f, true);
@@ -80,7 +84,8 @@ public final class UserClasses {
             try {
                 old.close();
             } catch (IOException e) {
-                // its classes stay usable by whoever holds them
+                // its classes stay usable by whoever holds them; its copy of the jar may stay behind
+                LOG.warn("closing the class loader of an evicted job jar failed", e);
             }
         }
         return loader;

@@ -13,7 +13,9 @@ import io.sluice.logical.stats.ColumnStatistics;
 import io.sluice.logical.stats.Estimate;
 import io.sluice.logical.stats.Statistics;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code UNION ALL}: the rows of every input, duplicates kept, in no promised order. Column i of the
@@ -55,12 +57,18 @@ public record Union(List<LogicalPlan> inputs) implements LogicalPlan {
         return new Union(cast);
     }
 
+    /**
+     * The inputs' common schema. A union's schema is not stored but derived, so an input read more
+     * than once (the same plan on both sides, as a WITH query unioned with itself) is asked once:
+     * a chain of such unions costs its length, not 2^length.
+     */
     private static Schema outputSchema(List<LogicalPlan> inputs) {
-        Schema first = inputs.get(0).schema();
+        Map<LogicalPlan, Schema> asked = new IdentityHashMap<>();
+        Schema first = asked.computeIfAbsent(inputs.get(0), LogicalPlan::schema);
         List<DataType> types = new ArrayList<>();
         first.fields().forEach(f -> types.add(f.type()));
         for (int n = 1; n < inputs.size(); n++) {
-            Schema s = inputs.get(n).schema();
+            Schema s = asked.computeIfAbsent(inputs.get(n), LogicalPlan::schema);
             if (s.size() != first.size()) {
                 throw new SluiceException("UNION inputs must have the same number of columns: input 1 has "
                         + first.size() + ", input " + (n + 1) + " has " + s.size());

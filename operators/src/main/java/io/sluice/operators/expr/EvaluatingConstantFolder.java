@@ -14,9 +14,15 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Folds a constant expression by binding it ({@link ExprBinder}) and evaluating it on a batch of one
- * row and no columns: the kernels the executors use compute the value.
+ * row and no columns: the kernels the executors use compute the value. A text or binary value
+ * longer than {@link #MAX_FOLDED_LENGTH} is not folded: the expression stays as written and is
+ * computed where it runs, so that folding literals into one another (a concatenation of a value
+ * with itself, level after level) stops at that size instead of doubling on the coordinator.
  */
 public final class EvaluatingConstantFolder implements ConstantFolder {
+    /** The longest text (characters) or binary (bytes) value a fold may produce. */
+    public static final int MAX_FOLDED_LENGTH = 64 * 1024;
+
     private static final Schema NO_COLUMNS = new Schema(List.of());
 
     @Override
@@ -38,6 +44,12 @@ public final class EvaluatingConstantFolder implements ConstantFolder {
         if (col.isNull(0) || type.kind() == DataType.Kind.NULL) {
             return Optional.of(new Literal(null, type));
         }
-        return Optional.of(ScalarLiteral.literalAt(col, 0));
+        Literal folded = ScalarLiteral.literalAt(col, 0);
+        return tooLong(folded.value()) ? Optional.empty() : Optional.of(folded);
+    }
+
+    private static boolean tooLong(Object value) {
+        return value instanceof CharSequence text && text.length() > MAX_FOLDED_LENGTH
+                || value instanceof byte[] bytes && bytes.length > MAX_FOLDED_LENGTH;
     }
 }

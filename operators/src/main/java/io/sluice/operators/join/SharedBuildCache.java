@@ -348,6 +348,7 @@ public final class SharedBuildCache {
                 } catch (TimeoutException timeout) {
                     // check the cancellation and the deadline again
                 } catch (ExecutionException failed) {
+                    // the builder's own task reports its failure; this one builds its table itself
                     return null;
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();

@@ -2,6 +2,7 @@ package io.sluice.operators.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.Closeables;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
@@ -150,11 +151,8 @@ public final class SpillRun {
         public void close() {
             if (!finished) {
                 finished = true;
-                try {
-                    counting.close();
-                } catch (IOException e) {
-                    // the file is being abandoned
-                }
+                // the file is being abandoned (the caller deletes it): a failing close is only logged
+                Closeables.closeLogging(counting, file);
             }
         }
     }
