@@ -10,7 +10,7 @@ import io.sluice.common.types.Schema;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.datasource.FileAccessPolicy;
-import io.sluice.datasource.sink.FileCommitProtocol;
+import io.sluice.datasource.sink.CommitProtocol;
 import io.sluice.kernels.ArrowIpc;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
@@ -285,7 +285,7 @@ public final class QueryService {
     }
 
     /**
-     * Writes a query's result as files at {@code target} (see {@link FileCommitProtocol}): every
+     * Writes a query's result as files at {@code target} (see {@link CommitProtocol}): every
      * partition of the query's last stage is written by one task into its attempt directory; once
      * the job succeeded, the attempts whose results arrived are committed; a failed job (after its
      * tasks stopped) is aborted, leaving the target as it was. Returns the number of rows written.

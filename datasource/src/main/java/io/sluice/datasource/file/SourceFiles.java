@@ -194,7 +194,7 @@ public final class SourceFiles {
     }
 
     /** Whether listing skips an entry of this name: hidden and bookkeeping names, as Spark skips them. */
-    static boolean skipped(String name, boolean directory) {
+    public static boolean skipped(String name, boolean directory) {
         if (name.startsWith(".")) {
             return true;
         }
@@ -341,7 +341,10 @@ public final class SourceFiles {
         return manifests;
     }
 
-    /** {@code files} less those their directory's {@link CommitManifest} does not name (each manifest read once). */
+    /**
+     * {@code files} less those the {@link CommitManifest} of their nearest manifest-holding ancestor
+     * does not name by their path relative to it (each manifest read once).
+     */
     private static List<FileStatus> visible(FileSystem fs, List<FileStatus> files, Map<Path, Long> manifests) {
         if (manifests.isEmpty()) {
             return files;
@@ -349,13 +352,18 @@ public final class SourceFiles {
         Map<Path, Optional<Set<String>>> named = new LinkedHashMap<>();
         List<FileStatus> out = new ArrayList<>(files.size());
         for (FileStatus file : files) {
+            String relative = file.getPath().getName();
             Path dir = file.getPath().getParent();
-            if (!manifests.containsKey(dir)) {
+            while (dir != null && !manifests.containsKey(dir)) {
+                relative = dir.getName() + "/" + relative;
+                dir = dir.getParent();
+            }
+            if (dir == null) {
                 out.add(file);
                 continue;
             }
             Optional<Set<String>> names = named.computeIfAbsent(dir, d -> manifestNames(fs, d));
-            if (names.isEmpty() || names.get().contains(file.getPath().getName())) {
+            if (names.isEmpty() || names.get().contains(relative)) {
                 out.add(file);
             }
         }
