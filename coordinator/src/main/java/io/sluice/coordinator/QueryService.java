@@ -67,7 +67,7 @@ public final class QueryService {
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
         this.running = new RunningQueries(scheduler::cancel, scheduler::progress);
-        this.planning = new PlanningPipeline(shufflePartitions);
+        this.planning = new PlanningPipeline(shufflePartitions, fileAccess);
         JobLifecycle jobs = new JobLifecycle(removeShuffles);
         this.results = new ResultProducer(planning, scheduler, fetcher, allocator, jobs, running);
         this.writes = new WriteCommitter(planning, scheduler, fetcher, jobs, running, fileAccess, awaitJobTasksEnded);

@@ -78,8 +78,8 @@ final class WriteCommitter {
         }
     }
 
-    private long write(LogicalPlan plan, WriteTarget target, QueryConfig config, RunningQueries.Handle handle) {
-        fileAccess.check(target.location());
+    private long write(LogicalPlan plan, WriteTarget requested, QueryConfig config, RunningQueries.Handle handle) {
+        WriteTarget target = requested.withLocation(fileAccess.check(requested.location()).text());
         FileWriteExec.checkWritable(plan.schema());
         ExecutionPlan physical = FileWriteExec.create(planning.plan(plan, config), target);
         CommitProtocol protocol = CommitProtocol.of(target);

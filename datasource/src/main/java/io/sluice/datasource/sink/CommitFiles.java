@@ -6,6 +6,7 @@ import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.sink.SaveMode;
 import io.sluice.logical.sink.WriteTarget;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -46,10 +47,19 @@ final class CommitFiles {
         return true;
     }
 
-    /** Every data file below {@code base}, by its path relative to it (names readers skip left out). */
+    /**
+     * Every data file below {@code base}, by its path relative to it (names readers skip left out).
+     * On a local disk no symbolic link is followed, and one that leads out of {@code base} is refused:
+     * an overwrite deletes what this returns.
+     */
     static Set<String> dataFiles(FileSystem fs, Path base) throws IOException {
         Set<String> out = new TreeSet<>();
         if (!fs.exists(base)) {
+            return out;
+        }
+        FileSystem raw = fs instanceof LocalFileSystem local ? local.getRaw() : fs;
+        if (raw instanceof RawLocalFileSystem local) {
+            localDataFiles(local.pathToFile(base).toPath(), out);
             return out;
         }
         String root = fs.makeQualified(base).toUri().getPath();
@@ -62,6 +72,25 @@ final class CommitFiles {
             }
         }
         return out;
+    }
+
+    private static void localDataFiles(java.nio.file.Path base, Set<String> out) throws IOException {
+        java.nio.file.Path root = base.toRealPath();
+        try (java.util.stream.Stream<java.nio.file.Path> walk = Files.walk(base)) {
+            for (java.nio.file.Path path : (Iterable<java.nio.file.Path>) walk::iterator) {
+                String relative = base.relativize(path).toString().replace('\\', '/');
+                if (relative.isEmpty() || hidden(relative)) {
+                    continue;
+                }
+                if (Files.isSymbolicLink(path) && !path.toRealPath().startsWith(root)) {
+                    throw new SluiceException("cannot write to '" + base + "': " + path + " is a link to "
+                            + path.toRealPath() + ", outside the table directory " + root);
+                }
+                if (Files.isRegularFile(path) && !Files.isDirectory(path)) {
+                    out.add(relative);
+                }
+            }
+        }
     }
 
     private static boolean hidden(String relative) {
