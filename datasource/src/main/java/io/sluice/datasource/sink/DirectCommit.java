@@ -32,16 +32,9 @@ import org.apache.hadoop.fs.Path;
  * created. An attempt still running when its job ended may leave a file behind after that, which
  * no manifest lists and the next overwrite removes. One writer at a time per target, as with Spark.
  */
-final class DirectCommit implements CommitProtocol {
-    private final WriteTarget target;
-
-    DirectCommit(WriteTarget target) {
-        this.target = requireNonNull(target, "target is null");
-    }
-
-    @Override
-    public WriteTarget target() {
-        return target;
+record DirectCommit(WriteTarget target) implements CommitProtocol {
+    DirectCommit {
+        requireNonNull(target, "target is null");
     }
 
     @Override

@@ -29,16 +29,9 @@ import org.apache.hadoop.fs.Path;
  * (create, append) moves its files in and writes an empty {@code _SUCCESS}, as Hadoop's committer
  * does, so other engines read the target as before.
  */
-final class RenameCommit implements CommitProtocol {
-    private final WriteTarget target;
-
-    RenameCommit(WriteTarget target) {
-        this.target = requireNonNull(target, "target is null");
-    }
-
-    @Override
-    public WriteTarget target() {
-        return target;
+record RenameCommit(WriteTarget target) implements CommitProtocol {
+    RenameCommit {
+        requireNonNull(target, "target is null");
     }
 
     /** The directory one task attempt of a job writes into. */
