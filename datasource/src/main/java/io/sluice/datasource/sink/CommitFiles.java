@@ -2,6 +2,7 @@ package io.sluice.datasource.sink;
 
 import io.sluice.common.SluiceException;
 import io.sluice.datasource.file.CommitManifest;
+import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.sink.SaveMode;
 import io.sluice.logical.sink.WriteTarget;
@@ -29,11 +30,30 @@ final class CommitFiles {
     private CommitFiles() {
     }
 
+    /** What a protocol's setup does once the target passed its check. */
+    @FunctionalInterface
+    interface Preparation {
+        void prepare(FileSystem fs, Path base, boolean existed) throws IOException;
+    }
+
+    /** A protocol's setup: the target's check ({@link #checkTarget}), then {@code preparation}; whether the target existed. */
+    static boolean setup(WriteTarget target, Preparation preparation) {
+        Path base = new Path(target.location());
+        try {
+            FileSystem fs = base.getFileSystem(HadoopConfiguration.shared());
+            boolean existed = checkTarget(fs, base, target);
+            preparation.prepare(fs, base, existed);
+            return existed;
+        } catch (IOException e) {
+            throw new SluiceException("cannot check the write target '" + target.location() + "': " + e.getMessage(), e);
+        }
+    }
+
     /**
      * Refuses a target that is a file, or that exists when the mode is {@link SaveMode#ERROR_IF_EXISTS};
      * returns whether it exists.
      */
-    static boolean checkTarget(FileSystem fs, Path base, WriteTarget target) throws IOException {
+    private static boolean checkTarget(FileSystem fs, Path base, WriteTarget target) throws IOException {
         if (!fs.exists(base)) {
             return false;
         }

@@ -52,17 +52,11 @@ record DirectCommit(WriteTarget target) implements CommitProtocol {
     /** Hides whatever the job will write: the target gets a manifest of what readers see now. */
     @Override
     public boolean setup() {
-        Path base = new Path(target.location());
-        try {
-            FileSystem fs = base.getFileSystem(HadoopConfiguration.shared());
-            boolean existed = CommitFiles.checkTarget(fs, base, target);
+        return CommitFiles.setup(target, (fs, base, existed) -> {
             if (!existed || CommitManifest.read(fs, base).isEmpty()) {
                 CommitManifest.write(fs, base, CommitFiles.dataFiles(fs, base), true);
             }
-            return existed;
-        } catch (IOException e) {
-            throw new SluiceException("cannot check the write target '" + target.location() + "': " + e.getMessage(), e);
-        }
+        });
     }
 
     /**

@@ -55,17 +55,11 @@ record RenameCommit(WriteTarget target) implements CommitProtocol {
 
     @Override
     public boolean setup() {
-        Path base = new Path(target.location());
-        try {
-            FileSystem fs = base.getFileSystem(HadoopConfiguration.shared());
-            boolean existed = CommitFiles.checkTarget(fs, base, target);
+        return CommitFiles.setup(target, (fs, base, existed) -> {
             if (existed) {
                 CommitFiles.checkInside(fs, base, new Path(base, TEMPORARY));
             }
-            return existed;
-        } catch (IOException e) {
-            throw new SluiceException("cannot check the write target '" + target.location() + "': " + e.getMessage(), e);
-        }
+        });
     }
 
     @Override
