@@ -122,6 +122,43 @@ class ObjectStoreIT {
                 .as("DuckDB reading the written objects").isEqualTo(expected);
     }
 
+    /**
+     * Partitioned writes to a bucket ({@code PARTITIONED BY}, {@code partitionBy}, a dynamic
+     * partition overwrite) commit through one manifest at the table's root: Sluice reads back what
+     * DuckDB computes on the local files, and DuckDB reads the written objects the same.
+     */
+    @Test
+    void partitionedWritesToABucketReadBackAsDuckDbComputes() throws Exception {
+        String local = "read_parquet('" + buckets.resolve("lake/sales") + "/*.parquet')";
+        session.sql("CREATE TABLE psales STORED AS PARQUET PARTITIONED BY (region) LOCATION 's3a://lake/psales' AS "
+                + "SELECT id, amount, region FROM sales WHERE id < 20000").collect();
+        Path written = buckets.resolve("lake/psales");
+        assertThat(names(written)).contains("_SUCCESS", "region=region-0", "region=region-4")
+                .noneMatch(n -> n.startsWith("_temporary"));
+        assertThat(names(written.resolve("region=region-1"))).doesNotContain("_SUCCESS").isNotEmpty();
+        String summary = "SELECT region, count(*) AS n, sum(amount) AS total, max(id) AS hi FROM %s GROUP BY region ORDER BY region";
+        String original = "(SELECT id, amount, region FROM " + local + " WHERE id < 20000)";
+        assertThat(DuckDbOracle.normalize(session.sql(String.format(summary, "psales")).collect()))
+                .isEqualTo(duck.query(String.format(summary, original)));
+
+        session.sql("INSERT OVERWRITE psales SELECT id, amount * 2, region FROM sales WHERE region = 'region-1' "
+                + "AND id < 1000").collect();
+        String replaced = "(SELECT id, amount, region FROM " + local + " WHERE id < 20000 AND region <> 'region-1' "
+                + "UNION ALL SELECT id, amount * 2, region FROM " + local + " WHERE region = 'region-1' AND id < 1000)";
+        List<List<Object>> expected = duck.query(String.format(summary, replaced));
+        assertThat(DuckDbOracle.normalize(session.sql(String.format(summary, "psales")).collect())).isEqualTo(expected);
+        assertThat(duck.query(String.format(summary, "read_parquet('" + written + "/*/*.parquet', hive_partitioning = true)")))
+                .as("DuckDB reading the written objects: the replaced ones are gone").isEqualTo(expected);
+
+        session.sql("SELECT id, amount, region FROM sales WHERE id >= 90000").write().partitionBy("region")
+                .mode("append").parquet("s3a://lake/psales");
+        String appended = "(SELECT * FROM " + replaced + " UNION ALL SELECT id, amount, region FROM " + local
+                + " WHERE id >= 90000)";
+        assertThat(DuckDbOracle.normalize(session.sql(String.format(summary, "psales")).collect()))
+                .isEqualTo(duck.query(String.format(summary, appended)));
+        assertServing();
+    }
+
     @Test
     void aFailedWriteLeavesNothingVisible() throws Exception {
         Path csv = Files.createDirectories(dir.resolve("bad-csv"));

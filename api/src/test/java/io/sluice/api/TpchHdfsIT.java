@@ -125,6 +125,18 @@ class TpchHdfsIT {
         List<List<Object>> readBack = DuckDbOracle.normalize(session.sql(
                 "SELECT l_returnflag, l_linestatus, n, revenue FROM revenue_by_flag").collect());
         assertThat(DuckDbOracle.sorted(readBack)).isEqualTo(DuckDbOracle.sorted(duck.query(select)));
+
+        // an overwrite commits through the manifest, renamed over _SUCCESS atomically on HDFS
+        session.sql("INSERT OVERWRITE revenue_by_flag SELECT l_returnflag, l_linestatus, n * 2, revenue "
+                + "FROM revenue_by_flag").collect();
+        try (java.io.InputStream in = fs.open(new org.apache.hadoop.fs.Path(target + "/_SUCCESS"))) {
+            assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+                    .startsWith("# sluice commit manifest");
+        }
+        List<List<Object>> overwritten = DuckDbOracle.normalize(session.sql(
+                "SELECT l_returnflag, l_linestatus, n, revenue FROM revenue_by_flag").collect());
+        assertThat(DuckDbOracle.sorted(overwritten)).isEqualTo(DuckDbOracle.sorted(duck.query(
+                "SELECT l_returnflag, l_linestatus, n * 2 AS n, revenue FROM (" + select + ")")));
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.sluice.coordinator;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.datasource.StatisticsEstimator;
+import io.sluice.datasource.file.FileGuard;
+import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.expr.EvaluatingConstantFolder;
@@ -18,32 +20,41 @@ import java.util.function.IntSupplier;
 /**
  * A logical plan to the physical plan that runs: the logical optimizer, the physical planner and
  * the physical optimizer under one query's settings. {@code EXPLAIN} shows each step's output, so
- * its text is written here too.
+ * its text is written here too. Every file listing planning makes (statistics, scan splits) passes
+ * the coordinator's {@link FileGuard} before a listed file is opened.
  */
 final class PlanningPipeline {
     private final PhysicalOptimizer physicalOptimizer = PhysicalOptimizer.standard();
     private final IntSupplier shufflePartitions;
+    private final FileGuard files;
 
     /** {@code shufflePartitions} is the cluster's default, used when {@code sluice.shuffle.partitions} is not set. */
-    PlanningPipeline(IntSupplier shufflePartitions) {
+    PlanningPipeline(IntSupplier shufflePartitions, FileGuard files) {
         this.shufflePartitions = requireNonNull(shufflePartitions, "shufflePartitions is null");
+        this.files = requireNonNull(files, "files is null");
     }
 
     /** The optimized physical plan of a logical plan as written. */
     ExecutionPlan plan(LogicalPlan plan, QueryConfig config) {
-        return physicalPlan(logicalOptimizer(config).optimize(plan), config);
+        return SourceFiles.guarded(files, () -> physicalPlan(logicalOptimizer(config).optimize(plan), config));
     }
 
     /** The optimized physical plan of an optimized logical plan. */
     ExecutionPlan physicalPlan(LogicalPlan optimized, QueryConfig config) {
-        ExecutionPlan physical = new PhysicalPlanner(config.joinSelection(), config.rangePartitionedSort(),
-                config.rangeSortMinRows()).plan(optimized);
-        int partitions = config.shufflePartitions() > 0 ? config.shufflePartitions() : shufflePartitions.getAsInt();
-        return physicalOptimizer.optimize(physical, new PhysicalConfig(Math.max(1, partitions)));
+        return SourceFiles.guarded(files, () -> {
+            ExecutionPlan physical = new PhysicalPlanner(config.joinSelection(), config.rangePartitionedSort(),
+                    config.rangeSortMinRows()).plan(optimized);
+            int partitions = config.shufflePartitions() > 0 ? config.shufflePartitions() : shufflePartitions.getAsInt();
+            return physicalOptimizer.optimize(physical, new PhysicalConfig(Math.max(1, partitions)));
+        });
     }
 
     /** Logical and optimized logical plans (with estimated rows), physical and staged plans, as text. */
     String explain(LogicalPlan plan, boolean verbose, QueryConfig config) {
+        return SourceFiles.guarded(files, () -> explainGuarded(plan, verbose, config));
+    }
+
+    private String explainGuarded(LogicalPlan plan, boolean verbose, QueryConfig config) {
         LogicalOptimizer.Result optimized = logicalOptimizer(config).run(plan);
         ExecutionPlan physical = physicalPlan(optimized.plan(), config);
         StringBuilder out = new StringBuilder();

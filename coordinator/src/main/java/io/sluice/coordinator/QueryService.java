@@ -10,7 +10,7 @@ import io.sluice.common.types.Schema;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.datasource.FileAccessPolicy;
-import io.sluice.datasource.sink.FileCommitProtocol;
+import io.sluice.datasource.sink.CommitProtocol;
 import io.sluice.kernels.ArrowIpc;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
@@ -67,7 +67,7 @@ public final class QueryService {
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
         this.running = new RunningQueries(scheduler::cancel, scheduler::progress);
-        this.planning = new PlanningPipeline(shufflePartitions);
+        this.planning = new PlanningPipeline(shufflePartitions, fileAccess);
         JobLifecycle jobs = new JobLifecycle(removeShuffles);
         this.results = new ResultProducer(planning, scheduler, fetcher, allocator, jobs, running);
         this.writes = new WriteCommitter(planning, scheduler, fetcher, jobs, running, fileAccess, awaitJobTasksEnded);
@@ -285,7 +285,7 @@ public final class QueryService {
     }
 
     /**
-     * Writes a query's result as files at {@code target} (see {@link FileCommitProtocol}): every
+     * Writes a query's result as files at {@code target} (see {@link CommitProtocol}): every
      * partition of the query's last stage is written by one task into its attempt directory; once
      * the job succeeded, the attempts whose results arrived are committed; a failed job (after its
      * tasks stopped) is aborted, leaving the target as it was. Returns the number of rows written.

@@ -7,6 +7,7 @@ import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.FileAccessPolicy;
 import io.sluice.datasource.FileFormats;
+import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.sink.SaveMode;
 import io.sluice.logical.sink.WriteTarget;
 import io.sluice.logical.source.TableSource;
@@ -30,11 +31,10 @@ final class TableCommands {
     }
 
     String createExternalTable(Statement.CreateExternalTable create, InMemoryCatalog catalog) {
-        fileAccess.check(create.location());
-        TableSource table = create.columns() == null
-                ? FileFormats.register(create.name(), create.format(), create.location(), create.options())
-                : FileFormats.register(create.name(), create.format(), create.location(), create.options(),
-                        create.columns());
+        String location = fileAccess.check(create.location()).text();
+        TableSource table = SourceFiles.guarded(fileAccess, () -> create.columns() == null
+                ? FileFormats.register(create.name(), create.format(), location, create.options())
+                : FileFormats.register(create.name(), create.format(), location, create.options(), create.columns()));
         for (String column : create.partitionedBy()) {
             if (table.partitionColumns().stream().noneMatch(column::equalsIgnoreCase)) {
                 throw new SluiceException("CREATE EXTERNAL TABLE " + create.name() + ": PARTITIONED BY names '" + column
@@ -69,8 +69,9 @@ final class TableCommands {
                     + "already exists");
         }
         FileFormats.checkWriteOptions(create.target().format(), create.target().options());
-        long rows = writes.write(create.plan(), create.target(), config, text, scope);
-        catalog.register(new TableSource(create.name(), create.target().format(), create.target().location(),
+        WriteTarget target = create.target().withLocation(fileAccess.check(create.target().location()).text());
+        long rows = writes.write(create.plan(), target, config, text, scope);
+        catalog.register(new TableSource(create.name(), create.target().format(), target.location(),
                 partitionColumnsLast(create.plan().schema(), create.target().partitionBy()), create.target().options(),
                 create.target().partitionBy()));
         return "created table " + create.name() + " with " + rows + " rows";

@@ -9,7 +9,7 @@ import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.coordinator.scheduler.ResolvedSplitPoints;
 import io.sluice.coordinator.scheduler.TaskFailedException;
 import io.sluice.datasource.FileAccessPolicy;
-import io.sluice.datasource.sink.FileCommitProtocol;
+import io.sluice.datasource.sink.CommitProtocol;
 import io.sluice.datasource.sink.FileWriteExec;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
@@ -27,7 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a query's result as files at a {@link WriteTarget} under the {@link FileCommitProtocol}:
+ * Writes a query's result as files at a {@link WriteTarget} under its {@link CommitProtocol}:
  * every partition of the query's last stage is written by one task into its attempt directory;
  * once the job succeeded, the attempts whose results arrived are committed; a failed job (after
  * its tasks stopped) is aborted, leaving the target as it was.
@@ -78,15 +78,16 @@ final class WriteCommitter {
         }
     }
 
-    private long write(LogicalPlan plan, WriteTarget target, QueryConfig config, RunningQueries.Handle handle) {
-        fileAccess.check(target.location());
+    private long write(LogicalPlan plan, WriteTarget requested, QueryConfig config, RunningQueries.Handle handle) {
+        WriteTarget target = requested.withLocation(fileAccess.check(requested.location()).text());
         FileWriteExec.checkWritable(plan.schema());
         ExecutionPlan physical = FileWriteExec.create(planning.plan(plan, config), target);
-        boolean existed = FileCommitProtocol.setup(target);
+        CommitProtocol protocol = CommitProtocol.of(target);
+        boolean existed = protocol.setup();
         ResolvedSplitPoints splits = new ResolvedSplitPoints();
         for (int attempt = 1; ; attempt++) {
             if (attempt > 1) {
-                FileCommitProtocol.setup(target); // the abort removed what setup made (an object store's manifest)
+                protocol.setup(); // the abort removed what setup made (an object store's manifest)
             }
             String jobId = jobs.nextJobId();
             List<Stage> stages = StageCutter.cut(physical, jobId);
@@ -109,7 +110,7 @@ final class WriteCommitter {
                 } finally {
                     batches.forEach(Batch::close);
                 }
-                FileCommitProtocol.commit(target, jobId, attemptDirs);
+                protocol.commit(jobId, attemptDirs);
                 committed = true;
                 LOG.info("job {} wrote {} rows in {} files to {}", jobId, rows, attemptDirs.size(), target.location());
                 return rows;
@@ -120,7 +121,7 @@ final class WriteCommitter {
                 LOG.warn("job {} failed ({}); running it again", jobId, e.getMessage());
             } finally {
                 if (!committed) {
-                    abortQuietly(target, jobId, existed);
+                    abortQuietly(protocol, jobId, existed);
                 }
                 jobs.removeShuffles(stages);
             }
@@ -128,12 +129,12 @@ final class WriteCommitter {
     }
 
     /** Removes a failed write's files once its tasks stopped; a failure here is logged, not thrown over the job's. */
-    private void abortQuietly(WriteTarget target, String jobId, boolean existed) {
+    private void abortQuietly(CommitProtocol protocol, String jobId, boolean existed) {
         try {
             awaitJobTasksEnded.accept(jobId);
-            FileCommitProtocol.abort(target, jobId, existed);
+            protocol.abort(jobId, existed);
         } catch (RuntimeException e) {
-            LOG.warn("job {}: could not remove its unfinished files at {}: {}", jobId, target.location(), e.getMessage());
+            LOG.warn("job {}: could not remove its unfinished files at {}: {}", jobId, protocol.target().location(), e.getMessage());
         }
     }
 }

@@ -4,6 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Settings;
+import io.sluice.datasource.file.CheckedLocation;
+import io.sluice.datasource.file.FileGuard;
+import io.sluice.datasource.file.SourceFile;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.LogicalPlan;
@@ -15,6 +18,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +32,12 @@ import java.util.Set;
  * {@code ..} or a link cannot leave a root. Refusals name the location and the rule, never anything
  * read from it (nothing is read).
  *
- * @param schemes lower-case schemes allowed
+ * <p>It is checked three times: {@link #check} when a table is created and again when each query
+ * or write starts (the location as Hadoop's {@code Path} opens it, returned as the {@link
+ * CheckedLocation} the catalog and the write carry), and {@link #checkFiles} on every listing made
+ * while a query is planned ({@link SourceFiles#guarded}), so a link met inside a table directory,
+ * or a directory swapped for a link after {@code CREATE}, is refused before any file is opened.
+ *
  * <p>An operator can allow one bucket prefix and nothing else: roots {@code s3a://bucket/prefix}
  * refuse every local path and every other bucket. The root {@value #EVERYWHERE} allows every
  * location of every scheme: an embedded cluster runs on the user's own machine with the user's own
@@ -38,7 +47,7 @@ import java.util.Set;
  * @param roots   locations under which tables may live: local directories as absolute paths or
  *                {@code file:} URIs, others as URIs ({@code hdfs://nn/warehouse}); empty allows none
  */
-public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
+public record FileAccessPolicy(Set<String> schemes, List<String> roots) implements FileGuard {
     /** The root that allows every location, of every scheme. */
     public static final String EVERYWHERE = "*";
     public static final Set<String> DEFAULT_SCHEMES = Set.of("file", "hdfs", "s3a");
@@ -88,23 +97,29 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
     }
 
     /**
-     * Refuses a location outside the policy with a {@link SluiceException} naming it: each of its
-     * comma-separated paths must pass, and a glob may not climb with {@code ..} (an alternation such
-     * as {@code {a,..}} would hide it from the comparison).
+     * The location parsed and normalized as readers and writers open it, refused with a {@link
+     * SluiceException} naming it when outside the policy: each of its comma-separated paths must
+     * pass, and a glob may not climb with {@code ..} (an alternation such as {@code {a,..}} would
+     * hide it from the comparison). A local path is compared through its symbolic links.
      */
-    public void check(String location) {
+    public CheckedLocation check(String location) {
+        List<org.apache.hadoop.fs.Path> paths = new ArrayList<>();
         for (String path : SourceFiles.paths(location)) {
             if (SourceFiles.isGlob(path) && path.contains("..")) {
                 throw new SluiceException("table location " + path + " is a glob with '..'; name the directory without it");
             }
-            checkPath(path);
+            paths.add(checkPath(path));
         }
+        return new CheckedLocation(location, paths);
     }
 
-    private void checkPath(String location) {
+    private org.apache.hadoop.fs.Path checkPath(String location) {
         URI uri = location(location);
+        org.apache.hadoop.fs.Path normal = uri.getScheme().equals("file") && !location.regionMatches(true, 0, "file:", 0, 5)
+                ? new org.apache.hadoop.fs.Path(uri.getPath())
+                : new org.apache.hadoop.fs.Path(uri.getScheme(), uri.getAuthority(), uri.getPath());
         if (roots.contains(EVERYWHERE)) {
-            return;
+            return normal;
         }
         String scheme = uri.getScheme();
         if (!schemes.contains(scheme)) {
@@ -112,13 +127,46 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
                     + "', which this coordinator does not open (allowed: " + String.join(", ", schemes.stream().sorted().toList())
                     + ")");
         }
-        for (String root : roots) {
-            if (!root.equals(EVERYWHERE) && under(uri, location(root))) {
-                return;
+        URI inside = uri.getScheme().equals("file") ? realPath(Path.of(uri.getPath())).toUri() : uri;
+        if (rootUris().stream().noneMatch(root -> under(inside, root))) {
+            throw new SluiceException("table location " + location + (inside.equals(uri) ? "" : " (which resolves to "
+                    + inside.getPath() + ")") + " is outside the allowed roots " + roots + " (" + ROOTS_PROPERTY + ")");
+        }
+        return normal;
+    }
+
+    /**
+     * Refuses a listed file that lies outside the roots once its symbolic links are resolved: a link
+     * inside a table directory, or a directory swapped for a link since the table was created. The
+     * message names the location, the file, where it leads and the roots.
+     */
+    @Override
+    public void checkFiles(String location, List<SourceFile> files) {
+        if (roots.contains(EVERYWHERE) || files.isEmpty()) {
+            return;
+        }
+        List<URI> rootUris = rootUris();
+        for (SourceFile file : files) {
+            URI uri = new org.apache.hadoop.fs.Path(file.path()).toUri();
+            URI opened = uri.getScheme() == null || uri.getScheme().equalsIgnoreCase("file")
+                    ? realPath(Path.of(uri.getPath())).toUri() : uri;
+            if (rootUris.stream().noneMatch(root -> under(opened, root))) {
+                throw new SluiceException("table location " + location + ": file " + file.path() + " resolves to "
+                        + opened.getPath() + ", outside the allowed roots " + roots + " (" + ROOTS_PROPERTY + ")");
             }
         }
-        throw new SluiceException("table location " + location + " is outside the allowed roots "
-                + roots + " (" + ROOTS_PROPERTY + ")");
+    }
+
+    /** The roots as URIs, local ones through their symbolic links. */
+    private List<URI> rootUris() {
+        List<URI> out = new ArrayList<>();
+        for (String root : roots) {
+            if (!root.equals(EVERYWHERE)) {
+                URI uri = location(root);
+                out.add(uri.getScheme().equals("file") ? realPath(Path.of(uri.getPath())).toUri() : uri);
+            }
+        }
+        return out;
     }
 
     /** Checks every table a plan reads, subqueries included. */
@@ -142,14 +190,10 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) {
         }
     }
 
+    /** Whether {@code location} lies under {@code root}, both normalized (local ones also through their links). */
     private static boolean under(URI location, URI root) {
-        if (!location.getScheme().equals(root.getScheme())) {
-            return false;
-        }
-        if (location.getScheme().equals("file")) {
-            return realPath(Path.of(location.getPath())).startsWith(realPath(Path.of(root.getPath())));
-        }
-        if (!java.util.Objects.equals(location.getAuthority(), root.getAuthority())) {
+        if (!location.getScheme().equalsIgnoreCase(root.getScheme())
+                || !java.util.Objects.equals(location.getAuthority(), root.getAuthority())) {
             return false;
         }
         return Path.of(location.getPath()).normalize().startsWith(Path.of(root.getPath()).normalize());

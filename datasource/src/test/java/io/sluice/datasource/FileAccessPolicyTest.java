@@ -1,5 +1,6 @@
 package io.sluice.datasource;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -65,5 +66,17 @@ class FileAccessPolicyTest {
         for (String location : List.of("/tmp/x.parquet", "s3a://any/x", "hdfs://nn:8020/w", "gs://b/p", "abfss://c@a.dfs/p")) {
             assertThatCode(() -> policy.check(location)).doesNotThrowAnyException();
         }
+    }
+
+    /** What the catalog and a write carry is the location as checked: normalized, the same text for every spelling. */
+    @Test
+    void theCheckedLocationIsTheNormalizedPathThatIsOpened() {
+        FileAccessPolicy policy = new FileAccessPolicy(Set.of("file", "s3a"), List.of(root.toString(), "s3a://bkt/prefix"));
+        assertThat(policy.check(root + "/a/../b/./c").text()).isEqualTo(root + "/b/c");
+        assertThat(policy.check("file://" + root + "/a/../b").text()).isEqualTo("file:" + root + "/b");
+        assertThat(policy.check("S3A://bkt/prefix/x/../y#z").text()).isEqualTo("s3a://bkt/prefix/y#z");
+        assertThat(policy.check(root + "/%2e%2e/x").text()).as("an encoded dot is a name").isEqualTo(root + "/%2e%2e/x");
+        assertThat(policy.check(root + "/a\\,b," + root + "/c").paths()).hasSize(2);
+        assertThat(policy.check(root + "/a\\,b," + root + "/c").text()).isEqualTo(root + "/a\\,b," + root + "/c");
     }
 }

@@ -55,6 +55,8 @@ public final class SourceFiles {
             return size() > CACHED_LISTINGS;
         }
     };
+    /** The guard of the query this thread plans, if any ({@link #guarded}). */
+    private static final ThreadLocal<FileGuard> GUARD = new ThreadLocal<>();
     private static final ExecutorService POOL = Executors.newFixedThreadPool(LISTING_THREADS, r -> {
         Thread t = new Thread(r, "sluice-file-listing");
         t.setDaemon(true);
@@ -80,14 +82,37 @@ public final class SourceFiles {
         synchronized (LISTINGS) {
             Listed recent = LISTINGS.get(location);
             if (recent != null && now - recent.listedAt() < TimeUnit.SECONDS.toNanos(LISTING_REUSE_SECONDS)) {
-                return recent.listing();
+                return checked(location, recent.listing());
             }
         }
-        FileListing listing = listNow(location);
+        FileListing listing = checked(location, listNow(location));
         if (listing.files().size() >= CACHED_LISTING_FILES) {
             synchronized (LISTINGS) {
                 LISTINGS.put(location, new Listed(listing, now));
             }
+        }
+        return listing;
+    }
+
+    /**
+     * Runs {@code work} with every listing it makes on this thread checked by {@code guard} before
+     * it is returned, so before any listed file is opened (a footer read while planning included).
+     */
+    public static <T> T guarded(FileGuard guard, java.util.function.Supplier<T> work) {
+        requireNonNull(guard, "guard is null");
+        FileGuard outer = GUARD.get();
+        GUARD.set(guard);
+        try {
+            return work.get();
+        } finally {
+            GUARD.set(outer);
+        }
+    }
+
+    private static FileListing checked(String location, FileListing listing) {
+        FileGuard guard = GUARD.get();
+        if (guard != null) {
+            guard.checkFiles(location, listing.files());
         }
         return listing;
     }
@@ -194,7 +219,7 @@ public final class SourceFiles {
     }
 
     /** Whether listing skips an entry of this name: hidden and bookkeeping names, as Spark skips them. */
-    static boolean skipped(String name, boolean directory) {
+    public static boolean skipped(String name, boolean directory) {
         if (name.startsWith(".")) {
             return true;
         }
@@ -341,7 +366,10 @@ public final class SourceFiles {
         return manifests;
     }
 
-    /** {@code files} less those their directory's {@link CommitManifest} does not name (each manifest read once). */
+    /**
+     * {@code files} less those the {@link CommitManifest} of their nearest manifest-holding ancestor
+     * does not name by their path relative to it (each manifest read once).
+     */
     private static List<FileStatus> visible(FileSystem fs, List<FileStatus> files, Map<Path, Long> manifests) {
         if (manifests.isEmpty()) {
             return files;
@@ -349,13 +377,18 @@ public final class SourceFiles {
         Map<Path, Optional<Set<String>>> named = new LinkedHashMap<>();
         List<FileStatus> out = new ArrayList<>(files.size());
         for (FileStatus file : files) {
+            String relative = file.getPath().getName();
             Path dir = file.getPath().getParent();
-            if (!manifests.containsKey(dir)) {
+            while (dir != null && !manifests.containsKey(dir)) {
+                relative = dir.getName() + "/" + relative;
+                dir = dir.getParent();
+            }
+            if (dir == null) {
                 out.add(file);
                 continue;
             }
             Optional<Set<String>> names = named.computeIfAbsent(dir, d -> manifestNames(fs, d));
-            if (names.isEmpty() || names.get().contains(file.getPath().getName())) {
+            if (names.isEmpty() || names.get().contains(relative)) {
                 out.add(file);
             }
         }

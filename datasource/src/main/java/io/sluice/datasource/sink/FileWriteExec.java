@@ -6,6 +6,7 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.Col;
@@ -23,12 +24,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
 /**
- * The final operator of a write: each task writes its whole input partition as one file into its
- * own attempt directory ({@link FileCommitProtocol#attemptDir}), or on an object store under its
- * final attempt-unique name ({@link FileCommitProtocol#taskFile}), and outputs one row naming that
- * directory (or file) and the rows written. Nothing is visible at the target until the coordinator commits the
- * job ({@link FileCommitProtocol#commit}), moving in only the directories of the attempts whose rows
- * it received, one per partition; so a failed, cancelled or duplicate attempt leaves nothing behind.
+ * The final operator of a write: each task writes its whole input partition as one file where the
+ * target's {@link CommitProtocol} says ({@link CommitProtocol#taskFile}: its own attempt directory,
+ * or on an object store its final attempt-unique name) and outputs one row naming what it reports
+ * ({@link CommitProtocol#reported}) and the rows written. Nothing is visible at the target until the
+ * coordinator commits the job ({@link CommitProtocol#commit}), publishing only the attempts whose
+ * rows it received, one per partition; so a failed, cancelled or duplicate attempt leaves nothing behind.
  * A storage error is not the user's: it fails the attempt, which is retried.
  */
 public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanProperties properties, long estimatedRows) implements ExecutionPlan {
@@ -124,9 +125,10 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
                     return null;
                 }
                 done = true;
-                Path file = FileCommitProtocol.taskFile(target, partition, context.jobId(), context.taskId());
+                CommitProtocol protocol = CommitProtocol.of(target);
+                Path file = protocol.taskFile(partition, context.jobId(), context.taskId());
                 long rows = writePartition(partition, context, file);
-                String reported = FileCommitProtocol.reported(target, file);
+                String reported = protocol.reported(file);
                 Col[] row = {Col.ofStrings(new String[] {reported}, null), Col.ofLongs(DataType.INT64,
                         new long[] {rows}, null)};
                 return Batch.of(RESULT_SCHEMA, row, 1, context.allocator());
@@ -139,7 +141,7 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
     }
 
     private long writePartition(int partition, TaskContext context, Path file) {
-        Configuration conf = FileCommitProtocol.conf();
+        Configuration conf = HadoopConfiguration.shared();
         long rows = 0;
         try (BatchStream in = input.execute(partition, context); PartitionFileWriter writer = writer(file, conf, context)) {
             for (Batch next = in.next(); next != null; next = in.next()) {

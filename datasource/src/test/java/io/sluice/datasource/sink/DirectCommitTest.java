@@ -42,14 +42,14 @@ class DirectCommitTest {
     void aRunningWriteIsInvisibleAndTheCommitPublishesOnlyTheReportedAttempts() throws IOException {
         String target = "file://" + dir.resolve("out");
         WriteTarget write = new WriteTarget(target, FileFormat.CSV, SaveMode.ERROR_IF_EXISTS, "w1");
-        assertThat(FileCommitProtocol.setup(write)).isFalse();
+        assertThat(CommitProtocol.of(write).setup()).isFalse();
         Path lost = taskFile(write, 0, "job1", "job1-s0-p0-l1"); // an attempt whose result never arrived
         Path retry = taskFile(write, 0, "job1", "job1-s0-p0-l2");
         Path other = taskFile(write, 1, "job1", "job1-s0-p1-l3");
         assertThat(SourceFiles.list(target)).as("files of a running write").isEmpty();
         assertThat(retry.getParent()).isEqualTo(dir.resolve("out"));
 
-        FileCommitProtocol.commit(write, "job1", List.of(reported(write, retry), reported(write, other)));
+        CommitProtocol.of(write).commit("job1", List.of(reported(write, retry), reported(write, other)));
 
         assertThat(names(SourceFiles.list(target))).containsExactly(retry.getFileName().toString(),
                 other.getFileName().toString());
@@ -64,18 +64,18 @@ class DirectCommitTest {
         Files.writeString(out.resolve("old.csv"), "a\n1\n"); // written by another tool: no manifest
         String target = "file://" + out;
         WriteTarget append = new WriteTarget(target, FileFormat.CSV, SaveMode.APPEND, "w2");
-        assertThat(FileCommitProtocol.setup(append)).isTrue();
+        assertThat(CommitProtocol.of(append).setup()).isTrue();
         Path added = taskFile(append, 0, "job2", "job2-s0-p0-l1");
         assertThat(names(SourceFiles.list(target))).containsExactly("old.csv");
-        FileCommitProtocol.commit(append, "job2", List.of(reported(append, added)));
+        CommitProtocol.of(append).commit("job2", List.of(reported(append, added)));
         assertThat(names(SourceFiles.list(target))).containsExactly("old.csv", added.getFileName().toString());
 
         WriteTarget overwrite = new WriteTarget(target, FileFormat.CSV, SaveMode.OVERWRITE, "w3");
-        assertThat(FileCommitProtocol.setup(overwrite)).isTrue();
+        assertThat(CommitProtocol.of(overwrite).setup()).isTrue();
         Path replacement = taskFile(overwrite, 0, "job3", "job3-s0-p0-l1");
         assertThat(names(SourceFiles.list(target))).as("the old files until the commit")
                 .containsExactly("old.csv", added.getFileName().toString());
-        FileCommitProtocol.commit(overwrite, "job3", List.of(reported(overwrite, replacement)));
+        CommitProtocol.of(overwrite).commit("job3", List.of(reported(overwrite, replacement)));
         assertThat(listing(out)).containsExactly("_SUCCESS", replacement.getFileName().toString());
     }
 
@@ -83,30 +83,30 @@ class DirectCommitTest {
     void abortRemovesTheFailedJobsFilesFoundByListing() throws IOException {
         String created = "file://" + dir.resolve("new");
         WriteTarget write = new WriteTarget(created, FileFormat.PARQUET, SaveMode.ERROR_IF_EXISTS, "w4");
-        FileCommitProtocol.setup(write);
+        CommitProtocol.of(write).setup();
         taskFile(write, 0, "job4", "job4-s0-p0-l1");
         taskFile(write, 1, "job4", "job4-s0-p1-l2");
-        FileCommitProtocol.abort(write, "job4", false);
+        CommitProtocol.of(write).abort("job4", false);
         assertThat(Files.exists(dir.resolve("new"))).isFalse();
 
         Path kept = Files.createDirectories(dir.resolve("kept"));
         Files.writeString(kept.resolve("kept.parquet"), "x");
         WriteTarget append = new WriteTarget("file://" + kept, FileFormat.PARQUET, SaveMode.APPEND, "w5");
-        FileCommitProtocol.setup(append);
+        CommitProtocol.of(append).setup();
         taskFile(append, 0, "job5", "job5-s0-p0-l1");
         Path retried = taskFile(append, 0, "job6", "job6-s0-p0-l1"); // the write's next job attempt
-        FileCommitProtocol.abort(append, "job5", true);
+        CommitProtocol.of(append).abort("job5", true);
         assertThat(listing(kept)).containsExactly("_SUCCESS", "kept.parquet", retried.getFileName().toString());
         assertThat(names(SourceFiles.list("file://" + kept))).containsExactly("kept.parquet");
     }
 
     private static Path taskFile(WriteTarget target, int partition, String job, String task) throws IOException {
-        Path file = Path.of(FileCommitProtocol.taskFile(target, partition, job, task).toUri().getPath());
+        Path file = Path.of(CommitProtocol.of(target).taskFile(partition, job, task).toUri().getPath());
         return Files.writeString(file, "a\n" + partition + "\n");
     }
 
     private static String reported(WriteTarget target, Path file) {
-        return FileCommitProtocol.reported(target, new org.apache.hadoop.fs.Path(file.toUri()));
+        return CommitProtocol.of(target).reported(new org.apache.hadoop.fs.Path(file.toUri()));
     }
 
     private static List<String> names(List<org.apache.hadoop.fs.Path> files) {

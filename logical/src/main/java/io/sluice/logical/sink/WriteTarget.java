@@ -45,6 +45,11 @@ public record WriteTarget(String location, FileFormat format, SaveMode mode, Str
     }
 
     /** This target, its files in partition directories of {@code columns}. */
+    /** The same write to {@code newLocation} (the location's normal form, once checked). */
+    public WriteTarget withLocation(String newLocation) {
+        return new WriteTarget(newLocation, format, mode, writeId, options, partitionBy);
+    }
+
     public WriteTarget withPartitionBy(List<String> columns) {
         return new WriteTarget(location, format, mode, writeId, options, columns);
     }
