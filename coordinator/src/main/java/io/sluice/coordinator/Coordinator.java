@@ -13,6 +13,8 @@ import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.coordinator.scheduler.MapOutputTracker;
 import io.sluice.coordinator.scheduler.TaskLauncher;
+import io.sluice.coordinator.web.HttpAuth;
+import io.sluice.coordinator.web.WebUi;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.shuffle.ShuffleClient;
 import java.time.Duration;
@@ -58,6 +60,9 @@ public final class Coordinator implements AutoCloseable {
     /** Shared by every HTTP connection: the limit on concurrent queries, and the client sessions' catalogs. */
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
+    /** Who may use the HTTP port (the secret, UI login sessions), and the web UI's routes: shared by every connection. */
+    private final HttpAuth auth;
+    private final WebUi webUi;
     /** Runs submitted job jars ({@code POST /v1/submit}); null until one is installed. */
     private volatile ClusterJobRunner jobRunner;
 
@@ -91,6 +96,9 @@ public final class Coordinator implements AutoCloseable {
         this.gate = new QueryGate(Settings.systemProperty(CoordinatorSettingsDeclaration.MAX_CONCURRENT_QUERIES),
                 Duration.ofSeconds(HttpEndpoint.QUEUE_WAIT_SECONDS));
         this.catalogs = new SessionCatalogs(queries.catalog(), queries::newSessionCatalog);
+        this.auth = HttpAuth.of(settings.authSecret(),
+                Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT));
+        this.webUi = new WebUi(auth);
         ServerBinding binding = null;
         if (settings.httpPort() >= 0) {
             try {
@@ -127,8 +135,8 @@ public final class Coordinator implements AutoCloseable {
                     });
                     return notUsed;
                 });
-        Route routes = new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret(), gate, catalogs,
-                scope, () -> jobRunner).routes();
+        Route routes = new HttpEndpoint(queries, queryExecutor, this::load, auth, gate, catalogs,
+                scope, () -> jobRunner).routes().orElse(webUi.routes());
         connection.handleWith(watched.via(routes.flow(system)), Materializer.matFromSystem(system));
     }
 
