@@ -38,7 +38,7 @@ import org.apache.pekko.japi.Pair;
  */
 public final class WebUi extends AllDirectives {
     private static final String RESOURCES = "/io/sluice/coordinator/web/";
-    /** Where a login may send the browser afterwards: a UI page, nothing that leaves this server. */
+    /** Where a login may send the browser afterwards: a UI page (no empty or dot segments), nothing else. */
     private static final Pattern SAFE_NEXT = Pattern.compile("/ui(/[A-Za-z0-9._~%/-]*)?");
     private static final ContentType JAVASCRIPT = ContentTypes.create(MediaTypes.APPLICATION_JAVASCRIPT, HttpCharsets.UTF_8);
     private static final ContentType CSS = ContentTypes.create(MediaTypes.TEXT_CSS, HttpCharsets.UTF_8);
@@ -135,7 +135,7 @@ public final class WebUi extends AllDirectives {
     }
 
     static String safeNext(Optional<String> next) {
-        return next.filter(n -> SAFE_NEXT.matcher(n).matches() && !n.contains("//")).orElse("/ui/");
+        return next.filter(n -> SAFE_NEXT.matcher(n).matches() && !n.contains("//") && !n.contains("/.")).orElse("/ui/");
     }
 
     static String escape(String text) {
