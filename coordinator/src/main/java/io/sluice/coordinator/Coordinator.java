@@ -9,6 +9,10 @@ import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Settings;
+import io.sluice.coordinator.monitor.EventBus;
+import io.sluice.coordinator.monitor.MonitorRoutes;
+import io.sluice.coordinator.monitor.MonitorViews;
+import io.sluice.coordinator.monitor.QueryStore;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.coordinator.scheduler.MapOutputTracker;
@@ -17,6 +21,7 @@ import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.shuffle.ShuffleClient;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -58,6 +63,9 @@ public final class Coordinator implements AutoCloseable {
     /** Shared by every HTTP connection: the limit on concurrent queries, and the client sessions' catalogs. */
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
+    /** The monitoring events' bus and listeners, and the routes serving them ({@link MonitorHttp}). */
+    private final CoordinatorMonitoring monitoring;
+    private final Route monitorRoutes;
     /** Runs submitted job jars ({@code POST /v1/submit}); null until one is installed. */
     private volatile ClusterJobRunner jobRunner;
 
@@ -75,8 +83,10 @@ public final class Coordinator implements AutoCloseable {
         NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter())
                 .withSecret(settings.authSecret());
         MapOutputTracker tracker = new MapOutputTracker();
+        this.monitoring = new CoordinatorMonitoring(System.currentTimeMillis());
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
-                settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost, shuffleClient::serverJoined),
+                settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost, shuffleClient::serverJoined,
+                monitoring.bus()),
                 node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(ConfigFactory.load()));
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
         java.util.function.Consumer<java.util.List<String>> removeShuffles =
@@ -84,8 +94,12 @@ public final class Coordinator implements AutoCloseable {
         TaskLauncher launcher = new ActorTaskLauncher(system, analyzedJobs::record);
         this.scheduler = new DagScheduler(launcher, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
                 settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
+        scheduler.addListener(new StageEvents(monitoring.bus()));
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
-                settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle);
+                settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle, monitoring.bus());
+        this.monitorRoutes = MonitorHttp.routes(new MonitorRoutes(monitoring.store(), this::workerViews,
+                id -> queries.running().cancel(id, "cancelled by a client (POST /api/v1/queries/" + id + "/cancel)")),
+                null);
         // HTTP requests running queries at once; more wait, then are told "busy" (503). Read here, not
         // in a static initializer, so that a bad value is an error naming it rather than a class that fails to load.
         this.gate = new QueryGate(Settings.systemProperty(CoordinatorSettingsDeclaration.MAX_CONCURRENT_QUERIES),
@@ -128,7 +142,7 @@ public final class Coordinator implements AutoCloseable {
                     return notUsed;
                 });
         Route routes = new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret(), gate, catalogs,
-                scope, () -> jobRunner).routes();
+                scope, () -> jobRunner, monitorRoutes).routes();
         connection.handleWith(watched.via(routes.flow(system)), Materializer.matFromSystem(system));
     }
 
@@ -190,6 +204,27 @@ public final class Coordinator implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("coordinator actor did not answer", e);
         }
+    }
+
+    /** The workers as the monitoring API shows them. */
+    private List<MonitorViews.WorkerView> workerViews() {
+        CompletableFuture<List<MonitorViews.WorkerView>> reply = new CompletableFuture<>();
+        system.tell(new CoordinatorActor.GetWorkerViews(reply));
+        try {
+            return reply.get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("coordinator actor did not answer", e);
+        }
+    }
+
+    /** The queries the monitoring API shows, built from the coordinator's events. */
+    public QueryStore monitoredQueries() {
+        return monitoring.store();
+    }
+
+    /** The monitoring event bus (listeners may be added; events are delivered on its thread). */
+    public EventBus events() {
+        return monitoring.bus();
     }
 
     /** Registered workers and their task slots. */
@@ -294,6 +329,7 @@ public final class Coordinator implements AutoCloseable {
 
     private void closeQuietly() {
         SluiceNode.terminate(system, Duration.ofSeconds(20));
+        monitoring.close();
         queryExecutor.shutdownNow();
         shuffleClient.close();
         allocator.close();

@@ -6,7 +6,6 @@ import io.sluice.common.SluiceException;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.wire.PlanJson;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -54,7 +53,8 @@ final class HttpEndpoint extends AllDirectives {
     private final QueryService queries;
     private final ExecutorService executor;
     private final Supplier<ClusterLoad> load;
-    private final byte[] expectedAuthorization;
+    private final BearerAuth auth;
+    private final Route monitor;
     private final ConnectionQueries connection;
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
@@ -66,7 +66,8 @@ final class HttpEndpoint extends AllDirectives {
      * 503); listing and cancelling jobs never wait on it.
      */
     HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret,
-            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection, Supplier<ClusterJobRunner> jobs) {
+            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection, Supplier<ClusterJobRunner> jobs,
+            Route monitor) {
         this.jobs = requireNonNull(jobs, "jobs is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.gate = requireNonNull(gate, "gate is null");
@@ -74,7 +75,8 @@ final class HttpEndpoint extends AllDirectives {
         this.queries = requireNonNull(queries, "queries is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.load = requireNonNull(load, "load is null");
-        this.expectedAuthorization = secret == null ? null : ("Bearer " + secret).getBytes(StandardCharsets.UTF_8);
+        this.auth = new BearerAuth(secret);
+        this.monitor = requireNonNull(monitor, "monitor is null");
     }
 
     /** The largest request body read (SQL text or a JSON plan); a larger one is a 413. */
@@ -83,7 +85,12 @@ final class HttpEndpoint extends AllDirectives {
     static final int QUEUE_WAIT_SECONDS = 30;
     static final String BUSY = "busy: the coordinator runs its limit of concurrent queries; try again later";
 
+    /** The client API under {@code /v1}, and the monitoring routes ({@link MonitorHttp}) behind the same authentication. */
     Route routes() {
+        return concat(clientApi(), authenticated(() -> monitor));
+    }
+
+    private Route clientApi() {
         return pathPrefix("v1", () -> concat(
                 path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
                         .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
@@ -169,22 +176,9 @@ final class HttpEndpoint extends AllDirectives {
                 "no running query " + id);
     }
 
-    /** The inner routes, behind the bearer token when the cluster has a secret. */
+    /** The inner routes, behind the bearer token when the cluster has a secret ({@link BearerAuth}). */
     private Route authenticated(Supplier<Route> inner) {
-        if (expectedAuthorization == null) {
-            return inner.get();
-        }
-        return optionalHeaderValueByName("Authorization", header -> {
-            if (header.isPresent() && MessageDigest.isEqual(header.get().getBytes(StandardCharsets.UTF_8),
-                    expectedAuthorization)) {
-                return inner.get();
-            }
-            return complete(HttpResponse.create().withStatus(StatusCodes.UNAUTHORIZED)
-                    .addHeader(HttpHeader.parse("WWW-Authenticate", "Bearer realm=\"sluice\""))
-                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, header.isPresent()
-                            ? "unauthorized: wrong bearer token for this cluster"
-                            : "unauthorized: this cluster needs its secret as a bearer token (set SLUICE_AUTH_SECRET)"));
-        });
+        return auth.authenticated(inner);
     }
 
     /**
