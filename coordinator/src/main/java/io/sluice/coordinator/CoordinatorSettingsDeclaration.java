@@ -9,6 +9,7 @@ import static io.sluice.common.settings.SettingType.LONG;
 import io.sluice.common.settings.Setting;
 import io.sluice.common.settings.SettingType;
 import io.sluice.common.settings.SettingsDeclaration;
+import io.sluice.coordinator.monitor.MonitorSettings;
 import io.sluice.optimizer.ReorderJoins;
 import io.sluice.physical.rules.JoinSelection;
 import java.time.Duration;
@@ -107,6 +108,7 @@ public final class CoordinatorSettingsDeclaration implements SettingsDeclaration
         return Stream.concat(Stream.of(OPTIMIZER_ENABLED, OPTIMIZER_MAX_PASSES, SKIP_FAILED_RULES, JOIN_REORDER,
                 JOIN_REORDER_DP_LIMIT, SHUFFLE_PARTITIONS, BROADCAST_THRESHOLD, SORT_MERGE_THRESHOLD,
                 RUNTIME_FILTER_THRESHOLD, RANGE_PARTITIONED_SORT, RANGE_SORT_MIN_ROWS, RESULT_MAX_BYTES,
-                RESULT_BUFFER_BYTES, MAX_CONCURRENT_QUERIES, UI_SESSION_TIMEOUT), SCHEDULER.stream()).toList();
+                RESULT_BUFFER_BYTES, MAX_CONCURRENT_QUERIES, UI_SESSION_TIMEOUT), Stream.concat(SCHEDULER.stream(),
+                MonitorSettings.ALL.stream())).toList();
     }
 }

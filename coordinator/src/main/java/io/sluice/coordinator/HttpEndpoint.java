@@ -56,6 +56,7 @@ final class HttpEndpoint extends AllDirectives {
     private final ExecutorService executor;
     private final Supplier<ClusterLoad> load;
     private final HttpAuth auth;
+    private final Route monitor;
     private final ConnectionQueries connection;
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
@@ -67,7 +68,8 @@ final class HttpEndpoint extends AllDirectives {
      * 503); listing and cancelling jobs never wait on it.
      */
     HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, HttpAuth auth,
-            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection, Supplier<ClusterJobRunner> jobs) {
+            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection, Supplier<ClusterJobRunner> jobs,
+            Route monitor) {
         this.jobs = requireNonNull(jobs, "jobs is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.gate = requireNonNull(gate, "gate is null");
@@ -76,6 +78,7 @@ final class HttpEndpoint extends AllDirectives {
         this.executor = requireNonNull(executor, "executor is null");
         this.load = requireNonNull(load, "load is null");
         this.auth = requireNonNull(auth, "auth is null");
+        this.monitor = requireNonNull(monitor, "monitor is null");
     }
 
     /** The largest request body read (SQL text or a JSON plan); a larger one is a 413. */
@@ -84,7 +87,15 @@ final class HttpEndpoint extends AllDirectives {
     static final int QUEUE_WAIT_SECONDS = 30;
     static final String BUSY = "busy: the coordinator runs its limit of concurrent queries; try again later";
 
+    /**
+     * The client API under {@code /v1}, and the monitoring routes and web UI ({@link MonitorHttp}), which apply the
+     * same authentication themselves.
+     */
     Route routes() {
+        return concat(clientApi(), monitor);
+    }
+
+    private Route clientApi() {
         return pathPrefix("v1", () -> concat(
                 path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
                         .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),

@@ -295,7 +295,7 @@
 
   // The stage DAG, left to right: a stage's column is the longest path from a stage without inputs;
   // each stage a box listing its operators, each exchange an arrow labelled with what it moved.
-  const BOX_WIDTH = 260;
+  const BOX_WIDTH = 300;
   const LINE = 15;
   const GAP_X = 170;
   const GAP_Y = 24;
@@ -375,7 +375,7 @@
       const operators = s.operators || [];
       const done = s.tasks ? Math.min(1, (s.tasksCompleted || 0) / s.tasks) : 0;
       const lines = operators.map((op, i) => svg('text', { x: box.x + 10, y: box.y + 40 + i * LINE, class: 'operator' },
-        svg('title', {}, op), shorten(op, 34)));
+        svg('title', {}, op), shorten(op, 40)));
       root.appendChild(svg('g', { class: 'stage state-' + (s.state || 'UNKNOWN'), id: 'stage-' + s.id,
         'data-stage': s.id },
         svg('a', { href: stageHref(q.id, s.id) },
