@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -168,6 +169,65 @@ class MonitoringApiTest {
         assertThat(detail.get("stages").get(0).get("tasksFailed").asInt()).isPositive();
         // the cluster keeps serving
         assertThat(session.sql("SELECT count(*) AS n FROM a", "monitor-after").rows().get(0).get(0)).isEqualTo(12000L);
+    }
+
+    @Test
+    void metricsParseAsPrometheusTextAndCountersMoveWithAQuery() throws Exception {
+        List<PrometheusText.Sample> before = PrometheusText.parse(metrics());
+        String query = "SELECT k % 7 AS g, count(*) AS n FROM a GROUP BY k % 7";
+        session.sql(query, "monitor-metrics");
+        String id = queryId(query);
+        JsonNode detail = finished(id);
+        int tasks = 0;
+        for (JsonNode stage : detail.get("stages")) {
+            tasks += stage.get("tasks").asInt();
+        }
+        String text = metrics();
+        List<PrometheusText.Sample> after = PrometheusText.parse(text);
+        Map<String, String> none = Map.of();
+        assertThat(moved(before, after, "sluice_queries_started_total", none)).as(text).isGreaterThanOrEqualTo(1);
+        assertThat(moved(before, after, "sluice_queries_ended_total", Map.of("state", "FINISHED"))).isGreaterThanOrEqualTo(1);
+        assertThat(moved(before, after, "sluice_tasks_ended_total", Map.of("state", "FINISHED")))
+                .isGreaterThanOrEqualTo(tasks);
+        assertThat(moved(before, after, "sluice_task_duration_seconds_count", none)).isGreaterThanOrEqualTo(tasks);
+        assertThat(moved(before, after, "sluice_task_duration_seconds_bucket", Map.of("le", "+Inf")))
+                .isGreaterThanOrEqualTo(tasks);
+        assertThat(moved(before, after, "sluice_shuffle_written_bytes_total", none)).isPositive();
+        assertThat(moved(before, after, "sluice_shuffle_fetched_bytes_total", none)).isPositive();
+        assertThat(after).anySatisfy(s -> assertThat(s.name()).isEqualTo("sluice_shuffle_fetch_failures_total"));
+        assertThat(after).anySatisfy(s -> assertThat(s.name()).isEqualTo("sluice_spill_bytes_total"));
+        assertThat(PrometheusText.value(after, "sluice_queries_running", none)).isZero();
+        assertThat(after).anySatisfy(s -> assertThat(s.name()).startsWith("jvm_memory_used_bytes"));
+        assertThat(after).anySatisfy(s -> assertThat(s.name()).startsWith("jvm_gc_"));
+        for (String worker : List.of("worker-1", "worker-2")) {
+            assertThat(PrometheusText.value(after, "sluice_worker_slots", Map.of("worker", worker))).isEqualTo(2);
+            assertThat(PrometheusText.value(after, "sluice_worker_memory_limit_bytes", Map.of("worker", worker)))
+                    .isPositive();
+        }
+        HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + cluster.coordinator().httpPort() + "/metrics")).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(anonymous.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void theTestParserRefusesMalformedExpositions() {
+        assertThatThrownBy(() -> PrometheusText.parse("# TYPE x counter\nx_total{a=\"1\" 2\n"))
+                .hasMessageContaining("line 2");
+        assertThatThrownBy(() -> PrometheusText.parse("y 1\n")).hasMessageContaining("without TYPE");
+        assertThatThrownBy(() -> PrometheusText.parse("# TYPE x gauge\nx one\n")).hasMessageContaining("bad value");
+        assertThat(PrometheusText.parse("# HELP x the x\n# TYPE x gauge\nx{a=\"q\\\"\"} +Inf\n")).hasSize(1);
+    }
+
+    private static double moved(List<PrometheusText.Sample> before, List<PrometheusText.Sample> after, String name,
+            Map<String, String> labels) {
+        return PrometheusText.value(after, name, labels) - PrometheusText.value(before, name, labels);
+    }
+
+    private static String metrics() throws Exception {
+        HttpResponse<String> response = http.send(request("/metrics").GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+        return response.body();
     }
 
     @Test

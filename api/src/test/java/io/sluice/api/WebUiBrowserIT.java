@@ -10,9 +10,6 @@ import io.sluice.common.SluiceException;
 import io.sluice.testfixtures.HeadlessChromium;
 import io.sluice.tpch.TpchData;
 import io.sluice.tpch.TpchQueries;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class WebUiBrowserIT {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration PAGE_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration PAGE_TIMEOUT = Duration.ofSeconds(30);
     private static final Path SCREENSHOTS = Path.of("target", "webui");
 
     @TempDir
@@ -45,7 +42,7 @@ class WebUiBrowserIT {
     private static Session session;
     private static LocalCluster cluster;
     private static HeadlessChromium browser;
-    private static HttpClient http;
+    private static MonitorClient monitor;
     private static String base;
 
     @BeforeAll
@@ -65,9 +62,8 @@ class WebUiBrowserIT {
         Path bad = Files.createDirectories(dir.resolve("bad"));
         Files.writeString(bad.resolve("part-0.csv"), "k,v\n1,10\n2,not-a-number\n");
         session.sql("CREATE EXTERNAL TABLE bad (k BIGINT, v BIGINT) STORED AS CSV LOCATION '" + bad + "'");
-        http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(Duration.ofSeconds(10)).build();
         base = "http://127.0.0.1:" + cluster.coordinator().httpPort();
+        monitor = new MonitorClient(base, cluster.authSecret());
         browser = HeadlessChromium.start(chromium.get(), dir.resolve("chromium-profile"), 1400, 1000);
     }
 
@@ -81,8 +77,8 @@ class WebUiBrowserIT {
         String q9 = TpchQueries.text(9);
         long rows = session.sql(q9, "webui-q9").rows().size();
         assertThat(rows).as("Q9 has an answer").isPositive();
-        String id = queryId("sum(amount) as sum_profit");
-        JsonNode detail = finished(id);
+        String id = monitor.queryId("sum(amount) as sum_profit");
+        JsonNode detail = monitor.finished(id);
         assertThat(detail.get("state").asText()).isEqualTo("FINISHED");
         JsonNode stages = detail.get("stages");
         assertThat(stages.size()).as("Q9 runs in several stages").isGreaterThan(2);
@@ -90,10 +86,10 @@ class WebUiBrowserIT {
         // a browser without a session is sent to the login form; a wrong secret is refused there
         browser.navigate(base + "/ui/queries/" + id, PAGE_TIMEOUT);
         browser.await("location.pathname === '/login' && !!document.getElementById('secret')", PAGE_TIMEOUT);
-        submitLogin("not the secret");
+        submitLogin(browser, "not the secret");
         assertThat(browser.await("document.getElementById('login-error') && document.getElementById('login-error').textContent",
                 PAGE_TIMEOUT).asText()).isEqualTo("wrong secret for this cluster");
-        submitLogin(cluster.authSecret());
+        submitLogin(browser, cluster.authSecret());
 
         // ... and the right one lands on the page asked for: Q9 with its DAG, one box per stage
         browser.await("location.pathname === '/ui/queries/" + id + "' && document.body.dataset.ready === 'query'",
@@ -126,7 +122,7 @@ class WebUiBrowserIT {
         JsonNode widest = null;
         JsonNode widestTasks = null;
         for (JsonNode stage : stages) {
-            JsonNode tasks = api("/api/v1/queries/" + id + "/stages/" + stage.get("id").asInt() + "/tasks");
+            JsonNode tasks = monitor.get("/api/v1/queries/" + id + "/stages/" + stage.get("id").asInt() + "/tasks");
             if (widestTasks == null || tasks.size() > widestTasks.size()) {
                 widest = stage;
                 widestTasks = tasks;
@@ -167,8 +163,8 @@ class WebUiBrowserIT {
         // a failed query shows its error, on its page and on its tasks'
         assertThatThrownBy(() -> session.sql("SELECT sum(v) AS s FROM bad", "webui-bad")).isInstanceOf(SluiceException.class)
                 .hasMessageContaining("not-a-number");
-        String failedId = queryId("SELECT sum(v) AS s FROM bad");
-        JsonNode failed = finished(failedId);
+        String failedId = monitor.queryId("SELECT sum(v) AS s FROM bad");
+        JsonNode failed = monitor.finished(failedId);
         assertThat(failed.get("state").asText()).isEqualTo("FAILED");
         browser.navigate(base + "/ui/queries/" + failedId, PAGE_TIMEOUT);
         browser.await("document.body.dataset.ready === 'query'", PAGE_TIMEOUT);
@@ -191,22 +187,20 @@ class WebUiBrowserIT {
 
     @Test
     void withoutTheSecretTheApiIs401AndTheUiTheLoginPage() throws Exception {
-        HttpResponse<String> api = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/queries"))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> api = monitor.anonymous("/api/v1/queries");
         assertThat(api.statusCode()).isEqualTo(401);
         assertThat(api.body()).doesNotContain("\"id\"");
-        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base + "/ui/"))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> page = monitor.anonymous("/ui/");
         assertThat(page.statusCode()).isEqualTo(303);
         assertThat(page.headers().firstValue("Location")).hasValue("/login?next=/ui/");
-        HttpResponse<String> login = http.send(HttpRequest.newBuilder(URI.create(base + "/login?next=/ui/"))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> login = monitor.anonymous("/login?next=/ui/");
         assertThat(login.statusCode()).isEqualTo(200);
         assertThat(login.body()).contains("<form method=\"post\" action=\"/login\" id=\"login\">")
                 .doesNotContain(cluster.authSecret());
     }
 
-    private static void submitLogin(String secret) {
+    /** Types {@code secret} into the login form shown and submits it. */
+    static void submitLogin(HeadlessChromium browser, String secret) {
         browser.await("!!document.getElementById('secret')", PAGE_TIMEOUT);
         browser.evaluate("document.getElementById('secret').value = " + JSON.valueToTree(secret)
                 + "; document.getElementById('login').submit(); true");
@@ -223,34 +217,5 @@ class WebUiBrowserIT {
         List<Long> values = new ArrayList<>();
         cells.forEach(c -> values.add(Long.parseLong(c.asText())));
         return values;
-    }
-
-    /** The id of the newest query whose SQL text holds {@code text}, as the REST API lists it. */
-    private static String queryId(String text) throws Exception {
-        for (JsonNode q : api("/api/v1/queries")) {
-            if (q.get("sql").asText().contains(text)) {
-                return q.get("id").asText();
-            }
-        }
-        throw new AssertionError("no query listed with the text " + text);
-    }
-
-    /** The query's detail once its end has been applied (events arrive asynchronously), within 10 s. */
-    private static JsonNode finished(String id) throws Exception {
-        long deadline = System.currentTimeMillis() + 10_000;
-        JsonNode detail = api("/api/v1/queries/" + id);
-        while (detail.get("state").asText().equals("RUNNING") && System.currentTimeMillis() < deadline) {
-            Thread.sleep(50);
-            detail = api("/api/v1/queries/" + id);
-        }
-        return detail;
-    }
-
-    private static JsonNode api(String path) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + path))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer " + cluster.authSecret()).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
-        return JSON.readTree(response.body());
     }
 }

@@ -86,7 +86,7 @@ public final class Coordinator implements AutoCloseable {
         NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter())
                 .withSecret(settings.authSecret());
         MapOutputTracker tracker = new MapOutputTracker();
-        this.monitoring = new CoordinatorMonitoring(System.currentTimeMillis());
+        this.monitoring = new CoordinatorMonitoring(System.currentTimeMillis(), this::workerViews);
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
                 settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost, shuffleClient::serverJoined,
                 monitoring.bus()),
@@ -104,7 +104,7 @@ public final class Coordinator implements AutoCloseable {
                 Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT));
         this.monitorRoutes = MonitorHttp.routes(auth, new MonitorRoutes(monitoring.store(), this::workerViews,
                 id -> queries.running().cancel(id, "cancelled by a client (POST /api/v1/queries/" + id + "/cancel)")),
-                null);
+                monitoring.metricsRoute());
         // HTTP requests running queries at once; more wait, then are told "busy" (503). Read here, not
         // in a static initializer, so that a bad value is an error naming it rather than a class that fails to load.
         this.gate = new QueryGate(Settings.systemProperty(CoordinatorSettingsDeclaration.MAX_CONCURRENT_QUERIES),

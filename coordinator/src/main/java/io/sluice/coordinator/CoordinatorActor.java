@@ -216,7 +216,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(GetWorkers.class, this::onGetWorkers)
                 .onMessage(GetLoad.class, this::onGetLoad)
                 .onMessage(GetWorkerViews.class, msg -> {
-                    msg.reply().complete(workers.views());
+                    msg.reply().complete(workers.views(tracker.bytesByServer()));
                     return this;
                 })
                 .onMessage(LocalityWaitOver.class, msg -> {
@@ -271,6 +271,9 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         }
         worker.running().remove(msg.taskId());
         worker.lastHeard = System.currentTimeMillis();
+        if (msg.workerMemory() != null) {
+            worker.memory = msg.workerMemory();
+        }
         Running attempt = running.remove(msg.taskId());
         if (attempt == null) {
             dispatch(); // a late report from an attempt given up on (timed out): its slot is free now
@@ -286,7 +289,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         }
         CompletableFuture<MapStatus> result = pending.launch().result();
         taskEvents.ended(pending.launch().task().asAttempt(pending.attempt()), worker,
-                result.isDone() ? "KILLED" : msg.error() == null ? "FINISHED" : "FAILED", msg.metrics(), msg.error());
+                result.isDone() ? "KILLED" : msg.error() == null ? "FINISHED" : "FAILED", msg.metrics(), msg.error(),
+                msg.fetchFailure() != null);
         if (result.isDone()) {
             // cancelled: whatever the report says, the task is not run again
         } else if (msg.error() == null) {
@@ -327,7 +331,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 + " ms on " + attempt.workerId() + " (sluice.task.timeout)";
         getContext().getLog().warn(reason);
         taskEvents.ended(attempt.pending().launch().task().asAttempt(attempt.pending().attempt()), worker, "FAILED", null,
-                reason);
+                reason, false);
         if (!attempt.pending().launch().result().isDone()) {
             failedOn(attempt.workerId());
             retry(attempt.pending(), attempt.workerId(), reason);
@@ -430,7 +434,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 }
                 String reason = "worker " + worker.id() + " was lost";
                 taskEvents.ended(run.pending().launch().task().asAttempt(run.pending().attempt()), worker, "FAILED", null,
-                        reason);
+                        reason, false);
                 retry(run.pending(), worker.id(), reason);
             }
         }

@@ -27,6 +27,8 @@ final class RegisteredWorker {
     boolean reachable = true;
     /** When the dispatcher last heard from it (registration or a task report), epoch ms. */
     long lastHeard = System.currentTimeMillis();
+    /** Its task memory at its last report, or null before one. */
+    io.sluice.cluster.protocol.WorkerMemory memory;
 
     RegisteredWorker(String id, ActorRef<WorkerCommand> ref, int slots, long incarnation, String shuffleHost,
             int shufflePort, String session) {

@@ -26,10 +26,11 @@ final class TaskEvents {
     }
 
     /** {@code state}: FINISHED, FAILED or KILLED; {@code metrics} null when the worker sent none. */
-    void ended(TaskDescription task, RegisteredWorker worker, String state, TaskMetrics metrics, String error) {
+    void ended(TaskDescription task, RegisteredWorker worker, String state, TaskMetrics metrics, String error,
+            boolean fetchFailed) {
         bus.post(new QueryEvent.TaskEnded(task.jobId(), task.stageId(), task.partition(), task.attempt(),
                 worker == null ? null : worker.address(), state, metrics == null ? null : numbers(metrics), error,
-                System.currentTimeMillis()));
+                fetchFailed, System.currentTimeMillis()));
     }
 
     static QueryEvent.TaskNumbers numbers(TaskMetrics m) {

@@ -95,7 +95,7 @@ final class WorkerMembership {
     /** Removes a worker that left the cluster; its shuffle server is lost, which the scheduler and the other workers are told. */
     void remove(RegisteredWorker worker) {
         workers.remove(worker.id());
-        left.addLast(view(worker, "LOST"));
+        left.addLast(view(worker, "LOST", null));
         if (left.size() > LEFT_KEPT) {
             left.removeFirst();
         }
@@ -119,16 +119,18 @@ final class WorkerMembership {
     private static final int LEFT_KEPT = 32;
 
     /** The workers as the monitoring API shows them: registered ones, then the last ones that left. */
-    List<MonitorViews.WorkerView> views() {
+    List<MonitorViews.WorkerView> views(Map<String, Long> shuffleBytesByServer) {
         List<MonitorViews.WorkerView> out = new ArrayList<>();
-        workers.values().forEach(w -> out.add(view(w, w.reachable ? "UP" : "UNREACHABLE")));
+        workers.values().forEach(w -> out.add(view(w, w.reachable ? "UP" : "UNREACHABLE",
+                shuffleBytesByServer.getOrDefault(w.shuffleServer(), 0L))));
         out.addAll(left);
         return out;
     }
 
-    private static MonitorViews.WorkerView view(RegisteredWorker w, String state) {
+    private static MonitorViews.WorkerView view(RegisteredWorker w, String state, Long shuffleBytes) {
         return new MonitorViews.WorkerView(w.id(), w.address(), w.slots(), state.equals("LOST") ? 0 : w.running().size(),
-                null, null, null, state, w.lastHeard);
+                w.memory == null ? null : w.memory.usedBytes(), w.memory == null ? null : w.memory.limitBytes(),
+                shuffleBytes, state, w.lastHeard);
     }
 
     /** The registered workers' ids and slots. */

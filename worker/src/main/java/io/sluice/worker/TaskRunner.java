@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.protocol.TaskMetrics;
+import io.sluice.cluster.protocol.WorkerMemory;
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.common.SluiceException;
 import io.sluice.operators.FetchFailure;
@@ -106,7 +107,8 @@ final class TaskRunner {
                 m.writeNanos(), m.recordsRead(), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos(), pool.peak(),
                 pool.spilledBytes(), pool.spills(), (gcMillis() - gcStart) * 1_000_000);
         LOG.debug("task {}: {}", task.taskId(), m);
-        return new Outcome(outcome.finished().withMetrics(metrics), outcome.shuffleId());
+        return new Outcome(outcome.finished().withMetrics(metrics)
+                .withWorkerMemory(new WorkerMemory(memory.reserved(), memory.limit())), outcome.shuffleId());
     }
 
     /** The JVM's collectors' time so far (a task's GC time is the difference over its run, as Spark counts it). */

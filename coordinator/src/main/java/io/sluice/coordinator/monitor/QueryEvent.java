@@ -77,10 +77,11 @@ public sealed interface QueryEvent {
 
     /**
      * An attempt ended: {@code FINISHED}, {@code FAILED} (with its error) or {@code KILLED}
-     * (cancelled, or given up on). {@code metrics} is null when the worker sent none.
+     * (cancelled, or given up on). {@code metrics} is null when the worker sent none;
+     * {@code fetchFailed} tells a failure to read a lost map output (its stage's input is recomputed).
      */
     record TaskEnded(String jobId, int stageId, int partition, int attempt, String worker, String state,
-            TaskNumbers metrics, String error, long time) implements QueryEvent {
+            TaskNumbers metrics, String error, boolean fetchFailed, long time) implements QueryEvent {
         public TaskEnded {
             requireNonNull(state, "state is null");
         }

@@ -276,7 +276,7 @@ public final class QueryStore implements EventListener {
             for (Attempt a : attempts) {
                 if (a.end == null) {
                     a.end = new TaskEnded(a.start.jobId(), a.start.stageId(), a.start.partition(), a.start.attempt(),
-                            a.start.worker(), "KILLED", null, "the query ended: " + ended.state(), ended.time());
+                            a.start.worker(), "KILLED", null, "the query ended: " + ended.state(), false, ended.time());
                 }
             }
         }
