@@ -110,6 +110,16 @@ class WebUiAuthTest {
         assertThat(page.body()).contains("<script src=\"/ui/static/sluice.js\"></script>")
                 .contains("action=\"/logout\"");
         assertThat(get(guarded, "/v1/jobs", List.of("Cookie", HttpAuth.COOKIE + "=forged")).statusCode()).isEqualTo(401);
+        // the monitoring API the pages read, and its cancel (the page's button), take the cookie too
+        assertThat(get(guarded, "/api/v1/queries", withCookie).statusCode()).isEqualTo(200);
+        assertThat(get(guarded, "/api/v1/queries", List.of()).statusCode()).isEqualTo(401);
+        HttpResponse<String> cancel = HTTP.send(request(guarded, "/api/v1/queries/q99/cancel", withCookie)
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(cancel.statusCode()).as("authorized, but no such query").isEqualTo(404);
+        assertThat(cancel.body()).isEqualTo("{\"error\":\"no running query q99\"}");
+        HttpResponse<String> anonymousCancel = HTTP.send(request(guarded, "/api/v1/queries/q99/cancel", List.of())
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(anonymousCancel.statusCode()).isEqualTo(401);
 
         HttpResponse<String> logout = HTTP.send(request(guarded, "/logout", withCookie)
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
