@@ -9,6 +9,7 @@ import io.sluice.coordinator.monitor.MonitorSettings;
 import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.testfixtures.HeadlessChromium;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,8 @@ class HistoryWebUiBrowserIT {
     private static HeadlessChromium browser;
     /** What the live coordinator answered: each query's id, its stage count and its first stage's attempts. */
     private static final Map<String, int[]> LIVE = new LinkedHashMap<>();
+    /** The rows of each attempt of the first query's first stage, ascending. */
+    private static final List<Long> FIRST_STAGE_ROWS = new ArrayList<>();
 
     @BeforeAll
     static void start() throws Exception {
@@ -56,8 +59,12 @@ class HistoryWebUiBrowserIT {
                 JsonNode detail = live.finished(id);
                 assertThat(detail.get("state").asText()).isEqualTo("FINISHED");
                 int firstStage = detail.get("stages").get(0).get("id").asInt();
-                LIVE.put(id, new int[] {detail.get("stages").size(), firstStage,
-                    live.get("/api/v1/queries/" + id + "/stages/" + firstStage + "/tasks").size()});
+                JsonNode tasks = live.get("/api/v1/queries/" + id + "/stages/" + firstStage + "/tasks");
+                LIVE.put(id, new int[] {detail.get("stages").size(), firstStage, tasks.size()});
+                if (FIRST_STAGE_ROWS.isEmpty()) {
+                    tasks.forEach(t -> FIRST_STAGE_ROWS.add(t.get("rows").asLong()));
+                    FIRST_STAGE_ROWS.sort(null);
+                }
             }
         } finally {
             System.clearProperty(MonitorSettings.EVENT_LOG_DIR.name());
@@ -84,6 +91,7 @@ class HistoryWebUiBrowserIT {
                 .as("history has no workers").isTrue();
         browser.screenshot(SCREENSHOTS.resolve("history-cluster.png"), true);
 
+        boolean first = true;
         for (Map.Entry<String, int[]> query : LIVE.entrySet()) {
             String id = query.getKey();
             int stages = query.getValue()[0];
@@ -100,6 +108,12 @@ class HistoryWebUiBrowserIT {
             browser.await("document.body.dataset.ready === 'stage'", WebUiBrowserIT.PAGE_TIMEOUT);
             assertThat(browser.evaluate("document.querySelectorAll('table#tasks tbody tr').length").asInt()).as(id)
                     .isEqualTo(attempts);
+            if (first) {
+                // the table sorts by a column clicked: the scan's tasks (one per file) by the rows they read
+                assertThat(FIRST_STAGE_ROWS).hasSizeGreaterThan(1);
+                assertThat(WebUiBrowserIT.sortedColumn(browser, "rows", "ascending")).isEqualTo(FIRST_STAGE_ROWS);
+                first = false;
+            }
         }
     }
 

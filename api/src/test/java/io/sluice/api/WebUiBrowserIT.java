@@ -146,10 +146,10 @@ class WebUiBrowserIT {
         List<Long> taskRows = new ArrayList<>();
         widestTasks.forEach(t -> taskRows.add(t.get("rows").asLong()));
         taskRows.sort(null);
-        assertThat(sortedColumn("rows", "ascending")).isEqualTo(taskRows);
+        assertThat(sortedColumn(browser, "rows", "ascending")).isEqualTo(taskRows);
         List<Long> descending = new ArrayList<>(taskRows);
         Collections.reverse(descending);
-        assertThat(sortedColumn("rows", "descending")).isEqualTo(descending);
+        assertThat(sortedColumn(browser, "rows", "descending")).isEqualTo(descending);
         browser.screenshot(SCREENSHOTS.resolve("q9-stage-" + stageId + ".png"), true);
 
         // the cluster page lists the workers and Q9 among the finished queries
@@ -207,7 +207,7 @@ class WebUiBrowserIT {
     }
 
     /** Clicks a task table header until it sorts as asked, and reads that column's numbers top to bottom. */
-    private static List<Long> sortedColumn(String key, String order) {
+    static List<Long> sortedColumn(HeadlessChromium browser, String key, String order) {
         browser.evaluate("document.querySelector('table#tasks th[data-key=\"" + key + "\"]').click(), true");
         browser.await("document.querySelector('table#tasks th[data-key=\"" + key + "\"]').getAttribute('aria-sort') === '"
                 + order + "'", PAGE_TIMEOUT);
