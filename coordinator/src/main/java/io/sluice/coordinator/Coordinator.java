@@ -212,7 +212,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /** The workers as the monitoring API shows them. */
-    private List<MonitorViews.WorkerView> workerViews() {
+    public List<MonitorViews.WorkerView> workerViews() {
         CompletableFuture<List<MonitorViews.WorkerView>> reply = new CompletableFuture<>();
         system.tell(new CoordinatorActor.GetWorkerViews(reply));
         try {

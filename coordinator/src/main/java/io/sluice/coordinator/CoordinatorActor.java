@@ -215,10 +215,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
                 .onMessage(GetWorkers.class, this::onGetWorkers)
                 .onMessage(GetLoad.class, this::onGetLoad)
-                .onMessage(GetWorkerViews.class, msg -> {
-                    msg.reply().complete(workers.views(tracker.bytesByServer()));
-                    return this;
-                })
+                .onMessage(GetWorkerViews.class, msg -> reply(msg.reply(), workers.views(tracker.bytesByServer())))
                 .onMessage(LocalityWaitOver.class, msg -> {
                     localityWakeAt = Long.MAX_VALUE;
                     dispatch();
@@ -270,10 +267,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             return this;
         }
         worker.running().remove(msg.taskId());
-        worker.lastHeard = System.currentTimeMillis();
-        if (msg.workerMemory() != null) {
-            worker.memory = msg.workerMemory();
-        }
+        worker.heard(msg.workerMemory());
         Running attempt = running.remove(msg.taskId());
         if (attempt == null) {
             dispatch(); // a late report from an attempt given up on (timed out): its slot is free now
@@ -459,6 +453,11 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private Behavior<CoordinatorCommand> onGetLoad(GetLoad msg) {
         msg.reply().complete(workers.load(running.size(), queue.size(), excludes.excluded(now())));
+        return this;
+    }
+
+    private <T> Behavior<CoordinatorCommand> reply(CompletableFuture<T> reply, T value) {
+        reply.complete(value);
         return this;
     }
 

@@ -41,6 +41,14 @@ final class RegisteredWorker {
         this.session = session;
     }
 
+    /** A report arrived from it, with its task memory now (null: not sent). */
+    void heard(io.sluice.cluster.protocol.WorkerMemory now) {
+        lastHeard = System.currentTimeMillis();
+        if (now != null) {
+            memory = now;
+        }
+    }
+
     /** Whether this is the member at {@code address} with {@code uid} (any uid when its own is unknown). */
     boolean is(Address address, long uid) {
         return ref.path().address().equals(address) && (incarnation == 0 || incarnation == uid);
