@@ -59,6 +59,15 @@ final class CoordinatorEngine implements QueryEngine {
         return queries.running().toJson();
     }
 
+    /**
+     * Empty: this engine runs a submitted job's queries inside the coordinator (cluster deploy mode), where
+     * no console follows them; the coordinator's own HTTP port shows them ({@code /api/v1/queries}).
+     */
+    @Override
+    public java.util.Optional<String> monitoredQuery(String id) {
+        return java.util.Optional.empty();
+    }
+
     @Override
     public boolean cancel(String queryId) {
         return queries.running().cancel(queryId, "cancelled through the session");

@@ -231,6 +231,11 @@ public final class LocalCluster implements QueryEngine {
     }
 
     @Override
+    public java.util.Optional<String> monitoredQuery(String id) {
+        return coordinator.monitoredQueryJson(id);
+    }
+
+    @Override
     public boolean cancel(String queryId) {
         return engine().cancel(queryId);
     }

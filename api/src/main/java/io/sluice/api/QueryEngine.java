@@ -27,6 +27,12 @@ interface QueryEngine extends AutoCloseable {
     /** The running queries as JSON ({@code GET /v1/jobs}). */
     String runningQueries();
 
+    /**
+     * The query as the monitoring API answers {@code GET /api/v1/queries/{id}} (JSON); empty when the
+     * coordinator does not know it.
+     */
+    java.util.Optional<String> monitoredQuery(String id);
+
     /** Cancels a running query by id; false when none such runs. */
     boolean cancel(String queryId);
 

@@ -176,6 +176,18 @@ final class RemoteEngine implements QueryEngine {
     }
 
     @Override
+    public java.util.Optional<String> monitoredQuery(String id) {
+        if (!id.matches("[A-Za-z0-9_-]+")) {
+            throw new SluiceException("not a query id: '" + id + "' (ids look like q12)");
+        }
+        HttpResponse<byte[]> response = send(HttpRequest.newBuilder(base.resolve("/api/v1/queries/" + id)).GET());
+        if (response.statusCode() == 404) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new String(bodyOf(response), StandardCharsets.UTF_8));
+    }
+
+    @Override
     public boolean cancel(String queryId) {
         if (!queryId.matches("[A-Za-z0-9_-]+")) {
             throw new SluiceException("not a query id: '" + queryId + "' (ids look like q12 or job12)");

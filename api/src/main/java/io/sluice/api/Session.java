@@ -147,6 +147,14 @@ public final class Session implements AutoCloseable {
         return engine.runningQueries();
     }
 
+    /**
+     * One query as the coordinator's monitoring API shows it ({@code GET /api/v1/queries/{id}}, JSON:
+     * its state, stages and their tasks, plan; docs/monitoring.md); empty when it does not know the id.
+     */
+    public java.util.Optional<String> monitoredQuery(String id) {
+        return engine.monitoredQuery(id);
+    }
+
     /** Cancels a running query by its id ({@code q12}) or its current job's ({@code job12}); false if none runs. */
     public boolean cancel(String queryId) {
         return engine.cancel(queryId);

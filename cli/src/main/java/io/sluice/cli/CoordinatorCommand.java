@@ -38,6 +38,9 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Mixin
     ConfOptions confOptions = new ConfOptions();
 
+    @Mixin
+    EventLogOption eventLog = new EventLogOption();
+
     @Option(names = "--data-dir", paramLabel = "PATH",
             description = "Tables may only be read under this directory (default: the working directory); "
                     + "-Dsluice.fs.allowed-roots=ROOT,... in SLUICE_JAVA_OPTS replaces it with a list of roots.")
@@ -55,6 +58,7 @@ final class CoordinatorCommand implements Callable<Integer> {
         Options.within(spec, "--shuffle-partitions", CoordinatorSettingsDeclaration.SHUFFLE_PARTITIONS, shufflePartitions);
         SluiceConf conf = confOptions.load();
         conf.applySystemProperties();
+        eventLog.apply();
         String secret = AuthSecrets.required(insecure);
         CoordinatorSettings coordinatorSettings = CoordinatorSettings.defaults(host, port, httpPort).withAuthSecret(secret)
                 .withFileAccess(FileAccessPolicy.fromSystemProperty(

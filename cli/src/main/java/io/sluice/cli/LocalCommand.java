@@ -26,9 +26,13 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     ConfOptions confOptions = new ConfOptions();
 
+    @Mixin
+    EventLogOption eventLog = new EventLogOption();
+
     @Override
     public Integer call() throws InterruptedException {
         confOptions.load().applySystemProperties();
+        eventLog.apply();
         Options.atLeast(spec, "--workers", workers, 1);
         Options.port(spec, "--http-port", httpPort, true);
         LocalCluster cluster = LocalCluster.start(LocalCluster.Options.of(workers).withHttpPort(httpPort));

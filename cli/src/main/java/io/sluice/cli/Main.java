@@ -18,14 +18,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = Version.class,
         description = "Sluice, a distributed batch query engine.",
         subcommands = {CoordinatorCommand.class, WorkerCommand.class, SqlCommand.class, LocalCommand.class,
-            SubmitCommand.class, JobsCommand.class, CancelCommand.class})
+            SubmitCommand.class, JobsCommand.class, CancelCommand.class, HistoryCommand.class})
 public final class Main implements Runnable {
     @Spec
     CommandSpec spec;
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: one of coordinator, worker, sql, local, submit");
+        throw new ParameterException(spec.commandLine(), "missing command: one of coordinator, worker, sql, local, submit, history");
     }
 
     /** The real stdout, once {@link #main} claimed it; a submitted job's own output goes there. */

@@ -92,8 +92,8 @@ final class SqlCommand implements Callable<Integer> {
         try (Session session = open()) {
             if (progress != null ? progress : System.console() != null) {
                 String tag = "sql-" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
-                try (ProgressBar bar = ProgressBar.start(session::runningQueries, tag, spec.commandLine().getErr(),
-                        java.time.Duration.ofMillis(500))) {
+                try (ProgressBar bar = ProgressBar.start(session::runningQueries, session::monitoredQuery, tag,
+                        spec.commandLine().getErr(), java.time.Duration.ofMillis(500))) {
                     result = session.sql(sql, tag);
                 }
             } else {

@@ -9,14 +9,20 @@ import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Settings;
+import io.sluice.coordinator.monitor.EventBus;
+import io.sluice.coordinator.monitor.MonitorRoutes;
+import io.sluice.coordinator.monitor.MonitorViews;
+import io.sluice.coordinator.monitor.QueryStore;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.coordinator.scheduler.MapOutputTracker;
 import io.sluice.coordinator.scheduler.TaskLauncher;
+import io.sluice.coordinator.web.HttpAuth;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.shuffle.ShuffleClient;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -58,6 +64,11 @@ public final class Coordinator implements AutoCloseable {
     /** Shared by every HTTP connection: the limit on concurrent queries, and the client sessions' catalogs. */
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
+    /** Who may use the HTTP port (the secret, web UI login sessions): shared by every connection. */
+    private final HttpAuth auth;
+    /** The monitoring events' bus and listeners, and the routes serving them ({@link MonitorHttp}). */
+    private final CoordinatorMonitoring monitoring;
+    private final Route monitorRoutes;
     /** Runs submitted job jars ({@code POST /v1/submit}); null until one is installed. */
     private volatile ClusterJobRunner jobRunner;
 
@@ -75,8 +86,10 @@ public final class Coordinator implements AutoCloseable {
         NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter())
                 .withSecret(settings.authSecret());
         MapOutputTracker tracker = new MapOutputTracker();
+        this.monitoring = new CoordinatorMonitoring(System.currentTimeMillis(), this::workerViews);
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
-                settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost, shuffleClient::serverJoined),
+                settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost, shuffleClient::serverJoined,
+                monitoring.bus()),
                 node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(ConfigFactory.load()));
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
         java.util.function.Consumer<java.util.List<String>> removeShuffles =
@@ -84,8 +97,14 @@ public final class Coordinator implements AutoCloseable {
         TaskLauncher launcher = new ActorTaskLauncher(system, analyzedJobs::record);
         this.scheduler = new DagScheduler(launcher, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
                 settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
+        scheduler.addListener(new StageEvents(monitoring.bus()));
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
-                settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle);
+                settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle, monitoring.bus());
+        this.auth = HttpAuth.of(settings.authSecret(),
+                Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT));
+        this.monitorRoutes = MonitorHttp.routes(auth, new MonitorRoutes(monitoring.store(), this::workerViews,
+                id -> queries.running().cancel(id, "cancelled by a client (POST /api/v1/queries/" + id + "/cancel)")),
+                monitoring.metricsRoute());
         // HTTP requests running queries at once; more wait, then are told "busy" (503). Read here, not
         // in a static initializer, so that a bad value is an error naming it rather than a class that fails to load.
         this.gate = new QueryGate(Settings.systemProperty(CoordinatorSettingsDeclaration.MAX_CONCURRENT_QUERIES),
@@ -127,8 +146,8 @@ public final class Coordinator implements AutoCloseable {
                     });
                     return notUsed;
                 });
-        Route routes = new HttpEndpoint(queries, queryExecutor, this::load, settings.authSecret(), gate, catalogs,
-                scope, () -> jobRunner).routes();
+        Route routes = new HttpEndpoint(queries, queryExecutor, this::load, auth, gate, catalogs,
+                scope, () -> jobRunner, monitorRoutes).routes();
         connection.handleWith(watched.via(routes.flow(system)), Materializer.matFromSystem(system));
     }
 
@@ -184,6 +203,32 @@ public final class Coordinator implements AutoCloseable {
     /** Workers, slots and tasks of the dispatcher now. */
     public ClusterLoad load() {
         return ask(CoordinatorActor.GetLoad::new);
+    }
+
+    /** The workers as the monitoring API shows them. */
+    public List<MonitorViews.WorkerView> workerViews() {
+        CompletableFuture<List<MonitorViews.WorkerView>> reply = new CompletableFuture<>();
+        system.tell(new CoordinatorActor.GetWorkerViews(reply));
+        try {
+            return reply.get(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("coordinator actor did not answer", e);
+        }
+    }
+
+    /** The queries the monitoring API shows, built from the coordinator's events. */
+    public QueryStore monitoredQueries() {
+        return monitoring.store();
+    }
+
+    /** The query as {@code GET /api/v1/queries/{id}} answers it ({@link QueryProgress} reads it); empty when unknown. */
+    public java.util.Optional<String> monitoredQueryJson(String id) {
+        return monitoring.store().query(id).map(Json::write);
+    }
+
+    /** The monitoring event bus (listeners may be added; events are delivered on its thread). */
+    public EventBus events() {
+        return monitoring.bus();
     }
 
     /** Registered workers and their task slots. */
@@ -296,6 +341,7 @@ public final class Coordinator implements AutoCloseable {
 
     private void closeQuietly() {
         SluiceNode.terminate(system, Duration.ofSeconds(20));
+        monitoring.close();
         queryExecutor.shutdownNow();
         shuffleClient.close();
         allocator.close();

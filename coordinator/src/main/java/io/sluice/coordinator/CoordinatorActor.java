@@ -11,6 +11,8 @@ import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.common.SluiceException;
+import io.sluice.coordinator.monitor.EventBus;
+import io.sluice.coordinator.monitor.MonitorViews;
 import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
 import io.sluice.coordinator.scheduler.FetchFailedException;
 import io.sluice.coordinator.scheduler.MapOutputTracker;
@@ -96,6 +98,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     record GetWorkers(CompletableFuture<Map<String, Integer>> reply) implements CoordinatorCommand {
     }
 
+    /** Local only: the workers as the monitoring API shows them. */
+    record GetWorkerViews(CompletableFuture<List<MonitorViews.WorkerView>> reply) implements CoordinatorCommand {
+    }
+
     /**
      * Local only: complete {@code reply} once no attempt of this job's tasks is running or waiting
      * to run (a failed write removes its files only then, so no late task writes after it).
@@ -128,6 +134,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     private final ExcludeList excludes;
     private final MapOutputTracker tracker;
     private final SlotAssigner slots;
+    private final TaskEvents taskEvents;
     /** When the scheduled {@link LocalityWaitOver} fires; {@code Long.MAX_VALUE} when none is. */
     private long localityWakeAt = Long.MAX_VALUE;
 
@@ -151,6 +158,14 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics,
             java.util.function.BiConsumer<String, Integer> serverLost,
             java.util.function.BiConsumer<String, Integer> serverJoined) {
+        return create(coordinatorId, settings, tracker, taskMetrics, serverLost, serverJoined, EventBus.NONE);
+    }
+
+    /** The same; {@code events} is told each attempt's start and end (the monitoring API). */
+    public static Behavior<CoordinatorCommand> create(String coordinatorId, SchedulerSettings settings,
+            MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics,
+            java.util.function.BiConsumer<String, Integer> serverLost,
+            java.util.function.BiConsumer<String, Integer> serverJoined, EventBus events) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
             ActorRef<ClusterEvent.MemberRemoved> members = context.messageAdapter(ClusterEvent.MemberRemoved.class,
@@ -165,15 +180,17 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             cluster.subscriptions().tell(Subscribe.create(members, ClusterEvent.MemberRemoved.class));
             cluster.subscriptions().tell(Subscribe.create(unreachable, ClusterEvent.UnreachableMember.class));
             cluster.subscriptions().tell(Subscribe.create(reachable, ClusterEvent.ReachableMember.class));
-            return new CoordinatorActor(context, coordinatorId, settings, tracker, taskMetrics, serverLost, serverJoined);
+            return new CoordinatorActor(context, coordinatorId, settings, tracker, taskMetrics, serverLost, serverJoined,
+                    new TaskEvents(events));
         });
     }
 
     private CoordinatorActor(ActorContext<CoordinatorCommand> context, String coordinatorId, SchedulerSettings settings,
             MapOutputTracker tracker, java.util.function.BiConsumer<String, TaskMetrics> taskMetrics,
             java.util.function.BiConsumer<String, Integer> serverLost,
-            java.util.function.BiConsumer<String, Integer> serverJoined) {
+            java.util.function.BiConsumer<String, Integer> serverJoined, TaskEvents taskEvents) {
         super(context);
+        this.taskEvents = taskEvents;
         this.tracker = tracker;
         this.workers = new WorkerMembership(serverLost, serverJoined);
         this.coordinatorId = coordinatorId;
@@ -198,6 +215,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 .onMessage(BroadcastRemove.class, this::onBroadcastRemove)
                 .onMessage(GetWorkers.class, this::onGetWorkers)
                 .onMessage(GetLoad.class, this::onGetLoad)
+                .onMessage(GetWorkerViews.class, msg -> reply(msg.reply(), workers.views(tracker.bytesByServer())))
                 .onMessage(LocalityWaitOver.class, msg -> {
                     localityWakeAt = Long.MAX_VALUE;
                     dispatch();
@@ -249,6 +267,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             return this;
         }
         worker.running().remove(msg.taskId());
+        worker.heard(msg.workerMemory());
         Running attempt = running.remove(msg.taskId());
         if (attempt == null) {
             dispatch(); // a late report from an attempt given up on (timed out): its slot is free now
@@ -263,6 +282,9 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             taskMetrics.accept(pending.launch().task().jobId(), msg.metrics());
         }
         CompletableFuture<MapStatus> result = pending.launch().result();
+        taskEvents.ended(pending.launch().task().asAttempt(pending.attempt()), worker,
+                result.isDone() ? "KILLED" : msg.error() == null ? "FINISHED" : "FAILED", msg.metrics(), msg.error(),
+                msg.fetchFailure() != null);
         if (result.isDone()) {
             // cancelled: whatever the report says, the task is not run again
         } else if (msg.error() == null) {
@@ -302,6 +324,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         String reason = "attempt " + msg.attemptId() + " timed out after " + settings.taskTimeout().toMillis()
                 + " ms on " + attempt.workerId() + " (sluice.task.timeout)";
         getContext().getLog().warn(reason);
+        taskEvents.ended(attempt.pending().launch().task().asAttempt(attempt.pending().attempt()), worker, "FAILED", null,
+                reason, false);
         if (!attempt.pending().launch().result().isDone()) {
             failedOn(attempt.workerId());
             retry(attempt.pending(), attempt.workerId(), reason);
@@ -402,7 +426,10 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                 if (run.timeout() != null) {
                     run.timeout().cancel();
                 }
-                retry(run.pending(), worker.id(), "worker " + worker.id() + " was lost");
+                String reason = "worker " + worker.id() + " was lost";
+                taskEvents.ended(run.pending().launch().task().asAttempt(run.pending().attempt()), worker, "FAILED", null,
+                        reason, false);
+                retry(run.pending(), worker.id(), reason);
             }
         }
         worker.running().clear();
@@ -426,6 +453,11 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private Behavior<CoordinatorCommand> onGetLoad(GetLoad msg) {
         msg.reply().complete(workers.load(running.size(), queue.size(), excludes.excluded(now())));
+        return this;
+    }
+
+    private <T> Behavior<CoordinatorCommand> reply(CompletableFuture<T> reply, T value) {
+        reply.complete(value);
         return this;
     }
 
@@ -489,6 +521,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         running.put(task.taskId(), new Running(pending, worker.id(), timeout));
         queue.started(task.jobId());
         worker.running().put(task.taskId(), task.jobId());
+        taskEvents.started(task, worker);
         worker.ref().tell(new RunTask(task, getContext().getSelf(), worker.session));
     }
 }

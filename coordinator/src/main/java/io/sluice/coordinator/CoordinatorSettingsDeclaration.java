@@ -9,6 +9,7 @@ import static io.sluice.common.settings.SettingType.LONG;
 import io.sluice.common.settings.Setting;
 import io.sluice.common.settings.SettingType;
 import io.sluice.common.settings.SettingsDeclaration;
+import io.sluice.coordinator.monitor.MonitorSettings;
 import io.sluice.optimizer.ReorderJoins;
 import io.sluice.physical.rules.JoinSelection;
 import java.time.Duration;
@@ -97,6 +98,9 @@ public final class CoordinatorSettingsDeclaration implements SettingsDeclaration
 
     public static final Setting<Integer> MAX_CONCURRENT_QUERIES = Setting.node("sluice.coordinator.max-concurrent-queries",
             INT, 16, "HTTP requests running queries at once; more wait, then are told busy (503)").atLeast(1);
+    public static final Setting<Duration> UI_SESSION_TIMEOUT = Setting.node("sluice.ui.session-timeout", DURATION,
+            Duration.ofHours(12), "how long a web UI login (its session cookie) lasts; then the browser is asked "
+                    + "for the secret again").between(Duration.ofMinutes(1), Duration.ofDays(30));
 
     /** The settings {@link SchedulerSettings} reads. */
     static final List<Setting<?>> SCHEDULER = List.of(TASK_TIMEOUT, TASK_MAX_ATTEMPTS, STAGE_MAX_ATTEMPTS,
@@ -107,6 +111,7 @@ public final class CoordinatorSettingsDeclaration implements SettingsDeclaration
         return Stream.concat(Stream.of(OPTIMIZER_ENABLED, OPTIMIZER_MAX_PASSES, OPTIMIZER_TIMEOUT, SKIP_FAILED_RULES, JOIN_REORDER,
                 JOIN_REORDER_DP_LIMIT, SHUFFLE_PARTITIONS, BROADCAST_THRESHOLD, SORT_MERGE_THRESHOLD,
                 RUNTIME_FILTER_THRESHOLD, RANGE_PARTITIONED_SORT, RANGE_SORT_MIN_ROWS, RESULT_MAX_BYTES,
-                RESULT_BUFFER_BYTES, MAX_CONCURRENT_QUERIES), SCHEDULER.stream()).toList();
+                RESULT_BUFFER_BYTES, MAX_CONCURRENT_QUERIES, UI_SESSION_TIMEOUT), Stream.concat(SCHEDULER.stream(),
+                MonitorSettings.ALL.stream())).toList();
     }
 }

@@ -3,10 +3,10 @@ package io.sluice.coordinator;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.coordinator.web.HttpAuth;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.wire.PlanJson;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * cancels one (404 when none such runs). {@code POST /v1/submit} runs a job jar on the coordinator
  * (cluster deploy mode, {@link ClusterJobRunner}).
  * With a cluster secret, every route but health requires {@code Authorization: Bearer <secret>}
- * (compared in constant time); anything else is a 401 and the request body is not read. Bodies are
+ * (compared in constant time) or a web UI session cookie ({@link HttpAuth}); anything else is a 401
+ * and the request body is not read. Bodies are
  * limited to {@link #MAX_BODY_BYTES} (413) and concurrent queries to the configured number (503
  * "busy" after a wait); a query too deep to process is a 400 "query too complex".
  *
@@ -54,19 +55,21 @@ final class HttpEndpoint extends AllDirectives {
     private final QueryService queries;
     private final ExecutorService executor;
     private final Supplier<ClusterLoad> load;
-    private final byte[] expectedAuthorization;
+    private final HttpAuth auth;
+    private final Route monitor;
     private final ConnectionQueries connection;
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
     private final Supplier<ClusterJobRunner> jobs;
 
     /**
-     * {@code secret} may be null: then no route asks for a token. Queries run through {@code gate}
+     * {@code auth} says who may use the routes but health. Queries run through {@code gate}
      * (at most so many at once; more wait up to {@link #QUEUE_WAIT_SECONDS} for a turn, then get a
      * 503); listing and cancelling jobs never wait on it.
      */
-    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret,
-            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection, Supplier<ClusterJobRunner> jobs) {
+    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, HttpAuth auth,
+            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection, Supplier<ClusterJobRunner> jobs,
+            Route monitor) {
         this.jobs = requireNonNull(jobs, "jobs is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.gate = requireNonNull(gate, "gate is null");
@@ -74,7 +77,8 @@ final class HttpEndpoint extends AllDirectives {
         this.queries = requireNonNull(queries, "queries is null");
         this.executor = requireNonNull(executor, "executor is null");
         this.load = requireNonNull(load, "load is null");
-        this.expectedAuthorization = secret == null ? null : ("Bearer " + secret).getBytes(StandardCharsets.UTF_8);
+        this.auth = requireNonNull(auth, "auth is null");
+        this.monitor = requireNonNull(monitor, "monitor is null");
     }
 
     /** The largest request body read (SQL text or a JSON plan); a larger one is a 413. */
@@ -83,7 +87,15 @@ final class HttpEndpoint extends AllDirectives {
     static final int QUEUE_WAIT_SECONDS = 30;
     static final String BUSY = "busy: the coordinator runs its limit of concurrent queries; try again later";
 
+    /**
+     * The client API under {@code /v1}, and the monitoring routes and web UI ({@link MonitorHttp}), which apply the
+     * same authentication themselves.
+     */
     Route routes() {
+        return concat(clientApi(), monitor);
+    }
+
+    private Route clientApi() {
         return pathPrefix("v1", () -> concat(
                 path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
                         .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
@@ -169,22 +181,9 @@ final class HttpEndpoint extends AllDirectives {
                 "no running query " + id);
     }
 
-    /** The inner routes, behind the bearer token when the cluster has a secret. */
+    /** The inner routes, behind the cluster secret (a bearer token or a UI session cookie) when there is one. */
     private Route authenticated(Supplier<Route> inner) {
-        if (expectedAuthorization == null) {
-            return inner.get();
-        }
-        return optionalHeaderValueByName("Authorization", header -> {
-            if (header.isPresent() && MessageDigest.isEqual(header.get().getBytes(StandardCharsets.UTF_8),
-                    expectedAuthorization)) {
-                return inner.get();
-            }
-            return complete(HttpResponse.create().withStatus(StatusCodes.UNAUTHORIZED)
-                    .addHeader(HttpHeader.parse("WWW-Authenticate", "Bearer realm=\"sluice\""))
-                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, header.isPresent()
-                            ? "unauthorized: wrong bearer token for this cluster"
-                            : "unauthorized: this cluster needs its secret as a bearer token (set SLUICE_AUTH_SECRET)"));
-        });
+        return auth.authenticated(inner);
     }
 
     /**

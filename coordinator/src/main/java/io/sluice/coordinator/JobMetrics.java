@@ -7,7 +7,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Task metrics of the jobs someone watches (EXPLAIN ANALYZE): per stage, the latest report of
+ * Task metrics of the jobs someone watches (EXPLAIN ANALYZE, and each query's plan in the monitoring API): per stage, the latest report of
  * each partition, so a task re-run after a lost output replaces its first run. Reports of jobs
  * nobody watches are dropped.
  */
@@ -25,9 +25,17 @@ final class JobMetrics {
         }
     }
 
+    /** The reports of a watched job so far, by stage id, each stage's in partition order (empty if not watched). */
+    Map<Integer, List<OperatorMetrics>> peek(String jobId) {
+        return byStage(watched.get(jobId));
+    }
+
     /** Stops watching the job; its reports by stage id, each stage's in partition order. */
     Map<Integer, List<OperatorMetrics>> take(String jobId) {
-        Map<Integer, Map<Integer, OperatorMetrics>> stages = watched.remove(jobId);
+        return byStage(watched.remove(jobId));
+    }
+
+    private static Map<Integer, List<OperatorMetrics>> byStage(Map<Integer, Map<Integer, OperatorMetrics>> stages) {
         Map<Integer, List<OperatorMetrics>> out = new TreeMap<>();
         if (stages != null) {
             stages.forEach((stage, byPartition) -> out.put(stage, List.copyOf(new TreeMap<>(byPartition).values())));

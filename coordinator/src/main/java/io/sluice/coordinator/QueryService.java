@@ -7,6 +7,7 @@ import io.sluice.common.settings.Redaction;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.coordinator.monitor.EventBus;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.datasource.FileAccessPolicy;
@@ -62,6 +63,14 @@ public final class QueryService {
     public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
             IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
             JobMetrics jobMetrics, FileAccessPolicy fileAccess, Consumer<String> awaitJobTasksEnded) {
+        this(scheduler, fetcher, allocator, shufflePartitions, removeShuffles, defaults, jobMetrics, fileAccess,
+                awaitJobTasksEnded, EventBus.NONE);
+    }
+
+    /** The same, telling {@code events} each query's start, jobs and end (the monitoring API, event log and metrics). */
+    public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
+            IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
+            JobMetrics jobMetrics, FileAccessPolicy fileAccess, Consumer<String> awaitJobTasksEnded, EventBus events) {
         requireNonNull(scheduler, "scheduler is null");
         this.fileAccess = requireNonNull(fileAccess, "fileAccess is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
@@ -69,7 +78,8 @@ public final class QueryService {
         this.running = new RunningQueries(scheduler::cancel, scheduler::progress);
         this.planning = new PlanningPipeline(shufflePartitions, fileAccess);
         JobLifecycle jobs = new JobLifecycle(removeShuffles);
-        this.results = new ResultProducer(planning, scheduler, fetcher, allocator, jobs, running);
+        this.results = new ResultProducer(planning, scheduler, fetcher, allocator, jobs, running,
+                new QueryEvents(events, jobMetrics));
         this.writes = new WriteCommitter(planning, scheduler, fetcher, jobs, running, fileAccess, awaitJobTasksEnded);
         this.tables = new TableCommands(writes, fileAccess);
         this.analyzer = new TableAnalyzer(results);

@@ -25,6 +25,10 @@ final class RegisteredWorker {
     /** The attempts holding this worker's slots (running, or given up on but not yet ended), by id: their job. */
     final Map<String, String> running = new HashMap<>();
     boolean reachable = true;
+    /** When the dispatcher last heard from it (registration or a task report), epoch ms. */
+    long lastHeard = System.currentTimeMillis();
+    /** Its task memory at its last report, or null before one. */
+    io.sluice.cluster.protocol.WorkerMemory memory;
 
     RegisteredWorker(String id, ActorRef<WorkerCommand> ref, int slots, long incarnation, String shuffleHost,
             int shufflePort, String session) {
@@ -35,6 +39,14 @@ final class RegisteredWorker {
         this.slots = slots;
         this.incarnation = incarnation;
         this.session = session;
+    }
+
+    /** A report arrived from it, with its task memory now (null: not sent). */
+    void heard(io.sluice.cluster.protocol.WorkerMemory now) {
+        lastHeard = System.currentTimeMillis();
+        if (now != null) {
+            memory = now;
+        }
     }
 
     /** Whether this is the member at {@code address} with {@code uid} (any uid when its own is unknown). */
@@ -51,6 +63,12 @@ final class RegisteredWorker {
     /** The host it joined the cluster with (its shuffle server's when its address has none): where its tasks read locally. */
     String host() {
         return ref.path().address().host().getOrElse(() -> shuffleHost);
+    }
+
+    /** The {@code host:port} it joined the cluster with (its shuffle server's when its address has none). */
+    String address() {
+        org.apache.pekko.actor.Address a = ref.path().address();
+        return a.port().isDefined() ? host() + ":" + a.port().get() : shuffleServer();
     }
 
     /** The {@code host:port} of its shuffle server. */

@@ -44,6 +44,7 @@ final class ResultProducer {
     private final BufferAllocator allocator;
     private final JobLifecycle jobs;
     private final RunningQueries running;
+    private final QueryEvents events;
     /** Threads that run queries' jobs and forward their results (two per query being read). */
     private final ExecutorService resultThreads = Executors.newCachedThreadPool(
             runnable -> {
@@ -53,7 +54,8 @@ final class ResultProducer {
             });
 
     ResultProducer(PlanningPipeline planning, DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
-            JobLifecycle jobs, RunningQueries running) {
+            JobLifecycle jobs, RunningQueries running, QueryEvents events) {
+        this.events = requireNonNull(events, "events is null");
         this.planning = requireNonNull(planning, "planning is null");
         this.scheduler = requireNonNull(scheduler, "scheduler is null");
         this.fetcher = requireNonNull(fetcher, "fetcher is null");
@@ -81,16 +83,21 @@ final class ResultProducer {
         out.onCancel(() -> running.cancel(handle.id(), "its result stream was closed before its end"));
         scope.started(handle.id());
         long maxBytes = collect ? config.resultMaxBytes() : Long.MAX_VALUE;
+        QueryEvents.Tracker tracker = events.track(handle.id(), text);
         try {
             resultThreads.execute(() -> {
+                Throwable failure = null;
                 try {
-                    produce(physical, handle, out, maxBytes);
+                    produce(physical, handle, out, maxBytes, tracker);
                 } catch (RuntimeException e) {
+                    failure = e;
                     out.fail(e);
                 } catch (Error e) {
+                    failure = e;
                     out.fail(new IllegalStateException("the query's result failed: " + e, e));
                     throw e;
                 } finally {
+                    tracker.ended(failure, handle.cancelReason());
                     scope.ended(handle.id());
                     handle.close();
                     out.producerStopped();
@@ -110,7 +117,8 @@ final class ResultProducer {
      * user's input runs once more from the start, unless rows were already handed to the reader
      * (they cannot be taken back: then the query fails).
      */
-    private void produce(ExecutionPlan physical, RunningQueries.Handle handle, ResultStream out, long maxBytes) {
+    private void produce(ExecutionPlan physical, RunningQueries.Handle handle, ResultStream out, long maxBytes,
+            QueryEvents.Tracker tracker) {
         // split points resolved by the first attempt are bound again, not sampled again, by a second one
         ResolvedSplitPoints splits = new ResolvedSplitPoints();
         for (int attempt = 1; ; attempt++) {
@@ -118,12 +126,13 @@ final class ResultProducer {
             List<Stage> stages = StageCutter.cut(physical, jobId);
             Stage resultStage = stages.get(stages.size() - 1);
             handle.runningAs(jobId);
+            tracker.job(jobId, stages, splits);
             ResultTasks tasks = new ResultTasks(resultStage.taskCount());
             CompletableFuture<List<MapStatus>> job = CompletableFuture.supplyAsync(
                     () -> scheduler.run(jobId, stages, splits, handle::cancelReason, tasks::finished), resultThreads);
             job.whenComplete(tasks::jobEnded);
             try {
-                forward(jobId, resultStage, tasks, out, maxBytes, handle);
+                forward(jobId, resultStage, tasks, out, maxBytes, handle, tracker);
                 return;
             } catch (TaskFailedException e) {
                 if (attempt >= JobLifecycle.JOB_ATTEMPTS || e instanceof AttemptsExhaustedException || out.offeredAny()
@@ -145,7 +154,7 @@ final class ResultProducer {
      * fails and what was fetched and not handed over is freed. Returns early when the reader closed.
      */
     private void forward(String jobId, Stage resultStage, ResultTasks tasks, ResultStream out, long maxBytes,
-            RunningQueries.Handle handle) {
+            RunningQueries.Handle handle, QueryEvents.Tracker tracker) {
         long stored = 0;
         long fetched = 0;
         BooleanSupplier cancelled = () -> handle.cancelReason() != null;
@@ -165,6 +174,7 @@ final class ResultProducer {
                     fetched += ResultStream.sizeOf(batch);
                     checkResultSize(fetched, maxBytes);
                     handed++;
+                    tracker.addRows(batch.rowCount());
                     if (!out.offer(batch, cancelled)) {
                         checkCancelled(handle);
                         return;

@@ -6,6 +6,7 @@ import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.ShuffleServerJoined;
 import io.sluice.cluster.protocol.ShuffleServerLost;
+import io.sluice.coordinator.monitor.MonitorViews;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -94,6 +95,10 @@ final class WorkerMembership {
     /** Removes a worker that left the cluster; its shuffle server is lost, which the scheduler and the other workers are told. */
     void remove(RegisteredWorker worker) {
         workers.remove(worker.id());
+        left.addLast(view(worker, "LOST", null));
+        if (left.size() > LEFT_KEPT) {
+            left.removeFirst();
+        }
         serverLost.accept(worker.shuffleHost, worker.shufflePort);
         lostShuffleServers.add(worker.shuffleServer());
         // a killed worker never closes its connections: readers would wait out their timeouts
@@ -107,6 +112,25 @@ final class WorkerMembership {
         for (RegisteredWorker w : workers.values()) {
             w.ref().tell(new RemoveShuffles(shuffleIds, w.session));
         }
+    }
+
+    /** Workers that left, newest last, kept for the monitoring API. */
+    private final java.util.ArrayDeque<MonitorViews.WorkerView> left = new java.util.ArrayDeque<>();
+    private static final int LEFT_KEPT = 32;
+
+    /** The workers as the monitoring API shows them: registered ones, then the last ones that left. */
+    List<MonitorViews.WorkerView> views(Map<String, Long> shuffleBytesByServer) {
+        List<MonitorViews.WorkerView> out = new ArrayList<>();
+        workers.values().forEach(w -> out.add(view(w, w.reachable ? "UP" : "UNREACHABLE",
+                shuffleBytesByServer.getOrDefault(w.shuffleServer(), 0L))));
+        out.addAll(left);
+        return out;
+    }
+
+    private static MonitorViews.WorkerView view(RegisteredWorker w, String state, Long shuffleBytes) {
+        return new MonitorViews.WorkerView(w.id(), w.address(), w.slots(), state.equals("LOST") ? 0 : w.running().size(),
+                w.memory == null ? null : w.memory.usedBytes(), w.memory == null ? null : w.memory.limitBytes(),
+                shuffleBytes, state, w.lastHeard);
     }
 
     /** The registered workers' ids and slots. */

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.protocol.TaskMetrics;
+import io.sluice.cluster.protocol.WorkerMemory;
 import io.sluice.cluster.serialization.Kryos;
 import io.sluice.common.SluiceException;
 import io.sluice.operators.FetchFailure;
@@ -90,6 +91,7 @@ final class TaskRunner {
      */
     Outcome run(TaskDescription task, BooleanSupplier cancelled, MapOutputLocator locator) {
         long start = System.nanoTime();
+        long gcStart = gcMillis();
         ShuffleEnvironment environment = shuffle.forTask(task.jobId(), task.launchId());
         Outcome outcome;
         TaskMemoryPool pool = memory.newTaskPool(task.taskId());
@@ -104,9 +106,19 @@ final class TaskRunner {
         ShuffleTaskMetrics m = environment.metrics();
         TaskMetrics metrics = new TaskMetrics(System.nanoTime() - start, m.recordsWritten(), m.bytesWritten(),
                 m.writeNanos(), m.recordsRead(), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos(), pool.peak(),
-                pool.spilledBytes(), pool.spills());
+                pool.spilledBytes(), pool.spills(), (gcMillis() - gcStart) * 1_000_000);
         LOG.debug("task {}: {}", task.taskId(), m);
-        return new Outcome(outcome.finished().withMetrics(metrics), outcome.shuffleId());
+        return new Outcome(outcome.finished().withMetrics(metrics)
+                .withWorkerMemory(new WorkerMemory(memory.reserved(), memory.limit())), outcome.shuffleId());
+    }
+
+    /** The JVM's collectors' time so far (a task's GC time is the difference over its run, as Spark counts it). */
+    private static long gcMillis() {
+        long total = 0;
+        for (java.lang.management.GarbageCollectorMXBean gc : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            total += Math.max(0, gc.getCollectionTime());
+        }
+        return total;
     }
 
     private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled,

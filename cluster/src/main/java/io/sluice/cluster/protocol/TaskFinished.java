@@ -16,13 +16,13 @@ import io.sluice.operators.OperatorMetrics;
  * {@code operatorMetrics}, on a success, what each operator of it did (null if not measured).
  * {@code session} is the worker's registration token ({@link WorkerRegistered}), set by the worker
  * as it sends the report; the coordinator ignores a report without the token of the worker it sent
- * the task to.
+ * the task to. {@code workerMemory} is the worker's task memory as it reports (null if not sent).
  */
 public record TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError,
-        FetchFailure fetchFailure, TaskMetrics metrics, OperatorMetrics operatorMetrics, String session)
-        implements CoordinatorCommand {
+        FetchFailure fetchFailure, TaskMetrics metrics, OperatorMetrics operatorMetrics, String session,
+        WorkerMemory workerMemory) implements CoordinatorCommand {
     public TaskFinished(String taskId, String workerId, MapStatus status, String error, boolean userError) {
-        this(taskId, workerId, status, error, userError, null, null, null, null);
+        this(taskId, workerId, status, error, userError, null, null, null, null, null);
     }
 
     public TaskFinished {
@@ -42,25 +42,31 @@ public record TaskFinished(String taskId, String workerId, MapStatus status, Str
 
     public static TaskFinished succeeded(String taskId, String workerId, MapStatus status, OperatorMetrics operatorMetrics) {
         return new TaskFinished(taskId, workerId, requireNonNull(status, "status is null"), null, false, null, null,
-                requireNonNull(operatorMetrics, "operatorMetrics is null"), null);
+                requireNonNull(operatorMetrics, "operatorMetrics is null"), null, null);
     }
 
     /** This report with the task's metrics attached. */
     public TaskFinished withMetrics(TaskMetrics taskMetrics) {
         return new TaskFinished(taskId, workerId, status, error, userError, fetchFailure, taskMetrics, operatorMetrics,
-                session);
+                session, workerMemory);
+    }
+
+    /** This report with the worker's task memory now. */
+    public TaskFinished withWorkerMemory(WorkerMemory memory) {
+        return new TaskFinished(taskId, workerId, status, error, userError, fetchFailure, metrics, operatorMetrics,
+                session, memory);
     }
 
     /** This report carrying the worker's registration token. */
     public TaskFinished withSession(String token) {
         return new TaskFinished(taskId, workerId, status, error, userError, fetchFailure, metrics, operatorMetrics,
-                Checks.nonBlank(token, "session"));
+                Checks.nonBlank(token, "session"), workerMemory);
     }
 
     /** The task could not read a parent's map output: that output must be recomputed. */
     public static TaskFinished fetchFailed(String taskId, String workerId, String error, FetchFailure failure) {
         return new TaskFinished(taskId, workerId, null, requireNonNull(error, "error is null"), false,
-                requireNonNull(failure, "failure is null"), null, null, null);
+                requireNonNull(failure, "failure is null"), null, null, null, null);
     }
 
     public static TaskFinished failed(String taskId, String workerId, String error, boolean userError) {

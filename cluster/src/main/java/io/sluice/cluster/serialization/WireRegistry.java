@@ -13,6 +13,7 @@ import io.sluice.cluster.protocol.ShuffleServerLost;
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.protocol.TaskMetrics;
+import io.sluice.cluster.protocol.WorkerMemory;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.common.WireClasses;
 import java.math.BigDecimal;
@@ -55,7 +56,7 @@ final class WireRegistry {
 
     private static final List<Class<?>> PROTOCOL = List.of(RegisterWorker.class, WorkerRegistered.class,
             RunTask.class, TaskDescription.class, CancelTask.class, RemoveShuffles.class, TaskFinished.class,
-            TaskMetrics.class, GetMapOutputs.class, MapOutputs.class, ShuffleServerLost.class,
+            TaskMetrics.class, WorkerMemory.class, GetMapOutputs.class, MapOutputs.class, ShuffleServerLost.class,
             ShuffleServerJoined.class);
 
     /** Loaded once: the providers on this node's class path. */

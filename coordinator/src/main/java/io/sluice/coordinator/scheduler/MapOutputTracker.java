@@ -25,6 +25,26 @@ public final class MapOutputTracker {
         jobs.computeIfAbsent(requireNonNull(jobId, "jobId is null"), j -> new ConcurrentHashMap<>()).put(shuffleId, copy);
     }
 
+    /**
+     * Bytes of the registered map outputs of running jobs, by shuffle server ({@code host:port}):
+     * what the workers hold for stages still to read them (for monitoring).
+     */
+    public Map<String, Long> bytesByServer() {
+        Map<String, Long> out = new java.util.HashMap<>();
+        for (Map<String, List<MapStatus>> shuffles : jobs.values()) {
+            for (List<MapStatus> outputs : shuffles.values()) {
+                for (MapStatus status : outputs) {
+                    long bytes = 0;
+                    for (long b : status.bytesPerPartition()) {
+                        bytes += b;
+                    }
+                    out.merge(status.host() + ":" + status.port(), bytes, Long::sum);
+                }
+            }
+        }
+        return out;
+    }
+
     /** Forgets a finished job's outputs. */
     public void removeJob(String jobId) {
         jobs.remove(jobId);

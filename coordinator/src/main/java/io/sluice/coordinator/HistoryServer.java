@@ -1,0 +1,79 @@
+package io.sluice.coordinator;
+
+import static java.util.Objects.requireNonNull;
+
+import com.typesafe.config.ConfigFactory;
+import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Settings;
+import io.sluice.coordinator.monitor.EventLogReader;
+import io.sluice.coordinator.monitor.MonitorRoutes;
+import io.sluice.coordinator.monitor.QueryStore;
+import io.sluice.coordinator.web.HttpAuth;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.ActorSystem;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+
+/**
+ * {@code sluice history}: serves the monitoring REST API (and the web UI mounted by
+ * {@link MonitorHttp}) for the queries of an event log directory, with no cluster running. The
+ * files are replayed into a {@link QueryStore} at start, the same store and routes a live
+ * coordinator serves from; requests need the secret when one is given, as a bearer token or a web
+ * UI login ({@link HttpAuth}). A query whose log has no end (its coordinator stopped while it ran) shows
+ * as RUNNING with what was logged.
+ */
+public final class HistoryServer implements AutoCloseable {
+    private final ActorSystem system;
+    private final ServerBinding binding;
+    private final EventLogReader.Replay replay;
+
+    private HistoryServer(Path directory, String host, int port, String secret, int retainedQueries) {
+        QueryStore store = new QueryStore(retainedQueries);
+        this.replay = EventLogReader.replay(directory, store);
+        this.system = ActorSystem.create("sluice-history", ConfigFactory.parseString(
+                "pekko.actor.provider = local\npekko.loglevel = WARNING\npekko.stdout-loglevel = WARNING")
+                .withFallback(ConfigFactory.load()));
+        MonitorRoutes api = new MonitorRoutes(store, List::of, id -> false);
+        try {
+            this.binding = Http.get(system).newServerAt(host, port)
+                    .bind(MonitorHttp.routes(HttpAuth.of(secret,
+                            Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT)), api, null))
+                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            system.terminate();
+            throw new SluiceException("cannot serve HTTP on " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Replays {@code directory}'s event logs and serves them on {@code host:port} (0: a free port);
+     * {@code secret} null serves without authentication. A missing directory is an error naming it.
+     */
+    public static HistoryServer start(Path directory, String host, int port, String secret, int retainedQueries) {
+        requireNonNull(directory, "directory is null");
+        requireNonNull(host, "host is null");
+        return new HistoryServer(directory, host, port, secret, retainedQueries);
+    }
+
+    /** What the start-up replay read: files, events, lines skipped (each naming its file and line). */
+    public EventLogReader.Replay replay() {
+        return replay;
+    }
+
+    public int httpPort() {
+        return binding.localAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        binding.unbind().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        system.terminate();
+        try {
+            system.getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // stopping anyway
+        }
+    }
+}

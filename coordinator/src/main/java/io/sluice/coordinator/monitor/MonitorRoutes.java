@@ -1,0 +1,65 @@
+package io.sluice.coordinator.monitor;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCode;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.PathMatchers;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * The monitoring REST API ({@code /api/v1/...}, docs/monitoring.md) over a {@link QueryStore}:
+ * the same routes serve a live coordinator (the store fed by its event bus) and {@code sluice
+ * history} (the store fed from event logs). Authentication is the mounting server's job: these
+ * routes are mounted behind it. An unknown query or stage is a 404 with a JSON {@code error}.
+ */
+public final class MonitorRoutes extends AllDirectives {
+    private final QueryStore store;
+    private final Supplier<List<MonitorViews.WorkerView>> workers;
+    private final Predicate<String> cancel;
+
+    /**
+     * @param workers the workers now (empty for history)
+     * @param cancel cancels a running query by id; false when none such runs (always false for history)
+     */
+    public MonitorRoutes(QueryStore store, Supplier<List<MonitorViews.WorkerView>> workers, Predicate<String> cancel) {
+        this.store = requireNonNull(store, "store is null");
+        this.workers = requireNonNull(workers, "workers is null");
+        this.cancel = requireNonNull(cancel, "cancel is null");
+    }
+
+    public Route routes() {
+        return pathPrefix("api", () -> pathPrefix("v1", () -> concat(
+                path("queries", () -> get(() -> complete(json(StatusCodes.OK, store.list())))),
+                path("workers", () -> get(() -> complete(json(StatusCodes.OK, workers.get())))),
+                pathPrefix("queries", () -> pathPrefix(PathMatchers.segment(), this::query)))));
+    }
+
+    /** {@code /api/v1/queries/{id}...}: the query, its cancel, its stages' tasks. */
+    private Route query(String id) {
+        return concat(
+                pathEnd(() -> get(() -> complete(store.query(id).map(q -> json(StatusCodes.OK, q))
+                        .orElseGet(() -> notFound("no query " + id))))),
+                path("cancel", () -> post(() -> complete(cancel.test(id)
+                        ? json(StatusCodes.OK, Map.of("cancelled", true))
+                        : notFound("no running query " + id)))),
+                path(PathMatchers.segment("stages").slash(PathMatchers.integerSegment()).slash("tasks"),
+                        stage -> get(() -> complete(store.tasks(id, stage).map(t -> json(StatusCodes.OK, t))
+                                .orElseGet(() -> notFound("no stage " + stage + " in query " + id))))));
+    }
+
+    private static HttpResponse notFound(String message) {
+        return json(StatusCodes.NOT_FOUND, Map.of("error", message));
+    }
+
+    private static HttpResponse json(StatusCode status, Object body) {
+        return HttpResponse.create().withStatus(status).withEntity(ContentTypes.APPLICATION_JSON, MonitorJson.write(body));
+    }
+}

@@ -1,0 +1,106 @@
+package io.sluice.coordinator.web;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpHeader;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.StatusCodes;
+import org.apache.pekko.http.javadsl.model.headers.HttpCookiePair;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * Who may use the coordinator's HTTP port: with a cluster secret, a request proves it either by
+ * {@code Authorization: Bearer <secret>} (clients, scripts) or by the session cookie a browser got
+ * from the login form ({@link UiSessions}); without a secret, anyone. This one check guards the
+ * client API ({@code /v1}), the monitoring API ({@code /api}) and the web UI ({@code /ui}); only
+ * what a refusal looks like differs: a 401 for the APIs, the login form for a page. The secret is
+ * compared in constant time.
+ */
+public final class HttpAuth extends AllDirectives {
+    /** The session cookie's name. */
+    public static final String COOKIE = "sluice_session";
+    static final String MISSING = "unauthorized: this cluster needs its secret as a bearer token (set SLUICE_AUTH_SECRET)";
+    static final String WRONG = "unauthorized: wrong bearer token for this cluster";
+
+    private final byte[] secret;
+    private final byte[] expectedAuthorization;
+    private final UiSessions sessions;
+
+    private HttpAuth(String secret, UiSessions sessions) {
+        this.secret = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+        this.expectedAuthorization = secret == null ? null : ("Bearer " + secret).getBytes(StandardCharsets.UTF_8);
+        this.sessions = sessions;
+    }
+
+    /** Everyone may use everything (a cluster without a secret, or a history server on loopback). */
+    public static HttpAuth none() {
+        return new HttpAuth(null, null);
+    }
+
+    /** {@code secret} null: none needed; else logins last {@code sessionLifetime}. */
+    public static HttpAuth of(String secret, Duration sessionLifetime) {
+        if (secret == null) {
+            return none();
+        }
+        if (secret.isEmpty()) {
+            throw new IllegalArgumentException("the secret is empty");
+        }
+        return new HttpAuth(secret, new UiSessions(sessionLifetime, System::currentTimeMillis));
+    }
+
+    /** Whether requests must prove the secret. */
+    public boolean required() {
+        return secret != null;
+    }
+
+    /** The inner routes for API callers: without the bearer secret or a live session cookie, a 401. */
+    public Route authenticated(Supplier<Route> inner) {
+        if (secret == null) {
+            return inner.get();
+        }
+        return check((header, ok) -> ok ? inner.get() : complete(HttpResponse.create()
+                .withStatus(StatusCodes.UNAUTHORIZED)
+                .addHeader(HttpHeader.parse("WWW-Authenticate", "Bearer realm=\"sluice\""))
+                .withEntity(ContentTypes.TEXT_PLAIN_UTF8, header.isPresent() ? WRONG : MISSING)));
+    }
+
+    /** The inner routes for a browser: without the secret or a session, {@code refused} (the login form). */
+    Route page(Supplier<Route> inner, Supplier<Route> refused) {
+        if (secret == null) {
+            return inner.get();
+        }
+        return check((header, ok) -> ok ? inner.get() : refused.get());
+    }
+
+    private interface Outcome {
+        Route route(Optional<String> authorization, boolean ok);
+    }
+
+    private Route check(Outcome outcome) {
+        return optionalHeaderValueByName("Authorization", header -> optionalCookie(COOKIE, cookie ->
+                outcome.route(header, header.isPresent() ? bearerMatches(header.get()) : hasSession(cookie))));
+    }
+
+    private boolean bearerMatches(String authorization) {
+        return MessageDigest.isEqual(authorization.getBytes(StandardCharsets.UTF_8), expectedAuthorization);
+    }
+
+    private boolean hasSession(Optional<HttpCookiePair> cookie) {
+        return cookie.isPresent() && sessions.valid(cookie.get().value());
+    }
+
+    /** Whether a typed secret is the cluster's (constant time). */
+    boolean secretMatches(String typed) {
+        return secret != null && typed != null && MessageDigest.isEqual(typed.getBytes(StandardCharsets.UTF_8), secret);
+    }
+
+    /** The sessions of logins; null when no secret is needed. */
+    UiSessions sessions() {
+        return sessions;
+    }
+}
