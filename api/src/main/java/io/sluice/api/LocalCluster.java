@@ -16,6 +16,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.stream.Stream;
 
 /**
@@ -45,15 +50,29 @@ public final class LocalCluster implements QueryEngine {
                 .withFileAccess(FileAccessPolicy.under(options.allowedRoots()));
         coordinator = Coordinator.start(settings);
         ClusterJobs.acceptJobsOn(coordinator);
+        // Workers start side by side: each makes its TLS key, shuffle server and actor system, and
+        // joins; one after the other, an embedded cluster's start grew by a worker's start per worker.
+        ExecutorService starter = Executors.newFixedThreadPool(options.workers(), daemon("sluice-local-start"));
         try {
+            List<Future<Worker>> starting = new ArrayList<>();
             for (int i = 0; i < options.workers(); i++) {
-                String id = "worker-" + (i + 1);
-                long memory = options.workerMemory() > 0 ? options.workerMemory()
-                        : WorkerSettings.configuredMemory().orElse(Math.max(1, WorkerSettings.defaultMemory() / options.workers()));
-                workers.add(Worker.start(WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(),
-                        directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())
-                        .withAuthSecret(secret).withMemory(memory).withTaskMemoryLimit(options.taskMemoryLimitBytes() > 0
-                                ? options.taskMemoryLimitBytes() : memory)));
+                WorkerSettings worker = workerSettings(options, "worker-" + (i + 1));
+                starting.add(starter.submit(() -> Worker.start(worker)));
+            }
+            RuntimeException failure = null;
+            for (Future<Worker> worker : starting) {
+                try {
+                    workers.add(worker.get());
+                } catch (ExecutionException e) {
+                    failure = failure != null ? failure : e.getCause() instanceof RuntimeException r ? r
+                            : new IllegalStateException("a worker failed to start", e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failure = failure != null ? failure : new IllegalStateException("interrupted while workers started", e);
+                }
+            }
+            if (failure != null) {
+                throw failure;
             }
             for (Worker w : workers) {
                 w.awaitRegistered(JOIN_TIMEOUT);
@@ -62,7 +81,25 @@ public final class LocalCluster implements QueryEngine {
         } catch (RuntimeException e) {
             close();
             throw e;
+        } finally {
+            starter.shutdown();
         }
+    }
+
+    private WorkerSettings workerSettings(Options options, String id) {
+        long memory = options.workerMemory() > 0 ? options.workerMemory()
+                : WorkerSettings.configuredMemory().orElse(Math.max(1, WorkerSettings.defaultMemory() / options.workers()));
+        return WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(), directory.resolve(id))
+                .withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter()).withAuthSecret(secret)
+                .withMemory(memory).withTaskMemoryLimit(options.taskMemoryLimitBytes() > 0 ? options.taskMemoryLimitBytes() : memory);
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     private static String randomSecret() {
@@ -236,23 +273,37 @@ public final class LocalCluster implements QueryEngine {
         workers.get(index).close();
     }
 
+    /**
+     * Stops the workers side by side (each leaves the cluster; the coordinator, the leader, removes
+     * them in the same rounds), then the coordinator.
+     */
     @Override
     public void close() {
-        for (Worker w : workers) {
-            if (w.isClosed()) {
-                continue;
+        ExecutorService stopper = Executors.newFixedThreadPool(Math.max(1, workers.size()), daemon("sluice-local-stop"));
+        try {
+            List<Future<?>> stopping = new ArrayList<>();
+            for (Worker w : workers) {
+                if (!w.isClosed()) {
+                    stopping.add(stopper.submit(w::close));
+                }
             }
-            try {
-                w.close();
-            } catch (RuntimeException e) {
-                // keep closing the rest; a leak shows in the worker's allocator check in tests
+            for (Future<?> f : stopping) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    // keep closing the rest; a leak shows in the worker's allocator check in tests
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
+        } finally {
+            stopper.shutdown();
         }
         coordinator.close();
         try (Stream<Path> files = Files.walk(directory)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
-            // best effort: a temp directory
+            // best effort: a temporary directory
         }
     }
 }

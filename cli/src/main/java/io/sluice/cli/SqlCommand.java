@@ -88,8 +88,9 @@ final class SqlCommand implements Callable<Integer> {
         if (sql.isBlank()) {
             throw new ParameterException(spec.commandLine(), "the script is empty");
         }
-        QueryResult result;
+        PrintWriter out = spec.commandLine().getOut();
         try (Session session = open()) {
+            QueryResult result;
             if (progress != null ? progress : System.console() != null) {
                 String tag = "sql-" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
                 try (ProgressBar bar = ProgressBar.start(session::runningQueries, tag, spec.commandLine().getErr(),
@@ -99,10 +100,10 @@ final class SqlCommand implements Callable<Integer> {
             } else {
                 result = session.sql(sql).collect();
             }
+            // printed before the session closes: the answer does not wait for an embedded cluster to stop
+            out.print(format == Format.CSV ? result.toCsv() : result.toTable());
+            out.flush();
         }
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.CSV ? result.toCsv() : result.toTable());
-        out.flush();
         return 0;
     }
 
