@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
+import io.sluice.coordinator.CoordinatorSettingsDeclaration;
+import io.sluice.coordinator.QueryConfig;
 import io.sluice.coordinator.SchedulerSettings;
 import io.sluice.datasource.FileAccessPolicy;
 import io.sluice.logical.plan.LogicalPlan;
@@ -45,9 +47,12 @@ public final class LocalCluster implements QueryEngine {
         String configured = AuthSecrets.configured();
         secret = configured == null ? randomSecret() : configured;
         CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
-                .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter())
+                .withQueryDefaults(options.queryDefaults()).withStableAfter(options.stableAfter())
                 .withJobTimeout(options.jobTimeout()).withAuthSecret(secret).withScheduler(options.scheduler())
                 .withFileAccess(FileAccessPolicy.under(options.allowedRoots()));
+        if (options.shufflePartitions() > 0) {
+            settings = settings.withShufflePartitions(options.shufflePartitions());
+        }
         coordinator = Coordinator.start(settings);
         ClusterJobs.acceptJobsOn(coordinator);
         // Workers start side by side: each makes its TLS key, shuffle server and actor system, and
@@ -117,10 +122,11 @@ public final class LocalCluster implements QueryEngine {
      * @param workerMemory each worker's memory; 0 for the default ({@link #withWorkerMemory})
      * @param taskMemoryLimitBytes each task's Arrow memory limit on the workers; 0 for the worker's memory
      * @param scheduler task timeout, attempts and exclusion ({@link SchedulerSettings})
+     * @param queryDefaults the session settings queries start with ({@code SET} changes them per session)
      */
     public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
             Duration jobTimeout, List<String> allowedRoots, long workerMemory, long taskMemoryLimitBytes,
-            SchedulerSettings scheduler) {
+            SchedulerSettings scheduler, QueryConfig queryDefaults) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
@@ -128,6 +134,7 @@ public final class LocalCluster implements QueryEngine {
             requireNonNull(stableAfter, "stableAfter is null");
             requireNonNull(jobTimeout, "jobTimeout is null");
             requireNonNull(scheduler, "scheduler is null");
+            requireNonNull(queryDefaults, "queryDefaults is null");
             allowedRoots = List.copyOf(requireNonNull(allowedRoots, "allowedRoots is null"));
             if (workerMemory < 0) {
                 throw new IllegalArgumentException("worker memory must be positive, or 0 for the default: " + workerMemory);
@@ -141,7 +148,7 @@ public final class LocalCluster implements QueryEngine {
         public Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
                 Duration jobTimeout) {
             this(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, List.of(FileAccessPolicy.EVERYWHERE), 0, 0,
-                    SchedulerSettings.defaults());
+                    SchedulerSettings.defaults(), QueryConfig.defaults());
         }
 
         /**
@@ -151,51 +158,63 @@ public final class LocalCluster implements QueryEngine {
          */
         public Options withWorkerMemory(long bytes) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    allowedRoots, bytes, taskMemoryLimitBytes, scheduler);
+                    allowedRoots, bytes, taskMemoryLimitBytes, scheduler, queryDefaults);
         }
 
         public static Options of(int workers) {
-            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), List.of(FileAccessPolicy.EVERYWHERE), 0, 0,
-                    SchedulerSettings.defaults());
+            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), CoordinatorSettingsDeclaration.JOB_TIMEOUT.defaultValue(), List.of(FileAccessPolicy.EVERYWHERE), 0, 0,
+                    SchedulerSettings.defaults(), QueryConfig.defaults());
         }
 
         /** Tables only under these directories or URIs (for a cluster whose HTTP port others reach). */
         public Options withAllowedRoots(List<String> roots) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, roots,
-                    workerMemory, taskMemoryLimitBytes, scheduler);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
         }
 
         public Options withHttpPort(int port) {
             return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
         }
 
         public Options withShufflePartitions(int n) {
             return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
         }
 
         public Options withSlotsPerWorker(int n) {
             return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
         }
 
         /** Each task's Arrow memory limit (default: its worker's memory). */
         public Options withTaskMemoryLimit(long bytes) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, bytes, scheduler);
+                    workerMemory, bytes, scheduler, queryDefaults);
         }
 
         /** How long a job may run before it is cancelled and fails (default 30 minutes). */
         public Options withJobTimeout(Duration timeout) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
+        }
+
+        /** The coordinator's scheduler settings (task timeout, attempts, exclusion, mode). */
+        public Options withScheduler(SchedulerSettings settings) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, settings, queryDefaults);
+        }
+
+        /** The session settings queries start with (what {@code sluice.shuffle.partitions} and the like default to). */
+        public Options withQueryDefaults(QueryConfig config) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler, config);
         }
 
         /** The coordinator's scheduler settings with {@code name = value} applied (those {@link SchedulerSettings} reads). */
         public Options withSetting(String name, String value) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value));
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value), queryDefaults);
         }
     }
 
