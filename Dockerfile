@@ -14,7 +14,7 @@ COPY bin/sluice /opt/sluice/bin/sluice
 # Logging: conf/logback.xml (replace it with a volume, or point SLUICE_LOG_CONF elsewhere); each node
 # writes /opt/sluice/logs/<node>.log besides `docker logs`. Writable by any user, since compose may
 # run the nodes as the host's user (docker-compose.yml).
-COPY conf/ /opt/sluice/conf/
+COPY conf/logback.xml /opt/sluice/conf/logback.xml
 RUN chmod 755 /opt/sluice/bin/sluice && ln -s /opt/sluice/bin/sluice /usr/local/bin/sluice \
     && groupadd --system --gid 10001 sluice \
     && useradd --system --uid 10001 --gid sluice --home-dir /data --no-create-home --shell /usr/sbin/nologin sluice \
