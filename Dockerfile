@@ -11,10 +11,15 @@ FROM ${BASE_IMAGE}
 COPY cli/target/lib/ /opt/sluice/lib/
 COPY cli/target/sluice-cli-*.jar /opt/sluice/
 COPY bin/sluice /opt/sluice/bin/sluice
+# Logging: conf/logback.xml (replace it with a volume, or point SLUICE_LOG_CONF elsewhere); each node
+# writes /opt/sluice/logs/<node>.log besides `docker logs`. Writable by any user, since compose may
+# run the nodes as the host's user (docker-compose.yml).
+COPY conf/logback.xml /opt/sluice/conf/logback.xml
 RUN chmod 755 /opt/sluice/bin/sluice && ln -s /opt/sluice/bin/sluice /usr/local/bin/sluice \
     && groupadd --system --gid 10001 sluice \
     && useradd --system --uid 10001 --gid sluice --home-dir /data --no-create-home --shell /usr/sbin/nologin sluice \
-    && mkdir -p /data && chown sluice:sluice /data
+    && mkdir -p /data /opt/sluice/logs && chown sluice:sluice /data && chmod 1777 /opt/sluice/logs
+ENV SLUICE_LOG_DIR=/opt/sluice/logs
 
 # Heap sized from the container's memory limit; override or extend at run time.
 ENV SLUICE_JAVA_OPTS="-XX:MaxRAMPercentage=70"

@@ -9,7 +9,8 @@
 #   3. writes CSV test data into ./data/<project>/ (the cluster turns it into Parquet with a CTAS)
 #      and checks query answers from the host (`bin/sluice sql --coordinator 127.0.0.1:PORT`)
 #      against counts and sums it computed itself while writing the data;
-#   4. checks /v1/health (workers, slots, free slots), scales to 3 workers, runs a shuffle join,
+#   4. checks /v1/health (workers, slots, free slots) and docker's health checks of both services
+#      (docker-compose.yml), scales to 3 workers, runs a shuffle join,
 #      then runs it again and kills one worker container (`docker kill`) once the join's two map
 #      stages are done and its reduce stage runs (/v1/jobs), so that map outputs the reducers
 #      are reading are lost with the worker and must be recomputed, and asserts the right answer arrives within 30 s plus the undisturbed join's time of the
@@ -44,7 +45,7 @@ build_base=false
 for arg in "$@"; do
   case "$arg" in
     --build-base) build_base=true ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument: $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -222,6 +223,20 @@ await_workers() {
   done
   fail "health did not report $want idle workers within ${bound}s; last: ${h:-no answer}"
 }
+# Waits (at most $2 s) until docker reports every container of service $1 healthy (docker-compose.yml's checks).
+await_healthy() {
+  local deadline=$(( $(date +%s) + $2 )) ids="" status=""
+  while [ "$(date +%s)" -lt "$deadline" ]; do
+    ids="$(docker ps -q --filter "label=com.docker.compose.project=$project" --filter "label=com.docker.compose.service=$1")"
+    status="$(for id in $ids; do docker inspect -f '{{.State.Health.Status}}' "$id"; done | sort -u | tr '\n' ' ')"
+    if [ -n "$ids" ] && [ "$status" = "healthy " ]; then
+      log "ok: docker reports the $1 container(s) healthy"
+      return 0
+    fi
+    sleep 2
+  done
+  fail "docker did not report the $1 containers healthy within ${2}s (last: ${status:-no container})"
+}
 worker_ids() { docker ps -q --filter "label=com.docker.compose.project=$project" --filter "label=com.docker.compose.service=worker"; }
 expect() {   # expect NAME ACTUAL EXPECTED
   [ "$2" = "$3" ] || fail "$1: got [$2], expected [$3]"
@@ -236,6 +251,8 @@ t0=$(now_ms)
 compose up -d --scale worker=1 2>&1 | sed 's/^/  /'
 await_workers 1 300
 log "cluster up with one worker in $(secs_since "$t0") s"
+await_healthy coordinator 240
+await_healthy worker 240
 [ "$(json_int slots "$(health)")" -gt 0 ] || fail "health reports no slots"
 
 # ---- queries from the host -------------------------------------------------------------------

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
+import io.sluice.coordinator.CoordinatorSettingsDeclaration;
+import io.sluice.coordinator.QueryConfig;
 import io.sluice.coordinator.SchedulerSettings;
 import io.sluice.datasource.FileAccessPolicy;
 import io.sluice.logical.plan.LogicalPlan;
@@ -16,6 +18,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,20 +51,37 @@ public final class LocalCluster implements QueryEngine {
         String configured = AuthSecrets.configured();
         secret = configured == null ? randomSecret() : configured;
         CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
-                .withShufflePartitions(options.shufflePartitions()).withStableAfter(options.stableAfter())
+                .withQueryDefaults(options.queryDefaults()).withStableAfter(options.stableAfter())
                 .withJobTimeout(options.jobTimeout()).withAuthSecret(secret).withScheduler(options.scheduler())
                 .withFileAccess(FileAccessPolicy.under(options.allowedRoots()));
+        if (options.shufflePartitions() > 0) {
+            settings = settings.withShufflePartitions(options.shufflePartitions());
+        }
         coordinator = Coordinator.start(settings);
         ClusterJobs.acceptJobsOn(coordinator);
+        // Workers start side by side: each makes its TLS key, shuffle server and actor system, and
+        // joins; one after the other, an embedded cluster's start grew by a worker's start per worker.
+        ExecutorService starter = Executors.newFixedThreadPool(options.workers(), daemon("sluice-local-start"));
         try {
+            List<Future<Worker>> starting = new ArrayList<>();
             for (int i = 0; i < options.workers(); i++) {
-                String id = "worker-" + (i + 1);
-                long memory = options.workerMemory() > 0 ? options.workerMemory()
-                        : WorkerSettings.configuredMemory().orElse(Math.max(1, WorkerSettings.defaultMemory() / options.workers()));
-                workers.add(Worker.start(WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(),
-                        directory.resolve(id)).withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter())
-                        .withAuthSecret(secret).withMemory(memory).withTaskMemoryLimit(options.taskMemoryLimitBytes() > 0
-                                ? options.taskMemoryLimitBytes() : memory)));
+                WorkerSettings worker = workerSettings(options, "worker-" + (i + 1));
+                starting.add(starter.submit(() -> Worker.start(worker)));
+            }
+            RuntimeException failure = null;
+            for (Future<Worker> worker : starting) {
+                try {
+                    workers.add(worker.get());
+                } catch (ExecutionException e) {
+                    failure = failure != null ? failure : e.getCause() instanceof RuntimeException r ? r
+                            : new IllegalStateException("a worker failed to start", e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failure = failure != null ? failure : new IllegalStateException("interrupted while workers started", e);
+                }
+            }
+            if (failure != null) {
+                throw failure;
             }
             for (Worker w : workers) {
                 w.awaitRegistered(JOIN_TIMEOUT);
@@ -66,7 +90,25 @@ public final class LocalCluster implements QueryEngine {
         } catch (RuntimeException e) {
             close();
             throw e;
+        } finally {
+            starter.shutdown();
         }
+    }
+
+    private WorkerSettings workerSettings(Options options, String id) {
+        long memory = options.workerMemory() > 0 ? options.workerMemory()
+                : WorkerSettings.configuredMemory().orElse(Math.max(1, WorkerSettings.defaultMemory() / options.workers()));
+        return WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(), directory.resolve(id))
+                .withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter()).withAuthSecret(secret)
+                .withMemory(memory).withTaskMemoryLimit(options.taskMemoryLimitBytes() > 0 ? options.taskMemoryLimitBytes() : memory);
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 
     private static String randomSecret() {
@@ -84,10 +126,11 @@ public final class LocalCluster implements QueryEngine {
      * @param workerMemory each worker's memory; 0 for the default ({@link #withWorkerMemory})
      * @param taskMemoryLimitBytes each task's Arrow memory limit on the workers; 0 for the worker's memory
      * @param scheduler task timeout, attempts and exclusion ({@link SchedulerSettings})
+     * @param queryDefaults the session settings queries start with ({@code SET} changes them per session)
      */
     public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
             Duration jobTimeout, List<String> allowedRoots, long workerMemory, long taskMemoryLimitBytes,
-            SchedulerSettings scheduler) {
+            SchedulerSettings scheduler, QueryConfig queryDefaults) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
@@ -95,6 +138,7 @@ public final class LocalCluster implements QueryEngine {
             requireNonNull(stableAfter, "stableAfter is null");
             requireNonNull(jobTimeout, "jobTimeout is null");
             requireNonNull(scheduler, "scheduler is null");
+            requireNonNull(queryDefaults, "queryDefaults is null");
             allowedRoots = List.copyOf(requireNonNull(allowedRoots, "allowedRoots is null"));
             if (workerMemory < 0) {
                 throw new IllegalArgumentException("worker memory must be positive, or 0 for the default: " + workerMemory);
@@ -108,7 +152,7 @@ public final class LocalCluster implements QueryEngine {
         public Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
                 Duration jobTimeout) {
             this(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, List.of(FileAccessPolicy.EVERYWHERE), 0, 0,
-                    SchedulerSettings.defaults());
+                    SchedulerSettings.defaults(), QueryConfig.defaults());
         }
 
         /**
@@ -118,51 +162,63 @@ public final class LocalCluster implements QueryEngine {
          */
         public Options withWorkerMemory(long bytes) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    allowedRoots, bytes, taskMemoryLimitBytes, scheduler);
+                    allowedRoots, bytes, taskMemoryLimitBytes, scheduler, queryDefaults);
         }
 
         public static Options of(int workers) {
-            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), Duration.ofMinutes(30), List.of(FileAccessPolicy.EVERYWHERE), 0, 0,
-                    SchedulerSettings.defaults());
+            return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), CoordinatorSettingsDeclaration.JOB_TIMEOUT.defaultValue(), List.of(FileAccessPolicy.EVERYWHERE), 0, 0,
+                    SchedulerSettings.defaults(), QueryConfig.defaults());
         }
 
         /** Tables only under these directories or URIs (for a cluster whose HTTP port others reach). */
         public Options withAllowedRoots(List<String> roots) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, roots,
-                    workerMemory, taskMemoryLimitBytes, scheduler);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
         }
 
         public Options withHttpPort(int port) {
             return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
         }
 
         public Options withShufflePartitions(int n) {
             return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
         }
 
         public Options withSlotsPerWorker(int n) {
             return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
         }
 
         /** Each task's Arrow memory limit (default: its worker's memory). */
         public Options withTaskMemoryLimit(long bytes) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, bytes, scheduler);
+                    workerMemory, bytes, scheduler, queryDefaults);
         }
 
         /** How long a job may run before it is cancelled and fails (default 30 minutes). */
         public Options withJobTimeout(Duration timeout) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
+        }
+
+        /** The coordinator's scheduler settings (task timeout, attempts, exclusion, mode). */
+        public Options withScheduler(SchedulerSettings settings) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, settings, queryDefaults);
+        }
+
+        /** The session settings queries start with (what {@code sluice.shuffle.partitions} and the like default to). */
+        public Options withQueryDefaults(QueryConfig config) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler, config);
         }
 
         /** The coordinator's scheduler settings with {@code name = value} applied (those {@link SchedulerSettings} reads). */
         public Options withSetting(String name, String value) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value));
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value), queryDefaults);
         }
     }
 
@@ -245,18 +301,32 @@ public final class LocalCluster implements QueryEngine {
         workers.get(index).close();
     }
 
+    /**
+     * Stops the workers side by side (each leaves the cluster; the coordinator, the leader, removes
+     * them in the same rounds), then the coordinator.
+     */
     @Override
     public void close() {
-        for (Worker w : workers) {
-            if (w.isClosed()) {
-                continue;
+        ExecutorService stopper = Executors.newFixedThreadPool(Math.max(1, workers.size()), daemon("sluice-local-stop"));
+        try {
+            List<Future<?>> stopping = new ArrayList<>();
+            for (Worker w : workers) {
+                if (!w.isClosed()) {
+                    stopping.add(stopper.submit(w::close));
+                }
             }
-            try {
-                w.close();
-            } catch (RuntimeException e) {
-                // keep closing the rest; a leak shows in the worker's allocator check in tests
-                LOG.warn("closing worker {} failed", w.workerId(), e);
+            for (Future<?> f : stopping) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    // keep closing the rest; a leak shows in the worker's allocator check in tests
+                    LOG.warn("closing a worker failed", e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
+        } finally {
+            stopper.shutdown();
         }
         coordinator.close();
         try (Stream<Path> files = Files.walk(directory)) {

@@ -64,7 +64,7 @@ final class CoordinatorCommand implements Callable<Integer> {
                 .withFileAccess(FileAccessPolicy.fromSystemProperty(
                         (dataDir != null ? dataDir : java.nio.file.Path.of("")).toAbsolutePath().toString()));
         coordinatorSettings = coordinatorSettings.withQueryDefaults(conf.queryDefaults(coordinatorSettings.queryDefaults()))
-                .withScheduler(conf.scheduler());
+                .withScheduler(conf.scheduler()).withJobTimeout(conf.jobTimeout());
         if (shufflePartitions > 0) {
             coordinatorSettings = coordinatorSettings.withShufflePartitions(shufflePartitions);
         }

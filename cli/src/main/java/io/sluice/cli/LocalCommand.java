@@ -31,11 +31,12 @@ final class LocalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        confOptions.load().applySystemProperties();
+        SluiceConf conf = confOptions.load();
+        conf.applySystemProperties();
         eventLog.apply();
         Options.atLeast(spec, "--workers", workers, 1);
         Options.port(spec, "--http-port", httpPort, true);
-        LocalCluster cluster = LocalCluster.start(LocalCluster.Options.of(workers).withHttpPort(httpPort));
+        LocalCluster cluster = LocalCluster.start(conf.localCluster(LocalCluster.Options.of(workers).withHttpPort(httpPort)));
         spec.commandLine().getErr().println("local cluster ready: " + workers + " workers, cluster "
                 + cluster.coordinator().clusterAddress() + ", http 127.0.0.1:" + cluster.coordinator().httpPort());
         String configured = System.getenv(Session.AUTH_SECRET_VARIABLE);

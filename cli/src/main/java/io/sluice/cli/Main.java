@@ -7,7 +7,9 @@ import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
@@ -23,6 +25,11 @@ public final class Main implements Runnable {
     @Spec
     CommandSpec spec;
 
+    /** Read by {@link LogSetup} before parsing; declared here so that every command accepts it. */
+    @Option(names = LogSetup.VERBOSE, scope = ScopeType.INHERIT,
+            description = "Log INFO lines to stderr too (by default a client prints results and errors only).")
+    boolean verbose;
+
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(), "missing command: one of coordinator, worker, sql, local, submit, history");
@@ -32,6 +39,7 @@ public final class Main implements Runnable {
     static volatile PrintStream results = System.out;
 
     public static void main(String[] args) {
+        LogSetup.configure(args);
         PrintStream results = claimStdout();
         Main.results = results;
         System.exit(commandLine(results, System.err).execute(args));

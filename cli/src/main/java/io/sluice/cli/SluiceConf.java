@@ -5,15 +5,18 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
+import io.sluice.api.LocalCluster;
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Scope;
 import io.sluice.common.settings.Setting;
 import io.sluice.common.settings.Settings;
 import io.sluice.common.settings.SettingsRegistry;
+import io.sluice.coordinator.CoordinatorSettingsDeclaration;
 import io.sluice.coordinator.QueryConfig;
 import io.sluice.coordinator.SchedulerSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -110,6 +113,20 @@ final class SluiceConf {
     /** The scheduler settings these values make. */
     SchedulerSettings scheduler() {
         return SchedulerSettings.from(settings);
+    }
+
+    /** The job deadline ({@code sluice.job.timeout}). */
+    Duration jobTimeout() {
+        return settings.get(CoordinatorSettingsDeclaration.JOB_TIMEOUT);
+    }
+
+    /**
+     * {@code base} with every limit these values set: the scheduler's, the job deadline and the
+     * session defaults (node settings reach the nodes as system properties: {@link #applySystemProperties}).
+     */
+    LocalCluster.Options localCluster(LocalCluster.Options base) {
+        return base.withScheduler(scheduler()).withJobTimeout(jobTimeout())
+                .withQueryDefaults(queryDefaults(base.queryDefaults()));
     }
 
     /** {@code base} with the session settings these values set. */

@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.api.AuthSecrets;
+import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
 import io.sluice.common.SluiceException;
 import io.sluice.kernels.QueryResult;
@@ -44,7 +45,7 @@ final class SqlCommand implements Callable<Integer> {
             description = "table or csv (default: ${DEFAULT-VALUE}). csv prints a header line and the rows, nothing else.")
     Format format;
 
-    /** With --local: the embedded cluster's node settings (sluice.hadoop.*, for one). */
+    /** With --local: the embedded cluster's settings (limits, session defaults, sluice.hadoop.*). */
     @Mixin
     ConfOptions confOptions = new ConfOptions();
 
@@ -88,8 +89,9 @@ final class SqlCommand implements Callable<Integer> {
         if (sql.isBlank()) {
             throw new ParameterException(spec.commandLine(), "the script is empty");
         }
-        QueryResult result;
+        PrintWriter out = spec.commandLine().getOut();
         try (Session session = open()) {
+            QueryResult result;
             if (progress != null ? progress : System.console() != null) {
                 String tag = "sql-" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
                 try (ProgressBar bar = ProgressBar.start(session::runningQueries, session::monitoredQuery, tag,
@@ -99,20 +101,26 @@ final class SqlCommand implements Callable<Integer> {
             } else {
                 result = session.sql(sql).collect();
             }
+            // printed before the session closes: the answer does not wait for an embedded cluster to stop
+            out.print(format == Format.CSV ? result.toCsv() : result.toTable());
+            out.flush();
         }
-        PrintWriter out = spec.commandLine().getOut();
-        out.print(format == Format.CSV ? result.toCsv() : result.toTable());
-        out.flush();
         return 0;
     }
 
     private Session open() {
         if (target.coordinator != null) {
+            if (!confOptions.conf.isEmpty() || confOptions.config != null) {
+                throw new ParameterException(spec.commandLine(), "--conf and --config set an embedded cluster's "
+                        + "settings (--local); a running coordinator has its own: change a session setting with "
+                        + "'SET name = value;' in the script");
+            }
             return sharedCatalog
                     ? Session.connectShared(target.coordinator.uriHost(), target.coordinator.port(), AuthSecrets.configured())
                     : Session.connect(target.coordinator.uriHost(), target.coordinator.port());
         }
-        confOptions.load().applySystemProperties();
-        return Session.local(Options.atLeast(spec, "--local", target.workers, 1));
+        SluiceConf conf = confOptions.load();
+        conf.applySystemProperties();
+        return Session.local(conf.localCluster(LocalCluster.Options.of(Options.atLeast(spec, "--local", target.workers, 1))));
     }
 }

@@ -55,6 +55,20 @@ class MainTest {
     }
 
     @Test
+    void confSetsAnEmbeddedClusterOnlyAndSaysHowToSetACoordinatorsSession() {
+        assertThat(run("sql", "--coordinator", "127.0.0.1:1", "--conf", "sluice.job.timeout=1m", "-e", "SELECT 1")).isEqualTo(2);
+        assertThat(err()).contains("--conf and --config set an embedded cluster's settings (--local)")
+                .contains("'SET name = value;'");
+    }
+
+    @Test
+    void everyCommandTakesVerbose() {
+        // parsed (exit 1: the script file is missing), not refused as an unknown option (exit 2)
+        assertThat(run("sql", "--verbose", "--coordinator", "127.0.0.1:1", "-f", "/no/such/script.sql")).isEqualTo(1);
+        assertThat(run("jobs", "--verbose", "--help")).isZero();
+    }
+
+    @Test
     void unreadableScriptFileIsAnErrorNamingTheFile() {
         assertThat(run("sql", "--coordinator", "127.0.0.1:1", "-f", "/no/such/script.sql")).isEqualTo(1);
         assertThat(err()).isEqualTo("error: cannot read the script file /no/such/script.sql: NoSuchFileException: /no/such/script.sql\n");

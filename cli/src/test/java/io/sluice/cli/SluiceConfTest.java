@@ -3,6 +3,7 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.api.LocalCluster;
 import io.sluice.cluster.ClusterSettingsDeclaration;
 import io.sluice.common.SluiceException;
 import io.sluice.coordinator.QueryConfig;
@@ -122,5 +123,20 @@ class SluiceConfTest {
         }
         assertThatThrownBy(() -> QueryConfig.defaults().with("sluice.hadoop.fs.s3a.endpoint", "http://elsewhere"))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("sluice.hadoop.fs.s3a.endpoint is a node setting");
+    }
+
+    @Test
+    void everyLimitReachesAnEmbeddedCluster() {
+        SluiceConf conf = SluiceConf.load(null, Map.of("SLUICE_JOB_TIMEOUT", "2h"), Map.of("sluice.task.timeout", "20s",
+                "sluice.shuffle.partitions", "8", "sluice.job.timeout", "90s"));
+        LocalCluster.Options options = conf.localCluster(LocalCluster.Options.of(1));
+        assertThat(options.jobTimeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(options.scheduler().taskTimeout()).isEqualTo(Duration.ofSeconds(20));
+        assertThat(options.queryDefaults().shufflePartitions()).isEqualTo(8);
+        assertThat(SluiceConf.load(null, Map.of("SLUICE_JOB_TIMEOUT", "2h"), Map.of()).jobTimeout())
+                .isEqualTo(Duration.ofHours(2));
+        assertThat(SluiceConf.load(null, Map.of(), Map.of()).jobTimeout()).isEqualTo(Duration.ofMinutes(30));
+        assertThatThrownBy(() -> SluiceConf.load(null, Map.of(), Map.of("sluice.job.timeout", "0s")))
+                .isInstanceOf(SluiceException.class).hasMessageStartingWith("--conf: ").hasMessageContaining("sluice.job.timeout");
     }
 }

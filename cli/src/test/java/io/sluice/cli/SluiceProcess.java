@@ -70,6 +70,10 @@ final class SluiceProcess implements AutoCloseable {
         builder.environment().put("SLUICE_JAVA_OPTS", (JAVA_OPTS + " " + javaOptions).trim());
         // every process of a test run proves the same secret, as a real cluster's nodes and clients do
         builder.environment().put("SLUICE_AUTH_SECRET", SECRET);
+        // node log files beside the process's output, not in the source tree; no class data sharing
+        // archive, whose first run (writing it) takes longer than these tests' time bounds allow for
+        builder.environment().put("SLUICE_LOG_DIR", logDir.toString());
+        builder.environment().put("SLUICE_CDS", "off");
         builder.environment().putAll(environment);
         return new SluiceProcess(builder.start(), out, err, String.join(" ", args));
     }

@@ -188,6 +188,13 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 "pekko.cluster.split-brain-resolver.keep-oldest.role = " + NodeRole.COORDINATOR.roleName(),
                 "pekko.cluster.split-brain-resolver.down-all-when-unstable = off",
                 "pekko.cluster.failure-detector.heartbeat-interval = 1s",
+                // Membership changes (joining, up, leaving, removed) take a few gossip rounds and
+                // leader actions each: at 200 ms rather than Pekko's 1 s, a worker is Up and a leaving
+                // one removed in well under a second (an embedded cluster starts and stops at every
+                // 'sluice sql --local'); gossip stays a few small messages a second per node.
+                "pekko.cluster.gossip-interval = 200ms",
+                "pekko.cluster.leader-actions-interval = 200ms",
+                "pekko.cluster.periodic-tasks-initial-delay = 200ms",
                 // a node started before its seed answers retries its join after 2 s, not Pekko's 10 s
                 "pekko.cluster.retry-unsuccessful-join-after = 2s",
                 "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",

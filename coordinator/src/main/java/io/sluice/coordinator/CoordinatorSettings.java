@@ -30,7 +30,7 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
 
     public static CoordinatorSettings defaults(String host, int port, int httpPort) {
         return new CoordinatorSettings(host, port, httpPort, QueryConfig.defaults(), Duration.ofSeconds(7), 2L << 30,
-                Duration.ofMinutes(30), secretFromEnvironment(),
+                CoordinatorSettingsDeclaration.JOB_TIMEOUT.defaultValue(), secretFromEnvironment(),
                 FileAccessPolicy.fromSystemProperty(System.getProperty("user.dir")), SchedulerSettings.defaults());
     }
 

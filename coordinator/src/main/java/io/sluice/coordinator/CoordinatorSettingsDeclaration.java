@@ -72,8 +72,8 @@ public final class CoordinatorSettingsDeclaration implements SettingsDeclaration
 
     public static final Setting<Duration> TASK_TIMEOUT = Setting.node("sluice.task.timeout", DURATION,
             Duration.ofMinutes(15), "an attempt running longer is given up (its worker told to stop it) and retried; "
-                    + "counts as a failure of its worker; `0` never. Under the 30 minute job deadline, so a hung "
-                    + "attempt is retried before the job gives up").atLeast(Duration.ZERO);
+                    + "counts as a failure of its worker; `0` never. Under the job deadline (`sluice.job.timeout`), so a "
+                    + "hung attempt is retried before the job gives up").atLeast(Duration.ZERO);
     public static final Setting<Integer> TASK_MAX_ATTEMPTS = Setting.node("sluice.task.max-attempts", INT, 4,
             "attempts of one task, the first included, before its job fails with the last attempt's error")
             .atLeast(1);
@@ -96,6 +96,10 @@ public final class CoordinatorSettingsDeclaration implements SettingsDeclaration
                     + "on a worker there before it takes any slot; `0` never waits. Tasks without such hosts never wait")
             .between(Duration.ZERO, Duration.ofMinutes(10));
 
+    public static final Setting<Duration> JOB_TIMEOUT = Setting.node("sluice.job.timeout", DURATION,
+            Duration.ofMinutes(30), "a job running longer is cancelled and fails; an HTTP request may wait this long "
+                    + "plus a minute for its result").atLeast(Duration.ofSeconds(1));
+
     public static final Setting<Integer> MAX_CONCURRENT_QUERIES = Setting.node("sluice.coordinator.max-concurrent-queries",
             INT, 16, "HTTP requests running queries at once; more wait, then are told busy (503)").atLeast(1);
     public static final Setting<Duration> UI_SESSION_TIMEOUT = Setting.node("sluice.ui.session-timeout", DURATION,
@@ -111,7 +115,7 @@ public final class CoordinatorSettingsDeclaration implements SettingsDeclaration
         return Stream.concat(Stream.of(OPTIMIZER_ENABLED, OPTIMIZER_MAX_PASSES, OPTIMIZER_TIMEOUT, SKIP_FAILED_RULES, JOIN_REORDER,
                 JOIN_REORDER_DP_LIMIT, SHUFFLE_PARTITIONS, BROADCAST_THRESHOLD, SORT_MERGE_THRESHOLD,
                 RUNTIME_FILTER_THRESHOLD, RANGE_PARTITIONED_SORT, RANGE_SORT_MIN_ROWS, RESULT_MAX_BYTES,
-                RESULT_BUFFER_BYTES, MAX_CONCURRENT_QUERIES, UI_SESSION_TIMEOUT), Stream.concat(SCHEDULER.stream(),
+                RESULT_BUFFER_BYTES, JOB_TIMEOUT, MAX_CONCURRENT_QUERIES, UI_SESSION_TIMEOUT), Stream.concat(SCHEDULER.stream(),
                 MonitorSettings.ALL.stream())).toList();
     }
 }
