@@ -53,8 +53,10 @@ final class HttpEndpoint extends AllDirectives {
 
     private final QueryService queries;
     private final ExecutorService executor;
+    private final ExecutorService healthExecutor;
     private final Supplier<ClusterLoad> load;
     private final byte[] expectedAuthorization;
+    private final Runnable proven;
     private final ConnectionQueries connection;
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
@@ -63,10 +65,15 @@ final class HttpEndpoint extends AllDirectives {
     /**
      * {@code secret} may be null: then no route asks for a token. Queries run through {@code gate}
      * (at most so many at once; more wait up to {@link #QUEUE_WAIT_SECONDS} for a turn, then get a
-     * 503); listing and cancelling jobs never wait on it.
+     * 503); listing and cancelling jobs never wait on it. Health is answered on {@code
+     * healthExecutor} ({@link #healthExecutor}: bounded, a full one answers 503). {@code proven} runs
+     * for each request that carries the secret.
      */
-    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, String secret,
-            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection, Supplier<ClusterJobRunner> jobs) {
+    HttpEndpoint(QueryService queries, ExecutorService executor, ExecutorService healthExecutor,
+            Supplier<ClusterLoad> load, String secret, Runnable proven, QueryGate gate, SessionCatalogs catalogs,
+            ConnectionQueries connection, Supplier<ClusterJobRunner> jobs) {
+        this.healthExecutor = requireNonNull(healthExecutor, "healthExecutor is null");
+        this.proven = requireNonNull(proven, "proven is null");
         this.jobs = requireNonNull(jobs, "jobs is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.gate = requireNonNull(gate, "gate is null");
@@ -85,8 +92,7 @@ final class HttpEndpoint extends AllDirectives {
 
     Route routes() {
         return pathPrefix("v1", () -> concat(
-                path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
-                        .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
+                path("health", () -> get(() -> completeWithFuture(health()))),
                 authenticated(() -> withSizeLimit(MAX_BODY_BYTES, () -> concat(
                         path("sql", () -> post(this::sql)),
                         path("prepare", () -> post(this::prepare)),
@@ -102,6 +108,33 @@ final class HttpEndpoint extends AllDirectives {
                                 bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
                                         false).getBytes(StandardCharsets.UTF_8)))))))))));
     }
+
+    /** The cluster's load as JSON, or a 503 when every health thread is busy and its queue full. */
+    private CompletableFuture<HttpResponse> health() {
+        try {
+            return CompletableFuture.supplyAsync(() -> HttpResponse.create().withStatus(StatusCodes.OK)
+                    .withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), healthExecutor);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return CompletableFuture.completedFuture(HttpResponse.create().withStatus(StatusCodes.SERVICE_UNAVAILABLE)
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "busy: too many health requests at once"));
+        }
+    }
+
+    /**
+     * The pool that answers {@code /v1/health}, open to anyone: {@code threads} threads and 64
+     * waiting requests at most, so a flood of health requests costs a fixed number of threads.
+     */
+    static ExecutorService healthExecutor(int threads) {
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        return new java.util.concurrent.ThreadPoolExecutor(threads, threads, 0, java.util.concurrent.TimeUnit.SECONDS,
+                new java.util.concurrent.ArrayBlockingQueue<>(HEALTH_QUEUE), r -> {
+                    Thread t = new Thread(r, "sluice-health-" + count.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    static final int HEALTH_QUEUE = 64;
 
     /**
      * A SQL script, run in the catalog the request's session headers name; its queries are listed
@@ -177,6 +210,7 @@ final class HttpEndpoint extends AllDirectives {
         return optionalHeaderValueByName("Authorization", header -> {
             if (header.isPresent() && MessageDigest.isEqual(header.get().getBytes(StandardCharsets.UTF_8),
                     expectedAuthorization)) {
+                proven.run();
                 return inner.get();
             }
             return complete(HttpResponse.create().withStatus(StatusCodes.UNAUTHORIZED)
