@@ -44,7 +44,9 @@ public final class LocalCluster implements QueryEngine {
                 .withJobTimeout(options.jobTimeout()).withAuthSecret(secret).withScheduler(options.scheduler())
                 .withFileAccess(FileAccessPolicy.under(options.allowedRoots()));
         coordinator = Coordinator.start(settings);
-        ClusterJobs.acceptJobsOn(coordinator);
+        if (ClusterJobs.allowedBySystemProperty()) {
+            ClusterJobs.acceptJobsOn(coordinator);
+        }
         try {
             for (int i = 0; i < options.workers(); i++) {
                 String id = "worker-" + (i + 1);
@@ -160,6 +162,16 @@ public final class LocalCluster implements QueryEngine {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
                     allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value));
         }
+    }
+
+    /**
+     * Runs job jars submitted to this cluster's HTTP port ({@code sluice local --allow-job-jars}):
+     * anyone with the secret may then run code in this JVM. Off unless called (or {@code
+     * -Dsluice.coordinator.allow-job-jars=true}).
+     */
+    public LocalCluster allowJobJars() {
+        ClusterJobs.acceptJobsOn(coordinator);
+        return this;
     }
 
     public static LocalCluster start(Options options) {

@@ -26,12 +26,19 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     ConfOptions confOptions = new ConfOptions();
 
+    @Option(names = "--allow-job-jars", description = "Run job jars submitted with 'sluice submit --deploy-mode "
+            + "cluster' in this process: anyone with the secret may then run code here. Off by default.")
+    boolean allowJobJars;
+
     @Override
     public Integer call() throws InterruptedException {
         confOptions.load().applySystemProperties();
         Options.atLeast(spec, "--workers", workers, 1);
         Options.port(spec, "--http-port", httpPort, true);
         LocalCluster cluster = LocalCluster.start(LocalCluster.Options.of(workers).withHttpPort(httpPort));
+        if (allowJobJars) {
+            cluster.allowJobJars();
+        }
         spec.commandLine().getErr().println("local cluster ready: " + workers + " workers, cluster "
                 + cluster.coordinator().clusterAddress() + ", http 127.0.0.1:" + cluster.coordinator().httpPort());
         String configured = System.getenv(Session.AUTH_SECRET_VARIABLE);

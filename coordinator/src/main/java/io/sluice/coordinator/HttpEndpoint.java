@@ -157,31 +157,52 @@ final class HttpEndpoint extends AllDirectives {
     static final String EXIT_CODE_HEADER = "X-Sluice-Exit-Code";
     static final String ERROR_HEADER = "X-Sluice-Error";
 
+    /** The longest a client asks its submitted job to run, in seconds (at most the coordinator's limit). */
+    static final String TIMEOUT_HEADER = "X-Sluice-Timeout-Seconds";
+
     /**
-     * A job jar (the body) run on the coordinator in cluster deploy mode: the answer, once the job
-     * ended, is what it printed, with its exit code and (URL-encoded) error in headers.
+     * A job jar (the body) run on the coordinator in cluster deploy mode, when this coordinator
+     * allows job jars (else a 404, the body unread): the answer, once the job ended, is what it
+     * printed, with its exit code and (URL-encoded) error in headers. The jar is limited to the
+     * runner's size (413); the job runs at most the runner's time (or less, if the client asks) and
+     * is interrupted when its client disconnects.
      */
     private Route submit() {
+        ClusterJobRunner runner = jobs.get();
+        if (runner == null) {
+            return complete(HttpResponse.create().withStatus(StatusCodes.NOT_FOUND).withEntity(
+                    ContentTypes.TEXT_PLAIN_UTF8, "this coordinator does not run submitted jobs: start it with "
+                            + "--allow-job-jars (-D" + HttpSettingsDeclaration.ALLOW_JOB_JARS.name() + "=true)"));
+        }
         return optionalHeaderValueByName(MAIN_CLASS_HEADER, mainClass -> optionalHeaderValueByName(ARGS_HEADER, args ->
+                optionalHeaderValueByName(TIMEOUT_HEADER, timeout -> withSizeLimit(runner.maxJarBytes(), () ->
                 entity(Unmarshaller.entityToByteArray(), jar -> completeWithFuture(CompletableFuture.supplyAsync(() -> {
-                    ClusterJobRunner runner = jobs.get();
-                    if (runner == null) {
-                        return HttpResponse.create().withStatus(StatusCodes.NOT_FOUND).withEntity(ContentTypes.TEXT_PLAIN_UTF8,
-                                "this coordinator does not run submitted jobs (cluster deploy mode)");
-                    }
                     List<String> arguments = new java.util.ArrayList<>();
                     for (String a : args.orElse("").split(",", -1)) {
                         if (!a.isEmpty() || args.map(x -> !x.isEmpty()).orElse(false)) {
                             arguments.add(java.net.URLDecoder.decode(a, StandardCharsets.UTF_8));
                         }
                     }
-                    ClusterJobRunner.Outcome outcome = runner.run(jar, mainClass.orElse(null), arguments);
+                    java.time.Duration limit = runner.maxRunTime();
+                    try {
+                        java.time.Duration asked = java.time.Duration.ofSeconds(Long.parseLong(timeout.orElse("0").strip()));
+                        if (!asked.isNegative() && !asked.isZero() && asked.compareTo(limit) < 0) {
+                            limit = asked;
+                        }
+                    } catch (NumberFormatException e) {
+                        return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST).withEntity(
+                                ContentTypes.TEXT_PLAIN_UTF8, TIMEOUT_HEADER + " is not a number of seconds: "
+                                        + oneLine(timeout.orElse("")));
+                    }
+                    CompletableFuture<Void> cancel = new CompletableFuture<>();
+                    connection.onClientGone(() -> cancel.complete(null));
+                    ClusterJobRunner.Outcome outcome = runner.run(jar, mainClass.orElse(null), arguments, limit, cancel);
                     HttpResponse response = HttpResponse.create().withStatus(StatusCodes.OK)
                             .withEntity(ContentTypes.TEXT_PLAIN_UTF8, outcome.output())
                             .addHeader(HttpHeader.parse(EXIT_CODE_HEADER, String.valueOf(outcome.exitCode())));
                     return outcome.error() == null ? response : response.addHeader(HttpHeader.parse(ERROR_HEADER,
                             java.net.URLEncoder.encode(oneLine(outcome.error()), StandardCharsets.UTF_8)));
-                }, executor)))));
+                }, executor)))))));
     }
 
     /** A SQL script run up to its final query, in the session's catalog; the answer in {@link PreparedSql#toWire()} form. */
