@@ -101,7 +101,7 @@ public final class Coordinator implements AutoCloseable {
         this.gate = new QueryGate(Settings.systemProperty(CoordinatorSettingsDeclaration.MAX_CONCURRENT_QUERIES),
                 Duration.ofSeconds(HttpEndpoint.QUEUE_WAIT_SECONDS));
         this.catalogs = new SessionCatalogs(queries.catalog(), queries::newSessionCatalog);
-        this.connections = new HttpConnections(HttpSettingsDeclaration.unauthenticatedLimits(),
+        this.connections = new HttpConnections(HttpSettingsDeclaration.UNAUTHENTICATED.configured(),
                 Settings.systemProperty(HttpSettingsDeclaration.IDLE_TIMEOUT));
         this.healthExecutor = HttpEndpoint.healthExecutor(Settings.systemProperty(HttpSettingsDeclaration.HEALTH_THREADS));
         ServerBinding binding = null;

@@ -5,12 +5,12 @@ import static io.sluice.common.settings.SettingType.BYTE_SIZE;
 import static io.sluice.common.settings.SettingType.DURATION;
 import static io.sluice.common.settings.SettingType.INT;
 
-import io.sluice.common.net.UnprovenConnections;
+import io.sluice.common.net.UnprovenLimitSettings;
 import io.sluice.common.settings.Setting;
-import io.sluice.common.settings.Settings;
 import io.sluice.common.settings.SettingsDeclaration;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * What the coordinator's HTTP server holds for clients that have not proven the secret, how long
@@ -18,16 +18,9 @@ import java.util.List;
  * {@link HttpEndpoint}).
  */
 public final class HttpSettingsDeclaration implements SettingsDeclaration {
-    public static final Setting<Duration> AUTH_TIMEOUT = Setting.property("sluice.http.auth-timeout", DURATION,
-            Duration.ofSeconds(10), "an HTTP connection that has not sent a request with the secret (any request, "
-                    + "without one) this long after it opened is closed, whatever it sent")
-            .between(Duration.ofMillis(100), Duration.ofMinutes(10));
-    public static final Setting<Integer> UNAUTHENTICATED_PER_ADDRESS = Setting.property(
-            "sluice.http.unauthenticated.max-per-address", INT, 32, "HTTP connections that have not proven the "
-                    + "secret yet, from one address; past it the oldest is closed").between(1, 65_536);
-    public static final Setting<Integer> UNAUTHENTICATED_TOTAL = Setting.property(
-            "sluice.http.unauthenticated.max-total", INT, 256, "HTTP connections that have not proven the secret "
-                    + "yet, from all addresses; past it the oldest is closed").between(1, 65_536);
+    /** Limits on connections that have not proven the secret ({@link HttpConnections}). */
+    public static final UnprovenLimitSettings UNAUTHENTICATED = UnprovenLimitSettings.declare("sluice.http",
+            "HTTP server (proven by a request with the secret; by any request, without one)", 32, 256);
     public static final Setting<Duration> IDLE_TIMEOUT = Setting.property("sluice.http.idle-timeout", DURATION,
             Duration.ofMinutes(2), "an HTTP connection with no request running or answer being sent this long is "
                     + "closed").between(Duration.ofSeconds(1), Duration.ofHours(1));
@@ -43,15 +36,9 @@ public final class HttpSettingsDeclaration implements SettingsDeclaration {
             DURATION, Duration.ofHours(1), "a submitted job still running this long is cancelled")
             .between(Duration.ofSeconds(1), Duration.ofDays(7));
 
-    /** The limits on unauthenticated HTTP connections the system properties set. */
-    static UnprovenConnections.Limits unauthenticatedLimits() {
-        return new UnprovenConnections.Limits(Settings.systemProperty(UNAUTHENTICATED_PER_ADDRESS),
-                Settings.systemProperty(UNAUTHENTICATED_TOTAL), Settings.systemProperty(AUTH_TIMEOUT));
-    }
-
     @Override
     public List<Setting<?>> settings() {
-        return List.of(AUTH_TIMEOUT, UNAUTHENTICATED_PER_ADDRESS, UNAUTHENTICATED_TOTAL, IDLE_TIMEOUT, HEALTH_THREADS,
-                ALLOW_JOB_JARS, JOB_JAR_MAX_BYTES, JOB_TIMEOUT);
+        return Stream.concat(UNAUTHENTICATED.all().stream(),
+                Stream.of(IDLE_TIMEOUT, HEALTH_THREADS, ALLOW_JOB_JARS, JOB_JAR_MAX_BYTES, JOB_TIMEOUT)).toList();
     }
 }

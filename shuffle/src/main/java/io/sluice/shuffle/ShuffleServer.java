@@ -14,7 +14,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.sluice.common.net.UnprovenConnections;
-import io.sluice.common.settings.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -83,10 +82,8 @@ public final class ShuffleServer implements AutoCloseable {
     public record Options(String secret, int maxConnections, Duration idleTimeout, int ioThreads,
             UnprovenConnections.Limits unauthenticated) {
         /** Limits on connections that have not proven the secret yet, unless configured otherwise. */
-        public static final UnprovenConnections.Limits DEFAULT_UNAUTHENTICATED = new UnprovenConnections.Limits(
-                ShuffleSettingsDeclaration.UNAUTHENTICATED_PER_ADDRESS.defaultValue(),
-                ShuffleSettingsDeclaration.UNAUTHENTICATED_TOTAL.defaultValue(),
-                ShuffleSettingsDeclaration.AUTH_TIMEOUT.defaultValue());
+        public static final UnprovenConnections.Limits DEFAULT_UNAUTHENTICATED =
+                ShuffleSettingsDeclaration.UNAUTHENTICATED.defaults();
 
         public Options {
             requireNonNull(idleTimeout, "idleTimeout is null");
@@ -110,10 +107,7 @@ public final class ShuffleServer implements AutoCloseable {
 
         /** The defaults, with the limits on unauthenticated connections the system properties set. */
         public static Options configured() {
-            return defaults().withUnauthenticated(new UnprovenConnections.Limits(
-                    Settings.systemProperty(ShuffleSettingsDeclaration.UNAUTHENTICATED_PER_ADDRESS),
-                    Settings.systemProperty(ShuffleSettingsDeclaration.UNAUTHENTICATED_TOTAL),
-                    Settings.systemProperty(ShuffleSettingsDeclaration.AUTH_TIMEOUT)));
+            return defaults().withUnauthenticated(ShuffleSettingsDeclaration.UNAUTHENTICATED.configured());
         }
 
         public Options withSecret(String newSecret) {
