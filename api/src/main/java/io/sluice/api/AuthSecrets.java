@@ -1,6 +1,7 @@
 package io.sluice.api;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.net.SecretStrength;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -67,10 +68,10 @@ public final class AuthSecrets {
         String secret = configured(environment, properties);
         if (secret == null) {
             throw new SluiceException("no cluster secret: set " + VARIABLE + " (for example to the output of "
-                    + "'openssl rand -hex 32') or -D" + FILE_PROPERTY + "=PATH in SLUICE_JAVA_OPTS, the same on "
+                    + "'openssl rand -base64 32') or -D" + FILE_PROPERTY + "=PATH in SLUICE_JAVA_OPTS, the same on "
                     + "every node and client; or pass --insecure to run without authentication, on a trusted "
                     + "machine only");
         }
-        return secret;
+        return SecretStrength.requireStrong(secret);
     }
 }

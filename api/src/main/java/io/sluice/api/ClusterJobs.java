@@ -3,7 +3,9 @@ package io.sluice.api;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.settings.Settings;
 import io.sluice.coordinator.ClusterJobRunner;
+import io.sluice.coordinator.HttpSettingsDeclaration;
 import io.sluice.coordinator.QueryService;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -11,7 +13,9 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -34,14 +38,39 @@ public final class ClusterJobs implements ClusterJobRunner {
     private static final AtomicLong JOBS = new AtomicLong();
 
     private final QueryService queries;
+    private final long maxJarBytes;
+    private final Duration maxRunTime;
 
-    ClusterJobs(QueryService queries) {
+    ClusterJobs(QueryService queries, long maxJarBytes, Duration maxRunTime) {
         this.queries = requireNonNull(queries, "queries is null");
+        this.maxJarBytes = maxJarBytes;
+        this.maxRunTime = requireNonNull(maxRunTime, "maxRunTime is null");
     }
 
-    /** Makes {@code coordinator} run jars submitted in cluster deploy mode ({@code POST /v1/submit}). */
+    /**
+     * Makes {@code coordinator} run jars submitted in cluster deploy mode ({@code POST /v1/submit}),
+     * limited by the {@code sluice.coordinator.job-jar.*} settings. Only for a coordinator started
+     * with {@code --allow-job-jars}: it lets anyone with the secret run code on the coordinator.
+     */
     public static void acceptJobsOn(io.sluice.coordinator.Coordinator coordinator) {
-        coordinator.acceptJobs(new ClusterJobs(coordinator.queries()));
+        coordinator.acceptJobs(new ClusterJobs(coordinator.queries(),
+                Settings.systemProperty(HttpSettingsDeclaration.JOB_JAR_MAX_BYTES),
+                Settings.systemProperty(HttpSettingsDeclaration.JOB_TIMEOUT)));
+    }
+
+    /** Whether {@code -Dsluice.coordinator.allow-job-jars=true} allows job jars without the flag. */
+    public static boolean allowedBySystemProperty() {
+        return Settings.systemProperty(HttpSettingsDeclaration.ALLOW_JOB_JARS);
+    }
+
+    @Override
+    public long maxJarBytes() {
+        return maxJarBytes;
+    }
+
+    @Override
+    public Duration maxRunTime() {
+        return maxRunTime;
     }
 
     /** The engine of the cluster job running on this thread, or null. */
@@ -50,7 +79,8 @@ public final class ClusterJobs implements ClusterJobRunner {
     }
 
     @Override
-    public Outcome run(byte[] jar, String mainClass, List<String> args) {
+    public Outcome run(byte[] jar, String mainClass, List<String> args, Duration timeout,
+            CompletableFuture<Void> cancel) {
         routeStandardOutput();
         ByteArrayOutputStream output = new ByteArrayOutputStream();
         OutputStream capped = new OutputStream() {
@@ -92,7 +122,10 @@ public final class ClusterJobs implements ClusterJobRunner {
             }, "sluice-cluster-job-" + JOBS.incrementAndGet());
             job.setContextClassLoader(loader);
             job.start();
-            job.join();
+            String stopped = awaitEnd(job, timeout, cancel);
+            if (stopped != null) {
+                error[0] = "job " + className + " " + stopped;
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             error[0] = "interrupted while the job ran";
@@ -101,6 +134,26 @@ public final class ClusterJobs implements ClusterJobRunner {
         }
         String printed = output.toString(StandardCharsets.UTF_8);
         return new Outcome(error[0] == null ? 0 : 1, printed, error[0]);
+    }
+
+    /**
+     * Waits for the job's thread to end; past {@code timeout}, or when {@code cancel} completes,
+     * interrupts it and waits up to 10 s more. Returns why it was stopped, or null when it ended by itself.
+     */
+    private static String awaitEnd(Thread job, Duration timeout, CompletableFuture<Void> cancel)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (job.isAlive() && !cancel.isDone() && System.nanoTime() < deadline) {
+            job.join(Math.max(1, Math.min(100, (deadline - System.nanoTime()) / 1_000_000)));
+        }
+        if (!job.isAlive()) {
+            return null;
+        }
+        String why = cancel.isDone() ? "cancelled: its client disconnected" : "timed out after " + timeout.toSeconds()
+                + " s (sluice.coordinator.job-jar.timeout)";
+        job.interrupt();
+        job.join(10_000);
+        return why + (job.isAlive() ? "; it ignored the interrupt and still runs" : "; interrupted");
     }
 
     /** Once per JVM: {@code System.out} writes to the current job's capture when there is one. */

@@ -58,7 +58,9 @@ public final class LocalCluster implements QueryEngine {
             settings = settings.withShufflePartitions(options.shufflePartitions());
         }
         coordinator = Coordinator.start(settings);
-        ClusterJobs.acceptJobsOn(coordinator);
+        if (ClusterJobs.allowedBySystemProperty()) {
+            ClusterJobs.acceptJobsOn(coordinator);
+        }
         // Workers start side by side: each makes its TLS key, shuffle server and actor system, and
         // joins; one after the other, an embedded cluster's start grew by a worker's start per worker.
         ExecutorService starter = Executors.newFixedThreadPool(options.workers(), daemon("sluice-local-start"));
@@ -220,6 +222,16 @@ public final class LocalCluster implements QueryEngine {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
                     allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value), queryDefaults);
         }
+    }
+
+    /**
+     * Runs job jars submitted to this cluster's HTTP port ({@code sluice local --allow-job-jars}):
+     * anyone with the secret may then run code in this JVM. Off unless called (or {@code
+     * -Dsluice.coordinator.allow-job-jars=true}).
+     */
+    public LocalCluster allowJobJars() {
+        ClusterJobs.acceptJobsOn(coordinator);
+        return this;
     }
 
     public static LocalCluster start(Options options) {

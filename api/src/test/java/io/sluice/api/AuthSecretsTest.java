@@ -3,9 +3,12 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.cluster.NodeConfig;
 import io.sluice.common.SluiceException;
+import io.sluice.common.net.SecretStrength;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +45,25 @@ class AuthSecretsTest {
         assertThat(AuthSecrets.required(true, Map.<String, String>of()::get, Map.<String, String>of()::get)).isNull();
         assertThat(AuthSecrets.required(false, Map.<String, String>of()::get,
                 Map.of(AuthSecrets.ENABLED_PROPERTY, "false")::get)).isNull();
-        assertThat(AuthSecrets.required(false, Map.of(AuthSecrets.VARIABLE, "s")::get, Map.<String, String>of()::get))
-                .isEqualTo("s");
+        String strong = "q3Jx9VwL0kT2mZpA7rYbNc4E"; // 24 base64 characters: 144 bits
+        assertThat(AuthSecrets.required(false, Map.of(AuthSecrets.VARIABLE, strong)::get, Map.<String, String>of()::get))
+                .isEqualTo(strong);
+    }
+
+    @Test
+    void aSecretShorterThan128BitsIsRefusedWithHowToMakeOne() {
+        for (String weak : List.of("s", "s3cret", "0123456789abcdef0123456789abcde", "q3Jx9VwL0kT2mZpA7rYbN")) {
+            assertThatThrownBy(() -> AuthSecrets.required(false, Map.of(AuthSecrets.VARIABLE, weak)::get,
+                    Map.<String, String>of()::get))
+                    .isInstanceOf(SluiceException.class)
+                    .hasMessageStartingWith("the cluster secret is too short: " + weak.length() + " characters")
+                    .hasMessageContaining("openssl rand -base64 32")
+                    .satisfies(e -> assertThat(weak.length() < 4 || !e.getMessage().contains(weak)).isTrue());
+        }
+        // 32 hex digits and 22 base64 characters are just enough
+        assertThat(SecretStrength.bits("0123456789abcdef0123456789abcdef")).isEqualTo(128);
+        assertThat(SecretStrength.requireStrong("q3Jx9VwL0kT2mZpA7rYbNw==")).isNotNull();
+        assertThatThrownBy(() -> NodeConfig.coordinator("127.0.0.1", 0).withSecret("s3cret"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("openssl rand -base64 32");
     }
 }

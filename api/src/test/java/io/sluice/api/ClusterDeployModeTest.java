@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
@@ -10,8 +11,14 @@ import io.sluice.kernels.QueryResult;
 import io.sluice.logical.expr.UserFunction;
 import io.sluice.testfixtures.DuckDbOracle;
 import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,10 +46,23 @@ class ClusterDeployModeTest {
     private static Session session;
     private static Path jar;
     private static Path csv;
+    private static SluiceException notAllowed;
+    private static final int MAX_JAR_BYTES = 256 * 1024;
 
     @BeforeAll
     static void start() throws Exception {
         session = Session.local(LocalCluster.Options.of(2).withHttpPort(0).withShufflePartitions(3));
+        LocalCluster cluster = session.localCluster();
+        // job jars are off unless allowed: the jar is refused unread
+        notAllowed = assertThrows(SluiceException.class, () -> JobSubmitter.submit("127.0.0.1",
+                cluster.coordinator().httpPort(), cluster.authSecret(), Files.write(dir.resolve("any.jar"), new byte[10]),
+                null, List.of()));
+        System.setProperty("sluice.coordinator.job-jar.max-bytes", MAX_JAR_BYTES + "b");
+        try {
+            cluster.allowJobJars();
+        } finally {
+            System.clearProperty("sluice.coordinator.job-jar.max-bytes");
+        }
         csv = dir.resolve("people.csv");
         StringBuilder rows = new StringBuilder("name,n\n");
         String[] names = {"ann", "bob", "cy", "dee", "eve"};
@@ -64,6 +84,14 @@ class ClusterDeployModeTest {
                         public class Triple implements io.sluice.logical.expr.UserFunction {
                             public Object call(Object[] args) {
                                 return args[0] == null ? null : 3 * (Long) args[0];
+                            }
+                        }
+                        """,
+                "udfjob/Sleeper.java", """
+                        package udfjob;
+                        public class Sleeper {
+                            public static void main(String[] args) throws Exception {
+                                Thread.sleep(600_000);
                             }
                         }
                         """,
@@ -130,6 +158,79 @@ class ClusterDeployModeTest {
                 cluster.authSecret(), jar, null, List.of(csv.toString()));
         assertThat(next.exitCode()).isZero();
         assertThat(next.output().lines().count()).isEqualTo(35);
+    }
+
+    @Test
+    void jobJarsAreOffUnlessAllowed() {
+        assertThat(notAllowed).hasMessage("this coordinator does not run submitted jobs: start it with "
+                + "--allow-job-jars (-Dsluice.coordinator.allow-job-jars=true)");
+    }
+
+    @Test
+    void aJarOverTheLimitIsRefusedAndTheNextJobRuns() throws Exception {
+        LocalCluster cluster = session.localCluster();
+        // refused from its Content-Length, before it is sent; a reset may overtake the answer: up to 3 tries
+        String status = null;
+        for (int attempt = 0; attempt < 3 && status == null; attempt++) {
+            try (Socket socket = new Socket("127.0.0.1", cluster.coordinator().httpPort())) {
+                socket.setSoTimeout(10_000);
+                socket.getOutputStream().write(("POST /v1/submit HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                        + cluster.authSecret() + "\r\nContent-Length: " + (MAX_JAR_BYTES + 1) + "\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                status = new String(socket.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            } catch (java.net.SocketException reset) {
+                status = null;
+            }
+        }
+        assertThat(status).isEqualTo("HTTP/1.1 413");
+        assertThat(JobSubmitter.submit("127.0.0.1", cluster.coordinator().httpPort(), cluster.authSecret(), jar, null,
+                List.of(csv.toString())).exitCode()).isZero();
+    }
+
+    @Test
+    void aJobPastItsTimeoutIsInterrupted() throws Exception {
+        LocalCluster cluster = session.localCluster();
+        long start = System.nanoTime();
+        HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + cluster.coordinator().httpPort() + "/v1/submit"))
+                .header("Authorization", "Bearer " + cluster.authSecret())
+                .header("X-Sluice-Main-Class", "udfjob.Sleeper").header("X-Sluice-Timeout-Seconds", "2")
+                .POST(HttpRequest.BodyPublishers.ofFile(jar)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.headers().firstValue("X-Sluice-Exit-Code")).contains("1");
+        assertThat(java.net.URLDecoder.decode(answer.headers().firstValue("X-Sluice-Error").orElseThrow(),
+                StandardCharsets.UTF_8)).isEqualTo("job udfjob.Sleeper timed out after 2 s "
+                        + "(sluice.coordinator.job-jar.timeout); interrupted");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+        assertThat(jobThreads()).isZero();
+    }
+
+    @Test
+    void aJobWhoseClientDisconnectsIsCancelled() throws Exception {
+        LocalCluster cluster = session.localCluster();
+        byte[] bytes = Files.readAllBytes(jar);
+        try (Socket socket = new Socket("127.0.0.1", cluster.coordinator().httpPort())) {
+            socket.getOutputStream().write(("POST /v1/submit HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                    + cluster.authSecret() + "\r\nX-Sluice-Main-Class: udfjob.Sleeper\r\nContent-Length: "
+                    + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().write(bytes);
+            awaitUntil(() -> jobThreads() == 1);
+        }
+        awaitUntil(() -> jobThreads() == 0);
+    }
+
+    /** Threads running submitted jobs now. */
+    private static long jobThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().startsWith("sluice-cluster-job-")).count();
+    }
+
+    private static void awaitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("condition met within 30 s").isLessThan(deadline);
+            Thread.sleep(50);
+        }
     }
 
     /** Compiles the sources against Sluice's API and packs them as a jar whose Main-Class is udfjob.Main. */

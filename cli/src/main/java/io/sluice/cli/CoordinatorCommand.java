@@ -51,6 +51,11 @@ final class CoordinatorCommand implements Callable<Integer> {
             + "SLUICE_AUTH_SECRET or -Dsluice.auth.secret-file=PATH (docs/security.md).")
     boolean insecure;
 
+    @Option(names = "--allow-job-jars", description = "Run job jars submitted with 'sluice submit --deploy-mode "
+            + "cluster' (POST /v1/submit) on this coordinator: anyone with the secret may then run code here. "
+            + "Off by default.")
+    boolean allowJobJars;
+
     @Override
     public Integer call() throws InterruptedException {
         Options.port(spec, "--port", port, false);
@@ -69,7 +74,9 @@ final class CoordinatorCommand implements Callable<Integer> {
             coordinatorSettings = coordinatorSettings.withShufflePartitions(shufflePartitions);
         }
         Coordinator coordinator = Coordinator.start(coordinatorSettings);
-        io.sluice.api.ClusterJobs.acceptJobsOn(coordinator);
+        if (allowJobJars || io.sluice.api.ClusterJobs.allowedBySystemProperty()) {
+            io.sluice.api.ClusterJobs.acceptJobsOn(coordinator);
+        }
         spec.commandLine().getErr().println("coordinator ready: cluster " + coordinator.clusterAddress()
                 + ", http " + new HostPort(host, coordinator.httpPort()));
         Foreground.run(coordinator, Foreground::forever);

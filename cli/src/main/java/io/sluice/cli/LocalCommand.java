@@ -29,6 +29,10 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     EventLogOption eventLog = new EventLogOption();
 
+    @Option(names = "--allow-job-jars", description = "Run job jars submitted with 'sluice submit --deploy-mode "
+            + "cluster' in this process: anyone with the secret may then run code here. Off by default.")
+    boolean allowJobJars;
+
     @Override
     public Integer call() throws InterruptedException {
         SluiceConf conf = confOptions.load();
@@ -37,6 +41,9 @@ final class LocalCommand implements Callable<Integer> {
         Options.atLeast(spec, "--workers", workers, 1);
         Options.port(spec, "--http-port", httpPort, true);
         LocalCluster cluster = LocalCluster.start(conf.localCluster(LocalCluster.Options.of(workers).withHttpPort(httpPort)));
+        if (allowJobJars) {
+            cluster.allowJobJars();
+        }
         spec.commandLine().getErr().println("local cluster ready: " + workers + " workers, cluster "
                 + cluster.coordinator().clusterAddress() + ", http 127.0.0.1:" + cluster.coordinator().httpPort());
         String configured = System.getenv(Session.AUTH_SECRET_VARIABLE);

@@ -56,7 +56,7 @@ class JobControlIT {
         workerPort = Ports.free();
         workerShufflePort = Ports.free();
         coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
-                "--http-port", String.valueOf(httpPort));
+                "--http-port", String.valueOf(httpPort), "--allow-job-jars");
         coordinator.awaitStderrLine("coordinator ready:", READY_TIMEOUT);
         worker = startWorker();
     }

@@ -10,6 +10,7 @@ import io.sluice.cluster.auth.SecretSslEngineProvider;
 import io.sluice.cluster.protocol.SluiceMessage;
 import io.sluice.cluster.serialization.KryoPekkoSerializer;
 import io.sluice.common.SluiceException;
+import io.sluice.common.net.SecretStrength;
 import io.sluice.common.settings.Setting;
 import java.time.Duration;
 import java.util.List;
@@ -100,7 +101,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
      */
     public NodeConfig withSecret(String secret) {
         return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxFrameBytes, heartbeatPause,
-                secret == null ? null : ArteryCredentials.register(secret));
+                secret == null ? null : ArteryCredentials.register(SecretStrength.requireStrong(secret)));
     }
 
     /**

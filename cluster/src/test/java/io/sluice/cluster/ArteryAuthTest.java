@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
  */
 class ArteryAuthTest {
     private static final String HOST = "127.0.0.1";
+    private static final String SECRET = "artery-auth-test-secret-0123456789";
+    private static final String GUESS = "artery-auth-test-secret-0123456788";
     private static final Duration WAIT = Duration.ofSeconds(30);
     /** How long a refused node is given to (fail to) join. */
     private static final Duration REFUSAL = Duration.ofSeconds(8);
@@ -39,11 +41,11 @@ class ArteryAuthTest {
 
     @Test
     void onlyNodesWithTheSecretJoin() throws Exception {
-        ActorSystem<Void> coordinator = start(NodeConfig.coordinator(HOST, 0).withSecret("s3cret"));
+        ActorSystem<Void> coordinator = start(NodeConfig.coordinator(HOST, 0).withSecret(SECRET));
         String seed = SluiceNode.selfAddressString(coordinator);
         assertThat(coordinator.settings().config().getString("pekko.remote.artery.transport")).isEqualTo("tls-tcp");
 
-        ActorSystem<Void> stranger = start(NodeConfig.worker(HOST, 0, seed).withSecret("guess"));
+        ActorSystem<Void> stranger = start(NodeConfig.worker(HOST, 0, seed).withSecret(GUESS));
         ActorSystem<Void> plain = start(NodeConfig.worker(HOST, 0, seed));
         garbageAt(port(coordinator));
         Thread.sleep(REFUSAL.toMillis());
@@ -51,7 +53,7 @@ class ArteryAuthTest {
         assertThat(Cluster.get(stranger).selfMember().status()).isNotEqualTo(MemberStatus.up());
         assertThat(Cluster.get(plain).selfMember().status()).isNotEqualTo(MemberStatus.up());
 
-        ActorSystem<Void> friend = start(NodeConfig.worker(HOST, 0, seed).withSecret("s3cret"));
+        ActorSystem<Void> friend = start(NodeConfig.worker(HOST, 0, seed).withSecret(SECRET));
         awaitUntil(() -> upMembers(coordinator).size() == 2);
         assertThat(upMembers(coordinator)).contains(SluiceNode.selfAddress(friend).toString());
         assertThat(Cluster.get(coordinator).selfMember().status()).isEqualTo(MemberStatus.up());

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
  */
 class HostileArteryTest {
     private static final String HOST = "127.0.0.1";
+    private static final String SECRET = "hostile-artery-test-secret-0123456789";
     private final List<Object> systems = new ArrayList<>();
 
     /** Carries raw bytes, written as they are by {@link RawBytesSerializer} under Kryo's serializer id. */
@@ -88,11 +89,11 @@ class HostileArteryTest {
                 Behaviors.receive(CoordinatorCommand.class).onAnyMessage(m -> {
                     received.add(m);
                     return Behaviors.same();
-                }).build(), NodeConfig.coordinator(HOST, 0).withSecret("s").withStableAfter(Duration.ofSeconds(2)));
+                }).build(), NodeConfig.coordinator(HOST, 0).withSecret(SECRET).withStableAfter(Duration.ofSeconds(2)));
         systems.add(target);
         String seed = SluiceNode.selfAddressString(target);
 
-        Config hostileConfig = NodeConfig.worker(HOST, 0, seed).withSecret("s").toConfig()
+        Config hostileConfig = NodeConfig.worker(HOST, 0, seed).withSecret(SECRET).toConfig()
                 .withValue("pekko.actor.serializers.sluice-kryo",
                         ConfigValueFactory.fromAnyRef(RawBytesSerializer.class.getName()));
         ActorSystem hostile = ActorSystem.create(NodeConfig.SYSTEM_NAME, hostileConfig);
@@ -124,7 +125,7 @@ class HostileArteryTest {
 
         // and a well-formed message from a well-behaved node still arrives
         org.apache.pekko.actor.typed.ActorSystem<Void> friend = SluiceNode.start(Behaviors.empty(),
-                NodeConfig.worker(HOST, 0, seed).withSecret("s").withStableAfter(Duration.ofSeconds(2)));
+                NodeConfig.worker(HOST, 0, seed).withSecret(SECRET).withStableAfter(Duration.ofSeconds(2)));
         systems.add(friend);
         TaskFinished report = TaskFinished.succeeded("t", "w", new MapStatus("w", HOST, 1, new long[] {1}));
         Adapter.toClassic(friend).actorSelection(seed + "/user").tell(report, ActorRef.noSender());

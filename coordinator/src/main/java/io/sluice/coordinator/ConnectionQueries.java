@@ -21,6 +21,8 @@ final class ConnectionQueries implements QueryScope {
     private volatile boolean closed;
     /** Result bodies of this connection not closed yet: a gone client's are closed even if never sent. */
     private final Set<AutoCloseable> bodies = ConcurrentHashMap.newKeySet();
+    /** Run once when the client goes (a submitted job's cancellation). */
+    private final Set<Runnable> goneListeners = ConcurrentHashMap.newKeySet();
 
     ConnectionQueries(String peer, RunningQueries running) {
         this.peer = requireNonNull(peer, "peer is null");
@@ -48,6 +50,14 @@ final class ConnectionQueries implements QueryScope {
         }
     }
 
+    /** Runs {@code listener} when the client goes (at once if it went already). */
+    void onClientGone(Runnable listener) {
+        goneListeners.add(listener);
+        if (closed) {
+            clientGone();
+        }
+    }
+
     void bodyClosed(AutoCloseable body) {
         bodies.remove(body);
     }
@@ -55,6 +65,11 @@ final class ConnectionQueries implements QueryScope {
     /** The client closed its side of the connection: its running queries are cancelled. */
     void clientGone() {
         closed = true;
+        for (Runnable listener : goneListeners) {
+            if (goneListeners.remove(listener)) {
+                listener.run();
+            }
+        }
         for (AutoCloseable body : bodies) {
             // closing waits for the query to stop: not on the thread that reports the connection's end
             java.util.concurrent.CompletableFuture.runAsync(() -> {

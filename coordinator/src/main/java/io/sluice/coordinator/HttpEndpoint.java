@@ -54,9 +54,11 @@ final class HttpEndpoint extends AllDirectives {
 
     private final QueryService queries;
     private final ExecutorService executor;
+    private final ExecutorService healthExecutor;
     private final Supplier<ClusterLoad> load;
     private final HttpAuth auth;
     private final Route monitor;
+    private final Runnable proven;
     private final ConnectionQueries connection;
     private final QueryGate gate;
     private final SessionCatalogs catalogs;
@@ -65,11 +67,15 @@ final class HttpEndpoint extends AllDirectives {
     /**
      * {@code auth} says who may use the routes but health. Queries run through {@code gate}
      * (at most so many at once; more wait up to {@link #QUEUE_WAIT_SECONDS} for a turn, then get a
-     * 503); listing and cancelling jobs never wait on it.
+     * 503); listing and cancelling jobs never wait on it. Health is answered on {@code
+     * healthExecutor} ({@link #healthExecutor}: bounded, a full one answers 503). {@code proven} runs
+     * for each request that carries the secret.
      */
-    HttpEndpoint(QueryService queries, ExecutorService executor, Supplier<ClusterLoad> load, HttpAuth auth,
-            QueryGate gate, SessionCatalogs catalogs, ConnectionQueries connection, Supplier<ClusterJobRunner> jobs,
-            Route monitor) {
+    HttpEndpoint(QueryService queries, ExecutorService executor, ExecutorService healthExecutor,
+            Supplier<ClusterLoad> load, HttpAuth auth, Runnable proven, QueryGate gate, SessionCatalogs catalogs,
+            ConnectionQueries connection, Supplier<ClusterJobRunner> jobs, Route monitor) {
+        this.healthExecutor = requireNonNull(healthExecutor, "healthExecutor is null");
+        this.proven = requireNonNull(proven, "proven is null");
         this.jobs = requireNonNull(jobs, "jobs is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.gate = requireNonNull(gate, "gate is null");
@@ -92,13 +98,12 @@ final class HttpEndpoint extends AllDirectives {
      * same authentication themselves.
      */
     Route routes() {
-        return concat(clientApi(), monitor);
+        return auth.noteProven(proven, () -> concat(clientApi(), monitor));
     }
 
     private Route clientApi() {
         return pathPrefix("v1", () -> concat(
-                path("health", () -> get(() -> completeWithFuture(CompletableFuture.supplyAsync(() -> HttpResponse.create()
-                        .withStatus(StatusCodes.OK).withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), executor)))),
+                path("health", () -> get(() -> completeWithFuture(health()))),
                 authenticated(() -> withSizeLimit(MAX_BODY_BYTES, () -> concat(
                         path("sql", () -> post(this::sql)),
                         path("prepare", () -> post(this::prepare)),
@@ -114,6 +119,33 @@ final class HttpEndpoint extends AllDirectives {
                                 bytes -> completeWithFuture(answer(() -> queries.explain(plan(bytes),
                                         false).getBytes(StandardCharsets.UTF_8)))))))))));
     }
+
+    /** The cluster's load as JSON, or a 503 when every health thread is busy and its queue full. */
+    private CompletableFuture<HttpResponse> health() {
+        try {
+            return CompletableFuture.supplyAsync(() -> HttpResponse.create().withStatus(StatusCodes.OK)
+                    .withEntity(ContentTypes.APPLICATION_JSON, load.get().toJson()), healthExecutor);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            return CompletableFuture.completedFuture(HttpResponse.create().withStatus(StatusCodes.SERVICE_UNAVAILABLE)
+                    .withEntity(ContentTypes.TEXT_PLAIN_UTF8, "busy: too many health requests at once"));
+        }
+    }
+
+    /**
+     * The pool that answers {@code /v1/health}, open to anyone: {@code threads} threads and 64
+     * waiting requests at most, so a flood of health requests costs a fixed number of threads.
+     */
+    static ExecutorService healthExecutor(int threads) {
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        return new java.util.concurrent.ThreadPoolExecutor(threads, threads, 0, java.util.concurrent.TimeUnit.SECONDS,
+                new java.util.concurrent.ArrayBlockingQueue<>(HEALTH_QUEUE), r -> {
+                    Thread t = new Thread(r, "sluice-health-" + count.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+    }
+
+    static final int HEALTH_QUEUE = 64;
 
     /**
      * A SQL script, run in the catalog the request's session headers name; its queries are listed
@@ -136,31 +168,52 @@ final class HttpEndpoint extends AllDirectives {
     static final String EXIT_CODE_HEADER = "X-Sluice-Exit-Code";
     static final String ERROR_HEADER = "X-Sluice-Error";
 
+    /** The longest a client asks its submitted job to run, in seconds (at most the coordinator's limit). */
+    static final String TIMEOUT_HEADER = "X-Sluice-Timeout-Seconds";
+
     /**
-     * A job jar (the body) run on the coordinator in cluster deploy mode: the answer, once the job
-     * ended, is what it printed, with its exit code and (URL-encoded) error in headers.
+     * A job jar (the body) run on the coordinator in cluster deploy mode, when this coordinator
+     * allows job jars (else a 404, the body unread): the answer, once the job ended, is what it
+     * printed, with its exit code and (URL-encoded) error in headers. The jar is limited to the
+     * runner's size (413); the job runs at most the runner's time (or less, if the client asks) and
+     * is interrupted when its client disconnects.
      */
     private Route submit() {
+        ClusterJobRunner runner = jobs.get();
+        if (runner == null) {
+            return complete(HttpResponse.create().withStatus(StatusCodes.NOT_FOUND).withEntity(
+                    ContentTypes.TEXT_PLAIN_UTF8, "this coordinator does not run submitted jobs: start it with "
+                            + "--allow-job-jars (-D" + HttpSettingsDeclaration.ALLOW_JOB_JARS.name() + "=true)"));
+        }
         return optionalHeaderValueByName(MAIN_CLASS_HEADER, mainClass -> optionalHeaderValueByName(ARGS_HEADER, args ->
+                optionalHeaderValueByName(TIMEOUT_HEADER, timeout -> withSizeLimit(runner.maxJarBytes(), () ->
                 entity(Unmarshaller.entityToByteArray(), jar -> completeWithFuture(CompletableFuture.supplyAsync(() -> {
-                    ClusterJobRunner runner = jobs.get();
-                    if (runner == null) {
-                        return HttpResponse.create().withStatus(StatusCodes.NOT_FOUND).withEntity(ContentTypes.TEXT_PLAIN_UTF8,
-                                "this coordinator does not run submitted jobs (cluster deploy mode)");
-                    }
                     List<String> arguments = new java.util.ArrayList<>();
                     for (String a : args.orElse("").split(",", -1)) {
                         if (!a.isEmpty() || args.map(x -> !x.isEmpty()).orElse(false)) {
                             arguments.add(java.net.URLDecoder.decode(a, StandardCharsets.UTF_8));
                         }
                     }
-                    ClusterJobRunner.Outcome outcome = runner.run(jar, mainClass.orElse(null), arguments);
+                    java.time.Duration limit = runner.maxRunTime();
+                    try {
+                        java.time.Duration asked = java.time.Duration.ofSeconds(Long.parseLong(timeout.orElse("0").strip()));
+                        if (!asked.isNegative() && !asked.isZero() && asked.compareTo(limit) < 0) {
+                            limit = asked;
+                        }
+                    } catch (NumberFormatException e) {
+                        return HttpResponse.create().withStatus(StatusCodes.BAD_REQUEST).withEntity(
+                                ContentTypes.TEXT_PLAIN_UTF8, TIMEOUT_HEADER + " is not a number of seconds: "
+                                        + oneLine(timeout.orElse("")));
+                    }
+                    CompletableFuture<Void> cancel = new CompletableFuture<>();
+                    connection.onClientGone(() -> cancel.complete(null));
+                    ClusterJobRunner.Outcome outcome = runner.run(jar, mainClass.orElse(null), arguments, limit, cancel);
                     HttpResponse response = HttpResponse.create().withStatus(StatusCodes.OK)
                             .withEntity(ContentTypes.TEXT_PLAIN_UTF8, outcome.output())
                             .addHeader(HttpHeader.parse(EXIT_CODE_HEADER, String.valueOf(outcome.exitCode())));
                     return outcome.error() == null ? response : response.addHeader(HttpHeader.parse(ERROR_HEADER,
                             java.net.URLEncoder.encode(oneLine(outcome.error()), StandardCharsets.UTF_8)));
-                }, executor)))));
+                }, executor)))))));
     }
 
     /** A SQL script run up to its final query, in the session's catalog; the answer in {@link PreparedSql#toWire()} form. */

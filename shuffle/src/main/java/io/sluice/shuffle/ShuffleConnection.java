@@ -9,7 +9,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.timeout.IdleStateEvent;
+import io.sluice.common.net.UnprovenConnections;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -17,6 +19,8 @@ import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -33,6 +37,7 @@ final class ShuffleConnection extends ChannelInboundHandlerAdapter {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final ShuffleServerCounters counters;
+    private final UnprovenConnections unproven;
     private final ShuffleServer.Options options;
     private final byte[] secret;
     private final Path rootDirectory;
@@ -54,11 +59,15 @@ final class ShuffleConnection extends ChannelInboundHandlerAdapter {
     private boolean authenticated;
     private boolean busy;
     private boolean counted;
+    /** Set while the connection has not proven the secret: it counts against {@link #unproven}, not the cap. */
+    private UnprovenConnections.Ticket ticket;
+    private ScheduledFuture<?> deadline;
 
     /** {@code secret} null: no authentication; {@code address} names the server in error messages. */
-    ShuffleConnection(ShuffleServerCounters counters, ShuffleServer.Options options, byte[] secret, Path rootDirectory,
-            Executor files, Supplier<String> address) {
+    ShuffleConnection(ShuffleServerCounters counters, UnprovenConnections unproven, ShuffleServer.Options options,
+            byte[] secret, Path rootDirectory, Executor files, Supplier<String> address) {
         this.counters = requireNonNull(counters, "counters is null");
+        this.unproven = requireNonNull(unproven, "unproven is null");
         this.options = requireNonNull(options, "options is null");
         this.secret = secret;
         this.rootDirectory = requireNonNull(rootDirectory, "rootDirectory is null");
@@ -66,29 +75,60 @@ final class ShuffleConnection extends ChannelInboundHandlerAdapter {
         this.address = requireNonNull(address, "address is null");
     }
 
+    /**
+     * Without a secret the connection counts against the cap at once; with one it is admitted as
+     * unproven (closing the oldest unproven ones past their limits) and must prove the secret
+     * before the deadline, which no byte it sends postpones.
+     */
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         counters.connectionsAccepted.increment();
-        counted = true;
-        int active = counters.activeConnections.incrementAndGet();
-        if (active > options.maxConnections()) {
-            counters.rejectedBusy.increment();
-            ctx.writeAndFlush(ShuffleProtocol.error(ctx.alloc(), "shuffle server " + address.get() + " is busy: "
-                    + options.maxConnections() + " connections open; retry later"))
-                    .addListener(ChannelFutureListener.CLOSE);
-            return;
-        }
         authenticated = secret == null;
         nonce = new byte[ShuffleProtocol.NONCE_BYTES];
-        if (secret != null) {
+        if (secret == null) {
+            if (!admitProven(ctx)) {
+                return;
+            }
+        } else {
             RANDOM.nextBytes(nonce);
+            String remote = ctx.channel().remoteAddress() instanceof InetSocketAddress inet
+                    ? inet.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
+            ticket = unproven.admit(remote, () -> ctx.channel().close());
+            deadline = ctx.executor().schedule(() -> {
+                if (!authenticated) {
+                    counters.authTimeouts.increment();
+                    refuse(ctx, "shuffle server " + address.get() + ": no authentication within "
+                            + unproven.limits().deadline().toMillis() + " ms");
+                }
+            }, unproven.limits().deadline().toNanos(), TimeUnit.NANOSECONDS);
         }
         pending = ctx.alloc().buffer();
         ctx.writeAndFlush(ShuffleProtocol.hello(ctx.alloc(), secret != null, nonce));
     }
 
+    /** Counts a proven connection against the cap; past it, answers "busy", closes and returns false. */
+    private boolean admitProven(ChannelHandlerContext ctx) {
+        counted = true;
+        int active = counters.activeConnections.incrementAndGet();
+        if (active > options.maxConnections()) {
+            counters.rejectedBusy.increment();
+            busy = true;
+            ctx.writeAndFlush(ShuffleProtocol.error(ctx.alloc(), "shuffle server " + address.get() + " is busy: "
+                    + options.maxConnections() + " connections open; retry later"))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return false;
+        }
+        return true;
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (ticket != null) {
+            ticket.closed();
+        }
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
         if (counted) {
             counted = false;
             counters.activeConnections.decrementAndGet();
@@ -138,12 +178,20 @@ final class ShuffleConnection extends ChannelInboundHandlerAdapter {
         if (type == ShuffleProtocol.AUTH) {
             byte[] mac = new byte[Math.min(frame.readableBytes(), ShuffleProtocol.MAC_BYTES)];
             frame.readBytes(mac);
-            if (secret == null || !ShuffleProtocol.macMatches(secret, nonce, mac)) {
+            if (authenticated) {
+                refuse(ctx, "bad request to shuffle server " + address.get() + ": authenticated twice");
+                return;
+            }
+            if (!ShuffleProtocol.macMatches(secret, nonce, mac)) {
                 counters.authFailures.increment();
                 refuse(ctx, "authentication to shuffle server " + address.get() + " failed: wrong secret");
                 return;
             }
             authenticated = true;
+            deadline.cancel(false);
+            if (!ticket.proven() || !admitProven(ctx)) {
+                return;
+            }
             ctx.writeAndFlush(ShuffleProtocol.authOk(ctx.alloc()));
             return;
         }

@@ -13,6 +13,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.sluice.common.net.UnprovenConnections;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -59,6 +60,7 @@ public final class ShuffleServer implements AutoCloseable {
     private final byte[] secret;
     private final ChannelGroup connections = new DefaultChannelGroup("shuffle-connections", GlobalEventExecutor.INSTANCE);
     private final ShuffleServerCounters counters = new ShuffleServerCounters();
+    private final UnprovenConnections unproven;
 
     private EventLoopGroup bossGroup;
     private EventLoopGroup workerGroup;
@@ -69,13 +71,23 @@ public final class ShuffleServer implements AutoCloseable {
 
     /**
      * What a server holds for its clients: {@code secret} (null: no authentication) must be proven
-     * by every connection before its first request; beyond {@code maxConnections} open connections
-     * a new one gets a "busy" error and is closed; a connection idle for {@code idleTimeout} is
-     * closed; {@code ioThreads} threads read indexes and open files, off the event loops.
+     * by every connection before its first request, within {@code unauthenticated}'s deadline
+     * (counted from the connection, not reset by the bytes it sends); connections not yet proven are
+     * limited by {@code unauthenticated} alone ({@link UnprovenConnections}: the oldest is closed to
+     * admit a new one), and do not count against {@code maxConnections}, the cap on proven
+     * connections, beyond which a new one gets a "busy" error and is closed; a proven connection
+     * idle for {@code idleTimeout} is closed; {@code ioThreads} threads read indexes and open files,
+     * off the event loops.
      */
-    public record Options(String secret, int maxConnections, Duration idleTimeout, int ioThreads) {
+    public record Options(String secret, int maxConnections, Duration idleTimeout, int ioThreads,
+            UnprovenConnections.Limits unauthenticated) {
+        /** Limits on connections that have not proven the secret yet, unless configured otherwise. */
+        public static final UnprovenConnections.Limits DEFAULT_UNAUTHENTICATED =
+                ShuffleSettingsDeclaration.UNAUTHENTICATED.defaults();
+
         public Options {
             requireNonNull(idleTimeout, "idleTimeout is null");
+            requireNonNull(unauthenticated, "unauthenticated is null");
             if (secret != null && secret.isEmpty()) {
                 throw new IllegalArgumentException("secret is empty");
             }
@@ -85,12 +97,25 @@ public final class ShuffleServer implements AutoCloseable {
             }
         }
 
+        public Options(String secret, int maxConnections, Duration idleTimeout, int ioThreads) {
+            this(secret, maxConnections, idleTimeout, ioThreads, DEFAULT_UNAUTHENTICATED);
+        }
+
         public static Options defaults() {
             return new Options(null, 1024, Duration.ofMinutes(2), 4);
         }
 
+        /** The defaults, with the limits on unauthenticated connections the system properties set. */
+        public static Options configured() {
+            return defaults().withUnauthenticated(ShuffleSettingsDeclaration.UNAUTHENTICATED.configured());
+        }
+
         public Options withSecret(String newSecret) {
-            return new Options(newSecret, maxConnections, idleTimeout, ioThreads);
+            return new Options(newSecret, maxConnections, idleTimeout, ioThreads, unauthenticated);
+        }
+
+        public Options withUnauthenticated(UnprovenConnections.Limits limits) {
+            return new Options(secret, maxConnections, idleTimeout, ioThreads, limits);
         }
     }
 
@@ -102,6 +127,7 @@ public final class ShuffleServer implements AutoCloseable {
     public ShuffleServer(String bindHost, int port, Path rootDirectory, Options options) {
         this.options = requireNonNull(options, "options is null");
         this.secret = options.secret() == null ? null : options.secret().getBytes(StandardCharsets.UTF_8);
+        this.unproven = new UnprovenConnections(options.unauthenticated());
         this.bindHost = requireNonNull(bindHost, "bindHost is null");
         this.rootDirectory = requireNonNull(rootDirectory, "rootDirectory is null").toAbsolutePath().normalize();
         if (port < 0 || port > 65535) {
@@ -145,8 +171,8 @@ public final class ShuffleServer implements AutoCloseable {
                         protected void initChannel(SocketChannel ch) {
                             long idleMillis = options.idleTimeout().toMillis();
                             ch.pipeline().addLast(new IdleStateHandler(true, 0, 0, idleMillis, TimeUnit.MILLISECONDS));
-                            ch.pipeline().addLast("connection", new ShuffleConnection(counters, options, secret, rootDirectory,
-                                    files, ShuffleServer.this::address));
+                            ch.pipeline().addLast("connection", new ShuffleConnection(counters, unproven, options, secret,
+                                    rootDirectory, files, ShuffleServer.this::address));
                             connections.add(ch);
                         }
                     });
@@ -190,7 +216,7 @@ public final class ShuffleServer implements AutoCloseable {
         return counters.bytesServed.sum();
     }
 
-    /** Connections open now. */
+    /** Connections open now that proved the secret (all connections, without one). */
     public int activeConnections() {
         return counters.activeConnections.get();
     }
@@ -200,7 +226,20 @@ public final class ShuffleServer implements AutoCloseable {
         return counters.openFiles.get();
     }
 
-    /** Connections refused because {@link Options#maxConnections()} were open. */
+    /** Connections open now that have not proven the secret yet. */
+    public int unauthenticatedConnections() {
+        return unproven.size();
+    }
+
+    /**
+     * Unauthenticated connections closed: evicted to admit newer ones, or still unproven at the
+     * deadline.
+     */
+    public long unauthenticatedClosed() {
+        return unproven.evicted() + counters.authTimeouts.sum();
+    }
+
+    /** Proven connections refused because {@link Options#maxConnections()} were open. */
     public long rejectedBusy() {
         return counters.rejectedBusy.sum();
     }

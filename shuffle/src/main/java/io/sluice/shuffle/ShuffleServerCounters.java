@@ -13,6 +13,7 @@ final class ShuffleServerCounters {
     final AtomicInteger openFiles = new AtomicInteger();
     final LongAdder rejectedBusy = new LongAdder();
     final LongAdder authFailures = new LongAdder();
+    final LongAdder authTimeouts = new LongAdder();
     final LongAdder blocksServed = new LongAdder();
     final LongAdder bytesServed = new LongAdder();
     final LongAdder connectionsAccepted = new LongAdder();

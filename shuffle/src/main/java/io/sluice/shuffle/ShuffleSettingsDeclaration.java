@@ -5,11 +5,13 @@ import static io.sluice.common.settings.SettingType.DURATION;
 import static io.sluice.common.settings.SettingType.INT;
 import static io.sluice.common.settings.SettingType.LONG;
 
+import io.sluice.common.net.UnprovenLimitSettings;
 import io.sluice.common.settings.Setting;
 import io.sluice.common.settings.SettingType;
 import io.sluice.common.settings.SettingsDeclaration;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** How a worker's tasks write and read shuffle data ({@link ShuffleSettings}, {@link ShuffleClient.Options}). */
 public final class ShuffleSettingsDeclaration implements SettingsDeclaration {
@@ -36,9 +38,13 @@ public final class ShuffleSettingsDeclaration implements SettingsDeclaration {
     public static final Setting<String> TRANSPORT = Setting.node("sluice.shuffle.transport", SettingType.STRING, "epoll",
             "`nio` forces Java NIO instead of native epoll (used where its library loads)");
 
+    /** Limits on connections that have not proven the secret ({@link ShuffleServer.Options#unauthenticated()}). */
+    public static final UnprovenLimitSettings UNAUTHENTICATED = UnprovenLimitSettings.declare("sluice.shuffle",
+            "shuffle server", 64, 256);
+
     @Override
     public List<Setting<?>> settings() {
-        return List.of(COMPRESSION, MAX_IN_FLIGHT_BYTES, MAX_REQUESTS_IN_FLIGHT, MAX_BUFFERED_ROWS, CONNECT_TIMEOUT,
-                IO_TIMEOUT, TRANSPORT);
+        return Stream.concat(Stream.of(COMPRESSION, MAX_IN_FLIGHT_BYTES, MAX_REQUESTS_IN_FLIGHT,
+                MAX_BUFFERED_ROWS, CONNECT_TIMEOUT, IO_TIMEOUT, TRANSPORT), UNAUTHENTICATED.all().stream()).toList();
     }
 }

@@ -54,7 +54,7 @@ public final class Worker implements AutoCloseable {
         this.allocator = new RootAllocator(settings.memoryLimitBytes());
         this.memory = new MemoryBudget(settings.workerId(), settings.memoryLimitBytes());
         this.shuffleServer = new ShuffleServer(settings.host(), settings.shufflePort(), settings.localDirectory(),
-                ShuffleServer.Options.defaults().withSecret(settings.authSecret())).start();
+                ShuffleServer.Options.configured().withSecret(settings.authSecret())).start();
         Settings nodeSettings = Settings.fromSystemProperties();
         this.shuffleClient = new ShuffleClient(settings.workerId(),
                 ShuffleClient.Options.defaults().withSecret(settings.authSecret()).withTimeoutsFrom(nodeSettings));

@@ -59,6 +59,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     private static final java.time.Duration MAP_OUTPUTS_TIMEOUT = java.time.Duration.ofSeconds(30);
 
     private final RegisterWorker registration;
+    /** The cluster address of the one coordinator this worker serves. */
+    private final String coordinatorAddress;
     private final TaskRunner runner;
     private final ExecutorService slots;
     private final ShuffleServer shuffleServer;
@@ -86,14 +88,16 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
             RegisterWorker registration = new RegisterWorker(settings.workerId(), context.getSelf(), settings.host(),
                     shufflePort, settings.slots(),
                     Cluster.get(context.getSystem()).selfMember().uniqueAddress().longUid());
-            return new WorkerActor(context, registration, runner, slots, shuffleServer, shuffleClient, registered);
+            return new WorkerActor(context, registration, settings.coordinatorAddress(), runner, slots, shuffleServer,
+                    shuffleClient, registered);
         });
     }
 
-    private WorkerActor(ActorContext<WorkerCommand> context, RegisterWorker registration, TaskRunner runner,
-            ExecutorService slots, ShuffleServer shuffleServer, ShuffleClient shuffleClient,
+    private WorkerActor(ActorContext<WorkerCommand> context, RegisterWorker registration, String coordinatorAddress,
+            TaskRunner runner, ExecutorService slots, ShuffleServer shuffleServer, ShuffleClient shuffleClient,
             CompletableFuture<String> registered) {
         super(context);
+        this.coordinatorAddress = coordinatorAddress;
         this.shuffleClient = shuffleClient;
         this.registration = registration;
         this.runner = runner;
@@ -117,11 +121,24 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 .build();
     }
 
+    /**
+     * Registers with the coordinator this worker was started with, the first time it appears: the
+     * one at the configured address. Any other node that offers itself as a coordinator, even one
+     * holding the secret, is ignored, and so is a second one at that address (the worker stops when
+     * its coordinator leaves), so no node can take a worker over.
+     */
     private Behavior<WorkerCommand> onCoordinators(CoordinatorsChanged msg) {
         for (ActorRef<CoordinatorCommand> c : msg.coordinators()) {
-            if (!c.equals(coordinator)) {
+            if (c.equals(coordinator)) {
+                continue;
+            }
+            String address = c.path().address().toString();
+            if (coordinator == null && address.equals(coordinatorAddress)) {
                 coordinator = c;
                 c.tell(registration);
+            } else {
+                getContext().getLog().warn("ignoring a coordinator at {}: this worker serves {} only", address,
+                        coordinator != null ? coordinator.path().address() : coordinatorAddress);
             }
         }
         return this;

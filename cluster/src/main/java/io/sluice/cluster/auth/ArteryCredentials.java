@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
-import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
@@ -18,26 +17,42 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import javax.net.ssl.KeyManager;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
 
 /**
- * One node's TLS identity for Artery, bound to the cluster's shared secret without sending it: the
- * node makes a fresh EC key pair and a self-signed certificate whose common name is
- * HMAC-SHA256(secret, public key). A peer is trusted when its certificate is validly self-signed
- * and its name is that HMAC of its own key: only a holder of the secret can make such a name, and
- * TLS proves the peer holds the matching private key, so a copied certificate is of no use.
- * Both sides check (Pekko's mutual authentication), so a process without the secret can neither
- * join the cluster nor send a message to any node.
+ * One node's TLS identities for Artery, bound to the cluster's shared secret without sending it
+ * and without letting anyone test a guess of it. Artery's TCP connections carry messages one way,
+ * from the node that opened the connection (the TLS client) to the node that accepted it (the TLS
+ * server), so only the client must prove the secret:
+ *
+ * <ul>
+ *   <li>As a client, a node presents a certificate of a fresh EC key pair whose common name is
+ *       HMAC-SHA256(secret, public key); the server trusts exactly such certificates (only a holder
+ *       of the secret can make the name, TLS proves the matching private key, so a copied
+ *       certificate is of no use), and a connection without one fails in the handshake, before any
+ *       message is read.</li>
+ *   <li>As a server, a node presents a certificate of another fresh key pair with a fixed name
+ *       ({@value #SERVER_NAME}), which depends on nothing secret: in TLS 1.3 the server's
+ *       certificate is sent before the client proves anything, and a name derived from the secret
+ *       would let whoever connects once test guesses offline. So whoever connects without the
+ *       secret receives nothing that depends on it.</li>
+ * </ul>
+ *
+ * <p>A client sends its certificate only to the addresses it connects to: its configured seed and
+ * the members of the cluster, which proved the secret to join. Someone able to stand at one of
+ * those addresses would receive that certificate and could test guesses against it; the secret's
+ * minimum strength ({@code SecretStrength}, 128 bits) makes that hopeless.
  *
  * <p>Pekko makes the SSL engine provider itself, from configuration; the credentials reach it
  * through {@link #register} and a random handle in that configuration, so the secret never enters
  * the actor system's configuration.
  */
 public final class ArteryCredentials {
+    /** The name of every node's server certificate: the same for every secret. */
+    public static final String SERVER_NAME = "sluice-node";
     private static final String PREFIX = "sluice-";
     private static final Map<String, ArteryCredentials> REGISTERED = new ConcurrentHashMap<>();
 
@@ -47,23 +62,21 @@ public final class ArteryCredentials {
 
     private ArteryCredentials(String secret) throws GeneralSecurityException {
         this.secret = secret.getBytes(StandardCharsets.UTF_8);
+        KeyPair clientKeys = newKeyPair();
+        KeyPair serverKeys = newKeyPair();
+        X509Certificate client = SelfSignedCertificate.create(clientKeys,
+                commonName(clientKeys.getPublic().getEncoded()), System.nanoTime() & Long.MAX_VALUE);
+        X509Certificate server = SelfSignedCertificate.create(serverKeys, SERVER_NAME,
+                System.nanoTime() & Long.MAX_VALUE);
+        this.keyManagers = new KeyManager[] {new RoleKeyManager(clientKeys.getPrivate(), client,
+                serverKeys.getPrivate(), server)};
+        this.trustManager = new SecretTrust();
+    }
+
+    private static KeyPair newKeyPair() throws GeneralSecurityException {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
         generator.initialize(new ECGenParameterSpec("secp256r1"));
-        KeyPair keys = generator.generateKeyPair();
-        X509Certificate certificate = SelfSignedCertificate.create(keys, commonName(keys.getPublic().getEncoded()),
-                System.nanoTime() & Long.MAX_VALUE);
-        char[] password = new char[0];
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        try {
-            store.load(null, null);
-        } catch (java.io.IOException e) {
-            throw new GeneralSecurityException(e);
-        }
-        store.setKeyEntry("node", keys.getPrivate(), password, new X509Certificate[] {certificate});
-        KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        factory.init(store, password);
-        this.keyManagers = factory.getKeyManagers();
-        this.trustManager = new SecretTrust();
+        return generator.generateKeyPair();
     }
 
     /** Credentials for a node proving {@code secret}; the returned handle names them in configuration. */
@@ -106,7 +119,11 @@ public final class ArteryCredentials {
         return PREFIX + HexFormat.of().formatHex(mac.doFinal(publicKey));
     }
 
-    /** Trusts exactly the certificates {@link ArteryCredentials} makes with the same secret. */
+    /**
+     * Trusts as clients exactly the certificates {@link ArteryCredentials} makes with the same
+     * secret; as servers, any validly self-signed certificate (a server proves nothing: it only
+     * reads what its clients send).
+     */
     private final class SecretTrust implements X509TrustManager {
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
@@ -115,7 +132,14 @@ public final class ArteryCredentials {
 
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-            check(chain);
+            if (chain == null || chain.length != 1) {
+                throw new CertificateException("a Sluice node presents one self-signed certificate");
+            }
+            try {
+                chain[0].verify(chain[0].getPublicKey());
+            } catch (GeneralSecurityException e) {
+                throw new CertificateException("server certificate is not validly self-signed: " + e.getMessage(), e);
+            }
         }
 
         @Override

@@ -69,6 +69,24 @@ public final class HttpAuth extends AllDirectives {
                 .withEntity(ContentTypes.TEXT_PLAIN_UTF8, header.isPresent() ? WRONG : MISSING)));
     }
 
+    /**
+     * The inner routes for everyone, after {@code proven} ran when the request proves the secret (or
+     * none is needed): how a connection tells that it belongs to someone who holds the secret, so that
+     * the limits on unproven connections stop applying to it. Refusing is left to the inner routes.
+     */
+    public Route noteProven(Runnable proven, Supplier<Route> inner) {
+        if (secret == null) {
+            proven.run();
+            return inner.get();
+        }
+        return check((header, ok) -> {
+            if (ok) {
+                proven.run();
+            }
+            return inner.get();
+        });
+    }
+
     /** The inner routes for a browser: without the secret or a session, {@code refused} (the login form). */
     Route page(Supplier<Route> inner, Supplier<Route> refused) {
         if (secret == null) {
