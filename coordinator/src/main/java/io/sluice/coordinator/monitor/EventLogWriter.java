@@ -8,8 +8,6 @@ import io.sluice.coordinator.monitor.QueryEvent.QueryEnded;
 import io.sluice.coordinator.monitor.QueryEvent.QueryStarted;
 import io.sluice.coordinator.monitor.QueryEvent.StageCompleted;
 import io.sluice.coordinator.monitor.QueryEvent.StageSubmitted;
-import io.sluice.coordinator.monitor.QueryEvent.TaskEnded;
-import io.sluice.coordinator.monitor.QueryEvent.TaskStarted;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -84,21 +82,11 @@ public final class EventLogWriter implements EventListener {
                 file.write(event, true);
                 file.close();
             }
-        } else if (event instanceof StageSubmitted e) {
-            write(e.jobId(), event, true);
-        } else if (event instanceof StageCompleted e) {
-            write(e.jobId(), event, true);
-        } else if (event instanceof TaskStarted e) {
-            write(e.jobId(), event, false);
-        } else if (event instanceof TaskEnded e) {
-            write(e.jobId(), event, false);
-        }
-    }
-
-    private void write(String jobId, QueryEvent event, boolean flush) {
-        QueryFile file = byJob.get(jobId);
-        if (file != null) {
-            file.write(event, flush);
+        } else if (event instanceof QueryEvent.OfStage e) {
+            QueryFile file = byJob.get(e.jobId());
+            if (file != null) {
+                file.write(event, event instanceof StageSubmitted || event instanceof StageCompleted);
+            }
         }
     }
 

@@ -28,6 +28,13 @@ import java.util.function.Supplier;
 public sealed interface QueryEvent {
     long time();
 
+    /** An event about one stage of a job: a stage's submission or completion, a task attempt's start or end. */
+    sealed interface OfStage extends QueryEvent {
+        String jobId();
+
+        int stageId();
+    }
+
     /**
      * One stage of a query's plan: its operators top-down (pre-order, as EXPLAIN ANALYZE numbers
      * them), the stages it reads, its task count and how its output is exchanged ({@code hash},
@@ -60,19 +67,19 @@ public sealed interface QueryEvent {
     }
 
     /** A stage's tasks for these partitions were handed out: a first run, or a re-run of lost outputs. */
-    record StageSubmitted(String jobId, int stageId, List<Integer> partitions, long time) implements QueryEvent {
+    record StageSubmitted(String jobId, int stageId, List<Integer> partitions, long time) implements OfStage {
         public StageSubmitted {
             partitions = List.copyOf(partitions);
         }
     }
 
     /** Every task of the stage's current submission finished. */
-    record StageCompleted(String jobId, int stageId, long time) implements QueryEvent {
+    record StageCompleted(String jobId, int stageId, long time) implements OfStage {
     }
 
     /** An attempt of a task started on a worker. */
     record TaskStarted(String jobId, int stageId, int partition, int attempt, String worker, long time)
-            implements QueryEvent {
+            implements OfStage {
     }
 
     /**
@@ -81,7 +88,7 @@ public sealed interface QueryEvent {
      * {@code fetchFailed} tells a failure to read a lost map output (its stage's input is recomputed).
      */
     record TaskEnded(String jobId, int stageId, int partition, int attempt, String worker, String state,
-            TaskNumbers metrics, String error, boolean fetchFailed, long time) implements QueryEvent {
+            TaskNumbers metrics, String error, boolean fetchFailed, long time) implements OfStage {
         public TaskEnded {
             requireNonNull(state, "state is null");
         }

@@ -79,41 +79,14 @@ public final class QueryStore implements EventListener {
             }
             return;
         }
-        QueryRecord query = byJob.get(jobOf(event));
-        if (query == null) {
+        if (!(event instanceof QueryEvent.OfStage ofStage)) {
             return;
         }
-        StageRecord stage = query.stages.get(stageOf(event));
-        if (stage == null || !query.jobId.equals(jobOf(event))) {
-            return;
+        QueryRecord query = byJob.get(ofStage.jobId());
+        StageRecord stage = query == null ? null : query.stages.get(ofStage.stageId());
+        if (stage != null && query.jobId.equals(ofStage.jobId())) {
+            stage.apply(event);
         }
-        stage.apply(event);
-    }
-
-    private static String jobOf(QueryEvent event) {
-        if (event instanceof StageSubmitted e) {
-            return e.jobId();
-        }
-        if (event instanceof StageCompleted e) {
-            return e.jobId();
-        }
-        if (event instanceof TaskStarted e) {
-            return e.jobId();
-        }
-        return ((TaskEnded) event).jobId();
-    }
-
-    private static int stageOf(QueryEvent event) {
-        if (event instanceof StageSubmitted e) {
-            return e.stageId();
-        }
-        if (event instanceof StageCompleted e) {
-            return e.stageId();
-        }
-        if (event instanceof TaskStarted e) {
-            return e.stageId();
-        }
-        return ((TaskEnded) event).stageId();
     }
 
     private void evict() {
