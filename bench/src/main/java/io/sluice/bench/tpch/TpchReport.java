@@ -26,6 +26,9 @@ final class TpchReport {
         if (options.memory > 0) {
             header.append(String.format(Locale.ROOT, " %10s %9s %10s %10s", "memory_ms", "vs_unlim", "spilled", "task_peak"));
         }
+        if (options.versusLocal) {
+            header.append(String.format(Locale.ROOT, " %10s %9s", "local_ms", "vs_local"));
+        }
         if (options.compare) {
             header.append(String.format(Locale.ROOT, " %10s %9s", "duckdb_ms", "vs_duckdb"));
         }
@@ -41,10 +44,14 @@ final class TpchReport {
         if (options.spark) {
             header.append(String.format(Locale.ROOT, "  %-12s", "spark_agree"));
         }
+        if (options.location != null) {
+            header.append("  requests_per_run");
+        }
         System.out.println(header.toString().stripTrailing());
         GeometricMean versusDuckDb = new GeometricMean();
         GeometricMean versusSpark = new GeometricMean();
         GeometricMean versusUnlimited = new GeometricMean();
+        GeometricMean versusLocal = new GeometricMean();
         List<String> notes = new ArrayList<>();
         for (TpchResult r : results) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "q%-4d %10s %8s %10s", r.query,
@@ -69,6 +76,19 @@ final class TpchReport {
                     notes.add(String.format(Locale.ROOT, "q%d sluice error with --memory: %s", r.query, m.error));
                 }
             }
+            if (options.versusLocal) {
+                TpchResult l = r.local;
+                boolean both = l != null && l.error == null && r.error == null;
+                if (both) {
+                    versusLocal.add(r.sluiceMedianMs / Math.max(l.sluiceMedianMs, 0.001));
+                }
+                line.append(String.format(Locale.ROOT, " %10s %9s",
+                        l == null || l.error != null ? "error" : String.format(Locale.ROOT, "%.0f", l.sluiceMedianMs),
+                        both ? String.format(Locale.ROOT, "%.2fx", r.sluiceMedianMs / Math.max(l.sluiceMedianMs, 0.001)) : "-"));
+                if (l != null && l.error != null) {
+                    notes.add(String.format(Locale.ROOT, "q%d sluice error on the local copy: %s", r.query, l.error));
+                }
+            }
             if (options.compare) {
                 line.append(peerColumns(r, r.duckdbMedianMs, versusDuckDb));
             }
@@ -85,6 +105,9 @@ final class TpchReport {
             if (options.spark) {
                 line.append(String.format(Locale.ROOT, "  %-12s", verdict(r.query, "spark", r.sparkAgreement, notes)));
             }
+            if (options.location != null) {
+                line.append("  ").append(r.requests == null ? "-" : r.requests);
+            }
             System.out.println(line.toString().stripTrailing());
         }
         long ran = results.stream().filter(r -> r.error == null).count();
@@ -94,6 +117,10 @@ final class TpchReport {
         }
         if (versusSpark.count > 0) {
             System.out.printf(Locale.ROOT, "; sluice/spark %.2fx over %d", versusSpark.value(), versusSpark.count);
+        }
+        if (versusLocal.count > 0) {
+            System.out.printf(Locale.ROOT, "; %s / local copy %.2fx over %d (sum %.0f ms / %.0f ms)", options.location,
+                    versusLocal.value(), versusLocal.count, sum(results, false), sum(results, true));
         }
         if (versusUnlimited.count > 0) {
             System.out.printf(Locale.ROOT, "; memory %s / default memory %.2fx over %d",
@@ -114,6 +141,17 @@ final class TpchReport {
     }
 
     /** A peer's median and Sluice's time over it ("-" where either is missing). */
+    /** Total median time of the queries that ran on both, at the location or ({@code local}) on the local copy. */
+    private static double sum(List<TpchResult> results, boolean local) {
+        double total = 0;
+        for (TpchResult r : results) {
+            if (r.error == null && r.local != null && r.local.error == null) {
+                total += local ? r.local.sluiceMedianMs : r.sluiceMedianMs;
+            }
+        }
+        return total;
+    }
+
     private static String peerColumns(TpchResult r, double peerMs, GeometricMean mean) {
         String ratio = "-";
         if (r.error == null && !Double.isNaN(peerMs)) {
