@@ -3,6 +3,7 @@ package io.sluice.coordinator;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.datasource.StatisticsEstimator;
+import io.sluice.datasource.file.SourceFiles;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.expr.EvaluatingConstantFolder;
@@ -29,9 +30,9 @@ final class PlanningPipeline {
         this.shufflePartitions = requireNonNull(shufflePartitions, "shufflePartitions is null");
     }
 
-    /** The optimized physical plan of a logical plan as written. */
+    /** The optimized physical plan of a logical plan as written; each table's files are listed once. */
     ExecutionPlan plan(LogicalPlan plan, QueryConfig config) {
-        return physicalPlan(logicalOptimizer(config).optimize(plan), config);
+        return SourceFiles.planning(() -> physicalPlan(logicalOptimizer(config).optimize(plan), config));
     }
 
     /** The optimized physical plan of an optimized logical plan. */
@@ -44,6 +45,10 @@ final class PlanningPipeline {
 
     /** Logical and optimized logical plans (with estimated rows), physical and staged plans, as text. */
     String explain(LogicalPlan plan, boolean verbose, QueryConfig config) {
+        return SourceFiles.planning(() -> explainListed(plan, verbose, config));
+    }
+
+    private String explainListed(LogicalPlan plan, boolean verbose, QueryConfig config) {
         LogicalOptimizer.Result optimized = logicalOptimizer(config).run(plan);
         ExecutionPlan physical = physicalPlan(optimized.plan(), config);
         StringBuilder out = new StringBuilder();
