@@ -63,31 +63,13 @@ final class TpchReport {
             }
             if (options.memory > 0) {
                 TpchResult m = r.limited;
-                boolean both = m != null && m.error == null && r.error == null;
-                if (both) {
-                    versusUnlimited.add(m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001));
-                }
-                line.append(String.format(Locale.ROOT, " %10s %9s %10s %10s",
-                        m == null || m.error != null ? "error" : String.format(Locale.ROOT, "%.0f", m.sluiceMedianMs),
-                        both ? String.format(Locale.ROOT, "%.2fx", m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001)) : "-",
+                line.append(sluiceColumns(m, m, r, versusUnlimited, notes, "with --memory"));
+                line.append(String.format(Locale.ROOT, " %10s %10s",
                         m == null || m.spilledBytes < 0 ? "-" : Bytes.format(m.spilledBytes).replace(" ", ""),
                         m == null || m.peakTaskMemory < 0 ? "-" : Bytes.format(m.peakTaskMemory).replace(" ", "")));
-                if (m != null && m.error != null) {
-                    notes.add(String.format(Locale.ROOT, "q%d sluice error with --memory: %s", r.query, m.error));
-                }
             }
             if (options.versusLocal) {
-                TpchResult l = r.local;
-                boolean both = l != null && l.error == null && r.error == null;
-                if (both) {
-                    versusLocal.add(r.sluiceMedianMs / Math.max(l.sluiceMedianMs, 0.001));
-                }
-                line.append(String.format(Locale.ROOT, " %10s %9s",
-                        l == null || l.error != null ? "error" : String.format(Locale.ROOT, "%.0f", l.sluiceMedianMs),
-                        both ? String.format(Locale.ROOT, "%.2fx", r.sluiceMedianMs / Math.max(l.sluiceMedianMs, 0.001)) : "-"));
-                if (l != null && l.error != null) {
-                    notes.add(String.format(Locale.ROOT, "q%d sluice error on the local copy: %s", r.query, l.error));
-                }
+                line.append(sluiceColumns(r.local, r, r.local, versusLocal, notes, "on the local copy"));
             }
             if (options.compare) {
                 line.append(peerColumns(r, r.duckdbMedianMs, versusDuckDb));
@@ -141,6 +123,25 @@ final class TpchReport {
     }
 
     /** A peer's median and Sluice's time over it ("-" where either is missing). */
+    /**
+     * The median of a second Sluice run of {@code r}'s query and the ratio {@code numerator} /
+     * {@code denominator} (one of them the second run), added to {@code mean}; its error noted.
+     */
+    private static String sluiceColumns(TpchResult other, TpchResult numerator, TpchResult denominator, GeometricMean mean,
+            List<String> notes, String which) {
+        boolean both = numerator != null && denominator != null && numerator.error == null && denominator.error == null;
+        double ratio = both ? numerator.sluiceMedianMs / Math.max(denominator.sluiceMedianMs, 0.001) : Double.NaN;
+        if (both) {
+            mean.add(ratio);
+        }
+        if (other != null && other.error != null) {
+            notes.add(String.format(Locale.ROOT, "q%d sluice error %s: %s", other.query, which, other.error));
+        }
+        return String.format(Locale.ROOT, " %10s %9s",
+                other == null || other.error != null ? "error" : String.format(Locale.ROOT, "%.0f", other.sluiceMedianMs),
+                both ? String.format(Locale.ROOT, "%.2fx", ratio) : "-");
+    }
+
     /** Total median time of the queries that ran on both, at the location or ({@code local}) on the local copy. */
     private static double sum(List<TpchResult> results, boolean local) {
         double total = 0;
