@@ -90,15 +90,15 @@ public final class HadoopConfiguration {
      */
     public static <T> T withOverrides(Map<String, String> overrides, Supplier<T> work) {
         Map<String, String> previous = OVERRIDES.get();
-        if (overrides.isEmpty() && previous == null) {
+        if (overrides.isEmpty() && previous == null && actsAsNode()) {
             return work.get();
         }
         OVERRIDES.set(Map.copyOf(overrides));
         try {
-            if (overrides.isEmpty()) {
-                return work.get();
-            }
-            return overlay(overrides, node()).user().doAs((PrivilegedExceptionAction<T>) work::get);
+            // a thread started inside another set's doAs inherits its user: the node's work runs as the node's
+            UserGroupInformation user = overrides.isEmpty() ? UserGroupInformation.getLoginUser()
+                    : overlay(overrides, node()).user();
+            return user.doAs((PrivilegedExceptionAction<T>) work::get);
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e); // doAs declares them; a Supplier throws neither
         } finally {
@@ -107,6 +107,15 @@ public final class HadoopConfiguration {
             } else {
                 OVERRIDES.set(previous);
             }
+        }
+    }
+
+    /** Whether this thread acts as the node's own Hadoop user (not one of an override set, which threads inherit). */
+    private static boolean actsAsNode() {
+        try {
+            return UserGroupInformation.getCurrentUser().equals(UserGroupInformation.getLoginUser());
+        } catch (IOException e) {
+            return false;
         }
     }
 

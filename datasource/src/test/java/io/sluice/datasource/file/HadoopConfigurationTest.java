@@ -60,6 +60,18 @@ class HadoopConfigurationTest {
             return fileSystem(path);
         });
         assertThat(session).isNotSameAs(node);
+        FileSystem[] fromThread = new FileSystem[1];
+        HadoopConfiguration.withOverrides(overrides, () -> {
+            Thread started = new Thread(() -> fromThread[0] = HadoopConfiguration.withOverrides(Map.of(), () -> fileSystem(path)));
+            started.start(); // inherits the override set's user: the node's work must not use its file systems
+            try {
+                started.join(10_000);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return null;
+        });
+        assertThat(fromThread[0]).isSameAs(node);
         assertThat(HadoopConfiguration.withOverrides(Map.of("sluice.test.session", "a"), () -> fileSystem(path))).isSameAs(session);
         assertThat(HadoopConfiguration.withOverrides(Map.of("sluice.test.session", "b"), () -> fileSystem(path)))
                 .isNotSameAs(session).isNotSameAs(node);
