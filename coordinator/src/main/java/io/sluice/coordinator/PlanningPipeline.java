@@ -34,9 +34,9 @@ final class PlanningPipeline {
         this.files = requireNonNull(files, "files is null");
     }
 
-    /** The optimized physical plan of a logical plan as written. */
+    /** The optimized physical plan of a logical plan as written; each table's files are listed once. */
     ExecutionPlan plan(LogicalPlan plan, QueryConfig config) {
-        return SourceFiles.guarded(files, () -> physicalPlan(logicalOptimizer(config).optimize(plan), config));
+        return SourceFiles.guarded(files, () -> SourceFiles.planning(() -> physicalPlan(logicalOptimizer(config).optimize(plan), config)));
     }
 
     /** The optimized physical plan of an optimized logical plan. */
@@ -51,10 +51,10 @@ final class PlanningPipeline {
 
     /** Logical and optimized logical plans (with estimated rows), physical and staged plans, as text. */
     String explain(LogicalPlan plan, boolean verbose, QueryConfig config) {
-        return SourceFiles.guarded(files, () -> explainGuarded(plan, verbose, config));
+        return SourceFiles.guarded(files, () -> SourceFiles.planning(() -> explainListed(plan, verbose, config)));
     }
 
-    private String explainGuarded(LogicalPlan plan, boolean verbose, QueryConfig config) {
+    private String explainListed(LogicalPlan plan, boolean verbose, QueryConfig config) {
         LogicalOptimizer.Result optimized = logicalOptimizer(config).run(plan);
         ExecutionPlan physical = physicalPlan(optimized.plan(), config);
         StringBuilder out = new StringBuilder();

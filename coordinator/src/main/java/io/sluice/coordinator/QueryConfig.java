@@ -21,8 +21,11 @@ import io.sluice.common.settings.Redaction;
 import io.sluice.common.settings.Scope;
 import io.sluice.common.settings.Setting;
 import io.sluice.common.settings.Settings;
+import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.physical.rules.JoinSelection;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Settings one query runs with: a typed view of the session settings of
@@ -45,6 +48,10 @@ public final class QueryConfig {
      * is a user error naming it.
      */
     public QueryConfig with(String name, String value) {
+        if (name.startsWith(HadoopConfiguration.PREFIX) && name.length() > HadoopConfiguration.PREFIX.length()) {
+            HadoopConfiguration.checkSessionKey(name.substring(HadoopConfiguration.PREFIX.length()));
+            return new QueryConfig(settings.with(name, value)); // over the node's Hadoop configuration, for this session
+        }
         Setting<?> setting = settings.registry().setting(name);
         if (setting.scope() != Scope.SESSION) {
             throw new SluiceException(name + " is a node setting, fixed when the node starts; SET changes only "
@@ -56,6 +63,21 @@ public final class QueryConfig {
     /** The session settings changed from their defaults. */
     public Settings settings() {
         return settings;
+    }
+
+    /**
+     * The session's Hadoop overrides, {@code SET sluice.hadoop.K = V} as Hadoop key {@code K} to
+     * {@code V}: its queries open files with them over the node's configuration
+     * ({@link HadoopConfiguration#withOverrides}).
+     */
+    public Map<String, String> hadoopOverrides() {
+        Map<String, String> out = new TreeMap<>();
+        settings.explicit().forEach((name, value) -> {
+            if (name.startsWith(HadoopConfiguration.PREFIX)) {
+                out.put(name.substring(HadoopConfiguration.PREFIX.length()), value);
+            }
+        });
+        return out;
     }
 
     public boolean optimizerEnabled() {

@@ -11,6 +11,7 @@ import io.sluice.coordinator.monitor.EventBus;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.datasource.FileAccessPolicy;
+import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.sink.CommitProtocol;
 import io.sluice.kernels.ArrowIpc;
 import io.sluice.kernels.Batch;
@@ -196,11 +197,13 @@ public final class QueryService {
         QueryLimits.checkPlan(request.plan());
         fileAccess.checkTables(request.plan());
         QueryConfig config = config(request.settings());
-        if (request.target() == null) {
-            return results.open(request.plan(), config, "(plan) " + request.plan().getClass().getSimpleName(), scope,
-                    collect);
-        }
-        return ResultStream.ofIpc(writeStatus(request, config, scope), allocator);
+        return HadoopConfiguration.withOverrides(config.hadoopOverrides(), () -> {
+            if (request.target() == null) {
+                return results.open(request.plan(), config, "(plan) " + request.plan().getClass().getSimpleName(), scope,
+                        collect);
+            }
+            return ResultStream.ofIpc(writeStatus(request, config, scope), allocator);
+        });
     }
 
     private byte[] writeStatus(PlanRequest request, QueryConfig config, QueryScope scope) {
@@ -221,7 +224,14 @@ public final class QueryService {
         return config;
     }
 
+    /** Runs a statement with the session's Hadoop overrides in force: its listing, planning and commit open files with them. */
     private byte[] runStatement(Statement statement, QueryConfig config, InMemoryCatalog catalog, String text,
+            QueryScope scope) {
+        return HadoopConfiguration.withOverrides(config.hadoopOverrides(),
+                () -> runStatementWithOverrides(statement, config, catalog, text, scope));
+    }
+
+    private byte[] runStatementWithOverrides(Statement statement, QueryConfig config, InMemoryCatalog catalog, String text,
             QueryScope scope) {
         if (statement instanceof Statement.CreateExternalTable create) {
             return message("status", tables.createExternalTable(create, catalog));

@@ -21,8 +21,9 @@ public final class DatasourceSettingsDeclaration implements SettingsDeclaration 
                     + "manifest lists the committed ones (docs/architecture.md)");
     public static final Setting<String> HADOOP = Setting.family(HadoopConfiguration.PREFIX, Scope.NODE,
             "any Hadoop key K, in Hadoop's spelling, as sluice.hadoop.K (sluice.hadoop.fs.s3a.endpoint): applied over "
-                    + "the core-site.xml and hdfs-site.xml of HADOOP_CONF_DIR on every node; values of keys naming a "
-                    + "secret, password, token or key are never printed");
+                    + "the core-site.xml and hdfs-site.xml of HADOOP_CONF_DIR on every node; SET in a session overlays "
+                    + "a lower-case key for that session's statements (node-only: *.impl, fs.defaultFS, hadoop.security.*, "
+                    + "credential providers, *.dir); values of keys naming a secret, password, token or key are never printed");
 
     @Override
     public List<Setting<?>> settings() {

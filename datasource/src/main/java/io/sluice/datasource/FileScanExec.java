@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.settings.Redaction;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.ScanPartition;
 import io.sluice.kernels.BatchStream;
 import io.sluice.logical.expr.Column;
@@ -18,6 +19,7 @@ import io.sluice.operators.PlanProperties;
 import io.sluice.operators.TaskContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -32,9 +34,14 @@ import java.util.stream.Collectors;
  * <p>{@code runtimePruning} holds predicates learned after planning (a bound runtime filter's key
  * range, see {@link #withRuntimePruning}): the partitions stay (the stage's tasks are already
  * counted), and a task whose row group they prove empty reads nothing.
+ *
+ * <p>{@code hadoop} holds the session's Hadoop overrides ({@code SET sluice.hadoop.K}) in force when
+ * the scan was planned: the plan carries them to the workers, which open the files with them
+ * ({@link HadoopConfiguration#withOverrides}). They are never printed: values may be secrets.
  */
 public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
-        List<Expr> runtimePruning, Schema schema, long estimatedRows, ListedFiles listedFiles) implements ExecutionPlan {
+        List<Expr> runtimePruning, Schema schema, long estimatedRows, ListedFiles listedFiles, Map<String, String> hadoop)
+        implements ExecutionPlan {
     /**
      * How many files and partition directories listing found, of which the scan's partitions keep
      * the files they name: EXPLAIN shows the pruning as {@code files=3/5000 partitions=1/250}.
@@ -50,17 +57,19 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         pruning = List.copyOf(pruning);
         runtimePruning = List.copyOf(runtimePruning);
         requireNonNull(schema, "schema is null");
+        hadoop = Map.copyOf(hadoop);
     }
 
     /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
     public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning, Schema schema,
             ListedFiles listedFiles) {
-        this(source, columns, partitions, pruning, List.of(), schema, UNKNOWN_ROWS, listedFiles);
+        this(source, columns, partitions, pruning, List.of(), schema, UNKNOWN_ROWS, listedFiles,
+                HadoopConfiguration.overrides());
     }
 
     @Override
     public ExecutionPlan withEstimatedRows(long rows) {
-        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows, listedFiles);
+        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows, listedFiles, hadoop);
     }
 
     /** Keeps every partition; a task whose row group {@code predicates} prove empty reads nothing. */
@@ -71,7 +80,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         }
         List<Expr> all = new ArrayList<>(runtimePruning);
         predicates.stream().filter(p -> !all.contains(p)).forEach(all::add);
-        return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows, listedFiles);
+        return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows, listedFiles, hadoop);
     }
 
     /** Derives the schema once, here (which also checks every column exists). */
@@ -144,7 +153,8 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
                 kept.add(p);
             }
         }
-        return new FilterPushdown(new FileScanExec(source, columns, kept, newPruning, listedFiles), filters);
+        return new FilterPushdown(new FileScanExec(source, columns, kept, newPruning, List.of(), schema, UNKNOWN_ROWS,
+                listedFiles, hadoop), filters);
     }
 
     /** A projection that only picks columns of this scan becomes the scan's column list. */
@@ -157,7 +167,8 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
             }
             picked.add(c.column());
         }
-        return Optional.of(new FileScanExec(source, picked, partitions, pruning, listedFiles));
+        return Optional.of(new FileScanExec(source, picked, partitions, pruning, List.of(), schemaOf(source, picked),
+                UNKNOWN_ROWS, listedFiles, hadoop));
     }
 
     @Override
@@ -190,7 +201,8 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
             return BatchStream.empty();
         }
         context.recordFileOpened();
-        return BatchStream.cancellable(ScanFiles.read(FileFormats.reader(source.format()), scanned, source, columns, schema,
-                context.batchSize(), context.allocator()), context);
+        return BatchStream.cancellable(HadoopConfiguration.withOverrides(hadoop, () -> ScanFiles.read(
+                FileFormats.reader(source.format()), scanned, source, columns, schema, context.batchSize(),
+                context.allocator())), context);
     }
 }

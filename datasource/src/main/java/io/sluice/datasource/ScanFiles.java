@@ -53,8 +53,8 @@ record ScanFiles(List<ScanPartition> partitions, ListedFiles listed) {
         for (int i = 0; i < kept.size(); i++) {
             indexes.add(i);
         }
-        List<List<ScanPartition>> split = SourceFiles.inParallel(indexes, i -> withValues(
-                reader.partitions(kept.get(i).path(), source.options()), keptValues.get(i)));
+        List<List<ScanPartition>> split = SourceFiles.inParallel(indexes, i -> withFile(
+                reader.partitions(kept.get(i), source.options()), kept.get(i), keptValues.get(i)));
         List<ScanPartition> partitions = new ArrayList<>();
         split.forEach(partitions::addAll);
         return new ScanFiles(partitions, new ListedFiles(listing.files().size(), listing.partitionCount()));
@@ -77,15 +77,19 @@ record ScanFiles(List<ScanPartition> partitions, ListedFiles listed) {
         return keys.stream().map(k -> source.schema().field(k)).toList();
     }
 
-    private static List<ScanPartition> withValues(List<ScanPartition> partitions, List<ColumnStats> values) {
-        if (values.isEmpty()) {
-            return partitions;
-        }
+    /**
+     * The partitions of one file with its partition values first in their statistics, and the file's
+     * length and modification time, so that tasks open it without asking the file system again.
+     */
+    private static List<ScanPartition> withFile(List<ScanPartition> partitions, SourceFile file, List<ColumnStats> values) {
         List<ScanPartition> out = new ArrayList<>(partitions.size());
         for (ScanPartition p : partitions) {
-            List<ColumnStats> stats = new ArrayList<>(values);
-            stats.addAll(p.stats());
-            out.add(new ScanPartition(p.path(), p.rowGroup(), stats, p.offset(), p.length(), p.hosts()));
+            List<ColumnStats> stats = p.stats();
+            if (!values.isEmpty()) {
+                stats = new ArrayList<>(values);
+                stats.addAll(p.stats());
+            }
+            out.add(p.withStats(stats).withFile(file));
         }
         return out;
     }

@@ -46,13 +46,13 @@ final class TableStatistics {
         List<SourceFile> files = listing.files();
         Statistics fileStats;
         if (files.size() <= ALL_FILES) {
-            fileStats = of(source, listing.paths(), listing.totalBytes(), fileSchema);
+            fileStats = of(source, files, listing.totalBytes(), fileSchema);
         } else {
-            List<Path> sample = new ArrayList<>(SAMPLED_FILES);
+            List<SourceFile> sample = new ArrayList<>(SAMPLED_FILES);
             long sampleBytes = 0;
             for (int i = 0; i < SAMPLED_FILES; i++) {
                 SourceFile f = files.get((int) ((long) i * files.size() / SAMPLED_FILES));
-                sample.add(new Path(f.path()));
+                sample.add(f);
                 sampleBytes += f.length();
             }
             Statistics sampled = of(source, sample, sampleBytes, fileSchema);
@@ -81,11 +81,12 @@ final class TableStatistics {
         return Statistics.of(fileStats.rows(), columns);
     }
 
-    private static Statistics of(TableSource source, List<Path> files, long bytes, Schema fileSchema) {
+    private static Statistics of(TableSource source, List<SourceFile> files, long bytes, Schema fileSchema) {
+        List<Path> paths = files.stream().map(f -> new Path(f.path())).toList();
         return switch (source.format()) {
-            case CSV -> CsvTableStatistics.of(files, bytes, fileSchema, CsvOptions.of(source.options()));
+            case CSV -> CsvTableStatistics.of(paths, bytes, fileSchema, CsvOptions.of(source.options()));
             case PARQUET -> ParquetTableStatistics.of(files, fileSchema);
-            case JSON -> JsonTableStatistics.of(files, bytes, fileSchema);
+            case JSON -> JsonTableStatistics.of(paths, bytes, fileSchema);
         };
     }
 

@@ -4,6 +4,7 @@ import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
 import io.sluice.bench.Medians;
 import io.sluice.cluster.protocol.TaskMetrics;
+import io.sluice.datasource.file.StoreRequests;
 import io.sluice.kernels.QueryResult;
 import io.sluice.operators.memory.Bytes;
 import io.sluice.tpch.Answers;
@@ -93,13 +94,18 @@ public final class TpchBenchmark {
         List<TpchResult> results = new ArrayList<>();
         // With --memory, each query runs on the default cluster and then on one whose workers have
         // that memory, so both meet the query at the same point of the JVM's warm-up.
-        try (SessionHolder sessions = new SessionHolder(options, data, 0);
-                SessionHolder limited = new SessionHolder(options, data, options.memory)) {
+        try (SessionHolder sessions = new SessionHolder(options, data, 0, options.location);
+                SessionHolder limited = new SessionHolder(options, data, options.memory, options.location);
+                SessionHolder local = new SessionHolder(options, data, 0, null)) {
             for (int query : options.queries) {
                 TpchResult result = runSluice(sessions, options, query);
                 if (options.memory > 0) {
                     System.out.println("memory " + Bytes.format(options.memory) + ":");
                     result.limited = runSluice(limited, options, query);
+                }
+                if (options.versusLocal) {
+                    System.out.println("local copy:");
+                    result.local = runSluice(local, options, query);
                 }
                 results.add(result);
             }
@@ -133,13 +139,15 @@ public final class TpchBenchmark {
         private final TpchOptions options;
         private final TpchData data;
         private final long workerMemory;
+        private final String location;
         private Session session;
 
-        /** {@code workerMemory} 0: the workers' default memory. */
-        SessionHolder(TpchOptions options, TpchData data, long workerMemory) {
+        /** {@code workerMemory} 0: the workers' default memory; {@code location} null: the files under --data. */
+        SessionHolder(TpchOptions options, TpchData data, long workerMemory, String location) {
             this.options = options;
             this.data = data;
             this.workerMemory = workerMemory;
+            this.location = location;
         }
 
         Session get() {
@@ -149,10 +157,10 @@ public final class TpchBenchmark {
                         : Session.local(LocalCluster.Options.of(options.workers).withWorkerMemory(workerMemory));
                 StringBuilder ddl = new StringBuilder();
                 for (Map.Entry<String, Path> table : data.tables().entrySet()) {
-                    String location = options.location != null ? options.location + "/" + table.getKey()
+                    String tableLocation = location != null ? location + "/" + table.getKey()
                             : table.getValue().toAbsolutePath().toString();
                     ddl.append("CREATE EXTERNAL TABLE ").append(table.getKey()).append(" STORED AS PARQUET LOCATION '")
-                            .append(location).append("';\n");
+                            .append(tableLocation).append("';\n");
                 }
                 session.sql(ddl.toString());
             }
@@ -188,6 +196,7 @@ public final class TpchBenchmark {
         try {
             double[] times = new double[options.runs];
             TaskMetrics measured = TaskMetrics.ZERO;
+            Map<String, Long> requestsBefore = StoreRequests.snapshot();
             for (int run = -options.warmups; run < options.runs; run++) {
                 Session session = sessions.get();
                 Set<String> jobsBefore = jobMetrics(session).keySet();
@@ -218,6 +227,8 @@ public final class TpchBenchmark {
                 result.answer = Answers.normalize(answer.rows());
             }
             if (result.error == null) {
+                result.requests = perRun(StoreRequests.since(requestsBefore, StoreRequests.snapshot()),
+                        options.warmups + options.runs);
                 result.sluiceMedianMs = Medians.sortInPlace(times);
                 if (options.coordinator == null) {
                     result.fetchWaitShare = measured.fetchWaitShare();
@@ -231,9 +242,21 @@ public final class TpchBenchmark {
         } finally {
             runner.shutdownNow();
         }
-        System.out.printf(Locale.ROOT, "q%-3d sluice %s%n", query,
-                result.error != null ? "error: " + result.error : String.format(Locale.ROOT, "%.0f ms, %d rows", result.sluiceMedianMs, result.rows));
+        System.out.printf(Locale.ROOT, "q%-3d sluice %s%s%n", query,
+                result.error != null ? "error: " + result.error : String.format(Locale.ROOT, "%.0f ms, %d rows", result.sluiceMedianMs, result.rows),
+                result.requests == null ? "" : ", requests per run " + result.requests);
         return result;
+    }
+
+    /** Requests by kind divided by the runs, as "GET=12 HEAD=0 LIST=2"; null when there were none. */
+    private static String perRun(Map<String, Long> requests, int runs) {
+        if (requests.isEmpty()) {
+            return null;
+        }
+        StringBuilder out = new StringBuilder();
+        requests.forEach((kind, n) -> out.append(out.isEmpty() ? "" : " ").append(kind).append('=')
+                .append(Math.round((double) n / runs)));
+        return out.toString();
     }
 
     /**
@@ -248,7 +271,7 @@ public final class TpchBenchmark {
         System.out.println("|---|---|---:|---:|---|");
         int joins = 0;
         List<String> beyond = new ArrayList<>();
-        try (SessionHolder sessions = new SessionHolder(options, data, 0)) {
+        try (SessionHolder sessions = new SessionHolder(options, data, 0, options.location)) {
             for (int query : options.queries) {
                 String sql = settings + "EXPLAIN ANALYZE " + TpchQueries.text(query);
                 ExecutorService runner = Executors.newSingleThreadExecutor();

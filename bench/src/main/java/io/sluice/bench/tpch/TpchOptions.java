@@ -12,7 +12,7 @@ final class TpchOptions {
             usage: sluice tpch [--sf 1] [--query N[,N...]] [--compare] [--runs 3] [--warmups 1]
                                [--workers 2] [--coordinator HOST:HTTP_PORT] [--data DIR]
                                [--timeout SECONDS] [--duckdb-threads 2] [--spark] [--memory SIZE]
-                               [--set NAME=VALUE]... [--estimates [--plans DIR]] [--location URI]
+                               [--set NAME=VALUE]... [--estimates [--plans DIR]] [--location URI [--versus-local]]
                                [--writer sluice|duckdb|spark]
               --sf           scale factor (data generated once, cached under --data)
               --query        queries to run (default: all 22)
@@ -37,7 +37,11 @@ final class TpchOptions {
               --location     Sluice reads the tables from URI/<table> (any Hadoop URI, e.g.
                              s3a://tpch/sf1, configured with -Dsluice.hadoop.* in SLUICE_JAVA_OPTS)
                              instead of the files under --data, which stay the local copy of the
-                             same files that DuckDB reads with --compare""";
+                             same files that DuckDB reads with --compare; prints the object-store
+                             requests (GET, HEAD, LIST) each query run made
+              --versus-local with --location: also run each query on the local copy under --data,
+                             right after its run at --location on a second embedded cluster, and
+                             print the time ratio location/local (same run, so the same machine load)""";
 
     double scaleFactor = 1;
     int[] queries = TpchQueries.all();
@@ -55,6 +59,7 @@ final class TpchOptions {
     List<String> settings = new ArrayList<>();
     long memory;
     boolean estimates;
+    boolean versusLocal;
     Path plansDirectory;
     boolean help;
 
@@ -69,6 +74,7 @@ final class TpchOptions {
                 case "--compare" -> o.compare = true;
                 case "--spark" -> o.spark = true;
                 case "--estimates" -> o.estimates = true;
+                case "--versus-local" -> o.versusLocal = true;
                 case "--plans" -> o.plansDirectory = Path.of(value(args, ++i, arg));
                 case "--runs" -> o.runs = positive(value(args, ++i, arg), arg);
                 case "--warmups" -> o.warmups = Integer.parseInt(value(args, ++i, arg));
@@ -98,6 +104,9 @@ final class TpchOptions {
         }
         if (o.memory > 0 && o.coordinator != null) {
             throw new IllegalArgumentException("--memory runs a second embedded cluster; it does not go with --coordinator");
+        }
+        if (o.versusLocal && (o.location == null || o.coordinator != null)) {
+            throw new IllegalArgumentException("--versus-local needs --location and an embedded cluster (no --coordinator)");
         }
         if (o.coordinator != null && !o.coordinator.matches("[^:]+:\\d+")) {
             throw new IllegalArgumentException("--coordinator takes HOST:HTTP_PORT, not '" + o.coordinator + "'");

@@ -27,6 +27,9 @@ final class TpchReport {
         if (options.memory > 0) {
             header.append(String.format(Locale.ROOT, " %10s %9s %10s %10s", "memory_ms", "vs_unlim", "spilled", "task_peak"));
         }
+        if (options.versusLocal) {
+            header.append(String.format(Locale.ROOT, " %10s %9s", "local_ms", "vs_local"));
+        }
         if (options.compare) {
             header.append(String.format(Locale.ROOT, " %10s %9s", "duckdb_ms", "vs_duckdb"));
         }
@@ -42,10 +45,14 @@ final class TpchReport {
         if (options.spark) {
             header.append(String.format(Locale.ROOT, "  %-12s", "spark_agree"));
         }
+        if (options.location != null) {
+            header.append("  requests_per_run");
+        }
         System.out.println(header.toString().stripTrailing());
         GeometricMean versusDuckDb = new GeometricMean();
         GeometricMean versusSpark = new GeometricMean();
         GeometricMean versusUnlimited = new GeometricMean();
+        GeometricMean versusLocal = new GeometricMean();
         List<String> notes = new ArrayList<>();
         for (TpchResult r : results) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "q%-4d %10s %8s %10s", r.query,
@@ -57,18 +64,13 @@ final class TpchReport {
             }
             if (options.memory > 0) {
                 TpchResult m = r.limited;
-                boolean both = m != null && m.error == null && r.error == null;
-                if (both) {
-                    versusUnlimited.add(m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001));
-                }
-                line.append(String.format(Locale.ROOT, " %10s %9s %10s %10s",
-                        m == null || m.error != null ? "error" : String.format(Locale.ROOT, "%.0f", m.sluiceMedianMs),
-                        both ? String.format(Locale.ROOT, "%.2fx", m.sluiceMedianMs / Math.max(r.sluiceMedianMs, 0.001)) : "-",
+                line.append(sluiceColumns(m, m, r, versusUnlimited, notes, "with --memory"));
+                line.append(String.format(Locale.ROOT, " %10s %10s",
                         m == null || m.spilledBytes < 0 ? "-" : Bytes.format(m.spilledBytes).replace(" ", ""),
                         m == null || m.peakTaskMemory < 0 ? "-" : Bytes.format(m.peakTaskMemory).replace(" ", "")));
-                if (m != null && m.error != null) {
-                    notes.add(String.format(Locale.ROOT, "q%d sluice error with --memory: %s", r.query, m.error));
-                }
+            }
+            if (options.versusLocal) {
+                line.append(sluiceColumns(r.local, r, r.local, versusLocal, notes, "on the local copy"));
             }
             if (options.compare) {
                 line.append(peerColumns(r, r.duckdbMedianMs, versusDuckDb));
@@ -86,6 +88,9 @@ final class TpchReport {
             if (options.spark) {
                 line.append(String.format(Locale.ROOT, "  %-12s", verdict(r.query, "spark", r.sparkAgreement, notes)));
             }
+            if (options.location != null) {
+                line.append("  ").append(r.requests == null ? "-" : r.requests);
+            }
             System.out.println(line.toString().stripTrailing());
         }
         long ran = results.stream().filter(r -> r.error == null).count();
@@ -95,6 +100,10 @@ final class TpchReport {
         }
         if (versusSpark.count > 0) {
             System.out.printf(Locale.ROOT, "; sluice/spark %.2fx over %d", versusSpark.value(), versusSpark.count);
+        }
+        if (versusLocal.count > 0) {
+            System.out.printf(Locale.ROOT, "; %s / local copy %.2fx over %d (sum %.0f ms / %.0f ms)", options.location,
+                    versusLocal.value(), versusLocal.count, sum(results, false), sum(results, true));
         }
         if (versusUnlimited.count > 0) {
             System.out.printf(Locale.ROOT, "; memory %s / default memory %.2fx over %d",
@@ -115,6 +124,36 @@ final class TpchReport {
     }
 
     /** A peer's median and Sluice's time over it ("-" where either is missing). */
+    /**
+     * The median of a second Sluice run of {@code r}'s query and the ratio {@code numerator} /
+     * {@code denominator} (one of them the second run), added to {@code mean}; its error noted.
+     */
+    private static String sluiceColumns(TpchResult other, TpchResult numerator, TpchResult denominator, GeometricMean mean,
+            List<String> notes, String which) {
+        boolean both = numerator != null && denominator != null && numerator.error == null && denominator.error == null;
+        double ratio = both ? numerator.sluiceMedianMs / Math.max(denominator.sluiceMedianMs, 0.001) : Double.NaN;
+        if (both) {
+            mean.add(ratio);
+        }
+        if (other != null && other.error != null) {
+            notes.add(String.format(Locale.ROOT, "q%d sluice error %s: %s", other.query, which, other.error));
+        }
+        return String.format(Locale.ROOT, " %10s %9s",
+                other == null || other.error != null ? "error" : String.format(Locale.ROOT, "%.0f", other.sluiceMedianMs),
+                both ? String.format(Locale.ROOT, "%.2fx", ratio) : "-");
+    }
+
+    /** Total median time of the queries that ran on both, at the location or ({@code local}) on the local copy. */
+    private static double sum(List<TpchResult> results, boolean local) {
+        double total = 0;
+        for (TpchResult r : results) {
+            if (r.error == null && r.local != null && r.local.error == null) {
+                total += local ? r.local.sluiceMedianMs : r.sluiceMedianMs;
+            }
+        }
+        return total;
+    }
+
     private static String peerColumns(TpchResult r, double peerMs, GeometricMean mean) {
         String ratio = "-";
         if (r.error == null && !Double.isNaN(peerMs)) {

@@ -19,6 +19,10 @@ final class TpchResult {
     boolean sparkComparedWithSluice;
     /** The same query on workers of --memory (null without it); its agreement is with DuckDB. */
     TpchResult limited;
+    /** The same query on the local copy of the files (null without --versus-local). */
+    TpchResult local;
+    /** Object-store requests per run by kind, as "GET=12 HEAD=0 LIST=2" (null when none were made). */
+    String requests;
     /** Bytes the measured runs spilled and the largest memory one task held (embedded cluster only). */
     long spilledBytes = -1;
     long peakTaskMemory = -1;

@@ -34,6 +34,14 @@ public interface FormatReader {
     List<ScanPartition> partitions(String location, Map<String, String> options);
 
     /**
+     * The units of scan work of one listed file: {@link #partitions(String, Map)} of its path unless
+     * the format can use what listing found (its length and modification time) to skip asking again.
+     */
+    default List<ScanPartition> partitions(SourceFile file, Map<String, String> options) {
+        return partitions(file.path(), options);
+    }
+
+    /**
      * Streams one partition. Each batch holds exactly {@code columns} (names of {@code tableSchema},
      * in that order) and at most {@code batchSize} rows; batches are allocated from
      * {@code allocator} and owned by the caller. Closing the stream releases the file, whether or

@@ -1,12 +1,20 @@
 package io.sluice.datasource.file;
 
+import io.sluice.common.SluiceException;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * The one Hadoop {@link Configuration} through which every file of a node is opened, so that
@@ -17,6 +25,15 @@ import org.apache.hadoop.conf.Configuration;
  * Hadoop key {@code K} ({@code --conf}, the config file and {@code -D} set them as system properties
  * before the node starts). The configuration is built again when those settings change (an embedded
  * cluster started after a test set them), and is otherwise shared.
+ *
+ * <p>A session's own {@code SET sluice.hadoop.K = V} overlays the node's configuration for what that
+ * session runs ({@link #withOverrides}): on the coordinator around planning, listing and commit, on
+ * the workers around each scan, whose plan carries the overrides. Each distinct set of overrides gets
+ * one configuration and one Hadoop user of its own, so that Hadoop's {@code FileSystem} cache, keyed
+ * by scheme, authority and user, keeps one file system per (scheme, authority, overrides) and never
+ * hands a session the node's instance; the {@value #OVERLAYS_KEPT} least recently used are kept, and
+ * an evicted set's file systems are closed. Keys that widen what a node may open stay node-only
+ * ({@link #checkSessionKey}).
  */
 public final class HadoopConfiguration {
     /** The settings family of Hadoop keys: {@code sluice.hadoop.K} is the Hadoop key {@code K}. */
@@ -34,7 +51,16 @@ public final class HadoopConfiguration {
             "fs.s3a.readahead.range", "1M",
             "parquet.hadoop.vectored.io.enabled", "true");
 
+    static final int OVERLAYS_KEPT = 32;
+
     private static volatile Built current;
+    /** The session overrides (Hadoop keys) in force on this thread, or null for the node's configuration. */
+    private static final ThreadLocal<Map<String, String>> OVERRIDES = new ThreadLocal<>();
+    private static final Map<Map<String, String>, Overlay> OVERLAYS = new LinkedHashMap<>(16, 0.75f, true);
+
+    /** The node configuration an overlay was made over, the overlaid configuration, and its Hadoop user. */
+    private record Overlay(Configuration base, Configuration conf, UserGroupInformation user) {
+    }
 
     private record Built(Map<String, String> settings, String confDir, Configuration conf) {
     }
@@ -42,8 +68,114 @@ public final class HadoopConfiguration {
     private HadoopConfiguration() {
     }
 
-    /** The shared configuration. Callers must not modify it. */
+    /**
+     * The configuration files are opened with on this thread: the node's, or the node's with the
+     * session overrides of {@link #withOverrides} in force. Callers must not modify it.
+     */
     public static Configuration shared() {
+        Map<String, String> overrides = OVERRIDES.get();
+        Configuration node = node();
+        return overrides == null || overrides.isEmpty() ? node : overlay(overrides, node).conf();
+    }
+
+    /** The session overrides in force on this thread (Hadoop keys to values), empty if none. */
+    public static Map<String, String> overrides() {
+        Map<String, String> overrides = OVERRIDES.get();
+        return overrides == null ? Map.of() : overrides;
+    }
+
+    /**
+     * {@code work}'s result, run with {@code overrides} (Hadoop keys to values) over the node's
+     * configuration, as the Hadoop user of that set of overrides; none: the node's configuration.
+     */
+    public static <T> T withOverrides(Map<String, String> overrides, Supplier<T> work) {
+        Map<String, String> previous = OVERRIDES.get();
+        if (overrides.isEmpty() && previous == null && actsAsNode()) {
+            return work.get();
+        }
+        OVERRIDES.set(Map.copyOf(overrides));
+        try {
+            // a thread started inside another set's doAs inherits its user: the node's work runs as the node's
+            UserGroupInformation user = overrides.isEmpty() ? UserGroupInformation.getLoginUser()
+                    : overlay(overrides, node()).user();
+            return user.doAs((PrivilegedExceptionAction<T>) work::get);
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e); // doAs declares them; a Supplier throws neither
+        } finally {
+            if (previous == null) {
+                OVERRIDES.remove();
+            } else {
+                OVERRIDES.set(previous);
+            }
+        }
+    }
+
+    /** Whether this thread acts as the node's own Hadoop user (not one of an override set, which threads inherit). */
+    private static boolean actsAsNode() {
+        try {
+            return UserGroupInformation.getCurrentUser().equals(UserGroupInformation.getLoginUser());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Refuses a Hadoop key a session may not set ({@code SET sluice.hadoop.K}), naming it: those
+     * that choose which class serves a scheme ({@code *.impl}), the default file system (which
+     * scheme-less paths resolve against), security and credential-provider keys (which read the
+     * node's local key stores), and local directories ({@code *.dir}, {@code *.dirs}: buffers and
+     * temporary files on the node's disks). They stay the node's, so a session cannot reach what the
+     * file access policy keeps from it.
+     */
+    public static void checkSessionKey(String key) {
+        String k = key.toLowerCase(Locale.ROOT);
+        if (k.endsWith(".impl") || k.equals("fs.defaultfs") || k.equals("fs.default.name") || k.startsWith("hadoop.security.")
+                || k.contains("credential.provider") || k.endsWith(".dir") || k.endsWith(".dirs")) {
+            throw new SluiceException(PREFIX + key + " is node-only: it changes which file systems or local files a node "
+                    + "opens, so only the node's configuration (--conf, the config file, HADOOP_CONF_DIR) sets it");
+        }
+    }
+
+    private static Overlay overlay(Map<String, String> overrides, Configuration node) {
+        synchronized (OVERLAYS) {
+            Overlay overlay = OVERLAYS.get(overrides);
+            if (overlay != null && overlay.base() == node) {
+                return overlay;
+            }
+            Configuration conf = new Configuration(node);
+            overrides.forEach(conf::set);
+            UserGroupInformation user;
+            try {
+                UserGroupInformation current = UserGroupInformation.getCurrentUser();
+                user = UserGroupInformation.createRemoteUser(current.getUserName());
+                user.addCredentials(current.getCredentials());
+            } catch (IOException e) {
+                throw new SluiceException("cannot set up Hadoop for the session's settings: " + e.getMessage(), e);
+            }
+            Overlay made = new Overlay(node, conf, user);
+            OVERLAYS.put(Map.copyOf(overrides), made);
+            if (overlay != null) {
+                closeFileSystems(overlay);
+            }
+            var eldest = OVERLAYS.entrySet().iterator();
+            while (OVERLAYS.size() > OVERLAYS_KEPT) {
+                closeFileSystems(eldest.next().getValue());
+                eldest.remove();
+            }
+            return made;
+        }
+    }
+
+    private static void closeFileSystems(Overlay overlay) {
+        try {
+            FileSystem.closeAllForUGI(overlay.user());
+        } catch (IOException ignored) {
+            // closing releases connections and threads; a failure leaves nothing to undo
+        }
+    }
+
+    /** The node's configuration: defaults, site files and the node's {@code sluice.hadoop.*} settings. */
+    private static Configuration node() {
         Map<String, String> settings = settingsFromSystemProperties();
         String confDir = System.getenv("HADOOP_CONF_DIR");
         Built built = current;

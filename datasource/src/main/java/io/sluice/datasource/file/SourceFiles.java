@@ -3,27 +3,22 @@ package io.sluice.datasource.file;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.apache.hadoop.fs.FileStatus;
+import java.util.function.Supplier;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.GlobPattern;
-import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -35,8 +30,9 @@ import org.apache.hadoop.fs.Path;
  * files and directories alike, except {@code _key=value} partition directories; so are {@code .crc}
  * checksums. Directories named {@code key=value} below a listed directory (or below a glob's fixed
  * prefix) give their files partition values. Directories of one level are listed in parallel on a
- * bounded pool shared by the node, so thousands of files list quickly on object stores and local
- * disks alike. A listing of {@value #CACHED_LISTING_FILES} files or more is reused for
+ * bounded pool shared by the node, and an S3A directory with one flat listing of its prefix
+ * ({@link PathListing}), so thousands of files list quickly on object stores and local disks alike.
+ * One query's planning lists each location once ({@link #planning}). A listing of {@value #CACHED_LISTING_FILES} files or more is reused for
  * {@value #LISTING_REUSE_SECONDS} seconds (so planning one query, whose statistics and scan both need
  * it, lists a large dataset once), and forgotten at once when this node commits a write
  * ({@link #forgetListings}); files other writers add show from the next listing on.
@@ -47,16 +43,20 @@ public final class SourceFiles {
     static final int CACHED_LISTING_FILES = 256;
     static final int LISTING_REUSE_SECONDS = 5;
     private static final int CACHED_LISTINGS = 32;
-    private static final int MAX_DEPTH = 64;
-    /** Recent large listings by location, least recently used dropped first. */
-    private static final Map<String, Listed> LISTINGS = new LinkedHashMap<>(16, 0.75f, true) {
+    /**
+     * Recent large listings by location and the session's Hadoop overrides (another session's
+     * credentials may not see them), least recently used dropped first.
+     */
+    private static final Map<ListingKey, Listed> LISTINGS = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Listed> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<ListingKey, Listed> eldest) {
             return size() > CACHED_LISTINGS;
         }
     };
     /** The guard of the query this thread plans, if any ({@link #guarded}). */
     private static final ThreadLocal<FileGuard> GUARD = new ThreadLocal<>();
+    /** The listings of the query being planned on this thread ({@link #planning}), by location. */
+    private static final ThreadLocal<Map<String, FileListing>> PLANNING = new ThreadLocal<>();
     private static final ExecutorService POOL = Executors.newFixedThreadPool(LISTING_THREADS, r -> {
         Thread t = new Thread(r, "sluice-file-listing");
         t.setDaemon(true);
@@ -78,9 +78,40 @@ public final class SourceFiles {
         if (location.isBlank()) {
             throw new SluiceException("file location is empty");
         }
+        Map<String, FileListing> planning = PLANNING.get();
+        if (planning != null) {
+            FileListing listed = planning.get(location);
+            if (listed == null) {
+                listed = reusedOrListed(location);
+                planning.put(location, listed);
+            }
+            return listed;
+        }
+        return reusedOrListed(location);
+    }
+
+    /**
+     * {@code work}'s result, with every location it lists listed once: one query's planning needs a
+     * table's files for its schema check, statistics and scan, and on an object store each listing
+     * is requests. Nested calls share the outer one's listings.
+     */
+    public static <T> T planning(Supplier<T> work) {
+        if (PLANNING.get() != null) {
+            return work.get();
+        }
+        PLANNING.set(new HashMap<>());
+        try {
+            return work.get();
+        } finally {
+            PLANNING.remove();
+        }
+    }
+
+    private static FileListing reusedOrListed(String location) {
         long now = System.nanoTime();
+        ListingKey key = new ListingKey(location, HadoopConfiguration.overrides());
         synchronized (LISTINGS) {
-            Listed recent = LISTINGS.get(location);
+            Listed recent = LISTINGS.get(key);
             if (recent != null && now - recent.listedAt() < TimeUnit.SECONDS.toNanos(LISTING_REUSE_SECONDS)) {
                 return checked(location, recent.listing());
             }
@@ -88,7 +119,7 @@ public final class SourceFiles {
         FileListing listing = checked(location, listNow(location));
         if (listing.files().size() >= CACHED_LISTING_FILES) {
             synchronized (LISTINGS) {
-                LISTINGS.put(location, new Listed(listing, now));
+                LISTINGS.put(key, new Listed(listing, now));
             }
         }
         return listing;
@@ -127,12 +158,15 @@ public final class SourceFiles {
     private record Listed(FileListing listing, long listedAt) {
     }
 
+    private record ListingKey(String location, Map<String, String> hadoop) {
+    }
+
     private static FileListing listNow(String location) {
         List<SourceFile> files = new ArrayList<>();
         List<String> keys = null;
         String keysFrom = null;
         for (String one : paths(location)) {
-            for (Found found : listPath(one)) {
+            for (PathListing.Found found : PathListing.list(one)) {
                 List<String[]> pairs = partitionPairs(found.root(), found.status().getPath());
                 List<String> fileKeys = pairs.stream().map(p -> p[0]).toList();
                 String path = found.status().getPath().toString();
@@ -168,7 +202,12 @@ public final class SourceFiles {
 
     /** The first data file at {@code location}; no data file there is a user error. */
     public static Path first(String location) {
-        List<Path> files = list(location);
+        return new Path(firstFile(location).path());
+    }
+
+    /** The first data file at {@code location} as listing found it; no data file there is a user error. */
+    public static SourceFile firstFile(String location) {
+        List<SourceFile> files = listing(location).files();
         if (files.isEmpty()) {
             throw new SluiceException("no data files in directory " + location);
         }
@@ -193,8 +232,9 @@ public final class SourceFiles {
             return items.stream().map(work).toList();
         }
         List<Future<R>> futures = new ArrayList<>(items.size());
+        Map<String, String> overrides = HadoopConfiguration.overrides(); // the session's, on the pool's threads too
         for (T item : items) {
-            futures.add(POOL.submit(() -> work.apply(item)));
+            futures.add(POOL.submit(() -> HadoopConfiguration.withOverrides(overrides, () -> work.apply(item))));
         }
         List<R> out = new ArrayList<>(items.size());
         try {
@@ -267,162 +307,6 @@ public final class SourceFiles {
     /** Whether a path is a glob (has a wildcard or an alternation). */
     public static boolean isGlob(String path) {
         return path.indexOf('*') >= 0 || path.indexOf('?') >= 0 || path.indexOf('[') >= 0 || path.indexOf('{') >= 0;
-    }
-
-    /** A data file found, and the directory its partition directories are counted from. */
-    private record Found(FileStatus status, Path root) {
-    }
-
-    private static List<Found> listPath(String location) {
-        try {
-            Path path = new Path(location);
-            FileSystem fs = path.getFileSystem(HadoopConfiguration.shared());
-            if (fs instanceof LocalFileSystem local) {
-                fs = local.getRaw(); // the checksum layer only hides .crc files, which listing skips anyway
-            }
-            path = fs.makeQualified(path);
-            List<FileStatus> roots;
-            Path root;
-            if (isGlob(location)) {
-                FileStatus[] matched = fs.globStatus(path);
-                if (matched == null || matched.length == 0) {
-                    throw new SluiceException("no file matches " + location);
-                }
-                roots = Arrays.asList(matched);
-                root = fixedPrefix(path);
-            } else {
-                FileStatus status = fs.getFileStatus(path);
-                roots = List.of(status);
-                root = status.isDirectory() ? status.getPath() : null; // a file named alone has no partition directories
-            }
-            List<Found> found = new ArrayList<>();
-            List<FileStatus> directories = new ArrayList<>();
-            List<FileStatus> matchedFiles = new ArrayList<>();
-            for (FileStatus s : roots) {
-                (s.isDirectory() ? directories : matchedFiles).add(s);
-            }
-            if (isGlob(location)) { // files a glob matches are hidden as their directory's manifest says
-                for (FileStatus file : visible(fs, matchedFiles, manifestsOf(fs, matchedFiles))) {
-                    found.add(new Found(file, root));
-                }
-            } else {
-                matchedFiles.forEach(file -> found.add(new Found(file, root)));
-            }
-            Map<Path, Long> manifests = new LinkedHashMap<>();
-            for (FileStatus file : visible(fs, walk(fs, directories, location, manifests), manifests)) {
-                found.add(new Found(file, root));
-            }
-            return found;
-        } catch (FileNotFoundException e) {
-            throw new SluiceException("file not found: " + location, e);
-        } catch (IOException | IllegalArgumentException e) {
-            throw new SluiceException("cannot list " + location + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * The files below {@code directories}, one level at a time, each level's directories listed in
-     * parallel; the size of each non-empty {@code _SUCCESS} met goes into {@code manifests} by directory.
-     */
-    private static List<FileStatus> walk(FileSystem fs, List<FileStatus> directories, String location,
-            Map<Path, Long> manifests) {
-        List<FileStatus> files = new ArrayList<>();
-        List<FileStatus> level = directories;
-        for (int depth = 0; !level.isEmpty(); depth++) {
-            if (depth > MAX_DEPTH) {
-                throw new SluiceException("cannot list " + location + ": directories nest deeper than " + MAX_DEPTH
-                        + " levels (a link loop?)");
-            }
-            List<FileStatus> next = new ArrayList<>();
-            for (FileStatus[] children : inParallel(level, dir -> listDirectory(fs, dir.getPath()))) {
-                for (FileStatus child : children) {
-                    if (child.isFile() && child.getLen() > 0 && child.getPath().getName().equals(CommitManifest.FILE)) {
-                        manifests.put(child.getPath().getParent(), child.getLen());
-                    }
-                    if (skipped(child.getPath().getName(), child.isDirectory())) {
-                        continue;
-                    }
-                    (child.isDirectory() ? next : files).add(child);
-                }
-            }
-            level = next;
-        }
-        return files;
-    }
-
-    /** The size of each non-empty {@code _SUCCESS} in the directories of {@code files}, by directory. */
-    private static Map<Path, Long> manifestsOf(FileSystem fs, List<FileStatus> files) throws IOException {
-        Map<Path, Long> manifests = new LinkedHashMap<>();
-        for (Path dir : files.stream().map(f -> f.getPath().getParent()).distinct().toList()) {
-            try {
-                FileStatus manifest = fs.getFileStatus(new Path(dir, CommitManifest.FILE));
-                if (manifest.isFile() && manifest.getLen() > 0) {
-                    manifests.put(dir, manifest.getLen());
-                }
-            } catch (FileNotFoundException e) {
-                // no manifest: every file of the directory counts
-            }
-        }
-        return manifests;
-    }
-
-    /**
-     * {@code files} less those the {@link CommitManifest} of their nearest manifest-holding ancestor
-     * does not name by their path relative to it (each manifest read once).
-     */
-    private static List<FileStatus> visible(FileSystem fs, List<FileStatus> files, Map<Path, Long> manifests) {
-        if (manifests.isEmpty()) {
-            return files;
-        }
-        Map<Path, Optional<Set<String>>> named = new LinkedHashMap<>();
-        List<FileStatus> out = new ArrayList<>(files.size());
-        for (FileStatus file : files) {
-            String relative = file.getPath().getName();
-            Path dir = file.getPath().getParent();
-            while (dir != null && !manifests.containsKey(dir)) {
-                relative = dir.getName() + "/" + relative;
-                dir = dir.getParent();
-            }
-            if (dir == null) {
-                out.add(file);
-                continue;
-            }
-            Optional<Set<String>> names = named.computeIfAbsent(dir, d -> manifestNames(fs, d));
-            if (names.isEmpty() || names.get().contains(relative)) {
-                out.add(file);
-            }
-        }
-        return out;
-    }
-
-    private static Optional<Set<String>> manifestNames(FileSystem fs, Path dir) {
-        try {
-            return CommitManifest.read(fs, dir).map(Set::copyOf);
-        } catch (IOException e) {
-            throw new SluiceException("cannot read the commit manifest " + new Path(dir, CommitManifest.FILE) + ": "
-                    + e.getMessage(), e);
-        }
-    }
-
-    private static FileStatus[] listDirectory(FileSystem fs, Path dir) {
-        try {
-            return fs.listStatus(dir);
-        } catch (FileNotFoundException e) {
-            return new FileStatus[0]; // removed while we listed: it holds nothing any more
-        } catch (IOException e) {
-            throw new SluiceException("cannot list " + dir + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The deepest ancestor of a glob whose name has no wildcard: partition directories count from there. */
-    private static Path fixedPrefix(Path glob) {
-        Path prefix = glob;
-        for (Path p = glob; p != null; p = p.getParent()) {
-            if (new GlobPattern(p.getName()).hasWildcard()) {
-                prefix = p.getParent();
-            }
-        }
-        return prefix;
     }
 
     /** The decoded {@code [key, value]} of each {@code key=value} directory between {@code root} and the file. */

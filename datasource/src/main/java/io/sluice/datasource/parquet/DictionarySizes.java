@@ -27,11 +27,16 @@ import org.apache.parquet.io.SeekableInputStream;
  */
 final class DictionarySizes implements AutoCloseable {
     private final Path file;
+    private final long length;
+    private final long modificationTime;
     private SeekableInputStream in;
     private boolean unreadable;
 
-    DictionarySizes(Path file) {
+    /** {@code length} and {@code modificationTime} as listing found them ({@code length} -1: unknown, asked when opening). */
+    DictionarySizes(Path file, long length, long modificationTime) {
         this.file = requireNonNull(file, "file is null");
+        this.length = length;
+        this.modificationTime = modificationTime;
     }
 
     /** The distinct non-NULL values of {@code chunk}, when its dictionary says so exactly. */
@@ -41,7 +46,8 @@ final class DictionarySizes implements AutoCloseable {
         }
         try {
             if (in == null) {
-                in = HadoopInputFile.fromPath(file, HadoopConfiguration.shared()).newStream();
+                in = HadoopInputFile.fromStatus(ParquetFile.status(file, length, modificationTime),
+                        HadoopConfiguration.shared()).newStream();
             }
             in.seek(chunk.getStartingPos());
             PageHeader header = Util.readPageHeader(in);

@@ -8,9 +8,15 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
@@ -19,20 +25,55 @@ final class ParquetFile {
     private ParquetFile() {
     }
 
-    /**
-     * A reader that has read the footer; the caller closes it. Opens the file with read options taken from the shared configuration: parquet-hadoop's
-     * {@code ParquetFileReader.open(InputFile)} builds a fresh Hadoop {@code Configuration} each
-     * time, parsing its default XML resources, which cost more than reading a row group's keys
-     * (every scan task opens its file).
-     */
+    /** A reader of {@code path}, whose length and modification time are asked of the file system. */
     static ParquetFileReader open(Path path) {
+        return open(path, -1, -1);
+    }
+
+    /**
+     * A reader whose footer is read (or taken from {@link ParquetFooters}); the caller closes it.
+     * Given the file's length and modification time as listing found them ({@code fileLength >= 0}),
+     * the file is opened without asking the file system for them (a HEAD request on S3A). Read
+     * options come from the shared configuration: parquet-hadoop's {@code open(InputFile)} builds a
+     * fresh Hadoop {@code Configuration} each time, parsing its XML resources, which costs more than
+     * reading a row group's keys.
+     */
+    static ParquetFileReader open(Path path, long fileLength, long modificationTime) {
+        SeekableInputStream in = null;
         try {
-            return ParquetFileReader.open(HadoopInputFile.fromPath(path, HadoopConfiguration.shared()),
-                    org.apache.parquet.HadoopReadOptions.builder(HadoopConfiguration.shared(), path).build());
+            Configuration conf = HadoopConfiguration.shared();
+            FileStatus status = status(path, fileLength, modificationTime);
+            HadoopInputFile file = HadoopInputFile.fromStatus(status, conf);
+            ParquetReadOptions options = HadoopReadOptions.builder(conf, path).build();
+            in = file.newStream();
+            ParquetMetadata footer = ParquetFooters.footer(file, status.getModificationTime(), options, in);
+            return ParquetFileReader.open(file, footer, options, in);
         } catch (FileNotFoundException e) {
+            closeQuietly(in);
             throw new SluiceException("file not found: " + path, e);
         } catch (IOException | RuntimeException e) {
+            closeQuietly(in);
             throw new SluiceException("cannot read Parquet file " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The status of {@code path}: made of the given length and modification time, or asked of the
+     * file system when {@code length} is -1 (unknown). A stream opened with a made status skips
+     * S3A's HEAD request ({@code openFile().withFileStatus}).
+     */
+    static FileStatus status(Path path, long length, long modificationTime) throws IOException {
+        return length >= 0 ? new FileStatus(length, false, 1, 0, modificationTime, path)
+                : path.getFileSystem(HadoopConfiguration.shared()).getFileStatus(path);
+    }
+
+    private static void closeQuietly(SeekableInputStream in) {
+        if (in != null) {
+            try {
+                in.close();
+            } catch (IOException ignored) {
+                // only read: nothing to lose
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import io.sluice.datasource.file.BlockHosts;
 import io.sluice.datasource.file.ColumnSelection;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
+import io.sluice.datasource.file.SourceFile;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.kernels.BatchStream;
 import io.sluice.logical.source.FormatOptions;
@@ -52,8 +53,9 @@ public final class ParquetFormat implements FormatReader {
     @Override
     public Schema inferSchema(String location, Map<String, String> options) {
         checkOptions(options);
-        Path path = SourceFiles.first(location);
-        try (ParquetFileReader reader = ParquetFile.open(path)) {
+        SourceFile first = SourceFiles.firstFile(location);
+        Path path = new Path(first.path());
+        try (ParquetFileReader reader = ParquetFile.open(path, first.length(), first.modificationTime())) {
             return ParquetFile.schema(reader.getFileMetaData().getSchema(), path.toString());
         } catch (IOException e) {
             throw new SluiceException("cannot read Parquet file " + path + ": " + e.getMessage(), e);
@@ -63,22 +65,31 @@ public final class ParquetFormat implements FormatReader {
     @Override
     public List<ScanPartition> partitions(String location, Map<String, String> options) {
         List<ScanPartition> partitions = new ArrayList<>();
-        for (Path file : SourceFiles.list(location)) {
-            try (ParquetFileReader reader = ParquetFile.open(file)) {
-                List<BlockMetaData> rowGroups = reader.getRowGroups();
-                MessageType schema = reader.getFileMetaData().getSchema();
-                BlockHosts blocks = BlockHosts.of(file);
-                for (int i = 0; i < rowGroups.size(); i++) {
-                    BlockMetaData rowGroup = rowGroups.get(i);
-                    if (rowGroup.getRowCount() > 0) {
-                        partitions.add(new ScanPartition(file.toString(), i,
-                                ParquetStatistics.of(rowGroup, schema, file.toString()),
-                                blocks.hosts(rowGroup.getStartingPos(), rowGroup.getCompressedSize())));
-                    }
+        for (SourceFile file : SourceFiles.listing(location).files()) {
+            partitions.addAll(partitions(file, options));
+        }
+        return partitions;
+    }
+
+    /** One partition per non-empty row group, the footer read without asking for the file's length. */
+    @Override
+    public List<ScanPartition> partitions(SourceFile listed, Map<String, String> options) {
+        Path file = new Path(listed.path());
+        List<ScanPartition> partitions = new ArrayList<>();
+        try (ParquetFileReader reader = ParquetFile.open(file, listed.length(), listed.modificationTime())) {
+            List<BlockMetaData> rowGroups = reader.getRowGroups();
+            MessageType schema = reader.getFileMetaData().getSchema();
+            BlockHosts blocks = BlockHosts.of(file);
+            for (int i = 0; i < rowGroups.size(); i++) {
+                BlockMetaData rowGroup = rowGroups.get(i);
+                if (rowGroup.getRowCount() > 0) {
+                    partitions.add(new ScanPartition(listed.path(), i,
+                            ParquetStatistics.of(rowGroup, schema, listed.path()),
+                            blocks.hosts(rowGroup.getStartingPos(), rowGroup.getCompressedSize())).withFile(listed));
                 }
-            } catch (IOException e) {
-                throw new SluiceException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
             }
+        } catch (IOException e) {
+            throw new SluiceException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
         }
         return partitions;
     }
@@ -92,7 +103,7 @@ public final class ParquetFormat implements FormatReader {
         }
         ColumnSelection selection = ColumnSelection.of(tableSchema, columns);
         String file = partition.path();
-        ParquetFileReader reader = ParquetFile.open(new Path(file));
+        ParquetFileReader reader = ParquetFile.open(new Path(file), partition.fileLength(), partition.modificationTime());
         PageReadStore rowGroup = null;
         try {
             List<BlockMetaData> rowGroups = reader.getRowGroups();

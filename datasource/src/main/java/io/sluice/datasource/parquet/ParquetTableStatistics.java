@@ -5,6 +5,7 @@ import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.file.ColumnStats;
+import io.sluice.datasource.file.SourceFile;
 import io.sluice.logical.stats.ColumnStatistics;
 import io.sluice.logical.stats.Estimate;
 import io.sluice.logical.stats.Statistics;
@@ -54,15 +55,16 @@ public final class ParquetTableStatistics {
     }
 
     /** The statistics of {@code files}, read from all their footers. */
-    public static Statistics of(List<Path> files, Schema schema) {
+    public static Statistics of(List<SourceFile> files, Schema schema) {
         long rows = 0;
         Map<String, Column> columns = new HashMap<>();
         for (Field f : schema.fields()) {
             columns.put(f.name().toLowerCase(java.util.Locale.ROOT), new Column(f.type().kind() == DataType.Kind.UTF8));
         }
-        for (Path file : files) {
-            try (ParquetFileReader reader = ParquetFile.open(file);
-                    DictionarySizes dictionaries = new DictionarySizes(file)) {
+        for (SourceFile listed : files) {
+            Path file = new Path(listed.path());
+            try (ParquetFileReader reader = ParquetFile.open(file, listed.length(), listed.modificationTime());
+                    DictionarySizes dictionaries = new DictionarySizes(file, listed.length(), listed.modificationTime())) {
                 MessageType fileSchema = reader.getFileMetaData().getSchema();
                 for (BlockMetaData rowGroup : reader.getRowGroups()) {
                     if (rowGroup.getRowCount() == 0) {

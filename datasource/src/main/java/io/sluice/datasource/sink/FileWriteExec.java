@@ -20,6 +20,7 @@ import io.sluice.operators.sort.SortExec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
@@ -30,9 +31,11 @@ import org.apache.hadoop.fs.Path;
  * ({@link CommitProtocol#reported}) and the rows written. Nothing is visible at the target until the
  * coordinator commits the job ({@link CommitProtocol#commit}), publishing only the attempts whose
  * rows it received, one per partition; so a failed, cancelled or duplicate attempt leaves nothing behind.
- * A storage error is not the user's: it fails the attempt, which is retried.
+ * A storage error is not the user's: it fails the attempt, which is retried. {@code hadoop} holds the
+ * session's Hadoop overrides when the write was planned, which the task writes with (never printed).
  */
-public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanProperties properties, long estimatedRows) implements ExecutionPlan {
+public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanProperties properties, long estimatedRows,
+        Map<String, String> hadoop) implements ExecutionPlan {
     /** What each task outputs: its attempt directory (or, on an object store, its file) and how many rows it wrote. */
     public static final Schema RESULT_SCHEMA = Schema.of(new Field("attempt_dir", DataType.UTF8),
             new Field("rows", DataType.INT64));
@@ -41,6 +44,7 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
         requireNonNull(input, "input is null");
         requireNonNull(target, "target is null");
         requireNonNull(properties, "properties is null");
+        hadoop = Map.copyOf(hadoop);
         checkWritable(input.schema());
         if (target.isPartitioned()) {
             PartitionedWrite.check(input.schema(), target.partitionBy());
@@ -63,12 +67,12 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
 
     /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
     public FileWriteExec(ExecutionPlan input, WriteTarget target, PlanProperties properties) {
-        this(input, target, properties, UNKNOWN_ROWS);
+        this(input, target, properties, UNKNOWN_ROWS, HadoopConfiguration.overrides());
     }
 
     @Override
     public ExecutionPlan withEstimatedRows(long rows) {
-        return new FileWriteExec(input, target, properties, rows);
+        return new FileWriteExec(input, target, properties, rows, hadoop);
     }
 
     public FileWriteExec(ExecutionPlan input, WriteTarget target) {
@@ -106,7 +110,8 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new FileWriteExec(children.get(0), target).withEstimatedRows(estimatedRows);
+        return new FileWriteExec(children.get(0), target, PlanProperties.of(new Partitioning.Unknown(
+                children.get(0).properties().partitioning().partitionCount())), estimatedRows, hadoop);
     }
 
     @Override
@@ -127,7 +132,7 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
                 done = true;
                 CommitProtocol protocol = CommitProtocol.of(target);
                 Path file = protocol.taskFile(partition, context.jobId(), context.taskId());
-                long rows = writePartition(partition, context, file);
+                long rows = HadoopConfiguration.withOverrides(hadoop, () -> writePartition(partition, context, file));
                 String reported = protocol.reported(file);
                 Col[] row = {Col.ofStrings(new String[] {reported}, null), Col.ofLongs(DataType.INT64,
                         new long[] {rows}, null)};

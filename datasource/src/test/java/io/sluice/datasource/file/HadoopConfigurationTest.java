@@ -1,11 +1,15 @@
 package io.sluice.datasource.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.common.SluiceException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,6 +45,60 @@ class HadoopConfigurationTest {
             System.clearProperty(name);
         }
         assertThat(HadoopConfiguration.shared().get("sluice.test.marker")).isNull();
+    }
+
+    @Test
+    void sessionOverridesOverlayTheNodeConfigurationWithFileSystemsOfTheirOwn() throws Exception {
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(confDir.toUri());
+        FileSystem node = path.getFileSystem(HadoopConfiguration.shared());
+        Map<String, String> overrides = Map.of("sluice.test.session", "a");
+        FileSystem session = HadoopConfiguration.withOverrides(overrides, () -> {
+            assertThat(HadoopConfiguration.shared().get("sluice.test.session")).isEqualTo("a");
+            assertThat(HadoopConfiguration.overrides()).isEqualTo(overrides);
+            assertThat(SourceFiles.inParallel(List.of(1, 2), i -> HadoopConfiguration.shared().get("sluice.test.session")))
+                    .containsExactly("a", "a"); // the listing pool's threads see them too
+            return fileSystem(path);
+        });
+        assertThat(session).isNotSameAs(node);
+        FileSystem[] fromThread = new FileSystem[1];
+        HadoopConfiguration.withOverrides(overrides, () -> {
+            Thread started = new Thread(() -> fromThread[0] = HadoopConfiguration.withOverrides(Map.of(), () -> fileSystem(path)));
+            started.start(); // inherits the override set's user: the node's work must not use its file systems
+            try {
+                started.join(10_000);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return null;
+        });
+        assertThat(fromThread[0]).isSameAs(node);
+        assertThat(HadoopConfiguration.withOverrides(Map.of("sluice.test.session", "a"), () -> fileSystem(path))).isSameAs(session);
+        assertThat(HadoopConfiguration.withOverrides(Map.of("sluice.test.session", "b"), () -> fileSystem(path)))
+                .isNotSameAs(session).isNotSameAs(node);
+        assertThat(HadoopConfiguration.shared().get("sluice.test.session")).isNull();
+        assertThat(HadoopConfiguration.overrides()).isEmpty();
+        assertThat(path.getFileSystem(HadoopConfiguration.shared())).isSameAs(node);
+    }
+
+    @Test
+    void keysThatWidenWhatANodeOpensAreNodeOnly() {
+        for (String key : List.of("fs.s3a.impl", "fs.AbstractFileSystem.s3a.impl", "fs.defaultFS",
+                "hadoop.security.authentication", "fs.s3a.security.credential.provider.path", "fs.s3a.buffer.dir",
+                "hadoop.tmp.dir")) {
+            assertThatThrownBy(() -> HadoopConfiguration.checkSessionKey(key)).as(key).isInstanceOf(SluiceException.class)
+                    .hasMessage("sluice.hadoop." + key + " is node-only: it changes which file systems or local files a "
+                            + "node opens, so only the node's configuration (--conf, the config file, HADOOP_CONF_DIR) sets it");
+        }
+        HadoopConfiguration.checkSessionKey("fs.s3a.secret.key");
+        HadoopConfiguration.checkSessionKey("fs.s3a.endpoint");
+    }
+
+    private static FileSystem fileSystem(org.apache.hadoop.fs.Path path) {
+        try {
+            return path.getFileSystem(HadoopConfiguration.shared());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static String site(String name, String value) {

@@ -1,0 +1,58 @@
+package io.sluice.datasource.file;
+
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.StorageStatistics;
+
+/**
+ * The object-store requests this JVM has made so far, from Hadoop's global storage statistics of
+ * S3A: a benchmark takes one snapshot before a query and one after, and the difference says how many
+ * GETs, HEADs and LISTs the query cost and so where its time on an object store goes.
+ */
+public final class StoreRequests {
+    /** S3A's counters of requests, and the short names they are reported under. */
+    private static final Map<String, String> COUNTERS = Map.of(
+            "action_http_get_request", "GET",
+            "action_http_head_request", "HEAD",
+            "object_list_request", "LIST",
+            "object_continue_list_request", "LIST",
+            "object_put_request", "PUT",
+            "object_delete_request", "DELETE");
+
+    private StoreRequests() {
+    }
+
+    /** Requests made so far, by kind ({@code GET}, {@code HEAD}, {@code LIST}, ...), summed over every S3A file system. */
+    public static Map<String, Long> snapshot() {
+        Map<String, Long> out = new TreeMap<>();
+        Iterator<StorageStatistics> all = FileSystem.getGlobalStorageStatistics().iterator();
+        while (all.hasNext()) {
+            StorageStatistics statistics = all.next();
+            if (!statistics.getName().toLowerCase(Locale.ROOT).contains("s3a")) {
+                continue;
+            }
+            COUNTERS.forEach((counter, kind) -> {
+                Long value = statistics.getLong(counter);
+                if (value != null && value > 0) {
+                    out.merge(kind, value, Long::sum);
+                }
+            });
+        }
+        return out;
+    }
+
+    /** {@code after - before}, by kind, the kinds with none left out. */
+    public static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> out = new TreeMap<>();
+        after.forEach((kind, n) -> {
+            long d = n - before.getOrDefault(kind, 0L);
+            if (d > 0) {
+                out.put(kind, d);
+            }
+        });
+        return out;
+    }
+}
