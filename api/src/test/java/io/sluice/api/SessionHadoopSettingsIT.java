@@ -78,6 +78,9 @@ class SessionHadoopSettingsIT {
         String query = "SELECT region, count(*) AS n, sum(amount) AS total FROM %s GROUP BY region ORDER BY region";
         assertThat(DuckDbOracle.normalize(session.sql(SET_SECRET + String.format(query, "sales")).collect()))
                 .isEqualTo(duck.query(String.format(query, local("lake/sales"))));
+        // the path of sluice sql at a terminal: the script runs whole on the coordinator, its last query streamed
+        assertThat(DuckDbOracle.normalize(session.sql(SET_SECRET + String.format(query, "sales"), "at-a-terminal")))
+                .isEqualTo(duck.query(String.format(query, local("lake/sales"))));
         session.sql(SET_SECRET + "CREATE TABLE copied STORED AS PARQUET LOCATION 's3a://lake/copied' AS "
                 + "SELECT id, region FROM sales WHERE id < 1234").collect();
         assertThat(DuckDbOracle.normalize(session.sql(SET_SECRET + "SELECT count(*) AS n, max(id) AS hi FROM copied").collect()))
@@ -117,6 +120,10 @@ class SessionHadoopSettingsIT {
                     .isInstanceOf(SluiceException.class)
                     .hasMessageContaining("sluice.hadoop." + key.toLowerCase(Locale.ROOT) + " is node-only"); // SET names are lower case
         }
+        assertThatThrownBy(() -> session.sql("SET sluice.hadoop.fs.s3a.connection.maximum = '${fs.s3a.secret.key}'")
+                .collect()).isInstanceOf(SluiceException.class).hasMessageContaining("may not hold a ${...} reference");
+        assertThatThrownBy(() -> session.sql("SET sluice.hadoop.fs.s3a.aws.credentials.provider = 'x.Y'").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("is node-only");
         assertThat(DuckDbOracle.normalize(session.sql(SET_SECRET + "SELECT count(*) AS n FROM sales").collect()))
                 .isEqualTo(List.of(List.of(40_000L)));
     }

@@ -234,9 +234,9 @@ final class HttpEndpoint extends AllDirectives {
                 "no running query " + id);
     }
 
-    /** The inner routes, behind the cluster secret (a bearer token or a UI session cookie) when there is one. */
+    /** The inner routes, behind the cluster secret as a bearer token when there is one (a UI session cookie is not enough). */
     private Route authenticated(Supplier<Route> inner) {
-        return auth.authenticated(inner);
+        return auth.bearerOnly(inner);
     }
 
     /**

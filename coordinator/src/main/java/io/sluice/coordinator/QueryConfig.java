@@ -49,7 +49,9 @@ public final class QueryConfig {
      */
     public QueryConfig with(String name, String value) {
         if (name.startsWith(HadoopConfiguration.PREFIX) && name.length() > HadoopConfiguration.PREFIX.length()) {
-            HadoopConfiguration.checkSessionKey(name.substring(HadoopConfiguration.PREFIX.length()));
+            String key = name.substring(HadoopConfiguration.PREFIX.length());
+            HadoopConfiguration.checkSessionKey(key);
+            HadoopConfiguration.checkSessionValue(key, value);
             return new QueryConfig(settings.with(name, value)); // over the node's Hadoop configuration, for this session
         }
         Setting<?> setting = settings.registry().setting(name);

@@ -135,8 +135,9 @@ public final class QueryService {
             return ResultStream.ofIpc(prepared.result(), allocator);
         }
         List<String> statements = SqlFrontEnd.splitStatements(script);
-        return results.open(prepared.plan(), config(prepared.settings()), statements.get(statements.size() - 1), scope,
-                collect);
+        QueryConfig config = config(prepared.settings());
+        return HadoopConfiguration.withOverrides(config.hadoopOverrides(), () -> results.open(prepared.plan(), config,
+                statements.get(statements.size() - 1), scope, collect));
     }
 
     /** {@link #prepareSql(String, InMemoryCatalog)} against the shared catalog. */

@@ -4,6 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
@@ -24,6 +30,11 @@ public final class MonitorRoutes extends AllDirectives {
     private final QueryStore store;
     private final Supplier<List<MonitorViews.WorkerView>> workers;
     private final Predicate<String> cancel;
+    /**
+     * Where the workers are asked for (a blocking ask of the coordinator's actor, up to seconds): never
+     * on the HTTP server's dispatcher, which that actor needs to answer; bounded, a full one is a 503.
+     */
+    private final Executor workerQueries = workerQueryPool();
 
     /**
      * @param workers the workers now (empty for history)
@@ -38,7 +49,7 @@ public final class MonitorRoutes extends AllDirectives {
     public Route routes() {
         return pathPrefix("api", () -> pathPrefix("v1", () -> concat(
                 path("queries", () -> get(() -> complete(json(StatusCodes.OK, store.list())))),
-                path("workers", () -> get(() -> complete(json(StatusCodes.OK, workers.get())))),
+                path("workers", () -> get(() -> completeWithFuture(workersNow()))),
                 pathPrefix("queries", () -> pathPrefix(PathMatchers.segment(), this::query)))));
     }
 
@@ -53,6 +64,25 @@ public final class MonitorRoutes extends AllDirectives {
                 path(PathMatchers.segment("stages").slash(PathMatchers.integerSegment()).slash("tasks"),
                         stage -> get(() -> complete(store.tasks(id, stage).map(t -> json(StatusCodes.OK, t))
                                 .orElseGet(() -> notFound("no stage " + stage + " in query " + id))))));
+    }
+
+    private CompletableFuture<HttpResponse> workersNow() {
+        try {
+            return CompletableFuture.supplyAsync(() -> json(StatusCodes.OK, workers.get()), workerQueries);
+        } catch (RejectedExecutionException busy) {
+            return CompletableFuture.completedFuture(json(StatusCodes.SERVICE_UNAVAILABLE,
+                    Map.of("error", "busy: too many worker listings at once; try again")));
+        }
+    }
+
+    private static Executor workerQueryPool() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(32), r -> {
+            Thread t = new Thread(r, "sluice-monitor-workers");
+            t.setDaemon(true);
+            return t;
+        });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     private static HttpResponse notFound(String message) {

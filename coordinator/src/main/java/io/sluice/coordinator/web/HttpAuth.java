@@ -22,6 +22,9 @@ import org.apache.pekko.http.javadsl.server.Route;
  * compared in constant time.
  */
 public final class HttpAuth extends AllDirectives {
+    /** The header the web UI's own scripts send with a request that changes something (see {@link #authenticated}). */
+    public static final String UI_HEADER = "X-Sluice-UI";
+    private static final java.util.Set<String> SAFE_METHODS = java.util.Set.of("GET", "HEAD");
     /** The session cookie's name. */
     public static final String COOKIE = "sluice_session";
     static final String MISSING = "unauthorized: this cluster needs its secret as a bearer token (set SLUICE_AUTH_SECRET)";
@@ -58,26 +61,45 @@ public final class HttpAuth extends AllDirectives {
         return secret != null;
     }
 
-    /** The inner routes for API callers: without the bearer secret or a live session cookie, a 401. */
+    /**
+     * The inner routes for API callers: without the bearer secret or a live session cookie, a 401. A
+     * request that only has the cookie and changes something (not GET or HEAD) must also carry
+     * {@link #UI_HEADER}, which a page of another origin cannot send without a CORS preflight that
+     * this server never grants, so a same-site page cannot act with the user's cookie.
+     */
     public Route authenticated(Supplier<Route> inner) {
         if (secret == null) {
             return inner.get();
         }
-        return check((header, ok) -> ok ? inner.get() : complete(HttpResponse.create()
-                .withStatus(StatusCodes.UNAUTHORIZED)
-                .addHeader(HttpHeader.parse("WWW-Authenticate", "Bearer realm=\"sluice\""))
-                .withEntity(ContentTypes.TEXT_PLAIN_UTF8, header.isPresent() ? WRONG : MISSING)));
+        return check((header, ok) -> ok ? inner.get() : unauthorized(header.isPresent()));
     }
 
     /**
-     * The inner routes for everyone, after {@code proven} ran when the request proves the secret (or
-     * none is needed): how a connection tells that it belongs to someone who holds the secret, so that
+     * The inner routes for clients of {@code /v1} (SQL, plans, job jars): only the bearer secret; a
+     * browser's session cookie never reaches them.
+     */
+    public Route bearerOnly(Supplier<Route> inner) {
+        if (secret == null) {
+            return inner.get();
+        }
+        return optionalHeaderValueByName("Authorization", header -> header.isPresent() && bearerMatches(header.get())
+                ? inner.get() : unauthorized(header.isPresent()));
+    }
+
+    private Route unauthorized(boolean hadHeader) {
+        return complete(HttpResponse.create()
+                .withStatus(StatusCodes.UNAUTHORIZED)
+                .addHeader(HttpHeader.parse("WWW-Authenticate", "Bearer realm=\"sluice\""))
+                .withEntity(ContentTypes.TEXT_PLAIN_UTF8, hadHeader ? WRONG : MISSING));
+    }
+
+    /**
+     * The inner routes for everyone, after {@code proven} ran when the request proves the secret: how a connection tells that it belongs to someone who holds the secret, so that
      * the limits on unproven connections stop applying to it. Refusing is left to the inner routes.
      */
     public Route noteProven(Runnable proven, Supplier<Route> inner) {
         if (secret == null) {
-            proven.run();
-            return inner.get();
+            return inner.get(); // the connection proves itself by sending a request (Coordinator.serve)
         }
         return check((header, ok) -> {
             if (ok) {
@@ -101,7 +123,9 @@ public final class HttpAuth extends AllDirectives {
 
     private Route check(Outcome outcome) {
         return optionalHeaderValueByName("Authorization", header -> optionalCookie(COOKIE, cookie ->
-                outcome.route(header, header.isPresent() ? bearerMatches(header.get()) : hasSession(cookie))));
+                optionalHeaderValueByName(UI_HEADER, fromUi -> extractMethod(method -> outcome.route(header,
+                        header.isPresent() ? bearerMatches(header.get()) : hasSession(cookie)
+                                && (fromUi.isPresent() || SAFE_METHODS.contains(method.value())))))));
     }
 
     private boolean bearerMatches(String authorization) {

@@ -279,7 +279,8 @@
       button.disabled = true;
       const result = document.getElementById('cancel-result');
       try {
-        await api('/queries/' + encodeURIComponent(id) + '/cancel', { method: 'POST' });
+        await api('/queries/' + encodeURIComponent(id) + '/cancel',
+          { method: 'POST', headers: { Accept: 'application/json', 'X-Sluice-UI': '1' } });
         result.textContent = 'Cancel requested.';
       } catch (e) {
         result.textContent = 'Cancel failed: ' + e.message;

@@ -104,7 +104,8 @@ class WebUiAuthTest {
         String cookie = setCookie.substring(0, setCookie.indexOf(';'));
         List<String> withCookie = List.of("Cookie", cookie);
 
-        assertThat(get(guarded, "/v1/jobs", withCookie).statusCode()).isEqualTo(200);
+        assertThat(get(guarded, "/v1/jobs", withCookie).statusCode()).as("the client API takes the bearer secret only")
+                .isEqualTo(401);
         HttpResponse<String> page = get(guarded, "/ui/queries/q7", withCookie);
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("<script src=\"/ui/static/sluice.js\"></script>")
@@ -113,7 +114,11 @@ class WebUiAuthTest {
         // the monitoring API the pages read, and its cancel (the page's button), take the cookie too
         assertThat(get(guarded, "/api/v1/queries", withCookie).statusCode()).isEqualTo(200);
         assertThat(get(guarded, "/api/v1/queries", List.of()).statusCode()).isEqualTo(401);
-        HttpResponse<String> cancel = HTTP.send(request(guarded, "/api/v1/queries/q99/cancel", withCookie)
+        HttpResponse<String> crossSite = HTTP.send(request(guarded, "/api/v1/queries/q99/cancel", withCookie)
+                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(crossSite.statusCode()).as("a cookie-only POST without the UI's header").isEqualTo(401);
+        List<String> fromTheUi = List.of("Cookie", cookie, HttpAuth.UI_HEADER, "1");
+        HttpResponse<String> cancel = HTTP.send(request(guarded, "/api/v1/queries/q99/cancel", fromTheUi)
                 .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(cancel.statusCode()).as("authorized, but no such query").isEqualTo(404);
         assertThat(cancel.body()).isEqualTo("{\"error\":\"no running query q99\"}");
@@ -127,7 +132,7 @@ class WebUiAuthTest {
         assertThat(logout.headers().firstValue("Location")).hasValue("/login");
         assertThat(logout.headers().firstValue("Set-Cookie")).hasValueSatisfying(c -> assertThat(c)
                 .startsWith(HttpAuth.COOKIE + "=deleted"));
-        assertThat(get(guarded, "/v1/jobs", withCookie).statusCode()).as("the session ended").isEqualTo(401);
+        assertThat(get(guarded, "/api/v1/queries", withCookie).statusCode()).as("the session ended").isEqualTo(401);
         assertThat(get(guarded, "/ui/", withCookie).statusCode()).isEqualTo(303);
     }
 

@@ -124,15 +124,29 @@ public final class HadoopConfiguration {
      * that choose which class serves a scheme ({@code *.impl}), the default file system (which
      * scheme-less paths resolve against), security and credential-provider keys (which read the
      * node's local key stores), and local directories ({@code *.dir}, {@code *.dirs}: buffers and
-     * temporary files on the node's disks). They stay the node's, so a session cannot reach what the
-     * file access policy keeps from it.
+     * temporary files on the node's disks), and keys that name classes for the node to load
+     * ({@code *.class}, {@code *.factory}, {@code *.provider}, {@code *.codecs}, {@code *.signers}, ...).
+     * They stay the node's, so a session cannot reach what the file access policy keeps from it.
      */
     public static void checkSessionKey(String key) {
         String k = key.toLowerCase(Locale.ROOT);
         if (k.endsWith(".impl") || k.equals("fs.defaultfs") || k.equals("fs.default.name") || k.startsWith("hadoop.security.")
-                || k.contains("credential.provider") || k.endsWith(".dir") || k.endsWith(".dirs")) {
-            throw new SluiceException(PREFIX + key + " is node-only: it changes which file systems or local files a node "
-                    + "opens, so only the node's configuration (--conf, the config file, HADOOP_CONF_DIR) sets it");
+                || k.contains("credential.provider") || k.endsWith(".dir") || k.endsWith(".dirs")
+                || k.matches(".*\\.(class|classes|factory|provider|providers|codecs|signers)")) {
+            throw new SluiceException(PREFIX + key + " is node-only: it changes which file systems, classes or local files "
+                    + "a node uses, so only the node's configuration (--conf, the config file, HADOOP_CONF_DIR) sets it");
+        }
+    }
+
+    /**
+     * Refuses a session's value with a {@code ${...}} reference: Hadoop expands those when a value is
+     * read (other keys, system properties, {@code env.X}), which would hand the session the node's own
+     * secrets in an error message or a request.
+     */
+    public static void checkSessionValue(String key, String value) {
+        if (value != null && value.contains("${")) {
+            throw new SluiceException(PREFIX + key + ": a session's value may not hold a ${...} reference, which Hadoop "
+                    + "would expand from the node's configuration or environment");
         }
     }
 

@@ -53,6 +53,8 @@ public final class SourceFiles {
             return size() > CACHED_LISTINGS;
         }
     };
+    /** Counts {@link #forgetListings} calls (guarded by LISTINGS): a listing begun before one is not reused. */
+    private static long listingGeneration;
     /** The guard of the query this thread plans, if any ({@link #guarded}). */
     private static final ThreadLocal<FileGuard> GUARD = new ThreadLocal<>();
     /** The listings of the query being planned on this thread ({@link #planning}), by location. */
@@ -110,16 +112,20 @@ public final class SourceFiles {
     private static FileListing reusedOrListed(String location) {
         long now = System.nanoTime();
         ListingKey key = new ListingKey(location, HadoopConfiguration.overrides());
+        long generation;
         synchronized (LISTINGS) {
             Listed recent = LISTINGS.get(key);
             if (recent != null && now - recent.listedAt() < TimeUnit.SECONDS.toNanos(LISTING_REUSE_SECONDS)) {
                 return checked(location, recent.listing());
             }
+            generation = listingGeneration;
         }
         FileListing listing = checked(location, listNow(location));
         if (listing.files().size() >= CACHED_LISTING_FILES) {
             synchronized (LISTINGS) {
-                LISTINGS.put(key, new Listed(listing, now));
+                if (generation == listingGeneration) { // a commit while we listed may have made it stale: not kept
+                    LISTINGS.put(key, new Listed(listing, now));
+                }
             }
         }
         return listing;
@@ -151,6 +157,7 @@ public final class SourceFiles {
     /** Drops every reused listing: this node just changed files (a committed write). */
     public static void forgetListings() {
         synchronized (LISTINGS) {
+            listingGeneration++;
             LISTINGS.clear();
         }
     }

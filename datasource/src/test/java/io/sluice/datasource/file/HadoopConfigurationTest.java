@@ -84,11 +84,15 @@ class HadoopConfigurationTest {
     void keysThatWidenWhatANodeOpensAreNodeOnly() {
         for (String key : List.of("fs.s3a.impl", "fs.AbstractFileSystem.s3a.impl", "fs.defaultFS",
                 "hadoop.security.authentication", "fs.s3a.security.credential.provider.path", "fs.s3a.buffer.dir",
-                "hadoop.tmp.dir")) {
+                "hadoop.tmp.dir", "fs.s3a.aws.credentials.provider", "io.compression.codecs", "fs.s3a.custom.signers",
+                "fs.s3a.s3.client.factory.impl", "dfs.client.failover.proxy.provider", "fs.s3a.retry.policy.class")) {
             assertThatThrownBy(() -> HadoopConfiguration.checkSessionKey(key)).as(key).isInstanceOf(SluiceException.class)
-                    .hasMessage("sluice.hadoop." + key + " is node-only: it changes which file systems or local files a "
-                            + "node opens, so only the node's configuration (--conf, the config file, HADOOP_CONF_DIR) sets it");
+                    .hasMessage("sluice.hadoop." + key + " is node-only: it changes which file systems, classes or local files "
+                            + "a node uses, so only the node's configuration (--conf, the config file, HADOOP_CONF_DIR) sets it");
         }
+        assertThatThrownBy(() -> HadoopConfiguration.checkSessionValue("fs.s3a.endpoint", "http://${env.HOME}"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("may not hold a ${...} reference");
+        HadoopConfiguration.checkSessionValue("fs.s3a.endpoint", "http://127.0.0.1:9000");
         HadoopConfiguration.checkSessionKey("fs.s3a.secret.key");
         HadoopConfiguration.checkSessionKey("fs.s3a.endpoint");
     }
