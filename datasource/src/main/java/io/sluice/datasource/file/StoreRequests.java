@@ -1,10 +1,13 @@
 package io.sluice.datasource.file;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageStatistics;
 
 /**
@@ -41,6 +44,31 @@ public final class StoreRequests {
                 }
             });
         }
+        return out;
+    }
+
+    /**
+     * Requests made so far by the one file system that {@code location} opens on this node under a
+     * session's Hadoop {@code overrides} (the instance that session's scans share). Hadoop's global
+     * registry keeps the statistics of the first S3A file system registered under a name, so
+     * {@link #snapshot()} can miss a later instance's requests; this counts exactly one instance.
+     */
+    public static Map<String, Long> of(String location, Map<String, String> overrides) {
+        FileSystem fs = HadoopConfiguration.withOverrides(overrides, () -> {
+            try {
+                return new Path(location).getFileSystem(HadoopConfiguration.shared());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        Map<String, Long> out = new TreeMap<>();
+        StorageStatistics statistics = fs.getStorageStatistics();
+        COUNTERS.forEach((counter, kind) -> {
+            Long value = statistics.getLong(counter);
+            if (value != null && value > 0) {
+                out.merge(kind, value, Long::sum);
+            }
+        });
         return out;
     }
 
