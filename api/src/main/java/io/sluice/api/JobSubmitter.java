@@ -6,13 +6,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -25,19 +23,26 @@ public final class JobSubmitter {
     private JobSubmitter() {
     }
 
-    /**
-     * Runs the jar's {@code mainClass} (null: its Main-Class) with {@code args} on the coordinator at
-     * {@code host:httpPort}; {@code secret} may be null for a coordinator without one.
-     */
+    /** Like {@link #submit(String, int, String, CoordinatorTls, Path, String, List)} over plain HTTP. */
     public static ClusterJobRunner.Outcome submit(String host, int httpPort, String secret, Path jar, String mainClass,
             List<String> args) {
+        return submit(host, httpPort, secret, null, jar, mainClass, args);
+    }
+
+    /**
+     * Runs the jar's {@code mainClass} (null: its Main-Class) with {@code args} on the coordinator at
+     * {@code host:httpPort}; {@code secret} may be null for a coordinator without one, {@code tls}
+     * null for plain HTTP.
+     */
+    public static ClusterJobRunner.Outcome submit(String host, int httpPort, String secret, CoordinatorTls tls, Path jar,
+            String mainClass, List<String> args) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(jar);
         } catch (IOException e) {
             throw new SluiceException("cannot read job jar " + jar + ": " + e.getMessage());
         }
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + httpPort + "/v1/submit"))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create((tls != null ? "https://" : "http://") + host + ":" + httpPort + "/v1/submit"))
                 .header("Content-Type", "application/java-archive")
                 .header("X-Sluice-Args", args.stream().map(a -> URLEncoder.encode(a, StandardCharsets.UTF_8))
                         .collect(Collectors.joining(",")))
@@ -50,11 +55,11 @@ public final class JobSubmitter {
         }
         HttpResponse<String> response;
         try {
-            response = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
+            response = RemoteEngine.httpClient(tls)
                     .send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-            throw new SluiceException("cannot reach the coordinator at " + host + ":" + httpPort + ": " + why);
+            throw new SluiceException("cannot reach the coordinator at " + host + ":" + httpPort + ": "
+                    + RemoteEngine.unreachable(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SluiceException("interrupted while the job ran");

@@ -36,13 +36,32 @@ final class RemoteEngine implements QueryEngine {
     /**
      * {@code secret} may be null: then requests carry no token (a coordinator without a secret).
      * With {@code sharedCatalog}, SQL works on the cluster's shared catalog instead of this session's.
+     * With {@code tls} it speaks HTTPS, trusting the coordinator as that says; null: plain HTTP.
      */
-    RemoteEngine(String host, int httpPort, String secret, boolean sharedCatalog) {
+    RemoteEngine(String host, int httpPort, String secret, boolean sharedCatalog, CoordinatorTls tls) {
         requireNonNull(host, "host is null");
-        this.base = URI.create("http://" + host + ":" + httpPort + "/v1/");
-        this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        this.base = URI.create((tls != null ? "https://" : "http://") + host + ":" + httpPort + "/v1/");
+        this.client = httpClient(tls);
         this.secret = secret;
         this.sharedCatalog = sharedCatalog;
+    }
+
+    /** The client every request to a coordinator goes through: HTTPS with {@code tls}, plain HTTP when null. */
+    static HttpClient httpClient(CoordinatorTls tls) {
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
+        return (tls != null ? tls.configure(builder) : builder).build();
+    }
+
+    /** Why a request failed to reach the coordinator: the message, with a TLS failure's cause (a wrong pin names both fingerprints). */
+    static String unreachable(IOException e) {
+        // a refused connection has no message, only its type
+        String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.security.cert.CertificateException && !why.contains(cause.getMessage())) {
+                why += ": " + cause.getMessage();
+            }
+        }
+        return why;
     }
 
     @Override
@@ -232,9 +251,7 @@ final class RemoteEngine implements QueryEngine {
         try {
             response = client.send(request, handler);
         } catch (IOException e) {
-            // a refused connection has no message, only its type
-            String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
-            throw new SluiceException("cannot reach the coordinator at " + base + ": " + why);
+            throw new SluiceException("cannot reach the coordinator at " + base + ": " + unreachable(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SluiceException("interrupted while waiting for the coordinator");

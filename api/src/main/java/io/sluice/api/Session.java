@@ -74,7 +74,15 @@ public final class Session implements AutoCloseable {
      * secret; null for a coordinator that runs without one).
      */
     public static Session connect(String host, int httpPort, String secret) {
-        return new Session(new RemoteEngine(host, httpPort, secret, false));
+        return connect(host, httpPort, secret, null);
+    }
+
+    /**
+     * Like {@link #connect(String, int, String)} over HTTPS when {@code tls} is given (how the
+     * coordinator's certificate is trusted), plain HTTP when it is null.
+     */
+    public static Session connect(String host, int httpPort, String secret, CoordinatorTls tls) {
+        return new Session(new RemoteEngine(host, httpPort, secret, false, tls));
     }
 
     /**
@@ -83,7 +91,12 @@ public final class Session implements AutoCloseable {
      * every session (where a session's own names win).
      */
     public static Session connectShared(String host, int httpPort, String secret) {
-        return new Session(new RemoteEngine(host, httpPort, secret, true));
+        return connectShared(host, httpPort, secret, null);
+    }
+
+    /** Like {@link #connectShared(String, int, String)}, over HTTPS when {@code tls} is given. */
+    public static Session connectShared(String host, int httpPort, String secret, CoordinatorTls tls) {
+        return new Session(new RemoteEngine(host, httpPort, secret, true, tls));
     }
 
     /** The embedded cluster of a local session (for tests and tools). */

@@ -41,6 +41,9 @@ final class CoordinatorCommand implements Callable<Integer> {
     @Mixin
     EventLogOption eventLog = new EventLogOption();
 
+    @Mixin
+    HttpTlsServerOptions httpTls = new HttpTlsServerOptions();
+
     @Option(names = "--data-dir", paramLabel = "PATH",
             description = "Tables may only be read under this directory (default: the working directory); "
                     + "-Dsluice.fs.allowed-roots=ROOT,... in SLUICE_JAVA_OPTS replaces it with a list of roots.")
@@ -64,6 +67,7 @@ final class CoordinatorCommand implements Callable<Integer> {
         SluiceConf conf = confOptions.load();
         conf.applySystemProperties();
         eventLog.apply();
+        httpTls.apply();
         String secret = AuthSecrets.required(insecure);
         CoordinatorSettings coordinatorSettings = CoordinatorSettings.defaults(host, port, httpPort).withAuthSecret(secret)
                 .withFileAccess(FileAccessPolicy.fromSystemProperty(
@@ -78,7 +82,7 @@ final class CoordinatorCommand implements Callable<Integer> {
             io.sluice.api.ClusterJobs.acceptJobsOn(coordinator);
         }
         spec.commandLine().getErr().println("coordinator ready: cluster " + coordinator.clusterAddress()
-                + ", http " + new HostPort(host, coordinator.httpPort()));
+                + ", " + HttpTlsServerOptions.describe(coordinator, host));
         Foreground.run(coordinator, Foreground::forever);
         return 0;
     }

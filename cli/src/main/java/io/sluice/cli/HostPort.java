@@ -3,9 +3,22 @@ package io.sluice.cli;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** A {@code host:port} argument; IPv6 hosts go in brackets, {@code [::1]:7355}. */
-record HostPort(String host, int port) {
-    static HostPort parse(String text) {
+/**
+ * A {@code host:port} argument; IPv6 hosts go in brackets, {@code [::1]:7355}. A coordinator's HTTP
+ * address may start with {@code https://} (HTTPS) or {@code http://}.
+ */
+record HostPort(String host, int port, boolean https) {
+    HostPort(String host, int port) {
+        this(host, port, false);
+    }
+
+    static HostPort parse(String address) {
+        boolean https = address.startsWith("https://");
+        String text = https ? address.substring("https://".length())
+                : address.startsWith("http://") ? address.substring("http://".length()) : address;
+        if (text.endsWith("/")) {
+            text = text.substring(0, text.length() - 1);
+        }
         int colon = text.lastIndexOf(':');
         if (colon <= 0 || colon == text.length() - 1) {
             throw new TypeConversionException("'" + text + "' is not HOST:PORT");
@@ -23,7 +36,7 @@ record HostPort(String host, int port) {
         if (port < 1 || port > 65535) {
             throw new TypeConversionException("port " + port + " in '" + text + "' is out of range");
         }
-        return new HostPort(host, port);
+        return new HostPort(host, port, https);
     }
 
     /** The host as it goes into a URI or a Pekko address. */

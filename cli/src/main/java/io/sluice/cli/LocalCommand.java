@@ -29,6 +29,9 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     EventLogOption eventLog = new EventLogOption();
 
+    @Mixin
+    HttpTlsServerOptions httpTls = new HttpTlsServerOptions();
+
     @Option(names = "--allow-job-jars", description = "Run job jars submitted with 'sluice submit --deploy-mode "
             + "cluster' in this process: anyone with the secret may then run code here. Off by default.")
     boolean allowJobJars;
@@ -38,6 +41,7 @@ final class LocalCommand implements Callable<Integer> {
         SluiceConf conf = confOptions.load();
         conf.applySystemProperties();
         eventLog.apply();
+        httpTls.apply();
         Options.atLeast(spec, "--workers", workers, 1);
         Options.port(spec, "--http-port", httpPort, true);
         LocalCluster cluster = LocalCluster.start(conf.localCluster(LocalCluster.Options.of(workers).withHttpPort(httpPort)));
@@ -45,7 +49,7 @@ final class LocalCommand implements Callable<Integer> {
             cluster.allowJobJars();
         }
         spec.commandLine().getErr().println("local cluster ready: " + workers + " workers, cluster "
-                + cluster.coordinator().clusterAddress() + ", http 127.0.0.1:" + cluster.coordinator().httpPort());
+                + cluster.coordinator().clusterAddress() + ", " + HttpTlsServerOptions.describe(cluster.coordinator(), "127.0.0.1"));
         String configured = System.getenv(Session.AUTH_SECRET_VARIABLE);
         if (configured == null || configured.isEmpty()) {
             // like a notebook server's token: the one way a client learns a secret made up for this run

@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.api.AuthSecrets;
+import io.sluice.api.CoordinatorTls;
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
 import io.sluice.common.SluiceException;
@@ -53,12 +54,15 @@ final class SqlCommand implements Callable<Integer> {
             + "shared catalog, which other clients see, instead of this run's own.")
     boolean sharedCatalog;
 
+    @Mixin
+    HttpTlsClientOptions httpTls = new HttpTlsClientOptions();
+
     /** Where the script runs. */
     static final class Target {
         @Option(names = "--local", paramLabel = "N", description = "Start an embedded cluster of N workers for this script.")
         Integer workers;
 
-        @Option(names = "--coordinator", paramLabel = "HOST:HTTP_PORT", converter = HostPort.Converter.class,
+        @Option(names = "--coordinator", paramLabel = "[https://]HOST:HTTP_PORT", converter = HostPort.Converter.class,
                 description = "Send the script to a running coordinator's HTTP port.")
         HostPort coordinator;
     }
@@ -115,9 +119,10 @@ final class SqlCommand implements Callable<Integer> {
                         + "settings (--local); a running coordinator has its own: change a session setting with "
                         + "'SET name = value;' in the script");
             }
+            CoordinatorTls tls = httpTls.tls(target.coordinator);
             return sharedCatalog
-                    ? Session.connectShared(target.coordinator.uriHost(), target.coordinator.port(), AuthSecrets.configured())
-                    : Session.connect(target.coordinator.uriHost(), target.coordinator.port());
+                    ? Session.connectShared(target.coordinator.uriHost(), target.coordinator.port(), AuthSecrets.configured(), tls)
+                    : Session.connect(target.coordinator.uriHost(), target.coordinator.port(), AuthSecrets.configured(), tls);
         }
         SluiceConf conf = confOptions.load();
         conf.applySystemProperties();

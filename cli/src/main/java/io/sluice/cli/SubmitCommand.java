@@ -17,6 +17,7 @@ import java.util.concurrent.Callable;
 import java.util.jar.JarFile;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -53,6 +54,9 @@ final class SubmitCommand implements Callable<Integer> {
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments for the job's main method.")
     List<String> args = List.of();
 
+    @Mixin
+    HttpTlsClientOptions httpTls = new HttpTlsClientOptions();
+
     @Override
     public Integer call() throws Exception {
         if (!Files.isRegularFile(jar)) {
@@ -63,6 +67,9 @@ final class SubmitCommand implements Callable<Integer> {
         }
         if (!deployMode.equals("client")) {
             throw new SluiceException("--deploy-mode is client or cluster, not '" + deployMode + "'");
+        }
+        if (target.coordinator != null && httpTls.tls(target.coordinator) != null) {
+            throw new SluiceException("HTTPS to a coordinator takes --deploy-mode cluster; client mode speaks plain HTTP");
         }
         String className = mainClass != null ? mainClass : manifestMainClass();
         System.setProperty(Session.MASTER_PROPERTY, target.coordinator != null
@@ -93,7 +100,7 @@ final class SubmitCommand implements Callable<Integer> {
             throw new SluiceException("--deploy-mode cluster needs --coordinator HOST:HTTP_PORT");
         }
         ClusterJobRunner.Outcome outcome = JobSubmitter.submit(target.coordinator.uriHost(), target.coordinator.port(),
-                AuthSecrets.configured(), jar, mainClass, args);
+                AuthSecrets.configured(), httpTls.tls(target.coordinator), jar, mainClass, args);
         Main.results.print(outcome.output());
         Main.results.flush();
         if (outcome.error() != null) {

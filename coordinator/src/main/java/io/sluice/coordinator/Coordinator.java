@@ -33,9 +33,11 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.http.javadsl.ConnectionContext;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.IncomingConnection;
 import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.ServerBuilder;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -65,6 +67,8 @@ public final class Coordinator implements AutoCloseable {
     private final ExecutorService queryExecutor;
     private final QueryService queries;
     private final ServerBinding http;
+    /** What the HTTP port serves HTTPS with; null for plain HTTP. */
+    private final HttpsCredentials https;
     private final DagScheduler scheduler;
     /** Operator metrics of the jobs EXPLAIN ANALYZE watches. */
     private final JobMetrics analyzedJobs = new JobMetrics();
@@ -124,16 +128,24 @@ public final class Coordinator implements AutoCloseable {
                 Settings.systemProperty(HttpSettingsDeclaration.IDLE_TIMEOUT));
         this.healthExecutor = HttpEndpoint.healthExecutor(Settings.systemProperty(HttpSettingsDeclaration.HEALTH_THREADS));
         ServerBinding binding = null;
+        HttpsCredentials tls = null;
         if (settings.httpPort() >= 0) {
             try {
-                binding = Http.get(system).newServerAt(settings.host(), settings.httpPort()).connectionSource()
+                tls = HttpsCredentials.configured(settings.host());
+                ServerBuilder server = Http.get(system).newServerAt(settings.host(), settings.httpPort());
+                if (tls != null) {
+                    server = server.enableHttps(ConnectionContext.httpsServer(tls.serverContext()));
+                }
+                binding = server.connectionSource()
                         .to(Sink.foreach(this::serve)).run(system).toCompletableFuture().get(30, TimeUnit.SECONDS);
             } catch (Exception e) {
                 closeQuietly();
-                throw new SluiceException("cannot serve HTTP on " + settings.host() + ":" + settings.httpPort() + ": " + e.getMessage(), e);
+                throw new SluiceException("cannot serve HTTP" + (tls != null ? "S" : "") + " on " + settings.host() + ":"
+                        + settings.httpPort() + ": " + e.getMessage(), e);
             }
         }
         this.http = binding;
+        this.https = tls;
     }
 
     /**
@@ -365,6 +377,14 @@ public final class Coordinator implements AutoCloseable {
     /** The cluster address workers join, e.g. {@code pekko://sluice@127.0.0.1:7355}. */
     public String clusterAddress() {
         return SluiceNode.selfAddressString(system);
+    }
+
+    /**
+     * The SHA-256 fingerprint of the certificate the HTTP port serves HTTPS with, for clients to pin
+     * ({@code --http-tls-fingerprint}); empty when it serves plain HTTP.
+     */
+    public java.util.Optional<String> httpsFingerprint() {
+        return java.util.Optional.ofNullable(https).map(HttpsCredentials::fingerprint);
     }
 
     public int httpPort() {

@@ -4,6 +4,7 @@ import static io.sluice.common.settings.SettingType.BOOLEAN;
 import static io.sluice.common.settings.SettingType.BYTE_SIZE;
 import static io.sluice.common.settings.SettingType.DURATION;
 import static io.sluice.common.settings.SettingType.INT;
+import static io.sluice.common.settings.SettingType.STRING;
 
 import io.sluice.common.net.UnprovenLimitSettings;
 import io.sluice.common.settings.Setting;
@@ -36,9 +37,19 @@ public final class HttpSettingsDeclaration implements SettingsDeclaration {
             DURATION, Duration.ofHours(1), "a submitted job still running this long is cancelled")
             .between(Duration.ofSeconds(1), Duration.ofDays(7));
 
+    public static final Setting<String> TLS_CERT = Setting.node("sluice.http.tls-cert", STRING, "",
+            "serve HTTPS with this PEM certificate chain, the server's first (`--http-tls-cert`; with "
+                    + "`sluice.http.tls-key`); empty: plain HTTP unless `sluice.http.tls-self-signed`");
+    public static final Setting<String> TLS_KEY = Setting.node("sluice.http.tls-key", STRING, "",
+            "the PEM PKCS#8 private key (RSA or EC, unencrypted) of `sluice.http.tls-cert` (`--http-tls-key`)");
+    public static final Setting<Boolean> TLS_SELF_SIGNED = Setting.node("sluice.http.tls-self-signed", BOOLEAN,
+            false, "serve HTTPS with a certificate made at start; its SHA-256 fingerprint is printed for clients "
+                    + "to pin (`--http-tls-self-signed`, `--http-tls-fingerprint`)");
+
     @Override
     public List<Setting<?>> settings() {
         return Stream.concat(UNAUTHENTICATED.all().stream(),
-                Stream.of(IDLE_TIMEOUT, HEALTH_THREADS, ALLOW_JOB_JARS, JOB_JAR_MAX_BYTES, JOB_TIMEOUT)).toList();
+                Stream.of(IDLE_TIMEOUT, HEALTH_THREADS, ALLOW_JOB_JARS, JOB_JAR_MAX_BYTES, JOB_TIMEOUT,
+                        TLS_CERT, TLS_KEY, TLS_SELF_SIGNED)).toList();
     }
 }

@@ -5,11 +5,9 @@ import static java.util.Objects.requireNonNull;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
-import java.security.spec.ECGenParameterSpec;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.UUID;
@@ -62,8 +60,8 @@ public final class ArteryCredentials {
 
     private ArteryCredentials(String secret) throws GeneralSecurityException {
         this.secret = secret.getBytes(StandardCharsets.UTF_8);
-        KeyPair clientKeys = newKeyPair();
-        KeyPair serverKeys = newKeyPair();
+        KeyPair clientKeys = SelfSignedCertificate.newKeyPair();
+        KeyPair serverKeys = SelfSignedCertificate.newKeyPair();
         X509Certificate client = SelfSignedCertificate.create(clientKeys,
                 commonName(clientKeys.getPublic().getEncoded()), System.nanoTime() & Long.MAX_VALUE);
         X509Certificate server = SelfSignedCertificate.create(serverKeys, SERVER_NAME,
@@ -71,12 +69,6 @@ public final class ArteryCredentials {
         this.keyManagers = new KeyManager[] {new RoleKeyManager(clientKeys.getPrivate(), client,
                 serverKeys.getPrivate(), server)};
         this.trustManager = new SecretTrust();
-    }
-
-    private static KeyPair newKeyPair() throws GeneralSecurityException {
-        KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
-        generator.initialize(new ECGenParameterSpec("secp256r1"));
-        return generator.generateKeyPair();
     }
 
     /** Credentials for a node proving {@code secret}; the returned handle names them in configuration. */
