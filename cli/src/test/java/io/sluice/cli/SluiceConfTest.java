@@ -121,8 +121,11 @@ class SluiceConfTest {
         } finally {
             conf.settings().explicit().keySet().forEach(System::clearProperty);
         }
-        assertThatThrownBy(() -> QueryConfig.defaults().with("sluice.hadoop.fs.s3a.endpoint", "http://elsewhere"))
-                .isInstanceOf(SluiceException.class).hasMessageContaining("sluice.hadoop.fs.s3a.endpoint is a node setting");
+        // a session may lay its own keys over the node's (issue 26), except those that stay the node's
+        assertThat(QueryConfig.defaults().with("sluice.hadoop.fs.s3a.endpoint", "http://elsewhere").hadoopOverrides())
+                .containsEntry("fs.s3a.endpoint", "http://elsewhere");
+        assertThatThrownBy(() -> QueryConfig.defaults().with("sluice.hadoop.fs.defaultFS", "file:///"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("sluice.hadoop.fs.defaultFS is node-only");
     }
 
     @Test
