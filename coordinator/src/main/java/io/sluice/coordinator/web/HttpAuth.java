@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpHeader;
@@ -24,7 +25,7 @@ import org.apache.pekko.http.javadsl.server.Route;
 public final class HttpAuth extends AllDirectives {
     /** The header the web UI's own scripts send with a request that changes something (see {@link #authenticated}). */
     public static final String UI_HEADER = "X-Sluice-UI";
-    private static final java.util.Set<String> SAFE_METHODS = java.util.Set.of("GET", "HEAD");
+    private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD");
     /** The session cookie's name. */
     public static final String COOKIE = "sluice_session";
     static final String MISSING = "unauthorized: this cluster needs its secret as a bearer token (set SLUICE_AUTH_SECRET)";
@@ -94,8 +95,9 @@ public final class HttpAuth extends AllDirectives {
     }
 
     /**
-     * The inner routes for everyone, after {@code proven} ran when the request proves the secret: how a connection tells that it belongs to someone who holds the secret, so that
-     * the limits on unproven connections stop applying to it. Refusing is left to the inner routes.
+     * The inner routes for everyone, after {@code proven} ran when the request proves the secret: how
+     * a connection tells that it belongs to someone who holds the secret, so that the limits on
+     * unproven connections stop applying to it. Refusing is left to the inner routes.
      */
     public Route noteProven(Runnable proven, Supplier<Route> inner) {
         if (secret == null) {
