@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.sluice.common.SluiceException;
 import io.sluice.datasource.file.StoreRequests;
@@ -136,6 +137,10 @@ class SessionHadoopSettingsIT {
         Map<String, Long> before = StoreRequests.of("s3a://lake/", overrides);
         session.sql(query).collect();
         Map<String, Long> requests = StoreRequests.since(before, StoreRequests.of("s3a://lake/", overrides));
+        // S3A's request counters live in a JVM-wide registry that, after other ITs in the same JVM, was
+        // seen to count nothing at all (a query that reads must make GETs): then this count says nothing
+        assumeFalse(requests.isEmpty(), "SKIP: S3A's storage statistics counted no request in this JVM "
+                + "(other ITs' file systems came first); run this IT alone to count them");
         // 2 files of 3 row groups: a GET per row group (its chunks in one vectored read), one LIST, no HEAD
         assertThat(requests).as("S3 requests of one query").containsEntry("GET", 6L).containsEntry("LIST", 1L)
                 .doesNotContainKey("HEAD");
