@@ -6,8 +6,6 @@ import io.sluice.testfixtures.DuckDbOracle;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -154,9 +152,6 @@ class HttpFloodTest {
 
     @Test
     void manyConcurrentHealthRequestsUseABoundedPool() throws Exception {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        int before = threads.getThreadCount();
-        threads.resetPeakThreadCount();
         List<Socket> clients = new ArrayList<>();
         int ok = 0;
         try {
@@ -179,8 +174,11 @@ class HttpFloodTest {
             }
         }
         assertThat(ok).as("health answers").isPositive();
-        assertThat(threads.getPeakThreadCount() - before).as("threads started while answering 960 health requests")
-                .isLessThanOrEqualTo(6);
+        // the pools' own threads, counted by name (the JVM's peak count also moves with unrelated work, e.g.
+        // Pekko's): 2 a coordinator, and a coordinator of an earlier test class may still be winding down
+        long healthThreads = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("sluice-health-")).count();
+        assertThat(healthThreads).as("health threads after answering 960 health requests").isLessThanOrEqualTo(4);
     }
 
     /** Reads until {@code count} answers' status lines arrived, or the server stopped. */
