@@ -4,12 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.common.SluiceException;
+import io.sluice.coordinator.HistoryServer;
 import io.sluice.coordinator.HttpSettingsDeclaration;
 import io.sluice.coordinator.HttpsCredentials;
 import io.sluice.testfixtures.DuckDbOracle;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -135,6 +142,51 @@ class HttpsTest {
                 CoordinatorTls.trusting(certificatePem))) {
             assertThatThrownBy(() -> answer(wrongName)).isInstanceOf(SluiceException.class)
                     .hasMessageContaining("cannot reach the coordinator at https://localhost:");
+        }
+    }
+
+    /**
+     * {@code sluice history} listens as the coordinator does: HTTPS with a certificate made at start,
+     * whose pinned fingerprint answers the API; a plain HTTP request to that port gets no answer.
+     */
+    @Test
+    void historyServerServesHttpsToAPinnedClient() throws Exception {
+        Path events = Files.createDirectories(dir.resolve("history-events"));
+        System.setProperty(HttpSettingsDeclaration.TLS_SELF_SIGNED.name(), "true");
+        HistoryServer history;
+        try {
+            history = HistoryServer.start(events, "127.0.0.1", 0, "history-https-secret", 10);
+        } finally {
+            System.clearProperty(HttpSettingsDeclaration.TLS_SELF_SIGNED.name());
+        }
+        try (history) {
+            String fingerprint = history.httpsFingerprint().orElseThrow();
+            HttpClient pinned = CoordinatorTls.pinned(fingerprint).configure(HttpClient.newBuilder())
+                    .connectTimeout(Duration.ofSeconds(10)).build();
+            HttpResponse<String> queries = pinned.send(HttpRequest.newBuilder(
+                    URI.create("https://127.0.0.1:" + history.httpPort() + "/api/v1/queries"))
+                    .header("Authorization", "Bearer history-https-secret").timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(queries.statusCode()).as(queries.body()).isEqualTo(200);
+            assertThat(queries.body()).startsWith("[");
+
+            HttpClient wrongPin = CoordinatorTls.pinned(WRONG_PIN).configure(HttpClient.newBuilder()).build();
+            assertThatThrownBy(() -> wrongPin.send(HttpRequest.newBuilder(
+                    URI.create("https://127.0.0.1:" + history.httpPort() + "/api/v1/queries"))
+                    .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString()))
+                    .isInstanceOf(IOException.class);
+            HttpClient plain = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(10)).build();
+            assertThatThrownBy(() -> plain.send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + history.httpPort() + "/api/v1/queries"))
+                    .header("Authorization", "Bearer history-https-secret").timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString()))
+                    .isInstanceOf(IOException.class);
+            // still serving after both refusals
+            assertThat(pinned.send(HttpRequest.newBuilder(
+                    URI.create("https://127.0.0.1:" + history.httpPort() + "/api/v1/queries"))
+                    .header("Authorization", "Bearer history-https-secret").timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         }
     }
 

@@ -82,7 +82,8 @@ final class CoordinatorCommand implements Callable<Integer> {
             io.sluice.api.ClusterJobs.acceptJobsOn(coordinator);
         }
         spec.commandLine().getErr().println("coordinator ready: cluster " + coordinator.clusterAddress()
-                + ", " + HttpTlsServerOptions.describe(coordinator, host));
+                + ", " + HttpTlsServerOptions.describe(host, coordinator.httpPort(),
+                coordinator.httpsFingerprint()));
         Foreground.run(coordinator, Foreground::forever);
         return 0;
     }

@@ -41,16 +41,20 @@ final class HistoryCommand implements Callable<Integer> {
     @Mixin
     ConfOptions confOptions = new ConfOptions();
 
+    @Mixin
+    HttpTlsServerOptions httpTls = new HttpTlsServerOptions();
+
     @Override
     public Integer call() throws InterruptedException {
         Options.port(spec, "--http-port", httpPort, true);
         confOptions.load().applySystemProperties();
+        httpTls.apply();
         String secret = AuthSecrets.required(insecure);
         HistoryServer server = HistoryServer.start(directory, host, httpPort, secret,
                 Settings.systemProperty(MonitorSettings.RETAINED_QUERIES));
         server.replay().skipped().forEach(line -> spec.commandLine().getErr().println("skipped: " + line));
         spec.commandLine().getErr().println("history ready: " + server.replay().files() + " event logs from "
-                + directory + ", http " + new HostPort(host, server.httpPort()));
+                + directory + ", " + HttpTlsServerOptions.describe(host, server.httpPort(), server.httpsFingerprint()));
         Foreground.run(server, Foreground::forever);
         return 0;
     }

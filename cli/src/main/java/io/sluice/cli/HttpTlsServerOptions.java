@@ -1,13 +1,13 @@
 package io.sluice.cli;
 
-import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.HttpSettingsDeclaration;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --http-tls-cert/--http-tls-key} and {@code --http-tls-self-signed} of the commands that run
- * a coordinator: HTTPS on its HTTP port, so that the secret never crosses the network in clear
+ * {@code --http-tls-cert/--http-tls-key} and {@code --http-tls-self-signed} of the commands that
+ * serve HTTP (a coordinator, {@code sluice history}): HTTPS on that port, so that the secret never crosses the network in clear
  * (docs/security.md).
  */
 final class HttpTlsServerOptions {
@@ -38,9 +38,8 @@ final class HttpTlsServerOptions {
     }
 
     /** How the ready line names the HTTP port: {@code http HOST:PORT}, or {@code https HOST:PORT, certificate sha256 ...}. */
-    static String describe(Coordinator coordinator, String host) {
-        HostPort address = new HostPort(host, coordinator.httpPort());
-        return coordinator.httpsFingerprint().map(f -> "https " + address + ", certificate sha256 " + f)
-                .orElse("http " + address);
+    static String describe(String host, int port, Optional<String> httpsFingerprint) {
+        HostPort address = new HostPort(host, port);
+        return httpsFingerprint.map(f -> "https " + address + ", certificate sha256 " + f).orElse("http " + address);
     }
 }

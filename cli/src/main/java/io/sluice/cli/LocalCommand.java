@@ -49,7 +49,8 @@ final class LocalCommand implements Callable<Integer> {
             cluster.allowJobJars();
         }
         spec.commandLine().getErr().println("local cluster ready: " + workers + " workers, cluster "
-                + cluster.coordinator().clusterAddress() + ", " + HttpTlsServerOptions.describe(cluster.coordinator(), "127.0.0.1"));
+                + cluster.coordinator().clusterAddress() + ", " + HttpTlsServerOptions.describe("127.0.0.1",
+                cluster.coordinator().httpPort(), cluster.coordinator().httpsFingerprint()));
         String configured = System.getenv(Session.AUTH_SECRET_VARIABLE);
         if (configured == null || configured.isEmpty()) {
             // like a notebook server's token: the one way a client learns a secret made up for this run

@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.coordinator.HttpSettingsDeclaration;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +10,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code sluice history}'s arguments, without serving: its usage errors and a missing directory, each one line. */
+/**
+ * {@code sluice history}'s arguments, without serving: its usage errors, a missing directory and a
+ * certificate without its key, each one line.
+ */
 class HistoryCommandTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -37,6 +41,18 @@ class HistoryCommandTest {
         Path missing = temp.resolve("no-events");
         assertThat(run("history", "--event-log-dir", missing.toString(), "--http-port", "0", "--insecure")).isEqualTo(1);
         assertThat(err()).contains(missing.toString()).contains("does not exist").hasLineCount(1);
+    }
+
+    @Test
+    void aCertificateWithoutItsKeyNamesBothOptions() throws Exception {
+        Path certificate = java.nio.file.Files.writeString(temp.resolve("cert.pem"), "not read\n");
+        try {
+            assertThat(run("history", "--event-log-dir", temp.toString(), "--http-port", "0", "--insecure",
+                    "--http-tls-cert", certificate.toString())).isEqualTo(1);
+        } finally {
+            System.clearProperty(HttpSettingsDeclaration.TLS_CERT.name());
+        }
+        assertThat(err()).contains("HTTPS needs both").contains("--http-tls-cert and --http-tls-key").hasLineCount(1);
     }
 
     @Test

@@ -33,11 +33,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.http.javadsl.ConnectionContext;
-import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.IncomingConnection;
-import org.apache.pekko.http.javadsl.ServerBinding;
-import org.apache.pekko.http.javadsl.ServerBuilder;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -47,7 +43,6 @@ import org.apache.pekko.stream.KillSwitches;
 import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.SharedKillSwitch;
 import org.apache.pekko.stream.javadsl.Flow;
-import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.util.ByteString;
 
@@ -66,9 +61,8 @@ public final class Coordinator implements AutoCloseable {
     private final Map<String, TaskMetrics> jobMetrics = new LinkedHashMap<>();
     private final ExecutorService queryExecutor;
     private final QueryService queries;
-    private final ServerBinding http;
-    /** What the HTTP port serves HTTPS with; null for plain HTTP. */
-    private final HttpsCredentials https;
+    /** The HTTP (or HTTPS) port; null when the coordinator serves no HTTP. */
+    private final HttpListener http;
     private final DagScheduler scheduler;
     /** Operator metrics of the jobs EXPLAIN ANALYZE watches. */
     private final JobMetrics analyzedJobs = new JobMetrics();
@@ -88,6 +82,7 @@ public final class Coordinator implements AutoCloseable {
 
     private Coordinator(CoordinatorSettings settings) {
         this.settings = settings;
+        HttpsCredentials tls = settings.httpPort() >= 0 ? HttpsCredentials.configured(settings.host()) : null;
         this.allocator = new RootAllocator(settings.memoryLimitBytes());
         this.shuffleClient = new ShuffleClient("coordinator",
                 ShuffleClient.Options.defaults().withSecret(settings.authSecret()));
@@ -127,25 +122,16 @@ public final class Coordinator implements AutoCloseable {
         this.connections = new HttpConnections(HttpSettingsDeclaration.UNAUTHENTICATED.configured(),
                 Settings.systemProperty(HttpSettingsDeclaration.IDLE_TIMEOUT));
         this.healthExecutor = HttpEndpoint.healthExecutor(Settings.systemProperty(HttpSettingsDeclaration.HEALTH_THREADS));
-        ServerBinding binding = null;
-        HttpsCredentials tls = null;
+        HttpListener listener = null;
         if (settings.httpPort() >= 0) {
             try {
-                tls = HttpsCredentials.configured(settings.host());
-                ServerBuilder server = Http.get(system).newServerAt(settings.host(), settings.httpPort());
-                if (tls != null) {
-                    server = server.enableHttps(ConnectionContext.httpsServer(tls.serverContext()));
-                }
-                binding = server.connectionSource()
-                        .to(Sink.foreach(this::serve)).run(system).toCompletableFuture().get(30, TimeUnit.SECONDS);
-            } catch (Exception e) {
+                listener = HttpListener.bind(system, settings.host(), settings.httpPort(), tls, this::serve);
+            } catch (RuntimeException e) {
                 closeQuietly();
-                throw new SluiceException("cannot serve HTTP" + (tls != null ? "S" : "") + " on " + settings.host() + ":"
-                        + settings.httpPort() + ": " + e.getMessage(), e);
+                throw e;
             }
         }
-        this.http = binding;
-        this.https = tls;
+        this.http = listener;
     }
 
     /**
@@ -384,14 +370,14 @@ public final class Coordinator implements AutoCloseable {
      * ({@code --http-tls-fingerprint}); empty when it serves plain HTTP.
      */
     public java.util.Optional<String> httpsFingerprint() {
-        return java.util.Optional.ofNullable(https).map(HttpsCredentials::fingerprint);
+        return http == null ? java.util.Optional.empty() : http.httpsFingerprint();
     }
 
     public int httpPort() {
         if (http == null) {
             throw new IllegalStateException("this coordinator serves no HTTP");
         }
-        return http.localAddress().getPort();
+        return http.port();
     }
 
     /** HTTP connections open now that have not proven the secret (at most the configured limits). */
@@ -406,7 +392,7 @@ public final class Coordinator implements AutoCloseable {
     @Override
     public void close() {
         if (http != null) {
-            http.unbind().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
+            http.unbind();
         }
         closeQuietly();
     }

@@ -3,7 +3,6 @@ package io.sluice.coordinator;
 import static java.util.Objects.requireNonNull;
 
 import com.typesafe.config.ConfigFactory;
-import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Settings;
 import io.sluice.coordinator.monitor.EventLogReader;
 import io.sluice.coordinator.monitor.MonitorRoutes;
@@ -11,39 +10,42 @@ import io.sluice.coordinator.monitor.QueryStore;
 import io.sluice.coordinator.web.HttpAuth;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorSystem;
-import org.apache.pekko.http.javadsl.Http;
-import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.Materializer;
 
 /**
  * {@code sluice history}: serves the monitoring REST API (and the web UI mounted by
  * {@link MonitorHttp}) for the queries of an event log directory, with no cluster running. The
  * files are replayed into a {@link QueryStore} at start, the same store and routes a live
  * coordinator serves from; requests need the secret when one is given, as a bearer token or a web
- * UI login ({@link HttpAuth}). A query whose log has no end (its coordinator stopped while it ran) shows
+ * UI login ({@link HttpAuth}), over HTTPS when the node settings ask for it, as on the coordinator
+ * ({@link HttpListener}). A query whose log has no end (its coordinator stopped while it ran) shows
  * as RUNNING with what was logged.
  */
 public final class HistoryServer implements AutoCloseable {
     private final ActorSystem system;
-    private final ServerBinding binding;
+    private final HttpListener http;
     private final EventLogReader.Replay replay;
 
     private HistoryServer(Path directory, String host, int port, String secret, int retainedQueries) {
+        HttpsCredentials tls = HttpsCredentials.configured(host);
         QueryStore store = new QueryStore(retainedQueries);
         this.replay = EventLogReader.replay(directory, store);
         this.system = ActorSystem.create("sluice-history", ConfigFactory.parseString(
                 "pekko.actor.provider = local\npekko.loglevel = WARNING\npekko.stdout-loglevel = WARNING")
                 .withFallback(ConfigFactory.load()));
         MonitorRoutes api = new MonitorRoutes(store, List::of, id -> false);
+        Route routes = MonitorHttp.routes(HttpAuth.of(secret,
+                Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT)), api, null);
         try {
-            this.binding = Http.get(system).newServerAt(host, port)
-                    .bind(MonitorHttp.routes(HttpAuth.of(secret,
-                            Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT)), api, null))
-                    .toCompletableFuture().get(30, TimeUnit.SECONDS);
-        } catch (Exception e) {
+            this.http = HttpListener.bind(system, host, port, tls,
+                    connection -> connection.handleWith(routes.flow(system), Materializer.matFromSystem(system)));
+        } catch (RuntimeException e) {
             system.terminate();
-            throw new SluiceException("cannot serve HTTP on " + host + ":" + port + ": " + e.getMessage(), e);
+            throw e;
         }
     }
 
@@ -63,12 +65,20 @@ public final class HistoryServer implements AutoCloseable {
     }
 
     public int httpPort() {
-        return binding.localAddress().getPort();
+        return http.port();
+    }
+
+    /**
+     * The SHA-256 fingerprint of the certificate the port serves HTTPS with ({@code
+     * --http-tls-self-signed} or {@code --http-tls-cert}), for clients to pin; empty for plain HTTP.
+     */
+    public Optional<String> httpsFingerprint() {
+        return http.httpsFingerprint();
     }
 
     @Override
     public void close() {
-        binding.unbind().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        http.unbind();
         system.terminate();
         try {
             system.getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);
