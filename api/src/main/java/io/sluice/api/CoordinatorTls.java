@@ -38,6 +38,24 @@ public final class CoordinatorTls {
         this.trusted = trusted;
     }
 
+    /**
+     * The trust a client's options ask for: a pinned {@code fingerprint}, the {@code trusted}
+     * certificates file, or (neither given) the JVM's default trust when the address said {@code
+     * https://}; null, plain HTTP, otherwise. Giving both a pin and a file is an error.
+     */
+    public static CoordinatorTls of(String fingerprint, Path trusted, boolean https) {
+        if (fingerprint != null && trusted != null) {
+            throw new SluiceException("give --http-tls-fingerprint or --http-tls-ca, not both");
+        }
+        if (fingerprint != null) {
+            return pinned(fingerprint);
+        }
+        if (trusted != null) {
+            return trusting(trusted);
+        }
+        return https ? defaultTrust() : null;
+    }
+
     /** HTTPS trusting what the JVM trusts. */
     public static CoordinatorTls defaultTrust() {
         return new CoordinatorTls(null, null);

@@ -31,7 +31,8 @@ public final class Session implements AutoCloseable {
      * The session a job asks for without naming a cluster: in a job submitted with {@code
      * --deploy-mode cluster}, the coordinator it runs on; else where {@code sluice submit} points it
      * ({@value #MASTER_PROPERTY}: {@code local[N]} for an embedded cluster of N workers, or
-     * {@code host:httpPort} of a coordinator), else an embedded cluster of two workers.
+     * {@code [https://]host:httpPort} of a coordinator, trusted as {@code sluice.master.tls-*} say),
+     * else an embedded cluster of two workers.
      */
     public static Session create() {
         QueryEngine bound = ClusterJobs.bound();
@@ -44,15 +45,23 @@ public final class Session implements AutoCloseable {
         if (local.matches()) {
             return local(local.group(1) == null ? 2 : Integer.parseInt(local.group(1)));
         }
-        int colon = master.lastIndexOf(':');
+        boolean https = master.startsWith("https://");
+        String address = https ? master.substring("https://".length()) : master;
+        int colon = address.lastIndexOf(':');
         if (colon <= 0) {
-            throw new io.sluice.common.SluiceException(MASTER_PROPERTY + " must be local[N] or host:port, not '" + master + "'");
+            throw new io.sluice.common.SluiceException(MASTER_PROPERTY + " must be local[N] or [https://]host:port, not '"
+                    + master + "'");
         }
+        int port;
         try {
-            return connect(master.substring(0, colon), Integer.parseInt(master.substring(colon + 1)));
+            port = Integer.parseInt(address.substring(colon + 1));
         } catch (NumberFormatException e) {
             throw new io.sluice.common.SluiceException(MASTER_PROPERTY + " has a bad port: '" + master + "'");
         }
+        String fingerprint = Settings.systemProperty(ApiSettingsDeclaration.MASTER_TLS_FINGERPRINT);
+        String trusted = Settings.systemProperty(ApiSettingsDeclaration.MASTER_TLS_CA);
+        return connect(address.substring(0, colon), port, AuthSecrets.configured(), CoordinatorTls.of(
+                fingerprint.isEmpty() ? null : fingerprint, trusted.isEmpty() ? null : java.nio.file.Path.of(trusted), https));
     }
 
     /** Starts a coordinator and {@code workers} workers in this JVM, on 127.0.0.1. */

@@ -1,7 +1,7 @@
 package io.sluice.cli;
 
+import io.sluice.api.ApiSettingsDeclaration;
 import io.sluice.api.CoordinatorTls;
-import io.sluice.common.SluiceException;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
@@ -18,15 +18,21 @@ final class HttpTlsClientOptions {
 
     /** The trust for {@code coordinator}: null (plain HTTP) unless it is https:// or a TLS option is given. */
     CoordinatorTls tls(HostPort coordinator) {
-        if (fingerprint != null && ca != null) {
-            throw new SluiceException("give --http-tls-fingerprint or --http-tls-ca, not both");
-        }
+        return CoordinatorTls.of(fingerprint, ca, coordinator.https());
+    }
+
+    /**
+     * Points a job's {@code Session.create()} at {@code coordinator} with this trust (client deploy
+     * mode): the node settings {@code sluice.master} and {@code sluice.master.tls-*}, which it reads.
+     */
+    void applyToMaster(HostPort coordinator) {
+        CoordinatorTls tls = tls(coordinator); // refuses bad options here, before the job runs
+        System.setProperty(ApiSettingsDeclaration.MASTER.name(), (tls != null ? "https://" : "") + coordinator);
         if (fingerprint != null) {
-            return CoordinatorTls.pinned(fingerprint);
+            System.setProperty(ApiSettingsDeclaration.MASTER_TLS_FINGERPRINT.name(), fingerprint);
         }
         if (ca != null) {
-            return CoordinatorTls.trusting(ca);
+            System.setProperty(ApiSettingsDeclaration.MASTER_TLS_CA.name(), ca.toAbsolutePath().toString());
         }
-        return coordinator.https() ? CoordinatorTls.defaultTrust() : null;
     }
 }

@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code sluice submit}: runs a job jar's main class. In client mode (the default, as Spark's
  * driver in client deploy mode) it runs in this process, with {@code Session.create()} pointed at an
- * embedded cluster or at a running coordinator. In cluster mode ({@code --deploy-mode cluster
+ * embedded cluster or at a running coordinator (over HTTPS with the same {@code --http-tls-*}
+ * trust as the other client commands). In cluster mode ({@code --deploy-mode cluster
  * --coordinator HOST:PORT}) the jar is uploaded to the coordinator, which runs its main with a
  * session bound to itself; the job's output comes back to stdout and its failure to the exit code.
  * Either way Sluice's own classes come from the cluster, so the jar need not bundle them, and user
@@ -68,13 +69,12 @@ final class SubmitCommand implements Callable<Integer> {
         if (!deployMode.equals("client")) {
             throw new SluiceException("--deploy-mode is client or cluster, not '" + deployMode + "'");
         }
-        if (target.coordinator != null && httpTls.tls(target.coordinator) != null) {
-            throw new SluiceException("HTTPS to a coordinator takes --deploy-mode cluster; client mode speaks plain HTTP");
-        }
         String className = mainClass != null ? mainClass : manifestMainClass();
-        System.setProperty(Session.MASTER_PROPERTY, target.coordinator != null
-                ? target.coordinator.uriHost() + ":" + target.coordinator.port()
-                : "local[" + Options.atLeast(spec, "--local", target.workers, 1) + "]");
+        if (target.coordinator != null) {
+            httpTls.applyToMaster(target.coordinator);
+        } else {
+            System.setProperty(Session.MASTER_PROPERTY, "local[" + Options.atLeast(spec, "--local", target.workers, 1) + "]");
+        }
         PrintStream logs = System.out;
         try (JobClassLoader loader = JobClassLoader.of(jar)) {
             Method main = loader.mainMethod(className);

@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.api.ApiSettingsDeclaration;
 import io.sluice.api.AuthSecrets;
 import io.sluice.api.LocalCluster;
 import io.sluice.coordinator.HttpSettingsDeclaration;
@@ -12,6 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code sluice sql --coordinator https://...} against an embedded cluster serving HTTPS with a
- * self-signed certificate: the printed fingerprint pinned runs the script, a wrong one is an error
- * naming both fingerprints.
+ * self-signed certificate: the printed fingerprint pinned runs the script (and a job jar with
+ * {@code sluice submit} in client mode), a wrong one is an error naming both fingerprints.
  */
 class HttpsCommandTest {
     @TempDir
@@ -73,6 +77,37 @@ class HttpsCommandTest {
         assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("x\n42\n");
         assertThat(run("jobs", "--coordinator", "https://127.0.0.1:" + cluster.coordinator().httpPort(),
                 "--http-tls-fingerprint", fingerprint)).as(err.toString(StandardCharsets.UTF_8)).isZero();
+    }
+
+    /**
+     * {@code sluice submit} in client mode: the job's {@code Session.create()} reaches the HTTPS
+     * coordinator with the pin given to submit; a wrong pin fails the job naming both fingerprints.
+     */
+    @Test
+    void submitInClientModeRunsTheJobOverHttps() throws Exception {
+        Path jar = dir.resolve("https-job.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, HttpsSubmitJob.class.getName());
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), manifest)) {
+            out.flush(); // the class itself comes from the test class path, as Sluice's own classes do
+        }
+        Path answer = dir.resolve("answer.txt");
+        String https = "https://127.0.0.1:" + cluster.coordinator().httpPort();
+        try {
+            assertThat(run("submit", "--coordinator", https, "--http-tls-fingerprint", fingerprint, jar.toString(),
+                    answer.toString())).as(err.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(Files.readString(answer)).isEqualTo("42");
+
+            String wrong = "CD:".repeat(31) + "CD";
+            assertThat(run("submit", "--coordinator", https, "--http-tls-fingerprint", wrong, jar.toString(),
+                    answer.toString())).isEqualTo(1);
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("the coordinator's certificate has SHA-256 fingerprint " + fingerprint
+                            + ", not the expected " + wrong);
+        } finally {
+            System.clearProperty(ApiSettingsDeclaration.MASTER.name());
+            System.clearProperty(ApiSettingsDeclaration.MASTER_TLS_FINGERPRINT.name());
+        }
     }
 
     @Test
