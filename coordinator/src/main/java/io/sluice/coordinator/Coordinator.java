@@ -73,7 +73,7 @@ public final class Coordinator implements AutoCloseable {
     private final HttpAuth auth;
     /** The monitoring events' bus and listeners, and the routes serving them ({@link MonitorHttp}). */
     private final CoordinatorMonitoring monitoring;
-    private final Route monitorRoutes;
+    private final MonitorHttp monitor;
     /** Open HTTP connections and their limits; the pool that answers {@code /v1/health}, bounded. */
     private final HttpConnections connections;
     private final ExecutorService healthExecutor;
@@ -109,9 +109,9 @@ public final class Coordinator implements AutoCloseable {
         scheduler.addListener(new StageEvents(monitoring.bus()));
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
                 settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle, monitoring.bus());
-        this.auth = HttpAuth.of(settings.authSecret(),
+        this.auth = HttpAuth.of("coordinator", settings.authSecret(),
                 Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT));
-        this.monitorRoutes = MonitorHttp.routes(auth, new MonitorRoutes(monitoring.store(), this::workerViews,
+        this.monitor = new MonitorHttp(auth, new MonitorRoutes(monitoring.store(), this::workerViews,
                 id -> queries.running().cancel(id, "cancelled by a client (POST /api/v1/queries/" + id + "/cancel)")),
                 monitoring.metricsRoute());
         // HTTP requests running queries at once; more wait, then are told "busy" (503). Read here, not
@@ -169,8 +169,9 @@ public final class Coordinator implements AutoCloseable {
                     });
                     return notUsed;
                 });
-        Route routes = new HttpEndpoint(queries, queryExecutor, healthExecutor, this::load, auth,
-                guard::prove, gate, catalogs, scope, () -> jobRunner, monitorRoutes).routes();
+        HttpAuth connectionAuth = auth.onPort(connection.localAddress().getPort());
+        Route routes = new HttpEndpoint(queries, queryExecutor, healthExecutor, this::load, connectionAuth,
+                guard::prove, gate, catalogs, scope, () -> jobRunner, monitor.routes(connectionAuth)).routes();
         connection.handleWith(watched.via(routes.flow(system)).map(response -> tracked(response, guard))
                 .via(kill.flow()), Materializer.matFromSystem(system));
     }

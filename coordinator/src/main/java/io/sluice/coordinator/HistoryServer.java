@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorSystem;
-import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.stream.Materializer;
 
 /**
@@ -38,11 +37,11 @@ public final class HistoryServer implements AutoCloseable {
                 "pekko.actor.provider = local\npekko.loglevel = WARNING\npekko.stdout-loglevel = WARNING")
                 .withFallback(ConfigFactory.load()));
         MonitorRoutes api = new MonitorRoutes(store, List::of, id -> false);
-        Route routes = MonitorHttp.routes(HttpAuth.of(secret,
+        MonitorHttp monitor = new MonitorHttp(HttpAuth.of("history", secret,
                 Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT)), api, null);
         try {
-            this.http = HttpListener.bind(system, host, port, tls,
-                    connection -> connection.handleWith(routes.flow(system), Materializer.matFromSystem(system)));
+            this.http = HttpListener.bind(system, host, port, tls, connection -> connection.handleWith(
+                    monitor.routes(connection.localAddress().getPort()).flow(system), Materializer.matFromSystem(system)));
         } catch (RuntimeException e) {
             system.terminate();
             throw e;

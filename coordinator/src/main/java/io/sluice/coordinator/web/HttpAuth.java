@@ -1,5 +1,7 @@
 package io.sluice.coordinator.web;
 
+import static java.util.Objects.requireNonNull;
+
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
@@ -21,40 +23,69 @@ import org.apache.pekko.http.javadsl.server.Route;
  * client API ({@code /v1}), the monitoring API ({@code /api}) and the web UI ({@code /ui}); only
  * what a refusal looks like differs: a 401 for the APIs, the login form for a page. The secret is
  * compared in constant time.
+ *
+ * <p>A browser sends a host's cookies to every port of that host, so the session cookie is named
+ * for the server and the port the connection came in on ({@link #onPort}): a coordinator's UI and
+ * a history server's on one host keep their logins apart instead of overwriting each other's.
  */
 public final class HttpAuth extends AllDirectives {
     /** The header the web UI's own scripts send with a request that changes something (see {@link #authenticated}). */
     public static final String UI_HEADER = "X-Sluice-UI";
     private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD");
-    /** The session cookie's name. */
-    public static final String COOKIE = "sluice_session";
     static final String MISSING = "unauthorized: this cluster needs its secret as a bearer token (set SLUICE_AUTH_SECRET)";
     static final String WRONG = "unauthorized: wrong bearer token for this cluster";
 
+    private final String server;
+    private final String cookie;
     private final byte[] secret;
     private final byte[] expectedAuthorization;
     private final UiSessions sessions;
 
-    private HttpAuth(String secret, UiSessions sessions) {
-        this.secret = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
-        this.expectedAuthorization = secret == null ? null : ("Bearer " + secret).getBytes(StandardCharsets.UTF_8);
+    private HttpAuth(String server, String cookie, byte[] secret, byte[] expectedAuthorization, UiSessions sessions) {
+        this.server = requireNonNull(server, "server is null");
+        this.cookie = requireNonNull(cookie, "cookie is null");
+        this.secret = secret;
+        this.expectedAuthorization = expectedAuthorization;
         this.sessions = sessions;
     }
 
     /** Everyone may use everything (a cluster without a secret, or a history server on loopback). */
-    public static HttpAuth none() {
-        return new HttpAuth(null, null);
+    public static HttpAuth none(String server) {
+        return new HttpAuth(server, "sluice_" + server, null, null, null);
     }
 
-    /** {@code secret} null: none needed; else logins last {@code sessionLifetime}. */
-    public static HttpAuth of(String secret, Duration sessionLifetime) {
+    /**
+     * For the server named {@code server} ({@code coordinator}, {@code history}): {@code secret}
+     * null, none needed; else logins last {@code sessionLifetime}.
+     */
+    public static HttpAuth of(String server, String secret, Duration sessionLifetime) {
         if (secret == null) {
-            return none();
+            return none(server);
         }
         if (secret.isEmpty()) {
             throw new IllegalArgumentException("the secret is empty");
         }
-        return new HttpAuth(secret, new UiSessions(sessionLifetime, System::currentTimeMillis));
+        return new HttpAuth(server, "sluice_" + server, secret.getBytes(StandardCharsets.UTF_8),
+                ("Bearer " + secret).getBytes(StandardCharsets.UTF_8),
+                new UiSessions(sessionLifetime, System::currentTimeMillis));
+    }
+
+    /**
+     * The same check, with the same login sessions, for a connection accepted on {@code port}: its
+     * session cookie is {@link #cookieName}{@code (server, port)}.
+     */
+    public HttpAuth onPort(int port) {
+        return new HttpAuth(server, cookieName(server, port), secret, expectedAuthorization, sessions);
+    }
+
+    /** The session cookie of {@code server}'s UI on {@code port}, e.g. {@code sluice_coordinator_8080}. */
+    public static String cookieName(String server, int port) {
+        return "sluice_" + server + "_" + port;
+    }
+
+    /** The name of the session cookie this check reads and the login sets. */
+    public String cookie() {
+        return cookie;
     }
 
     /** Whether requests must prove the secret. */
@@ -124,7 +155,7 @@ public final class HttpAuth extends AllDirectives {
     }
 
     private Route check(Outcome outcome) {
-        return optionalHeaderValueByName("Authorization", header -> optionalCookie(COOKIE, cookie ->
+        return optionalHeaderValueByName("Authorization", header -> optionalCookie(this.cookie, cookie ->
                 optionalHeaderValueByName(UI_HEADER, fromUi -> extractMethod(method -> outcome.route(header,
                         header.isPresent() ? bearerMatches(header.get()) : hasSession(cookie)
                                 && (fromUi.isPresent() || SAFE_METHODS.contains(method.value())))))));

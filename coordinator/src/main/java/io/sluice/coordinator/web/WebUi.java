@@ -59,14 +59,29 @@ public final class WebUi extends AllDirectives {
     }
 
     public WebUi(HttpAuth auth) {
-        this.auth = requireNonNull(auth, "auth is null");
-        this.app = resource("app.html").replace("{{logout}}", auth.required()
+        this(auth, resource("app.html").replace("{{logout}}", auth.required()
                 ? "<form method=\"post\" action=\"/logout\" id=\"logout\"><button type=\"submit\">Log out</button></form>"
-                : "");
-        this.login = resource("login.html");
-        this.assets = Map.of(
+                : ""), resource("login.html"), Map.of(
                 "sluice.js", new Asset(JAVASCRIPT, resource("sluice.js").getBytes(StandardCharsets.UTF_8)),
-                "sluice.css", new Asset(CSS, resource("sluice.css").getBytes(StandardCharsets.UTF_8)));
+                "sluice.css", new Asset(CSS, resource("sluice.css").getBytes(StandardCharsets.UTF_8))));
+    }
+
+    private WebUi(HttpAuth auth, String app, String login, Map<String, Asset> assets) {
+        this.auth = requireNonNull(auth, "auth is null");
+        this.app = app;
+        this.login = login;
+        this.assets = assets;
+    }
+
+    /**
+     * The same pages (read once) checked by {@code connection}, the check of one connection ({@link
+     * HttpAuth#onPort}), whose login cookie they set and clear; it must need the secret as this one's does.
+     */
+    public WebUi with(HttpAuth connection) {
+        if (connection.required() != auth.required()) {
+            throw new IllegalArgumentException("a connection's check needs the secret exactly when the server's does");
+        }
+        return new WebUi(connection, app, login, assets);
     }
 
     public Route routes() {
@@ -106,17 +121,17 @@ public final class WebUi extends AllDirectives {
             return loginForm(next, "wrong secret for this cluster", StatusCodes.UNAUTHORIZED);
         }
         UiSessions sessions = auth.sessions();
-        HttpCookie cookie = HttpCookie.create(HttpAuth.COOKIE, sessions.open()).withPath("/").withHttpOnly(true)
+        HttpCookie cookie = HttpCookie.create(auth.cookie(), sessions.open()).withPath("/").withHttpOnly(true)
                 .withSameSite(SameSite.Strict).withMaxAge(sessions.lifetime().toSeconds());
         return setCookie(cookie, () -> redirect(Uri.create(safeNext(next)), StatusCodes.SEE_OTHER));
     }
 
     private Route logout() {
-        return optionalCookie(HttpAuth.COOKIE, cookie -> {
+        return optionalCookie(auth.cookie(), cookie -> {
             if (auth.sessions() != null) {
                 cookie.ifPresent(c -> auth.sessions().close(c.value()));
             }
-            return deleteCookie(HttpAuth.COOKIE, "", "/", () -> redirect(Uri.create(auth.required() ? "/login" : "/ui/"),
+            return deleteCookie(auth.cookie(), "", "/", () -> redirect(Uri.create(auth.required() ? "/login" : "/ui/"),
                     StatusCodes.SEE_OTHER));
         });
     }

@@ -87,6 +87,7 @@ class WebUiAuthTest {
 
     @Test
     void theLoginFormSetsASessionCookieThatOpensApiAndPagesUntilLogout() throws Exception {
+        String cookieName = HttpAuth.cookieName("coordinator", guarded.httpPort());
         HttpResponse<String> wrong = login("not the secret", "/ui/");
         assertThat(wrong.statusCode()).isEqualTo(401);
         assertThat(wrong.body()).contains("<p class=\"error\" id=\"login-error\">wrong secret for this cluster</p>");
@@ -99,7 +100,7 @@ class WebUiAuthTest {
         assertThat(ok.statusCode()).isEqualTo(303);
         assertThat(ok.headers().firstValue("Location")).hasValue("/ui/queries/q7/stages/2");
         String setCookie = ok.headers().firstValue("Set-Cookie").orElseThrow();
-        assertThat(setCookie).startsWith(HttpAuth.COOKIE + "=").contains("HttpOnly").contains("SameSite=Strict")
+        assertThat(setCookie).startsWith(cookieName + "=").contains("HttpOnly").contains("SameSite=Strict")
                 .contains("Path=/").contains("Max-Age=43200").doesNotContain(SECRET);
         String cookie = setCookie.substring(0, setCookie.indexOf(';'));
         List<String> withCookie = List.of("Cookie", cookie);
@@ -110,7 +111,7 @@ class WebUiAuthTest {
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("<script src=\"/ui/static/sluice.js\"></script>")
                 .contains("action=\"/logout\"");
-        assertThat(get(guarded, "/v1/jobs", List.of("Cookie", HttpAuth.COOKIE + "=forged")).statusCode()).isEqualTo(401);
+        assertThat(get(guarded, "/v1/jobs", List.of("Cookie", cookieName + "=forged")).statusCode()).isEqualTo(401);
         // the monitoring API the pages read, and its cancel (the page's button), take the cookie too
         assertThat(get(guarded, "/api/v1/queries", withCookie).statusCode()).isEqualTo(200);
         assertThat(get(guarded, "/api/v1/queries", List.of()).statusCode()).isEqualTo(401);
@@ -131,7 +132,7 @@ class WebUiAuthTest {
         assertThat(logout.statusCode()).isEqualTo(303);
         assertThat(logout.headers().firstValue("Location")).hasValue("/login");
         assertThat(logout.headers().firstValue("Set-Cookie")).hasValueSatisfying(c -> assertThat(c)
-                .startsWith(HttpAuth.COOKIE + "=deleted"));
+                .startsWith(cookieName + "=deleted"));
         assertThat(get(guarded, "/api/v1/queries", withCookie).statusCode()).as("the session ended").isEqualTo(401);
         assertThat(get(guarded, "/ui/", withCookie).statusCode()).isEqualTo(303);
     }
