@@ -7,6 +7,7 @@ import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.ScanPartition;
+import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
@@ -201,8 +202,35 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
             return BatchStream.empty();
         }
         context.recordFileOpened();
-        return BatchStream.cancellable(HadoopConfiguration.withOverrides(hadoop, () -> ScanFiles.read(
-                FileFormats.reader(source.format()), scanned, source, columns, schema, context.batchSize(),
-                context.allocator())), context);
+        return BatchStream.cancellable(HadoopConfiguration.withOverrides(hadoop, () -> {
+            // the stream reads after withOverrides returns: it holds its override set's file systems open
+            HadoopConfiguration.Lease lease = HadoopConfiguration.lease();
+            try {
+                return holding(ScanFiles.read(FileFormats.reader(source.format()), scanned, source, columns, schema,
+                        context.batchSize(), context.allocator()), lease);
+            } catch (RuntimeException | Error e) {
+                lease.close();
+                throw e;
+            }
+        }), context);
+    }
+
+    /** {@code stream}, letting go of {@code lease} when it is closed. */
+    private static BatchStream holding(BatchStream stream, HadoopConfiguration.Lease lease) {
+        return new BatchStream() {
+            @Override
+            public Batch next() {
+                return stream.next();
+            }
+
+            @Override
+            public void close() {
+                try {
+                    stream.close();
+                } finally {
+                    lease.close();
+                }
+            }
+        };
     }
 }

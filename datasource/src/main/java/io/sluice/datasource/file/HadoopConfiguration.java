@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -31,9 +32,11 @@ import org.apache.hadoop.security.UserGroupInformation;
  * the workers around each scan, whose plan carries the overrides. Each distinct set of overrides gets
  * one configuration and one Hadoop user of its own, so that Hadoop's {@code FileSystem} cache, keyed
  * by scheme, authority and user, keeps one file system per (scheme, authority, overrides) and never
- * hands a session the node's instance; the {@value #OVERLAYS_KEPT} least recently used are kept, and
- * an evicted set's file systems are closed. Keys that widen what a node may open stay node-only
- * ({@link #checkSessionKey}).
+ * hands a session the node's instance; the {@value #OVERLAYS_KEPT} least recently used are kept. An
+ * evicted set's file systems are closed once nothing uses them: {@link #withOverrides} holds its set
+ * while its work runs, and a stream read after that (a scan's) holds a {@link #lease}, so a query
+ * reading through a set's file system never has it closed under it. Keys that widen what a node may
+ * open stay node-only ({@link #checkSessionKey}).
  */
 public final class HadoopConfiguration {
     /** The settings family of Hadoop keys: {@code sluice.hadoop.K} is the Hadoop key {@code K}. */
@@ -58,8 +61,41 @@ public final class HadoopConfiguration {
     private static final ThreadLocal<Map<String, String>> OVERRIDES = new ThreadLocal<>();
     private static final Map<Map<String, String>, Overlay> OVERLAYS = new LinkedHashMap<>(16, 0.75f, true);
 
-    /** The node configuration an overlay was made over, the overlaid configuration, and its Hadoop user. */
-    private record Overlay(Configuration base, Configuration conf, UserGroupInformation user) {
+    /**
+     * The node configuration an overlay was made over, the overlaid configuration, its Hadoop user,
+     * and how many hold it (guarded by {@link #OVERLAYS}): evicted (retired) and held by none, its
+     * file systems are closed.
+     */
+    private static final class Overlay {
+        private final Configuration base;
+        private final Configuration conf;
+        private final UserGroupInformation user;
+        private int holders;
+        private boolean retired;
+
+        Overlay(Configuration base, Configuration conf, UserGroupInformation user) {
+            this.base = base;
+            this.conf = conf;
+            this.user = user;
+        }
+    }
+
+    /** What holds an override set's file systems open until it is closed (once; later closes do nothing). */
+    public static final class Lease implements AutoCloseable {
+        private static final Lease NONE = new Lease(null);
+        private final AtomicReference<Overlay> overlay;
+
+        private Lease(Overlay overlay) {
+            this.overlay = new AtomicReference<>(overlay);
+        }
+
+        @Override
+        public void close() {
+            Overlay held = overlay.getAndSet(null);
+            if (held != null) {
+                release(held);
+            }
+        }
     }
 
     private record Built(Map<String, String> settings, String confDir, Configuration conf) {
@@ -75,7 +111,12 @@ public final class HadoopConfiguration {
     public static Configuration shared() {
         Map<String, String> overrides = OVERRIDES.get();
         Configuration node = node();
-        return overrides == null || overrides.isEmpty() ? node : overlay(overrides, node).conf();
+        if (overrides == null || overrides.isEmpty()) {
+            return node;
+        }
+        synchronized (OVERLAYS) {
+            return overlay(overrides, node).conf;
+        }
     }
 
     /** The session overrides in force on this thread (Hadoop keys to values), empty if none. */
@@ -94,10 +135,10 @@ public final class HadoopConfiguration {
             return work.get();
         }
         OVERRIDES.set(Map.copyOf(overrides));
-        try {
+        try (Lease lease = overrides.isEmpty() ? Lease.NONE : lease()) {
             // a thread started inside another set's doAs inherits its user: the node's work runs as the node's
-            UserGroupInformation user = overrides.isEmpty() ? UserGroupInformation.getLoginUser()
-                    : overlay(overrides, node()).user();
+            Overlay held = lease.overlay.get();
+            UserGroupInformation user = held == null ? UserGroupInformation.getLoginUser() : held.user;
             return user.doAs((PrivilegedExceptionAction<T>) work::get);
         } catch (IOException | InterruptedException e) {
             throw new IllegalStateException(e); // doAs declares them; a Supplier throws neither
@@ -107,6 +148,35 @@ public final class HadoopConfiguration {
             } else {
                 OVERRIDES.set(previous);
             }
+        }
+    }
+
+    /**
+     * Holds the file systems of the override set in force on this thread open until the lease is
+     * closed, even if the set is evicted meanwhile: for what reads through them after {@link
+     * #withOverrides} returned (a scan's batch stream). Without overrides, a lease that holds nothing.
+     */
+    public static Lease lease() {
+        Map<String, String> overrides = overrides();
+        if (overrides.isEmpty()) {
+            return Lease.NONE;
+        }
+        Configuration node = node();
+        synchronized (OVERLAYS) {
+            Overlay overlay = overlay(overrides, node);
+            overlay.holders++;
+            return new Lease(overlay);
+        }
+    }
+
+    private static void release(Overlay overlay) {
+        boolean close;
+        synchronized (OVERLAYS) {
+            overlay.holders--;
+            close = overlay.retired && overlay.holders == 0;
+        }
+        if (close) {
+            closeFileSystems(overlay);
         }
     }
 
@@ -150,39 +220,46 @@ public final class HadoopConfiguration {
         }
     }
 
+    /** The overlay of {@code overrides} over {@code node}, made if needed; the caller holds {@link #OVERLAYS}. */
     private static Overlay overlay(Map<String, String> overrides, Configuration node) {
-        synchronized (OVERLAYS) {
-            Overlay overlay = OVERLAYS.get(overrides);
-            if (overlay != null && overlay.base() == node) {
-                return overlay;
-            }
-            Configuration conf = new Configuration(node);
-            overrides.forEach(conf::set);
-            UserGroupInformation user;
-            try {
-                UserGroupInformation current = UserGroupInformation.getCurrentUser();
-                user = UserGroupInformation.createRemoteUser(current.getUserName());
-                user.addCredentials(current.getCredentials());
-            } catch (IOException e) {
-                throw new SluiceException("cannot set up Hadoop for the session's settings: " + e.getMessage(), e);
-            }
-            Overlay made = new Overlay(node, conf, user);
-            OVERLAYS.put(Map.copyOf(overrides), made);
-            if (overlay != null) {
-                closeFileSystems(overlay);
-            }
-            var eldest = OVERLAYS.entrySet().iterator();
-            while (OVERLAYS.size() > OVERLAYS_KEPT) {
-                closeFileSystems(eldest.next().getValue());
-                eldest.remove();
-            }
-            return made;
+        Overlay overlay = OVERLAYS.get(overrides);
+        if (overlay != null && overlay.base == node) {
+            return overlay;
+        }
+        Configuration conf = new Configuration(node);
+        overrides.forEach(conf::set);
+        UserGroupInformation user;
+        try {
+            UserGroupInformation current = UserGroupInformation.getCurrentUser();
+            user = UserGroupInformation.createRemoteUser(current.getUserName());
+            user.addCredentials(current.getCredentials());
+        } catch (IOException e) {
+            throw new SluiceException("cannot set up Hadoop for the session's settings: " + e.getMessage(), e);
+        }
+        Overlay made = new Overlay(node, conf, user);
+        OVERLAYS.put(Map.copyOf(overrides), made);
+        if (overlay != null) {
+            retire(overlay);
+        }
+        var eldest = OVERLAYS.entrySet().iterator();
+        while (OVERLAYS.size() > OVERLAYS_KEPT) {
+            retire(eldest.next().getValue());
+            eldest.remove();
+        }
+        return made;
+    }
+
+    /** Evicts {@code overlay}: its file systems close now if none holds it, else when the last holder lets go. */
+    private static void retire(Overlay overlay) {
+        overlay.retired = true;
+        if (overlay.holders == 0) {
+            closeFileSystems(overlay);
         }
     }
 
     private static void closeFileSystems(Overlay overlay) {
         try {
-            FileSystem.closeAllForUGI(overlay.user());
+            FileSystem.closeAllForUGI(overlay.user);
         } catch (IOException ignored) {
             // closing releases connections and threads; a failure leaves nothing to undo
         }
