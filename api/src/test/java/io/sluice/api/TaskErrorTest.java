@@ -64,6 +64,19 @@ public class TaskErrorTest {
         }
     }
 
+    /**
+     * Asks for one array twice the heap's size, under the VM's array limit: after the collections
+     * the JVM runs first, "Java heap space" with the heap's long-lived space far from full, which is
+     * the task's alone (TaskErrors).
+     */
+    public static final class OversizedForTheHeap implements UserFunction {
+        @Override
+        public Object call(Object[] args) {
+            long[] huge = new long[(int) Math.min(Integer.MAX_VALUE - 8L, Runtime.getRuntime().maxMemory() / 4)];
+            return huge.length + (Long) args[0];
+        }
+    }
+
     /** Its class initializer throws: ExceptionInInitializerError, then NoClassDefFoundError on later use. */
     public static final class BrokenInitializer implements UserFunction {
         private static final long BASE = Long.parseLong(System.getProperty("sluice.test.no-such-property", "x"));
@@ -82,6 +95,11 @@ public class TaskErrorTest {
     @Test
     void anOversizedAllocationFailsTheQueryAndNoWorker() throws Exception {
         assertFailsNamingAndClusterServes(Oversized.class, "java.lang.OutOfMemoryError");
+    }
+
+    @Test
+    void anAllocationLargerThanTheHeapFailsTheQueryAndNoWorker() throws Exception {
+        assertFailsNamingAndClusterServes(OversizedForTheHeap.class, "java.lang.OutOfMemoryError: Java heap space");
     }
 
     @Test

@@ -124,6 +124,7 @@ final class TaskRunner {
     private Outcome execute(TaskDescription task, ShuffleEnvironment environment, BooleanSupplier cancelled,
             MapOutputLocator locator, TaskMemoryPool pool) {
         String shuffleId = null;
+        long heapMark = TaskErrors.heapMark();
         sharedBuilds.evictIdle();
         try (SpillFiles spills = new SpillFiles(spillDirectory.resolve("spill-" + safeName(task.taskId())));
                 BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(),
@@ -167,7 +168,7 @@ final class TaskRunner {
             LOG.warn("task {} failed", task.taskId(), e);
             return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.toString(), false), shuffleId);
         } catch (Error e) {
-            if (TaskErrors.isFatal(e)) {
+            if (TaskErrors.isFatal(e, heapMark)) {
                 fatalError.accept(e);
                 throw e;
             }
