@@ -7,6 +7,7 @@ import io.sluice.cli.shell.SqlStatements.Statement;
 import io.sluice.common.SluiceException;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Runs a script ({@code -f}, {@code -e} or piped stdin) statement by statement, printing every
@@ -29,12 +30,12 @@ public final class ScriptRunner {
     public static List<Statement> statements(String script, OutputFormat format) {
         List<Statement> statements = SqlStatements.split(script);
         if (format.toFile()) {
-            List<Integer> lines = statements.stream().filter(s -> StatementKind.of(s.text()) == StatementKind.QUERY)
-                    .map(Statement::line).toList();
+            List<String> lines = statements.stream().filter(s -> StatementKind.of(s.text()) == StatementKind.QUERY)
+                    .map(s -> String.valueOf(s.line())).toList();
             if (lines.size() != 1) {
-                throw new SluiceException("--format " + format.name().toLowerCase(java.util.Locale.ROOT)
+                throw new SluiceException("--format " + format.name().toLowerCase(Locale.ROOT)
                         + " writes one result to --output, but the script has " + lines.size()
-                        + " statements with rows" + (lines.isEmpty() ? "" : " (at lines " + lines + ")"));
+                        + " statements with rows" + (lines.isEmpty() ? "" : " (at lines " + String.join(", ", lines) + ")"));
             }
         }
         return statements;
@@ -48,19 +49,9 @@ public final class ScriptRunner {
             try {
                 result = runner.run(statement.text(), kind);
             } catch (RuntimeException e) {
-                throw new SluiceException("statement at line " + statement.line() + ": " + describe(e), e);
+                throw new SluiceException("statement at line " + statement.line() + ": " + ErrorText.message(e), e);
             }
             printer.print(kind, result, null);
         }
-    }
-
-    /** A failure's message as the user should read it: a user error's own text, else its type too. */
-    static String describe(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SluiceException) {
-                return t.getMessage();
-            }
-        }
-        return e.toString();
     }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -23,11 +24,14 @@ import org.jline.terminal.TerminalBuilder;
  * statements are ended by {@code ;} (Enter before that continues it on a new line); entries are kept
  * in a history file across runs. Tab completes keywords, tables and columns. Ctrl-C while a
  * statement runs cancels it on the cluster and returns to the prompt; at the prompt it clears the
- * entry; Ctrl-D leaves. A failing statement prints its error and skips the rest of its entry.
+ * entry; Ctrl-D (or {@code exit;}, {@code quit;}) leaves. A failing statement prints its error and
+ * skips the rest of its entry.
  */
 public final class SqlShell {
     static final String PROMPT = "sluice> ";
     static final String CONTINUATION = "     -> ";
+    /** Entries that leave the shell, as Spark's {@code spark-sql} takes them. */
+    private static final Set<String> LEAVE = Set.of("exit", "quit");
 
     private final Session session;
     private final OutputFormat format;
@@ -82,16 +86,28 @@ public final class SqlShell {
                 } catch (EndOfFileException e) {
                     break;
                 }
-                for (Statement statement : SqlStatements.split(entry)) {
-                    boolean ok = run(statement.text(), runner, printer, out);
-                    names.forget();
-                    if (!ok) {
-                        break;
-                    }
+                if (!runEntry(entry, runner, printer, names, out)) {
+                    break;
                 }
             }
             reader.getHistory().save();
         }
+    }
+
+    /** Runs an entry's statements until one fails; false when one of them is {@code exit} or {@code quit}. */
+    private static boolean runEntry(String entry, StatementRunner runner, ResultPrinter printer, CatalogNames names,
+            PrintWriter out) {
+        for (Statement statement : SqlStatements.split(entry)) {
+            if (LEAVE.contains(statement.text().toLowerCase(Locale.ROOT))) {
+                return false;
+            }
+            boolean ok = run(statement.text(), runner, printer, out);
+            names.forget();
+            if (!ok) {
+                break;
+            }
+        }
+        return true;
     }
 
     /** Runs one statement and prints its result, or its error; false when it failed or was cancelled. */
@@ -106,7 +122,7 @@ public final class SqlShell {
             double seconds = (System.nanoTime() - start) / 1e9;
             out.println(runner.cancelled()
                     ? String.format(Locale.ROOT, "query cancelled (%.2f s)", seconds)
-                    : "error: " + ScriptRunner.describe(e).replaceAll("\\s*[\\r\\n]+\\s*", " ").strip());
+                    : "error: " + ErrorText.message(e));
             out.flush();
             return false;
         }
