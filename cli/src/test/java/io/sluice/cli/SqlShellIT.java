@@ -3,6 +3,7 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.testfixtures.DuckDbOracle;
+import io.sluice.testfixtures.Ports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The interactive {@code sluice sql --local 1} as a user meets it, typed into a pseudo-terminal that
  * tmux provides: a statement over several lines, Tab completing a table name, Ctrl-C cancelling a
  * long query while the shell and its cluster go on serving the next one, Ctrl-D leaving, and the
- * history recalled with the Up arrow in a new shell. Skipped, saying so, where tmux is not installed.
+ * history recalled with the Up arrow in a new shell; and a shell on a coordinator process, where
+ * Ctrl-C cancels the query on the coordinator and {@code exit;} leaves. Skipped, saying so, where tmux is not installed.
  * The test's tmux server, its sessions and every process in them are killed at the end.
  */
 class SqlShellIT {
@@ -76,7 +78,7 @@ class SqlShellIT {
     @Test
     void multiLineCompletionCancelAndHistoryAcrossRestarts() throws Exception {
         Path history = dir.resolve("history");
-        startShell("first", history);
+        startShell("first", history, "--local 1");
         type("first", "CREATE EXTERNAL TABLE shell_numbers STORED AS PARQUET LOCATION '" + dir.resolve("numbers") + "';");
         awaitPrompts("first", 2);
 
@@ -109,7 +111,7 @@ class SqlShellIT {
         await("first", s -> s.contains("shell exited with 0"));
 
         // a new shell recalls the history: Up brings back the last statement, Enter runs it again
-        startShell("second", history);
+        startShell("second", history, "--local 1");
         keys("second", "Up");
         await("second", s -> s.endsWith("sluice> SELECT 41 + 1 AS answer;"));
         keys("second", "Enter");
@@ -124,10 +126,43 @@ class SqlShellIT {
         return "     ->";
     }
 
-    private static void startShell(String name, Path history) throws Exception {
+    /** A shell on a coordinator process and a worker process: Ctrl-C cancels the query there, which serves the next. */
+    @Test
+    void remoteShellCancelsOnTheCoordinator() throws Exception {
+        int clusterPort = Ports.free();
+        int httpPort = Ports.free();
+        try (SluiceProcess coordinator = SluiceProcess.start(dir, "coordinator", "--port", String.valueOf(clusterPort),
+                "--http-port", String.valueOf(httpPort));
+                SluiceProcess worker = startWorker(coordinator, clusterPort)) {
+            startShell("remote", dir.resolve("remote-history"), "--coordinator 127.0.0.1:" + httpPort);
+            type("remote", "CREATE EXTERNAL TABLE shell_numbers STORED AS PARQUET LOCATION '" + dir.resolve("numbers") + "';");
+            awaitPrompts("remote", 2);
+            type("remote", LONG_QUERY);
+            await("remote", s -> s.contains("[Stage"));
+            keys("remote", "C-c");
+            await("remote", s -> s.contains("query cancelled ("));
+            type("remote", "SELECT count(*) - 59958 AS answer FROM shell_numbers;");
+            await("remote", s -> ANSWER.matcher(s).find());
+            type("remote", "exit;");
+            await("remote", s -> s.contains("shell exited with 0"));
+            assertThat(worker.isAlive()).as("the worker").isTrue();
+        }
+    }
+
+    private static SluiceProcess startWorker(SluiceProcess coordinator, int clusterPort) throws Exception {
+        coordinator.awaitStderrLine("coordinator ready:", START_TIMEOUT);
+        SluiceProcess worker = SluiceProcess.start(dir, "worker", "--coordinator", "127.0.0.1:" + clusterPort, "--id", "w1",
+                "--slots", "2", "--port", String.valueOf(Ports.free()), "--shuffle-port", String.valueOf(Ports.free()));
+        worker.awaitStderrLine("worker ready:", START_TIMEOUT);
+        return worker;
+    }
+
+    /** Starts {@code bin/sluice sql TARGET} in a new tmux session and waits for its prompt. */
+    private static void startShell(String name, Path history, String target) throws Exception {
         String command = "env SLUICE_HISTORY=" + history + " SLUICE_LOG_DIR=" + dir + " SLUICE_CDS=off"
-                + " SLUICE_JAVA_OPTS='" + SluiceProcess.JAVA_OPTS + "' "
-                + SluiceProcess.repoRoot().resolve("bin/sluice") + " sql --local 1; echo shell exited with $?; exec sleep 600";
+                + " SLUICE_AUTH_SECRET=" + SluiceProcess.SECRET + " SLUICE_JAVA_OPTS='" + SluiceProcess.JAVA_OPTS + "' "
+                + SluiceProcess.repoRoot().resolve("bin/sluice") + " sql " + target
+                + "; echo shell exited with $?; exec sleep 600";
         tmux("new-session", "-d", "-s", name, "-x", "160", "-y", "60", command);
         String pane = tmux("list-panes", "-t", name, "-F", "#{pane_pid}").strip();
         ProcessHandle.of(Long.parseLong(pane)).ifPresent(started::add);
