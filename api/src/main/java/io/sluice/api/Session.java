@@ -140,7 +140,12 @@ public final class Session implements AutoCloseable {
      * run (1 to 64 letters, digits, '.', '_' or '-'), so that this client can follow their progress.
      */
     public QueryResult sql(String sql, String tag) {
-        return QueryResult.fromIpc(engine.runSql(sql, tag));
+        return QueryResult.fromIpc(sqlArrow(sql, tag));
+    }
+
+    /** As {@link #sql(String, String)}, the last statement's result as the engine sends it: an Arrow IPC stream. */
+    public byte[] sqlArrow(String sql, String tag) {
+        return engine.runSql(sql, tag);
     }
 
     QueryResult execute(LogicalPlan plan, Map<String, String> settings) {

@@ -1,6 +1,6 @@
 package io.sluice.cli;
 
-import io.sluice.common.SluiceException;
+import io.sluice.cli.shell.ErrorText;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 import picocli.CommandLine;
@@ -38,21 +38,11 @@ final class ErrorReporter {
 
     /** A user error's own message; for anything else its type too, since the message alone may be vague. */
     static String message(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof SluiceException) {
-                return oneLine(t.getMessage());
-            }
-        }
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String text = root.getMessage() == null ? "" : ": " + root.getMessage();
-        return oneLine(root.getClass().getSimpleName() + text);
+        return ErrorText.message(e);
     }
 
     static String oneLine(String s) {
-        return s == null ? "unknown error" : s.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
+        return ErrorText.oneLine(s);
     }
 
     private static boolean debug() {

@@ -4,13 +4,19 @@ import io.sluice.api.AuthSecrets;
 import io.sluice.api.CoordinatorTls;
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
+import io.sluice.cli.shell.OutputFormat;
+import io.sluice.cli.shell.ResultPrinter;
+import io.sluice.cli.shell.ScriptRunner;
+import io.sluice.cli.shell.SqlShell;
+import io.sluice.cli.shell.SqlStatements.Statement;
 import io.sluice.common.SluiceException;
-import io.sluice.kernels.QueryResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -21,21 +27,24 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sluice sql}: runs a SQL script on an embedded cluster or a running coordinator and
- * prints the last statement's result. Only the result goes to stdout.
+ * {@code sluice sql}: runs SQL on an embedded cluster or a running coordinator. With {@code -e},
+ * {@code -f} or a script piped on stdin, it runs every statement and prints every result in order;
+ * with a terminal and no script, it opens the interactive shell ({@link SqlShell}). Only results
+ * go to stdout.
  */
 @Command(name = "sql", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Runs a SQL script (statements separated by ';') and prints the last statement's result.")
+        description = {"Runs SQL statements (separated by ';') and prints each one's result.",
+            "Without -e or -f: reads the statements from stdin, or, on a terminal, opens an interactive shell "
+                    + "(history in ~/.sluice_history or $SLUICE_HISTORY; Tab completes; Ctrl-C cancels a running "
+                    + "query; Ctrl-D leaves)."})
 final class SqlCommand implements Callable<Integer> {
-    enum Format { TABLE, CSV }
-
     @Spec
     CommandSpec spec;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Target target;
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
     Script script;
 
     @Option(names = "--progress", negatable = true,
@@ -43,8 +52,14 @@ final class SqlCommand implements Callable<Integer> {
     Boolean progress;
 
     @Option(names = "--format", defaultValue = "table", paramLabel = "FORMAT",
-            description = "table or csv (default: ${DEFAULT-VALUE}). csv prints a header line and the rows, nothing else.")
-    Format format;
+            description = "table, csv, tsv, json (one object per row), or arrow or parquet (a file, with --output) "
+                    + "(default: ${DEFAULT-VALUE}). In csv, tsv and json, statements without rows (DDL, SET) print "
+                    + "nothing; in table, their status goes to stderr.")
+    OutputFormat format;
+
+    @Option(names = "--output", paramLabel = "FILE",
+            description = "With --format arrow or parquet: the new file the script's one query result is written to.")
+    String output;
 
     /** With --local: the embedded cluster's settings (limits, session defaults, sluice.hadoop.*). */
     @Mixin
@@ -88,26 +103,37 @@ final class SqlCommand implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
-        String sql = script.read();
-        if (sql.isBlank()) {
-            throw new ParameterException(spec.commandLine(), "the script is empty");
+    public Integer call() throws IOException {
+        if (format.toFile() != (output != null)) {
+            throw new ParameterException(spec.commandLine(), "--output goes with --format arrow or parquet, "
+                    + "which write the result to that file");
         }
-        PrintWriter out = spec.commandLine().getOut();
-        try (Session session = open()) {
-            QueryResult result;
-            if (progress != null ? progress : System.console() != null) {
-                String tag = "sql-" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
-                try (ProgressBar bar = ProgressBar.start(session::runningQueries, session::monitoredQuery, tag,
-                        spec.commandLine().getErr(), java.time.Duration.ofMillis(500))) {
-                    result = session.sql(sql, tag);
-                }
-            } else {
-                result = session.sql(sql).collect();
+        PrintWriter err = spec.commandLine().getErr();
+        if (script == null && System.console() != null) {
+            if (format.toFile()) {
+                throw new ParameterException(spec.commandLine(), "the shell prints results: --format "
+                        + format.name().toLowerCase(Locale.ROOT) + " writes a script's result, given with -e, -f or on stdin");
             }
-            // printed before the session closes: the answer does not wait for an embedded cluster to stop
-            out.print(format == Format.CSV ? result.toCsv() : result.toTable());
-            out.flush();
+            try (Session session = open()) {
+                new SqlShell(session, format, progress == null || progress, SqlShell.historyFile(System.getenv())).run();
+            }
+            return 0;
+        }
+        String sql = script != null ? script.read() : new String(System.in.readAllBytes(), StandardCharsets.UTF_8);
+        List<Statement> statements;
+        try {
+            statements = ScriptRunner.statements(sql, format);
+        } catch (SluiceException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (statements.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "the script is empty" + (script == null
+                    ? ": give SQL with -e, -f or on stdin, or run 'sluice sql' in a terminal for the shell" : ""));
+        }
+        ResultPrinter printer = new ResultPrinter(format, output, spec.commandLine().getOut(), err);
+        try (Session session = open()) {
+            boolean bar = progress != null ? progress : System.console() != null;
+            new ScriptRunner(session, printer, bar ? err : null).run(statements);
         }
         return 0;
     }

@@ -56,17 +56,27 @@ final class SluiceProcess implements AutoCloseable {
         return start(logDir, javaOptions, java.util.Map.of(), args);
     }
 
-    /** Like {@link #startWithJavaOptions}, with these environment variables set too. */
+    /** Like {@link #startWithJavaOptions}, with these environment variables set too; stdin is empty. */
     static SluiceProcess start(Path logDir, String javaOptions, java.util.Map<String, String> environment, String... args)
             throws IOException {
+        return start(logDir, javaOptions, environment, null, args);
+    }
+
+    /**
+     * Like {@link #start(Path, String, java.util.Map, String...)}, reading {@code stdin} (a file; null:
+     * an empty one, so that a command reading its input ends rather than waiting on this JVM's pipe).
+     */
+    static SluiceProcess start(Path logDir, String javaOptions, java.util.Map<String, String> environment, Path stdin,
+            String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(repoRoot().resolve("bin/sluice").toString());
         command.addAll(List.of(args));
         int n = COUNTER.incrementAndGet();
         Path out = logDir.resolve("process-" + n + ".out");
         Path err = logDir.resolve("process-" + n + ".err");
+        Path input = stdin != null ? stdin : Files.write(logDir.resolve("process-" + n + ".in"), new byte[0]);
         ProcessBuilder builder = new ProcessBuilder(command).directory(logDir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
+                .redirectInput(input.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
         builder.environment().put("SLUICE_JAVA_OPTS", (JAVA_OPTS + " " + javaOptions).trim());
         // every process of a test run proves the same secret, as a real cluster's nodes and clients do
         builder.environment().put("SLUICE_AUTH_SECRET", SECRET);
@@ -81,6 +91,13 @@ final class SluiceProcess implements AutoCloseable {
     /** Runs {@code bin/sluice args...} to the end; a process still running after {@code timeout} fails the test. */
     static Result run(Path logDir, Duration timeout, String... args) throws Exception {
         try (SluiceProcess p = start(logDir, args)) {
+            return p.await(timeout);
+        }
+    }
+
+    /** Runs {@code bin/sluice args...} reading {@code stdin} to the end; a process still running after {@code timeout} fails the test. */
+    static Result runWithInput(Path logDir, Duration timeout, Path stdin, String... args) throws Exception {
+        try (SluiceProcess p = start(logDir, "", java.util.Map.of(), stdin, args)) {
             return p.await(timeout);
         }
     }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code bin/sluice sql --local 2} as a user runs it: CSV on stdout equal to DuckDB's answer, and
  * user errors as an {@code error:} line on stderr with a failing exit code and nothing on stdout.
- * Each case is its own process (a script returns only its last statement's result).
+ * Each case is its own process.
  */
 class SqlCommandIT {
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(120);
@@ -114,11 +114,13 @@ class SqlCommandIT {
                 + "SELECT * FROM gone;", missing.toString());
     }
 
+    /** No -e, no -f and nothing on stdin (no terminal either): a usage error, before any cluster starts. */
     @Test
     void usageErrorsExitWithTwoBeforeStartingAnything() throws Exception {
         SluiceProcess.Result result = SluiceProcess.run(data, RUN_TIMEOUT, "sql", "--local=2");
         assertThat(result.exitCode()).isEqualTo(2);
         assertThat(result.stdout()).isEmpty();
-        assertThat(result.stderrLines()).anyMatch(l -> l.startsWith("error:") && l.contains("-e"));
+        assertThat(result.stderrLines()).anyMatch(l -> l.startsWith("error:") && l.contains("the script is empty")
+                && l.contains("-e"));
     }
 }

@@ -50,16 +50,22 @@ public record QueryResult(Schema schema, List<List<Object>> rows) {
 
     /** A header line, then one line per row; NULL is an empty field, quoting as RFC 4180. */
     public String toCsv() {
+        return toDelimited(',');
+    }
+
+    /** As {@link #toCsv()}, fields separated by {@code delimiter} (a tab gives TSV), quoted where they hold it. */
+    public String toDelimited(char delimiter) {
         StringBuilder out = new StringBuilder();
-        out.append(String.join(",", schema.names().stream().map(QueryResult::csvField).toList())).append('\n');
+        out.append(String.join(String.valueOf(delimiter),
+                schema.names().stream().map(name -> delimitedField(name, delimiter)).toList())).append('\n');
         for (List<Object> row : rows) {
             for (int i = 0; i < row.size(); i++) {
                 if (i > 0) {
-                    out.append(',');
+                    out.append(delimiter);
                 }
                 Object v = row.get(i);
                 if (v != null) {
-                    out.append(csvField(ValueFormat.formatObject(v, schema.field(i).type())));
+                    out.append(delimitedField(ValueFormat.formatObject(v, schema.field(i).type()), delimiter));
                 }
             }
             out.append('\n');
@@ -67,15 +73,20 @@ public record QueryResult(Schema schema, List<List<Object>> rows) {
         return out.toString();
     }
 
-    private static String csvField(String s) {
-        if (s.isEmpty() || s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0) {
+    private static String delimitedField(String s, char delimiter) {
+        if (s.isEmpty() || s.indexOf(delimiter) >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0) {
             return '"' + s.replace("\"", "\"\"") + '"';
         }
         return s;
     }
 
-    /** A boxed text table, NULL shown as {@code NULL}. */
+    /** A boxed text table, NULL shown as {@code NULL}, then the row count. */
     public String toTable() {
+        return toTable("");
+    }
+
+    /** As {@link #toTable()}, with {@code note} right after the row count (a client's elapsed time, say). */
+    public String toTable(String note) {
         int n = schema.size();
         int[] widths = new int[n];
         List<String[]> cells = new ArrayList<>();
@@ -98,7 +109,7 @@ public record QueryResult(Schema schema, List<List<Object>> rows) {
         for (String[] line : cells) {
             out.append(line(line, widths));
         }
-        out.append(rule).append(rows.size()).append(rows.size() == 1 ? " row\n" : " rows\n");
+        out.append(rule).append(rows.size()).append(rows.size() == 1 ? " row" : " rows").append(note).append('\n');
         return out.toString();
     }
 

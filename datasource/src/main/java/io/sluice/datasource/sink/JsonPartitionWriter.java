@@ -12,6 +12,7 @@ import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
@@ -38,8 +39,13 @@ final class JsonPartitionWriter implements PartitionFileWriter {
     private final DataType[] types;
 
     JsonPartitionWriter(Schema schema, Path file, Configuration conf) throws IOException {
-        this.out = FACTORY.createGenerator(new BufferedOutputStream(file.getFileSystem(conf).create(file, false), 1 << 16),
-                JsonEncoding.UTF8);
+        this(schema, new BufferedOutputStream(file.getFileSystem(conf).create(file, false), 1 << 16), true);
+    }
+
+    /** Lines on {@code stream}, which closing this writer closes only with {@code closeStream}. */
+    JsonPartitionWriter(Schema schema, OutputStream stream, boolean closeStream) throws IOException {
+        this.out = FACTORY.createGenerator(stream, JsonEncoding.UTF8);
+        out.configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, closeStream);
         out.setRootValueSeparator(null); // each object ends its own line
         this.names = new String[schema.size()];
         this.types = new DataType[schema.size()];

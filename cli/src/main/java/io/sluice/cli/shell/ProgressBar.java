@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.cli.shell;
 
 import static java.util.Objects.requireNonNull;
 
@@ -72,8 +72,8 @@ final class ProgressBar implements AutoCloseable {
         if (closed || line.equals(shown)) {
             return;
         }
-        // pad over the longer previous line
-        err.print("\r" + line + " ".repeat(Math.max(0, shown.length() - line.length())));
+        // pad over the longer previous line; an empty line leaves the cursor where output starts
+        err.print("\r" + line + " ".repeat(Math.max(0, shown.length() - line.length())) + (line.isEmpty() ? "\r" : ""));
         err.flush();
         shown = line;
     }

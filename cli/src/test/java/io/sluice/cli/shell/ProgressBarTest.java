@@ -1,4 +1,4 @@
-package io.sluice.cli;
+package io.sluice.cli.shell;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
