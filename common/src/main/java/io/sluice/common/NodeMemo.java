@@ -41,9 +41,4 @@ public final class NodeMemo<N, V> {
         }
         return known;
     }
-
-    /** Whether {@code node} was seen before, marking it seen: for walks that only look. */
-    public boolean firstVisit(N node, V marker) {
-        return plain.putIfAbsent(node, marker) == null;
-    }
 }

@@ -132,18 +132,7 @@ public final class ReorderJoins implements LogicalRule {
     /** The region with its leaves replaced (by identity), rebuilt only where something changed. */
     private static LogicalPlan substitute(LogicalPlan plan, Map<LogicalPlan, LogicalPlan> leaves) {
         LogicalPlan leaf = leaves.get(plan);
-        if (leaf != null) {
-            return leaf;
-        }
-        List<LogicalPlan> children = plan.children();
-        List<LogicalPlan> rewritten = new ArrayList<>(children.size());
-        boolean changed = false;
-        for (LogicalPlan child : children) {
-            LogicalPlan r = substitute(child, leaves);
-            changed |= r != child;
-            rewritten.add(r);
-        }
-        return changed ? plan.withNewChildren(rewritten) : plan;
+        return leaf != null ? leaf : PlanRewrites.mapChildren(plan, child -> substitute(child, leaves));
     }
 
     private LogicalPlan reorderRegion(LogicalPlan region, Walk walk) {
