@@ -59,7 +59,7 @@ class PlanningLimitsTest {
         Duration planning = Duration.ofNanos(System.nanoTime() - start);
         assertThat(explain).contains("== Physical Plan ==").contains("(shared: printed above)");
         assertThat(explain.length()).as("EXPLAIN text length").isLessThan(1 << 20);
-        assertThat(planning).as("planning and printing").isLessThan(Duration.ofSeconds(10));
+        assertThat(planning).as("planning and printing (the first query of a busy JVM)").isLessThan(Duration.ofSeconds(30));
         start = System.nanoTime();
         assertAnswersRight(selfJoinChain(30));
         Duration running = Duration.ofNanos(System.nanoTime() - start);
