@@ -19,7 +19,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -172,9 +174,13 @@ public record FileAccessPolicy(Set<String> schemes, List<String> roots) implemen
     /** Checks every table a plan reads, subqueries included. */
     public void checkTables(LogicalPlan plan) {
         Deque<Object> pending = new ArrayDeque<>();
+        Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>()); // a shared node (a WITH query read twice) once
         pending.push(plan);
         while (!pending.isEmpty()) {
             Object item = pending.pop();
+            if (!seen.add(item)) {
+                continue;
+            }
             if (item instanceof TableScan scan) {
                 check(scan.source().location());
             }

@@ -121,12 +121,14 @@ public final class InferSidePredicatesFromDisjunctions implements NodeRule {
 
     /** Every conjunct of every filter and join condition in {@code plan}, without column qualifiers. */
     private static void collectFilterConjuncts(LogicalPlan plan, Set<Expr> out) {
-        if (plan instanceof Filter f) {
-            Exprs.conjuncts(f.predicate()).forEach(c -> out.add(unqualified(c)));
-        } else if (plan instanceof Join j && j.filter() != null) {
-            Exprs.conjuncts(j.filter()).forEach(c -> out.add(unqualified(c)));
-        }
-        plan.children().forEach(child -> collectFilterConjuncts(child, out));
+        PlanRewrites.anyNode(plan, false, node -> {
+            if (node instanceof Filter f) {
+                Exprs.conjuncts(f.predicate()).forEach(c -> out.add(unqualified(c)));
+            } else if (node instanceof Join j && j.filter() != null) {
+                Exprs.conjuncts(j.filter()).forEach(c -> out.add(unqualified(c)));
+            }
+            return false;
+        });
     }
 
     private static Expr unqualified(Expr e) {

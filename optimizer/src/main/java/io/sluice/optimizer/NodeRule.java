@@ -36,6 +36,14 @@ public interface NodeRule extends LogicalRule {
     @Override
     ApplyOrder applyOrder();
 
+    /**
+     * The rule as used for one walk: itself, or a fresh copy when the rule keeps state for the
+     * walk (a memo of what it pushed into a shared node), so walks never see each other's state.
+     */
+    default NodeRule forOneWalk() {
+        return this;
+    }
+
     /** The rule applied to every node of {@code plan}, in {@link #applyOrder()}. */
     @Override
     default LogicalPlan apply(LogicalPlan plan) {
@@ -56,7 +64,7 @@ public interface NodeRule extends LogicalRule {
             case SELF -> throw new IllegalStateException(
                     "node rule " + rule.name() + " must apply TOP_DOWN or BOTTOM_UP, not SELF");
         };
-        return walk(rule, plan, topDown, new IdentityHashMap<>());
+        return walk(rule.forOneWalk(), plan, topDown, new IdentityHashMap<>());
     }
 
     private static LogicalPlan walk(NodeRule rule, LogicalPlan plan, boolean topDown,

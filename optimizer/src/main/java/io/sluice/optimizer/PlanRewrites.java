@@ -1,5 +1,6 @@
 package io.sluice.optimizer;
 
+import io.sluice.common.NodeMemo;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Alias;
@@ -9,15 +10,22 @@ import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
+import io.sluice.logical.plan.SubqueryExpr;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
- * Tree helpers shared by the logical rules. Every rewrite here returns the very same instance when
+ * Plan helpers shared by the logical rules. Every rewrite here returns the very same instance when
  * nothing changed, which the optimizer's fixed-point detection and the rules' contract rely on.
  *
  * <p>Columns are referred to by name and resolved through {@link Schema#indexOf}, which also accepts
@@ -29,22 +37,74 @@ final class PlanRewrites {
     private PlanRewrites() {
     }
 
-    /** Rewrites bottom-up: {@code fn} sees each node after its children were rewritten. */
+    /**
+     * Rewrites bottom-up: {@code fn} sees each node after its children were rewritten. A node
+     * shared by several parents is rewritten once and its result shared ({@code fn} depends on
+     * the node alone).
+     */
     static LogicalPlan transformUp(LogicalPlan plan, UnaryOperator<LogicalPlan> fn) {
+        return transformUp(plan, fn, new NodeMemo<>());
+    }
+
+    private static LogicalPlan transformUp(LogicalPlan plan, UnaryOperator<LogicalPlan> fn,
+            NodeMemo<LogicalPlan, LogicalPlan> memo) {
+        return memo.get(plan, node -> fn.apply(mapChildren(node, child -> transformUp(child, fn, memo))));
+    }
+
+    /** The plan with {@code fn} applied to each child; the same instance when no child changed. */
+    static LogicalPlan mapChildren(LogicalPlan plan, UnaryOperator<LogicalPlan> fn) {
         List<LogicalPlan> children = plan.children();
-        if (!children.isEmpty()) {
-            List<LogicalPlan> rewritten = new ArrayList<>(children.size());
-            boolean changed = false;
-            for (LogicalPlan child : children) {
-                LogicalPlan r = transformUp(child, fn);
-                changed |= r != child;
-                rewritten.add(r);
+        List<LogicalPlan> rewritten = null;
+        for (int i = 0; i < children.size(); i++) {
+            LogicalPlan child = children.get(i);
+            LogicalPlan r = fn.apply(child);
+            if (r != child && rewritten == null) {
+                rewritten = new ArrayList<>(children);
             }
-            if (changed) {
-                plan = plan.withNewChildren(rewritten);
+            if (rewritten != null) {
+                rewritten.set(i, r);
             }
         }
-        return fn.apply(plan);
+        return rewritten == null ? plan : plan.withNewChildren(rewritten);
+    }
+
+    /**
+     * Whether some node of {@code plan}, or of a plan nested in its expressions (subqueries),
+     * satisfies {@code test}; each shared node is tested once.
+     */
+    static boolean anyNode(LogicalPlan plan, Predicate<LogicalPlan> test) {
+        return anyNode(plan, true, test);
+    }
+
+    /** {@link #anyNode(LogicalPlan, Predicate)}, looking into subquery plans only when {@code subqueries}. */
+    static boolean anyNode(LogicalPlan plan, boolean subqueries, Predicate<LogicalPlan> test) {
+        Set<LogicalPlan> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<LogicalPlan> pending = new ArrayDeque<>();
+        pending.push(plan);
+        while (!pending.isEmpty()) {
+            LogicalPlan node = pending.pop();
+            if (!seen.add(node)) {
+                continue;
+            }
+            if (test.test(node)) {
+                return true;
+            }
+            for (Expr e : subqueries ? node.expressions() : List.<Expr>of()) {
+                for (SubqueryExpr s : SubqueryExpr.in(e)) {
+                    pending.push(s.subquery());
+                }
+            }
+            node.children().forEach(pending::push);
+        }
+        return false;
+    }
+
+    /** {@code action} on each node of {@code plan} and of the plans nested in it, a shared node once. */
+    static void forEachNode(LogicalPlan plan, Consumer<LogicalPlan> action) {
+        anyNode(plan, node -> {
+            action.accept(node);
+            return false;
+        });
     }
 
     /** Positions in {@code schema} of the columns {@code expr} reads. */

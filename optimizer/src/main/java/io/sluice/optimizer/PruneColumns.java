@@ -1,5 +1,6 @@
 package io.sluice.optimizer;
 
+import io.sluice.common.NodeMemo;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Column;
@@ -47,12 +48,19 @@ public final class PruneColumns implements LogicalRule {
         return "PruneColumns";
     }
 
-    @Override
-    public LogicalPlan apply(LogicalPlan plan) {
-        return prune(plan, null);
+    /** What one application pruned each node to, by what was asked of it: a shared node is pruned once per distinct demand. */
+    private final NodeMemo<LogicalPlan, LogicalPlan> pruned = new NodeMemo<>();
+
+    /** What a parent asks of a node: the positions it needs (null: all) and whether it narrows anyway. */
+    private record Demand(List<Integer> required, boolean parentNarrows) {
     }
 
-    private static LogicalPlan prune(LogicalPlan plan, TreeSet<Integer> required) {
+    @Override
+    public LogicalPlan apply(LogicalPlan plan) {
+        return new PruneColumns().prune(plan, null); // a fresh memo per application
+    }
+
+    private LogicalPlan prune(LogicalPlan plan, TreeSet<Integer> required) {
         return prune(plan, required, false);
     }
 
@@ -61,7 +69,12 @@ public final class PruneColumns implements LogicalRule {
      * {@code parentNarrows}: the parent computes its output from exactly the required columns (a
      * projection or an aggregate), so nothing here needs to drop the others.
      */
-    private static LogicalPlan prune(LogicalPlan plan, TreeSet<Integer> required, boolean parentNarrows) {
+    private LogicalPlan prune(LogicalPlan plan, TreeSet<Integer> required, boolean parentNarrows) {
+        Demand demand = new Demand(required == null ? null : List.copyOf(required), parentNarrows);
+        return pruned.get(plan, demand, () -> pruneNode(plan, required, parentNarrows));
+    }
+
+    private LogicalPlan pruneNode(LogicalPlan plan, TreeSet<Integer> required, boolean parentNarrows) {
         if (plan instanceof TableScan scan) {
             return pruneScan(scan, required);
         }
@@ -116,7 +129,7 @@ public final class PruneColumns implements LogicalRule {
      * is ambiguous. A filter right above a join is left alone too: join reordering sees filters
      * between joins, not projections.
      */
-    private static LogicalPlan projectRequired(LogicalPlan pruned, Schema original, TreeSet<Integer> required) {
+    private LogicalPlan projectRequired(LogicalPlan pruned, Schema original, TreeSet<Integer> required) {
         if (required.isEmpty()) {
             return pruned;
         }
@@ -134,7 +147,7 @@ public final class PruneColumns implements LogicalRule {
         return columns.size() == schema.size() ? pruned : new Projection(pruned, columns);
     }
 
-    private static LogicalPlan pruneScan(TableScan scan, TreeSet<Integer> required) {
+    private LogicalPlan pruneScan(TableScan scan, TreeSet<Integer> required) {
         if (required == null) {
             return scan;
         }
@@ -158,7 +171,7 @@ public final class PruneColumns implements LogicalRule {
         return new TableScan(scan.source(), keep);
     }
 
-    private static LogicalPlan pruneEmpty(EmptyRelation empty, TreeSet<Integer> required) {
+    private LogicalPlan pruneEmpty(EmptyRelation empty, TreeSet<Integer> required) {
         if (required == null || required.size() == empty.schema().size()) {
             return empty;
         }
@@ -172,7 +185,7 @@ public final class PruneColumns implements LogicalRule {
         return new EmptyRelation(new Schema(fields));
     }
 
-    private static LogicalPlan pruneProjection(Projection p, TreeSet<Integer> required) {
+    private LogicalPlan pruneProjection(Projection p, TreeSet<Integer> required) {
         List<Expr> exprs = p.exprs();
         if (required != null && required.size() < exprs.size()) {
             List<Expr> kept = new ArrayList<>();
@@ -195,7 +208,7 @@ public final class PruneColumns implements LogicalRule {
         return new Projection(input, exprs);
     }
 
-    private static LogicalPlan pruneAggregate(Aggregate a, TreeSet<Integer> required) {
+    private LogicalPlan pruneAggregate(Aggregate a, TreeSet<Integer> required) {
         List<Expr> aggregates = a.aggregates();
         int keys = a.groupBy().size();
         if (required != null) {
@@ -231,7 +244,7 @@ public final class PruneColumns implements LogicalRule {
      * nobody reads are dropped (the node goes when none is left); the input is asked for the
      * needed pass-through columns and what the kept calls read.
      */
-    private static LogicalPlan pruneWindow(Window w, TreeSet<Integer> required) {
+    private LogicalPlan pruneWindow(Window w, TreeSet<Integer> required) {
         Schema inputSchema = w.input().schema();
         int width = inputSchema.size();
         List<Expr> calls = w.windowExprs();
@@ -264,7 +277,7 @@ public final class PruneColumns implements LogicalRule {
     }
 
     /** The input columns required above plus those the generator reads; the generated columns stay (they make the rows). */
-    private static LogicalPlan pruneGenerate(Generate g, TreeSet<Integer> required) {
+    private LogicalPlan pruneGenerate(Generate g, TreeSet<Integer> required) {
         TreeSet<Integer> needs = null;
         if (required != null) {
             Schema inputSchema = g.input().schema();
@@ -275,7 +288,7 @@ public final class PruneColumns implements LogicalRule {
         return input == g.input() ? g : g.withNewChildren(List.of(input));
     }
 
-    private static LogicalPlan pruneJoin(Join j, TreeSet<Integer> required) {
+    private LogicalPlan pruneJoin(Join j, TreeSet<Integer> required) {
         Schema left = j.left().schema();
         Schema right = j.right().schema();
         int leftSize = left.size();
@@ -323,7 +336,7 @@ public final class PruneColumns implements LogicalRule {
         return l == j.left() && r == j.right() ? j : j.withNewChildren(List.of(l, r));
     }
 
-    private static LogicalPlan pruneUnion(Union u, TreeSet<Integer> required) {
+    private LogicalPlan pruneUnion(Union u, TreeSet<Integer> required) {
         if (required == null) {
             return withChildren(u, needAll(u.inputs()));
         }
@@ -350,13 +363,13 @@ public final class PruneColumns implements LogicalRule {
         return changed ? new Union(inputs) : u;
     }
 
-    private static List<TreeSet<Integer>> needAll(List<LogicalPlan> children) {
+    private List<TreeSet<Integer>> needAll(List<LogicalPlan> children) {
         List<TreeSet<Integer>> out = new ArrayList<>();
         children.forEach(c -> out.add(null));
         return out;
     }
 
-    private static LogicalPlan withChildren(LogicalPlan plan, List<TreeSet<Integer>> needs) {
+    private LogicalPlan withChildren(LogicalPlan plan, List<TreeSet<Integer>> needs) {
         List<LogicalPlan> children = plan.children();
         List<LogicalPlan> rewritten = new ArrayList<>(children.size());
         boolean changed = false;

@@ -1,5 +1,6 @@
 package io.sluice.optimizer;
 
+import io.sluice.common.NodeMemo;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Binary;
@@ -48,6 +49,14 @@ import java.util.Set;
  * finds nothing to do.
  */
 public final class PushDownFilter implements NodeRule {
+    /** Each filter pushed into a node, by the node and the predicate: pushed once however often the node is shared. */
+    private final NodeMemo<LogicalPlan, LogicalPlan> pushed = new NodeMemo<>();
+
+    @Override
+    public NodeRule forOneWalk() {
+        return new PushDownFilter();
+    }
+
     @Override
     public String name() {
         return "PushDownFilter";
@@ -74,7 +83,7 @@ public final class PushDownFilter implements NodeRule {
     }
 
     /** {@code filter} pushed as far down as it goes; the same instance when it cannot move. */
-    private static LogicalPlan pushFilter(Filter filter) {
+    private LogicalPlan pushFilter(Filter filter) {
         LogicalPlan child = filter.input();
         List<Expr> conjuncts = Exprs.conjuncts(filter.predicate());
         if (child instanceof Filter lower) {
@@ -117,7 +126,7 @@ public final class PushDownFilter implements NodeRule {
      * same rows below the window (where it also shrinks the shuffle); any other stays above: a
      * window's values depend on the rows of its partition.
      */
-    private static LogicalPlan throughWindow(Filter filter, Window w, List<Expr> conjuncts) {
+    private LogicalPlan throughWindow(Filter filter, Window w, List<Expr> conjuncts) {
         Set<String> keys = new HashSet<>();
         for (Expr p : w.window().partitionBy()) {
             if (p instanceof Column c) {
@@ -137,7 +146,7 @@ public final class PushDownFilter implements NodeRule {
         return filterOver(w.withNewChildren(List.of(filterOver(w.input(), Exprs.and(move)))), stay);
     }
 
-    private static LogicalPlan throughAggregate(Filter filter, Aggregate a, List<Expr> conjuncts) {
+    private LogicalPlan throughAggregate(Filter filter, Aggregate a, List<Expr> conjuncts) {
         Schema out = a.schema();
         int keys = a.groupBy().size();
         List<Expr> stay = new ArrayList<>();
@@ -158,7 +167,7 @@ public final class PushDownFilter implements NodeRule {
     }
 
     /** A filter above a join: conjuncts on one side go into that side unless the join pads it with NULLs. */
-    private static LogicalPlan intoJoin(Filter filter, Join j, List<Expr> conjuncts) {
+    private LogicalPlan intoJoin(Filter filter, Join j, List<Expr> conjuncts) {
         Split split = split(conjuncts, j, j.schema(), aboveIntoLeft(j.type()), aboveIntoRight(j.type()));
         if (split.left.isEmpty() && split.right.isEmpty()) {
             return filter;
@@ -167,7 +176,7 @@ public final class PushDownFilter implements NodeRule {
     }
 
     /** The join's residual filter: one-side conjuncts go into a side whose rows the join does not preserve. */
-    private static LogicalPlan pushJoinFilter(Join j) {
+    private LogicalPlan pushJoinFilter(Join j) {
         if (j.filter() == null) {
             return j;
         }
@@ -225,15 +234,19 @@ public final class PushDownFilter implements NodeRule {
         return split;
     }
 
-    private static Join withSides(Join j, Split split) {
+    private Join withSides(Join j, Split split) {
         LogicalPlan left = split.left.isEmpty() ? j.left() : filterOver(j.left(), Exprs.and(split.left));
         LogicalPlan right = split.right.isEmpty() ? j.right() : filterOver(j.right(), Exprs.and(split.right));
         return (Join) j.withNewChildren(List.of(left, right));
     }
 
-    /** A filter of {@code predicate} over {@code input}, itself pushed down as far as it goes. */
-    private static LogicalPlan filterOver(LogicalPlan input, Expr predicate) {
-        return pushFilter(new Filter(input, predicate));
+    /**
+     * A filter of {@code predicate} over {@code input}, itself pushed down as far as it goes; once
+     * per input and predicate, so a shared input gets one result (shared too) per distinct
+     * predicate, and a parent pushing another predicate never changes what this one got.
+     */
+    private LogicalPlan filterOver(LogicalPlan input, Expr predicate) {
+        return pushed.get(input, predicate, () -> pushFilter(new Filter(input, predicate)));
     }
 
     private static LogicalPlan filterOver(LogicalPlan input, List<Expr> conjuncts) {

@@ -1,5 +1,6 @@
 package io.sluice.optimizer;
 
+import io.sluice.common.NodeMemo;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Filter;
@@ -43,12 +44,29 @@ public final class PushDownLimit implements NodeRule {
         return ApplyOrder.BOTTOM_UP;
     }
 
-    @Override
-    public LogicalPlan applyToNode(LogicalPlan node) {
-        return node instanceof Limit l ? push(l) : node;
+    /** Each limit pushed onto a node, by the node and the limit: once however often the node is shared. */
+    private final NodeMemo<LogicalPlan, LogicalPlan> pushed = new NodeMemo<>();
+
+    /** The rows a limit asks of the node below it. */
+    private record Demand(long offset, long fetch) {
     }
 
-    private static LogicalPlan push(Limit limit) {
+    @Override
+    public NodeRule forOneWalk() {
+        return new PushDownLimit();
+    }
+
+    @Override
+    public LogicalPlan applyToNode(LogicalPlan node) {
+        return node instanceof Limit l ? pushOnce(l) : node;
+    }
+
+    /** A new {@code limit} pushed as far down as it goes; once per input and limit in one walk. */
+    private LogicalPlan push(Limit limit) {
+        return pushed.get(limit.input(), new Demand(limit.offset(), limit.fetch()), () -> pushOnce(limit));
+    }
+
+    private LogicalPlan pushOnce(Limit limit) {
         LogicalPlan child = limit.input();
         if (child instanceof Projection || child instanceof SubqueryAlias) {
             LogicalPlan below = push(new Limit(child.children().get(0), limit.offset(), limit.fetch()));

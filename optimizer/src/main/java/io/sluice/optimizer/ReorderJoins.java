@@ -1,5 +1,6 @@
 package io.sluice.optimizer;
 
+import io.sluice.common.NodeMemo;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Binary;
@@ -13,9 +14,11 @@ import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.StatisticsContext;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -63,22 +66,23 @@ public final class ReorderJoins implements LogicalRule {
 
     @Override
     public LogicalPlan apply(LogicalPlan plan) {
-        return rewrite(plan, statistics.get());
+        return new Walk(statistics.get()).rewrite(plan);
     }
 
-    private LogicalPlan rewrite(LogicalPlan plan, StatisticsContext stats) {
-        if (inRegion(plan)) {
-            return reorderRegion(plan, stats);
+    /** One application: a node shared by several parents (a WITH query read twice) is rewritten once. */
+    private final class Walk {
+        private final StatisticsContext stats;
+        private final NodeMemo<LogicalPlan, LogicalPlan> rewritten = new NodeMemo<>();
+
+        Walk(StatisticsContext stats) {
+            this.stats = stats;
         }
-        List<LogicalPlan> children = plan.children();
-        List<LogicalPlan> rewritten = new ArrayList<>(children.size());
-        boolean changed = false;
-        for (LogicalPlan child : children) {
-            LogicalPlan r = rewrite(child, stats);
-            changed |= r != child;
-            rewritten.add(r);
+
+        LogicalPlan rewrite(LogicalPlan plan) {
+            return rewritten.get(plan, node -> inRegion(node)
+                    ? reorderRegion(node, this)
+                    : PlanRewrites.mapChildren(node, this::rewrite));
         }
-        return changed ? plan.withNewChildren(rewritten) : plan;
     }
 
     /** Inner joins, and filters over them, belong to a join region. */
@@ -89,10 +93,25 @@ public final class ReorderJoins implements LogicalRule {
         return plan instanceof Filter f && inRegion(f.input());
     }
 
-    private static void flatten(LogicalPlan plan, List<LogicalPlan> leaves, List<Expr> predicates) {
+    /**
+     * The region's leaves and predicates; false when a node of the region is reached twice (a
+     * shared inner join, joined to itself): such a region is not a tree of distinct relations and
+     * is left in the order written (its parts are still reordered inside).
+     */
+    private static boolean flatten(LogicalPlan region, List<LogicalPlan> leaves, List<Expr> predicates) {
+        Set<LogicalPlan> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        return flatten(region, leaves, predicates, seen);
+    }
+
+    private static boolean flatten(LogicalPlan plan, List<LogicalPlan> leaves, List<Expr> predicates,
+            Set<LogicalPlan> seen) {
+        if (!seen.add(plan)) {
+            return false;
+        }
         if (plan instanceof Join j && j.type() == JoinType.INNER) {
-            flatten(j.left(), leaves, predicates);
-            flatten(j.right(), leaves, predicates);
+            if (!flatten(j.left(), leaves, predicates, seen) || !flatten(j.right(), leaves, predicates, seen)) {
+                return false;
+            }
             for (int i = 0; i < j.leftKeys().size(); i++) {
                 predicates.add(new Binary(BinaryOp.EQ, j.leftKeys().get(i), j.rightKeys().get(i)));
             }
@@ -100,38 +119,33 @@ public final class ReorderJoins implements LogicalRule {
                 predicates.addAll(Exprs.conjuncts(j.filter()));
             }
         } else if (plan instanceof Filter f && inRegion(f.input())) {
-            flatten(f.input(), leaves, predicates);
+            if (!flatten(f.input(), leaves, predicates, seen)) {
+                return false;
+            }
             predicates.addAll(Exprs.conjuncts(f.predicate()));
         } else {
             leaves.add(plan);
         }
+        return true;
     }
 
     /** The region with its leaves replaced (by identity), rebuilt only where something changed. */
     private static LogicalPlan substitute(LogicalPlan plan, Map<LogicalPlan, LogicalPlan> leaves) {
         LogicalPlan leaf = leaves.get(plan);
-        if (leaf != null) {
-            return leaf;
-        }
-        List<LogicalPlan> children = plan.children();
-        List<LogicalPlan> rewritten = new ArrayList<>(children.size());
-        boolean changed = false;
-        for (LogicalPlan child : children) {
-            LogicalPlan r = substitute(child, leaves);
-            changed |= r != child;
-            rewritten.add(r);
-        }
-        return changed ? plan.withNewChildren(rewritten) : plan;
+        return leaf != null ? leaf : PlanRewrites.mapChildren(plan, child -> substitute(child, leaves));
     }
 
-    private LogicalPlan reorderRegion(LogicalPlan region, StatisticsContext stats) {
+    private LogicalPlan reorderRegion(LogicalPlan region, Walk walk) {
+        StatisticsContext stats = walk.stats;
         List<LogicalPlan> originalLeaves = new ArrayList<>();
         List<Expr> predicates = new ArrayList<>();
-        flatten(region, originalLeaves, predicates);
+        if (!flatten(region, originalLeaves, predicates)) {
+            return PlanRewrites.mapChildren(region, walk::rewrite);
+        }
         Map<LogicalPlan, LogicalPlan> rewrittenLeaves = new IdentityHashMap<>();
         List<LogicalPlan> leaves = new ArrayList<>();
         for (LogicalPlan leaf : originalLeaves) {
-            LogicalPlan r = rewrite(leaf, stats);
+            LogicalPlan r = walk.rewrite(leaf);
             if (r != leaf) {
                 rewrittenLeaves.put(leaf, r);
             }

@@ -118,35 +118,21 @@ final class SubqueryJoins {
 
     /** Adds to {@code out} the outer columns of {@code scope} that {@code plan} reads, nested plans included. */
     static void collectOuterReads(LogicalPlan plan, long scope, Set<String> out) {
-        for (Expr e : plan.expressions()) {
-            Exprs.transformUp(e, x -> {
-                if (x instanceof OuterColumn o && o.scope() == scope) {
-                    out.add(o.name());
-                }
-                return x;
-            });
-            for (SubqueryExpr s : SubqueryExpr.in(e)) {
-                collectOuterReads(s.subquery(), scope, out);
+        PlanRewrites.forEachNode(plan, node -> {
+            for (Expr e : node.expressions()) {
+                Exprs.transformUp(e, x -> {
+                    if (x instanceof OuterColumn o && o.scope() == scope) {
+                        out.add(o.name());
+                    }
+                    return x;
+                });
             }
-        }
-        for (LogicalPlan child : plan.children()) {
-            collectOuterReads(child, scope, out);
-        }
+        });
     }
 
     /** Whether some node of {@code plan}, or a plan nested in it, reads an outer column of any scope. */
     private static boolean readsAnyOuter(LogicalPlan plan) {
-        for (Expr e : plan.expressions()) {
-            if (Exprs.containsOuterColumn(e)) {
-                return true;
-            }
-            for (SubqueryExpr s : SubqueryExpr.in(e)) {
-                if (readsAnyOuter(s.subquery())) {
-                    return true;
-                }
-            }
-        }
-        return plan.children().stream().anyMatch(SubqueryJoins::readsAnyOuter);
+        return PlanRewrites.anyNode(plan, node -> node.expressions().stream().anyMatch(Exprs::containsOuterColumn));
     }
 
     /** {@code [NOT] EXISTS} or {@code IN} (any) or uncorrelated {@code NOT IN} as a filter conjunct: a semi or anti join. */

@@ -160,22 +160,7 @@ final class SubqueryUnnesting {
 
     /** Whether some node of {@code plan}, or a plan nested in its expressions, reads a correlated column. */
     boolean isCorrelated(LogicalPlan plan) {
-        for (Expr e : plan.expressions()) {
-            if (readsOuter(e)) {
-                return true;
-            }
-            for (SubqueryExpr s : SubqueryExpr.in(e)) {
-                if (isCorrelated(s.subquery())) {
-                    return true;
-                }
-            }
-        }
-        for (LogicalPlan child : plan.children()) {
-            if (isCorrelated(child)) {
-                return true;
-            }
-        }
-        return false;
+        return PlanRewrites.anyNode(plan, node -> node.expressions().stream().anyMatch(this::readsOuter));
     }
 
     /** {@code e} with each correlated outer column read from domain copy 0's column instead. */
@@ -767,15 +752,8 @@ final class SubqueryUnnesting {
 
     /** Every column name of {@code plan}'s nodes, nested plans included: what fresh names must avoid. */
     static Set<String> allNames(LogicalPlan plan) {
-        Set<String> out = new HashSet<>(plan.schema().names());
-        for (Expr e : plan.expressions()) {
-            for (SubqueryExpr s : SubqueryExpr.in(e)) {
-                out.addAll(allNames(s.subquery()));
-            }
-        }
-        for (LogicalPlan child : plan.children()) {
-            out.addAll(allNames(child));
-        }
+        Set<String> out = new HashSet<>();
+        PlanRewrites.forEachNode(plan, node -> out.addAll(node.schema().names()));
         return out;
     }
 

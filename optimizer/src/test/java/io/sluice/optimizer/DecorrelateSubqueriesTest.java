@@ -333,8 +333,7 @@ class DecorrelateSubqueriesTest {
                           Projection: a
                             TableScan: u
                     Projection: a AS __sq2.a
-                      Projection: a
-                        TableScan: u
+                      Projection: a  (shared: printed above)
                 """);
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.physical;
 
+import io.sluice.common.NodeMemo;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
 import io.sluice.common.types.TypeRules;
@@ -71,6 +72,10 @@ public final class PhysicalPlanner {
     private final boolean rangePartitionedSort;
     private final long rangeSortMinRows;
     private final StatisticsEstimator statistics = new StatisticsEstimator();
+    /** The operators of each logical node planned so far: a shared node (a WITH query read twice) is planned once. */
+    private final NodeMemo<LogicalPlan, ExecutionPlan> planned = new NodeMemo<>();
+    /** Each logical node without its filters, for the same reason. */
+    private final NodeMemo<LogicalPlan, LogicalPlan> unfiltered = new NodeMemo<>();
     /** Runtime filters planned so far: each gets the next id. */
     private int runtimeFilters;
 
@@ -267,19 +272,21 @@ public final class PhysicalPlanner {
     }
 
     /** The plan with every filter node replaced by its input (the schema stays the same). */
-    private static LogicalPlan withoutFilters(LogicalPlan plan) {
-        if (plan instanceof Filter filter) {
-            return withoutFilters(filter.input());
-        }
-        List<LogicalPlan> children = plan.children();
-        if (children.isEmpty()) {
-            return plan;
-        }
-        List<LogicalPlan> stripped = new ArrayList<>(children.size());
-        for (LogicalPlan child : children) {
-            stripped.add(withoutFilters(child));
-        }
-        return plan.withNewChildren(stripped);
+    private LogicalPlan withoutFilters(LogicalPlan plan) {
+        return unfiltered.get(plan, node -> {
+            if (node instanceof Filter filter) {
+                return withoutFilters(filter.input());
+            }
+            List<LogicalPlan> children = node.children();
+            if (children.isEmpty()) {
+                return node;
+            }
+            List<LogicalPlan> stripped = new ArrayList<>(children.size());
+            for (LogicalPlan child : children) {
+                stripped.add(withoutFilters(child));
+            }
+            return node.withNewChildren(stripped);
+        });
     }
 
     /**
@@ -342,7 +349,7 @@ public final class PhysicalPlanner {
      * the estimate of the logical node it implements, from the same statistics that chose the joins.
      */
     public ExecutionPlan plan(LogicalPlan plan) {
-        return planNode(plan).withEstimatedRows(rows(plan));
+        return planned.get(plan, node -> planNode(node).withEstimatedRows(rows(node)));
     }
 
     /** The estimated output rows of a logical node, rounded. */

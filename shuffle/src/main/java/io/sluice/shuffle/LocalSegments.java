@@ -26,9 +26,8 @@ final class LocalSegments {
                         + expectedLength + " (stale or corrupt map output)", null);
             }
             data = FileChannel.open(ShuffleBlocks.dataFile(root, block.shuffleId(), block.map()), StandardOpenOption.READ);
-            data.position(segment.offset());
-            return new SegmentDecoder(new ChecksumChannel(data, segment.length(), segment.crc()), segment.rows(), schema,
-                    allocator, block);
+            return new SegmentDecoder(ChecksumChannel.ofFile(data, segment.offset(), segment.length(), segment.crc()),
+                    segment.rows(), schema, allocator, block);
         } catch (NoSuchFileException e) {
             Closeables.closeOnFailure(data, e);
             throw block.failure("no map output on local disk: " + e.getMessage(), e);

@@ -18,8 +18,9 @@ import org.apache.arrow.vector.ipc.ArrowStreamReader;
  * bytes arrive. Each batch gets its own vectors from the reading task's allocator, moved out of
  * the reader's reused root, so it outlives the decoder and belongs to the caller.
  *
- * <p>At the end of the stream the segment's length, CRC32C and row count are checked against the
- * index. Any failure (a decode error, a truncated or corrupt segment, a lost connection) is a
+ * <p>The segment's length and CRC32C are checked against the index before its first byte is decoded
+ * ({@link ChecksumChannel}); at the end of the stream, that all of it was read and its row count.
+ * Any failure (a decode error, a truncated or corrupt segment, a lost connection) is a
  * {@link ShuffleFetchException} naming the block and its server. Caveat: batches handed out before
  * a failure are not retracted, so a consumer must treat the failure as failing its whole task
  * (which it does).

@@ -9,6 +9,7 @@ import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,9 +61,14 @@ public final class ShuffleClient implements AutoCloseable {
      * connecting and the handshake; {@code timeout} the wait for an answer and each wait for more
      * bytes.
      */
+    /**
+     * @param spoolDirectory where a fetched segment longer than {@link ChecksumChannel#IN_MEMORY_BYTES}
+     *     is written while its checksum is checked, before it is decoded (a worker's local directory)
+     */
     public record Options(String secret, Duration timeout, int connectRetries, Duration retryBackoff,
-            Duration maxPooledIdle, Duration connectTimeout) {
+            Duration maxPooledIdle, Duration connectTimeout, Path spoolDirectory) {
         public Options {
+            requireNonNull(spoolDirectory, "spoolDirectory is null");
             requireNonNull(timeout, "timeout is null");
             requireNonNull(connectTimeout, "connectTimeout is null");
             if (connectTimeout.isNegative() || connectTimeout.isZero()) {
@@ -83,25 +89,29 @@ public final class ShuffleClient implements AutoCloseable {
 
         public static Options defaults() {
             return new Options(null, DEFAULT_TIMEOUT, 3, Duration.ofMillis(100), Duration.ofSeconds(30),
-                    DEFAULT_CONNECT_TIMEOUT);
+                    DEFAULT_CONNECT_TIMEOUT, Path.of(System.getProperty("java.io.tmpdir"), "sluice-fetch-spool"));
         }
 
         /** These options with the timeouts of {@code settings}. */
         public Options withTimeoutsFrom(Settings settings) {
             return new Options(secret, settings.get(ShuffleSettingsDeclaration.IO_TIMEOUT), connectRetries, retryBackoff,
-                    maxPooledIdle, settings.get(ShuffleSettingsDeclaration.CONNECT_TIMEOUT));
+                    maxPooledIdle, settings.get(ShuffleSettingsDeclaration.CONNECT_TIMEOUT), spoolDirectory);
         }
 
         public Options withSecret(String newSecret) {
-            return new Options(newSecret, timeout, connectRetries, retryBackoff, maxPooledIdle, connectTimeout);
+            return new Options(newSecret, timeout, connectRetries, retryBackoff, maxPooledIdle, connectTimeout, spoolDirectory);
         }
 
         public Options withTimeout(Duration newTimeout) {
-            return new Options(secret, newTimeout, connectRetries, retryBackoff, maxPooledIdle, connectTimeout);
+            return new Options(secret, newTimeout, connectRetries, retryBackoff, maxPooledIdle, connectTimeout, spoolDirectory);
         }
 
         public Options withConnectRetries(int retries) {
-            return new Options(secret, timeout, retries, retryBackoff, maxPooledIdle, connectTimeout);
+            return new Options(secret, timeout, retries, retryBackoff, maxPooledIdle, connectTimeout, spoolDirectory);
+        }
+
+        public Options withSpoolDirectory(Path directory) {
+            return new Options(secret, timeout, connectRetries, retryBackoff, maxPooledIdle, connectTimeout, directory);
         }
     }
 
@@ -184,8 +194,8 @@ public final class ShuffleClient implements AutoCloseable {
                 throw segment.block().failure("segment has " + header.length() + " bytes, the map status recorded "
                         + expectedLength + " (stale or corrupt map output)", null);
             }
-            return new SegmentDecoder(new ChecksumChannel(segment, header.length(), header.crc()), header.rows(),
-                    schema, allocator, segment.block());
+            return new SegmentDecoder(ChecksumChannel.ofStream(segment, header.length(), header.crc(), options.spoolDirectory()),
+                    header.rows(), schema, allocator, segment.block());
         } catch (RuntimeException e) {
             segment.close();
             throw e;

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -23,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A crafted shuffle segment fetched over a real socket: one LZ4 buffer of it declares 2 GB
  * uncompressed. With the index's stale checksum the fetch fails on the checksum before anything
- * is decoded; with the checksum made to match, it fails on the declared size before anything of
- * that size is allocated. The server goes on serving the intact segments.
+ * is decoded, whatever the segment's size (one longer than what is checked in memory is spooled
+ * to disk first, a local one read twice); with the checksum made to match, it fails on the declared
+ * size before anything of that size is allocated. The server goes on serving the intact segments.
  */
 class ShuffleDecompressionTest {
     private static final String JOB = "j";
@@ -32,6 +34,8 @@ class ShuffleDecompressionTest {
 
     @TempDir
     Path root;
+    @TempDir
+    Path spool;
 
     private RootAllocator allocator;
     private ShuffleServer server;
@@ -42,7 +46,8 @@ class ShuffleDecompressionTest {
     void setUp() {
         allocator = new RootAllocator(512L << 20);
         server = new ShuffleServer("127.0.0.1", 0, root).start();
-        client = new ShuffleClient("tester", Duration.ofSeconds(10));
+        client = new ShuffleClient("tester", ShuffleClient.Options.defaults().withTimeout(Duration.ofSeconds(10))
+                .withSpoolDirectory(spool));
     }
 
     @AfterEach
@@ -66,6 +71,37 @@ class ShuffleDecompressionTest {
                 .hasMessageNotContaining("declares");
         assertThat(fetchPeak).as("peak Arrow memory of the fetch").isLessThan(16L << 20);
         assertThat(fetch("j-bomb", 1, lengths[1])).as("the intact segment").isEqualTo(100);
+    }
+
+    @Test
+    void aLongCorruptSegmentFailsOnItsChecksumBeforeItIsDecodedFetchedOrLocal() throws Exception {
+        long[] lengths = MapOutputFixture.write(root, "j-long", 0, new int[] {1_000_000, 100}, allocator,
+                ShuffleCompression.LZ4_FRAME);
+        assertThat(lengths[0]).as("longer than what is checked in memory").isGreaterThan(ChecksumChannel.IN_MEMORY_BYTES);
+        assertThat(fetch("j-long", 0, lengths[0])).as("the intact long segment").isEqualTo(1_000_000);
+        declareHugeLength(ShuffleBlocks.dataFile(root, "j-long", 0), 0, lengths[0]);
+
+        assertThatThrownBy(() -> fetch("j-long", 0, lengths[0]))
+                .isInstanceOf(ShuffleFetchException.class)
+                .hasMessageContaining("shuffle=j-long map=0 partition=0")
+                .hasMessageContaining("checksum mismatch")
+                .hasMessageNotContaining("declares");
+        assertThat(fetchPeak).as("peak Arrow memory of the fetch").isLessThan(1L << 20);
+        try (Stream<Path> left = Files.list(spool)) {
+            assertThat(left).as("spooled segments deleted").isEmpty();
+        }
+
+        BlockLocation local = new BlockLocation("127.0.0.1", server.port(), "j-long", 0, 0);
+        try (BufferAllocator child = allocator.newChildAllocator("local", 0, Long.MAX_VALUE);
+                SegmentDecoder decoder = LocalSegments.open(root, local, lengths[0], MapOutputFixture.SCHEMA, child)) {
+            assertThatThrownBy(decoder::next)
+                    .isInstanceOf(ShuffleFetchException.class)
+                    .hasMessageContaining("shuffle=j-long map=0 partition=0")
+                    .hasMessageContaining("checksum mismatch")
+                    .hasMessageNotContaining("declares");
+            assertThat(child.getPeakMemoryAllocation()).as("peak Arrow memory of the local read").isLessThan(1L << 20);
+        }
+        assertThat(fetch("j-long", 1, lengths[1])).as("the intact segment").isEqualTo(100);
     }
 
     @Test

@@ -217,7 +217,7 @@ class ShuffleServerClientTest {
         assertThat(lengths[0]).isGreaterThan(8L * RemoteSegment.HIGH_WATER);
         BlockLocation block = new BlockLocation("127.0.0.1", server.port(), "j-big", 0, 0);
         try (SegmentDecoder decoder = client.open(block, JOB, lengths[0], MapOutputFixture.SCHEMA, allocator)) {
-            decoder.next().close();
+            // the header came; the segment is checked whole before its first batch, and the rest never comes
             server.close();
             assertThatThrownBy(() -> {
                 Batch b;

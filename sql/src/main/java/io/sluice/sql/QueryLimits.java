@@ -25,7 +25,7 @@ public final class QueryLimits {
     public static final int MAX_PARENTHESES = 128;
     /** Expressions inside each other, and plan nodes above each other, counted together. */
     public static final int MAX_DEPTH = 256;
-    /** Plan nodes and expressions of one statement, each counted once per reference to it. */
+    /** Distinct plan nodes and expressions of one statement (a WITH query read twice counts once). */
     public static final int MAX_NODES = 50_000;
 
     private QueryLimits() {
@@ -68,16 +68,17 @@ public final class QueryLimits {
 
     /**
      * Checks a planned statement: nodes and expressions (subqueries included) nest at most {@link
-     * #MAX_DEPTH}, and there are at most {@link #MAX_NODES} of them counting a node once per
-     * reference to it (a WITH query read twice counts twice, as every later step plans and runs it
-     * twice). The walk visits each shared node once, so a chain of WITH queries each reading the
-     * one before twice (2^n references) is refused at once instead of walked 2^n times.
+     * #MAX_DEPTH}, and there are at most {@link #MAX_NODES} distinct ones. A node shared by several
+     * parents (a WITH query read twice) counts once, as every later step plans it once: the
+     * optimizer's and the physical planner's walks and the stage cutter visit a shared node once
+     * (the stage cutter refuses a stage whose tasks would run a shared operator too many times).
+     * The walk here visits each shared node once too.
      */
     public static void checkPlan(LogicalPlan plan) {
         if (plan == null) {
             return;
         }
-        Map<Object, long[]> done = new IdentityHashMap<>(); // height and expanded size of each item
+        Map<Object, Long> done = new IdentityHashMap<>(); // the height of each item
         Deque<Object> pending = new ArrayDeque<>();
         Set<Object> opened = Collections.newSetFromMap(new IdentityHashMap<>());
         pending.push(plan);
@@ -94,20 +95,16 @@ public final class QueryLimits {
             }
             pending.pop();
             long height = 0;
-            long size = 1;
             for (Object part : parts) {
-                long[] of = done.get(part);
-                height = Math.max(height, of[0]);
-                size = Math.min(Long.MAX_VALUE / 2, size + of[1]);
+                height = Math.max(height, done.get(part));
             }
             if (height + 1 > MAX_DEPTH) {
                 throw tooComplex("expressions and plan nodes nest more than " + MAX_DEPTH + " deep");
             }
-            if (size > MAX_NODES) {
-                throw tooComplex("the plan has more than " + MAX_NODES + " nodes and expressions, counting each "
-                        + "reference to a WITH query or view (a chain of them each read more than once doubles it)");
+            done.put(item, height + 1);
+            if (done.size() > MAX_NODES) {
+                throw tooComplex("the plan has more than " + MAX_NODES + " distinct nodes and expressions");
             }
-            done.put(item, new long[] {height + 1, size});
         }
     }
 

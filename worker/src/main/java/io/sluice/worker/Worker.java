@@ -57,7 +57,8 @@ public final class Worker implements AutoCloseable {
                 ShuffleServer.Options.configured().withSecret(settings.authSecret())).start();
         Settings nodeSettings = Settings.fromSystemProperties();
         this.shuffleClient = new ShuffleClient(settings.workerId(),
-                ShuffleClient.Options.defaults().withSecret(settings.authSecret()).withTimeoutsFrom(nodeSettings));
+                ShuffleClient.Options.defaults().withSecret(settings.authSecret()).withTimeoutsFrom(nodeSettings)
+                        .withSpoolDirectory(settings.localDirectory().resolve("fetch-spool")));
         AtomicInteger threads = new AtomicInteger();
         this.slots = new ThreadPoolExecutor(settings.slots(), settings.slots(), 0, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(), r -> {

@@ -1,9 +1,11 @@
 package io.sluice.physical.rules;
 
+import io.sluice.common.NodeMemo;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.operators.Distribution;
 import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.ExecutionPlans;
 import io.sluice.operators.InputDistributionRequirements;
 import io.sluice.operators.Partitioning;
 import io.sluice.operators.PlanProperties;
@@ -54,6 +56,15 @@ public final class EnsureRequirements implements PhysicalRule {
 
     @Override
     public ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config) {
+        return apply(plan, config, new NodeMemo<>());
+    }
+
+    /** Each operator's requirements met once, however many parents share it. */
+    private static ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config, NodeMemo<ExecutionPlan, ExecutionPlan> done) {
+        return done.get(plan, node -> ensure(node, config, done));
+    }
+
+    private static ExecutionPlan ensure(ExecutionPlan plan, PhysicalConfig config, NodeMemo<ExecutionPlan, ExecutionPlan> done) {
         List<ExecutionPlan> children = plan.children();
         if (children.isEmpty()) {
             return plan.removeIfRedundant().orElse(plan);
@@ -62,7 +73,7 @@ public final class EnsureRequirements implements PhysicalRule {
         List<List<SortKey>> orderings = plan.requiredInputOrdering();
         List<ExecutionPlan> inputs = new ArrayList<>(children.size());
         for (ExecutionPlan child : children) {
-            inputs.add(apply(child, config));
+            inputs.add(apply(child, config, done));
         }
         List<ExecutionPlan> rewritten = plan.inputDistributionRequirements() == InputDistributionRequirements.CO_PARTITIONED && inputs.size() > 1
                 ? coPartition(plan, inputs, distributions, config)
@@ -246,15 +257,13 @@ public final class EnsureRequirements implements PhysicalRule {
         if (!(p instanceof Partitioning.Range range)) {
             return false;
         }
-        if (plan.properties().partitioning() instanceof Partitioning.Range r && r.splits().id().equals(range.splits().id())) {
-            return true;
-        }
-        for (ExecutionPlan child : plan.children()) {
-            if (usesSplitsOf(child, p)) {
-                return true;
-            }
-        }
-        return false;
+        boolean[] uses = {false};
+        ExecutionPlans.transformUp(plan, node -> {
+            uses[0] |= node.properties().partitioning() instanceof Partitioning.Range r
+                    && r.splits().id().equals(range.splits().id());
+            return node;
+        });
+        return uses[0];
     }
 
     static Partitioning partitioningFor(Distribution required, int count, SplitPoints splits) {

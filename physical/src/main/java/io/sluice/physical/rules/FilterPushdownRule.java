@@ -1,5 +1,6 @@
 package io.sluice.physical.rules;
 
+import io.sluice.common.NodeMemo;
 import io.sluice.logical.expr.Expr;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.ExecutionPlans;
@@ -21,6 +22,15 @@ public final class FilterPushdownRule implements PhysicalRule {
 
     @Override
     public ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config) {
+        return apply(plan, new NodeMemo<>());
+    }
+
+    /** Each operator rewritten once, however many parents share it. */
+    private ExecutionPlan apply(ExecutionPlan plan, NodeMemo<ExecutionPlan, ExecutionPlan> done) {
+        return done.get(plan, node -> rewrite(node, done));
+    }
+
+    private ExecutionPlan rewrite(ExecutionPlan plan, NodeMemo<ExecutionPlan, ExecutionPlan> done) {
         List<Expr> offered = plan.gatherFiltersForPushdown();
         if (!offered.isEmpty() && plan.children().size() == 1) {
             ExecutionPlan child = plan.children().get(0);
@@ -31,10 +41,10 @@ public final class FilterPushdownRule implements PhysicalRule {
                         plan.handleChildPushdownResult(ExecutionPlans.withEstimateOf(child, answer.plan()),
                                 answer.remaining()));
                 if (!rewritten.equals(plan)) {
-                    return apply(rewritten, config);
+                    return apply(rewritten, done);
                 }
             }
         }
-        return ExecutionPlans.mapChildren(plan, child -> apply(child, config));
+        return ExecutionPlans.mapChildren(plan, child -> apply(child, done));
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.physical.rules;
 
+import io.sluice.common.NodeMemo;
 import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.ExecutionPlans;
@@ -23,6 +24,15 @@ public final class LimitPushdown implements PhysicalRule {
 
     @Override
     public ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config) {
+        return apply(plan, new NodeMemo<>());
+    }
+
+    /** Each operator rewritten once, however many parents share it. */
+    private ExecutionPlan apply(ExecutionPlan plan, NodeMemo<ExecutionPlan, ExecutionPlan> done) {
+        return done.get(plan, node -> rewrite(node, done));
+    }
+
+    private ExecutionPlan rewrite(ExecutionPlan plan, NodeMemo<ExecutionPlan, ExecutionPlan> done) {
         if (isPureLimit(plan)) {
             long rows = plan.skip() + plan.fetch().getAsLong();
             ExecutionPlan child = plan.children().get(0);
@@ -33,7 +43,7 @@ public final class LimitPushdown implements PhysicalRule {
                 plan = plan.removeIfRedundant().orElse(plan);
             }
         }
-        return ExecutionPlans.mapChildren(plan, child -> apply(child, config));
+        return ExecutionPlans.mapChildren(plan, child -> apply(child, done));
     }
 
     private static boolean isPureLimit(ExecutionPlan plan) {

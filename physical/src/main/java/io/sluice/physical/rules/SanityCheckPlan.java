@@ -3,6 +3,7 @@ package io.sluice.physical.rules;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.operators.Distribution;
 import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.ExecutionPlans;
 import io.sluice.operators.InputDistributionRequirements;
 import java.util.List;
 
@@ -18,10 +19,14 @@ public final class SanityCheckPlan implements PhysicalRule {
 
     @Override
     public ExecutionPlan apply(ExecutionPlan plan, PhysicalConfig config) {
-        check(plan);
+        ExecutionPlans.transformUp(plan, node -> {
+            check(node);
+            return node;
+        });
         return plan;
     }
 
+    /** One operator's requirements of its inputs (each shared operator checked once). */
     private static void check(ExecutionPlan plan) {
         List<ExecutionPlan> children = plan.children();
         List<Distribution> distributions = plan.requiredInputDistribution();
@@ -36,7 +41,6 @@ public final class SanityCheckPlan implements PhysicalRule {
                 throw new IllegalStateException("operator '" + plan.describe() + "' requires ordering " + orderings.get(i)
                         + " of child " + i + " '" + child.describe() + "', which has " + child.properties().ordering());
             }
-            check(child);
         }
         if (plan.inputDistributionRequirements() == InputDistributionRequirements.CO_PARTITIONED
                 && !EnsureRequirements.coPartitioned(children, distributions)) {

@@ -1,5 +1,7 @@
 package io.sluice.shuffle.stage;
 
+import io.sluice.common.NodeMemo;
+import io.sluice.common.SluiceException;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.ExecutionPlans;
 import io.sluice.operators.Partitioning;
@@ -9,7 +11,9 @@ import io.sluice.operators.filter.RuntimeFilterSourceExec;
 import io.sluice.operators.sort.OrderedGatherExec;
 import io.sluice.shuffle.ShuffleReaderExec;
 import io.sluice.shuffle.ShuffleWriterExec;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -27,14 +31,41 @@ import java.util.stream.Collectors;
  * estimated rows of the exchange it replaces, a shuffle write those of its input.
  */
 public final class StageCutter {
+    /**
+     * The most operators one task may run, counting an operator once per parent that reads it:
+     * within a stage a shared operator (a WITH query read twice with no exchange between) runs once
+     * per parent, so a chain of them doubles per level while its plan stays small.
+     */
+    public static final long MAX_TASK_OPERATORS = 50_000;
+
     private StageCutter() {
     }
 
+    /** The stages of a plan; a "query too complex" error when a stage's tasks would run more than {@link #MAX_TASK_OPERATORS}. */
     public static List<Stage> cut(ExecutionPlan plan, String jobId) {
         List<Stage> stages = new ArrayList<>();
-        ExecutionPlan root = rewrite(withoutRootGather(plan), jobId, stages);
+        ExecutionPlan root = rewrite(withoutRootGather(plan), jobId, stages, new NodeMemo<>());
         newStage(stages, jobId, root, new Partitioning.Single()); // the result stage: always its own, and last
+        for (Stage stage : stages) {
+            long operators = operatorsRun(stage.plan(), new NodeMemo<>());
+            if (operators > MAX_TASK_OPERATORS) {
+                throw new SluiceException("query too complex: the tasks of stage " + stage.id() + " would run more than "
+                        + MAX_TASK_OPERATORS + " operators, an operator shared by several parents within the stage "
+                        + "running once per parent");
+            }
+        }
         return withRuntimeFilterDependencies(stages);
+    }
+
+    /** The operators a task of a stage runs: a shared one once per parent (saturating), counted visiting it once. */
+    private static long operatorsRun(ExecutionPlan plan, NodeMemo<ExecutionPlan, Long> counted) {
+        return counted.get(plan, node -> {
+            long n = 1;
+            for (ExecutionPlan child : node.children()) {
+                n = Math.min(Long.MAX_VALUE / 2, n + operatorsRun(child, counted));
+            }
+            return n;
+        });
     }
 
     /**
@@ -81,14 +112,20 @@ public final class StageCutter {
         return out;
     }
 
-    /** Whether stage {@code from} is {@code to} or waits for it, directly or through other stages. */
+    /**
+     * Whether stage {@code from} is {@code to} or waits for it, directly or through other stages;
+     * each stage looked at once (stages reading a shared stage form a DAG, not a tree).
+     */
     private static boolean dependsOn(List<List<Integer>> parents, int from, int to) {
-        if (from == to) {
-            return true;
-        }
-        for (int parent : parents.get(from)) {
-            if (dependsOn(parents, parent, to)) {
+        Set<Integer> seen = new HashSet<>();
+        Deque<Integer> pending = new ArrayDeque<>(List.of(from));
+        while (!pending.isEmpty()) {
+            int stage = pending.pop();
+            if (stage == to) {
                 return true;
+            }
+            if (seen.add(stage)) {
+                parents.get(stage).forEach(pending::push);
             }
         }
         return false;
@@ -121,10 +158,17 @@ public final class StageCutter {
         });
     }
 
-    private static ExecutionPlan rewrite(ExecutionPlan plan, String jobId, List<Stage> stages) {
+    /** The plan cut below its exchanges; an operator shared by several parents is cut once and its stage shared. */
+    private static ExecutionPlan rewrite(ExecutionPlan plan, String jobId, List<Stage> stages,
+            NodeMemo<ExecutionPlan, ExecutionPlan> done) {
+        return done.get(plan, p -> cut(p, jobId, stages, done));
+    }
+
+    private static ExecutionPlan cut(ExecutionPlan plan, String jobId, List<Stage> stages,
+            NodeMemo<ExecutionPlan, ExecutionPlan> done) {
         List<ExecutionPlan> children = new ArrayList<>();
         for (ExecutionPlan child : plan.children()) {
-            children.add(rewrite(child, jobId, stages));
+            children.add(rewrite(child, jobId, stages, done));
         }
         ExecutionPlan node = children.isEmpty() ? plan : plan.withNewChildren(children);
         if (node instanceof RepartitionExec repartition) {
@@ -200,12 +244,12 @@ public final class StageCutter {
     }
 
     private static void collectReads(ExecutionPlan plan, List<String> out) {
-        if (plan instanceof ShuffleReaderExec reader) {
-            out.add(reader.shuffleId());
-        }
-        for (ExecutionPlan child : plan.children()) {
-            collectReads(child, out);
-        }
+        ExecutionPlans.transformUp(plan, node -> {
+            if (node instanceof ShuffleReaderExec reader) {
+                out.add(reader.shuffleId());
+            }
+            return node;
+        });
     }
 
     /** The stages as text, for EXPLAIN. */

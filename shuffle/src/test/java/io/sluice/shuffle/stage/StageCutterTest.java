@@ -1,7 +1,9 @@
 package io.sluice.shuffle.stage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
@@ -15,6 +17,7 @@ import io.sluice.operators.aggregate.HashAggregateExec;
 import io.sluice.operators.basic.EmptyExec;
 import io.sluice.operators.basic.ProjectionExec;
 import io.sluice.operators.basic.RepartitionExec;
+import io.sluice.operators.basic.UnionExec;
 import io.sluice.operators.filter.RuntimeFilterExec;
 import io.sluice.operators.filter.RuntimeFilterSourceExec;
 import io.sluice.operators.sort.OrderedGatherExec;
@@ -130,5 +133,41 @@ class StageCutterTest {
         ExecutionPlan together = hashJoin(new RuntimeFilterSourceExec(new EmptyExec(SCHEMA), "rf-1",
                 List.of(new Column("k")), 8192), new RuntimeFilterExec(new EmptyExec(PROBE), "rf-1", List.of(new Column("k2"))));
         assertThat(StageCutter.explain(StageCutter.cut(together, "job2"))).doesNotContain("RuntimeFilter");
+    }
+
+    /**
+     * A chain of 40 levels, each reading the one below twice through one exchange (a WITH query
+     * read twice): cut visiting each operator once, one stage per level, every level's two reads
+     * of one shuffle.
+     */
+    @Test
+    void aSharedExchangeIsCutOnceAndReadByBothParents() {
+        ExecutionPlan plan = new EmptyExec(SCHEMA);
+        for (int i = 0; i < 40; i++) {
+            ExecutionPlan exchange = new RepartitionExec(plan, new Partitioning.Hash(List.of(new Column("k")), 4));
+            plan = new UnionExec(List.of(exchange, exchange));
+        }
+        List<Stage> stages = StageCutter.cut(plan, "job1");
+        assertThat(stages).hasSize(41);
+        assertThat(stages.get(1).plan().input().explain()).isEqualTo("""
+                UnionExec  [unknown(8)]
+                  ShuffleReaderExec: shuffle=job1-s0  [hash([k], 4)]
+                  ShuffleReaderExec: shuffle=job1-s0  [hash([k], 4)]
+                """);
+        assertThat(stages.get(40).parents()).containsExactly(39);
+    }
+
+    /** The same chain without exchanges: a task would run 2^20 operators; refused as too complex at once. */
+    @Test
+    void aStageRunningASharedOperatorTooManyTimesIsRefused() {
+        ExecutionPlan plan = new EmptyExec(SCHEMA);
+        for (int i = 0; i < 20; i++) {
+            plan = new UnionExec(List.of(plan, plan));
+        }
+        ExecutionPlan chain = plan;
+        assertThatThrownBy(() -> StageCutter.cut(chain, "job1"))
+                .isInstanceOf(SluiceException.class)
+                .hasMessage("query too complex: the tasks of stage 0 would run more than 50000 operators, an operator "
+                        + "shared by several parents within the stage running once per parent");
     }
 }
