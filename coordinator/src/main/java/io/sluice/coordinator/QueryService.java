@@ -23,6 +23,7 @@ import io.sluice.operators.ExecutionPlan;
 import io.sluice.sql.InMemoryCatalog;
 import io.sluice.sql.QueryLimits;
 import io.sluice.sql.SqlFrontEnd;
+import io.sluice.sql.SqlSettingsDeclaration;
 import io.sluice.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -167,7 +168,7 @@ public final class QueryService {
         QueryConfig config = defaults;
         Map<String, String> settings = new LinkedHashMap<>();
         for (int i = 0; i < statements.size(); i++) {
-            Statement statement = SqlFrontEnd.parse(statements.get(i), target);
+            Statement statement = SqlFrontEnd.parse(statements.get(i), target, config.settings().get(SqlSettingsDeclaration.DIALECT));
             if (statement instanceof Statement.SetOption set) {
                 config = config.with(set.name(), set.value());
                 settings.put(set.name(), set.value());
