@@ -22,6 +22,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Runs the sqllogictest files under test resources {@code slt/} on an embedded cluster, one cluster
  * per file, one JUnit test per record, in file order. A case is added by editing a file, no Java.
+ * Their expected answers are DuckDB's, so the cluster reads SQL in the {@code ansi} dialect
+ * ({@code sluice.sql.dialect}); Spark's dialect has its own corpus, {@link SparkSqlCorpusIT}.
  *
  * <p>Records, separated by blank lines; {@code #} starts a comment line:
  * <pre>
@@ -50,7 +52,7 @@ class SqlLogicTest {
 
     @BeforeAll
     static void startCluster() {
-        cluster = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3).withHttpPort(0));
+        cluster = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2).withShufflePartitions(3).withHttpPort(0)));
     }
 
     @AfterAll

@@ -18,14 +18,11 @@ public final class SqlSettingsDeclaration implements SettingsDeclaration {
     public static final Setting<String> SESSION_TIME_ZONE = Setting.session(SparkConfigKeys.SLUICE_SESSION_TIME_ZONE,
             SettingType.STRING, "UTC", "the session's time zone, for timestamps shown or parsed with a zone "
                     + "(`spark.sql.session.timeZone`)");
-    public static final Setting<Boolean> ANSI_MODE = Setting.session(SparkConfigKeys.SLUICE_ANSI_MODE,
-            SettingType.BOOLEAN, true, "integer overflow and division by zero are errors, as Spark 4's ANSI mode "
-                    + "(`spark.sql.ansi.enabled`); false gives NULL for a division by zero");
     public static final Setting<String> SPARK_KEYS = Setting.family(SparkConfigKeys.FAMILY, Scope.SESSION,
             "any other Spark key, kept and echoed by `SET` as Spark does; it means nothing to Sluice");
 
     @Override
     public List<Setting<?>> settings() {
-        return List.of(DIALECT, SESSION_TIME_ZONE, ANSI_MODE, SPARK_KEYS);
+        return List.of(DIALECT, SESSION_TIME_ZONE, SPARK_KEYS);
     }
 }
