@@ -44,7 +44,7 @@ final class QueryOrganization {
         while (i < text.length()) {
             char c = text.charAt(i);
             if (c == '\'' || c == '"' || c == '`') {
-                i = skipQuoted(text, i, c);
+                i = LateralViews.skipQuoted(text, i);
                 continue;
             }
             if (c == '-' && text.startsWith("--", i)) {
@@ -61,10 +61,10 @@ final class QueryOrganization {
                 depth++;
             } else if (c == ')') {
                 depth--;
-            } else if (depth == 0 && Character.isLetter(c) && (i == 0 || !isWordChar(text.charAt(i - 1)))) {
+            } else if (depth == 0 && Character.isLetter(c) && (i == 0 || !LateralViews.isWordChar(text.charAt(i - 1)))) {
                 int end = CalciteParser.wordEnd(text, i);
                 String word = text.substring(i, end).toUpperCase(Locale.ROOT);
-                int by = skipSpaces(text, end);
+                int by = LateralViews.skipSpaces(text, end);
                 boolean followedByBy = by > end && CalciteParser.wordEnd(text, by) == by + 2
                         && text.substring(by, by + 2).equalsIgnoreCase("BY");
                 if (followedByBy) {
@@ -134,7 +134,7 @@ final class QueryOrganization {
 
     /** The text of a clause starting at {@code start} (its two words skipped) up to {@code end}. */
     private static String after(String text, int start, int end) {
-        int by = skipSpaces(text, CalciteParser.wordEnd(text, start));
+        int by = LateralViews.skipSpaces(text, CalciteParser.wordEnd(text, start));
         String body = text.substring(by + 2, end).strip();
         if (body.isEmpty()) {
             throw new SluiceException("SQL syntax error: " + text.substring(start, by + 2) + " needs an expression");
@@ -148,31 +148,5 @@ final class QueryOrganization {
             end--;
         }
         return end;
-    }
-
-    private static int skipQuoted(String text, int i, char quote) {
-        int j = i + 1;
-        while (j < text.length()) {
-            if (text.charAt(j) == quote) {
-                if (j + 1 < text.length() && text.charAt(j + 1) == quote) {
-                    j += 2;
-                    continue;
-                }
-                return j + 1;
-            }
-            j++;
-        }
-        return j;
-    }
-
-    private static int skipSpaces(String text, int i) {
-        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
-            i++;
-        }
-        return i;
-    }
-
-    private static boolean isWordChar(char c) {
-        return Character.isLetterOrDigit(c) || c == '_';
     }
 }

@@ -92,7 +92,7 @@ final class SparkSyntax {
             } else if (Character.isLetter(c) || c == '_') {
                 int end = CalciteParser.wordEnd(sql, i);
                 String word = sql.substring(i, end).toUpperCase(Locale.ROOT);
-                int next = skipSpaces(sql, end);
+                int next = LateralViews.skipSpaces(sql, end);
                 boolean afterOperand = !lastWord.isEmpty() && !NOT_OPERAND_END.contains(lastWord);
                 if (word.equals("DIV") && afterOperand && startsOperand(sql, next)) {
                     divisions.add(out.length());
@@ -123,7 +123,7 @@ final class SparkSyntax {
                     lastWord = word;
                 }
                 i = end;
-            } else if (Character.isDigit(c) && !lastWord.equals(".") && (i == 0 || !isWordChar(sql.charAt(i - 1)))) {
+            } else if (Character.isDigit(c) && !lastWord.equals(".") && (i == 0 || !LateralViews.isWordChar(sql.charAt(i - 1)))) {
                 i = number(sql, i, out);
                 lastWord = "0";
             } else {
@@ -214,7 +214,7 @@ final class SparkSyntax {
         }
         out.append(sql, start, i);
         boolean exponent = sql.substring(start, i).toUpperCase(Locale.ROOT).contains("E");
-        if (i < sql.length() && (i + 1 == sql.length() || !isWordChar(sql.charAt(i + 1)))) {
+        if (i < sql.length() && (i + 1 == sql.length() || !LateralViews.isWordChar(sql.charAt(i + 1)))) {
             char suffix = Character.toUpperCase(sql.charAt(i));
             if (suffix == 'D') {
                 out.append(exponent ? " " : "E0");
@@ -224,17 +224,6 @@ final class SparkSyntax {
                 out.append(' ');
                 return i + 1;
             }
-        }
-        return i;
-    }
-
-    private static boolean isWordChar(char c) {
-        return Character.isLetterOrDigit(c) || c == '_';
-    }
-
-    private static int skipSpaces(String sql, int i) {
-        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-            i++;
         }
         return i;
     }
