@@ -1,6 +1,7 @@
 package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.kernels.QueryResult;
 import java.io.IOException;
@@ -68,6 +69,59 @@ class SparkSqlCorpusIT {
         ClusterTesting.assertNoLeakedBuffers(cluster);
         assertThat(failures).as(failures.size() + " of " + records + " records in " + files.size()
                 + " files failed:\n" + String.join("\n", failures) + "\n").isEmpty();
+    }
+
+    /**
+     * What the corpus cannot show, since its answers are Spark's: the plans Sluice makes of Spark's
+     * clauses and hints (EXPLAIN), and that bad dialect input is an error naming what is wrong, after
+     * which the cluster keeps serving.
+     */
+    @Test
+    void explainShowsTheDialectsPlansAndBadInputIsNamed() throws Exception {
+        Session session = Session.connect("127.0.0.1", cluster.localCluster().coordinator().httpPort(),
+                cluster.localCluster().authSecret());
+        try {
+            session.sql("CREATE OR REPLACE TEMPORARY VIEW f AS SELECT * FROM (VALUES (1, 10), (2, 20), (NULL, 30)) AS v(k, x);"
+                    + "CREATE OR REPLACE TEMPORARY VIEW d AS SELECT * FROM (VALUES (1, 'one'), (2, 'two')) AS v(k, name)");
+            assertThat(explain(session, "SELECT k, x FROM f DISTRIBUTE BY k SORT BY x DESC"))
+                    .contains("RepartitionExec: hash([k], 3)", "SortExec: [x DESC NULLS LAST], preserve_partitioning");
+            assertThat(explain(session, "SET spark.sql.shuffle.partitions=5; EXPLAIN SELECT k FROM f CLUSTER BY k"))
+                    .contains("RepartitionExec: hash([k], 5)", "SortExec: [k ASC NULLS FIRST], preserve_partitioning");
+            assertThat(explain(session, "SELECT /*+ REPARTITION(4, x) */ k, x FROM f")).contains("RepartitionExec: hash([x], 4)");
+            assertThat(explain(session, "SELECT /*+ COALESCE(2) */ k FROM f")).contains("RepartitionExec: round_robin(2)");
+            assertThat(explain(session, "SET spark.sql.autoBroadcastJoinThreshold=-1; EXPLAIN SELECT /*+ BROADCAST(d) */ "
+                    + "f.x, d.name FROM f JOIN d ON f.k = d.k")).contains("HashJoinExec: mode=collect_right");
+            assertThat(explain(session, "SET spark.sql.autoBroadcastJoinThreshold=-1; EXPLAIN SELECT f.x, d.name FROM f "
+                    + "JOIN d ON f.k = d.k")).doesNotContain("mode=collect_");
+
+            assertThatThrownBy(() -> session.sql("SELECT /*+ REPARTITION(3, nope) */ k FROM f").collect())
+                    .hasMessageContaining("hint REPARTITION: unknown column 'nope'");
+            assertThatThrownBy(() -> session.sql("SELECT /*+ SHUFFLE_HASH(f) */ k FROM f").collect())
+                    .hasMessageContaining("hint SHUFFLE_HASH");
+            assertThatThrownBy(() -> session.sql("SELECT k FROM f TABLESAMPLE (10 PERCENT)").collect())
+                    .hasMessageContaining("TABLESAMPLE (10 PERCENT): a random sample");
+            assertThatThrownBy(() -> session.sql("SELECT k FROM f CLUSTER BY k SORT BY k").collect())
+                    .hasMessageContaining("CLUSTER BY cannot go with DISTRIBUTE BY or SORT BY");
+            assertThatThrownBy(() -> session.sql("SELECT k FROM f WHERE CAST(k AS STRING) RLIKE '(' ").collect())
+                    .hasMessageContaining("invalid regular expression '('");
+            assertThatThrownBy(() -> session.sql("SET spark.sql.shuffle.partitions=zero").collect())
+                    .hasMessageContaining("invalid value 'zero' for spark.sql.shuffle.partitions");
+            assertThatThrownBy(() -> session.sql("SET spark.sql.session.timeZone=Mars/Base").collect())
+                    .hasMessageContaining("invalid value 'Mars/Base' for spark.sql.session.timeZone");
+            assertThatThrownBy(() -> session.sql("SET sluice.sql.dialect=postgres").collect())
+                    .hasMessageContaining("sluice.sql.dialect");
+            assertThat(session.sql("SELECT count(*) FROM f JOIN d ON f.k <=> d.k").collect().rows())
+                    .containsExactly(List.of(2L));
+        } finally {
+            ClusterTesting.closeAll(session);
+        }
+    }
+
+    private static String explain(Session session, String sql) {
+        String script = sql.contains("EXPLAIN") ? sql : "EXPLAIN " + sql;
+        StringBuilder out = new StringBuilder();
+        session.sql(script).collect().rows().forEach(r -> out.append(r.get(0)).append('\n'));
+        return out.toString();
     }
 
     private static List<Path> files() throws IOException, URISyntaxException {
