@@ -2,12 +2,22 @@ package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.coordinator.QueryConfig;
 import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.worker.Worker;
 
 /** Checks shared by the embedded-cluster tests. */
 final class ClusterTesting {
     private ClusterTesting() {
+    }
+
+    /**
+     * Options for a cluster whose SQL reads as DuckDB's ({@code sluice.sql.dialect = ansi}): for the
+     * tests that send the same SQL text to DuckDB and compare (double quotes name columns, NULLs sort
+     * last, casts round), where Spark's default dialect would read that text otherwise.
+     */
+    static LocalCluster.Options duckDbDialect(LocalCluster.Options options) {
+        return options.withQueryDefaults(QueryConfig.defaults().with("sluice.sql.dialect", "ansi"));
     }
 
     /** Every node's root allocator is empty: no task or result leaked an Arrow buffer. */

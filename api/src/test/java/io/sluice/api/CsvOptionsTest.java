@@ -41,7 +41,7 @@ class CsvOptionsTest {
     @BeforeAll
     static void start() throws Exception {
         duck = new DuckDbOracle();
-        session = Session.local(2);
+        session = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2)));
         pipe = data.resolve("pipe.csv");
         duck.execute("COPY (" + ROWS + ") TO '" + pipe + "' (FORMAT csv, DELIMITER '|', HEADER, NULLSTR 'NA',"
                 + " DATEFORMAT '%d/%m/%Y')");

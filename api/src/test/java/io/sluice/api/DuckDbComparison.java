@@ -45,7 +45,7 @@ final class DuckDbComparison implements AutoCloseable {
                 ddl.append("CREATE EXTERNAL TABLE ").append(t.name()).append(" STORED AS PARQUET LOCATION '")
                         .append(dir).append("';");
             }
-            Session session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3));
+            Session session = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2).withShufflePartitions(3)));
             session.sql(ddl.toString());
             return new DuckDbComparison(session, duck);
         } catch (Exception | Error e) {

@@ -56,7 +56,7 @@ class EmbeddedClusterTest {
         duck.execute("CREATE VIEW dim AS SELECT * FROM read_csv_auto('" + data.resolve("dim.csv") + "')");
         duck.execute("CREATE VIEW csv_t AS SELECT * FROM read_csv_auto('" + data.resolve("csv") + "/*.csv')");
         duck.execute("CREATE VIEW pq_t AS SELECT * FROM read_parquet('" + data.resolve("t.parquet") + "')");
-        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4));
+        session = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2).withShufflePartitions(4)));
         session.sql("CREATE EXTERNAL TABLE csv_t STORED AS CSV LOCATION '" + data.resolve("csv") + "';"
                 + "CREATE EXTERNAL TABLE pq_t STORED AS PARQUET LOCATION '" + data.resolve("t.parquet") + "';"
                 + "CREATE EXTERNAL TABLE dim STORED AS CSV LOCATION '" + data.resolve("dim.csv") + "'");

@@ -41,7 +41,7 @@ class JsonFilesTest {
     @BeforeAll
     static void start() throws Exception {
         duck = new DuckDbOracle();
-        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3));
+        session = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2).withShufflePartitions(3)));
         // written by bench/spark-peer's SparkJsonWriter (Spark 4.2, 200 rows, NULL fields left out)
         spark = Files.createDirectories(data.resolve("spark"));
         try (InputStream in = JsonFilesTest.class.getResourceAsStream("/json/spark/part-00000.json")) {

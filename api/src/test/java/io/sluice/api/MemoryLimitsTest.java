@@ -40,7 +40,7 @@ class MemoryLimitsTest {
                     + "' (FORMAT PARQUET)");
         }
         duck.execute("CREATE VIEW t AS SELECT * FROM read_parquet('" + data + "/t/*.parquet')");
-        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(2).withWorkerMemory(4L << 20));
+        session = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2).withShufflePartitions(2).withWorkerMemory(4L << 20)));
         session.sql("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + data.resolve("t") + "'");
     }
 

@@ -45,7 +45,7 @@ class OptimizerEquivalenceTest {
                 + data.resolve("b.csv") + "' (FORMAT CSV, HEADER)");
         duck.execute("CREATE VIEW a AS SELECT * FROM read_parquet('" + data.resolve("a.parquet") + "')");
         duck.execute("CREATE VIEW b AS SELECT * FROM read_csv_auto('" + data.resolve("b.csv") + "')");
-        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3));
+        session = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2).withShufflePartitions(3)));
         session.sql("CREATE EXTERNAL TABLE a STORED AS PARQUET LOCATION '" + data.resolve("a.parquet") + "';"
                 + "CREATE EXTERNAL TABLE b STORED AS CSV LOCATION '" + data.resolve("b.csv") + "'");
         JoinGraphs.createTables(data, duck, session);

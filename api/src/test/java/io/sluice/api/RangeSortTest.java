@@ -53,7 +53,7 @@ class RangeSortTest {
                 + data.resolve("u.parquet") + "' (FORMAT PARQUET)");
         duck.execute("CREATE VIEW t AS SELECT * FROM read_parquet('" + data + "/t/*.parquet')");
         duck.execute("CREATE VIEW u AS SELECT * FROM read_parquet('" + data.resolve("u.parquet") + "')");
-        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4));
+        session = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2).withShufflePartitions(4)));
         session.sql("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + data.resolve("t") + "';"
                 + "CREATE EXTERNAL TABLE u STORED AS PARQUET LOCATION '" + data.resolve("u.parquet") + "'");
     }

@@ -25,7 +25,7 @@ class RemoteSessionTest {
     @Test
     void dataFramesAndSqlOverHttp() throws Exception {
         try (DuckDbOracle duck = new DuckDbOracle();
-                Session cluster = Session.local(LocalCluster.Options.of(2).withHttpPort(0))) {
+                Session cluster = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2).withHttpPort(0)))) {
             Path file = data.resolve("t.parquet");
             duck.execute("COPY (SELECT 'k' || (range % 5) AS k, CASE WHEN range % 9 = 0 THEN NULL ELSE range END AS v "
                     + "FROM range(5000)) TO '" + file + "' (FORMAT PARQUET)");

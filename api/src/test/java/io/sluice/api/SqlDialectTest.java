@@ -47,7 +47,7 @@ class SqlDialectTest {
             ddl.append("CREATE EXTERNAL TABLE ").append(t[0]).append(" STORED AS PARQUET LOCATION '").append(file)
                     .append("';");
         }
-        session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3));
+        session = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2).withShufflePartitions(3)));
         session.sql(ddl.toString());
     }
 

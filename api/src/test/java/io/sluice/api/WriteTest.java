@@ -42,8 +42,8 @@ class WriteTest {
         // FaultyFileSystem's scheme, allowed for this cluster only
         System.setProperty(FileAccessPolicy.SCHEMES_PROPERTY, FaultyFileSystem.SCHEME);
         try {
-            session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(3)
-                    .withAllowedRoots(List.of("/", FaultyFileSystem.SCHEME + ":///")));
+            session = Session.local(ClusterTesting.duckDbDialect(LocalCluster.Options.of(2).withShufflePartitions(3)
+                    .withAllowedRoots(List.of("/", FaultyFileSystem.SCHEME + ":///"))));
         } finally {
             System.clearProperty(FileAccessPolicy.SCHEMES_PROPERTY);
         }

@@ -78,7 +78,7 @@ class ClusterProcessIT {
     @Test
     void queriesErrorsAndMoreQueriesThenEveryNodeStopsOnSigterm() throws Exception {
         String first = "SELECT k, sum(v) AS s, count(*) AS c, max(dt) AS last_dt FROM csv_t WHERE v > 100 "
-                + "GROUP BY k ORDER BY k LIMIT 5";
+                + "GROUP BY k ORDER BY k NULLS LAST LIMIT 5";
         // the tables go to the cluster's shared catalog, so that the later runs (other sessions) see them
         SluiceProcess.Result good = runScript("good", TestData.createTables(data) + first + ";\n", "--shared-catalog");
         assertThat(good.exitCode()).as("stderr:\n%s", good.stderr()).isZero();
@@ -90,7 +90,7 @@ class ClusterProcessIT {
         assertThat(bad.stderrLines()).as("stderr:\n%s", bad.stderr())
                 .anyMatch(l -> l.startsWith("error:") && l.contains("no_such_column"));
 
-        String again = "SELECT k, sum(d) AS sd, avg(x) AS ax, count(v) AS nv FROM pq_t GROUP BY k ORDER BY sd DESC, k";
+        String again = "SELECT k, sum(d) AS sd, avg(x) AS ax, count(v) AS nv FROM pq_t GROUP BY k ORDER BY sd DESC, k NULLS LAST";
         SluiceProcess.Result good2 = runScript("again", again + ";\n");
         assertThat(good2.exitCode()).as("stderr:\n%s", good2.stderr()).isZero();
         DuckDbAnswer.assertSame(duck, again, good2.stdout());

@@ -69,13 +69,13 @@ class SqlCommandIT {
     @Test
     void filterGroupByOrderByLimitOnCsv() throws Exception {
         assertSameAsDuckDb("csv-group", "SELECT k, sum(v) AS s, count(*) AS c, min(dt) AS first_dt, max(x) AS mx "
-                + "FROM csv_t WHERE v > 100 GROUP BY k ORDER BY k LIMIT 5");
+                + "FROM csv_t WHERE v > 100 GROUP BY k ORDER BY k NULLS LAST LIMIT 5");
     }
 
     @Test
     void filterGroupByOrderByLimitOnParquet() throws Exception {
         assertSameAsDuckDb("parquet-group", "SELECT k, sum(d) AS sd, count(v) AS nv, avg(x) AS ax, max(dt) AS last_dt "
-                + "FROM pq_t WHERE x > 10 GROUP BY k ORDER BY sd DESC, k LIMIT 6");
+                + "FROM pq_t WHERE x > 10 GROUP BY k ORDER BY sd DESC, k NULLS LAST LIMIT 6");
     }
 
     @Test

@@ -42,10 +42,11 @@ final class PlanningPipeline {
     /** The optimized physical plan of an optimized logical plan. */
     ExecutionPlan physicalPlan(LogicalPlan optimized, QueryConfig config) {
         return SourceFiles.guarded(files, () -> {
+            int partitions = Math.max(1, config.shufflePartitions() > 0 ? config.shufflePartitions()
+                    : shufflePartitions.getAsInt());
             ExecutionPlan physical = new PhysicalPlanner(config.joinSelection(), config.rangePartitionedSort(),
-                    config.rangeSortMinRows()).plan(optimized);
-            int partitions = config.shufflePartitions() > 0 ? config.shufflePartitions() : shufflePartitions.getAsInt();
-            return physicalOptimizer.optimize(physical, new PhysicalConfig(Math.max(1, partitions)));
+                    config.rangeSortMinRows(), partitions).plan(optimized);
+            return physicalOptimizer.optimize(physical, new PhysicalConfig(partitions));
         });
     }
 

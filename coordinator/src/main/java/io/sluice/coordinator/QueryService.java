@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Redaction;
+import io.sluice.common.settings.SparkConfigKeys;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
@@ -22,6 +23,7 @@ import io.sluice.operators.ExecutionPlan;
 import io.sluice.sql.InMemoryCatalog;
 import io.sluice.sql.QueryLimits;
 import io.sluice.sql.SqlFrontEnd;
+import io.sluice.sql.SqlSettingsDeclaration;
 import io.sluice.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -166,11 +168,15 @@ public final class QueryService {
         QueryConfig config = defaults;
         Map<String, String> settings = new LinkedHashMap<>();
         for (int i = 0; i < statements.size(); i++) {
-            Statement statement = SqlFrontEnd.parse(statements.get(i), target);
+            Statement statement = SqlFrontEnd.parse(statements.get(i), target, config.settings().get(SqlSettingsDeclaration.DIALECT));
             if (statement instanceof Statement.SetOption set) {
                 config = config.with(set.name(), set.value());
                 settings.put(set.name(), set.value());
-                last = message("status", set.name() + " = " + Redaction.value(set.name(), set.value()));
+                last = SparkConfigKeys.isSparkKey(set.name())
+                        ? TextResult.keyValue(set.name(), set.value(), allocator) // as Spark answers
+                        : message("status", set.name() + " = " + Redaction.value(set.name(), set.value()));
+            } else if (statement instanceof Statement.ShowSetting show) {
+                last = TextResult.keyValue(show.name(), config.sparkValue(show.name()), allocator);
             } else if (i == statements.size() - 1 && statement instanceof Statement.Query query) {
                 return PreparedSql.query(query.plan(), settings);
             } else {

@@ -71,7 +71,7 @@ final class TableAnalyzer {
     }
 
     private static String quote(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
+        return '`' + name.replace("`", "``") + '`'; // a quoted name in every dialect
     }
 
     /** A result value as table statistics hold it (as the Parquet footers give it): epoch days, unscaled decimals. */

@@ -13,27 +13,33 @@ import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.plan.Aggregate;
+import io.sluice.logical.plan.BroadcastHint;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Filter;
+import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
+import io.sluice.logical.plan.Repartition;
 import io.sluice.logical.plan.Sort;
+import io.sluice.logical.plan.SortWithinPartitions;
 import io.sluice.logical.plan.SubqueryAlias;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.plan.Union;
-import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.Window;
 import io.sluice.logical.stats.Selectivity;
 import io.sluice.logical.stats.Statistics;
 import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
+import io.sluice.operators.Partitioning;
 import io.sluice.operators.aggregate.HashAggregateExec;
 import io.sluice.operators.basic.EmptyExec;
+import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.basic.LimitExec;
 import io.sluice.operators.basic.ProjectionExec;
+import io.sluice.operators.basic.RepartitionExec;
 import io.sluice.operators.basic.UnionExec;
 import io.sluice.operators.filter.FilterExec;
 import io.sluice.operators.filter.RuntimeFilter;
@@ -43,7 +49,6 @@ import io.sluice.operators.join.HashJoinExec;
 import io.sluice.operators.join.SortMergeJoinExec;
 import io.sluice.operators.sort.OrderedGatherExec;
 import io.sluice.operators.sort.SortExec;
-import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.window.WindowExec;
 import io.sluice.physical.rules.EnsureRequirements;
 import io.sluice.physical.rules.JoinSelection;
@@ -71,6 +76,7 @@ public final class PhysicalPlanner {
 
     private final boolean rangePartitionedSort;
     private final long rangeSortMinRows;
+    private final int shufflePartitions;
     private final StatisticsEstimator statistics = new StatisticsEstimator();
     /** The operators of each logical node planned so far: a shared node (a WITH query read twice) is planned once. */
     private final NodeMemo<LogicalPlan, ExecutionPlan> planned = new NodeMemo<>();
@@ -103,12 +109,22 @@ public final class PhysicalPlanner {
      *     than sorting a few rows in one task saves); the estimate is the statistics estimator's
      */
     public PhysicalPlanner(JoinSelection joins, boolean rangePartitionedSort, long rangeSortMinRows) {
-        if (rangeSortMinRows < 0) {
+        this(joins, rangePartitionedSort, rangeSortMinRows, 1);
+    }
+
+    /**
+     * @param shufflePartitions the session's shuffle partitions: how many a {@link Repartition} that
+     *     names no count makes
+     */
+    public PhysicalPlanner(JoinSelection joins, boolean rangePartitionedSort, long rangeSortMinRows,
+            int shufflePartitions) {
+        if (rangeSortMinRows < 0 || shufflePartitions < 1) {
             throw new IllegalArgumentException("negative rangeSortMinRows " + rangeSortMinRows);
         }
         this.joins = JoinSelection.of(joins);
         this.rangePartitionedSort = rangePartitionedSort;
         this.rangeSortMinRows = rangeSortMinRows;
+        this.shufflePartitions = shufflePartitions;
     }
 
     /**
@@ -139,9 +155,12 @@ public final class PhysicalPlanner {
         long broadcast = joins.broadcastThresholdBytes();
         boolean rightBuildable = type != JoinType.RIGHT && type != JoinType.FULL;
         boolean leftBuildable = type == JoinType.INNER || type == JoinType.RIGHT;
-        if (type == JoinType.LEFT_ANTI_NULL_AWARE
+        if (type == JoinType.LEFT_ANTI_NULL_AWARE || rightBuildable && BroadcastHint.hinted(join.right())
                 || (broadcast >= 0 && rightBuildable && rightBytes <= broadcast && (!leftBuildable || rightBytes <= leftBytes))) {
             return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_RIGHT, estimate);
+        }
+        if (leftBuildable && BroadcastHint.hinted(join.left())) {
+            return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_LEFT, estimate);
         }
         if (broadcast >= 0 && leftBuildable && leftBytes <= broadcast) {
             return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_LEFT, estimate);
@@ -397,6 +416,18 @@ public final class PhysicalPlanner {
             // A top-k is a sort under a limit here: LimitPushdown makes it a TopK and negotiates per-partition
             // top-ks below the exchange that EnsureRequirements puts under the sort.
             return sort.fetch() == Sort.ALL ? exec : new LimitExec(exec, 0, sort.fetch(), true);
+        }
+        if (plan instanceof BroadcastHint hint) {
+            return plan(hint.input()); // read by the join above (planJoin)
+        }
+        if (plan instanceof Repartition r) {
+            // where the user asked: EnsureRequirements keeps it, as it satisfies what is above or is cut anyway
+            int n = r.partitionCount() > 0 ? r.partitionCount() : shufflePartitions;
+            Partitioning target = r.keys().isEmpty() ? new Partitioning.RoundRobin(n) : new Partitioning.Hash(r.keys(), n);
+            return new RepartitionExec(plan(r.input()), target).withEstimatedRows(rows(r));
+        }
+        if (plan instanceof SortWithinPartitions sort) {
+            return new SortExec(plan(sort.input()), sort.keys(), SortExec.NO_FETCH, true).withEstimatedRows(rows(sort));
         }
         if (plan instanceof Limit limit) {
             // A global limit; LimitPushdown turns a sort below into a top-k and puts local limits below exchanges.

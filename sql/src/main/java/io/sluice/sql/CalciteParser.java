@@ -55,9 +55,20 @@ final class CalciteParser {
     private CalciteParser() {
     }
 
-    /** Parses one statement; a syntax error becomes a one-line message with line and column. */
-    static Parsed parse(String sql) {
+    /**
+     * Parses one statement, {@code sql} being {@code rewritten}'s text or that text with parts blanked
+     * out, and applies the dialect to the tree ({@link DialectTree}); a syntax error becomes a
+     * one-line message with line and column.
+     */
+    static Parsed parse(String sql, SparkSyntax.Rewritten rewritten) {
         String text = LateralViews.rewrite(sql);
+        Parsed parsed = parse(text);
+        DialectTree.apply(parsed, rewritten, text);
+        return parsed;
+    }
+
+    private static Parsed parse(String sql) {
+        String text = sql;
         List<int[]> quoted = new ArrayList<>(); // {line, column} of each quote pair added, in the current text
         while (true) {
             try {
@@ -144,7 +155,7 @@ final class CalciteParser {
     }
 
     /** The offset of 1-based {@code line} and {@code column} in {@code text}, or -1. */
-    private static int offsetOf(String text, int line, int column) {
+    static int offsetOf(String text, int line, int column) {
         int offset = 0;
         for (int l = 1; l < line; l++) {
             offset = text.indexOf('\n', offset);
@@ -186,6 +197,11 @@ final class CalciteParser {
 
         Parsed {
             quoted = List.copyOf(quoted);
+        }
+
+        /** The column in the text given to the parser of {@code column} on {@code line} in the text it read. */
+        int textColumn(int line, int column) {
+            return userColumn(quoted, line, column);
         }
 
         /**
@@ -233,7 +249,7 @@ final class CalciteParser {
             String word = words[i];
             if (!word.isEmpty() && Character.isLetter(word.charAt(0))
                     && METADATA.isReservedWord(word.toUpperCase(Locale.ROOT))) {
-                return " ('" + word + "' is a reserved word; write \"" + word + "\" to use it as a name)";
+                return " ('" + word + "' is a reserved word; write `" + word + "` to use it as a name)";
             }
         }
         return "";

@@ -22,6 +22,7 @@ import io.sluice.logical.expr.ImplicitCasts;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.OuterColumn;
+import io.sluice.logical.expr.RegexMatch;
 import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.Substring;
 import io.sluice.logical.expr.Unary;
@@ -271,7 +272,10 @@ final class ExpressionTranslator {
             case PLUS_PREFIX -> operand(call, 0);
             case IS_NULL -> new Unary(Unary.Op.IS_NULL, operand(call, 0));
             case IS_NOT_NULL -> new Unary(Unary.Op.IS_NOT_NULL, operand(call, 0));
-            case CAST -> new Cast(operand(call, 0), castType((SqlDataTypeSpec) call.operand(1)));
+            case CAST -> cast(call);
+            case IS_NOT_DISTINCT_FROM -> SparkOperators.nullSafeEquals(operand(call, 0), operand(call, 1));
+            case IS_DISTINCT_FROM -> not(SparkOperators.nullSafeEquals(operand(call, 0), operand(call, 1)));
+            case RLIKE -> regexMatch(call);
             case BETWEEN -> between(call);
             case IN -> in(call, false);
             case NOT_IN -> in(call, true);
@@ -286,6 +290,7 @@ final class ExpressionTranslator {
             case ROW -> new ScalarFunction(ScalarFunction.Function.STRUCT, operands(call));
             case OTHER -> call.getOperator().getName().equals("||")
                     ? new ScalarFunction(ScalarFunction.Function.CONCAT_OPERATOR, List.of(operand(call, 0), operand(call, 1)))
+                    : call.getOperator() == DialectTree.INTEGER_DIVIDE ? SparkOperators.integerDivide(operand(call, 0), operand(call, 1))
                     : unsupportedOperator(call);
             case EXTRACT -> extract(call);
             case OVER -> WindowTranslator.translate(call, this::translate);
@@ -301,6 +306,38 @@ final class ExpressionTranslator {
             case SIMILAR -> throw SqlErrors.unsupported(call.getOperator().getName());
             default -> unsupportedOperator(call);
         };
+    }
+
+    /**
+     * {@code CAST(x AS type)}; Spark's cast to an integer type ({@link DialectTree#TRUNCATING_CAST})
+     * truncates a fraction toward zero, where the cast kernel rounds.
+     */
+    private Expr cast(SqlCall call) {
+        Expr input = operand(call, 0);
+        DataType type = castType((SqlDataTypeSpec) call.operand(1));
+        if (call.getOperator() == DialectTree.TRUNCATING_CAST && isFraction(input)) {
+            return new Cast(SparkOperators.towardZero(input), type);
+        }
+        return new Cast(input, type);
+    }
+
+    /** Whether {@code e} is a double or a decimal with a fraction (false when its type cannot be told here). */
+    private boolean isFraction(Expr e) {
+        DataType type;
+        try {
+            type = e.type(scope.schema());
+        } catch (RuntimeException unknown) {
+            return false; // not typed against this scope alone (an alias of an aggregate): the kernel's cast
+        }
+        return type.kind() == DataType.Kind.FLOAT64 || type.kind() == DataType.Kind.DECIMAL && type.scale() > 0;
+    }
+
+    /** {@code s [NOT] RLIKE 'regex'} (also {@code REGEXP}): the regular expression found in {@code s}. */
+    private Expr regexMatch(SqlCall call) {
+        if (!(call.operand(1) instanceof SqlCharStringLiteral pattern)) {
+            throw SqlErrors.unsupported("RLIKE with a pattern that is not a string constant");
+        }
+        return new RegexMatch(operand(call, 0), pattern.getValueAs(String.class), ((SqlLikeOperator) call.getOperator()).isNegated());
     }
 
     private static Expr unsupportedOperator(SqlCall call) {

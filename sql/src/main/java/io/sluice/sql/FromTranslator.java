@@ -73,6 +73,11 @@ final class FromTranslator {
      * alias is named {@code unnamed_subquery}, as in DuckDB.
      */
     private From relation(SqlNode node, boolean only) {
+        if (node.getKind() == SqlKind.TABLESAMPLE) {
+            SqlCall sample = (SqlCall) node;
+            From sampled = relation(sample.operand(0), only);
+            return new From(TableSamples.sample(sampled.plan(), sample.operand(1)), sampled.scope());
+        }
         String alias = null;
         SqlNodeList columnAliases = null;
         if (node.getKind() == SqlKind.AS) {

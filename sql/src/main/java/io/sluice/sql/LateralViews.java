@@ -123,7 +123,8 @@ final class LateralViews {
         throw new SluiceException("LATERAL VIEW: unbalanced parentheses");
     }
 
-    private static int skipQuoted(String sql, int at) {
+    /** Where the text quoted by the quote at {@code at} ends (a doubled quote is one). */
+    static int skipQuoted(String sql, int at) {
         char quote = sql.charAt(at);
         int i = at + 1;
         while (i < sql.length()) {
@@ -139,7 +140,7 @@ final class LateralViews {
         return i;
     }
 
-    private static int skipSpaces(String sql, int at) {
+    static int skipSpaces(String sql, int at) {
         while (at < sql.length() && Character.isWhitespace(sql.charAt(at))) {
             at++;
         }
@@ -151,7 +152,7 @@ final class LateralViews {
                 && (at + word.length() >= sql.length() || !isWordChar(sql.charAt(at + word.length())));
     }
 
-    private static boolean isWordChar(char c) {
+    static boolean isWordChar(char c) {
         return Character.isLetterOrDigit(c) || c == '_';
     }
 }

@@ -241,7 +241,7 @@ final class QueryTranslator {
         ExpressionTranslator.SubqueryPlanner subqueries = subqueryPlanner(scope);
         ExpressionTranslator columnsOnly = new ExpressionTranslator(scope, Map.of(), outer, subqueries);
 
-        LogicalPlan plan = from.plan();
+        LogicalPlan plan = SelectHints.broadcast(select, from.plan());
         if (select.getWhere() != null) {
             plan = new Filter(plan, noWindow(columnsOnly.translate(select.getWhere()), "WHERE"));
         }
@@ -307,7 +307,8 @@ final class QueryTranslator {
                 plan = new Filter(plan, windows.rewrite(qualify));
             }
         }
-        return project(plan, items, order, select.isDistinct(), offset, fetch);
+        boolean ordered = orderList != null && !orderList.isEmpty() || offset != null || fetch != null;
+        return SelectHints.repartition(select, project(plan, items, order, select.isDistinct(), offset, fetch), ordered);
     }
 
     /**

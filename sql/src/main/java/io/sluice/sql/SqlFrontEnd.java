@@ -3,6 +3,7 @@ package io.sluice.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.settings.SparkConfigKeys;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Expr;
@@ -14,6 +15,7 @@ import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.TableSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -28,7 +30,8 @@ import java.util.regex.Pattern;
 public final class SqlFrontEnd {
     private static final Pattern CREATE_EXTERNAL = Pattern.compile("(?is)CREATE\\s+EXTERNAL\\b");
     private static final Pattern SET = Pattern.compile(
-            "(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*(?:=|\\s+TO\\s+)\\s*('(?:[^']|'')*'|[^\\s;']+)\\s*;?\\s*");
+            "(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*(?:=|\\s+TO\\s+)\\s*('(?:[^']|'')*'|[^;']*?)\\s*;?\\s*");
+    private static final Pattern SHOW_SETTING = Pattern.compile("(?is)SET\\s+(spark\\.[A-Za-z0-9_.\\-]+)\\s*;?\\s*");
     private static final String NAME = "(?<name>[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
     private static final Pattern CREATE_VIEW = Pattern.compile(
             "(?is)CREATE\\s+(?<replace>OR\\s+REPLACE\\s+)?(?:TEMP\\s+|TEMPORARY\\s+)?VIEW\\s+" + NAME
@@ -57,17 +60,24 @@ public final class SqlFrontEnd {
     }
 
     /**
-     * Parses one statement (a trailing semicolon is fine) and plans it against {@code catalog}.
+     * Parses one statement (a trailing semicolon is fine) and plans it against {@code catalog}, in
+     * the {@link SqlDialect#ANSI ansi} dialect (Sluice's own SQL, whose names it quotes with backticks).
      * A statement past {@link QueryLimits} is a "query too complex" error, and so is one whose
      * parsing or planning runs out of stack anyway: that error never escapes as such.
      */
     public static Statement parse(String sql, Catalog catalog) {
+        return parse(sql, catalog, SqlDialect.ANSI);
+    }
+
+    /** The same, in {@code dialect} where SQL dialects disagree ({@code sluice.sql.dialect}). */
+    public static Statement parse(String sql, Catalog catalog, SqlDialect dialect) {
         requireNonNull(sql, "sql is null");
         requireNonNull(catalog, "catalog is null");
+        requireNonNull(dialect, "dialect is null");
         QueryLimits.checkText(sql);
         Statement statement;
         try {
-            statement = parseChecked(sql, catalog);
+            statement = parseChecked(sql, catalog, dialect);
         } catch (StackOverflowError e) {
             throw QueryLimits.tooComplex("it nests too deeply to plan");
         }
@@ -81,7 +91,7 @@ public final class SqlFrontEnd {
         return statement;
     }
 
-    private static Statement parseChecked(String sql, Catalog catalog) {
+    private static Statement parseChecked(String sql, Catalog catalog, SqlDialect dialect) {
         List<StatementSplitter.Segment> segments = StatementSplitter.segments(sql);
         if (segments.isEmpty()) {
             throw new SluiceException("empty SQL statement");
@@ -91,7 +101,9 @@ public final class SqlFrontEnd {
         }
         StatementSplitter.Segment segment = segments.get(0);
         // Blank rather than cut what lies outside the statement, so error positions match the input.
-        String text = blank(sql, 0, segment.start()).substring(0, segment.end());
+        SparkSyntax.Rewritten rewritten = SparkSyntax.rewrite(blank(sql, 0, segment.start()).substring(0, segment.end()),
+                dialect);
+        String text = rewritten.text();
         int start = StatementSplitter.skipTrivia(text, 0);
 
         if (CREATE_EXTERNAL.matcher(text).region(start, text.length()).lookingAt()) {
@@ -103,16 +115,22 @@ public final class SqlFrontEnd {
             if (value.startsWith("'")) {
                 value = value.substring(1, value.length() - 1).replace("''", "'");
             }
-            return new Statement.SetOption(set.group(1).toLowerCase(java.util.Locale.ROOT), value);
+            String name = set.group(1);
+            // Spark's keys keep their case (Spark's are camel case and echoed as given)
+            return new Statement.SetOption(SparkConfigKeys.isSparkKey(name) ? name : name.toLowerCase(Locale.ROOT), value);
+        }
+        Matcher show = SHOW_SETTING.matcher(text).region(start, text.length());
+        if (show.matches()) {
+            return new Statement.ShowSetting(show.group(1));
         }
         if (CREATE_VIEW_START.matcher(text).region(start, text.length()).lookingAt()) {
-            return createView(text, start, catalog);
+            return createView(rewritten, start, catalog);
         }
         if (CREATE_TABLE_START.matcher(text).region(start, text.length()).lookingAt()) {
-            return createTableAs(text, start, catalog);
+            return createTableAs(rewritten, start, catalog);
         }
         if (INSERT_START.matcher(text).region(start, text.length()).lookingAt()) {
-            return insert(text, start, catalog);
+            return insert(rewritten, start, catalog);
         }
         if (DROP_VIEW_START.matcher(text).region(start, text.length()).lookingAt()) {
             Matcher drop = DROP_VIEW.matcher(text).region(start, text.length());
@@ -136,9 +154,10 @@ public final class SqlFrontEnd {
         if (explain.lookingAt()) {
             boolean verbose = explain.group("verbose") != null;
             boolean analyze = explain.group("analyze") != null;
-            return new Statement.Explain(plan(blank(text, start, explain.end()), catalog), verbose, analyze);
+            return new Statement.Explain(plan(rewritten.withText(blank(text, start, explain.end())), catalog), verbose,
+                    analyze);
         }
-        return new Statement.Query(plan(text, catalog));
+        return new Statement.Query(plan(rewritten, catalog));
     }
 
     /**
@@ -207,14 +226,15 @@ public final class SqlFrontEnd {
     }
 
     /** The view's query is planned with its head blanked out, so error positions match the input. */
-    private static Statement createView(String text, int start, Catalog catalog) {
+    private static Statement createView(SparkSyntax.Rewritten rewritten, int start, Catalog catalog) {
+        String text = rewritten.text();
         Matcher m = CREATE_VIEW.matcher(text).region(start, text.length());
         if (!m.lookingAt()) {
             throw new SluiceException("SQL syntax error: expected CREATE [OR REPLACE] [TEMP] VIEW <name> [(<columns>)]"
                     + " AS <query>, got: " + text.substring(start).strip());
         }
         String name = unquote(m.group("name"));
-        LogicalPlan plan = plan(blank(text, start, m.end()), catalog);
+        LogicalPlan plan = plan(rewritten.withText(blank(text, start, m.end())), catalog);
         if (m.group("columns") != null) {
             List<String> columns = new ArrayList<>();
             for (String c : m.group("columns").split(",")) {
@@ -230,7 +250,8 @@ public final class SqlFrontEnd {
      * input), or Spark's {@code CREATE TABLE name [(columns)] USING format OPTIONS (path '…')} over
      * existing files.
      */
-    private static Statement createTableAs(String text, int start, Catalog catalog) {
+    private static Statement createTableAs(SparkSyntax.Rewritten rewritten, int start, Catalog catalog) {
+        String text = rewritten.text();
         TableDdl.Head head = TableDdl.parse(text, start);
         String name = head.name();
         if (head.queryStart() < 0) {
@@ -248,7 +269,7 @@ public final class SqlFrontEnd {
             throw new SluiceException("CREATE TABLE " + name + ": LOCATION '<directory>' is required (where the files go)");
         }
         FileFormat format = head.format() == null ? FileFormat.PARQUET : head.format();
-        LogicalPlan plan = plan(blank(text, start, head.queryStart()), catalog);
+        LogicalPlan plan = plan(rewritten.withText(blank(text, start, head.queryStart())), catalog);
         List<String> partitionBy = new ArrayList<>();
         for (String c : head.partitionedBy()) {
             partitionBy.add(plan.schema().field(c).name());
@@ -258,7 +279,8 @@ public final class SqlFrontEnd {
     }
 
     /** {@code INSERT INTO|OVERWRITE [TABLE] name query}: the query fitted to the table's columns. */
-    private static Statement insert(String text, int start, Catalog catalog) {
+    private static Statement insert(SparkSyntax.Rewritten rewritten, int start, Catalog catalog) {
+        String text = rewritten.text();
         Matcher m = INSERT.matcher(text).region(start, text.length());
         if (!m.lookingAt()) {
             throw new SluiceException("SQL syntax error: expected INSERT INTO|OVERWRITE [TABLE] <name> <query>, got: "
@@ -269,7 +291,7 @@ public final class SqlFrontEnd {
             throw new SluiceException("cannot INSERT INTO " + name + ": it is a view, not a table stored in files");
         }
         TableSource table = catalog.table(name);
-        LogicalPlan query = plan(blank(text, start, m.end()), catalog);
+        LogicalPlan query = plan(rewritten.withText(blank(text, start, m.end())), catalog);
         if (m.group("columns") != null) {
             List<String> columns = new ArrayList<>();
             for (String c : m.group("columns").split(",")) {
@@ -285,13 +307,17 @@ public final class SqlFrontEnd {
         return name.startsWith("\"") ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name;
     }
 
-    private static LogicalPlan plan(String query, Catalog catalog) {
-        CalciteParser.Parsed parsed = CalciteParser.parse(query);
+    private static LogicalPlan plan(SparkSyntax.Rewritten query, Catalog catalog) {
+        QueryOrganization.Clause clause = QueryOrganization.find(query.text());
+        String text = clause.present() ? blank(query.text(), clause.start(), query.text().length()) : query.text();
+        CalciteParser.Parsed parsed = CalciteParser.parse(text, query);
+        LogicalPlan plan;
         try {
-            return new QueryTranslator(catalog).translate(parsed.node());
+            plan = new QueryTranslator(catalog).translate(parsed.node());
         } catch (SluiceException e) {
             throw parsed.inUserText(e);
         }
+        return clause.present() ? QueryOrganization.apply(plan, clause, query.dialect()) : plan;
     }
 
     private static Statement createExternalTable(TableDdl.Head head) {

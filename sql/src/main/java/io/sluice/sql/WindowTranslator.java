@@ -96,7 +96,7 @@ final class WindowTranslator {
         }
     }
 
-    private static SortKey sortKey(SqlNode node, Function<SqlNode, Expr> translator) {
+    static SortKey sortKey(SqlNode node, Function<SqlNode, Expr> translator) {
         boolean ascending = true;
         boolean nullsFirst = false;
         while (node instanceof SqlCall call) {

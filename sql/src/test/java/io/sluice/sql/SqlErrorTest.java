@@ -26,7 +26,7 @@ class SqlErrorTest {
     void wordReservedInDuckDbTooUsedAsAColumnNameGetsAHint() {
         assertError("SELECT k FROM t WHERE order = 1")
                 .hasMessage("SQL syntax error at line 1, column 23: Encountered \"order\""
-                        + " ('order' is a reserved word; write \"order\" to use it as a name)");
+                        + " ('order' is a reserved word; write `order` to use it as a name)");
     }
 
     @Test

@@ -26,6 +26,7 @@ import io.sluice.logical.expr.GroupingCall;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.OuterColumn;
+import io.sluice.logical.expr.RegexMatch;
 import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.expr.Substring;
@@ -33,6 +34,7 @@ import io.sluice.logical.expr.Unary;
 import io.sluice.logical.expr.WindowCall;
 import io.sluice.logical.expr.WindowFrame;
 import io.sluice.logical.plan.Aggregate;
+import io.sluice.logical.plan.BroadcastHint;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Exists;
 import io.sluice.logical.plan.Filter;
@@ -44,8 +46,10 @@ import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.QuantifiedComparison;
+import io.sluice.logical.plan.Repartition;
 import io.sluice.logical.plan.ScalarSubquery;
 import io.sluice.logical.plan.Sort;
+import io.sluice.logical.plan.SortWithinPartitions;
 import io.sluice.logical.plan.SubqueryAlias;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.plan.Union;
@@ -90,10 +94,10 @@ public final class PlanJson {
     static final Map<String, Class<? extends Record>> TYPES = types(
             // logical plans
             Aggregate.class, EmptyRelation.class, Filter.class, Join.class, Limit.class, Projection.class,
-            Sort.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class,
+            Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class,
             // expressions
             AddInterval.class, AggregateCall.class, Alias.class, Binary.class, Case.class, Cast.class,
-            Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, Literal.class,
+            Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, RegexMatch.class, Literal.class,
             OuterColumn.class, ScalarFunction.class, ScalarSubquery.class, Substring.class, Unary.class,
             DateTrunc.class, GroupingCall.class, QuantifiedComparison.class, WindowCall.class,
             // what they hold

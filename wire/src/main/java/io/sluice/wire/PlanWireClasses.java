@@ -24,6 +24,7 @@ import io.sluice.logical.expr.GroupingCall;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.OuterColumn;
+import io.sluice.logical.expr.RegexMatch;
 import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.expr.Substring;
@@ -32,6 +33,7 @@ import io.sluice.logical.expr.WindowCall;
 import io.sluice.logical.expr.WindowFrame;
 import io.sluice.logical.expr.WindowFunction;
 import io.sluice.logical.plan.Aggregate;
+import io.sluice.logical.plan.BroadcastHint;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Exists;
 import io.sluice.logical.plan.Filter;
@@ -43,8 +45,10 @@ import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.QuantifiedComparison;
+import io.sluice.logical.plan.Repartition;
 import io.sluice.logical.plan.ScalarSubquery;
 import io.sluice.logical.plan.Sort;
+import io.sluice.logical.plan.SortWithinPartitions;
 import io.sluice.logical.plan.SubqueryAlias;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.plan.Union;
@@ -90,14 +94,14 @@ public final class PlanWireClasses implements WireClasses {
                 // expressions
                 AddInterval.class, AggregateCall.class, AggregateFunction.class, Alias.class, Binary.class,
                 BinaryOp.class, Case.class, Cast.class, Column.class, Exists.class, Extract.class,
-                Extract.Field.class, InSubquery.class, Like.class, Literal.class, OuterColumn.class,
+                Extract.Field.class, InSubquery.class, Like.class, RegexMatch.class, Literal.class, OuterColumn.class,
                 ScalarFunction.class, ScalarFunction.Function.class, ScalarSubquery.class, SortKey.class,
                 Substring.class, Unary.class, Unary.Op.class, GroupingCall.class, QuantifiedComparison.class,
                 DateTrunc.class, TemporalValues.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
                 WindowFrame.Units.class, WindowFrame.BoundKind.class, WindowFrame.Bound.class,
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
-                Projection.class, Sort.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class,
+                Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class,
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FileScanExec.ListedFiles.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,

@@ -13,6 +13,7 @@ import io.sluice.logical.expr.DateTrunc;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Extract;
 import io.sluice.logical.expr.Like;
+import io.sluice.logical.expr.RegexMatch;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.Substring;
@@ -62,6 +63,9 @@ public final class ExprBinder {
         }
         if (expr instanceof Like l) {
             return LikeExpr.of(l, bind(l.input(), input));
+        }
+        if (expr instanceof RegexMatch r) {
+            return LikeExpr.of(r, bind(r.input(), input));
         }
         if (expr instanceof Substring s) {
             return new SubstringExpr(bind(s.input(), input), s.start(), s.length());

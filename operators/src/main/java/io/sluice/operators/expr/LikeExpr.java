@@ -7,13 +7,15 @@ import io.sluice.kernels.ArrowKernels;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import io.sluice.logical.expr.Like;
+import io.sluice.logical.expr.RegexMatch;
 import java.util.regex.Pattern;
 import org.apache.arrow.vector.VarCharVector;
 
 /**
  * {@code input [NOT] [I]LIKE 'pattern'} with the pattern compiled once, at binding: to UTF-8 byte
  * segments ({@link ArrowKernels.BytePattern}, when it has no {@code _} and no case folding) for an
- * Arrow string column, and to a regular expression for every other input.
+ * Arrow string column, and to a regular expression for every other input; {@code RLIKE}'s is a
+ * regular expression already.
  */
 public record LikeExpr(PhysicalExpr input, boolean negated, ArrowKernels.BytePattern bytes, Pattern regex)
         implements PhysicalExpr {
@@ -25,6 +27,11 @@ public record LikeExpr(PhysicalExpr input, boolean negated, ArrowKernels.BytePat
     static LikeExpr of(Like like, PhysicalExpr input) {
         ArrowKernels.BytePattern bytes = like.caseInsensitive() ? null : ArrowKernels.BytePattern.compile(like.pattern());
         return new LikeExpr(input, like.negated(), bytes, toRegex(like.pattern(), like.caseInsensitive()));
+    }
+
+    /** {@code RLIKE}: the regular expression matching anywhere in the input ({@code find}, as Spark's). */
+    static LikeExpr of(RegexMatch match, PhysicalExpr input) {
+        return new LikeExpr(input, match.negated(), null, Pattern.compile(".*(?:" + match.pattern() + ").*", Pattern.DOTALL));
     }
 
     @Override

@@ -1,0 +1,91 @@
+package io.sluice.sql;
+
+import static io.sluice.sql.SqlTestTables.catalog;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
+import io.sluice.logical.plan.LogicalPlan;
+import org.junit.jupiter.api.Test;
+
+/** Spark's spellings read by the SQL front end: the text rewrite and what it plans to. */
+class SparkSyntaxTest {
+    private static String rewrite(String sql) {
+        return SparkSyntax.rewrite(sql, SqlDialect.SPARK).text();
+    }
+
+    private static LogicalPlan plan(String sql) {
+        return plan(sql, SqlDialect.SPARK);
+    }
+
+    private static LogicalPlan plan(String sql, SqlDialect dialect) {
+        return ((Statement.Query) SqlFrontEnd.parse(sql, catalog(), dialect)).plan();
+    }
+
+    @Test
+    void backticksQuoteNamesAndDoubleQuotesAreStrings() {
+        assertThat(rewrite("SELECT `a b`, `x``y`, `q\"r`, \"text\", \"it's\" FROM `t`"))
+                .isEqualTo("SELECT \"a b\", \"x`y\", \"q\"\"r\", 'text', 'it''s' FROM \"t\"");
+        assertThat(SparkSyntax.rewrite("SELECT \"name\" FROM t", SqlDialect.ANSI).text()).isEqualTo("SELECT \"name\" FROM t");
+        assertThat(rewrite("SELECT 'it\\'s', '-- not a comment', \"a\\\"b\" -- `kept`\n/* \"kept\" */"))
+                .isEqualTo("SELECT 'it''s', '-- not a comment', 'a\"b' -- `kept`\n/* \"kept\" */");
+    }
+
+    @Test
+    void sparkOperatorsBecomeCalcites() {
+        assertThat(rewrite("SELECT a <=> b, s REGEXP 'x', 7 DIV 2, div FROM t")).isEqualTo(
+                "SELECT a  IS NOT DISTINCT FROM  b, s RLIKE  'x', 7 /   2, div FROM t");
+        assertThat(SparkSyntax.rewrite("SELECT 7 DIV 2", SqlDialect.SPARK).integerDivisions()).containsExactly(9);
+        assertThat(rewrite("SELECT 2.5D, 1e3D, 7L, 10 FROM t")).isEqualTo("SELECT 2.5E0, 1e3 , 7 , 10 FROM t");
+        assertThat(rewrite("SELECT /*+ REPARTITION(4, k) */ k FROM t TABLESAMPLE (3 ROWS)"))
+                .isEqualTo("SELECT /*+ \"REPARTITION\"(\"4\", k) */ k FROM t TABLESAMPLE SYSTEM(0) REPEATABLE(3)");
+    }
+
+    @Test
+    void quotedNamesWithSpacesAndBackticksResolve() {
+        assertThat(plan("SELECT `the key`, `a``b` FROM (SELECT k AS `the key`, v AS `a``b` FROM t)").schema().names())
+                .containsExactly("the key", "a`b");
+        assertThat(plan("SELECT o.`the key` FROM (SELECT k AS `the key`, v AS `a``b` FROM t) AS o WHERE o.`a``b` > 1")
+                .schema().names()).containsExactly("the key");
+        assertThat(plan("WITH `odd_names` AS (SELECT k AS `the key`, k AS `select`, v AS `a``b` FROM t) "
+                + "SELECT `the key`, `select`, `a``b` FROM `odd_names`").schema().names())
+                .containsExactly("the key", "select", "a`b");
+    }
+
+    @Test
+    void divIsIntegralAndSlashFractional() {
+        LogicalPlan plan = plan("SELECT v DIV 2 AS q, v / 2 AS r FROM t");
+        assertThat(plan.schema().field("q").type()).isEqualTo(DataType.INT64);
+        assertThat(plan.schema().field("r").type()).isEqualTo(DataType.FLOAT64);
+    }
+
+    @Test
+    void nullsFirstInAnAscendingSparkSortAndLastInAnsi() {
+        assertThat(plan("SELECT k FROM t ORDER BY k").explain()).contains("k ASC NULLS FIRST");
+        assertThat(plan("SELECT k FROM t ORDER BY k DESC").explain()).contains("k DESC NULLS LAST");
+        assertThat(plan("SELECT k FROM t ORDER BY k", SqlDialect.ANSI).explain()).contains("k ASC NULLS LAST");
+    }
+
+    @Test
+    void distributeAndSortByPlanARepartitionAndASortWithinPartitions() {
+        String explain = plan("SELECT k, v FROM t DISTRIBUTE BY k SORT BY v DESC").explain();
+        assertThat(explain).contains("SortWithinPartitions: v DESC NULLS LAST", "Repartition: hash [k]");
+        assertThat(plan("SELECT k FROM t CLUSTER BY k").explain()).contains("SortWithinPartitions: k ASC NULLS FIRST",
+                "Repartition: hash [k]");
+        assertThat(plan("SELECT /*+ REPARTITION(4, k) */ k FROM t").explain()).contains("Repartition: hash [k], partitions=4");
+        assertThat(plan("SELECT /*+ COALESCE(2) */ k FROM t").explain()).contains("Repartition: round robin, partitions=2");
+    }
+
+    @Test
+    void badHintsAndClausesAreErrorsNamingThem() {
+        assertThatThrownBy(() -> plan("SELECT /*+ REPARTITION(3, nope) */ k FROM t")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("unknown column 'nope'");
+        assertThatThrownBy(() -> plan("SELECT /*+ SHUFFLE_MERGE(t) */ k FROM t")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("SHUFFLE_MERGE");
+        assertThatThrownBy(() -> plan("SELECT k FROM t CLUSTER BY k SORT BY k")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("CLUSTER BY cannot go with DISTRIBUTE BY or SORT BY");
+        assertThatThrownBy(() -> plan("SELECT k FROM t TABLESAMPLE (10 PERCENT)")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("TABLESAMPLE (10 PERCENT)");
+    }
+}
