@@ -34,6 +34,17 @@ public final class TableDdl {
         return new Schema(columns.stream().map(TableColumn::field).toList());
     }
 
+    /** A type by its Spark name, as {@link SqlText#type} writes it ("BIGINT", "DECIMAL(12,2)", "ARRAY<STRING>"). */
+    public static DataType type(String text) {
+        requireNonNull(text, "text is null");
+        DdlTokens tokens = new DdlTokens(text, 0);
+        DataType type = type(tokens, "type '" + text + "'");
+        if (tokens.peek().kind() != DdlTokens.Kind.END) {
+            throw tokens.error("expected the end", "type '" + text + "'");
+        }
+        return type;
+    }
+
     /** {@code name type [NOT NULL] [COMMENT '…'], …}, ending at ')' (taken) when {@code parenthesized}, else at the end. */
     static List<TableColumn> columns(DdlTokens tokens, String where, boolean parenthesized) {
         List<TableColumn> columns = new ArrayList<>();
