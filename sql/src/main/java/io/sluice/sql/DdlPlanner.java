@@ -136,8 +136,19 @@ final class DdlPlanner {
         }
         InMemoryCatalog stored = stored(catalog);
         String database = database(create.name(), catalog);
-        // planned as it will be read: in its database, temporary names out of sight
-        LogicalPlan plan = renamed(SqlFrontEnd.plan(query, StoredViews.scope(stored, database)), create);
+        LogicalPlan plan;
+        try {
+            // planned as it will be read: in its database, temporary names out of sight
+            plan = renamed(SqlFrontEnd.plan(query, StoredViews.scope(stored, database)), create);
+        } catch (SluiceException e) {
+            // a view reading temporary tables or views is temporary itself (Spark refuses to create it)
+            LogicalPlan temporary = renamed(SqlFrontEnd.plan(query, catalog), create);
+            if (create.name().database() != null) {
+                throw e;
+            }
+            return new Statement.CreateView(create.name().name(), temporary, create.orReplace(), null,
+                    create.ifNotExists());
+        }
         CatalogView view = new CatalogView(database, create.name().name(), text.substring(create.queryStart()).strip(),
                 create.columns(), create.comment());
         return new Statement.CreateView(name, plan, create.orReplace(), view, create.ifNotExists());

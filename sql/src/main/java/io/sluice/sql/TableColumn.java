@@ -28,4 +28,9 @@ public record TableColumn(String name, DataType type, boolean notNull, String co
         return SqlText.name(name) + " " + SqlText.type(type) + (notNull ? " NOT NULL" : "")
                 + (comment == null ? "" : " COMMENT " + SqlText.string(comment));
     }
+
+    @Override
+    public String toString() {
+        return sql();
+    }
 }
