@@ -45,7 +45,7 @@ final class TableCommands {
             QueryScope scope) {
         CatalogTable table = create.table();
         String name = table.qualifiedName();
-        if (catalog.catalogTable(name) != null || catalog.catalogView(name) != null) {
+        if (catalog.nameTaken(name)) {
             if (create.ifNotExists()) {
                 return "table " + name + " already exists";
             }
@@ -138,7 +138,7 @@ final class TableCommands {
             String location = fileAccess.check(warehouse.tableLocation(catalog.database(rename.database()),
                     rename.name())).text();
             renamed = renamed.withLocation(location);
-            if (catalog.catalogTable(renamed.qualifiedName()) != null || catalog.catalogView(renamed.qualifiedName()) != null) {
+            if (catalog.nameTaken(renamed.qualifiedName())) {
                 throw new SluiceException("cannot rename " + table.qualifiedName() + " to " + renamed.qualifiedName()
                         + ": a table or view of that name exists");
             }

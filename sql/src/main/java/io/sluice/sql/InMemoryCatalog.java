@@ -8,105 +8,66 @@ import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.source.TableSource;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * A thread-safe catalog: databases holding tables and views ({@link CatalogTable},
- * {@link CatalogView}), kept by a {@link CatalogStore} when it has one, and temporary tables and
- * views that no store ever sees. Names match case-insensitively, like unquoted SQL names do in most
- * engines. An unqualified name is a temporary view or table if there is one, else an object of the
- * current database ({@link #use}); {@code db.name} is always the database's.
+ * A session's catalog: the databases, tables and views of a {@link CatalogDatabases} (kept by a
+ * {@link CatalogStore} when it has one, and possibly shared with other sessions), plus this
+ * session's current database ({@link #use}) and its temporary tables and views, which no store
+ * ever sees. Names match case-insensitively, like unquoted SQL names do in most engines. An
+ * unqualified name is a temporary view or table if there is one, else an object of the current
+ * database; {@code db.name} is always the database's. Thread-safe.
  *
  * <p>A catalog may lie over a parent ({@link #layeredOver}): names it defines itself win, others
- * are looked up in the parent, and changes go only to this one (never to the parent's store). A
- * client session's catalog lies over the cluster's shared one, so a client can read shared tables
- * but never replace them. Changes are serialized on the catalog; reads take no lock.
+ * are looked up in the parent, and changes go only to this one. A client session's catalog lies
+ * over the cluster's shared one, so a client can read shared tables but never replace them;
+ * {@link #sessionOf} instead makes a session whose database changes go to the shared catalog.
  */
 public final class InMemoryCatalog implements Catalog {
     private final ConcurrentMap<String, TableSource> tempTables = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, LogicalPlan> tempViews = new ConcurrentHashMap<>();
-    /** This catalog's own databases by name, each replaced whole on a change. */
-    private final ConcurrentMap<String, DatabaseObjects> databases = new ConcurrentHashMap<>();
     private final InMemoryCatalog parent;
-    private final CatalogStore store;
+    private final CatalogDatabases databases;
     private volatile String currentDatabase = CatalogDatabase.DEFAULT;
-
-    /** One database and its objects, by lower-case name; immutable. */
-    private record DatabaseObjects(CatalogDatabase database, Map<String, CatalogTable> tables,
-            Map<String, CatalogView> views) {
-        DatabaseObjects {
-            tables = Map.copyOf(tables);
-            views = Map.copyOf(views);
-        }
-
-        static DatabaseObjects empty(CatalogDatabase database) {
-            return new DatabaseObjects(database, Map.of(), Map.of());
-        }
-
-        DatabaseObjects withTable(String key, CatalogTable table) {
-            Map<String, CatalogTable> changed = new TreeMap<>(tables);
-            if (table == null) {
-                changed.remove(key);
-            } else {
-                changed.put(key, table);
-            }
-            return new DatabaseObjects(database, changed, views);
-        }
-
-        DatabaseObjects withView(String key, CatalogView view) {
-            Map<String, CatalogView> changed = new TreeMap<>(views);
-            if (view == null) {
-                changed.remove(key);
-            } else {
-                changed.put(key, view);
-            }
-            return new DatabaseObjects(database, tables, changed);
-        }
-
-        CatalogStore.DatabaseState state() {
-            return new CatalogStore.DatabaseState(database,
-                    tables.values().stream().sorted(Comparator.comparing(CatalogTable::name)).toList(),
-                    views.values().stream().sorted(Comparator.comparing(CatalogView::name)).toList());
-        }
-    }
 
     /** An empty catalog with the database {@code default}, kept nowhere. */
     public InMemoryCatalog() {
-        this(null, CatalogStore.NONE);
-        databases.put(CatalogDatabase.DEFAULT, DatabaseObjects.empty(CatalogDatabase.named(CatalogDatabase.DEFAULT)));
+        this(null, CatalogDatabases.stored(CatalogStore.NONE));
     }
 
-    private InMemoryCatalog(InMemoryCatalog parent, CatalogStore store) {
+    private InMemoryCatalog(InMemoryCatalog parent, CatalogDatabases databases) {
         this.parent = parent;
-        this.store = requireNonNull(store, "store is null");
+        this.databases = requireNonNull(databases, "databases is null");
+        if (parent != null) {
+            currentDatabase = parent.currentDatabase;
+        }
     }
 
     /** A catalog holding what {@code store} holds, saving every change of a database back to it. */
     public static InMemoryCatalog stored(CatalogStore store) {
-        InMemoryCatalog catalog = new InMemoryCatalog(null, store);
-        for (CatalogStore.DatabaseState state : store.load()) {
-            Map<String, CatalogTable> tables = new LinkedHashMap<>();
-            state.tables().forEach(t -> tables.put(key(t.name()), t));
-            Map<String, CatalogView> views = new LinkedHashMap<>();
-            state.views().forEach(v -> views.put(key(v.name()), v));
-            catalog.databases.put(state.database().name(), new DatabaseObjects(state.database(), tables, views));
-        }
-        catalog.databases.computeIfAbsent(CatalogDatabase.DEFAULT,
-                d -> DatabaseObjects.empty(CatalogDatabase.named(CatalogDatabase.DEFAULT)));
-        return catalog;
+        return new InMemoryCatalog(null, CatalogDatabases.stored(store));
     }
 
     /** An empty catalog whose lookups fall back to {@code parent}; its changes stay its own. */
     public static InMemoryCatalog layeredOver(InMemoryCatalog parent) {
-        InMemoryCatalog layer = new InMemoryCatalog(requireNonNull(parent, "parent is null"), CatalogStore.NONE);
-        layer.currentDatabase = parent.currentDatabase;
-        return layer;
+        requireNonNull(parent, "parent is null");
+        return new InMemoryCatalog(parent, CatalogDatabases.layeredOver(parent.databases));
+    }
+
+    /**
+     * A session of {@code shared}: its databases, tables and views are {@code shared}'s (changes
+     * go there, and to its store), while the current database and temporary names are its own.
+     */
+    public static InMemoryCatalog sessionOf(InMemoryCatalog shared) {
+        requireNonNull(shared, "shared is null");
+        return new InMemoryCatalog(shared, shared.databases);
+    }
+
+    public CatalogDatabases databases() {
+        return databases;
     }
 
     // ---- temporary tables and views: never stored
@@ -144,21 +105,14 @@ public final class InMemoryCatalog implements Catalog {
     /** Removes the named view: a temporary one if there is one, else the database's; returns whether there was one. */
     public boolean dropView(String name) {
         requireNonNull(name, "name is null");
-        if (tempViews.remove(key(name)) != null) {
+        if (!name.contains(".") && tempViews.remove(key(name)) != null) {
             return true;
         }
-        synchronized (this) {
-            QualifiedKey q = qualify(name);
-            DatabaseObjects objects = databases.get(q.database());
-            if (objects == null || !objects.views().containsKey(q.name())) {
-                return false;
-            }
-            save(objects.withView(q.name(), null));
-            return true;
-        }
+        Qualified q = qualify(name, currentDatabase);
+        return databases.dropView(q.database(), q.name());
     }
 
-    // ---- databases
+    // ---- databases and their objects
 
     @Override
     public String currentDatabase() {
@@ -167,187 +121,88 @@ public final class InMemoryCatalog implements Catalog {
 
     /** Makes {@code database} the one unqualified names mean; an unknown one is an error naming it. */
     public void use(String database) {
-        currentDatabase = database(database).name();
+        currentDatabase = databases.database(database).name();
     }
 
-    /** Creates a database; returns false when it exists and {@code ifNotExists}, else an existing one is an error. */
-    public synchronized boolean createDatabase(CatalogDatabase database, boolean ifNotExists) {
-        requireNonNull(database, "database is null");
-        if (findDatabase(database.name()) != null) {
-            if (ifNotExists) {
-                return false;
-            }
-            throw new SluiceException("database '" + database.name() + "' already exists");
-        }
-        save(DatabaseObjects.empty(database));
-        return true;
+    public boolean createDatabase(CatalogDatabase database, boolean ifNotExists) {
+        return databases.create(database, ifNotExists);
     }
 
-    /**
-     * Drops a database (never {@code default}) and returns its tables, whose managed files the
-     * caller removes. One holding tables or views is dropped only with {@code cascade}.
-     */
-    public synchronized List<CatalogTable> dropDatabase(String name, boolean ifExists, boolean cascade) {
-        String db = CatalogDatabase.checkName(name);
-        if (db.equals(CatalogDatabase.DEFAULT)) {
-            throw new SluiceException("cannot drop the database 'default'");
-        }
-        DatabaseObjects objects = databases.get(db);
-        if (objects == null) {
-            if (ifExists && findDatabase(db) == null) {
-                return List.of();
-            }
-            database(name); // unknown: an error with suggestions; else the parent's
-            throw new SluiceException("database '" + db + "' belongs to the shared catalog; this session cannot drop it");
-        }
-        if (!cascade && (!objects.tables().isEmpty() || !objects.views().isEmpty())) {
-            List<String> names = new ArrayList<>(objects.tables().values().stream().map(CatalogTable::name).toList());
-            objects.views().values().forEach(v -> names.add(v.name()));
-            names.sort(String.CASE_INSENSITIVE_ORDER);
-            throw new SluiceException("database '" + db + "' is not empty (it holds " + String.join(", ", names)
-                    + "); use DROP DATABASE " + db + " CASCADE to drop it with them");
-        }
-        store.delete(db);
-        databases.remove(db);
-        if (currentDatabase.equals(db)) {
+    /** {@link CatalogDatabases#drop}; this session's current database becomes {@code default} if it was dropped. */
+    public List<CatalogTable> dropDatabase(String name, boolean ifExists, boolean cascade) {
+        List<CatalogTable> dropped = databases.drop(name, ifExists, cascade);
+        if (databases.find(currentDatabase) == null) {
             currentDatabase = CatalogDatabase.DEFAULT;
         }
-        return List.copyOf(objects.tables().values());
+        return dropped;
     }
 
-    /** The database of that name; an unknown one is an error with "did you mean". */
     public CatalogDatabase database(String name) {
-        CatalogDatabase found = findDatabase(CatalogDatabase.checkName(name));
-        if (found == null) {
-            List<String> known = databaseNames();
-            throw new SluiceException("unknown database '" + name + "';" + NameSuggestions.didYouMean(name, known)
-                    + " known databases: " + String.join(", ", known));
-        }
-        return found;
+        return databases.database(name);
     }
 
     public List<String> databaseNames() {
-        List<String> names = new ArrayList<>(databases.keySet());
-        if (parent != null) {
-            parent.databaseNames().stream().filter(n -> !databases.containsKey(n)).forEach(names::add);
-        }
-        names.sort(null);
-        return names;
+        return databases.names();
     }
-
-    private CatalogDatabase findDatabase(String db) {
-        DatabaseObjects own = databases.get(db);
-        if (own != null) {
-            return own.database();
-        }
-        return parent == null ? null : parent.findDatabase(db);
-    }
-
-    // ---- tables and views of databases
 
     /** The database's table of that name (qualified, or in the current database), or null. */
     public CatalogTable catalogTable(String name) {
-        QualifiedKey q = qualify(requireNonNull(name, "name is null"));
-        return findTable(q.database(), q.name());
+        Qualified q = qualify(requireNonNull(name, "name is null"), currentDatabase);
+        return databases.table(q.database(), q.name());
     }
 
     /** The database's view of that name (qualified, or in the current database), or null. */
     public CatalogView catalogView(String name) {
-        QualifiedKey q = qualify(requireNonNull(name, "name is null"));
-        return findView(q.database(), q.name());
+        Qualified q = qualify(requireNonNull(name, "name is null"), currentDatabase);
+        return databases.view(q.database(), q.name());
     }
 
-    /** Adds a table (its location chosen); a table or view of that name in its database is an error. */
-    public synchronized void createTable(CatalogTable table) {
-        requireNonNull(table.location(), "the table's location is not chosen");
-        DatabaseObjects objects = ownDatabase(table.database());
-        String k = key(table.name());
-        if (findTable(table.database(), k) != null || findView(table.database(), k) != null) {
-            throw new SluiceException("table or view '" + table.qualifiedName() + "' already exists");
-        }
-        save(objects.withTable(k, table));
+    /** Whether a table or view of that name would stand in the way of creating one here (a parent's would not). */
+    public boolean nameTaken(String name) {
+        Qualified q = qualify(requireNonNull(name, "name is null"), currentDatabase);
+        return databases.holds(q.database(), q.name());
     }
 
-    /** Replaces a table by a changed definition of the same name. */
-    public synchronized void replaceTable(CatalogTable table) {
-        DatabaseObjects objects = ownTableDatabase(table.database(), table.name());
-        save(objects.withTable(key(table.name()), table));
+    public void createTable(CatalogTable table) {
+        databases.createTable(table);
+    }
+
+    public void replaceTable(CatalogTable table) {
+        databases.replaceTable(table);
     }
 
     /** Removes the table and returns it, or returns null when there is none; a view of that name is an error. */
-    public synchronized CatalogTable dropTable(String name) {
-        QualifiedKey q = qualify(name);
-        if (findTable(q.database(), q.name()) == null) {
-            if (findView(q.database(), q.name()) != null) {
-                throw new SluiceException("'" + name + "' is a view; use DROP VIEW to drop it");
-            }
-            return null;
+    public CatalogTable dropTable(String name) {
+        Qualified q = qualify(name, currentDatabase);
+        if (databases.table(q.database(), q.name()) == null && databases.view(q.database(), q.name()) != null) {
+            throw new SluiceException("'" + name + "' is a view; use DROP VIEW to drop it");
         }
-        DatabaseObjects objects = ownTableDatabase(q.database(), q.name());
-        CatalogTable table = objects.tables().get(q.name());
-        save(objects.withTable(q.name(), null));
-        return table;
+        return databases.dropTable(q.database(), q.name());
     }
 
-    /** Renames a table: {@code renamed} is the table under its new name (and, when managed, location). */
-    public synchronized void renameTable(CatalogTable table, CatalogTable renamed) {
-        String k = key(renamed.name());
-        if (findTable(renamed.database(), k) != null || findView(renamed.database(), k) != null) {
-            throw new SluiceException("cannot rename " + table.qualifiedName() + " to " + renamed.qualifiedName()
-                    + ": a table or view of that name exists");
-        }
-        DatabaseObjects from = ownTableDatabase(table.database(), table.name());
-        DatabaseObjects target = ownDatabase(renamed.database());
-        if (from.database().name().equals(target.database().name())) {
-            save(from.withTable(key(table.name()), null).withTable(k, renamed));
-        } else {
-            save(target.withTable(k, renamed));
-            save(databases.get(from.database().name()).withTable(key(table.name()), null));
-        }
+    public void renameTable(CatalogTable table, CatalogTable renamed) {
+        databases.renameTable(table, renamed);
     }
 
-    /** Adds or (with {@code replace}) replaces a view of a database; a table of that name is an error. */
-    public synchronized void createView(CatalogView view, boolean replace) {
-        DatabaseObjects objects = ownDatabase(view.database());
-        String k = key(view.name());
-        if (findTable(view.database(), k) != null) {
-            throw new SluiceException("cannot create view '" + view.qualifiedName() + "': a table of that name exists");
-        }
-        if (!replace && findView(view.database(), k) != null) {
-            throw new SluiceException("view '" + view.qualifiedName() + "' already exists; use CREATE OR REPLACE VIEW to"
-                    + " replace it");
-        }
-        save(objects.withView(k, view));
-    }
-
-    /** The tables and views of a database, temporary ones first when it is the current database. */
-    public List<CatalogEntry> entries(String database) {
-        String db = database(database).name();
-        List<CatalogEntry> out = new ArrayList<>();
-        if (db.equals(currentDatabase)) {
-            tempNames(true).forEach(n -> out.add(new CatalogEntry("", n, "view", true)));
-            tempNames(false).forEach(n -> out.add(new CatalogEntry("", n, "table", true)));
-        }
-        Map<String, CatalogEntry> stored = new TreeMap<>();
-        collect(db, stored);
-        out.addAll(stored.values());
-        out.sort(Comparator.comparing((CatalogEntry e) -> e.name().toLowerCase(Locale.ROOT)));
-        return out;
+    public void createView(CatalogView view, boolean replace) {
+        databases.createView(view, replace);
     }
 
     /** One name SHOW TABLES lists: database ("" for a temporary one), name, kind (table or view). */
     public record CatalogEntry(String database, String name, String kind, boolean temporary) {
     }
 
-    private void collect(String db, Map<String, CatalogEntry> out) {
-        if (parent != null) {
-            parent.collect(db, out);
+    /** The tables and views of a database by name, with the temporary ones when it is the current database. */
+    public List<CatalogEntry> entries(String database) {
+        String db = databases.database(database).name();
+        List<CatalogEntry> out = new ArrayList<>();
+        if (db.equals(currentDatabase)) {
+            tempNames(true).forEach(n -> out.add(new CatalogEntry("", n, "view", true)));
+            tempNames(false).forEach(n -> out.add(new CatalogEntry("", n, "table", true)));
         }
-        DatabaseObjects objects = databases.get(db);
-        if (objects != null) {
-            objects.tables().forEach((k, t) -> out.put(k, new CatalogEntry(db, t.name(), "table", false)));
-            objects.views().forEach((k, v) -> out.put(k, new CatalogEntry(db, v.name(), "view", false)));
-        }
+        out.addAll(databases.entries(db).values());
+        out.sort(Comparator.comparing((CatalogEntry e) -> key(e.name())));
+        return out;
     }
 
     private List<String> tempNames(boolean views) {
@@ -368,19 +223,18 @@ public final class InMemoryCatalog implements Catalog {
     /** Temporary tables, then the current database's tables, by name, sorted. */
     @Override
     public List<String> tableNames() {
-        List<String> names = new ArrayList<>(tempNames(false));
-        entries(currentDatabase).stream().filter(e -> !e.temporary() && e.kind().equals("table"))
-                .forEach(e -> names.add(e.name()));
-        names.sort(String.CASE_INSENSITIVE_ORDER);
-        return names;
+        return names("table");
     }
 
     /** Temporary views, then the current database's views, by name, sorted. */
     @Override
     public List<String> viewNames() {
-        List<String> names = new ArrayList<>(tempNames(true));
-        entries(currentDatabase).stream().filter(e -> !e.temporary() && e.kind().equals("view"))
-                .forEach(e -> names.add(e.name()));
+        return names("view");
+    }
+
+    private List<String> names(String kind) {
+        List<String> names = new ArrayList<>();
+        entries(currentDatabase).stream().filter(e -> e.kind().equals(kind)).forEach(e -> names.add(e.name()));
         names.sort(String.CASE_INSENSITIVE_ORDER);
         return names;
     }
@@ -407,18 +261,18 @@ public final class InMemoryCatalog implements Catalog {
 
     /** The view {@code name} means in {@code database}, temporary ones not looked at (a stored view's own names). */
     LogicalPlan view(String name, String database) {
-        QualifiedKey q = qualify(name, database);
-        CatalogView view = findDatabase(q.database()) == null ? null : findView(q.database(), q.name());
+        Qualified q = qualify(name, database);
+        CatalogView view = databases.find(q.database()) == null ? null : databases.view(q.database(), q.name());
         return view == null ? null : StoredViews.plan(view, this);
     }
 
     /** The table {@code name} means in {@code database}, temporary ones not looked at. */
     TableSource table(String name, String database) {
-        QualifiedKey q = qualify(name, database);
-        if (name.contains(".") && findDatabase(q.database()) == null) {
-            database(q.database()); // unknown database: the error names it
+        Qualified q = qualify(name, database);
+        if (databases.find(q.database()) == null) {
+            databases.database(q.database()); // unknown database: the error names it
         }
-        CatalogTable table = findTable(q.database(), q.name());
+        CatalogTable table = databases.table(q.database(), q.name());
         if (table == null) {
             throw unknownTable(name, q.database());
         }
@@ -431,11 +285,7 @@ public final class InMemoryCatalog implements Catalog {
             known.addAll(tempNames(false));
             known.addAll(tempNames(true));
         }
-        if (findDatabase(database) != null) {
-            Map<String, CatalogEntry> stored = new TreeMap<>();
-            collect(database, stored);
-            stored.values().forEach(e -> known.add(e.name()));
-        }
+        databases.entries(database).values().forEach(e -> known.add(e.name()));
         known.sort(String.CASE_INSENSITIVE_ORDER);
         return new SluiceException("unknown table '" + name + "';" + NameSuggestions.didYouMean(name, known)
                 + " known tables" + (database.equals(CatalogDatabase.DEFAULT) ? "" : " in " + database) + ": "
@@ -452,61 +302,19 @@ public final class InMemoryCatalog implements Catalog {
         return own != null || parent == null || tempTables.containsKey(k) ? own : parent.tempView(k);
     }
 
-    private CatalogTable findTable(String db, String k) {
-        DatabaseObjects own = databases.get(db);
-        if (own != null && (own.tables().containsKey(k) || own.views().containsKey(k))) {
-            return own.tables().get(k);
-        }
-        return parent == null ? null : parent.findTable(db, k);
-    }
-
-    private CatalogView findView(String db, String k) {
-        DatabaseObjects own = databases.get(db);
-        if (own != null && (own.tables().containsKey(k) || own.views().containsKey(k))) {
-            return own.views().get(k);
-        }
-        return parent == null ? null : parent.findView(db, k);
-    }
-
-    /** This catalog's own entry of a database known here or in a parent (made when only the parent has it). */
-    private DatabaseObjects ownDatabase(String db) {
-        DatabaseObjects own = databases.get(db);
-        return own != null ? own : DatabaseObjects.empty(database(db));
-    }
-
-    /** This catalog's entry holding the table; one only a parent holds cannot be changed here. */
-    private DatabaseObjects ownTableDatabase(String db, String name) {
-        DatabaseObjects own = databases.get(db);
-        if (own == null || !own.tables().containsKey(key(name))) {
-            throw new SluiceException("table '" + db + "." + name + "' belongs to the shared catalog; this session cannot"
-                    + " change it");
-        }
-        return own;
-    }
-
-    /** Saves the changed database to the store, then makes it this catalog's. */
-    private void save(DatabaseObjects objects) {
-        store.save(objects.state());
-        databases.put(objects.database().name(), objects);
-    }
-
     /** A name split into database and lower-case object name. */
-    private record QualifiedKey(String database, String name) {
+    private record Qualified(String database, String name) {
     }
 
-    private QualifiedKey qualify(String name) {
-        return qualify(name, currentDatabase);
-    }
-
-    private static QualifiedKey qualify(String name, String database) {
+    private static Qualified qualify(String name, String database) {
         int dot = name.indexOf('.');
         if (dot > 0 && dot < name.length() - 1) {
-            return new QualifiedKey(CatalogDatabase.checkName(name.substring(0, dot)), key(name.substring(dot + 1)));
+            return new Qualified(CatalogDatabase.checkName(name.substring(0, dot)), key(name.substring(dot + 1)));
         }
-        return new QualifiedKey(database, key(name));
+        return new Qualified(database, key(name));
     }
 
-    private static String key(String name) {
+    static String key(String name) {
         return name.toLowerCase(Locale.ROOT);
     }
 }
