@@ -287,7 +287,8 @@ public final class InMemoryCatalog implements Catalog {
         }
         databases.entries(database).values().forEach(e -> known.add(e.name()));
         known.sort(String.CASE_INSENSITIVE_ORDER);
-        return new SluiceException("unknown table '" + name + "';" + NameSuggestions.didYouMean(name, known)
+        String unqualified = name.substring(name.indexOf('.') + 1);
+        return new SluiceException("unknown table '" + name + "';" + NameSuggestions.didYouMean(unqualified, known)
                 + " known tables" + (database.equals(CatalogDatabase.DEFAULT) ? "" : " in " + database) + ": "
                 + (known.isEmpty() ? "(none)" : String.join(", ", known)));
     }
