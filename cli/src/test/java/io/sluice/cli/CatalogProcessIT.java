@@ -119,8 +119,8 @@ class CatalogProcessIT {
         startNodes();
 
         String tables = ok("show", "SHOW TABLES IN shop;\n");
-        assertThat(tables.lines().toList()).containsExactly("name,kind,database", "managed,table,shop", "per_k,view,shop",
-                "raw,table,shop", "small,table,shop");
+        assertThat(tables.lines().toList()).containsExactly("name,kind", "managed,table", "per_k,view", "raw,table",
+                "small,table");
         assertSameAsDuckDb("managed", "SELECT dt, count(*) AS n, sum(v) AS s FROM shop.managed GROUP BY dt ORDER BY dt"
                 + " LIMIT 20");
         assertSameAsDuckDb("view", "SELECT k, c, s FROM shop.per_k ORDER BY k NULLS FIRST");

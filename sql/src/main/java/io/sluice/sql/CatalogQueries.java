@@ -21,21 +21,21 @@ final class CatalogQueries {
     private CatalogQueries() {
     }
 
-    /** One row per table and view of the database (temporary ones too, for the current database): name, kind, database. */
+    /** One row per table and view of the database (temporary ones too, for the current database): name and kind. */
     static LogicalPlan showTables(DdlSyntax.ShowTables show, Catalog catalog) {
         List<List<Expr>> rows = new ArrayList<>();
         if (catalog instanceof InMemoryCatalog stored) {
             String database = show.database() == null ? stored.currentDatabase() : show.database();
             for (InMemoryCatalog.CatalogEntry e : stored.entries(database)) {
                 if (matches(show.pattern(), e.name())) {
-                    rows.add(List.of(Literal.of(e.name()), Literal.of(e.kind()), Literal.of(e.database())));
+                    rows.add(List.of(Literal.of(e.name()), Literal.of(e.kind())));
                 }
             }
         } else {
-            catalog.tableNames().forEach(n -> rows.add(List.of(Literal.of(n), Literal.of("table"), Literal.of(""))));
-            catalog.viewNames().forEach(n -> rows.add(List.of(Literal.of(n), Literal.of("view"), Literal.of(""))));
+            catalog.tableNames().forEach(n -> rows.add(List.of(Literal.of(n), Literal.of("table"))));
+            catalog.viewNames().forEach(n -> rows.add(List.of(Literal.of(n), Literal.of("view"))));
         }
-        return QueryTranslator.constantRows(List.of("name", "kind", "database"), rows);
+        return QueryTranslator.constantRows(List.of("name", "kind"), rows);
     }
 
     static LogicalPlan showDatabases(DdlSyntax.ShowDatabases show, InMemoryCatalog catalog) {
@@ -49,9 +49,9 @@ final class CatalogQueries {
     }
 
     /**
-     * One row per column (name, type, comment); {@code EXTENDED} adds, after an empty row, what
+     * One row per column (name and type; with {@code EXTENDED} its comment too, and after an empty row what
      * the catalog knows of a stored table: database, name, type (MANAGED or EXTERNAL), format,
-     * location, partitioning, options, comment and properties.
+     * location, partitioning, options, comment and properties).
      */
     static LogicalPlan describe(DdlSyntax.Describe describe, Catalog catalog) {
         String name = describe.name().database() == null ? describe.name().name()
@@ -88,6 +88,10 @@ final class CatalogQueries {
                 rows.add(row("Location", source.location(), ""));
                 addIf(rows, "Partition Columns", String.join(", ", source.partitionColumns()));
             }
+        }
+        if (!describe.extended()) {
+            rows.replaceAll(r -> r.subList(0, 2));
+            return QueryTranslator.constantRows(List.of("column_name", "column_type"), rows);
         }
         return QueryTranslator.constantRows(List.of("column_name", "column_type", "comment"), rows);
     }

@@ -48,14 +48,14 @@ class SqlViewAndFunctionTest {
     void showTablesAndDescribeAreConstantQueries() {
         assertThat(plan("SHOW TABLES")).isEqualTo("""
                 Union: all
-                  Projection: 't' AS name, 'table' AS kind, '' AS database
+                  Projection: 't' AS name, 'table' AS kind
                     Aggregate: groupBy=[], aggr=[count(*)]
                       EmptyRelation: \n\
-                  Projection: 'u' AS name, 'table' AS kind, '' AS database
+                  Projection: 'u' AS name, 'table' AS kind
                     Aggregate: groupBy=[], aggr=[count(*)]
                       EmptyRelation: \n""");
         assertThat(plan("DESCRIBE u")).isEqualTo("""
-                Projection: 'a' AS column_name, 'int64' AS column_type, '' AS comment
+                Projection: 'a' AS column_name, 'int64' AS column_type
                   Aggregate: groupBy=[], aggr=[count(*)]
                     EmptyRelation: \n""");
         assertThat(SqlFrontEnd.parse("SHOW TABLES", new InMemoryCatalog()).toString()).contains("EmptyRelation");
