@@ -180,7 +180,7 @@ final class TableCommands {
 
     String dropView(Statement.DropView drop, InMemoryCatalog catalog) {
         if (!catalog.dropView(drop.name()) && !drop.ifExists()) {
-            throw new SluiceException("cannot drop view '" + drop.name() + "': no such view;"
+            throw new SluiceException("cannot drop view '" + drop.name() + "': unknown view '" + drop.name() + "';"
                     + io.sluice.common.NameSuggestions.didYouMean(drop.name(), catalog.viewNames()) + " views: "
                     + (catalog.viewNames().isEmpty() ? "(none)" : String.join(", ", catalog.viewNames())));
         }

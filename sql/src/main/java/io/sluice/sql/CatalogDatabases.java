@@ -243,8 +243,8 @@ public final class CatalogDatabases {
             throw new SluiceException("cannot create view '" + view.qualifiedName() + "': a table of that name exists");
         }
         if (!replace && objects.views().containsKey(k)) {
-            throw new SluiceException("view '" + view.qualifiedName() + "' already exists; use CREATE OR REPLACE VIEW to"
-                    + " replace it");
+            throw new SluiceException("view '" + view.name() + "' already exists in database '" + view.database()
+                    + "'; use CREATE OR REPLACE VIEW to replace it");
         }
         save(objects.withView(k, view));
     }

@@ -114,7 +114,7 @@ final class DdlPlanner {
                     .orElseThrow(() -> new SluiceException(where + ": PARTITIONED BY names '" + p + "', which is not a"
                             + " column;" + NameSuggestions.didYouMean(p, names) + " columns: " + String.join(", ", names))));
         }
-        if (!partitionedBy.isEmpty() && partitionedBy.size() == columns.size()) {
+        if (!external && !partitionedBy.isEmpty() && partitionedBy.size() == columns.size()) {
             throw new SluiceException(where + ": every column is a partition column; a table needs one column in its files");
         }
         CatalogTable table = new CatalogTable(database, create.name().name(),
