@@ -3,14 +3,8 @@ package io.sluice.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
-import io.sluice.common.types.Field;
-import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Expr;
-import io.sluice.logical.expr.Literal;
 import io.sluice.logical.plan.LogicalPlan;
-import io.sluice.logical.sink.SaveMode;
-import io.sluice.logical.sink.WriteTarget;
-import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.TableSource;
 import java.util.ArrayList;
 import java.util.List;

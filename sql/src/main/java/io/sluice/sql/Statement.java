@@ -2,15 +2,10 @@ package io.sluice.sql;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.common.types.Schema;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.sink.SaveMode;
-import io.sluice.logical.sink.WriteTarget;
-import io.sluice.logical.source.FileFormat;
-import io.sluice.logical.source.FormatOptions;
 import io.sluice.logical.source.TableSource;
 import java.util.List;
-import java.util.Map;
 
 /** One parsed SQL statement; the caller switches over the permitted kinds. */
 public sealed interface Statement permits Statement.CreateTable, Statement.DropTable, Statement.RenameTable,

@@ -6,8 +6,6 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
-import io.sluice.logical.source.FileFormat;
-import io.sluice.logical.source.FormatOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
