@@ -53,7 +53,7 @@ public final class LocalCluster implements QueryEngine {
         CoordinatorSettings settings = CoordinatorSettings.defaults("127.0.0.1", 0, options.httpPort())
                 .withQueryDefaults(options.queryDefaults()).withStableAfter(options.stableAfter())
                 .withJobTimeout(options.jobTimeout()).withAuthSecret(secret).withScheduler(options.scheduler())
-                .withFileAccess(FileAccessPolicy.under(options.allowedRoots()));
+                .withFileAccess(FileAccessPolicy.under(options.allowedRoots())).withDataDir(options.dataDir());
         if (options.shufflePartitions() > 0) {
             settings = settings.withShufflePartitions(options.shufflePartitions());
         }
@@ -132,7 +132,7 @@ public final class LocalCluster implements QueryEngine {
      */
     public record Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
             Duration jobTimeout, List<String> allowedRoots, long workerMemory, long taskMemoryLimitBytes,
-            SchedulerSettings scheduler, QueryConfig queryDefaults) {
+            SchedulerSettings scheduler, QueryConfig queryDefaults, Path dataDir) {
         public Options {
             if (workers < 1) {
                 throw new IllegalArgumentException("a local cluster needs at least one worker: " + workers);
@@ -154,7 +154,7 @@ public final class LocalCluster implements QueryEngine {
         public Options(int workers, int slotsPerWorker, int shufflePartitions, int httpPort, Duration stableAfter,
                 Duration jobTimeout) {
             this(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, List.of(FileAccessPolicy.EVERYWHERE), 0, 0,
-                    SchedulerSettings.defaults(), QueryConfig.defaults());
+                    SchedulerSettings.defaults(), QueryConfig.defaults(), null);
         }
 
         /**
@@ -164,63 +164,73 @@ public final class LocalCluster implements QueryEngine {
          */
         public Options withWorkerMemory(long bytes) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    allowedRoots, bytes, taskMemoryLimitBytes, scheduler, queryDefaults);
+                    allowedRoots, bytes, taskMemoryLimitBytes, scheduler, queryDefaults, dataDir);
         }
 
         public static Options of(int workers) {
             return new Options(workers, 2, 0, -1, Duration.ofSeconds(3), CoordinatorSettingsDeclaration.JOB_TIMEOUT.defaultValue(), List.of(FileAccessPolicy.EVERYWHERE), 0, 0,
-                    SchedulerSettings.defaults(), QueryConfig.defaults());
+                    SchedulerSettings.defaults(), QueryConfig.defaults(), null);
         }
 
         /** Tables only under these directories or URIs (for a cluster whose HTTP port others reach). */
         public Options withAllowedRoots(List<String> roots) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, roots,
-                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults, dataDir);
         }
 
         public Options withHttpPort(int port) {
             return new Options(workers, slotsPerWorker, shufflePartitions, port, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults, dataDir);
         }
 
         public Options withShufflePartitions(int n) {
             return new Options(workers, slotsPerWorker, n, httpPort, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults, dataDir);
         }
 
         public Options withSlotsPerWorker(int n) {
             return new Options(workers, n, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults, dataDir);
         }
 
         /** Each task's Arrow memory limit (default: its worker's memory). */
         public Options withTaskMemoryLimit(long bytes) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout, allowedRoots,
-                    workerMemory, bytes, scheduler, queryDefaults);
+                    workerMemory, bytes, scheduler, queryDefaults, dataDir);
         }
 
         /** How long a job may run before it is cancelled and fails (default 30 minutes). */
         public Options withJobTimeout(Duration timeout) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, timeout, allowedRoots,
-                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults);
+                    workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults, dataDir);
         }
 
         /** The coordinator's scheduler settings (task timeout, attempts, exclusion, mode). */
         public Options withScheduler(SchedulerSettings settings) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    allowedRoots, workerMemory, taskMemoryLimitBytes, settings, queryDefaults);
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, settings, queryDefaults, dataDir);
         }
 
         /** The session settings queries start with (what {@code sluice.shuffle.partitions} and the like default to). */
         public Options withQueryDefaults(QueryConfig config) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler, config);
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler, config, dataDir);
+        }
+
+        /**
+         * Keeps the catalog (databases, tables, views) under {@code directory}, loaded when the
+         * cluster starts, and managed tables under {@code directory/warehouse} (unless
+         * {@code sluice.sql.warehouse-dir} is set); without it the catalog ends with the cluster.
+         */
+        public Options withDataDir(Path directory) {
+            return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler, queryDefaults, directory);
         }
 
         /** The coordinator's scheduler settings with {@code name = value} applied (those {@link SchedulerSettings} reads). */
         public Options withSetting(String name, String value) {
             return new Options(workers, slotsPerWorker, shufflePartitions, httpPort, stableAfter, jobTimeout,
-                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value), queryDefaults);
+                    allowedRoots, workerMemory, taskMemoryLimitBytes, scheduler.with(name, value), queryDefaults, dataDir);
         }
     }
 

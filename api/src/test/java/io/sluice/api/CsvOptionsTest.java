@@ -172,7 +172,7 @@ class CsvOptionsTest {
                 "unknown CSV option 'delimter'; known CSV options: header, delimiter, sep, quote, escape, nullValue");
         assertThatThrownBy(() -> session.sql("CREATE EXTERNAL TABLE t (a INTT, b STRING) STORED AS CSV LOCATION '"
                 + pipe + "'")).isInstanceOf(SluiceException.class)
-                .hasMessageContaining("CREATE TABLE t, column 'a': unknown type 'INTT' at position 28");
+                .hasMessageContaining("CREATE TABLE t, column 'a': unknown type 'INTT' at line 1, column 28");
         assertThatThrownBy(() -> session.sql("CREATE EXTERNAL TABLE e STORED AS CSV OPTIONS (encoding 'latin1') LOCATION '"
                 + pipe + "'")).isInstanceOf(SluiceException.class)
                 .hasMessageContaining("CSV option encoding 'latin1' is not supported: files are read and written as UTF-8");

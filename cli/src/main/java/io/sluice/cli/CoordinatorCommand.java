@@ -45,8 +45,10 @@ final class CoordinatorCommand implements Callable<Integer> {
     HttpTlsServerOptions httpTls = new HttpTlsServerOptions();
 
     @Option(names = "--data-dir", paramLabel = "PATH",
-            description = "Tables may only be read under this directory (default: the working directory); "
-                    + "-Dsluice.fs.allowed-roots=ROOT,... in SLUICE_JAVA_OPTS replaces it with a list of roots.")
+            description = "Keeps the catalog here (catalog/, one JSON file per database) and managed tables in "
+                    + "warehouse/ (unless sluice.sql.warehouse-dir is set); tables may only be read under this directory "
+                    + "(default: the working directory); -Dsluice.fs.allowed-roots=ROOT,... in SLUICE_JAVA_OPTS replaces "
+                    + "it with a list of roots.")
     java.nio.file.Path dataDir;
 
     @Option(names = "--insecure", description = "Run without the cluster secret: anyone who reaches a port "
@@ -69,9 +71,9 @@ final class CoordinatorCommand implements Callable<Integer> {
         eventLog.apply();
         httpTls.apply();
         String secret = AuthSecrets.required(insecure);
+        java.nio.file.Path data = (dataDir != null ? dataDir : java.nio.file.Path.of("")).toAbsolutePath();
         CoordinatorSettings coordinatorSettings = CoordinatorSettings.defaults(host, port, httpPort).withAuthSecret(secret)
-                .withFileAccess(FileAccessPolicy.fromSystemProperty(
-                        (dataDir != null ? dataDir : java.nio.file.Path.of("")).toAbsolutePath().toString()));
+                .withFileAccess(FileAccessPolicy.fromSystemProperty(data.toString())).withDataDir(data);
         coordinatorSettings = coordinatorSettings.withQueryDefaults(conf.queryDefaults(coordinatorSettings.queryDefaults()))
                 .withScheduler(conf.scheduler()).withJobTimeout(conf.jobTimeout());
         if (shufflePartitions > 0) {

@@ -9,6 +9,7 @@ import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Settings;
+import io.sluice.coordinator.catalog.CatalogSetup;
 import io.sluice.coordinator.monitor.EventBus;
 import io.sluice.coordinator.monitor.MonitorRoutes;
 import io.sluice.coordinator.monitor.MonitorViews;
@@ -108,7 +109,8 @@ public final class Coordinator implements AutoCloseable {
                 settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
         scheduler.addListener(new StageEvents(monitoring.bus()));
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
-                settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle, monitoring.bus());
+                settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle, monitoring.bus(),
+                CatalogSetup.catalog(settings.dataDir()), CatalogSetup.warehouse(settings.dataDir()));
         this.auth = HttpAuth.of("coordinator", settings.authSecret(),
                 Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT));
         this.monitor = new MonitorHttp(auth, new MonitorRoutes(monitoring.store(), this::workerViews,

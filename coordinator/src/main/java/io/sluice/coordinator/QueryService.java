@@ -8,6 +8,7 @@ import io.sluice.common.settings.SparkConfigKeys;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.coordinator.catalog.Warehouse;
 import io.sluice.coordinator.monitor.EventBus;
 import io.sluice.coordinator.scheduler.BlockFetcher;
 import io.sluice.coordinator.scheduler.DagScheduler;
@@ -41,7 +42,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * the {@link ExplainAnalyzer}'s.
  */
 public final class QueryService {
-    private final InMemoryCatalog catalog = new InMemoryCatalog();
+    private final InMemoryCatalog catalog;
     private final QueryConfig defaults;
     private final BufferAllocator allocator;
     private final RunningQueries running;
@@ -67,14 +68,19 @@ public final class QueryService {
             IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
             JobMetrics jobMetrics, FileAccessPolicy fileAccess, Consumer<String> awaitJobTasksEnded) {
         this(scheduler, fetcher, allocator, shufflePartitions, removeShuffles, defaults, jobMetrics, fileAccess,
-                awaitJobTasksEnded, EventBus.NONE);
+                awaitJobTasksEnded, EventBus.NONE, new InMemoryCatalog(), Warehouse.temporary());
     }
 
-    /** The same, telling {@code events} each query's start, jobs and end (the monitoring API, event log and metrics). */
+    /**
+     * The same, telling {@code events} each query's start, jobs and end (the monitoring API, event
+     * log and metrics), with {@code catalog} as the shared catalog and managed tables under {@code warehouse}.
+     */
     public QueryService(DagScheduler scheduler, BlockFetcher fetcher, BufferAllocator allocator,
             IntSupplier shufflePartitions, Consumer<List<String>> removeShuffles, QueryConfig defaults,
-            JobMetrics jobMetrics, FileAccessPolicy fileAccess, Consumer<String> awaitJobTasksEnded, EventBus events) {
+            JobMetrics jobMetrics, FileAccessPolicy fileAccess, Consumer<String> awaitJobTasksEnded, EventBus events,
+            InMemoryCatalog catalog, Warehouse warehouse) {
         requireNonNull(scheduler, "scheduler is null");
+        this.catalog = requireNonNull(catalog, "catalog is null");
         this.fileAccess = requireNonNull(fileAccess, "fileAccess is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.defaults = requireNonNull(defaults, "defaults is null");
@@ -84,7 +90,7 @@ public final class QueryService {
         this.results = new ResultProducer(planning, scheduler, fetcher, allocator, jobs, running,
                 new QueryEvents(events, jobMetrics));
         this.writes = new WriteCommitter(planning, scheduler, fetcher, jobs, running, fileAccess, awaitJobTasksEnded);
-        this.tables = new TableCommands(writes, fileAccess);
+        this.tables = new TableCommands(writes, fileAccess, warehouse);
         this.analyzer = new TableAnalyzer(results);
         this.explainAnalyzer = new ExplainAnalyzer(planning, scheduler, fetcher, jobs, jobMetrics);
     }
@@ -240,14 +246,9 @@ public final class QueryService {
 
     private byte[] runStatementWithOverrides(Statement statement, QueryConfig config, InMemoryCatalog catalog, String text,
             QueryScope scope) {
-        if (statement instanceof Statement.CreateExternalTable create) {
-            return message("status", tables.createExternalTable(create, catalog));
-        }
-        if (statement instanceof Statement.CreateView view) {
-            return message("status", tables.createView(view, catalog));
-        }
-        if (statement instanceof Statement.DropView drop) {
-            return message("status", tables.dropView(drop, catalog));
+        String status = catalogCommand(statement, config, catalog, text, scope);
+        if (status != null) {
+            return message("status", status);
         }
         if (statement instanceof Statement.AnalyzeTable analyze) {
             return message("status", analyzer.analyze(analyze, config, catalog, scope));
@@ -261,13 +262,43 @@ public final class QueryService {
         if (statement instanceof Statement.Query query) {
             return results.run(query.plan(), config, text, scope);
         }
-        if (statement instanceof Statement.CreateTableAs create) {
-            return message("status", tables.createTableAs(create, config, catalog, text, scope));
+        throw new SluiceException("unsupported statement: " + statement);
+    }
+
+    /** The status line of a statement that changes the catalog (or writes a table), or null for another. */
+    private String catalogCommand(Statement statement, QueryConfig config, InMemoryCatalog catalog, String text,
+            QueryScope scope) {
+        if (statement instanceof Statement.CreateTable create) {
+            return tables.createTable(create, config, catalog, text, scope);
+        }
+        if (statement instanceof Statement.DropTable drop) {
+            return tables.dropTable(drop, catalog);
+        }
+        if (statement instanceof Statement.RenameTable rename) {
+            return tables.renameTable(rename, catalog);
+        }
+        if (statement instanceof Statement.AddColumns add) {
+            return tables.addColumns(add, catalog);
+        }
+        if (statement instanceof Statement.CreateView view) {
+            return tables.createView(view, catalog);
+        }
+        if (statement instanceof Statement.DropView drop) {
+            return tables.dropView(drop, catalog);
+        }
+        if (statement instanceof Statement.CreateDatabase create) {
+            return tables.createDatabase(create, catalog);
+        }
+        if (statement instanceof Statement.DropDatabase drop) {
+            return tables.dropDatabase(drop, catalog);
+        }
+        if (statement instanceof Statement.UseDatabase use) {
+            return tables.use(use, catalog);
         }
         if (statement instanceof Statement.Insert insert) {
-            return message("status", tables.insert(insert, config, text, scope));
+            return tables.insert(insert, config, text, scope);
         }
-        throw new SluiceException("unsupported statement: " + statement);
+        return null;
     }
 
     /** Logical and optimized logical plans (with estimated rows), physical and staged plans, as text. */

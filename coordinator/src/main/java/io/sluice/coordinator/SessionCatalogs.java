@@ -13,8 +13,9 @@ import java.util.regex.Pattern;
  * The catalogs of HTTP client sessions, by the session id a client sends ({@value #SESSION_HEADER}).
  * Each session's tables and views are its own (over the shared catalog), so one client cannot
  * replace another's table; {@value #CATALOG_HEADER}{@code : shared} works on the shared catalog
- * instead, and a request with neither header gets a catalog of its own that ends with it. The
- * least recently used sessions are forgotten beyond {@link #MAX_SESSIONS}.
+ * instead (its databases, tables and views, kept in the data directory), with the session's own
+ * current database and temporary views; a request with neither header gets a catalog of its own
+ * that ends with it. The least recently used sessions are forgotten beyond {@link #MAX_SESSIONS}.
  */
 final class SessionCatalogs {
     static final String SESSION_HEADER = "X-Sluice-Session";
@@ -24,12 +25,8 @@ final class SessionCatalogs {
 
     private final InMemoryCatalog shared;
     private final Supplier<InMemoryCatalog> newSession;
-    private final Map<String, InMemoryCatalog> sessions = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, InMemoryCatalog> eldest) {
-            return size() > MAX_SESSIONS;
-        }
-    };
+    private final Map<String, InMemoryCatalog> sessions = lruMap();
+    private final Map<String, InMemoryCatalog> sharedSessions = lruMap();
 
     SessionCatalogs(InMemoryCatalog shared, Supplier<InMemoryCatalog> newSession) {
         this.shared = requireNonNull(shared, "shared is null");
@@ -42,16 +39,35 @@ final class SessionCatalogs {
             if (!catalog.equalsIgnoreCase("shared")) {
                 throw new SluiceException(CATALOG_HEADER + " must be 'shared', not '" + catalog + "'");
             }
-            return shared;
+            if (sessionId == null) {
+                return shared;
+            }
+            checkSessionId(sessionId);
+            synchronized (sharedSessions) {
+                return sharedSessions.computeIfAbsent(sessionId, id -> InMemoryCatalog.sessionOf(shared));
+            }
         }
         if (sessionId == null) {
             return newSession.get();
         }
-        if (!SESSION_ID.matcher(sessionId).matches()) {
-            throw new SluiceException(SESSION_HEADER + " must be 1 to 64 letters, digits, '-' or '_'");
-        }
+        checkSessionId(sessionId);
         synchronized (sessions) {
             return sessions.computeIfAbsent(sessionId, id -> newSession.get());
         }
+    }
+
+    private static void checkSessionId(String sessionId) {
+        if (!SESSION_ID.matcher(sessionId).matches()) {
+            throw new SluiceException(SESSION_HEADER + " must be 1 to 64 letters, digits, '-' or '_'");
+        }
+    }
+
+    private static Map<String, InMemoryCatalog> lruMap() {
+        return new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, InMemoryCatalog> eldest) {
+                return size() > MAX_SESSIONS;
+            }
+        };
     }
 }

@@ -41,10 +41,13 @@ final class CalciteParser {
     private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z_0-9]*");
     /** Quoting one word per attempt; a statement needing more than this many is not worth saving. */
     private static final int MAX_QUOTED_WORDS = 64;
-    /** PostgreSQL's and DuckDB's reserved words, plus the join and predicate words they keep apart. */
+    /**
+     * PostgreSQL's and DuckDB's reserved words, plus the join and predicate words they keep apart;
+     * not DEFAULT, which Spark SQL reads as a name (the database {@code default.t}).
+     */
     private static final Set<String> ALWAYS_RESERVED = Set.of("ALL", "ANALYSE", "ANALYZE", "AND", "ANY", "ARRAY",
             "AS", "ASC", "ASYMMETRIC", "BETWEEN", "BOTH", "BY", "CASE", "CAST", "CHECK", "COLLATE", "COLUMN",
-            "CONSTRAINT", "CREATE", "CROSS", "CURRENT_DATE", "DEFAULT", "DEFERRABLE", "DESC", "DISTINCT", "DO",
+            "CONSTRAINT", "CREATE", "CROSS", "CURRENT_DATE", "DEFERRABLE", "DESC", "DISTINCT", "DO",
             "ELSE", "END", "EXCEPT", "EXISTS", "FALSE", "FETCH", "FOR", "FOREIGN", "FROM", "FULL", "GRANT",
             "GROUP", "HAVING", "ILIKE", "IN", "INITIALLY", "INNER", "INTERSECT", "INTERVAL", "INTO", "IS", "JOIN",
             "LATERAL", "LEADING", "LEFT", "LIKE", "LIMIT", "NATURAL", "NOT", "NULL", "OFFSET", "ON", "ONLY", "OR",

@@ -25,6 +25,11 @@ public interface Catalog {
         return List.of();
     }
 
+    /** The database unqualified names of tables and views are looked up in. */
+    default String currentDatabase() {
+        return "default";
+    }
+
     /** The plan of the named view, or null when there is no such view (then a table is looked for). */
     default LogicalPlan view(String name) {
         return null;

@@ -43,10 +43,7 @@ final class DdlTokens {
     }
 
     private Token lex() {
-        int i = pos;
-        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
-            i++;
-        }
+        int i = StatementSplitter.skipTrivia(text, pos);
         if (i >= text.length() || text.charAt(i) == ';') {
             pos = i;
             return new Token(Kind.END, "", i);
@@ -107,7 +104,14 @@ final class DdlTokens {
             out.append(c);
         }
         throw new SluiceException("SQL syntax error: unterminated " + (quote == '\'' ? "string" : "quoted name")
-                + " starting at position " + (open + 1));
+                + " starting at " + at(text, open));
+    }
+
+    /** A cursor at the same place, to look ahead without moving this one. */
+    DdlTokens copy() {
+        DdlTokens copy = new DdlTokens(text, pos);
+        copy.peeked = peeked;
+        return copy;
     }
 
     Token peek() {
@@ -190,7 +194,24 @@ final class DdlTokens {
 
     SluiceException error(String what, String where) {
         Token t = peek();
-        return new SluiceException("SQL syntax error in " + where + ": " + what + ", found " + t.describe() + " at position "
-                + (t.start() + 1));
+        return new SluiceException("SQL syntax error in " + where + ": " + what + ", found " + t.describe() + " at "
+                + at(text, t.start()));
+    }
+
+    /** "line L, column C" of {@code offset} in the text, both 1-based. */
+    String at(int offset) {
+        return at(text, offset);
+    }
+
+    private static String at(String text, int offset) {
+        int line = 1;
+        int lineStart = 0;
+        for (int i = 0; i < offset && i < text.length(); i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        return "line " + line + ", column " + (offset - lineStart + 1);
     }
 }

@@ -2,30 +2,70 @@ package io.sluice.sql;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.common.types.Schema;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.sink.SaveMode;
-import io.sluice.logical.sink.WriteTarget;
-import io.sluice.logical.source.FileFormat;
-import io.sluice.logical.source.FormatOptions;
 import io.sluice.logical.source.TableSource;
 import java.util.List;
-import java.util.Map;
 
 /** One parsed SQL statement; the caller switches over the permitted kinds. */
-public sealed interface Statement permits Statement.CreateExternalTable, Statement.Query, Statement.Explain,
-        Statement.SetOption, Statement.CreateView, Statement.DropView, Statement.CreateTableAs, Statement.Insert,
+public sealed interface Statement permits Statement.CreateTable, Statement.DropTable, Statement.RenameTable,
+        Statement.AddColumns, Statement.CreateDatabase, Statement.DropDatabase, Statement.UseDatabase, Statement.Query,
+        Statement.Explain, Statement.SetOption, Statement.CreateView, Statement.DropView, Statement.Insert,
         Statement.AnalyzeTable, Statement.ShowSetting {
 
     /**
-     * {@code CREATE TABLE [IF NOT EXISTS] name STORED AS format LOCATION 'dir' AS query}: write the
-     * query's result to a new directory and register it as a table.
+     * {@code CREATE [EXTERNAL] TABLE … [AS query]}: {@code table}'s location is null for a managed
+     * table (the warehouse chooses it) and its columns empty for an external table whose schema is
+     * to be read from its files; {@code query} is null without {@code AS}.
      */
-    record CreateTableAs(String name, WriteTarget target, LogicalPlan plan, boolean ifNotExists) implements Statement {
-        public CreateTableAs {
+    record CreateTable(CatalogTable table, boolean ifNotExists, LogicalPlan query) implements Statement {
+        public CreateTable {
+            requireNonNull(table, "table is null");
+        }
+    }
+
+    /** {@code DROP TABLE [IF EXISTS] name}. */
+    record DropTable(String name, boolean ifExists) implements Statement {
+        public DropTable {
             requireNonNull(name, "name is null");
-            requireNonNull(target, "target is null");
-            requireNonNull(plan, "plan is null");
+        }
+    }
+
+    /** {@code ALTER TABLE t RENAME TO [database.]name}. */
+    record RenameTable(CatalogTable table, String database, String name) implements Statement {
+        public RenameTable {
+            requireNonNull(table, "table is null");
+            requireNonNull(database, "database is null");
+            requireNonNull(name, "name is null");
+        }
+    }
+
+    /** {@code ALTER TABLE t ADD COLUMNS (…)}: the columns are new to the table (checked when parsed). */
+    record AddColumns(CatalogTable table, List<TableColumn> columns) implements Statement {
+        public AddColumns {
+            requireNonNull(table, "table is null");
+            columns = List.copyOf(columns);
+        }
+    }
+
+    /** {@code CREATE DATABASE|SCHEMA}: {@code database}'s location null means under the warehouse. */
+    record CreateDatabase(CatalogDatabase database, boolean ifNotExists) implements Statement {
+        public CreateDatabase {
+            requireNonNull(database, "database is null");
+        }
+    }
+
+    /** {@code DROP DATABASE|SCHEMA [IF EXISTS] name [CASCADE]}. */
+    record DropDatabase(String name, boolean ifExists, boolean cascade) implements Statement {
+        public DropDatabase {
+            requireNonNull(name, "name is null");
+        }
+    }
+
+    /** {@code USE database}. */
+    record UseDatabase(String name) implements Statement {
+        public UseDatabase {
+            requireNonNull(name, "name is null");
         }
     }
 
@@ -55,12 +95,19 @@ public sealed interface Statement permits Statement.CreateExternalTable, Stateme
 
     /**
      * {@code CREATE [OR REPLACE] [TEMP|TEMPORARY] VIEW name [(columns)] AS query}: {@code plan} is the
-     * query planned now, against the tables of this moment.
+     * query planned now, against the tables of this moment; {@code stored} is the view as the
+     * catalog keeps it (its text, planned again when read), null for a temporary view.
      */
-    record CreateView(String name, LogicalPlan plan, boolean replace) implements Statement {
+    record CreateView(String name, LogicalPlan plan, boolean replace, CatalogView stored, boolean ifNotExists)
+            implements Statement {
         public CreateView {
             requireNonNull(name, "name is null");
             requireNonNull(plan, "plan is null");
+        }
+
+        /** A temporary view. */
+        public CreateView(String name, LogicalPlan plan, boolean replace) {
+            this(name, plan, replace, null, false);
         }
     }
 
@@ -68,31 +115,6 @@ public sealed interface Statement permits Statement.CreateExternalTable, Stateme
     record DropView(String name, boolean ifExists) implements Statement {
         public DropView {
             requireNonNull(name, "name is null");
-        }
-    }
-
-    /**
-     * {@code CREATE EXTERNAL TABLE name [(columns)] STORED AS format [OPTIONS (…)] LOCATION 'location'}:
-     * {@code columns} is null when the schema is to be read from the files.
-     */
-    record CreateExternalTable(String name, FileFormat format, String location, Map<String, String> options,
-            Schema columns, List<String> partitionedBy) implements Statement {
-        public CreateExternalTable {
-            requireNonNull(name, "name is null");
-            requireNonNull(format, "format is null");
-            requireNonNull(location, "location is null");
-            options = FormatOptions.normalize(options);
-            partitionedBy = List.copyOf(partitionedBy);
-        }
-
-        /** Partition columns, if any, as the {@code key=value} directories give them. */
-        public CreateExternalTable(String name, FileFormat format, String location, Map<String, String> options,
-                Schema columns) {
-            this(name, format, location, options, columns, List.of());
-        }
-
-        public CreateExternalTable(String name, FileFormat format, String location) {
-            this(name, format, location, Map.of(), null);
         }
     }
 

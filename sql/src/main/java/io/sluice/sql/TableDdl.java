@@ -6,8 +6,6 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
-import io.sluice.logical.source.FileFormat;
-import io.sluice.logical.source.FormatOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,143 +13,63 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Parses the head of {@code CREATE [EXTERNAL] TABLE}: {@code [IF NOT EXISTS] name [(column type,
- * …)]}, then in any order {@code STORED AS format} or {@code USING format}, {@code OPTIONS (key
- * 'value', key2 = 'value2')}, {@code PARTITIONED BY (column, …)} and {@code LOCATION 'path'} (Spark's {@code path} option stands for
- * it), up to {@code AS query} or the end. Column types go by their Spark names ({@link #type}).
+ * The pieces of DDL that {@link DdlParser} and the DataFrame reader's {@code schema("a INT, …")}
+ * share: column lists, types by their Spark names and {@code OPTIONS}/{@code TBLPROPERTIES} lists.
  * Stateless.
  */
 public final class TableDdl {
-    /**
-     * A parsed head. {@code columns} is empty when none were declared; {@code format} and
-     * {@code location} are null when not given; {@code queryStart} is where the query after
-     * {@code AS} starts in the text, or -1 when the statement ends without one.
-     */
-    record Head(String name, boolean ifNotExists, List<Field> columns, FileFormat format, Map<String, String> options,
-            List<String> partitionedBy, String location, int queryStart) {
-        Head {
-            requireNonNull(name, "name is null");
-            columns = List.copyOf(columns);
-            partitionedBy = List.copyOf(partitionedBy);
-            options = FormatOptions.normalize(options);
-        }
-
-        /** The declared columns as a schema, or null when none were declared. */
-        Schema schema() {
-            return columns.isEmpty() ? null : new Schema(columns);
-        }
-    }
-
     private TableDdl() {
-    }
-
-    /** Parses {@code text} from {@code start}, where {@code CREATE [EXTERNAL] TABLE} begins. */
-    static Head parse(String text, int start) {
-        DdlTokens tokens = new DdlTokens(text, start);
-        String where = "CREATE TABLE";
-        tokens.expectWord("CREATE", where);
-        tokens.takeWord("EXTERNAL");
-        tokens.expectWord("TABLE", where);
-        boolean ifNotExists = false;
-        if (tokens.takeWord("IF")) {
-            tokens.expectWord("NOT", where);
-            tokens.expectWord("EXISTS", where);
-            ifNotExists = true;
-        }
-        String name = tokens.name(where);
-        where = "CREATE TABLE " + name;
-        List<Field> columns = List.of();
-        if (tokens.takeSymbol('(')) {
-            columns = columns(tokens, where, true);
-        }
-        FileFormat format = null;
-        Map<String, String> options = null;
-        List<String> partitionedBy = null;
-        String location = null;
-        while (true) {
-            if (tokens.takeWord("STORED") || tokens.peek().isWord("USING")) {
-                if (!tokens.takeWord("USING")) {
-                    tokens.expectWord("AS", where);
-                }
-                once(format, "STORED AS / USING", tokens, where);
-                format = FileFormat.parse(tokens.name(where));
-            } else if (tokens.takeWord("OPTIONS")) {
-                once(options, "OPTIONS", tokens, where);
-                options = options(tokens, where);
-            } else if (tokens.takeWord("PARTITIONED")) {
-                tokens.expectWord("BY", where);
-                once(partitionedBy, "PARTITIONED BY", tokens, where);
-                partitionedBy = names(tokens, where);
-            } else if (tokens.takeWord("LOCATION")) {
-                once(location, "LOCATION", tokens, where);
-                location = tokens.string(where);
-            } else {
-                break;
-            }
-        }
-        Map<String, String> given = options == null ? new LinkedHashMap<>() : new LinkedHashMap<>(options);
-        String path = given.remove("path");
-        if (path != null) {
-            if (location != null) {
-                throw new SluiceException(where + ": give the path once, as LOCATION or as the option 'path'");
-            }
-            location = path;
-        }
-        int queryStart = -1;
-        if (tokens.takeWord("AS")) {
-            queryStart = tokens.position();
-        } else if (tokens.peek().kind() != DdlTokens.Kind.END) {
-            throw tokens.error("expected STORED AS, USING, OPTIONS, PARTITIONED BY, LOCATION or AS <query>", where);
-        }
-        return new Head(name, ifNotExists, columns, format, given, partitionedBy == null ? List.of() : partitionedBy,
-                location, queryStart);
-    }
-
-    /** {@code (name, …)}. */
-    private static List<String> names(DdlTokens tokens, String where) {
-        tokens.expectSymbol('(', where);
-        List<String> names = new ArrayList<>();
-        do {
-            names.add(tokens.name(where));
-        } while (tokens.takeSymbol(','));
-        tokens.expectSymbol(')', where);
-        return names;
     }
 
     /** Columns as in {@code "a INT, b STRING"} (a DataFrame reader's {@code schema(...)}). */
     public static Schema columns(String ddl) {
         requireNonNull(ddl, "ddl is null");
         DdlTokens tokens = new DdlTokens(ddl, 0);
-        List<Field> fields = columns(tokens, "schema '" + ddl + "'", false);
+        List<TableColumn> columns = columns(tokens, "schema '" + ddl + "'", false);
         if (tokens.peek().kind() != DdlTokens.Kind.END) {
             throw tokens.error("expected ',' or the end", "schema '" + ddl + "'");
         }
-        return new Schema(fields);
+        return new Schema(columns.stream().map(TableColumn::field).toList());
     }
 
-    /** {@code name type, …}, ending at ')' (taken) when {@code parenthesized}, else at the end. */
-    private static List<Field> columns(DdlTokens tokens, String where, boolean parenthesized) {
-        List<Field> fields = new ArrayList<>();
+    /** A type by its Spark name, as {@link SqlText#type} writes it ("BIGINT", "DECIMAL(12,2)", "ARRAY<STRING>"). */
+    public static DataType type(String text) {
+        requireNonNull(text, "text is null");
+        DdlTokens tokens = new DdlTokens(text, 0);
+        DataType type = type(tokens, "type '" + text + "'");
+        if (tokens.peek().kind() != DdlTokens.Kind.END) {
+            throw tokens.error("expected the end", "type '" + text + "'");
+        }
+        return type;
+    }
+
+    /** {@code name type [NOT NULL] [COMMENT '…'], …}, ending at ')' (taken) when {@code parenthesized}, else at the end. */
+    static List<TableColumn> columns(DdlTokens tokens, String where, boolean parenthesized) {
+        List<TableColumn> columns = new ArrayList<>();
         do {
             String column = tokens.name(where);
-            fields.add(new Field(column, type(tokens, where + ", column '" + column + "'")));
+            DataType type = type(tokens, where + ", column '" + column + "'");
+            boolean notNull = false;
+            String comment = null;
             while (tokens.peek().isWord("NOT") || tokens.peek().isWord("NULL") || tokens.peek().isWord("COMMENT")) {
                 if (tokens.takeWord("COMMENT")) {
-                    tokens.string(where);
+                    comment = tokens.string(where);
                 } else {
-                    tokens.takeWord("NOT");
+                    notNull |= tokens.takeWord("NOT");
                     tokens.expectWord("NULL", where);
                 }
             }
+            columns.add(new TableColumn(column, type, notNull, comment));
         } while (tokens.takeSymbol(','));
         if (parenthesized) {
             tokens.expectSymbol(')', where);
         }
         try {
-            return List.copyOf(new Schema(fields).fields());
+            new Schema(columns.stream().map(TableColumn::field).toList());
         } catch (SluiceException e) {
             throw new SluiceException(where + ": " + e.getMessage(), e);
         }
+        return columns;
     }
 
     /**
@@ -187,9 +105,34 @@ public final class TableDdl {
             case "DATE" -> DataType.DATE32;
             case "TIMESTAMP", "TIMESTAMP_NTZ" -> DataType.TIMESTAMP;
             case "DECIMAL", "DEC", "NUMERIC" -> decimal(tokens, where);
-            default -> throw new SluiceException(where + ": unknown type '" + token.text() + "' at position "
-                    + (token.start() + 1) + "; known types: INT, INTEGER, BIGINT, LONG, DOUBLE, FLOAT, STRING,"
-                    + " VARCHAR(n), BOOLEAN, DATE, TIMESTAMP, DECIMAL(p,s)");
+            case "ARRAY" -> {
+                tokens.expectSymbol('<', where);
+                DataType element = type(tokens, where);
+                tokens.expectSymbol('>', where);
+                yield DataType.list(element);
+            }
+            case "MAP" -> {
+                tokens.expectSymbol('<', where);
+                DataType key = type(tokens, where);
+                tokens.expectSymbol(',', where);
+                DataType value = type(tokens, where);
+                tokens.expectSymbol('>', where);
+                yield DataType.map(key, value);
+            }
+            case "STRUCT" -> {
+                tokens.expectSymbol('<', where);
+                List<Field> fields = new ArrayList<>();
+                do {
+                    String field = tokens.name(where);
+                    tokens.takeSymbol(':');
+                    fields.add(new Field(field, type(tokens, where)));
+                } while (tokens.takeSymbol(','));
+                tokens.expectSymbol('>', where);
+                yield DataType.struct(fields);
+            }
+            default -> throw new SluiceException(where + ": unknown type '" + token.text() + "' at "
+                    + tokens.at(token.start()) + "; known types: INT, INTEGER, BIGINT, LONG, DOUBLE, FLOAT, STRING,"
+                    + " VARCHAR(n), BOOLEAN, DATE, TIMESTAMP, DECIMAL(p,s), ARRAY<t>, MAP<k, v>, STRUCT<name: t, …>");
         };
     }
 
@@ -211,7 +154,7 @@ public final class TableDdl {
     }
 
     /** {@code ( key [=] value, … )}: keys are names, dotted names or strings; values strings, numbers or words. */
-    private static Map<String, String> options(DdlTokens tokens, String where) {
+    static Map<String, String> options(DdlTokens tokens, String where) {
         Map<String, String> options = new LinkedHashMap<>();
         tokens.expectSymbol('(', where);
         if (tokens.takeSymbol(')')) {
@@ -240,12 +183,5 @@ public final class TableDdl {
             key.append('.').append(tokens.name(where));
         }
         return key.toString();
-    }
-
-    private static void once(Object seen, String clause, DdlTokens tokens, String where) {
-        if (seen != null) {
-            throw new SluiceException(where + ": " + clause + " is given twice (before position " + (tokens.position() + 1)
-                    + ")");
-        }
     }
 }

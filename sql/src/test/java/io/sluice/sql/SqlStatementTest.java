@@ -13,7 +13,7 @@ class SqlStatementTest {
     @Test
     void createExternalTable() {
         assertThat(SqlFrontEnd.parse("CREATE EXTERNAL TABLE lineitem STORED AS PARQUET LOCATION '/data/lineitem/'", catalog()))
-                .isEqualTo(new Statement.CreateExternalTable("lineitem", FileFormat.PARQUET, "/data/lineitem/"));
+                .isEqualTo(external("lineitem", FileFormat.PARQUET, "/data/lineitem/"));
     }
 
     @Test
@@ -23,10 +23,14 @@ class SqlStatementTest {
                 create   external table "My Orders"
                   stored as csv
                   location 'hdfs://nn:8020/it''s here; really/orders.csv' ;""", catalog()))
-                .isEqualTo(new Statement.CreateExternalTable("My Orders", FileFormat.CSV,
-                        "hdfs://nn:8020/it's here; really/orders.csv"));
+                .isEqualTo(external("My Orders", FileFormat.CSV, "hdfs://nn:8020/it's here; really/orders.csv"));
         assertThat(SqlFrontEnd.parse("Create External Table Orders Stored As Parquet Location 's3a://b/o'", catalog()))
-                .isEqualTo(new Statement.CreateExternalTable("Orders", FileFormat.PARQUET, "s3a://b/o"));
+                .isEqualTo(external("Orders", FileFormat.PARQUET, "s3a://b/o"));
+    }
+
+    private static Statement external(String name, FileFormat format, String location) {
+        return new Statement.CreateTable(new CatalogTable("default", name, java.util.List.of(), format, java.util.Map.of(),
+                java.util.List.of(), location, true, null, java.util.Map.of()), false, null);
     }
 
     @Test
@@ -34,27 +38,27 @@ class SqlStatementTest {
         assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE EXTERNAL TABLE x STORED AS ORC LOCATION '/x'", catalog()))
                 .isInstanceOf(SluiceException.class)
                 .hasMessageContaining("unknown file format 'ORC'");
-        assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE EXTERNAL TABLE x LOCATION '/x'", catalog()))
+        assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE EXTERNAL TABLE x STORED AS CSV", catalog()))
                 .isInstanceOf(SluiceException.class)
-                .hasMessageStartingWith("SQL syntax error: expected CREATE EXTERNAL TABLE <name> STORED AS PARQUET|CSV");
+                .hasMessage("CREATE EXTERNAL TABLE x: LOCATION '<path>' is required (where the table's files are)");
     }
 
     @Test
     void createTableAsTakesItsClausesInEitherOrder() {
-        Statement.CreateTableAs ctas = (Statement.CreateTableAs) SqlFrontEnd.parse(
+        Statement.CreateTable ctas = (Statement.CreateTable) SqlFrontEnd.parse(
                 "create table if not exists Copy location 's3a://b/it''s' using csv as\nSELECT k, v FROM t", catalog());
-        assertThat(ctas.name()).isEqualTo("Copy");
+        assertThat(ctas.table().name()).isEqualTo("Copy");
         assertThat(ctas.ifNotExists()).isTrue();
-        assertThat(ctas.target().location()).isEqualTo("s3a://b/it's");
-        assertThat(ctas.target().format()).isEqualTo(FileFormat.CSV);
-        assertThat(ctas.target().mode()).isEqualTo(SaveMode.ERROR_IF_EXISTS);
-        assertThat(ctas.plan().explain()).isEqualTo("""
+        assertThat(ctas.table().location()).isEqualTo("s3a://b/it's");
+        assertThat(ctas.table().format()).isEqualTo(FileFormat.CSV);
+        assertThat(ctas.table().external()).isTrue();
+        assertThat(ctas.query().explain()).isEqualTo("""
                 Projection: k, v
                   TableScan: t
                 """);
-        Statement.CreateTableAs parquet = (Statement.CreateTableAs) SqlFrontEnd.parse(
+        Statement.CreateTable parquet = (Statement.CreateTable) SqlFrontEnd.parse(
                 "CREATE TABLE p STORED AS PARQUET LOCATION '/out/p' AS SELECT 1 AS one", catalog());
-        assertThat(parquet.target().format()).isEqualTo(FileFormat.PARQUET);
+        assertThat(parquet.table().format()).isEqualTo(FileFormat.PARQUET);
         assertThat(parquet.ifNotExists()).isFalse();
     }
 
@@ -77,8 +81,8 @@ class SqlStatementTest {
 
     @Test
     void malformedWrites() {
-        assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE TABLE x (a INT)", catalog()))
-                .hasMessageStartingWith("SQL syntax error: expected CREATE TABLE [IF NOT EXISTS] <name> STORED AS");
+        assertThatThrownBy(() -> SqlFrontEnd.parse("CREATE TABLE x USING csv", catalog()))
+                .hasMessageStartingWith("CREATE TABLE x: a managed table needs its columns, as (<name> <type>, ...), or AS");
         assertThatThrownBy(() -> SqlFrontEnd.parse("INSERT INTO u SELECT k FROM t", catalog()))
                 .hasMessage("INSERT INTO u: column 1 ('a') is int64 but the query gives utf8 ('k')");
         assertThatThrownBy(() -> SqlFrontEnd.parse("INSERT INTO nope VALUES (1)", catalog()))

@@ -12,6 +12,7 @@ import io.sluice.datasource.file.ScanPartition;
 import io.sluice.datasource.file.SourceFile;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.kernels.BatchStream;
+import io.sluice.kernels.Col;
 import io.sluice.logical.source.FormatOptions;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -113,12 +114,15 @@ public final class ParquetFormat implements FormatReader {
             }
             long rowCount = rowGroups.get(partition.rowGroup()).getRowCount();
             MessageType fileSchema = reader.getFileMetaData().getSchema();
-            List<Type> requested = new ArrayList<>(selection.size());
+            List<Type> requested = new ArrayList<>(selection.size()); // null for a column the file lacks
             List<ParquetColumnType> types = new ArrayList<>(selection.size()); // null for a nested column
             for (Field field : selection.schema().fields()) {
                 Type parquetField = ParquetFile.field(fileSchema, field.name());
                 if (parquetField == null) {
-                    throw new SluiceException(file + ": no column '" + field.name() + "' in this file");
+                    // a column added to the table after this file was written (ALTER TABLE ADD COLUMNS): NULL, as in Spark
+                    requested.add(null);
+                    types.add(null);
+                    continue;
                 }
                 ParquetColumnType flat = ParquetColumnType.isFlat(parquetField) ? ParquetColumnType.of(parquetField, file) : null;
                 DataType type = flat != null ? flat.type() : ParquetNestedType.of(parquetField, file);
@@ -130,8 +134,15 @@ public final class ParquetFormat implements FormatReader {
                 types.add(flat);
             }
             ColumnChunkDecoder[] decoders = new ColumnChunkDecoder[selection.size()];
-            if (!requested.isEmpty() && rowCount > 0) {
-                MessageType requestedSchema = new MessageType(fileSchema.getName(), requested);
+            List<Type> present = requested.stream().filter(java.util.Objects::nonNull).toList();
+            for (int i = 0; i < decoders.length; i++) {
+                if (requested.get(i) == null) {
+                    DataType type = selection.schema().field(i).type();
+                    decoders[i] = (n, unused, cols, vectors, column) -> cols[column] = Col.allNull(type, n);
+                }
+            }
+            if (!present.isEmpty() && rowCount > 0) {
+                MessageType requestedSchema = new MessageType(fileSchema.getName(), present);
                 reader.setRequestedSchema(requestedSchema);
                 rowGroup = reader.readRowGroup(partition.rowGroup());
                 String createdBy = reader.getFileMetaData().getCreatedBy();
@@ -140,6 +151,9 @@ public final class ParquetFormat implements FormatReader {
                 BlockMetaData block = rowGroups.get(partition.rowGroup());
                 for (int i = 0; i < decoders.length; i++) {
                     Field field = selection.schema().field(i);
+                    if (requested.get(i) == null) {
+                        continue;
+                    }
                     if (types.get(i) == null) {
                         decoders[i] = new ParquetNestedDecoder(rowGroup, requestedSchema, requested.get(i), field.type(),
                                 file, createdBy);
