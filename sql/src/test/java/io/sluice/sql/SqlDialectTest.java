@@ -116,15 +116,9 @@ class SqlDialectTest {
                                     TableScan: t
                       Join: CROSS
                         SubqueryAlias: a
-                          Projection: k AS key, count(*) AS n
-                            Projection: k, count(*)
-                              Aggregate: groupBy=[k], aggr=[count(*)]
-                                TableScan: t
+                          Projection: k AS key, count(*) AS n  (shared: printed above)
                         SubqueryAlias: b
-                          Projection: k AS key, count(*) AS n
-                            Projection: k, count(*)
-                              Aggregate: groupBy=[k], aggr=[count(*)]
-                                TableScan: t
+                          Projection: k AS key, count(*) AS n  (shared: printed above)
                 """);
     }
 
