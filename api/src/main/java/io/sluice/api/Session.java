@@ -21,6 +21,10 @@ public final class Session implements AutoCloseable {
         this.engine = requireNonNull(engine, "engine is null");
     }
 
+    static Session of(QueryEngine engine) {
+        return new Session(engine);
+    }
+
     /** The system property naming where a job's session runs: {@code local[N]} or {@code host:httpPort}. */
     public static final String MASTER_PROPERTY = ApiSettingsDeclaration.MASTER.name();
 
