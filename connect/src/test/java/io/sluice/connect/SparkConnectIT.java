@@ -61,7 +61,7 @@ class SparkConnectIT {
         secret = cluster.authSecret();
         server = ConnectServer.start(cluster.coordinator(), "127.0.0.1", 0, secret);
         assertListening(server.port());
-        spark = SparkSession.builder().remote("sc://127.0.0.1:" + server.port() + "/;token=" + secret).getOrCreate();
+        spark = SparkSession.builder().remote("sc://127.0.0.1:" + server.port() + "/;use_ssl=false;token=" + secret).getOrCreate();
     }
 
     /** Spark's client retries a closed port for minutes: fail at once instead. */
@@ -188,8 +188,8 @@ class SparkConnectIT {
     }
 
     @Test
-    void wrongTokenIsRefused() {
-        try (SparkSession wrong = SparkSession.builder().remote("sc://127.0.0.1:" + server.port() + "/;token=wrong").create()) {
+    void wrongTokenIsRefused() throws Exception {
+        try (SparkSession wrong = SparkSession.builder().remote("sc://127.0.0.1:" + server.port() + "/;use_ssl=false;token=wrong").create()) {
             assertThatThrownBy(() -> wrong.sql("SELECT 1").collectAsList())
                     .hasMessageContaining("UNAUTHENTICATED");
         }
