@@ -56,7 +56,8 @@ final class DateTimeFunctions {
                 "The first date after start_date that is the named day of the week ('Mon', 'monday', ...).", DATE_TYPE);
         r.evaluated("unix_timestamp|to_unix_timestamp", Signature.of(0, "timeExp", TIMESTAMP, "fmt", STRING),
                 "Seconds since 1970-01-01 00:00:00 UTC of the time (in the session time zone; now without arguments).",
-                pattern("unix_timestamp", 1, (types, args) -> DataType.INT64));
+                pattern("unix_timestamp", 1, (types, args) -> DataType.INT64), (name, args, context) -> args.isEmpty()
+                        ? Literal.of(context.now().getEpochSecond()) : new FunctionCall(name, args, context.timeZone()));
         r.evaluated("from_unixtime", Signature.of(1, "unix_time", NUMBER, "fmt", STRING),
                 "The time unix_time seconds after 1970-01-01 00:00:00 UTC, in the session time zone, as text in format"
                         + " fmt (default yyyy-MM-dd HH:mm:ss).", pattern("from_unixtime", 1, StringFunctions.TEXT));

@@ -25,6 +25,19 @@ public record FunctionCall(String function, List<Expr> args, String timeZone) im
         this(function, args, "UTC");
     }
 
+    /** Whether {@code expr} gives the same value for the same input: false when it calls {@code rand}. */
+    public static boolean isDeterministic(Expr expr) {
+        if (expr instanceof FunctionCall f && f.function.equals("rand")) {
+            return false;
+        }
+        for (Expr child : expr.children()) {
+            if (!isDeterministic(child)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Override
     public DataType type(Schema input) {
         FunctionDefinition definition = FunctionLibrary.builtIn().definition(function);
