@@ -4,7 +4,6 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.TemporalValues;
 import io.sluice.kernels.Col;
-import io.sluice.kernels.Kernels;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -214,7 +213,7 @@ final class DateTimeKernels {
 
     private static Col fromUnixtime(List<Col> args, int rows, DateTimeFormats formats, ZoneId zone) {
         Col seconds = args.get(0).type.kind() == DataType.Kind.FLOAT64
-                ? Kernels.cast(args.get(0), DataType.INT64) : Values.longs(args.get(0));
+                ? Values.cast(args.get(0), DataType.INT64) : Values.longs(args.get(0));
         Col local = Col.allocate(DataType.TIMESTAMP, rows, true);
         for (int row = 0; row < rows; row++) {
             if (seconds.isNull(row)) {

@@ -3,7 +3,6 @@ package io.sluice.operators.function;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.DataType.Kind;
 import io.sluice.kernels.Col;
-import io.sluice.kernels.Kernels;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
@@ -94,8 +93,8 @@ final class MathKernels {
 
     /** {@code a mod b} made positive: {@code ((a % b) + b) % b}; NULL when b is 0. */
     private static Col pmod(List<Col> args, int rows, DataType type) {
-        Col a = Kernels.cast(args.get(0), type);
-        Col b = Kernels.cast(args.get(1), type);
+        Col a = Values.cast(args.get(0), type);
+        Col b = Values.cast(args.get(1), type);
         Col out = Col.allocate(type, rows, true);
         for (int row = 0; row < rows; row++) {
             if (a.isNull(row) || b.isNull(row)) {
@@ -123,7 +122,7 @@ final class MathKernels {
         java.util.Arrays.fill(out.nulls, true);
         int sign = greatest ? 1 : -1;
         for (Col arg : args) {
-            Col c = Kernels.cast(arg, type);
+            Col c = Values.cast(arg, type);
             for (int row = 0; row < rows; row++) {
                 if (c.isNull(row)) {
                     continue;
