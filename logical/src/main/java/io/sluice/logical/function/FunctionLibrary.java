@@ -91,6 +91,11 @@ public final class FunctionLibrary {
         return Optional.ofNullable(byName.get(name.toLowerCase(Locale.ROOT))).map(FunctionDefinition::info);
     }
 
+    /** What {@code DESCRIBE FUNCTION name} says; an unknown name fails as {@link #call} does. */
+    public FunctionInfo describe(String name) {
+        return definition(name).info();
+    }
+
     /** Every function once, by name (aliases inside each). */
     public List<FunctionInfo> functions() {
         return functions;
