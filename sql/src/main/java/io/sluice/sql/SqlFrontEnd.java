@@ -131,6 +131,10 @@ public final class SqlFrontEnd {
             }
             return new Statement.DropView(unquote(drop.group("name")), drop.group("exists") != null);
         }
+        Statement functions = FunctionStatements.parse(text, start);
+        if (functions != null) {
+            return functions;
+        }
         if (SHOW_TABLES.matcher(text).region(start, text.length()).matches()) {
             return new Statement.Query(showTables(catalog));
         }
