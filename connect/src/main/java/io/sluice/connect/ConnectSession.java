@@ -13,9 +13,12 @@ import io.sluice.kernels.QueryResult;
 import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.function.CallContext;
+import io.sluice.logical.function.FunctionLibrary;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
 import io.sluice.sql.InMemoryCatalog;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -67,7 +70,13 @@ final class ConnectSession {
 
     /** A translator of this session's relations (plan ids are those of one request). */
     RelationTranslator translator() {
-        return new RelationTranslator(this, new ExpressionTranslator(new ExpressionStrings(catalog)));
+        return new RelationTranslator(this, expressions());
+    }
+
+    /** A translator of this session's expressions; time functions read the session's time zone. */
+    ExpressionTranslator expressions() {
+        FunctionLibrary library = FunctionLibrary.builtIn().withContext(new CallContext(conf.timeZone(), Instant.now()));
+        return new ExpressionTranslator(new ExpressionStrings(catalog), new SparkFunctions(library));
     }
 
     DataFrame sql(String text) {

@@ -28,9 +28,11 @@ final class ExpressionTranslator {
     static final LogicalPlan NO_INPUT = new io.sluice.logical.plan.EmptyRelation(new Schema(List.of()));
 
     private final ExpressionStrings strings;
+    private final SparkFunctions functions;
 
-    ExpressionTranslator(ExpressionStrings strings) {
+    ExpressionTranslator(ExpressionStrings strings, SparkFunctions functions) {
         this.strings = requireNonNull(strings, "strings is null");
+        this.functions = requireNonNull(functions, "functions is null");
     }
 
     /** The expressions of a select list: {@code *} (and {@code t.*}) become every column of {@code input}. */
@@ -51,7 +53,7 @@ final class ExpressionTranslator {
             case LITERAL -> literal(e.getLiteral());
             case UNRESOLVED_ATTRIBUTE -> attribute(e.getUnresolvedAttribute().getUnparsedIdentifier(), input.schema());
             case UNRESOLVED_FUNCTION -> function(e.getUnresolvedFunction(), input);
-            case CALL_FUNCTION -> SparkFunctions.call(e.getCallFunction().getFunctionName(),
+            case CALL_FUNCTION -> functions.call(e.getCallFunction().getFunctionName(),
                     args(e.getCallFunction().getArgumentsList(), input), false);
             case EXPRESSION_STRING -> strings.expression(e.getExpressionString().getExpression(), input);
             case ALIAS -> alias(e.getAlias(), input);
@@ -91,7 +93,7 @@ final class ExpressionTranslator {
         if (f.getIsUserDefinedFunction()) {
             throw new SluiceException("user-defined function " + f.getFunctionName() + " is not supported over Spark Connect");
         }
-        return SparkFunctions.call(f.getFunctionName(), args(f.getArgumentsList(), input), f.getIsDistinct());
+        return functions.call(f.getFunctionName(), args(f.getArgumentsList(), input), f.getIsDistinct());
     }
 
     private Expr alias(Expression.Alias a, LogicalPlan input) {

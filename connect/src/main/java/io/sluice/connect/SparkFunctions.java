@@ -1,6 +1,7 @@
 package io.sluice.connect;
 
-import io.sluice.api.Column;
+import static java.util.Objects.requireNonNull;
+
 import io.sluice.api.FrontEnds;
 import io.sluice.api.Functions;
 import io.sluice.common.SluiceException;
@@ -11,21 +12,25 @@ import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.Unary;
+import io.sluice.logical.function.FunctionLibrary;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
 
 /**
  * Spark's functions by the names its clients send ({@code UnresolvedFunction}): the operators a
  * Column method becomes ({@code ==}, {@code and}, {@code isNull}, {@code when}, {@code in}, ...)
- * and the aggregates of the DataFrame API. A name it does not know is refused by name.
+ * here, every other name through the function library SQL and the DataFrame API share, which
+ * refuses an unknown name with the closest known one.
  */
 final class SparkFunctions {
-    private SparkFunctions() {
+    private final FunctionLibrary library;
+
+    SparkFunctions(FunctionLibrary library) {
+        this.library = requireNonNull(library, "library is null");
     }
 
-    static Expr call(String sparkName, List<Expr> args, boolean distinct) {
+    Expr call(String sparkName, List<Expr> args, boolean distinct) {
         String name = sparkName.toLowerCase(Locale.ROOT);
         if (distinct && !name.equals("count")) {
             throw new SluiceException("DISTINCT is not supported in " + sparkName + "(...) over Spark Connect");
@@ -44,15 +49,7 @@ final class SparkFunctions {
             case "in" -> in(args);
             case "like", "ilike" -> like(sparkName, args, name.equals("ilike"));
             case "count" -> count(args, distinct);
-            case "sum" -> aggregate(Functions::sum, sparkName, args);
-            case "min" -> aggregate(Functions::min, sparkName, args);
-            case "max" -> aggregate(Functions::max, sparkName, args);
-            case "avg", "mean" -> aggregate(Functions::avg, sparkName, args);
-            case "stddev", "stddev_samp", "std" -> aggregate(Functions::stddev, sparkName, args);
-            case "stddev_pop" -> aggregate(Functions::stddevPop, sparkName, args);
-            case "variance", "var_samp" -> aggregate(Functions::variance, sparkName, args);
-            case "var_pop" -> aggregate(Functions::varPop, sparkName, args);
-            default -> throw new SluiceException("function " + sparkName + " is not supported over Spark Connect");
+            default -> library.call(sparkName, args);
         };
     }
 
@@ -122,7 +119,4 @@ final class SparkFunctions {
         return Functions.count(FrontEnds.column(one("count", args))).expr();
     }
 
-    private static Expr aggregate(Function<Column, Column> function, String name, List<Expr> args) {
-        return function.apply(FrontEnds.column(one(name, args))).expr();
-    }
 }

@@ -61,7 +61,7 @@ class SparkConnectIT {
         secret = cluster.authSecret();
         server = ConnectServer.start(cluster.coordinator(), "127.0.0.1", 0, secret);
         assertListening(server.port());
-        spark = SparkSession.builder().remote("sc://127.0.0.1:" + server.port() + "/;use_ssl=false;token=" + secret).getOrCreate();
+        spark = SparkSession.builder().remote("sc://localhost:" + server.port() + "/;token=" + secret).getOrCreate();
     }
 
     /** Spark's client retries a closed port for minutes: fail at once instead. */
@@ -189,7 +189,7 @@ class SparkConnectIT {
 
     @Test
     void wrongTokenIsRefused() throws Exception {
-        try (SparkSession wrong = SparkSession.builder().remote("sc://127.0.0.1:" + server.port() + "/;use_ssl=false;token=wrong").create()) {
+        try (SparkSession wrong = SparkSession.builder().remote("sc://localhost:" + server.port() + "/;token=wrong").create()) {
             assertThatThrownBy(() -> wrong.sql("SELECT 1").collectAsList())
                     .hasMessageContaining("UNAUTHENTICATED");
         }
