@@ -69,8 +69,8 @@ class DataFrameColumnsIT extends DuckDbComparisonTest {
     void arithmeticCastsAndStrings() throws Exception {
         assertSameRows(t().select(col("a").plus(col("b")).multiply(2).minus(1), col("f").divide(3), col("id").mod(7),
                 col("a").negate()), "SELECT (a + b) * 2 - 1, f / 3, id % 7, -a FROM t");
-        assertSameRows(t().select(col("f").cast("int").as("fi"), col("id").cast("string"), col("a").cast(DataType.FLOAT64)),
-                "SELECT CAST(f AS INTEGER), CAST(id AS VARCHAR), CAST(a AS DOUBLE) FROM t");
+        assertSameRows(t().select(col("f").cast("decimal(10, 1)").as("fd"), col("id").cast("string"), col("a").cast(DataType.FLOAT64),
+                col("b").cast("int")), "SELECT CAST(f AS DECIMAL(10, 1)), CAST(id AS VARCHAR), CAST(a AS DOUBLE), CAST(b AS INTEGER) FROM t");
         assertSameRows(t().select(col("s").substr(2, 3), upper(col("s")), lower(col("s")),
                 col("s").startsWith("Name3"), col("s").endsWith("3_x"), col("s").contains("e4")),
                 "SELECT substr(s, 2, 3), upper(s), lower(s), starts_with(s, 'Name3'), s LIKE '%3_x', strpos(s, 'e4') > 0 FROM t");

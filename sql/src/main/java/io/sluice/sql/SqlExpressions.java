@@ -9,6 +9,7 @@ import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.Projection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -90,7 +91,20 @@ public final class SqlExpressions {
      * DISTINCT values ({@link #call(String, List, boolean, Schema)}) become two aggregations.
      */
     public static LogicalPlan aggregate(LogicalPlan input, List<Expr> groupBy, List<Expr> calls) {
-        return DistinctAggregates.any(calls) ? DistinctAggregates.plan(input, groupBy, calls)
-                : new Aggregate(input, groupBy, calls);
+        List<Expr> unaliased = calls.stream().map(Exprs::unalias).toList();
+        if (!DistinctAggregates.any(unaliased)) {
+            return new Aggregate(input, groupBy, calls);
+        }
+        LogicalPlan planned = DistinctAggregates.plan(input, groupBy, unaliased);
+        List<Expr> named = new ArrayList<>();
+        Schema out = planned.schema();
+        for (int i = 0; i < groupBy.size(); i++) {
+            named.add(new Column(out.field(i).name()));
+        }
+        for (int i = 0; i < calls.size(); i++) {
+            String name = out.field(groupBy.size() + i).name();
+            named.add(name.equals(calls.get(i).name()) ? new Column(name) : new Alias(new Column(name), calls.get(i).name()));
+        }
+        return new Projection(planned, named);
     }
 }
