@@ -14,23 +14,26 @@ import io.sluice.logical.expr.Literal;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Filter;
+import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
+import io.sluice.logical.plan.Sample;
 import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.SubqueryAlias;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.plan.Union;
-import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.Window;
 import io.sluice.logical.stats.Selectivity;
 import io.sluice.logical.stats.Statistics;
 import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.aggregate.HashAggregateExec;
+import io.sluice.operators.basic.BernoulliSampleExec;
 import io.sluice.operators.basic.EmptyExec;
+import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.basic.LimitExec;
 import io.sluice.operators.basic.ProjectionExec;
 import io.sluice.operators.basic.UnionExec;
@@ -42,7 +45,6 @@ import io.sluice.operators.join.HashJoinExec;
 import io.sluice.operators.join.SortMergeJoinExec;
 import io.sluice.operators.sort.OrderedGatherExec;
 import io.sluice.operators.sort.SortExec;
-import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.window.WindowExec;
 import io.sluice.physical.rules.EnsureRequirements;
 import io.sluice.physical.rules.JoinSelection;
@@ -397,6 +399,9 @@ public final class PhysicalPlanner {
         }
         if (plan instanceof Join join) {
             return planJoin(join);
+        }
+        if (plan instanceof Sample sample) {
+            return new BernoulliSampleExec(plan(sample.input()), sample.fraction(), sample.seed());
         }
         if (plan instanceof SubqueryAlias alias) {
             return rename(plan(alias.input()), alias.schema());

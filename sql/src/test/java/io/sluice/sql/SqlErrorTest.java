@@ -94,8 +94,6 @@ class SqlErrorTest {
     @Test
     void unsupportedConstructsAreNamed() {
         assertError("SELECT * FROM t NATURAL JOIN u").hasMessage("unsupported SQL: NATURAL JOIN");
-        assertError("SELECT k FROM t INTERSECT ALL SELECT k FROM t").hasMessage("unsupported SQL: INTERSECT ALL");
-        assertError("SELECT k FROM t EXCEPT ALL SELECT k FROM t").hasMessage("unsupported SQL: EXCEPT ALL");
         assertError("SELECT soundex(k) FROM t").hasMessage("unknown function 'soundex'; SHOW FUNCTIONS lists them");
         assertError("SELECT regexp_extrat(k, 'a') FROM t")
                 .hasMessage("unknown function 'regexp_extrat'; did you mean 'regexp_extract'? SHOW FUNCTIONS lists them");

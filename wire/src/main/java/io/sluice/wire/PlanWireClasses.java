@@ -44,6 +44,7 @@ import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.QuantifiedComparison;
+import io.sluice.logical.plan.Sample;
 import io.sluice.logical.plan.ScalarSubquery;
 import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.SubqueryAlias;
@@ -62,6 +63,7 @@ import io.sluice.operators.PlanProperties;
 import io.sluice.operators.SplitPoints;
 import io.sluice.operators.aggregate.AggregateMode;
 import io.sluice.operators.aggregate.HashAggregateExec;
+import io.sluice.operators.basic.BernoulliSampleExec;
 import io.sluice.operators.basic.EmptyExec;
 import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.basic.LimitExec;
@@ -99,11 +101,13 @@ public final class PlanWireClasses implements WireClasses {
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
                 Projection.class, Sort.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class,
+                Sample.class,
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FileScanExec.ListedFiles.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,
                 ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, RuntimeFilterSourceExec.class, RuntimeFilter.class, SampleExec.class, SortExec.class,
                 SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class, GenerateExec.class,
+                BernoulliSampleExec.class,
                 Partitioning.Unknown.class, Partitioning.Single.class, Partitioning.Hash.class,
                 Partitioning.RoundRobin.class, Partitioning.Broadcast.class, Partitioning.Range.class,
                 PlanProperties.class, SplitPoints.class,
