@@ -2,8 +2,11 @@ package io.sluice.connect;
 
 import static java.util.Objects.requireNonNull;
 
+import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
+import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
+import io.grpc.TlsServerCredentials;
 import io.grpc.netty.NettyServerBuilder;
 import io.sluice.common.SluiceException;
 import io.sluice.coordinator.Coordinator;
@@ -16,7 +19,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
- * The Spark Connect endpoint of a coordinator: gRPC over Netty on {@code host:port}, every call
+ * The Spark Connect endpoint of a coordinator: gRPC over Netty on {@code host:port} (TLS when the
+ * coordinator serves HTTPS, with the same certificate), every call
  * authenticated with the cluster's secret ({@link BearerTokenCheck}), bounded as the HTTP API is
  * (message and header sizes, calls per connection, idle connections closed, sessions counted).
  * Spark's own clients (Scala/Java {@code spark-connect-client-jvm}, PySpark {@code pyspark-client})
@@ -60,7 +64,12 @@ public final class ConnectServer implements AutoCloseable {
         });
         ConnectSessions sessions = new ConnectSessions(coordinator.queries(), MAX_SESSIONS);
         ConnectService service = new ConnectService(sessions, coordinator.queries(), executions, allocator);
-        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port))
+        // TLS with the coordinator's HTTPS certificate when it has one: Spark's clients send a token
+        // in clear only to localhost, and over TLS to any other host
+        ServerCredentials credentials = coordinator.httpsCredentials()
+                .map(tls -> TlsServerCredentials.newBuilder().keyManager(tls.keyManagers()).build())
+                .orElse(InsecureServerCredentials.create());
+        Server server = NettyServerBuilder.forAddress(new InetSocketAddress(host, port), credentials)
                 .addService(ServerInterceptors.intercept(service, new BearerTokenCheck(secret)))
                 .maxInboundMessageSize(MAX_MESSAGE_BYTES)
                 .maxInboundMetadataSize(MAX_HEADER_BYTES)

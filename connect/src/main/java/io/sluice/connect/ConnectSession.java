@@ -70,21 +70,21 @@ final class ConnectSession {
 
     /** A translator of this session's relations (plan ids are those of one request). */
     RelationTranslator translator() {
-        return new RelationTranslator(this, expressions());
+        return new RelationTranslator(this, functions());
     }
 
-    /** A translator of this session's expressions; time functions read the session's time zone. */
-    ExpressionTranslator expressions() {
-        FunctionLibrary library = FunctionLibrary.builtIn().withContext(new CallContext(conf.timeZone(), Instant.now()));
-        return new ExpressionTranslator(new ExpressionStrings(catalog), new SparkFunctions(library));
+    /** A translator of constant expressions (SQL arguments). */
+    ExpressionTranslator constants() {
+        return new ExpressionTranslator(functions(), id -> null);
+    }
+
+    /** Spark's functions; the time functions read the session's time zone. */
+    private SparkFunctions functions() {
+        return new SparkFunctions(FunctionLibrary.builtIn().withContext(new CallContext(conf.timeZone(), Instant.now())));
     }
 
     DataFrame sql(String text) {
         return api.sql(text);
-    }
-
-    DataFrame table(String name) {
-        return api.sql("SELECT * FROM " + name);
     }
 
     /** Runs the DataFrame with the session's settings; every row. */

@@ -2,6 +2,8 @@ package io.sluice.connect;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.api.DataFrame;
+import io.sluice.api.Functions;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
@@ -17,6 +19,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.LongFunction;
 
 /**
  * Spark Connect expressions as Sluice's logical expressions, against the plan they are evaluated
@@ -27,12 +30,13 @@ final class ExpressionTranslator {
     /** What a constant is evaluated over: a plan of no columns (SQL arguments). */
     static final LogicalPlan NO_INPUT = new io.sluice.logical.plan.EmptyRelation(new Schema(List.of()));
 
-    private final ExpressionStrings strings;
     private final SparkFunctions functions;
+    private final LongFunction<DataFrame> byPlanId;
 
-    ExpressionTranslator(ExpressionStrings strings, SparkFunctions functions) {
-        this.strings = requireNonNull(strings, "strings is null");
+    /** @param byPlanId the DataFrame a client plan id names, or null (attributes of {@code df("a")}) */
+    ExpressionTranslator(SparkFunctions functions, LongFunction<DataFrame> byPlanId) {
         this.functions = requireNonNull(functions, "functions is null");
+        this.byPlanId = requireNonNull(byPlanId, "byPlanId is null");
     }
 
     /** The expressions of a select list: {@code *} (and {@code t.*}) become every column of {@code input}. */
@@ -51,11 +55,11 @@ final class ExpressionTranslator {
     Expr translate(Expression e, LogicalPlan input) {
         return switch (e.getExprTypeCase()) {
             case LITERAL -> literal(e.getLiteral());
-            case UNRESOLVED_ATTRIBUTE -> attribute(e.getUnresolvedAttribute().getUnparsedIdentifier(), input.schema());
+            case UNRESOLVED_ATTRIBUTE -> attribute(e.getUnresolvedAttribute(), input);
             case UNRESOLVED_FUNCTION -> function(e.getUnresolvedFunction(), input);
             case CALL_FUNCTION -> functions.call(e.getCallFunction().getFunctionName(),
                     args(e.getCallFunction().getArgumentsList(), input), false);
-            case EXPRESSION_STRING -> strings.expression(e.getExpressionString().getExpression(), input);
+            case EXPRESSION_STRING -> Functions.expr(e.getExpressionString().getExpression()).expr();
             case ALIAS -> alias(e.getAlias(), input);
             case CAST -> cast(e.getCast(), input);
             case SORT_ORDER -> throw new SluiceException("a sort order is allowed only in orderBy/sort");
@@ -106,6 +110,16 @@ final class ExpressionTranslator {
     private Expr cast(Expression.Cast c, LogicalPlan input) {
         DataType type = c.hasType() ? SparkTypes.fromProto(c.getType()) : SparkTypes.parseType(c.getTypeStr());
         return new Cast(translate(c.getExpr(), input), type);
+    }
+
+    private Expr attribute(Expression.UnresolvedAttribute a, LogicalPlan input) {
+        if (a.hasPlanId()) {
+            DataFrame df = byPlanId.apply(a.getPlanId());
+            if (df != null && df.schema().names().stream().anyMatch(n -> n.equalsIgnoreCase(a.getUnparsedIdentifier()))) {
+                return df.col(a.getUnparsedIdentifier()).expr();
+            }
+        }
+        return attribute(a.getUnparsedIdentifier(), input.schema());
     }
 
     /**

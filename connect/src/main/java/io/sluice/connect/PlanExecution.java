@@ -143,7 +143,7 @@ final class PlanExecution implements Runnable {
                 .putAllNamedArguments(sql.getNamedArgumentsMap()).addAllPosArguments(sql.getPosArgumentsList())).build();
         Relation answer = input;
         if (input.hasSql()) {
-            ExpressionTranslator constants = session.expressions();
+            ExpressionTranslator constants = session.constants();
             String text = SqlArguments.bind(input.getSql(), e -> constants.translate(e, ExpressionTranslator.NO_INPUT));
             PreparedSql prepared = queries.prepareSql(text, session.catalog());
             if (prepared.plan() == null) {

@@ -18,7 +18,6 @@ import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.plan.EmptyRelation;
-import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.SubqueryAlias;
 import java.util.ArrayList;
@@ -40,9 +39,9 @@ final class RelationTranslator {
     /** The DataFrames translated so far by their client plan ids ({@code df("a")} names a column of one). */
     private final Map<Long, DataFrame> byPlanId = new HashMap<>();
 
-    RelationTranslator(ConnectSession session, ExpressionTranslator expressions) {
+    RelationTranslator(ConnectSession session, SparkFunctions functions) {
         this.session = requireNonNull(session, "session is null");
-        this.expressions = requireNonNull(expressions, "expressions is null");
+        this.expressions = new ExpressionTranslator(functions, byPlanId::get);
     }
 
     DataFrame translate(Relation relation) {
@@ -68,10 +67,7 @@ final class RelationTranslator {
                         .map(o -> expressions.sortKey(o, input.logicalPlan())).toArray(SortKey[]::new));
             }
             case LIMIT -> translate(r.getLimit().getInput()).limit(r.getLimit().getLimit());
-            case OFFSET -> {
-                DataFrame input = translate(r.getOffset().getInput());
-                yield derive(new Limit(input.logicalPlan(), r.getOffset().getOffset(), Long.MAX_VALUE));
-            }
+            case OFFSET -> translate(r.getOffset().getInput()).offset(r.getOffset().getOffset());
             case TAIL -> tail(translate(r.getTail().getInput()), r.getTail().getLimit());
             case AGGREGATE -> aggregate(r.getAggregate());
             case LOCAL_RELATION -> local(r.getLocalRelation());
@@ -85,9 +81,30 @@ final class RelationTranslator {
             case WITH_COLUMNS_RENAMED -> renamed(r.getWithColumnsRenamed());
             case DROP -> drop(r.getDrop());
             case TO_DF -> toDf(r.getToDf());
-            case HINT -> translate(r.getHint().getInput());
+            case HINT -> translate(r.getHint().getInput()).hint(r.getHint().getName(), r.getHint().getParametersList().stream()
+                    .map(p -> p.hasLiteral() ? value(p.getLiteral()) : p.toString()).toArray());
             case REPARTITION -> translate(r.getRepartition().getInput());
             case REPARTITION_BY_EXPRESSION -> translate(r.getRepartitionByExpression().getInput());
+            case JOIN -> join(r.getJoin());
+            case SET_OP -> setOperation(r.getSetOp());
+            case DEDUPLICATE -> {
+                io.sluice.connect.proto.Deduplicate d = r.getDeduplicate();
+                DataFrame input = translate(d.getInput());
+                yield d.getColumnNamesCount() == 0 || d.getAllColumnsAsKeys() ? input.dropDuplicates()
+                        : input.dropDuplicates(d.getColumnNamesList().toArray(String[]::new));
+            }
+            case FILL_NA -> fillNa(r.getFillNa());
+            case DROP_NA -> {
+                io.sluice.connect.proto.NADrop d = r.getDropNa();
+                DataFrame input = translate(d.getInput());
+                String[] cols = d.getColsCount() == 0 ? input.columns() : d.getColsList().toArray(String[]::new);
+                yield d.hasMinNonNulls() ? input.na().drop(d.getMinNonNulls(), cols) : input.na().drop("any", cols);
+            }
+            case REPLACE -> replace(r.getReplace());
+            case SAMPLE -> sample(r.getSample());
+            case DESCRIBE -> translate(r.getDescribe().getInput()).describe(r.getDescribe().getColsList().toArray(String[]::new));
+            case SUMMARY -> translate(r.getSummary().getInput()).summary(r.getSummary().getStatisticsList().toArray(String[]::new));
+            case CATALOG -> CatalogCalls.translate(r.getCatalog(), session);
             default -> throw unsupported(r.getRelTypeCase().name());
         };
     }
@@ -114,7 +131,7 @@ final class RelationTranslator {
             throw new SluiceException("streaming reads are not supported by Sluice (a batch engine)");
         }
         if (read.hasNamedTable()) {
-            return session.table(read.getNamedTable().getUnparsedIdentifier());
+            return session.api().table(read.getNamedTable().getUnparsedIdentifier());
         }
         Read.DataSource source = read.getDataSource();
         if (source.getPathsCount() == 0) {
@@ -143,14 +160,26 @@ final class RelationTranslator {
 
     private DataFrame aggregate(io.sluice.connect.proto.Aggregate a) {
         DataFrame input = translate(a.getInput());
-        if (a.getGroupType() != io.sluice.connect.proto.Aggregate.GroupType.GROUP_TYPE_GROUPBY) {
-            throw new SluiceException("aggregate " + a.getGroupType().name().substring("GROUP_TYPE_".length()).toLowerCase(Locale.ROOT)
-                    + " is not supported by Sluice over Spark Connect yet; use groupBy, or rollup/cube in spark.sql");
-        }
         LogicalPlan plan = input.logicalPlan();
         Column[] keys = a.getGroupingExpressionsList().stream().map(e -> column(expressions.translate(e, plan))).toArray(Column[]::new);
         Column[] aggs = a.getAggregateExpressionsList().stream().map(e -> column(expressions.translate(e, plan))).toArray(Column[]::new);
-        return input.groupBy(keys).agg(aggs);
+        return switch (a.getGroupType()) {
+            case GROUP_TYPE_GROUPBY -> input.groupBy(keys).agg(aggs);
+            case GROUP_TYPE_ROLLUP -> input.rollup(keys).agg(aggs);
+            case GROUP_TYPE_CUBE -> input.cube(keys).agg(aggs);
+            case GROUP_TYPE_PIVOT -> {
+                Expression pivot = a.getPivot().getCol();
+                if (!pivot.hasUnresolvedAttribute()) {
+                    throw new SluiceException("pivot takes a column name, not " + pivot.getExprTypeCase());
+                }
+                String name = pivot.getUnresolvedAttribute().getUnparsedIdentifier();
+                yield a.getPivot().getValuesCount() == 0 ? input.groupBy(keys).pivot(name).agg(aggs)
+                        : input.groupBy(keys).pivot(name, a.getPivot().getValuesList().stream().map(RelationTranslator::value).toList())
+                                .agg(aggs);
+            }
+            default -> throw new SluiceException("aggregate " + a.getGroupType().name().substring("GROUP_TYPE_".length())
+                    .toLowerCase(Locale.ROOT) + " is not supported by Sluice over Spark Connect");
+        };
     }
 
     private DataFrame tail(DataFrame input, int n) {
@@ -185,6 +214,89 @@ final class RelationTranslator {
             rows.add(List.of(start + i * step));
         }
         return FrontEnds.dataFrame(session.api(), new QueryResult(Schema.of(new Field("id", DataType.INT64)), rows));
+    }
+
+    private DataFrame join(io.sluice.connect.proto.Join j) {
+        DataFrame left = translate(j.getLeft());
+        DataFrame right = translate(j.getRight());
+        String type = switch (j.getJoinType()) {
+            case JOIN_TYPE_INNER, JOIN_TYPE_UNSPECIFIED -> "inner";
+            case JOIN_TYPE_FULL_OUTER -> "full_outer";
+            case JOIN_TYPE_LEFT_OUTER -> "left_outer";
+            case JOIN_TYPE_RIGHT_OUTER -> "right_outer";
+            case JOIN_TYPE_LEFT_ANTI -> "left_anti";
+            case JOIN_TYPE_LEFT_SEMI -> "left_semi";
+            case JOIN_TYPE_CROSS -> "cross";
+            default -> throw new SluiceException("join type " + j.getJoinType() + " is not supported");
+        };
+        if (j.getUsingColumnsCount() > 0) {
+            return left.join(right, j.getUsingColumnsList(), type);
+        }
+        if (j.hasJoinCondition()) {
+            return left.join(right, column(expressions.translate(j.getJoinCondition(), left.logicalPlan())), type);
+        }
+        return left.crossJoin(right);
+    }
+
+    private DataFrame setOperation(io.sluice.connect.proto.SetOperation op) {
+        DataFrame left = translate(op.getLeftInput());
+        DataFrame right = translate(op.getRightInput());
+        boolean all = op.getIsAll();
+        return switch (op.getSetOpType()) {
+            case SET_OP_TYPE_UNION -> {
+                DataFrame union = op.getByName() ? left.unionByName(right, op.getAllowMissingColumns()) : left.union(right);
+                yield all ? union : union.distinct();
+            }
+            case SET_OP_TYPE_INTERSECT -> all ? left.intersectAll(right) : left.intersect(right);
+            case SET_OP_TYPE_EXCEPT -> all ? left.exceptAll(right) : left.except(right);
+            default -> throw new SluiceException("set operation " + op.getSetOpType() + " is not supported");
+        };
+    }
+
+    private DataFrame fillNa(io.sluice.connect.proto.NAFill fill) {
+        DataFrame input = translate(fill.getInput());
+        if (fill.getValuesCount() == 1) {
+            Object value = value(fill.getValues(0));
+            return fill.getColsCount() == 0 ? input.na().fill(value) : input.na().fill(value, fill.getColsList().toArray(String[]::new));
+        }
+        if (fill.getValuesCount() != fill.getColsCount()) {
+            throw new SluiceException("na.fill got " + fill.getValuesCount() + " values for " + fill.getColsCount() + " columns");
+        }
+        Map<String, Object> values = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < fill.getColsCount(); i++) {
+            values.put(fill.getCols(i), value(fill.getValues(i)));
+        }
+        return input.na().fill(values);
+    }
+
+    private DataFrame replace(io.sluice.connect.proto.NAReplace replace) {
+        DataFrame input = translate(replace.getInput());
+        Map<Object, Object> pairs = new java.util.LinkedHashMap<>();
+        replace.getReplacementsList().forEach(p -> pairs.put(value(p.getOldValue()), value(p.getNewValue())));
+        String[] cols = replace.getColsCount() == 0 ? input.columns() : replace.getColsList().toArray(String[]::new);
+        return input.na().replace(cols, pairs);
+    }
+
+    private DataFrame sample(io.sluice.connect.proto.Sample sample) {
+        if (sample.getWithReplacement()) {
+            throw new SluiceException("sample with replacement is not supported by Sluice");
+        }
+        DataFrame input = translate(sample.getInput());
+        double fraction = sample.getUpperBound() - sample.getLowerBound();
+        return sample.hasSeed() ? input.sample(fraction, sample.getSeed()) : input.sample(fraction);
+    }
+
+    /** A literal as the Java value the DataFrame API takes (na.fill, pivot values, hint parameters). */
+    static Object value(Expression.Literal literal) {
+        io.sluice.logical.expr.Literal l = ExpressionTranslator.literal(literal);
+        Object v = l.value();
+        return switch (l.type().kind()) {
+            case DECIMAL -> new java.math.BigDecimal(v instanceof Long n ? java.math.BigInteger.valueOf(n) : (java.math.BigInteger) v,
+                    l.type().scale());
+            case DATE32 -> java.time.LocalDate.ofEpochDay((Long) v);
+            case INT32 -> ((Long) v).intValue();
+            default -> v;
+        };
     }
 
     private DataFrame showString(io.sluice.connect.proto.ShowString show) {

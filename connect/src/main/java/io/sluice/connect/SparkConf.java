@@ -13,12 +13,16 @@ import java.util.TreeMap;
  * does. Sluice's own {@code sluice.*} settings may be set through it too (checked when a query runs).
  */
 final class SparkConf {
-    /** The values Spark reports for keys never set in the session. */
+    /**
+     * The values Spark reports for keys never set in the session, and what Spark's client asks of the
+     * server: it sends any local relation inline (Sluice keeps no cached relations or artifacts).
+     */
     private static final Map<String, String> DEFAULTS = Map.of(
             SparkConfigKeys.SHUFFLE_PARTITIONS, "200",
             SparkConfigKeys.BROADCAST_THRESHOLD, "10485760",
             SparkConfigKeys.SESSION_TIME_ZONE, "UTC",
-            SparkConfigKeys.ANSI_ENABLED, "true");
+            SparkConfigKeys.ANSI_ENABLED, "true",
+            "spark.sql.session.localRelationCacheThreshold", String.valueOf(Integer.MAX_VALUE));
 
     private final Map<String, String> values = new TreeMap<>();
 
