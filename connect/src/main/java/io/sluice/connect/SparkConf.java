@@ -22,7 +22,12 @@ final class SparkConf {
             SparkConfigKeys.BROADCAST_THRESHOLD, "10485760",
             SparkConfigKeys.SESSION_TIME_ZONE, "UTC",
             SparkConfigKeys.ANSI_ENABLED, "true",
-            "spark.sql.session.localRelationCacheThreshold", String.valueOf(Integer.MAX_VALUE));
+            "spark.sql.session.localRelationCacheThreshold", String.valueOf(Integer.MAX_VALUE),
+            "spark.sql.session.localRelationSizeLimit", String.valueOf(ConnectServer.MAX_MESSAGE_BYTES),
+            "spark.sql.session.localRelationChunkSizeRows", "10000",
+            "spark.sql.session.localRelationChunkSizeBytes", String.valueOf(16 << 20),
+            "spark.sql.session.localRelationBatchOfChunksSizeBytes", String.valueOf(ConnectServer.MAX_MESSAGE_BYTES),
+            "spark.connect.session.planCompression.threshold", "-1");
 
     private final Map<String, String> values = new TreeMap<>();
 

@@ -14,7 +14,6 @@ import io.sluice.api.Session;
 import io.sluice.testfixtures.DuckDbOracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -246,15 +245,13 @@ class SparkConnectIT {
         return out;
     }
 
+    /** What {@code print} writes to standard output; Spark's client prints through Scala's Console, which keeps its own stream. */
     private static synchronized String captured(Runnable print) {
-        PrintStream original = System.out;
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
-        try {
+        scala.Console.withOut(bytes, () -> {
             print.run();
-        } finally {
-            System.setOut(original);
-        }
+            return null;
+        });
         return bytes.toString(StandardCharsets.UTF_8);
     }
 }
