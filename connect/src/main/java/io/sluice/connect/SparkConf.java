@@ -14,20 +14,24 @@ import java.util.TreeMap;
  */
 final class SparkConf {
     /**
-     * The values Spark reports for keys never set in the session, and what Spark's client asks of the
-     * server: it sends any local relation inline (Sluice keeps no cached relations or artifacts).
+     * The values Spark reports for keys never set in the session, among them those Spark's client
+     * reads: it is told to send any local relation inline (Sluice keeps no cached relations or
+     * artifacts). Plan compression keys are left unset, which the client reads as off.
      */
-    private static final Map<String, String> DEFAULTS = Map.of(
-            SparkConfigKeys.SHUFFLE_PARTITIONS, "200",
-            SparkConfigKeys.BROADCAST_THRESHOLD, "10485760",
-            SparkConfigKeys.SESSION_TIME_ZONE, "UTC",
-            SparkConfigKeys.ANSI_ENABLED, "true",
-            "spark.sql.session.localRelationCacheThreshold", String.valueOf(Integer.MAX_VALUE),
-            "spark.sql.session.localRelationSizeLimit", String.valueOf(ConnectServer.MAX_MESSAGE_BYTES),
-            "spark.sql.session.localRelationChunkSizeRows", "10000",
-            "spark.sql.session.localRelationChunkSizeBytes", String.valueOf(16 << 20),
-            "spark.sql.session.localRelationBatchOfChunksSizeBytes", String.valueOf(ConnectServer.MAX_MESSAGE_BYTES),
-            "spark.connect.session.planCompression.threshold", "-1");
+    private static final Map<String, String> DEFAULTS = Map.ofEntries(
+            Map.entry(SparkConfigKeys.SHUFFLE_PARTITIONS, "200"),
+            Map.entry(SparkConfigKeys.BROADCAST_THRESHOLD, "10485760"),
+            Map.entry(SparkConfigKeys.SESSION_TIME_ZONE, "UTC"),
+            Map.entry(SparkConfigKeys.ANSI_ENABLED, "true"),
+            Map.entry("spark.sql.caseSensitive", "false"),
+            Map.entry("spark.sql.legacy.timeParserPolicy", "EXCEPTION"),
+            Map.entry("spark.sql.execution.arrow.useLargeVarTypes", "false"),
+            Map.entry("spark.sql.session.localRelationCacheThreshold", String.valueOf(Integer.MAX_VALUE)),
+            Map.entry("spark.sql.session.localRelationSizeLimit", String.valueOf(ConnectServer.MAX_MESSAGE_BYTES)),
+            Map.entry("spark.sql.session.localRelationChunkSizeRows", "10000"),
+            Map.entry("spark.sql.session.localRelationChunkSizeBytes", String.valueOf(16 << 20)),
+            Map.entry("spark.sql.session.localRelationBatchOfChunksSizeBytes", String.valueOf(ConnectServer.MAX_MESSAGE_BYTES)),
+            Map.entry("spark.sql.artifact.isolation.enabled", "false"));
 
     private final Map<String, String> values = new TreeMap<>();
 
