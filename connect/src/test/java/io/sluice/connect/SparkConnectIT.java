@@ -26,6 +26,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
@@ -191,6 +192,14 @@ class SparkConnectIT {
                 .isInstanceOf(AnalysisException.class)
                 .hasMessageContaining("no_such_col");
         assertThat(spark.sql("SELECT 7 AS seven").collectAsList().get(0).get(0)).isNotNull();
+    }
+
+    @Test
+    void badSqlIsAParseExceptionWithItsPosition() {
+        assertThatThrownBy(() -> spark.sql("SELECT 1 + FROM").collectAsList())
+                .isInstanceOf(ParseException.class)
+                .hasMessageContaining("line 1, column");
+        assertThat(spark.sql("SELECT 8 AS eight").collectAsList()).hasSize(1);
     }
 
     @Test
