@@ -8,14 +8,20 @@ import io.sluice.common.types.DataType;
 import io.sluice.logical.expr.AggregateCall;
 import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Binary;
+import io.sluice.logical.expr.Case;
 import io.sluice.logical.expr.Cast;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Like;
+import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.SortKey;
+import io.sluice.logical.expr.Substring;
 import io.sluice.logical.expr.Unary;
 import io.sluice.logical.expr.WindowCall;
 import io.sluice.logical.expr.WindowFrame;
 import io.sluice.logical.expr.WindowFunction;
+import io.sluice.sql.TableDdl;
+import java.util.ArrayList;
 import java.util.List;
 
 /** A column expression of the DataFrame API, e.g. {@code col("v").gt(lit(3)).and(col("k").isNotNull())}. */
@@ -52,6 +58,26 @@ public final class Column {
         return new Column(new Unary(Unary.Op.NOT, expr));
     }
 
+    public Column equalTo(Object other) { return eq(other); }
+    public Column notEqual(Object other) { return notEq(other); }
+    public Column lessThan(Object other) { return lt(other); }
+    public Column lessThanOrEqual(Object other) { return leq(other); }
+    public Column greaterThan(Object other) { return gt(other); }
+    public Column greaterThanOrEqual(Object other) { return geq(other); }
+    public Column negate() { return new Column(new Unary(Unary.Op.NEGATE, expr)); }
+
+    /**
+     * Spark's {@code <=>}: true when both sides are equal or both NULL, false otherwise; never NULL.
+     */
+    public Column eqNullSafe(Object other) {
+        Expr right = Functions.toColumn(other).expr;
+        Expr leftNull = new Unary(Unary.Op.IS_NULL, expr);
+        Expr rightNull = new Unary(Unary.Op.IS_NULL, right);
+        return new Column(new Case(List.of(new Binary(BinaryOp.AND, leftNull, rightNull),
+                new Binary(BinaryOp.OR, leftNull, rightNull)), List.of(Literal.of(true), Literal.of(false)),
+                new Binary(BinaryOp.EQ, expr, right)));
+    }
+
     public Column isNull() {
         return new Column(new Unary(Unary.Op.IS_NULL, expr));
     }
@@ -60,8 +86,103 @@ public final class Column {
         return new Column(new Unary(Unary.Op.IS_NOT_NULL, expr));
     }
 
+    /** Whether the value equals one of {@code values} (Columns or constants); NULL as SQL's {@code IN}. */
+    public Column isin(Object... values) {
+        if (values.length == 0) {
+            throw new SluiceException("isin() needs at least one value");
+        }
+        List<Expr> tests = new ArrayList<>();
+        for (Object v : values) {
+            tests.add(new Binary(BinaryOp.EQ, expr, Functions.toColumn(v).expr));
+        }
+        return new Column(balancedOr(tests, 0, tests.size()));
+    }
+
+    private static Expr balancedOr(List<Expr> tests, int from, int to) {
+        if (to - from == 1) {
+            return tests.get(from);
+        }
+        int mid = (from + to) >>> 1;
+        return new Binary(BinaryOp.OR, balancedOr(tests, from, mid), balancedOr(tests, mid, to));
+    }
+
+    /** {@code lower <= value AND value <= upper}. */
+    public Column between(Object lower, Object upper) {
+        return geq(lower).and(leq(upper));
+    }
+
+    /** SQL {@code LIKE} with a constant pattern: {@code %} any run of characters, {@code _} one. */
+    public Column like(String pattern) {
+        return new Column(new Like(expr, pattern, false, false));
+    }
+
+    /** Case-insensitive {@link #like}. */
+    public Column ilike(String pattern) {
+        return new Column(new Like(expr, pattern, false, true));
+    }
+
+    /** Whether a Java regular expression matches some part of the value. */
+    public Column rlike(String regex) {
+        return Functions.callFunction("rlike", this, Functions.lit(regex));
+    }
+
+    public Column startsWith(Object prefix) {
+        return new Column(new ScalarFunction(ScalarFunction.Function.STARTS_WITH, List.of(expr,
+                Functions.toColumn(prefix).expr)));
+    }
+
+    public Column endsWith(Object suffix) {
+        if (suffix instanceof String s && s.indexOf('%') < 0 && s.indexOf('_') < 0) {
+            return new Column(new Like(expr, "%" + s, false, false));
+        }
+        return Functions.callFunction("endswith", this, Functions.toColumn(suffix));
+    }
+
+    /** Whether the value contains {@code other} (a string). */
+    public Column contains(Object other) {
+        return new Column(new ScalarFunction(ScalarFunction.Function.STRPOS, List.of(expr,
+                Functions.toColumn(other).expr))).gt(Functions.lit(0));
+    }
+
+    /** The characters from 1-based {@code pos}, {@code len} of them. */
+    public Column substr(int pos, int len) {
+        return new Column(new Substring(expr, pos, (long) len));
+    }
+
     public Column cast(DataType type) {
         return new Column(new Cast(expr, type));
+    }
+
+    /** A cast to a type by its SQL name: {@code "int"}, {@code "decimal(10,2)"}, {@code "string"}, {@code "date"}. */
+    public Column cast(String type) {
+        return cast(TableDdl.columns("c " + type).field(0).type());
+    }
+
+    /**
+     * Spark's {@code when} chained after {@link Functions#when}: one more condition and its value; a
+     * Column that is not such a chain refuses it.
+     */
+    public Column when(Column condition, Object value) {
+        if (!(expr instanceof Case c) || !isOpenCase(c)) {
+            throw new SluiceException("when() applies to a Column made by Functions.when(), not to " + expr);
+        }
+        List<Expr> conditions = new ArrayList<>(c.conditions());
+        List<Expr> results = new ArrayList<>(c.results());
+        conditions.add(condition.expr);
+        results.add(Functions.toColumn(value).expr);
+        return new Column(new Case(conditions, results, c.otherwise()));
+    }
+
+    /** The value of a {@code when} chain where no condition holds (NULL without it). */
+    public Column otherwise(Object value) {
+        if (!(expr instanceof Case c) || !isOpenCase(c)) {
+            throw new SluiceException("otherwise() applies to a Column made by Functions.when(), not to " + expr);
+        }
+        return new Column(new Case(c.conditions(), c.results(), Functions.toColumn(value).expr));
+    }
+
+    private static boolean isOpenCase(Case c) {
+        return c.otherwise() instanceof Literal l && l.value() == null;
     }
 
     /** A struct's field, as Spark's {@code getField}: {@code col("s").getField("a")} is {@code s.a}. */
@@ -77,6 +198,14 @@ public final class Column {
     /** Names the output column. */
     public Column as(String name) {
         return new Column(new Alias(expr, name));
+    }
+
+    public Column alias(String name) {
+        return as(name);
+    }
+
+    public Column name(String name) {
+        return as(name);
     }
 
     /**
@@ -95,12 +224,39 @@ public final class Column {
         return new Column(window.apply(call));
     }
 
-    public SortKey asc() {
-        return SortKey.asc(expr);
+    /** Ascending, NULLs last (as the engine's SQL; say {@link #asc_nulls_first} for Spark's default). */
+    public Column asc() {
+        return order(true, false);
     }
 
-    public SortKey desc() {
-        return SortKey.desc(expr);
+    /** Descending, NULLs last. */
+    public Column desc() {
+        return order(false, false);
+    }
+
+    public Column asc_nulls_first() {
+        return order(true, true);
+    }
+
+    public Column asc_nulls_last() {
+        return order(true, false);
+    }
+
+    public Column desc_nulls_first() {
+        return order(false, true);
+    }
+
+    public Column desc_nulls_last() {
+        return order(false, false);
+    }
+
+    private Column order(boolean ascending, boolean nullsFirst) {
+        return new Column(new SortOrder(expr instanceof SortOrder o ? o.input() : expr, ascending, nullsFirst));
+    }
+
+    /** This Column as a sort key: its order if it is one ({@link #desc()}, ...), else ascending. */
+    public SortKey sortKey() {
+        return SortOrder.keyOf(expr);
     }
 
     @Override

@@ -50,6 +50,11 @@ final class CoordinatorEngine implements QueryEngine {
     }
 
     @Override
+    public void registerView(String name, LogicalPlan plan, boolean replace) {
+        catalog.registerView(name, plan, replace);
+    }
+
+    @Override
     public String explain(LogicalPlan plan) {
         return queries.explain(plan, false);
     }

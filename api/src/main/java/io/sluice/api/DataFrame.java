@@ -8,13 +8,12 @@ import io.sluice.kernels.QueryResult;
 import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
-import io.sluice.logical.expr.NestedFunctions;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.plan.Filter;
-import io.sluice.logical.plan.Generate;
+import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
-import io.sluice.logical.plan.Projection;
+import io.sluice.logical.plan.SetOperations;
 import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.WindowPlanner;
 import io.sluice.logical.sink.SaveMode;
@@ -22,8 +21,10 @@ import io.sluice.logical.sink.WriteTarget;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * An immutable, lazily evaluated query: each method returns a new DataFrame over a bigger logical
@@ -31,35 +32,93 @@ import java.util.Map;
  * reported when the DataFrame is built, not when it runs.
  */
 public final class DataFrame {
+    private static final AtomicLong NEXT_ID = new AtomicLong();
+
     private final Session session;
     private final LogicalPlan plan;
     /** {@code SET}s of the SQL script this DataFrame came from; they apply when it runs. */
     private final Map<String, String> settings;
     /** The result when it is already known (a SQL statement that ran at once), else null. */
     private final QueryResult computed;
+    /** This DataFrame's identity: {@link #col(String)} refers to its columns through it. */
+    private final long id;
+    /** Where the columns of the DataFrames this one is built from are in it. */
+    private final ColumnLineage lineage;
+    /** The qualifier of its columns when a join must tell them apart ({@link #alias}, a table name), or null. */
+    private final String name;
 
     DataFrame(Session session, LogicalPlan plan) {
         this(session, plan, Map.of());
     }
 
     DataFrame(Session session, LogicalPlan plan, Map<String, String> settings) {
-        this(session, plan, settings, null);
+        this(session, plan, settings, null, ColumnLineage.NONE, null);
     }
 
-    private DataFrame(Session session, LogicalPlan plan, Map<String, String> settings, QueryResult computed) {
+    private DataFrame(Session session, LogicalPlan plan, Map<String, String> settings, QueryResult computed,
+            ColumnLineage lineage, String name) {
         this.session = requireNonNull(session, "session is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.settings = Map.copyOf(settings);
         this.computed = computed;
+        this.lineage = requireNonNull(lineage, "lineage is null");
+        this.name = name;
+        this.id = NEXT_ID.incrementAndGet();
     }
 
     /** A DataFrame over a result already computed; building on it plans its rows as constants. */
     static DataFrame ofResult(Session session, QueryResult result) {
-        return new DataFrame(session, ResultRelation.of(result), Map.of(), result);
+        return new DataFrame(session, ResultRelation.of(result), Map.of(), result, ColumnLineage.NONE, null);
     }
 
+    /** A DataFrame with the same columns as this one (a filter, sort, limit, ...). */
     private DataFrame with(LogicalPlan newPlan) {
-        return new DataFrame(session, newPlan, settings);
+        return new DataFrame(session, newPlan, settings, null, fullLineage(), null);
+    }
+
+    /** A DataFrame whose columns are {@code exprs} over this one's. */
+    private DataFrame projected(LogicalPlan newPlan, List<Expr> exprs) {
+        return new DataFrame(session, newPlan, settings, null, fullLineage().project(exprs, plan.schema(), Map.of()), null);
+    }
+
+    /** A DataFrame named {@code tableName}, for the qualifier of its columns in a join. */
+    DataFrame named(String tableName) {
+        return new DataFrame(session, plan, settings, computed, lineage, tableName);
+    }
+
+    /** A join's result, with the lineage of both sides. */
+    DataFrame joined(LogicalPlan newPlan, ColumnLineage joinedLineage) {
+        return new DataFrame(session, newPlan, settings, null, joinedLineage, null);
+    }
+
+    long id() {
+        return id;
+    }
+
+    /** The qualifier of this DataFrame's columns where a join must tell them apart. */
+    String qualifier() {
+        return name != null ? name : "df" + id;
+    }
+
+    /** The lineage including this DataFrame's own columns. */
+    ColumnLineage fullLineage() {
+        return lineage.plus(id, plan.schema());
+    }
+
+    /**
+     * {@code e} over this DataFrame's columns: columns of DataFrames it is built from
+     * ({@code other.col("a")}), expression text and functions by name are resolved here.
+     */
+    Expr resolve(Expr e) {
+        return resolveOver(e, plan.schema(), fullLineage());
+    }
+
+    Expr resolveOver(Expr e, Schema schema, ColumnLineage over) {
+        return ColumnResolver.resolve(e, schema, over, session.isRemote());
+    }
+
+    private Expr resolve(Column c) {
+        return resolve(c.expr());
     }
 
     public LogicalPlan logicalPlan() {
@@ -70,68 +129,219 @@ public final class DataFrame {
         return plan.schema();
     }
 
+    /** The column {@code name} of this DataFrame (Spark's {@code df("a")}): it stays this DataFrame's after a join. */
+    public Column col(String name) {
+        if (name.equals("*")) {
+            throw new SluiceException("col(\"*\") is not a column; select() with no arguments keeps them all");
+        }
+        return new Column(new PlanColumn(id, plan.schema().field(name).name()));
+    }
+
+    /** The column names, in order. */
+    public String[] columns() {
+        return plan.schema().names().toArray(String[]::new);
+    }
+
     public DataFrame filter(Column predicate) {
-        return with(new Filter(plan, NestedFunctions.resolveFieldPaths(predicate.expr(), plan.schema())));
+        return with(new Filter(plan, resolve(predicate)));
+    }
+
+    /** Rows where the SQL condition {@code condition} holds: {@code filter("a > 1 and b like 'x%'")}. */
+    public DataFrame filter(String condition) {
+        return filter(Functions.expr(condition));
     }
 
     public DataFrame where(Column predicate) {
         return filter(predicate);
     }
 
+    public DataFrame where(String condition) {
+        return filter(condition);
+    }
+
     /** The given columns; window functions among them ({@link Column#over}) are computed first. */
     public DataFrame select(Column... columns) {
         List<Expr> exprs = new ArrayList<>();
         for (Column c : columns) {
-            exprs.add(NestedFunctions.resolveFieldPaths(c.expr(), plan.schema()));
-        }
-        LogicalPlan input = plan;
-        int generator = generatorIndex(exprs);
-        if (generator >= 0) {
-            // explode(c): a Generate below, its new columns in the explode's place
-            Expr item = exprs.get(generator);
-            ExplodeCall call = (ExplodeCall) Exprs.unalias(item);
-            int made = Generate.generatedTypes(call.input(), input.schema()).size();
-            List<String> names = item instanceof Alias a ? List.of(a.alias()) : made == 2 ? List.of("key", "value") : List.of("col");
-            input = new Generate(input, call.input(), call.outer(), names);
-            List<Expr> replaced = new ArrayList<>(exprs.subList(0, generator));
-            names.forEach(n -> replaced.add(new io.sluice.logical.expr.Column(n)));
-            replaced.addAll(exprs.subList(generator + 1, exprs.size()));
-            exprs = replaced;
-        }
-        if (WindowPlanner.any(exprs)) {
-            WindowPlanner windows = WindowPlanner.plan(plan, exprs);
-            input = windows.plan();
-            exprs = exprs.stream().map(e -> {
-                Expr rewritten = windows.rewrite(e);
-                return rewritten.name().equals(e.name()) ? rewritten : new Alias(rewritten, e.name());
-            }).toList();
-        }
-        return with(new Projection(input, exprs));
-    }
-
-    private static int generatorIndex(List<Expr> exprs) {
-        int found = -1;
-        for (int i = 0; i < exprs.size(); i++) {
-            if (Exprs.unalias(exprs.get(i)) instanceof ExplodeCall) {
-                if (found >= 0) {
-                    throw new SluiceException("select() takes at most one explode()");
-                }
-                found = i;
+            Expr e = resolve(c);
+            if (c.expr() instanceof PlanColumn p && !e.name().equals(p.column())) {
+                e = new Alias(e, p.column()); // df1.col("a") after a join: named a again
             }
+            exprs.add(e);
         }
-        return found;
+        if (!exprs.isEmpty() && exprs.stream().allMatch(Exprs::containsAggregate) && !WindowPlanner.any(exprs)) {
+            return new GroupedData(this, List.of()).aggregate(exprs); // select(sum(..)): a whole-table aggregate
+        }
+        return projected(SelectPlanner.projection(plan, exprs), exprs);
     }
 
-    /** Every column, plus {@code column} named {@code name} (replacing a column of that name). */
-    public DataFrame withColumn(String name, Column column) {
+    /** Columns given as SQL expressions: {@code selectExpr("k", "v * 2 AS w", "upper(s)")}; {@code "*"} is every column. */
+    public DataFrame selectExpr(String... expressions) {
         List<Column> columns = new ArrayList<>();
-        for (String existing : plan.schema().names()) {
-            if (!existing.equalsIgnoreCase(name)) {
-                columns.add(Functions.col(existing));
+        for (String e : expressions) {
+            if (e.trim().equals("*")) {
+                plan.schema().names().forEach(n -> columns.add(Functions.col(n)));
+            } else {
+                columns.add(Functions.expr(e));
             }
         }
-        columns.add(column.as(name));
         return select(columns.toArray(Column[]::new));
+    }
+
+    /** Every column, plus {@code column} named {@code name} (replacing a column of that name, in its place). */
+    public DataFrame withColumn(String name, Column column) {
+        return withColumns(Map.of(name, column));
+    }
+
+    /** Every column, plus the given ones (each replacing a column of its name, in its place), in map order. */
+    public DataFrame withColumns(Map<String, Column> columns) {
+        return ColumnEdits.withColumns(this, columns);
+    }
+
+    /** The column {@code existing} renamed {@code newName}; no such column leaves the DataFrame as it is (Spark's rule). */
+    public DataFrame withColumnRenamed(String existing, String newName) {
+        return withColumnsRenamed(Map.of(existing, newName));
+    }
+
+    /** Columns renamed, old name to new; names that are not columns are ignored, as Spark does. */
+    public DataFrame withColumnsRenamed(Map<String, String> renames) {
+        return ColumnEdits.withColumnsRenamed(this, renames);
+    }
+
+    /** Every column but the named ones; names that are not columns are ignored, as Spark does. */
+    public DataFrame drop(String... columns) {
+        return ColumnEdits.drop(this, columns);
+    }
+
+    /** Every column but the given ones ({@code df2.col("a")} after a join drops that side's {@code a}). */
+    public DataFrame drop(Column... columns) {
+        return ColumnEdits.drop(this, columns);
+    }
+
+    /** The same rows with the columns renamed, by position. */
+    public DataFrame toDF(String... names) {
+        return ColumnEdits.toDF(this, names);
+    }
+
+    /** This DataFrame with its columns qualified {@code alias.c}: {@code col("alias.c")} names them, e.g. after a self-join. */
+    public DataFrame alias(String alias) {
+        io.sluice.logical.plan.SubqueryAlias aliased = new io.sluice.logical.plan.SubqueryAlias(plan, alias);
+        Map<String, String> renames = new HashMap<>();
+        for (int i = 0; i < plan.schema().size(); i++) {
+            renames.put(plan.schema().field(i).name(), aliased.schema().field(i).name());
+        }
+        return new DataFrame(session, aliased, settings, null, fullLineage().renamed(renames), alias);
+    }
+
+    public DataFrame as(String alias) {
+        return alias(alias);
+    }
+
+    /** Joins as an inner join of every pair of rows (a cross join). */
+    public DataFrame join(DataFrame right) {
+        return crossJoin(right);
+    }
+
+    /** Every left row with every right row. */
+    public DataFrame crossJoin(DataFrame right) {
+        return Joins.on(this, right, null, JoinType.INNER);
+    }
+
+    /** An inner join on the SQL condition {@code condition}, e.g. {@code df1.col("id").equalTo(df2.col("id"))}. */
+    public DataFrame join(DataFrame right, Column condition) {
+        return join(right, condition, "inner");
+    }
+
+    /**
+     * A join of type {@code joinType} (Spark's names: inner, cross, outer, full, left, right,
+     * left_semi, left_anti, ...) on {@code condition}.
+     */
+    public DataFrame join(DataFrame right, Column condition, String joinType) {
+        return Joins.on(this, right, requireNonNull(condition, "condition is null").expr(), Joins.type(joinType));
+    }
+
+    /** An inner join on equal {@code usingColumn}, which is output once. */
+    public DataFrame join(DataFrame right, String usingColumn) {
+        return join(right, List.of(usingColumn), "inner");
+    }
+
+    public DataFrame join(DataFrame right, String usingColumn, String joinType) {
+        return join(right, List.of(usingColumn), joinType);
+    }
+
+    /** An inner join on equal {@code usingColumns}, each output once. */
+    public DataFrame join(DataFrame right, List<String> usingColumns) {
+        return join(right, usingColumns, "inner");
+    }
+
+    /**
+     * A join of type {@code joinType} on equal {@code usingColumns}: each is output once, first (a
+     * full join's is the first non-NULL of the two sides), then the other left columns, then the
+     * other right ones.
+     */
+    public DataFrame join(DataFrame right, List<String> usingColumns, String joinType) {
+        return Joins.using(this, right, usingColumns, Joins.type(joinType));
+    }
+
+    /** The rows of both, duplicates kept, columns matched by position (Spark's {@code union}). */
+    public DataFrame union(DataFrame other) {
+        return with(SetOperations.union(List.of(plan, other.plan), true));
+    }
+
+    public DataFrame unionAll(DataFrame other) {
+        return union(other);
+    }
+
+    /** As {@link #union}, columns matched by name; every column of this DataFrame must be in {@code other}. */
+    public DataFrame unionByName(DataFrame other) {
+        return unionByName(other, false);
+    }
+
+    /**
+     * As {@link #union}, columns matched by name (ignoring case); with {@code allowMissingColumns} a
+     * column only one side has is NULL on the other and the other side's own columns come last.
+     */
+    public DataFrame unionByName(DataFrame other, boolean allowMissingColumns) {
+        return with(SetOperations.union(UnionByName.align(plan, other.plan, allowMissingColumns), true));
+    }
+
+    /** The distinct rows in both. */
+    public DataFrame intersect(DataFrame other) {
+        return with(SetOperations.intersectOrExcept(plan, other.plan, true, false));
+    }
+
+    /** The rows in both, each as often as it is in both ({@code INTERSECT ALL}). */
+    public DataFrame intersectAll(DataFrame other) {
+        return with(SetOperations.intersectOrExcept(plan, other.plan, true, true));
+    }
+
+    /** The distinct rows of this DataFrame that are not in {@code other} ({@code EXCEPT}). */
+    public DataFrame except(DataFrame other) {
+        return with(SetOperations.intersectOrExcept(plan, other.plan, false, false));
+    }
+
+    /** This DataFrame's rows less {@code other}'s, copy for copy ({@code EXCEPT ALL}). */
+    public DataFrame exceptAll(DataFrame other) {
+        return with(SetOperations.intersectOrExcept(plan, other.plan, false, true));
+    }
+
+    /** The distinct rows. */
+    public DataFrame distinct() {
+        return with(SetOperations.distinct(plan));
+    }
+
+    public DataFrame dropDuplicates() {
+        return distinct();
+    }
+
+    /** One row per distinct combination of {@code columns}: the first of each group's rows in no set order, as Spark. */
+    public DataFrame dropDuplicates(String... columns) {
+        return Deduplication.of(this, List.of(columns));
+    }
+
+    /** The null-value functions: {@code df.na().fill(0)}, {@code df.na().drop()}, {@code df.na().replace(...)}. */
+    public DataFrameNaFunctions na() {
+        return new DataFrameNaFunctions(this);
     }
 
     public DataFrame select(String... columns) {
@@ -139,11 +349,29 @@ public final class DataFrame {
     }
 
     public GroupedData groupBy(Column... keys) {
-        return new GroupedData(this, Arrays.stream(keys).map(Column::expr).toList());
+        return new GroupedData(this, Arrays.stream(keys).map(this::resolve).toList());
     }
 
     public GroupedData groupBy(String... keys) {
         return groupBy(Arrays.stream(keys).map(Functions::col).toArray(Column[]::new));
+    }
+
+    /** Groups by each prefix of {@code keys} (all of them, then fewer, to none), as SQL's {@code ROLLUP}. */
+    public GroupedData rollup(Column... keys) {
+        return groupBy(keys).withSets(io.sluice.logical.plan.GroupingSetPlans.rollup(Arrays.stream(keys).map(this::resolve).toList()));
+    }
+
+    public GroupedData rollup(String... keys) {
+        return rollup(Arrays.stream(keys).map(Functions::col).toArray(Column[]::new));
+    }
+
+    /** Groups by every subset of {@code keys}, as SQL's {@code CUBE}. */
+    public GroupedData cube(Column... keys) {
+        return groupBy(keys).withSets(io.sluice.logical.plan.GroupingSetPlans.cube(Arrays.stream(keys).map(this::resolve).toList()));
+    }
+
+    public GroupedData cube(String... keys) {
+        return cube(Arrays.stream(keys).map(Functions::col).toArray(Column[]::new));
     }
 
     /** A whole-table aggregate, e.g. {@code df.agg(countStar())}. */
@@ -152,16 +380,170 @@ public final class DataFrame {
     }
 
     public DataFrame orderBy(SortKey... keys) {
-        return with(new Sort(plan, List.of(keys)));
+        List<SortKey> resolved = new ArrayList<>();
+        for (SortKey k : keys) {
+            resolved.add(new SortKey(resolve(k.expr()), k.ascending(), k.nullsFirst()));
+        }
+        return with(new Sort(plan, resolved));
     }
 
-    /** Ascending by each named column. */
+    /** By each column: its order ({@code col("a").desc_nulls_first()}), else ascending with NULLs last. */
+    public DataFrame orderBy(Column... columns) {
+        return orderBy(Arrays.stream(columns).map(Column::sortKey).toArray(SortKey[]::new));
+    }
+
+    /** Ascending by each named column, NULLs last. */
     public DataFrame orderBy(String... columns) {
-        return orderBy(Arrays.stream(columns).map(c -> Functions.col(c).asc()).toArray(SortKey[]::new));
+        return orderBy(Arrays.stream(columns).map(c -> Functions.col(c).sortKey()).toArray(SortKey[]::new));
+    }
+
+    public DataFrame sort(Column... columns) {
+        return orderBy(columns);
+    }
+
+    public DataFrame sort(String... columns) {
+        return orderBy(columns);
     }
 
     public DataFrame limit(long n) {
         return with(new Limit(plan, 0, n));
+    }
+
+    /** Every row but the first {@code n} (in the DataFrame's order; sort first for a defined one). */
+    public DataFrame offset(long n) {
+        return with(new Limit(plan, n, Long.MAX_VALUE));
+    }
+
+    /**
+     * A random sample: each row kept with probability {@code fraction}, drawn anew on each run. See
+     * {@link #sample(double, long)}.
+     */
+    public DataFrame sample(double fraction) {
+        return sample(fraction, new java.util.Random().nextLong());
+    }
+
+    /**
+     * Each row kept with probability {@code fraction} (0 to 1), without replacement, as Spark's
+     * Bernoulli sampling; the same seed over the same partitions keeps the same rows.
+     */
+    public DataFrame sample(double fraction, long seed) {
+        return with(new io.sluice.logical.plan.Sample(plan, fraction, seed));
+    }
+
+    /**
+     * Accepted for Spark programs; the result is the same rows. Sluice's planner chooses the
+     * partitioning each operator needs ({@code sluice.shuffle.partitions}), so no exchange is added.
+     */
+    public DataFrame repartition(int partitions, Column... columns) {
+        checkPartitions(partitions);
+        return this;
+    }
+
+    /** See {@link #repartition(int, Column...)}. */
+    public DataFrame repartition(Column... columns) {
+        return this;
+    }
+
+    /** See {@link #repartition(int, Column...)}. */
+    public DataFrame coalesce(int partitions) {
+        checkPartitions(partitions);
+        return this;
+    }
+
+    private static void checkPartitions(int partitions) {
+        if (partitions <= 0) {
+            throw new SluiceException("the number of partitions must be positive, not " + partitions);
+        }
+    }
+
+    /**
+     * A planner hint, as Spark's {@code hint("broadcast")}: accepted and ignored (the planner picks
+     * broadcast joins by estimated size, {@code sluice.join.broadcast-threshold}); an unknown hint
+     * name is refused.
+     */
+    public DataFrame hint(String hintName, Object... parameters) {
+        switch (hintName.toLowerCase(java.util.Locale.ROOT)) {
+            case "broadcast", "broadcastjoin", "mapjoin", "merge", "shuffle_merge", "mergejoin", "shuffle_hash",
+                    "shuffle_replicate_nl", "coalesce", "repartition", "repartition_by_range", "rebalance" -> {
+                return this;
+            }
+            default -> throw new SluiceException("unknown hint '" + hintName + "'; known: broadcast, merge,"
+                    + " shuffle_hash, shuffle_replicate_nl, coalesce, repartition, repartition_by_range, rebalance");
+        }
+    }
+
+    /** The number of rows. */
+    public long count() {
+        return ((Number) agg(Functions.countStar()).collect().rows().get(0).get(0)).longValue();
+    }
+
+    /** The first {@code n} rows. */
+    public List<List<Object>> head(int n) {
+        return limit(n).collect().rows();
+    }
+
+    public List<List<Object>> take(int n) {
+        return head(n);
+    }
+
+    /** The first row; an empty DataFrame is an error, as Spark's. */
+    public List<Object> first() {
+        List<List<Object>> rows = head(1);
+        if (rows.isEmpty()) {
+            throw new SluiceException("first() of an empty DataFrame");
+        }
+        return rows.get(0);
+    }
+
+    /** The last {@code n} rows, in the DataFrame's order (an action, as Spark's {@code tail}). */
+    public List<List<Object>> tail(int n) {
+        if (n < 0) {
+            throw new SluiceException("tail() needs a non-negative count, not " + n);
+        }
+        List<List<Object>> rows = collect().rows();
+        return rows.subList(Math.max(0, rows.size() - n), rows.size());
+    }
+
+    public boolean isEmpty() {
+        return head(1).isEmpty();
+    }
+
+    /**
+     * Count, mean, sample standard deviation, min and max of the named columns (every numeric and
+     * string column without names), as Spark's {@code describe}: a {@code summary} column, then one
+     * string column per described column.
+     */
+    public DataFrame describe(String... columns) {
+        return StatSummary.describe(this, List.of(columns));
+    }
+
+    /** The given statistics ({@code count}, {@code mean}, {@code stddev}, {@code min}, {@code max}; all of them without). */
+    public DataFrame summary(String... statistics) {
+        return StatSummary.summary(this, List.of(statistics));
+    }
+
+    /** Names this DataFrame in the session, for SQL ({@code session.sql("select ... from name")}) and {@code session.table(name)}. */
+    public void createOrReplaceTempView(String viewName) {
+        session.registerView(viewName, plan, true);
+    }
+
+    /** As {@link #createOrReplaceTempView}, but an existing view of that name is an error. */
+    public void createTempView(String viewName) {
+        session.registerView(viewName, plan, false);
+    }
+
+    /** The schema as a tree, as Spark prints it. */
+    public String schemaString() {
+        StringBuilder out = new StringBuilder("root\n");
+        for (io.sluice.common.types.Field f : plan.schema().fields()) {
+            out.append(" |-- ").append(f.name()).append(": ").append(f.type().toString().toLowerCase(java.util.Locale.ROOT))
+                    .append(" (nullable = true)\n");
+        }
+        return out.toString();
+    }
+
+    public void printSchema() {
+        System.out.print(schemaString());
     }
 
     /** Runs the query; every row of the result. */
@@ -208,9 +590,13 @@ public final class DataFrame {
         return new DataFrameWriter(this, SaveMode.ERROR_IF_EXISTS);
     }
 
-    /** A new DataFrame over {@code newPlan}, run with this one's settings (for GroupedData). */
+    /** A new DataFrame over {@code newPlan} (computed from this one), run with this one's settings. */
     DataFrame derive(LogicalPlan newPlan) {
-        return with(newPlan);
+        return new DataFrame(session, newPlan, settings, null, fullLineage().keeping(newPlan.schema()), null);
+    }
+
+    Session session() {
+        return session;
     }
 
     long writeTo(WriteTarget target) {
@@ -224,6 +610,11 @@ public final class DataFrame {
 
     public void show(PrintStream out) {
         out.print(collect().toTable());
+    }
+
+    /** The first {@code rows} rows as a table. */
+    public void show(int rows) {
+        limit(rows).show();
     }
 
     /** The logical, optimized, physical and staged plans. */

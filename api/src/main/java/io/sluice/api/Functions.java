@@ -55,24 +55,138 @@ public final class Functions {
     /**
      * A call of a user-defined function: a public class implementing {@link
      * io.sluice.logical.expr.UserFunction} with a public no-argument constructor, called once per row
-     * on the workers. When the class comes from a submitted job jar ({@link JobClassLoader}: {@code
-     * sluice submit}), the jar travels with the tasks and each worker loads the class from it; a
-     * class on the cluster's own class path (an embedded cluster) is loaded from there. Only the
-     * class's name crosses the wire, never a user object. Not available through a remote
-     * {@code Session.connect} (the client plan format has no user functions).
+     * on the workers. Only the class's name crosses the wire, never a user object, plus the class's
+     * jar where the workers need it: a class of a submitted job jar ({@link JobClassLoader}: {@code
+     * sluice submit}) travels in that jar; on a remote {@code Session.connect} any class travels in
+     * the jar it was loaded from (or, loaded from a directory, in a jar of it and its nested classes),
+     * and the coordinator must allow it ({@code --allow-job-jars}); on an embedded cluster a class on
+     * the class path is loaded from there.
      *
      * @param returnType BIGINT, INT, DOUBLE, BOOLEAN or VARCHAR ({@code DataType.INT64}, ...)
      */
     public static Column udf(Class<? extends io.sluice.logical.expr.UserFunction> function,
             io.sluice.common.types.DataType returnType, Column... args) {
-        io.sluice.logical.expr.UserJar jar = function.getClassLoader() instanceof JobClassLoader job ? job.jar() : null;
-        return new Column(new io.sluice.logical.expr.UserFunctionCall(function.getSimpleName().toLowerCase(java.util.Locale.ROOT),
-                function.getName(), jar, java.util.Arrays.stream(args).map(Column::expr).toList(), returnType));
+        return new Column(new UdfCall(function, returnType, Arrays.stream(args).map(Column::expr).toList()));
     }
 
     static Column toColumn(Object value) {
         return value instanceof Column c ? c : lit(value);
     }
+
+    /** A SQL expression, parsed when a DataFrame uses it: {@code expr("upper(s) || '!'")}, {@code expr("v * 2 AS w")}. */
+    public static Column expr(String sql) {
+        return new Column(new ExprText(sql));
+    }
+
+    /**
+     * The function {@code name} by its SQL (Spark) name, resolved through the one function library SQL
+     * uses, once the arguments' types are known: {@code callFunction("date_trunc", lit("month"), col("d"))}.
+     * An unknown name is an error naming it when a DataFrame uses the Column.
+     */
+    public static Column callFunction(String name, Column... args) {
+        return new Column(new NamedCall(name, Arrays.stream(args).map(Column::expr).toList(), false));
+    }
+
+    /** Spark's name for {@link #callFunction}. */
+    public static Column call_function(String name, Column... args) {
+        return callFunction(name, args);
+    }
+
+    /** Spark's {@code when(condition, value)}: chain {@code .when(...)} and end with {@code .otherwise(...)} (NULL without). */
+    public static Column when(Column condition, Object value) {
+        return new Column(new io.sluice.logical.expr.Case(List.of(condition.expr()), List.of(toColumn(value).expr()),
+                Literal.nullValue()));
+    }
+
+    /** The first non-NULL of the columns. */
+    public static Column coalesce(Column... columns) {
+        if (columns.length == 0) {
+            throw new SluiceException("coalesce() needs at least one column");
+        }
+        Column out = columns[columns.length - 1];
+        if (columns.length == 1) {
+            return out;
+        }
+        List<Expr> conditions = new java.util.ArrayList<>();
+        List<Expr> results = new java.util.ArrayList<>();
+        for (int i = 0; i < columns.length - 1; i++) {
+            conditions.add(new io.sluice.logical.expr.Unary(io.sluice.logical.expr.Unary.Op.IS_NOT_NULL, columns[i].expr()));
+            results.add(columns[i].expr());
+        }
+        return new Column(new io.sluice.logical.expr.Case(conditions, results, out.expr()));
+    }
+
+    // String, date and number functions by their Spark names, through callFunction: one library with SQL.
+
+    public static Column upper(Column c) { return callFunction("upper", c); }
+    public static Column lower(Column c) { return callFunction("lower", c); }
+    public static Column trim(Column c) { return callFunction("trim", c); }
+    public static Column ltrim(Column c) { return callFunction("ltrim", c); }
+    public static Column rtrim(Column c) { return callFunction("rtrim", c); }
+    public static Column length(Column c) { return callFunction("length", c); }
+    public static Column concat(Column... columns) { return callFunction("concat", columns); }
+    public static Column abs(Column c) { return callFunction("abs", c); }
+    public static Column floor(Column c) { return callFunction("floor", c); }
+    public static Column ceil(Column c) { return callFunction("ceil", c); }
+    public static Column round(Column c, int digits) { return callFunction("round", c, lit(digits)); }
+    public static Column year(Column c) { return callFunction("year", c); }
+    public static Column month(Column c) { return callFunction("month", c); }
+    public static Column dayofmonth(Column c) { return callFunction("day", c); }
+    public static Column concat_ws(String separator, Column... columns) { return callFunction("concat_ws", prepend(lit(separator), columns)); }
+    public static Column regexp_extract(Column c, String regex, int group) { return callFunction("regexp_extract", c, lit(regex), lit(group)); }
+    public static Column regexp_replace(Column c, String regex, String replacement) { return callFunction("regexp_replace", c, lit(regex), lit(replacement)); }
+    public static Column substring(Column c, int pos, int len) { return c.substr(pos, len); }
+    public static Column to_date(Column c) { return callFunction("to_date", c); }
+    public static Column to_date(Column c, String format) { return callFunction("to_date", c, lit(format)); }
+    public static Column date_format(Column c, String format) { return callFunction("date_format", c, lit(format)); }
+    public static Column datediff(Column end, Column start) { return callFunction("datediff", end, start); }
+    public static Column date_add(Column c, int days) { return callFunction("date_add", c, lit(days)); }
+    public static Column date_sub(Column c, int days) { return callFunction("date_sub", c, lit(days)); }
+    public static Column date_trunc(String unit, Column c) { return callFunction("date_trunc", lit(unit), c); }
+    public static Column collect_list(Column c) { return callFunction("collect_list", c); }
+    public static Column collect_set(Column c) { return callFunction("collect_set", c); }
+    public static Column approx_count_distinct(Column c) { return callFunction("approx_count_distinct", c); }
+
+    /** The number of distinct non-NULL values (of the combination, for several columns). */
+    public static Column countDistinct(Column c, Column... more) {
+        return new Column(new NamedCall("count", Arrays.stream(prepend(c, more)).map(Column::expr).toList(), true));
+    }
+
+    public static Column count_distinct(Column c, Column... more) {
+        return countDistinct(c, more);
+    }
+
+    public static Column sumDistinct(Column c) {
+        return new Column(new NamedCall("sum", List.of(c.expr()), true));
+    }
+
+    private static Column[] prepend(Column first, Column... rest) {
+        Column[] out = new Column[rest.length + 1];
+        out[0] = first;
+        System.arraycopy(rest, 0, out, 1, rest.length);
+        return out;
+    }
+
+    /** The sort orders of Spark's {@code functions.asc(name)}, ... */
+    public static Column asc(String column) { return col(column).asc(); }
+    public static Column desc(String column) { return col(column).desc(); }
+    public static Column asc_nulls_first(String column) { return col(column).asc_nulls_first(); }
+    public static Column asc_nulls_last(String column) { return col(column).asc_nulls_last(); }
+    public static Column desc_nulls_first(String column) { return col(column).desc_nulls_first(); }
+    public static Column desc_nulls_last(String column) { return col(column).desc_nulls_last(); }
+
+    /** Spark's {@code functions.column(name)}, the same as {@link #col}. */
+    public static Column column(String name) {
+        return col(name);
+    }
+
+    /** Every aggregate: {@code sum(col)}, ... by column name too, as Spark's Java API. */
+    public static Column sum(String column) { return sum(col(column)); }
+    public static Column avg(String column) { return avg(col(column)); }
+    public static Column mean(Column c) { return avg(c); }
+    public static Column min(String column) { return min(col(column)); }
+    public static Column max(String column) { return max(col(column)); }
+    public static Column count(String column) { return column.equals("*") ? countStar() : count(col(column)); }
 
     /** Each row once per element of the list (or entry of the map) {@code c}, in select(); NULL or empty gives no row. */
     public static Column explode(Column c) {

@@ -304,6 +304,11 @@ public final class LocalCluster implements QueryEngine {
     }
 
     @Override
+    public void registerView(String name, LogicalPlan plan, boolean replace) {
+        engine().registerView(name, plan, replace);
+    }
+
+    @Override
     public String runningQueries() {
         return engine().runningQueries();
     }

@@ -21,6 +21,12 @@ interface QueryEngine extends AutoCloseable {
     /** Runs a query plan; its rows as they arrive (not capped by {@code sluice.result.max-bytes}). */
     RowIterator stream(PlanRequest request);
 
+    /**
+     * Names {@code plan} as a view of this session's catalog (an existing view of that name is an
+     * error unless {@code replace}); a remote engine refuses, since a plan cannot be named there yet.
+     */
+    void registerView(String name, LogicalPlan plan, boolean replace);
+
     /** EXPLAIN text of a query plan. */
     String explain(LogicalPlan plan);
 

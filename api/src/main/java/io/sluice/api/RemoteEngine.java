@@ -86,6 +86,13 @@ final class RemoteEngine implements QueryEngine {
         return checked(bodyOf(response));
     }
 
+    /** Refused: the coordinator's HTTP API names views by SQL only ({@code CREATE VIEW ... AS SELECT}). */
+    @Override
+    public void registerView(String name, io.sluice.logical.plan.LogicalPlan plan, boolean replace) {
+        throw new io.sluice.common.SluiceException("createOrReplaceTempView('" + name + "') is not available on a remote"
+                + " session; use session.sql(\"CREATE OR REPLACE VIEW " + name + " AS SELECT ...\")");
+    }
+
     @Override
     public PreparedSql prepareSql(String sql) {
         return PreparedSql.fromWire(post("prepare", "text/plain; charset=utf-8", sql.getBytes(StandardCharsets.UTF_8)));

@@ -42,6 +42,7 @@ final class ResultRelation {
             case INT32, INT64 -> new Literal(((Number) value).longValue(), type);
             case DECIMAL -> new Literal(((BigDecimal) value).setScale(type.scale()).unscaledValue().longValueExact(), type);
             case DATE32 -> new Literal(((LocalDate) value).toEpochDay(), type);
+            case TIMESTAMP -> new Literal(io.sluice.common.types.TemporalValues.of((java.time.LocalDateTime) value), type);
             default -> new Literal(value, type);
         };
     }

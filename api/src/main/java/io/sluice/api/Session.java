@@ -21,6 +21,10 @@ public final class Session implements AutoCloseable {
         this.engine = requireNonNull(engine, "engine is null");
     }
 
+    static Session of(QueryEngine engine) {
+        return new Session(engine);
+    }
+
     /** The system property naming where a job's session runs: {@code local[N]} or {@code host:httpPort}. */
     public static final String MASTER_PROPERTY = ApiSettingsDeclaration.MASTER.name();
 
@@ -108,6 +112,11 @@ public final class Session implements AutoCloseable {
         return new Session(new RemoteEngine(host, httpPort, secret, true, tls));
     }
 
+    /** Whether this session talks to a coordinator over HTTP (user function classes then travel in jars). */
+    boolean isRemote() {
+        return engine instanceof RemoteEngine;
+    }
+
     /** The embedded cluster of a local session (for tests and tools). */
     public LocalCluster localCluster() {
         if (engine instanceof LocalCluster cluster) {
@@ -118,6 +127,26 @@ public final class Session implements AutoCloseable {
 
     public DataFrameReader read() {
         return new DataFrameReader(this);
+    }
+
+    /** The table or view {@code name} of this session's catalog; its columns are qualified by that name in a join. */
+    public DataFrame table(String name) {
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new io.sluice.common.SluiceException("not a table name: '" + name + "'");
+        }
+        return sql("SELECT * FROM " + name).named(name);
+    }
+
+    /** The tables and views of this session, as Spark's {@code spark.catalog()}. */
+    public SessionCatalog catalog() {
+        return new SessionCatalog(this);
+    }
+
+    void registerView(String name, LogicalPlan plan, boolean replace) {
+        if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new io.sluice.common.SluiceException("not a view name: '" + name + "'");
+        }
+        engine.registerView(name, plan, replace);
     }
 
     /**

@@ -30,6 +30,10 @@ public final class Window {
         return empty().orderBy(keys);
     }
 
+    public static WindowSpec orderBy(Column... columns) {
+        return empty().orderBy(columns);
+    }
+
     public static WindowSpec orderBy(String... columns) {
         return empty().orderBy(columns);
     }

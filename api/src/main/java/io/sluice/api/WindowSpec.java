@@ -37,9 +37,14 @@ public final class WindowSpec {
         return new WindowSpec(partitionBy, List.of(keys), frame);
     }
 
+    /** By each column: its order ({@code col("t").desc()}), else ascending with NULLs last. */
+    public WindowSpec orderBy(Column... columns) {
+        return orderBy(Arrays.stream(columns).map(Column::sortKey).toArray(SortKey[]::new));
+    }
+
     /** Ascending by each named column. */
     public WindowSpec orderBy(String... columns) {
-        return orderBy(Arrays.stream(columns).map(c -> Functions.col(c).asc()).toArray(SortKey[]::new));
+        return orderBy(Arrays.stream(columns).map(c -> Functions.col(c).sortKey()).toArray(SortKey[]::new));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.api.AuthSecrets;
+import io.sluice.connect.ConnectServer;
 import io.sluice.coordinator.Coordinator;
 import io.sluice.coordinator.CoordinatorSettings;
 import io.sluice.coordinator.CoordinatorSettingsDeclaration;
@@ -56,6 +57,9 @@ final class CoordinatorCommand implements Callable<Integer> {
             + "SLUICE_AUTH_SECRET or -Dsluice.auth.secret-file=PATH (docs/security.md).")
     boolean insecure;
 
+    @Mixin
+    ConnectPortOption connect = new ConnectPortOption();
+
     @Option(names = "--allow-job-jars", description = "Run job jars submitted with 'sluice submit --deploy-mode "
             + "cluster' (POST /v1/submit) on this coordinator: anyone with the secret may then run code here. "
             + "Off by default.")
@@ -86,7 +90,8 @@ final class CoordinatorCommand implements Callable<Integer> {
         spec.commandLine().getErr().println("coordinator ready: cluster " + coordinator.clusterAddress()
                 + ", " + HttpTlsServerOptions.describe(host, coordinator.httpPort(),
                 coordinator.httpsFingerprint()));
-        Foreground.run(coordinator, Foreground::forever);
+        ConnectServer connectServer = connect.start(spec, coordinator, host, secret);
+        Foreground.run(ConnectPortOption.withNode(connectServer, coordinator), Foreground::forever);
         return 0;
     }
 }

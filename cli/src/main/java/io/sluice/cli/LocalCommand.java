@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
+import io.sluice.connect.ConnectServer;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,6 +33,9 @@ final class LocalCommand implements Callable<Integer> {
     @Mixin
     HttpTlsServerOptions httpTls = new HttpTlsServerOptions();
 
+    @Mixin
+    ConnectPortOption connect = new ConnectPortOption();
+
     @Option(names = "--allow-job-jars", description = "Run job jars submitted with 'sluice submit --deploy-mode "
             + "cluster' in this process: anyone with the secret may then run code here. Off by default.")
     boolean allowJobJars;
@@ -57,7 +61,8 @@ final class LocalCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("clients need this cluster's secret: export "
                     + Session.AUTH_SECRET_VARIABLE + "=" + cluster.authSecret());
         }
-        Foreground.run(cluster, Foreground::forever);
+        ConnectServer connectServer = connect.start(spec, cluster.coordinator(), "127.0.0.1", cluster.authSecret());
+        Foreground.run(ConnectPortOption.withNode(connectServer, cluster), Foreground::forever);
         return 0;
     }
 }

@@ -17,6 +17,7 @@ import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import io.sluice.api.Session;
 import io.sluice.cluster.SluiceNode;
 import io.sluice.common.SluiceException;
+import io.sluice.connect.ConnectServer;
 import io.sluice.coordinator.QueryService;
 import io.sluice.datasource.FileFormats;
 import io.sluice.kernels.Batch;
@@ -76,7 +77,9 @@ class ArchitectureTest {
         TPCH(TpchData.class),
         API(Session.class, COORDINATOR, WORKER, CLUSTER, WIRE, SHUFFLE, PHYSICAL, OPTIMIZER, SQL, DATASOURCE,
                 OPERATORS, LOGICAL, KERNELS, COMMON, TPCH),
-        CLI(Main.class, API, COORDINATOR, WORKER, CLUSTER, WIRE, SHUFFLE, PHYSICAL, OPTIMIZER, SQL, DATASOURCE,
+        CONNECT(ConnectServer.class, API, COORDINATOR, WORKER, CLUSTER, WIRE, SHUFFLE, PHYSICAL, OPTIMIZER, SQL, DATASOURCE,
+                OPERATORS, LOGICAL, KERNELS, COMMON),
+        CLI(Main.class, CONNECT, API, COORDINATOR, WORKER, CLUSTER, WIRE, SHUFFLE, PHYSICAL, OPTIMIZER, SQL, DATASOURCE,
                 OPERATORS, LOGICAL, KERNELS, COMMON, TPCH);
 
         final Class<?> anchor;
@@ -164,6 +167,12 @@ class ArchitectureTest {
     @Test
     void onlyTheShuffleModuleSeesNetty() {
         onlyModulesSee(EnumSet.of(Module.SHUFFLE), "io.netty..").check(classes);
+    }
+
+    @Test
+    void onlyTheConnectModuleSeesGrpcAndProtobuf() {
+        onlyModulesSee(EnumSet.of(Module.CONNECT), "io.grpc..").check(classes);
+        onlyModulesSee(EnumSet.of(Module.CONNECT), "com.google.protobuf..").check(classes);
     }
 
     @Test

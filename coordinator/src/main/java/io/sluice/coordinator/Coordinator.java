@@ -368,6 +368,11 @@ public final class Coordinator implements AutoCloseable {
         return SluiceNode.selfAddressString(system);
     }
 
+    /** The certificate and key HTTPS serves with, when it does (Spark Connect serves TLS with them too). */
+    public java.util.Optional<HttpsCredentials> httpsCredentials() {
+        return http == null ? java.util.Optional.empty() : http.credentials();
+    }
+
     /**
      * The SHA-256 fingerprint of the certificate the HTTP port serves HTTPS with, for clients to pin
      * ({@code --http-tls-fingerprint}); empty when it serves plain HTTP.

@@ -247,9 +247,13 @@ final class HttpEndpoint extends AllDirectives {
         return PlanJson.decode(bytes);
     }
 
-    /** A client's plan request in the JSON wire format; a bare plan runs with the default settings. */
-    private static PlanRequest planRequest(byte[] bytes) {
+    /**
+     * A client's plan request in the JSON wire format; a bare plan runs with the default settings.
+     * One calling user functions needs a coordinator that runs client code ({@link UserFunctionGate}).
+     */
+    private PlanRequest planRequest(byte[] bytes) {
         PlanJson.Request request = PlanJson.decodeRequest(bytes);
+        UserFunctionGate.check(request.plan(), jobs.get() != null);
         return new PlanRequest(request.plan(), request.settings(), request.target());
     }
 

@@ -63,6 +63,11 @@ final class HttpListener {
         return Optional.ofNullable(https).map(HttpsCredentials::fingerprint);
     }
 
+    /** The certificate and key served, when HTTPS is. */
+    Optional<HttpsCredentials> credentials() {
+        return Optional.ofNullable(https);
+    }
+
     /** Stops accepting connections (those open stay until their server closes them). */
     void unbind() {
         binding.unbind().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(e -> null).join();

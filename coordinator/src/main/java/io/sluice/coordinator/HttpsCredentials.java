@@ -25,6 +25,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
@@ -141,15 +142,25 @@ public final class HttpsCredentials {
     /** A TLS server context presenting this chain. */
     SSLContext serverContext() {
         try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keyManagers(), null, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new SluiceException("cannot serve HTTPS with the certificate " + certificate().getSubjectX500Principal()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Key managers that present this certificate chain: the HTTPS server's, and Spark Connect's TLS. */
+    public KeyManager[] keyManagers() {
+        try {
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
             char[] password = new char[0];
             store.setKeyEntry("https", key, password, chain.toArray(new Certificate[0]));
             KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             keys.init(store, password);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys.getKeyManagers(), null, null);
-            return context;
+            return keys.getKeyManagers();
         } catch (IOException | GeneralSecurityException e) {
             throw new SluiceException("cannot serve HTTPS with the certificate " + certificate().getSubjectX500Principal()
                     + ": " + e.getMessage(), e);

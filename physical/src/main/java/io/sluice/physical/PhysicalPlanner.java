@@ -23,6 +23,7 @@ import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.Repartition;
+import io.sluice.logical.plan.Sample;
 import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.SortWithinPartitions;
 import io.sluice.logical.plan.SubqueryAlias;
@@ -35,6 +36,7 @@ import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.Partitioning;
 import io.sluice.operators.aggregate.HashAggregateExec;
+import io.sluice.operators.basic.BernoulliSampleExec;
 import io.sluice.operators.basic.EmptyExec;
 import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.basic.LimitExec;
@@ -435,6 +437,9 @@ public final class PhysicalPlanner {
         }
         if (plan instanceof Join join) {
             return planJoin(join);
+        }
+        if (plan instanceof Sample sample) {
+            return new BernoulliSampleExec(plan(sample.input()), sample.fraction(), sample.seed());
         }
         if (plan instanceof SubqueryAlias alias) {
             return rename(plan(alias.input()), alias.schema());

@@ -1,14 +1,9 @@
 package io.sluice.sql;
 
-import io.sluice.logical.expr.Alias;
-import io.sluice.logical.expr.Cast;
-import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.GroupingCall;
-import io.sluice.logical.expr.Literal;
+import io.sluice.logical.plan.GroupingSetPlans;
 import io.sluice.logical.plan.LogicalPlan;
-import io.sluice.logical.plan.Projection;
-import io.sluice.logical.plan.Union;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -133,28 +128,9 @@ final class GroupingSets {
         return List.copyOf(out);
     }
 
-    /**
-     * One aggregation per set ({@code aggregate} builds it: group-by columns, then the calls), each
-     * padded to all of {@code groupBy} with typed NULLs, united.
-     */
+    /** See {@link GroupingSetPlans#plan}. */
     static LogicalPlan plan(LogicalPlan input, List<Expr> groupBy, List<List<Expr>> sets, List<Expr> calls,
             List<GroupingCall> groupingCalls, BiFunction<List<Expr>, List<Expr>, LogicalPlan> aggregate) {
-        List<LogicalPlan> inputs = new ArrayList<>();
-        for (List<Expr> set : sets) {
-            LogicalPlan aggregated = aggregate.apply(set, calls);
-            List<Expr> columns = new ArrayList<>();
-            for (Expr g : groupBy) {
-                columns.add(set.contains(g) ? new Column(g.name())
-                        : new Alias(new Cast(Literal.nullValue(), g.type(input.schema())), g.name()));
-            }
-            for (Expr call : calls) {
-                columns.add(new Column(call.name()));
-            }
-            for (GroupingCall g : groupingCalls) {
-                columns.add(new Alias(Literal.of(g.valueFor(set)), g.name()));
-            }
-            inputs.add(new Projection(aggregated, columns));
-        }
-        return inputs.size() == 1 ? inputs.get(0) : Union.coerced(inputs);
+        return GroupingSetPlans.plan(input, groupBy, sets, calls, groupingCalls, aggregate);
     }
 }

@@ -1,19 +1,6 @@
 package io.sluice.sql;
 
-import io.sluice.common.SluiceException;
-import io.sluice.common.types.BinaryOp;
-import io.sluice.logical.expr.AggregateCall;
-import io.sluice.logical.expr.AggregateFunction;
-import io.sluice.logical.expr.Alias;
-import io.sluice.logical.expr.Binary;
-import io.sluice.logical.expr.Column;
-import io.sluice.logical.expr.Expr;
-import io.sluice.logical.expr.Literal;
-import io.sluice.logical.plan.Aggregate;
-import io.sluice.logical.plan.Filter;
 import io.sluice.logical.plan.LogicalPlan;
-import io.sluice.logical.plan.Projection;
-import io.sluice.logical.plan.Union;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -23,8 +10,8 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSetOperator;
 
 /**
- * Plans UNION, INTERSECT and EXCEPT over inputs planned by the caller: every set operation is built
- * from {@link Union}, {@link Aggregate} and {@link Filter}, so later stages need no operator of its own.
+ * Plans UNION, INTERSECT and EXCEPT over inputs planned by the caller, through
+ * {@link io.sluice.logical.plan.SetOperations} (which the DataFrame API uses too).
  */
 final class SetOperations {
     private SetOperations() {
@@ -39,18 +26,15 @@ final class SetOperations {
     }
 
     /**
-     * {@code UNION ALL} is a {@link Union} of every input of the chain; {@code UNION} is an
-     * {@link Aggregate} grouping by every column over such a union (the distinct rows). Inputs are
-     * cast to the widened column types; columns take the first input's names.
+     * {@code UNION ALL} is a {@link io.sluice.logical.plan.Union} of every input of the chain;
+     * {@code UNION} the distinct rows of such a union; INTERSECT and EXCEPT, distinct or ALL, as
+     * {@link io.sluice.logical.plan.SetOperations} builds them.
      */
     static LogicalPlan plan(SqlCall call, Function<SqlNode, LogicalPlan> translate) {
         boolean all = ((SqlSetOperator) call.getOperator()).isAll();
         if (call.getKind() != SqlKind.UNION) {
-            if (all) {
-                throw SqlErrors.unsupported(call.getKind().name() + " ALL");
-            }
-            return intersectOrExcept(translate.apply(call.operand(0)), translate.apply(call.operand(1)),
-                    call.getKind() == SqlKind.INTERSECT);
+            return io.sluice.logical.plan.SetOperations.intersectOrExcept(translate.apply(call.operand(0)),
+                    translate.apply(call.operand(1)), call.getKind() == SqlKind.INTERSECT, all);
         }
         List<SqlNode> leaves = new ArrayList<>();
         unionLeaves(call, all, leaves);
@@ -58,57 +42,7 @@ final class SetOperations {
         for (SqlNode leaf : leaves) {
             inputs.add(translate.apply(leaf));
         }
-        LogicalPlan union = Union.coerced(inputs);
-        if (all) {
-            return union;
-        }
-        List<Expr> columns = new ArrayList<>();
-        for (String name : union.schema().names()) {
-            columns.add(new Column(name));
-        }
-        return new Aggregate(union, columns, List.of());
-    }
-
-    /**
-     * {@code INTERSECT} / {@code EXCEPT} (distinct): both inputs, each row tagged with the side it
-     * comes from, are united and grouped by every column (so NULLs match NULLs, as set operations
-     * require); a group is kept when both sides have it (INTERSECT) or only the left one does
-     * (EXCEPT). Columns take the left input's names and the widened types.
-     */
-    private static LogicalPlan intersectOrExcept(LogicalPlan left, LogicalPlan right, boolean intersect) {
-        if (left.schema().size() != right.schema().size()) {
-            throw new SluiceException((intersect ? "INTERSECT" : "EXCEPT") + " inputs have different numbers of"
-                    + " columns: " + left.schema().size() + " and " + right.schema().size());
-        }
-        List<String> names = left.schema().names();
-        String leftTag = QueryTranslator.freshName("__left_rows", names);
-        String rightTag = QueryTranslator.freshName("__right_rows", names);
-        List<Expr> columns = new ArrayList<>();
-        for (String name : names) {
-            columns.add(new Column(name));
-        }
-        LogicalPlan union = Union.coerced(List.of(tagged(left, names, 1, 0, leftTag, rightTag),
-                tagged(right, names, 0, 1, leftTag, rightTag)));
-        AggregateCall leftRows = new AggregateCall(AggregateFunction.SUM, new Column(leftTag));
-        AggregateCall rightRows = new AggregateCall(AggregateFunction.SUM, new Column(rightTag));
-        LogicalPlan grouped = new Aggregate(union, columns, List.of(leftRows, rightRows));
-        Expr onLeft = new Binary(BinaryOp.GT, new Column(leftRows.name()), Literal.of(0L));
-        Expr onRight = new Binary(intersect ? BinaryOp.GT : BinaryOp.EQ, new Column(rightRows.name()), Literal.of(0L));
-        return new Projection(new Filter(grouped, new Binary(BinaryOp.AND, onLeft, onRight)), columns);
-    }
-
-    /** {@code input}'s columns renamed to {@code names}, then the two side tags. */
-    private static LogicalPlan tagged(LogicalPlan input, List<String> names, long left, long right, String leftTag,
-            String rightTag) {
-        List<Expr> exprs = new ArrayList<>();
-        List<String> inputNames = input.schema().names();
-        for (int i = 0; i < names.size(); i++) {
-            Column c = new Column(inputNames.get(i));
-            exprs.add(inputNames.get(i).equals(names.get(i)) ? c : new Alias(c, names.get(i)));
-        }
-        exprs.add(new Alias(Literal.of(left), leftTag));
-        exprs.add(new Alias(Literal.of(right), rightTag));
-        return new Projection(input, exprs);
+        return io.sluice.logical.plan.SetOperations.union(inputs, all);
     }
 
     /**

@@ -100,6 +100,10 @@ public final class SqlFrontEnd {
         if (show.matches()) {
             return new Statement.ShowSetting(show.group(1));
         }
+        Statement functions = FunctionStatements.parse(text, start);
+        if (functions != null) {
+            return functions;
+        }
         if (ANALYZE_START.matcher(text).region(start, text.length()).lookingAt()) {
             return analyzeTable(text, start, catalog);
         }

@@ -31,8 +31,11 @@ import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.expr.Substring;
 import io.sluice.logical.expr.Unary;
+import io.sluice.logical.expr.UserFunctionCall;
+import io.sluice.logical.expr.UserJar;
 import io.sluice.logical.expr.WindowCall;
 import io.sluice.logical.expr.WindowFrame;
+import io.sluice.logical.function.FunctionCall;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.BroadcastHint;
 import io.sluice.logical.plan.EmptyRelation;
@@ -47,6 +50,7 @@ import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.QuantifiedComparison;
 import io.sluice.logical.plan.Repartition;
+import io.sluice.logical.plan.Sample;
 import io.sluice.logical.plan.ScalarSubquery;
 import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.SortWithinPartitions;
@@ -94,13 +98,15 @@ public final class PlanJson {
     static final Map<String, Class<? extends Record>> TYPES = types(
             // logical plans
             Aggregate.class, EmptyRelation.class, Filter.class, Join.class, Limit.class, Projection.class,
-            Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class,
+            Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, Sample.class,
             // expressions
             AddInterval.class, AggregateCall.class, Alias.class, Binary.class, Case.class, Cast.class,
             Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, RegexMatch.class, Literal.class,
             OuterColumn.class, ScalarFunction.class, ScalarSubquery.class, Substring.class, Unary.class,
-            DateTrunc.class, GroupingCall.class, QuantifiedComparison.class, WindowCall.class,
+            DateTrunc.class, GroupingCall.class, QuantifiedComparison.class, WindowCall.class, FunctionCall.class,
+            UserFunctionCall.class,
             // what they hold
+            UserJar.class,
             JoinMark.class, WindowFrame.class, WindowFrame.Bound.class, SortKey.class, TableSource.class, Schema.class, Field.class, DataType.class, WriteTarget.class);
 
     /**
@@ -244,6 +250,9 @@ public final class PlanJson {
         if (value instanceof Enum<?> e) {
             return f.textNode(e.name());
         }
+        if (value instanceof byte[] bytes) {
+            return f.textNode(java.util.Base64.getEncoder().encodeToString(bytes)); // a user function's jar
+        }
         if (value instanceof Map<?, ?> map) {
             ObjectNode object = f.objectNode();
             new java.util.TreeMap<>(map).forEach((k, v) -> object.set((String) k, write(v)));
@@ -290,6 +299,16 @@ public final class PlanJson {
         }
         if (raw == long.class || raw == Long.class) {
             return expect(node.isIntegralNumber() && node.canConvertToLong(), node, path, "a long").asLong();
+        }
+        if (raw == byte[].class) {
+            try {
+                return java.util.Base64.getDecoder().decode(expect(node.isTextual(), node, path, "base64 text").asText());
+            } catch (IllegalArgumentException e) {
+                throw bad(path, "is not base64: " + e.getMessage());
+            }
+        }
+        if (raw == double.class || raw == Double.class) {
+            return expect(node.isNumber(), node, path, "a number").asDouble();
         }
         if (raw == Object.class) {
             return literalValue(node, path);

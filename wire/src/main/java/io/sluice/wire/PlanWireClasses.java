@@ -32,6 +32,7 @@ import io.sluice.logical.expr.Unary;
 import io.sluice.logical.expr.WindowCall;
 import io.sluice.logical.expr.WindowFrame;
 import io.sluice.logical.expr.WindowFunction;
+import io.sluice.logical.function.FunctionCall;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.BroadcastHint;
 import io.sluice.logical.plan.EmptyRelation;
@@ -46,6 +47,7 @@ import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.QuantifiedComparison;
 import io.sluice.logical.plan.Repartition;
+import io.sluice.logical.plan.Sample;
 import io.sluice.logical.plan.ScalarSubquery;
 import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.SortWithinPartitions;
@@ -65,6 +67,7 @@ import io.sluice.operators.PlanProperties;
 import io.sluice.operators.SplitPoints;
 import io.sluice.operators.aggregate.AggregateMode;
 import io.sluice.operators.aggregate.HashAggregateExec;
+import io.sluice.operators.basic.BernoulliSampleExec;
 import io.sluice.operators.basic.EmptyExec;
 import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.basic.LimitExec;
@@ -97,16 +100,17 @@ public final class PlanWireClasses implements WireClasses {
                 Extract.Field.class, InSubquery.class, Like.class, RegexMatch.class, Literal.class, OuterColumn.class,
                 ScalarFunction.class, ScalarFunction.Function.class, ScalarSubquery.class, SortKey.class,
                 Substring.class, Unary.class, Unary.Op.class, GroupingCall.class, QuantifiedComparison.class,
-                DateTrunc.class, TemporalValues.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
+                DateTrunc.class, FunctionCall.class, TemporalValues.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
                 WindowFrame.Units.class, WindowFrame.BoundKind.class, WindowFrame.Bound.class,
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
-                Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class,
+                Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, Sample.class,
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FileScanExec.ListedFiles.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,
                 ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, RuntimeFilterSourceExec.class, RuntimeFilter.class, SampleExec.class, SortExec.class,
                 SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class, GenerateExec.class,
+                BernoulliSampleExec.class,
                 Partitioning.Unknown.class, Partitioning.Single.class, Partitioning.Hash.class,
                 Partitioning.RoundRobin.class, Partitioning.Broadcast.class, Partitioning.Range.class,
                 PlanProperties.class, SplitPoints.class,

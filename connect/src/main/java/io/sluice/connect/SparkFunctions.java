@@ -1,0 +1,122 @@
+package io.sluice.connect;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.api.FrontEnds;
+import io.sluice.api.Functions;
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.BinaryOp;
+import io.sluice.logical.expr.Binary;
+import io.sluice.logical.expr.Case;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Like;
+import io.sluice.logical.expr.Literal;
+import io.sluice.logical.expr.Unary;
+import io.sluice.logical.function.FunctionLibrary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Spark's functions by the names its clients send ({@code UnresolvedFunction}): the operators a
+ * Column method becomes ({@code ==}, {@code and}, {@code isNull}, {@code when}, {@code in}, ...)
+ * here, every other name through the function library SQL and the DataFrame API share, which
+ * refuses an unknown name with the closest known one.
+ */
+final class SparkFunctions {
+    private final FunctionLibrary library;
+
+    SparkFunctions(FunctionLibrary library) {
+        this.library = requireNonNull(library, "library is null");
+    }
+
+    Expr call(String sparkName, List<Expr> args, boolean distinct) {
+        String name = sparkName.toLowerCase(Locale.ROOT);
+        if (distinct && !name.equals("count")) {
+            throw new SluiceException("DISTINCT is not supported in " + sparkName + "(...) over Spark Connect");
+        }
+        BinaryOp op = binary(name);
+        if (op != null && args.size() == 2) {
+            return new Binary(op, args.get(0), args.get(1));
+        }
+        return switch (name) {
+            case "!=" -> new Unary(Unary.Op.NOT, new Binary(BinaryOp.EQ, args.get(0), args.get(1)));
+            case "!", "not" -> new Unary(Unary.Op.NOT, one(sparkName, args));
+            case "negative", "-" -> new Unary(Unary.Op.NEGATE, one(sparkName, args));
+            case "isnull" -> new Unary(Unary.Op.IS_NULL, one(sparkName, args));
+            case "isnotnull" -> new Unary(Unary.Op.IS_NOT_NULL, one(sparkName, args));
+            case "when" -> when(args);
+            case "in" -> in(args);
+            case "like", "ilike" -> like(sparkName, args, name.equals("ilike"));
+            case "count" -> count(args, distinct);
+            default -> library.call(sparkName, args);
+        };
+    }
+
+    private static BinaryOp binary(String name) {
+        return switch (name) {
+            case "+" -> BinaryOp.ADD;
+            case "-" -> BinaryOp.SUBTRACT;
+            case "*" -> BinaryOp.MULTIPLY;
+            case "/" -> BinaryOp.DIVIDE;
+            case "%" -> BinaryOp.MODULO;
+            case "==", "=" -> BinaryOp.EQ;
+            case "<" -> BinaryOp.LT;
+            case "<=" -> BinaryOp.LT_EQ;
+            case ">" -> BinaryOp.GT;
+            case ">=" -> BinaryOp.GT_EQ;
+            case "and" -> BinaryOp.AND;
+            case "or" -> BinaryOp.OR;
+            default -> null;
+        };
+    }
+
+    private static Expr one(String name, List<Expr> args) {
+        if (args.size() != 1) {
+            throw new SluiceException(name + " takes one argument, not " + args.size());
+        }
+        return args.get(0);
+    }
+
+    /** {@code when(c1, v1, c2, v2, ..., [else])}: Spark sends CaseWhen as one function of pairs. */
+    private static Expr when(List<Expr> args) {
+        List<Expr> conditions = new ArrayList<>();
+        List<Expr> results = new ArrayList<>();
+        for (int i = 0; i + 1 < args.size(); i += 2) {
+            conditions.add(args.get(i));
+            results.add(args.get(i + 1));
+        }
+        Expr otherwise = args.size() % 2 == 1 ? args.get(args.size() - 1) : Literal.nullValue();
+        return new Case(conditions, results, otherwise);
+    }
+
+    private static Expr in(List<Expr> args) {
+        if (args.size() < 2) {
+            throw new SluiceException("isin needs at least one value");
+        }
+        Expr any = null;
+        for (Expr value : args.subList(1, args.size())) {
+            Expr eq = new Binary(BinaryOp.EQ, args.get(0), value);
+            any = any == null ? eq : new Binary(BinaryOp.OR, any, eq);
+        }
+        return any;
+    }
+
+    private static Expr like(String name, List<Expr> args, boolean caseInsensitive) {
+        if (args.size() != 2 || !(args.get(1) instanceof Literal pattern) || !(pattern.value() instanceof String text)) {
+            throw new SluiceException(name + " takes a column and a constant pattern");
+        }
+        return new Like(args.get(0), text, false, caseInsensitive);
+    }
+
+    private static Expr count(List<Expr> args, boolean distinct) {
+        if (distinct) {
+            throw new SluiceException("count(DISTINCT ...) is not supported over Spark Connect; use distinct().count()");
+        }
+        if (args.isEmpty() || args.get(0) instanceof Literal) {
+            return Functions.countStar().expr();
+        }
+        return Functions.count(FrontEnds.column(one("count", args))).expr();
+    }
+
+}

@@ -1,0 +1,54 @@
+package io.sluice.logical.plan;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.Schema;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.stats.Statistics;
+import java.util.List;
+
+/**
+ * Keeps each input row with probability {@code fraction}, independently (Bernoulli sampling without
+ * replacement, as Spark's {@code sample(fraction, seed)}); the draws of input partition i come from
+ * {@code seed} and i, so a rerun over the same partitions keeps the same rows.
+ */
+public record Sample(LogicalPlan input, double fraction, long seed) implements LogicalPlan {
+    public Sample {
+        requireNonNull(input, "input is null");
+        if (!(fraction >= 0 && fraction <= 1)) {
+            throw new SluiceException("sample fraction must be between 0 and 1, not " + fraction);
+        }
+    }
+
+    @Override
+    public Schema schema() {
+        return input.schema();
+    }
+
+    @Override
+    public List<LogicalPlan> children() {
+        return List.of(input);
+    }
+
+    @Override
+    public LogicalPlan withNewChildren(List<LogicalPlan> children) {
+        return new Sample(children.get(0), fraction, seed);
+    }
+
+    @Override
+    public List<Expr> expressions() {
+        return List.of();
+    }
+
+    @Override
+    public String describe() {
+        return "Sample: fraction=" + fraction + ", seed=" + seed;
+    }
+
+    /** The input's rows times the fraction, inexact. */
+    @Override
+    public Statistics statistics(StatisticsContext context) {
+        return Statistics.unknown(schema(), context.of(input).rowCount() * fraction);
+    }
+}
