@@ -6,6 +6,7 @@ import static io.sluice.logical.function.ArgKind.INTEGER;
 import static io.sluice.logical.function.ArgKind.NUMBER;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
 import io.sluice.logical.expr.AggregateCall;
 import io.sluice.logical.expr.AggregateFunction;
 import io.sluice.logical.expr.Case;
@@ -89,8 +90,8 @@ final class AggregateFunctions {
                     : Literal.of((Double) otherwise);
         }
         Expr e = args.get(i);
-        if (e instanceof Unary u && u.op() == Unary.Op.NEGATE && u.input() instanceof Literal l && l.value() instanceof Number n) {
-            return Literal.of(-n.doubleValue());
+        if (e instanceof Literal l && l.type().kind() == DataType.Kind.DECIMAL && l.value() instanceof Long unscaled) {
+            return Literal.of(java.math.BigDecimal.valueOf(unscaled, l.type().scale()).doubleValue()); // 0.01 is DECIMAL(2, 2)
         }
         if (e instanceof Literal l && (l.value() instanceof Number || l.value() instanceof Boolean)) {
             return l.value() instanceof java.math.BigDecimal d ? Literal.of(d.doubleValue()) : l;
