@@ -171,6 +171,8 @@ final class DistinctAggregates {
                     }
                     case SINGLE_VALUE -> throw new IllegalArgumentException(
                             "SINGLE_VALUE is made by decorrelation, never beside a DISTINCT aggregate");
+                    case COLLECT_LIST, COLLECT_SET, APPROX_COUNT_DISTINCT, PERCENTILE_APPROX, FIRST, LAST, MAX_BY, MIN_BY ->
+                            throw SqlErrors.unsupported(call.function().sqlName() + "() beside DISTINCT aggregates");
                 };
             }
             outputs.add(new Alias(out, call.name()));

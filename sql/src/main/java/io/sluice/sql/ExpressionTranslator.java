@@ -588,6 +588,9 @@ final class ExpressionTranslator {
      */
     private Expr function(SqlCall call) {
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
+        if (name.equals("translate3")) {
+            name = "translate"; // Calcite's name for three-argument translate
+        }
         if ((name.equals("date_add") || name.equals("date_sub")) && call.operandCount() == 2
                 && call.operand(1) instanceof SqlIntervalLiteral interval) {
             return addInterval(operand(call, 0), Interval.of(interval), name.equals("date_add") ? 1 : -1);

@@ -2,12 +2,17 @@ package io.sluice.logical.function;
 
 import static io.sluice.logical.function.ArgKind.ANY;
 import static io.sluice.logical.function.ArgKind.BOOLEAN;
+import static io.sluice.logical.function.ArgKind.INTEGER;
 import static io.sluice.logical.function.ArgKind.NUMBER;
 
+import io.sluice.common.SluiceException;
+import io.sluice.common.types.DataType;
 import io.sluice.logical.expr.AggregateCall;
 import io.sluice.logical.expr.AggregateFunction;
 import io.sluice.logical.expr.Case;
+import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Literal;
+import io.sluice.logical.expr.Unary;
 import java.util.List;
 
 /**
@@ -38,6 +43,60 @@ final class AggregateFunctions {
                 (name, args, context) -> new AggregateCall(AggregateFunction.MIN, args.get(0)));
         r.aggregate("bool_or|some|any", Signature.of(1, "expr", BOOLEAN), "Whether expr is true in some row (NULLs skipped).",
                 (name, args, context) -> new AggregateCall(AggregateFunction.MAX, args.get(0)));
+        collections(r);
+    }
+
+    private static void collections(Registrar r) {
+        simple(r, "collect_list|array_agg", AggregateFunction.COLLECT_LIST, ANY,
+                "An array of the values that are not NULL, in no fixed order.");
+        simple(r, "collect_set", AggregateFunction.COLLECT_SET, ANY,
+                "An array of the distinct values that are not NULL, in no fixed order.");
+        r.aggregate("approx_count_distinct", Signature.of(1, "expr", ANY, "relativeSD", NUMBER),
+                "The approximate number of distinct values (HyperLogLog), with relative standard deviation relativeSD"
+                        + " (default 0.05).", (name, args, context) -> new AggregateCall(AggregateFunction.APPROX_COUNT_DISTINCT,
+                        args.get(0), null, List.of(constant(name, args, 1, "relativeSD", 0.05))));
+        r.aggregate("percentile_approx|approx_percentile", Signature.of(2, "col", NUMBER, "percentage", NUMBER,
+                        "accuracy", INTEGER),
+                "The smallest value such that percentage of the values are at most it, from a sketch exact up to"
+                        + " 2 * accuracy values (default 10000).", (name, args, context) -> new AggregateCall(
+                        AggregateFunction.PERCENTILE_APPROX, args.get(0), null, List.of(constant(name, args, 1, "percentage", null),
+                        constant(name, args, 2, "accuracy", 10000L))));
+        firstLast(r, "first|first_value", AggregateFunction.FIRST, "The value of the first row (skipping NULLs if"
+                + " ignoreNulls), in no fixed order.");
+        firstLast(r, "last|last_value", AggregateFunction.LAST, "The value of the last row (skipping NULLs if"
+                + " ignoreNulls), in no fixed order.");
+        r.aggregate("max_by", Signature.of(2, "x", ANY, "y", ANY), "The value of x in the row with the largest y.",
+                (name, args, context) -> new AggregateCall(AggregateFunction.MAX_BY, args.get(0), args.get(1)));
+        r.aggregate("min_by", Signature.of(2, "x", ANY, "y", ANY), "The value of x in the row with the smallest y.",
+                (name, args, context) -> new AggregateCall(AggregateFunction.MIN_BY, args.get(0), args.get(1)));
+    }
+
+    private static void firstLast(Registrar r, String names, AggregateFunction function, String description) {
+        r.aggregate(names, Signature.of(1, "expr", ANY, "ignoreNulls", BOOLEAN), description,
+                (name, args, context) -> new AggregateCall(function, args.get(0), null,
+                        List.of(constant(name, args, 1, "ignoreNulls", false))));
+    }
+
+    /**
+     * Argument {@code i} as a constant ({@code otherwise} when absent; a number or boolean that
+     * configures the aggregate), an error naming it when it is not one.
+     */
+    private static Literal constant(String function, List<Expr> args, int i, String param, Object otherwise) {
+        if (i >= args.size()) {
+            if (otherwise == null) {
+                throw new SluiceException(function + "() needs its " + param + " argument");
+            }
+            return otherwise instanceof Boolean b ? Literal.of(b) : otherwise instanceof Long l ? Literal.of(l)
+                    : Literal.of((Double) otherwise);
+        }
+        Expr e = args.get(i);
+        if (e instanceof Literal l && l.type().kind() == DataType.Kind.DECIMAL && l.value() instanceof Long unscaled) {
+            return Literal.of(java.math.BigDecimal.valueOf(unscaled, l.type().scale()).doubleValue()); // 0.01 is DECIMAL(2, 2)
+        }
+        if (e instanceof Literal l && (l.value() instanceof Number || l.value() instanceof Boolean)) {
+            return l.value() instanceof java.math.BigDecimal d ? Literal.of(d.doubleValue()) : l;
+        }
+        throw new SluiceException(function + "(): argument " + (i + 1) + " (" + param + ") must be a constant, not " + e);
     }
 
     private static void simple(Registrar r, String names, AggregateFunction function, ArgKind kind, String description) {

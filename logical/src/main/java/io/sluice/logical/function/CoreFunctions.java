@@ -65,6 +65,16 @@ final class CoreFunctions {
         r.rewritten("map", Signature.variadic(2, "key", ANY, "value", ANY), "A map of the key, value pairs.",
                 (name, args, context) -> new ScalarFunction(Function.MAP, args));
 
+        r.evaluated("sort_array", Signature.of(1, "array", ANY, "ascendingOrder", ArgKind.BOOLEAN),
+                "The array sorted (ascending unless ascendingOrder is false; NULLs first ascending).", (types, args) -> {
+                    requireArray("sort_array", types, args);
+                    return types.get(0);
+                });
+        r.evaluated("array_contains", Signature.of(2, "array", ANY, "value", ANY),
+                "Whether the array holds value (NULL when it does not but holds a NULL).", (types, args) -> {
+                    requireArray("array_contains", types, args);
+                    return io.sluice.common.types.DataType.BOOL;
+                });
         r.evaluated("substring|substr", Signature.of(2, "str", STRING, "pos", INTEGER, "len", INTEGER),
                 "The substring of str from 1-based position pos (from the end when negative), len characters long"
                         + " (to the end without len).", StringFunctions.TEXT, CoreFunctions::substring);
@@ -86,6 +96,13 @@ final class CoreFunctions {
         r.rewritten("date_trunc|datetrunc", Signature.of(2, "fmt", STRING, "ts", TIMESTAMP),
                 "The date or timestamp truncated to the unit fmt names (year, quarter, month, week, day, hour, ...).",
                 (name, args, context) -> new DateTrunc(DateTrunc.unit(constantText(name, args.get(0), "fmt")), args.get(1)));
+    }
+
+    private static void requireArray(String function, List<io.sluice.common.types.DataType> types, List<Expr> args) {
+        if (types.get(0).kind() != io.sluice.common.types.DataType.Kind.LIST) {
+            throw new SluiceException(function + "(): argument 1 (array) must be an ARRAY, not " + types.get(0).sqlName()
+                    + " (" + args.get(0) + ")");
+        }
     }
 
     private static void scalar(Registrar r, String names, Function function, String description, Object... params) {

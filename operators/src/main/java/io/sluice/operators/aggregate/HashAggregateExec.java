@@ -89,7 +89,8 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
             AggregateCall call = call(a);
             DataType argType = call.argument() == null ? DataType.INT64 : call.argument().type(in);
             argTypes.add(argType);
-            List<DataType> states = Accumulators.create(call.function(), argType, call.toString()).stateTypes();
+            DataType secondType = call.second() == null ? null : call.second().type(in);
+            List<DataType> states = Accumulators.create(call, argType, secondType).stateTypes();
             for (int i = 0; i < states.size(); i++) {
                 fields.add(new Field(a.name() + "#" + i, states.get(i)));
             }
@@ -284,7 +285,9 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         Accumulator[] accumulators = new Accumulator[aggregates.size()];
         for (int i = 0; i < accumulators.length; i++) {
             AggregateCall call = call(aggregates.get(i));
-            accumulators[i] = Accumulators.create(call.function(), argumentTypes.get(i), call.toString());
+            DataType secondType = mode == AggregateMode.PARTIAL && call.second() != null
+                    ? call.second().type(input.schema()) : null;
+            accumulators[i] = Accumulators.create(call, argumentTypes.get(i), secondType);
         }
         return accumulators;
     }

@@ -22,6 +22,9 @@ public final class FunctionKernels {
             kernel = MathKernels.of(name);
         }
         if (kernel == null) {
+            kernel = ArrayKernels.of(name);
+        }
+        if (kernel == null) {
             throw new IllegalArgumentException("no kernel for function " + name);
         }
         return kernel;
