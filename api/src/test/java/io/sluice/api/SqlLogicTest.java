@@ -3,16 +3,11 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.common.types.TemporalValues;
 import io.sluice.kernels.QueryResult;
-import io.sluice.tpch.Answers;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -77,15 +72,8 @@ class SqlLogicTest {
         return files.stream().map(SqlLogicTest::file);
     }
 
-    /** One record of a file: its kind line, its SQL, the expected output lines, where it starts. */
-    private record Record(String header, String sql, List<String> expected, int line) {
-        String label() {
-            return "line " + line + ": " + header + " " + sql.replaceAll("\\s+", " ");
-        }
-    }
-
     private static DynamicContainer file(Path file) {
-        List<Record> records = parse(file);
+        List<SltFile.Record> records = SltFile.read(file).records();
         List<DynamicNode> tests = new ArrayList<>();
         Session[] session = new Session[1];
         Path[] temp = new Path[1];
@@ -94,9 +82,9 @@ class SqlLogicTest {
             session[0] = Session.connect("127.0.0.1", cluster.localCluster().coordinator().httpPort(),
                     cluster.localCluster().authSecret());
         }));
-        for (Record r : records) {
+        for (SltFile.Record r : records) {
             tests.add(DynamicTest.dynamicTest(r.label(), () -> run(session[0],
-                    new Record(r.header(), r.sql().replace("${TEMP}", temp[0].toString()), r.expected(), r.line()), file)));
+                    r.withSql(r.sql().replace("${TEMP}", temp[0].toString())), file)));
         }
         tests.add(DynamicTest.dynamicTest("no leaked buffers; close the session", () -> {
             try {
@@ -109,45 +97,7 @@ class SqlLogicTest {
         return DynamicContainer.dynamicContainer(file.getFileName().toString(), tests);
     }
 
-    private static List<Record> parse(Path file) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        List<Record> records = new ArrayList<>();
-        int i = 0;
-        while (i < lines.size()) {
-            String line = lines.get(i).strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                i++;
-                continue;
-            }
-            if (!line.startsWith("statement ") && !line.startsWith("query ")) {
-                throw new IllegalArgumentException(file + ":" + (i + 1) + ": expected 'statement' or 'query', got: " + line);
-            }
-            int start = i + 1;
-            i++;
-            StringBuilder sql = new StringBuilder();
-            while (i < lines.size() && !lines.get(i).isBlank() && !lines.get(i).strip().equals("----")) {
-                sql.append(lines.get(i)).append('\n');
-                i++;
-            }
-            List<String> expected = new ArrayList<>();
-            if (i < lines.size() && lines.get(i).strip().equals("----")) {
-                i++;
-                while (i < lines.size() && !lines.get(i).isBlank()) {
-                    expected.add(lines.get(i));
-                    i++;
-                }
-            }
-            records.add(new Record(line, sql.toString().strip(), expected, start));
-        }
-        return records;
-    }
-
-    private static void run(Session session, Record r, Path file) {
+    private static void run(Session session, SltFile.Record r, Path file) {
         String[] header = r.header().split("\\s+", 3);
         String where = file.getFileName() + ":" + r.line();
         if (header[0].equals("statement") && header[1].equals("ok")) {
@@ -166,7 +116,7 @@ class SqlLogicTest {
             List<String> actual = new ArrayList<>();
             for (List<Object> row : result.rows()) {
                 List<String> values = new ArrayList<>();
-                row.forEach(v -> values.add(text(v)));
+                row.forEach(v -> values.add(SltFile.text(v)));
                 actual.add(String.join("\t", values));
             }
             List<String> expected = new ArrayList<>();
@@ -193,21 +143,5 @@ class SqlLogicTest {
                 Files.delete(p);
             }
         }
-    }
-
-    private static String text(Object value) {
-        if (value == null) {
-            return "NULL";
-        }
-        if (value instanceof String s && s.isEmpty()) {
-            return "(empty)";
-        }
-        if (value instanceof LocalDateTime t) {
-            return TemporalValues.formatTimestamp(t);
-        }
-        if (value instanceof Double d && (d.isNaN() || d.isInfinite())) {
-            return d.toString();
-        }
-        return String.valueOf(Answers.normalize(value));
     }
 }

@@ -21,6 +21,7 @@ import io.sluice.common.settings.Redaction;
 import io.sluice.common.settings.Scope;
 import io.sluice.common.settings.Setting;
 import io.sluice.common.settings.Settings;
+import io.sluice.common.settings.SparkConfigKeys;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.physical.rules.JoinSelection;
 import java.time.Duration;
@@ -48,6 +49,11 @@ public final class QueryConfig {
      * is a user error naming it.
      */
     public QueryConfig with(String name, String value) {
+        if (SparkConfigKeys.isSparkKey(name)) {
+            // a Spark key with a Sluice meaning sets that setting; every one is kept as given, to be echoed
+            QueryConfig mapped = SparkConfigKeys.translate(name, value).map(m -> with(m.name(), m.value())).orElse(this);
+            return new QueryConfig(mapped.settings.with(SparkConfigKeys.storedName(name), value));
+        }
         if (name.startsWith(HadoopConfiguration.PREFIX) && name.length() > HadoopConfiguration.PREFIX.length()) {
             String key = name.substring(HadoopConfiguration.PREFIX.length());
             HadoopConfiguration.checkSessionKey(key);
@@ -60,6 +66,22 @@ public final class QueryConfig {
                     + "session settings (docs/configuration.md)");
         }
         return new QueryConfig(settings.with(name, value));
+    }
+
+    /**
+     * What Spark's {@code SET key} answers for Spark key {@code key}: the value it was set to, else the
+     * value of the Sluice setting it maps to, else {@code <undefined>}.
+     */
+    public String sparkValue(String key) {
+        String stored = settings.explicit().get(SparkConfigKeys.storedName(key));
+        if (stored != null) {
+            return stored;
+        }
+        return SparkConfigKeys.sluiceName(key).map(n -> formatted(settings.registry().setting(n))).orElse("<undefined>");
+    }
+
+    private <T> String formatted(Setting<T> setting) {
+        return setting.type().format(settings.get(setting));
     }
 
     /** The session settings changed from their defaults. */

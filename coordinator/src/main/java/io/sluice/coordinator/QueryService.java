@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Redaction;
+import io.sluice.common.settings.SparkConfigKeys;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
@@ -170,7 +171,11 @@ public final class QueryService {
             if (statement instanceof Statement.SetOption set) {
                 config = config.with(set.name(), set.value());
                 settings.put(set.name(), set.value());
-                last = message("status", set.name() + " = " + Redaction.value(set.name(), set.value()));
+                last = SparkConfigKeys.isSparkKey(set.name())
+                        ? TextResult.keyValue(set.name(), set.value(), allocator) // as Spark answers
+                        : message("status", set.name() + " = " + Redaction.value(set.name(), set.value()));
+            } else if (statement instanceof Statement.ShowSetting show) {
+                last = TextResult.keyValue(show.name(), config.sparkValue(show.name()), allocator);
             } else if (i == statements.size() - 1 && statement instanceof Statement.Query query) {
                 return PreparedSql.query(query.plan(), settings);
             } else {

@@ -26,6 +26,7 @@ import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.Substring;
 import io.sluice.logical.expr.Unary;
 import io.sluice.logical.expr.WindowFunction;
+import io.sluice.logical.function.FunctionLibrary;
 import io.sluice.logical.plan.Exists;
 import io.sluice.logical.plan.InSubquery;
 import io.sluice.logical.plan.LogicalPlan;
@@ -71,6 +72,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * from SQL syntax to {@link Expr} that a reader wants to see in one place.
  */
 final class ExpressionTranslator {
+    private static final FunctionLibrary LIBRARY = FunctionLibrary.builtIn();
+
     /** Plans a subquery found in an expression; its translator sees this FROM scope as the enclosing one. */
     @FunctionalInterface
     interface SubqueryPlanner {
@@ -328,87 +331,9 @@ final class ExpressionTranslator {
         return new ScalarFunction(ScalarFunction.Function.STRPOS, List.of(operand(call, 1), operand(call, 0)));
     }
 
-    /**
-     * Scalar functions by name: string, number and date functions, {@code coalesce}, {@code nullif}
-     * (as CASE) and {@code year/month/day} (as extract); null for any other name.
-     */
-    private Expr scalarFunction(String name, SqlCall call) {
-        List<Expr> args = new ArrayList<>();
-        for (SqlNode operand : call.getOperandList()) {
-            args.add(expr(operand));
-        }
-        ScalarFunction.Function f = switch (name) {
-            case "upper", "ucase" -> ScalarFunction.Function.UPPER;
-            case "lower", "lcase" -> ScalarFunction.Function.LOWER;
-            case "trim" -> ScalarFunction.Function.TRIM;
-            case "ltrim" -> ScalarFunction.Function.LTRIM;
-            case "rtrim" -> ScalarFunction.Function.RTRIM;
-            case "length", "char_length", "character_length" -> ScalarFunction.Function.LENGTH;
-            case "concat" -> ScalarFunction.Function.CONCAT;
-            case "strpos", "instr" -> ScalarFunction.Function.STRPOS;
-            case "replace" -> ScalarFunction.Function.REPLACE;
-            case "starts_with", "startswith" -> ScalarFunction.Function.STARTS_WITH;
-            case "abs" -> ScalarFunction.Function.ABS;
-            case "round" -> ScalarFunction.Function.ROUND;
-            case "floor" -> ScalarFunction.Function.FLOOR;
-            case "ceil", "ceiling" -> ScalarFunction.Function.CEIL;
-            default -> NestedPaths.function(name);
-        };
-        if (f != null) {
-            return new ScalarFunction(f, args);
-        }
-        return switch (name) {
-            case "coalesce" -> {
-                if (args.isEmpty()) {
-                    throw new SluiceException("coalesce() takes at least one argument");
-                }
-                List<Expr> conditions = new ArrayList<>();
-                for (Expr a : args.subList(0, args.size() - 1)) {
-                    conditions.add(new Unary(Unary.Op.IS_NOT_NULL, a));
-                }
-                yield conditions.isEmpty() ? args.get(0)
-                        : new Case(conditions, args.subList(0, args.size() - 1), args.get(args.size() - 1));
-            }
-            case "nullif" -> {
-                if (args.size() != 2) {
-                    throw new SluiceException("nullif() takes 2 arguments, not " + args.size());
-                }
-                yield new Case(List.of(new Binary(BinaryOp.EQ, args.get(0), args.get(1))), List.of(Literal.nullValue()),
-                        args.get(0));
-            }
-            case "year", "quarter", "month", "day", "hour", "minute", "second", "dayofweek", "dayofyear", "epoch" -> {
-                if (args.size() != 1) {
-                    throw new SluiceException(name + "() takes 1 argument, not " + args.size());
-                }
-                yield new Extract(Extract.Field.named(name), args.get(0));
-            }
-            case "date_part", "datepart" -> new Extract(Extract.Field.named(constantText(args, name)), args.get(1));
-            case "date_trunc", "datetrunc" -> new DateTrunc(DateTrunc.unit(constantText(args, name)), args.get(1));
-            case "current_date", "today" -> {
-                if (!args.isEmpty()) {
-                    throw new SluiceException(name + " takes no arguments");
-                }
-                yield currentDate();
-            }
-            default -> null;
-        };
-    }
-
     /** Today's date (UTC), fixed when the query is planned, so every row and task sees the same day. */
     private static Expr currentDate() {
-        return Literal.ofDate(LocalDate.now(java.time.ZoneOffset.UTC));
-    }
-
-    /** The constant part name that is the first of the two arguments of date_part and date_trunc. */
-    private static String constantText(List<Expr> args, String function) {
-        if (args.size() != 2) {
-            throw new SluiceException(function + "() takes a part name and a date or timestamp, not " + args.size()
-                    + " arguments");
-        }
-        if (!(args.get(0) instanceof Literal l && l.value() instanceof String text)) {
-            throw new SluiceException(function + "() needs a constant part name such as 'month', not " + args.get(0));
-        }
-        return text;
+        return FunctionLibrary.builtIn().call("current_date", List.of());
     }
 
     /** NOT over [NOT] EXISTS / [NOT] IN (subquery) flips the flag, so rules see one node. */
@@ -490,25 +415,6 @@ final class ExpressionTranslator {
                         + ": expected a whole number" + (unit == TimeUnitRange.YEAR_TO_MONTH ? "s 'years-months'" : ""), e);
             }
         }
-    }
-
-    /**
-     * {@code date_add(date, n)} / {@code date_sub(date, n)} with n a whole number of days (Spark) or an
-     * INTERVAL literal (DuckDB).
-     */
-    private Expr dateAdd(SqlCall call, int sign, String name) {
-        if (call.operandCount() != 2) {
-            throw new SluiceException(name + " takes a date and a number of days or an interval");
-        }
-        Expr date = operand(call, 0);
-        if (call.operand(1) instanceof SqlIntervalLiteral interval) {
-            return addInterval(date, Interval.of(interval), sign);
-        }
-        long days = constantInteger(call.operand(1), name + " days");
-        if (days != (int) days) {
-            throw new SluiceException(name + ": " + days + " days is out of range");
-        }
-        return new AddInterval(date, 0, Math.multiplyExact(sign, (int) days));
     }
 
     private List<Expr> operands(SqlCall call) {
@@ -638,34 +544,16 @@ final class ExpressionTranslator {
         return new Extract(Extract.Field.named(call.operand(0).toString()), operand(call, 1));
     }
 
-    /** {@code substring(s FROM a [FOR b])} or {@code substring(s, a[, b])} with integer constants a, b. */
-    private Expr substring(SqlCall call) {
-        if (call.operandCount() < 2 || call.operandCount() > 3) {
-            throw new SluiceException("substring takes a string, a start and an optional length");
-        }
-        long start = constantInteger(call.operand(1), "substring start");
-        Long length = call.operandCount() == 3 ? constantInteger(call.operand(2), "substring length") : null;
-        return new Substring(operand(call, 0), start, length);
-    }
-
-    private static long constantInteger(SqlNode node, String what) {
-        if (node instanceof SqlNumericLiteral n && n.isExact()) {
-            try {
-                return n.getValueAs(BigDecimal.class).longValueExact();
-            } catch (ArithmeticException e) {
-                throw new SluiceException(what + " must be a whole number: " + n, e);
-            }
-        }
-        throw SqlErrors.unsupported(what + " " + node + " (only an integer constant is supported)");
-    }
-
+    /**
+     * A function call by name: what is syntax stays here ({@code count(*)}, {@code DISTINCT},
+     * {@code grouping}, {@code date_add} with an INTERVAL, window functions without OVER, a
+     * zero-argument call that names a column); every other name is the {@link FunctionLibrary}'s.
+     */
     private Expr function(SqlCall call) {
         String name = call.getOperator().getName().toLowerCase(Locale.ROOT);
-        if (name.equals("substring") || name.equals("substr")) {
-            return substring(call);
-        }
-        if (name.equals("date_add") || name.equals("date_sub")) {
-            return dateAdd(call, name.equals("date_add") ? 1 : -1, name);
+        if ((name.equals("date_add") || name.equals("date_sub")) && call.operandCount() == 2
+                && call.operand(1) instanceof SqlIntervalLiteral interval) {
+            return addInterval(operand(call, 0), Interval.of(interval), name.equals("date_add") ? 1 : -1);
         }
         if (call.operandCount() == 0 && call.getOperator().getSyntax() == SqlSyntax.FUNCTION_ID
                 && scope.hasColumn(name)) {
@@ -676,41 +564,10 @@ final class ExpressionTranslator {
             call.getOperandList().forEach(o -> args.add(expr(o)));
             return new GroupingCall(name, args);
         }
-        AggregateFunction function = switch (name) {
-            case "sum" -> AggregateFunction.SUM;
-            case "count" -> AggregateFunction.COUNT;
-            case "min" -> AggregateFunction.MIN;
-            case "max" -> AggregateFunction.MAX;
-            case "avg" -> AggregateFunction.AVG;
-            case "stddev", "stddev_samp", "std" -> AggregateFunction.STDDEV_SAMP;
-            case "stddev_pop" -> AggregateFunction.STDDEV_POP;
-            case "variance", "var_samp" -> AggregateFunction.VAR_SAMP;
-            case "var_pop" -> AggregateFunction.VAR_POP;
-            case "corr" -> AggregateFunction.CORR;
-            case "covar_samp" -> AggregateFunction.COVAR_SAMP;
-            case "covar_pop" -> AggregateFunction.COVAR_POP;
-            default -> null;
-        };
-        if (function == null) {
-            WindowFunction window = WindowFunction.of(name);
-            if (window != null) {
-                throw new SluiceException(name + "() is a window function and needs an OVER clause");
-            }
-            Expr scalar = scalarFunction(name, call);
-            if (scalar == null) {
-                throw SqlErrors.unsupported("function '" + name + "'");
-            }
-            return scalar;
-        }
         SqlLiteral quantifier = call.getFunctionQuantifier();
         boolean distinct = quantifier != null && quantifier.getValue() == SqlSelectKeyword.DISTINCT;
-        if (call.operandCount() != Math.max(1, function.arity())) {
-            throw new SluiceException(name + "() takes " + (function.arity() == 2 ? "two arguments" : "one argument")
-                    + ", not " + call.operandCount());
-        }
-        SqlNode arg = call.operand(0);
-        if (arg instanceof SqlIdentifier id && id.isStar()) {
-            if (function != AggregateFunction.COUNT || id.names.size() != 1) {
+        if (call.operandCount() == 1 && call.operand(0) instanceof SqlIdentifier id && id.isStar()) {
+            if (!name.equals("count") || id.names.size() != 1) {
                 throw new SluiceException(name + "(" + id + ") is not valid; only count(*) takes '*'");
             }
             if (distinct) {
@@ -718,24 +575,39 @@ final class ExpressionTranslator {
             }
             return new AggregateCall(AggregateFunction.COUNT_STAR, null);
         }
-        Expr argument = expr(arg);
-        if (Exprs.containsWindow(argument)) {
-            throw new SluiceException("window functions are not allowed inside aggregate " + name + "(" + argument + ")");
+        return libraryCall(name, operands(call), distinct);
+    }
+
+    /**
+     * The library's function {@code name} on {@code args} ({@code distinct}: an aggregate over
+     * distinct values), as SQL and the DataFrame API ({@link SqlExpressions#call}) call it.
+     */
+    static Expr libraryCall(String name, List<Expr> args, boolean distinct) {
+        if (!LIBRARY.contains(name) && WindowFunction.of(name) != null) {
+            throw new SluiceException(name + "() is a window function and needs an OVER clause");
         }
-        if (Exprs.containsAggregate(argument)) {
-            throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ")");
-        }
-        Expr second = null;
-        if (function.arity() == 2) {
+        if (!LIBRARY.isAggregate(name)) {
             if (distinct) {
-                throw SqlErrors.unsupported(name + "(DISTINCT ...)");
+                throw new SluiceException("DISTINCT is only valid in an aggregate function, not in " + name + "()");
             }
-            second = expr(call.operand(1));
-            if (Exprs.containsAggregate(second)) {
-                throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ", " + second + ")");
+            return LIBRARY.call(name, args);
+        }
+        for (Expr argument : args) {
+            if (Exprs.containsWindow(argument)) {
+                throw new SluiceException("window functions are not allowed inside aggregate " + name + "(" + argument + ")");
+            }
+            if (Exprs.containsAggregate(argument)) {
+                throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ")");
             }
         }
-        return new AggregateCall(function, distinct ? new DistinctArgument(argument) : argument, second);
+        Expr aggregate = LIBRARY.call(name, args);
+        if (!distinct) {
+            return aggregate;
+        }
+        if (!(aggregate instanceof AggregateCall a) || a.second() != null) {
+            throw SqlErrors.unsupported(name + "(DISTINCT ...)");
+        }
+        return new AggregateCall(a.function(), new DistinctArgument(a.argument()), null);
     }
 
     private static DataType castType(SqlDataTypeSpec spec) {

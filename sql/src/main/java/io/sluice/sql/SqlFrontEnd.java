@@ -3,6 +3,7 @@ package io.sluice.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.settings.SparkConfigKeys;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Expr;
@@ -14,6 +15,7 @@ import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.TableSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -29,6 +31,7 @@ public final class SqlFrontEnd {
     private static final Pattern CREATE_EXTERNAL = Pattern.compile("(?is)CREATE\\s+EXTERNAL\\b");
     private static final Pattern SET = Pattern.compile(
             "(?is)SET\\s+([A-Za-z_][A-Za-z0-9_.\\-]*)\\s*(?:=|\\s+TO\\s+)\\s*('(?:[^']|'')*'|[^\\s;']+)\\s*;?\\s*");
+    private static final Pattern SHOW_SETTING = Pattern.compile("(?is)SET\\s+(spark\\.[A-Za-z0-9_.\\-]+)\\s*;?\\s*");
     private static final String NAME = "(?<name>[A-Za-z_][A-Za-z0-9_]*|\"(?:[^\"]|\"\")+\")";
     private static final Pattern CREATE_VIEW = Pattern.compile(
             "(?is)CREATE\\s+(?<replace>OR\\s+REPLACE\\s+)?(?:TEMP\\s+|TEMPORARY\\s+)?VIEW\\s+" + NAME
@@ -103,7 +106,13 @@ public final class SqlFrontEnd {
             if (value.startsWith("'")) {
                 value = value.substring(1, value.length() - 1).replace("''", "'");
             }
-            return new Statement.SetOption(set.group(1).toLowerCase(java.util.Locale.ROOT), value);
+            String name = set.group(1);
+            // Spark's keys keep their case (Spark's are camel case and echoed as given)
+            return new Statement.SetOption(SparkConfigKeys.isSparkKey(name) ? name : name.toLowerCase(Locale.ROOT), value);
+        }
+        Matcher show = SHOW_SETTING.matcher(text).region(start, text.length());
+        if (show.matches()) {
+            return new Statement.ShowSetting(show.group(1));
         }
         if (CREATE_VIEW_START.matcher(text).region(start, text.length()).lookingAt()) {
             return createView(text, start, catalog);
@@ -121,6 +130,10 @@ public final class SqlFrontEnd {
                         + text.substring(start).strip());
             }
             return new Statement.DropView(unquote(drop.group("name")), drop.group("exists") != null);
+        }
+        Statement functions = FunctionStatements.parse(text, start);
+        if (functions != null) {
+            return functions;
         }
         if (SHOW_TABLES.matcher(text).region(start, text.length()).matches()) {
             return new Statement.Query(showTables(catalog));

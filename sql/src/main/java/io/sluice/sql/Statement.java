@@ -15,7 +15,7 @@ import java.util.Map;
 /** One parsed SQL statement; the caller switches over the permitted kinds. */
 public sealed interface Statement permits Statement.CreateExternalTable, Statement.Query, Statement.Explain,
         Statement.SetOption, Statement.CreateView, Statement.DropView, Statement.CreateTableAs, Statement.Insert,
-        Statement.AnalyzeTable {
+        Statement.AnalyzeTable, Statement.ShowSetting {
 
     /**
      * {@code CREATE TABLE [IF NOT EXISTS] name STORED AS format LOCATION 'dir' AS query}: write the
@@ -108,6 +108,13 @@ public sealed interface Statement permits Statement.CreateExternalTable, Stateme
         public SetOption {
             requireNonNull(name, "name is null");
             requireNonNull(value, "value is null");
+        }
+    }
+
+    /** {@code SET spark.key}: show the Spark key's value, as Spark's {@code SET key} does. */
+    record ShowSetting(String name) implements Statement {
+        public ShowSetting {
+            requireNonNull(name, "name is null");
         }
     }
 

@@ -149,7 +149,7 @@ class SqlDialectTest {
                        day + INTERVAL '1-2' YEAR TO MONTH, date_add(day, 7), date_sub(day, INTERVAL '2' WEEK)
                 FROM t""")).isEqualTo("""
                 Projection: (day - INTERVAL '90' DAY), (day + INTERVAL '3' MONTH), (day + INTERVAL '12' MONTH), \
-                (day + INTERVAL '14' MONTH), (day + INTERVAL '7' DAY), (day - INTERVAL '14' DAY)
+                (day + INTERVAL '14' MONTH), date_add(day, 7), (day - INTERVAL '14' DAY)
                   TableScan: t
                 """);
         assertThatThrownBy(() -> logical("SELECT k + INTERVAL '1' DAY FROM t")).isInstanceOf(SluiceException.class)

@@ -94,7 +94,9 @@ class SqlErrorTest {
     @Test
     void unsupportedConstructsAreNamed() {
         assertError("SELECT * FROM t NATURAL JOIN u").hasMessage("unsupported SQL: NATURAL JOIN");
-        assertError("SELECT soundex(k) FROM t").hasMessage("unsupported SQL: function 'soundex'");
+        assertError("SELECT soundex(k) FROM t").hasMessage("unknown function 'soundex'; SHOW FUNCTIONS lists them");
+        assertError("SELECT regexp_extrat(k, 'a') FROM t")
+                .hasMessage("unknown function 'regexp_extrat'; did you mean 'regexp_extract'? SHOW FUNCTIONS lists them");
         assertError("SELECT count(DISTINCT v) OVER () FROM t").hasMessage("unsupported SQL: DISTINCT in window function count()");
         assertError("SELECT rank() IGNORE NULLS OVER (ORDER BY v) FROM t")
                 .hasMessage("IGNORE NULLS applies to lag, lead, first_value, last_value and nth_value, not rank()");

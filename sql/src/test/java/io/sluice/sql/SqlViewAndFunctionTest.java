@@ -98,7 +98,7 @@ class SqlViewAndFunctionTest {
                 .hasMessage("date_trunc('fortnight', ...): the part must be one of year, quarter, month, week, day, hour,"
                         + " minute, second, millisecond, microsecond");
         assertThatThrownBy(() -> plan("SELECT replace(k) FROM t")).isInstanceOf(SluiceException.class)
-                .hasMessage("replace() takes 3 arguments, not 1");
+                .hasMessage("replace() takes 3 arguments, not 1: replace(str, search, replace)");
         assertThatThrownBy(() -> plan("SELECT trim(BOTH 'x' FROM k) FROM t")).isInstanceOf(SluiceException.class)
                 .hasMessage("unsupported SQL: trim of characters other than spaces");
     }

@@ -34,6 +34,7 @@ import io.sluice.logical.expr.UserFunctionCall;
 import io.sluice.logical.expr.UserJar;
 import io.sluice.logical.expr.WindowCall;
 import io.sluice.logical.expr.WindowFrame;
+import io.sluice.logical.function.FunctionCall;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Exists;
@@ -98,7 +99,8 @@ public final class PlanJson {
             AddInterval.class, AggregateCall.class, Alias.class, Binary.class, Case.class, Cast.class,
             Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, Literal.class,
             OuterColumn.class, ScalarFunction.class, ScalarSubquery.class, Substring.class, Unary.class,
-            DateTrunc.class, GroupingCall.class, QuantifiedComparison.class, WindowCall.class, UserFunctionCall.class,
+            DateTrunc.class, GroupingCall.class, QuantifiedComparison.class, WindowCall.class, FunctionCall.class,
+            UserFunctionCall.class,
             // what they hold
             UserJar.class,
             JoinMark.class, WindowFrame.class, WindowFrame.Bound.class, SortKey.class, TableSource.class, Schema.class, Field.class, DataType.class, WriteTarget.class);

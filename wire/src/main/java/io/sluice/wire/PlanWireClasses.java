@@ -31,6 +31,7 @@ import io.sluice.logical.expr.Unary;
 import io.sluice.logical.expr.WindowCall;
 import io.sluice.logical.expr.WindowFrame;
 import io.sluice.logical.expr.WindowFunction;
+import io.sluice.logical.function.FunctionCall;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Exists;
@@ -95,7 +96,7 @@ public final class PlanWireClasses implements WireClasses {
                 Extract.Field.class, InSubquery.class, Like.class, Literal.class, OuterColumn.class,
                 ScalarFunction.class, ScalarFunction.Function.class, ScalarSubquery.class, SortKey.class,
                 Substring.class, Unary.class, Unary.Op.class, GroupingCall.class, QuantifiedComparison.class,
-                DateTrunc.class, TemporalValues.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
+                DateTrunc.class, FunctionCall.class, TemporalValues.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
                 WindowFrame.Units.class, WindowFrame.BoundKind.class, WindowFrame.Bound.class,
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,

@@ -8,6 +8,7 @@ import io.sluice.kernels.Col;
 import io.sluice.logical.expr.ConstantFolder;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Literal;
+import io.sluice.logical.function.FunctionCall;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -27,6 +28,9 @@ public final class EvaluatingConstantFolder implements ConstantFolder {
 
     @Override
     public Optional<Literal> fold(Expr expr, Schema input) {
+        if (!FunctionCall.isDeterministic(expr)) {
+            return Optional.empty(); // rand() is a new value per row, never one constant
+        }
         DataType type;
         Col col;
         try (Batch one = new Batch(NO_COLUMNS, new VectorSchemaRoot(List.of(), List.of(), 1))) {

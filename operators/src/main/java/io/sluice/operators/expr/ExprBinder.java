@@ -19,6 +19,8 @@ import io.sluice.logical.expr.Substring;
 import io.sluice.logical.expr.Unary;
 import io.sluice.logical.expr.Unevaluable;
 import io.sluice.logical.expr.UserFunctionCall;
+import io.sluice.logical.function.FunctionCall;
+import io.sluice.operators.function.FunctionKernels;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -74,6 +76,9 @@ public final class ExprBinder {
         ChildValuesFunction function = childValuesFunction(expr);
         if (function != null) {
             return new ChildValuesExpr(function, bindAll(expr.children(), input), type);
+        }
+        if (expr instanceof FunctionCall f) {
+            return new FunctionCallExpr(f, FunctionKernels.of(f), bindAll(f.args(), input), type);
         }
         if (expr instanceof UserFunctionCall f) {
             return new UserFunctionExpr(f, bindAll(f.args(), input));

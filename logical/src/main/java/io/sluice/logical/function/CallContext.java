@@ -1,0 +1,41 @@
+package io.sluice.logical.function;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.common.SluiceException;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
+
+/**
+ * What a call may depend on beyond its arguments, fixed when the query is planned: the session time
+ * zone (Spark's {@code spark.sql.session.timeZone}) that {@code unix_timestamp}, {@code from_unixtime}
+ * and {@code current_timestamp} read timestamps in, and the instant the query started, so that
+ * {@code current_date} and {@code current_timestamp} are one value in every row and task.
+ */
+public record CallContext(String timeZone, Instant now) {
+    public CallContext {
+        requireNonNull(timeZone, "timeZone is null");
+        requireNonNull(now, "now is null");
+        zone(timeZone);
+    }
+
+    /** UTC, now. */
+    public static CallContext utc() {
+        return new CallContext("UTC", Instant.now());
+    }
+
+    public ZoneId zoneId() {
+        return zone(timeZone);
+    }
+
+    /** The zone {@code id} names (a region such as {@code Europe/Paris}, or an offset such as {@code +02:00}). */
+    public static ZoneId zone(String id) {
+        try {
+            return ZoneId.of(id);
+        } catch (DateTimeException e) {
+            throw new SluiceException("unknown time zone '" + id + "': expected a region such as 'Europe/Paris' "
+                    + "or an offset such as '+02:00'", e);
+        }
+    }
+}
