@@ -36,9 +36,7 @@ class DataFrameSetOpsIT extends DuckDbComparisonTest {
     }
 
     private static void assertSameRows(DataFrame df, String duckSql) throws Exception {
-        List<List<Object>> expected = both.duck().query(duckSql);
-        List<List<Object>> actual = DuckDbOracle.normalize(df.collect());
-        assertThat(DuckDbOracle.sorted(actual)).as(duckSql).isEqualTo(DuckDbOracle.sorted(expected));
+        both.assertSameRows(df, duckSql);
     }
 
     private static void assertSameOrderedRows(DataFrame df, String duckSql) throws Exception {
