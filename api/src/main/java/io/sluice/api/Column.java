@@ -131,11 +131,10 @@ public final class Column {
                 Functions.toColumn(prefix).expr)));
     }
 
+    /** Whether the value ends with {@code suffix} (a string): its last characters, as many as the suffix has, equal it. */
     public Column endsWith(Object suffix) {
-        if (suffix instanceof String s && s.indexOf('%') < 0 && s.indexOf('_') < 0) {
-            return new Column(new Like(expr, "%" + s, false, false));
-        }
-        return Functions.callFunction("endswith", this, Functions.toColumn(suffix));
+        Column end = Functions.toColumn(suffix);
+        return Functions.callFunction("right", this, Functions.length(end)).eq(end);
     }
 
     /** Whether the value contains {@code other} (a string). */

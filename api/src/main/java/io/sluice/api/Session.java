@@ -129,6 +129,14 @@ public final class Session implements AutoCloseable {
         return new DataFrameReader(this);
     }
 
+    /**
+     * A DataFrame over a logical plan built elsewhere (another front end, such as the Spark Connect
+     * endpoint, translating its relations through the DataFrame API).
+     */
+    public DataFrame dataFrame(LogicalPlan plan) {
+        return new DataFrame(this, plan);
+    }
+
     /** The table or view {@code name} of this session's catalog; its columns are qualified by that name in a join. */
     public DataFrame table(String name) {
         if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {

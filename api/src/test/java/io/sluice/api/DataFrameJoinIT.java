@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.common.SluiceException;
-import io.sluice.testfixtures.DuckDbOracle;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,9 +36,7 @@ class DataFrameJoinIT extends DuckDbComparisonTest {
     }
 
     private static void assertSameRows(DataFrame df, String duckSql) throws Exception {
-        List<List<Object>> expected = both.duck().query(duckSql);
-        List<List<Object>> actual = DuckDbOracle.normalize(df.collect());
-        assertThat(DuckDbOracle.sorted(actual)).as(duckSql).isEqualTo(DuckDbOracle.sorted(expected));
+        both.assertSameRows(df, duckSql);
     }
 
     @ParameterizedTest

@@ -69,6 +69,13 @@ final class DuckDbComparison implements AutoCloseable {
         assertThat(DuckDbOracle.sorted(actual)).as(sql).isEqualTo(DuckDbOracle.sorted(expected));
     }
 
+    /** The DataFrame gives the same rows as DuckDB's {@code duckSql}, in any order. */
+    void assertSameRows(DataFrame df, String duckSql) throws Exception {
+        List<List<Object>> expected = duck.query(duckSql);
+        List<List<Object>> actual = DuckDbOracle.normalize(df.collect());
+        assertThat(DuckDbOracle.sorted(actual)).as(duckSql).isEqualTo(DuckDbOracle.sorted(expected));
+    }
+
     @Override
     public void close() throws Exception {
         ClusterTesting.closeAll(session, duck);

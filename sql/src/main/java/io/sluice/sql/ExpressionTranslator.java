@@ -604,9 +604,6 @@ final class ExpressionTranslator {
             call.getOperandList().forEach(o -> args.add(expr(o)));
             return new GroupingCall(name, args);
         }
-        if (!LIBRARY.contains(name) && WindowFunction.of(name) != null) {
-            throw new SluiceException(name + "() is a window function and needs an OVER clause");
-        }
         SqlLiteral quantifier = call.getFunctionQuantifier();
         boolean distinct = quantifier != null && quantifier.getValue() == SqlSelectKeyword.DISTINCT;
         if (call.operandCount() == 1 && call.operand(0) instanceof SqlIdentifier id && id.isStar()) {
@@ -618,7 +615,17 @@ final class ExpressionTranslator {
             }
             return new AggregateCall(AggregateFunction.COUNT_STAR, null);
         }
-        List<Expr> args = operands(call);
+        return libraryCall(name, operands(call), distinct);
+    }
+
+    /**
+     * The library's function {@code name} on {@code args} ({@code distinct}: an aggregate over
+     * distinct values), as SQL and the DataFrame API ({@link SqlExpressions#call}) call it.
+     */
+    static Expr libraryCall(String name, List<Expr> args, boolean distinct) {
+        if (!LIBRARY.contains(name) && WindowFunction.of(name) != null) {
+            throw new SluiceException(name + "() is a window function and needs an OVER clause");
+        }
         if (!LIBRARY.isAggregate(name)) {
             if (distinct) {
                 throw new SluiceException("DISTINCT is only valid in an aggregate function, not in " + name + "()");

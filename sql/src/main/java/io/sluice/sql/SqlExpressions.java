@@ -1,12 +1,12 @@
 package io.sluice.sql;
 
 import io.sluice.common.SluiceException;
-import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
+import io.sluice.logical.expr.ImplicitCasts;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
@@ -26,7 +26,6 @@ import org.apache.calcite.sql.SqlSelect;
  */
 public final class SqlExpressions {
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-    private static final String ARGUMENT = "__argument_";
 
     private SqlExpressions() {
     }
@@ -64,9 +63,9 @@ public final class SqlExpressions {
     }
 
     /**
-     * The function {@code name} (as SQL names it: {@code upper}, {@code date_trunc}, {@code sum}, ...)
-     * applied to {@code args}, which are expressions over {@code schema}; an unknown name is an error
-     * naming it.
+     * The function {@code name} (by its Spark name: {@code upper}, {@code date_trunc}, {@code sum}, ...)
+     * applied to {@code args}, expressions over {@code schema}, through the one function library SQL
+     * uses, with SQL's implicit conversions; an unknown name is an error naming it (and a close one).
      */
     public static Expr call(String name, List<Expr> args, Schema schema) {
         return call(name, args, false, schema);
@@ -77,15 +76,10 @@ public final class SqlExpressions {
         if (!NAME.matcher(name).matches()) {
             throw new SluiceException("not a function name: '" + name + "'");
         }
-        List<Field> fields = new ArrayList<>(schema.fields());
-        StringBuilder text = new StringBuilder(name).append(distinct ? "(DISTINCT " : "(");
-        for (int i = 0; i < args.size(); i++) {
-            fields.add(new Field(ARGUMENT + i, args.get(i).type(schema)));
-            text.append(i == 0 ? "" : ", ").append('"').append(ARGUMENT).append(i).append('"');
+        if (distinct && args.size() != 1) {
+            throw new SluiceException(name + "(DISTINCT ...) takes one column, not " + args.size());
         }
-        Expr call = parse(text.append(')').toString(), new Schema(fields));
-        return Exprs.transformUp(call, e -> e instanceof Column c && c.column().startsWith(ARGUMENT)
-                ? args.get(Integer.parseInt(c.column().substring(ARGUMENT.length()))) : e);
+        return ImplicitCasts.apply(ExpressionTranslator.libraryCall(name, args, distinct), schema);
     }
 
     /**

@@ -15,7 +15,7 @@ class BernoulliSampleExecTest extends OperatorTestBase {
         assertThat(sample.schema()).isEqualTo(SampleExecTest.SCHEMA);
         assertThat(sample.properties().partitioning()).isEqualTo(new Partitioning.Unknown(2));
         for (int p = 0; p < 2; p++) {
-            List<List<Object>> rows = support.runPartition(sample, p, 128);
+            List<List<Object>> rows = support.runPartition(sample, p, 1024);
             // 3000 expected of 10000 (standard deviation about 46)
             assertThat(rows.size()).isBetween(2700, 3300);
             long previous = -1;
@@ -25,16 +25,16 @@ class BernoulliSampleExecTest extends OperatorTestBase {
                 assertThat(row.get(1)).isEqualTo(id % 17 == 0 ? null : "s" + (id % 100));
                 previous = id;
             }
-            assertThat(support.runPartition(sample, p, 128)).as("deterministic").isEqualTo(rows);
-            assertThat(support.runPartition(new BernoulliSampleExec(SampleExecTest.source(10000, 2), 0.3, 43), p, 128))
+            assertThat(support.runPartition(sample, p, 1024)).as("deterministic").isEqualTo(rows);
+            assertThat(support.runPartition(new BernoulliSampleExec(SampleExecTest.source(10000, 2), 0.3, 43), p, 1024))
                     .as("another seed").isNotEqualTo(rows);
         }
     }
 
     @Test
     void fractionsZeroAndOneAndOutOfRange() {
-        assertThat(support.run(new BernoulliSampleExec(SampleExecTest.source(500, 2), 0.0, 1), 1)).isEmpty();
-        assertThat(support.run(new BernoulliSampleExec(SampleExecTest.source(500, 2), 1.0, 1), 1)).hasSize(1000);
+        assertThat(support.run(new BernoulliSampleExec(SampleExecTest.source(500, 2), 0.0, 1), 1024)).isEmpty();
+        assertThat(support.run(new BernoulliSampleExec(SampleExecTest.source(500, 2), 1.0, 1), 1024)).hasSize(1000);
         assertThatThrownBy(() -> new BernoulliSampleExec(SampleExecTest.source(5, 1), -0.1, 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 0 and 1, not -0.1");
     }
