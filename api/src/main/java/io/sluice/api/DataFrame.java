@@ -9,10 +9,12 @@ import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.SortKey;
+import io.sluice.logical.plan.BroadcastHint;
 import io.sluice.logical.plan.Filter;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.Repartition;
 import io.sluice.logical.plan.SetOperations;
 import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.WindowPlanner;
@@ -431,23 +433,35 @@ public final class DataFrame {
     }
 
     /**
-     * Accepted for Spark programs; the result is the same rows. Sluice's planner chooses the
-     * partitioning each operator needs ({@code sluice.shuffle.partitions}), so no exchange is added.
+     * The rows moved into {@code partitions} partitions by the hash of {@code columns} (round robin
+     * without columns), as Spark's {@code repartition}: an exchange the planner keeps where it is
+     * written (the logical {@code Repartition}, as SQL's {@code DISTRIBUTE BY} and hints).
      */
     public DataFrame repartition(int partitions, Column... columns) {
         checkPartitions(partitions);
-        return this;
+        return with(new Repartition(plan, resolveAll(columns), partitions));
     }
 
-    /** See {@link #repartition(int, Column...)}. */
+    /** By the hash of {@code columns} into the session's {@code sluice.shuffle.partitions}. */
     public DataFrame repartition(Column... columns) {
-        return this;
+        return with(new Repartition(plan, resolveAll(columns), 0));
     }
 
-    /** See {@link #repartition(int, Column...)}. */
+    /**
+     * At most {@code partitions} partitions. Spark merges partitions without a shuffle; Sluice moves
+     * the rows round robin (one exchange), which keeps the count the user asked for.
+     */
     public DataFrame coalesce(int partitions) {
         checkPartitions(partitions);
-        return this;
+        return with(new Repartition(plan, List.of(), partitions));
+    }
+
+    private List<Expr> resolveAll(Column... columns) {
+        List<Expr> keys = new ArrayList<>();
+        for (Column c : columns) {
+            keys.add(resolve(c));
+        }
+        return keys;
     }
 
     private static void checkPartitions(int partitions) {
@@ -457,14 +471,25 @@ public final class DataFrame {
     }
 
     /**
-     * A planner hint, as Spark's {@code hint("broadcast")}: accepted and ignored (the planner picks
-     * broadcast joins by estimated size, {@code sluice.join.broadcast-threshold}); an unknown hint
-     * name is refused.
+     * Spark's join and partitioning hints: {@code broadcast} (also {@code broadcastjoin},
+     * {@code mapjoin}) makes this side the broadcast side of the joins that read it, even above the
+     * broadcast threshold; {@code repartition}/{@code coalesce} with a count are {@link
+     * #repartition(int, Column...)}/{@link #coalesce}; the join-strategy hints Sluice has no choice
+     * for ({@code merge}, {@code shuffle_hash}, ...) are accepted and leave the plan to the planner.
      */
     public DataFrame hint(String hintName, Object... parameters) {
         switch (hintName.toLowerCase(java.util.Locale.ROOT)) {
-            case "broadcast", "broadcastjoin", "mapjoin", "merge", "shuffle_merge", "mergejoin", "shuffle_hash",
-                    "shuffle_replicate_nl", "coalesce", "repartition", "repartition_by_range", "rebalance" -> {
+            case "broadcast", "broadcastjoin", "mapjoin" -> {
+                return with(new BroadcastHint(plan));
+            }
+            case "coalesce", "repartition" -> {
+                if (parameters.length == 0 || !(parameters[0] instanceof Number n)) {
+                    throw new SluiceException("hint '" + hintName + "' takes the number of partitions first");
+                }
+                return hintName.equalsIgnoreCase("coalesce") ? coalesce(n.intValue()) : repartition(n.intValue());
+            }
+            case "merge", "shuffle_merge", "mergejoin", "shuffle_hash", "shuffle_replicate_nl", "repartition_by_range",
+                    "rebalance" -> {
                 return this;
             }
             default -> throw new SluiceException("unknown hint '" + hintName + "'; known: broadcast, merge,"

@@ -115,6 +115,9 @@ class DataFrameSetOpsIT extends DuckDbComparisonTest {
         assertThatThrownBy(() -> t("a").sample(1.5, 1)).isInstanceOf(SluiceException.class)
                 .hasMessageContaining("sample fraction must be between 0 and 1, not 1.5");
         assertSameRows(t("a").repartition(4, col("k")).coalesce(1).hint("broadcast"), "SELECT * FROM a");
+        assertThat(t("a").repartition(4, col("k")).explain()).contains("Repartition: hash").contains("partitions=4");
+        assertThat(t("a").coalesce(2).explain()).contains("Repartition: round robin, partitions=2");
+        assertThat(t("a").hint("broadcast").explain()).contains("BroadcastHint");
         assertThatThrownBy(() -> t("a").hint("teleport")).isInstanceOf(SluiceException.class)
                 .hasMessageContaining("unknown hint 'teleport'");
     }
