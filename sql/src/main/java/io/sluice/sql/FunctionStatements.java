@@ -27,7 +27,7 @@ final class FunctionStatements {
     private static final Pattern SHOW = Pattern.compile(
             "(?is)SHOW\\s+(?:SYSTEM\\s+|ALL\\s+)?FUNCTIONS(?:\\s+(?:LIKE\\s+)?'(?<pattern>(?:[^']|'')*)')?\\s*;?\\s*");
     private static final Pattern DESCRIBE = Pattern.compile(
-            "(?is)(?:DESCRIBE|DESC)\\s+FUNCTION\\s+(?<extended>EXTENDED\\s+)?(?<name>[A-Za-z_][A-Za-z0-9_]*|`[^`]+`)\\s*;?\\s*");
+            "(?is)(?:DESCRIBE|DESC)\\s+FUNCTION\\s+(?<extended>EXTENDED\\s+)?(?<name>[A-Za-z_][A-Za-z0-9_]*|`[^`]+`|\"[^\"]+\")\\s*;?\\s*");
 
     private FunctionStatements() {
     }
@@ -42,7 +42,9 @@ final class FunctionStatements {
         Matcher describe = DESCRIBE.matcher(text).region(start, text.length());
         if (describe.matches()) {
             String name = describe.group("name");
-            return new Statement.Query(describe(name.startsWith("`") ? name.substring(1, name.length() - 1) : name));
+            // a backtick name arrives double-quoted (SparkSyntax rewrote it for Calcite)
+            boolean quoted = name.startsWith("`") || name.startsWith("\"");
+            return new Statement.Query(describe(quoted ? name.substring(1, name.length() - 1) : name));
         }
         return null;
     }

@@ -4,8 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.SparkConfigKeys;
-import io.sluice.common.types.Field;
-import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.source.TableSource;

@@ -12,7 +12,6 @@ import io.sluice.logical.expr.AggregateFunction;
 import io.sluice.logical.expr.Case;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Literal;
-import io.sluice.logical.expr.Unary;
 import java.util.List;
 
 /**
