@@ -100,8 +100,8 @@ public final class ConnectServer implements AutoCloseable {
 
     @Override
     public void close() {
+        server.shutdown(); // first, so that no call opens a session after they are closed
         sessions.close();
-        server.shutdown();
         try {
             if (!server.awaitTermination(10, TimeUnit.SECONDS)) {
                 server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);

@@ -22,7 +22,12 @@ final class DdlParser {
 
     /** The statement at {@code start} of {@code text} if it is a catalog statement, else null (a query for Calcite). */
     static DdlSyntax parse(String text, int start) {
-        DdlTokens tokens = new DdlTokens(text, start);
+        return parse(text, start, true);
+    }
+
+    /** {@code backslashEscapes}: see {@link DdlTokens#DdlTokens(String, int, boolean)}. */
+    static DdlSyntax parse(String text, int start, boolean backslashEscapes) {
+        DdlTokens tokens = new DdlTokens(text, start, backslashEscapes);
         DdlTokens.Token first = tokens.peek();
         DdlTokens.Token second = null;
         if (first.isWord("SHOW") || first.isWord("DESCRIBE") || first.isWord("DESC")) {

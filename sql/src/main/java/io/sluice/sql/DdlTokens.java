@@ -32,14 +32,24 @@ final class DdlTokens {
     }
 
     private final String text;
+    private final boolean backslashEscapes;
     /** Where the next token is lexed from. */
     private int pos;
     /** The next token, once lexed; tokens are lexed only as far as the parser reads, so the query of a CTAS is never lexed here. */
     private Token peeked;
 
     DdlTokens(String text, int from) {
+        this(text, from, true);
+    }
+
+    /**
+     * {@code backslashEscapes} false for text whose strings {@link SparkSyntax} already unescaped
+     * (Spark's dialect), so that a backslash is not read twice.
+     */
+    DdlTokens(String text, int from, boolean backslashEscapes) {
         this.text = requireNonNull(text, "text is null");
         this.pos = from;
+        this.backslashEscapes = backslashEscapes;
     }
 
     private Token lex() {
@@ -67,7 +77,7 @@ final class DdlTokens {
             token = new Token(Kind.QUOTED_NAME, name.toString(), start);
         } else if (c == '\'') {
             StringBuilder value = new StringBuilder();
-            i = quoted(text, i, '\'', true, value);
+            i = quoted(text, i, '\'', backslashEscapes, value);
             token = new Token(Kind.STRING, value.toString(), start);
         } else {
             token = new Token(Kind.SYMBOL, String.valueOf(c), start);
@@ -109,7 +119,7 @@ final class DdlTokens {
 
     /** A cursor at the same place, to look ahead without moving this one. */
     DdlTokens copy() {
-        DdlTokens copy = new DdlTokens(text, pos);
+        DdlTokens copy = new DdlTokens(text, pos, backslashEscapes);
         copy.peeked = peeked;
         return copy;
     }

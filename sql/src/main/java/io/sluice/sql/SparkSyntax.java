@@ -77,13 +77,13 @@ final class SparkSyntax {
                 i = end;
                 continue;
             } else if (c == '\'') {
-                i = copyString(sql, i, out);
+                i = copyString(sql, i, '\'', dialect, out);
                 lastWord = "'";
             } else if (c == '`') {
                 i = requote(sql, i, '`', '"', out);
                 lastWord = "`";
             } else if (c == '"') {
-                i = dialect == SqlDialect.SPARK ? requote(sql, i, '"', '\'', out) : requote(sql, i, '"', '"', out);
+                i = dialect == SqlDialect.SPARK ? copyString(sql, i, '"', dialect, out) : requote(sql, i, '"', '"', out);
                 lastWord = "\"";
             } else if (c == '<' && sql.startsWith("<=>", i)) {
                 out.append(" IS NOT DISTINCT FROM ");
@@ -139,27 +139,62 @@ final class SparkSyntax {
         return new Rewritten(out.toString(), dialect, divisions);
     }
 
-    /** Copies the string literal starting at {@code start}, Spark's {@code \'} as {@code ''}; returns where it ends. */
-    private static int copyString(String sql, int start, StringBuilder out) {
+    /**
+     * Copies the string literal quoted by {@code quote} starting at {@code start} as a Calcite literal
+     * (single quotes, an inner {@code '} doubled); returns where it ends. In Spark's dialect a
+     * backslash escapes as Spark's parser has it ({@code \\}, {@code \'}, {@code \"}, {@code \n},
+     * {@code \t}, {@code \r}, {@code \b}, {@code \0}, {@code \Z}, a backslash, {@code u} and four hex digits, octal {@code \ddd};
+     * {@code \%} and {@code \_} stay two characters for LIKE; any other {@code \x} is {@code x}); in
+     * the ansi dialect a backslash is an ordinary character, as in DuckDB and PostgreSQL.
+     */
+    private static int copyString(String sql, int start, char quote, SqlDialect dialect, StringBuilder out) {
         out.append('\'');
         int i = start + 1;
-        while (i < sql.length()) {
+        int n = sql.length();
+        while (i < n) {
             char c = sql.charAt(i);
-            if (c == '\\' && i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
-                out.append("''");
+            if (c == '\\' && dialect == SqlDialect.SPARK && i + 1 < n) {
+                i = unescape(sql, i, out);
+            } else if (c == quote && i + 1 < n && sql.charAt(i + 1) == quote) {
+                appendLiteralChar(quote, out);
                 i += 2;
-            } else if (c == '\'' && i + 1 < sql.length() && sql.charAt(i + 1) == '\'') {
-                out.append("''");
-                i += 2;
+            } else if (c == quote) {
+                out.append('\'');
+                return i + 1;
             } else {
-                out.append(c);
+                appendLiteralChar(c, out);
                 i++;
-                if (c == '\'') {
-                    return i;
-                }
             }
         }
         return i;
+    }
+
+    /** Decodes the Spark escape at {@code i} (a backslash) into {@code out}; returns where it ends. */
+    private static int unescape(String sql, int i, StringBuilder out) {
+        char e = sql.charAt(i + 1);
+        if (e == 'u' && i + 6 <= sql.length() && sql.substring(i + 2, i + 6).matches("[0-9A-Fa-f]{4}")) {
+            appendLiteralChar((char) Integer.parseInt(sql.substring(i + 2, i + 6), 16), out);
+            return i + 6;
+        }
+        if (e >= '0' && e <= '3' && i + 4 <= sql.length() && sql.substring(i + 2, i + 4).matches("[0-7]{2}")) {
+            appendLiteralChar((char) Integer.parseInt(sql.substring(i + 1, i + 4), 8), out);
+            return i + 4;
+        }
+        switch (e) {
+            case '0' -> appendLiteralChar('\u0000', out);
+            case 'b' -> out.append('\b');
+            case 'n' -> out.append('\n');
+            case 'r' -> out.append('\r');
+            case 't' -> out.append('\t');
+            case 'Z' -> out.append('\u001A');
+            case '%', '_' -> out.append('\\').append(e);
+            default -> appendLiteralChar(e, out);
+        }
+        return i + 2;
+    }
+
+    private static void appendLiteralChar(char c, StringBuilder out) {
+        out.append(c == '\'' ? "''" : String.valueOf(c));
     }
 
     /**

@@ -80,7 +80,7 @@ public final class SqlFrontEnd {
         String text = rewritten.text();
         int start = StatementSplitter.skipTrivia(text, 0);
 
-        DdlSyntax ddl = DdlParser.parse(text, start);
+        DdlSyntax ddl = DdlParser.parse(text, start, rewritten.dialect() != SqlDialect.SPARK);
         if (ddl != null) {
             return DdlPlanner.plan(ddl, rewritten, start, catalog);
         }

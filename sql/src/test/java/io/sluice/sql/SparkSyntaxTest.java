@@ -33,6 +33,14 @@ class SparkSyntaxTest {
     }
 
     @Test
+    void backslashEscapesAreSparksInSparkAndOrdinaryInAnsi() {
+        // Spark's '\\d+' is the regex \d+; '\\' is one backslash and ends where it should
+        assertThat(rewrite("SELECT '\\\\d+', 'a\\\\', 'x', 'tab\\there', '\\u00e9\\101', '50\\%', 'it\\'s'"))
+                .isEqualTo("SELECT '\\d+', 'a\\', 'x', 'tab\there', '\u00e9A', '50\\%', 'it''s'");
+        assertThat(SparkSyntax.rewrite("SELECT 'a\\', 'b'", SqlDialect.ANSI).text()).isEqualTo("SELECT 'a\\', 'b'");
+    }
+
+    @Test
     void sparkOperatorsBecomeCalcites() {
         assertThat(rewrite("SELECT a <=> b, s REGEXP 'x', 7 DIV 2, div FROM t")).isEqualTo(
                 "SELECT a  IS NOT DISTINCT FROM  b, s RLIKE  'x', 7 /   2, div FROM t");

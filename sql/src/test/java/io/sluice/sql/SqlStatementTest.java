@@ -28,6 +28,15 @@ class SqlStatementTest {
                 .isEqualTo(external("Orders", FileFormat.PARQUET, "s3a://b/o"));
     }
 
+    @Test
+    void optionStringsAreUnescapedOnceInEitherDialect() {
+        String ddl = "CREATE EXTERNAL TABLE t STORED AS CSV OPTIONS (escape '\\\\', delimiter '\\t') LOCATION '/d'";
+        for (SqlDialect dialect : SqlDialect.values()) {
+            Statement.CreateTable create = (Statement.CreateTable) SqlFrontEnd.parse(ddl, catalog(), dialect);
+            assertThat(create.table().options()).as(dialect.name()).containsEntry("escape", "\\").containsEntry("delimiter", "\t");
+        }
+    }
+
     private static Statement external(String name, FileFormat format, String location) {
         return new Statement.CreateTable(new CatalogTable("default", name, java.util.List.of(), format, java.util.Map.of(),
                 java.util.List.of(), location, true, null, java.util.Map.of()), false, null);

@@ -2,6 +2,7 @@ package io.sluice.coordinator.catalog;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.SluiceException;
 import io.sluice.sql.CatalogDatabase;
 import java.util.Locale;
 
@@ -27,12 +28,28 @@ public record Warehouse(String root) {
 
     /** The directory of a database's managed tables. */
     public String databaseLocation(CatalogDatabase database) {
-        return database.location() != null ? trimSlash(database.location()) : root + "/" + database.name() + ".db";
+        return database.location() != null ? trimSlash(database.location())
+                : root + "/" + pathPart("database", database.name()) + ".db";
     }
 
     /** The directory of a managed table. */
     public String tableLocation(CatalogDatabase database, String table) {
-        return databaseLocation(database) + "/" + table.toLowerCase(Locale.ROOT);
+        return databaseLocation(database) + "/" + pathPart("table", table).toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * A name that becomes one directory name: quoted names may hold any character, and a {@code /},
+     * {@code \}, {@code :} or a name of only dots would put the directory elsewhere under the
+     * allowed roots (and DROP TABLE deletes it), so such names are refused for managed tables.
+     */
+    private static String pathPart(String kind, String name) {
+        boolean onlyDots = !name.isEmpty() && name.chars().allMatch(c -> c == '.');
+        if (name.isEmpty() || onlyDots || name.chars().anyMatch(c -> c == '/' || c == '\\' || c == ':' || c < 0x20)) {
+            throw new SluiceException("the " + kind + " name '" + name + "' cannot name a directory of the warehouse"
+                    + " (no '/', '\\', ':', control characters, or a name of only dots); choose another name or give"
+                    + " a LOCATION");
+        }
+        return name;
     }
 
     private static String trimSlash(String location) {
