@@ -40,6 +40,7 @@ final class ConnectSession {
     private final Session api;
     private final SparkConf conf = new SparkConf();
     private final Map<String, Operation> operations = new ConcurrentHashMap<>();
+    private volatile long lastUsedNanos = System.nanoTime();
 
     ConnectSession(String id, QueryService queries) {
         this.id = requireNonNull(id, "id is null");
@@ -126,6 +127,16 @@ final class ConnectSession {
             }
         }
         return ids;
+    }
+
+    /** Marks the session used now (each request of its client). */
+    void touch() {
+        lastUsedNanos = System.nanoTime();
+    }
+
+    /** Whether no request came for {@code idleNanos} and no operation of it is still running. */
+    boolean idleFor(long idleNanos, long nowNanos) {
+        return nowNanos - lastUsedNanos > idleNanos && operations.values().stream().allMatch(Operation::isDone);
     }
 
     void close() {

@@ -4,11 +4,19 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.coordinator.QueryService;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The Spark Connect sessions by the clients' session ids; at most {@code maxSessions} at once. */
+/**
+ * The Spark Connect sessions by the clients' session ids; at most {@code maxSessions} at once. A
+ * client that exits without {@code spark.stop()} never releases its session, so a session with no
+ * request for {@link #IDLE_TIMEOUT} and nothing running is closed when a new one is started (as
+ * Spark's server expires idle sessions), and the cap only refuses clients while sessions are in use.
+ */
 final class ConnectSessions implements AutoCloseable {
+    static final Duration IDLE_TIMEOUT = Duration.ofMinutes(60);
+
     private final QueryService queries;
     private final int maxSessions;
     private final Map<String, ConnectSession> sessions = new ConcurrentHashMap<>();
@@ -25,8 +33,10 @@ final class ConnectSessions implements AutoCloseable {
         }
         ConnectSession found = sessions.get(id);
         if (found != null) {
+            found.touch();
             return found;
         }
+        closeIdle(IDLE_TIMEOUT.toNanos());
         if (sessions.size() >= maxSessions) {
             throw new SluiceException("too many Spark Connect sessions (" + maxSessions + "); close some with spark.stop()");
         }
@@ -41,6 +51,19 @@ final class ConnectSessions implements AutoCloseable {
         }
         session.close();
         return session.serverSideId();
+    }
+
+    /** Closes the sessions idle for longer than {@code idleNanos} with nothing running; how many. */
+    int closeIdle(long idleNanos) {
+        long now = System.nanoTime();
+        int closed = 0;
+        for (Map.Entry<String, ConnectSession> e : sessions.entrySet()) {
+            if (e.getValue().idleFor(idleNanos, now) && sessions.remove(e.getKey(), e.getValue())) {
+                e.getValue().close();
+                closed++;
+            }
+        }
+        return closed;
     }
 
     int size() {
