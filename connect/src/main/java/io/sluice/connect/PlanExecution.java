@@ -19,8 +19,11 @@ import io.sluice.coordinator.QueryService;
 import io.sluice.coordinator.ResultStream;
 import io.sluice.kernels.ArrowIpc;
 import io.sluice.kernels.Batch;
+import io.sluice.sql.SqlSettingsDeclaration;
 import java.io.ByteArrayOutputStream;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -145,7 +148,15 @@ final class PlanExecution implements Runnable {
         if (input.hasSql()) {
             ExpressionTranslator constants = session.constants();
             String text = SqlArguments.bind(input.getSql(), e -> constants.translate(e, ExpressionTranslator.NO_INPUT));
-            PreparedSql prepared = queries.prepareSql(text, session.catalog());
+            // the session's own settings, in Spark's dialect whatever the node's default; its SETs stay with it
+            Map<String, String> settings = new LinkedHashMap<>(session.conf().sluiceSettings());
+            settings.put(SqlSettingsDeclaration.DIALECT.name(), "spark");
+            PreparedSql prepared = queries.prepareSql(text, session.catalog(), QueryScope.NONE, settings);
+            prepared.settings().forEach((k, v) -> {
+                if (k.startsWith("spark.") || k.startsWith("sluice.")) {
+                    session.conf().set(k, v);
+                }
+            });
             if (prepared.plan() == null) {
                 answer = Relation.newBuilder().setLocalRelation(LocalRelation.newBuilder()
                         .setData(ByteString.copyFrom(prepared.result()))).build();

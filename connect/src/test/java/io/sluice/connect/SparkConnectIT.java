@@ -184,6 +184,14 @@ class SparkConnectIT {
         assertThat(spark.read().parquet(parquet).groupBy(col("k")).count().count()).isEqualTo(7);
         spark.conf().unset("spark.sql.shuffle.partitions");
         assertThat(spark.conf().get("spark.sql.shuffle.partitions")).isEqualTo("200");
+        // a SET through spark.sql stays with the session, as in Spark
+        spark.sql("SET spark.sql.shuffle.partitions=5").collectAsList();
+        assertThat(spark.conf().get("spark.sql.shuffle.partitions")).isEqualTo("5");
+        spark.conf().unset("spark.sql.shuffle.partitions");
+        // and the session's SQL reads Spark's dialect: a double-quoted text is a string, NULLs sort first
+        assertThat(spark.sql("SELECT \"text\" AS t").collectAsList().get(0).getString(0)).isEqualTo("text");
+        assertThat(spark.sql("SELECT x FROM VALUES (1), (NULL) AS v(x) ORDER BY x").collectAsList().get(0).isNullAt(0))
+                .isTrue();
     }
 
     @Test

@@ -24,7 +24,15 @@ public record PreparedSql(LogicalPlan plan, Map<String, String> settings, byte[]
     }
 
     static PreparedSql done(byte[] result) {
-        return new PreparedSql(null, Map.of(), result);
+        return done(result, Map.of());
+    }
+
+    /**
+     * A result, with the settings the script's {@code SET}s made for an in-process caller that keeps
+     * them per session (Spark Connect); the wire form of a result does not carry them.
+     */
+    static PreparedSql done(byte[] result, Map<String, String> settings) {
+        return new PreparedSql(null, settings, result);
     }
 
     private static final byte PLAN = 'P';

@@ -163,6 +163,14 @@ public final class QueryService {
 
     /** The same, telling {@code scope} the id of each query the script's statements run. */
     public PreparedSql prepareSql(String script, InMemoryCatalog target, QueryScope scope) {
+        return prepareSql(script, target, scope, Map.of());
+    }
+
+    /**
+     * The same, starting from a client session's own settings (Spark or Sluice names, as {@code SET}
+     * takes them) over the node's, for a front end that keeps settings per session (Spark Connect).
+     */
+    public PreparedSql prepareSql(String script, InMemoryCatalog target, QueryScope scope, Map<String, String> sessionSettings) {
         requireNonNull(target, "target is null");
         requireNonNull(scope, "scope is null");
         QueryLimits.checkText(script);
@@ -172,6 +180,9 @@ public final class QueryService {
         }
         byte[] last = null;
         QueryConfig config = defaults;
+        for (Map.Entry<String, String> e : sessionSettings.entrySet()) {
+            config = config.with(e.getKey(), e.getValue());
+        }
         Map<String, String> settings = new LinkedHashMap<>();
         for (int i = 0; i < statements.size(); i++) {
             Statement statement = SqlFrontEnd.parse(statements.get(i), target, config.settings().get(SqlSettingsDeclaration.DIALECT));
@@ -189,7 +200,7 @@ public final class QueryService {
                 last = runStatement(statement, config, target, statements.get(i), scope);
             }
         }
-        return PreparedSql.done(last);
+        return PreparedSql.done(last, settings);
     }
 
     /** A client's plan request: its rows as an Arrow IPC stream, or for a write a one-row status. */
