@@ -1,7 +1,8 @@
-package io.sluice.coordinator;
+package io.sluice.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.coordinator.HistoryServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,7 +12,6 @@ import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code sluice history}'s HTTP port under an unauthenticated flood, over real sockets on
- * 127.0.0.1, held as the coordinator's is ({@link ConnectionGuard}): connections that have not
+ * 127.0.0.1, guarded as the coordinator's ({@link HttpFloodTest}): connections that have not
  * proven the secret are limited and closed at the deadline, a request with the secret still gets
  * its answer during the flood, and a connection that proved the secret outlives the deadline.
  */
@@ -55,40 +55,15 @@ class HistoryFloodTest {
     @Test
     void aRequestWithTheSecretIsAnsweredDuringAFloodOf300HalfSentRequests() throws Exception {
         Duration quiet = timedQuery();
-        List<Socket> flood = new ArrayList<>();
-        try {
-            byte[] half = "GET /api/v1/queries HTTP/1.1\r\nHost: x\r\nAuthoriz".getBytes(StandardCharsets.US_ASCII);
-            for (int i = 0; i < 300; i++) {
-                Socket socket = new Socket("127.0.0.1", history.httpPort());
-                try {
-                    socket.getOutputStream().write(half);
-                } catch (IOException closedAlready) {
-                    // evicted for a newer one before it wrote: it still took its turn at the server
-                }
-                flood.add(socket);
-            }
+        try (HalfSentFlood flood = HalfSentFlood.open(history.httpPort(), 300,
+                "GET /api/v1/queries HTTP/1.1\r\nHost: x\r\nAuthoriz")) {
             Duration underFlood = timedQuery();
             assertThat(underFlood).as("a request during the flood (quiet: %s)", quiet)
                     .isLessThan(quiet.multipliedBy(3).plus(DEADLINE.dividedBy(2)));
             assertThat(history.unauthenticatedHttpConnections())
                     .as("unauthenticated connections the history server holds").isLessThanOrEqualTo(PER_ADDRESS);
             Thread.sleep(DEADLINE.plusSeconds(1).toMillis());
-            int stillOpen = 0;
-            for (Socket socket : flood) {
-                socket.setSoTimeout(20);
-                try {
-                    socket.getInputStream().readNBytes(64 * 1024); // to the end of the stream: closed
-                } catch (SocketTimeoutException e) {
-                    stillOpen++;
-                } catch (IOException e) {
-                    // reset: closed by the server
-                }
-            }
-            assertThat(stillOpen).as("flood connections left open past the deadline").isZero();
-        } finally {
-            for (Socket socket : flood) {
-                socket.close();
-            }
+            assertThat(flood.stillOpen()).as("flood connections left open past the deadline").isZero();
         }
     }
 
