@@ -58,6 +58,7 @@ class HistoryFloodTest {
         try (HalfSentFlood flood = HalfSentFlood.open(history.httpPort(), 300,
                 "GET /api/v1/queries HTTP/1.1\r\nHost: x\r\nAuthoriz")) {
             Duration underFlood = timedQuery();
+            System.out.println("HistoryFloodTest: quiet " + quiet + ", under the flood " + underFlood);
             assertThat(underFlood).as("a request during the flood (quiet: %s)", quiet)
                     .isLessThan(quiet.multipliedBy(3).plus(DEADLINE.dividedBy(2)));
             assertThat(history.unauthenticatedHttpConnections())
