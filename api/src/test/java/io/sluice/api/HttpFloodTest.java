@@ -72,19 +72,8 @@ class HttpFloodTest {
     void aQueryWithTheSecretAnswersRightDuringAFloodOf2000HalfSentRequests() throws Exception {
         timedRemoteQuery();
         Duration quiet = median(List.of(timedRemoteQuery(), timedRemoteQuery(), timedRemoteQuery()));
-        List<Socket> flood = new ArrayList<>();
-        try {
-            byte[] half = "POST /v1/sql HTTP/1.1\r\nHost: x\r\nContent-Le".getBytes(StandardCharsets.US_ASCII);
-            long opening = System.nanoTime();
-            for (int i = 0; i < 2000; i++) {
-                Socket socket = new Socket("127.0.0.1", port);
-                try {
-                    socket.getOutputStream().write(half);
-                } catch (IOException closedAlready) {
-                    // evicted for a newer one before it wrote: it still took its turn at the server
-                }
-                flood.add(socket);
-            }
+        long opening = System.nanoTime();
+        try (HalfSentFlood flood = HalfSentFlood.open(port, 2000, "POST /v1/sql HTTP/1.1\r\nHost: x\r\nContent-Le")) {
             long floodStart = System.nanoTime();
             Duration underFlood = median(List.of(timedRemoteQuery(), timedRemoteQuery(), timedRemoteQuery()));
             System.out.println("HttpFloodTest: quiet " + quiet + ", under the flood " + underFlood + " (flood opened in "
@@ -94,22 +83,7 @@ class HttpFloodTest {
             assertThat(session.localCluster().coordinator().unauthenticatedHttpConnections())
                     .as("unauthenticated connections the coordinator holds").isLessThanOrEqualTo(32);
             Thread.sleep(DEADLINE.plusSeconds(1).toMillis());
-            int stillOpen = 0;
-            for (Socket socket : flood) {
-                socket.setSoTimeout(20);
-                try {
-                    socket.getInputStream().readNBytes(64 * 1024); // to the end of the stream: closed
-                } catch (SocketTimeoutException e) {
-                    stillOpen++;
-                } catch (IOException e) {
-                    // reset: closed by the coordinator
-                }
-            }
-            assertThat(stillOpen).as("flood connections left open past the deadline").isZero();
-        } finally {
-            for (Socket socket : flood) {
-                socket.close();
-            }
+            assertThat(flood.stillOpen()).as("flood connections left open past the deadline").isZero();
         }
     }
 

@@ -32,20 +32,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.http.javadsl.IncomingConnection;
-import org.apache.pekko.http.javadsl.model.HttpEntities;
-import org.apache.pekko.http.javadsl.model.HttpRequest;
-import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.ResponseEntity;
-import org.apache.pekko.http.javadsl.server.Route;
-import org.apache.pekko.stream.KillSwitches;
-import org.apache.pekko.stream.Materializer;
-import org.apache.pekko.stream.SharedKillSwitch;
-import org.apache.pekko.stream.javadsl.Flow;
-import org.apache.pekko.stream.javadsl.Source;
-import org.apache.pekko.util.ByteString;
 
 /**
  * A coordinator node: the cluster's seed, the task dispatcher actor, the query service and the
@@ -76,7 +64,7 @@ public final class Coordinator implements AutoCloseable {
     private final CoordinatorMonitoring monitoring;
     private final MonitorHttp monitor;
     /** Open HTTP connections and their limits; the pool that answers {@code /v1/health}, bounded. */
-    private final HttpConnections connections;
+    private final ConnectionGuard connections;
     private final ExecutorService healthExecutor;
     /** Runs submitted job jars ({@code POST /v1/submit}); null until one is installed. */
     private volatile ClusterJobRunner jobRunner;
@@ -121,8 +109,7 @@ public final class Coordinator implements AutoCloseable {
         this.gate = new QueryGate(Settings.systemProperty(CoordinatorSettingsDeclaration.MAX_CONCURRENT_QUERIES),
                 Duration.ofSeconds(HttpEndpoint.QUEUE_WAIT_SECONDS));
         this.catalogs = new SessionCatalogs(queries.catalog(), queries::newSessionCatalog);
-        this.connections = new HttpConnections(HttpSettingsDeclaration.UNAUTHENTICATED.configured(),
-                Settings.systemProperty(HttpSettingsDeclaration.IDLE_TIMEOUT));
+        this.connections = ConnectionGuard.configured(system, settings.authSecret());
         this.healthExecutor = HttpEndpoint.healthExecutor(Settings.systemProperty(HttpSettingsDeclaration.HEALTH_THREADS));
         HttpListener listener = null;
         if (settings.httpPort() >= 0) {
@@ -138,65 +125,15 @@ public final class Coordinator implements AutoCloseable {
 
     /**
      * Serves one HTTP connection with its own endpoint, whose queries are cancelled when the
-     * client's side of the connection ends first (the request stream completes: the client closed
-     * the socket or died) — unless the client asked to close after its request, which ends the
-     * request stream at once. The connection is admitted by {@link HttpConnections}, which closes
-     * it through a kill switch on both sides of the handler when it has not proven the secret in
-     * time, is evicted for a newer unproven one, or is idle.
+     * client's side of the connection ends first; {@link ConnectionGuard} holds it to the limits on
+     * connections that have not proven the secret.
      */
     private void serve(IncomingConnection connection) {
         ConnectionQueries scope = new ConnectionQueries(connection.remoteAddress().toString(), queries.running());
-        SharedKillSwitch kill = KillSwitches.shared("http-connection");
-        HttpConnections.Connection guard = connections.open(connection.remoteAddress().getAddress().getHostAddress(),
-                kill::shutdown);
-        boolean anyRequestProves = settings.authSecret() == null;
-        boolean[] closeRequested = {false};
-        Flow<HttpRequest, HttpRequest, NotUsed> watched = Flow.of(HttpRequest.class)
-                .via(kill.flow())
-                .map(request -> {
-                    guard.requestStarted();
-                    if (anyRequestProves) {
-                        guard.prove();
-                    }
-                    closeRequested[0] |= request.getHeader("Connection")
-                            .map(h -> h.value().toLowerCase(java.util.Locale.ROOT).contains("close")).orElse(false);
-                    return request;
-                })
-                .watchTermination((notUsed, done) -> {
-                    done.whenComplete((ok, error) -> {
-                        guard.closed();
-                        if (!closeRequested[0]) {
-                            scope.clientGone();
-                        }
-                    });
-                    return notUsed;
-                });
         HttpAuth connectionAuth = auth.onPort(connection.localAddress().getPort());
-        Route routes = new HttpEndpoint(queries, queryExecutor, healthExecutor, this::load, connectionAuth,
-                guard::prove, gate, catalogs, scope, () -> jobRunner, monitor.routes(connectionAuth)).routes();
-        connection.handleWith(watched.via(routes.flow(system)).map(response -> tracked(response, guard))
-                .via(kill.flow()), Materializer.matFromSystem(system));
-    }
-
-    /**
-     * The response, whose end (when its body has been sent, or failed) tells {@code guard} the
-     * request is over. The endpoint answers with strict or data-only streamed entities, rebuilt
-     * here with the same framing.
-     */
-    private static HttpResponse tracked(HttpResponse response, HttpConnections.Connection guard) {
-        ResponseEntity entity = response.entity();
-        if (entity.isStrict()) {
-            guard.answerEnded();
-            return response;
-        }
-        Source<ByteString, Object> body = entity.getDataBytes().watchTermination((mat, done) -> {
-            done.whenComplete((ok, error) -> guard.answerEnded());
-            return mat;
-        });
-        return response.withEntity(entity.isChunked() ? HttpEntities.createChunked(entity.getContentType(), body)
-                : entity.getContentLengthOption().isPresent()
-                        ? HttpEntities.create(entity.getContentType(), entity.getContentLengthOption().getAsLong(), body)
-                        : HttpEntities.createCloseDelimited(entity.getContentType(), body));
+        connections.serve(connection, prove -> new HttpEndpoint(queries, queryExecutor, healthExecutor, this::load,
+                connectionAuth, prove, gate, catalogs, scope, () -> jobRunner, monitor.routes(connectionAuth)).routes(),
+                scope::clientGone);
     }
 
     /**

@@ -13,20 +13,21 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorSystem;
-import org.apache.pekko.stream.Materializer;
 
 /**
  * {@code sluice history}: serves the monitoring REST API (and the web UI mounted by
  * {@link MonitorHttp}) for the queries of an event log directory, with no cluster running. The
  * files are replayed into a {@link QueryStore} at start, the same store and routes a live
  * coordinator serves from; requests need the secret when one is given, as a bearer token or a web
- * UI login ({@link HttpAuth}), over HTTPS when the node settings ask for it, as on the coordinator
- * ({@link HttpListener}). A query whose log has no end (its coordinator stopped while it ran) shows
- * as RUNNING with what was logged.
+ * UI login ({@link HttpAuth}), over HTTPS when the node settings ask for it ({@link HttpListener})
+ * and with the limits on connections that have not proven the secret ({@link ConnectionGuard}), as
+ * on the coordinator. A query whose log has no end (its coordinator stopped while it ran) shows as
+ * RUNNING with what was logged.
  */
 public final class HistoryServer implements AutoCloseable {
     private final ActorSystem system;
     private final HttpListener http;
+    private final ConnectionGuard connections;
     private final EventLogReader.Replay replay;
 
     private HistoryServer(Path directory, String host, int port, String secret, int retainedQueries) {
@@ -37,12 +38,18 @@ public final class HistoryServer implements AutoCloseable {
                 "pekko.actor.provider = local\npekko.loglevel = WARNING\npekko.stdout-loglevel = WARNING")
                 .withFallback(ConfigFactory.load()));
         MonitorRoutes api = new MonitorRoutes(store, List::of, id -> false);
-        MonitorHttp monitor = new MonitorHttp(HttpAuth.of("history", secret,
-                Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT)), api, null);
+        HttpAuth auth = HttpAuth.of("history", secret,
+                Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT));
+        MonitorHttp monitor = new MonitorHttp(auth, api, null);
+        this.connections = ConnectionGuard.configured(system, secret);
         try {
-            this.http = HttpListener.bind(system, host, port, tls, connection -> connection.handleWith(
-                    monitor.routes(connection.localAddress().getPort()).flow(system), Materializer.matFromSystem(system)));
+            this.http = HttpListener.bind(system, host, port, tls, connection -> {
+                HttpAuth connectionAuth = auth.onPort(connection.localAddress().getPort());
+                connections.serve(connection, prove -> connectionAuth.noteProven(prove,
+                        () -> monitor.routes(connectionAuth)), () -> { });
+            });
         } catch (RuntimeException e) {
+            connections.close();
             system.terminate();
             throw e;
         }
@@ -75,9 +82,15 @@ public final class HistoryServer implements AutoCloseable {
         return http.httpsFingerprint();
     }
 
+    /** HTTP connections open now that have not proven the secret (at most the configured limits). */
+    public int unauthenticatedHttpConnections() {
+        return connections.unauthenticated();
+    }
+
     @Override
     public void close() {
         http.unbind();
+        connections.close();
         system.terminate();
         try {
             system.getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);

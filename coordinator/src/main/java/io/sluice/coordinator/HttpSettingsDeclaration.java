@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * What the coordinator's HTTP server holds for clients that have not proven the secret, how long
- * an idle connection stays open, and whether it runs submitted job jars ({@link HttpConnections},
- * {@link HttpEndpoint}).
+ * What the HTTP servers (the coordinator's, {@code sluice history}'s) hold for clients that have
+ * not proven the secret, how long an idle connection stays open ({@link ConnectionGuard}), and
+ * whether the coordinator runs submitted job jars ({@link HttpEndpoint}).
  */
 public final class HttpSettingsDeclaration implements SettingsDeclaration {
     /** Limits on connections that have not proven the secret ({@link HttpConnections}). */

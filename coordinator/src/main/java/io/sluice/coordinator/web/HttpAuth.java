@@ -132,7 +132,7 @@ public final class HttpAuth extends AllDirectives {
      */
     public Route noteProven(Runnable proven, Supplier<Route> inner) {
         if (secret == null) {
-            return inner.get(); // the connection proves itself by sending a request (Coordinator.serve)
+            return inner.get(); // the connection proves itself by sending a request (ConnectionGuard)
         }
         return check((header, ok) -> {
             if (ok) {
