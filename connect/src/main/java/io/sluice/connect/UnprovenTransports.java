@@ -82,6 +82,10 @@ final class UnprovenTransports {
     private void admit(ChannelHandlerContext first) {
         Channel channel = first.channel();
         SocketAddress remote = channel.remoteAddress();
+        if (remote == null) {
+            first.close(); // gone before it was registered
+            return;
+        }
         String address = remote instanceof InetSocketAddress inet && inet.getAddress() != null
                 ? inet.getAddress().getHostAddress()
                 : String.valueOf(remote);
