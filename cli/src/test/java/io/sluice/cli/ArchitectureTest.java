@@ -165,8 +165,9 @@ class ArchitectureTest {
     }
 
     @Test
-    void onlyTheShuffleModuleSeesNetty() {
-        onlyModulesSee(EnumSet.of(Module.SHUFFLE), "io.netty..").check(classes);
+    void onlyTheShuffleAndConnectModulesSeeNetty() {
+        // connect serves gRPC over grpc-netty and watches its accepted channels (UnprovenTransports)
+        onlyModulesSee(EnumSet.of(Module.SHUFFLE, Module.CONNECT), "io.netty..").check(classes);
     }
 
     @Test

@@ -1,5 +1,8 @@
 package io.sluice.connect;
 
+import static java.util.Objects.requireNonNull;
+
+import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
@@ -12,17 +15,19 @@ import java.security.MessageDigest;
  * Every call must carry the cluster's secret as Spark's clients send their token
  * ({@code sc://host:port/;token=SECRET} becomes {@code Authorization: Bearer SECRET}); any other call
  * is closed {@code UNAUTHENTICATED} before its request is read. Without a secret (a coordinator run
- * without one) every call passes.
+ * without one) every call passes. A call that passes proves its connection to {@link UnprovenTransports}.
  */
 final class BearerTokenCheck implements ServerInterceptor {
     private static final Metadata.Key<String> AUTHORIZATION = Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
     private static final String BEARER = "Bearer ";
 
     private final byte[] expected;
+    private final UnprovenTransports unproven;
 
     /** @param secret the cluster's shared secret, or null when the coordinator has none */
-    BearerTokenCheck(String secret) {
+    BearerTokenCheck(String secret, UnprovenTransports unproven) {
         this.expected = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+        this.unproven = requireNonNull(unproven, "unproven is null");
     }
 
     @Override
@@ -32,6 +37,7 @@ final class BearerTokenCheck implements ServerInterceptor {
                     "Spark Connect needs the cluster's secret as its token: sc://host:port/;token=SECRET"), new Metadata());
             return new ServerCall.Listener<>() { };
         }
+        unproven.proven(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
         return next.startCall(call, headers);
     }
 
