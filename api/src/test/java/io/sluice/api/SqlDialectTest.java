@@ -175,6 +175,10 @@ class SqlDialectTest {
         duck.execute(replace);
         session.sql(replace);
         assertSameAsDuckDb("SELECT * FROM per_k");
+        // the temporary view shadowed the stored one (as in Spark and DuckDB): dropping it shows the stored one again
+        session.sql("DROP VIEW per_k");
+        duck.execute("DROP VIEW per_k");
+        assertSameAsDuckDb("SELECT key, n FROM per_k WHERE n > 3");
         session.sql("DROP VIEW per_k");
         duck.execute("DROP VIEW per_k");
         assertThatThrownBy(() -> session.sql("SELECT * FROM per_k")).hasMessageContaining("unknown table 'per_k'");

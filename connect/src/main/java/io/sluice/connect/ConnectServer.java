@@ -18,7 +18,8 @@ import io.sluice.coordinator.Coordinator;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
@@ -39,6 +40,8 @@ public final class ConnectServer implements AutoCloseable {
 
     /** Spark's own default for the largest message (a plan, a local relation) a client may send. */
     static final int MAX_MESSAGE_BYTES = 128 << 20;
+    /** Queries (ExecutePlan calls) running at once on this server, over all sessions. */
+    static final int MAX_EXECUTIONS = 64;
     static final int MAX_HEADER_BYTES = 16 << 10;
     static final int MAX_CALLS_PER_CONNECTION = 64;
     static final int MAX_SESSIONS = 1024;
@@ -75,11 +78,13 @@ public final class ConnectServer implements AutoCloseable {
         requireNonNull(host, "host is null");
         BufferAllocator allocator = coordinator.allocator().newChildAllocator("spark-connect", 0, Long.MAX_VALUE);
         AtomicInteger threads = new AtomicInteger();
-        ExecutorService executions = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "sluice-connect-exec-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        // one thread per running ExecutePlan, at most MAX_EXECUTIONS; past that a call is refused, not queued
+        ExecutorService executions = new ThreadPoolExecutor(0, MAX_EXECUTIONS, 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, "sluice-connect-exec-" + threads.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
         ConnectSessions sessions = new ConnectSessions(coordinator.queries(), MAX_SESSIONS);
         ConnectService service = new ConnectService(sessions, coordinator.queries(), executions, allocator);
         // TLS with the coordinator's HTTPS certificate when it has one: Spark's clients send a token

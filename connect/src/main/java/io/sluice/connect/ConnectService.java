@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -64,7 +65,13 @@ final class ConnectService extends SparkConnectServiceGrpc.SparkConnectServiceIm
             Operation operation = new Operation(id, ConnectSession.tags(request.getTagsList()));
             session.register(operation);
             operation.attach(out, null);
-            executions.execute(new PlanExecution(session, queries, operation, request.getPlan(), allocator));
+            try {
+                executions.execute(new PlanExecution(session, queries, operation, request.getPlan(), allocator));
+            } catch (RejectedExecutionException e) {
+                session.release(id);
+                throw new SluiceException("too many Spark Connect queries run at once (" + ConnectServer.MAX_EXECUTIONS
+                        + "); retry when one ends", e);
+            }
         } catch (RuntimeException e) {
             out.onError(ErrorStatus.of(e));
         }

@@ -83,8 +83,18 @@ final class RelationTranslator {
             case TO_DF -> toDf(r.getToDf());
             case HINT -> translate(r.getHint().getInput()).hint(r.getHint().getName(), r.getHint().getParametersList().stream()
                     .map(p -> p.hasLiteral() ? value(p.getLiteral()) : p.toString()).toArray());
-            case REPARTITION -> translate(r.getRepartition().getInput());
-            case REPARTITION_BY_EXPRESSION -> translate(r.getRepartitionByExpression().getInput());
+            case REPARTITION -> {
+                DataFrame input = translate(r.getRepartition().getInput());
+                int n = r.getRepartition().getNumPartitions();
+                yield r.getRepartition().getShuffle() ? input.repartition(n) : input.coalesce(n);
+            }
+            case REPARTITION_BY_EXPRESSION -> {
+                DataFrame input = translate(r.getRepartitionByExpression().getInput());
+                Column[] keys = r.getRepartitionByExpression().getPartitionExprsList().stream()
+                        .map(e -> column(expressions.translate(e, input.logicalPlan()))).toArray(Column[]::new);
+                yield r.getRepartitionByExpression().hasNumPartitions()
+                        ? input.repartition(r.getRepartitionByExpression().getNumPartitions(), keys) : input.repartition(keys);
+            }
             case JOIN -> join(r.getJoin());
             case SET_OP -> setOperation(r.getSetOp());
             case DEDUPLICATE -> {

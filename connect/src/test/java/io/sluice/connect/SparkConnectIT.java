@@ -190,7 +190,7 @@ class SparkConnectIT {
         spark.conf().unset("spark.sql.shuffle.partitions");
         // and the session's SQL reads Spark's dialect: a double-quoted text is a string, NULLs sort first
         assertThat(spark.sql("SELECT \"text\" AS t").collectAsList().get(0).getString(0)).isEqualTo("text");
-        assertThat(spark.sql("SELECT x FROM VALUES (1), (NULL) AS v(x) ORDER BY x").collectAsList().get(0).isNullAt(0))
+        assertThat(spark.sql("SELECT x FROM (VALUES (1), (NULL)) AS v(x) ORDER BY x").collectAsList().get(0).isNullAt(0))
                 .isTrue();
     }
 
