@@ -90,7 +90,13 @@ final class CoordinatorCommand implements Callable<Integer> {
         spec.commandLine().getErr().println("coordinator ready: cluster " + coordinator.clusterAddress()
                 + ", " + HttpTlsServerOptions.describe(host, coordinator.httpPort(),
                 coordinator.httpsFingerprint()));
-        ConnectServer connectServer = connect.start(spec, coordinator, host, secret);
+        ConnectServer connectServer;
+        try {
+            connectServer = connect.start(spec, coordinator, host, secret);
+        } catch (RuntimeException e) {
+            coordinator.close(); // the Spark Connect port could not be served: stop the node rather than leave it half up
+            throw e;
+        }
         Foreground.run(ConnectPortOption.withNode(connectServer, coordinator), Foreground::forever);
         return 0;
     }

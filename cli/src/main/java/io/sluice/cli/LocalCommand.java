@@ -61,7 +61,13 @@ final class LocalCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("clients need this cluster's secret: export "
                     + Session.AUTH_SECRET_VARIABLE + "=" + cluster.authSecret());
         }
-        ConnectServer connectServer = connect.start(spec, cluster.coordinator(), "127.0.0.1", cluster.authSecret());
+        ConnectServer connectServer;
+        try {
+            connectServer = connect.start(spec, cluster.coordinator(), "127.0.0.1", cluster.authSecret());
+        } catch (RuntimeException e) {
+            cluster.close(); // the Spark Connect port could not be served: stop the node rather than leave it half up
+            throw e;
+        }
         Foreground.run(ConnectPortOption.withNode(connectServer, cluster), Foreground::forever);
         return 0;
     }

@@ -71,6 +71,11 @@ final class SluiceProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(repoRoot().resolve("bin/sluice").toString());
         command.addAll(List.of(args));
+        boolean runsCoordinator = args.length > 0 && (args[0].equals("coordinator") || args[0].equals("local"));
+        if (runsCoordinator && !List.of(args).contains("--connect-port")) {
+            // Spark Connect's fixed default port would be shared by every coordinator a test run starts
+            command.addAll(List.of("--connect-port", "0"));
+        }
         int n = COUNTER.incrementAndGet();
         Path out = logDir.resolve("process-" + n + ".out");
         Path err = logDir.resolve("process-" + n + ".err");
