@@ -86,6 +86,7 @@ class HistoryServerTest {
                     .GET().build(), HttpResponse.BodyHandlers.ofString());
             assertThat(anonymous.statusCode()).isEqualTo(401);
             assertThat(get(http, base, SECRET, "/api/v1/workers", 200)).isEmpty();
+            assertThat(get(http, base, SECRET, "/api/v1/server", 200).get("kind").asText()).isEqualTo("history");
         }
 
         // a line that is not an event: reported with its file and line, the rest still served

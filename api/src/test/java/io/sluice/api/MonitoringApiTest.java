@@ -243,6 +243,7 @@ class MonitoringApiTest {
     void workersAreListedWithTheirSlots() throws Exception {
         JsonNode workers = get("/api/v1/workers", 200);
         assertThat(workers).hasSize(2);
+        assertThat(get("/api/v1/server", 200).get("kind").asText()).isEqualTo("coordinator");
         for (JsonNode w : workers) {
             assertThat(w.get("slots").asInt()).isEqualTo(2);
             assertThat(w.get("state").asText()).isEqualTo("UP");

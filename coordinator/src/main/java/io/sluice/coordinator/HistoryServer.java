@@ -9,7 +9,6 @@ import io.sluice.coordinator.monitor.MonitorRoutes;
 import io.sluice.coordinator.monitor.QueryStore;
 import io.sluice.coordinator.web.HttpAuth;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.ActorSystem;
@@ -37,7 +36,7 @@ public final class HistoryServer implements AutoCloseable {
         this.system = ActorSystem.create("sluice-history", ConfigFactory.parseString(
                 "pekko.actor.provider = local\npekko.loglevel = WARNING\npekko.stdout-loglevel = WARNING")
                 .withFallback(ConfigFactory.load()));
-        MonitorRoutes api = new MonitorRoutes(store, List::of, id -> false);
+        MonitorRoutes api = MonitorRoutes.forHistory(store);
         HttpAuth auth = HttpAuth.of("history", secret,
                 Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT));
         MonitorHttp monitor = new MonitorHttp(auth, api, null);

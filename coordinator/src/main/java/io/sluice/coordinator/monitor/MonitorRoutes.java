@@ -30,6 +30,7 @@ public final class MonitorRoutes extends AllDirectives {
     private final QueryStore store;
     private final Supplier<List<MonitorViews.WorkerView>> workers;
     private final Predicate<String> cancel;
+    private final String kind;
     /**
      * Where the workers are asked for (a blocking ask of the coordinator's actor, up to seconds): never
      * on the HTTP server's dispatcher, which that actor needs to answer; bounded, a full one is a 503.
@@ -37,19 +38,36 @@ public final class MonitorRoutes extends AllDirectives {
     private final Executor workerQueries = workerQueryPool();
 
     /**
-     * @param workers the workers now (empty for history)
-     * @param cancel cancels a running query by id; false when none such runs (always false for history)
+     * The routes of a live coordinator.
+     *
+     * @param workers the workers now
+     * @param cancel cancels a running query by id; false when none such runs
      */
     public MonitorRoutes(QueryStore store, Supplier<List<MonitorViews.WorkerView>> workers, Predicate<String> cancel) {
+        this(store, workers, cancel, "coordinator");
+    }
+
+    private MonitorRoutes(QueryStore store, Supplier<List<MonitorViews.WorkerView>> workers, Predicate<String> cancel,
+            String kind) {
         this.store = requireNonNull(store, "store is null");
         this.workers = requireNonNull(workers, "workers is null");
         this.cancel = requireNonNull(cancel, "cancel is null");
+        this.kind = requireNonNull(kind, "kind is null");
+    }
+
+    /**
+     * The routes of {@code sluice history}: no cluster runs behind them, so the workers are none and
+     * cancel finds nothing; {@code /api/v1/server} says {@code history} so that the UI shows no cluster.
+     */
+    public static MonitorRoutes forHistory(QueryStore store) {
+        return new MonitorRoutes(store, List::of, id -> false, "history");
     }
 
     public Route routes() {
         return pathPrefix("api", () -> pathPrefix("v1", () -> concat(
                 path("queries", () -> get(() -> complete(json(StatusCodes.OK, store.list())))),
                 path("workers", () -> get(() -> completeWithFuture(workersNow()))),
+                path("server", () -> get(() -> complete(json(StatusCodes.OK, Map.of("kind", kind))))),
                 pathPrefix("queries", () -> pathPrefix(PathMatchers.segment(), this::query)))));
     }
 

@@ -191,11 +191,9 @@
 
   // ---- the cluster page --------------------------------------------------------------------
 
-  async function clusterPage() {
-    const [workers, queries] = await Promise.all([api('/workers'), api('/queries')]);
-    const running = queries.filter(q => q.state === 'RUNNING');
-    const finished = queries.filter(q => q.state !== 'RUNNING');
-    const queryColumns = [
+  // The columns of a table of queries, on the cluster and history pages.
+  function queryColumns() {
+    return [
       { key: 'id', title: 'Query', value: q => link('/ui/queries/' + encodeURIComponent(q.id), q.id) },
       { key: 'state', title: 'State', value: q => badge(q.state) },
       { key: 'startTime', title: 'Started', value: q => time(q.startTime) },
@@ -204,6 +202,26 @@
       { key: 'sql', title: 'SQL', value: q => el('span', { class: 'sql', title: q.sql || '' }, shorten(q.sql, 120)) },
       { key: 'error', title: 'Error', value: q => q.error ? el('span', { class: 'error' }, q.error) : '' }
     ];
+  }
+
+  // What serves this UI: 'coordinator' (a live cluster) or 'history' (event logs replayed, no cluster).
+  let serverKind = null;
+
+  async function kindOfServer() {
+    if (serverKind === null) {
+      serverKind = (await api('/server')).kind;
+    }
+    return serverKind;
+  }
+
+  async function clusterPage() {
+    if (await kindOfServer() === 'history') {
+      return historyPage();
+    }
+    const [workers, queries] = await Promise.all([api('/workers'), api('/queries')]);
+    const running = queries.filter(q => q.state === 'RUNNING');
+    const finished = queries.filter(q => q.state !== 'RUNNING');
+    const columns = queryColumns();
     const busy = workers.reduce((sum, w) => sum + (w.busySlots || 0), 0);
     const slots = workers.reduce((sum, w) => sum + (w.slots || 0), 0);
     render('cluster',
@@ -222,10 +240,25 @@
         { key: 'heartbeat', title: 'Last heartbeat', value: w => ago(w.lastHeartbeat) }
       ], workers, 'No workers have joined.'),
       el('h2', {}, 'Running queries'),
-      table('running', queryColumns.filter(c => c.key !== 'rows' && c.key !== 'error'), running, 'None.'),
+      table('running', columns.filter(c => c.key !== 'rows' && c.key !== 'error'), running, 'None.'),
       el('h2', {}, 'Finished queries'),
-      table('finished', queryColumns, finished, 'None yet.'));
+      table('finished', columns, finished, 'None yet.'));
     return 2000;
+  }
+
+  // The history server's first page: the replayed queries; no workers, since no cluster runs.
+  async function historyPage() {
+    const queries = await api('/queries');
+    const unfinished = queries.filter(q => q.state === 'RUNNING');
+    const finished = queries.filter(q => q.state !== 'RUNNING');
+    render('cluster',
+      el('h1', {}, 'History'),
+      el('p', { class: 'muted' }, queries.length + ' queries replayed from event logs; no cluster runs behind this page.'),
+      el('h2', {}, 'Finished queries'),
+      table('finished', queryColumns(), finished, 'None.'),
+      el('h2', {}, 'Unfinished (the log ends before the query did)'),
+      table('unfinished', queryColumns().filter(c => c.key !== 'rows' && c.key !== 'error'), unfinished, 'None.'));
+    return null;
   }
 
   // ---- the query page ----------------------------------------------------------------------
