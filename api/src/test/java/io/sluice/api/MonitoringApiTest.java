@@ -116,7 +116,8 @@ class MonitoringApiTest {
             assertThat(taskRows).isEqualTo(stage.get("rows").asLong());
             if (stage.get("parents").isEmpty()) {
                 scanRows.add(stage.get("rows").asLong());
-                assertThat(stage.get("inputRows").isNull()).isTrue();
+                assertThat(stage.get("inputRows").asLong()).as("a scan stage's input: the rows its scans read")
+                        .isEqualTo(stage.get("rows").asLong());
             } else {
                 resultStage = stage;
             }

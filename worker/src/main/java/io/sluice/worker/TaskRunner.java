@@ -10,6 +10,7 @@ import io.sluice.cluster.serialization.Kryos;
 import io.sluice.common.SluiceException;
 import io.sluice.operators.FetchFailure;
 import io.sluice.operators.MapStatus;
+import io.sluice.operators.OperatorMetrics;
 import io.sluice.operators.TaskCancelledException;
 import io.sluice.operators.TaskContext;
 import io.sluice.operators.basic.MeasuredExec;
@@ -105,11 +106,28 @@ final class TaskRunner {
         }
         ShuffleTaskMetrics m = environment.metrics();
         TaskMetrics metrics = new TaskMetrics(System.nanoTime() - start, m.recordsWritten(), m.bytesWritten(),
-                m.writeNanos(), m.recordsRead(), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos(), pool.peak(),
+                m.writeNanos(), m.recordsRead() + scannedRows(outcome.finished().operatorMetrics()), m.localBytesRead(), m.remoteBytesRead(), m.fetchWaitNanos(), pool.peak(),
                 pool.spilledBytes(), pool.spills(), (gcMillis() - gcStart) * 1_000_000);
         LOG.debug("task {}: {}", task.taskId(), m);
         return new Outcome(outcome.finished().withMetrics(metrics)
                 .withWorkerMemory(new WorkerMemory(memory.reserved(), memory.limit())), outcome.shuffleId());
+    }
+
+    /**
+     * Rows the task's scans produced from the files they opened: with the shuffle's rows read, the
+     * task's input rows (a scan stage reads no shuffle). Operators that opened no file count none.
+     */
+    private static long scannedRows(OperatorMetrics operators) {
+        if (operators == null) {
+            return 0;
+        }
+        long rows = 0;
+        for (int i = 0; i < operators.operatorCount(); i++) {
+            if (operators.filesOpened()[i] > 0) {
+                rows += operators.rows()[i];
+            }
+        }
+        return rows;
     }
 
     /** The JVM's collectors' time so far (a task's GC time is the difference over its run, as Spark counts it). */

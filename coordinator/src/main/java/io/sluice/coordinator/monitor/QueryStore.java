@@ -278,7 +278,7 @@ public final class QueryStore implements EventListener {
                 rowsRead += m.rowsRead();
             }
             return new StageView(info.id(), state, info.operators(), info.parents(), info.tasks(), latest.size(), failed,
-                    running, rows, bytes, info.parents().isEmpty() ? null : rowsRead, spill, startTime, endTime);
+                    running, rows, bytes, rowsRead, spill, startTime, endTime);
         }
     }
 
