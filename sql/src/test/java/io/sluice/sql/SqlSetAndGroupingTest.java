@@ -65,8 +65,21 @@ class SqlSetAndGroupingTest {
     }
 
     @Test
+    void avgMergesAsTheSumOfSumsOverTheSumOfCounts() {
+        assertThat(plan("SELECT k, avg(v) FROM t GROUP BY GROUPING SETS ((k), (flag))")).isEqualTo("""
+                Projection: k, avg(v)
+                  Projection: k, flag, CASE WHEN (__merged0n > 0) THEN (CAST(__merged0 AS float64) / CAST(__merged0n AS float64)) END AS avg(v)
+                    Aggregate: groupBy=[k, flag, __set], aggr=[sum(__partial0) AS __merged0, sum(__partial0n) AS __merged0n]
+                      Projection: CASE WHEN (__set = 0) THEN k END AS k, CASE WHEN (__set = 1) THEN flag END AS flag, __partial0, __partial0n, __set
+                        Generate: explode(array(0, 1)) AS __set
+                          Aggregate: groupBy=[k, flag], aggr=[sum(v) AS __partial0, count(v) AS __partial0n]
+                            TableScan: t
+                """);
+    }
+
+    @Test
     void callsWithoutMergeablePartialsKeepOneAggregationPerSet() {
-        String sets = plan("SELECT k, flag, avg(v) FROM t GROUP BY GROUPING SETS ((k, flag), (k), ())");
+        String sets = plan("SELECT k, flag, stddev_samp(v) FROM t GROUP BY GROUPING SETS ((k, flag), (k), ())");
         assertThat(sets).contains("groupBy=[k, flag]", "groupBy=[k]", "groupBy=[]").doesNotContain("__set");
     }
 }

@@ -31,14 +31,14 @@ import java.util.Set;
  * rows are the finest groups, not input rows. {@code __set} keeps apart sets whose NULL-padded keys
  * coincide, and repeats a set listed twice, as SQL does.
  *
- * <p>Applies when every call merges from partials of its own kind: sum, min and max of themselves,
- * count and count(*) as a sum of counts. A set without expressions has one row even over no input (a
+ * <p>Applies when every call merges from partials: sum, min and max of themselves, count and count(*)
+ * as a sum of counts, avg (a double) as the sum of sums over the sum of counts. A set without expressions has one row even over no input (a
  * grand total): a guard row of NULL partials is added to those sets only, so each always has a group,
  * and a count there is 0, not NULL.
  */
 final class SharedGroupingSetAggregate {
     private static final Set<AggregateFunction> MERGEABLE = EnumSet.of(AggregateFunction.SUM, AggregateFunction.COUNT,
-            AggregateFunction.COUNT_STAR, AggregateFunction.MIN, AggregateFunction.MAX);
+            AggregateFunction.COUNT_STAR, AggregateFunction.MIN, AggregateFunction.MAX, AggregateFunction.AVG);
     private static final String SET = "__set";
     private static final String GUARD = "__guard";
 
@@ -62,7 +62,13 @@ final class SharedGroupingSetAggregate {
         Schema in = input.schema();
         List<Expr> partials = new ArrayList<>();
         for (int i = 0; i < calls.size(); i++) {
-            partials.add(new Alias(Exprs.unalias(calls.get(i)), partial(i)));
+            AggregateCall call = (AggregateCall) Exprs.unalias(calls.get(i));
+            if (call.function() == AggregateFunction.AVG) {
+                partials.add(new Alias(new AggregateCall(AggregateFunction.SUM, call.argument()), partial(i)));
+                partials.add(new Alias(new AggregateCall(AggregateFunction.COUNT, call.argument()), partial(i) + "n"));
+            } else {
+                partials.add(new Alias(call, partial(i)));
+            }
         }
         LogicalPlan finest = new Aggregate(input, groupBy, partials);
         List<Integer> empty = new ArrayList<>();
@@ -103,9 +109,15 @@ final class SharedGroupingSetAggregate {
         for (int i = 0; i < calls.size(); i++) {
             padded.add(new Column(partial(i)));
             AggregateFunction function = ((AggregateCall) Exprs.unalias(calls.get(i))).function();
-            AggregateFunction merge = function == AggregateFunction.COUNT || function == AggregateFunction.COUNT_STAR
-                    ? AggregateFunction.SUM : function;
+            AggregateFunction merge = switch (function) {
+                case COUNT, COUNT_STAR, AVG -> AggregateFunction.SUM;
+                default -> function;
+            };
             merges.add(new Alias(new AggregateCall(merge, new Column(partial(i))), merged(i)));
+            if (function == AggregateFunction.AVG) {
+                padded.add(new Column(partial(i) + "n"));
+                merges.add(new Alias(new AggregateCall(AggregateFunction.SUM, new Column(partial(i) + "n")), merged(i) + "n"));
+            }
         }
         padded.add(new Column(SET));
         keys.add(new Column(SET));
@@ -123,6 +135,11 @@ final class SharedGroupingSetAggregate {
             AggregateFunction function = ((AggregateCall) Exprs.unalias(call)).function();
             if (!empty.isEmpty() && (function == AggregateFunction.COUNT || function == AggregateFunction.COUNT_STAR)) {
                 value = new Case(List.of(new Unary(Unary.Op.IS_NULL, value)), List.of(Literal.of(0L)), value);
+            } else if (function == AggregateFunction.AVG) {
+                Expr count = new Column(merged(i) + "n");
+                value = new Case(List.of(new Binary(BinaryOp.GT, count, Literal.of(0L))),
+                        List.of(new Binary(BinaryOp.DIVIDE, new Cast(value, DataType.FLOAT64), new Cast(count, DataType.FLOAT64))),
+                        new Literal(null, DataType.FLOAT64));
             }
             if (!value.type(out).equals(type)) {
                 value = new Cast(value, type);
