@@ -43,6 +43,10 @@ public final class ShapesBenchmark {
         CASES.put("cube4", new String[] {"", "SELECT l_returnflag, l_linestatus, l_shipmode, l_shipinstruct,"
                 + " sum(l_quantity), count(*), grouping(l_shipmode) FROM lineitem"
                 + " GROUP BY CUBE (l_returnflag, l_linestatus, l_shipmode, l_shipinstruct)"});
+        CASES.put("rollupMid", new String[] {"", "SELECT l_suppkey, l_returnflag, l_linestatus, sum(l_quantity),"
+                + " avg(l_discount), count(*) FROM lineitem GROUP BY ROLLUP (l_suppkey, l_returnflag, l_linestatus)"});
+        CASES.put("rollupWide", new String[] {"", "SELECT l_orderkey, l_linenumber, sum(l_quantity), count(*) FROM lineitem"
+                + " GROUP BY ROLLUP (l_orderkey, l_linenumber)"});
         CASES.put("antiLeftJoin", new String[] {"", "SELECT count(*), sum(c_acctbal) FROM customer"
                 + " LEFT JOIN orders ON c_custkey = o_custkey WHERE o_custkey IS NULL"});
         CASES.put("antiNotExists", new String[] {"", "SELECT count(*), sum(c_acctbal) FROM customer"
