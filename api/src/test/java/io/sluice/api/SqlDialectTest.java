@@ -210,6 +210,12 @@ class SqlDialectTest {
         "SELECT k, value, count(DISTINCT v) FROM a GROUP BY ROLLUP (k, value)",
         "SELECT value, k, max(id) FROM a GROUP BY value, ROLLUP (k) HAVING max(id) > 10",
         "SELECT k, count(*) FROM e GROUP BY ROLLUP (k)",
+        "SELECT k, v, count(*), sum(v), min(id), max(id) FROM e GROUP BY CUBE (k, v)",
+        "SELECT k, value, v % 3 AS r, min(d), max(id), count(v), grouping(k), grouping(value, k) FROM a "
+                + "GROUP BY ROLLUP (k, value, v % 3)",
+        "SELECT k, value, count(*), sum(id), avg(v) FROM a GROUP BY GROUPING SETS ((k), (value), (k), (k, value))",
+        "SELECT k, avg(v), avg(id) FROM e GROUP BY ROLLUP (k)",
+        "SELECT k, d, count(*) FROM a WHERE id > 100 GROUP BY GROUPING SETS ((k), (d), ())",
     })
     void groupingSets(String sql) throws Exception {
         assertSameAsDuckDb(sql);

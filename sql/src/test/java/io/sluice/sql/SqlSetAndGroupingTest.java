@@ -33,28 +33,53 @@ class SqlSetAndGroupingTest {
     }
 
     @Test
-    void rollupIsOneAggregationPerPrefix() {
-        assertThat(plan("SELECT k, flag, sum(v) FROM t GROUP BY ROLLUP (k, flag)")).isEqualTo("""
-                Projection: k, flag, sum(v)
-                  Union: all
-                    Projection: k, flag, sum(v)
-                      Aggregate: groupBy=[k, flag], aggr=[sum(v)]
-                        TableScan: t
-                    Projection: k, CAST(NULL AS bool) AS flag, sum(v)
-                      Aggregate: groupBy=[k], aggr=[sum(v)]
-                        TableScan: t
-                    Projection: CAST(NULL AS utf8) AS k, CAST(NULL AS bool) AS flag, sum(v)
-                      Aggregate: groupBy=[], aggr=[sum(v)]
-                        TableScan: t
+    void rollupIsOneAggregationOfTheFinestGroupsRepeatedPerPrefixAndMerged() {
+        assertThat(plan("SELECT k, flag, sum(v), grouping(flag) FROM t GROUP BY ROLLUP (k, flag)")).isEqualTo("""
+                Projection: k, flag, sum(v), grouping(flag)
+                  Projection: k, flag, __merged0 AS sum(v), CASE WHEN (__set = 0) THEN 0 WHEN (__set = 1) THEN 1 WHEN (__set = 2) THEN 1 ELSE 0 END AS grouping(flag)
+                    Aggregate: groupBy=[k, flag, __set], aggr=[sum(__partial0) AS __merged0]
+                      Projection: CASE WHEN ((__set = 0) OR (__set = 1)) THEN k END AS k, CASE WHEN (__set = 0) THEN flag END AS flag, __partial0, __set
+                        Filter: (NOT __guard OR (__set = 2))
+                          Generate: explode(array(0, 1, 2)) AS __set
+                            Union: all
+                              Projection: k, flag, __partial0, false AS __guard
+                                Aggregate: groupBy=[k, flag], aggr=[sum(v) AS __partial0]
+                                  TableScan: t
+                              Projection: NULL AS k, NULL AS flag, NULL AS __partial0, true AS __guard
+                                Aggregate: groupBy=[], aggr=[count(*)]
+                                  EmptyRelation:\s
                 """);
     }
 
     @Test
-    void cubeAndGroupingSetsMultiplyWithPlainItems() {
-        String cube = plan("SELECT day, k, flag, count(*) FROM t GROUP BY day, CUBE (k, flag)");
-        assertThat(cube).contains("groupBy=[day, k, flag]", "groupBy=[day, k]", "groupBy=[day, flag]", "groupBy=[day]")
-                .doesNotContain("groupBy=[]");
-        String sets = plan("SELECT k, flag, count(*) FROM t GROUP BY GROUPING SETS ((k, flag), (k), ())");
-        assertThat(sets).contains("groupBy=[k, flag]", "groupBy=[k]", "groupBy=[]");
+    void cubeBesidePlainItemsCountsFromTheFinestGroups() {
+        assertThat(plan("SELECT day, k, flag, count(*) FROM t GROUP BY day, CUBE (k, flag)")).isEqualTo("""
+                Projection: day, k, flag, count(*)
+                  Projection: day, k, flag, __merged0 AS count(*)
+                    Aggregate: groupBy=[day, k, flag, __set], aggr=[sum(__partial0) AS __merged0]
+                      Projection: day, CASE WHEN ((__set = 0) OR (__set = 1)) THEN k END AS k, CASE WHEN ((__set = 0) OR (__set = 2)) THEN flag END AS flag, __partial0, __set
+                        Generate: explode(array(0, 1, 2, 3)) AS __set
+                          Aggregate: groupBy=[day, k, flag], aggr=[count(*) AS __partial0]
+                            TableScan: t
+                """);
+    }
+
+    @Test
+    void avgMergesAsTheSumOfSumsOverTheSumOfCounts() {
+        assertThat(plan("SELECT k, avg(v) FROM t GROUP BY GROUPING SETS ((k), (flag))")).isEqualTo("""
+                Projection: k, avg(v)
+                  Projection: k, flag, CASE WHEN (__merged0n > 0) THEN (CAST(__merged0 AS float64) / CAST(__merged0n AS float64)) END AS avg(v)
+                    Aggregate: groupBy=[k, flag, __set], aggr=[sum(__partial0) AS __merged0, sum(__partial0n) AS __merged0n]
+                      Projection: CASE WHEN (__set = 0) THEN k END AS k, CASE WHEN (__set = 1) THEN flag END AS flag, __partial0, __partial0n, __set
+                        Generate: explode(array(0, 1)) AS __set
+                          Aggregate: groupBy=[k, flag], aggr=[sum(v) AS __partial0, count(v) AS __partial0n]
+                            TableScan: t
+                """);
+    }
+
+    @Test
+    void callsWithoutMergeablePartialsKeepOneAggregationPerSet() {
+        String sets = plan("SELECT k, flag, stddev_samp(v) FROM t GROUP BY GROUPING SETS ((k, flag), (k), ())");
+        assertThat(sets).contains("groupBy=[k, flag]", "groupBy=[k]", "groupBy=[]").doesNotContain("__set");
     }
 }

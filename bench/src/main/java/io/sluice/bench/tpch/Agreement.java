@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * (DuckDB); {@code "NO: ..."} naming the difference otherwise. Row order counts only when the query
  * has an ORDER BY.
  */
-final class Agreement {
+public final class Agreement {
     static final double ABSOLUTE = 1e-6;
     static final double RELATIVE = 1e-8;
     private static final Pattern NUMBER = Pattern.compile("-?\\d+(\\.\\d+)?");
@@ -25,7 +25,7 @@ final class Agreement {
     }
 
     /** The verdict on {@code actual} against {@code expected}, the answers to {@code sql}. */
-    static String of(List<List<Object>> actual, List<List<Object>> expected, String sql) {
+    public static String of(List<List<Object>> actual, List<List<Object>> expected, String sql) {
         if (actual.equals(expected)) {
             return "yes";
         }

@@ -335,7 +335,7 @@ public final class TpchBenchmark {
         }
     }
 
-    static void prepareDuckDb(Connection duck, TpchData data, int threads) throws SQLException {
+    public static void prepareDuckDb(Connection duck, TpchData data, int threads) throws SQLException {
         try (Statement s = duck.createStatement()) {
             s.execute("SET threads = " + threads);
             for (Map.Entry<String, Path> table : data.tables().entrySet()) {
@@ -390,7 +390,7 @@ public final class TpchBenchmark {
         }
     }
 
-    private static List<List<Object>> readAll(ResultSet rs) throws SQLException {
+    public static List<List<Object>> readAll(ResultSet rs) throws SQLException {
         int columns = rs.getMetaData().getColumnCount();
         List<List<Object>> rows = new ArrayList<>();
         while (rs.next()) {
