@@ -120,6 +120,18 @@ class PartitionedReadTest {
         assertThat(rows(in)).isEqualTo(duck.query(in.replace("events", duckHive(big))));
     }
 
+    @Test
+    void aFullScanPacksTheSmallFilesIntoFewerTasks() throws Exception {
+        String sql = "SELECT g % 10 AS k, count(*) AS n, sum(amount) AS s, max(id) AS hi FROM events GROUP BY g % 10";
+        String plan = text("EXPLAIN " + sql);
+        Matcher tasks = Pattern.compile("5000 partitions in (\\d+) tasks").matcher(plan);
+        assertThat(tasks.find()).as("packed tasks in %s", plan).isTrue();
+        assertThat(Integer.parseInt(tasks.group(1))).isBetween(64, 200); // 31 files of 4 MiB open cost in 128 MiB
+        assertThat(plan).contains("files=5000/5000 partitions=5000/5000");
+        assertThat(filesOpened(text("EXPLAIN ANALYZE " + sql))).isEqualTo(5000);
+        assertThat(DuckDbOracle.sorted(rows(sql))).isEqualTo(DuckDbOracle.sorted(duck.query(sql.replace("events", duckHive(big)))));
+    }
+
     private static long filesOpened(String analyzed) {
         Matcher m = Pattern.compile("files_opened=(\\d+)").matcher(analyzed);
         assertThat(m.find()).as("files_opened in %s", analyzed).isTrue();
