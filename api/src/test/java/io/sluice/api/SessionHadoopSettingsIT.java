@@ -155,7 +155,7 @@ class SessionHadoopSettingsIT {
     }
 
     @Test
-    void csvAndJsonTasksOpenFilesWithoutHeads() {
+    void csvAndJsonTasksOpenFilesWithoutHeads() throws Exception {
         Map<String, String> overrides = Map.of("fs.s3a.secret.key", SECRET_KEY);
         String csv = SET_SECRET + "CREATE EXTERNAL TABLE text_s3 STORED AS CSV LOCATION 's3a://lake/text';\n"
                 + "SELECT region, count(*) AS n, sum(id) AS s FROM text_s3 GROUP BY region ORDER BY region";
