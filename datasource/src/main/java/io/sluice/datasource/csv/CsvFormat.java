@@ -111,16 +111,6 @@ public final class CsvFormat implements FormatReader {
         return DataType.UTF8;
     }
 
-    @Override
-    public List<ScanPartition> partitions(String location, Map<String, String> options) {
-        checkOptions(options);
-        List<ScanPartition> partitions = new ArrayList<>();
-        for (SourceFile file : SourceFiles.listing(location).files()) {
-            partitions.addAll(partitions(file, options));
-        }
-        return partitions;
-    }
-
     /** The whole file, one partition, as listing found it: nothing is asked of the file system again. */
     @Override
     public List<ScanPartition> partitions(SourceFile file, Map<String, String> options) {

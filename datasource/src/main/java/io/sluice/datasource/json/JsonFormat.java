@@ -61,15 +61,6 @@ public final class JsonFormat implements FormatReader {
         return schema;
     }
 
-    @Override
-    public List<ScanPartition> partitions(String location, Map<String, String> options) {
-        List<ScanPartition> partitions = new ArrayList<>();
-        for (SourceFile file : SourceFiles.listing(location).files()) {
-            partitions.addAll(partitions(file, options));
-        }
-        return partitions;
-    }
-
     /**
      * The whole file, or byte ranges of about the split size for a large uncompressed one, sized by
      * the length listing found: nothing is asked of the file system again (but HDFS block hosts).
