@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.FileFormats;
+import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.FormatOptions;
@@ -13,6 +14,7 @@ import io.sluice.sql.TableDdl;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Opens files as DataFrames, as Spark's reader: {@code .format(...)}, {@code .option(k, v)} and
@@ -21,7 +23,10 @@ import java.util.Map;
  * {@code key=value} directories become partition columns) or a glob; several paths make one
  * DataFrame of all their files. Options are the format's (case-insensitive names; an unknown one
  * is refused, naming the known ones); without a schema it is read (or, for CSV and JSON, inferred) from the
- * files now. Immutable: each setter returns a new reader.
+ * files now. An option {@code sluice.hadoop.K} is the Hadoop key {@code K} for this read, as
+ * {@code SET sluice.hadoop.K} is for a SQL script (Spark's reader likewise takes Hadoop keys as
+ * options): checked as {@code SET} checks it, in force when the files are listed now and carried in
+ * the DataFrame's settings to the queries that read them. Immutable: each setter returns a new reader.
  */
 public final class DataFrameReader {
     private final Session session;
@@ -107,9 +112,23 @@ public final class DataFrameReader {
 
     private DataFrame load(FileFormat read, String path) {
         requireNonNull(path, "path is null");
-        TableSource source = schema == null
-                ? FileFormats.register(path, read, path, options)
-                : FileFormats.register(path, read, path, options, schema);
-        return new DataFrame(session, new TableScan(source));
+        Map<String, String> formatOptions = new TreeMap<>();
+        Map<String, String> settings = new TreeMap<>();
+        Map<String, String> hadoop = new TreeMap<>();
+        options.forEach((name, value) -> {
+            if (name.startsWith(HadoopConfiguration.PREFIX)) {
+                String key = name.substring(HadoopConfiguration.PREFIX.length());
+                HadoopConfiguration.checkSessionKey(key);
+                HadoopConfiguration.checkSessionValue(key, value);
+                settings.put(name, value);
+                hadoop.put(key, value);
+            } else {
+                formatOptions.put(name, value);
+            }
+        });
+        TableSource source = HadoopConfiguration.withOverrides(hadoop, () -> schema == null
+                ? FileFormats.register(path, read, path, formatOptions)
+                : FileFormats.register(path, read, path, formatOptions, schema));
+        return new DataFrame(session, new TableScan(source), settings);
     }
 }

@@ -120,6 +120,18 @@ class PartitionedReadTest {
         assertThat(rows(in)).isEqualTo(duck.query(in.replace("events", duckHive(big))));
     }
 
+    @Test
+    void aScanOfManySmallFilesPacksThemIntoFewerTasks() throws Exception {
+        String sql = "SELECT g % 10 AS k, count(*) AS n, sum(amount) AS s, max(id) AS hi FROM events WHERE g < 25 GROUP BY g % 10";
+        String plan = text("EXPLAIN " + sql);
+        Matcher tasks = Pattern.compile("500 partitions in (\\d+) tasks").matcher(plan);
+        assertThat(tasks.find()).as("packed tasks in %s", plan).isTrue();
+        assertThat(Integer.parseInt(tasks.group(1))).isBetween(64, 80); // 7 files of 4 MiB open cost a task: 72
+        assertThat(plan).contains("files=500/5000 partitions=500/5000");
+        assertThat(filesOpened(text("EXPLAIN ANALYZE " + sql))).isEqualTo(500);
+        assertThat(DuckDbOracle.sorted(rows(sql))).isEqualTo(DuckDbOracle.sorted(duck.query(sql.replace("events", duckHive(big)))));
+    }
+
     private static long filesOpened(String analyzed) {
         Matcher m = Pattern.compile("files_opened=(\\d+)").matcher(analyzed);
         assertThat(m.find()).as("files_opened in %s", analyzed).isTrue();

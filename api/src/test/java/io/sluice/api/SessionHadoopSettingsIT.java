@@ -60,6 +60,14 @@ class SessionHadoopSettingsIT {
         Files.createDirectories(events.resolve("g=0/.hidden"));
         Files.copy(sales.resolve("part-0.parquet"), events.resolve("g=0/.hidden/part-0.parquet"));
         Files.writeString(events.resolve("_SUCCESS"), "");
+        Path text = Files.createDirectories(buckets.resolve("lake/text"));
+        duck.execute("COPY (SELECT range AS id, 'r' || (range % 3) AS region FROM range(0, 300)) TO '"
+                + text.resolve("part-0.csv") + "' (FORMAT csv, HEADER)");
+        duck.execute("COPY (SELECT range AS id, 'r' || (range % 3) AS region FROM range(300, 500)) TO '"
+                + text.resolve("part-1.csv") + "' (FORMAT csv, HEADER)");
+        Path json = Files.createDirectories(buckets.resolve("lake/json"));
+        duck.execute("COPY (SELECT range AS id, 'r' || (range % 3) AS region FROM range(0, 300)) TO '"
+                + json.resolve("part-0.json") + "' (FORMAT json)");
         server = S3ProxyServer.start(buckets, ACCESS_KEY, SECRET_KEY);
         nodeSettings = new TreeMap<>(server.hadoopSettings(ACCESS_KEY, "the-node-has-a-wrong-secret"));
         nodeSettings.forEach(System::setProperty);
@@ -144,6 +152,42 @@ class SessionHadoopSettingsIT {
         // 2 files of 3 row groups: a GET per row group (its chunks in one vectored read), one LIST, no HEAD
         assertThat(requests).as("S3 requests of one query").containsEntry("GET", 6L).containsEntry("LIST", 1L)
                 .doesNotContainKey("HEAD");
+    }
+
+    @Test
+    void csvAndJsonTasksOpenFilesWithoutHeads() throws Exception {
+        Map<String, String> overrides = Map.of("fs.s3a.secret.key", SECRET_KEY);
+        session.sql(SET_SECRET + "CREATE EXTERNAL TABLE text_s3 STORED AS CSV LOCATION 's3a://lake/text';\n"
+                + "CREATE EXTERNAL TABLE json_s3 STORED AS JSON LOCATION 's3a://lake/json'").collect();
+        String csv = SET_SECRET + "SELECT region, count(*) AS n, sum(id) AS s FROM text_s3 GROUP BY region ORDER BY region";
+        String json = SET_SECRET + "SELECT region, count(*) AS n, sum(id) AS s FROM json_s3 GROUP BY region ORDER BY region";
+        Map<String, Long> before = StoreRequests.of("s3a://lake/", overrides);
+        assertThat(DuckDbOracle.normalize(session.sql(csv).collect()))
+                .isEqualTo(duck.query("SELECT region, count(*) AS n, sum(id) AS s FROM read_csv('" + buckets.resolve("lake/text")
+                        + "/*.csv') GROUP BY region ORDER BY region"));
+        assertThat(DuckDbOracle.normalize(session.sql(json).collect()))
+                .isEqualTo(duck.query("SELECT region, count(*) AS n, sum(id) AS s FROM read_json('" + buckets.resolve("lake/json")
+                        + "/*.json') GROUP BY region ORDER BY region"));
+        Map<String, Long> requests = StoreRequests.since(before, StoreRequests.of("s3a://lake/", overrides));
+        assumeFalse(requests.isEmpty(), "SKIP: S3A's storage statistics counted no request in this JVM "
+                + "(other ITs' file systems came first); run this IT alone to count them");
+        // listing found each file's length: planning's statistics and the tasks open the files without a HEAD
+        assertThat(requests).as("S3 requests of a CSV and a JSON query").containsKey("GET").doesNotContainKey("HEAD");
+    }
+
+    @Test
+    void theDataFrameReaderTakesHadoopKeysAsOptions() throws Exception {
+        DataFrame sales = session.read().option("sluice.hadoop.fs.s3a.secret.key", SECRET_KEY).parquet("s3a://lake/sales");
+        assertThat(sales.count()).isEqualTo(40_000L);
+        assertThat(DuckDbOracle.normalize(sales.filter("id < 1234").groupBy("region").count().orderBy("region").collect()))
+                .isEqualTo(duck.query("SELECT region, count(*) AS count FROM " + local("lake/sales")
+                        + " WHERE id < 1234 GROUP BY region ORDER BY region"));
+        assertThatThrownBy(() -> session.read().parquet("s3a://lake/sales")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("s3a://lake/sales");
+        assertThatThrownBy(() -> session.read().option("sluice.hadoop.fs.s3a.impl", "x.Y").parquet("s3a://lake/sales"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("sluice.hadoop.fs.s3a.impl is node-only");
+        assertThat(session.read().option("sluice.hadoop.fs.s3a.secret.key", SECRET_KEY).format("csv")
+                .load("s3a://lake/text").count()).isEqualTo(500L);
     }
 
     @Test

@@ -25,8 +25,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * Reads a table's files: one output partition per file (CSV) or row group (Parquet), listed once
- * at planning time. A table with no files still has one, empty, partition. Filters offered from
+ * Reads a table's files: scan partitions of one file (CSV), row group (Parquet) or byte range
+ * (JSON), listed once at planning time, packed into tasks ({@link ScanTasks}: many small files to
+ * one task, whose output partition reads them one after another; {@code taskStarts} holds each
+ * task's first partition). A table with no files still has one, empty, output partition. Filters offered from
  * above prune row groups whose statistics prove no row passes ({@code pruning} records them);
  * the filters themselves stay above, since a kept row group may still hold rows that fail. Hive
  * partition values are exact statistics of each partition ({@link ScanFiles}), so the same filters
@@ -41,8 +43,8 @@ import java.util.stream.Collectors;
  * ({@link HadoopConfiguration#withOverrides}). They are never printed: values may be secrets.
  */
 public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
-        List<Expr> runtimePruning, Schema schema, long estimatedRows, ListedFiles listedFiles, Map<String, String> hadoop)
-        implements ExecutionPlan {
+        List<Expr> runtimePruning, Schema schema, long estimatedRows, ListedFiles listedFiles, Map<String, String> hadoop,
+        List<Integer> taskStarts) implements ExecutionPlan {
     /**
      * How many files and partition directories listing found, of which the scan's partitions keep
      * the files they name: EXPLAIN shows the pruning as {@code files=3/5000 partitions=1/250}.
@@ -59,6 +61,23 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         runtimePruning = List.copyOf(runtimePruning);
         requireNonNull(schema, "schema is null");
         hadoop = Map.copyOf(hadoop);
+        taskStarts = List.copyOf(taskStarts);
+        for (int i = 0; i < taskStarts.size(); i++) {
+            int start = taskStarts.get(i);
+            if (start < 0 || start >= partitions.size() || (i == 0 ? start != 0 : start <= taskStarts.get(i - 1))) {
+                throw new IllegalArgumentException("bad task starts " + taskStarts + " of " + partitions.size() + " partitions");
+            }
+        }
+        if (taskStarts.isEmpty() != partitions.isEmpty()) {
+            throw new IllegalArgumentException("bad task starts " + taskStarts + " of " + partitions.size() + " partitions");
+        }
+    }
+
+    /** The partitions packed into tasks ({@link ScanTasks}). */
+    public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
+            List<Expr> runtimePruning, Schema schema, long estimatedRows, ListedFiles listedFiles, Map<String, String> hadoop) {
+        this(source, columns, partitions, pruning, runtimePruning, schema, estimatedRows, listedFiles, hadoop,
+                ScanTasks.starts(partitions));
     }
 
     /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
@@ -70,7 +89,8 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
 
     @Override
     public ExecutionPlan withEstimatedRows(long rows) {
-        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows, listedFiles, hadoop);
+        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows, listedFiles, hadoop,
+                taskStarts);
     }
 
     /** Keeps every partition; a task whose row group {@code predicates} prove empty reads nothing. */
@@ -81,7 +101,8 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         }
         List<Expr> all = new ArrayList<>(runtimePruning);
         predicates.stream().filter(p -> !all.contains(p)).forEach(all::add);
-        return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows, listedFiles, hadoop);
+        return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows, listedFiles, hadoop,
+                taskStarts);
     }
 
     /** Derives the schema once, here (which also checks every column exists). */
@@ -126,8 +147,8 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
 
     @Override
     public PlanProperties properties() {
-        return PlanProperties.of(partitions.size() <= 1 ? new Partitioning.Single()
-                : new Partitioning.Unknown(partitions.size()));
+        return PlanProperties.of(taskStarts.size() <= 1 ? new Partitioning.Single()
+                : new Partitioning.Unknown(taskStarts.size()));
     }
 
     @Override
@@ -169,13 +190,14 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
             picked.add(c.column());
         }
         return Optional.of(new FileScanExec(source, picked, partitions, pruning, List.of(), schemaOf(source, picked),
-                UNKNOWN_ROWS, listedFiles, hadoop));
+                UNKNOWN_ROWS, listedFiles, hadoop, taskStarts));
     }
 
     @Override
     public String describe() {
         return "FileScanExec: " + Redaction.uris(source.name()) + " (" + source.format().name().toLowerCase() + ", "
-                + partitions.size() + " partitions) " + ScanFiles.describe(partitions, listedFiles, source)
+                + partitions.size() + " partitions" + (taskStarts.size() < partitions.size() ? " in " + taskStarts.size() + " tasks" : "")
+                + ") " + ScanFiles.describe(partitions, listedFiles, source)
                 + "columns=" + columns
                 + (source.options().isEmpty() ? "" : " options=" + Redaction.values(source.options()))
                 + (pruning.isEmpty() ? "" : " pruning=" + listed(pruning))
@@ -186,18 +208,27 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         return exprs.stream().map(Expr::toString).collect(Collectors.joining(", ", "[", "]"));
     }
 
-    /** The hosts of the partition's file blocks (HDFS), or none. */
+    /** The hosts of the task's file blocks (HDFS; a task packs partitions of the same hosts only), or none. */
     @Override
     public List<String> preferredHosts(int partition) {
-        return partitions.isEmpty() ? List.of() : partitions.get(partition).hosts();
+        return partitions.isEmpty() ? List.of() : partitions.get(taskStarts.get(partition)).hosts();
     }
 
+    /** The task's scan partitions read one after another, each opened when the one before is drained. */
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         if (partitions.isEmpty()) {
             return BatchStream.empty();
         }
-        ScanPartition scanned = partitions.get(partition);
+        int end = partition + 1 < taskStarts.size() ? taskStarts.get(partition + 1) : partitions.size();
+        List<ScanPartition> task = partitions.subList(taskStarts.get(partition), end);
+        if (task.size() == 1) {
+            return read(task.get(0), context);
+        }
+        return new SequentialStream(task.size(), i -> read(task.get(i), context));
+    }
+
+    private BatchStream read(ScanPartition scanned, TaskContext context) {
         if (!runtimePruning.isEmpty() && !RowGroupPruner.mayMatch(scanned, runtimePruning, source.schema())) {
             return BatchStream.empty();
         }

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.apache.hadoop.fs.Path;
 
 /**
  * A table's statistics from its files' metadata. The file columns come from the formats' own
@@ -82,11 +81,10 @@ final class TableStatistics {
     }
 
     private static Statistics of(TableSource source, List<SourceFile> files, long bytes, Schema fileSchema) {
-        List<Path> paths = files.stream().map(f -> new Path(f.path())).toList();
         return switch (source.format()) {
-            case CSV -> CsvTableStatistics.of(paths, bytes, fileSchema, CsvOptions.of(source.options()));
+            case CSV -> CsvTableStatistics.of(files, bytes, fileSchema, CsvOptions.of(source.options()));
             case PARQUET -> ParquetTableStatistics.of(files, fileSchema);
-            case JSON -> JsonTableStatistics.of(paths, bytes, fileSchema);
+            case JSON -> JsonTableStatistics.of(files, bytes, fileSchema);
         };
     }
 

@@ -25,9 +25,14 @@ final class CsvFile {
 
     /** A tokenizer positioned at the first line, splitting as {@code options} say; the caller closes it. */
     static CsvTokenizer open(Path path, CsvOptions options) {
+        return open(path, -1, -1, options);
+    }
+
+    /** The same, of a file whose length and modification time listing found ({@link SourceFiles#open}). */
+    static CsvTokenizer open(Path path, long fileLength, long modificationTime, CsvOptions options) {
         InputStream in = null;
         try {
-            in = SourceFiles.fileSystem(path).open(path);
+            in = SourceFiles.open(path, fileLength, modificationTime);
             CompressionCodec codec = CODECS.getCodec(path);
             if (codec != null) {
                 in = codec.createInputStream(in);

@@ -9,6 +9,7 @@ import io.sluice.datasource.file.BlockHosts;
 import io.sluice.datasource.file.ColumnSelection;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
+import io.sluice.datasource.file.SourceFile;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.kernels.BatchStream;
 import java.io.IOException;
@@ -40,8 +41,9 @@ public final class CsvFormat implements FormatReader {
     @Override
     public Schema inferSchema(String location, Map<String, String> given) {
         CsvOptions options = CsvOptions.of(given);
-        Path path = SourceFiles.first(location);
-        try (CsvTokenizer tokenizer = CsvFile.open(path, options)) {
+        SourceFile first = SourceFiles.firstFile(location);
+        Path path = new Path(first.path());
+        try (CsvTokenizer tokenizer = CsvFile.open(path, first.length(), first.modificationTime(), options)) {
             List<String> names = options.header() ? CsvFile.readHeader(tokenizer, path) : null;
             DataType[] types = names == null ? null : new DataType[names.size()];
             CsvValues values = new CsvValues(options);
@@ -109,14 +111,11 @@ public final class CsvFormat implements FormatReader {
         return DataType.UTF8;
     }
 
+    /** The whole file, one partition, as listing found it: nothing is asked of the file system again. */
     @Override
-    public List<ScanPartition> partitions(String location, Map<String, String> options) {
-        checkOptions(options);
-        List<ScanPartition> partitions = new ArrayList<>();
-        for (Path file : SourceFiles.list(location)) {
-            partitions.add(new ScanPartition(file.toString(), -1, List.of(), BlockHosts.of(file).hosts()));
-        }
-        return partitions;
+    public List<ScanPartition> partitions(SourceFile file, Map<String, String> options) {
+        return List.of(new ScanPartition(file.path(), -1, List.of(), BlockHosts.of(new Path(file.path())).hosts())
+                .withFile(file));
     }
 
     @Override
@@ -129,7 +128,7 @@ public final class CsvFormat implements FormatReader {
         CsvOptions csv = CsvOptions.of(options);
         ColumnSelection selection = ColumnSelection.of(tableSchema, columns);
         Path path = new Path(partition.path());
-        CsvTokenizer tokenizer = CsvFile.open(path, csv);
+        CsvTokenizer tokenizer = CsvFile.open(path, partition.fileLength(), partition.modificationTime(), csv);
         try {
             if (csv.header() && !csv.enforceSchema()) {
                 checkHeader(path, CsvFile.readHeader(tokenizer, path), tableSchema);

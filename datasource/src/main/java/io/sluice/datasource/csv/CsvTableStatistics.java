@@ -3,6 +3,7 @@ package io.sluice.datasource.csv;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.SourceFile;
 import io.sluice.logical.stats.ColumnStatistics;
 import io.sluice.logical.stats.Estimate;
 import io.sluice.logical.stats.Statistics;
@@ -24,13 +25,14 @@ public final class CsvTableStatistics {
     }
 
     /** The statistics of {@code files}, {@code totalBytes} long together, sampled from the first. */
-    public static Statistics of(List<Path> files, long totalBytes, Schema schema, CsvOptions options) {
+    public static Statistics of(List<SourceFile> files, long totalBytes, Schema schema, CsvOptions options) {
         double[] fieldChars = new double[schema.size()];
         long sampled = 0;
         long sampledChars = 0;
         if (!files.isEmpty()) {
-            Path path = files.get(0);
-            try (CsvTokenizer tokenizer = CsvFile.open(path, options)) {
+            SourceFile first = files.get(0);
+            Path path = new Path(first.path());
+            try (CsvTokenizer tokenizer = CsvFile.open(path, first.length(), first.modificationTime(), options)) {
                 CsvFile.skipHeader(tokenizer, path, options);
                 while (sampled < SAMPLE_ROWS && tokenizer.next()) {
                     int n = Math.min(tokenizer.fieldCount(), fieldChars.length);

@@ -2,6 +2,7 @@ package io.sluice.datasource.file;
 
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.BatchStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
@@ -31,15 +32,20 @@ public interface FormatReader {
      * The units of scan work at {@code location}, in file order: one per CSV file, one per non-empty
      * Parquet row group. Paths in the result are fully qualified, so any node can open them.
      */
-    List<ScanPartition> partitions(String location, Map<String, String> options);
+    default List<ScanPartition> partitions(String location, Map<String, String> options) {
+        checkOptions(options);
+        List<ScanPartition> partitions = new ArrayList<>();
+        for (SourceFile file : SourceFiles.listing(location).files()) {
+            partitions.addAll(partitions(file, options));
+        }
+        return partitions;
+    }
 
     /**
-     * The units of scan work of one listed file: {@link #partitions(String, Map)} of its path unless
-     * the format can use what listing found (its length and modification time) to skip asking again.
+     * The units of scan work of one listed file, made with what listing found (its length and
+     * modification time) rather than by asking the file system again.
      */
-    default List<ScanPartition> partitions(SourceFile file, Map<String, String> options) {
-        return partitions(file.path(), options);
-    }
+    List<ScanPartition> partitions(SourceFile file, Map<String, String> options);
 
     /**
      * Streams one partition. Each batch holds exactly {@code columns} (names of {@code tableSchema},

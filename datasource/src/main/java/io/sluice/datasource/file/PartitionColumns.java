@@ -9,8 +9,10 @@ import io.sluice.common.types.Schema;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -28,7 +30,7 @@ public final class PartitionColumns {
     private PartitionColumns() {
     }
 
-    /** The partition columns a listing's directories give, typed from all their values. */
+    /** The partition columns a listing's directories give, typed from all their values (each distinct one looked at once). */
     public static List<Field> infer(FileListing listing) {
         List<Field> fields = new ArrayList<>(listing.partitionKeys().size());
         for (int k = 0; k < listing.partitionKeys().size(); k++) {
@@ -36,9 +38,10 @@ public final class PartitionColumns {
             boolean ints = true;
             boolean dates = true;
             boolean any = false;
+            Set<String> distinct = new HashSet<>();
             for (SourceFile f : listing.files()) {
                 String v = f.partitionValues().get(k);
-                if (v == null) {
+                if (v == null || !distinct.add(v)) {
                     continue;
                 }
                 any = true;

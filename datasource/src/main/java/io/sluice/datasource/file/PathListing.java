@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.GlobPattern;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.RemoteIterator;
 
 /**
@@ -23,7 +24,8 @@ import org.apache.hadoop.fs.RemoteIterator;
  * recursively, or a glob whose matches are listed the same way, less hidden and bookkeeping names
  * and less files their directory's {@link CommitManifest} does not name. On S3A a directory is one
  * flat recursive listing of its prefix (a LIST request per 1,000 files); elsewhere its directories
- * are walked one level at a time, each level's directories listed in parallel.
+ * are walked one level at a time, each level's directories listed in parallel (local ones through
+ * NIO, {@link LocalDirectories}).
  */
 final class PathListing {
     private static final int MAX_DEPTH = 64;
@@ -219,6 +221,9 @@ final class PathListing {
 
     private static FileStatus[] listDirectory(FileSystem fs, Path dir) {
         try {
+            if (fs instanceof RawLocalFileSystem) {
+                return LocalDirectories.list(dir, fs.getDefaultBlockSize(dir));
+            }
             return fs.listStatus(dir);
         } catch (FileNotFoundException e) {
             return new FileStatus[0]; // removed while we listed: it holds nothing any more

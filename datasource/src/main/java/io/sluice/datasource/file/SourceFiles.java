@@ -18,8 +18,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.functional.FutureIO;
 
 /**
  * Resolves a table location to its data files through Hadoop's {@code FileSystem}, as Spark does.
@@ -228,6 +231,19 @@ public final class SourceFiles {
         } catch (IOException e) {
             throw new SluiceException("cannot access " + path + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Opens {@code path} for reading. Given its length and modification time as listing found them
+     * ({@code length >= 0}), the file system is not asked for them again: on S3A, no HEAD request.
+     */
+    public static FSDataInputStream open(Path path, long length, long modificationTime) throws IOException {
+        FileSystem fs = fileSystem(path);
+        if (length < 0) {
+            return fs.open(path);
+        }
+        FileStatus status = new FileStatus(length, false, 1, 0, modificationTime, path);
+        return FutureIO.awaitFuture(fs.openFile(path).withFileStatus(status).build());
     }
 
     /**

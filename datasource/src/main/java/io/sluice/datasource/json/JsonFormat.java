@@ -6,15 +6,14 @@ import io.sluice.datasource.file.BlockHosts;
 import io.sluice.datasource.file.ColumnSelection;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
+import io.sluice.datasource.file.SourceFile;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.kernels.BatchStream;
 import io.sluice.logical.source.FormatOptions;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -51,7 +50,7 @@ public final class JsonFormat implements FormatReader {
 
     @Override
     public Schema inferSchema(String location, Map<String, String> options) {
-        List<Path> files = SourceFiles.list(location);
+        List<SourceFile> files = SourceFiles.listing(location).files();
         if (files.isEmpty()) {
             throw new SluiceException("no data files in directory " + location);
         }
@@ -62,27 +61,23 @@ public final class JsonFormat implements FormatReader {
         return schema;
     }
 
+    /**
+     * The whole file, or byte ranges of about the split size for a large uncompressed one, sized by
+     * the length listing found: nothing is asked of the file system again (but HDFS block hosts).
+     */
     @Override
-    public List<ScanPartition> partitions(String location, Map<String, String> options) {
+    public List<ScanPartition> partitions(SourceFile listed, Map<String, String> options) {
+        Path file = new Path(listed.path());
+        long size = listed.length();
+        BlockHosts blocks = BlockHosts.of(file);
+        if (size <= splitBytes || JsonLines.isCompressed(file)) {
+            return List.of(new ScanPartition(listed.path(), -1, List.of(), blocks.hosts()).withFile(listed));
+        }
         List<ScanPartition> partitions = new ArrayList<>();
-        for (Path file : SourceFiles.list(location)) {
-            long size;
-            try {
-                FileStatus status = SourceFiles.fileSystem(file).getFileStatus(file);
-                size = status.getLen();
-            } catch (IOException e) {
-                throw new SluiceException("cannot read the status of " + file + ": " + e.getMessage(), e);
-            }
-            BlockHosts blocks = BlockHosts.of(file);
-            if (size <= splitBytes || JsonLines.isCompressed(file)) {
-                partitions.add(new ScanPartition(file.toString(), -1, List.of(), blocks.hosts()));
-                continue;
-            }
-            for (long offset = 0; offset < size; offset += splitBytes) {
-                long length = Math.min(splitBytes, size - offset);
-                partitions.add(new ScanPartition(file.toString(), -1, List.of(), offset, length,
-                        blocks.hosts(offset, length)));
-            }
+        for (long offset = 0; offset < size; offset += splitBytes) {
+            long length = Math.min(splitBytes, size - offset);
+            partitions.add(new ScanPartition(listed.path(), -1, List.of(), offset, length, blocks.hosts(offset, length))
+                    .withFile(listed));
         }
         return partitions;
     }
@@ -95,9 +90,8 @@ public final class JsonFormat implements FormatReader {
             throw new IllegalArgumentException("JSON partitions are files or byte ranges, not row groups: " + partition);
         }
         ColumnSelection selection = ColumnSelection.of(tableSchema, columns);
-        JsonLines lines = partition.isRange()
-                ? JsonLines.open(new Path(partition.path()), partition.offset(), partition.length())
-                : JsonLines.open(new Path(partition.path()), 0, -1);
+        JsonLines lines = JsonLines.open(new Path(partition.path()), partition.fileLength(), partition.modificationTime(),
+                partition.offset(), partition.isRange() ? partition.length() : -1);
         try {
             return new JsonBatchStream(lines, selection, JsonOptions.of(options), batchSize, allocator);
         } catch (RuntimeException e) {

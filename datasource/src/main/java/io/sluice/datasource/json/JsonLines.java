@@ -57,10 +57,15 @@ final class JsonLines implements Closeable {
 
     /** The lines starting in {@code [start, start + length)} of {@code path}; a negative length reads to the end. */
     static JsonLines open(Path path, long start, long length) {
+        return open(path, -1, -1, start, length);
+    }
+
+    /** The same, of a file whose length and modification time listing found ({@link SourceFiles#open}). */
+    static JsonLines open(Path path, long fileLength, long modificationTime, long start, long length) {
         requireNonNull(path, "path is null");
         FSDataInputStream raw = null;
         try {
-            raw = SourceFiles.fileSystem(path).open(path);
+            raw = SourceFiles.open(path, fileLength, modificationTime);
             CompressionCodec codec = CODECS.getCodec(path);
             if (codec != null) {
                 if (start != 0) {

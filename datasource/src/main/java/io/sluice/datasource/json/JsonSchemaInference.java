@@ -9,6 +9,7 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.SourceFile;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -33,12 +34,13 @@ final class JsonSchemaInference {
     private JsonSchemaInference() {
     }
 
-    static Schema infer(List<Path> files, JsonOptions options, int sampleRows) {
+    static Schema infer(List<SourceFile> files, JsonOptions options, int sampleRows) {
         Map<String, JsonType> fields = new TreeMap<>();
         boolean corrupt = false;
         int sampled = 0;
         for (int f = 0; f < files.size() && sampled < sampleRows; f++) {
-            try (JsonLines lines = JsonLines.open(files.get(f), 0, -1)) {
+            SourceFile file = files.get(f);
+            try (JsonLines lines = JsonLines.open(new Path(file.path()), file.length(), file.modificationTime(), 0, -1)) {
                 while (sampled < sampleRows && lines.next()) {
                     if (lines.isBlank()) {
                         continue;
@@ -70,7 +72,7 @@ final class JsonSchemaInference {
         try {
             fields.forEach((name, type) -> columns.add(new Field(name, type.toDataType())));
         } catch (IllegalArgumentException e) { // an object with an empty key: no column can be named for it
-            throw new SluiceException("cannot infer a schema from the JSON records at " + files.get(0).getParent() + ": "
+            throw new SluiceException("cannot infer a schema from the JSON records at " + new Path(files.get(0).path()).getParent() + ": "
                     + e.getMessage() + " (an object has an empty key); declare the table's columns", e);
         }
         if (corrupt && !fields.containsKey(options.corruptRecordColumn())) {

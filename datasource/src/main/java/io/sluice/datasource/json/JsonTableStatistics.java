@@ -1,6 +1,7 @@
 package io.sluice.datasource.json;
 
 import io.sluice.common.types.Schema;
+import io.sluice.datasource.file.SourceFile;
 import io.sluice.logical.stats.ColumnStatistics;
 import io.sluice.logical.stats.Estimate;
 import io.sluice.logical.stats.Statistics;
@@ -21,11 +22,12 @@ public final class JsonTableStatistics {
     }
 
     /** The statistics of {@code files}, {@code totalBytes} long together, sampled from the first. */
-    public static Statistics of(List<Path> files, long totalBytes, Schema schema) {
+    public static Statistics of(List<SourceFile> files, long totalBytes, Schema schema) {
         long sampled = 0;
         long sampledBytes = 0;
         if (!files.isEmpty()) {
-            try (JsonLines lines = JsonLines.open(files.get(0), 0, -1)) {
+            SourceFile first = files.get(0);
+            try (JsonLines lines = JsonLines.open(new Path(first.path()), first.length(), first.modificationTime(), 0, -1)) {
                 while (sampled < SAMPLE_LINES && lines.next()) {
                     sampledBytes += lines.length() + 1;
                     sampled++;

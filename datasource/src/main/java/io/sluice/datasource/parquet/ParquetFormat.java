@@ -63,15 +63,6 @@ public final class ParquetFormat implements FormatReader {
         }
     }
 
-    @Override
-    public List<ScanPartition> partitions(String location, Map<String, String> options) {
-        List<ScanPartition> partitions = new ArrayList<>();
-        for (SourceFile file : SourceFiles.listing(location).files()) {
-            partitions.addAll(partitions(file, options));
-        }
-        return partitions;
-    }
-
     /** One partition per non-empty row group, the footer read without asking for the file's length. */
     @Override
     public List<ScanPartition> partitions(SourceFile listed, Map<String, String> options) {
