@@ -1,6 +1,5 @@
-package io.sluice.bench.tpch;
+package io.sluice.tpch;
 
-import io.sluice.tpch.Answers;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
@@ -16,16 +15,16 @@ import java.util.regex.Pattern;
  * (DuckDB); {@code "NO: ..."} naming the difference otherwise. Row order counts only when the query
  * has an ORDER BY.
  */
-final class Agreement {
-    static final double ABSOLUTE = 1e-6;
-    static final double RELATIVE = 1e-8;
+public final class Agreement {
+    public static final double ABSOLUTE = 1e-6;
+    public static final double RELATIVE = 1e-8;
     private static final Pattern NUMBER = Pattern.compile("-?\\d+(\\.\\d+)?");
 
     private Agreement() {
     }
 
     /** The verdict on {@code actual} against {@code expected}, the answers to {@code sql}. */
-    static String of(List<List<Object>> actual, List<List<Object>> expected, String sql) {
+    public static String of(List<List<Object>> actual, List<List<Object>> expected, String sql) {
         if (actual.equals(expected)) {
             return "yes";
         }
