@@ -50,8 +50,8 @@ final class SparkFunctions {
             case "when" -> when(args);
             case "in" -> in(args);
             case "like", "ilike" -> like(sparkName, args, name.equals("ilike"));
-            case "contains" -> contains(args);
-            case "endswith" -> endsWith(args);
+            case "contains" -> column(args, "contains").contains(FrontEnds.column(args.get(1))).expr();
+            case "endswith" -> column(args, "endsWith").endsWith(FrontEnds.column(args.get(1))).expr();
             case "count" -> count(args);
             default -> library.call(sparkName, args);
         };
@@ -73,6 +73,14 @@ final class SparkFunctions {
             case "or" -> BinaryOp.OR;
             default -> null;
         };
+    }
+
+    /** The first of two arguments as a Column of the DataFrame API, whose methods a Column method of Spark's becomes. */
+    private static Column column(List<Expr> args, String name) {
+        if (args.size() != 2) {
+            throw new SluiceException(name + " takes a column and a string, not " + args.size() + " arguments");
+        }
+        return FrontEnds.column(args.get(0));
     }
 
     private static Expr one(String name, List<Expr> args) {
@@ -111,33 +119,6 @@ final class SparkFunctions {
             throw new SluiceException(name + " takes a column and a constant pattern");
         }
         return new Like(args.get(0), text, false, caseInsensitive);
-    }
-
-    /**
-     * {@code col.contains(s)}: a LIKE {@code '%s%'} when {@code s} is a constant without wildcards (the
-     * plan SQL's LIKE gets), else {@code strpos(col, s) > 0}; NULL when either is NULL, as in Spark.
-     */
-    private Expr contains(List<Expr> args) {
-        String text = plainText(args, "contains");
-        return text != null ? new Like(args.get(0), "%" + text + "%", false, false)
-                : new Binary(BinaryOp.GT, library.call("strpos", args), Literal.of(0));
-    }
-
-    /** {@code col.endsWith(s)}: a LIKE {@code '%s'} for a constant without wildcards, else {@code right(col, length(s)) = s}. */
-    private Expr endsWith(List<Expr> args) {
-        String text = plainText(args, "endsWith");
-        return text != null ? new Like(args.get(0), "%" + text, false, false)
-                : new Binary(BinaryOp.EQ, library.call("right", List.of(args.get(0), library.call("length", List.of(args.get(1))))),
-                        args.get(1));
-    }
-
-    /** The second argument when it is a string constant a LIKE pattern may hold as it is, else null. */
-    private static String plainText(List<Expr> args, String name) {
-        if (args.size() != 2) {
-            throw new SluiceException(name + " takes a column and a string, not " + args.size() + " arguments");
-        }
-        return args.get(1) instanceof Literal l && l.value() instanceof String text && text.chars().noneMatch(c -> c == '%'
-                || c == '_' || c == '\\') ? text : null;
     }
 
     /** {@code countDistinct(a, ...)} and {@code sum_distinct(a)}: the DataFrame API's, resolved as SQL's DISTINCT aggregates. */
