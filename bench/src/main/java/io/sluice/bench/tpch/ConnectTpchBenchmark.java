@@ -86,10 +86,11 @@ final class ConnectTpchBenchmark {
                     long start = System.nanoTime();
                     List<List<Object>> answer = ways.get(way.ordinal()).get();
                     double ms = (System.nanoTime() - start) / 1e6;
+                    if (answers.size() < Way.values().length) {
+                        answers.add(answer); // each way's first answer, warm-up or not
+                    }
                     if (run >= 0) {
                         times[way.ordinal()][run] = ms;
-                    } else if (answers.size() < Way.values().length) {
-                        answers.add(answer);
                     }
                 }
             }
@@ -101,9 +102,9 @@ final class ConnectTpchBenchmark {
         for (Way way : Way.values()) {
             medians[way.ordinal()] = Medians.sortInPlace(times[way.ordinal()]);
         }
-        List<List<Object>> api = answers.isEmpty() ? null : answers.get(0);
-        String sql = api == null ? "-" : Agreement.of(answers.get(1), api, text);
-        String dataFrame = api == null ? "-" : Agreement.of(answers.get(2), api, text);
+        List<List<Object>> api = answers.get(Way.API.ordinal());
+        String sql = Agreement.of(answers.get(Way.CONNECT_SQL.ordinal()), api, text);
+        String dataFrame = Agreement.of(answers.get(Way.CONNECT_DATAFRAME.ordinal()), api, text);
         Row row = new Row(query, medians, sql, dataFrame, null);
         System.out.println(line(row));
         return row;
