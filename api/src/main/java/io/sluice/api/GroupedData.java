@@ -140,6 +140,10 @@ public final class GroupedData {
     /** The aggregation of resolved aggregate expressions. */
     DataFrame aggregate(List<Expr> aggregates) {
         LogicalPlan plan = input.logicalPlan();
+        if (sets == null && pivot == null && AggregateExpressions.needed(aggregates)) {
+            return input.derive(AggregateExpressions.split(aggregates).plan(calls -> SqlExpressions.aggregate(plan, keys, calls),
+                    keys.size()));
+        }
         List<Expr> calls = pivot == null ? aggregates : pivoted(aggregates);
         if (sets != null) {
             return input.derive(GroupingSetPlans.plan(plan, keys, sets, calls, List.of(),

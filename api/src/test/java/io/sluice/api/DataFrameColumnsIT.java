@@ -84,6 +84,11 @@ class DataFrameColumnsIT extends DuckDbComparisonTest {
         assertSameRows(t().select(sum(col("id")), countDistinct(col("s"))), "SELECT sum(id), count(DISTINCT s) FROM t");
         assertSameRows(t().groupBy(col("a").mod(2)).agg(Functions.countStar().as("n")),
                 "SELECT a % 2, count(*) FROM t GROUP BY a % 2");
+        // expressions over aggregates, as Spark's agg() takes them
+        assertSameRows(t().groupBy("a").agg(sum(col("f")).divide(count(col("b"))).as("r"),
+                max(col("id")).minus(min(col("id"))).multiply(2).as("w")),
+                "SELECT a, sum(f) / count(b), (max(id) - min(id)) * 2 FROM t GROUP BY a");
+        assertSameRows(t().select(sum(col("f")).divide(sum(col("id"))).as("r")), "SELECT sum(f) / sum(id) FROM t");
     }
 
     @Test

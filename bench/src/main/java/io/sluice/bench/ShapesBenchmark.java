@@ -2,9 +2,9 @@ package io.sluice.bench;
 
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
-import io.sluice.bench.tpch.Agreement;
 import io.sluice.bench.tpch.TpchBenchmark;
 import io.sluice.kernels.QueryResult;
+import io.sluice.tpch.Agreement;
 import io.sluice.tpch.Answers;
 import io.sluice.tpch.TpchData;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.sluice.connect;
 import static java.util.Objects.requireNonNull;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.sluice.api.DataFrame;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.Schema;
@@ -116,7 +117,7 @@ final class PlanExecution implements Runnable {
 
     private boolean emitBatch(byte[] ipc, long rows, long offset) {
         return operation.emit(response().setArrowBatch(ExecutePlanResponse.ArrowBatch.newBuilder()
-                .setRowCount(rows).setData(ByteString.copyFrom(ipc)).setStartOffset(offset)).build());
+                .setRowCount(rows).setData(UnsafeByteOperations.unsafeWrap(ipc)).setStartOffset(offset)).build()); // ipc is ours alone: no copy
     }
 
     private static byte[] concat(byte[] header, byte[] batch) {

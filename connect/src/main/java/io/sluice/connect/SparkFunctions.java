@@ -2,6 +2,7 @@ package io.sluice.connect;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.api.Column;
 import io.sluice.api.FrontEnds;
 import io.sluice.api.Functions;
 import io.sluice.common.SluiceException;
@@ -14,6 +15,7 @@ import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.Unary;
 import io.sluice.logical.function.FunctionLibrary;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -32,8 +34,8 @@ final class SparkFunctions {
 
     Expr call(String sparkName, List<Expr> args, boolean distinct) {
         String name = sparkName.toLowerCase(Locale.ROOT);
-        if (distinct && !name.equals("count")) {
-            throw new SluiceException("DISTINCT is not supported in " + sparkName + "(...) over Spark Connect");
+        if (distinct) {
+            return distinctAggregate(sparkName, args);
         }
         BinaryOp op = binary(name);
         if (op != null && args.size() == 2) {
@@ -48,7 +50,9 @@ final class SparkFunctions {
             case "when" -> when(args);
             case "in" -> in(args);
             case "like", "ilike" -> like(sparkName, args, name.equals("ilike"));
-            case "count" -> count(args, distinct);
+            case "contains" -> column(args, "contains").contains(FrontEnds.column(args.get(1))).expr();
+            case "endswith" -> column(args, "endsWith").endsWith(FrontEnds.column(args.get(1))).expr();
+            case "count" -> count(args);
             default -> library.call(sparkName, args);
         };
     }
@@ -69,6 +73,14 @@ final class SparkFunctions {
             case "or" -> BinaryOp.OR;
             default -> null;
         };
+    }
+
+    /** The first of two arguments as a Column of the DataFrame API, whose methods a Column method of Spark's becomes. */
+    private static Column column(List<Expr> args, String name) {
+        if (args.size() != 2) {
+            throw new SluiceException(name + " takes a column and a string, not " + args.size() + " arguments");
+        }
+        return FrontEnds.column(args.get(0));
     }
 
     private static Expr one(String name, List<Expr> args) {
@@ -109,10 +121,22 @@ final class SparkFunctions {
         return new Like(args.get(0), text, false, caseInsensitive);
     }
 
-    private static Expr count(List<Expr> args, boolean distinct) {
-        if (distinct) {
-            throw new SluiceException("count(DISTINCT ...) is not supported over Spark Connect; use distinct().count()");
-        }
+    /** {@code countDistinct(a, ...)} and {@code sum_distinct(a)}: the DataFrame API's, resolved as SQL's DISTINCT aggregates. */
+    private static Expr distinctAggregate(String name, List<Expr> args) {
+        Column[] columns = args.stream().map(FrontEnds::column).toArray(Column[]::new);
+        return switch (name.toLowerCase(Locale.ROOT)) {
+            case "count" -> {
+                if (columns.length == 0) {
+                    throw new SluiceException("count(DISTINCT) needs at least one column");
+                }
+                yield Functions.countDistinct(columns[0], Arrays.copyOfRange(columns, 1, columns.length)).expr();
+            }
+            case "sum" -> Functions.sumDistinct(FrontEnds.column(one(name, args))).expr();
+            default -> throw new SluiceException("DISTINCT is not supported in " + name + "(...) over Spark Connect");
+        };
+    }
+
+    private static Expr count(List<Expr> args) {
         if (args.isEmpty() || args.get(0) instanceof Literal) {
             return Functions.countStar().expr();
         }

@@ -7,6 +7,7 @@ import io.sluice.cluster.protocol.TaskMetrics;
 import io.sluice.datasource.file.StoreRequests;
 import io.sluice.kernels.QueryResult;
 import io.sluice.operators.memory.Bytes;
+import io.sluice.tpch.Agreement;
 import io.sluice.tpch.Answers;
 import io.sluice.tpch.JoinEstimates;
 import io.sluice.tpch.TpchData;
@@ -86,6 +87,10 @@ public final class TpchBenchmark {
         }
         System.out.printf(Locale.ROOT, "data ready in %.1f s: %s%n", (System.nanoTime() - started) / 1e9, data.directory());
 
+        if (options.viaConnect) {
+            System.exit(ConnectTpchBenchmark.run(options, data));
+            return;
+        }
         if (options.estimates) {
             boolean within = printEstimates(options, data);
             System.exit(within ? 0 : 1);

@@ -13,7 +13,7 @@ final class TpchOptions {
                                [--workers 2] [--coordinator HOST:HTTP_PORT] [--data DIR]
                                [--timeout SECONDS] [--duckdb-threads 2] [--spark] [--memory SIZE]
                                [--set NAME=VALUE]... [--estimates [--plans DIR]] [--location URI [--versus-local]]
-                               [--writer sluice|duckdb|spark]
+                               [--writer sluice|duckdb|spark] [--via connect]
               --sf           scale factor (data generated once, cached under --data)
               --query        queries to run (default: all 22)
               --compare      also run DuckDB on the same files; print ratios and whether answers agree
@@ -39,6 +39,10 @@ final class TpchOptions {
                              instead of the files under --data, which stay the local copy of the
                              same files that DuckDB reads with --compare; prints the object-store
                              requests (GET, HEAD, LIST) each query run made
+              --via connect  instead: each query three ways on one embedded cluster, side by side: the
+                             text through the Java API, the text through Spark's Connect client
+                             (spark.sql), and the query as a Spark DataFrame program through it;
+                             prints the medians, the ratios to the Java API, whether answers agree
               --versus-local with --location: also run each query on the local copy under --data,
                              right after its run at --location on a second embedded cluster, and
                              print the time ratio location/local (same run, so the same machine load)""";
@@ -60,6 +64,7 @@ final class TpchOptions {
     long memory;
     boolean estimates;
     boolean versusLocal;
+    boolean viaConnect;
     Path plansDirectory;
     boolean help;
 
@@ -75,6 +80,13 @@ final class TpchOptions {
                 case "--spark" -> o.spark = true;
                 case "--estimates" -> o.estimates = true;
                 case "--versus-local" -> o.versusLocal = true;
+                case "--via" -> {
+                    String via = value(args, ++i, arg);
+                    if (!via.equals("connect")) {
+                        throw new IllegalArgumentException("--via takes 'connect', not '" + via + "'");
+                    }
+                    o.viaConnect = true;
+                }
                 case "--plans" -> o.plansDirectory = Path.of(value(args, ++i, arg));
                 case "--runs" -> o.runs = positive(value(args, ++i, arg), arg);
                 case "--warmups" -> o.warmups = Integer.parseInt(value(args, ++i, arg));
@@ -107,6 +119,10 @@ final class TpchOptions {
         }
         if (o.versusLocal && (o.location == null || o.coordinator != null)) {
             throw new IllegalArgumentException("--versus-local needs --location and an embedded cluster (no --coordinator)");
+        }
+        if (o.viaConnect && (o.coordinator != null || o.location != null || o.compare || o.spark || o.memory > 0 || o.estimates)) {
+            throw new IllegalArgumentException("--via connect runs its own embedded cluster on the files under --data;"
+                    + " it does not go with --coordinator, --location, --compare, --spark, --memory or --estimates");
         }
         if (o.coordinator != null && !o.coordinator.matches("[^:]+:\\d+")) {
             throw new IllegalArgumentException("--coordinator takes HOST:HTTP_PORT, not '" + o.coordinator + "'");

@@ -1,6 +1,7 @@
 package io.sluice.bench.tpch;
 
 import io.sluice.operators.memory.Bytes;
+import io.sluice.tpch.Agreement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.testfixtures.DuckDbOracle;
+import io.sluice.tpch.Agreement;
 import io.sluice.tpch.TpchData;
 import io.sluice.tpch.TpchQueries;
 import java.nio.file.Files;

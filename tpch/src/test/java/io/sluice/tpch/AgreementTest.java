@@ -1,4 +1,4 @@
-package io.sluice.bench.tpch;
+package io.sluice.tpch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

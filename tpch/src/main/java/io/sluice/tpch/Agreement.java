@@ -1,6 +1,5 @@
-package io.sluice.bench.tpch;
+package io.sluice.tpch;
 
-import io.sluice.tpch.Answers;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
@@ -17,8 +16,8 @@ import java.util.regex.Pattern;
  * has an ORDER BY.
  */
 public final class Agreement {
-    static final double ABSOLUTE = 1e-6;
-    static final double RELATIVE = 1e-8;
+    public static final double ABSOLUTE = 1e-6;
+    public static final double RELATIVE = 1e-8;
     private static final Pattern NUMBER = Pattern.compile("-?\\d+(\\.\\d+)?");
 
     private Agreement() {
