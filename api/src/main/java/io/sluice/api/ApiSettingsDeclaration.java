@@ -23,8 +23,12 @@ public final class ApiSettingsDeclaration implements SettingsDeclaration {
             "false runs a standalone node without a cluster secret, as `--insecure` does; `-D` only, never from "
                     + "the config file, a variable or `--conf`");
 
+    public static final Setting<Boolean> STARTUP_TRACE = Setting.property("sluice.debug.startup-trace", SettingType.BOOLEAN,
+            false, "true prints when each phase of starting and stopping an embedded cluster (and `sluice sql` around it) "
+                    + "ends, in ms since the JVM started, to stderr; `-D` only");
+
     @Override
     public List<Setting<?>> settings() {
-        return List.of(MASTER, MASTER_TLS_FINGERPRINT, MASTER_TLS_CA, AUTH_SECRET_FILE, AUTH_ENABLED);
+        return List.of(MASTER, MASTER_TLS_FINGERPRINT, MASTER_TLS_CA, AUTH_SECRET_FILE, AUTH_ENABLED, STARTUP_TRACE);
     }
 }

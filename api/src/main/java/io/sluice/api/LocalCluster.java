@@ -58,9 +58,11 @@ public final class LocalCluster implements QueryEngine {
             settings = settings.withShufflePartitions(options.shufflePartitions());
         }
         coordinator = Coordinator.start(settings);
+        StartupTrace.mark("coordinator started");
         if (ClusterJobs.allowedBySystemProperty()) {
             ClusterJobs.acceptJobsOn(coordinator);
         }
+        warmUp(coordinator);
         // Workers start side by side: each makes its TLS key, shuffle server and actor system, and
         // joins; one after the other, an embedded cluster's start grew by a worker's start per worker.
         ExecutorService starter = Executors.newFixedThreadPool(options.workers(), daemon("sluice-local-start"));
@@ -85,16 +87,36 @@ public final class LocalCluster implements QueryEngine {
             if (failure != null) {
                 throw failure;
             }
+            StartupTrace.mark("workers started");
             for (Worker w : workers) {
                 w.awaitRegistered(JOIN_TIMEOUT);
             }
             coordinator.awaitWorkers(options.workers(), JOIN_TIMEOUT);
+            StartupTrace.mark("workers registered");
         } catch (RuntimeException e) {
             close();
             throw e;
         } finally {
             starter.shutdown();
         }
+    }
+
+    /**
+     * Plans a small query on a thread of its own while the workers start and join, which mostly
+     * wait on the network: the SQL front end, the optimizers and Hadoop's local file system are
+     * loaded once, there, instead of delaying the first query. Best effort: a failure here only
+     * leaves that cost to the first query.
+     */
+    private static void warmUp(Coordinator coordinator) {
+        Thread thread = daemon("sluice-local-warm-up").newThread(() -> {
+            try {
+                coordinator.queries().warmUp();
+                StartupTrace.mark("planner warmed up");
+            } catch (RuntimeException e) {
+                LOG.debug("warming up the planner failed", e);
+            }
+        });
+        thread.start();
     }
 
     private WorkerSettings workerSettings(Options options, String id) {
@@ -329,12 +351,14 @@ public final class LocalCluster implements QueryEngine {
     }
 
     /**
-     * Stops the workers side by side (each leaves the cluster; the coordinator, the leader, removes
-     * them in the same rounds), then the coordinator.
+     * Stops the workers and the coordinator side by side: the whole cluster ends, so no node waits
+     * for another to have left before leaving itself (each leaves the cluster; the coordinator, the
+     * leader, removes them in the same gossip rounds).
      */
     @Override
     public void close() {
-        ExecutorService stopper = Executors.newFixedThreadPool(Math.max(1, workers.size()), daemon("sluice-local-stop"));
+        StartupTrace.mark("closing the embedded cluster");
+        ExecutorService stopper = Executors.newFixedThreadPool(workers.size() + 1, daemon("sluice-local-stop"));
         try {
             List<Future<?>> stopping = new ArrayList<>();
             for (Worker w : workers) {
@@ -342,12 +366,13 @@ public final class LocalCluster implements QueryEngine {
                     stopping.add(stopper.submit(w::close));
                 }
             }
+            stopping.add(stopper.submit(coordinator::close));
             for (Future<?> f : stopping) {
                 try {
                     f.get();
                 } catch (ExecutionException e) {
-                    // keep closing the rest; a leak shows in the worker's allocator check in tests
-                    LOG.warn("closing a worker failed", e.getCause());
+                    // keep closing the rest; a leak shows in the node's allocator check in tests
+                    LOG.warn("closing a node of the embedded cluster failed", e.getCause());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -355,7 +380,7 @@ public final class LocalCluster implements QueryEngine {
         } finally {
             stopper.shutdown();
         }
-        coordinator.close();
+        StartupTrace.mark("embedded cluster closed");
         try (Stream<Path> files = Files.walk(directory)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.sluice.cli;
 
+import io.sluice.api.StartupTrace;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -39,10 +40,13 @@ public final class Main implements Runnable {
     static volatile PrintStream results = System.out;
 
     public static void main(String[] args) {
+        StartupTrace.mark("main started");
         LogSetup.configure(args);
         PrintStream results = claimStdout();
         Main.results = results;
-        System.exit(commandLine(results, System.err).execute(args));
+        int status = commandLine(results, System.err).execute(args);
+        StartupTrace.mark("exiting");
+        System.exit(status);
     }
 
     /** The configured command line; {@code out} receives results and help, {@code err} errors. */

@@ -4,6 +4,7 @@ import io.sluice.api.AuthSecrets;
 import io.sluice.api.CoordinatorTls;
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
+import io.sluice.api.StartupTrace;
 import io.sluice.cli.shell.OutputFormat;
 import io.sluice.cli.shell.ResultPrinter;
 import io.sluice.cli.shell.ScriptRunner;
@@ -132,8 +133,10 @@ final class SqlCommand implements Callable<Integer> {
         }
         ResultPrinter printer = new ResultPrinter(format, output, spec.commandLine().getOut(), err);
         try (Session session = open()) {
+            StartupTrace.mark("session open");
             boolean bar = progress != null ? progress : System.console() != null;
             new ScriptRunner(session, printer, bar ? err : null).run(statements);
+            StartupTrace.mark("results printed");
         }
         return 0;
     }

@@ -92,6 +92,31 @@ class SqlCommandIT {
         assertThat(result.stdout()).isEqualTo("k,v\n");
     }
 
+    /**
+     * A one-row query over a small Parquet file, as scripts/bench-cli-start.sh times it: the answer,
+     * exit code 0, and a stop without any coordinated shutdown phase running into its timeout. The
+     * startup trace shows the phases in order, the cluster closed before the process exits.
+     */
+    @Test
+    void oneRowQueryStopsWithoutShutdownTimeouts() throws Exception {
+        String query = "SELECT count(*) AS n FROM pq_t";
+        Path file = data.resolve("one-row.sql");
+        Files.writeString(file, createTables + query + ";\n");
+        SluiceProcess.Result result;
+        try (SluiceProcess p = SluiceProcess.startWithJavaOptions(data, "-Dsluice.debug.startup-trace=true",
+                "sql", "--local=2", "--format", "csv", "-f", file.toString())) {
+            result = p.await(RUN_TIMEOUT);
+        }
+        assertThat(result.exitCode()).as("exit code; stderr:\n%s", result.stderr()).isZero();
+        DuckDbAnswer.assertSame(duck, query, result.stdout());
+        assertThat(result.stderr()).as("stderr").doesNotContain("CoordinatedShutdown").doesNotContain("Coordinated shutdown");
+        assertThat(result.stderrLines().stream().filter(l -> l.startsWith("startup-trace"))
+                .map(l -> l.replaceFirst("^startup-trace +\\d+ ms  ", "").replaceFirst(" \\(.*\\)$", "")))
+                .as("stderr:\n%s", result.stderr())
+                .containsSubsequence("main started", "coordinator started", "workers registered", "session open",
+                        "results printed", "closing the embedded cluster", "embedded cluster closed", "exiting");
+    }
+
     @Test
     void unknownTable() throws Exception {
         assertUserError("unknown-table", "SELECT * FROM no_such_table", "no_such_table");

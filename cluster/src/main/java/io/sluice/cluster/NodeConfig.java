@@ -196,6 +196,12 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 "pekko.cluster.gossip-interval = 200ms",
                 "pekko.cluster.leader-actions-interval = 200ms",
                 "pekko.cluster.periodic-tasks-initial-delay = 200ms",
+                // Workers find the coordinator through the receptionist, whose registry is replicated
+                // data: a node that joins later learns entries from its gossip, every 2 s by default,
+                // so a worker waited up to 2 s after joining before it could register. The registry
+                // is a few keys, so gossip at 200 ms costs little.
+                "pekko.cluster.typed.receptionist.distributed-data.gossip-interval = 200ms",
+                "pekko.cluster.typed.receptionist.distributed-data.notify-subscribers-interval = 100ms",
                 // a node started before its seed answers retries its join after 2 s, not Pekko's 10 s
                 "pekko.cluster.retry-unsuccessful-join-after = 2s",
                 "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",

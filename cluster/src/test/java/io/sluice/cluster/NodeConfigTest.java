@@ -53,6 +53,10 @@ class NodeConfigTest {
         assertThat(c.getDuration("pekko.cluster.split-brain-resolver.stable-after")).isEqualTo(Duration.ofMillis(2500));
         assertThat(c.getString("pekko.loglevel")).isEqualTo("INFO");
         assertThat(c.getBytes("pekko.remote.artery.advanced.maximum-frame-size")).isEqualTo(1L << 20);
+        // a worker learns the coordinator's receptionist entry within a fraction of a second of joining
+        assertThat(c.getDuration("pekko.cluster.typed.receptionist.distributed-data.gossip-interval"))
+                .isEqualTo(Duration.ofMillis(200));
+        assertThat(c.getDuration("pekko.cluster.distributed-data.gossip-interval")).isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test

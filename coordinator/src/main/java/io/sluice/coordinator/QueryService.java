@@ -23,6 +23,7 @@ import io.sluice.logical.sink.WriteTarget;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.sql.InMemoryCatalog;
 import io.sluice.sql.QueryLimits;
+import io.sluice.sql.SqlDialect;
 import io.sluice.sql.SqlFrontEnd;
 import io.sluice.sql.SqlSettingsDeclaration;
 import io.sluice.sql.Statement;
@@ -42,6 +43,10 @@ import org.apache.arrow.memory.BufferAllocator;
  * the {@link ExplainAnalyzer}'s.
  */
 public final class QueryService {
+    /** What {@link #warmUp} plans: a scan, a filter, an aggregate and a sort. */
+    private static final String WARM_UP_SQL = "SELECT k, count(*) AS n, sum(v) AS s FROM (VALUES (1, 2.5), (2, 3.5)) AS t(k, v) "
+            + "WHERE k > 0 GROUP BY k ORDER BY k";
+
     private final InMemoryCatalog catalog;
     private final QueryConfig defaults;
     private final BufferAllocator allocator;
@@ -112,6 +117,18 @@ public final class QueryService {
     /** Runs every statement of a script against the shared catalog, telling {@code scope} each query's id. */
     public byte[] runSql(String script, QueryScope scope) {
         return runSql(script, catalog, scope);
+    }
+
+    /**
+     * Plans {@value #WARM_UP_SQL} in a catalog of its own without running it, and opens the local
+     * file system: what every first query pays once (class loading and initialization of the SQL
+     * front end, the optimizers, Hadoop), paid ahead, e.g. while an embedded cluster's workers join.
+     */
+    public void warmUp() {
+        HadoopConfiguration.loadLocalFileSystem();
+        if (SqlFrontEnd.parse(WARM_UP_SQL, newSessionCatalog(), SqlDialect.ANSI) instanceof Statement.Query query) {
+            planning.plan(query.plan(), defaults);
+        }
     }
 
     /** A new catalog for one client session: it sees the shared tables, and its own changes stay its own. */

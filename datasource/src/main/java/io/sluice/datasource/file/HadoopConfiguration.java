@@ -152,6 +152,19 @@ public final class HadoopConfiguration {
     }
 
     /**
+     * Opens the node's local file system once (Hadoop's configuration files, its file system
+     * services and the login user), so that a process that reads files soon can pay for it ahead,
+     * on a thread of its own.
+     */
+    public static void loadLocalFileSystem() {
+        try {
+            FileSystem.getLocal(node());
+        } catch (IOException e) {
+            throw new SluiceException("cannot open the local file system: " + e.getMessage());
+        }
+    }
+
+    /**
      * Holds the file systems of the override set in force on this thread open until the lease is
      * closed, even if the set is evicted meanwhile: for what reads through them after {@link
      * #withOverrides} returned (a scan's batch stream). Without overrides, a lease that holds nothing.
