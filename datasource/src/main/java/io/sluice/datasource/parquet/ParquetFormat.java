@@ -9,6 +9,7 @@ import io.sluice.datasource.file.BlockHosts;
 import io.sluice.datasource.file.ColumnSelection;
 import io.sluice.datasource.file.ColumnStats;
 import io.sluice.datasource.file.FormatReader;
+import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.ScanPartition;
 import io.sluice.datasource.file.SourceFile;
 import io.sluice.datasource.file.SourceFiles;
@@ -139,8 +140,10 @@ public final class ParquetFormat implements FormatReader {
             BufferAllocator allocator, Map<String, String> options) {
         FormatReader.checkReadArguments(partition, allocator, batchSize);
         if (partition.isRange()) {
-            return new RowGroupsBatchStream(rowGroupsIn(partition),
-                    rowGroup -> read(rowGroup, tableSchema, columns, batchSize, allocator, options));
+            // later row groups open from next(), outside the caller's HadoopConfiguration.withOverrides: the same overrides
+            Map<String, String> hadoop = HadoopConfiguration.overrides();
+            return new RowGroupsBatchStream(rowGroupsIn(partition), rowGroup -> HadoopConfiguration.withOverrides(hadoop,
+                    () -> read(rowGroup, tableSchema, columns, batchSize, allocator, options)));
         }
         if (partition.rowGroup() < 0) {
             throw new IllegalArgumentException("Parquet partitions are row groups or byte ranges of them: " + partition);
