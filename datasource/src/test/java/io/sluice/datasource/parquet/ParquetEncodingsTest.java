@@ -202,7 +202,7 @@ class ParquetEncodingsTest {
         }
         List<List<Object>> expected = support.query("SELECT * FROM read_parquet('" + file + "') ORDER BY id");
         assertThat(actual).hasSize(ROWS);
-        for (int r = 0; r < ROWS; r++) {
+        for (int r = 0; r < ROWS && !actual.equals(expected); r++) { // names the first differing row
             assertThat(actual.get(r)).as("row " + r + " of " + columns).isEqualTo(expected.get(r));
         }
     }
