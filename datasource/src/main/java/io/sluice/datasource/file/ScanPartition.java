@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * The unit of scan work: a whole file, one Parquet row group ({@code rowGroup >= 0}), with the row
  * group's column statistics where the file has them (used to skip it by a filter), or a byte range
- * of a line-oriented file ({@code length >= 0}: the lines starting in
- * {@code [offset, offset + length)}). {@code hosts} are the nodes holding its bytes where the file
+ * ({@code length >= 0}) of a line-oriented file (the lines starting in {@code [offset, offset + length)})
+ * or of a Parquet file (the run of row groups starting in it, their statistics merged). {@code hosts} are the nodes holding its bytes where the file
  * system keeps blocks on nodes (HDFS; empty elsewhere), for the scheduler to prefer a worker on one.
  * A Hive partition column's entry in {@code stats} holds the file's value of it exactly
  * ({@link PartitionColumns#stats}). {@code fileLength} and {@code modificationTime} are the file's as

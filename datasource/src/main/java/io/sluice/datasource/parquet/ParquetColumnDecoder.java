@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.types.DataType;
 import io.sluice.kernels.Col;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.column.ColumnReader;
@@ -157,31 +158,13 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
         return out;
     }
 
-    /**
-     * A big-endian two's-complement integer as a long. Precision at most 18 guarantees the value
-     * fits, so bytes beyond the last eight are sign extension.
-     */
     static long unscaledLong(Binary binary) {
         ByteBuffer bytes = binary.toByteBuffer();
-        int start = bytes.position();
-        int end = bytes.limit();
-        if (start == end) {
-            return 0;
-        }
-        long value = bytes.get(start) < 0 ? -1L : 0L;
-        for (int i = Math.max(start, end - 8); i < end; i++) {
-            value = (value << 8) | (bytes.get(i) & 0xFF);
-        }
-        return value;
+        return PageNumbers.unscaled(bytes, bytes.position(), bytes.remaining());
     }
 
-    /** An INT96 timestamp: nanoseconds of the day (8 bytes), then the Julian day (4 bytes), little-endian. */
-    static long int96Micros(org.apache.parquet.io.api.Binary value) {
-        java.nio.ByteBuffer b = value.toByteBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        long nanosOfDay = b.getLong();
-        long julianDay = b.getInt();
-        return (julianDay - JULIAN_DAY_OF_EPOCH) * io.sluice.common.types.TemporalValues.MICROS_PER_DAY + nanosOfDay / 1000;
+    static long int96Micros(Binary value) {
+        ByteBuffer b = value.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        return PageNumbers.int96Micros(b.getLong(b.position()), b.getInt(b.position() + 8));
     }
-
-    private static final long JULIAN_DAY_OF_EPOCH = 2_440_588L;
 }

@@ -32,7 +32,7 @@ import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.column.values.ValuesReader;
 
 /**
- * Decodes a flat INT32, INT64, DOUBLE or string column straight from its pages into Arrow vectors
+ * Decodes a flat column straight from its pages into Arrow vectors
  * (from the scan's allocator), a batch of values per loop: definition levels and dictionary ids are
  * unpacked a run at a time, dictionaries are decoded once into primitive arrays, PLAIN values are
  * copied from the page buffer. A number column becomes the fixed-width vector of its type, which
@@ -42,13 +42,18 @@ import org.apache.parquet.column.values.ValuesReader;
  * value copies its bytes, so no string is decoded unless an operator asks for Java strings
  * ({@code Batch.column}); the kernels on UTF-8 bytes (LIKE, comparisons, group and join keys) read
  * the vector in place.
- * Covers the encodings parquet-mr and most writers produce (PLAIN, dictionary, RLE levels);
- * {@link #supports} tells which column chunks it can read, the rest go to {@link ParquetColumnDecoder}.
+ * Every flat type but decimals wider than 18 digits, in data pages v1 and v2 and the encodings
+ * writers produce: PLAIN, dictionary, RLE and BIT_PACKED levels, and (with {@link PageNumbers} and
+ * {@link PageByteArrays}) DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
+ * BYTE_STREAM_SPLIT and RLE booleans; types whose stored form is not the vector's (FLOAT, INT96,
+ * millisecond timestamps, decimals in bytes) are converted a run at a time. {@link #supports} tells
+ * which column chunks it can read, the rest go to {@link ParquetColumnDecoder}.
  */
 final class ParquetPageDecoder implements ColumnChunkDecoder {
     // BIT_PACKED is a level encoding (parquet-mr lists it for levels a column does not have).
     private static final Set<Encoding> ENCODINGS = Set.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY,
-            Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.BIT_PACKED);
+            Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.BIT_PACKED, Encoding.DELTA_BINARY_PACKED,
+            Encoding.DELTA_LENGTH_BYTE_ARRAY, Encoding.DELTA_BYTE_ARRAY, Encoding.BYTE_STREAM_SPLIT);
 
     private final PageReader pages;
     private final ColumnDescriptor descriptor;
@@ -67,7 +72,10 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     private int pageRemaining;
     private LevelReader levels;
     private RleBitPackedDecoder ids; // non-null when the page is dictionary-encoded
-    private ByteBuffer values; // PLAIN values, little-endian
+    private ByteBuffer values; // PLAIN values copied as they are (strings, INT32, INT64, DOUBLE), little-endian
+    private PageNumbers numbers; // other number pages
+    private PageByteArrays byteArrays; // string pages in a delta encoding
+    private long[] valueBuffer = new long[0];
     private int[] levelBuffer = new int[0];
     private int[] idBuffer = new int[0];
     private int[] presentBuffer = new int[0];
@@ -88,11 +96,8 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
 
     /** Whether this decoder reads a column of this type whose chunk uses {@code encodings}. */
     static boolean supports(ParquetColumnType type, ColumnDescriptor descriptor, Set<Encoding> encodings) {
-        return switch (type.decoding()) {
-            case INT32, INT64, DOUBLE, STRING -> descriptor.getMaxRepetitionLevel() == 0
-                    && ENCODINGS.containsAll(encodings);
-            default -> false;
-        };
+        return descriptor.getMaxRepetitionLevel() == 0 && ENCODINGS.containsAll(encodings)
+                && !(type.decoding() == ParquetColumnType.Decoding.DECIMAL_BYTES && type.type().isWideDecimal());
     }
 
     private void readDictionary() {
@@ -104,24 +109,6 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
             Dictionary dictionary = page.getEncoding().initDictionary(descriptor, page);
             int size = dictionary.getMaxId() + 1;
             switch (decoding) {
-                case INT32 -> {
-                    dictionaryLongs = new long[size];
-                    for (int i = 0; i < size; i++) {
-                        dictionaryLongs[i] = dictionary.decodeToInt(i);
-                    }
-                }
-                case INT64 -> {
-                    dictionaryLongs = new long[size];
-                    for (int i = 0; i < size; i++) {
-                        dictionaryLongs[i] = dictionary.decodeToLong(i);
-                    }
-                }
-                case DOUBLE -> {
-                    dictionaryLongs = new long[size]; // the doubles' bits, as the vector holds them
-                    for (int i = 0; i < size; i++) {
-                        dictionaryLongs[i] = Double.doubleToRawLongBits(dictionary.decodeToDouble(i));
-                    }
-                }
                 case STRING -> {
                     int[] offsets = new int[size + 1];
                     long total = 0;
@@ -139,13 +126,33 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                     }
                     dictionaryBytes = bytes;
                     dictionaryOffsets = offsets;
-                    dictionaryWords = firstWords(bytes, offsets);
+                    dictionaryWords = Utf8Writer.firstWords(bytes, offsets);
                 }
-                default -> throw new IllegalStateException("unhandled decoding " + decoding);
+                default -> dictionaryLongs = numberDictionary(dictionary, size);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the dictionary of " + descriptor, e);
         }
+    }
+
+    /** A number dictionary's entries in the vector's form (doubles as their bits, timestamps in microseconds). */
+    private long[] numberDictionary(Dictionary dictionary, int size) {
+        long[] out = new long[size];
+        for (int i = 0; i < size; i++) {
+            out[i] = switch (descriptor.getPrimitiveType().getPrimitiveTypeName()) {
+                case INT32 -> dictionary.decodeToInt(i);
+                case INT64 -> dictionary.decodeToLong(i);
+                case FLOAT -> Float.floatToRawIntBits(dictionary.decodeToFloat(i));
+                case DOUBLE -> Double.doubleToRawLongBits(dictionary.decodeToDouble(i));
+                case INT96 -> ParquetColumnDecoder.int96Micros(dictionary.decodeToBinary(i));
+                case BINARY, FIXED_LEN_BYTE_ARRAY -> ParquetColumnDecoder.unscaledLong(dictionary.decodeToBinary(i));
+                default -> throw new IllegalStateException("a dictionary of " + descriptor.getPrimitiveType());
+            };
+        }
+        if (decoding != ParquetColumnType.Decoding.INT96 && decoding != ParquetColumnType.Decoding.DECIMAL_BYTES) {
+            PageNumbers.toVectorForm(decoding, out, size);
+        }
+        return out;
     }
 
     private void nextPage() {
@@ -187,22 +194,37 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                         ? new RleBitPackedDecoder(littleEndian(v2.getDefinitionLevels()), levelWidth)::read : null;
             }
             pageRemaining = page.getValueCount();
-            if (encoding == Encoding.PLAIN) {
-                ids = null;
-                values = data.slice().order(ByteOrder.LITTLE_ENDIAN);
-            } else if (encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY) {
+            ids = null;
+            values = null;
+            numbers = null;
+            byteArrays = null;
+            if (encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY) {
                 if (dictionaryLongs == null && dictionaryOffsets == null) {
                     throw new IllegalStateException("dictionary-encoded page without a dictionary");
                 }
                 int idWidth = data.get() & 0xFF;
                 ids = new RleBitPackedDecoder(data.slice().order(ByteOrder.LITTLE_ENDIAN), idWidth);
-                values = null;
+            } else if (encoding == Encoding.PLAIN && copiesPlain()) {
+                values = data.slice().order(ByteOrder.LITTLE_ENDIAN);
+            } else if (decoding == ParquetColumnType.Decoding.STRING) {
+                if (!PageByteArrays.takes(encoding)) {
+                    throw new IllegalStateException("string values encoded " + encoding);
+                }
+                byteArrays = PageByteArrays.decode(encoding, data.slice().order(ByteOrder.LITTLE_ENDIAN));
             } else {
-                throw new IllegalStateException("values encoded " + encoding);
+                numbers = PageNumbers.of(encoding, data.slice().order(ByteOrder.LITTLE_ENDIAN), descriptor, decoding);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read a page of " + descriptor, e);
         }
+    }
+
+    /** Whether PLAIN values are read straight from the page: strings, and numbers stored in the vector's form. */
+    private boolean copiesPlain() {
+        return switch (decoding) {
+            case STRING, INT32, INT64, DOUBLE -> true;
+            default -> false;
+        };
     }
 
     /** Definition levels of a page, decoded a run of rows at a time. */
@@ -301,6 +323,15 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                     for (int i = 0; i < count; i++) {
                         put(data, width, row(present, at, i), dictionary[idValues[i]]);
                     }
+                } else if (numbers != null) {
+                    if (valueBuffer.length < count) {
+                        valueBuffer = new long[Math.max(count, 1024)];
+                    }
+                    long[] decoded = valueBuffer;
+                    numbers.read(decoded, count);
+                    for (int i = 0; i < count; i++) {
+                        put(data, width, row(present, at, i), decoded[i]);
+                    }
                 } else {
                     readPlainValues(count, present, at, data, width);
                 }
@@ -315,10 +346,19 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         }
     }
 
-    /** Writes {@code value} as row {@code row} of fixed-width values at {@code data}: 4 or 8 bytes, or a 16-byte decimal. */
+    /**
+     * Writes {@code value} as row {@code row} of fixed-width values at {@code data}: a bit (width 0,
+     * a boolean), 4 or 8 bytes, or a 16-byte decimal.
+     */
     private static void put(long data, int width, int row, long value) {
         long address = data + (long) row * width;
         switch (width) {
+            case 0 -> {
+                if (value != 0) {
+                    long at = data + (row >>> 3);
+                    MemoryUtil.putByte(at, (byte) (MemoryUtil.getByte(at) | (1 << (row & 7))));
+                }
+            }
             case 4 -> MemoryUtil.putInt(address, (int) value);
             case 8 -> MemoryUtil.putLong(address, value);
             default -> {
@@ -383,6 +423,13 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                             out.put(present[i], dictionary, offsets[id], offsets[id + 1] - offsets[id]);
                         }
                     }
+                } else if (byteArrays != null) {
+                    PageByteArrays page = byteArrays;
+                    out.reserve(page.bytesOfNext(count));
+                    for (int i = 0; i < count; i++) {
+                        int v = page.next();
+                        out.put(row(present, at, i), page.bytes, page.offsets[v], page.length(v));
+                    }
                 } else {
                     ByteBuffer in = values;
                     // A first pass over the lengths sizes the data buffer once for this run of values.
@@ -436,22 +483,6 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         while (i < end) {
             BitVectorHelper.setBit(bits, i++);
         }
-    }
-
-    /** Per entry of at most 8 bytes, its bytes as one word in memory order, so a row copies one word. */
-    private static long[] firstWords(byte[] bytes, int[] offsets) {
-        long[] words = new long[offsets.length - 1];
-        for (int e = 0; e < words.length; e++) {
-            int length = offsets[e + 1] - offsets[e];
-            if (length <= Long.BYTES) {
-                long word = 0;
-                for (int b = length - 1; b >= 0; b--) {
-                    word = (word << 8) | (bytes[offsets[e] + b] & 0xFFL);
-                }
-                words[e] = MemoryUtil.LITTLE_ENDIAN ? word : Long.reverseBytes(word);
-            }
-        }
-        return words;
     }
 
     /** Row of the {@code i}-th non-NULL value: {@code present[i]}, or {@code at + i} when all are present. */

@@ -4,7 +4,9 @@ import io.sluice.common.SluiceException;
 import io.sluice.datasource.file.ColumnStats;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
@@ -66,5 +68,43 @@ final class ParquetStatistics {
     private static Long unscaled(Binary b) {
         BigInteger v = new BigInteger(b.getBytes());
         return v.bitLength() < 64 ? v.longValue() : null;
+    }
+
+    /**
+     * The statistics of several row groups read as one partition: per column the least min, the
+     * greatest max and the summed NULL count; a column unknown in any row group is left out, and a
+     * range unknown in any (or of values that do not compare) is unknown.
+     */
+    static List<ColumnStats> merge(List<List<ColumnStats>> rowGroups) {
+        Map<String, ColumnStats> merged = new LinkedHashMap<>();
+        for (ColumnStats s : rowGroups.get(0)) {
+            merged.put(s.column(), s);
+        }
+        for (List<ColumnStats> next : rowGroups.subList(1, rowGroups.size())) {
+            Map<String, ColumnStats> kept = new LinkedHashMap<>();
+            for (ColumnStats s : next) {
+                ColumnStats m = merged.get(s.column());
+                if (m != null) {
+                    boolean range = m.min() != null && s.min() != null && m.min().getClass() == s.min().getClass();
+                    kept.put(s.column(), new ColumnStats(s.column(), range ? least(m.min(), s.min()) : null,
+                            range ? greatest(m.max(), s.max()) : null,
+                            m.nullCount() < 0 || s.nullCount() < 0 ? -1 : m.nullCount() + s.nullCount()));
+                }
+            }
+            merged = kept;
+        }
+        return List.copyOf(merged.values());
+    }
+
+    /** The lesser of two values of one class, else {@code b}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Object least(Object a, Object b) {
+        return a.getClass() == b.getClass() && ((Comparable) a).compareTo(b) <= 0 ? a : b;
+    }
+
+    /** The greater of two values of one class, else {@code b}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Object greatest(Object a, Object b) {
+        return a.getClass() == b.getClass() && ((Comparable) a).compareTo(b) >= 0 ? a : b;
     }
 }

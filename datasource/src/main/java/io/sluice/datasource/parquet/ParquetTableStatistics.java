@@ -112,8 +112,8 @@ public final class ParquetTableStatistics {
             if (s == null) {
                 column.rangeKnown = false;
             } else if (s.min() != null) {
-                column.min = column.min == null ? s.min() : least(column.min, s.min());
-                column.max = column.max == null ? s.max() : greatest(column.max, s.max());
+                column.min = column.min == null ? s.min() : ParquetStatistics.least(column.min, s.min());
+                column.max = column.max == null ? s.max() : ParquetStatistics.greatest(column.max, s.max());
             }
             if (column.dictionariesKnown) {
                 java.util.OptionalLong size = s == null || s.nullCount() < 0 ? java.util.OptionalLong.empty()
@@ -194,15 +194,5 @@ public final class ParquetTableStatistics {
             }
         }
         return true;
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Object least(Object a, Object b) {
-        return a.getClass() == b.getClass() && ((Comparable) a).compareTo(b) <= 0 ? a : b;
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Object greatest(Object a, Object b) {
-        return a.getClass() == b.getClass() && ((Comparable) a).compareTo(b) >= 0 ? a : b;
     }
 }

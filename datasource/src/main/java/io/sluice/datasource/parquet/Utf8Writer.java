@@ -110,4 +110,20 @@ final class Utf8Writer {
         vector.setValueCount(rows);
         return vector;
     }
+
+    /** Per entry of at most 8 bytes, its bytes as one word in memory order, so a row copies one word. */
+    static long[] firstWords(byte[] bytes, int[] offsets) {
+        long[] words = new long[offsets.length - 1];
+        for (int e = 0; e < words.length; e++) {
+            int length = offsets[e + 1] - offsets[e];
+            if (length <= Long.BYTES) {
+                long word = 0;
+                for (int b = length - 1; b >= 0; b--) {
+                    word = (word << 8) | (bytes[offsets[e] + b] & 0xFFL);
+                }
+                words[e] = MemoryUtil.LITTLE_ENDIAN ? word : Long.reverseBytes(word);
+            }
+        }
+        return words;
+    }
 }

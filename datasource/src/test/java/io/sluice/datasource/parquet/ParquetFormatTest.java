@@ -75,6 +75,35 @@ class ParquetFormatTest {
         return file;
     }
 
+    /**
+     * Row groups of at least a megabyte are read in runs of consecutive row groups, one partition a
+     * byte range of the file (DuckDB's 122,880-row groups would otherwise each be a task): every row
+     * read once, the run's statistics merged; row groups of a few kilobytes stay a partition each.
+     */
+    @Test
+    void largeEnoughRowGroupsAreReadInRunsOfOnePartition() throws Exception {
+        String file = dir.resolve("runs.parquet").toString();
+        support.execute("COPY (SELECT i AS id, i * 7 AS a, -i AS b, 'x' || (i % 1000) AS s FROM range(150000) t(i)) TO '"
+                + file + "' (FORMAT PARQUET, ROW_GROUP_SIZE 50000)");
+        List<ScanPartition> partitions = reader.partitions(file);
+        assertThat(partitions).hasSize(1);
+        ScanPartition run = partitions.get(0);
+        assertThat(run.isRange()).isTrue();
+        assertThat(run.stats("id").min()).isEqualTo(0L);
+        assertThat(run.stats("id").max()).isEqualTo(149_999L);
+        assertThat(run.stats("b").min()).isEqualTo(-149_999L);
+        assertThat(run.stats("s").nullCount()).isZero();
+        Schema schema = reader.inferSchema(file);
+        List<List<Object>> rows = support.readAll(reader, file, schema, List.of("id", "a", "s"), 7000);
+        List<List<Object>> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < 150_000; i++) {
+            expected.add(List.of((long) i, i * 7L, "x" + i % 1000));
+        }
+        assertThat(rows).isEqualTo(expected);
+        assertThat(reader.partitions(write("small.parquet", "SELECT i AS id FROM range(5000) t(i)")))
+                .hasSizeGreaterThan(1).allMatch(p -> !p.isRange() && p.rowGroup() >= 0);
+    }
+
     @Test
     void infersTypesFromTheFooter() throws Exception {
         String file = write("all.parquet", ROWS);

@@ -76,7 +76,7 @@ class ParquetPageDecoderTest {
     @EnumSource(WriterVersion.class)
     void readsWhatParquetMrWrites(WriterVersion version) throws Exception {
         String file = write(version);
-        // Dictionary and PLAIN pages both occur (v2 files may also use DELTA encodings, read by the general decoder).
+        // Dictionary and PLAIN pages both occur (v2 files also use DELTA encodings).
         Set<Encoding> used = new java.util.HashSet<>();
         try (ParquetFileReader footer = ParquetFileReader.open(
                 HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), HadoopConfiguration.shared()))) {
@@ -139,7 +139,7 @@ class ParquetPageDecoderTest {
                 HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file), HadoopConfiguration.shared()))) {
             ColumnChunkMetaData chunk = footer.getRowGroups().get(0).getColumns().get(4);
             assertThat(chunk.getPath().toDotString()).isEqualTo("s");
-            if (version == WriterVersion.PARQUET_1_0) { // v2 pages fall back to DELTA_BYTE_ARRAY: the general decoder
+            if (version == WriterVersion.PARQUET_1_0) { // v2 pages fall back to DELTA_BYTE_ARRAY
                 assertThat(chunk.getEncodings()).contains(Encoding.PLAIN); // the dictionary overflowed mid-chunk
                 assertThat(chunk.getEncodings()).containsAnyOf(Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY);
             }
@@ -151,12 +151,6 @@ class ParquetPageDecoderTest {
                     support.allocator)) {
                 for (io.sluice.kernels.Batch next = stream.next(); next != null; next = stream.next()) {
                     try (io.sluice.kernels.Batch batch = next) {
-                        if (version != WriterVersion.PARQUET_1_0) {
-                            for (int r = 0; r < batch.rowCount(); r++) {
-                                actual.add(batch.column(1).get(r));
-                            }
-                            continue;
-                        }
                         assertThat(batch.arrowVector(0)).isInstanceOf(org.apache.arrow.vector.BigIntVector.class);
                         assertThat(batch.hasColumn(0)).isFalse(); // numbers as Arrow, not on the heap
                         assertThat(batch.arrowVector(1)).isInstanceOf(org.apache.arrow.vector.VarCharVector.class);
@@ -253,7 +247,7 @@ class ParquetPageDecoderTest {
     }
 
     /**
-     * Numbers come as the Arrow vectors of their types (v1 pages), read from dictionary and PLAIN
+     * Numbers come as the Arrow vectors of their types (v1 and v2 pages), read from dictionary and PLAIN
      * pages with NULLs: decimals stored as INT32 and INT64 become 16-byte decimals (negative values sign-extended
      * into the high word), dates day vectors, doubles float vectors; the values are DuckDB's reading
      * of the same file.
@@ -291,14 +285,13 @@ class ParquetPageDecoderTest {
         }
         Schema schema = reader.inferSchema(file);
         List<String> columns = List.of("id", "price", "amount", "d", "ratio");
-        // v2 pages may encode numbers DELTA_BINARY_PACKED, read by the general decoder: the vector types are this decoder's
         List<List<Object>> expected = support.query("SELECT id, price, amount, d, ratio FROM read_parquet('" + file
                 + "') ORDER BY id").stream()
                 .map(row -> row.stream().map(SourceTestSupport::normalize).collect(Collectors.toList()))
                 .collect(Collectors.toList());
         // The vectors as Arrow readers (IPC clients) see them: a decimal's whole 16-byte slot, not only its low word.
         List<Object> arrowDecimals = new ArrayList<>();
-        for (ScanPartition partition : version == WriterVersion.PARQUET_1_0 ? reader.partitions(file) : List.<ScanPartition>of()) {
+        for (ScanPartition partition : reader.partitions(file)) {
             try (io.sluice.kernels.BatchStream stream = reader.read(partition, schema, columns, 777, support.allocator)) {
                 for (io.sluice.kernels.Batch next = stream.next(); next != null; next = stream.next()) {
                     try (io.sluice.kernels.Batch batch = next) {
@@ -316,14 +309,12 @@ class ParquetPageDecoderTest {
                 }
             }
         }
-        if (version == WriterVersion.PARQUET_1_0) {
-            List<Object> expectedDecimals = new ArrayList<>();
-            for (List<Object> row : expected) {
-                expectedDecimals.add(row.get(1));
-                expectedDecimals.add(row.get(2));
-            }
-            assertThat(arrowDecimals).isEqualTo(expectedDecimals);
+        List<Object> expectedDecimals = new ArrayList<>();
+        for (List<Object> row : expected) {
+            expectedDecimals.add(row.get(1));
+            expectedDecimals.add(row.get(2));
         }
+        assertThat(arrowDecimals).isEqualTo(expectedDecimals);
         List<List<Object>> actual = support.readAll(reader, file, schema, columns, 777);
         assertThat(actual).hasSize(ROWS);
         assertThat(actual).isEqualTo(expected);
