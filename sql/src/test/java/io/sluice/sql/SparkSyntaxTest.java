@@ -96,4 +96,37 @@ class SparkSyntaxTest {
         assertThatThrownBy(() -> plan("SELECT k FROM t TABLESAMPLE (10 PERCENT)")).isInstanceOf(SluiceException.class)
                 .hasMessageContaining("TABLESAMPLE (10 PERCENT)");
     }
+
+    @Test
+    void aStoredViewIsReadInTheDialectItWasCreatedIn() {
+        InMemoryCatalog catalog = catalog();
+        // stored views read no temporary table (a view that does is temporary itself)
+        store(catalog, "CREATE VIEW q AS SELECT v DIV 2 AS d, v / 2 AS r FROM (VALUES (7)) AS x(v)", SqlDialect.SPARK);
+        store(catalog, "CREATE VIEW a AS SELECT k FROM (VALUES (1)) AS x(k) ORDER BY k", SqlDialect.ANSI);
+        store(catalog, "CREATE VIEW s AS SELECT k FROM (VALUES (1)) AS x(k) ORDER BY k", SqlDialect.SPARK);
+        assertThat(catalog.catalogView("q").sql()).isEqualTo("SELECT v DIV 2 AS d, v / 2 AS r FROM (VALUES (7)) AS x(v)");
+        assertThat(catalog.catalogView("a").dialect()).isEqualTo(SqlDialect.ANSI);
+        for (SqlDialect reader : SqlDialect.values()) {
+            LogicalPlan q = plan("SELECT d, r FROM q", reader);
+            assertThat(q.schema().field("d").type()).as("DIV stays integral").isEqualTo(DataType.INT64);
+            assertThat(q.schema().field("r").type()).isEqualTo(DataType.FLOAT64);
+            assertThat(plan("SELECT * FROM a", reader).explain()).contains("k ASC NULLS LAST").doesNotContain("NULLS FIRST");
+            assertThat(plan("SELECT * FROM s", reader).explain()).contains("k ASC NULLS FIRST");
+        }
+    }
+
+    @Test
+    void aSemicolonAfterAnEscapedQuoteDoesNotEndTheStatement() {
+        assertThat(SqlFrontEnd.splitStatements("SELECT 'a\\'; b' AS s; SELECT 2")).containsExactly("SELECT 'a\\'; b' AS s",
+                "SELECT 2");
+        assertThat(plan("SELECT 'a\\'; b' AS s").schema().names()).containsExactly("s");
+        assertThat(SqlFrontEnd.splitStatements("SELECT 'a\\'; SELECT 2", SqlDialect.ANSI)).hasSize(2);
+        assertThat(plan("SELECT s FROM (SELECT 1) LATERAL VIEW explode(array('y\\')z')) e AS s")
+                .schema().names()).containsExactly("s");
+    }
+
+    private static void store(InMemoryCatalog catalog, String sql, SqlDialect dialect) {
+        Statement.CreateView view = (Statement.CreateView) SqlFrontEnd.parse(sql, catalog, dialect);
+        catalog.createView(view.stored(), view.replace());
+    }
 }
