@@ -18,7 +18,7 @@ final class LateralViews {
     /** Words that end a LATERAL VIEW's column list when no AS introduces it. */
     private static final Set<String> CLAUSES = Set.of("WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "LATERAL",
             "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "UNION", "EXCEPT", "INTERSECT", "WINDOW", "ON", "FETCH",
-            "CLUSTER", "DISTRIBUTE", "SORT", "QUALIFY");
+            "CLUSTER", "DISTRIBUTE", "SORT", "QUALIFY", "NATURAL", "USING", "MINUS", "ANTI", "SEMI");
 
     private LateralViews() {
     }
@@ -102,7 +102,12 @@ final class LateralViews {
     }
 
     private static boolean isClause(String sql, int from, int to) {
-        return CLAUSES.contains(sql.substring(from, to).toUpperCase(Locale.ROOT));
+        return endsRelation(sql.substring(from, to));
+    }
+
+    /** Whether {@code word} is a keyword that may follow a relation in FROM (so it is not the relation's alias). */
+    static boolean endsRelation(String word) {
+        return CLAUSES.contains(word.toUpperCase(Locale.ROOT));
     }
 
     private static int matchingParenthesis(String sql, int open) {

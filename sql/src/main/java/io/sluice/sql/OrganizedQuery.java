@@ -17,7 +17,8 @@ import org.apache.calcite.sql.SqlSpecialOperator;
  * applied to its result.
  */
 final class OrganizedQuery extends SqlCall {
-    private static final SqlOperator OPERATOR = new SqlSpecialOperator("ORGANIZED", SqlKind.OTHER);
+    /** Of kind SELECT, so that it is a subquery wherever one can stand in an expression. */
+    private static final SqlOperator OPERATOR = new SqlSpecialOperator("ORGANIZED", SqlKind.SELECT);
 
     private final SqlNode query;
     private final QueryOrganization.Clause clause;

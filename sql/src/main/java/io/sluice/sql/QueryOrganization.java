@@ -196,7 +196,9 @@ final class QueryOrganization {
 
         /** The pending clause ending {@code query} (taken off the list), or null. */
         private Clause clauseEnding(SqlNode query) {
-            int[] span = span(query, new int[] {Integer.MAX_VALUE, -1});
+            // its parts' span, not its own position, which covers the parentheses around a query in them
+            int[] span = new int[] {Integer.MAX_VALUE, -1};
+            ((SqlCall) query).getOperandList().forEach(operand -> span(operand, span));
             for (Clause clause : pending) {
                 if (clause.queryStart() <= span[0] && span[1] <= clause.start()) {
                     if (query instanceof SqlOrderBy orderBy && orderBy.orderList != null && !orderBy.orderList.isEmpty()) {

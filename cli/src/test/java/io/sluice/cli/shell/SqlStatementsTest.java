@@ -62,9 +62,9 @@ class SqlStatementsTest {
 
     @Test
     void aScriptIsReadInTheDialectItsSetStatementsChooseAsItRuns() {
-        String script = "SET sluice.sql.dialect = ansi; SELECT 'a\\'; SELECT 'b'; SET sluice.sql.dialect=spark; SELECT 'c\\';' ';";
+        String script = "SET sluice.sql.dialect = ansi; SELECT 'a\\'; SELECT 'b'; SET sluice.sql.dialect=spark; SELECT 'c\\';'; SELECT 3";
         assertThat(SqlStatements.split(script)).extracting(Statement::text).containsExactly(
                 "SET sluice.sql.dialect = ansi", "SELECT 'a\\'", "SELECT 'b'", "SET sluice.sql.dialect=spark",
-                "SELECT 'c\\';' '");
+                "SELECT 'c\\';'", "SELECT 3");
     }
 }
