@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
  * <li>{@code \'} inside a string literal becomes {@code ''} (Spark's escaped quote);</li>
  * <li>{@code a <=> b} becomes {@code a IS NOT DISTINCT FROM b};</li>
  * <li>{@code a REGEXP b} becomes {@code a RLIKE b} (Calcite reads RLIKE);</li>
+ * <li>{@code first(…)} and {@code last(…)} become {@code first_value(…)} and {@code last_value(…)}, the
+ *     same functions, since Calcite's parser refuses Spark's {@code first(x, true)};</li>
  * <li>{@code a DIV b} becomes {@code a / b}, and the offset of that {@code /} is kept, so that the
  *     division is made an integral one after parsing ({@link DialectTree});</li>
  * <li>in a hint ({@code /*+ REPARTITION(4, k) *}{@code /}) numbers and hint names become quoted names,
@@ -35,7 +37,7 @@ import java.util.regex.Pattern;
  *     percentage is Calcite's own.</li>
  * </ul>
  * Comments and string literals are left alone. Every rewrite but {@code <=>}, an escaped quote inside
- * a quoted name and TABLESAMPLE keeps the text's length, so error positions stay the user's.
+ * a quoted name, first/last and TABLESAMPLE keeps the text's length, so error positions stay the user's.
  */
 final class SparkSyntax {
     /** Words after which a word is not an operand, so a following {@code DIV} is a name, not an operator. */
@@ -112,6 +114,11 @@ final class SparkSyntax {
                 } else if (word.equals("REGEXP") && afterOperand && next < n && sql.charAt(next) != '(') {
                     out.append(Character.isUpperCase(sql.charAt(i)) ? "RLIKE " : "rlike ");
                     lastWord = "RLIKE";
+                } else if ((word.equals("FIRST") || word.equals("LAST")) && next < n && sql.charAt(next) == '('
+                        && !lastWord.equals("NULLS")) {
+                    // Calcite's parser refuses first(x, true); first_value is the same function, aggregate and window
+                    out.append(sql, i, end).append("_value");
+                    lastWord = word;
                 } else if (word.equals("TABLESAMPLE") && next < n && sql.charAt(next) == '(') {
                     int sampled = sample(sql, next, out);
                     if (sampled > next) {

@@ -50,6 +50,9 @@ class SparkSyntaxTest {
                 "SELECT a  IS NOT DISTINCT FROM  b, s RLIKE  'x', 7 /   2, div FROM t");
         assertThat(SparkSyntax.rewrite("SELECT 7 DIV 2", SqlDialect.SPARK).integerDivisions()).containsExactly(9);
         assertThat(rewrite("SELECT 2.5D, 1e3D, 7L, 10 FROM t")).isEqualTo("SELECT 2.5E0, 1e3 , 7 , 10 FROM t");
+        assertThat(rewrite("SELECT first(v, true), LAST (v) FROM t ORDER BY 1 NULLS FIRST"))
+                .isEqualTo("SELECT first_value(v, true), LAST_value (v) FROM t ORDER BY 1 NULLS FIRST");
+        assertThat(plan("SELECT k, first(v, true) AS f FROM t GROUP BY k").schema().names()).containsExactly("k", "f");
         assertThat(rewrite("SELECT /*+ REPARTITION(4, k) */ k FROM t TABLESAMPLE (3 ROWS)"))
                 .isEqualTo("SELECT /*+ \"REPARTITION\"(\"4\", k) */ k FROM t TABLESAMPLE SYSTEM(0) REPEATABLE(3)");
     }
