@@ -98,8 +98,12 @@ class SparkSqlCorpusIT {
                     .hasMessageContaining("hint REPARTITION: unknown column 'nope'");
             assertThatThrownBy(() -> session.sql("SELECT /*+ SHUFFLE_HASH(f) */ k FROM f").collect())
                     .hasMessageContaining("hint SHUFFLE_HASH");
-            assertThatThrownBy(() -> session.sql("SELECT k FROM f TABLESAMPLE (10 PERCENT)").collect())
-                    .hasMessageContaining("TABLESAMPLE (10 PERCENT): a random sample");
+            assertThatThrownBy(() -> session.sql("SELECT k FROM f TABLESAMPLE (BUCKET 5 OUT OF 4)").collect())
+                    .hasMessageContaining("TABLESAMPLE: the sampling fraction must be 0 to 1 (0 to 100 PERCENT), not 1.25");
+            assertThatThrownBy(() -> session.sql("SELECT * FROM (SELECT k FROM f ORDER BY k SORT BY k) s").collect())
+                    .hasMessageContaining("Combination of ORDER BY/SORT BY/DISTRIBUTE BY/CLUSTER BY is not supported");
+            assertThat(session.sql("SELECT 'a\\';b' AS s; SELECT count(*) FROM (SELECT k FROM f SORT BY k LIMIT 2)")
+                    .collect().rows()).as("a ';' after \\' does not split").containsExactly(List.of(2L));
             assertThatThrownBy(() -> session.sql("SELECT k FROM f CLUSTER BY k SORT BY k").collect())
                     .hasMessageContaining("CLUSTER BY cannot go with DISTRIBUTE BY or SORT BY");
             assertThatThrownBy(() -> session.sql("SELECT k FROM f WHERE CAST(k AS STRING) RLIKE '(' ").collect())

@@ -159,8 +159,8 @@ public final class QueryService {
         if (prepared.plan() == null) {
             return ResultStream.ofIpc(prepared.result(), allocator);
         }
-        List<String> statements = SqlFrontEnd.splitStatements(script);
         QueryConfig config = config(prepared.settings());
+        List<String> statements = SqlFrontEnd.splitStatements(script, defaults.settings().get(SqlSettingsDeclaration.DIALECT));
         return HadoopConfiguration.withOverrides(config.hadoopOverrides(), () -> results.open(prepared.plan(), config,
                 statements.get(statements.size() - 1), scope, collect));
     }
@@ -191,15 +191,15 @@ public final class QueryService {
         requireNonNull(target, "target is null");
         requireNonNull(scope, "scope is null");
         QueryLimits.checkText(script);
-        List<String> statements = SqlFrontEnd.splitStatements(script);
-        if (statements.isEmpty()) {
-            throw new SluiceException("no SQL statement given");
-        }
-        byte[] last = null;
         QueryConfig config = defaults;
         for (Map.Entry<String, String> e : sessionSettings.entrySet()) {
             config = config.with(e.getKey(), e.getValue());
         }
+        List<String> statements = SqlFrontEnd.splitStatements(script, config.settings().get(SqlSettingsDeclaration.DIALECT));
+        if (statements.isEmpty()) {
+            throw new SluiceException("no SQL statement given");
+        }
+        byte[] last = null;
         Map<String, String> settings = new LinkedHashMap<>();
         for (int i = 0; i < statements.size(); i++) {
             Statement statement = SqlFrontEnd.parse(statements.get(i), target, config.settings().get(SqlSettingsDeclaration.DIALECT));

@@ -154,8 +154,9 @@ final class DdlPlanner {
             return new Statement.CreateView(create.name().name(), temporary, create.orReplace(), null,
                     create.ifNotExists());
         }
-        CatalogView view = new CatalogView(database, create.name().name(), text.substring(create.queryStart()).strip(),
-                create.columns(), create.comment());
+        CatalogView view = new CatalogView(database, create.name().name(),
+                StoredViews.storedText(rewritten, create.queryStart()), create.columns(), create.comment(),
+                rewritten.dialect());
         return new Statement.CreateView(name, plan, create.orReplace(), view, create.ifNotExists());
     }
 

@@ -116,7 +116,7 @@ final class FromTranslator {
             }
             return join(join);
         }
-        if (node instanceof SqlSelect || node instanceof SqlOrderBy || node instanceof SqlWith
+        if (node instanceof SqlSelect || node instanceof SqlOrderBy || node instanceof SqlWith || node instanceof OrganizedQuery
                 || node.getKind() == SqlKind.VALUES || SetOperations.isSetOperation(node)) {
             if (alias == null) {
                 unnamedSubqueries++;

@@ -10,14 +10,15 @@ import java.util.Set;
  * Hive's and Spark's {@code LATERAL VIEW [OUTER] explode(e) t [AS] c [, ...]}, which Calcite does not
  * parse, rewritten in the text before parsing to the standard join it means:
  * {@code CROSS JOIN UNNEST(e) AS t(c, ...)}, or with OUTER (or {@code explode_outer})
- * {@code LEFT JOIN UNNEST(e) AS t(c, ...) ON TRUE}. Quoted strings and names are skipped; the rest of
+ * {@code LEFT JOIN UNNEST(e) AS t(c, ...) ON TRUE}. It reads text already rewritten by {@link SparkSyntax}
+ * (Spark's backslash escapes decoded), whose quoted strings and names are skipped; the rest of
  * the text is unchanged, so positions before the first LATERAL VIEW stay where they were.
  */
 final class LateralViews {
     /** Words that end a LATERAL VIEW's column list when no AS introduces it. */
     private static final Set<String> CLAUSES = Set.of("WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "LATERAL",
             "JOIN", "LEFT", "RIGHT", "FULL", "INNER", "CROSS", "UNION", "EXCEPT", "INTERSECT", "WINDOW", "ON", "FETCH",
-            "CLUSTER", "DISTRIBUTE", "SORT", "QUALIFY");
+            "CLUSTER", "DISTRIBUTE", "SORT", "QUALIFY", "NATURAL", "USING", "MINUS", "ANTI", "SEMI");
 
     private LateralViews() {
     }
@@ -28,7 +29,7 @@ final class LateralViews {
         int i = 0;
         while (i < sql.length()) {
             char c = sql.charAt(i);
-            if (c == '\'' || c == '"' || c == '`') {
+            if (SqlLexemes.isQuote(c)) {
                 i = skipQuoted(sql, i);
                 continue;
             }
@@ -101,7 +102,12 @@ final class LateralViews {
     }
 
     private static boolean isClause(String sql, int from, int to) {
-        return CLAUSES.contains(sql.substring(from, to).toUpperCase(Locale.ROOT));
+        return endsRelation(sql.substring(from, to));
+    }
+
+    /** Whether {@code word} is a keyword that may follow a relation in FROM (so it is not the relation's alias). */
+    static boolean endsRelation(String word) {
+        return CLAUSES.contains(word.toUpperCase(Locale.ROOT));
     }
 
     private static int matchingParenthesis(String sql, int open) {
@@ -109,7 +115,7 @@ final class LateralViews {
         int i = open;
         while (i < sql.length()) {
             char c = sql.charAt(i);
-            if (c == '\'' || c == '"' || c == '`') {
+            if (SqlLexemes.isQuote(c)) {
                 i = skipQuoted(sql, i);
                 continue;
             }
@@ -123,21 +129,9 @@ final class LateralViews {
         throw new SluiceException("LATERAL VIEW: unbalanced parentheses");
     }
 
-    /** Where the text quoted by the quote at {@code at} ends (a doubled quote is one). */
+    /** Where the quoted text at {@code at} of text rewritten for Calcite ends (no backslash escapes are left in it). */
     static int skipQuoted(String sql, int at) {
-        char quote = sql.charAt(at);
-        int i = at + 1;
-        while (i < sql.length()) {
-            if (sql.charAt(i) == quote) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == quote) {
-                    i += 2;
-                    continue;
-                }
-                return i + 1;
-            }
-            i++;
-        }
-        return i;
+        return SqlLexemes.quotedEnd(sql, at, SqlDialect.ANSI);
     }
 
     static int skipSpaces(String sql, int at) {

@@ -42,19 +42,9 @@ public final class QueryLimits {
         int n = sql.length();
         while (i < n) {
             char c = sql.charAt(i);
-            if (c == '\'' || c == '"' || c == '`') {
-                int close = sql.indexOf(c, i + 1);
-                i = close < 0 ? n : close + 1; // a doubled quote reads as close-and-reopen: same result
-                continue;
-            }
-            if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                int eol = sql.indexOf('\n', i);
-                i = eol < 0 ? n : eol + 1;
-                continue;
-            }
-            if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
+            int skipped = SqlLexemes.skipLexeme(sql, i, SqlDialect.SPARK);
+            if (skipped > i) {
+                i = skipped;
                 continue;
             }
             if (c == '(' && ++depth > MAX_PARENTHESES) {

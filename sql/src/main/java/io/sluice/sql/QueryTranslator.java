@@ -78,6 +78,9 @@ final class QueryTranslator {
     }
 
     LogicalPlan translate(SqlNode query) {
+        if (query instanceof OrganizedQuery organized) {
+            return organized.organize(translate(organized.query()));
+        }
         if (query instanceof SqlWith with) {
             return with(with);
         }
@@ -92,9 +95,8 @@ final class QueryTranslator {
             if (orderBy.query instanceof SqlSelect select) {
                 return select(select, orderBy.orderList, orderBy.offset, orderBy.fetch);
             }
-            if (SetOperations.isSetOperation(orderBy.query)) {
-                return orderSetOperation(setOperation((SqlCall) orderBy.query), orderBy.orderList, orderBy.offset,
-                        orderBy.fetch);
+            if (SetOperations.isSetOperation(orderBy.query) || orderBy.query instanceof OrganizedQuery) {
+                return orderSetOperation(translate(orderBy.query), orderBy.orderList, orderBy.offset, orderBy.fetch);
             }
             throw SqlErrors.unsupported(describe(orderBy.query));
         }

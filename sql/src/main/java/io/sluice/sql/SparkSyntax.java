@@ -2,10 +2,15 @@ package io.sluice.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.SluiceException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Spark SQL's spellings that Calcite's parser does not read, rewritten in the text before anything
@@ -17,23 +22,31 @@ import java.util.Set;
  * <li>{@code \'} inside a string literal becomes {@code ''} (Spark's escaped quote);</li>
  * <li>{@code a <=> b} becomes {@code a IS NOT DISTINCT FROM b};</li>
  * <li>{@code a REGEXP b} becomes {@code a RLIKE b} (Calcite reads RLIKE);</li>
+ * <li>{@code first(…)} and {@code last(…)} become {@code first_value(…)} and {@code last_value(…)}, the
+ *     same functions, since Calcite's parser refuses Spark's {@code first(x, true)};</li>
  * <li>{@code a DIV b} becomes {@code a / b}, and the offset of that {@code /} is kept, so that the
  *     division is made an integral one after parsing ({@link DialectTree});</li>
  * <li>in a hint ({@code /*+ REPARTITION(4, k) *}{@code /}) numbers and hint names become quoted names,
  *     since Calcite reads a hint's options only when all are names or all are literals, and its
  *     names only when not reserved ({@code COALESCE});</li>
  * <li>number suffixes: {@code 2.5D} (a double) becomes {@code 2.5E0}, {@code 7L} (a bigint) {@code 7};</li>
- * <li>{@code TABLESAMPLE (n PERCENT)} becomes {@code TABLESAMPLE BERNOULLI(n)} and
- *     {@code TABLESAMPLE (n ROWS)} becomes {@code TABLESAMPLE SYSTEM(0) REPEATABLE(n)} (Calcite's
- *     sample takes a percentage only), which {@link TableSamples} reads back as Spark means them.</li>
+ * <li>{@code TABLESAMPLE (n PERCENT)} becomes {@code TABLESAMPLE BERNOULLI(n)},
+ *     {@code (BUCKET x OUT OF y)} {@code BERNOULLI(100x/y)} and {@code TABLESAMPLE (n ROWS)}
+ *     {@code TABLESAMPLE SYSTEM(0) REPEATABLE(n)} (Calcite's sample takes a percentage only), which
+ *     {@link TableSamples} reads back as Spark means them; a {@code REPEATABLE (seed)} after a
+ *     percentage is Calcite's own.</li>
  * </ul>
  * Comments and string literals are left alone. Every rewrite but {@code <=>}, an escaped quote inside
- * a quoted name and TABLESAMPLE keeps the text's length, so error positions stay the user's.
+ * a quoted name, first/last and TABLESAMPLE keeps the text's length, so error positions stay the user's.
  */
 final class SparkSyntax {
     /** Words after which a word is not an operand, so a following {@code DIV} is a name, not an operator. */
     private static final Set<String> NOT_OPERAND_END = Set.of("SELECT", "BY", "AS", "FROM", "WHERE", "AND", "OR",
             "NOT", "ON", "WHEN", "THEN", "ELSE", "CASE", "HAVING", "DISTINCT", "ALL", "IN", "IS", "LIKE", "RLIKE");
+
+    private static final Pattern BUCKET = Pattern.compile("(?i)\\s*BUCKET\\s+(\\d{1,9})\\s+OUT\\s+OF\\s+(\\d{1,9})\\s*");
+
+    private static final Pattern REPEATABLE = Pattern.compile("(?i)\\s*REPEATABLE\\s*\\(\\s*(-?\\d{1,18})\\s*\\)");
 
     private SparkSyntax() {
     }
@@ -101,18 +114,15 @@ final class SparkSyntax {
                 } else if (word.equals("REGEXP") && afterOperand && next < n && sql.charAt(next) != '(') {
                     out.append(Character.isUpperCase(sql.charAt(i)) ? "RLIKE " : "rlike ");
                     lastWord = "RLIKE";
+                } else if ((word.equals("FIRST") || word.equals("LAST")) && next < n && sql.charAt(next) == '('
+                        && !lastWord.equals("NULLS")) {
+                    // Calcite's parser refuses first(x, true); first_value is the same function, aggregate and window
+                    out.append(sql, i, end).append("_value");
+                    lastWord = word;
                 } else if (word.equals("TABLESAMPLE") && next < n && sql.charAt(next) == '(') {
-                    int close = sql.indexOf(')', next);
-                    String[] inside = close < 0 ? new String[0] : sql.substring(next + 1, close).strip().split("\\s+");
-                    if (inside.length == 2 && inside[1].equalsIgnoreCase("PERCENT")) {
-                        out.append("TABLESAMPLE BERNOULLI(").append(inside[0]).append(')');
-                        i = close + 1;
-                        lastWord = ")";
-                        continue;
-                    }
-                    if (inside.length == 2 && inside[1].equalsIgnoreCase("ROWS") && inside[0].matches("\\d{1,9}")) {
-                        out.append("TABLESAMPLE SYSTEM(0) REPEATABLE(").append(inside[0]).append(')');
-                        i = close + 1;
+                    int sampled = sample(sql, next, out);
+                    if (sampled > next) {
+                        i = sampled;
                         lastWord = ")";
                         continue;
                     }
@@ -137,6 +147,67 @@ final class SparkSyntax {
             }
         }
         return new Rewritten(out.toString(), dialect, divisions);
+    }
+
+    /**
+     * Appends Calcite's spelling of the Spark sample whose {@code (} is at {@code open} (after
+     * {@code TABLESAMPLE}), its {@code REPEATABLE (seed)} and the alias after them, which Calcite wants
+     * before {@code TABLESAMPLE} (so it is moved there); returns where the sample ends, or {@code open}
+     * (appending nothing) when it is not one Sluice reads.
+     */
+    private static int sample(String sql, int open, StringBuilder out) {
+        int close = sql.indexOf(')', open);
+        if (close < 0) {
+            return open;
+        }
+        String inside = sql.substring(open + 1, close).strip();
+        String[] words = inside.split("\\s+");
+        Matcher bucket = BUCKET.matcher(inside);
+        String spec;
+        if (words.length == 2 && words[1].equalsIgnoreCase("PERCENT")) {
+            spec = "BERNOULLI(" + words[0] + ")";
+        } else if (words.length == 2 && words[1].equalsIgnoreCase("ROWS") && words[0].matches("\\d{1,9}")) {
+            spec = "SYSTEM(0) REPEATABLE(" + words[0] + ")";
+        } else if (bucket.matches()) { // x/y of the rows, as Spark's (Spark refuses an ON too)
+            spec = "BERNOULLI(" + bucketPercent(bucket) + ")";
+        } else {
+            return open;
+        }
+        int end = close + 1;
+        Matcher repeatable = REPEATABLE.matcher(sql).region(end, sql.length());
+        if (repeatable.lookingAt()) {
+            spec += spec.startsWith("SYSTEM") ? "" : " REPEATABLE(" + repeatable.group(1) + ")";
+            end = repeatable.end();
+        }
+        int at = LateralViews.skipSpaces(sql, end);
+        int aliasAt = at;
+        if (sql.regionMatches(true, at, "AS", 0, 2) && CalciteParser.wordEnd(sql, at) == at + 2) {
+            aliasAt = LateralViews.skipSpaces(sql, at + 2);
+        }
+        StringBuilder alias = new StringBuilder();
+        int aliasEnd = aliasAt;
+        if (aliasAt < sql.length() && sql.charAt(aliasAt) == '`') {
+            aliasEnd = requote(sql, aliasAt, '`', '"', alias);
+        } else if (aliasAt < sql.length() && (Character.isLetter(sql.charAt(aliasAt)) || sql.charAt(aliasAt) == '_')) {
+            aliasEnd = CalciteParser.wordEnd(sql, aliasAt);
+            alias.append(sql, aliasAt, aliasEnd);
+            if (aliasAt == at && LateralViews.endsRelation(alias.toString())) {
+                alias.setLength(0);
+                aliasEnd = aliasAt;
+            }
+        }
+        out.append(alias.isEmpty() ? "" : "AS " + alias + " ").append("TABLESAMPLE ").append(spec);
+        return alias.isEmpty() ? end : aliasEnd;
+    }
+
+    /** The percentage {@code BUCKET x OUT OF y} samples, {@code 100 * x / y}, exact to 30 digits. */
+    private static String bucketPercent(Matcher bucket) {
+        BigDecimal x = new BigDecimal(bucket.group(1));
+        BigDecimal y = new BigDecimal(bucket.group(2));
+        if (y.signum() == 0) {
+            throw new SluiceException("TABLESAMPLE (" + bucket.group().strip() + "): the bucket count must be above 0");
+        }
+        return x.movePointRight(2).divide(y, 30, RoundingMode.HALF_EVEN).stripTrailingZeros().toPlainString();
     }
 
     /**

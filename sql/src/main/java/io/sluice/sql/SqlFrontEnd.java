@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.calcite.sql.SqlNode;
 
 /**
  * The SQL entry point: text in, {@link Statement} out. Calcite parses queries; the catalog
@@ -66,7 +67,7 @@ public final class SqlFrontEnd {
     }
 
     private static Statement parseChecked(String sql, Catalog catalog, SqlDialect dialect) {
-        List<StatementSplitter.Segment> segments = StatementSplitter.segments(sql);
+        List<StatementSplitter.Segment> segments = StatementSplitter.segments(sql, dialect);
         if (segments.isEmpty()) {
             throw new SluiceException("empty SQL statement");
         }
@@ -115,17 +116,29 @@ public final class SqlFrontEnd {
         return new Statement.Query(plan(rewritten, catalog));
     }
 
-    /**
-     * Splits a script on semicolons outside quotes and comments. Each statement is trimmed; empty
-     * and comment-only ones are dropped.
-     */
+    /** {@link #splitStatements(String, SqlDialect)} for a script that starts in the default dialect, Spark's. */
     public static List<String> splitStatements(String script) {
+        return splitStatements(script, SqlDialect.SPARK);
+    }
+
+    /**
+     * Splits a script on semicolons outside quotes and comments, reading its literals in
+     * {@code dialect} until a {@code SET sluice.sql.dialect} in it changes it (in Spark's, a
+     * backslash escapes a quote). Each statement is trimmed; empty and comment-only ones are dropped.
+     */
+    public static List<String> splitStatements(String script, SqlDialect dialect) {
         requireNonNull(script, "script is null");
+        requireNonNull(dialect, "dialect is null");
         List<String> out = new ArrayList<>();
-        for (StatementSplitter.Segment s : StatementSplitter.segments(script)) {
+        for (StatementSplitter.Segment s : StatementSplitter.segments(script, dialect)) {
             out.add(script.substring(s.start(), s.end()).strip());
         }
         return out;
+    }
+
+    /** The dialect a script is in after {@code statement} ran in {@code current} (a {@code SET sluice.sql.dialect} changes it). */
+    public static SqlDialect dialectAfter(String statement, SqlDialect current) {
+        return StatementSplitter.dialectAfter(statement, requireNonNull(current, "current is null"));
     }
 
     /** Rows of constant expressions under the given column names, as {@code VALUES} plans them. */
@@ -164,25 +177,18 @@ public final class SqlFrontEnd {
         return name.startsWith("\"") ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name;
     }
 
-    /**
-     * Plans a stored view's text, which is kept as the parser saw it (already rewritten to Calcite's
-     * spelling), so it is not rewritten again; the default dialect's semantics apply to it.
-     */
-    static LogicalPlan plan(String storedQuery, Catalog catalog) {
-        return plan(new SparkSyntax.Rewritten(storedQuery, SqlDialect.SPARK, List.of()), catalog);
-    }
-
     static LogicalPlan plan(SparkSyntax.Rewritten query, Catalog catalog) {
-        QueryOrganization.Clause clause = QueryOrganization.find(query.text());
-        String text = clause.present() ? blank(query.text(), clause.start(), query.text().length()) : query.text();
+        // the clauses are found where the parser reads them: after LATERAL VIEW is rewritten
+        String text = LateralViews.rewrite(query.text());
+        List<QueryOrganization.Clause> clauses = QueryOrganization.find(text);
+        text = QueryOrganization.blank(text, clauses);
         CalciteParser.Parsed parsed = CalciteParser.parse(text, query);
-        LogicalPlan plan;
         try {
-            plan = new QueryTranslator(catalog).translate(parsed.node());
+            SqlNode node = QueryOrganization.attach(parsed.node(), clauses, parsed, text, query.dialect());
+            return new QueryTranslator(catalog).translate(node);
         } catch (SluiceException e) {
             throw parsed.inUserText(e);
         }
-        return clause.present() ? QueryOrganization.apply(plan, clause, query.dialect()) : plan;
     }
 
     /** {@code text} with {@code [from, to)} replaced by spaces, line breaks kept. */

@@ -2,12 +2,20 @@ package io.sluice.sql;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Splits a script into statements on semicolons. A tiny lexer rather than a regex, because a
- * semicolon inside a string, a quoted name or a comment must not split.
+ * Splits a script into statements on semicolons. A tiny lexer ({@link SqlLexemes}) rather than a
+ * regex, because a semicolon inside a string, a quoted name or a comment must not split, and where a
+ * string ends depends on the dialect (Spark's {@code 'it\'s'}). The script is read in the dialect it
+ * starts in until a {@code SET sluice.sql.dialect = …} in it changes it, as running it would.
  */
 final class StatementSplitter {
+    private static final Pattern SET_DIALECT = Pattern.compile(
+            "(?is)\\s*SET\\s+sluice\\.sql\\.dialect\\s*(?:=|\\s+TO\\s+)\\s*'?(spark|ansi)'?\\s*");
+
     private StatementSplitter() {
     }
 
@@ -15,23 +23,24 @@ final class StatementSplitter {
     record Segment(int start, int end) {
     }
 
-    /** The non-empty statements of {@code script}; comment-only pieces count as empty. */
-    static List<Segment> segments(String script) {
+    /** The non-empty statements of {@code script} read from the start in {@code dialect}; comment-only pieces count as empty. */
+    static List<Segment> segments(String script, SqlDialect dialect) {
         List<Segment> out = new ArrayList<>();
+        SqlDialect current = dialect;
         int start = 0;
         boolean content = false;
         int i = 0;
         int n = script.length();
         while (i < n) {
             char c = script.charAt(i);
-            if (c == '\'' || c == '"') {
-                content = true;
-                i = skipQuoted(script, i);
-            } else if (startsComment(script, i)) {
-                i = skipComment(script, i);
+            int skipped = SqlLexemes.skipLexeme(script, i, current);
+            if (skipped > i) {
+                content |= SqlLexemes.isQuote(c);
+                i = skipped;
             } else if (c == ';') {
                 if (content) {
                     out.add(new Segment(start, i));
+                    current = dialectAfter(script.substring(start, i), current);
                 }
                 start = i + 1;
                 content = false;
@@ -47,44 +56,24 @@ final class StatementSplitter {
         return out;
     }
 
+    /** The dialect after {@code statement} ran in {@code current}: another one only when it is a {@code SET sluice.sql.dialect}. */
+    static SqlDialect dialectAfter(String statement, SqlDialect current) {
+        Matcher set = SET_DIALECT.matcher(statement);
+        return set.matches() ? SqlDialect.valueOf(set.group(1).toUpperCase(Locale.ROOT)) : current;
+    }
+
     /** Index of the first character at or after {@code from} that is not whitespace or comment. */
     static int skipTrivia(String sql, int from) {
         int i = from;
         while (i < sql.length()) {
             if (Character.isWhitespace(sql.charAt(i))) {
                 i++;
-            } else if (startsComment(sql, i)) {
-                i = skipComment(sql, i);
+            } else if (SqlLexemes.startsComment(sql, i)) {
+                i = SqlLexemes.commentEnd(sql, i);
             } else {
                 break;
             }
         }
         return i;
-    }
-
-    private static boolean startsComment(String s, int i) {
-        return i + 1 < s.length() && ((s.charAt(i) == '-' && s.charAt(i + 1) == '-')
-                || (s.charAt(i) == '/' && s.charAt(i + 1) == '*'));
-    }
-
-    /** Index just past the comment starting at {@code i}; an unclosed comment runs to the end. */
-    private static int skipComment(String s, int i) {
-        if (s.charAt(i) == '-') {
-            int eol = s.indexOf('\n', i);
-            return eol < 0 ? s.length() : eol + 1;
-        }
-        int close = s.indexOf("*/", i + 2);
-        return close < 0 ? s.length() : close + 2;
-    }
-
-    /**
-     * Index just past the quoted text starting at {@code i}. A doubled quote is an escaped quote,
-     * which the loop handles by leaving and re-entering; an unclosed quote runs to the end, and the
-     * parser reports it.
-     */
-    private static int skipQuoted(String s, int i) {
-        char quote = s.charAt(i);
-        int close = s.indexOf(quote, i + 1);
-        return close < 0 ? s.length() : close + 1;
     }
 }

@@ -4,7 +4,9 @@ import io.sluice.common.SluiceException;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.Sample;
 import java.math.BigDecimal;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSampleSpec;
@@ -12,8 +14,10 @@ import org.apache.calcite.sql.SqlSampleSpec;
 /**
  * Spark's {@code TABLESAMPLE} on a relation ({@link SparkSyntax} rewrote it for Calcite):
  * {@code (n ROWS)} keeps the first {@code n} rows the relation gives, as Spark's (a limit);
- * {@code (100 PERCENT)} keeps every row and {@code (0 PERCENT)} none. A fraction in between would
- * need a random sample, which Sluice does not draw: it is an error saying so.
+ * {@code (p PERCENT)} and {@code (BUCKET x OUT OF y)} keep each row with probability {@code p/100}
+ * ({@code x/y}), a {@link Sample} as Spark's (Bernoulli, without replacement), whose seed is
+ * {@code REPEATABLE (seed)}'s or else a new random one each time the query is planned;
+ * {@code (100 PERCENT)} keeps every row and {@code (0 PERCENT)} none.
  */
 final class TableSamples {
     private TableSamples() {
@@ -26,17 +30,18 @@ final class TableSamples {
         if (!sample.isBernoulli()) { // (n ROWS), rewritten SYSTEM(0) REPEATABLE(n)
             return new Limit(relation, 0, sample.getRepeatableSeed());
         }
-        BigDecimal amount = sample.sampleRate.stripTrailingZeros();
-        if (amount.compareTo(BigDecimal.ONE) == 0) {
+        BigDecimal fraction = sample.sampleRate.stripTrailingZeros();
+        if (fraction.signum() < 0 || fraction.compareTo(BigDecimal.ONE) > 0) {
+            throw new SluiceException("TABLESAMPLE: the sampling fraction must be 0 to 1 (0 to 100 PERCENT), not "
+                    + fraction.toPlainString());
+        }
+        if (fraction.compareTo(BigDecimal.ONE) == 0) {
             return relation;
         }
-        if (amount.signum() == 0) {
+        if (fraction.signum() == 0) {
             return new EmptyRelation(relation.schema());
         }
-        if (amount.signum() < 0 || amount.compareTo(BigDecimal.ONE) > 0) {
-            throw new SluiceException("TABLESAMPLE percentage must be 0 to 100, not " + amount.movePointRight(2).toPlainString());
-        }
-        throw SqlErrors.unsupported("TABLESAMPLE (" + amount.movePointRight(2).toPlainString()
-                + " PERCENT): a random sample (only 0 and 100 PERCENT, and n ROWS)");
+        long seed = sample.isRepeatable() ? sample.getRepeatableSeed() : ThreadLocalRandom.current().nextLong();
+        return new Sample(relation, fraction.doubleValue(), seed);
     }
 }

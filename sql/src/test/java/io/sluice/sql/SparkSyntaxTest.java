@@ -20,7 +20,11 @@ class SparkSyntaxTest {
     }
 
     private static LogicalPlan plan(String sql, SqlDialect dialect) {
-        return ((Statement.Query) SqlFrontEnd.parse(sql, catalog(), dialect)).plan();
+        return plan(sql, catalog(), dialect);
+    }
+
+    private static LogicalPlan plan(String sql, Catalog catalog, SqlDialect dialect) {
+        return ((Statement.Query) SqlFrontEnd.parse(sql, catalog, dialect)).plan();
     }
 
     @Test
@@ -46,6 +50,9 @@ class SparkSyntaxTest {
                 "SELECT a  IS NOT DISTINCT FROM  b, s RLIKE  'x', 7 /   2, div FROM t");
         assertThat(SparkSyntax.rewrite("SELECT 7 DIV 2", SqlDialect.SPARK).integerDivisions()).containsExactly(9);
         assertThat(rewrite("SELECT 2.5D, 1e3D, 7L, 10 FROM t")).isEqualTo("SELECT 2.5E0, 1e3 , 7 , 10 FROM t");
+        assertThat(rewrite("SELECT first(v, true), LAST (v) FROM t ORDER BY 1 NULLS FIRST"))
+                .isEqualTo("SELECT first_value(v, true), LAST_value (v) FROM t ORDER BY 1 NULLS FIRST");
+        assertThat(plan("SELECT k, first(v, true) AS f FROM t GROUP BY k").schema().names()).containsExactly("k", "f");
         assertThat(rewrite("SELECT /*+ REPARTITION(4, k) */ k FROM t TABLESAMPLE (3 ROWS)"))
                 .isEqualTo("SELECT /*+ \"REPARTITION\"(\"4\", k) */ k FROM t TABLESAMPLE SYSTEM(0) REPEATABLE(3)");
     }
@@ -93,7 +100,109 @@ class SparkSyntaxTest {
                 .hasMessageContaining("SHUFFLE_MERGE");
         assertThatThrownBy(() -> plan("SELECT k FROM t CLUSTER BY k SORT BY k")).isInstanceOf(SluiceException.class)
                 .hasMessageContaining("CLUSTER BY cannot go with DISTRIBUTE BY or SORT BY");
-        assertThatThrownBy(() -> plan("SELECT k FROM t TABLESAMPLE (10 PERCENT)")).isInstanceOf(SluiceException.class)
-                .hasMessageContaining("TABLESAMPLE (10 PERCENT)");
+        assertThatThrownBy(() -> plan("SELECT k FROM t TABLESAMPLE (BUCKET 5 OUT OF 4)")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("the sampling fraction must be 0 to 1 (0 to 100 PERCENT), not 1.25");
+        assertThatThrownBy(() -> plan("SELECT k FROM t TABLESAMPLE (BUCKET 1 OUT OF 0)")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("TABLESAMPLE (BUCKET 1 OUT OF 0): the bucket count must be above 0");
+    }
+
+    @Test
+    void aStoredViewIsReadInTheDialectItWasCreatedIn() {
+        InMemoryCatalog catalog = catalog();
+        // stored views read no temporary table (a view that does is temporary itself)
+        store(catalog, "CREATE VIEW q AS SELECT v DIV 2 AS d, v / 2 AS r FROM (VALUES (7)) AS x(v)", SqlDialect.SPARK);
+        store(catalog, "CREATE VIEW a AS SELECT k FROM (VALUES (1)) AS x(k) ORDER BY k", SqlDialect.ANSI);
+        store(catalog, "CREATE VIEW s AS SELECT k FROM (VALUES (1)) AS x(k) ORDER BY k", SqlDialect.SPARK);
+        assertThat(catalog.catalogView("q").sql()).isEqualTo("SELECT v DIV 2 AS d, v / 2 AS r FROM (VALUES (7)) AS x(v)");
+        assertThat(catalog.catalogView("a").dialect()).isEqualTo(SqlDialect.ANSI);
+        for (SqlDialect reader : SqlDialect.values()) {
+            LogicalPlan q = plan("SELECT d, r FROM q", catalog, reader);
+            assertThat(q.schema().field("d").type()).as("DIV stays integral").isEqualTo(DataType.INT64);
+            assertThat(q.schema().field("r").type()).isEqualTo(DataType.FLOAT64);
+            assertThat(plan("SELECT * FROM a", catalog, reader).explain()).contains("k ASC NULLS LAST").doesNotContain("NULLS FIRST");
+            assertThat(plan("SELECT * FROM s", catalog, reader).explain()).contains("k ASC NULLS FIRST");
+        }
+    }
+
+    @Test
+    void aSemicolonAfterAnEscapedQuoteDoesNotEndTheStatement() {
+        assertThat(SqlFrontEnd.splitStatements("SELECT 'a\\'; b' AS s; SELECT 2")).containsExactly("SELECT 'a\\'; b' AS s",
+                "SELECT 2");
+        assertThat(plan("SELECT 'a\\'; b' AS s").schema().names()).containsExactly("s");
+        assertThat(SqlFrontEnd.splitStatements("SELECT 'a\\'; SELECT 2", SqlDialect.ANSI)).hasSize(2);
+        assertThat(plan("SELECT s FROM (SELECT 1) LATERAL VIEW explode(array('y\\')z')) e AS s")
+                .schema().names()).containsExactly("s");
+    }
+
+    private static void store(InMemoryCatalog catalog, String sql, SqlDialect dialect) {
+        Statement.CreateView view = (Statement.CreateView) SqlFrontEnd.parse(sql, catalog, dialect);
+        catalog.createView(view.stored(), view.replace());
+    }
+
+    @Test
+    void organizationClausesEndAnyQueryAndGoBeforeLimit() {
+        assertThat(plan("SELECT k, v FROM t DISTRIBUTE BY k SORT BY v LIMIT 3").explain()).isEqualTo("""
+                Limit: fetch=3
+                  SortWithinPartitions: v ASC NULLS FIRST
+                    Repartition: hash [k]
+                      Projection: k, v
+                        TableScan: t
+                """);
+        assertThat(plan("SELECT s.k FROM (SELECT k FROM t CLUSTER BY k) s").explain()).isEqualTo("""
+                Projection: s.k AS k
+                  SubqueryAlias: s
+                    SortWithinPartitions: k ASC NULLS FIRST
+                      Repartition: hash [k]
+                        Projection: k
+                          TableScan: t
+                """);
+        assertThat(plan("WITH c AS (SELECT k FROM t SORT BY k DESC) SELECT k FROM c").explain()).isEqualTo("""
+                Projection: c.k AS k
+                  SubqueryAlias: c
+                    SortWithinPartitions: k DESC NULLS LAST
+                      Projection: k
+                        TableScan: t
+                """);
+        assertThat(plan("(SELECT k FROM t SORT BY k) UNION ALL (SELECT k FROM t DISTRIBUTE BY k) LIMIT 2").explain())
+                .isEqualTo("""
+                Limit: fetch=2
+                  Union: all
+                    SortWithinPartitions: k ASC NULLS FIRST
+                      Projection: k
+                        TableScan: t
+                    Repartition: hash [k]
+                      Projection: k
+                        TableScan: t
+                """);
+        assertThat(plan("SELECT k FROM t WHERE v IN (SELECT v FROM t DISTRIBUTE BY v)").explain()).contains("Repartition: hash [v]");
+    }
+
+    @Test
+    void organizationClausesOutOfPlaceAreErrorsNamingThem() {
+        assertThatThrownBy(() -> plan("SELECT k FROM t ORDER BY k SORT BY k")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("Combination of ORDER BY/SORT BY/DISTRIBUTE BY/CLUSTER BY is not supported");
+        assertThatThrownBy(() -> plan("SELECT k FROM (SELECT k FROM t ORDER BY k DISTRIBUTE BY k) s"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("Combination of ORDER BY");
+        assertThatThrownBy(() -> plan("SELECT count(k SORT BY k) FROM t")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("SORT BY must end a query");
+        assertThatThrownBy(() -> plan("SELECT k FROM t DISTRIBUTE BY nope")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("nope");
+    }
+
+    @Test
+    void tableSamplesAreBernoulliSamplesOrLimitsWithTheAliasAfterThem() {
+        assertThat(rewrite("SELECT x.k FROM t TABLESAMPLE (10 PERCENT) REPEATABLE (7) AS x WHERE x.k > 1"))
+                .isEqualTo("SELECT x.k FROM t AS x TABLESAMPLE BERNOULLI(10) REPEATABLE(7) WHERE x.k > 1");
+        assertThat(rewrite("SELECT * FROM t TABLESAMPLE (BUCKET 1 OUT OF 3) s JOIN u TABLESAMPLE (2 ROWS) ON true"))
+                .isEqualTo("SELECT * FROM t AS s TABLESAMPLE BERNOULLI(33.333333333333333333333333333333) "
+                        + "JOIN u TABLESAMPLE SYSTEM(0) REPEATABLE(2) ON true");
+        assertThat(plan("SELECT x.k FROM t TABLESAMPLE (BUCKET 1 OUT OF 4) REPEATABLE (3) x").explain()).isEqualTo("""
+                Projection: k
+                  Sample: fraction=0.25, seed=3
+                    TableScan: t
+                """);
+        assertThat(plan("SELECT k FROM t TABLESAMPLE (2.5 PERCENT)").explain()).contains("Sample: fraction=0.025, seed=");
+        assertThat(plan("SELECT k FROM t TABLESAMPLE (100 PERCENT)").explain()).doesNotContain("Sample");
+        assertThat(plan("SELECT k FROM t TABLESAMPLE (4 ROWS)").explain()).contains("Limit: fetch=4");
     }
 }

@@ -1,6 +1,10 @@
 package io.sluice.cli.shell;
 
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.sql.SqlDialect;
 import java.util.List;
+import java.util.function.Supplier;
 import org.jline.reader.CompletingParsedLine;
 import org.jline.reader.EOFError;
 import org.jline.reader.Parser;
@@ -8,12 +12,21 @@ import org.jline.reader.Parser;
 /**
  * How the line editor reads SQL: Enter runs the text only once every statement in it is ended by
  * {@code ;} outside quotes and comments (else the editor opens another line of the same entry), and
- * the word completed is the identifier before the cursor. No escape characters: a backslash is SQL text.
+ * the word completed is the identifier before the cursor. Quotes are read in the shell's current
+ * dialect (in Spark's, {@code \'} inside a string does not end it). The editor itself has no escape
+ * characters: a backslash is SQL text.
  */
 final class SqlLineParser implements Parser {
+    private final Supplier<SqlDialect> dialect;
+
+    /** {@code dialect}: the dialect the shell's next entry is read in. */
+    SqlLineParser(Supplier<SqlDialect> dialect) {
+        this.dialect = requireNonNull(dialect, "dialect is null");
+    }
+
     @Override
     public CompletingParsedLine parse(String line, int cursor, ParseContext context) {
-        if (context == ParseContext.ACCEPT_LINE && !SqlStatements.complete(line)) {
+        if (context == ParseContext.ACCEPT_LINE && !SqlStatements.complete(line, dialect.get())) {
             throw new EOFError(-1, cursor, "the statement is not ended by ';'", ";");
         }
         int start = cursor;

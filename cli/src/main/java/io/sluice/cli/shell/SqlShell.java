@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.api.Session;
 import io.sluice.cli.shell.SqlStatements.Statement;
 import io.sluice.kernels.QueryResult;
+import io.sluice.sql.SqlDialect;
+import io.sluice.sql.SqlFrontEnd;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -12,6 +14,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -63,9 +66,10 @@ public final class SqlShell {
             PrintWriter out = terminal.writer();
             StatementRunner runner = new StatementRunner(session, progress ? out : null);
             ResultPrinter printer = new ResultPrinter(format, null, out, out);
+            AtomicReference<SqlDialect> dialect = new AtomicReference<>(SqlDialect.SPARK);
             CatalogNames names = new CatalogNames(sql -> QueryResult.fromIpc(runner.query(sql)));
             LineReader reader = LineReaderBuilder.builder().terminal(terminal).appName("sluice")
-                    .parser(new SqlLineParser())
+                    .parser(new SqlLineParser(dialect::get))
                     .completer(new SqlCompleter(names))
                     .variable(LineReader.HISTORY_FILE, history)
                     .variable(LineReader.SECONDARY_PROMPT_PATTERN, CONTINUATION)
@@ -86,7 +90,7 @@ public final class SqlShell {
                 } catch (EndOfFileException e) {
                     break;
                 }
-                if (!runEntry(entry, runner, printer, names, out)) {
+                if (!runEntry(entry, dialect, runner, printer, names, out)) {
                     break;
                 }
             }
@@ -95,14 +99,17 @@ public final class SqlShell {
     }
 
     /** Runs an entry's statements until one fails; false when one of them is {@code exit} or {@code quit}. */
-    private static boolean runEntry(String entry, StatementRunner runner, ResultPrinter printer, CatalogNames names,
-            PrintWriter out) {
-        for (Statement statement : SqlStatements.split(entry)) {
+    private static boolean runEntry(String entry, AtomicReference<SqlDialect> dialect, StatementRunner runner,
+            ResultPrinter printer, CatalogNames names, PrintWriter out) {
+        for (Statement statement : SqlStatements.split(entry, dialect.get())) {
             if (LEAVE.contains(statement.text().toLowerCase(Locale.ROOT))) {
                 return false;
             }
             boolean ok = run(statement.text(), runner, printer, out);
             names.forget();
+            if (ok) {
+                dialect.set(SqlFrontEnd.dialectAfter(statement.text(), dialect.get()));
+            }
             if (!ok) {
                 break;
             }

@@ -2,13 +2,15 @@ package io.sluice.cli.shell;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.sql.SqlDialect;
 import io.sluice.sql.SqlFrontEnd;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A script's statements, split as the engine splits them ({@link SqlFrontEnd#splitStatements}: a
- * {@code ;} inside quotes or a comment does not end one), each with the line it starts on.
+ * {@code ;} inside quotes or a comment does not end one, nor one after Spark's {@code \\'} inside a
+ * string), each with the line it starts on.
  */
 public final class SqlStatements {
     /** Appended to typed text to learn whether it ended outside any statement, quote or comment. */
@@ -24,12 +26,17 @@ public final class SqlStatements {
         }
     }
 
-    /** The non-empty statements of {@code script}, in order. */
+    /** The non-empty statements of {@code script}, in order, read from the start in the default dialect (Spark's). */
     public static List<Statement> split(String script) {
+        return split(script, SqlDialect.SPARK);
+    }
+
+    /** The same, reading the script's literals in {@code dialect} until a {@code SET sluice.sql.dialect} in it. */
+    public static List<Statement> split(String script, SqlDialect dialect) {
         List<Statement> out = new ArrayList<>();
         int from = 0;
         int line = 1;
-        for (String text : SqlFrontEnd.splitStatements(script)) {
+        for (String text : SqlFrontEnd.splitStatements(script, dialect)) {
             int at = script.indexOf(text, from);
             for (int i = from; i < at; i++) {
                 if (script.charAt(i) == '\n') {
@@ -53,7 +60,8 @@ public final class SqlStatements {
      * stays a statement of its own; appended to an unended statement, a quote or a comment, it is
      * swallowed.
      */
-    public static boolean complete(String text) {
-        return SqlFrontEnd.splitStatements(text + SENTINEL).size() == SqlFrontEnd.splitStatements(text).size() + 1;
+    public static boolean complete(String text, SqlDialect dialect) {
+        return SqlFrontEnd.splitStatements(text + SENTINEL, dialect).size()
+                == SqlFrontEnd.splitStatements(text, dialect).size() + 1;
     }
 }

@@ -3,13 +3,14 @@ package io.sluice.cli.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.sql.SqlDialect;
 import org.jline.reader.CompletingParsedLine;
 import org.jline.reader.EOFError;
 import org.jline.reader.Parser.ParseContext;
 import org.junit.jupiter.api.Test;
 
 class SqlLineParserTest {
-    private final SqlLineParser parser = new SqlLineParser();
+    private final SqlLineParser parser = new SqlLineParser(() -> SqlDialect.SPARK);
 
     @Test
     void enterBeforeTheSemicolonAsksForAnotherLine() {
@@ -17,6 +18,8 @@ class SqlLineParserTest {
                 .isInstanceOf(EOFError.class).hasMessageContaining("not ended by ';'");
         assertThatThrownBy(() -> parser.parse("SELECT ';'", 10, ParseContext.ACCEPT_LINE)).isInstanceOf(EOFError.class);
         assertThat(parser.parse("SELECT 1,\n  2;", 14, ParseContext.ACCEPT_LINE).line()).isEqualTo("SELECT 1,\n  2;");
+        assertThatThrownBy(() -> parser.parse("SELECT 'it\\';", 14, ParseContext.ACCEPT_LINE))
+                .as("Spark's \\' does not end the string").isInstanceOf(EOFError.class);
     }
 
     @Test

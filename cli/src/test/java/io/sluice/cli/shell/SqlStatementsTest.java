@@ -3,6 +3,7 @@ package io.sluice.cli.shell;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.cli.shell.SqlStatements.Statement;
+import io.sluice.sql.SqlDialect;
 import org.junit.jupiter.api.Test;
 
 class SqlStatementsTest {
@@ -17,20 +18,20 @@ class SqlStatementsTest {
 
     @Test
     void anEntryIsCompleteOnceEveryStatementEndsOutsideQuotesAndComments() {
-        assertThat(SqlStatements.complete("SELECT 1;")).isTrue();
-        assertThat(SqlStatements.complete("SELECT 1;\n  ")).isTrue();
-        assertThat(SqlStatements.complete("SELECT 1; -- done")).isTrue();
-        assertThat(SqlStatements.complete("SELECT 1; SELECT 2;")).isTrue();
-        assertThat(SqlStatements.complete("")).as("an empty entry just returns to the prompt").isTrue();
+        assertThat(SqlStatements.complete("SELECT 1;", SqlDialect.SPARK)).isTrue();
+        assertThat(SqlStatements.complete("SELECT 1;\n  ", SqlDialect.SPARK)).isTrue();
+        assertThat(SqlStatements.complete("SELECT 1; -- done", SqlDialect.SPARK)).isTrue();
+        assertThat(SqlStatements.complete("SELECT 1; SELECT 2;", SqlDialect.SPARK)).isTrue();
+        assertThat(SqlStatements.complete("", SqlDialect.SPARK)).as("an empty entry just returns to the prompt").isTrue();
 
-        assertThat(SqlStatements.complete("SELECT 1")).isFalse();
-        assertThat(SqlStatements.complete("SELECT 1,\n  2")).isFalse();
-        assertThat(SqlStatements.complete("SELECT 1; SELECT 2")).isFalse();
-        assertThat(SqlStatements.complete("SELECT 'a;")).as("';' inside an open quote").isFalse();
-        assertThat(SqlStatements.complete("SELECT \"a;")).as("';' inside an open quoted name").isFalse();
-        assertThat(SqlStatements.complete("SELECT 1 -- the end;")).as("';' inside a line comment").isFalse();
-        assertThat(SqlStatements.complete("SELECT 1 /* the end; */")).as("';' inside a block comment").isFalse();
-        assertThat(SqlStatements.complete("SELECT 1; /* open")).as("an open comment").isFalse();
+        assertThat(SqlStatements.complete("SELECT 1", SqlDialect.SPARK)).isFalse();
+        assertThat(SqlStatements.complete("SELECT 1,\n  2", SqlDialect.SPARK)).isFalse();
+        assertThat(SqlStatements.complete("SELECT 1; SELECT 2", SqlDialect.SPARK)).isFalse();
+        assertThat(SqlStatements.complete("SELECT 'a;", SqlDialect.SPARK)).as("';' inside an open quote").isFalse();
+        assertThat(SqlStatements.complete("SELECT \"a;", SqlDialect.SPARK)).as("';' inside an open quoted name").isFalse();
+        assertThat(SqlStatements.complete("SELECT 1 -- the end;", SqlDialect.SPARK)).as("';' inside a line comment").isFalse();
+        assertThat(SqlStatements.complete("SELECT 1 /* the end; */", SqlDialect.SPARK)).as("';' inside a block comment").isFalse();
+        assertThat(SqlStatements.complete("SELECT 1; /* open", SqlDialect.SPARK)).as("an open comment").isFalse();
     }
 
     @Test
@@ -47,5 +48,23 @@ class SqlStatementsTest {
         assertThat(StatementKind.of("CREATE VIEW v AS SELECT 1")).isEqualTo(StatementKind.COMMAND);
         assertThat(StatementKind.of("INSERT INTO t SELECT 1")).isEqualTo(StatementKind.COMMAND);
         assertThat(StatementKind.of("DROP TABLE t")).isEqualTo(StatementKind.COMMAND);
+    }
+
+    @Test
+    void aBackslashEscapedQuoteDoesNotEndAStringInSparksDialect() {
+        String script = "SELECT 'it\\'s; fine' AS s; SELECT 2;";
+        assertThat(SqlStatements.split(script)).containsExactly(
+                new Statement("SELECT 'it\\'s; fine' AS s", 1), new Statement("SELECT 2", 1));
+        assertThat(SqlStatements.complete("SELECT 'a\\';", SqlDialect.SPARK)).as("the ';' is inside the string").isFalse();
+        assertThat(SqlStatements.complete("SELECT 'a\\';", SqlDialect.ANSI)).as("a backslash is text in ansi").isTrue();
+        assertThat(SqlStatements.split("SELECT `a;b` FROM t; SELECT 2")).as("a backticked name").hasSize(2);
+    }
+
+    @Test
+    void aScriptIsReadInTheDialectItsSetStatementsChooseAsItRuns() {
+        String script = "SET sluice.sql.dialect = ansi; SELECT 'a\\'; SELECT 'b'; SET sluice.sql.dialect=spark; SELECT 'c\\';'; SELECT 3";
+        assertThat(SqlStatements.split(script)).extracting(Statement::text).containsExactly(
+                "SET sluice.sql.dialect = ansi", "SELECT 'a\\'", "SELECT 'b'", "SET sluice.sql.dialect=spark",
+                "SELECT 'c\\';'", "SELECT 3");
     }
 }

@@ -13,6 +13,7 @@ import io.sluice.sql.CatalogDatabase;
 import io.sluice.sql.CatalogStore;
 import io.sluice.sql.CatalogTable;
 import io.sluice.sql.CatalogView;
+import io.sluice.sql.SqlDialect;
 import io.sluice.sql.SqlText;
 import io.sluice.sql.TableColumn;
 import io.sluice.sql.TableDdl;
@@ -164,6 +165,7 @@ public final class CatalogFiles implements CatalogStore {
             view.put("sql", v.sql());
             v.columns().forEach(view.putArray("columns")::add);
             view.put("comment", v.comment());
+            view.put("dialect", v.dialect().name().toLowerCase(Locale.ROOT));
         }
         return root;
     }
@@ -207,11 +209,25 @@ public final class CatalogFiles implements CatalogStore {
             for (JsonNode v : root.path("views")) {
                 List<String> columns = new ArrayList<>();
                 v.path("columns").forEach(c -> columns.add(c.asText()));
-                views.add(new CatalogView(database.name(), text(v, "name"), text(v, "sql"), columns, optional(v, "comment")));
+                views.add(new CatalogView(database.name(), text(v, "name"), text(v, "sql"), columns, optional(v, "comment"),
+                        dialect(v)));
             }
             return new DatabaseState(database, tables, views);
         } catch (IOException | RuntimeException e) {
             throw new SluiceException("cannot load the catalog file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The dialect a view was created in; a file written before views kept it holds Spark's (then the only one). */
+    private static SqlDialect dialect(JsonNode view) {
+        String name = optional(view, "dialect");
+        if (name == null) {
+            return SqlDialect.SPARK;
+        }
+        try {
+            return SqlDialect.valueOf(name.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new SluiceException("view '" + text(view, "name") + "' has dialect '" + name + "' (expected spark or ansi)");
         }
     }
 

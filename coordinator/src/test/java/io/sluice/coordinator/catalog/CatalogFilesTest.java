@@ -11,6 +11,7 @@ import io.sluice.sql.CatalogDatabase;
 import io.sluice.sql.CatalogTable;
 import io.sluice.sql.CatalogView;
 import io.sluice.sql.InMemoryCatalog;
+import io.sluice.sql.SqlDialect;
 import io.sluice.sql.TableColumn;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +41,8 @@ class CatalogFilesTest {
         catalog.createTable(table("sales", "orders", false));
         catalog.createTable(table("default", "ext", true));
         catalog.createView(new CatalogView("sales", "big", "SELECT id FROM orders WHERE id > 7", List.of("k"), null), false);
+        catalog.createView(new CatalogView("sales", "halves", "SELECT id DIV 2 FROM orders ORDER BY 1", List.of(), null,
+                SqlDialect.ANSI), false);
         catalog.registerView("temporary", new io.sluice.logical.plan.EmptyRelation(
                 new io.sluice.common.types.Schema(List.of(new Field("x", DataType.INT32)))), false);
 
@@ -50,6 +53,7 @@ class CatalogFilesTest {
         assertThat(loaded.catalogTable("ext")).isEqualTo(table("default", "ext", true));
         assertThat(loaded.catalogView("sales.big")).isEqualTo(
                 new CatalogView("sales", "big", "SELECT id FROM orders WHERE id > 7", List.of("k"), null));
+        assertThat(loaded.catalogView("sales.halves").dialect()).as("the dialect it was created in").isEqualTo(SqlDialect.ANSI);
         assertThat(loaded.view("temporary")).isNull();
         assertThat(dir.resolve("catalog")).isDirectoryContaining("glob:**/sales.json")
                 .isDirectoryNotContaining("glob:**/*.tmp");
@@ -77,5 +81,22 @@ class CatalogFilesTest {
         Files.writeString(file, json.replace("\"sales\"", "\"other\""));
         assertThatThrownBy(() -> new CatalogFiles(catalogDir).load()).hasMessage("cannot load the catalog file " + file
                 + ": it holds database 'other', which belongs in other.json");
+    }
+
+    @Test
+    void aViewStoredBeforeDialectsWereKeptReadsAsSparksAndAnUnknownDialectIsNamed() throws Exception {
+        Path catalogDir = dir.resolve("catalog");
+        InMemoryCatalog.stored(new CatalogFiles(catalogDir)).createView(
+                new CatalogView("default", "v", "SELECT 1", List.of(), null, SqlDialect.ANSI), false);
+        Path file = catalogDir.resolve("default.json");
+        String json = Files.readString(file);
+        assertThat(json).contains("\"dialect\" : \"ansi\"");
+
+        Files.writeString(file, json.replace(",\n    \"dialect\" : \"ansi\"", ""));
+        assertThat(Files.readString(file)).doesNotContain("dialect");
+        assertThat(InMemoryCatalog.stored(new CatalogFiles(catalogDir)).catalogView("v").dialect()).isEqualTo(SqlDialect.SPARK);
+        Files.writeString(file, json.replace("\"ansi\"", "\"hive\""));
+        assertThatThrownBy(() -> new CatalogFiles(catalogDir).load()).hasMessage("cannot load the catalog file " + file
+                + ": view 'v' has dialect 'hive' (expected spark or ansi)");
     }
 }
