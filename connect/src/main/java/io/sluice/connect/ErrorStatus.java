@@ -25,6 +25,8 @@ final class ErrorStatus {
     static final String ANALYSIS = "org.apache.spark.sql.AnalysisException";
     static final String PARSE = "org.apache.spark.sql.catalyst.parser.ParseException";
     static final String SPARK = "org.apache.spark.SparkException";
+    static final String ARITHMETIC = "org.apache.spark.SparkArithmeticException";
+    static final String NUMBER_FORMAT = "org.apache.spark.SparkNumberFormatException";
 
     private ErrorStatus() {
     }
@@ -61,6 +63,13 @@ final class ErrorStatus {
     }
 
     private static String classOf(String message) {
+        if (message.contains("[DIVIDE_BY_ZERO]") || message.contains("[REMAINDER_BY_ZERO]")
+                || message.contains("[ARITHMETIC_OVERFLOW]") || message.contains("[CAST_OVERFLOW]")) {
+            return ARITHMETIC;
+        }
+        if (message.contains("[CAST_INVALID_INPUT]")) {
+            return NUMBER_FORMAT;
+        }
         String m = message.toLowerCase(Locale.ROOT);
         if (m.contains("parse error") || m.contains("syntax error") || m.contains("encountered \"")
                 || m.startsWith("sql parse") || m.contains("was expecting")) {

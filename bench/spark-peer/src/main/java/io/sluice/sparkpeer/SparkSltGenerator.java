@@ -42,8 +42,8 @@ import scala.collection.JavaConverters;
  *
  * <p>Each file runs in a fresh Spark session ({@code local[2]}, session time zone UTC), records in
  * order: {@code statement ok} must succeed on Spark (else the generator stops, naming file:line);
- * {@code statement error} is run and must fail on Spark too, its expected text (Sluice's message) is
- * kept; {@code query} records get their type letters and rows rewritten from Spark's result, in the
+ * {@code statement error} is run and must fail on Spark too (with the Spark error class its text starts
+ * with, as {@code [DIVIDE_BY_ZERO]}, when it names one), its expected text (Sluice's message) is kept; {@code query} records get their type letters and rows rewritten from Spark's result, in the
  * canonical text form below (rows sorted when the record says {@code rowsort}). Everything else in the
  * file (comments, blank lines, SQL) is kept as written.
  *
@@ -105,6 +105,16 @@ public final class SparkSltGenerator {
         }
     }
 
+    /**
+     * The Spark error class a {@code statement error [CLASS] …} record names ({@code [DIVIDE_BY_ZERO]}),
+     * which Spark's own error must carry too; null when the text names none.
+     */
+    private static String errorClass(String header) {
+        String text = header.strip().substring("statement error".length()).strip();
+        int end = text.indexOf(']');
+        return text.startsWith("[") && end > 1 ? text.substring(0, end + 1) : null;
+    }
+
     /** Rewrites one file's expected answers; returns the number of records Spark refused (file untouched then). */
     private static int generate(SparkSession spark, Path file) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -148,10 +158,16 @@ public final class SparkSltGenerator {
                     out.addAll(sqlLines);
                 } else if (header[0].equals("statement") && header[1].equals("error")) {
                     boolean failed = false;
+                    String expectedClass = errorClass(line);
                     try {
                         spark.sql(sql).collectAsList();
                     } catch (Exception e) {
                         failed = true;
+                        if (expectedClass != null && (e.getMessage() == null || !e.getMessage().contains(expectedClass))) {
+                            System.err.println(where + ": Spark fails with another error than " + expectedClass + ": "
+                                    + firstLine(e.getMessage()));
+                            failures++;
+                        }
                     }
                     if (!failed) {
                         System.err.println(where + ": Spark accepts what the record says must fail: " + sql);
