@@ -34,7 +34,7 @@ public final class SparkErrors {
 
     /** A result of {@code expression} past {@code type}; {@code tryFunction} (may be null) is the function that tolerates it. */
     public static SluiceException overflow(String expression, DataType type, String tryFunction) {
-        return new SluiceException("[ARITHMETIC_OVERFLOW] " + expression + " overflows " + type.sqlName() + "."
+        return new SluiceException("[ARITHMETIC_OVERFLOW] " + expression + " overflows " + sparkName(type) + "."
                 + (tryFunction == null ? "" : " Use '" + tryFunction + "' to tolerate overflow and return NULL instead.")
                 + BYPASS);
     }
@@ -53,16 +53,25 @@ public final class SparkErrors {
 
     /** Text that spells no value of {@code target}. */
     public static SluiceException castInvalidInput(String value, DataType source, DataType target) {
-        return new SluiceException("[CAST_INVALID_INPUT] The value '" + value + "' of the type \"" + source.sqlName()
-                + "\" cannot be cast to \"" + target.sqlName() + "\" because it is malformed. Correct the value as per "
+        return new SluiceException("[CAST_INVALID_INPUT] The value '" + value + "' of the type \"" + sparkName(source)
+                + "\" cannot be cast to \"" + sparkName(target) + "\" because it is malformed. Correct the value as per "
                 + "the syntax, or change its target type. Use `try_cast` to tolerate malformed input and return NULL "
                 + "instead." + BYPASS);
     }
 
     /** A value of {@code source} past {@code target}'s range in a cast. */
     public static SluiceException castOverflow(String value, DataType source, DataType target) {
-        return new SluiceException("[CAST_OVERFLOW] The value " + value + " of the type \"" + source.sqlName()
-                + "\" cannot be cast to \"" + target.sqlName() + "\" due to an overflow. Use `try_cast` to tolerate "
+        return new SluiceException("[CAST_OVERFLOW] The value " + value + " of the type \"" + sparkName(source)
+                + "\" cannot be cast to \"" + sparkName(target) + "\" due to an overflow. Use `try_cast` to tolerate "
                 + "overflow and return NULL instead." + BYPASS);
+    }
+
+    /** {@code type} as Spark's messages spell it (INT, STRING where SQL says INTEGER, VARCHAR). */
+    static String sparkName(DataType type) {
+        return switch (type.kind()) {
+            case INT32 -> "INT";
+            case UTF8 -> "STRING";
+            default -> type.sqlName();
+        };
     }
 }

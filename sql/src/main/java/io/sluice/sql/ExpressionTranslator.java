@@ -276,7 +276,7 @@ final class ExpressionTranslator {
             case PLUS_PREFIX -> operand(call, 0);
             case IS_NULL -> new Unary(Unary.Op.IS_NULL, operand(call, 0));
             case IS_NOT_NULL -> new Unary(Unary.Op.IS_NOT_NULL, operand(call, 0));
-            case CAST -> cast(call);
+            case CAST, SAFE_CAST -> cast(call);
             case IS_NOT_DISTINCT_FROM -> SparkOperators.nullSafeEquals(operand(call, 0), operand(call, 1));
             case IS_DISTINCT_FROM -> not(SparkOperators.nullSafeEquals(operand(call, 0), operand(call, 1)));
             case RLIKE -> regexMatch(call);
@@ -313,13 +313,14 @@ final class ExpressionTranslator {
     }
 
     /**
-     * {@code CAST(x AS type)}; Spark's cast to an integer type ({@link DialectTree#TRUNCATING_CAST})
+     * {@code CAST(x AS type)} in the session's mode, {@code TRY_CAST} giving NULL for what does not
+     * convert; Spark's cast to an integer type ({@link DialectTree#TRUNCATING_CAST})
      * truncates a fraction toward zero, where the cast kernel rounds.
      */
     private Expr cast(SqlCall call) {
         Expr input = operand(call, 0);
         DataType type = castType((SqlDataTypeSpec) call.operand(1));
-        ArithmeticMode castMode = call.getOperator().getName().equalsIgnoreCase("TRY_CAST") ? ArithmeticMode.TRY : mode;
+        ArithmeticMode castMode = call.getKind() == SqlKind.SAFE_CAST ? ArithmeticMode.TRY : mode; // TRY_CAST, SAFE_CAST
         if (call.getOperator() == DialectTree.TRUNCATING_CAST && isFraction(input)) {
             return new Cast(SparkOperators.towardZero(input), type, castMode);
         }

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -181,6 +181,7 @@ public final class SparkSltGenerator {
                     }
                 } else if (header[0].equals("query")) {
                     var df = spark.sql(sql);
+                    ZoneId zone = ZoneId.of(spark.conf().get("spark.sql.session.timeZone"));
                     StructType schema = df.schema();
                     StringBuilder types = new StringBuilder();
                     for (StructField f : schema.fields()) {
@@ -190,7 +191,7 @@ public final class SparkSltGenerator {
                     for (Row row : df.collectAsList()) {
                         List<String> values = new ArrayList<>();
                         for (int c = 0; c < row.size(); c++) {
-                            values.add(text(row.get(c)));
+                            values.add(text(row.get(c), zone));
                         }
                         rows.add(String.join("\t", values));
                     }
@@ -267,7 +268,7 @@ public final class SparkSltGenerator {
     }
 
     /** One value in the canonical text form (see the class doc). */
-    static String text(Object value) {
+    static String text(Object value, ZoneId zone) {
         if (value == null) {
             return "NULL";
         }
@@ -295,27 +296,27 @@ public final class SparkSltGenerator {
             return DATE.format(d);
         }
         if (value instanceof Instant t) {
-            return timestamp(LocalDateTime.ofInstant(t, ZoneOffset.UTC));
+            return timestamp(LocalDateTime.ofInstant(t, zone)); // shown in the session time zone, as Spark shows it
         }
         if (value instanceof LocalDateTime t) {
             return timestamp(t);
         }
         if (value instanceof scala.collection.Seq<?> seq) {
             List<String> items = new ArrayList<>();
-            JavaConverters.seqAsJavaList(seq).forEach(v -> items.add(text(v)));
+            JavaConverters.seqAsJavaList(seq).forEach(v -> items.add(text(v, zone)));
             return "[" + String.join(", ", items) + "]";
         }
         if (value instanceof scala.collection.Map<?, ?> map) {
             List<String> items = new ArrayList<>();
             for (Map.Entry<?, ?> e : JavaConverters.mapAsJavaMap(map).entrySet()) {
-                items.add(text(e.getKey()) + " -> " + text(e.getValue()));
+                items.add(text(e.getKey(), zone) + " -> " + text(e.getValue(), zone));
             }
             return "{" + String.join(", ", items) + "}";
         }
         if (value instanceof Row row) {
             List<String> items = new ArrayList<>();
             for (int i = 0; i < row.size(); i++) {
-                items.add(text(row.get(i)));
+                items.add(text(row.get(i), zone));
             }
             return "{" + String.join(", ", items) + "}";
         }

@@ -48,7 +48,8 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
     /**
      * The strict kernels' result, with the source's {@link ArithmeticMode} applied: Spark's modes find
      * a zero divisor before dividing (ANSI) and recompute a batch that overflowed (non-ANSI, TRY), and
-     * give INT operands INT results; so the strict loops stay free of mode tests.
+     * give INT operands INT results (a post-check of the BIGINT result); so the strict loops stay free
+     * of mode tests.
      */
     private Col arithmetic(Batch batch) {
         ArithmeticMode mode = source.mode();
@@ -64,7 +65,7 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
             }
             return TolerantArithmetic.bigint(op, left.evaluate(batch), right.evaluate(batch), mode == ArithmeticMode.LEGACY);
         }
-        if (left.type().kind() != DataType.Kind.INT32 || right.type().kind() != DataType.Kind.INT32 || op == BinaryOp.DIV) {
+        if (!isInt(left) || !isInt(right) || op == BinaryOp.DIV) {
             return out;
         }
         if (mode == ArithmeticMode.ANSI) {
@@ -74,6 +75,18 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
             return out;
         }
         return TolerantArithmetic.narrowToInt(out, mode == ArithmeticMode.LEGACY);
+    }
+
+    /**
+     * Whether Spark types {@code e} INT: an INT operand, or an integer constant that fits an INT
+     * (Spark's literal {@code 1} is an INT where Sluice's is a BIGINT).
+     */
+    private static boolean isInt(PhysicalExpr e) {
+        if (e.type().kind() == DataType.Kind.INT32) {
+            return true;
+        }
+        return e instanceof ScalarLiteral s && s.type().kind() == DataType.Kind.INT64 && !s.scalar().isNull(0)
+                && (int) s.scalar().longs[0] == s.scalar().longs[0];
     }
 
     private boolean isDivision() {
