@@ -65,7 +65,8 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
             }
             return TolerantArithmetic.bigint(op, left.evaluate(batch), right.evaluate(batch), mode == ArithmeticMode.LEGACY);
         }
-        if (!isInt(left) || !isInt(right) || op == BinaryOp.DIV) {
+        boolean canPassInt = op == BinaryOp.ADD || op == BinaryOp.SUBTRACT || op == BinaryOp.MULTIPLY;
+        if (!canPassInt || out.type.kind() != DataType.Kind.INT64 || out.longs == null || !isInt(left) || !isInt(right)) {
             return out;
         }
         if (mode == ArithmeticMode.ANSI) {
