@@ -49,15 +49,16 @@ final class ErrorStatus {
 
     static StatusRuntimeException of(Code code, String sparkClass, String message) {
         String text = message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) + "..." : message;
-        ErrorInfo info = ErrorInfo.newBuilder()
+        ErrorInfo.Builder info = ErrorInfo.newBuilder()
                 .setReason(sparkClass)
                 .setDomain("org.apache.spark")
-                .putMetadata("classes", "[\"" + sparkClass + "\"]")
-                .build();
+                .putMetadata("classes", "[\"" + sparkClass + "\"]");
+        SparkErrorClasses.of(message).ifPresent(e -> info.putMetadata("errorClass", e.errorClass())
+                .putMetadata("messageParameters", e.parametersJson()));
         com.google.rpc.Status status = com.google.rpc.Status.newBuilder()
                 .setCode(code.getNumber())
                 .setMessage(text)
-                .addDetails(Any.pack(info))
+                .addDetails(Any.pack(info.build()))
                 .build();
         return StatusProto.toStatusRuntimeException(status);
     }
