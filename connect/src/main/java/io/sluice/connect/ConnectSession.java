@@ -5,6 +5,8 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.api.DataFrame;
 import io.sluice.api.FrontEnds;
 import io.sluice.api.Session;
+import io.sluice.common.settings.SparkConfigKeys;
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.coordinator.PlanRequest;
 import io.sluice.coordinator.QueryScope;
 import io.sluice.coordinator.QueryService;
@@ -79,9 +81,11 @@ final class ConnectSession {
         return new ExpressionTranslator(functions(), id -> null);
     }
 
-    /** Spark's functions; the time functions read the session's time zone. */
+    /** Spark's functions; the time functions read the session's time zone, arithmetic is in its ANSI mode or not. */
     private SparkFunctions functions() {
-        return new SparkFunctions(FunctionLibrary.builtIn().withContext(new CallContext(conf.timeZone(), Instant.now())));
+        ArithmeticMode mode = Boolean.parseBoolean(conf.get(SparkConfigKeys.ANSI_ENABLED)) ? ArithmeticMode.ANSI
+                : ArithmeticMode.LEGACY;
+        return new SparkFunctions(FunctionLibrary.builtIn().withContext(new CallContext(conf.timeZone(), Instant.now(), mode)));
     }
 
     DataFrame sql(String text) {

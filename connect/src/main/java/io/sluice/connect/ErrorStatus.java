@@ -25,6 +25,8 @@ final class ErrorStatus {
     static final String ANALYSIS = "org.apache.spark.sql.AnalysisException";
     static final String PARSE = "org.apache.spark.sql.catalyst.parser.ParseException";
     static final String SPARK = "org.apache.spark.SparkException";
+    static final String ARITHMETIC = "org.apache.spark.SparkArithmeticException";
+    static final String NUMBER_FORMAT = "org.apache.spark.SparkNumberFormatException";
 
     private ErrorStatus() {
     }
@@ -47,20 +49,28 @@ final class ErrorStatus {
 
     static StatusRuntimeException of(Code code, String sparkClass, String message) {
         String text = message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) + "..." : message;
-        ErrorInfo info = ErrorInfo.newBuilder()
+        ErrorInfo.Builder info = ErrorInfo.newBuilder()
                 .setReason(sparkClass)
                 .setDomain("org.apache.spark")
-                .putMetadata("classes", "[\"" + sparkClass + "\"]")
-                .build();
+                .putMetadata("classes", "[\"" + sparkClass + "\"]");
+        SparkErrorClasses.of(message).ifPresent(e -> info.putMetadata("errorClass", e.errorClass())
+                .putMetadata("messageParameters", e.parametersJson()));
         com.google.rpc.Status status = com.google.rpc.Status.newBuilder()
                 .setCode(code.getNumber())
                 .setMessage(text)
-                .addDetails(Any.pack(info))
+                .addDetails(Any.pack(info.build()))
                 .build();
         return StatusProto.toStatusRuntimeException(status);
     }
 
     private static String classOf(String message) {
+        if (message.contains("[DIVIDE_BY_ZERO]") || message.contains("[REMAINDER_BY_ZERO]")
+                || message.contains("[ARITHMETIC_OVERFLOW]") || message.contains("[CAST_OVERFLOW]")) {
+            return ARITHMETIC;
+        }
+        if (message.contains("[CAST_INVALID_INPUT]")) {
+            return NUMBER_FORMAT;
+        }
         String m = message.toLowerCase(Locale.ROOT);
         if (m.contains("parse error") || m.contains("syntax error") || m.contains("encountered \"")
                 || m.startsWith("sql parse") || m.contains("was expecting")) {

@@ -109,7 +109,7 @@ final class ExpressionTranslator {
 
     private Expr cast(Expression.Cast c, LogicalPlan input) {
         DataType type = c.hasType() ? SparkTypes.fromProto(c.getType()) : SparkTypes.parseType(c.getTypeStr());
-        return new Cast(translate(c.getExpr(), input), type);
+        return new Cast(translate(c.getExpr(), input), type, functions.mode());
     }
 
     private Expr attribute(Expression.UnresolvedAttribute a, LogicalPlan input) {

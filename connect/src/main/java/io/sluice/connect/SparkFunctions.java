@@ -6,6 +6,7 @@ import io.sluice.api.Column;
 import io.sluice.api.FrontEnds;
 import io.sluice.api.Functions;
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Case;
@@ -39,12 +40,12 @@ final class SparkFunctions {
         }
         BinaryOp op = binary(name);
         if (op != null && args.size() == 2) {
-            return new Binary(op, args.get(0), args.get(1));
+            return new Binary(op, args.get(0), args.get(1), op.kind() == BinaryOp.Kind.ARITHMETIC ? mode() : ArithmeticMode.STRICT);
         }
         return switch (name) {
             case "!=" -> new Unary(Unary.Op.NOT, new Binary(BinaryOp.EQ, args.get(0), args.get(1)));
             case "!", "not" -> new Unary(Unary.Op.NOT, one(sparkName, args));
-            case "negative", "-" -> new Unary(Unary.Op.NEGATE, one(sparkName, args));
+            case "negative", "-" -> new Unary(Unary.Op.NEGATE, one(sparkName, args), mode());
             case "isnull" -> new Unary(Unary.Op.IS_NULL, one(sparkName, args));
             case "isnotnull" -> new Unary(Unary.Op.IS_NOT_NULL, one(sparkName, args));
             case "when" -> when(args);
@@ -55,6 +56,11 @@ final class SparkFunctions {
             case "count" -> count(args);
             default -> library.call(sparkName, args);
         };
+    }
+
+    /** The session's arithmetic mode (Spark's ANSI mode or not), which Column arithmetic and casts follow. */
+    ArithmeticMode mode() {
+        return library.context().mode();
     }
 
     private static BinaryOp binary(String name) {

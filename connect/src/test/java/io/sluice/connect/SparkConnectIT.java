@@ -21,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.spark.SparkArithmeticException;
+import org.apache.spark.SparkNumberFormatException;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -200,6 +202,23 @@ class SparkConnectIT {
                 .isInstanceOf(AnalysisException.class)
                 .hasMessageContaining("no_such_col");
         assertThat(spark.sql("SELECT 7 AS seven").collectAsList().get(0).get(0)).isNotNull();
+    }
+
+    @Test
+    void ansiModeErrorsAreSparksArithmeticAndNumberFormatExceptions() {
+        assertThatThrownBy(() -> spark.sql("SELECT 1 / 0").collectAsList())
+                .isInstanceOf(SparkArithmeticException.class)
+                .hasMessageContaining("[DIVIDE_BY_ZERO]");
+        assertThatThrownBy(() -> spark.sql("SELECT CAST('abc' AS INT)").collectAsList())
+                .isInstanceOf(SparkNumberFormatException.class)
+                .hasMessageContaining("The value 'abc'");
+        spark.conf().set("spark.sql.ansi.enabled", "false");
+        try {
+            assertThat(spark.sql("SELECT 1 / 0 AS q").collectAsList().get(0).isNullAt(0)).isTrue();
+        } finally {
+            spark.conf().unset("spark.sql.ansi.enabled");
+        }
+        assertThat(spark.sql("SELECT try_divide(1, 0) AS q").collectAsList().get(0).isNullAt(0)).isTrue();
     }
 
     @Test

@@ -202,7 +202,8 @@ public final class QueryService {
         byte[] last = null;
         Map<String, String> settings = new LinkedHashMap<>();
         for (int i = 0; i < statements.size(); i++) {
-            Statement statement = SqlFrontEnd.parse(statements.get(i), target, config.settings().get(SqlSettingsDeclaration.DIALECT));
+            Statement statement = SqlFrontEnd.parse(statements.get(i), target, config.settings().get(SqlSettingsDeclaration.DIALECT),
+                    SqlSettingsDeclaration.callContext(config.settings()));
             if (statement instanceof Statement.SetOption set) {
                 config = config.with(set.name(), set.value());
                 settings.put(set.name(), set.value());

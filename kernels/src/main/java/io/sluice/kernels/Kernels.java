@@ -13,7 +13,8 @@ import java.util.function.Supplier;
 
 /**
  * Vectorized kernels: one type dispatch per batch, then a tight loop over primitive arrays.
- * Integer overflow is an error, as in DuckDB; division by zero yields NULL.
+ * Integer overflow is an error ({@link NumericOverflowException}), as in DuckDB; division by zero
+ * yields NULL. Spark's other modes are applied around these kernels ({@link TolerantArithmetic}).
  *
  * <p>Long on purpose: each public kernel is one type switch followed by one primitive loop per
  * type, and the loops must stay monomorphic and inlined (no per-row virtual call), so the per-type
@@ -124,6 +125,9 @@ public final class Kernels {
             return Col.allNull(result.kind() == Kind.NULL ? DataType.NULL : result, n);
         }
         boolean[] nulls = mergeNulls(l.nulls, r.nulls);
+        if (op == BinaryOp.DIV) {
+            return integerDivide(l, r, nulls, expression);
+        }
         try {
             if (result.kind() == Kind.FLOAT64) {
                 double[] a = toDoubles(l);
@@ -205,6 +209,63 @@ public final class Kernels {
     }
 
     /**
+     * Spark's {@code l DIV r}: the quotient truncated toward zero as a BIGINT, exact for longs and
+     * decimals (both scaled to the larger scale, whose quotient is the integer one); NULL for a zero
+     * divisor; a quotient past a long is a {@link NumericOverflowException}.
+     */
+    private static Col integerDivide(Col l, Col r, boolean[] nulls, Supplier<String> expression) {
+        int n = l.length;
+        long[] out = new long[n];
+        boolean[] outNulls = nulls;
+        if (l.type.kind() == Kind.FLOAT64 || r.type.kind() == Kind.FLOAT64) {
+            double[] a = toDoubles(l);
+            double[] b = toDoubles(r);
+            for (int i = 0; i < n; i++) {
+                if (b[i] == 0) {
+                    outNulls = withNull(outNulls, nulls, n, i);
+                } else if (nulls == null || !nulls[i]) {
+                    double q = a[i] / b[i];
+                    if (!(Math.abs(q) < 0x1p63)) {
+                        throw overflow(expression, DataType.INT64);
+                    }
+                    out[i] = (long) q;
+                }
+            }
+            return Col.ofLongs(DataType.INT64, out, outNulls);
+        }
+        long[] a;
+        long[] b;
+        try {
+            int scale = Math.max(scaleOf(l.type), scaleOf(r.type));
+            a = toScaledLongs(l, scale);
+            b = toScaledLongs(r, scale);
+        } catch (ArithmeticException e) {
+            throw overflow(expression, DataType.INT64);
+        }
+        for (int i = 0; i < n; i++) {
+            if (b[i] == 0) {
+                outNulls = withNull(outNulls, nulls, n, i);
+            } else if (a[i] == Long.MIN_VALUE && b[i] == -1 && (nulls == null || !nulls[i])) {
+                throw overflow(expression, DataType.INT64);
+            } else {
+                out[i] = a[i] / b[i];
+            }
+        }
+        return Col.ofLongs(DataType.INT64, out, outNulls);
+    }
+
+    private static int scaleOf(DataType type) {
+        return type.kind() == Kind.DECIMAL ? type.scale() : 0;
+    }
+
+    /** {@code current} (a copy of {@code nulls} once one is made) with row {@code i} NULL. */
+    private static boolean[] withNull(boolean[] current, boolean[] nulls, int n, int i) {
+        boolean[] out = current == nulls ? (nulls == null ? new boolean[n] : nulls.clone()) : current;
+        out[i] = true;
+        return out;
+    }
+
+    /**
      * Decimal product: unscaled values multiply exactly to scale {@code s1 + s2}, then round to the
      * result's scale. A product past a long takes the BigDecimal path for that row only.
      */
@@ -277,8 +338,8 @@ public final class Kernels {
         }
     }
 
-    static SluiceException overflow(Supplier<String> expression, DataType result) {
-        return new SluiceException("numeric overflow: " + expression.get() + " does not fit " + result);
+    static NumericOverflowException overflow(Supplier<String> expression, DataType result) {
+        return new NumericOverflowException("numeric overflow: " + expression.get() + " does not fit " + result);
     }
 
     public static Col compare(BinaryOp op, Col l, Col r) {

@@ -3,6 +3,7 @@ package io.sluice.sql;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.TemporalValues;
@@ -71,8 +72,6 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * from SQL syntax to {@link Expr} that a reader wants to see in one place.
  */
 final class ExpressionTranslator {
-    private static final FunctionLibrary LIBRARY = FunctionLibrary.builtIn();
-
     /** Plans a subquery found in an expression; its translator sees this FROM scope as the enclosing one. */
     @FunctionalInterface
     interface SubqueryPlanner {
@@ -83,6 +82,8 @@ final class ExpressionTranslator {
     private final Map<String, Expr> aliases;
     private final List<TableScope> outer; // enclosing queries' scopes, nearest first
     private final SubqueryPlanner subqueries;
+    private final FunctionLibrary library; // the session's time zone and arithmetic mode
+    private final ArithmeticMode mode;
 
     /** Translates against the FROM columns only. */
     ExpressionTranslator(TableScope scope) {
@@ -107,6 +108,8 @@ final class ExpressionTranslator {
         this.outer = List.copyOf(outer);
         this.subqueries = subqueries;
         this.scope = requireNonNull(scope, "scope is null");
+        this.library = PlanningContext.library();
+        this.mode = library.context().mode();
         TreeMap<String, Expr> map = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         aliases.forEach(map::putIfAbsent);
         this.aliases = map;
@@ -269,11 +272,11 @@ final class ExpressionTranslator {
             case DIVIDE -> binary(BinaryOp.DIVIDE, call);
             case MOD -> binary(BinaryOp.MODULO, call);
             case NOT -> not(operand(call, 0));
-            case MINUS_PREFIX -> new Unary(Unary.Op.NEGATE, operand(call, 0));
+            case MINUS_PREFIX -> new Unary(Unary.Op.NEGATE, operand(call, 0), mode);
             case PLUS_PREFIX -> operand(call, 0);
             case IS_NULL -> new Unary(Unary.Op.IS_NULL, operand(call, 0));
             case IS_NOT_NULL -> new Unary(Unary.Op.IS_NOT_NULL, operand(call, 0));
-            case CAST -> cast(call);
+            case CAST, SAFE_CAST -> cast(call);
             case IS_NOT_DISTINCT_FROM -> SparkOperators.nullSafeEquals(operand(call, 0), operand(call, 1));
             case IS_DISTINCT_FROM -> not(SparkOperators.nullSafeEquals(operand(call, 0), operand(call, 1)));
             case RLIKE -> regexMatch(call);
@@ -291,7 +294,7 @@ final class ExpressionTranslator {
             case ROW -> new ScalarFunction(ScalarFunction.Function.STRUCT, operands(call));
             case OTHER -> call.getOperator().getName().equals("||")
                     ? new ScalarFunction(ScalarFunction.Function.CONCAT_OPERATOR, List.of(operand(call, 0), operand(call, 1)))
-                    : call.getOperator() == DialectTree.INTEGER_DIVIDE ? SparkOperators.integerDivide(operand(call, 0), operand(call, 1))
+                    : call.getOperator() == DialectTree.INTEGER_DIVIDE ? new Binary(BinaryOp.DIV, operand(call, 0), operand(call, 1), mode)
                     : unsupportedOperator(call);
             case EXTRACT -> extract(call);
             case OVER -> WindowTranslator.translate(call, this::translate);
@@ -310,16 +313,18 @@ final class ExpressionTranslator {
     }
 
     /**
-     * {@code CAST(x AS type)}; Spark's cast to an integer type ({@link DialectTree#TRUNCATING_CAST})
+     * {@code CAST(x AS type)} in the session's mode, {@code TRY_CAST} giving NULL for what does not
+     * convert; Spark's cast to an integer type ({@link DialectTree#TRUNCATING_CAST})
      * truncates a fraction toward zero, where the cast kernel rounds.
      */
     private Expr cast(SqlCall call) {
         Expr input = operand(call, 0);
         DataType type = castType((SqlDataTypeSpec) call.operand(1));
+        ArithmeticMode castMode = call.getKind() == SqlKind.SAFE_CAST ? ArithmeticMode.TRY : mode; // TRY_CAST, SAFE_CAST
         if (call.getOperator() == DialectTree.TRUNCATING_CAST && isFraction(input)) {
-            return new Cast(SparkOperators.towardZero(input), type);
+            return new Cast(SparkOperators.towardZero(input), type, castMode);
         }
-        return new Cast(input, type);
+        return new Cast(input, type, castMode);
     }
 
     /** Whether {@code e} is a double or a decimal with a fraction (false when its type cannot be told here). */
@@ -464,8 +469,9 @@ final class ExpressionTranslator {
         return expr(call.operand(index));
     }
 
+    /** {@code a op b}; arithmetic in the session's mode (overflow, division by zero). */
     private Expr binary(BinaryOp op, SqlCall call) {
-        return new Binary(op, operand(call, 0), operand(call, 1));
+        return new Binary(op, operand(call, 0), operand(call, 1), op.kind() == BinaryOp.Kind.ARITHMETIC ? mode : ArithmeticMode.STRICT);
     }
 
     private Expr fold(BinaryOp op, SqlCall call) {
@@ -613,7 +619,7 @@ final class ExpressionTranslator {
             }
             return new AggregateCall(AggregateFunction.COUNT_STAR, null);
         }
-        return libraryCall(name, operands(call), distinct);
+        return libraryCall(library, name, operands(call), distinct);
     }
 
     /**
@@ -621,14 +627,18 @@ final class ExpressionTranslator {
      * distinct values), as SQL and the DataFrame API ({@link SqlExpressions#call}) call it.
      */
     static Expr libraryCall(String name, List<Expr> args, boolean distinct) {
-        if (!LIBRARY.contains(name) && WindowFunction.of(name) != null) {
+        return libraryCall(PlanningContext.library(), name, args, distinct);
+    }
+
+    private static Expr libraryCall(FunctionLibrary library, String name, List<Expr> args, boolean distinct) {
+        if (!library.contains(name) && WindowFunction.of(name) != null) {
             throw new SluiceException(name + "() is a window function and needs an OVER clause");
         }
-        if (!LIBRARY.isAggregate(name)) {
+        if (!library.isAggregate(name)) {
             if (distinct) {
                 throw new SluiceException("DISTINCT is only valid in an aggregate function, not in " + name + "()");
             }
-            return LIBRARY.call(name, args);
+            return library.call(name, args);
         }
         for (Expr argument : args) {
             if (Exprs.containsWindow(argument)) {
@@ -638,7 +648,7 @@ final class ExpressionTranslator {
                 throw new SluiceException("aggregate calls cannot be nested: " + name + "(" + argument + ")");
             }
         }
-        Expr aggregate = LIBRARY.call(name, args);
+        Expr aggregate = library.call(name, args);
         if (!distinct) {
             return aggregate;
         }

@@ -1,10 +1,8 @@
 package io.sluice.sql;
 
 import io.sluice.common.types.BinaryOp;
-import io.sluice.common.types.DataType;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Case;
-import io.sluice.logical.expr.Cast;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.ScalarFunction;
@@ -21,11 +19,6 @@ final class SparkOperators {
         return new Case(List.of(new Binary(BinaryOp.LT, x, Literal.of(0L))),
                 List.of(new ScalarFunction(ScalarFunction.Function.CEIL, List.of(x))),
                 new ScalarFunction(ScalarFunction.Function.FLOOR, List.of(x)));
-    }
-
-    /** Spark's {@code a DIV b}: the quotient truncated toward zero, a BIGINT; NULL when {@code b} is 0. */
-    static Expr integerDivide(Expr a, Expr b) {
-        return new Cast(towardZero(new Binary(BinaryOp.DIVIDE, a, b)), DataType.INT64);
     }
 
     /** {@code a <=> b} ({@code IS NOT DISTINCT FROM}): equal, or both NULL; never NULL itself. */

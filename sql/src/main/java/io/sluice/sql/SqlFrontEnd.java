@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.SparkConfigKeys;
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.function.CallContext;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.source.TableSource;
 import java.util.ArrayList;
@@ -46,6 +48,20 @@ public final class SqlFrontEnd {
 
     /** The same, in {@code dialect} where SQL dialects disagree ({@code sluice.sql.dialect}). */
     public static Statement parse(String sql, Catalog catalog, SqlDialect dialect) {
+        return parse(sql, catalog, dialect, CallContext.utc());
+    }
+
+    /**
+     * The same, with the session's time zone and query start ({@code context}) for the time functions;
+     * arithmetic and casts in {@code context}'s mode in the spark dialect, strict in the ansi one.
+     */
+    public static Statement parse(String sql, Catalog catalog, SqlDialect dialect, CallContext context) {
+        requireNonNull(context, "context is null");
+        CallContext effective = dialect == SqlDialect.SPARK ? context : context.withMode(ArithmeticMode.STRICT);
+        return PlanningContext.with(effective, () -> parseInDialect(sql, catalog, dialect));
+    }
+
+    private static Statement parseInDialect(String sql, Catalog catalog, SqlDialect dialect) {
         requireNonNull(sql, "sql is null");
         requireNonNull(catalog, "catalog is null");
         requireNonNull(dialect, "dialect is null");

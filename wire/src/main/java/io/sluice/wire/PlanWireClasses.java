@@ -1,6 +1,7 @@
 package io.sluice.wire;
 
 import io.sluice.common.WireClasses;
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
@@ -101,7 +102,7 @@ public final class PlanWireClasses implements WireClasses {
                 ScalarFunction.class, ScalarFunction.Function.class, ScalarSubquery.class, SortKey.class,
                 Substring.class, Unary.class, Unary.Op.class, GroupingCall.class, QuantifiedComparison.class,
                 DateTrunc.class, FunctionCall.class, TemporalValues.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
-                WindowFrame.Units.class, WindowFrame.BoundKind.class, WindowFrame.Bound.class,
+                WindowFrame.Units.class, WindowFrame.BoundKind.class, WindowFrame.Bound.class, ArithmeticMode.class,
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
                 Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, Sample.class,

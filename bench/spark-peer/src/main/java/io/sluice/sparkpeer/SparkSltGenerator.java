@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -42,8 +42,8 @@ import scala.collection.JavaConverters;
  *
  * <p>Each file runs in a fresh Spark session ({@code local[2]}, session time zone UTC), records in
  * order: {@code statement ok} must succeed on Spark (else the generator stops, naming file:line);
- * {@code statement error} is run and must fail on Spark too, its expected text (Sluice's message) is
- * kept; {@code query} records get their type letters and rows rewritten from Spark's result, in the
+ * {@code statement error} is run and must fail on Spark too (with the Spark error class its text starts
+ * with, as {@code [DIVIDE_BY_ZERO]}, when it names one), its expected text (Sluice's message) is kept; {@code query} records get their type letters and rows rewritten from Spark's result, in the
  * canonical text form below (rows sorted when the record says {@code rowsort}). Everything else in the
  * file (comments, blank lines, SQL) is kept as written.
  *
@@ -105,6 +105,16 @@ public final class SparkSltGenerator {
         }
     }
 
+    /**
+     * The Spark error class a {@code statement error [CLASS] …} record names ({@code [DIVIDE_BY_ZERO]}),
+     * which Spark's own error must carry too; null when the text names none.
+     */
+    private static String errorClass(String header) {
+        String text = header.strip().substring("statement error".length()).strip();
+        int end = text.indexOf(']');
+        return text.startsWith("[") && end > 1 ? text.substring(0, end + 1) : null;
+    }
+
     /** Rewrites one file's expected answers; returns the number of records Spark refused (file untouched then). */
     private static int generate(SparkSession spark, Path file) throws IOException {
         List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -148,10 +158,16 @@ public final class SparkSltGenerator {
                     out.addAll(sqlLines);
                 } else if (header[0].equals("statement") && header[1].equals("error")) {
                     boolean failed = false;
+                    String expectedClass = errorClass(line);
                     try {
                         spark.sql(sql).collectAsList();
                     } catch (Exception e) {
                         failed = true;
+                        if (expectedClass != null && (e.getMessage() == null || !e.getMessage().contains(expectedClass))) {
+                            System.err.println(where + ": Spark fails with another error than " + expectedClass + ": "
+                                    + firstLine(e.getMessage()));
+                            failures++;
+                        }
                     }
                     if (!failed) {
                         System.err.println(where + ": Spark accepts what the record says must fail: " + sql);
@@ -165,6 +181,7 @@ public final class SparkSltGenerator {
                     }
                 } else if (header[0].equals("query")) {
                     var df = spark.sql(sql);
+                    ZoneId zone = ZoneId.of(spark.conf().get("spark.sql.session.timeZone"));
                     StructType schema = df.schema();
                     StringBuilder types = new StringBuilder();
                     for (StructField f : schema.fields()) {
@@ -174,7 +191,7 @@ public final class SparkSltGenerator {
                     for (Row row : df.collectAsList()) {
                         List<String> values = new ArrayList<>();
                         for (int c = 0; c < row.size(); c++) {
-                            values.add(text(row.get(c)));
+                            values.add(text(row.get(c), zone));
                         }
                         rows.add(String.join("\t", values));
                     }
@@ -251,7 +268,7 @@ public final class SparkSltGenerator {
     }
 
     /** One value in the canonical text form (see the class doc). */
-    static String text(Object value) {
+    static String text(Object value, ZoneId zone) {
         if (value == null) {
             return "NULL";
         }
@@ -279,27 +296,27 @@ public final class SparkSltGenerator {
             return DATE.format(d);
         }
         if (value instanceof Instant t) {
-            return timestamp(LocalDateTime.ofInstant(t, ZoneOffset.UTC));
+            return timestamp(LocalDateTime.ofInstant(t, zone)); // shown in the session time zone, as Spark shows it
         }
         if (value instanceof LocalDateTime t) {
             return timestamp(t);
         }
         if (value instanceof scala.collection.Seq<?> seq) {
             List<String> items = new ArrayList<>();
-            JavaConverters.seqAsJavaList(seq).forEach(v -> items.add(text(v)));
+            JavaConverters.seqAsJavaList(seq).forEach(v -> items.add(text(v, zone)));
             return "[" + String.join(", ", items) + "]";
         }
         if (value instanceof scala.collection.Map<?, ?> map) {
             List<String> items = new ArrayList<>();
             for (Map.Entry<?, ?> e : JavaConverters.mapAsJavaMap(map).entrySet()) {
-                items.add(text(e.getKey()) + " -> " + text(e.getValue()));
+                items.add(text(e.getKey(), zone) + " -> " + text(e.getValue(), zone));
             }
             return "{" + String.join(", ", items) + "}";
         }
         if (value instanceof Row row) {
             List<String> items = new ArrayList<>();
             for (int i = 0; i < row.size(); i++) {
-                items.add(text(row.get(i)));
+                items.add(text(row.get(i), zone));
             }
             return "{" + String.join(", ", items) + "}";
         }

@@ -13,8 +13,7 @@ import java.util.Optional;
  * Spark's configuration keys that have a Sluice meaning, and the Sluice setting each one sets: the
  * one mapping that {@code SET spark.sql.…} in SQL and the Spark Connect endpoint's {@code conf} share.
  * Spark's keys are matched case-insensitively (Spark's are camel case); their values are checked
- * and translated as Spark reads them. {@code spark.sql.ansi.enabled} is checked (true or false) and
- * kept: Sluice always behaves as Spark 4 with ANSI mode on for integer overflow (an error). Any other {@code spark.*} key is kept as given, as a member of
+ * and translated as Spark reads them. Any other {@code spark.*} key is kept as given, as a member of
  * the {@link #FAMILY} setting family ({@link #storedName}), so that it is echoed back as Spark does;
  * it means nothing to Sluice.
  */
@@ -32,11 +31,13 @@ public final class SparkConfigKeys {
     public static final String SLUICE_SHUFFLE_PARTITIONS = "sluice.shuffle.partitions";
     public static final String SLUICE_BROADCAST_THRESHOLD = "sluice.join.broadcast-threshold";
     public static final String SLUICE_SESSION_TIME_ZONE = "sluice.sql.session-time-zone";
+    public static final String SLUICE_ANSI_ENABLED = "sluice.sql.ansi-enabled";
 
     private static final Map<String, String> SLUICE_NAMES = Map.of(
             SHUFFLE_PARTITIONS.toLowerCase(Locale.ROOT), SLUICE_SHUFFLE_PARTITIONS,
             BROADCAST_THRESHOLD.toLowerCase(Locale.ROOT), SLUICE_BROADCAST_THRESHOLD,
-            SESSION_TIME_ZONE.toLowerCase(Locale.ROOT), SLUICE_SESSION_TIME_ZONE);
+            SESSION_TIME_ZONE.toLowerCase(Locale.ROOT), SLUICE_SESSION_TIME_ZONE,
+            ANSI_ENABLED.toLowerCase(Locale.ROOT), SLUICE_ANSI_ENABLED);
 
     private SparkConfigKeys() {
     }
@@ -73,11 +74,6 @@ public final class SparkConfigKeys {
      * would refuse is an error naming the key.
      */
     public static Optional<Mapped> translate(String key, String value) {
-        if (key.equalsIgnoreCase(ANSI_ENABLED)) {
-            // Sluice always has Spark 4's ANSI mode (overflow is an error): the key is checked and kept
-            bool(key, value.strip());
-            return Optional.empty();
-        }
         String sluiceName = sluiceName(key).orElse(null);
         if (sluiceName == null) {
             return Optional.empty();
@@ -88,6 +84,7 @@ public final class SparkConfigKeys {
             // Spark spells sizes 10485760, 10m, 10mb or 10MB, and -1 for never
             case SLUICE_BROADCAST_THRESHOLD -> v.toLowerCase(Locale.ROOT);
             case SLUICE_SESSION_TIME_ZONE -> zone(key, v);
+            case SLUICE_ANSI_ENABLED -> bool(key, v);
             default -> throw new IllegalStateException(sluiceName);
         }));
     }
@@ -99,7 +96,7 @@ public final class SparkConfigKeys {
 
     /** The Spark key (in Spark's spelling) that sets {@code sluiceName}, if any. */
     public static Optional<String> sparkKeyOf(String sluiceName) {
-        for (String spark : new String[] {SHUFFLE_PARTITIONS, BROADCAST_THRESHOLD, SESSION_TIME_ZONE}) {
+        for (String spark : new String[] {SHUFFLE_PARTITIONS, BROADCAST_THRESHOLD, SESSION_TIME_ZONE, ANSI_ENABLED}) {
             if (SLUICE_NAMES.get(spark.toLowerCase(Locale.ROOT)).equals(sluiceName)) {
                 return Optional.of(spark);
             }

@@ -4,6 +4,8 @@ package io.sluice.common.types;
 public enum BinaryOp {
     ADD("+", Kind.ARITHMETIC), SUBTRACT("-", Kind.ARITHMETIC), MULTIPLY("*", Kind.ARITHMETIC),
     DIVIDE("/", Kind.ARITHMETIC), MODULO("%", Kind.ARITHMETIC),
+    /** Spark's {@code DIV}: the quotient truncated toward zero, a BIGINT computed in integer arithmetic. */
+    DIV("DIV", Kind.ARITHMETIC),
     EQ("=", Kind.COMPARISON), NOT_EQ("<>", Kind.COMPARISON), LT("<", Kind.COMPARISON),
     LT_EQ("<=", Kind.COMPARISON), GT(">", Kind.COMPARISON), GT_EQ(">=", Kind.COMPARISON),
     AND("AND", Kind.LOGICAL), OR("OR", Kind.LOGICAL);

@@ -1,6 +1,5 @@
 package io.sluice.common.types;
 
-import io.sluice.common.SluiceException;
 import java.time.format.DateTimeParseException;
 
 /**
@@ -42,7 +41,7 @@ public final class TextCasts {
         return false;
     }
 
-    public static SluiceException badCast(String value, DataType target) {
-        return new SluiceException("cannot cast '" + value + "' to " + target.sqlName());
+    public static MalformedValueException badCast(String value, DataType target) {
+        return new MalformedValueException(value, target);
     }
 }

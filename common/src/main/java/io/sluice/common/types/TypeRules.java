@@ -21,6 +21,9 @@ public final class TypeRules {
         if (!l.isNumeric() || !r.isNumeric()) {
             throw new SluiceException("cannot apply '" + op.symbol() + "' to " + left.sqlName() + " and " + right.sqlName());
         }
+        if (op == BinaryOp.DIV) {
+            return DataType.INT64;
+        }
         if (op == BinaryOp.DIVIDE || l.kind() == Kind.FLOAT64 || r.kind() == Kind.FLOAT64) {
             return DataType.FLOAT64;
         }

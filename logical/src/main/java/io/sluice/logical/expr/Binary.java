@@ -2,18 +2,28 @@ package io.sluice.logical.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
 import io.sluice.common.types.TypeRules;
 import java.util.List;
 
-/** Arithmetic, comparison or logical operator on two operands. */
-public record Binary(BinaryOp op, Expr left, Expr right) implements Expr {
+/**
+ * Arithmetic, comparison or logical operator on two operands. {@code mode} says what arithmetic does
+ * with overflow and a zero divisor (ignored by comparisons and AND/OR).
+ */
+public record Binary(BinaryOp op, Expr left, Expr right, ArithmeticMode mode) implements Expr {
     public Binary {
         requireNonNull(op, "op is null");
         requireNonNull(left, "left is null");
         requireNonNull(right, "right is null");
+        requireNonNull(mode, "mode is null");
+    }
+
+    /** {@code left op right} in {@link ArithmeticMode#STRICT} mode. */
+    public Binary(BinaryOp op, Expr left, Expr right) {
+        this(op, left, right, ArithmeticMode.STRICT);
     }
 
     @Override
@@ -41,7 +51,7 @@ public record Binary(BinaryOp op, Expr left, Expr right) implements Expr {
 
     @Override
     public Expr withChildren(List<Expr> children) {
-        return new Binary(op, children.get(0), children.get(1));
+        return new Binary(op, children.get(0), children.get(1), mode);
     }
 
     @Override

@@ -2,15 +2,25 @@ package io.sluice.logical.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
 import java.util.List;
 
-/** CAST(input AS type). */
-public record Cast(Expr input, DataType type) implements Expr {
+/**
+ * CAST(input AS type); {@code mode} says whether text that spells no value of {@code type} (or a
+ * number out of its range) is an error or NULL.
+ */
+public record Cast(Expr input, DataType type, ArithmeticMode mode) implements Expr {
     public Cast {
         requireNonNull(input, "input is null");
         requireNonNull(type, "type is null");
+        requireNonNull(mode, "mode is null");
+    }
+
+    /** CAST in {@link ArithmeticMode#STRICT} mode (a malformed value is an error). */
+    public Cast(Expr input, DataType type) {
+        this(input, type, ArithmeticMode.STRICT);
     }
 
     @Override
@@ -26,11 +36,11 @@ public record Cast(Expr input, DataType type) implements Expr {
 
     @Override
     public Expr withChildren(List<Expr> children) {
-        return new Cast(children.get(0), type);
+        return new Cast(children.get(0), type, mode);
     }
 
     @Override
     public String toString() {
-        return "CAST(" + input + " AS " + type + ")";
+        return (mode == ArithmeticMode.TRY ? "TRY_CAST(" : "CAST(") + input + " AS " + type + ")";
     }
 }

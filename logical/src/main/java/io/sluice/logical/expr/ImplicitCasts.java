@@ -64,7 +64,7 @@ public final class ImplicitCasts {
         } else {
             return b;
         }
-        return new Binary(b.op(), left, right);
+        return new Binary(b.op(), left, right, b.mode());
     }
 
     private static Expr caseResults(Case c, Schema schema) {

@@ -3,18 +3,25 @@ package io.sluice.logical.expr;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
 import io.sluice.common.types.TypeRules;
 import java.util.List;
 
-/** NOT, unary minus, IS NULL and IS NOT NULL. */
-public record Unary(Op op, Expr input) implements Expr {
+/** NOT, unary minus, IS NULL and IS NOT NULL; {@code mode} says what minus does on overflow. */
+public record Unary(Op op, Expr input, ArithmeticMode mode) implements Expr {
     public enum Op { NOT, NEGATE, IS_NULL, IS_NOT_NULL }
 
     public Unary {
         requireNonNull(op, "op is null");
         requireNonNull(input, "input is null");
+        requireNonNull(mode, "mode is null");
+    }
+
+    /** {@code op input} in {@link ArithmeticMode#STRICT} mode. */
+    public Unary(Op op, Expr input) {
+        this(op, input, ArithmeticMode.STRICT);
     }
 
     @Override
@@ -42,7 +49,7 @@ public record Unary(Op op, Expr input) implements Expr {
 
     @Override
     public Expr withChildren(List<Expr> children) {
-        return new Unary(op, children.get(0));
+        return new Unary(op, children.get(0), mode);
     }
 
     @Override

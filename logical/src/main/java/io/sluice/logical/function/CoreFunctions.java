@@ -8,6 +8,8 @@ import static io.sluice.logical.function.ArgKind.STRING;
 import static io.sluice.logical.function.ArgKind.TIMESTAMP;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.BinaryOp;
+import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.DateTrunc;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Extract;
@@ -86,7 +88,10 @@ final class CoreFunctions {
         part(r, "hour", "The hour of a timestamp.");
         part(r, "minute", "The minute of a timestamp.");
         part(r, "second", "The second of a timestamp.");
-        part(r, "dayofweek", "The day of the week.");
+        r.rewritten("dayofweek", Signature.of(1, "date", DATE),
+                "The day of the week, 1 (Sunday) to 7 (Saturday), as Spark numbers them.",
+                (name, args, context) -> new Binary(BinaryOp.ADD, new Extract(Extract.Field.DOW, args.get(0)),
+                        Literal.of(1L)));
         part(r, "dayofyear", "The day of the year (1 to 366).");
         part(r, "epoch", "Seconds since 1970-01-01 00:00:00.");
         r.rewritten("date_part|datepart", Signature.of(2, "field", STRING, "source", TIMESTAMP),

@@ -60,6 +60,11 @@ public final class FunctionLibrary {
         return new FunctionLibrary(byName, context);
     }
 
+    /** What this library's calls depend on beyond their arguments. */
+    public CallContext context() {
+        return context;
+    }
+
     /**
      * The expression of a call of {@code name} (any case, or an alias) on {@code args}: a scalar
      * expression, or an {@code AggregateCall} for an aggregate function.

@@ -5,6 +5,7 @@ import static io.sluice.logical.function.ArgKind.INTEGER;
 import static io.sluice.logical.function.ArgKind.NUMBER;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.DataType.Kind;
@@ -34,7 +35,15 @@ final class MathFunctions {
         r.evaluated("log10", Signature.of(1, "expr", NUMBER), "The base-10 logarithm of expr.", DOUBLE);
         r.evaluated("log2", Signature.of(1, "expr", NUMBER), "The base-2 logarithm of expr.", DOUBLE);
         r.rewritten("mod", Signature.of(2, "expr1", NUMBER, "expr2", NUMBER), "The remainder of expr1 / expr2 (as %).",
-                (name, args, context) -> new Binary(BinaryOp.MODULO, args.get(0), args.get(1)));
+                (name, args, context) -> new Binary(BinaryOp.MODULO, args.get(0), args.get(1), context.mode()));
+        r.rewritten("div", Signature.of(2, "expr1", NUMBER, "expr2", NUMBER),
+                "expr1 divided by expr2, truncated toward zero to a BIGINT (as expr1 DIV expr2).",
+                (name, args, context) -> new Binary(BinaryOp.DIV, args.get(0), args.get(1), context.mode()));
+        tolerant(r, "try_add", BinaryOp.ADD, "expr1 + expr2, NULL on overflow.");
+        tolerant(r, "try_subtract", BinaryOp.SUBTRACT, "expr1 - expr2, NULL on overflow.");
+        tolerant(r, "try_multiply", BinaryOp.MULTIPLY, "expr1 * expr2, NULL on overflow.");
+        tolerant(r, "try_divide", BinaryOp.DIVIDE, "expr1 / expr2, NULL when expr2 is 0.");
+        tolerant(r, "try_mod", BinaryOp.MODULO, "The remainder of expr1 / expr2, NULL when expr2 is 0.");
         r.evaluated("pmod", Signature.of(2, "expr1", NUMBER, "expr2", NUMBER),
                 "The remainder of expr1 / expr2 made positive (NULL when expr2 is 0).",
                 (types, args) -> arithmetic(BinaryOp.MODULO, types.get(0), types.get(1)));
@@ -58,6 +67,12 @@ final class MathFunctions {
                 });
         r.evaluated("rand|random", Signature.of(0, "seed", INTEGER),
                 "A pseudo-random DOUBLE in [0, 1), from the seed when given (the same per partition and seed).", DOUBLE);
+    }
+
+    /** Spark's {@code try_} form of {@code op}: what does not fit (overflow, a zero divisor) is NULL, whatever the mode. */
+    private static void tolerant(Registrar r, String name, BinaryOp op, String description) {
+        r.rewritten(name, Signature.of(2, "expr1", NUMBER, "expr2", NUMBER), description,
+                (n, args, context) -> new Binary(op, args.get(0), args.get(1), ArithmeticMode.TRY));
     }
 
     private static DataType arithmetic(BinaryOp op, DataType a, DataType b) {

@@ -2,6 +2,7 @@ package io.sluice.operators.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.TypeRules;
@@ -10,7 +11,10 @@ import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceKernels;
 import io.sluice.kernels.InPlaceValues;
 import io.sluice.kernels.Kernels;
+import io.sluice.kernels.NumericOverflowException;
 import io.sluice.kernels.ScalarKernels;
+import io.sluice.kernels.SparkErrors;
+import io.sluice.kernels.TolerantArithmetic;
 import io.sluice.logical.expr.Binary;
 
 /**
@@ -41,7 +45,79 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         };
     }
 
+    /**
+     * The strict kernels' result, with the source's {@link ArithmeticMode} applied: Spark's modes find
+     * a zero divisor before dividing (ANSI) and recompute a batch that overflowed (non-ANSI, TRY), and
+     * give INT operands INT results (a post-check of the BIGINT result); so the strict loops stay free
+     * of mode tests.
+     */
     private Col arithmetic(Batch batch) {
+        ArithmeticMode mode = source.mode();
+        if (mode == ArithmeticMode.STRICT) {
+            return strictArithmetic(batch);
+        }
+        Col out;
+        try {
+            out = mode.failsOnZeroDivisor() && isDivision() ? checkedDivision(batch) : strictArithmetic(batch);
+        } catch (NumericOverflowException e) {
+            if (mode == ArithmeticMode.ANSI || !TolerantArithmetic.handles(type)) {
+                throw SparkErrors.overflow(source.toString(), type, SparkErrors.tryFunction(op));
+            }
+            return TolerantArithmetic.bigint(op, left.evaluate(batch), right.evaluate(batch), mode == ArithmeticMode.LEGACY);
+        }
+        boolean canPassInt = op == BinaryOp.ADD || op == BinaryOp.SUBTRACT || op == BinaryOp.MULTIPLY;
+        if (!canPassInt || out.type.kind() != DataType.Kind.INT64 || out.longs == null || !isInt(left) || !isInt(right)) {
+            return out;
+        }
+        if (mode == ArithmeticMode.ANSI) {
+            if (TolerantArithmetic.firstPastInt(out) >= 0) {
+                throw SparkErrors.overflow(source.toString(), DataType.INT32, SparkErrors.tryFunction(op));
+            }
+            return out;
+        }
+        return TolerantArithmetic.narrowToInt(out, mode == ArithmeticMode.LEGACY);
+    }
+
+    /**
+     * Whether Spark types {@code e} INT: an INT operand, or an integer constant that fits an INT
+     * (Spark's literal {@code 1} is an INT where Sluice's is a BIGINT).
+     */
+    private static boolean isInt(PhysicalExpr e) {
+        if (e.type().kind() == DataType.Kind.INT32) {
+            return true;
+        }
+        return e instanceof ScalarLiteral s && s.type().kind() == DataType.Kind.INT64 && !s.scalar().isNull(0)
+                && (int) s.scalar().longs[0] == s.scalar().longs[0];
+    }
+
+    private boolean isDivision() {
+        return op == BinaryOp.DIVIDE || op == BinaryOp.MODULO || op == BinaryOp.DIV;
+    }
+
+    /** A quotient or remainder whose zero divisor (in a row whose dividend is not NULL) is Spark's error. */
+    private Col checkedDivision(Batch batch) {
+        Col l = left.evaluate(batch);
+        Col r = right.evaluate(batch);
+        for (int i = 0; i < r.length; i++) {
+            if (isZero(r, i) && !l.isNull(i)) {
+                throw SparkErrors.byZero(op, source.toString());
+            }
+        }
+        return Kernels.arithmetic(op, l, r, resultType(l.type, r.type), source::toString);
+    }
+
+    private static boolean isZero(Col c, int row) {
+        if (c.isNull(row)) {
+            return false;
+        }
+        return switch (c.type.kind()) {
+            case FLOAT64 -> c.doubles[row] == 0;
+            case NULL, BOOL, UTF8 -> false;
+            default -> c.isWide() ? c.highs[row] == 0 && c.lows[row] == 0 : c.longs[row] == 0;
+        };
+    }
+
+    private Col strictArithmetic(Batch batch) {
         Col inPlace = againstConstantInPlace(batch);
         if (inPlace != null) {
             return inPlace;

@@ -61,7 +61,7 @@ public final class ExprBinder {
             return new UnaryExpr(u.op(), bind(u.input(), input), type, u);
         }
         if (expr instanceof Cast c) {
-            return new CastExpr(bind(c.input(), input), type);
+            return new CastExpr(bind(c.input(), input), type, c.mode());
         }
         if (expr instanceof Like l) {
             return LikeExpr.of(l, bind(l.input(), input));

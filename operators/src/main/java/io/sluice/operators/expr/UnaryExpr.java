@@ -2,14 +2,21 @@ package io.sluice.operators.expr;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.DataType;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.Kernels;
+import io.sluice.kernels.NumericOverflowException;
+import io.sluice.kernels.SparkErrors;
+import io.sluice.kernels.TolerantArithmetic;
 import io.sluice.logical.expr.Unary;
 import java.util.function.Supplier;
 
-/** NOT, unary minus, IS [NOT] NULL on a bound input; {@code source} names the expression in an overflow error. */
+/**
+ * NOT, unary minus, IS [NOT] NULL on a bound input; {@code source} names the expression in an overflow
+ * error, and its mode says what minus does on overflow (an INT stays an INT, as in Spark).
+ */
 public record UnaryExpr(Unary.Op op, PhysicalExpr input, DataType type, Unary source) implements PhysicalExpr {
     public UnaryExpr {
         requireNonNull(op, "op is null");
@@ -20,7 +27,23 @@ public record UnaryExpr(Unary.Op op, PhysicalExpr input, DataType type, Unary so
 
     @Override
     public Col evaluate(Batch batch) {
-        return apply(op, input.evaluate(batch), source::toString);
+        Col c = input.evaluate(batch);
+        if (op != Unary.Op.NEGATE || source.mode() == ArithmeticMode.STRICT) {
+            return apply(op, c, source::toString);
+        }
+        try {
+            Col out = apply(op, c, source::toString);
+            if (c.type.kind() == DataType.Kind.INT32 && source.mode() == ArithmeticMode.ANSI
+                    && TolerantArithmetic.firstPastInt(out) >= 0) {
+                throw new NumericOverflowException(source.toString());
+            }
+            return c.type.kind() == DataType.Kind.INT32 ? TolerantArithmetic.narrowToInt(out, source.mode() == ArithmeticMode.LEGACY) : out;
+        } catch (NumericOverflowException e) {
+            if (source.mode() == ArithmeticMode.ANSI || !TolerantArithmetic.handles(c.type)) {
+                throw SparkErrors.overflow(source.toString(), c.type, null);
+            }
+            return TolerantArithmetic.negate(c, source.mode() == ArithmeticMode.LEGACY);
+        }
     }
 
     /** {@code op} on a column; {@code expression} names it in an overflow error. */
