@@ -25,9 +25,16 @@ import java.util.Locale;
  */
 final class SparkFunctions {
     private final FunctionLibrary library;
+    private final ClientCode userFunctions;
 
-    SparkFunctions(FunctionLibrary library) {
+    SparkFunctions(FunctionLibrary library, ClientCode userFunctions) {
         this.library = requireNonNull(library, "library is null");
+        this.userFunctions = requireNonNull(userFunctions, "userFunctions is null");
+    }
+
+    /** A call of the function the client registered by this name ({@code spark.udf().registerJava}), or null. */
+    Expr userFunction(String name, List<Expr> args) {
+        return userFunctions.call(name, args);
     }
 
     Expr call(String sparkName, List<Expr> args, boolean distinct) {
@@ -49,7 +56,10 @@ final class SparkFunctions {
             case "in" -> in(args);
             case "like", "ilike" -> like(sparkName, args, name.equals("ilike"));
             case "count" -> count(args, distinct);
-            default -> library.call(sparkName, args);
+            default -> {
+                Expr registered = userFunctions.call(sparkName, args);
+                yield registered != null ? registered : library.call(sparkName, args);
+            }
         };
     }
 
