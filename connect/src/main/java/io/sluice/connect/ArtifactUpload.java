@@ -42,7 +42,6 @@ final class ArtifactUpload implements StreamObserver<AddArtifactsRequest> {
         try {
             if (session == null) {
                 session = sessions.session(request.getSessionId());
-                session.code().checkAllowed("spark.addArtifact");
             }
             switch (request.getPayloadCase()) {
                 case BATCH -> request.getBatch().getArtifactsList().forEach(a -> {
@@ -61,6 +60,7 @@ final class ArtifactUpload implements StreamObserver<AddArtifactsRequest> {
 
     private void begin(AddArtifactsRequest.BeginChunkedArtifact begin) {
         expectNoChunks(begin.getName());
+        session.code().checkAllowed("artifact " + begin.getName());
         if (begin.getTotalBytes() > UserJar.MAX_BYTES) {
             throw new SluiceException("artifact " + begin.getName() + " has " + begin.getTotalBytes()
                     + " bytes; a jar of user functions may have at most " + UserJar.MAX_BYTES);

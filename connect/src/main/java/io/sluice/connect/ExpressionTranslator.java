@@ -95,14 +95,6 @@ final class ExpressionTranslator {
     }
 
     private Expr function(Expression.UnresolvedFunction f, LogicalPlan input) {
-        if (f.getIsUserDefinedFunction()) {
-            Expr registered = functions.userFunction(f.getFunctionName(), args(f.getArgumentsList(), input));
-            if (registered == null) {
-                throw new SluiceException("user-defined function " + f.getFunctionName() + " is not registered in this session;"
-                        + " register a UserFunction class of an added jar with spark.udf().registerJava");
-            }
-            return registered;
-        }
         return functions.call(f.getFunctionName(), args(f.getArgumentsList(), input), f.getIsDistinct());
     }
 

@@ -32,11 +32,6 @@ final class SparkFunctions {
         this.userFunctions = requireNonNull(userFunctions, "userFunctions is null");
     }
 
-    /** A call of the function the client registered by this name ({@code spark.udf().registerJava}), or null. */
-    Expr userFunction(String name, List<Expr> args) {
-        return userFunctions.call(name, args);
-    }
-
     Expr call(String sparkName, List<Expr> args, boolean distinct) {
         String name = sparkName.toLowerCase(Locale.ROOT);
         if (distinct && !name.equals("count")) {

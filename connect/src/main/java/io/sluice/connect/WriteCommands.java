@@ -80,7 +80,7 @@ final class WriteCommands {
 
     /** Spark's modes: a new table is created; an existing one is an error, left alone, appended to or overwritten. */
     private void saveAsTable(DataFrame input, String table, String format, WriteOperation write) {
-        boolean exists = session.catalog().table(table) != null;
+        boolean exists = session.catalog().hasTable(table) || session.catalog().catalogTable(table) != null;
         WriteOperation.SaveMode mode = write.getMode();
         if (!exists || mode == WriteOperation.SaveMode.SAVE_MODE_ERROR_IF_EXISTS
                 || mode == WriteOperation.SaveMode.SAVE_MODE_UNSPECIFIED) {
