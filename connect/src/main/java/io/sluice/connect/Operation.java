@@ -36,6 +36,8 @@ final class Operation {
     private long produced;
     /** Index of the next response to send. */
     private long cursor;
+    /** Index past the last response ever sent (a reattach sends some again). */
+    private long everSent;
     /** Serialized bytes of the sent responses still kept. */
     private long retainedBytes;
     /** Id of the last response dropped (the one before {@link #first}), or null. */
@@ -206,7 +208,10 @@ final class Operation {
             ExecutePlanResponse next = get(cursor);
             call.onNext(next);
             cursor++;
-            retainedBytes += next.getSerializedSize();
+            if (cursor > everSent) {
+                everSent = cursor;
+                retainedBytes += next.getSerializedSize();
+            }
             notifyAll();
         }
         while (cursor > first && (cursor - first > MAX_RETAINED || retainedBytes > MAX_RETAINED_BYTES)) {
