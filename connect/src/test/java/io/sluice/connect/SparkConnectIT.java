@@ -397,6 +397,11 @@ class SparkConnectIT {
                 .crossJoin(t.select(col("k").as("c"))).agg(sum(col("a").plus(col("b")).plus(col("c"))));
         CompletableFuture<List<Row>> running = CompletableFuture.supplyAsync(endless::collectAsList);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        // interrupted once its query runs on the cluster, so that tasks are what must stop
+        while (session.runningQueries().equals("[]") && !running.isDone() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(session.runningQueries()).as("the query runs on the cluster").isNotEqualTo("[]");
         scala.collection.immutable.Seq<String> interrupted = spark.interruptAll();
         while (interrupted.isEmpty() && !running.isDone() && System.nanoTime() < deadline) {
             Thread.sleep(200);
