@@ -85,8 +85,8 @@ public final class ConnectServer implements AutoCloseable {
                     t.setDaemon(true);
                     return t;
                 });
-        ConnectSessions sessions = new ConnectSessions(coordinator.queries(), MAX_SESSIONS);
-        ConnectService service = new ConnectService(sessions, coordinator.queries(), executions, allocator);
+        ConnectSessions sessions = new ConnectSessions(coordinator.queries(), MAX_SESSIONS, coordinator::acceptsJobs);
+        ConnectService service = new ConnectService(sessions, executions, allocator);
         // TLS with the coordinator's HTTPS certificate when it has one: Spark's clients send a token
         // in clear only to localhost, and over TLS to any other host
         ServerCredentials credentials = coordinator.httpsCredentials()

@@ -5,8 +5,12 @@ import static java.util.Objects.requireNonNull;
 import io.grpc.stub.StreamObserver;
 import io.sluice.api.DataFrame;
 import io.sluice.common.SluiceException;
+import io.sluice.connect.proto.AddArtifactsRequest;
+import io.sluice.connect.proto.AddArtifactsResponse;
 import io.sluice.connect.proto.AnalyzePlanRequest;
 import io.sluice.connect.proto.AnalyzePlanResponse;
+import io.sluice.connect.proto.ArtifactStatusesRequest;
+import io.sluice.connect.proto.ArtifactStatusesResponse;
 import io.sluice.connect.proto.ConfigRequest;
 import io.sluice.connect.proto.ConfigResponse;
 import io.sluice.connect.proto.ExecutePlanRequest;
@@ -23,7 +27,6 @@ import io.sluice.connect.proto.ReleaseExecuteResponse;
 import io.sluice.connect.proto.ReleaseSessionRequest;
 import io.sluice.connect.proto.ReleaseSessionResponse;
 import io.sluice.connect.proto.SparkConnectServiceGrpc;
-import io.sluice.coordinator.QueryService;
 import io.sluice.logical.plan.LogicalPlan;
 import java.util.List;
 import java.util.Map;
@@ -43,13 +46,11 @@ final class ConnectService extends SparkConnectServiceGrpc.SparkConnectServiceIm
     static final String SPARK_VERSION = "4.2.0";
 
     private final ConnectSessions sessions;
-    private final QueryService queries;
     private final ExecutorService executions;
     private final BufferAllocator allocator;
 
-    ConnectService(ConnectSessions sessions, QueryService queries, ExecutorService executions, BufferAllocator allocator) {
+    ConnectService(ConnectSessions sessions, ExecutorService executions, BufferAllocator allocator) {
         this.sessions = requireNonNull(sessions, "sessions is null");
-        this.queries = requireNonNull(queries, "queries is null");
         this.executions = requireNonNull(executions, "executions is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
     }
@@ -66,7 +67,7 @@ final class ConnectService extends SparkConnectServiceGrpc.SparkConnectServiceIm
             session.register(operation);
             operation.attach(out, null);
             try {
-                executions.execute(new PlanExecution(session, queries, operation, request.getPlan(), allocator));
+                executions.execute(new PlanExecution(session, operation, request.getPlan(), allocator));
             } catch (RejectedExecutionException e) {
                 session.release(id);
                 throw new SluiceException("too many Spark Connect queries run at once (" + ConnectServer.MAX_EXECUTIONS
@@ -190,8 +191,11 @@ final class ConnectService extends SparkConnectServiceGrpc.SparkConnectServiceIm
             switch (request.getAnalyzeCase()) {
                 case SCHEMA -> response.setSchema(AnalyzePlanResponse.Schema.newBuilder()
                         .setSchema(SparkTypes.toProto(plan(session, request.getSchema().getPlan()).schema())));
-                case EXPLAIN -> response.setExplain(AnalyzePlanResponse.Explain.newBuilder()
-                        .setExplainString(dataFrame(session, request.getExplain().getPlan()).explain()));
+                case EXPLAIN -> {
+                    DataFrame df = dataFrame(session, request.getExplain().getPlan());
+                    response.setExplain(AnalyzePlanResponse.Explain.newBuilder().setExplainString(SparkExplain.format(
+                            df.explain(), request.getExplain().getExplainMode(), ConnectSession.output(df.logicalPlan()).schema())));
+                }
                 case TREE_STRING -> response.setTreeString(AnalyzePlanResponse.TreeString.newBuilder().setTreeString(
                         SparkTypes.treeString(plan(session, request.getTreeString().getPlan()).schema(),
                                 request.getTreeString().hasLevel() ? request.getTreeString().getLevel() : 0)));
@@ -226,6 +230,23 @@ final class ConnectService extends SparkConnectServiceGrpc.SparkConnectServiceIm
 
     private static LogicalPlan plan(ConnectSession session, Plan plan) {
         return ConnectSession.output(dataFrame(session, plan).logicalPlan());
+    }
+
+    @Override
+    public StreamObserver<AddArtifactsRequest> addArtifacts(StreamObserver<AddArtifactsResponse> out) {
+        return new ArtifactUpload(sessions, out);
+    }
+
+    @Override
+    public void artifactStatus(ArtifactStatusesRequest request, StreamObserver<ArtifactStatusesResponse> out) {
+        answer(out, () -> {
+            ConnectSession session = sessions.session(request.getSessionId());
+            ArtifactStatusesResponse.Builder response = ArtifactStatusesResponse.newBuilder().setSessionId(session.id())
+                    .setServerSideSessionId(session.serverSideId());
+            request.getNamesList().forEach(name -> response.putStatuses(name,
+                    ArtifactStatusesResponse.ArtifactStatus.newBuilder().setExists(session.code().has(name)).build()));
+            return response.build();
+        });
     }
 
     @Override

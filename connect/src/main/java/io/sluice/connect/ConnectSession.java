@@ -8,6 +8,7 @@ import io.sluice.api.Session;
 import io.sluice.common.settings.SparkConfigKeys;
 import io.sluice.common.types.ArithmeticMode;
 import io.sluice.coordinator.PlanRequest;
+import io.sluice.coordinator.PreparedSql;
 import io.sluice.coordinator.QueryScope;
 import io.sluice.coordinator.QueryService;
 import io.sluice.coordinator.ResultStream;
@@ -20,9 +21,11 @@ import io.sluice.logical.function.FunctionLibrary;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
 import io.sluice.sql.InMemoryCatalog;
+import io.sluice.sql.SqlSettingsDeclaration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -41,12 +44,14 @@ final class ConnectSession {
     private final InMemoryCatalog catalog;
     private final Session api;
     private final SparkConf conf = new SparkConf();
+    private final ClientCode code;
     private final Map<String, Operation> operations = new ConcurrentHashMap<>();
     private volatile long lastUsedNanos = System.nanoTime();
 
-    ConnectSession(String id, QueryService queries) {
+    ConnectSession(String id, QueryService queries, ClientCode code) {
         this.id = requireNonNull(id, "id is null");
         this.queries = requireNonNull(queries, "queries is null");
+        this.code = requireNonNull(code, "code is null");
         this.catalog = queries.newSessionCatalog();
         this.api = FrontEnds.session(queries, catalog);
     }
@@ -71,6 +76,11 @@ final class ConnectSession {
         return conf;
     }
 
+    /** The jars and user functions the client added. */
+    ClientCode code() {
+        return code;
+    }
+
     /** A translator of this session's relations (plan ids are those of one request). */
     RelationTranslator translator() {
         return new RelationTranslator(this, functions());
@@ -85,11 +95,29 @@ final class ConnectSession {
     private SparkFunctions functions() {
         ArithmeticMode mode = Boolean.parseBoolean(conf.get(SparkConfigKeys.ANSI_ENABLED)) ? ArithmeticMode.ANSI
                 : ArithmeticMode.LEGACY;
-        return new SparkFunctions(FunctionLibrary.builtIn().withContext(new CallContext(conf.timeZone(), Instant.now(), mode)));
+        return new SparkFunctions(FunctionLibrary.builtIn().withContext(new CallContext(conf.timeZone(), Instant.now(), mode)),
+                code);
     }
 
     DataFrame sql(String text) {
         return api.sql(text);
+    }
+
+    /**
+     * Prepares a statement of {@code spark.sql} with the session's own settings, in Spark's dialect
+     * whatever the node's default; a statement that is not a query runs now, and its {@code SET}s
+     * stay with the session.
+     */
+    PreparedSql prepareSql(String text, QueryScope scope) {
+        Map<String, String> settings = new LinkedHashMap<>(conf.sluiceSettings());
+        settings.put(SqlSettingsDeclaration.DIALECT.name(), "spark");
+        PreparedSql prepared = queries.prepareSql(text, catalog, scope, settings);
+        prepared.settings().forEach((k, v) -> {
+            if (k.startsWith("spark.") || k.startsWith("sluice.")) {
+                conf.set(k, v);
+            }
+        });
+        return prepared;
     }
 
     /** Runs the DataFrame with the session's settings; every row. */
@@ -107,7 +135,13 @@ final class ConnectSession {
         queries.running().cancel(queryId, "interrupted by the Spark Connect client");
     }
 
+    /**
+     * Adds a running operation; operations that ended and sent everything long ago (their client
+     * never released them) are forgotten now, so a session's finished operations stay few.
+     */
     void register(Operation operation) {
+        long now = System.nanoTime();
+        operations.values().removeIf(op -> op.doneFor(Operation.ABANDON_AFTER_NANOS, now));
         operations.put(operation.id(), operation);
     }
 

@@ -7,6 +7,7 @@ import io.sluice.coordinator.QueryService;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 
 /**
  * The Spark Connect sessions by the clients' session ids; at most {@code maxSessions} at once. A
@@ -19,11 +20,14 @@ final class ConnectSessions implements AutoCloseable {
 
     private final QueryService queries;
     private final int maxSessions;
+    private final BooleanSupplier clientCodeAllowed;
     private final Map<String, ConnectSession> sessions = new ConcurrentHashMap<>();
 
-    ConnectSessions(QueryService queries, int maxSessions) {
+    /** @param clientCodeAllowed whether the coordinator runs client code (user function jars) now */
+    ConnectSessions(QueryService queries, int maxSessions, BooleanSupplier clientCodeAllowed) {
         this.queries = requireNonNull(queries, "queries is null");
         this.maxSessions = maxSessions;
+        this.clientCodeAllowed = requireNonNull(clientCodeAllowed, "clientCodeAllowed is null");
     }
 
     /** The session of this id, started on first use. */
@@ -40,7 +44,7 @@ final class ConnectSessions implements AutoCloseable {
         if (sessions.size() >= maxSessions) {
             throw new SluiceException("too many Spark Connect sessions (" + maxSessions + "); close some with spark.stop()");
         }
-        return sessions.computeIfAbsent(id, k -> new ConnectSession(k, queries));
+        return sessions.computeIfAbsent(id, k -> new ConnectSession(k, queries, new ClientCode(clientCodeAllowed)));
     }
 
     /** Ends a session (its running operations are interrupted); its server-side id, or null if unknown. */

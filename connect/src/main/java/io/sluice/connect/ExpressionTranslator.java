@@ -62,6 +62,7 @@ final class ExpressionTranslator {
             case EXPRESSION_STRING -> Functions.expr(e.getExpressionString().getExpression()).expr();
             case ALIAS -> alias(e.getAlias(), input);
             case CAST -> cast(e.getCast(), input);
+            case WINDOW -> WindowExpressions.translate(e.getWindow(), input, this);
             case SORT_ORDER -> throw new SluiceException("a sort order is allowed only in orderBy/sort");
             case UNRESOLVED_STAR -> throw new SluiceException("* is allowed only in select and count(*)");
             default -> throw new SluiceException("Spark Connect expression " + e.getExprTypeCase().name().toLowerCase(Locale.ROOT)
@@ -94,9 +95,6 @@ final class ExpressionTranslator {
     }
 
     private Expr function(Expression.UnresolvedFunction f, LogicalPlan input) {
-        if (f.getIsUserDefinedFunction()) {
-            throw new SluiceException("user-defined function " + f.getFunctionName() + " is not supported over Spark Connect");
-        }
         return functions.call(f.getFunctionName(), args(f.getArgumentsList(), input), f.getIsDistinct());
     }
 

@@ -16,13 +16,15 @@ import java.util.concurrent.TimeUnit;
  * One {@code ExecutePlan} operation's responses between the thread producing them and the client
  * stream sending them, so that a client that lost its stream can {@code ReattachExecute} and go on
  * after the last response it saw. Bounded: the producer waits while {@link #MAX_AHEAD} responses are
- * unsent (back-pressure from a slow or absent client), and at most {@link #MAX_RETAINED} sent ones are
- * kept for a reattach (fewer once the client releases them). A client that stays away longer than
- * {@link #ABANDON_AFTER_NANOS} has its operation failed, which cancels its query.
+ * unsent (back-pressure from a slow or absent client), and of the sent ones at most
+ * {@link #MAX_RETAINED} and {@link #MAX_RETAINED_BYTES} are kept for a reattach (none once the client
+ * releases them); a reattach after the last response dropped still resumes. A client that stays away
+ * longer than {@link #ABANDON_AFTER_NANOS} has its operation failed, which cancels its query.
  */
 final class Operation {
     static final int MAX_AHEAD = 8;
     static final int MAX_RETAINED = 32;
+    static final long MAX_RETAINED_BYTES = 4L << 20;
     static final long ABANDON_AFTER_NANOS = TimeUnit.MINUTES.toNanos(5);
 
     private final String id;
@@ -34,6 +36,13 @@ final class Operation {
     private long produced;
     /** Index of the next response to send. */
     private long cursor;
+    /** Index past the last response ever sent (a reattach sends some again). */
+    private long everSent;
+    /** Serialized bytes of the sent responses still kept. */
+    private long retainedBytes;
+    /** Id of the last response dropped (the one before {@link #first}), or null. */
+    private String lastDropped;
+    private long finishedAtNanos;
     private ServerCallStreamObserver<ExecutePlanResponse> observer;
     private boolean done;
     private StatusRuntimeException failure;
@@ -64,7 +73,9 @@ final class Operation {
     /** Sends the responses to {@code stream}, from after {@code lastResponseId} (null: from the start). */
     synchronized void attach(StreamObserver<ExecutePlanResponse> stream, String lastResponseId) {
         ServerCallStreamObserver<ExecutePlanResponse> call = (ServerCallStreamObserver<ExecutePlanResponse>) stream;
-        if (lastResponseId != null) {
+        if (lastResponseId != null && lastResponseId.equals(lastDropped)) {
+            cursor = first;
+        } else if (lastResponseId != null) {
             long index = first;
             boolean found = false;
             for (ExecutePlanResponse r : buffer) {
@@ -132,6 +143,7 @@ final class Operation {
     /** The producer's end: everything was emitted ({@code failure} null) or it failed. */
     synchronized void finish(StatusRuntimeException failure) {
         this.done = true;
+        this.finishedAtNanos = System.nanoTime();
         this.failure = failure;
         drain();
     }
@@ -159,6 +171,16 @@ final class Operation {
         return done && cursor == produced;
     }
 
+    /** Whether the operation ended and sent everything longer than {@code nanos} ago. */
+    synchronized boolean doneFor(long nanos, long nowNanos) {
+        return isDone() && nowNanos - finishedAtNanos > nanos;
+    }
+
+    /** Serialized bytes of the sent responses kept for a reattach. */
+    synchronized long retainedBytes() {
+        return retainedBytes;
+    }
+
     /** Forgets the sent responses up to and including {@code responseId}. */
     synchronized void releaseUntil(String responseId) {
         long index = first;
@@ -169,9 +191,8 @@ final class Operation {
             if (r.getResponseId().equals(responseId)) {
                 if (index <= cursor) {
                     for (int i = 0; i < count; i++) {
-                        buffer.poll();
+                        dropFirst();
                     }
-                    first = index;
                 }
                 return;
             }
@@ -184,13 +205,17 @@ final class Operation {
             return;
         }
         while (cursor < produced && call.isReady()) {
-            call.onNext(get(cursor));
+            ExecutePlanResponse next = get(cursor);
+            call.onNext(next);
             cursor++;
+            if (cursor > everSent) {
+                everSent = cursor;
+                retainedBytes += next.getSerializedSize();
+            }
             notifyAll();
         }
-        while (cursor - first > MAX_RETAINED) {
-            buffer.poll();
-            first++;
+        while (cursor > first && (cursor - first > MAX_RETAINED || retainedBytes > MAX_RETAINED_BYTES)) {
+            dropFirst();
         }
         if (done && cursor == produced) {
             observer = null;
@@ -200,6 +225,14 @@ final class Operation {
                 call.onCompleted();
             }
         }
+    }
+
+    /** Drops the first kept response, which was sent. */
+    private void dropFirst() {
+        ExecutePlanResponse dropped = buffer.poll();
+        retainedBytes -= dropped.getSerializedSize();
+        lastDropped = dropped.getResponseId();
+        first++;
     }
 
     private ExecutePlanResponse get(long index) {

@@ -16,15 +16,11 @@ import io.sluice.connect.proto.SQL;
 import io.sluice.connect.proto.SqlCommand;
 import io.sluice.coordinator.PreparedSql;
 import io.sluice.coordinator.QueryScope;
-import io.sluice.coordinator.QueryService;
 import io.sluice.coordinator.ResultStream;
 import io.sluice.kernels.ArrowIpc;
 import io.sluice.kernels.Batch;
-import io.sluice.sql.SqlSettingsDeclaration;
 import java.io.ByteArrayOutputStream;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -38,14 +34,12 @@ final class PlanExecution implements Runnable {
     private static final byte[] END_OF_STREAM = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0, 0, 0, 0};
 
     private final ConnectSession session;
-    private final QueryService queries;
     private final Operation operation;
     private final Plan plan;
     private final BufferAllocator allocator;
 
-    PlanExecution(ConnectSession session, QueryService queries, Operation operation, Plan plan, BufferAllocator allocator) {
+    PlanExecution(ConnectSession session, Operation operation, Plan plan, BufferAllocator allocator) {
         this.session = requireNonNull(session, "session is null");
-        this.queries = requireNonNull(queries, "queries is null");
         this.operation = requireNonNull(operation, "operation is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
@@ -82,18 +76,7 @@ final class PlanExecution implements Runnable {
         DataFrame df = session.translator().translate(root);
         Schema schema = ConnectSession.output(df.logicalPlan()).schema();
         operation.emit(response().setSchema(SparkTypes.toProto(schema)).build());
-        QueryScope scope = new QueryScope() {
-            @Override
-            public void started(String queryId) {
-                operation.onCancel(() -> session.cancelQuery(queryId));
-            }
-
-            @Override
-            public void ended(String queryId) {
-                operation.onCancel(() -> { });
-            }
-        };
-        try (ResultStream stream = session.open(df, scope);
+        try (ResultStream stream = session.open(df, scope());
                 ArrowIpc.Encoder encoder = new ArrowIpc.Encoder(stream.schema(), allocator)) {
             byte[] header = encoder.start();
             long offset = 0;
@@ -115,6 +98,21 @@ final class PlanExecution implements Runnable {
         }
     }
 
+    /** The scope of the operation's queries: interrupting it cancels the one running. */
+    private QueryScope scope() {
+        return new QueryScope() {
+            @Override
+            public void started(String queryId) {
+                operation.onCancel(() -> session.cancelQuery(queryId));
+            }
+
+            @Override
+            public void ended(String queryId) {
+                operation.onCancel(() -> { });
+            }
+        };
+    }
+
     private boolean emitBatch(byte[] ipc, long rows, long offset) {
         return operation.emit(response().setArrowBatch(ExecutePlanResponse.ArrowBatch.newBuilder()
                 .setRowCount(rows).setData(UnsafeByteOperations.unsafeWrap(ipc)).setStartOffset(offset)).build()); // ipc is ours alone: no copy
@@ -132,6 +130,9 @@ final class PlanExecution implements Runnable {
         switch (command.getCommandTypeCase()) {
             case SQL_COMMAND -> sqlCommand(command.getSqlCommand());
             case CREATE_DATAFRAME_VIEW -> createView(command.getCreateDataframeView());
+            case REGISTER_FUNCTION -> session.code().register(command.getRegisterFunction());
+            case WRITE_OPERATION -> new WriteCommands(session, scope()).write(command.getWriteOperation());
+            case WRITE_OPERATION_V2 -> new WriteCommands(session, scope()).writeV2(command.getWriteOperationV2());
             default -> throw new SluiceException("Spark Connect command " + command.getCommandTypeCase().name().toLowerCase(Locale.ROOT)
                     + " is not supported by Sluice");
         }
@@ -149,15 +150,7 @@ final class PlanExecution implements Runnable {
         if (input.hasSql()) {
             ExpressionTranslator constants = session.constants();
             String text = SqlArguments.bind(input.getSql(), e -> constants.translate(e, ExpressionTranslator.NO_INPUT));
-            // the session's own settings, in Spark's dialect whatever the node's default; its SETs stay with it
-            Map<String, String> settings = new LinkedHashMap<>(session.conf().sluiceSettings());
-            settings.put(SqlSettingsDeclaration.DIALECT.name(), "spark");
-            PreparedSql prepared = queries.prepareSql(text, session.catalog(), QueryScope.NONE, settings);
-            prepared.settings().forEach((k, v) -> {
-                if (k.startsWith("spark.") || k.startsWith("sluice.")) {
-                    session.conf().set(k, v);
-                }
-            });
+            PreparedSql prepared = session.prepareSql(text, QueryScope.NONE);
             if (prepared.plan() == null) {
                 answer = Relation.newBuilder().setLocalRelation(LocalRelation.newBuilder()
                         .setData(ByteString.copyFrom(prepared.result()))).build();

@@ -28,9 +28,11 @@ import java.util.Locale;
  */
 final class SparkFunctions {
     private final FunctionLibrary library;
+    private final ClientCode userFunctions;
 
-    SparkFunctions(FunctionLibrary library) {
+    SparkFunctions(FunctionLibrary library, ClientCode userFunctions) {
         this.library = requireNonNull(library, "library is null");
+        this.userFunctions = requireNonNull(userFunctions, "userFunctions is null");
     }
 
     Expr call(String sparkName, List<Expr> args, boolean distinct) {
@@ -54,7 +56,10 @@ final class SparkFunctions {
             case "contains" -> column(args, "contains").contains(FrontEnds.column(args.get(1))).expr();
             case "endswith" -> column(args, "endsWith").endsWith(FrontEnds.column(args.get(1))).expr();
             case "count" -> count(args);
-            default -> library.call(sparkName, args);
+            default -> {
+                Expr registered = userFunctions.call(sparkName, args);
+                yield registered != null ? registered : library.call(sparkName, args);
+            }
         };
     }
 

@@ -154,27 +154,37 @@ final class SparkTypes {
         };
     }
 
-    /** {@code printSchema()}'s text: {@code root}, then {@code  |-- name: type (nullable = true)} per column. */
+    /**
+     * {@code printSchema()}'s text as Spark prints it: {@code root}, then {@code  |-- name: type (nullable = true)}
+     * per column, an array's {@code element} and a map's {@code key}/{@code value} below theirs;
+     * {@code maxLevel} (0: all) counts struct nesting only, as Spark's does.
+     */
     static String treeString(Schema schema, int maxLevel) {
+        int depth = maxLevel > 0 ? maxLevel : Integer.MAX_VALUE;
         StringBuilder out = new StringBuilder("root\n");
-        for (Field f : schema.fields()) {
-            appendTree(out, f.name(), f.type(), " |", 1, maxLevel);
-        }
+        schema.fields().forEach(f -> appendField(out, " |", f.name(), f.type(), depth));
         return out.toString();
     }
 
-    private static void appendTree(StringBuilder out, String name, DataType type, String prefix, int level, int maxLevel) {
-        if (maxLevel > 0 && level > maxLevel) {
-            return;
+    private static void appendField(StringBuilder out, String prefix, String name, DataType type, int depth) {
+        if (depth > 0) {
+            out.append(prefix).append("-- ").append(name).append(": ").append(typeName(type)).append(" (nullable = true)\n");
+            appendNested(out, prefix + "    |", type, depth);
         }
-        out.append(prefix).append("-- ").append(name).append(": ").append(typeName(type)).append(" (nullable = true)\n");
-        String inner = prefix + "    |";
+    }
+
+    private static void appendNested(StringBuilder out, String prefix, DataType type, int depth) {
         switch (type.kind()) {
-            case STRUCT -> type.fields().forEach(f -> appendTree(out, f.name(), f.type(), inner, level + 1, maxLevel));
-            case LIST -> appendTree(out, "element", type.elementType(), inner, level + 1, maxLevel);
+            case STRUCT -> type.fields().forEach(f -> appendField(out, prefix, f.name(), f.type(), depth - 1));
+            case LIST -> {
+                out.append(prefix).append("-- element: ").append(typeName(type.elementType())).append(" (containsNull = true)\n");
+                appendNested(out, prefix + "    |", type.elementType(), depth);
+            }
             case MAP -> {
-                appendTree(out, "key", type.keyType(), inner, level + 1, maxLevel);
-                appendTree(out, "value", type.valueType(), inner, level + 1, maxLevel);
+                out.append(prefix).append("-- key: ").append(typeName(type.keyType())).append('\n');
+                appendNested(out, prefix + "    |", type.keyType(), depth);
+                out.append(prefix).append("-- value: ").append(typeName(type.valueType())).append(" (valueContainsNull = true)\n");
+                appendNested(out, prefix + "    |", type.valueType(), depth);
             }
             default -> {
             }

@@ -1,16 +1,35 @@
 package io.sluice.connect;
 
+import static org.apache.spark.sql.functions.broadcast;
+import static org.apache.spark.sql.functions.call_function;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.rank;
+import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.grpc.Context;
+import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
+import io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.MetadataUtils;
 import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
+import io.sluice.connect.proto.ExecutePlanRequest;
+import io.sluice.connect.proto.ExecutePlanResponse;
+import io.sluice.connect.proto.Plan;
+import io.sluice.connect.proto.Read;
+import io.sluice.connect.proto.ReattachExecuteRequest;
+import io.sluice.connect.proto.Relation;
+import io.sluice.connect.proto.ReleaseExecuteRequest;
+import io.sluice.connect.proto.ReleaseSessionRequest;
+import io.sluice.connect.proto.SparkConnectServiceGrpc;
+import io.sluice.connect.proto.UserContext;
 import io.sluice.testfixtures.DuckDbOracle;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,7 +39,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Stream;
+import javax.tools.ToolProvider;
 import org.apache.spark.SparkArithmeticException;
 import org.apache.spark.SparkNumberFormatException;
 import org.apache.spark.sql.AnalysisException;
@@ -29,6 +57,8 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.parser.ParseException;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
@@ -267,6 +297,235 @@ class SparkConnectIT {
         }
         System.out.printf("small group-by over %s, best of 5: Spark Connect %.1f ms, Java API %.1f ms%n", parquet,
                 best / 1e6, bestApi / 1e6);
+    }
+
+    @Test
+    void writeParquetThenReadItBack() throws Exception {
+        String out = dir.resolve("written-parquet").toString();
+        Dataset<Row> small = spark.read().parquet(parquet).filter(col("k").lt(3));
+        small.write().mode("overwrite").partitionBy("k").parquet(out);
+        Dataset<Row> back = spark.read().parquet(out);
+        assertThat(rows(back.groupBy(col("k")).agg(sum(col("v")).as("s"), count(lit(1)).as("n")).orderBy(col("k"))))
+                .isEqualTo(duck.query("SELECT k, sum(v) s, count(*) n FROM t WHERE k < 3 GROUP BY k ORDER BY k"));
+        long n = back.count();
+        assertThatThrownBy(() -> small.write().parquet(out)).hasMessageContaining(out).hasMessageContaining("already exists");
+        small.write().mode("ignore").parquet(out);
+        assertThat(spark.read().parquet(out).count()).isEqualTo(n);
+        small.write().mode("append").partitionBy("k").parquet(out);
+        assertThat(spark.read().parquet(out).count()).isEqualTo(2 * n);
+    }
+
+    @Test
+    void writeCsvThenReadItWithHeader() throws Exception {
+        String out = dir.resolve("written-csv").toString();
+        spark.read().parquet(parquet).filter(col("k").equalTo(4)).select(col("k"), col("name"))
+                .write().format("csv").option("header", true).save(out);
+        Dataset<Row> back = spark.read().option("header", true).csv(out);
+        assertThat(back.columns()).containsExactly("k", "name");
+        assertThat(rows(back.groupBy(col("name")).agg(count(lit(1)).as("n")).orderBy(col("name"))))
+                .isEqualTo(duck.query("SELECT name, count(*) n FROM read_csv('" + out + "/*.csv', header = true)"
+                        + " GROUP BY name ORDER BY name"))
+                .isEqualTo(duck.query("SELECT name, count(*) n FROM t WHERE k = 4 GROUP BY name ORDER BY name"));
+    }
+
+    @Test
+    void saveAsTableInsertIntoAndWriteTo() throws Exception {
+        Dataset<Row> small = spark.read().parquet(parquet).filter(col("k").equalTo(5));
+        long n = small.count();
+        small.write().saveAsTable("written_t");
+        assertThat(spark.table("written_t").count()).isEqualTo(n);
+        assertThatThrownBy(() -> small.write().saveAsTable("written_t")).hasMessageContaining("written_t");
+        small.write().mode("ignore").saveAsTable("written_t");
+        small.write().mode("append").saveAsTable("written_t");
+        small.write().insertInto("written_t");
+        assertThat(spark.table("written_t").count()).isEqualTo(3 * n);
+        small.write().mode("overwrite").insertInto("written_t");
+        assertThat(rows(spark.table("written_t").groupBy(col("k")).agg(sum(col("v")).as("s"))))
+                .isEqualTo(duck.query("SELECT k, sum(v) s FROM t WHERE k = 5 GROUP BY k"));
+
+        small.writeTo("written_v2").using("parquet").create();
+        small.writeTo("written_v2").append();
+        assertThat(spark.table("written_v2").count()).isEqualTo(2 * n);
+        assertThatThrownBy(() -> small.writeTo("written_v2").createOrReplace())
+                .hasMessageContaining("createOrReplace").hasMessageContaining("written_v2");
+        assertThat(spark.table("written_v2").count()).isEqualTo(2 * n);
+    }
+
+    @Test
+    void windowFunctionsAgainstDuckDb() throws Exception {
+        WindowSpec byK = Window.partitionBy(col("k")).orderBy(col("v").desc());
+        Dataset<Row> df = spark.read().parquet(parquet)
+                .select(col("k"), col("v"), row_number().over(byK).as("rn"), rank().over(byK).as("r"),
+                        sum(col("v")).over(Window.partitionBy(col("k")).orderBy(col("v")).rowsBetween(-2, Window.currentRow()))
+                                .as("s3"),
+                        count(lit(1)).over(Window.partitionBy(col("k"))).as("n"))
+                .filter(col("rn").leq(3))
+                .orderBy(col("k"), col("rn"));
+        assertThat(rows(df)).isEqualTo(duck.query("SELECT * FROM (SELECT k, v, row_number() OVER (PARTITION BY k ORDER BY v DESC) rn,"
+                + " rank() OVER (PARTITION BY k ORDER BY v DESC) r,"
+                + " sum(v) OVER (PARTITION BY k ORDER BY v ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) s3,"
+                + " count(*) OVER (PARTITION BY k) n FROM t) WHERE rn <= 3 ORDER BY k, rn"));
+    }
+
+    @Test
+    void explainInSparksModesShowsTheBroadcastHint() {
+        Dataset<Row> t = spark.read().parquet(parquet);
+        Dataset<Row> names = spark.createDataFrame(List.of(RowFactory.create(0, "zero"), RowFactory.create(1, "one")),
+                new StructType().add("k", DataTypes.IntegerType).add("label", DataTypes.StringType));
+        Dataset<Row> joined = t.join(broadcast(names), "k");
+        String simple = captured(joined::explain);
+        assertThat(simple).startsWith("== Physical Plan ==\n").doesNotContain("== Optimized Logical Plan ==");
+        String extended = captured(() -> joined.explain("extended"));
+        assertThat(extended).contains("== Parsed Logical Plan ==\n", "== Analyzed Logical Plan ==\n",
+                "== Optimized Logical Plan ==\n", "== Physical Plan ==\n");
+        assertThat(extended.substring(extended.indexOf("== Optimized Logical Plan =="))).containsIgnoringCase("broadcast");
+        assertThat(simple).containsIgnoringCase("broadcast");
+        assertThat(captured(() -> joined.explain("cost"))).startsWith("== Optimized Logical Plan ==\n");
+        assertThat(captured(() -> joined.explain("formatted"))).startsWith("== Physical Plan ==\n").contains("== Stages ==\n");
+    }
+
+    @Test
+    void printSchemaPrintsWhatSparkPrints() throws Exception {
+        Path nested = dir.resolve("nested.parquet");
+        duck.writeParquet("SELECT 1::INTEGER AS i, 2::BIGINT AS l, 'x' AS s, 1.5::DOUBLE AS d, 1.25::DECIMAL(12,2) AS m,"
+                + " DATE '2024-01-02' AS dt, true AS b, [1, 2]::INTEGER[] AS arr, {'a': 1::INTEGER, 'b': 'y'} AS st", nested, 10);
+        // Spark 4.2's own printSchema of this file (spark.read.parquet(..).printSchema() in local mode)
+        assertThat(captured(() -> spark.read().parquet(nested.toString()).printSchema())).isEqualTo("""
+                root
+                 |-- i: integer (nullable = true)
+                 |-- l: long (nullable = true)
+                 |-- s: string (nullable = true)
+                 |-- d: double (nullable = true)
+                 |-- m: decimal(12,2) (nullable = true)
+                 |-- dt: date (nullable = true)
+                 |-- b: boolean (nullable = true)
+                 |-- arr: array (nullable = true)
+                 |    |-- element: integer (containsNull = true)
+                 |-- st: struct (nullable = true)
+                 |    |-- a: integer (nullable = true)
+                 |    |-- b: string (nullable = true)
+
+                """);
+    }
+
+    @Test
+    void interruptAllStopsARunningQueryWithinSeconds() throws Exception {
+        // 2,000 cubed rows: minutes of work
+        Dataset<Row> t = spark.read().parquet(parquet);
+        Dataset<Row> endless = t.select(col("v").as("a")).crossJoin(t.select(col("v").as("b")))
+                .crossJoin(t.select(col("k").as("c"))).agg(sum(col("a").plus(col("b")).plus(col("c"))));
+        CompletableFuture<List<Row>> running = CompletableFuture.supplyAsync(endless::collectAsList);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        // interrupted once its query runs on the cluster, so that tasks are what must stop
+        while (session.runningQueries().equals("[]") && !running.isDone() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(session.runningQueries()).as("the query runs on the cluster").isNotEqualTo("[]");
+        scala.collection.immutable.Seq<String> interrupted = spark.interruptAll();
+        while (interrupted.isEmpty() && !running.isDone() && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+            interrupted = spark.interruptAll();
+        }
+        assertThat(interrupted.isEmpty()).as("an operation was interrupted").isFalse();
+        long interruptedAt = System.nanoTime();
+        assertThatThrownBy(() -> running.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().hasMessageContaining("OPERATION_CANCELED");
+        assertThat(System.nanoTime() - interruptedAt).isLessThan(TimeUnit.SECONDS.toNanos(10));
+        long stopDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!session.runningQueries().equals("[]") && System.nanoTime() < stopDeadline) {
+            Thread.sleep(100);
+        }
+        assertThat(session.runningQueries()).as("no query runs on the cluster").isEqualTo("[]");
+        assertThat(spark.sql("SELECT 9 AS nine").collectAsList()).hasSize(1);
+    }
+
+    @Test
+    void reattachAfterADroppedStreamThenRelease() throws Exception {
+        // Spark's client reattaches by itself but offers no way to drop its stream: its own messages, over gRPC
+        ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+        try {
+            Metadata auth = new Metadata();
+            auth.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + secret);
+            SparkConnectServiceGrpc.SparkConnectServiceBlockingStub stub = SparkConnectServiceGrpc.newBlockingStub(channel)
+                    .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(auth));
+            String sessionId = UUID.randomUUID().toString();
+            String operationId = UUID.randomUUID().toString();
+            ExecutePlanRequest execute = ExecutePlanRequest.newBuilder().setSessionId(sessionId).setOperationId(operationId)
+                    .setUserContext(UserContext.newBuilder().setUserId("it"))
+                    .setPlan(Plan.newBuilder().setRoot(Relation.newBuilder().setRead(Read.newBuilder().setDataSource(
+                            Read.DataSource.newBuilder().setFormat("parquet").addPaths(parquet)))))
+                    .build();
+            String first;
+            try (Context.CancellableContext call = Context.current().withCancellation()) {
+                first = call.call(() -> stub.executePlan(execute).next().getResponseId());
+            }
+            ReattachExecuteRequest reattach = ReattachExecuteRequest.newBuilder().setSessionId(sessionId)
+                    .setOperationId(operationId).setLastResponseId(first).build();
+            long rows = 0;
+            boolean complete = false;
+            for (Iterator<ExecutePlanResponse> it = stub.reattachExecute(reattach); it.hasNext(); ) {
+                ExecutePlanResponse r = it.next();
+                rows += r.getArrowBatch().getRowCount();
+                complete |= r.hasResultComplete();
+            }
+            assertThat(rows).isEqualTo(2_000);
+            assertThat(complete).isTrue();
+            stub.releaseExecute(ReleaseExecuteRequest.newBuilder().setSessionId(sessionId).setOperationId(operationId)
+                    .setReleaseAll(ReleaseExecuteRequest.ReleaseAll.getDefaultInstance()).build());
+            assertThatThrownBy(() -> stub.reattachExecute(reattach).hasNext()).hasMessageContaining("OPERATION_NOT_FOUND")
+                    .hasMessageContaining(operationId);
+            stub.releaseSession(ReleaseSessionRequest.newBuilder().setSessionId(sessionId).build());
+        } finally {
+            channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void userFunctionJarAddedAsAnArtifact() throws Exception {
+        Path jar = userFunctionJar(dir.resolve("udf"), "connectudf.Shout", """
+                package connectudf;
+                public class Shout implements io.sluice.logical.expr.UserFunction {
+                    public Object call(Object[] args) {
+                        return args[0] == null ? null : ((String) args[0]).toUpperCase() + "!";
+                    }
+                }
+                """);
+        assertThatThrownBy(() -> spark.addArtifact(jar.toString()))
+                .hasMessageContaining("jars/shout.jar").hasMessageContaining("--allow-job-jars");
+        assertThatThrownBy(() -> spark.udf().registerJava("shout", "connectudf.Shout", DataTypes.StringType))
+                .hasMessageContaining("shout").hasMessageContaining("--allow-job-jars");
+        assertThat(spark.sql("SELECT 10 AS ten").collectAsList()).hasSize(1);
+
+        session.localCluster().allowJobJars();
+        assertThatThrownBy(() -> spark.udf().registerJava("shout", "connectudf.Shout", DataTypes.StringType))
+                .hasMessageContaining("connectudf.Shout").hasMessageContaining("spark.addArtifact");
+        spark.addArtifact(jar.toString());
+        spark.udf().registerJava("shout", "connectudf.Shout", DataTypes.StringType);
+        Dataset<Row> shouted = spark.read().parquet(parquet).filter(col("k").equalTo(1))
+                .select(call_function("shout", col("name")).as("loud")).distinct().orderBy(col("loud"));
+        assertThat(rows(shouted)).isEqualTo(duck.query("SELECT DISTINCT upper(name) || '!' AS loud FROM t WHERE k = 1 ORDER BY loud"));
+    }
+
+    /** A jar of {@code source} (class {@code className}), compiled here: no node has the class on its class path. */
+    private static Path userFunctionJar(Path work, String className, String source) throws Exception {
+        Path src = work.resolve("src").resolve(className.replace('.', '/') + ".java");
+        Path classes = work.resolve("classes");
+        Files.createDirectories(src.getParent());
+        Files.createDirectories(classes);
+        Files.writeString(src, source);
+        String classPath = Path.of(io.sluice.logical.expr.UserFunction.class.getProtectionDomain().getCodeSource().getLocation()
+                .toURI()).toString();
+        assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, "-d", classes.toString(), "-classpath", classPath,
+                src.toString())).as("javac").isZero();
+        Path jar = work.resolve("shout.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
+            for (Path c : files.filter(Files::isRegularFile).toList()) {
+                out.putNextEntry(new JarEntry(classes.relativize(c).toString().replace('\\', '/')));
+                out.write(Files.readAllBytes(c));
+                out.closeEntry();
+            }
+        }
+        return jar;
     }
 
     private static List<List<Object>> rows(Dataset<Row> df) {

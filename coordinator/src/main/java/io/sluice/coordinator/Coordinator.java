@@ -288,6 +288,11 @@ public final class Coordinator implements AutoCloseable {
         this.jobRunner = java.util.Objects.requireNonNull(runner, "runner is null");
     }
 
+    /** Whether this coordinator runs client code ({@link #acceptJobs} was called: {@code --allow-job-jars}). */
+    public boolean acceptsJobs() {
+        return jobRunner != null;
+    }
+
     public QueryService queries() {
         return queries;
     }
