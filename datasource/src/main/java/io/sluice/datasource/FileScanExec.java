@@ -7,6 +7,7 @@ import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.ScanPartition;
+import io.sluice.datasource.file.SequentialStream;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.logical.expr.Column;

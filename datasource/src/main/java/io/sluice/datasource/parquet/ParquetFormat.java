@@ -11,6 +11,7 @@ import io.sluice.datasource.file.ColumnStats;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.ScanPartition;
+import io.sluice.datasource.file.SequentialStream;
 import io.sluice.datasource.file.SourceFile;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.kernels.BatchStream;
@@ -133,8 +134,9 @@ public final class ParquetFormat implements FormatReader {
         if (partition.isRange()) {
             // later row groups open from next(), outside the caller's HadoopConfiguration.withOverrides: the same overrides
             Map<String, String> hadoop = HadoopConfiguration.overrides();
-            return new RowGroupsBatchStream(rowGroupsIn(partition), rowGroup -> HadoopConfiguration.withOverrides(hadoop,
-                    () -> read(rowGroup, tableSchema, columns, batchSize, allocator, options)));
+            List<ScanPartition> rowGroups = rowGroupsIn(partition);
+            return new SequentialStream(rowGroups.size(), i -> HadoopConfiguration.withOverrides(hadoop,
+                    () -> read(rowGroups.get(i), tableSchema, columns, batchSize, allocator, options)));
         }
         if (partition.rowGroup() < 0) {
             throw new IllegalArgumentException("Parquet partitions are row groups or byte ranges of them: " + partition);

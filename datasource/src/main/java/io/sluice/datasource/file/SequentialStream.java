@@ -1,4 +1,4 @@
-package io.sluice.datasource;
+package io.sluice.datasource.file;
 
 import static java.util.Objects.requireNonNull;
 
@@ -8,15 +8,16 @@ import java.util.function.IntFunction;
 
 /**
  * The batches of {@code count} streams, one after another, each opened only when the one before it
- * is drained and closed, so a task reading many files holds one open at a time.
+ * is drained and closed, so a task reading many files (or a run of a Parquet file's row groups)
+ * holds one open at a time.
  */
-final class SequentialStream implements BatchStream {
+public final class SequentialStream implements BatchStream {
     private final int count;
     private final IntFunction<BatchStream> open;
     private int next;
     private BatchStream current;
 
-    SequentialStream(int count, IntFunction<BatchStream> open) {
+    public SequentialStream(int count, IntFunction<BatchStream> open) {
         if (count < 0) {
             throw new IllegalArgumentException("count is negative: " + count);
         }
