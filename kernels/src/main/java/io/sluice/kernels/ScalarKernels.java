@@ -30,7 +30,8 @@ public final class ScalarKernels {
         if (result.kind() == Kind.NULL || column.type.kind() == Kind.NULL || scalar.type.kind() == Kind.NULL) {
             return Col.allNull(result.kind() == Kind.NULL ? DataType.NULL : result, n);
         }
-        if (scalar.isNull(0) || column.isWide() || scalar.isWide()) {
+        // DIV (exact integer quotient, doubles truncated) has one kernel, Kernels.integerDivide
+        if (op == BinaryOp.DIV || scalar.isNull(0) || column.isWide() || scalar.isWide()) {
             return general(op, column, scalar, scalarOnLeft, result, expression);
         }
         if (result.kind() == Kind.FLOAT64) {
