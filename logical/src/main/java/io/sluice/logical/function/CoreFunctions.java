@@ -8,6 +8,7 @@ import static io.sluice.logical.function.ArgKind.STRING;
 import static io.sluice.logical.function.ArgKind.TIMESTAMP;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.DateTrunc;
@@ -49,8 +50,10 @@ final class CoreFunctions {
                 (name, args, context) -> new ScalarFunction(Function.ROUND, args));
         scalar(r, "floor", Function.FLOOR, "The largest whole number not greater than expr.", "expr", NUMBER);
         scalar(r, "ceil|ceiling", Function.CEIL, "The smallest whole number not less than expr.", "expr", NUMBER);
-        r.rewritten("concat", Signature.variadic(1, "expr", ANY), "The arguments' text joined.",
-                (name, args, context) -> new ScalarFunction(Function.CONCAT, args));
+        r.rewritten("concat", Signature.variadic(1, "expr", ANY),
+                "The arguments' text joined; NULL when one is NULL (Spark; the ansi dialect skips NULLs as DuckDB).",
+                (name, args, context) -> context.mode() == ArithmeticMode.STRICT ? new ScalarFunction(Function.CONCAT, args)
+                        : nullPropagatingConcat(args));
 
         scalar(r, "element_at", Function.ELEMENT_AT,
                 "An array's element at a 1-based index (negative from the end), or a map's value at a key.",
@@ -156,5 +159,18 @@ final class CoreFunctions {
         }
         throw new SluiceException(function + "(): argument " + param + " must be a constant string such as 'month', not "
                 + arg);
+    }
+
+    /**
+     * Spark's {@code concat}: NULL as soon as one argument is NULL, as the {@code ||} operator is (the
+     * spark dialect's contexts are the ones not in {@link ArithmeticMode#STRICT}).
+     */
+    private static Expr nullPropagatingConcat(List<Expr> args) {
+        Expr joined = args.size() == 1 ? new ScalarFunction(Function.CONCAT_OPERATOR, List.of(args.get(0), Literal.of("")))
+                : args.get(0);
+        for (int i = 1; i < args.size(); i++) {
+            joined = new ScalarFunction(Function.CONCAT_OPERATOR, List.of(joined, args.get(i)));
+        }
+        return joined;
     }
 }
