@@ -367,15 +367,24 @@ public final class LocalCluster implements QueryEngine {
                 }
             }
             stopping.add(stopper.submit(coordinator::close));
+            // every node has stopped before its directory is deleted, even when this thread is interrupted
+            boolean interrupted = false;
             for (Future<?> f : stopping) {
-                try {
-                    f.get();
-                } catch (ExecutionException e) {
-                    // keep closing the rest; a leak shows in the node's allocator check in tests
-                    LOG.warn("closing a node of the embedded cluster failed", e.getCause());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                while (true) {
+                    try {
+                        f.get();
+                        break;
+                    } catch (ExecutionException e) {
+                        // keep closing the rest; a leak shows in the node's allocator check in tests
+                        LOG.warn("closing a node of the embedded cluster failed", e.getCause());
+                        break;
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
                 }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         } finally {
             stopper.shutdown();

@@ -160,7 +160,7 @@ public final class QueryService {
             return ResultStream.ofIpc(prepared.result(), allocator);
         }
         QueryConfig config = config(prepared.settings());
-        List<String> statements = SqlFrontEnd.splitStatements(script, defaults.settings().get(SqlSettingsDeclaration.DIALECT));
+        List<String> statements = SqlFrontEnd.splitStatements(script, config.settings().get(SqlSettingsDeclaration.DIALECT));
         return HadoopConfiguration.withOverrides(config.hadoopOverrides(), () -> results.open(prepared.plan(), config,
                 statements.get(statements.size() - 1), scope, collect));
     }

@@ -72,8 +72,8 @@ final class ParquetStatistics {
 
     /**
      * The statistics of several row groups read as one partition: per column the least min, the
-     * greatest max and the summed NULL count; a column unknown in any row group is left out, and a
-     * range unknown in any (or of values that do not compare) is unknown.
+     * greatest max and the summed NULL count; a row group of only NULLs (a null min) adds no range;
+     * a column unknown in any row group, or whose values do not compare, is left out.
      */
     static List<ColumnStats> merge(List<List<ColumnStats>> rowGroups) {
         Map<String, ColumnStats> merged = new LinkedHashMap<>();
@@ -84,12 +84,18 @@ final class ParquetStatistics {
             Map<String, ColumnStats> kept = new LinkedHashMap<>();
             for (ColumnStats s : next) {
                 ColumnStats m = merged.get(s.column());
-                if (m != null) {
-                    boolean range = m.min() != null && s.min() != null && m.min().getClass() == s.min().getClass();
-                    kept.put(s.column(), new ColumnStats(s.column(), range ? least(m.min(), s.min()) : null,
-                            range ? greatest(m.max(), s.max()) : null,
-                            m.nullCount() < 0 || s.nullCount() < 0 ? -1 : m.nullCount() + s.nullCount()));
+                if (m == null) {
+                    continue;
                 }
+                long nulls = m.nullCount() < 0 || s.nullCount() < 0 ? -1 : m.nullCount() + s.nullCount();
+                // a null min is a row group of only NULLs (the pruner skips it): it adds no range
+                if (m.min() == null || s.min() == null) {
+                    ColumnStats ranged = m.min() == null ? s : m;
+                    kept.put(s.column(), new ColumnStats(s.column(), ranged.min(), ranged.max(), nulls));
+                } else if (m.min().getClass() == s.min().getClass()) {
+                    kept.put(s.column(), new ColumnStats(s.column(), least(m.min(), s.min()), greatest(m.max(), s.max()),
+                            nulls));
+                } // values that do not compare: the column is left out, its range unknown
             }
             merged = kept;
         }

@@ -13,7 +13,9 @@ import java.time.ZoneId;
  * zone (Spark's {@code spark.sql.session.timeZone}) that {@code unix_timestamp}, {@code from_unixtime}
  * and {@code current_timestamp} read timestamps in, and the instant the query started, so that
  * {@code current_date} and {@code current_timestamp} are one value in every row and task; and what
- * arithmetic and casts do with what does not fit ({@code spark.sql.ansi.enabled}).
+ * arithmetic and casts do with what does not fit ({@code spark.sql.ansi.enabled}). {@link ArithmeticMode#STRICT}
+ * is the mode of the ansi dialect and of the DataFrame API: there, functions whose Spark and DuckDB
+ * meanings differ ({@code concat} with a NULL, {@code dayofweek}) follow DuckDB, elsewhere Spark.
  */
 public record CallContext(String timeZone, Instant now, ArithmeticMode mode) {
     public CallContext {

@@ -92,9 +92,9 @@ final class CoreFunctions {
         part(r, "minute", "The minute of a timestamp.");
         part(r, "second", "The second of a timestamp.");
         r.rewritten("dayofweek", Signature.of(1, "date", DATE),
-                "The day of the week, 1 (Sunday) to 7 (Saturday), as Spark numbers them.",
-                (name, args, context) -> new Binary(BinaryOp.ADD, new Extract(Extract.Field.DOW, args.get(0)),
-                        Literal.of(1L)));
+                "The day of the week: 1 (Sunday) to 7 (Saturday) as Spark numbers them; 0 to 6 in the ansi dialect, as DuckDB.",
+                (name, args, context) -> context.mode() == ArithmeticMode.STRICT ? new Extract(Extract.Field.DOW, args.get(0))
+                        : new Binary(BinaryOp.ADD, new Extract(Extract.Field.DOW, args.get(0)), Literal.of(1L)));
         part(r, "dayofyear", "The day of the year (1 to 366).");
         part(r, "epoch", "Seconds since 1970-01-01 00:00:00.");
         r.rewritten("date_part|datepart", Signature.of(2, "field", STRING, "source", TIMESTAMP),

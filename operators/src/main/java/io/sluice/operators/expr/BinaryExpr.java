@@ -60,7 +60,8 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         try {
             out = mode.failsOnZeroDivisor() && isDivision() ? checkedDivision(batch) : strictArithmetic(batch);
         } catch (NumericOverflowException e) {
-            if (mode == ArithmeticMode.ANSI || !TolerantArithmetic.handles(type)) {
+            // the tolerant recomputation reads integer operands (a DIV of doubles or decimals has a BIGINT type too)
+            if (mode == ArithmeticMode.ANSI || !TolerantArithmetic.handles(type) || !isInteger(left) || !isInteger(right)) {
                 throw SparkErrors.overflow(source.toString(), type, SparkErrors.tryFunction(op));
             }
             return TolerantArithmetic.bigint(op, left.evaluate(batch), right.evaluate(batch), mode == ArithmeticMode.LEGACY);
@@ -88,6 +89,11 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         }
         return e instanceof ScalarLiteral s && s.type().kind() == DataType.Kind.INT64 && !s.scalar().isNull(0)
                 && (int) s.scalar().longs[0] == s.scalar().longs[0];
+    }
+
+    private static boolean isInteger(PhysicalExpr e) {
+        DataType.Kind kind = e.type().kind();
+        return kind == DataType.Kind.INT32 || kind == DataType.Kind.INT64;
     }
 
     private boolean isDivision() {
