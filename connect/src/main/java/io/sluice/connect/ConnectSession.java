@@ -99,8 +99,11 @@ final class ConnectSession {
                 code);
     }
 
+    /** A SQL relation, planned with the session's settings (its ANSI mode, time zone) in Spark's dialect. */
     DataFrame sql(String text) {
-        return api.sql(text);
+        PreparedSql prepared = prepareSql(text, QueryScope.NONE);
+        return prepared.plan() != null ? FrontEnds.dataFrame(api, prepared.plan())
+                : FrontEnds.dataFrame(api, QueryResult.fromIpc(prepared.result()));
     }
 
     /**
@@ -112,9 +115,11 @@ final class ConnectSession {
         Map<String, String> settings = new LinkedHashMap<>(conf.sluiceSettings());
         settings.put(SqlSettingsDeclaration.DIALECT.name(), "spark");
         PreparedSql prepared = queries.prepareSql(text, catalog, scope, settings);
+        // what the statement's SETs changed, under the Spark key where one sets it (so a later
+        // spark.conf().set of that key is not shadowed by a stale copy under the Sluice name)
         prepared.settings().forEach((k, v) -> {
-            if (k.startsWith("spark.") || k.startsWith("sluice.")) {
-                conf.set(k, v);
+            if ((k.startsWith("spark.") || k.startsWith("sluice.")) && !v.equals(settings.get(k))) {
+                conf.set(SparkConfigKeys.sparkKeyOf(k).orElse(k), v);
             }
         });
         return prepared;

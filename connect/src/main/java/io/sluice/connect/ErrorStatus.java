@@ -6,7 +6,9 @@ import com.google.rpc.ErrorInfo;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import io.sluice.common.SluiceException;
+import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +54,7 @@ final class ErrorStatus {
         ErrorInfo.Builder info = ErrorInfo.newBuilder()
                 .setReason(sparkClass)
                 .setDomain("org.apache.spark")
-                .putMetadata("classes", "[\"" + sparkClass + "\"]");
+                .putMetadata("classes", classChain(sparkClass));
         SparkErrorClasses.of(message).ifPresent(e -> info.putMetadata("errorClass", e.errorClass())
                 .putMetadata("messageParameters", e.parametersJson()));
         com.google.rpc.Status status = com.google.rpc.Status.newBuilder()
@@ -61,6 +63,22 @@ final class ErrorStatus {
                 .addDetails(Any.pack(info.build()))
                 .build();
         return StatusProto.toStatusRuntimeException(status);
+    }
+
+    /**
+     * The {@code classes} a Spark server sends: the exception's class and its supertypes. Spark's
+     * client builds its exception from the first one it knows, and it knows the Java supertypes
+     * ({@code java.lang.ArithmeticException} becomes a {@code SparkArithmeticException}), not every
+     * Spark subclass.
+     */
+    private static String classChain(String sparkClass) {
+        List<String> chain = switch (sparkClass) {
+            case ARITHMETIC -> List.of(ARITHMETIC, "java.lang.ArithmeticException", "java.lang.RuntimeException");
+            case NUMBER_FORMAT -> List.of(NUMBER_FORMAT, "java.lang.NumberFormatException",
+                    "java.lang.IllegalArgumentException", "java.lang.RuntimeException");
+            default -> List.of(sparkClass);
+        };
+        return chain.stream().map(c -> "\"" + c + "\"").collect(Collectors.joining(",", "[", "]"));
     }
 
     private static String classOf(String message) {
