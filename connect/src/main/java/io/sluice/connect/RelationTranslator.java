@@ -32,7 +32,11 @@ import java.util.Map;
  */
 final class RelationTranslator {
     /** Range builds its rows here, so it is bounded. */
-    private static final long MAX_RANGE_ROWS = 10_000_000;
+    /**
+     * spark.range is planned as constant rows, each a plan node: beyond this the plan would pass the
+     * planner's node limit with a message about complexity; a Range plan node is still to come.
+     */
+    private static final long MAX_RANGE_ROWS = 40_000;
 
     private final ConnectSession session;
     private final ExpressionTranslator expressions;
@@ -217,7 +221,8 @@ final class RelationTranslator {
         long step = range.getStep() == 0 ? 1 : range.getStep();
         long count = Math.max(0, (range.getEnd() - start + step + (step > 0 ? -1 : 1)) / step);
         if (count > MAX_RANGE_ROWS) {
-            throw new SluiceException("range of " + count + " rows is over Sluice's limit of " + MAX_RANGE_ROWS + " for spark.range");
+            throw new SluiceException("spark.range of " + count + " rows is over Sluice's limit of " + MAX_RANGE_ROWS
+                    + " rows (the rows are planned as constants); read a table or a file instead");
         }
         List<List<Object>> rows = new ArrayList<>((int) count);
         for (long i = 0; i < count; i++) {
