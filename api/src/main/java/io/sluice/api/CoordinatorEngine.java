@@ -25,6 +25,11 @@ final class CoordinatorEngine implements QueryEngine {
     }
 
     @Override
+    public void checkReadable(String location) {
+        queries.checkReadable(location);
+    }
+
+    @Override
     public byte[] runSql(String sql) {
         return queries.runSql(sql, catalog);
     }

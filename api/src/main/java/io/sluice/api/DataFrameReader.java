@@ -112,6 +112,7 @@ public final class DataFrameReader {
 
     private DataFrame load(FileFormat read, String path) {
         requireNonNull(path, "path is null");
+        session.engine().checkReadable(path);
         Map<String, String> formatOptions = new TreeMap<>();
         Map<String, String> settings = new TreeMap<>();
         Map<String, String> hadoop = new TreeMap<>();

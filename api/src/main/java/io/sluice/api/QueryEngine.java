@@ -15,6 +15,14 @@ interface QueryEngine extends AutoCloseable {
     /** Runs a SQL script's statements but a final query, whose plan it returns unrun. */
     PreparedSql prepareSql(String sql);
 
+    /**
+     * Refuses a location the engine's file access policy forbids, before a reader lists it or reads
+     * its schema in this JVM: a coordinator's (Spark Connect's readers run there). An engine whose
+     * readers list on the user's own machine checks nothing here; the plan is checked when it runs.
+     */
+    default void checkReadable(String location) {
+    }
+
     /** Runs a plan (or writes its result); the rows (or a status row) as an Arrow IPC stream. */
     byte[] run(PlanRequest request);
 

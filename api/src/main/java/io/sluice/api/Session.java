@@ -21,6 +21,10 @@ public final class Session implements AutoCloseable {
         this.engine = requireNonNull(engine, "engine is null");
     }
 
+    QueryEngine engine() {
+        return engine;
+    }
+
     static Session of(QueryEngine engine) {
         return new Session(engine);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.common.SluiceException;
+import io.sluice.sql.InMemoryCatalog;
 import io.sluice.testfixtures.DuckDbOracle;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -121,6 +122,18 @@ class FilePolicyBypassTest {
         assertRefused(() -> session.sql("CREATE TABLE escaped STORED AS CSV LOCATION '" + parentLink.resolve("new")
                 + "' AS SELECT * FROM good").collect(), parentLink.resolve("new").toString(), "outside the allowed roots");
         assertOutsideUntouched();
+        assertServing();
+    }
+
+    /** Spark Connect's readers run on the coordinator: a path outside the roots is refused before it is listed. */
+    @Test
+    void aReaderOnTheCoordinatorRefusesALocationOutsideTheRootsBeforeListingIt() {
+        Session onCoordinator = FrontEnds.session(session.localCluster().coordinator().queries(), new InMemoryCatalog());
+        String secret = outside.resolve("secret.csv").toString();
+        assertRefused(() -> onCoordinator.read().csv(secret), secret, "outside the allowed roots");
+        assertRefused(() -> onCoordinator.read().csv(root + "/good/../../outside"), root + "/good/../../outside",
+                "outside the allowed roots");
+        assertThat(onCoordinator.read().csv(root.resolve("good").toString()).count()).isEqualTo(2);
         assertServing();
     }
 

@@ -165,6 +165,14 @@ public final class QueryService {
                 statements.get(statements.size() - 1), scope, collect));
     }
 
+    /**
+     * Refuses a location outside this coordinator's file access policy, naming it: for readers that
+     * list files or read a schema on the coordinator before any plan runs (Spark Connect's).
+     */
+    public void checkReadable(String location) {
+        fileAccess.check(location);
+    }
+
     /** {@link #prepareSql(String, InMemoryCatalog)} against the shared catalog. */
     public PreparedSql prepareSql(String script) {
         return prepareSql(script, catalog, QueryScope.NONE);
