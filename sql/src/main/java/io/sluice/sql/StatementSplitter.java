@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  */
 final class StatementSplitter {
     private static final Pattern SET_DIALECT = Pattern.compile(
-            "(?is)\\s*SET\\s+sluice\\.sql\\.dialect\\s*(?:=|\\s+TO\\s+)\\s*'?(spark|ansi)'?\\s*");
+            "(?is)SET\\s+sluice\\.sql\\.dialect\\s*(?:=|\\s+TO\\s+)\\s*(['\"]?)(spark|ansi)\\1\\s*");
 
     private StatementSplitter() {
     }
@@ -58,8 +58,8 @@ final class StatementSplitter {
 
     /** The dialect after {@code statement} ran in {@code current}: another one only when it is a {@code SET sluice.sql.dialect}. */
     static SqlDialect dialectAfter(String statement, SqlDialect current) {
-        Matcher set = SET_DIALECT.matcher(statement);
-        return set.matches() ? SqlDialect.valueOf(set.group(1).toUpperCase(Locale.ROOT)) : current;
+        Matcher set = SET_DIALECT.matcher(statement.substring(skipTrivia(statement, 0)));
+        return set.matches() ? SqlDialect.valueOf(set.group(2).toUpperCase(Locale.ROOT)) : current;
     }
 
     /** Index of the first character at or after {@code from} that is not whitespace or comment. */
