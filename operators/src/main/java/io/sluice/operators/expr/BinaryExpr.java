@@ -104,23 +104,29 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
     private Col checkedDivision(Batch batch) {
         Col l = left.evaluate(batch);
         Col r = right.evaluate(batch);
-        for (int i = 0; i < r.length; i++) {
-            if (isZero(r, i) && !l.isNull(i)) {
-                throw SparkErrors.byZero(op, source.toString());
-            }
+        if (firstZeroDivisor(l, r) >= 0) {
+            throw SparkErrors.byZero(op, source.toString());
         }
         return Kernels.arithmetic(op, l, r, resultType(l.type, r.type), source::toString);
     }
 
-    private static boolean isZero(Col c, int row) {
-        if (c.isNull(row)) {
-            return false;
+    /** The first row whose divisor is zero and whose dividend is not NULL, or -1; the type is looked at once, not per row. */
+    private static int firstZeroDivisor(Col l, Col r) {
+        DataType.Kind kind = r.type.kind();
+        if (kind == DataType.Kind.NULL || kind == DataType.Kind.BOOL || kind == DataType.Kind.UTF8) {
+            return -1;
         }
-        return switch (c.type.kind()) {
-            case FLOAT64 -> c.doubles[row] == 0;
-            case NULL, BOOL, UTF8 -> false;
-            default -> c.isWide() ? c.highs[row] == 0 && c.lows[row] == 0 : c.longs[row] == 0;
-        };
+        for (int i = 0; i < r.length; i++) {
+            if (r.isNull(i) || l.isNull(i)) {
+                continue;
+            }
+            boolean zero = kind == DataType.Kind.FLOAT64 ? r.doubles[i] == 0
+                    : r.isWide() ? r.highs[i] == 0 && r.lows[i] == 0 : r.longs[i] == 0;
+            if (zero) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private Col strictArithmetic(Batch batch) {
