@@ -1,39 +1,35 @@
 package io.sluice.cluster.auth;
 
+import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.Signature;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
-import java.time.Instant;
-import java.util.Date;
-import org.bouncycastle.asn1.DERUTF8String;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x500.X500NameBuilder;
-import org.bouncycastle.asn1.x500.style.BCStyle;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.cert.CertIOException;
-import org.bouncycastle.cert.X509CertificateHolder;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.operator.ContentSigner;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
 /**
- * A self-signed X.509 v3 certificate for an EC key (ECDSA with SHA-256), made with BouncyCastle's
- * certificate builder rather than DER written by hand. It carries only what TLS needs: a subject
- * common name, a validity period and the public key. Signing and parsing use the JDK's providers;
- * the BouncyCastle provider is not registered. Artery's node identities and the coordinator's
- * self-signed HTTPS certificate are both made here.
+ * A self-signed X.509 v3 certificate for an EC key (ECDSA with SHA-256), its DER written by
+ * {@link Der} and signed and parsed by the JDK's providers, so that no certificate library is
+ * loaded on a node's start. It carries only what TLS needs: a subject common name (UTF8String, as
+ * long as the caller wants: a node's name is 71 characters, over RFC 5280's 64, and peers expect
+ * exactly it), a validity period, the public key and optionally one subject alternative name.
+ * Artery's node identities and the coordinator's self-signed HTTPS certificate are both made here.
  */
 public final class SelfSignedCertificate {
     private static final String SIGNATURE_ALGORITHM = "SHA256withECDSA";
-    private static final Date NOT_BEFORE = Date.from(Instant.parse("2020-01-01T00:00:00Z"));
-    private static final Date NOT_AFTER = Date.from(Instant.parse("2100-01-01T00:00:00Z"));
+    private static final String ECDSA_WITH_SHA256 = "1.2.840.10045.4.3.2";
+    private static final String COMMON_NAME = "2.5.4.3";
+    private static final String SUBJECT_ALTERNATIVE_NAME = "2.5.29.17";
+    private static final int DNS_NAME = 2;
+    private static final int IP_ADDRESS = 7;
+    private static final String NOT_BEFORE = "20200101000000";
+    private static final String NOT_AFTER = "21000101000000";
 
     private SelfSignedCertificate() {
     }
@@ -56,31 +52,44 @@ public final class SelfSignedCertificate {
      * name as usual.
      */
     public static X509Certificate forHost(KeyPair keys, String host, long serial) throws GeneralSecurityException {
+        String bare = host.replace("[", "").replace("]", "");
         boolean address = host.matches("[0-9.]+") || host.indexOf(':') >= 0;
-        return create(keys, host, serial, new GeneralNames(new GeneralName(
-                address ? GeneralName.iPAddress : GeneralName.dNSName, host.replace("[", "").replace("]", ""))));
+        byte[] alternativeName;
+        if (address) {
+            try {
+                // a literal address: parsed, never looked up
+                alternativeName = Der.implicit(IP_ADDRESS, InetAddress.getByName(bare).getAddress());
+            } catch (UnknownHostException e) {
+                throw new GeneralSecurityException("not an IP address: " + host, e);
+            }
+        } else {
+            alternativeName = Der.implicit(DNS_NAME, bare.getBytes(StandardCharsets.US_ASCII));
+        }
+        return create(keys, host, serial, Der.sequence(alternativeName));
     }
 
-    private static X509Certificate create(KeyPair keys, String commonName, long serial, GeneralNames alternativeNames)
+    private static X509Certificate create(KeyPair keys, String commonName, long serial, byte[] alternativeNames)
             throws GeneralSecurityException {
-        // The value is given encoded: BCStyle refuses a name over RFC 5280's 64 characters, and a
-        // node's name ("sluice-" and 64 hex digits) is 71; peers of every version expect exactly it.
-        X500Name name = new X500NameBuilder(BCStyle.INSTANCE)
-                .addRDN(BCStyle.CN, new DERUTF8String(commonName))
-                .build();
-        try {
-            ContentSigner signer = new JcaContentSignerBuilder(SIGNATURE_ALGORITHM).build(keys.getPrivate());
-            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, BigInteger.valueOf(serial),
-                    NOT_BEFORE, NOT_AFTER, name, keys.getPublic());
-            if (alternativeNames != null) {
-                builder.addExtension(Extension.subjectAlternativeName, false, alternativeNames);
-            }
-            X509CertificateHolder certificate = builder.build(signer);
-            return new JcaX509CertificateConverter().getCertificate(certificate);
-        } catch (CertIOException e) {
-            throw new GeneralSecurityException("cannot name " + commonName + " in a certificate", e);
-        } catch (OperatorCreationException e) {
-            throw new GeneralSecurityException("cannot sign a certificate with " + SIGNATURE_ALGORITHM, e);
-        }
+        byte[] name = Der.sequence(Der.set(Der.sequence(Der.objectIdentifier(COMMON_NAME), Der.utf8String(commonName))));
+        byte[] algorithm = Der.sequence(Der.objectIdentifier(ECDSA_WITH_SHA256));
+        byte[] extensions = alternativeNames == null
+                ? new byte[0]
+                : Der.explicit(3, Der.sequence(Der.sequence(Der.objectIdentifier(SUBJECT_ALTERNATIVE_NAME),
+                        Der.octetString(alternativeNames))));
+        byte[] toBeSigned = Der.sequence(
+                Der.explicit(0, Der.integer(BigInteger.TWO)),
+                Der.integer(BigInteger.valueOf(serial)),
+                algorithm,
+                name,
+                Der.sequence(Der.time(NOT_BEFORE), Der.time(NOT_AFTER)),
+                name,
+                keys.getPublic().getEncoded(),
+                extensions);
+        Signature signer = Signature.getInstance(SIGNATURE_ALGORITHM);
+        signer.initSign(keys.getPrivate());
+        signer.update(toBeSigned);
+        byte[] certificate = Der.sequence(toBeSigned, algorithm, Der.bitString(signer.sign()));
+        return (X509Certificate) CertificateFactory.getInstance("X.509")
+                .generateCertificate(new ByteArrayInputStream(certificate));
     }
 }
