@@ -29,28 +29,40 @@ public final class InPlaceKernels {
      * {@link ScalarKernels#compare} computes it; null for a shape not read in place here.
      */
     public static Col compare(BinaryOp op, InPlaceValues column, Col scalar, boolean scalarOnLeft) {
-        if (!usable(scalar)) {
+        long[] b = comparand(column, scalar);
+        if (b == null) {
             return null;
         }
         BinaryOp cmp = scalarOnLeft ? op.flip() : op;
-        boolean[] out;
+        boolean[] out = column.doubles ? compareDoubles(cmp, column, Double.longBitsToDouble(b[0]))
+                : compareLongs(cmp, column, b[0]);
+        return Col.ofBools(out, column.nullFlags());
+    }
+
+    /**
+     * The constant {@code scalar} in the form {@code column}'s values are compared in: its double's
+     * bits when the column holds doubles, else its unscaled long at the column's scale; null when
+     * it is not one the in-place comparisons take (NULL, wide, finer scale than the column, or
+     * past a long once rescaled). One element, computed once per batch.
+     */
+    static long[] comparand(InPlaceValues column, Col scalar) {
+        if (!usable(scalar)) {
+            return null;
+        }
         if (column.doubles) {
             if (scalar.type.kind() != Kind.FLOAT64 && !scalar.type.isLongBacked()) {
                 return null;
             }
-            out = compareDoubles(cmp, column, Kernels.toDoubles(scalar)[0]);
-        } else if (scalar.type.isLongBacked() && ScalarKernels.scaleOf(scalar.type) <= column.scale) {
-            long b;
-            try {
-                b = Kernels.toScaledLongs(scalar, column.scale)[0];
-            } catch (ArithmeticException e) {
-                return null;
-            }
-            out = compareLongs(cmp, column, b);
-        } else {
+            return new long[] {Double.doubleToRawLongBits(Kernels.toDoubles(scalar)[0])};
+        }
+        if (!scalar.type.isLongBacked() || ScalarKernels.scaleOf(scalar.type) > column.scale) {
             return null;
         }
-        return Col.ofBools(out, column.nullFlags());
+        try {
+            return new long[] {Kernels.toScaledLongs(scalar, column.scale)[0]};
+        } catch (ArithmeticException e) {
+            return null;
+        }
     }
 
     /**
@@ -142,8 +154,7 @@ public final class InPlaceKernels {
      * wide or a product passes a long.
      */
     public static Col multiply(InPlaceValues column, Col other, DataType result, Supplier<String> expression) {
-        if (result.kind() == Kind.FLOAT64 || result.kind() == Kind.NULL || column.doubles || other.isWide()
-                || !other.type.isLongBacked() || other.length != column.rows) {
+        if (!multipliesToLongs(column, result) || other.isWide() || !other.type.isLongBacked() || other.length != column.rows) {
             return null;
         }
         int n = column.rows;
@@ -170,6 +181,41 @@ public final class InPlaceKernels {
         Col col = Col.ofLongs(result, out, nulls);
         Kernels.checkPrecision(col, expression);
         return col;
+    }
+
+    /**
+     * {@code l * r} for two columns both read in place (q6's {@code l_extendedprice * l_discount}),
+     * as {@link #multiply(InPlaceValues, Col, DataType, Supplier)} computes it, without either
+     * column unpacked into a heap array first; null for the shapes that one declines.
+     */
+    public static Col multiply(InPlaceValues l, InPlaceValues r, DataType result, Supplier<String> expression) {
+        if (!multipliesToLongs(l, result) || r.doubles || l.rows != r.rows) {
+            return null;
+        }
+        int n = l.rows;
+        int resultScale = result.kind() == Kind.DECIMAL ? result.scale() : 0;
+        int drop = l.scale + r.scale - resultScale;
+        long divisor = Kernels.dropDivisor(drop);
+        boolean[] nulls = Kernels.mergeNulls(l.nullFlags(), r.nullFlags());
+        long[] out = new long[n];
+        try {
+            for (int i = 0; i < n; i++) {
+                if (nulls == null || !nulls[i]) {
+                    out[i] = Kernels.product(InPlaceValues.longAt(l.data, l.shift, i), l.scale,
+                            InPlaceValues.longAt(r.data, r.shift, i), r.scale, resultScale, drop, divisor);
+                }
+            }
+        } catch (ArithmeticException e) {
+            return null;
+        }
+        Col col = Col.ofLongs(result, out, nulls);
+        Kernels.checkPrecision(col, expression);
+        return col;
+    }
+
+    /** Whether a product with {@code column} on one side may be computed as longs into {@code result}. */
+    private static boolean multipliesToLongs(InPlaceValues column, DataType result) {
+        return result.kind() != Kind.FLOAT64 && result.kind() != Kind.NULL && !column.doubles;
     }
 
     /**

@@ -180,6 +180,9 @@ class InPlaceKernelsTest {
             assertThat(got).as(type + " * " + b.type).isNotNull();
             assertThat(values(got)).as(type + " * " + b.type)
                     .isEqualTo(values(Kernels.arithmetic(BinaryOp.MULTIPLY, a, b, result, EXPRESSION)));
+            Col both = InPlaceKernels.multiply(inPlace(a), inPlace(b), result, EXPRESSION);
+            assertThat(both).as(type + " * " + b.type + ", both in place").isNotNull();
+            assertThat(values(both)).as(type + " * " + b.type + ", both in place").isEqualTo(values(got));
         }
         for (DataType type : new DataType[] {DataType.INT32, DataType.INT64, DataType.decimal(15, 2)}) {
             for (BinaryOp op : new BinaryOp[] {BinaryOp.ADD, BinaryOp.SUBTRACT}) {
@@ -222,10 +225,93 @@ class InPlaceKernelsTest {
                 EXPRESSION)).isNull();
         assertThatThrownBy(() -> ScalarKernels.arithmetic(BinaryOp.ADD, max, one(DataType.INT64, 1), false,
                 DataType.INT64, EXPRESSION)).isInstanceOf(SluiceException.class).hasMessageContaining("the expression");
+        // a product passing a long, both columns in place: declined, for the heap kernel to widen or name the expression
+        Col huge = Col.ofLongs(DataType.INT64, new long[] {Long.MAX_VALUE / 2, 3}, null);
+        assertThat(InPlaceKernels.multiply(inPlace(huge), inPlace(huge), DataType.INT64, EXPRESSION)).isNull();
         // a product past its declared precision is the same error in place
         Col big = Col.ofLongs(DataType.decimal(18, 0), new long[] {200_000_000_000_000_000L}, null); // * 10 fits a long, not 18 digits
         assertThatThrownBy(() -> InPlaceKernels.arithmetic(BinaryOp.MULTIPLY, inPlace(big), one(DataType.INT32, 10),
                 false, DataType.decimal(18, 0), EXPRESSION))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("the expression");
+    }
+
+    /** Every third row, ascending: a selection an earlier conjunct narrowed. */
+    private static int thirds(int[] selection, int rows) {
+        int count = 0;
+        for (int i = 0; i < rows; i += 3) {
+            selection[count++] = i;
+        }
+        return count;
+    }
+
+    /** The rows of {@code selection[0, count)} whose value in the heap kernel's result is TRUE. */
+    private static List<Integer> trueRows(Col mask, int[] selection, int count) {
+        List<Integer> out = new ArrayList<>();
+        for (int k = 0; k < count; k++) {
+            if (!mask.isNull(selection[k]) && mask.bools[selection[k]]) {
+                out.add(selection[k]);
+            }
+        }
+        return out;
+    }
+
+    private static List<Integer> prefix(int[] selection, int count) {
+        List<Integer> out = new ArrayList<>();
+        for (int k = 0; k < count; k++) {
+            out.add(selection[k]);
+        }
+        return out;
+    }
+
+    @Test
+    void selectionComparisonsKeepTheRowsTheHeapKernelsFindTrue() {
+        int rows = 1000;
+        for (DataType type : TYPES) {
+            Col col = column(type, rows);
+            InPlaceValues arrow = inPlace(col);
+            Col other = column(type, rows);
+            InPlaceValues otherArrow = inPlace(other);
+            for (BinaryOp op : COMPARISONS) {
+                for (Col constant : constants(type)) {
+                    for (boolean left : new boolean[] {false, true}) {
+                        int[] selection = new int[rows];
+                        int count = thirds(selection, rows);
+                        List<Integer> expected = trueRows(ScalarKernels.compare(op, col, constant, left), selection, count);
+                        int kept = SelectionKernels.compare(op, arrow, constant, left, selection, count);
+                        String what = type + " " + op + " " + constant.get(0) + (left ? " (constant on the left)" : "");
+                        assertThat(prefix(selection, kept)).as(what).isEqualTo(expected);
+                    }
+                }
+                int[] selection = new int[rows];
+                int count = SelectionKernels.all(selection, rows);
+                List<Integer> expected = trueRows(Kernels.compare(op, col, other), selection, count);
+                int kept = SelectionKernels.compare(op, arrow, otherArrow, selection, count);
+                assertThat(prefix(selection, kept)).as(type + " " + op + " " + type).isEqualTo(expected);
+            }
+            int[] selection = new int[rows];
+            int count = thirds(selection, rows);
+            Col mask = ScalarKernels.compare(BinaryOp.GT, col, constants(type).get(0), false);
+            List<Integer> expected = trueRows(mask, selection, count);
+            assertThat(prefix(selection, SelectionKernels.mask(mask, selection, count))).as("mask " + type).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void selectionComparisonsDeclineWhatTheyDoNotTake() {
+        InPlaceValues ints = inPlace(column(DataType.INT64, 100));
+        int[] selection = new int[100];
+        int count = SelectionKernels.all(selection, 100);
+        assertThat(SelectionKernels.compare(BinaryOp.LT, ints, one(DataType.decimal(4, 2), 150), false, selection, count))
+                .isEqualTo(-1);
+        assertThat(SelectionKernels.compare(BinaryOp.LT, ints, Col.allNull(DataType.INT64, 1), false, selection, count))
+                .isEqualTo(-1);
+        assertThat(SelectionKernels.compare(BinaryOp.LT, ints, inPlace(column(DataType.decimal(15, 2), 100)), selection,
+                count)).isEqualTo(-1);
+        assertThat(prefix(selection, count)).as("a declined kernel leaves the selection").hasSize(100).startsWith(0, 1, 2);
+        // the bounds of a long: nothing below the smallest, nothing above the largest
+        assertThat(SelectionKernels.compare(BinaryOp.LT, ints, one(DataType.INT64, Long.MIN_VALUE), false, selection, count))
+                .isZero();
+        assertThat(SelectionKernels.compare(BinaryOp.GT, ints, one(DataType.INT64, Long.MAX_VALUE), false, selection,
+                SelectionKernels.all(selection, 100))).isZero();
     }
 }

@@ -173,10 +173,18 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
 
     /**
      * A product, sum or difference of two operands, one read in place when it can be
-     * ({@link InPlaceKernels#withColumn}, the other evaluated once); the heap kernel otherwise.
+     * ({@link InPlaceKernels#withColumn}, the other evaluated once), a product of two both read in
+     * place; the heap kernel otherwise.
      */
     private Col columnsInPlace(Batch batch) {
         InPlaceValues l = left.inPlace(batch);
+        if (l != null && op == BinaryOp.MULTIPLY) {
+            InPlaceValues both = right.inPlace(batch);
+            Col product = both == null ? null : InPlaceKernels.multiply(l, both, type, source::toString);
+            if (product != null) {
+                return product;
+            }
+        }
         InPlaceValues r = l == null ? right.inPlace(batch) : null;
         Col lc = l == null ? left.evaluate(batch) : null;
         Col rc = l == null && r != null ? null : right.evaluate(batch);

@@ -15,7 +15,8 @@ import java.util.List;
  * them bound again to its own schema, so columns resolve by name exactly as the logical expressions
  * resolve them; batches of one stream normally share one schema, checked by identity.
  *
- * <p>Not thread-safe: one per executing stream.
+ * <p>An operation that occurs more than once among the expressions is evaluated once per batch
+ * ({@link SharedSubexpressions}). Not thread-safe: one per executing stream.
  */
 public final class BoundExprs {
     private final List<Expr> exprs;
@@ -25,7 +26,7 @@ public final class BoundExprs {
     public BoundExprs(List<? extends Expr> exprs, Schema input) {
         this.exprs = List.copyOf(exprs);
         this.schema = input;
-        this.bound = ExprBinder.bindAll(this.exprs, input);
+        this.bound = SharedSubexpressions.share(ExprBinder.bindAll(this.exprs, input));
     }
 
     /** Sort keys' expressions bound to {@code input}. */
@@ -70,7 +71,7 @@ public final class BoundExprs {
         Schema s = batch.schema();
         if (s != schema && !s.equals(schema)) {
             schema = s;
-            bound = ExprBinder.bindAll(exprs, s);
+            bound = SharedSubexpressions.share(ExprBinder.bindAll(exprs, s));
         }
         return bound;
     }

@@ -6,7 +6,6 @@ import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.TypeRules;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
-import io.sluice.kernels.Col;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
@@ -18,14 +17,13 @@ import io.sluice.operators.FilterPushdown;
 import io.sluice.operators.PlanProperties;
 import io.sluice.operators.RowSubsetExec;
 import io.sluice.operators.TaskContext;
-import io.sluice.operators.expr.BoundExprs;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Keeps rows whose predicate is true. Keeps its input's partitioning and order. The predicate is
- * bound to the input's columns once per {@link #execute} ({@link BoundExprs}); the plan keeps, sends
- * and prints the logical predicate.
+ * bound to the input's columns once per {@link #execute}, as a selection its conjuncts narrow
+ * ({@link ConjunctSelection}); the plan keeps, sends and prints the logical predicate.
  */
 public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties properties, long estimatedRows) implements RowSubsetExec {
     public FilterExec {
@@ -114,14 +112,14 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
 
     @Override
     public BatchStream execute(int partition, TaskContext context) {
-        BoundExprs bound = new BoundExprs(List.of(predicate), input.schema()); // before the input opens a stream
+        ConjunctSelection selection = new ConjunctSelection(predicate, input.schema()); // before the input opens a stream
         BatchStream in = input.execute(partition, context);
         return new BatchStream() {
             @Override
             public Batch next() {
                 Batch batch;
                 while ((batch = in.next()) != null) {
-                    Batch out = filter(batch, bound, context);
+                    Batch out = filter(batch, selection, context);
                     if (out != null) {
                         return out;
                     }
@@ -137,25 +135,10 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
     }
 
     /** The selected rows of {@code batch} (which it closes unless passed through), or null if none. */
-    private static Batch filter(Batch batch, BoundExprs predicate, TaskContext context) {
+    private static Batch filter(Batch batch, ConjunctSelection selection, TaskContext context) {
         try {
-            Col mask = predicate.evaluate(0, batch);
             int n = batch.rowCount();
-            int[] selected = new int[n];
-            int count = 0;
-            boolean[] values = mask.bools;
-            boolean[] nulls = mask.nulls;
-            if (nulls == null) {
-                for (int i = 0; i < n; i++) {
-                    selected[count] = i;
-                    count += values[i] ? 1 : 0;
-                }
-            } else {
-                for (int i = 0; i < n; i++) {
-                    selected[count] = i;
-                    count += values[i] & !nulls[i] ? 1 : 0;
-                }
-            }
+            int count = selection.select(batch);
             if (count == n) {
                 Batch pass = batch;
                 batch = null;
@@ -166,7 +149,7 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
             }
             // Each column compacted once in the form it is held: Arrow vectors (a scan's columns, a
             // shuffle fetch) through the Arrow gather, so nothing is unpacked just to be copied.
-            return batch.gather(selected, count, context.allocator());
+            return batch.gather(selection.selection(), count, context.allocator());
         } finally {
             if (batch != null) {
                 batch.close();

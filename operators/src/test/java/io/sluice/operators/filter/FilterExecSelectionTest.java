@@ -1,0 +1,148 @@
+package io.sluice.operators.filter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.common.types.BinaryOp;
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.BatchStream;
+import io.sluice.kernels.Col;
+import io.sluice.logical.expr.Binary;
+import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Literal;
+import io.sluice.logical.expr.Unary;
+import io.sluice.operators.MemorySourceExec;
+import io.sluice.operators.Partitioning;
+import io.sluice.operators.TaskContext;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A filter's conjuncts narrow one selection: comparisons read in place from Arrow vectors (against
+ * constants and between columns) and conjuncts evaluated as columns (an OR, IS NULL) keep exactly
+ * the rows where every conjunct is TRUE, NULLs dropping a row, in Arrow and heap batches alike.
+ */
+class FilterExecSelectionTest {
+    private static final Schema SCHEMA = Schema.of(new Field("a", DataType.INT64), new Field("d", DataType.decimal(15, 2)),
+            new Field("b", DataType.INT64), new Field("x", DataType.FLOAT64));
+    private static final int BATCHES = 5;
+    private static final int ROWS = 200;
+
+    private static boolean isNull(int row, int column) {
+        return (row + column) % (7 + column) == 0;
+    }
+
+    private static long a(int row) {
+        return row % 50;
+    }
+
+    private static long d(int row) {
+        return (row * 37L) % 1000; // 0.00 .. 9.99
+    }
+
+    private static long b(int row) {
+        return (row * 13L) % 60;
+    }
+
+    private static double x(int row) {
+        return (row % 17) - 8.5;
+    }
+
+    private static MemorySourceExec source(boolean arrow) {
+        List<Col[]> batches = new ArrayList<>();
+        for (int k = 0; k < BATCHES; k++) {
+            long[] as = new long[ROWS];
+            long[] ds = new long[ROWS];
+            long[] bs = new long[ROWS];
+            double[] xs = new double[ROWS];
+            boolean[][] nulls = new boolean[4][ROWS];
+            for (int i = 0; i < ROWS; i++) {
+                int row = k * ROWS + i;
+                as[i] = a(row);
+                ds[i] = d(row);
+                bs[i] = b(row);
+                xs[i] = x(row);
+                for (int c = 0; c < 4; c++) {
+                    nulls[c][i] = isNull(row, c);
+                }
+            }
+            batches.add(new Col[] {Col.ofLongs(DataType.INT64, as, nulls[0]), Col.ofLongs(DataType.decimal(15, 2), ds, nulls[1]),
+                    Col.ofLongs(DataType.INT64, bs, nulls[2]), Col.ofDoubles(xs, nulls[3])});
+        }
+        MemorySourceExec source = new MemorySourceExec(SCHEMA, List.of(batches), new Partitioning.Unknown(1), List.of());
+        return arrow ? source.withArrowBatches() : source;
+    }
+
+    private static List<List<Object>> run(FilterExec filter) {
+        List<List<Object>> out = new ArrayList<>();
+        try (BufferAllocator allocator = new RootAllocator()) {
+            TaskContext context = new TaskContext("filter", allocator, 64, Map.of());
+            try (BatchStream stream = filter.execute(0, context)) {
+                for (Batch next = stream.next(); next != null; next = stream.next()) {
+                    try (Batch batch = next) {
+                        for (int r = 0; r < batch.rowCount(); r++) {
+                            out.add(Arrays.asList(batch.column(0).get(r), batch.column(2).get(r)));
+                        }
+                    }
+                }
+            }
+            assertThat(allocator.getAllocatedMemory()).isZero();
+        }
+        return out;
+    }
+
+    private static Expr and(Expr... conjuncts) {
+        Expr out = conjuncts[0];
+        for (int i = 1; i < conjuncts.length; i++) {
+            out = new Binary(BinaryOp.AND, out, conjuncts[i]);
+        }
+        return out;
+    }
+
+    @Test
+    void conjunctsKeepTheRowsWhereEachIsTrue() {
+        // a >= 10 AND 4.50 > d AND a < b AND x <= 2.0 AND (a = 12 OR d IS NULL OR b > 30)
+        Expr predicate = and(new Binary(BinaryOp.GT_EQ, new Column("a"), Literal.of(10L)),
+                new Binary(BinaryOp.GT, new Literal(450L, DataType.decimal(3, 2)), new Column("d")),
+                new Binary(BinaryOp.LT, new Column("a"), new Column("b")),
+                new Binary(BinaryOp.LT_EQ, new Column("x"), Literal.of(2.0)),
+                new Binary(BinaryOp.OR, new Binary(BinaryOp.OR, new Binary(BinaryOp.EQ, new Column("a"), Literal.of(12L)),
+                        new Unary(Unary.Op.IS_NULL, new Column("d"))), new Binary(BinaryOp.GT, new Column("b"), Literal.of(30L))));
+        List<List<Object>> expected = new ArrayList<>();
+        for (int row = 0; row < BATCHES * ROWS; row++) {
+            boolean aNull = isNull(row, 0);
+            boolean dNull = isNull(row, 1);
+            boolean bNull = isNull(row, 2);
+            boolean xNull = isNull(row, 3);
+            boolean or = (!aNull && a(row) == 12) || dNull || (!bNull && b(row) > 30);
+            if (!aNull && !dNull && !bNull && !xNull && a(row) >= 10 && d(row) < 450 && a(row) < b(row) && x(row) <= 2.0 && or) {
+                expected.add(Arrays.asList(a(row), b(row)));
+            }
+        }
+        assertThat(expected).as("the predicate keeps some rows, not all").isNotEmpty().hasSizeLessThan(BATCHES * ROWS / 4);
+        for (boolean arrow : new boolean[] {true, false}) {
+            assertThat(run(new FilterExec(source(arrow), predicate))).as(arrow ? "Arrow batches" : "heap batches")
+                    .isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aConjunctNoRowPassesEndsTheBatchAndAllPassingPassesItThrough() {
+        Expr none = and(new Binary(BinaryOp.LT, new Column("a"), Literal.of(-1L)), new Unary(Unary.Op.IS_NULL, new Column("x")));
+        assertThat(run(new FilterExec(source(true), none))).isEmpty();
+        Expr all = new Binary(BinaryOp.GT_EQ, new Column("x"), Literal.of(-100.0));
+        long expected = 0;
+        for (int row = 0; row < BATCHES * ROWS; row++) {
+            expected += isNull(row, 3) ? 0 : 1;
+        }
+        assertThat(run(new FilterExec(source(true), all))).hasSize((int) expected);
+    }
+}
