@@ -25,8 +25,12 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
@@ -172,6 +176,38 @@ class ParquetFormatTest {
                 }
             }
             assertThat(batches).isGreaterThan(1);
+        }
+    }
+
+    /**
+     * A run's next row groups are read ahead with their bytes reserved in the task's allocator, and
+     * closing the stream while they are read (a cancelled task) waits for them and frees everything.
+     */
+    @Test
+    void closingARunWhileItsNextRowGroupsAreReadAheadReleasesTheirMemory() throws Exception {
+        String file = dir.resolve("ahead.parquet").toString();
+        support.execute("COPY (SELECT i AS id, i * 7 AS a, 'x' || (i % 1000) AS s FROM range(200000) t(i)) TO '"
+                + file + "' (FORMAT PARQUET, ROW_GROUP_SIZE 50000)");
+        ScanPartition run = reader.partitions(file).get(0);
+        assertThat(run.isRange()).isTrue();
+        Schema schema = reader.inferSchema(file);
+        long ahead = 0; // the chunks of id and s in row groups 1 and 2, the two read ahead of row group 0
+        try (ParquetFileReader footer = ParquetFileReader.open(HadoopInputFile.fromPath(
+                new org.apache.hadoop.fs.Path(file), HadoopConfiguration.shared()))) {
+            for (BlockMetaData rowGroup : footer.getRowGroups().subList(1, 3)) {
+                ahead += rowGroup.getColumns().stream().filter(c -> !c.getPath().toDotString().equals("a"))
+                        .mapToLong(ColumnChunkMetaData::getTotalSize).sum();
+            }
+        }
+        for (int attempt = 0; attempt < 5; attempt++) {
+            BatchStream stream = reader.read(run, schema, List.of("id", "s"), 1000, support.allocator);
+            try (Batch batch = stream.next()) {
+                assertThat(batch.rowCount()).isEqualTo(1000);
+                assertThat(support.allocator.getAllocatedMemory()).as("row groups read ahead are reserved")
+                        .isGreaterThanOrEqualTo(ahead);
+            }
+            stream.close();
+            assertThat(support.allocator.getAllocatedMemory()).as("after closing mid read-ahead").isZero();
         }
     }
 
