@@ -11,8 +11,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.IntFunction;
 import java.util.function.IntToLongFunction;
-import org.apache.arrow.memory.AllocationReservation;
-import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The batches of {@code count} streams, one after another, each closed when drained, so a task
@@ -22,10 +20,9 @@ import org.apache.arrow.memory.BufferAllocator;
  * it, the next streams are opened on a node-wide pool while the current one is decoded: opening a
  * Parquet row group reads its column chunks, which on an object store is waiting on GETs that would
  * otherwise stall the task between row groups. At most {@link ReadAhead#streams()} streams are open
- * ahead, holding at most {@link ReadAhead#maxBytes()}; each one's bytes are reserved in the task's
- * allocator until it is closed, so they count against the task's memory, and when the allocator
- * refuses, the stream is opened later in the task's thread as without read-ahead. {@link #close()}
- * waits for the opens in flight and closes what they opened: nothing stays reserved after it.
+ * ahead, holding at most {@link ReadAhead#maxBytes()} between them (a stream larger than that alone
+ * opens in its turn, as without read-ahead). {@link #close()} (a cancelled task) waits for the opens
+ * in flight and closes what they opened, so nothing they allocated outlives the stream.
  */
 public final class SequentialStream implements BatchStream {
     /** Threads opening streams ahead for all tasks of a node: opening is mostly waiting on storage. */
@@ -37,21 +34,20 @@ public final class SequentialStream implements BatchStream {
     });
 
     /**
-     * How far to read ahead: {@code bytes} says what stream {@code i} holds once open (its pages),
-     * reserved in {@code allocator}; at most {@code streams} streams and {@code maxBytes} ahead.
+     * How far to read ahead: {@code bytes} says what stream {@code i} holds once open (its pages);
+     * at most {@code streams} streams and {@code maxBytes} ahead.
      */
-    public record ReadAhead(IntToLongFunction bytes, int streams, long maxBytes, BufferAllocator allocator) {
+    public record ReadAhead(IntToLongFunction bytes, int streams, long maxBytes) {
         public ReadAhead {
             requireNonNull(bytes, "bytes is null");
-            requireNonNull(allocator, "allocator is null");
             if (streams < 1 || maxBytes < 0) {
                 throw new IllegalArgumentException("streams " + streams + ", maxBytes " + maxBytes);
             }
         }
     }
 
-    /** A stream being opened ahead, and the bytes reserved for it until it is closed. */
-    private record Opening(CompletableFuture<BatchStream> stream, AllocationReservation reservation, long bytes) {
+    /** A stream being opened ahead, and the bytes it will hold. */
+    private record Opening(CompletableFuture<BatchStream> stream, long bytes) {
     }
 
     private final int count;
@@ -64,7 +60,6 @@ public final class SequentialStream implements BatchStream {
     private long bytesAhead;
     private volatile boolean closed;
     private BatchStream current;
-    private AllocationReservation currentReservation;
 
     public SequentialStream(int count, IntFunction<BatchStream> open) {
         this(count, open, null);
@@ -104,7 +99,6 @@ public final class SequentialStream implements BatchStream {
         scheduled = Math.max(scheduled, next);
         if (opened != null) {
             bytesAhead -= opened.bytes();
-            currentReservation = opened.reservation();
         }
         scheduleAhead();
         current = opened == null ? open.apply(index) : await(opened.stream());
@@ -119,15 +113,10 @@ public final class SequentialStream implements BatchStream {
             if (bytesAhead + bytes > readAhead.maxBytes()) {
                 return;
             }
-            AllocationReservation reservation = readAhead.allocator().newReservation();
-            if (!reservation.reserve(bytes)) {
-                reservation.close(); // the task's memory is short: this stream opens when its turn comes
-                return;
-            }
             int index = scheduled++;
             CompletableFuture<BatchStream> stream = CompletableFuture.supplyAsync(
                     () -> closed ? null : open.apply(index), READ_AHEAD_POOL);
-            ahead.addLast(new Opening(stream, reservation, bytes));
+            ahead.addLast(new Opening(stream, bytes));
             bytesAhead += bytes;
         }
     }
@@ -148,17 +137,9 @@ public final class SequentialStream implements BatchStream {
 
     private void closeCurrent() {
         BatchStream drained = current;
-        AllocationReservation reservation = currentReservation;
         current = null;
-        currentReservation = null;
-        try {
-            if (drained != null) {
-                drained.close();
-            }
-        } finally {
-            if (reservation != null) {
-                reservation.close();
-            }
+        if (drained != null) {
+            drained.close();
         }
     }
 
@@ -173,7 +154,7 @@ public final class SequentialStream implements BatchStream {
         }
     }
 
-    /** Waits for each open in flight (those not started yet open nothing), closes its stream and frees its bytes. */
+    /** Waits for each open in flight (those not started yet open nothing) and closes its stream. */
     private void closeAhead() {
         RuntimeException failure = null;
         Opening opening;
@@ -187,8 +168,6 @@ public final class SequentialStream implements BatchStream {
                 if (failure == null) {
                     failure = e;
                 }
-            } finally {
-                opening.reservation().close();
             }
         }
         bytesAhead = 0;

@@ -61,7 +61,7 @@ public final class ParquetFormat implements FormatReader {
      * GETs are in flight while the task computes, instead of one row group's at a time.
      */
     static final int READ_AHEAD_ROW_GROUPS = 2;
-    /** The most bytes of column chunks a task holds read ahead. */
+    /** The most bytes of column chunks (as stored, on the heap as parquet-hadoop reads them) a task holds read ahead. */
     static final long READ_AHEAD_BYTES = 32L << 20;
 
     @Override
@@ -146,7 +146,7 @@ public final class ParquetFormat implements FormatReader {
             List<ScanPartition> rowGroups = run.rowGroups();
             return new SequentialStream(rowGroups.size(), i -> HadoopConfiguration.withOverrides(hadoop,
                     () -> read(rowGroups.get(i), tableSchema, columns, batchSize, allocator, options)),
-                    new SequentialStream.ReadAhead(i -> run.bytes()[i], READ_AHEAD_ROW_GROUPS, READ_AHEAD_BYTES, allocator));
+                    new SequentialStream.ReadAhead(i -> run.bytes()[i], READ_AHEAD_ROW_GROUPS, READ_AHEAD_BYTES));
         }
         if (partition.rowGroup() < 0) {
             throw new IllegalArgumentException("Parquet partitions are row groups or byte ranges of them: " + partition);
