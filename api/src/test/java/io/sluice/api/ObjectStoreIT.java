@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Redaction;
+import io.sluice.datasource.file.StoreRequests;
 import io.sluice.testfixtures.DuckDbOracle;
 import io.sluice.testfixtures.Ports;
 import io.sluice.testfixtures.S3ProxyServer;
@@ -98,6 +99,30 @@ class ObjectStoreIT {
                 .isEqualTo(duck.query("SELECT sum(id) AS s FROM read_parquet('" + wide + "/*.parquet')"));
         long read = s3aBytesRead() - before;
         assertThat(read).as("bytes read of a %d-byte file", size).isPositive().isLessThan(size / 4);
+    }
+
+    /**
+     * The selected chunks of a row group are fetched with few ranged GETs: of id, amount and price,
+     * with a 400 KB column between the first two and a wide one before price, id through amount is
+     * one GET (S3A merges ranges less than {@code fs.s3a.vectored.read.min.seek.size} apart) and
+     * price another; without merging it would be three GETs a row group.
+     */
+    @Test
+    void aRowGroupsSelectedChunksAreFetchedWithAtMostTwoGets() throws Exception {
+        Path gapped = Files.createDirectories(buckets.resolve("lake/gapped"));
+        duck.writeParquet("SELECT range AS id, (range * 2654435761) % 1000003 AS noise, range % 1000 AS amount, "
+                + "repeat(md5(CAST(range AS VARCHAR)), 8) AS pad, CAST(range % 97 AS DOUBLE) AS price FROM range(200000)",
+                gapped.resolve("part-0.parquet"), 50_000);
+        session.sql("CREATE EXTERNAL TABLE gapped STORED AS PARQUET LOCATION 's3a://lake/gapped'");
+        String query = "SELECT sum(id) AS i, sum(amount) AS a, sum(price) AS p FROM %s";
+        List<List<Object>> expected = duck.query(String.format(query, "read_parquet('" + gapped + "/*.parquet')"));
+        assertThat(DuckDbOracle.normalize(session.sql(String.format(query, "gapped")).collect())).isEqualTo(expected);
+        Map<String, Long> before = StoreRequests.of("s3a://lake/", Map.of()); // the footer is known from here on
+        assertThat(DuckDbOracle.normalize(session.sql(String.format(query, "gapped")).collect())).isEqualTo(expected);
+        Map<String, Long> requests = StoreRequests.since(before, StoreRequests.of("s3a://lake/", Map.of()));
+        assertThat(requests.getOrDefault("GET", 0L)).as("GETs of 3 columns in 4 row groups: %s", requests)
+                .isBetween(4L, 8L);
+        assertThat(requests).doesNotContainKey("HEAD");
     }
 
     /** Bytes read through every S3A file system of this JVM (the embedded cluster's workers too). */

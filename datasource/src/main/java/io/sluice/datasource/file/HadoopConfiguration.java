@@ -46,12 +46,18 @@ public final class HadoopConfiguration {
      * S3A's classic input stream reads with random-access ranged GETs (the footer, then the
      * selected column chunks) instead of one sequential GET per file, which would stream the columns
      * a query skips; parquet-hadoop hands a row group's column chunks to it as one vectored read,
-     * which S3A issues as several ranged GETs in flight at once ({@code fs.s3a.vectored.*}).
+     * which S3A issues as several ranged GETs in flight at once. S3A merges two ranges of one read
+     * into one GET when less than {@code fs.s3a.vectored.read.min.seek.size} lies between them (its
+     * default, 4K, would leave the selected chunks of a row group with a small unselected column
+     * between them as separate GETs; a GET's latency costs more than reading a few hundred KB more),
+     * up to {@code fs.s3a.vectored.read.max.merged.size} per GET.
      */
     public static final Map<String, String> OBJECT_STORE_DEFAULTS = Map.of(
             "fs.s3a.input.stream.type", "classic",
             "fs.s3a.experimental.input.fadvise", "random",
             "fs.s3a.readahead.range", "1M",
+            "fs.s3a.vectored.read.min.seek.size", "512K",
+            "fs.s3a.vectored.read.max.merged.size", "8M",
             "parquet.hadoop.vectored.io.enabled", "true");
 
     static final int OVERLAYS_KEPT = 32;

@@ -55,6 +55,14 @@ public final class ParquetFormat implements FormatReader {
     static final long SPLIT_BYTES = 64L << 20;
     /** Row groups smaller than this stay a partition each (test-sized files keep their parallelism). */
     static final long COALESCED_ROW_GROUP_BYTES = 1L << 20;
+    /**
+     * A task reading a run of row groups reads the selected chunks of up to this many next row
+     * groups while it decodes one ({@link SequentialStream.ReadAhead}): on an object store their
+     * GETs are in flight while the task computes, instead of one row group's at a time.
+     */
+    static final int READ_AHEAD_ROW_GROUPS = 2;
+    /** The most bytes of column chunks (as stored, on the heap as parquet-hadoop reads them) a task holds read ahead. */
+    static final long READ_AHEAD_BYTES = 32L << 20;
 
     @Override
     public void checkOptions(Map<String, String> options) {
@@ -134,9 +142,11 @@ public final class ParquetFormat implements FormatReader {
         if (partition.isRange()) {
             // later row groups open from next(), outside the caller's HadoopConfiguration.withOverrides: the same overrides
             Map<String, String> hadoop = HadoopConfiguration.overrides();
-            List<ScanPartition> rowGroups = rowGroupsIn(partition);
+            RowGroupRun run = rowGroupsIn(partition, columns);
+            List<ScanPartition> rowGroups = run.rowGroups();
             return new SequentialStream(rowGroups.size(), i -> HadoopConfiguration.withOverrides(hadoop,
-                    () -> read(rowGroups.get(i), tableSchema, columns, batchSize, allocator, options)));
+                    () -> read(rowGroups.get(i), tableSchema, columns, batchSize, allocator, options)),
+                    new SequentialStream.ReadAhead(i -> run.bytes()[i], READ_AHEAD_ROW_GROUPS, READ_AHEAD_BYTES));
         }
         if (partition.rowGroup() < 0) {
             throw new IllegalArgumentException("Parquet partitions are row groups or byte ranges of them: " + partition);
@@ -221,10 +231,15 @@ public final class ParquetFormat implements FormatReader {
         }
     }
 
-    /** The non-empty row groups starting in a partition's byte range, each as its own partition. */
-    private static List<ScanPartition> rowGroupsIn(ScanPartition range) {
+    /** A partition's row groups, each as its own partition, and the bytes of the selected columns' chunks in each. */
+    private record RowGroupRun(List<ScanPartition> rowGroups, long[] bytes) {
+    }
+
+    /** The non-empty row groups starting in a partition's byte range, with the size of {@code columns}' chunks in each. */
+    private static RowGroupRun rowGroupsIn(ScanPartition range, List<String> columns) {
         Path file = new Path(range.path());
         List<ScanPartition> out = new ArrayList<>();
+        List<Long> bytes = new ArrayList<>();
         try (ParquetFileReader reader = ParquetFile.open(file, range.fileLength(), range.modificationTime())) {
             List<BlockMetaData> rowGroups = reader.getRowGroups();
             for (int i = 0; i < rowGroups.size(); i++) {
@@ -232,12 +247,25 @@ public final class ParquetFormat implements FormatReader {
                 if (rowGroups.get(i).getRowCount() > 0 && start >= range.offset() && start < range.offset() + range.length()) {
                     out.add(new ScanPartition(range.path(), i, List.of(), 0, -1, List.of(), range.fileLength(),
                             range.modificationTime()));
+                    bytes.add(selectedBytes(rowGroups.get(i), columns));
                 }
             }
         } catch (IOException e) {
             throw new SluiceException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
         }
-        return out;
+        return new RowGroupRun(out, bytes.stream().mapToLong(Long::longValue).toArray());
+    }
+
+    /** The bytes a read of {@code columns} (top-level names, any case) takes of a row group: their chunks' sizes as stored. */
+    private static long selectedBytes(BlockMetaData rowGroup, List<String> columns) {
+        long bytes = 0;
+        for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
+            String top = chunk.getPath().toArray()[0];
+            if (columns.stream().anyMatch(top::equalsIgnoreCase)) {
+                bytes += chunk.getTotalSize();
+            }
+        }
+        return bytes;
     }
 
     /** The encodings a row group's chunk of a column uses (values and levels). */

@@ -12,16 +12,23 @@ import org.apache.hadoop.fs.Seekable;
 
 /**
  * The local file system under the scheme {@code closeaware:}, whose open streams fail once the file
- * system is closed, as HDFS's and S3A's do ("Filesystem closed"); it counts how many were closed.
+ * system is closed, as HDFS's and S3A's do ("Filesystem closed"); it counts how many were closed,
+ * and the streams open now.
  */
 public final class CloseAwareFileSystem extends RawLocalFileSystem {
     public static final String SCHEME = "closeaware";
     private static final AtomicInteger CLOSED = new AtomicInteger();
+    private static final AtomicInteger OPEN_STREAMS = new AtomicInteger();
     private volatile boolean closed;
 
     /** Instances closed so far in this JVM. */
     public static int closedCount() {
         return CLOSED.get();
+    }
+
+    /** Streams of these file systems opened and not closed yet. */
+    public static int openStreams() {
+        return OPEN_STREAMS.get();
     }
 
     @Override
@@ -36,7 +43,9 @@ public final class CloseAwareFileSystem extends RawLocalFileSystem {
 
     @Override
     public FSDataInputStream open(Path f, int bufferSize) throws IOException {
-        return new FSDataInputStream(new Checked(super.open(f, bufferSize)));
+        FSDataInputStream in = new FSDataInputStream(new Checked(super.open(f, bufferSize)));
+        OPEN_STREAMS.incrementAndGet();
+        return in;
     }
 
     @Override
@@ -57,10 +66,20 @@ public final class CloseAwareFileSystem extends RawLocalFileSystem {
     /** A stream of this file system that fails once it is closed. */
     private final class Checked extends FilterInputStream implements Seekable, PositionedReadable {
         private final FSDataInputStream in;
+        private boolean streamClosed;
 
         Checked(FSDataInputStream in) {
             super(in);
             this.in = in;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (!streamClosed) {
+                streamClosed = true;
+                OPEN_STREAMS.decrementAndGet();
+            }
+            super.close();
         }
 
         @Override

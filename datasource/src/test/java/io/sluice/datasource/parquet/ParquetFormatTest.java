@@ -9,6 +9,7 @@ import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.SourceTestSupport;
+import io.sluice.datasource.file.CloseAwareFileSystem;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.file.ScanPartition;
@@ -172,6 +173,45 @@ class ParquetFormatTest {
                 }
             }
             assertThat(batches).isGreaterThan(1);
+        }
+    }
+
+    /**
+     * A run's next row groups are read ahead while one is decoded; closing the stream while they are
+     * read (a cancelled task) waits for them and closes every file stream they opened, and the
+     * allocator ends at zero. Read ahead or not, the rows are the file's, in order.
+     */
+    @Test
+    void closingARunWhileItsNextRowGroupsAreReadAheadClosesEverything() throws Exception {
+        String impl = HadoopConfiguration.PREFIX + "fs." + CloseAwareFileSystem.SCHEME + ".impl";
+        System.setProperty(impl, CloseAwareFileSystem.class.getName());
+        try {
+            Path local = dir.resolve("ahead.parquet");
+            support.execute("COPY (SELECT i AS id, i * 7 AS a, -i AS b, 'x' || (i % 1000) AS s FROM range(200000) t(i)) TO '"
+                    + local + "' (FORMAT PARQUET, ROW_GROUP_SIZE 50000)");
+            String file = CloseAwareFileSystem.SCHEME + "://" + local.toAbsolutePath();
+            List<ScanPartition> partitions = reader.partitions(file);
+            assertThat(partitions).hasSize(1).allMatch(ScanPartition::isRange);
+            Schema schema = reader.inferSchema(file);
+            int openBefore = CloseAwareFileSystem.openStreams();
+            for (int attempt = 0; attempt < 5; attempt++) {
+                BatchStream stream = reader.read(partitions.get(0), schema, List.of("id", "s"), 1000, support.allocator);
+                try (Batch batch = stream.next()) {
+                    assertThat(batch.rowCount()).isEqualTo(1000);
+                }
+                stream.close();
+                assertThat(CloseAwareFileSystem.openStreams()).as("file streams open after closing mid read-ahead")
+                        .isEqualTo(openBefore);
+                assertThat(support.allocator.getAllocatedMemory()).isZero();
+            }
+            List<List<Object>> rows = support.readAll(reader, file, schema, List.of("id", "s"), 7000);
+            assertThat(rows).hasSize(200_000);
+            for (int i = 0; i < rows.size(); i += 997) {
+                assertThat(rows.get(i)).isEqualTo(List.of((long) i, "x" + i % 1000));
+            }
+            assertThat(CloseAwareFileSystem.openStreams()).isEqualTo(openBefore);
+        } finally {
+            System.clearProperty(impl);
         }
     }
 
