@@ -103,13 +103,14 @@ final class WriteCommands {
      * fails); the catalog takes the new definition only once they are committed.
      */
     private void replace(CatalogTable old, DataFrame input, String format, WriteOperation write) {
+        FileFormat written = FileFormat.parse(format);
         List<String> partitionBy = write.getPartitioningColumnsList();
         DataFrame output = FrontEnds.dataFrame(session.api(), ConnectSession.output(input.logicalPlan()));
         output.write().format(format).options(write.getOptionsMap()).partitionBy(partitionBy.toArray(String[]::new))
                 .mode("overwrite").save(old.location());
         List<TableColumn> columns = output.logicalPlan().schema().fields().stream().map(TableColumn::of).toList();
         session.catalog().replaceTable(new CatalogTable(old.database(), old.name(),
-                CatalogTable.partitionColumnsLast(columns, partitionBy), FileFormat.parse(format), write.getOptionsMap(),
+                CatalogTable.partitionColumnsLast(columns, partitionBy), written, write.getOptionsMap(),
                 partitionBy, old.location(), old.external(), old.comment(), old.properties()));
     }
 

@@ -264,18 +264,22 @@ class SparkConnectIT {
         StructType schema = new StructType().add("ts", DataTypes.TimestampType);
         Dataset<Row> noon = spark.createDataFrame(List.of(RowFactory.create(Timestamp.from(Instant.parse("2024-01-01T12:00:00Z")))),
                 schema);
-        assertThat(noon.select(expr("hour(ts)")).collectAsList().get(0).getInt(0)).isEqualTo(12);
+        assertThat(firstNumber(noon.select(expr("hour(ts)")))).isEqualTo(12L);
         spark.conf().set("spark.sql.ansi.enabled", "false");
         spark.conf().set("spark.sql.session.timeZone", "America/Los_Angeles");
         try {
-            assertThat(big.selectExpr("big + 1 AS x").collectAsList().get(0).getInt(0)).isEqualTo(Integer.MIN_VALUE);
+            assertThat(firstNumber(big.selectExpr("big + 1 AS x"))).isEqualTo((long) Integer.MIN_VALUE);
             assertThat(big.filter("big + 1 < 0").count()).isEqualTo(1);
-            assertThat(noon.select(expr("hour(ts)")).collectAsList().get(0).getInt(0)).isEqualTo(4);
-            assertThat(noon.selectExpr("hour(ts) AS h").collectAsList().get(0).getInt(0)).isEqualTo(4);
+            assertThat(firstNumber(noon.select(expr("hour(ts)")))).isEqualTo(4L);
+            assertThat(firstNumber(noon.selectExpr("hour(ts) AS h"))).isEqualTo(4L);
         } finally {
             spark.conf().unset("spark.sql.ansi.enabled");
             spark.conf().unset("spark.sql.session.timeZone");
         }
+    }
+
+    private static long firstNumber(Dataset<Row> df) {
+        return ((Number) df.collectAsList().get(0).get(0)).longValue();
     }
 
     @Test
