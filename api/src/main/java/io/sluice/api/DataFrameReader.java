@@ -14,7 +14,6 @@ import io.sluice.sql.TableDdl;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Opens files as DataFrames, as Spark's reader: {@code .format(...)}, {@code .option(k, v)} and
@@ -114,18 +113,10 @@ public final class DataFrameReader {
     private DataFrame load(FileFormat read, String path) {
         requireNonNull(path, "path is null");
         session.engine().checkReadable(path);
-        Map<String, String> formatOptions = new TreeMap<>();
-        Map<String, String> hadoop = new TreeMap<>();
-        options.forEach((name, value) -> {
-            if (name.startsWith(HadoopConfiguration.PREFIX)) {
-                hadoop.put(name.substring(HadoopConfiguration.PREFIX.length()), value);
-            } else {
-                formatOptions.put(name, value);
-            }
-        });
-        TableSource source = HadoopConfiguration.withSourceOverrides(hadoop, () -> schema == null
-                ? FileFormats.register(path, read, path, formatOptions)
-                : FileFormats.register(path, read, path, formatOptions, schema));
-        return new DataFrame(session, new TableScan(source.withHadoop(hadoop)));
+        HadoopOptions split = HadoopOptions.of(options);
+        TableSource source = HadoopConfiguration.withSourceOverrides(split.hadoop(), () -> schema == null
+                ? FileFormats.register(path, read, path, split.format())
+                : FileFormats.register(path, read, path, split.format(), schema));
+        return new DataFrame(session, new TableScan(source.withHadoop(split.hadoop())));
     }
 }

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * bucket (its planning on the coordinator, its scans and writes on the workers, which get the
  * setting with the tasks), a script without it fails naming the path, the secret never shows in
  * EXPLAIN or in the SET status line, and node-only keys are refused by name. A reader's Hadoop
- * options travel with its scan: two of them, on two servers, join and union.
+ * options travel with its scan: two of them, on two servers, join and union; a writer's hold for its write.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SessionHadoopSettingsIT {
@@ -215,6 +215,12 @@ class SessionHadoopSettingsIT {
             DataFrame unioned = labels.select("id").union(first.select("id")).agg(Functions.count(Functions.col("id")).as("n"),
                     Functions.max(Functions.col("id")).as("hi"));
             assertThat(DuckDbOracle.normalize(unioned.collect())).isEqualTo(List.of(List.of(40_600L, 39_999L)));
+            Map<String, String> toSecond = Map.of("sluice.hadoop.fs.s3a.endpoint", second.endpoint(),
+                    "sluice.hadoop.fs.s3a.access.key", "sluice-other-access", "sluice.hadoop.fs.s3a.secret.key", otherSecret);
+            joined.write().options(toSecond).mode("overwrite").parquet("s3a://lake/joined");
+            assertThat(duck.query("SELECT count(*) FROM read_parquet('" + other.resolve("lake/joined") + "/*.parquet')"))
+                    .isEqualTo(List.of(List.of(3L)));
+            assertThat(session.read().options(toSecond).parquet("s3a://lake/joined").count()).isEqualTo(3L);
             for (String text : List.of(joined.explain(), unioned.explain(), joined.logicalPlan().toString())) {
                 assertThat(text).doesNotContain(SECRET_KEY).doesNotContain(otherSecret);
             }
