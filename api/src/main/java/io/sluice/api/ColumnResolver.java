@@ -24,7 +24,8 @@ final class ColumnResolver {
                 return new io.sluice.logical.expr.Column(lineage.resolve(p.dataFrame(), p.column(), schema));
             }
             if (x instanceof ExprText t) {
-                return SqlExpressions.parse(t.text(), schema);
+                return t.context() == null ? SqlExpressions.parse(t.text(), schema)
+                        : SqlExpressions.parse(t.text(), schema, t.context());
             }
             if (x instanceof UdfCall u) {
                 UserJar jar = u.function().getClassLoader() instanceof JobClassLoader || remote ? UserJars.of(u.function()) : null;

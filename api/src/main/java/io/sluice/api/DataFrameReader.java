@@ -14,7 +14,6 @@ import io.sluice.sql.TableDdl;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Opens files as DataFrames, as Spark's reader: {@code .format(...)}, {@code .option(k, v)} and
@@ -25,8 +24,9 @@ import java.util.TreeMap;
  * is refused, naming the known ones); without a schema it is read (or, for CSV and JSON, inferred) from the
  * files now. An option {@code sluice.hadoop.K} is the Hadoop key {@code K} for this read, as
  * {@code SET sluice.hadoop.K} is for a SQL script (Spark's reader likewise takes Hadoop keys as
- * options): checked as {@code SET} checks it, in force when the files are listed now and carried in
- * the DataFrame's settings to the queries that read them. Immutable: each setter returns a new reader.
+ * options): checked as {@code SET} checks it, in force when the files are listed now, and part of the
+ * scanned source ({@link TableSource#hadoop}): each scan of a join or union opens its files with its
+ * own, on every node. Immutable: each setter returns a new reader.
  */
 public final class DataFrameReader {
     private final Session session;
@@ -113,23 +113,10 @@ public final class DataFrameReader {
     private DataFrame load(FileFormat read, String path) {
         requireNonNull(path, "path is null");
         session.engine().checkReadable(path);
-        Map<String, String> formatOptions = new TreeMap<>();
-        Map<String, String> settings = new TreeMap<>();
-        Map<String, String> hadoop = new TreeMap<>();
-        options.forEach((name, value) -> {
-            if (name.startsWith(HadoopConfiguration.PREFIX)) {
-                String key = name.substring(HadoopConfiguration.PREFIX.length());
-                HadoopConfiguration.checkSessionKey(key);
-                HadoopConfiguration.checkSessionValue(key, value);
-                settings.put(name, value);
-                hadoop.put(key, value);
-            } else {
-                formatOptions.put(name, value);
-            }
-        });
-        TableSource source = HadoopConfiguration.withOverrides(hadoop, () -> schema == null
-                ? FileFormats.register(path, read, path, formatOptions)
-                : FileFormats.register(path, read, path, formatOptions, schema));
-        return new DataFrame(session, new TableScan(source), settings);
+        HadoopOptions split = HadoopOptions.of(options);
+        TableSource source = HadoopConfiguration.withSourceOverrides(split.hadoop(), () -> schema == null
+                ? FileFormats.register(path, read, path, split.format())
+                : FileFormats.register(path, read, path, split.format(), schema));
+        return new DataFrame(session, new TableScan(source.withHadoop(split.hadoop())));
     }
 }

@@ -17,7 +17,7 @@ import java.util.Map;
  * existing directory is an error; {@link #mode} chooses overwrite or append instead. Options are the
  * format's, as a reader takes them (CSV: {@code header}, {@code delimiter}, {@code quote},
  * {@code escape}, {@code nullValue}, {@code dateFormat}, {@code timestampFormat}), checked before
- * anything is written.
+ * anything is written; an option {@code sluice.hadoop.K} is the Hadoop key {@code K} for this write.
  */
 public final class DataFrameWriter {
     private final DataFrame frame;
@@ -99,8 +99,10 @@ public final class DataFrameWriter {
         return write(FileFormat.JSON, path);
     }
 
+    /** An option {@code sluice.hadoop.K} is the Hadoop key {@code K} for this write only (as a reader's is for its read). */
     private long write(FileFormat written, String path) {
-        FileFormats.checkWriteOptions(written, options);
-        return frame.writeTo(WriteTarget.of(path, written, mode, options).withPartitionBy(partitionBy));
+        HadoopOptions split = HadoopOptions.of(options);
+        FileFormats.checkWriteOptions(written, split.format());
+        return frame.writeTo(WriteTarget.of(path, written, mode, split.format()).withPartitionBy(partitionBy), split.settings());
     }
 }

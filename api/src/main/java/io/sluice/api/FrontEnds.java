@@ -1,8 +1,11 @@
 package io.sluice.api;
 
+import static java.util.Objects.requireNonNull;
+
 import io.sluice.coordinator.QueryService;
 import io.sluice.kernels.QueryResult;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.function.CallContext;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.sql.InMemoryCatalog;
 
@@ -33,6 +36,15 @@ public final class FrontEnds {
     /** A DataFrame of {@code session} over rows already computed (planned as constants). */
     public static DataFrame dataFrame(Session session, QueryResult rows) {
         return DataFrame.ofResult(session, rows);
+    }
+
+    /**
+     * Expression text ({@code selectExpr}, {@code expr("…")}) planned, once its DataFrame is known,
+     * with {@code context}'s time zone and arithmetic mode (a Spark Connect session's), not the Java
+     * API's UTC and strict arithmetic.
+     */
+    public static Column expr(String text, CallContext context) {
+        return new Column(new ExprText(text, requireNonNull(context, "context is null")));
     }
 
     /** The API column of a logical expression. */

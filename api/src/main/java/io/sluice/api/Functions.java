@@ -75,7 +75,7 @@ public final class Functions {
 
     /** A SQL expression, parsed when a DataFrame uses it: {@code expr("upper(s) || '!'")}, {@code expr("v * 2 AS w")}. */
     public static Column expr(String sql) {
-        return new Column(new ExprText(sql));
+        return new Column(new ExprText(sql, null));
     }
 
     /**

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * for an S3-compatible server on 127.0.0.1, a script that sets the right one reads and writes the
  * bucket (its planning on the coordinator, its scans and writes on the workers, which get the
  * setting with the tasks), a script without it fails naming the path, the secret never shows in
- * EXPLAIN or in the SET status line, and node-only keys are refused by name.
+ * EXPLAIN or in the SET status line, and node-only keys are refused by name. A reader's Hadoop
+ * options travel with its scan: two of them, on two servers, join and union; a writer's hold for its write.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SessionHadoopSettingsIT {
@@ -188,6 +189,42 @@ class SessionHadoopSettingsIT {
                 .isInstanceOf(SluiceException.class).hasMessageContaining("sluice.hadoop.fs.s3a.impl is node-only");
         assertThat(session.read().option("sluice.hadoop.fs.s3a.secret.key", SECRET_KEY).format("csv")
                 .load("s3a://lake/text").count()).isEqualTo(500L);
+    }
+
+    /**
+     * Two readers of the same path {@code s3a://lake/sales} with their own options: one on the node's
+     * server with the secret as an option, one on a second server (endpoint and credentials of its own).
+     * Joined and unioned, each scan lists and opens its files with its own overrides on the workers;
+     * neither secret shows in EXPLAIN or the plan's text.
+     */
+    @Test
+    void twoReadersWithTheirOwnHadoopOptionsJoinAndUnion() throws Exception {
+        String otherSecret = "sluice-other-secret-91c4";
+        Path other = dir.resolve("other-buckets");
+        duck.writeParquet("SELECT range AS id, 'other-' || (range % 3) AS label FROM range(0, 600)",
+                Files.createDirectories(other.resolve("lake/sales")).resolve("part-0.parquet"), 1_000);
+        try (S3ProxyServer second = S3ProxyServer.start(other, "sluice-other-access", otherSecret)) {
+            DataFrame first = session.read().option("sluice.hadoop.fs.s3a.secret.key", SECRET_KEY).parquet("s3a://lake/sales");
+            DataFrame labels = session.read().options(Map.of("sluice.hadoop.fs.s3a.endpoint", second.endpoint(),
+                    "sluice.hadoop.fs.s3a.access.key", "sluice-other-access", "sluice.hadoop.fs.s3a.secret.key", otherSecret))
+                    .parquet("s3a://lake/sales");
+            String otherFile = "read_parquet('" + other.resolve("lake/sales") + "/*.parquet')";
+            DataFrame joined = first.join(labels, "id").groupBy("label").count().orderBy("label");
+            assertThat(DuckDbOracle.normalize(joined.collect())).isEqualTo(duck.query("SELECT label, count(*) AS count FROM "
+                    + local("lake/sales") + " s JOIN " + otherFile + " o USING (id) GROUP BY label ORDER BY label"));
+            DataFrame unioned = labels.select("id").union(first.select("id")).agg(Functions.count(Functions.col("id")).as("n"),
+                    Functions.max(Functions.col("id")).as("hi"));
+            assertThat(DuckDbOracle.normalize(unioned.collect())).isEqualTo(List.of(List.of(40_600L, 39_999L)));
+            Map<String, String> toSecond = Map.of("sluice.hadoop.fs.s3a.endpoint", second.endpoint(),
+                    "sluice.hadoop.fs.s3a.access.key", "sluice-other-access", "sluice.hadoop.fs.s3a.secret.key", otherSecret);
+            joined.write().options(toSecond).mode("overwrite").parquet("s3a://lake/joined");
+            assertThat(duck.query("SELECT count(*) FROM read_parquet('" + other.resolve("lake/joined") + "/*.parquet')"))
+                    .isEqualTo(List.of(List.of(3L)));
+            assertThat(session.read().options(toSecond).parquet("s3a://lake/joined").count()).isEqualTo(3L);
+            for (String text : List.of(joined.explain(), unioned.explain(), joined.logicalPlan().toString())) {
+                assertThat(text).doesNotContain(SECRET_KEY).doesNotContain(otherSecret);
+            }
+        }
     }
 
     @Test

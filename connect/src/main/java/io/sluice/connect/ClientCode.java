@@ -8,6 +8,7 @@ import io.sluice.connect.proto.CommonInlineUserDefinedFunction;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.UserFunctionCall;
 import io.sluice.logical.expr.UserJar;
+import io.sluice.sql.SessionFunctions;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.List;
@@ -27,7 +28,7 @@ import java.util.jar.JarInputStream;
  * {@link UserJar#MAX_BYTES} each and {@link #MAX_TOTAL_BYTES} in all per session; a function's class
  * must be defined by one of the session's jars (never the nodes' class path).
  */
-final class ClientCode {
+final class ClientCode implements SessionFunctions {
     static final long MAX_TOTAL_BYTES = 16L << 20;
 
     private final BooleanSupplier allowed;
@@ -91,7 +92,8 @@ final class ClientCode {
     }
 
     /** A call of the registered function {@code name}, or null when none is registered by that name. */
-    Expr call(String name, List<Expr> args) {
+    @Override
+    public Expr call(String name, List<Expr> args) {
         UserFunctionCall registered = functions.get(name.toLowerCase(Locale.ROOT));
         if (registered == null) {
             return null;

@@ -53,6 +53,7 @@ final class ConnectSession {
         this.queries = requireNonNull(queries, "queries is null");
         this.code = requireNonNull(code, "code is null");
         this.catalog = queries.newSessionCatalog();
+        catalog.useFunctions(code); // spark.sql text calls the functions the client registered
         this.api = FrontEnds.session(queries, catalog);
     }
 

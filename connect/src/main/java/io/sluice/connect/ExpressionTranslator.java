@@ -3,7 +3,7 @@ package io.sluice.connect;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.api.DataFrame;
-import io.sluice.api.Functions;
+import io.sluice.api.FrontEnds;
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
@@ -59,7 +59,7 @@ final class ExpressionTranslator {
             case UNRESOLVED_FUNCTION -> function(e.getUnresolvedFunction(), input);
             case CALL_FUNCTION -> functions.call(e.getCallFunction().getFunctionName(),
                     args(e.getCallFunction().getArgumentsList(), input), false);
-            case EXPRESSION_STRING -> Functions.expr(e.getExpressionString().getExpression()).expr();
+            case EXPRESSION_STRING -> FrontEnds.expr(e.getExpressionString().getExpression(), functions.context()).expr();
             case ALIAS -> alias(e.getAlias(), input);
             case CAST -> cast(e.getCast(), input);
             case WINDOW -> WindowExpressions.translate(e.getWindow(), input, this);

@@ -13,6 +13,7 @@ import io.sluice.common.types.Schema;
 import io.sluice.connect.proto.Expression;
 import io.sluice.connect.proto.Read;
 import io.sluice.connect.proto.Relation;
+import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.kernels.QueryResult;
 import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Expr;
@@ -22,6 +23,7 @@ import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.SubqueryAlias;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -152,12 +154,23 @@ final class RelationTranslator {
             throw new SluiceException("read of format " + source.getFormat() + " without a path is not supported by Sluice");
         }
         DataFrameReader reader = session.api().read().format(source.hasFormat() ? source.getFormat() : "parquet")
-                .options(source.getOptionsMap());
+                .options(readerOptions(source.getOptionsMap()));
         if (source.hasSchema() && !source.getSchema().isBlank()) {
             reader = reader.schema(SparkTypes.parseSchema(source.getSchema()));
         }
         List<String> paths = source.getPathsList();
         return reader.load(paths.get(0), paths.subList(1, paths.size()).toArray(String[]::new));
+    }
+
+    /**
+     * A reader's options as the Java API's reader takes them: Spark hands a file source's options to
+     * Hadoop too, so an option of a file system ({@code fs.s3a.endpoint}) is that Hadoop key for this
+     * read ({@code sluice.hadoop.fs.s3a.endpoint}), carried with the scan to every worker.
+     */
+    private static Map<String, String> readerOptions(Map<String, String> options) {
+        Map<String, String> out = new LinkedHashMap<>();
+        options.forEach((name, value) -> out.put(name.startsWith("fs.") ? HadoopConfiguration.PREFIX + name : name, value));
+        return out;
     }
 
     private DataFrame project(DataFrame input, List<Expression> list) {

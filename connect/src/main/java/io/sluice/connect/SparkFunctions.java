@@ -14,6 +14,7 @@ import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.Unary;
+import io.sluice.logical.function.CallContext;
 import io.sluice.logical.function.FunctionLibrary;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,6 +67,11 @@ final class SparkFunctions {
     /** The session's arithmetic mode (Spark's ANSI mode or not), which Column arithmetic and casts follow. */
     ArithmeticMode mode() {
         return library.context().mode();
+    }
+
+    /** The session's time zone, query start and arithmetic mode, which expression strings are planned with too. */
+    CallContext context() {
+        return library.context();
     }
 
     private static BinaryOp binary(String name) {

@@ -4,12 +4,16 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.api.DataFrame;
 import io.sluice.api.DataFrameWriter;
+import io.sluice.api.FrontEnds;
 import io.sluice.common.SluiceException;
 import io.sluice.connect.proto.Expression;
 import io.sluice.connect.proto.WriteOperation;
 import io.sluice.connect.proto.WriteOperationV2;
 import io.sluice.coordinator.QueryScope;
+import io.sluice.logical.source.FileFormat;
+import io.sluice.sql.CatalogTable;
 import io.sluice.sql.SqlText;
+import io.sluice.sql.TableColumn;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,7 +24,7 @@ import java.util.stream.Collectors;
  * path is written by the Java API's {@link DataFrameWriter}; a table by the SQL statements Spark's
  * writers mean ({@code CREATE TABLE … AS}, {@code INSERT INTO|OVERWRITE}) over the input, which is a
  * temporary view of the session only while its statement runs. What Sluice cannot write (buckets,
- * sorted or clustered tables, a table replaced) is refused by name before anything is written.
+ * sorted or clustered tables, {@code writeTo(t).replace()}) is refused by name before anything is written.
  */
 final class WriteCommands {
     private final ConnectSession session;
@@ -85,9 +89,29 @@ final class WriteCommands {
         if (!exists || mode == WriteOperation.SaveMode.SAVE_MODE_ERROR_IF_EXISTS
                 || mode == WriteOperation.SaveMode.SAVE_MODE_UNSPECIFIED) {
             run(input, create(table, format, write.getPartitioningColumnsList(), write.getOptionsMap(), Map.of()));
+        } else if (mode == WriteOperation.SaveMode.SAVE_MODE_OVERWRITE && session.catalog().catalogTable(table) != null) {
+            replace(session.catalog().catalogTable(table), input, format, write);
         } else if (mode != WriteOperation.SaveMode.SAVE_MODE_IGNORE) {
             run(input, insert(table, mode == WriteOperation.SaveMode.SAVE_MODE_OVERWRITE));
         }
+    }
+
+    /**
+     * {@code saveAsTable} over a stored table in overwrite mode, as Spark: the table becomes the input's
+     * columns, in the format and partitioning of this write, at the same location. The files are
+     * replaced as an overwrite replaces them (committed at once, the old ones kept if the write
+     * fails); the catalog takes the new definition only once they are committed.
+     */
+    private void replace(CatalogTable old, DataFrame input, String format, WriteOperation write) {
+        FileFormat written = FileFormat.parse(format);
+        List<String> partitionBy = write.getPartitioningColumnsList();
+        DataFrame output = FrontEnds.dataFrame(session.api(), ConnectSession.output(input.logicalPlan()));
+        output.write().format(format).options(write.getOptionsMap()).partitionBy(partitionBy.toArray(String[]::new))
+                .mode("overwrite").save(old.location());
+        List<TableColumn> columns = output.logicalPlan().schema().fields().stream().map(TableColumn::of).toList();
+        session.catalog().replaceTable(new CatalogTable(old.database(), old.name(),
+                CatalogTable.partitionColumnsLast(columns, partitionBy), written, write.getOptionsMap(),
+                partitionBy, old.location(), old.external(), old.comment(), old.properties()));
     }
 
     /** {@code df.writeTo(t).using(f).partitionedBy(..).create() | append() | overwritePartitions()}. */

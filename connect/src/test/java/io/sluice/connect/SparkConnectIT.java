@@ -31,6 +31,7 @@ import io.sluice.connect.proto.ReleaseSessionRequest;
 import io.sluice.connect.proto.SparkConnectServiceGrpc;
 import io.sluice.connect.proto.UserContext;
 import io.sluice.testfixtures.DuckDbOracle;
+import io.sluice.testfixtures.S3ProxyServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -41,6 +42,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -252,6 +255,31 @@ class SparkConnectIT {
     }
 
     @Test
+    void expressionStringsFollowTheSessionsAnsiModeAndTimeZone() {
+        Dataset<Row> big = spark.sql("SELECT 2147483647 AS big");
+        assertThatThrownBy(() -> big.selectExpr("big + 1 AS x").collectAsList())
+                .isInstanceOf(SparkArithmeticException.class).hasMessageContaining("[ARITHMETIC_OVERFLOW]");
+        Dataset<Row> epoch = spark.sql("SELECT 0 AS secs");
+        assertThat(epoch.selectExpr("from_unixtime(secs) AS t").collectAsList().get(0).getString(0))
+                .isEqualTo("1970-01-01 00:00:00");
+        spark.conf().set("spark.sql.ansi.enabled", "false");
+        spark.conf().set("spark.sql.session.timeZone", "America/Los_Angeles");
+        try {
+            assertThat(firstNumber(big.selectExpr("big + 1 AS x"))).isEqualTo((long) Integer.MIN_VALUE);
+            assertThat(big.filter("big + 1 < 0").count()).isEqualTo(1);
+            assertThat(epoch.select(expr("from_unixtime(secs)")).collectAsList().get(0).getString(0))
+                    .isEqualTo("1969-12-31 16:00:00");
+        } finally {
+            spark.conf().unset("spark.sql.ansi.enabled");
+            spark.conf().unset("spark.sql.session.timeZone");
+        }
+    }
+
+    private static long firstNumber(Dataset<Row> df) {
+        return ((Number) df.collectAsList().get(0).get(0)).longValue();
+    }
+
+    @Test
     void badSqlIsAParseExceptionWithItsPosition() {
         assertThatThrownBy(() -> spark.sql("SELECT 1 + FROM").collectAsList())
                 .isInstanceOf(ParseException.class)
@@ -342,6 +370,18 @@ class SparkConnectIT {
         small.write().mode("overwrite").insertInto("written_t");
         assertThat(rows(spark.table("written_t").groupBy(col("k")).agg(sum(col("v")).as("s"))))
                 .isEqualTo(duck.query("SELECT k, sum(v) s FROM t WHERE k = 5 GROUP BY k"));
+
+        // overwrite replaces the table's columns, as Spark does; a write refused before it starts leaves the table as it was
+        Dataset<Row> reshaped = spark.read().parquet(parquet).filter(col("k").equalTo(2)).select(col("name"),
+                col("v").multiply(2).as("w"));
+        reshaped.write().mode("overwrite").saveAsTable("written_t");
+        assertThat(spark.table("written_t").columns()).containsExactly("name", "w");
+        assertThat(rows(spark.table("written_t").groupBy(col("name")).agg(sum(col("w")).as("s")).orderBy(col("name"))))
+                .isEqualTo(duck.query("SELECT name, sum(v * 2) s FROM t WHERE k = 2 GROUP BY name ORDER BY name"));
+        assertThatThrownBy(() -> small.write().mode("overwrite").partitionBy("no_such_col").saveAsTable("written_t"))
+                .hasMessageContaining("no_such_col");
+        assertThat(spark.table("written_t").columns()).containsExactly("name", "w");
+        assertThat(spark.table("written_t").count()).isEqualTo(reshaped.count());
 
         small.writeTo("written_v2").using("parquet").create();
         small.writeTo("written_v2").append();
@@ -480,6 +520,50 @@ class SparkConnectIT {
         }
     }
 
+    /**
+     * Two reads with Hadoop options of their own, each on an S3-compatible server with its own
+     * credentials (the node knows neither): as Spark's {@code fs.s3a.*} options and as
+     * {@code sluice.hadoop.*} ones. Joined and unioned, each scan opens its files with its own options
+     * on the workers; neither secret shows in {@code explain}; a node-only key is refused by name.
+     */
+    @Test
+    void readerHadoopOptionsTravelWithEachScan() throws Exception {
+        Path first = dir.resolve("s3-first");
+        Path second = dir.resolve("s3-second");
+        duck.writeParquet("SELECT * FROM t", Files.createDirectories(first.resolve("lake/t")).resolve("part-0.parquet"), 500);
+        duck.writeParquet("SELECT DISTINCT k, 'label-' || k AS label FROM t",
+                Files.createDirectories(second.resolve("lake/t")).resolve("part-0.parquet"), 500);
+        try (S3ProxyServer a = S3ProxyServer.start(first, "access-first", "secret-first-7d1f");
+                S3ProxyServer b = S3ProxyServer.start(second, "access-second", "secret-second-30e2")) {
+            Dataset<Row> facts = spark.read().options(s3Options(a, "access-first", "secret-first-7d1f", ""))
+                    .parquet("s3a://lake/t");
+            Dataset<Row> labels = spark.read().options(s3Options(b, "access-second", "secret-second-30e2", "sluice.hadoop."))
+                    .parquet("s3a://lake/t");
+            Dataset<Row> joined = facts.join(labels, "k").groupBy(col("label"))
+                    .agg(count(lit(1)).as("n"), sum(col("v")).as("s")).orderBy(col("label"));
+            assertThat(rows(joined)).isEqualTo(duck.query(
+                    "SELECT 'label-' || k AS label, count(*) n, sum(v) s FROM t GROUP BY k ORDER BY label"));
+            assertThat(facts.select(col("k")).union(labels.select(col("k"))).count()).isEqualTo(2007L);
+            String explained = captured(() -> joined.explain("extended"));
+            assertThat(explained).contains("label").doesNotContain("secret-first-7d1f").doesNotContain("secret-second-30e2");
+            assertThatThrownBy(() -> spark.read().option("fs.s3a.impl", "x.Y").parquet("s3a://lake/t").collectAsList())
+                    .hasMessageContaining("sluice.hadoop.fs.s3a.impl is node-only");
+        }
+        assertThat(spark.sql("SELECT 11 AS eleven").collectAsList()).hasSize(1);
+    }
+
+    /** A server's S3A keys as reader options (the credentials provider is node-only: S3A's default chain takes the keys). */
+    private static Map<String, String> s3Options(S3ProxyServer server, String access, String secret, String prefix) {
+        Map<String, String> options = new TreeMap<>();
+        server.hadoopSettings(access, secret).forEach((k, v) -> {
+            String key = k.substring("sluice.hadoop.".length());
+            if (!key.endsWith(".provider")) {
+                options.put(prefix + key, v);
+            }
+        });
+        return options;
+    }
+
     @Test
     void userFunctionJarAddedAsAnArtifact() throws Exception {
         Path jar = userFunctionJar(dir.resolve("udf"), "connectudf.Shout", """
@@ -504,6 +588,10 @@ class SparkConnectIT {
         Dataset<Row> shouted = spark.read().parquet(parquet).filter(col("k").equalTo(1))
                 .select(call_function("shout", col("name")).as("loud")).distinct().orderBy(col("loud"));
         assertThat(rows(shouted)).isEqualTo(duck.query("SELECT DISTINCT upper(name) || '!' AS loud FROM t WHERE k = 1 ORDER BY loud"));
+        spark.read().parquet(parquet).createOrReplaceTempView("udf_t");
+        assertThat(rows(spark.sql("SELECT DISTINCT shout(name) AS loud FROM udf_t WHERE k = 1 ORDER BY loud")))
+                .isEqualTo(duck.query("SELECT DISTINCT upper(name) || '!' AS loud FROM t WHERE k = 1 ORDER BY loud"));
+        assertThatThrownBy(() -> spark.sql("SELECT shoutt(name) FROM udf_t").collectAsList()).hasMessageContaining("shoutt");
     }
 
     /** A jar of {@code source} (class {@code className}), compiled here: no node has the class on its class path. */

@@ -102,6 +102,10 @@ public final class FileFormats {
      */
     public static Statistics statistics(TableSource source) {
         requireNonNull(source, "source is null");
+        return HadoopConfiguration.withSourceOverrides(source.hadoop(), () -> statisticsOfFiles(source));
+    }
+
+    private static Statistics statisticsOfFiles(TableSource source) {
         String key;
         FileListing listing;
         try {

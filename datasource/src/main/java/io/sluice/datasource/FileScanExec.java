@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
  * counted), and a task whose row group they prove empty reads nothing.
  *
  * <p>{@code hadoop} holds the session's Hadoop overrides ({@code SET sluice.hadoop.K}) in force when
- * the scan was planned: the plan carries them to the workers, which open the files with them
+ * the scan was planned, under the source's own ({@link TableSource#hadoop}): the plan carries them to the workers, which open the files with them
  * ({@link HadoopConfiguration#withOverrides}). They are never printed: values may be secrets.
  */
 public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
@@ -123,9 +123,12 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
      * opened, and only then splits the rest into row groups (reading their footers, in parallel).
      */
     public static FileScanExec create(TableSource source, List<String> columns, List<Expr> filters) {
-        ScanFiles planned = ScanFiles.plan(source, filters);
-        FileScanExec scan = new FileScanExec(source, columns, planned.partitions(), List.of(), planned.listed());
-        return filters.isEmpty() ? scan : (FileScanExec) scan.pushFilters(filters).plan();
+        // listed with the source's own Hadoop overrides, which the scan then carries to the workers
+        return HadoopConfiguration.withSourceOverrides(source.hadoop(), () -> {
+            ScanFiles planned = ScanFiles.plan(source, filters);
+            FileScanExec scan = new FileScanExec(source, columns, planned.partitions(), List.of(), planned.listed());
+            return filters.isEmpty() ? scan : (FileScanExec) scan.pushFilters(filters).plan();
+        });
     }
 
     private static Schema schemaOf(TableSource source, List<String> columns) {

@@ -34,4 +34,9 @@ public interface Catalog {
     default LogicalPlan view(String name) {
         return null;
     }
+
+    /** The functions of the session this catalog serves, which its SQL calls after the built-in ones. */
+    default SessionFunctions functions() {
+        return SessionFunctions.NONE;
+    }
 }

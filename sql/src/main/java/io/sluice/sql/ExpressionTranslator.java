@@ -638,7 +638,8 @@ final class ExpressionTranslator {
             if (distinct) {
                 throw new SluiceException("DISTINCT is only valid in an aggregate function, not in " + name + "()");
             }
-            return library.call(name, args);
+            Expr sessions = library.contains(name) ? null : PlanningContext.functions().call(name, args);
+            return sessions != null ? sessions : library.call(name, args);
         }
         for (Expr argument : args) {
             if (Exprs.containsWindow(argument)) {

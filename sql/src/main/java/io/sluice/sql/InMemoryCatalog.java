@@ -32,6 +32,7 @@ public final class InMemoryCatalog implements Catalog {
     private final InMemoryCatalog parent;
     private final CatalogDatabases databases;
     private volatile String currentDatabase = CatalogDatabase.DEFAULT;
+    private volatile SessionFunctions functions = SessionFunctions.NONE;
 
     /** An empty catalog with the database {@code default}, kept nowhere. */
     public InMemoryCatalog() {
@@ -76,6 +77,16 @@ public final class InMemoryCatalog implements Catalog {
     public void register(TableSource source) {
         requireNonNull(source, "source is null");
         tempTables.put(key(source.name()), source);
+    }
+
+    /** Makes {@code sessionFunctions} the functions this catalog's SQL calls after the built-in ones (a session's own). */
+    public void useFunctions(SessionFunctions sessionFunctions) {
+        this.functions = requireNonNull(sessionFunctions, "sessionFunctions is null");
+    }
+
+    @Override
+    public SessionFunctions functions() {
+        return functions;
     }
 
     /** Whether a temporary table of this name is registered here. */

@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 
 /**
  * The function library (session time zone, query start, arithmetic mode) that the statement being
- * planned on this thread translates its expressions with. Planning a statement is one call on one
+ * planned on this thread translates its expressions with, and the session's own functions. Planning a statement is one call on one
  * thread ({@link SqlFrontEnd#parse}), and its translators are made in many places deep in the
  * planner; holding the library here for the length of that call gives each of them the session's
  * without threading it through every planning class. Outside such a call: the built-in library
@@ -14,6 +14,7 @@ import java.util.function.Supplier;
  */
 final class PlanningContext {
     private static final ThreadLocal<FunctionLibrary> CURRENT = new ThreadLocal<>();
+    private static final ThreadLocal<SessionFunctions> FUNCTIONS = new ThreadLocal<>();
 
     private PlanningContext() {
     }
@@ -31,6 +32,27 @@ final class PlanningContext {
                 CURRENT.set(outer);
             }
         }
+    }
+
+    /** {@code body}'s result, with {@code context}'s library and the session's {@code functions} current while it runs. */
+    static <T> T with(CallContext context, SessionFunctions functions, Supplier<T> body) {
+        SessionFunctions outer = FUNCTIONS.get();
+        FUNCTIONS.set(functions);
+        try {
+            return with(context, body);
+        } finally {
+            if (outer == null) {
+                FUNCTIONS.remove();
+            } else {
+                FUNCTIONS.set(outer);
+            }
+        }
+    }
+
+    /** The functions of the session whose statement is being planned, else none. */
+    static SessionFunctions functions() {
+        SessionFunctions current = FUNCTIONS.get();
+        return current != null ? current : SessionFunctions.NONE;
     }
 
     /** The library of the statement being planned, else the built-in one. */

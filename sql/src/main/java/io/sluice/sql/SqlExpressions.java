@@ -7,6 +7,7 @@ import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.ImplicitCasts;
+import io.sluice.logical.function.CallContext;
 import io.sluice.logical.plan.Aggregate;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
@@ -35,6 +36,18 @@ public final class SqlExpressions {
      * an {@link Alias}) over {@code schema}'s columns. Errors name the expression text.
      */
     public static Expr parse(String text, Schema schema) {
+        return parseInContext(text, schema);
+    }
+
+    /**
+     * As {@link #parse(String, Schema)}, with {@code context}'s time zone and arithmetic mode (a Spark
+     * Connect session's, as its {@code spark.sql} text is planned) instead of UTC and strict arithmetic.
+     */
+    public static Expr parse(String text, Schema schema, CallContext context) {
+        return PlanningContext.with(context, () -> parseInContext(text, schema));
+    }
+
+    private static Expr parseInContext(String text, Schema schema) {
         CalciteParser.Parsed parsed;
         try {
             // Spark's spelling, as Spark's expr() and selectExpr() read it (backtick names, double-quoted strings)

@@ -58,7 +58,7 @@ public final class SqlFrontEnd {
     public static Statement parse(String sql, Catalog catalog, SqlDialect dialect, CallContext context) {
         requireNonNull(context, "context is null");
         CallContext effective = dialect == SqlDialect.SPARK ? context : context.withMode(ArithmeticMode.STRICT);
-        return PlanningContext.with(effective, () -> parseInDialect(sql, catalog, dialect));
+        return PlanningContext.with(effective, catalog.functions(), () -> parseInDialect(sql, catalog, dialect));
     }
 
     private static Statement parseInDialect(String sql, Catalog catalog, SqlDialect dialect) {

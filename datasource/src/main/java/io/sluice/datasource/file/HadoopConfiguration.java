@@ -158,6 +158,24 @@ public final class HadoopConfiguration {
     }
 
     /**
+     * {@code work}'s result, run with a source's own overrides ({@code TableSource.hadoop()}: a
+     * reader's options) over those in force on this thread, the source's winning; none: as is.
+     * Checked as a session's {@code SET} is (a plan from a remote client carries them too).
+     */
+    public static <T> T withSourceOverrides(Map<String, String> source, Supplier<T> work) {
+        if (source.isEmpty()) {
+            return work.get();
+        }
+        source.forEach((key, value) -> {
+            checkSessionKey(key);
+            checkSessionValue(key, value);
+        });
+        Map<String, String> merged = new TreeMap<>(overrides());
+        merged.putAll(source);
+        return withOverrides(merged, work);
+    }
+
+    /**
      * Opens the node's local file system once (Hadoop's configuration files, its file system
      * services and the login user), so that a process that reads files soon can pay for it ahead,
      * on a thread of its own.

@@ -60,8 +60,11 @@ public final class SourceFiles {
     private static long listingGeneration;
     /** The guard of the query this thread plans, if any ({@link #guarded}). */
     private static final ThreadLocal<FileGuard> GUARD = new ThreadLocal<>();
-    /** The listings of the query being planned on this thread ({@link #planning}), by location. */
-    private static final ThreadLocal<Map<String, FileListing>> PLANNING = new ThreadLocal<>();
+    /**
+     * The listings of the query being planned on this thread ({@link #planning}), by location and
+     * Hadoop overrides: two scans of one path with their own overrides may see different stores.
+     */
+    private static final ThreadLocal<Map<ListingKey, FileListing>> PLANNING = new ThreadLocal<>();
     private static final ExecutorService POOL = Executors.newFixedThreadPool(LISTING_THREADS, r -> {
         Thread t = new Thread(r, "sluice-file-listing");
         t.setDaemon(true);
@@ -83,16 +86,17 @@ public final class SourceFiles {
         if (location.isBlank()) {
             throw new SluiceException("file location is empty");
         }
-        Map<String, FileListing> planning = PLANNING.get();
+        Map<ListingKey, FileListing> planning = PLANNING.get();
+        ListingKey key = new ListingKey(location, HadoopConfiguration.overrides());
         if (planning != null) {
-            FileListing listed = planning.get(location);
+            FileListing listed = planning.get(key);
             if (listed == null) {
-                listed = reusedOrListed(location);
-                planning.put(location, listed);
+                listed = reusedOrListed(key);
+                planning.put(key, listed);
             }
             return listed;
         }
-        return reusedOrListed(location);
+        return reusedOrListed(key);
     }
 
     /**
@@ -112,9 +116,9 @@ public final class SourceFiles {
         }
     }
 
-    private static FileListing reusedOrListed(String location) {
+    private static FileListing reusedOrListed(ListingKey key) {
+        String location = key.location();
         long now = System.nanoTime();
-        ListingKey key = new ListingKey(location, HadoopConfiguration.overrides());
         long generation;
         synchronized (LISTINGS) {
             Listed recent = LISTINGS.get(key);
