@@ -66,8 +66,4 @@ record Elements(int[] starts, int[] rows, Object[] values, Object[] mapValues) {
         }
         return Col.ofLongs(DataType.INT32, out, null);
     }
-
-    int size(int row) {
-        return starts[row + 1] - starts[row];
-    }
 }

@@ -66,18 +66,22 @@ record HigherOrderExpr(HigherOrderCall source, List<PhysicalExpr> values, List<B
 
     private Col transform(Batch batch, Col arrays) {
         Elements elements = Elements.of(arrays);
-        Col result = applyToElements(batch, elements, arrays.type.elementType());
-        Object[] out = new Object[arrays.length];
+        return lists(applyToElements(batch, elements, arrays.type.elementType()), elements.starts(), arrays.nulls);
+    }
+
+    /** Row {@code r}'s array: {@code values} {@code starts[r]..starts[r + 1]}; NULL where {@code nulls} says. */
+    private Col lists(Col values, int[] starts, boolean[] nulls) {
+        Object[] out = new Object[starts.length - 1];
         for (int r = 0; r < out.length; r++) {
-            if (!arrays.isNull(r)) {
-                Object[] list = new Object[elements.size(r)];
+            if (nulls == null || !nulls[r]) {
+                Object[] list = new Object[starts[r + 1] - starts[r]];
                 for (int k = 0; k < list.length; k++) {
-                    list[k] = result.get(elements.starts()[r] + k);
+                    list[k] = values.get(starts[r] + k);
                 }
                 out[r] = Collections.unmodifiableList(Arrays.asList(list));
             }
         }
-        return Col.ofObjects(type, out, arrays.nulls);
+        return Col.ofObjects(type, out, nulls);
     }
 
     private Col filter(Batch batch, Col arrays) {
@@ -141,19 +145,11 @@ record HigherOrderExpr(HigherOrderCall source, List<PhysicalExpr> values, List<B
         }
         Col result = lambdas.get(0).apply(batch, owners, count, NestedValues.of(left.type.elementType(), xs),
                 NestedValues.of(right.type.elementType(), ys));
-        Object[] out = new Object[rows];
         boolean[] nulls = new boolean[rows];
         for (int r = 0; r < rows; r++) {
             nulls[r] = left.isNull(r) || right.isNull(r);
-            if (!nulls[r]) {
-                Object[] list = new Object[starts[r + 1] - starts[r]];
-                for (int k = 0; k < list.length; k++) {
-                    list[k] = result.get(starts[r] + k);
-                }
-                out[r] = Collections.unmodifiableList(Arrays.asList(list));
-            }
         }
-        return Col.ofObjects(type, out, nulls);
+        return lists(result, starts, nulls);
     }
 
     private static Object elementOrNull(List<?> list, int index) {
