@@ -13,6 +13,7 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /** Static constructors for DataFrame expressions: {@code import static io.sluice.api.Functions.*}. */
 public final class Functions {
@@ -114,6 +115,64 @@ public final class Functions {
             results.add(columns[i].expr());
         }
         return new Column(new io.sluice.logical.expr.Case(conditions, results, out.expr()));
+    }
+
+    // Higher-order functions over arrays and maps, with Java lambdas as their lambda functions (Spark's names).
+
+    /** Each element's {@code f(x)}: {@code transform(col("a"), x -> x.plus(1))}. */
+    public static Column transform(Column array, java.util.function.Function<Column, Column> f) {
+        return callFunction("transform", array, LambdaColumns.of(f));
+    }
+
+    /** Each element's {@code f(x, index)}, the index 0-based. */
+    public static Column transform(Column array, BiFunction<Column, Column, Column> f) {
+        return callFunction("transform", array, LambdaColumns.of(f));
+    }
+
+    /** The elements for which {@code f(x)} is true. */
+    public static Column filter(Column array, java.util.function.Function<Column, Column> f) {
+        return callFunction("filter", array, LambdaColumns.of(f));
+    }
+
+    /** The elements for which {@code f(x, index)} is true. */
+    public static Column filter(Column array, BiFunction<Column, Column, Column> f) {
+        return callFunction("filter", array, LambdaColumns.of(f));
+    }
+
+    public static Column exists(Column array, java.util.function.Function<Column, Column> f) {
+        return callFunction("exists", array, LambdaColumns.of(f));
+    }
+
+    public static Column forall(Column array, java.util.function.Function<Column, Column> f) {
+        return callFunction("forall", array, LambdaColumns.of(f));
+    }
+
+    /** {@code merge(acc, x)} folded over the elements from {@code zero}. */
+    public static Column aggregate(Column array, Column zero, BiFunction<Column, Column, Column> merge) {
+        return callFunction("aggregate", array, zero, LambdaColumns.of(merge));
+    }
+
+    /** {@code merge(acc, x)} folded over the elements from {@code zero}, then {@code finish(acc)}. */
+    public static Column aggregate(Column array, Column zero, BiFunction<Column, Column, Column> merge,
+            java.util.function.Function<Column, Column> finish) {
+        return callFunction("aggregate", array, zero, LambdaColumns.of(merge), LambdaColumns.of(finish));
+    }
+
+    /** {@code f(x, y)} of the two arrays' elements pairwise, the shorter padded with NULLs. */
+    public static Column zip_with(Column left, Column right, BiFunction<Column, Column, Column> f) {
+        return callFunction("zip_with", left, right, LambdaColumns.of(f));
+    }
+
+    public static Column map_filter(Column map, BiFunction<Column, Column, Column> f) {
+        return callFunction("map_filter", map, LambdaColumns.of(f));
+    }
+
+    public static Column transform_keys(Column map, BiFunction<Column, Column, Column> f) {
+        return callFunction("transform_keys", map, LambdaColumns.of(f));
+    }
+
+    public static Column transform_values(Column map, BiFunction<Column, Column, Column> f) {
+        return callFunction("transform_values", map, LambdaColumns.of(f));
     }
 
     // String, date and number functions by their Spark names, through callFunction: one library with SQL.

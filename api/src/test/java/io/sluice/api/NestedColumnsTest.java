@@ -1,10 +1,15 @@
 package io.sluice.api;
 
+import static io.sluice.api.Functions.aggregate;
 import static io.sluice.api.Functions.col;
 import static io.sluice.api.Functions.elementAt;
 import static io.sluice.api.Functions.explode;
+import static io.sluice.api.Functions.exists;
 import static io.sluice.api.Functions.explodeOuter;
+import static io.sluice.api.Functions.filter;
+import static io.sluice.api.Functions.lit;
 import static io.sluice.api.Functions.size;
+import static io.sluice.api.Functions.transform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -57,6 +62,10 @@ class NestedColumnsTest extends DuckDbComparisonTest {
             SELECT x, count(*), sum(id) FROM n CROSS JOIN UNNEST(xs) AS u(x) GROUP BY x | SELECT x, count(*), sum(id) FROM n, unnest(xs) AS u(x) GROUP BY x
             SELECT id, e.q, e.p FROM n LATERAL VIEW explode(ls) t AS e WHERE e.p = 7 | SELECT id, e.q, e.p FROM (SELECT id, unnest(ls) AS e FROM n) WHERE e.p = 7
             SELECT g, count(*) FROM n LATERAL VIEW explode(xs) a AS x LATERAL VIEW explode(ls) b AS y GROUP BY g | SELECT g, count(*) FROM n, unnest(xs) AS a(x), unnest(ls) AS b(y) GROUP BY g
+            SELECT id, transform(xs, x -> x * 2 + id), transform(xs, (x, i) -> x * i), filter(xs, x -> x % 2 = 0) FROM n | SELECT id, list_transform(xs, x -> x * 2 + id), list_transform(xs, (x, i) -> x * (i - 1)), list_filter(xs, x -> x % 2 = 0) FROM n
+            SELECT id, exists(xs, x -> x > 200), forall(xs, x -> x >= id), zip_with(xs, xs, (x, y) -> x * y) FROM n | SELECT id, len(list_filter(xs, x -> x > 200)) > 0, len(list_filter(xs, x -> x < id)) = 0, list_transform(xs, x -> x * x) FROM n
+            SELECT id, aggregate(xs, 0, (acc, x) -> acc + x), aggregate(xs, 1, (acc, x) -> acc + x, acc -> acc * g) FROM n | SELECT id, CASE WHEN xs IS NOT NULL THEN coalesce(list_sum(xs), 0)::BIGINT END, CASE WHEN xs IS NOT NULL THEN ((1 + coalesce(list_sum(xs), 0)) * g)::BIGINT END FROM n
+            SELECT id, transform(ls, e -> e.p + id), transform(xs, x -> transform(ls, e -> e.p * x)) FROM n WHERE g < 2 | SELECT id, list_transform(ls, e -> e.p + id), list_transform(xs, x -> list_transform(ls, e -> e.p * x)) FROM n WHERE g < 2
             """)
     void sameAsDuckDb(String sluice, String duckDb) throws Exception {
         assertSame(sluice, duckDb);
@@ -93,6 +102,20 @@ class NestedColumnsTest extends DuckDbComparisonTest {
                 .isInstanceOf(SluiceException.class).hasMessageContaining("explode() needs an ARRAY or a MAP, not BIGINT");
         assertThatThrownBy(() -> session.sql("SELECT * FROM n LATERAL VIEW posexplode(xs) v").collect())
                 .isInstanceOf(SluiceException.class).hasMessageContaining("not 'posexplode'");
+        assertThatThrownBy(() -> session.sql("SELECT transform(xs, (a, b, c) -> a) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("transform(): the lambda function")
+                .hasMessageContaining("takes 1 or 2 arguments, not 3");
+        assertThatThrownBy(() -> session.sql("SELECT filter(id, x -> x > 0) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("filter(): argument 1 must be an ARRAY, not BIGINT (id)");
+        assertThatThrownBy(() -> session.sql("SELECT transform_values(xs, (k, v) -> v) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("transform_values(): argument 1 must be a MAP");
+        assertThatThrownBy(() -> session.sql("SELECT exists(xs, x -> x + 1) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("exists(): the lambda function")
+                .hasMessageContaining("must give a BOOLEAN, not BIGINT");
+        assertThatThrownBy(() -> session.sql("SELECT transform(xs, x -> y) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("'y'");
+        assertThatThrownBy(() -> session.sql("SELECT upper(x -> x) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("only valid as an argument of a higher-order function");
         assertThat(session.sql("ANALYZE TABLE n COMPUTE STATISTICS FOR ALL COLUMNS").collect().rows().get(0).get(0))
                 .isEqualTo("analyzed table n: 300 rows, columns id, g, s, xs, m, ls");
         assertThat(session.sql("SELECT count(*) FROM n").collect().rows()).containsExactly(List.of(300L));
@@ -109,6 +132,13 @@ class NestedColumnsTest extends DuckDbComparisonTest {
         QueryResult exploded = n.select(col("id"), explode(col("xs")).as("x")).filter(col("x").gt(250)).collect();
         assertThat(normalize(exploded.rows())).containsExactlyInAnyOrderElementsOf(normalize(both.duck().queryRaw(
                 "SELECT * FROM (SELECT id, unnest(xs) AS x FROM n) WHERE x > 250")));
+        QueryResult lambdas = n.filter(col("g").lt(2)).select(col("id"), transform(col("xs"), x -> x.plus(col("id"))),
+                filter(col("xs"), (x, i) -> i.gt(0)), aggregate(col("xs"), lit(0), (acc, x) -> acc.plus(x), acc -> acc.multiply(2)),
+                exists(col("xs"), x -> x.gt(250)), transform(col("ls"), e -> e.getField("p"))).collect();
+        assertThat(normalize(lambdas.rows())).containsExactlyInAnyOrderElementsOf(normalize(both.duck().queryRaw(
+                "SELECT id, list_transform(xs, x -> x + id), list_filter(xs, (x, i) -> i > 1), CASE WHEN xs IS NOT NULL"
+                        + " THEN (coalesce(list_sum(xs), 0) * 2)::BIGINT END, len(list_filter(xs, x -> x > 250)) > 0,"
+                        + " list_transform(ls, e -> e.p) FROM n WHERE g < 2")));
         QueryResult entries = n.select(explodeOuter(col("m")), col("id")).filter(col("id").lt(3)).collect();
         assertThat(entries.schema().names()).containsExactly("key", "value", "id");
         assertThat(entries.rows()).hasSize(6);

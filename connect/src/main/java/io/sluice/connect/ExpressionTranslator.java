@@ -12,6 +12,8 @@ import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Cast;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Lambda;
+import io.sluice.logical.expr.LambdaVariable;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.plan.LogicalPlan;
@@ -63,6 +65,9 @@ final class ExpressionTranslator {
             case ALIAS -> alias(e.getAlias(), input);
             case CAST -> cast(e.getCast(), input);
             case WINDOW -> WindowExpressions.translate(e.getWindow(), input, this);
+            case LAMBDA_FUNCTION -> lambda(e.getLambdaFunction(), input);
+            case UNRESOLVED_NAMED_LAMBDA_VARIABLE -> new LambdaVariable(
+                    String.join(".", e.getUnresolvedNamedLambdaVariable().getNamePartsList()));
             case SORT_ORDER -> throw new SluiceException("a sort order is allowed only in orderBy/sort");
             case UNRESOLVED_STAR -> throw new SluiceException("* is allowed only in select and count(*)");
             default -> throw new SluiceException("Spark Connect expression " + e.getExprTypeCase().name().toLowerCase(Locale.ROOT)
@@ -96,6 +101,12 @@ final class ExpressionTranslator {
 
     private Expr function(Expression.UnresolvedFunction f, LogicalPlan input) {
         return functions.call(f.getFunctionName(), args(f.getArgumentsList(), input), f.getIsDistinct());
+    }
+
+    private Expr lambda(Expression.LambdaFunction f, LogicalPlan input) {
+        List<String> parameters = new ArrayList<>();
+        f.getArgumentsList().forEach(v -> parameters.add(String.join(".", v.getNamePartsList())));
+        return new Lambda(parameters, translate(f.getFunction(), input));
     }
 
     private Expr alias(Expression.Alias a, LogicalPlan input) {

@@ -1,15 +1,22 @@
 package io.sluice.connect;
 
+import static org.apache.spark.sql.functions.aggregate;
 import static org.apache.spark.sql.functions.broadcast;
 import static org.apache.spark.sql.functions.call_function;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.exists;
 import static org.apache.spark.sql.functions.expr;
+import static org.apache.spark.sql.functions.filter;
+import static org.apache.spark.sql.functions.forall;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.rank;
 import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.transform;
+import static org.apache.spark.sql.functions.transform_values;
 import static org.apache.spark.sql.functions.when;
+import static org.apache.spark.sql.functions.zip_with;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -227,6 +234,29 @@ class SparkConnectIT {
         assertThat(spark.sql("SELECT \"text\" AS t").collectAsList().get(0).getString(0)).isEqualTo("text");
         assertThat(spark.sql("SELECT x FROM (VALUES (1), (NULL)) AS v(x) ORDER BY x").collectAsList().get(0).isNullAt(0))
                 .isTrue();
+    }
+
+    /** Spark's functions.transform and friends send LambdaFunction and UnresolvedNamedLambdaVariable expressions. */
+    @Test
+    void higherOrderFunctionsWithLambdas() {
+        Dataset<Row> df = spark.sql("SELECT array(1, 2, 3) AS a, 10 AS n, map('p', 1, 'q', 2) AS m");
+        Row row = df.select(transform(col("a"), x -> x.plus(col("n"))), transform(col("a"), (x, i) -> x.multiply(i)),
+                filter(col("a"), x -> x.gt(1)), exists(col("a"), x -> x.gt(2)), forall(col("a"), x -> x.gt(2)),
+                aggregate(col("a"), lit(0), (acc, x) -> acc.plus(x), acc -> acc.multiply(10)),
+                zip_with(col("a"), col("a"), (x, y) -> x.multiply(y)), transform_values(col("m"), (k, v) -> v.plus(col("n"))))
+                .collectAsList().get(0);
+        assertThat(String.valueOf(row.getList(0))).isEqualTo("[11, 12, 13]");
+        assertThat(String.valueOf(row.getList(1))).isEqualTo("[0, 2, 6]");
+        assertThat(String.valueOf(row.getList(2))).isEqualTo("[2, 3]");
+        assertThat(row.getBoolean(3)).isTrue();
+        assertThat(row.getBoolean(4)).isFalse();
+        assertThat(((Number) row.get(5)).longValue()).isEqualTo(60);
+        assertThat(String.valueOf(row.getList(6))).isEqualTo("[1, 4, 9]");
+        assertThat(String.valueOf(row.getJavaMap(7))).isEqualTo("{p=11, q=12}");
+        assertThatThrownBy(() -> df.select(transform(col("n"), x -> x.plus(1))).collectAsList())
+                .hasMessageContaining("transform(): argument 1 must be an ARRAY");
+        assertThatThrownBy(() -> df.select(transform(col("a"), x -> lit(1).divide(x.minus(1)))).collectAsList())
+                .isInstanceOf(SparkArithmeticException.class).hasMessageContaining("DIVIDE_BY_ZERO");
     }
 
     @Test

@@ -19,6 +19,8 @@ import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.Extract;
 import io.sluice.logical.expr.GroupingCall;
 import io.sluice.logical.expr.ImplicitCasts;
+import io.sluice.logical.expr.Lambda;
+import io.sluice.logical.expr.LambdaVariable;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.OuterColumn;
@@ -35,7 +37,9 @@ import io.sluice.logical.plan.ScalarSubquery;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,6 +53,7 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlIntervalLiteral;
 import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLambda;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
@@ -84,6 +89,7 @@ final class ExpressionTranslator {
     private final SubqueryPlanner subqueries;
     private final FunctionLibrary library; // the session's time zone and arithmetic mode
     private final ArithmeticMode mode;
+    private final Deque<List<String>> lambdaParameters = new ArrayDeque<>(); // of the lambdas being translated, innermost first
 
     /** Translates against the FROM columns only. */
     ExpressionTranslator(TableScope scope) {
@@ -124,6 +130,9 @@ final class ExpressionTranslator {
     }
 
     private Expr expr(SqlNode node) {
+        if (node instanceof SqlLambda lambda) {
+            return lambda(lambda);
+        }
         if (node instanceof SqlIdentifier id) {
             return identifier(id);
         }
@@ -142,9 +151,29 @@ final class ExpressionTranslator {
         throw SqlErrors.unsupported("expression " + node);
     }
 
+    /** A lambda function: its parameters are variables in its body, hiding columns of the same names, as in Spark. */
+    private Expr lambda(SqlLambda lambda) {
+        List<String> parameters = new ArrayList<>();
+        lambda.getParameters().forEach(p -> parameters.add(((SqlIdentifier) p).getSimple()));
+        lambdaParameters.push(parameters);
+        try {
+            return new Lambda(parameters, expr(lambda.getExpression()));
+        } finally {
+            lambdaParameters.pop();
+        }
+    }
+
+    private boolean isLambdaVariable(String name) {
+        return lambdaParameters.stream().anyMatch(ps -> ps.stream().anyMatch(name::equalsIgnoreCase));
+    }
+
     private Expr identifier(SqlIdentifier id) {
         if (id.isStar()) {
             throw SqlErrors.unsupported("'" + id + "' outside the select list or count(*)");
+        }
+        if (isLambdaVariable(id.names.get(0))) {
+            Expr variable = new LambdaVariable(id.names.get(0));
+            return id.names.size() == 1 ? variable : NestedPaths.fields(variable, id.names.subList(1, id.names.size()));
         }
         if (id.isSimple() && !scope.hasColumn(id.getSimple())) {
             Expr aliased = aliases.get(id.getSimple());

@@ -29,6 +29,8 @@ import java.util.regex.Pattern;
  * <li>in a hint ({@code /*+ REPARTITION(4, k) *}{@code /}) numbers and hint names become quoted names,
  *     since Calcite reads a hint's options only when all are names or all are literals, and its
  *     names only when not reserved ({@code COALESCE});</li>
+ * <li>{@code exists(} and {@code filter(} that open no subquery (nor a FILTER's WHERE) become the
+ *     quoted names {@code "exists"(} and {@code "filter"(}: Spark's higher-order functions;</li>
  * <li>number suffixes: {@code 2.5D} (a double) becomes {@code 2.5E0}, {@code 7L} (a bigint) {@code 7};</li>
  * <li>{@code TABLESAMPLE (n PERCENT)} becomes {@code TABLESAMPLE BERNOULLI(n)},
  *     {@code (BUCKET x OUT OF y)} {@code BERNOULLI(100x/y)} and {@code TABLESAMPLE (n ROWS)}
@@ -37,7 +39,7 @@ import java.util.regex.Pattern;
  *     percentage is Calcite's own.</li>
  * </ul>
  * Comments and string literals are left alone. Every rewrite but {@code <=>}, an escaped quote inside
- * a quoted name, first/last and TABLESAMPLE keeps the text's length, so error positions stay the user's.
+ * a quoted name, first/last, exists/filter calls and TABLESAMPLE keeps the text's length, so error positions stay the user's.
  */
 final class SparkSyntax {
     /** Words after which a word is not an operand, so a following {@code DIV} is a name, not an operator. */
@@ -119,6 +121,11 @@ final class SparkSyntax {
                     // Calcite's parser refuses first(x, true); first_value is the same function, aggregate and window
                     out.append(sql, i, end).append("_value");
                     lastWord = word;
+                } else if ((word.equals("EXISTS") || word.equals("FILTER")) && isFunctionCall(sql, next)) {
+                    // the higher-order functions exists(arr, x -> ..) and filter(arr, x -> ..): Calcite reads
+                    // these words as EXISTS (subquery) and an aggregate's FILTER (WHERE ..) only
+                    out.append('"').append(sql, i, end).append('"');
+                    lastWord = word;
                 } else if (word.equals("TABLESAMPLE") && next < n && sql.charAt(next) == '(') {
                     int sampled = sample(sql, next, out);
                     if (sampled > next) {
@@ -147,6 +154,19 @@ final class SparkSyntax {
             }
         }
         return new Rewritten(out.toString(), dialect, divisions);
+    }
+
+    /** Whether {@code (} at {@code open} starts arguments rather than a subquery or a FILTER's WHERE. */
+    private static boolean isFunctionCall(String sql, int open) {
+        if (open >= sql.length() || sql.charAt(open) != '(') {
+            return false;
+        }
+        int start = LateralViews.skipSpaces(sql, open + 1);
+        if (start >= sql.length() || !Character.isLetter(sql.charAt(start)) && sql.charAt(start) != '_') {
+            return start < sql.length() && sql.charAt(start) != '(' && sql.charAt(start) != ')';
+        }
+        String first = sql.substring(start, CalciteParser.wordEnd(sql, start)).toUpperCase(Locale.ROOT);
+        return !Set.of("SELECT", "WITH", "VALUES", "WHERE", "FROM", "TABLE").contains(first);
     }
 
     /**

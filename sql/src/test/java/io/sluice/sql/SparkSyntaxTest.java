@@ -205,4 +205,21 @@ class SparkSyntaxTest {
         assertThat(plan("SELECT k FROM t TABLESAMPLE (100 PERCENT)").explain()).doesNotContain("Sample");
         assertThat(plan("SELECT k FROM t TABLESAMPLE (4 ROWS)").explain()).contains("Limit: fetch=4");
     }
+
+    @Test
+    void lambdaFunctionsParseAndType() {
+        assertThat(rewrite("SELECT exists(a, x -> x > 1), filter(a, x -> true), count(*) FILTER (WHERE k > 1) FROM t"
+                + " WHERE EXISTS (SELECT 1) AND NOT exists(SELECT 2)"))
+                .isEqualTo("SELECT \"exists\"(a, x -> x > 1), \"filter\"(a, x -> true), count(*) FILTER (WHERE k > 1) FROM t"
+                        + " WHERE EXISTS (SELECT 1) AND NOT exists(SELECT 2)");
+        LogicalPlan p = plan("SELECT transform(array(1, 2), (x, i) -> x * i) AS t, exists(array(1), x -> x > 0) AS e,"
+                + " aggregate(array(1.5D), 0, (acc, x) -> acc + x) AS s, transform(array(1), k -> k + 1) AS k");
+        assertThat(p.schema().field(0).type()).isEqualTo(DataType.list(DataType.INT64));
+        assertThat(p.schema().field(1).type()).isEqualTo(DataType.BOOL);
+        assertThat(p.schema().field(2).type()).isEqualTo(DataType.FLOAT64);
+        assertThatThrownBy(() -> plan("SELECT transform(array(1), (a, b, c) -> a)")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("transform(): the lambda function").hasMessageContaining("not 3");
+        assertThatThrownBy(() -> plan("SELECT aggregate(array(1), 0, x -> x)")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("aggregate(): the lambda function");
+    }
 }

@@ -23,6 +23,9 @@ import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.DateTrunc;
 import io.sluice.logical.expr.Extract;
 import io.sluice.logical.expr.GroupingCall;
+import io.sluice.logical.expr.HigherOrderCall;
+import io.sluice.logical.expr.Lambda;
+import io.sluice.logical.expr.LambdaVariable;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.OuterColumn;
@@ -104,7 +107,7 @@ public final class PlanJson {
             Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, RegexMatch.class, Literal.class,
             OuterColumn.class, ScalarFunction.class, ScalarSubquery.class, Substring.class, Unary.class,
             DateTrunc.class, GroupingCall.class, QuantifiedComparison.class, WindowCall.class, FunctionCall.class,
-            UserFunctionCall.class,
+            UserFunctionCall.class, HigherOrderCall.class, Lambda.class, LambdaVariable.class,
             // what they hold
             UserJar.class,
             JoinMark.class, WindowFrame.class, WindowFrame.Bound.class, SortKey.class, TableSource.class, Schema.class, Field.class, DataType.class, WriteTarget.class);

@@ -22,6 +22,9 @@ import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.DateTrunc;
 import io.sluice.logical.expr.Extract;
 import io.sluice.logical.expr.GroupingCall;
+import io.sluice.logical.expr.HigherOrderCall;
+import io.sluice.logical.expr.Lambda;
+import io.sluice.logical.expr.LambdaVariable;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.OuterColumn;
@@ -103,6 +106,7 @@ public final class PlanWireClasses implements WireClasses {
                 Substring.class, Unary.class, Unary.Op.class, GroupingCall.class, QuantifiedComparison.class,
                 DateTrunc.class, FunctionCall.class, TemporalValues.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,
                 WindowFrame.Units.class, WindowFrame.BoundKind.class, WindowFrame.Bound.class, ArithmeticMode.class,
+                HigherOrderCall.class, HigherOrderCall.Function.class, Lambda.class, LambdaVariable.class,
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
                 Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, Sample.class,

@@ -123,6 +123,7 @@ public final class FunctionLibrary {
         DateTimeFunctions.register(r);
         MathFunctions.register(r);
         ConditionalFunctions.register(r);
+        HigherOrderFunctions.register(r);
         AggregateFunctions.register(r);
         Map<String, FunctionDefinition> out = new LinkedHashMap<>();
         for (FunctionDefinition d : r.definitions()) {

@@ -12,6 +12,8 @@ import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.DateTrunc;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Extract;
+import io.sluice.logical.expr.HigherOrderCall;
+import io.sluice.logical.expr.LambdaVariable;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.RegexMatch;
 import io.sluice.logical.expr.Literal;
@@ -47,6 +49,12 @@ public final class ExprBinder {
         }
         if (expr instanceof Column c) {
             return new BoundColumn(input.indexOf(c.column()), type, c.column());
+        }
+        if (expr instanceof LambdaVariable v) {
+            return new BoundColumn(input.indexOf(v.fieldName()), type, v.name());
+        }
+        if (expr instanceof HigherOrderCall h) {
+            return HigherOrderExpr.bind(h, input, type);
         }
         if (expr instanceof Literal l) {
             return ScalarLiteral.of(l);
