@@ -4,6 +4,10 @@ import static io.sluice.api.Functions.col;
 import static io.sluice.api.Functions.elementAt;
 import static io.sluice.api.Functions.explode;
 import static io.sluice.api.Functions.explodeOuter;
+import static io.sluice.api.Functions.inline;
+import static io.sluice.api.Functions.inlineOuter;
+import static io.sluice.api.Functions.posexplode;
+import static io.sluice.api.Functions.posexplodeOuter;
 import static io.sluice.api.Functions.size;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -13,6 +17,7 @@ import io.sluice.kernels.QueryResult;
 import io.sluice.testfixtures.DuckDbOracle;
 import java.sql.Array;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -57,6 +62,10 @@ class NestedColumnsTest extends DuckDbComparisonTest {
             SELECT x, count(*), sum(id) FROM n CROSS JOIN UNNEST(xs) AS u(x) GROUP BY x | SELECT x, count(*), sum(id) FROM n, unnest(xs) AS u(x) GROUP BY x
             SELECT id, e.q, e.p FROM n LATERAL VIEW explode(ls) t AS e WHERE e.p = 7 | SELECT id, e.q, e.p FROM (SELECT id, unnest(ls) AS e FROM n) WHERE e.p = 7
             SELECT g, count(*) FROM n LATERAL VIEW explode(xs) a AS x LATERAL VIEW explode(ls) b AS y GROUP BY g | SELECT g, count(*) FROM n, unnest(xs) AS a(x), unnest(ls) AS b(y) GROUP BY g
+            SELECT id, pos, col FROM n LATERAL VIEW posexplode(xs) t | SELECT id, generate_subscripts(xs, 1) - 1, unnest(xs) FROM n
+            SELECT id, posexplode(m) FROM n | SELECT id, generate_subscripts(map_keys(m), 1) - 1, unnest(map_keys(m)), unnest(map_values(m)) FROM n
+            SELECT id, p, q FROM n LATERAL VIEW inline(ls) t WHERE g = 1 | SELECT id, e.p, e.q FROM (SELECT id, g, unnest(ls) AS e FROM n) WHERE g = 1
+            SELECT g, count(*), size(collect_list(s)), size(collect_list(xs)) FROM n GROUP BY g | SELECT g, count(*), len(list(s) FILTER (WHERE s IS NOT NULL)), len(list(xs) FILTER (WHERE xs IS NOT NULL)) FROM n GROUP BY g
             """)
     void sameAsDuckDb(String sluice, String duckDb) throws Exception {
         assertSame(sluice, duckDb);
@@ -91,11 +100,32 @@ class NestedColumnsTest extends DuckDbComparisonTest {
                 .isInstanceOf(SluiceException.class).hasMessageContaining("indices start at 1");
         assertThatThrownBy(() -> session.sql("SELECT explode(id) FROM n").collect())
                 .isInstanceOf(SluiceException.class).hasMessageContaining("explode() needs an ARRAY or a MAP, not BIGINT");
-        assertThatThrownBy(() -> session.sql("SELECT * FROM n LATERAL VIEW posexplode(xs) v").collect())
-                .isInstanceOf(SluiceException.class).hasMessageContaining("not 'posexplode'");
+        assertThatThrownBy(() -> session.sql("SELECT * FROM n LATERAL VIEW json_tuple(xs) v").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("not 'json_tuple'");
+        assertThatThrownBy(() -> session.sql("SELECT id, inline(xs) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("inline() needs an ARRAY of STRUCTs, not ARRAY<BIGINT> (xs)");
+        assertThatThrownBy(() -> session.sql("SELECT id, p FROM n LATERAL VIEW posexplode(xs) t AS p").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("t names 1 column, but it makes 2");
         assertThat(session.sql("ANALYZE TABLE n COMPUTE STATISTICS FOR ALL COLUMNS").collect().rows().get(0).get(0))
                 .isEqualTo("analyzed table n: 300 rows, columns id, g, s, xs, m, ls");
         assertThat(session.sql("SELECT count(*) FROM n").collect().rows()).containsExactly(List.of(300L));
+    }
+
+    /** Nested values as payload of an aggregate's groups: first() and collect_list() of whole structs, lists and maps. */
+    @Test
+    void aggregatesCarryWholeNestedValues() throws Exception {
+        assertSame("SELECT id, first(s), first(xs), collect_list(m), collect_list(ls) FROM n GROUP BY id",
+                "SELECT id, first(s), first(xs), list(m), list(ls) FROM n GROUP BY id");
+    }
+
+    /** A scan reads only the struct fields a query reaches ({@code PruneNestedFields}), and answers as before. */
+    @Test
+    void aScanReadsOnlyTheStructFieldsUsed() throws Exception {
+        String query = "SELECT id, s.sub.d FROM n WHERE s.a > 100";
+        assertThat(String.valueOf(both.session().sql("EXPLAIN " + query).collect().rows()))
+                .contains("read_schema=[s: STRUCT<a: INTEGER, sub: STRUCT<d: BIGINT>>]");
+        assertSame(query, query);
+        assertThat(String.valueOf(both.session().sql("EXPLAIN SELECT s.a, s FROM n").collect().rows())).doesNotContain("read_schema");
     }
 
     @Test
@@ -112,6 +142,16 @@ class NestedColumnsTest extends DuckDbComparisonTest {
         QueryResult entries = n.select(explodeOuter(col("m")), col("id")).filter(col("id").lt(3)).collect();
         assertThat(entries.schema().names()).containsExactly("key", "value", "id");
         assertThat(entries.rows()).hasSize(6);
+        QueryResult positions = n.select(col("id"), posexplodeOuter(col("xs"))).filter(col("id").isin(0, 1, 9)).collect();
+        assertThat(positions.schema().names()).containsExactly("id", "pos", "col");
+        assertThat(positions.rows()).containsExactlyInAnyOrder(Arrays.asList(0L, null, null), List.of(1L, 0, 1L),
+                Arrays.asList(9L, null, null));
+        QueryResult structs = n.filter(col("id").lt(2)).select(col("id"), inline(col("ls"))).collect();
+        assertThat(structs.schema().names()).containsExactly("id", "p", "q");
+        assertThat(structs.rows()).containsExactlyInAnyOrder(List.of(0L, 0L, "q0"), Arrays.asList(0L, 7L, null),
+                List.of(1L, 1L, "q1"), Arrays.asList(1L, 7L, null));
+        assertThat(n.select(posexplode(col("m"))).collect().schema().names()).containsExactly("pos", "key", "value");
+        assertThat(n.select(inlineOuter(col("ls"))).collect().rows()).hasSize(600);
     }
 
     /**
