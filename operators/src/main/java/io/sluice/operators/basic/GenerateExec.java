@@ -3,6 +3,7 @@ package io.sluice.operators.basic;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
@@ -15,7 +16,6 @@ import io.sluice.operators.PlanProperties;
 import io.sluice.operators.TaskContext;
 import io.sluice.operators.expr.BoundExprs;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -111,6 +111,7 @@ public record GenerateExec(ExecutionPlan input, Generate.Function function, Expr
         long[] positions = function == Generate.Function.POSEXPLODE ? new long[total] : null;
         boolean[] missing = outer ? new boolean[total] : null; // rows an outer generator made for a NULL or empty value
         Object[][] generated = new Object[made][total];
+        List<Field> fields = function == Generate.Function.INLINE ? values.type.elementType().fields() : List.of();
         int first = positions == null ? 0 : 1;
         int at = 0;
         for (int r = 0; r < rows; r++) {
@@ -124,9 +125,9 @@ public record GenerateExec(ExecutionPlan input, Generate.Function function, Expr
                 } else if (function == Generate.Function.INLINE) {
                     for (Object element : (List<?>) values.get(r)) {
                         if (element != null) {
-                            Iterator<?> fields = ((Map<?, ?>) element).values().iterator();
+                            Map<?, ?> struct = (Map<?, ?>) element;
                             for (int c = 0; c < made; c++) {
-                                generated[c][at] = fields.next();
+                                generated[c][at] = struct.get(fields.get(c).name());
                             }
                         }
                         at++;
