@@ -25,7 +25,7 @@ import java.util.StringJoiner;
 public final class NestedPruningBenchmark {
     private static final int FIELDS = 20;
     private static final long ROWS = 5_000_000;
-    private static final int RUNS = 5;
+    private static final int RUNS = 3;
 
     private NestedPruningBenchmark() {
     }
