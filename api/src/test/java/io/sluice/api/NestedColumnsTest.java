@@ -103,7 +103,7 @@ class NestedColumnsTest extends DuckDbComparisonTest {
         assertThatThrownBy(() -> session.sql("SELECT * FROM n LATERAL VIEW json_tuple(xs) v").collect())
                 .isInstanceOf(SluiceException.class).hasMessageContaining("not 'json_tuple'");
         assertThatThrownBy(() -> session.sql("SELECT id, inline(xs) FROM n").collect())
-                .isInstanceOf(SluiceException.class).hasMessageContaining("inline() needs an ARRAY of STRUCTs, not ARRAY<BIGINT> (xs)");
+                .isInstanceOf(SluiceException.class).hasMessageContaining("inline() needs an ARRAY of STRUCTs, not ARRAY<BIGINT> (n.xs)");
         assertThatThrownBy(() -> session.sql("SELECT id, p FROM n LATERAL VIEW posexplode(xs) t AS p").collect())
                 .isInstanceOf(SluiceException.class).hasMessageContaining("t names 1 column, but it makes 2");
         assertThat(session.sql("ANALYZE TABLE n COMPUTE STATISTICS FOR ALL COLUMNS").collect().rows().get(0).get(0))

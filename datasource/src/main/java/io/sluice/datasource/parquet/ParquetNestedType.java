@@ -77,7 +77,7 @@ final class ParquetNestedType {
             return field;
         }
         GroupType group = field.asGroupType();
-        if (isList(group) || isMap(group) || type.fields().size() == group.getFieldCount()) {
+        if (isList(group) || isMap(group)) {
             return field;
         }
         List<Type> kept = new ArrayList<>(type.fields().size());
