@@ -11,17 +11,19 @@ import io.sluice.logical.plan.Generate;
 import java.util.List;
 
 /**
- * {@code Functions.explode(c)} in a DataFrame's select list: {@link DataFrame#select} plans it as a
- * {@link Generate} below the projection and reads the generated columns in its place.
+ * {@code Functions.explode(c)} (and {@code posexplode}, {@code inline}) in a DataFrame's select list:
+ * {@link DataFrame#select} plans it as a {@link Generate} below the projection and reads the
+ * generated columns in its place.
  */
-record ExplodeCall(Expr input, boolean outer) implements Unevaluable {
+record ExplodeCall(Generate.Function function, Expr input, boolean outer) implements Unevaluable {
     ExplodeCall {
+        requireNonNull(function, "function is null");
         requireNonNull(input, "input is null");
     }
 
     @Override
     public DataType type(Schema schema) {
-        return Generate.generatedTypes(input, schema).get(0);
+        return Generate.generatedFields(function, input, schema).get(0).type();
     }
 
     @Override
@@ -31,7 +33,7 @@ record ExplodeCall(Expr input, boolean outer) implements Unevaluable {
 
     @Override
     public Expr withChildren(List<Expr> children) {
-        return new ExplodeCall(children.get(0), outer);
+        return new ExplodeCall(function, children.get(0), outer);
     }
 
     @Override
@@ -41,6 +43,6 @@ record ExplodeCall(Expr input, boolean outer) implements Unevaluable {
 
     @Override
     public String toString() {
-        return (outer ? "explode_outer(" : "explode(") + input + ")";
+        return function.sqlName(outer) + "(" + input + ")";
     }
 }

@@ -9,6 +9,7 @@ import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.WindowCall;
 import io.sluice.logical.expr.WindowFrame;
 import io.sluice.logical.expr.WindowFunction;
+import io.sluice.logical.plan.Generate;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.Arrays;
@@ -249,12 +250,32 @@ public final class Functions {
 
     /** Each row once per element of the list (or entry of the map) {@code c}, in select(); NULL or empty gives no row. */
     public static Column explode(Column c) {
-        return new Column(new ExplodeCall(c.expr(), false));
+        return new Column(new ExplodeCall(Generate.Function.EXPLODE, c.expr(), false));
     }
 
     /** As {@link #explode}, but a NULL or empty value gives one row whose new columns are NULL. */
     public static Column explodeOuter(Column c) {
-        return new Column(new ExplodeCall(c.expr(), true));
+        return new Column(new ExplodeCall(Generate.Function.EXPLODE, c.expr(), true));
+    }
+
+    /** As {@link #explode}, with the element's 0-based position first: columns {@code pos}, {@code col} (or {@code key}, {@code value}). */
+    public static Column posexplode(Column c) {
+        return new Column(new ExplodeCall(Generate.Function.POSEXPLODE, c.expr(), false));
+    }
+
+    /** As {@link #posexplode}, but a NULL or empty value gives one row whose new columns (the position too) are NULL. */
+    public static Column posexplodeOuter(Column c) {
+        return new Column(new ExplodeCall(Generate.Function.POSEXPLODE, c.expr(), true));
+    }
+
+    /** Each row once per struct of the list {@code c}, the struct's fields as columns; a NULL struct gives NULLs. */
+    public static Column inline(Column c) {
+        return new Column(new ExplodeCall(Generate.Function.INLINE, c.expr(), false));
+    }
+
+    /** As {@link #inline}, but a NULL or empty list gives one row whose new columns are NULL. */
+    public static Column inlineOuter(Column c) {
+        return new Column(new ExplodeCall(Generate.Function.INLINE, c.expr(), true));
     }
 
     /** A list's element at a 1-based index (negative: from the end), or a map's value at a key; NULL when absent. */

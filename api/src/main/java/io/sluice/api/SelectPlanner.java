@@ -1,6 +1,7 @@
 package io.sluice.api;
 
 import io.sluice.common.SluiceException;
+import io.sluice.common.types.Field;
 import io.sluice.logical.expr.Alias;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
@@ -25,9 +26,15 @@ final class SelectPlanner {
         if (generator >= 0) {
             Expr item = exprs.get(generator);
             ExplodeCall call = (ExplodeCall) Exprs.unalias(item);
-            int made = Generate.generatedTypes(call.input(), input.schema()).size();
-            List<String> names = item instanceof Alias a ? List.of(a.alias()) : made == 2 ? List.of("key", "value") : List.of("col");
-            input = new Generate(input, call.input(), call.outer(), names);
+            List<String> names = Generate.generatedFields(call.function(), call.input(), input.schema()).stream()
+                    .map(Field::name).toList();
+            if (item instanceof Alias a) {
+                if (names.size() != 1) {
+                    throw new SluiceException(call + " makes " + names.size() + " columns " + names + "; alias() names one");
+                }
+                names = List.of(a.alias());
+            }
+            input = new Generate(input, call.function(), call.input(), call.outer(), names);
             List<Expr> replaced = new ArrayList<>(exprs.subList(0, generator));
             names.forEach(n -> replaced.add(new io.sluice.logical.expr.Column(n)));
             replaced.addAll(exprs.subList(generator + 1, exprs.size()));

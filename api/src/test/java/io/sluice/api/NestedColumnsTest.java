@@ -3,11 +3,15 @@ package io.sluice.api;
 import static io.sluice.api.Functions.aggregate;
 import static io.sluice.api.Functions.col;
 import static io.sluice.api.Functions.elementAt;
-import static io.sluice.api.Functions.explode;
 import static io.sluice.api.Functions.exists;
+import static io.sluice.api.Functions.explode;
 import static io.sluice.api.Functions.explodeOuter;
 import static io.sluice.api.Functions.filter;
+import static io.sluice.api.Functions.inline;
+import static io.sluice.api.Functions.inlineOuter;
 import static io.sluice.api.Functions.lit;
+import static io.sluice.api.Functions.posexplode;
+import static io.sluice.api.Functions.posexplodeOuter;
 import static io.sluice.api.Functions.size;
 import static io.sluice.api.Functions.transform;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,6 +22,7 @@ import io.sluice.kernels.QueryResult;
 import io.sluice.testfixtures.DuckDbOracle;
 import java.sql.Array;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -66,6 +71,10 @@ class NestedColumnsTest extends DuckDbComparisonTest {
             SELECT id, exists(xs, x -> x > 200), forall(xs, x -> x >= id), zip_with(xs, xs, (x, y) -> x * y) FROM n | SELECT id, len(list_filter(xs, x -> x > 200)) > 0, len(list_filter(xs, x -> x < id)) = 0, list_transform(xs, x -> x * x) FROM n
             SELECT id, aggregate(xs, 0, (acc, x) -> acc + x), aggregate(xs, 1, (acc, x) -> acc + x, acc -> acc * g) FROM n | SELECT id, CASE WHEN xs IS NOT NULL THEN coalesce(list_sum(xs), 0)::BIGINT END, CASE WHEN xs IS NOT NULL THEN ((1 + coalesce(list_sum(xs), 0)) * g)::BIGINT END FROM n
             SELECT id, transform(ls, e -> e.p + id), transform(xs, x -> transform(ls, e -> e.p * x)) FROM n WHERE g < 2 | SELECT id, list_transform(ls, e -> e.p + id), list_transform(xs, x -> list_transform(ls, e -> e.p * x)) FROM n WHERE g < 2
+            SELECT id, pos, col FROM n LATERAL VIEW posexplode(xs) t | SELECT id, generate_subscripts(xs, 1) - 1, unnest(xs) FROM n
+            SELECT id, posexplode(m) FROM n | SELECT id, generate_subscripts(map_keys(m), 1) - 1, unnest(map_keys(m)), unnest(map_values(m)) FROM n
+            SELECT id, p, q FROM n LATERAL VIEW inline(ls) t WHERE g = 1 | SELECT id, e.p, e.q FROM (SELECT id, g, unnest(ls) AS e FROM n) WHERE g = 1
+            SELECT g, count(*), size(collect_list(s)), size(collect_list(xs)) FROM n GROUP BY g | SELECT g, count(*), len(list(s) FILTER (WHERE s IS NOT NULL)), len(list(xs) FILTER (WHERE xs IS NOT NULL)) FROM n GROUP BY g
             """)
     void sameAsDuckDb(String sluice, String duckDb) throws Exception {
         assertSame(sluice, duckDb);
@@ -100,8 +109,6 @@ class NestedColumnsTest extends DuckDbComparisonTest {
                 .isInstanceOf(SluiceException.class).hasMessageContaining("indices start at 1");
         assertThatThrownBy(() -> session.sql("SELECT explode(id) FROM n").collect())
                 .isInstanceOf(SluiceException.class).hasMessageContaining("explode() needs an ARRAY or a MAP, not BIGINT");
-        assertThatThrownBy(() -> session.sql("SELECT * FROM n LATERAL VIEW posexplode(xs) v").collect())
-                .isInstanceOf(SluiceException.class).hasMessageContaining("not 'posexplode'");
         assertThatThrownBy(() -> session.sql("SELECT transform(xs, (a, b, c) -> a) FROM n").collect())
                 .isInstanceOf(SluiceException.class).hasMessageContaining("transform(): the lambda function")
                 .hasMessageContaining("takes 1 or 2 arguments, not 3");
@@ -116,9 +123,32 @@ class NestedColumnsTest extends DuckDbComparisonTest {
                 .isInstanceOf(SluiceException.class).hasMessageContaining("'y'");
         assertThatThrownBy(() -> session.sql("SELECT upper(x -> x) FROM n").collect())
                 .isInstanceOf(SluiceException.class).hasMessageContaining("only valid as an argument of a higher-order function");
+        assertThatThrownBy(() -> session.sql("SELECT * FROM n LATERAL VIEW json_tuple(xs) v").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("not 'json_tuple'");
+        assertThatThrownBy(() -> session.sql("SELECT id, inline(xs) FROM n").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("inline() needs an ARRAY of STRUCTs, not ARRAY<BIGINT> (n.xs)");
+        assertThatThrownBy(() -> session.sql("SELECT id, p FROM n LATERAL VIEW posexplode(xs) t AS p").collect())
+                .isInstanceOf(SluiceException.class).hasMessageContaining("t names 1 column, but it makes 2");
         assertThat(session.sql("ANALYZE TABLE n COMPUTE STATISTICS FOR ALL COLUMNS").collect().rows().get(0).get(0))
                 .isEqualTo("analyzed table n: 300 rows, columns id, g, s, xs, m, ls");
         assertThat(session.sql("SELECT count(*) FROM n").collect().rows()).containsExactly(List.of(300L));
+    }
+
+    /** Nested values as payload of an aggregate's groups: first() and collect_list() of whole structs, lists and maps. */
+    @Test
+    void aggregatesCarryWholeNestedValues() throws Exception {
+        assertSame("SELECT id, first(s), first(xs), collect_list(m), collect_list(ls) FROM n GROUP BY id",
+                "SELECT id, first(s), first(xs), list(m), list(ls) FROM n GROUP BY id");
+    }
+
+    /** A scan reads only the struct fields a query reaches ({@code PruneNestedFields}), and answers as before. */
+    @Test
+    void aScanReadsOnlyTheStructFieldsUsed() throws Exception {
+        String query = "SELECT id, s.sub.d FROM n WHERE s.a > 100";
+        assertThat(String.valueOf(both.session().sql("EXPLAIN " + query).collect().rows()))
+                .contains("read_schema=[s: STRUCT<a: INTEGER, sub: STRUCT<d: BIGINT>>]");
+        assertSame(query, query);
+        assertThat(String.valueOf(both.session().sql("EXPLAIN SELECT s.a, s FROM n").collect().rows())).doesNotContain("read_schema");
     }
 
     @Test
@@ -142,6 +172,16 @@ class NestedColumnsTest extends DuckDbComparisonTest {
         QueryResult entries = n.select(explodeOuter(col("m")), col("id")).filter(col("id").lt(3)).collect();
         assertThat(entries.schema().names()).containsExactly("key", "value", "id");
         assertThat(entries.rows()).hasSize(6);
+        QueryResult positions = n.select(col("id"), posexplodeOuter(col("xs"))).filter(col("id").isin(0, 1, 9)).collect();
+        assertThat(positions.schema().names()).containsExactly("id", "pos", "col");
+        assertThat(positions.rows()).containsExactlyInAnyOrder(Arrays.asList(0L, null, null), List.of(1L, 0, 1L),
+                Arrays.asList(9L, null, null));
+        QueryResult structs = n.filter(col("id").lt(2)).select(col("id"), inline(col("ls"))).collect();
+        assertThat(structs.schema().names()).containsExactly("id", "p", "q");
+        assertThat(structs.rows()).containsExactlyInAnyOrder(List.of(0L, 0L, "q0"), Arrays.asList(0L, 7L, null),
+                List.of(1L, 1L, "q1"), Arrays.asList(1L, 7L, null));
+        assertThat(n.select(posexplode(col("m"))).collect().schema().names()).containsExactly("pos", "key", "value");
+        assertThat(n.select(inlineOuter(col("ls"))).collect().rows()).hasSize(600);
     }
 
     /**

@@ -57,11 +57,26 @@ final class SparkFunctions {
             case "contains" -> column(args, "contains").contains(FrontEnds.column(args.get(1))).expr();
             case "endswith" -> column(args, "endsWith").endsWith(FrontEnds.column(args.get(1))).expr();
             case "count" -> count(args);
+            case "explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer" -> generator(name, args);
             default -> {
                 Expr registered = userFunctions.call(sparkName, args);
                 yield registered != null ? registered : library.call(sparkName, args);
             }
         };
+    }
+
+    /** A generator in a select list, as the DataFrame API's {@code Functions.explode} and its kin make it. */
+    private static Expr generator(String name, List<Expr> args) {
+        Column c = FrontEnds.column(one(name, args));
+        Column call = switch (name) {
+            case "explode" -> Functions.explode(c);
+            case "explode_outer" -> Functions.explodeOuter(c);
+            case "posexplode" -> Functions.posexplode(c);
+            case "posexplode_outer" -> Functions.posexplodeOuter(c);
+            case "inline" -> Functions.inline(c);
+            default -> Functions.inlineOuter(c);
+        };
+        return call.expr();
     }
 
     /** The session's arithmetic mode (Spark's ANSI mode or not), which Column arithmetic and casts follow. */

@@ -6,10 +6,13 @@ import static org.apache.spark.sql.functions.call_function;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.exists;
+import static org.apache.spark.sql.functions.explode_outer;
 import static org.apache.spark.sql.functions.expr;
 import static org.apache.spark.sql.functions.filter;
 import static org.apache.spark.sql.functions.forall;
+import static org.apache.spark.sql.functions.inline;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.posexplode_outer;
 import static org.apache.spark.sql.functions.rank;
 import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.sum;
@@ -476,6 +479,29 @@ class SparkConnectIT {
                  |    |-- b: string (nullable = true)
 
                 """);
+    }
+
+    /** Struct, list and map columns reach Spark's client as Arrow vectors; its generators by their names, with Spark's column names. */
+    @Test
+    void nestedValuesAndGeneratorsReachSparksClient() throws Exception {
+        Path file = dir.resolve("generators.parquet");
+        duck.writeParquet("SELECT i AS id, {'a': i::INTEGER, 'b': 'x' || i} AS s, CASE WHEN i = 2 THEN NULL ELSE range(i) END AS xs,"
+                + " MAP(['k'], [i]) AS m, [{'p': i, 'q': 'q' || i}] AS ls FROM range(0, 4) r(i)", file, 10);
+        Dataset<Row> df = spark.read().parquet(file.toString());
+        List<Row> rows = df.select(col("id"), col("s"), col("xs"), col("m")).orderBy("id").collectAsList();
+        assertThat(rows.get(1).getStruct(1).getInt(0)).isEqualTo(1);
+        assertThat(rows.get(1).getStruct(1).getString(1)).isEqualTo("x1");
+        assertThat(rows.get(3).getList(2)).containsExactly(0L, 1L, 2L);
+        assertThat(rows.get(3).<String, Long>getJavaMap(3)).containsEntry("k", 3L);
+        assertThat(rows.get(2).isNullAt(2)).isTrue();
+        Dataset<Row> positions = df.select(col("id"), posexplode_outer(col("xs")));
+        assertThat(positions.columns()).containsExactly("id", "pos", "col");
+        assertThat(positions.orderBy("id", "pos").collectAsList().toString())
+                .isEqualTo("[[0,null,null], [1,0,0], [2,null,null], [3,0,0], [3,1,1], [3,2,2]]");
+        Dataset<Row> inlined = df.select(col("id"), inline(col("ls")));
+        assertThat(inlined.columns()).containsExactly("id", "p", "q");
+        assertThat(inlined.orderBy("id").collectAsList().toString()).isEqualTo("[[0,0,q0], [1,1,q1], [2,2,q2], [3,3,q3]]");
+        assertThat(df.select(explode_outer(col("xs"))).count()).isEqualTo(6);
     }
 
     @Test

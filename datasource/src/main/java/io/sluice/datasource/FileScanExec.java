@@ -12,6 +12,7 @@ import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.source.TableSource;
 import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
@@ -123,10 +124,19 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
      * opened, and only then splits the rest into row groups (reading their footers, in parallel).
      */
     public static FileScanExec create(TableSource source, List<String> columns, List<Expr> filters) {
+        return create(source, schemaOf(source, columns), filters);
+    }
+
+    /**
+     * As {@link #create(TableSource, List, List)}, of the columns {@code schema} names, with its types:
+     * a STRUCT narrower than the table's (some fields) is read as such ({@code read_schema} in EXPLAIN).
+     */
+    public static FileScanExec create(TableSource source, Schema schema, List<Expr> filters) {
         // listed with the source's own Hadoop overrides, which the scan then carries to the workers
         return HadoopConfiguration.withSourceOverrides(source.hadoop(), () -> {
             ScanFiles planned = ScanFiles.plan(source, filters);
-            FileScanExec scan = new FileScanExec(source, columns, planned.partitions(), List.of(), planned.listed());
+            FileScanExec scan = new FileScanExec(source, schema.names(), planned.partitions(), List.of(), schema,
+                    planned.listed());
             return filters.isEmpty() ? scan : (FileScanExec) scan.pushFilters(filters).plan();
         });
     }
@@ -187,13 +197,15 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
     @Override
     public Optional<ExecutionPlan> trySwappingWithProjection(List<Expr> projection) {
         List<String> picked = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
         for (Expr e : projection) {
             if (!(e instanceof Column c) || !columns.contains(c.column()) || picked.contains(c.column())) {
                 return Optional.empty();
             }
             picked.add(c.column());
+            fields.add(schema.field(columns.indexOf(c.column())));
         }
-        return Optional.of(new FileScanExec(source, picked, partitions, pruning, List.of(), schemaOf(source, picked),
+        return Optional.of(new FileScanExec(source, picked, partitions, pruning, List.of(), new Schema(fields),
                 UNKNOWN_ROWS, listedFiles, hadoop, taskStarts));
     }
 
@@ -202,7 +214,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         return "FileScanExec: " + Redaction.uris(source.name()) + " (" + source.format().name().toLowerCase() + ", "
                 + partitions.size() + " partitions" + (taskStarts.size() < partitions.size() ? " in " + taskStarts.size() + " tasks" : "")
                 + ") " + ScanFiles.describe(partitions, listedFiles, source)
-                + "columns=" + columns
+                + "columns=" + columns + TableScan.narrowed(schema, source.schema())
                 + (source.options().isEmpty() ? "" : " options=" + Redaction.values(source.options()))
                 + (pruning.isEmpty() ? "" : " pruning=" + listed(pruning))
                 + (runtimePruning.isEmpty() ? "" : " runtime_pruning=" + listed(runtimePruning));

@@ -115,8 +115,9 @@ record ScanFiles(List<ScanPartition> partitions, ListedFiles listed) {
      */
     static BatchStream read(FormatReader reader, ScanPartition partition, TableSource source, List<String> columns,
             Schema schema, int batchSize, BufferAllocator allocator) {
+        Schema table = readSchema(source.schema(), schema);
         if (!source.isPartitioned() || columns.stream().noneMatch(c -> PartitionColumns.contains(source.partitionColumns(), c))) {
-            return reader.read(partition, source.schema(), columns, batchSize, allocator, source.options());
+            return reader.read(partition, table, columns, batchSize, allocator, source.options());
         }
         List<String> fileColumns = new ArrayList<>();
         int[] fileColumn = new int[columns.size()];
@@ -131,8 +132,20 @@ record ScanFiles(List<ScanPartition> partitions, ListedFiles listed) {
                 fileColumns.add(c);
             }
         }
-        return new PartitionValuesStream(reader.read(partition, source.schema(), fileColumns, batchSize, allocator, source.options()), schema,
+        return new PartitionValuesStream(reader.read(partition, table, fileColumns, batchSize, allocator, source.options()), schema,
                 fileColumn, values, allocator);
     }
 
+    /** The table's schema with the types the scan reads: a STRUCT column narrowed to some of its fields. */
+    private static Schema readSchema(Schema table, Schema scanned) {
+        List<Field> fields = new ArrayList<>(table.size());
+        boolean narrowed = false;
+        for (Field field : table.fields()) {
+            int index = scanned.indexOf(field.name());
+            Field read = index >= 0 ? scanned.field(index) : field;
+            narrowed |= read != field && !read.type().equals(field.type());
+            fields.add(new Field(field.name(), read.type()));
+        }
+        return narrowed ? new Schema(fields) : table;
+    }
 }

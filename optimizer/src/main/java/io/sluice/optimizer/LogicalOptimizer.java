@@ -99,7 +99,7 @@ public final class LogicalOptimizer {
      * inner joins once their predicates are keys ({@code joinReorder},
      * {@code sluice.optimizer.join-reorder}; exhaustive up to {@code dpLimit} relations,
      * {@code sluice.optimizer.join-reorder.dp-limit}), merge projections, push limits, and prune
-     * columns last, once the shape is settled. Cost-based rules take their estimates from
+     * columns last, once the shape is settled (then the struct fields nobody reads). Cost-based rules take their estimates from
      * {@code statistics}: the optimizer sees no file, so the caller says where table statistics come from.
      * It evaluates nothing either: {@code constants} folds constant expressions.
      */
@@ -122,7 +122,8 @@ public final class LogicalOptimizer {
         rules.addAll(List.of(
                 new MergeProjections(),
                 new PushDownLimit(),
-                new PruneColumns()));
+                new PruneColumns(),
+                new PruneNestedFields()));
         return List.copyOf(rules);
     }
 

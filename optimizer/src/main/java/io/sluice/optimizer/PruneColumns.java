@@ -168,7 +168,11 @@ public final class PruneColumns implements LogicalRule {
         if (keep.equals(schema.names())) {
             return scan;
         }
-        return new TableScan(scan.source(), keep);
+        List<Field> fields = new ArrayList<>();
+        for (String column : keep) {
+            fields.add(schema.indexOf(column) >= 0 ? schema.field(column) : scan.source().schema().field(column));
+        }
+        return new TableScan(scan.source(), keep, new Schema(fields)); // keeps the struct fields PruneNestedFields narrowed
     }
 
     private LogicalPlan pruneEmpty(EmptyRelation empty, TreeSet<Integer> required) {

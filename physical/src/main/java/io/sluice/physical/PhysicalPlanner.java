@@ -380,11 +380,11 @@ public final class PhysicalPlanner {
 
     private ExecutionPlan planNode(LogicalPlan plan) {
         if (plan instanceof TableScan scan) {
-            return FileScanExec.create(scan.source(), scan.schema().names());
+            return FileScanExec.create(scan.source(), scan.schema(), List.of());
         }
         if (plan instanceof Filter filter && filter.input() instanceof TableScan scan) {
             // the scan sees the filter at once, so that partition pruning skips files before their footers are read
-            ExecutionPlan input = FileScanExec.create(scan.source(), scan.schema().names(),
+            ExecutionPlan input = FileScanExec.create(scan.source(), scan.schema(),
                     Exprs.conjuncts(filter.predicate())).withEstimatedRows(rows(scan));
             return new FilterExec(input, filter.predicate());
         }
@@ -404,7 +404,7 @@ public final class PhysicalPlanner {
             return new WindowExec(plan(window.input()), window.windowExprs());
         }
         if (plan instanceof Generate generate) {
-            return new GenerateExec(plan(generate.input()), generate.generator(), generate.outer(), generate.schema())
+            return new GenerateExec(plan(generate.input()), generate.function(), generate.generator(), generate.outer(), generate.schema())
                     .withEstimatedRows(rows(generate));
         }
         if (plan instanceof Sort sort) {

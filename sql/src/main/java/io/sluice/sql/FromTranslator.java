@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.SluiceException;
 import io.sluice.common.types.BinaryOp;
+import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Case;
@@ -234,20 +235,22 @@ final class FromTranslator {
      * are {@code u.x} (a map's {@code u.key, u.value} unless named).
      */
     private From unnest(From left, SqlJoin join, JoinType type) {
-        boolean keepEmpty = type == JoinType.LEFT;
+        boolean leftJoin = type == JoinType.LEFT;
         if (!(type == JoinType.INNER && join.getConditionType() == JoinConditionType.NONE)
-                && !(keepEmpty && Unnests.isTrue(join.getCondition()))) {
+                && !(leftJoin && Unnests.isTrue(join.getCondition()))) {
             throw SqlErrors.unsupported("UNNEST in a " + join.getJoinType() + " join with a condition; use CROSS JOIN UNNEST(...) "
                     + "or LEFT JOIN UNNEST(...) ON TRUE");
         }
         Unnests.Call call = Unnests.call(join.getRight());
+        boolean keepEmpty = leftJoin || call.outer();
         Expr generator = new ExpressionTranslator(left.scope(), Map.of(), outer, null).translate(call.argument());
-        List<String> names = Unnests.columnNames(call, Generate.generatedTypes(generator, left.plan().schema()).size());
+        List<String> names = Unnests.columnNames(call,
+                Generate.generatedFields(call.function(), generator, left.plan().schema()).stream().map(Field::name).toList());
         List<String> qualified = new ArrayList<>();
         for (String name : names) {
             qualified.add(call.alias() + "." + name);
         }
-        Generate plan = new Generate(left.plan(), generator, keepEmpty, qualified);
+        Generate plan = new Generate(left.plan(), call.function(), generator, keepEmpty, qualified);
         Schema generated = new Schema(plan.schema().fields().subList(left.plan().schema().size(), plan.schema().size()));
         TableScope scope = TableScope.join(left.scope(), TableScope.relation(generated, call.alias(), "UNNEST AS " + call.alias()),
                 List.of());

@@ -1,6 +1,7 @@
 package io.sluice.sql;
 
 import io.sluice.common.SluiceException;
+import io.sluice.logical.plan.Generate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -10,7 +11,8 @@ import java.util.Set;
  * Hive's and Spark's {@code LATERAL VIEW [OUTER] explode(e) t [AS] c [, ...]}, which Calcite does not
  * parse, rewritten in the text before parsing to the standard join it means:
  * {@code CROSS JOIN UNNEST(e) AS t(c, ...)}, or with OUTER (or {@code explode_outer})
- * {@code LEFT JOIN UNNEST(e) AS t(c, ...) ON TRUE}. It reads text already rewritten by {@link SparkSyntax}
+ * {@code LEFT JOIN UNNEST(e) AS t(c, ...) ON TRUE}; {@code posexplode} and {@code inline} stay
+ * inside the UNNEST ({@code UNNEST(posexplode(e))}), which {@link Unnests#call} reads. It reads text already rewritten by {@link SparkSyntax}
  * (Spark's backslash escapes decoded), whose quoted strings and names are skipped; the rest of
  * the text is unchanged, so positions before the first LATERAL VIEW stay where they were.
  */
@@ -61,10 +63,12 @@ final class LateralViews {
         }
         int nameEnd = CalciteParser.wordEnd(sql, at);
         String function = sql.substring(at, nameEnd).toLowerCase(Locale.ROOT);
-        if (!function.equals("explode") && !function.equals("explode_outer")) {
-            throw new SluiceException("LATERAL VIEW supports explode and explode_outer, not '" + sql.substring(at, nameEnd) + "'");
+        if (Generate.Function.named(function) == null) {
+            throw new SluiceException("LATERAL VIEW supports explode, posexplode and inline (and their _outer forms), not '"
+                    + sql.substring(at, nameEnd) + "'");
         }
-        outer |= function.equals("explode_outer");
+        outer |= Generate.Function.isOuter(function);
+        boolean explode = Generate.Function.named(function) == Generate.Function.EXPLODE;
         int open = skipSpaces(sql, nameEnd);
         if (open >= sql.length() || sql.charAt(open) != '(') {
             throw new SluiceException("LATERAL VIEW " + function + " needs its argument in parentheses");
@@ -97,7 +101,8 @@ final class LateralViews {
             }
             cursor = skipSpaces(sql, comma + 1);
         }
-        String relation = "UNNEST(" + argument + ") AS " + alias + (columns.isEmpty() ? "" : "(" + String.join(", ", columns) + ")");
+        String generator = explode ? argument : Generate.Function.named(function).sqlName() + "(" + argument + ")";
+        String relation = "UNNEST(" + generator + ") AS " + alias + (columns.isEmpty() ? "" : "(" + String.join(", ", columns) + ")");
         return outer ? "LEFT JOIN " + relation + " ON TRUE" : "CROSS JOIN " + relation;
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.sql;
 
 import io.sluice.common.SluiceException;
+import io.sluice.logical.plan.Generate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,13 +27,18 @@ final class Unnests {
     static final String DEFAULT_ALIAS = "unnest";
     /** The relation a select list's explode() becomes; no SQL name can clash with it. */
     static final String GENERATED = "generate$";
-    private static final Set<String> GENERATORS = Set.of("explode", "explode_outer", "unnest");
+    private static final Set<String> GENERATORS = Set.of("explode", "explode_outer", "posexplode", "posexplode_outer", "inline",
+            "inline_outer", "unnest");
 
     private Unnests() {
     }
 
-    /** One UNNEST: the expression it expands, its alias and the column names given (maybe none). */
-    record Call(SqlNode argument, String alias, List<String> columns) {
+    /**
+     * One UNNEST: the generator, the expression it expands, whether it is an outer one, its alias
+     * and the column names given (maybe none). {@code UNNEST(posexplode(e))} (what Spark's
+     * generators in a select list or a LATERAL VIEW become) is that generator of {@code e}.
+     */
+    record Call(Generate.Function function, SqlNode argument, boolean outer, String alias, List<String> columns) {
     }
 
     /**
@@ -66,9 +72,11 @@ final class Unnests {
         if (call.operandCount() != 1) {
             throw new SluiceException(call.getOperator().getName() + "() takes 1 argument, not " + call.operandCount());
         }
-        boolean outer = call.getOperator().getName().equalsIgnoreCase("explode_outer");
+        String name = call.getOperator().getName();
+        boolean outer = Generate.Function.isOuter(name);
         SqlParserPos pos = call.getParserPosition();
-        List<SqlNode> as = new ArrayList<>(List.of(new SqlBasicCall(SqlStdOperatorTable.UNNEST, List.of(call.operand(0)), pos),
+        SqlNode unnested = name.equalsIgnoreCase("unnest") || name.equalsIgnoreCase("explode") ? call.operand(0) : call;
+        List<SqlNode> as = new ArrayList<>(List.of(new SqlBasicCall(SqlStdOperatorTable.UNNEST, List.of(unnested), pos),
                 new SqlIdentifier(GENERATED, pos)));
         if (alias != null) {
             as.add(new SqlIdentifier(alias, pos));
@@ -114,15 +122,25 @@ final class Unnests {
         if (unnest.getOperator() instanceof SqlUnnestOperator op && op.withOrdinality) {
             throw SqlErrors.unsupported("UNNEST ... WITH ORDINALITY");
         }
-        return new Call(unnest.operand(0), alias, columns);
+        SqlNode argument = unnest.operand(0);
+        if (argument instanceof SqlCall generator && !(generator instanceof SqlSelect)
+                && Generate.Function.named(generator.getOperator().getName()) != null) {
+            String name = generator.getOperator().getName();
+            if (generator.operandCount() != 1) {
+                throw new SluiceException(name + "() takes 1 argument, not " + generator.operandCount());
+            }
+            return new Call(Generate.Function.named(name), generator.operand(0), Generate.Function.isOuter(name), alias, columns);
+        }
+        return new Call(Generate.Function.EXPLODE, argument, false, alias, columns);
     }
 
     /**
-     * The new columns' names: those given, else {@code col} for a list's element (Spark's name;
-     * with an alias and no names, the alias, as PostgreSQL and DuckDB name it) and {@code key},
-     * {@code value} for a map's entries.
+     * The new columns' names: those given, else Spark's ({@code pos}, {@code col}, {@code key},
+     * {@code value}, an inlined struct's fields; {@code defaults}), except that an explode of a list
+     * with an alias and no names takes the alias, as PostgreSQL and DuckDB name it.
      */
-    static List<String> columnNames(Call call, int count) {
+    static List<String> columnNames(Call call, List<String> defaults) {
+        int count = defaults.size();
         if (!call.columns().isEmpty()) {
             if (call.columns().size() != count) {
                 throw new SluiceException("UNNEST AS " + call.alias() + " names " + call.columns().size() + " column"
@@ -131,6 +149,6 @@ final class Unnests {
             return call.columns();
         }
         boolean named = !call.alias().equals(DEFAULT_ALIAS) && !call.alias().equals(GENERATED);
-        return count == 2 ? List.of("key", "value") : List.of(named ? call.alias() : "col");
+        return named && call.function() == Generate.Function.EXPLODE && count == 1 ? List.of(call.alias()) : defaults;
     }
 }

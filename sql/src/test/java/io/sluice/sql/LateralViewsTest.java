@@ -15,6 +15,8 @@ class LateralViewsTest {
                 .isEqualTo("SELECT * FROM t LEFT JOIN UNNEST(m) AS v(k, w) ON TRUE CROSS JOIN UNNEST(ys) AS u");
         assertThat(LateralViews.rewrite("SELECT * FROM t LATERAL VIEW explode_outer(xs) v GROUP BY 1"))
                 .isEqualTo("SELECT * FROM t LEFT JOIN UNNEST(xs) AS v ON TRUE GROUP BY 1");
+        assertThat(LateralViews.rewrite("SELECT * FROM t LATERAL VIEW POSEXPLODE(xs) v AS p, x LATERAL VIEW inline_outer(ls) u"))
+                .isEqualTo("SELECT * FROM t CROSS JOIN UNNEST(posexplode(xs)) AS v(p, x) LEFT JOIN UNNEST(inline(ls)) AS u ON TRUE");
     }
 
     @Test
@@ -25,8 +27,8 @@ class LateralViewsTest {
 
     @Test
     void otherGeneratorsAndMissingAliasesAreRefused() {
-        assertThatThrownBy(() -> LateralViews.rewrite("SELECT * FROM t LATERAL VIEW posexplode(xs) v"))
-                .isInstanceOf(SluiceException.class).hasMessageContaining("not 'posexplode'");
+        assertThatThrownBy(() -> LateralViews.rewrite("SELECT * FROM t LATERAL VIEW json_tuple(js, 'a') v"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("not 'json_tuple'");
         assertThatThrownBy(() -> LateralViews.rewrite("SELECT * FROM t LATERAL VIEW explode(xs) WHERE true"))
                 .isInstanceOf(SluiceException.class).hasMessageContaining("needs a table alias");
     }

@@ -91,8 +91,12 @@ class KryosTest {
                 "file:///n", Schema.of(new Field("k", DataType.INT64), new Field("xs", DataType.list(DataType.UTF8))));
         LogicalPlan generate = new io.sluice.logical.plan.Generate(new TableScan(nested), new Column("xs"), true, List.of("x"));
         assertThat(roundTrip(generate)).isEqualTo(generate);
+        LogicalPlan posexplode = new io.sluice.logical.plan.Generate(new TableScan(nested),
+                io.sluice.logical.plan.Generate.Function.POSEXPLODE, new Column("xs"), false, List.of("p", "x"));
+        assertThat(roundTrip(posexplode)).isEqualTo(posexplode);
         io.sluice.operators.basic.GenerateExec exec = new io.sluice.operators.basic.GenerateExec(
-                new io.sluice.operators.basic.EmptyExec(nested.schema()), new Column("xs"), false, generate.schema());
+                new io.sluice.operators.basic.EmptyExec(nested.schema()), io.sluice.logical.plan.Generate.Function.POSEXPLODE,
+                new Column("xs"), false, posexplode.schema());
         assertThat(roundTrip(exec)).isEqualTo(exec);
     }
 

@@ -174,6 +174,9 @@ public final class ParquetFormat implements FormatReader {
                     continue;
                 }
                 ParquetColumnType flat = ParquetColumnType.isFlat(parquetField) ? ParquetColumnType.of(parquetField, file) : null;
+                if (flat == null) {
+                    parquetField = ParquetNestedType.narrow(parquetField, field.type());
+                }
                 DataType type = flat != null ? flat.type() : ParquetNestedType.of(parquetField, file);
                 if (!type.equals(field.type())) {
                     throw new SluiceException(file + ": column '" + field.name() + "' is " + type

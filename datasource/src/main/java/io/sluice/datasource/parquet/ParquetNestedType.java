@@ -67,6 +67,29 @@ final class ParquetNestedType {
         }
     }
 
+    /**
+     * {@code field} with only the struct fields {@code type} keeps, through structs at any depth, so
+     * that a narrowed column (the optimizer's {@code PruneNestedFields}) reads only those leaves; a
+     * list, a map or a field {@code type} keeps whole stays as it is.
+     */
+    static Type narrow(Type field, DataType type) {
+        if (field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED) || type.kind() != DataType.Kind.STRUCT) {
+            return field;
+        }
+        GroupType group = field.asGroupType();
+        if (isList(group) || isMap(group)) {
+            return field;
+        }
+        List<Type> kept = new ArrayList<>(type.fields().size());
+        for (Field child : type.fields()) {
+            if (!group.containsField(child.name())) {
+                return field; // the table's type says more than the file: refused when the types are compared
+            }
+            kept.add(narrow(group.getType(child.name()), child.type()));
+        }
+        return group.withNewFields(kept);
+    }
+
     static boolean isList(GroupType group) {
         return group.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.ListLogicalTypeAnnotation;
     }

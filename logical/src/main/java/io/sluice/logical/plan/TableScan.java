@@ -61,7 +61,23 @@ public record TableScan(TableSource source, List<String> projection, Schema sche
 
     @Override
     public String describe() {
-        return "TableScan: " + source.name() + (projection == null ? "" : " projection=" + projection);
+        return "TableScan: " + source.name() + (projection == null ? "" : " projection=" + projection)
+                + narrowed(schema, source.schema());
+    }
+
+    /**
+     * The columns of {@code schema} whose STRUCT type is narrower than the table's (only some of
+     * its fields are read), as {@code " read_schema=[s: STRUCT<a: BIGINT>]"}; empty when none is.
+     */
+    public static String narrowed(Schema schema, Schema table) {
+        List<String> narrowed = new ArrayList<>();
+        for (Field field : schema.fields()) {
+            int index = table.indexOf(field.name());
+            if (index >= 0 && !table.field(index).type().equals(field.type())) {
+                narrowed.add(field.name() + ": " + field.type().sqlName());
+            }
+        }
+        return narrowed.isEmpty() ? "" : " read_schema=" + narrowed;
     }
 
     /** The table's statistics, narrowed to the columns read. */

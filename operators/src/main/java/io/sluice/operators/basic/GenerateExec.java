@@ -3,12 +3,14 @@ package io.sluice.operators.basic;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.NestedValues;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.plan.Generate;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.PlanProperties;
 import io.sluice.operators.TaskContext;
@@ -19,25 +21,27 @@ import java.util.Map;
 
 /**
  * Repeats each input row once per element of the generator's list (or entry of its map) and
- * appends the elements (keys and values) as new columns: the physical form of
+ * appends the elements (keys and values; with {@code posexplode} the position first; with
+ * {@code inline} a struct element's fields) as new columns: the physical form of
  * {@code io.sluice.logical.plan.Generate}. Rows stay in their partition, so the input's partitioning
  * holds; one output batch per input batch.
  */
-public record GenerateExec(ExecutionPlan input, Expr generator, boolean outer, Schema schema, long estimatedRows)
-        implements ExecutionPlan {
+public record GenerateExec(ExecutionPlan input, Generate.Function function, Expr generator, boolean outer, Schema schema,
+        long estimatedRows) implements ExecutionPlan {
     public GenerateExec {
         requireNonNull(input, "input is null");
+        requireNonNull(function, "function is null");
         requireNonNull(generator, "generator is null");
         requireNonNull(schema, "schema is null");
     }
 
-    public GenerateExec(ExecutionPlan input, Expr generator, boolean outer, Schema schema) {
-        this(input, generator, outer, schema, UNKNOWN_ROWS);
+    public GenerateExec(ExecutionPlan input, Generate.Function function, Expr generator, boolean outer, Schema schema) {
+        this(input, function, generator, outer, schema, UNKNOWN_ROWS);
     }
 
     @Override
     public ExecutionPlan withEstimatedRows(long rows) {
-        return new GenerateExec(input, generator, outer, schema, rows);
+        return new GenerateExec(input, function, generator, outer, schema, rows);
     }
 
     @Override
@@ -47,7 +51,7 @@ public record GenerateExec(ExecutionPlan input, Expr generator, boolean outer, S
 
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
-        return new GenerateExec(children.get(0), generator, outer, schema, estimatedRows);
+        return new GenerateExec(children.get(0), function, generator, outer, schema, estimatedRows);
     }
 
     @Override
@@ -59,7 +63,7 @@ public record GenerateExec(ExecutionPlan input, Expr generator, boolean outer, S
     @Override
     public String describe() {
         List<String> generated = schema.names().subList(input.schema().size(), schema.size());
-        return "GenerateExec: " + (outer ? "explode_outer(" : "explode(") + generator + ") AS " + String.join(", ", generated);
+        return "GenerateExec: " + function.sqlName(outer) + "(" + generator + ") AS " + String.join(", ", generated);
     }
 
     @Override
@@ -101,37 +105,58 @@ public record GenerateExec(ExecutionPlan input, Expr generator, boolean outer, S
         if (total == 0) {
             return null;
         }
+        int inputColumns = batch.schema().size();
+        int made = schema.size() - inputColumns;
         int[] from = new int[total];
-        Object[] first = new Object[total];
-        Object[] second = map ? new Object[total] : null;
+        long[] positions = function == Generate.Function.POSEXPLODE ? new long[total] : null;
+        boolean[] missing = outer ? new boolean[total] : null; // rows an outer generator made for a NULL or empty value
+        Object[][] generated = new Object[made][total];
+        List<Field> fields = function == Generate.Function.INLINE ? values.type.elementType().fields() : List.of();
+        int first = positions == null ? 0 : 1;
         int at = 0;
         for (int r = 0; r < rows; r++) {
             int start = at;
             if (!values.isNull(r)) {
                 if (map) {
                     for (Map.Entry<?, ?> e : ((Map<?, ?>) values.get(r)).entrySet()) {
-                        first[at] = e.getKey();
-                        second[at++] = e.getValue();
+                        generated[first][at] = e.getKey();
+                        generated[first + 1][at++] = e.getValue();
+                    }
+                } else if (function == Generate.Function.INLINE) {
+                    for (Object element : (List<?>) values.get(r)) {
+                        if (element != null) {
+                            Map<?, ?> struct = (Map<?, ?>) element;
+                            for (int c = 0; c < made; c++) {
+                                generated[c][at] = struct.get(fields.get(c).name());
+                            }
+                        }
+                        at++;
                     }
                 } else {
                     for (Object element : (List<?>) values.get(r)) {
-                        first[at++] = element;
+                        generated[first][at++] = element;
                     }
                 }
             }
+            if (positions != null) {
+                for (int i = start; i < at; i++) {
+                    positions[i] = i - start;
+                }
+            }
             if (at == start && outer) {
-                at++; // the new columns stay NULL
+                missing[at++] = true; // the new columns stay NULL
             }
             Arrays.fill(from, start, at, r);
         }
-        int inputColumns = batch.schema().size();
         Col[] cols = new Col[schema.size()];
         for (int i = 0; i < inputColumns; i++) {
             cols[i] = batch.column(i).gather(from, total);
         }
-        cols[inputColumns] = NestedValues.of(schema.field(inputColumns).type(), first);
-        if (map) {
-            cols[inputColumns + 1] = NestedValues.of(schema.field(inputColumns + 1).type(), second);
+        if (positions != null) {
+            cols[inputColumns] = Col.ofLongs(DataType.INT32, positions, missing);
+        }
+        for (int c = first; c < made; c++) {
+            cols[inputColumns + c] = NestedValues.of(schema.field(inputColumns + c).type(), generated[c]);
         }
         return Batch.of(schema, cols, total, context.allocator());
     }

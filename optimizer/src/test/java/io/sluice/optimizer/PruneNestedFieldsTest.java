@@ -1,0 +1,82 @@
+package io.sluice.optimizer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.common.types.DataType;
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.TableScan;
+import io.sluice.logical.source.FileFormat;
+import io.sluice.logical.source.TableSource;
+import io.sluice.sql.InMemoryCatalog;
+import io.sluice.sql.SqlFrontEnd;
+import io.sluice.sql.Statement;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PruneNestedFieldsTest {
+    private static final DataType S = DataType.struct(List.of(new Field("a", DataType.INT64), new Field("b", DataType.UTF8),
+            new Field("c", DataType.FLOAT64), new Field("sub", DataType.struct(List.of(new Field("d", DataType.INT64),
+                    new Field("e", DataType.list(DataType.INT64)))))));
+    private static final Schema SCHEMA = Schema.of(new Field("k", DataType.INT64), new Field("s", S),
+            new Field("xs", DataType.list(DataType.INT64)));
+
+    private final PruneNestedFields rule = new PruneNestedFields();
+
+    @Test
+    void aParquetScanReadsOnlyTheFieldsReferenced() {
+        LogicalPlan out = assertNarrows("SELECT s.a, n.s.sub.d FROM n WHERE s.b = 'x'",
+                "STRUCT<a: BIGINT, b: VARCHAR, sub: STRUCT<d: BIGINT>>");
+        assertThat(out.explain()).contains("read_schema=[s: STRUCT<a: BIGINT, b: VARCHAR, sub: STRUCT<d: BIGINT>>]");
+        assertNarrows("SELECT s.a FROM n UNION ALL SELECT s.a FROM n", "STRUCT<a: BIGINT>"); // both inputs alike
+    }
+
+    @Test
+    void aFieldReadWholeKeepsAllOfIt() {
+        assertNarrows("SELECT s.sub, s.a FROM n", "STRUCT<a: BIGINT, sub: STRUCT<d: BIGINT, e: ARRAY<BIGINT>>>");
+        assertNarrows("SELECT k, s.sub.e[0] AS x0 FROM n WHERE s.a > 1", "STRUCT<a: BIGINT, sub: STRUCT<e: ARRAY<BIGINT>>>");
+    }
+
+    @Test
+    void aBareUseAnywhereKeepsTheWholeStruct() {
+        assertUnchanged("SELECT s.a, s FROM n");
+        assertUnchanged("SELECT s.a FROM n WHERE s IS NOT NULL");
+        assertUnchanged("SELECT k, x.c FROM (SELECT k, s AS x FROM n) WHERE x.a > 1");
+        assertUnchanged("SELECT * FROM n");
+    }
+
+    @Test
+    void otherFormatsAreReadWhole() {
+        assertUnchanged("SELECT s.a FROM j");
+    }
+
+    private LogicalPlan assertNarrows(String sql, String type) {
+        LogicalPlan plan = plan(sql);
+        LogicalPlan out = rule.apply(plan);
+        TableScan scan = scan(out);
+        assertThat(scan.schema().field("s").type().sqlName()).as(sql).isEqualTo(type);
+        assertThat(out.schema().names()).isEqualTo(plan.schema().names());
+        assertThat(rule.apply(out)).as("second application changes nothing").isSameAs(out);
+        return out;
+    }
+
+    private void assertUnchanged(String sql) {
+        LogicalPlan plan = plan(sql);
+        assertThat(rule.apply(plan)).as(sql).isSameAs(plan);
+    }
+
+    private static TableScan scan(LogicalPlan plan) {
+        if (plan instanceof TableScan scan) {
+            return scan;
+        }
+        return scan(plan.children().get(0));
+    }
+
+    private static LogicalPlan plan(String query) {
+        InMemoryCatalog catalog = new InMemoryCatalog();
+        catalog.register(new TableSource("n", FileFormat.PARQUET, "/data/n", SCHEMA));
+        catalog.register(new TableSource("j", FileFormat.JSON, "/data/j", SCHEMA));
+        return ((Statement.Query) SqlFrontEnd.parse(query, catalog)).plan();
+    }
+}
