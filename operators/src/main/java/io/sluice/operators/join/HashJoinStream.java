@@ -27,13 +27,13 @@ import org.apache.arrow.vector.util.TransferPair;
  * for semi joins, matched) probe rows are output once their batch is done; for FULL the unmatched
  * build rows come last.
  *
- * <p>Pairs without a residual filter or mark (the common inner and outer equi-join) of a probe
- * batch in Arrow form (a scan, a shuffle fetch, a filter over one) are gathered straight into Arrow
- * vectors: build columns from {@link BuildColumns} (strings as bytes), probe
- * columns from the probe batch's Arrow vectors, and when a chunk pairs every probe row once in
- * order (a key/foreign-key join) the probe vectors are shared into the output without a copy.
- * Other outputs (filtered pairs, unmatched rows) are heap columns made Arrow when a consumer asks.
- * The probe batch in progress stays open until its rows are done; the stream holds at most that
+ * <p>Output rows are gathered straight into Arrow vectors: build columns from the build batches'
+ * vectors ({@link BuildColumns}), probe columns from the probe batch's vectors, and when a chunk
+ * pairs every probe row once in order (a key/foreign-key join) the probe vectors are shared into
+ * the output without a copy. A residual filter or mark condition is evaluated over those joined
+ * vectors and the passing rows gathered from them; an outer join's unmatched rows get all-NULL
+ * vectors for the other side. Only a probe column an operator below made on the heap stays a heap
+ * column (gathered as one). The probe batch in progress stays open until its rows are done; the stream holds at most that
  * batch and one output batch between calls, and closes both on close.
  *
  * <p>Long on purpose: it is one state machine over the probe batch in progress (its candidate
