@@ -159,11 +159,7 @@ final class RemoteEngine implements QueryEngine {
                     return null;
                 }
                 org.apache.arrow.vector.VectorSchemaRoot root = reader.getVectorSchemaRoot();
-                io.sluice.kernels.Col[] cols = new io.sluice.kernels.Col[schema.size()];
-                for (int i = 0; i < cols.length; i++) {
-                    cols[i] = io.sluice.kernels.Col.read(root.getVector(i), schema.field(i).type());
-                }
-                return RowIterator.rowsOf(cols, root.getRowCount());
+                return io.sluice.kernels.ArrowRows.of(root.getFieldVectors(), schema, root.getRowCount());
             } catch (IOException e) {
                 close();
                 throw new SluiceException("the coordinator's result stream broke off: " + e.getMessage());

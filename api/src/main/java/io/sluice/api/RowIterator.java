@@ -3,10 +3,8 @@ package io.sluice.api;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.Schema;
+import io.sluice.kernels.ArrowRows;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -80,19 +78,6 @@ public final class RowIterator implements Iterator<List<Object>>, AutoCloseable 
         source.close();
     }
 
-    /** A batch's rows as Java values. */
-    static List<List<Object>> rowsOf(Col[] cols, int rowCount) {
-        List<List<Object>> out = new ArrayList<>(rowCount);
-        for (int r = 0; r < rowCount; r++) {
-            List<Object> row = new ArrayList<>(cols.length);
-            for (Col c : cols) {
-                row.add(c.get(r));
-            }
-            out.add(Collections.unmodifiableList(row));
-        }
-        return out;
-    }
-
     /** The rows of a coordinator's result stream in this process. */
     static RowIterator of(io.sluice.coordinator.ResultStream stream) {
         return new RowIterator(new Source() {
@@ -104,7 +89,7 @@ public final class RowIterator implements Iterator<List<Object>>, AutoCloseable 
             @Override
             public List<List<Object>> nextRows() {
                 try (Batch batch = stream.next()) {
-                    return batch == null ? null : rowsOf(batch.columns(), batch.rowCount());
+                    return batch == null ? null : ArrowRows.of(batch);
                 }
             }
 

@@ -32,14 +32,7 @@ public record QueryResult(Schema schema, List<List<Object>> rows) {
             List<Batch> batches = ArrowIpc.decode(ipc, allocator);
             try {
                 for (Batch b : batches) {
-                    Col[] cols = b.columns();
-                    for (int r = 0; r < b.rowCount(); r++) {
-                        List<Object> row = new ArrayList<>(cols.length);
-                        for (Col c : cols) {
-                            row.add(c.get(r));
-                        }
-                        rows.add(Collections.unmodifiableList(row));
-                    }
+                    rows.addAll(ArrowRows.of(b));
                 }
             } finally {
                 batches.forEach(Batch::close);

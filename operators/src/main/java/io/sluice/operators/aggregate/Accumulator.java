@@ -34,6 +34,15 @@ abstract class Accumulator {
     /** Folds partial states (as emitted by {@link #states}) into their groups. */
     abstract void merge(int[] groups, int rows, Col[] states);
 
+    /**
+     * Folds partial states read in place from their Arrow vectors (a shuffle fetch) into their
+     * groups, as {@link #merge} would from heap columns; false (nothing done) when this accumulator
+     * does not read that form, and the caller passes the heap columns instead.
+     */
+    boolean mergeInPlace(int[] groups, int rows, InPlaceValues[] states) {
+        return false;
+    }
+
     /** Grows the state to hold {@code groups} groups. */
     abstract void ensureCapacity(int groups);
 

@@ -46,6 +46,20 @@ final class CountAccumulator extends Accumulator {
     }
 
     @Override
+    boolean mergeInPlace(int[] groups, int rows, InPlaceValues[] states) {
+        InPlaceValues partial = states[0];
+        if (partial.doubles || partial.validity != 0) {
+            return false;
+        }
+        long data = partial.data;
+        int shift = partial.shift;
+        for (int i = 0; i < rows; i++) {
+            counts[groups[i]] += InPlaceValues.longAt(data, shift, i);
+        }
+        return true;
+    }
+
+    @Override
     void merge(int[] groups, int rows, Col[] states) {
         long[] partial = states[0].longs;
         for (int i = 0; i < rows; i++) {

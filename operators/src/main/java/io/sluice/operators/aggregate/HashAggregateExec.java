@@ -362,17 +362,29 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         return table.groupIds(keys, utf8, rows, ids, inputs.hashes(rows));
     }
 
-    /** Merges the partial states in {@code batch}'s columns from {@code column} on into the groups. */
+    /**
+     * Merges the partial states in {@code batch}'s columns from {@code column} on into the groups:
+     * states the batch holds as fixed-width vectors (a shuffle fetch) are read in place where the
+     * accumulator takes them, the rest from heap columns.
+     */
     static void mergeStates(Batch batch, int column, int[] groups, int rows, int groupCount, Accumulator[] accumulators) {
         for (Accumulator accumulator : accumulators) {
             accumulator.ensureCapacity(groupCount);
             int width = accumulator.stateTypes().size();
-            Col[] states = new Col[width];
-            for (int s = 0; s < width; s++) {
-                states[s] = batch.column(column + s);
+            InPlaceValues[] inPlace = new InPlaceValues[width];
+            boolean allInPlace = true;
+            for (int s = 0; s < width && allInPlace; s++) {
+                inPlace[s] = batch.inPlace(column + s);
+                allInPlace = inPlace[s] != null;
+            }
+            if (!allInPlace || !accumulator.mergeInPlace(groups, rows, inPlace)) {
+                Col[] states = new Col[width];
+                for (int s = 0; s < width; s++) {
+                    states[s] = batch.column(column + s);
+                }
+                accumulator.merge(groups, rows, states);
             }
             column += width;
-            accumulator.merge(groups, rows, states);
         }
     }
 

@@ -177,6 +177,11 @@ final class MinMaxAccumulator extends Accumulator {
     }
 
     @Override
+    boolean mergeInPlace(int[] groups, int rows, InPlaceValues[] states) {
+        return updateInPlace(groups, rows, states[0]);
+    }
+
+    @Override
     void merge(int[] groups, int rows, Col[] states) {
         update(groups, rows, states[0]);
     }

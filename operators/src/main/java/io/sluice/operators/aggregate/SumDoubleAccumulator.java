@@ -29,7 +29,17 @@ final class SumDoubleAccumulator extends Accumulator {
 
     @Override
     boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
-        if (!arg.doubles) {
+        return addInPlace(groups, rows, arg, null);
+    }
+
+    @Override
+    boolean mergeInPlace(int[] groups, int rows, InPlaceValues[] states) {
+        return addInPlace(groups, rows, states[0], states[1]);
+    }
+
+    /** Doubles read in place; each counts once, or as many as {@code partialCounts} (null: none) says. */
+    private boolean addInPlace(int[] groups, int rows, InPlaceValues arg, InPlaceValues partialCounts) {
+        if (!arg.doubles || (partialCounts != null && partialCounts.doubles)) {
             return false;
         }
         long data = arg.data;
@@ -40,7 +50,7 @@ final class SumDoubleAccumulator extends Accumulator {
             if (!InPlaceValues.isNull(validity, i)) {
                 int g = groups[i];
                 sums[g] += InPlaceValues.doubleAt(data, i);
-                counts[g]++;
+                counts[g] += partialCounts == null ? 1 : partialCounts.longAt(i);
             }
         }
         return true;

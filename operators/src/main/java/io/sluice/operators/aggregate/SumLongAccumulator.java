@@ -47,7 +47,17 @@ final class SumLongAccumulator extends Accumulator {
     /** Long-backed values of the sum's scale (a decimal of another scale is rescaled on the heap path). */
     @Override
     boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
-        if (arg.doubles || arg.scale != sumType.scale()) {
+        return addInPlace(groups, rows, arg, null);
+    }
+
+    @Override
+    boolean mergeInPlace(int[] groups, int rows, InPlaceValues[] states) {
+        return addInPlace(groups, rows, states[0], states[1]);
+    }
+
+    /** As {@link #updateInPlace}; each value counts once, or as many as {@code partialCounts} (null: none) says. */
+    private boolean addInPlace(int[] groups, int rows, InPlaceValues arg, InPlaceValues partialCounts) {
+        if (arg.doubles || arg.scale != sumType.scale() || (partialCounts != null && partialCounts.doubles)) {
             return false;
         }
         long data = arg.data;
@@ -67,7 +77,7 @@ final class SumLongAccumulator extends Accumulator {
                         highs[g] += v < 0 ? -1 : 1; // the long wrapped by 2^64
                     }
                     sums[g] = sum;
-                    counts[g]++;
+                    counts[g] += partialCounts == null ? 1 : partialCounts.longAt(i);
                 }
             }
             return true;
@@ -77,7 +87,7 @@ final class SumLongAccumulator extends Accumulator {
                 if (!InPlaceValues.isNull(validity, i)) {
                     int g = groups[i];
                     sums[g] = Math.addExact(sums[g], InPlaceValues.longAt(data, shift, i));
-                    counts[g]++;
+                    counts[g] += partialCounts == null ? 1 : partialCounts.longAt(i);
                 }
             }
         } catch (ArithmeticException e) {

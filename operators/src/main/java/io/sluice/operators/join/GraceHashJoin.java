@@ -96,11 +96,15 @@ public final class GraceHashJoin implements BatchStream {
         Path[] buildFiles;
         Path[] probeFiles = null;
         try (PartitionWriters build = new PartitionWriters(buildSchema, "join-build", context, reservation, level)) {
-            try (BatchStream rest = buildRest) {
-                for (int i = 0; i < chunks.columns.size(); i++) {
-                    build.write(chunks.columns.get(i).toCols(), chunks.keys.get(i));
+            try (BatchStream rest = buildRest; chunks) {
+                List<Batch> held = chunks.drain();
+                try {
+                    for (int i = 0; i < held.size(); i++) {
+                        build.write(held.get(i).columns(), chunks.keys.get(i));
+                    }
+                } finally {
+                    held.forEach(Batch::close);
                 }
-                chunks.columns.clear();
                 chunks.keys.clear();
                 reservation.free();
                 build.writeAll(rest, buildKeys);
@@ -153,7 +157,7 @@ public final class GraceHashJoin implements BatchStream {
         String name = label + p;
         MemoryReservation reservation = context.reserve(join.describe() + " build side, partition " + name + " of "
                 + PARTITIONS + (level == 0 ? "" : " (split " + (level + 1) + " times)"));
-        JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks();
+        JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks(buildSchema, context.allocator(), null);
         BatchStream buildIn = stream(buildFiles[p], buildSchema);
         buildFiles[p] = null;
         java.util.function.Supplier<BatchStream> probeIn = () -> {
@@ -166,6 +170,7 @@ public final class GraceHashJoin implements BatchStream {
             fits = chunks.read(buildIn, buildKeys, reservation, level + 1 < MAX_LEVELS);
         } catch (RuntimeException | Error e) {
             buildIn.close();
+            chunks.close();
             reservation.close();
             throw e;
         }
@@ -173,13 +178,18 @@ public final class GraceHashJoin implements BatchStream {
             return start(join, chunks, buildIn, reservation, buildSchema, buildKeys, probeSchema, probeKeys, keyTypes,
                     probeIn, context, level + 1, name + ".");
         }
+        JoinSupport.Collected built = null;
         try {
             buildIn.close();
-            JoinSupport.Collected built = chunks.collected(buildSchema, buildKeys, reservation);
+            built = chunks.collected(buildSchema, buildKeys, reservation);
             JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
             reservation.grow(table.heapBytes());
-            return new HashJoinStream(join, built, table, probeIn.get(), probeKeys, context, reservation);
+            return new HashJoinStream(join, built, true, table, probeIn.get(), probeKeys, context, reservation);
         } catch (RuntimeException | Error e) {
+            chunks.close();
+            if (built != null) {
+                built.columns().close();
+            }
             reservation.close();
             throw e;
         }

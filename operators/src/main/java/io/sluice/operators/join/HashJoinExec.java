@@ -18,6 +18,7 @@ import io.sluice.operators.TaskContext;
 import io.sluice.operators.hash.JoinHashTable;
 import io.sluice.operators.memory.MemoryReservation;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * Equi-join by hashing: {@code leftKeys[i] = rightKeys[i]} for every {@code i}, and then the
@@ -311,7 +312,7 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         }
         MemoryReservation reservation = context.reserve(describe() + " build side");
         BatchStream buildStream;
-        JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks();
+        JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks(build.schema(), context.allocator(), null);
         boolean fits;
         try {
             buildStream = build.execute(partition, context);
@@ -322,6 +323,7 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
                 throw e;
             }
         } catch (RuntimeException | Error e) {
+            chunks.close();
             reservation.close();
             throw e;
         }
@@ -330,22 +332,35 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
             return GraceHashJoin.start(this, chunks, buildStream, reservation, build.schema(), buildKeys, probe.schema(),
                     probeKeys, keyTypes, () -> probe.execute(partition, context), context);
         }
+        JoinSupport.Collected built = null;
         try {
             buildStream.close();
-            JoinSupport.Collected built = chunks.collected(build.schema(), buildKeys, reservation);
+            built = chunks.collected(build.schema(), buildKeys, reservation);
             JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
             reservation.grow(table.heapBytes());
             context.recordBuild();
             BatchStream probeStream = probe.execute(partition, context);
-            return new HashJoinStream(this, built, table, probeStream, probeKeys, context, reservation);
+            return new HashJoinStream(this, built, true, table, probeStream, probeKeys, context, reservation);
         } catch (RuntimeException | Error e) {
+            chunks.close();
+            if (built != null) {
+                built.columns().close();
+            }
             reservation.close();
             throw e;
         }
     }
 
-    /** A build side and its table, read-only once built: shared by the tasks of a stage on a worker. */
-    private record SharedTable(JoinSupport.Collected built, JoinHashTable table) {
+    /**
+     * A build side and its table, read-only once built: shared by the tasks of a stage on a worker.
+     * Its vectors live in an allocator of its own (a child of the worker's root, not of the task
+     * that built it, which may end first); the cache closes it when it drops the table.
+     */
+    private record SharedTable(JoinSupport.Collected built, JoinHashTable table) implements AutoCloseable {
+        @Override
+        public void close() {
+            built.columns().close();
+        }
     }
 
     /**
@@ -357,17 +372,29 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
             ExecutionPlan build, ExecutionPlan probe, List<Expr> buildKeys, List<Expr> probeKeys, DataType[] keyTypes) {
         SharedBuildCache.Lease<SharedTable> lease = shared.acquire(sharedBuildKey(build), context, pool -> {
             MemoryReservation reservation = context.reserveFrom(pool, describe() + " shared build side");
-            JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks();
-            try (BatchStream buildStream = build.execute(partition, context)) {
-                if (!chunks.read(buildStream, buildKeys, reservation, GraceHashJoin.supports(type))) {
-                    return null;
+            BufferAllocator allocator = context.allocator().getRoot().newChildAllocator("shared hash join build of "
+                    + shared.stageId(), 0, Long.MAX_VALUE);
+            JoinSupport.BuildChunks chunks = new JoinSupport.BuildChunks(build.schema(), allocator, allocator);
+            JoinSupport.Collected built = null;
+            try {
+                try (BatchStream buildStream = build.execute(partition, context)) {
+                    if (!chunks.read(buildStream, buildKeys, reservation, GraceHashJoin.supports(type))) {
+                        chunks.close();
+                        return null;
+                    }
                 }
+                built = chunks.collected(build.schema(), buildKeys, reservation);
+                JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
+                reservation.grow(table.heapBytes());
+                context.recordBuild();
+                return new SharedTable(built, table);
+            } catch (RuntimeException | Error e) {
+                chunks.close();
+                if (built != null) {
+                    built.columns().close();
+                }
+                throw e;
             }
-            JoinSupport.Collected built = chunks.collected(build.schema(), buildKeys, reservation);
-            JoinHashTable table = JoinHashTable.build(built.keys(), keyTypes, built.rows());
-            reservation.grow(table.heapBytes());
-            context.recordBuild();
-            return new SharedTable(built, table);
         });
         if (lease == null) {
             return null;
@@ -376,8 +403,8 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
         BatchStream joined;
         try {
             BatchStream probeStream = probe.execute(partition, context);
-            joined = new HashJoinStream(this, lease.value().built(), lease.value().table(), probeStream, probeKeys,
-                    context, own);
+            joined = new HashJoinStream(this, lease.value().built(), false, lease.value().table(), probeStream,
+                    probeKeys, context, own);
         } catch (RuntimeException | Error e) {
             own.close();
             lease.close();

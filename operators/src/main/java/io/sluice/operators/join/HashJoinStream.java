@@ -27,13 +27,13 @@ import org.apache.arrow.vector.util.TransferPair;
  * for semi joins, matched) probe rows are output once their batch is done; for FULL the unmatched
  * build rows come last.
  *
- * <p>Pairs without a residual filter or mark (the common inner and outer equi-join) of a probe
- * batch in Arrow form (a scan, a shuffle fetch, a filter over one) are gathered straight into Arrow
- * vectors: build columns from {@link BuildColumns} (strings as bytes), probe
- * columns from the probe batch's Arrow vectors, and when a chunk pairs every probe row once in
- * order (a key/foreign-key join) the probe vectors are shared into the output without a copy.
- * Other outputs (filtered pairs, unmatched rows) are heap columns made Arrow when a consumer asks.
- * The probe batch in progress stays open until its rows are done; the stream holds at most that
+ * <p>Output rows are gathered straight into Arrow vectors: build columns from the build batches'
+ * vectors ({@link BuildColumns}), probe columns from the probe batch's vectors, and when a chunk
+ * pairs every probe row once in order (a key/foreign-key join) the probe vectors are shared into
+ * the output without a copy. A residual filter or mark condition is evaluated over those joined
+ * vectors and the passing rows gathered from them; an outer join's unmatched rows get all-NULL
+ * vectors for the other side. Only a probe column an operator below made on the heap stays a heap
+ * column (gathered as one). The probe batch in progress stays open until its rows are done; the stream holds at most that
  * batch and one output batch between calls, and closes both on close.
  *
  * <p>Long on purpose: it is one state machine over the probe batch in progress (its candidate
@@ -50,7 +50,6 @@ final class HashJoinStream implements BatchStream {
     private final BoundExprs markCondition; // LEFT_MARK only, bound to the joined pairs' schema
     private final Schema joinedSchema;
     private final Schema outputSchema;
-    private final Schema buildSchema;
     private final Schema probeSchema;
     private final BoundExprs probeKeys;
     private final TaskContext context;
@@ -69,6 +68,7 @@ final class HashJoinStream implements BatchStream {
     private boolean finished;
     private boolean closed;
     private final MemoryReservation reservation; // the build rows and table; freed on close
+    private final boolean ownsBuild; // closes the build's vectors on close (a shared build is the cache's)
 
     // The probe batch in progress (open until its rows are done), and its heap columns once asked for.
     private Batch probeBatch;
@@ -82,12 +82,15 @@ final class HashJoinStream implements BatchStream {
     private int cursorRow;
     private int[] pairProbeRows; // the chunk of pairs in progress, reused from chunk to chunk
     private int[] pairBuildRows;
+    private int[] buildChunkOf; // scratch of the build gather: each pair's build batch and row in it
+    private int[] buildRowOf;
     private final int[] buildColumnAsProbeKey; // per build column: the probe column equal to it in every pair, or -1
     private int cursorOffset;
 
-    HashJoinStream(HashJoinExec join, JoinSupport.Collected built, JoinHashTable table, BatchStream probe,
-            List<Expr> probeKeys, TaskContext context, MemoryReservation reservation) {
+    HashJoinStream(HashJoinExec join, JoinSupport.Collected built, boolean ownsBuild, JoinHashTable table,
+            BatchStream probe, List<Expr> probeKeys, TaskContext context, MemoryReservation reservation) {
         this.reservation = reservation;
+        this.ownsBuild = ownsBuild;
         this.type = join.type();
         this.buildIsLeft = join.buildsLeft();
         this.existence = !type.outputsRight();
@@ -96,7 +99,7 @@ final class HashJoinStream implements BatchStream {
         this.filter = JoinSupport.bound(join.filter(), joinedSchema);
         this.markCondition = join.mark() == null ? null : JoinSupport.bound(join.mark().condition(), joinedSchema);
         this.outputSchema = join.schema();
-        this.buildSchema = (buildIsLeft ? join.left() : join.right()).schema();
+        Schema buildSchema = (buildIsLeft ? join.left() : join.right()).schema();
         this.probeSchema = (buildIsLeft ? join.right() : join.left()).schema();
         this.probeKeys = new BoundExprs(probeKeys, probeSchema);
         this.buildColumnAsProbeKey = keyColumnsEqualInPairs(buildIsLeft ? join.leftKeys() : join.rightKeys(), probeKeys,
@@ -165,9 +168,13 @@ final class HashJoinStream implements BatchStream {
                 // The built left's rows whose fate the whole probe side decided: the matched ones
                 // for a semi join, else the unmatched ones (FULL and LEFT with NULL right columns).
                 int[] rows = JoinSupport.where(buildMatched, buildMatched.length, type == JoinType.LEFT_SEMI);
-                Col[] leftRows = build.gatherCols(rows, rows.length);
-                enqueue(type.outputsRight() ? JoinSupport.withNullColumns(leftRows, rows.length, probeSchema, true)
-                        : leftRows, rows.length);
+                for (int from = 0; from < rows.length; from += batchSize) {
+                    int n = Math.min(batchSize, rows.length - from);
+                    int[] slice = Arrays.copyOfRange(rows, from, from + n);
+                    queue.add(type.outputsRight() ? joinedRows(slice, null, n, false)
+                            : Batch.of(outputSchema, new Col[build.width()], build.gatherAll(slice, n, context.allocator()),
+                                    n, context.allocator()));
+                }
             }
             finished = true;
         }
@@ -317,19 +324,23 @@ final class HashJoinStream implements BatchStream {
                     buildMatched[buildIdx[i]] = true;
                 }
             }
-            queue.add(pairs(buildIdx, probeIdx, n));
+            queue.add(joinedRows(buildIdx, probeIdx, n, true));
             return true;
         }
-        Col[] pairs = null;
-        if (filter != null || !existence || markCondition != null) {
-            Col[] buildSide = build.gatherCols(buildIdx, n);
-            Col[] probeSide = JoinSupport.gather(probeCols(), probeIdx, n);
-            pairs = buildIsLeft ? concat(buildSide, probeSide) : concat(probeSide, buildSide);
+        // Candidate pairs have equal keys, except NOT IN's (a NULL key is a candidate of every row).
+        Batch pairs = joinedRows(buildIdx, probeIdx, n, !nullAware);
+        int[] selected;
+        try {
+            selected = filter == null ? null : JoinSupport.passing(filter, pairs);
+        } catch (RuntimeException | Error e) {
+            pairs.close();
+            throw e;
         }
-        int[] selected = filter == null ? null : JoinSupport.passing(filter, joinedSchema, pairs, n, context.allocator());
         int matches = selected == null ? n : selected.length;
         if (markCondition != null) {
-            markPairs(pairs, probeIdx, selected, matches);
+            try (pairs) {
+                markPairs(pairs, probeIdx, selected, matches);
+            }
             return true;
         }
         for (int i = 0; i < matches; i++) {
@@ -341,8 +352,14 @@ final class HashJoinStream implements BatchStream {
                 buildMatched[buildIdx[selected == null ? i : selected[i]]] = true;
             }
         }
-        if (!existence && matches > 0) {
-            enqueue(selected == null ? pairs : JoinSupport.gather(pairs, selected, matches), matches);
+        if (existence || matches == 0) {
+            pairs.close();
+        } else if (selected == null) {
+            queue.add(pairs);
+        } else {
+            try (pairs) {
+                queue.add(pairs.gather(selected, matches, context.allocator()));
+            }
         }
         return true;
     }
@@ -380,12 +397,6 @@ final class HashJoinStream implements BatchStream {
         return out;
     }
 
-    private static Col[] concat(Col[] left, Col[] right) {
-        Col[] out = Arrays.copyOf(left, left.length + right.length);
-        System.arraycopy(right, 0, out, left.length, right.length);
-        return out;
-    }
-
     /** The probe batch's heap columns, unpacked on first use (only paths that need heap columns ask). */
     private Col[] probeCols() {
         if (probeCols == null) {
@@ -395,38 +406,51 @@ final class HashJoinStream implements BatchStream {
     }
 
     /**
-     * The output batch of {@code n} pairs, each column in the form it is held, so nothing is
-     * converted: build columns from their held form (fixed-width ones as heap columns, strings as
-     * Arrow vectors of their bytes), probe columns from the probe batch's vectors (shared without a
-     * copy when the pairs are every probe row once, in order) or heap columns.
+     * The joined rows (build and probe columns in {@link #joinedSchema}'s order) of {@code n}
+     * pairs: build columns gathered from the build's Arrow vectors, probe columns from the probe
+     * batch's vectors (shared without a copy when the pairs are every probe row once, in order) or
+     * heap columns. A null index array gives that side's columns all NULL (an outer join's
+     * unmatched rows). With {@code shareKeys} (every pair's keys are equal) a build key is output
+     * as a copy of its probe key, read in order rather than gathered at random.
      */
-    private Batch pairs(int[] buildIdx, int[] probeIdx, int n) {
+    private Batch joinedRows(int[] buildIdx, int[] probeIdx, int n, boolean shareKeys) {
         BufferAllocator allocator = context.allocator();
         int buildWidth = build.width();
         int probeWidth = probeSchema.size();
         int buildAt = buildIsLeft ? 0 : probeWidth;
         int probeAt = buildIsLeft ? buildWidth : 0;
-        boolean everyProbeRowOnce = n == probeRows;
+        boolean everyProbeRowOnce = probeIdx != null && n == probeRows;
         for (int i = 0; i < n && everyProbeRowOnce; i++) {
             everyProbeRowOnce = probeIdx[i] == i;
+        }
+        if (buildIdx != null) {
+            if (buildChunkOf == null || buildChunkOf.length < n) {
+                buildChunkOf = new int[Math.max(n, batchSize)];
+                buildRowOf = new int[buildChunkOf.length];
+            }
+            build.locate(buildIdx, n, buildChunkOf, buildRowOf);
         }
         Col[] cols = new Col[buildWidth + probeWidth];
         FieldVector[] out = new FieldVector[buildWidth + probeWidth];
         try {
             for (int c = 0; c < buildWidth; c++) {
-                io.sluice.common.types.Field field = outputSchema.field(buildAt + c);
-                int probeKey = buildColumnAsProbeKey[c];
-                if (probeKey >= 0) {
+                io.sluice.common.types.Field field = joinedSchema.field(buildAt + c);
+                int probeKey = shareKeys && probeIdx != null ? buildColumnAsProbeKey[c] : -1;
+                if (buildIdx == null) {
+                    out[buildAt + c] = nullVector(field, n, allocator);
+                } else if (probeKey >= 0) {
                     probeColumn(probeKey, probeIdx, n, everyProbeRowOnce, field, allocator, cols, out, buildAt + c);
-                } else if (build.holdsBytes(c)) {
-                    out[buildAt + c] = build.gather(c, buildIdx, n, field, allocator);
                 } else {
-                    cols[buildAt + c] = build.gatherCol(c, buildIdx, n);
+                    out[buildAt + c] = build.gather(c, buildChunkOf, buildRowOf, n, allocator);
                 }
             }
             for (int c = 0; c < probeWidth; c++) {
-                probeColumn(c, probeIdx, n, everyProbeRowOnce, outputSchema.field(probeAt + c), allocator, cols, out,
-                        probeAt + c);
+                io.sluice.common.types.Field field = joinedSchema.field(probeAt + c);
+                if (probeIdx == null) {
+                    out[probeAt + c] = nullVector(field, n, allocator);
+                } else {
+                    probeColumn(c, probeIdx, n, everyProbeRowOnce, field, allocator, cols, out, probeAt + c);
+                }
             }
         } catch (RuntimeException | Error e) {
             for (FieldVector v : out) {
@@ -436,7 +460,20 @@ final class HashJoinStream implements BatchStream {
             }
             throw e;
         }
-        return Batch.of(outputSchema, cols, out, n, allocator);
+        return Batch.of(joinedSchema, cols, out, n, allocator);
+    }
+
+    /** {@code n} NULLs of {@code field}'s type, as a new vector. */
+    private static FieldVector nullVector(io.sluice.common.types.Field field, int n, BufferAllocator allocator) {
+        FieldVector v = field.toArrow().createVector(allocator);
+        try {
+            v.allocateNew();
+            v.setValueCount(n);
+        } catch (RuntimeException | Error e) {
+            v.close();
+            throw e;
+        }
+        return v;
     }
 
     /**
@@ -462,14 +499,17 @@ final class HashJoinStream implements BatchStream {
      * LEFT_MARK: evaluates the mark condition over the pairs that passed the filter; a TRUE pair
      * marks its probe row TRUE, a NULL one notes that the row's mark is at least NULL.
      */
-    private void markPairs(Col[] pairs, int[] probeIdx, int[] selected, int matches) {
+    private void markPairs(Batch pairs, int[] probeIdx, int[] selected, int matches) {
         if (matches == 0) {
             return;
         }
-        Col[] passed = selected == null ? pairs : JoinSupport.gather(pairs, selected, matches);
         Col mark;
-        try (Batch batch = Batch.of(joinedSchema, passed, matches, context.allocator())) {
-            mark = markCondition.evaluate(0, batch);
+        if (selected == null) {
+            mark = markCondition.evaluate(0, pairs);
+        } else {
+            try (Batch passed = pairs.gather(selected, matches, context.allocator())) {
+                mark = markCondition.evaluate(0, passed);
+            }
         }
         boolean allNull = mark.type.kind() == io.sluice.common.types.DataType.Kind.NULL;
         boolean[] values = mark.bools;
@@ -490,7 +530,10 @@ final class HashJoinStream implements BatchStream {
         switch (leftBuiltAndFlagged ? JoinType.INNER : type) {
             case LEFT, RIGHT, FULL -> {
                 int[] rows = JoinSupport.where(probeMatched, probeRows, false);
-                enqueue(JoinSupport.withNullSide(probeCols(), rows, rows.length, buildSchema, !buildIsLeft), rows.length);
+                for (int from = 0; from < rows.length; from += batchSize) {
+                    int n = Math.min(batchSize, rows.length - from);
+                    queue.add(joinedRows(null, Arrays.copyOfRange(rows, from, from + n), n, false));
+                }
             }
             case LEFT_SEMI -> enqueueProbeRows(JoinSupport.where(probeMatched, probeRows, true));
             case LEFT_ANTI, LEFT_ANTI_NULL_AWARE -> enqueueProbeRows(JoinSupport.where(probeMatched, probeRows, false));
@@ -558,7 +601,13 @@ final class HashJoinStream implements BatchStream {
             }
             probe.close();
         } finally {
-            reservation.close();
+            try {
+                if (ownsBuild) {
+                    build.close();
+                }
+            } finally {
+                reservation.close();
+            }
         }
     }
 }

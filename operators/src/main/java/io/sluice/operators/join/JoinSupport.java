@@ -189,10 +189,15 @@ final class JoinSupport {
      * memory stays allocated.
      */
     static int[] passing(BoundExprs filter, Schema joined, Col[] columns, int count, BufferAllocator allocator) {
-        Col mask;
         try (Batch batch = Batch.of(joined, columns, count, allocator)) {
-            mask = filter.evaluate(0, batch);
+            return passing(filter, batch);
         }
+    }
+
+    /** Positions of {@code batch}'s rows that pass {@code filter} (bound to its schema), in order. */
+    static int[] passing(BoundExprs filter, Batch batch) {
+        int count = batch.rowCount();
+        Col mask = filter.evaluate(0, batch);
         if (mask.type.kind() == Kind.NULL) {
             return new int[0];
         }
@@ -239,21 +244,30 @@ final class JoinSupport {
         return out;
     }
 
-    /** A whole build partition on the heap: its payload columns and its evaluated key columns. */
+    /** A whole build partition: its payload columns (Arrow, owned) and its evaluated key columns (the table's input). */
     record Collected(BuildColumns columns, Col[] keys, int rows) {
     }
 
-    /** Build rows read so far, as each batch's {@link BuildColumns} and evaluated keys. */
-    static final class BuildChunks {
-        final List<BuildColumns> columns = new ArrayList<>();
+    /**
+     * Build rows read so far: each batch's vectors, moved into the build's allocator, and its
+     * evaluated keys. Closing it frees the vectors not yet handed over by {@link #collected}.
+     */
+    static final class BuildChunks implements AutoCloseable {
+        private final BuildColumns.Appender columns;
         final List<Col[]> keys = new ArrayList<>();
-        int rows;
+
+        /** Vectors move into {@code allocator}; {@code owner} (null: none) is closed after them. */
+        BuildChunks(Schema schema, BufferAllocator allocator, AutoCloseable owner) {
+            this.columns = new BuildColumns.Appender(schema, allocator, owner);
+        }
 
         /**
-         * Reads batches into the chunks, each reserving twice its size (the rows are concatenated
-         * while the batches still live). With {@code spillable}, stops at the first batch whose
-         * memory is refused and returns false (that batch is kept, unreserved; the stream stays
-         * open); otherwise a refusal fails the task. True when the stream ended.
+         * Reads batches into the chunks, each reserving twice the bytes of its vectors and keys:
+         * the keys are concatenated while the batches' keys still live, and the hash table is built
+         * over them, so a build that fits here leaves room for its table. With {@code spillable}, stops
+         * at the first batch whose memory is refused and returns false (that batch is kept,
+         * unreserved; the stream stays open); otherwise a refusal fails the task. True when the
+         * stream ended.
          */
         boolean read(BatchStream in, List<Expr> keyExprs, MemoryReservation reservation, boolean spillable) {
             BoundExprs bound = null; // bound to the first batch's schema
@@ -267,11 +281,8 @@ final class JoinSupport {
                         bound = new BoundExprs(keyExprs, b.schema());
                     }
                     Col[] k = bound.evaluateAll(b);
-                    BuildColumns cols = BuildColumns.of(b);
-                    rows = Math.addExact(rows, b.rowCount());
-                    columns.add(cols);
                     keys.add(k);
-                    long bytes = 2 * (cols.heapBytes() + HeapSize.of(k));
+                    long bytes = 2 * (columns.add(b) + HeapSize.of(k));
                     if (!spillable) {
                         reservation.grow(bytes);
                     } else if (!reservation.tryGrow(bytes)) {
@@ -282,9 +293,13 @@ final class JoinSupport {
             return true;
         }
 
-        /** The rows as one set of columns, their reservation resized to the concatenated size. */
+        /** The rows read so far as batches (the caller closes them), in order with {@link #keys}; both are emptied. */
+        List<Batch> drain() {
+            return columns.drain();
+        }
+
+        /** The rows as one build side, their reservation resized to its size; the result owns the vectors. */
         Collected collected(Schema schema, List<Expr> keyExprs, MemoryReservation reservation) {
-            BuildColumns cols = BuildColumns.concat(schema, columns);
             Col[] keyCols = new Col[keyExprs.size()];
             for (int i = 0; i < keyCols.length; i++) {
                 List<Col> parts = new ArrayList<>(keys.size());
@@ -293,12 +308,15 @@ final class JoinSupport {
                 }
                 keyCols[i] = concat(keyExprs.get(i).type(schema), parts);
             }
-            int total = rows;
-            columns.clear();
             keys.clear();
-            rows = 0;
-            reservation.resize(cols.heapBytes() + HeapSize.of(keyCols));
-            return new Collected(cols, keyCols, total);
+            BuildColumns cols = columns.finish();
+            reservation.resize(cols.bytes() + HeapSize.of(keyCols));
+            return new Collected(cols, keyCols, cols.rows());
+        }
+
+        @Override
+        public void close() {
+            columns.close();
         }
     }
 

@@ -38,8 +38,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * goes back to the budget. A table whose stage has already ended is freed with its last lease. A
  * table no task has used for {@code idleEviction} ({@link #DEFAULT_IDLE_EVICTION}) is dropped too
  * (when a task starts, or on the next acquire), so a job's end the worker never heard of does not
- * hold its memory until the worker stops. The tables are heap arrays, read-only once built, so
- * tasks probe one at the same time without copies and nothing needs closing but the reservation.
+ * hold its memory until the worker stops. The tables are read-only once built, so tasks probe one
+ * at the same time without copies; a table that is {@link AutoCloseable} (it holds Arrow memory)
+ * is closed when it is dropped, after its last lease.
  *
  * <p>Failure: a build that throws is dropped (its memory freed at once) and its error is the
  * builder's; the tasks waiting for it try again, one of them building, so they get a table or
@@ -127,7 +128,7 @@ public final class SharedBuildCache {
                 return true;
             });
         }
-        free.forEach(e -> e.pool.release());
+        free.forEach(SharedBuildCache::free);
     }
 
     /**
@@ -140,7 +141,7 @@ public final class SharedBuildCache {
         synchronized (this) {
             idle = sweepIdle();
         }
-        idle.forEach(e -> e.pool.release());
+        idle.forEach(SharedBuildCache::free);
     }
 
     /** Drops every table (the worker stops); those in use are freed with their last lease. */
@@ -151,7 +152,7 @@ public final class SharedBuildCache {
             entries.values().forEach(e -> evict(e, free));
             entries.clear();
         }
-        free.forEach(e -> e.pool.release());
+        free.forEach(SharedBuildCache::free);
     }
 
     private void evict(Entry e, List<Entry> free) {
@@ -171,6 +172,19 @@ public final class SharedBuildCache {
             }
         }
         if (free) {
+            free(e);
+        }
+    }
+
+    /** Gives a dropped table's memory back: its reservation, and what the table holds when it is closeable. */
+    private static void free(Entry e) {
+        try {
+            if (e.done.isDone() && !e.done.isCompletedExceptionally() && e.done.getNow(null) instanceof AutoCloseable table) {
+                table.close();
+            }
+        } catch (Exception failed) {
+            throw new IllegalStateException("closing a shared hash join build", failed);
+        } finally {
             e.pool.release();
         }
     }
@@ -291,7 +305,7 @@ public final class SharedBuildCache {
                     }
                     e.refs++;
                 }
-                idle.forEach(stale -> stale.pool.release());
+                idle.forEach(SharedBuildCache::free);
                 if (mine) {
                     return build(e, builder);
                 }

@@ -7,6 +7,8 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceValues;
 import io.sluice.logical.expr.AggregateCall;
@@ -18,10 +20,14 @@ import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.MemorySourceExec;
 import io.sluice.operators.OperatorTestBase;
 import io.sluice.operators.Partitioning;
+import io.sluice.operators.TaskContext;
 import io.sluice.operators.join.JoinTestSupport;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -128,6 +134,34 @@ class HashAggregateInPlaceTest extends OperatorTestBase {
         List<List<Object>> byKi = run(arrow, List.of("ki"));
         assertThat(byKi).hasSize(41);
         assertThat(byKi.stream().filter(r -> r.get(0) == null).count()).isEqualTo(1);
+    }
+
+    @Test
+    void finalMergeOfStatesInArrowVectorsMatchesHeap() {
+        // a final phase reading its partial states as a shuffle fetch hands them: Arrow vectors
+        List<Col[]> data = batches(13);
+        MemorySourceExec heap = new MemorySourceExec(SCHEMA, List.of(data), new Partitioning.Single(), List.of());
+        for (List<String> keys : List.of(List.of("ki"), List.of("kc", "s"), List.<String>of())) {
+            List<Expr> groupBy = keys.stream().map(k -> (Expr) new Column(k)).toList();
+            HashAggregateExec partial = HashAggregateExec.partial(heap, groupBy, aggregates());
+            List<Col[]> states = new ArrayList<>();
+            try (BufferAllocator allocator = new RootAllocator();
+                    BatchStream stream = partial.execute(0, new TaskContext("partial", allocator, 512, Map.of()))) {
+                for (Batch next = stream.next(); next != null; next = stream.next()) {
+                    try (Batch b = next) {
+                        states.add(b.columns());
+                    }
+                }
+            }
+            MemorySourceExec onHeap = new MemorySourceExec(partial.schema(), List.of(states), new Partitioning.Single(),
+                    List.of());
+            List<List<Object>> expected = JoinTestSupport.sorted(support.runPartition(
+                    HashAggregateExec.finalPhase(onHeap, partial), 0, 512));
+            assertThat(expected).isNotEmpty();
+            assertThat(JoinTestSupport.sorted(support.runPartition(
+                    HashAggregateExec.finalPhase(onHeap.withArrowValuesUnderNulls(), partial), 0, 512)))
+                    .as("states as Arrow, by %s", keys).isEqualTo(expected);
+        }
     }
 
     @Test

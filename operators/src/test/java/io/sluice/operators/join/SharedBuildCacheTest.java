@@ -84,6 +84,7 @@ class SharedBuildCacheTest extends OperatorTestBase {
             assertThat(budget.openPools()).as("task pools").isZero();
             long kept = budget.reserved();
             assertThat(kept).as("the kept table's memory, once").isPositive();
+            assertThat(root.getAllocatedMemory()).as("the kept table's Arrow vectors, past its tasks").isPositive();
 
             // another stage builds its own; the first stage's table stays until its job ends
             assertThat(JoinTestSupport.sorted(runTask(join, 0, "job1-s5", root, metrics)))
@@ -93,11 +94,13 @@ class SharedBuildCacheTest extends OperatorTestBase {
             cache.stagesEnded(List.of("job1-s2", "job1-s5"));
             assertThat(cache.size()).isZero();
             assertThat(budget.reserved()).as("memory reserved once the job ended").isZero();
+            assertThat(root.getAllocatedMemory()).as("the tables' vectors freed with them").isZero();
 
             // a late task of the ended job builds a table that is not kept
             runTask(join, 1, "job1-s2", root, metrics);
             assertThat(cache.size()).isZero();
             assertThat(budget.reserved()).isZero();
+            assertThat(root.getAllocatedMemory()).isZero();
         }
     }
 
