@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.HashMix;
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
@@ -63,36 +62,13 @@ public record BernoulliSampleExec(ExecutionPlan input, double fraction, long see
 
     @Override
     public BatchStream execute(int partition, TaskContext context) {
-        BatchStream in = input.execute(partition, context);
         SplittableRandom random = new SplittableRandom(HashMix.mix(seed + partition));
-        return new BatchStream() {
-            @Override
-            public Batch next() {
-                while (true) {
-                    Batch batch = in.next();
-                    if (batch == null) {
-                        return null;
-                    }
-                    try (Batch b = batch) {
-                        int rows = b.rowCount();
-                        int[] selected = new int[rows];
-                        int count = 0;
-                        for (int i = 0; i < rows; i++) {
-                            if (random.nextDouble() < fraction) {
-                                selected[count++] = i;
-                            }
-                        }
-                        if (count > 0) {
-                            return b.gather(selected, count, context.allocator());
-                        }
-                    }
+        return new SampledStream(input.execute(partition, context), (rows, picked) -> {
+            for (int i = 0; i < rows; i++) {
+                if (random.nextDouble() < fraction) {
+                    picked.add(i);
                 }
             }
-
-            @Override
-            public void close() {
-                in.close();
-            }
-        };
+        }, context.allocator());
     }
 }
