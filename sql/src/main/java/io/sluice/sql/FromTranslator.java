@@ -110,6 +110,12 @@ final class FromTranslator {
             return new From(plan, TableScope.relation(plan.schema(), qualifier,
                     alias == null ? table.name() : table.name() + " AS " + alias));
         }
+        if (node.getKind() == SqlKind.COLLECTION_TABLE) {
+            LogicalPlan function = TableFunctions.plan(((SqlCall) node).operand(0));
+            String qualifier = alias != null ? alias : "range";
+            return subquery(QueryTranslator.renameColumns(function, columnAliases, qualifier), qualifier,
+                    alias == null ? qualifier : "range AS " + alias);
+        }
         if (node instanceof SqlJoin join) {
             if (alias != null) {
                 throw SqlErrors.unsupported("alias on a parenthesized join");
