@@ -69,6 +69,6 @@ public record BernoulliSampleExec(ExecutionPlan input, double fraction, long see
                     picked.add(i);
                 }
             }
-        }, context.allocator());
+        }, context.allocator(), context.batchSize());
     }
 }

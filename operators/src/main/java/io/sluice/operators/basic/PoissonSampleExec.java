@@ -76,7 +76,7 @@ public record PoissonSampleExec(ExecutionPlan input, double fraction, long seed)
                     picked.add(i);
                 }
             }
-        }, context.allocator());
+        }, context.allocator(), context.batchSize());
     }
 
     /** Knuth's draw from a Poisson distribution whose mean m has {@code limit = exp(-m)}. */
