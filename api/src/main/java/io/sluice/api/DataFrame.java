@@ -446,7 +446,8 @@ public final class DataFrame {
      * of the values' common type); NULL values are kept.
      */
     public DataFrame unpivot(Column[] ids, Column[] values, String variableColumnName, String valueColumnName) {
-        return with(Unpivots.plan(this, List.of(ids), List.of(values), variableColumnName, valueColumnName));
+        return with(io.sluice.logical.plan.Unpivots.plan(plan, resolveAll(ids), resolveAll(values), variableColumnName,
+                valueColumnName));
     }
 
     /** {@link #unpivot(Column[], Column[], String, String)} of every column that is not an id. */

@@ -300,7 +300,8 @@ class SparkConnectIT {
         org.apache.spark.sql.Column[] ids = {col("name")};
         Dataset<Row> unpivoted = t.unpivot(ids, new org.apache.spark.sql.Column[] {col("k"), col("v")}, "var", "val");
         assertThat(unpivoted.columns()).containsExactly("name", "var", "val");
-        String duckUnpivot = "UNPIVOT (SELECT name, k::DOUBLE AS k, v FROM t) ON k, v INTO NAME var VALUE val";
+        duck.execute("CREATE OR REPLACE VIEW t_doubles AS SELECT name, k::DOUBLE AS k, v FROM t");
+        String duckUnpivot = "UNPIVOT t_doubles ON k, v INTO NAME var VALUE val";
         assertThat(rows(unpivoted.groupBy(col("var")).agg(count(lit(1)).as("n"), sum(col("val")).as("s")).orderBy(col("var"))))
                 .isEqualTo(duck.query("SELECT var, count(*) n, sum(val) s FROM (" + duckUnpivot + ") GROUP BY var ORDER BY var"));
         assertThat(t.melt(new org.apache.spark.sql.Column[] {col("name"), col("k")}, "var", "val").count()).isEqualTo(2000);

@@ -37,14 +37,13 @@ import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.Partitioning;
 import io.sluice.operators.aggregate.HashAggregateExec;
-import io.sluice.operators.basic.BernoulliSampleExec;
 import io.sluice.operators.basic.EmptyExec;
 import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.basic.LimitExec;
-import io.sluice.operators.basic.PoissonSampleExec;
 import io.sluice.operators.basic.ProjectionExec;
 import io.sluice.operators.basic.RangeExec;
 import io.sluice.operators.basic.RepartitionExec;
+import io.sluice.operators.basic.RowSampleExec;
 import io.sluice.operators.basic.UnionExec;
 import io.sluice.operators.filter.FilterExec;
 import io.sluice.operators.filter.RuntimeFilter;
@@ -442,8 +441,7 @@ public final class PhysicalPlanner {
             return planJoin(join);
         }
         if (plan instanceof Sample sample) {
-            return sample.withReplacement() ? new PoissonSampleExec(plan(sample.input()), sample.fraction(), sample.seed())
-                    : new BernoulliSampleExec(plan(sample.input()), sample.fraction(), sample.seed());
+            return new RowSampleExec(plan(sample.input()), sample.fraction(), sample.seed(), sample.withReplacement());
         }
         if (plan instanceof SubqueryAlias alias) {
             return rename(plan(alias.input()), alias.schema());

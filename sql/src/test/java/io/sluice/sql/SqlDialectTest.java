@@ -213,4 +213,13 @@ class SqlDialectTest {
         assertThatThrownBy(() -> plan("SELECT * FROM range(-9223372036854775807, 9223372036854775807)"))
                 .hasMessageContaining("has 18446744073709551614 values, more than a BIGINT counts");
     }
+
+    @Test
+    void unpivotKeepsTheOtherColumnsAsIdsAndLeavesNullsOutUnlessIncluded() {
+        assertThat(plan("SELECT * FROM t UNPIVOT (val FOR col IN (v, d))")).contains("Filter: val IS NOT NULL")
+                .contains("explode(map('v', t.v, 'd', t.d)) AS col, val");
+        assertThat(plan("SELECT * FROM t UNPIVOT INCLUDE NULLS (val FOR col IN (v, d)) AS u")).doesNotContain("IS NOT NULL");
+        assertThatThrownBy(() -> plan("SELECT * FROM t UNPIVOT ((a, b) FOR col IN ((k, v)))")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("UNPIVOT of several value or name columns is not supported by Sluice");
+    }
 }

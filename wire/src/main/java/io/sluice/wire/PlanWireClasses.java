@@ -69,14 +69,13 @@ import io.sluice.operators.PlanProperties;
 import io.sluice.operators.SplitPoints;
 import io.sluice.operators.aggregate.AggregateMode;
 import io.sluice.operators.aggregate.HashAggregateExec;
-import io.sluice.operators.basic.BernoulliSampleExec;
 import io.sluice.operators.basic.EmptyExec;
 import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.basic.LimitExec;
-import io.sluice.operators.basic.PoissonSampleExec;
 import io.sluice.operators.basic.ProjectionExec;
 import io.sluice.operators.basic.RangeExec;
 import io.sluice.operators.basic.RepartitionExec;
+import io.sluice.operators.basic.RowSampleExec;
 import io.sluice.operators.basic.SampleExec;
 import io.sluice.operators.basic.UnionExec;
 import io.sluice.operators.filter.FilterExec;
@@ -114,7 +113,7 @@ public final class PlanWireClasses implements WireClasses {
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,
                 ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, RuntimeFilterSourceExec.class, RuntimeFilter.class, SampleExec.class, SortExec.class,
                 SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class, GenerateExec.class,
-                BernoulliSampleExec.class, PoissonSampleExec.class, RangeExec.class,
+                RowSampleExec.class, RangeExec.class,
                 Partitioning.Unknown.class, Partitioning.Single.class, Partitioning.Hash.class,
                 Partitioning.RoundRobin.class, Partitioning.Broadcast.class, Partitioning.Range.class,
                 PlanProperties.class, SplitPoints.class,

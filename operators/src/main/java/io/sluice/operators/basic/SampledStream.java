@@ -11,7 +11,7 @@ import org.apache.arrow.memory.BufferAllocator;
 /**
  * A partition's input with each batch replaced by the rows a {@link Draw} picks from it, in the
  * order picked (a row picked twice appears twice); batches of which nothing is picked are skipped.
- * The sampling operators differ only in their draw, asked once per batch.
+ * Sampling with and without replacement differ only in their draw, asked once per batch.
  */
 final class SampledStream implements BatchStream {
     /** Appends to {@code picked} the positions, ascending, of the rows kept from a batch of {@code rows}. */
