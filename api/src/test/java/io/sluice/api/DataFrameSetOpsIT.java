@@ -116,7 +116,7 @@ class DataFrameSetOpsIT extends DuckDbComparisonTest {
     void unpivotAndSampleWithReplacement() throws Exception {
         DataFrame unpivoted = t("a").unpivot(new Column[] {col("s")}, new Column[] {col("k"), col("v")}, "var", "val");
         assertThat(unpivoted.columns()).containsExactly("s", "var", "val");
-        assertSameRows(unpivoted, "UNPIVOT INCLUDE NULLS a ON k, v INTO NAME var VALUE val");
+        assertSameRows(unpivoted, "SELECT s, var, val FROM a UNPIVOT INCLUDE NULLS (val FOR var IN (k, v))");
         assertSameRows(t("a").melt(new Column[] {col("k")}, new Column[0], "var", "val").filter(col("var").equalTo(lit("v"))),
                 "SELECT k, 'v', v FROM a");
         assertThatThrownBy(() -> t("a").unpivot(new Column[] {col("k"), col("s"), col("v")}, "var", "val"))
