@@ -273,7 +273,7 @@ class SparkConnectIT {
                 .collectAsList().get(0);
         assertThat(List.of(r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3)))
                 .containsExactly(333_334L, 166_666_833_333L, 0L, 999_999L);
-        assertThat(rows(spark.range(10, -10, -3).orderBy(col("id")))).isEqualTo(duck.query("SELECT * FROM range(10, -10, -3) ORDER BY 1"));
+        assertThat(rows(spark.range(10, -10, -3).toDF().orderBy(col("id")))).isEqualTo(duck.query("SELECT * FROM range(10, -10, -3) ORDER BY 1"));
         assertThat(spark.range(7, 7).count()).isZero();
         Dataset<Row> t = spark.read().parquet(parquet);
         assertThat(rows(spark.range(0, 20).join(t, col("id").equalTo(col("k"))).groupBy(col("id")).agg(count(lit(1)).as("n"))
@@ -285,11 +285,11 @@ class SparkConnectIT {
 
     @Test
     void sampleWithReplacementIsSeededPoisson() {
-        Dataset<Row> sample = spark.range(0, 10_000, 1, 4).sample(true, 0.5, 11);
+        Dataset<Row> sample = spark.range(0, 10_000, 1, 4).toDF().sample(true, 0.5, 11);
         long n = sample.count();
         assertThat(n).isBetween(4_500L, 5_500L);
         assertThat(sample.count()).isEqualTo(n);
-        Dataset<Row> doubled = spark.range(0, 10_000, 1, 4).sample(true, 2.0, 11);
+        Dataset<Row> doubled = spark.range(0, 10_000, 1, 4).toDF().sample(true, 2.0, 11);
         assertThat(doubled.count()).isBetween(19_000L, 21_000L);
         assertThat(doubled.distinct().count()).isLessThan(doubled.count());
     }
