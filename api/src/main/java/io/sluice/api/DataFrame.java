@@ -429,7 +429,35 @@ public final class DataFrame {
      * Bernoulli sampling; the same seed over the same partitions keeps the same rows.
      */
     public DataFrame sample(double fraction, long seed) {
-        return with(new io.sluice.logical.plan.Sample(plan, fraction, seed));
+        return sample(false, fraction, seed);
+    }
+
+    /**
+     * As Spark's {@code sample(withReplacement, fraction, seed)}: with replacement each row is kept a
+     * number of times drawn from a Poisson distribution of mean {@code fraction} (which may pass 1).
+     */
+    public DataFrame sample(boolean withReplacement, double fraction, long seed) {
+        return with(new io.sluice.logical.plan.Sample(plan, fraction, seed, withReplacement));
+    }
+
+    /**
+     * Spark's {@code unpivot}: each row once per column of {@code values}, as the {@code ids}, the
+     * column's name (under {@code variableColumnName}) and its value (under {@code valueColumnName},
+     * of the values' common type); NULL values are kept.
+     */
+    public DataFrame unpivot(Column[] ids, Column[] values, String variableColumnName, String valueColumnName) {
+        return with(io.sluice.logical.plan.Unpivots.plan(plan, resolveAll(ids), resolveAll(values), variableColumnName,
+                valueColumnName));
+    }
+
+    /** {@link #unpivot(Column[], Column[], String, String)} of every column that is not an id. */
+    public DataFrame unpivot(Column[] ids, String variableColumnName, String valueColumnName) {
+        return unpivot(ids, new Column[0], variableColumnName, valueColumnName);
+    }
+
+    /** Spark's name for {@link #unpivot(Column[], Column[], String, String)}. */
+    public DataFrame melt(Column[] ids, Column[] values, String variableColumnName, String valueColumnName) {
+        return unpivot(ids, values, variableColumnName, valueColumnName);
     }
 
     /**

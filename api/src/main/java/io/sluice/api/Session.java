@@ -7,6 +7,7 @@ import io.sluice.coordinator.PlanRequest;
 import io.sluice.coordinator.PreparedSql;
 import io.sluice.kernels.QueryResult;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.RangeRelation;
 import io.sluice.logical.sink.WriteTarget;
 import java.util.Map;
 
@@ -147,6 +148,33 @@ public final class Session implements AutoCloseable {
             throw new io.sluice.common.SluiceException("not a table name: '" + name + "'");
         }
         return sql("SELECT * FROM " + name).named(name);
+    }
+
+    /** {@code range(0, end, 1)}. */
+    public DataFrame range(long end) {
+        return range(0, end);
+    }
+
+    /** {@code range(start, end, 1)}. */
+    public DataFrame range(long start, long end) {
+        return range(start, end, 1);
+    }
+
+    /** {@code range(start, end, step, n)} with the cluster's default number of partitions. */
+    public DataFrame range(long start, long end, long step) {
+        return new DataFrame(this, new RangeRelation(start, end, step, 0));
+    }
+
+    /**
+     * The numbers from {@code start} up to {@code end} (exclusive) by {@code step} (which may be
+     * negative) as one BIGINT column {@code id}, as Spark's {@code spark.range}: made on the
+     * workers, in {@code numPartitions} partitions, so any size costs nothing to send.
+     */
+    public DataFrame range(long start, long end, long step, int numPartitions) {
+        if (numPartitions < 1) {
+            throw new io.sluice.common.SluiceException("range: numPartitions must be positive, not " + numPartitions);
+        }
+        return new DataFrame(this, new RangeRelation(start, end, step, numPartitions));
     }
 
     /** The tables and views of this session, as Spark's {@code spark.catalog()}. */

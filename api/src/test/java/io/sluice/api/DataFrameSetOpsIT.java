@@ -96,6 +96,43 @@ class DataFrameSetOpsIT extends DuckDbComparisonTest {
     }
 
     @Test
+    void rangeMadeOnTheWorkers() throws Exception {
+        Session session = both.session();
+        assertSameRows(session.range(0, 1_000_000, 3, 4).select(Functions.count("*"), sum("id"), Functions.min("id"),
+                Functions.max("id")), "SELECT count(*), sum(i), min(i), max(i) FROM range(0, 1000000, 3) t(i)");
+        assertSameRows(session.range(10, -10, -3), "SELECT * FROM range(10, -10, -3)");
+        assertThat(session.range(5).columns()).containsExactly("id");
+        assertThat(session.range(5, 5).count()).isZero();
+        assertSameRows(session.range(0, 6).join(t("a"), col("id").equalTo(col("k"))),
+                "SELECT r.i, a.* FROM range(0, 6) r(i) JOIN a ON r.i = a.k");
+        assertThatThrownBy(() -> session.range(1, 2, 0)).isInstanceOf(SluiceException.class)
+                .hasMessage("range(1, 2, 0): the step must not be 0");
+        assertThatThrownBy(() -> session.range(Long.MIN_VALUE, Long.MAX_VALUE)).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("has 18446744073709551615 values, more than a BIGINT counts");
+        assertThat(session.range(3).count()).isEqualTo(3);
+    }
+
+    @Test
+    void unpivotAndSampleWithReplacement() throws Exception {
+        DataFrame unpivoted = t("a").unpivot(new Column[] {col("s")}, new Column[] {col("k"), col("v")}, "var", "val");
+        assertThat(unpivoted.columns()).containsExactly("s", "var", "val");
+        assertSameRows(unpivoted, "SELECT s, var, val FROM a UNPIVOT INCLUDE NULLS (val FOR var IN (k, v))");
+        assertSameRows(t("a").melt(new Column[] {col("k"), col("s")}, new Column[0], "var", "val"), "SELECT k, s, 'v', v FROM a");
+        assertThatThrownBy(() -> t("a").unpivot(new Column[] {col("k"), col("s"), col("v")}, "var", "val"))
+                .isInstanceOf(SluiceException.class).hasMessageContaining("unpivot needs at least one value column");
+        DataFrame sample = both.session().range(0, 10_000, 1, 4).sample(true, 0.5, 7);
+        long n = sample.count();
+        assertThat(n).isBetween(4_500L, 5_500L);
+        assertThat(sample.count()).isEqualTo(n);
+        long doubled = both.session().range(0, 10_000, 1, 4).sample(true, 2.0, 7).count();
+        assertThat(doubled).isBetween(19_000L, 21_000L);
+        assertThat(both.session().range(0, 10_000, 1, 4).sample(true, 2.0, 7).distinct().count()).isLessThan(doubled);
+        assertThatThrownBy(() -> t("a").sample(true, -1, 1)).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("sample fraction must be at least 0, not -1.0");
+        assertThat(t("a").count()).isEqualTo(60);
+    }
+
+    @Test
     void orderingOffsetTailAndSample() throws Exception {
         assertSameOrderedRows(t("a").orderBy(col("v").desc_nulls_first(), col("s").asc_nulls_first(), col("k").desc()),
                 "SELECT * FROM a ORDER BY v DESC NULLS FIRST, s ASC NULLS FIRST, k DESC NULLS LAST");

@@ -33,13 +33,6 @@ import java.util.Map;
  * relation Sluice has no counterpart for is refused with its Spark name, never half-translated.
  */
 final class RelationTranslator {
-    /** Range builds its rows here, so it is bounded. */
-    /**
-     * spark.range is planned as constant rows, each a plan node: beyond this the plan would pass the
-     * planner's node limit with a message about complexity; a Range plan node is still to come.
-     */
-    private static final long MAX_RANGE_ROWS = 40_000;
-
     private final ConnectSession session;
     private final ExpressionTranslator expressions;
     /** The DataFrames translated so far by their client plan ids ({@code df("a")} names a column of one). */
@@ -118,6 +111,7 @@ final class RelationTranslator {
             }
             case REPLACE -> replace(r.getReplace());
             case SAMPLE -> sample(r.getSample());
+            case UNPIVOT -> unpivot(r.getUnpivot());
             case DESCRIBE -> translate(r.getDescribe().getInput()).describe(r.getDescribe().getColsList().toArray(String[]::new));
             case SUMMARY -> translate(r.getSummary().getInput()).summary(r.getSummary().getStatisticsList().toArray(String[]::new));
             case CATALOG -> CatalogCalls.translate(r.getCatalog(), session);
@@ -231,17 +225,9 @@ final class RelationTranslator {
 
     private DataFrame range(io.sluice.connect.proto.Range range) {
         long start = range.hasStart() ? range.getStart() : 0;
-        long step = range.getStep() == 0 ? 1 : range.getStep();
-        long count = Math.max(0, (range.getEnd() - start + step + (step > 0 ? -1 : 1)) / step);
-        if (count > MAX_RANGE_ROWS) {
-            throw new SluiceException("spark.range of " + count + " rows is over Sluice's limit of " + MAX_RANGE_ROWS
-                    + " rows (the rows are planned as constants); read a table or a file instead");
-        }
-        List<List<Object>> rows = new ArrayList<>((int) count);
-        for (long i = 0; i < count; i++) {
-            rows.add(List.of(start + i * step));
-        }
-        return FrontEnds.dataFrame(session.api(), new QueryResult(Schema.of(new Field("id", DataType.INT64)), rows));
+        return range.hasNumPartitions()
+                ? session.api().range(start, range.getEnd(), range.getStep(), range.getNumPartitions())
+                : session.api().range(start, range.getEnd(), range.getStep());
     }
 
     private DataFrame join(io.sluice.connect.proto.Join j) {
@@ -306,12 +292,19 @@ final class RelationTranslator {
     }
 
     private DataFrame sample(io.sluice.connect.proto.Sample sample) {
-        if (sample.getWithReplacement()) {
-            throw new SluiceException("sample with replacement is not supported by Sluice");
-        }
         DataFrame input = translate(sample.getInput());
         double fraction = sample.getUpperBound() - sample.getLowerBound();
-        return sample.hasSeed() ? input.sample(fraction, sample.getSeed()) : input.sample(fraction);
+        return input.sample(sample.getWithReplacement(), fraction,
+                sample.hasSeed() ? sample.getSeed() : new java.util.Random().nextLong());
+    }
+
+    private DataFrame unpivot(io.sluice.connect.proto.Unpivot unpivot) {
+        DataFrame input = translate(unpivot.getInput());
+        Column[] ids = unpivot.getIdsList().stream().map(e -> column(expressions.translate(e, input.logicalPlan())))
+                .toArray(Column[]::new);
+        Column[] values = unpivot.hasValues() ? unpivot.getValues().getValuesList().stream()
+                .map(e -> column(expressions.translate(e, input.logicalPlan()))).toArray(Column[]::new) : new Column[0];
+        return input.unpivot(ids, values, unpivot.getVariableColumnName(), unpivot.getValueColumnName());
     }
 
     /** A literal as the Java value the DataFrame API takes (na.fill, pivot values, hint parameters). */

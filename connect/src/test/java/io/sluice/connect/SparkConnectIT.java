@@ -12,6 +12,8 @@ import static org.apache.spark.sql.functions.filter;
 import static org.apache.spark.sql.functions.forall;
 import static org.apache.spark.sql.functions.inline;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
 import static org.apache.spark.sql.functions.posexplode_outer;
 import static org.apache.spark.sql.functions.rank;
 import static org.apache.spark.sql.functions.row_number;
@@ -323,9 +325,49 @@ class SparkConnectIT {
     @Test
     void unsupportedRelationIsNamed() {
         Dataset<Row> df = spark.read().parquet(parquet);
-        assertThatThrownBy(() -> df.unpivot(new org.apache.spark.sql.Column[] {col("k")},
-                new org.apache.spark.sql.Column[] {col("v")}, "var", "val").collectAsList())
-                .hasMessageContaining("unpivot");
+        assertThatThrownBy(() -> df.transpose().collectAsList()).hasMessageContaining("transpose");
+    }
+
+    @Test
+    void rangeIsMadeOnTheWorkersAtAnySize() throws Exception {
+        Row r = spark.range(0, 1_000_000, 3, 4).agg(count(lit(1)), sum(col("id")), min(col("id")), max(col("id")))
+                .collectAsList().get(0);
+        assertThat(List.of(r.getLong(0), r.getLong(1), r.getLong(2), r.getLong(3)))
+                .containsExactly(333_334L, 166_666_833_333L, 0L, 999_999L);
+        assertThat(rows(spark.range(10, -10, -3).toDF().orderBy(col("id")))).isEqualTo(duck.query("SELECT * FROM range(10, -10, -3) ORDER BY 1"));
+        assertThat(spark.range(7, 7).count()).isZero();
+        Dataset<Row> t = spark.read().parquet(parquet);
+        assertThat(rows(spark.range(0, 20).join(t, col("id").equalTo(col("k"))).groupBy(col("id")).agg(count(lit(1)).as("n"))
+                .orderBy(col("id")))).isEqualTo(duck.query("SELECT i, count(*) n FROM range(0, 20) r(i) JOIN t ON i = k GROUP BY i ORDER BY i"));
+        assertThatThrownBy(() -> spark.range(Long.MIN_VALUE, Long.MAX_VALUE).count())
+                .hasMessageContaining("more than a BIGINT counts");
+        assertThat(spark.range(3).count()).isEqualTo(3);
+    }
+
+    @Test
+    void sampleWithReplacementIsSeededPoisson() {
+        Dataset<Row> sample = spark.range(0, 10_000, 1, 4).toDF().sample(true, 0.5, 11);
+        long n = sample.count();
+        assertThat(n).isBetween(4_500L, 5_500L);
+        assertThat(sample.count()).isEqualTo(n);
+        Dataset<Row> doubled = spark.range(0, 10_000, 1, 4).toDF().sample(true, 2.0, 11);
+        assertThat(doubled.count()).isBetween(19_000L, 21_000L);
+        assertThat(doubled.distinct().count()).isLessThan(doubled.count());
+    }
+
+    @Test
+    void unpivotAgainstDuckDb() throws Exception {
+        Dataset<Row> t = spark.read().parquet(parquet);
+        org.apache.spark.sql.Column[] ids = {col("name")};
+        Dataset<Row> unpivoted = t.unpivot(ids, new org.apache.spark.sql.Column[] {col("k"), col("v")}, "var", "val");
+        assertThat(unpivoted.columns()).containsExactly("name", "var", "val");
+        duck.execute("CREATE OR REPLACE VIEW t_doubles AS SELECT name, k::DOUBLE AS k, v FROM t");
+        String duckUnpivot = "UNPIVOT t_doubles ON k, v INTO NAME var VALUE val";
+        assertThat(rows(unpivoted.groupBy(col("var")).agg(count(lit(1)).as("n"), sum(col("val")).as("s")).orderBy(col("var"))))
+                .isEqualTo(duck.query("SELECT var, count(*) n, sum(val) s FROM (" + duckUnpivot + ") GROUP BY var ORDER BY var"));
+        assertThat(t.melt(new org.apache.spark.sql.Column[] {col("name"), col("k")}, "var", "val").count()).isEqualTo(2000);
+        assertThatThrownBy(() -> t.unpivot(new org.apache.spark.sql.Column[] {col("k"), col("name"), col("v")}, "var", "val")
+                .collectAsList()).hasMessageContaining("unpivot needs at least one value column");
     }
 
     @Test

@@ -22,6 +22,7 @@ import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
+import io.sluice.logical.plan.RangeRelation;
 import io.sluice.logical.plan.Repartition;
 import io.sluice.logical.plan.Sample;
 import io.sluice.logical.plan.Sort;
@@ -36,12 +37,13 @@ import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.Partitioning;
 import io.sluice.operators.aggregate.HashAggregateExec;
-import io.sluice.operators.basic.BernoulliSampleExec;
 import io.sluice.operators.basic.EmptyExec;
 import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.basic.LimitExec;
 import io.sluice.operators.basic.ProjectionExec;
+import io.sluice.operators.basic.RangeExec;
 import io.sluice.operators.basic.RepartitionExec;
+import io.sluice.operators.basic.RowSampleExec;
 import io.sluice.operators.basic.UnionExec;
 import io.sluice.operators.filter.FilterExec;
 import io.sluice.operators.filter.RuntimeFilter;
@@ -439,13 +441,17 @@ public final class PhysicalPlanner {
             return planJoin(join);
         }
         if (plan instanceof Sample sample) {
-            return new BernoulliSampleExec(plan(sample.input()), sample.fraction(), sample.seed());
+            return new RowSampleExec(plan(sample.input()), sample.fraction(), sample.seed(), sample.withReplacement());
         }
         if (plan instanceof SubqueryAlias alias) {
             return rename(plan(alias.input()), alias.schema());
         }
         if (plan instanceof EmptyRelation empty) {
             return new EmptyExec(empty.schema());
+        }
+        if (plan instanceof RangeRelation range) {
+            return new RangeExec(range.start(), range.step(), range.count(),
+                    range.partitions() > 0 ? range.partitions() : shufflePartitions, range.schema());
         }
         if (plan instanceof Union union) {
             List<ExecutionPlan> inputs = new ArrayList<>();

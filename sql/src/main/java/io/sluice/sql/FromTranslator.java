@@ -32,6 +32,7 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlUnpivot;
 import org.apache.calcite.sql.SqlWith;
 
 /**
@@ -110,6 +111,17 @@ final class FromTranslator {
             SubqueryAlias plan = new SubqueryAlias(new TableScan(table), qualifier);
             return new From(plan, TableScope.relation(plan.schema(), qualifier,
                     alias == null ? table.name() : table.name() + " AS " + alias));
+        }
+        if (node instanceof SqlUnpivot unpivot) {
+            LogicalPlan plan = SqlUnpivots.plan(unpivot, relation(unpivot.query, false).plan());
+            String qualifier = alias != null ? alias : "unpivot";
+            return subquery(QueryTranslator.renameColumns(plan, columnAliases, qualifier), qualifier, "UNPIVOT AS " + qualifier);
+        }
+        if (node.getKind() == SqlKind.COLLECTION_TABLE) {
+            LogicalPlan function = TableFunctions.plan(((SqlCall) node).operand(0));
+            String qualifier = alias != null ? alias : "range";
+            return subquery(QueryTranslator.renameColumns(function, columnAliases, qualifier), qualifier,
+                    alias == null ? qualifier : "range AS " + alias);
         }
         if (node instanceof SqlJoin join) {
             if (alias != null) {

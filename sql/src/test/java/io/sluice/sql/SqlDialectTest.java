@@ -197,4 +197,29 @@ class SqlDialectTest {
                               TableScan: t
                 """);
     }
+
+    @Test
+    void rangeInFromIsSparksTableFunction() {
+        assertThat(plan("SELECT id FROM range(-5, 5, -1, 3) AS r")).isEqualTo("""
+                Projection: r.id AS id
+                  SubqueryAlias: r
+                    Range: start=-5 end=5 step=-1 partitions=3
+                """);
+        assertThat(plan("SELECT * FROM range(3) r JOIN t ON r.id = t.v")).contains("Join: INNER keys=[r.id = t.v]");
+        assertThatThrownBy(() -> plan("SELECT * FROM range(1, 2, 0)")).isInstanceOf(SluiceException.class)
+                .hasMessage("line 1, column 15: range(1, 2, 0): the step must not be 0");
+        assertThatThrownBy(() -> plan("SELECT * FROM range(x)")).hasMessage("line 1, column 21: range() takes integer literals, not x");
+        assertThatThrownBy(() -> plan("SELECT * FROM foo(1)")).hasMessageContaining("line 1, column 15: unknown table function foo()");
+        assertThatThrownBy(() -> plan("SELECT * FROM range(-9223372036854775807, 9223372036854775807)"))
+                .hasMessageContaining("has 18446744073709551614 values, more than a BIGINT counts");
+    }
+
+    @Test
+    void unpivotKeepsTheOtherColumnsAsIdsAndLeavesNullsOutUnlessIncluded() {
+        assertThat(plan("SELECT * FROM t UNPIVOT (val FOR col IN (v, d))")).contains("Filter: val IS NOT NULL")
+                .contains("explode(map('v', t.v, 'd', t.d)) AS col, val");
+        assertThat(plan("SELECT * FROM t UNPIVOT INCLUDE NULLS (val FOR col IN (v, d)) AS u")).doesNotContain("IS NOT NULL");
+        assertThatThrownBy(() -> plan("SELECT * FROM t UNPIVOT ((a, b) FOR col IN ((k, v)))")).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("UNPIVOT of several value or name columns is not supported by Sluice");
+    }
 }

@@ -51,6 +51,7 @@ import io.sluice.logical.plan.JoinMark;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
+import io.sluice.logical.plan.RangeRelation;
 import io.sluice.logical.plan.QuantifiedComparison;
 import io.sluice.logical.plan.Repartition;
 import io.sluice.logical.plan.Sample;
@@ -101,7 +102,7 @@ public final class PlanJson {
     static final Map<String, Class<? extends Record>> TYPES = types(
             // logical plans
             Aggregate.class, EmptyRelation.class, Filter.class, Join.class, Limit.class, Projection.class,
-            Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, Sample.class,
+            Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, Sample.class, RangeRelation.class,
             // expressions
             AddInterval.class, AggregateCall.class, Alias.class, Binary.class, Case.class, Cast.class,
             Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, RegexMatch.class, Literal.class,

@@ -49,6 +49,7 @@ import io.sluice.logical.plan.JoinMark;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.Limit;
 import io.sluice.logical.plan.Projection;
+import io.sluice.logical.plan.RangeRelation;
 import io.sluice.logical.plan.QuantifiedComparison;
 import io.sluice.logical.plan.Repartition;
 import io.sluice.logical.plan.Sample;
@@ -71,12 +72,13 @@ import io.sluice.operators.PlanProperties;
 import io.sluice.operators.SplitPoints;
 import io.sluice.operators.aggregate.AggregateMode;
 import io.sluice.operators.aggregate.HashAggregateExec;
-import io.sluice.operators.basic.BernoulliSampleExec;
 import io.sluice.operators.basic.EmptyExec;
 import io.sluice.operators.basic.GenerateExec;
 import io.sluice.operators.basic.LimitExec;
 import io.sluice.operators.basic.ProjectionExec;
+import io.sluice.operators.basic.RangeExec;
 import io.sluice.operators.basic.RepartitionExec;
+import io.sluice.operators.basic.RowSampleExec;
 import io.sluice.operators.basic.SampleExec;
 import io.sluice.operators.basic.UnionExec;
 import io.sluice.operators.filter.FilterExec;
@@ -109,13 +111,13 @@ public final class PlanWireClasses implements WireClasses {
                 HigherOrderCall.class, HigherOrderCall.Function.class, Lambda.class, LambdaVariable.class,
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
-                Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, Generate.Function.class, Sample.class,
+                Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, Generate.Function.class, Sample.class, RangeRelation.class,
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FileScanExec.ListedFiles.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,
                 ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, RuntimeFilterSourceExec.class, RuntimeFilter.class, SampleExec.class, SortExec.class,
                 SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class, GenerateExec.class,
-                BernoulliSampleExec.class,
+                RowSampleExec.class, RangeExec.class,
                 Partitioning.Unknown.class, Partitioning.Single.class, Partitioning.Hash.class,
                 Partitioning.RoundRobin.class, Partitioning.Broadcast.class, Partitioning.Range.class,
                 PlanProperties.class, SplitPoints.class,

@@ -49,7 +49,8 @@ class PlanJsonTest {
                 "SELECT date_trunc('month', o_date), o_total > ALL (SELECT o_total FROM orders WHERE o_cust = c_id) FROM orders, cust",
                 // decimals of precision 19 to 38: types, and constants past a long
                 "SELECT o_total * 123456789012345678901234.5 AS big, CAST(o_total AS DECIMAL(38,6)) AS wide, "
-                        + "-98765432109876543210 AS whole FROM orders WHERE o_total < 99999999999999999999.99")) {
+                        + "-98765432109876543210 AS whole FROM orders WHERE o_total < 99999999999999999999.99",
+                "SELECT r.id FROM range(-5, 5, -1, 3) AS r JOIN orders ON r.id = o_id")) {
             LogicalPlan plan = ((Statement.Query) SqlFrontEnd.parse(sql, CATALOG)).plan();
             LogicalPlan back = PlanJson.decode(PlanJson.encode(plan));
             assertThat(back).as(sql).isEqualTo(plan);

@@ -10,15 +10,23 @@ import java.util.List;
 
 /**
  * Keeps each input row with probability {@code fraction}, independently (Bernoulli sampling without
- * replacement, as Spark's {@code sample(fraction, seed)}); the draws of input partition i come from
- * {@code seed} and i, so a rerun over the same partitions keeps the same rows.
+ * replacement, as Spark's {@code sample(fraction, seed)}), or {@code withReplacement} a number of
+ * times drawn from a Poisson distribution of mean {@code fraction} (Spark's
+ * {@code sample(true, fraction, seed)}; the fraction may pass 1); the draws of input partition i
+ * come from {@code seed} and i, so a rerun over the same partitions keeps the same rows.
  */
-public record Sample(LogicalPlan input, double fraction, long seed) implements LogicalPlan {
+public record Sample(LogicalPlan input, double fraction, long seed, boolean withReplacement) implements LogicalPlan {
     public Sample {
         requireNonNull(input, "input is null");
-        if (!(fraction >= 0 && fraction <= 1)) {
-            throw new SluiceException("sample fraction must be between 0 and 1, not " + fraction);
+        if (withReplacement ? !(fraction >= 0 && fraction <= Integer.MAX_VALUE) : !(fraction >= 0 && fraction <= 1)) {
+            throw new SluiceException("sample fraction must be " + (withReplacement ? "at least 0" : "between 0 and 1")
+                    + ", not " + fraction);
         }
+    }
+
+    /** Without replacement. */
+    public Sample(LogicalPlan input, double fraction, long seed) {
+        this(input, fraction, seed, false);
     }
 
     @Override
@@ -33,7 +41,7 @@ public record Sample(LogicalPlan input, double fraction, long seed) implements L
 
     @Override
     public LogicalPlan withNewChildren(List<LogicalPlan> children) {
-        return new Sample(children.get(0), fraction, seed);
+        return new Sample(children.get(0), fraction, seed, withReplacement);
     }
 
     @Override
@@ -43,7 +51,7 @@ public record Sample(LogicalPlan input, double fraction, long seed) implements L
 
     @Override
     public String describe() {
-        return "Sample: fraction=" + fraction + ", seed=" + seed;
+        return "Sample: fraction=" + fraction + ", seed=" + seed + (withReplacement ? ", with replacement" : "");
     }
 
     /** The input's rows times the fraction, inexact. */
