@@ -23,6 +23,17 @@ final class ClusterTesting {
     /** Every node's root allocator is empty: no task or result leaked an Arrow buffer. */
     static void assertNoLeakedBuffers(Session session) {
         LocalCluster cluster = session.localCluster();
+        // a broadcast join's shared table holds its Arrow vectors until the job's end reaches the
+        // worker (SharedBuildCache.stagesEnded), moments after the result: wait for that, bounded
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (System.currentTimeMillis() < deadline && !buffersReleased(cluster)) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         assertThat(cluster.coordinator().allocator().getAllocatedMemory()).as("coordinator").isZero();
         for (Worker w : cluster.workers()) {
             if (!w.isClosed()) {
