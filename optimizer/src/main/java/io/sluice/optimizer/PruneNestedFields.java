@@ -71,10 +71,16 @@ public final class PruneNestedFields implements LogicalRule {
                 children.add(rewritten);
                 changed |= rewritten != child;
             }
-            out = changed ? plan.withNewChildren(children) : plan;
+            // a union keeps its inputs whole unless all of them narrowed alike (one read JSON, say)
+            out = !changed || plan instanceof Union && !sameTypes(children) ? plan : plan.withNewChildren(children);
         }
         done.put(plan, out);
         return out;
+    }
+
+    private static boolean sameTypes(List<LogicalPlan> inputs) {
+        List<DataType> first = inputs.get(0).schema().fields().stream().map(Field::type).toList();
+        return inputs.stream().allMatch(input -> input.schema().fields().stream().map(Field::type).toList().equals(first));
     }
 
     private static LogicalPlan narrow(TableScan scan, References references) {

@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.logical.expr.Column;
+import io.sluice.logical.expr.Literal;
+import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.plan.LogicalPlan;
+import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.TableScan;
+import io.sluice.logical.plan.Union;
 import io.sluice.logical.source.FileFormat;
 import io.sluice.logical.source.TableSource;
 import io.sluice.sql.InMemoryCatalog;
@@ -21,6 +26,9 @@ class PruneNestedFieldsTest {
                     new Field("e", DataType.list(DataType.INT64)))))));
     private static final Schema SCHEMA = Schema.of(new Field("k", DataType.INT64), new Field("s", S),
             new Field("xs", DataType.list(DataType.INT64)));
+
+    private static final TableSource N = new TableSource("n", FileFormat.PARQUET, "/data/n", SCHEMA);
+    private static final TableSource J = new TableSource("j", FileFormat.JSON, "/data/j", SCHEMA);
 
     private final PruneNestedFields rule = new PruneNestedFields();
 
@@ -49,6 +57,12 @@ class PruneNestedFieldsTest {
     @Test
     void otherFormatsAreReadWhole() {
         assertUnchanged("SELECT s.a FROM j");
+        // the JSON input keeps its whole struct, so the Parquet one must too: a union's inputs agree on types
+        // a DataFrame union of a Parquet read and a JSON read: the JSON input keeps its whole struct, so
+        // the Parquet one must too (a union's inputs agree on types)
+        LogicalPlan union = new Projection(new Union(List.of(new TableScan(N), new TableScan(J))),
+                List.of(new ScalarFunction(ScalarFunction.Function.GET_FIELD, List.of(new Column("s"), Literal.of("a")))));
+        assertThat(rule.apply(union)).isSameAs(union);
     }
 
     private LogicalPlan assertNarrows(String sql, String type) {
@@ -75,8 +89,8 @@ class PruneNestedFieldsTest {
 
     private static LogicalPlan plan(String query) {
         InMemoryCatalog catalog = new InMemoryCatalog();
-        catalog.register(new TableSource("n", FileFormat.PARQUET, "/data/n", SCHEMA));
-        catalog.register(new TableSource("j", FileFormat.JSON, "/data/j", SCHEMA));
+        catalog.register(N);
+        catalog.register(J);
         return ((Statement.Query) SqlFrontEnd.parse(query, catalog)).plan();
     }
 }
