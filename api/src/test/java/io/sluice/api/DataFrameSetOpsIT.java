@@ -128,7 +128,11 @@ class DataFrameSetOpsIT extends DuckDbComparisonTest {
         assertThat(doubled).isBetween(19_000L, 21_000L);
         assertThat(both.session().range(0, 10_000, 1, 4).sample(true, 2.0, 7).distinct().count()).isLessThan(doubled);
         assertThatThrownBy(() -> t("a").sample(true, -1, 1)).isInstanceOf(SluiceException.class)
-                .hasMessageContaining("sample fraction must be at least 0, not -1.0");
+                .hasMessageContaining("sample fraction must be between 0 and 1000 with replacement, not -1.0");
+        assertThatThrownBy(() -> t("a").sample(true, 1e9, 1)).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("sample fraction must be between 0 and 1000 with replacement, not 1.0E9");
+        assertThatThrownBy(() -> both.session().range(0, 10, 1, 1_000_000)).isInstanceOf(SluiceException.class)
+                .hasMessageContaining("range(0, 10, 1, 1000000): the number of partitions must be between 1 and 10000");
         assertThat(t("a").count()).isEqualTo(60);
     }
 

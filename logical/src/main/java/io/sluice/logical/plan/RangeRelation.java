@@ -20,14 +20,16 @@ import java.util.List;
  */
 public record RangeRelation(long start, long end, long step, int partitions) implements LogicalPlan {
     public static final Schema SCHEMA = Schema.of(new Field("id", DataType.INT64));
+    /** Each partition is a task: a bound that keeps a typo from planning billions of them. */
+    public static final int MAX_PARTITIONS = 10_000; // as sluice.shuffle.partitions
 
     public RangeRelation {
         if (step == 0) {
             throw new SluiceException("range(" + start + ", " + end + ", " + step + "): the step must not be 0");
         }
-        if (partitions < 0) {
+        if (partitions < 0 || partitions > MAX_PARTITIONS) {
             throw new SluiceException("range(" + start + ", " + end + ", " + step + ", " + partitions
-                    + "): the number of partitions must be positive");
+                    + "): the number of partitions must be between 1 and " + MAX_PARTITIONS);
         }
         count(start, end, step);
     }

@@ -16,10 +16,14 @@ import java.util.List;
  * come from {@code seed} and i, so a rerun over the same partitions keeps the same rows.
  */
 public record Sample(LogicalPlan input, double fraction, long seed, boolean withReplacement) implements LogicalPlan {
+    /** A bound on the mean copies per row with replacement: each picked row's copies are held per input batch. */
+    public static final double MAX_REPLACEMENT_FRACTION = 1000;
+
     public Sample {
         requireNonNull(input, "input is null");
-        if (withReplacement ? !(fraction >= 0 && fraction <= Integer.MAX_VALUE) : !(fraction >= 0 && fraction <= 1)) {
-            throw new SluiceException("sample fraction must be " + (withReplacement ? "at least 0" : "between 0 and 1")
+        if (withReplacement ? !(fraction >= 0 && fraction <= MAX_REPLACEMENT_FRACTION) : !(fraction >= 0 && fraction <= 1)) {
+            throw new SluiceException("sample fraction must be " + (withReplacement
+                    ? "between 0 and " + (int) MAX_REPLACEMENT_FRACTION + " with replacement" : "between 0 and 1")
                     + ", not " + fraction);
         }
     }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.HashMix;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.BatchStream;
+import io.sluice.logical.plan.Sample;
 import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.PlanProperties;
@@ -26,7 +27,7 @@ public record RowSampleExec(ExecutionPlan input, double fraction, long seed, boo
 
     public RowSampleExec {
         requireNonNull(input, "input is null");
-        if (withReplacement ? !(fraction >= 0 && fraction <= Integer.MAX_VALUE) : !(fraction >= 0 && fraction <= 1)) {
+        if (withReplacement ? !(fraction >= 0 && fraction <= Sample.MAX_REPLACEMENT_FRACTION) : !(fraction >= 0 && fraction <= 1)) {
             throw new IllegalArgumentException("sample fraction must be " + (withReplacement ? "at least 0" : "between 0 and 1")
                     + ", not " + fraction);
         }

@@ -81,11 +81,20 @@ final class BuildColumns implements AutoCloseable {
             List<FieldVector> from = batch.root().getFieldVectors();
             FieldVector[] moved = new FieldVector[from.size()];
             long added = 0;
-            for (int c = 0; c < moved.length; c++) {
-                TransferPair transfer = from.get(c).getTransferPair(allocator);
-                transfer.transfer();
-                moved[c] = (FieldVector) transfer.getTo();
-                added += moved[c].getBufferSize();
+            try {
+                for (int c = 0; c < moved.length; c++) {
+                    TransferPair transfer = from.get(c).getTransferPair(allocator);
+                    transfer.transfer();
+                    moved[c] = (FieldVector) transfer.getTo();
+                    added += moved[c].getBufferSize();
+                }
+            } catch (RuntimeException | Error e) {
+                for (FieldVector v : moved) { // already out of the batch: nobody else frees them
+                    if (v != null) {
+                        v.close();
+                    }
+                }
+                throw e;
             }
             batches.add(moved);
             rows = Math.addExact(rows, batch.rowCount());
