@@ -13,6 +13,7 @@ import io.sluice.kernels.InPlaceValues;
 import io.sluice.kernels.Kernels;
 import io.sluice.kernels.NumericOverflowException;
 import io.sluice.kernels.ScalarKernels;
+import io.sluice.kernels.SelectionKernels;
 import io.sluice.kernels.SparkErrors;
 import io.sluice.kernels.TolerantArithmetic;
 import io.sluice.logical.expr.Binary;
@@ -232,5 +233,24 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
     @Override
     public String toString() {
         return "(" + left + " " + op.symbol() + " " + right + ")";
+    }
+
+    /** A comparison of values read in place (with a constant or each other) narrows the selection. */
+    @Override
+    public int narrowSelection(Batch batch, int[] selection, int count) {
+        if (op.kind() != BinaryOp.Kind.COMPARISON) {
+            return -1;
+        }
+        if (right instanceof ScalarLiteral s) {
+            InPlaceValues l = left.inPlace(batch);
+            return l == null ? -1 : SelectionKernels.compare(op, l, s.scalar(), false, selection, count);
+        }
+        if (left instanceof ScalarLiteral s) {
+            InPlaceValues r = right.inPlace(batch);
+            return r == null ? -1 : SelectionKernels.compare(op, r, s.scalar(), true, selection, count);
+        }
+        InPlaceValues l = left.inPlace(batch);
+        InPlaceValues r = l == null ? null : right.inPlace(batch);
+        return r == null ? -1 : SelectionKernels.compare(op, l, r, selection, count);
     }
 }

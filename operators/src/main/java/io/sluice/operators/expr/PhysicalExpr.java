@@ -49,4 +49,13 @@ public interface PhysicalExpr {
     default InPlaceValues inPlace(Batch batch) {
         return null;
     }
+
+    /**
+     * Narrows {@code selection[0..count)} (ascending rows of {@code batch}) to the rows where this
+     * predicate is TRUE, reading its operands in place, and returns the new count; -1 when this
+     * expression cannot be read so (the caller then evaluates it as a boolean column).
+     */
+    default int narrowSelection(Batch batch, int[] selection, int count) {
+        return -1;
+    }
 }

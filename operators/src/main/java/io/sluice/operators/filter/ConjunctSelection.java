@@ -2,17 +2,12 @@ package io.sluice.operators.filter;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.InPlaceValues;
 import io.sluice.kernels.SelectionKernels;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
-import io.sluice.operators.expr.BinaryExpr;
 import io.sluice.operators.expr.BoundExprs;
-import io.sluice.operators.expr.PhysicalExpr;
-import io.sluice.operators.expr.ScalarLiteral;
 
 /**
  * A filter's predicate evaluated as a selection of row positions: its conjuncts narrow one
@@ -46,7 +41,7 @@ final class ConjunctSelection {
         }
         int count = SelectionKernels.all(selection, rows);
         for (int i = 0; i < deferred.length && count > 0; i++) {
-            int kept = inPlace(conjuncts.expr(i, batch), batch, count);
+            int kept = conjuncts.expr(i, batch).narrowSelection(batch, selection, count);
             deferred[i] = kept < 0;
             count = kept < 0 ? count : kept;
         }
@@ -61,23 +56,5 @@ final class ConjunctSelection {
     /** The rows selected by the last {@link #select}, ascending, in its first {@code count} slots. */
     int[] selection() {
         return selection;
-    }
-
-    /** The selection narrowed by a comparison read in place, or -1 when {@code conjunct} is not one. */
-    private int inPlace(PhysicalExpr conjunct, Batch batch, int count) {
-        if (!(conjunct instanceof BinaryExpr b) || b.op().kind() != BinaryOp.Kind.COMPARISON) {
-            return -1;
-        }
-        if (b.right() instanceof ScalarLiteral s) {
-            InPlaceValues l = b.left().inPlace(batch);
-            return l == null ? -1 : SelectionKernels.compare(b.op(), l, s.scalar(), false, selection, count);
-        }
-        if (b.left() instanceof ScalarLiteral s) {
-            InPlaceValues r = b.right().inPlace(batch);
-            return r == null ? -1 : SelectionKernels.compare(b.op(), r, s.scalar(), true, selection, count);
-        }
-        InPlaceValues l = b.left().inPlace(batch);
-        InPlaceValues r = l == null ? null : b.right().inPlace(batch);
-        return r == null ? -1 : SelectionKernels.compare(b.op(), l, r, selection, count);
     }
 }
