@@ -652,11 +652,9 @@ public final class DataFrame {
         return session;
     }
 
-    /** Writes with this DataFrame's settings and {@code writeSettings} (a writer's Hadoop options), the latter winning. */
-    long writeTo(WriteTarget target, Map<String, String> writeSettings) {
-        Map<String, String> all = new java.util.TreeMap<>(settings);
-        all.putAll(writeSettings);
-        return session.write(plan, all, target);
+    /** Writes with this DataFrame's settings; the target carries the writer's Hadoop options, for the write only. */
+    long writeTo(WriteTarget target) {
+        return session.write(plan, settings, target);
     }
 
     /** Runs the query and prints the result as a table. */

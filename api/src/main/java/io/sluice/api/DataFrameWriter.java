@@ -103,6 +103,7 @@ public final class DataFrameWriter {
     private long write(FileFormat written, String path) {
         HadoopOptions split = HadoopOptions.of(options);
         FileFormats.checkWriteOptions(written, split.format());
-        return frame.writeTo(WriteTarget.of(path, written, mode, split.format()).withPartitionBy(partitionBy), split.settings());
+        return frame.writeTo(WriteTarget.of(path, written, mode, split.format()).withPartitionBy(partitionBy)
+                .withHadoop(split.hadoop()));
     }
 }

@@ -26,11 +26,4 @@ record HadoopOptions(Map<String, String> format, Map<String, String> hadoop) {
         });
         return new HadoopOptions(Collections.unmodifiableMap(format), Collections.unmodifiableMap(hadoop));
     }
-
-    /** The Hadoop keys as the session settings {@code sluice.hadoop.K} that a query runs with. */
-    Map<String, String> settings() {
-        Map<String, String> out = new TreeMap<>();
-        hadoop.forEach((key, value) -> out.put(HadoopConfiguration.PREFIX + key, value));
-        return out;
-    }
 }

@@ -17,7 +17,6 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -196,13 +195,11 @@ class SessionHadoopSettingsIT {
      * Two readers of the same path {@code s3a://lake/sales} with their own options: one on the node's
      * server with the secret as an option, one on a second server (endpoint and credentials of its own).
      * Joined and unioned, each scan lists and opens its files with its own overrides on the workers;
-     * neither secret shows in EXPLAIN or the plan's text.
+     * the join written to the second server with the writer's options, which are the write's only (its
+     * input's first reader keeps the node's endpoint and access key under its own secret); neither
+     * secret shows in EXPLAIN or the plan's text.
      */
     @Test
-    @Disabled("known defect, open under issue 26: planning this join lists s3a://lake/sales with the wrong secret "
-            + "(403 SignatureDoesNotMatch) when one reader sets only the secret over the node's keys and the other "
-            + "names another endpoint for the same bucket; SparkConnectIT.readerHadoopOptionsTravelWithEachScan, "
-            + "each reader naming all its keys, passes")
     void twoReadersWithTheirOwnHadoopOptionsJoinAndUnion() throws Exception {
         String otherSecret = "sluice-other-secret-91c4";
         Path other = dir.resolve("other-buckets");
@@ -222,9 +219,11 @@ class SessionHadoopSettingsIT {
             assertThat(DuckDbOracle.normalize(unioned.collect())).isEqualTo(List.of(List.of(40_600L, 39_999L)));
             Map<String, String> toSecond = Map.of("sluice.hadoop.fs.s3a.endpoint", second.endpoint(),
                     "sluice.hadoop.fs.s3a.access.key", "sluice-other-access", "sluice.hadoop.fs.s3a.secret.key", otherSecret);
+            // the writer's options are the write's only: its input's first reader still lists the node's server with its secret
             joined.write().options(toSecond).mode("overwrite").parquet("s3a://lake/joined");
             assertThat(duck.query("SELECT count(*) FROM read_parquet('" + other.resolve("lake/joined") + "/*.parquet')"))
                     .isEqualTo(List.of(List.of(3L)));
+            assertThat(buckets.resolve("lake/joined")).doesNotExist();
             assertThat(session.read().options(toSecond).parquet("s3a://lake/joined").count()).isEqualTo(3L);
             for (String text : List.of(joined.explain(), unioned.explain(), joined.logicalPlan().toString())) {
                 assertThat(text).doesNotContain(SECRET_KEY).doesNotContain(otherSecret);

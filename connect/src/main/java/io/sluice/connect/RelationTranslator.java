@@ -148,7 +148,7 @@ final class RelationTranslator {
             throw new SluiceException("read of format " + source.getFormat() + " without a path is not supported by Sluice");
         }
         DataFrameReader reader = session.api().read().format(source.hasFormat() ? source.getFormat() : "parquet")
-                .options(readerOptions(source.getOptionsMap()));
+                .options(fileOptions(source.getOptionsMap()));
         if (source.hasSchema() && !source.getSchema().isBlank()) {
             reader = reader.schema(SparkTypes.parseSchema(source.getSchema()));
         }
@@ -157,11 +157,12 @@ final class RelationTranslator {
     }
 
     /**
-     * A reader's options as the Java API's reader takes them: Spark hands a file source's options to
-     * Hadoop too, so an option of a file system ({@code fs.s3a.endpoint}) is that Hadoop key for this
-     * read ({@code sluice.hadoop.fs.s3a.endpoint}), carried with the scan to every worker.
+     * A reader's or writer's options as the Java API's take them: Spark hands a file source's options
+     * to Hadoop too, so an option of a file system ({@code fs.s3a.endpoint}) is that Hadoop key for
+     * this read or write only ({@code sluice.hadoop.fs.s3a.endpoint}), carried with the scan or the
+     * write to every worker.
      */
-    private static Map<String, String> readerOptions(Map<String, String> options) {
+    static Map<String, String> fileOptions(Map<String, String> options) {
         Map<String, String> out = new LinkedHashMap<>();
         options.forEach((name, value) -> out.put(name.startsWith("fs.") ? HadoopConfiguration.PREFIX + name : name, value));
         return out;

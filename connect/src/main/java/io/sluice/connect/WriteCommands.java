@@ -63,7 +63,7 @@ final class WriteCommands {
 
     private static void path(DataFrame input, String format, WriteOperation write) {
         String path = write.getPath();
-        DataFrameWriter writer = input.write().format(format).options(write.getOptionsMap())
+        DataFrameWriter writer = input.write().format(format).options(RelationTranslator.fileOptions(write.getOptionsMap()))
                 .partitionBy(write.getPartitioningColumnsList().toArray(String[]::new));
         switch (write.getMode()) {
             case SAVE_MODE_APPEND -> writer.mode("append").save(path);

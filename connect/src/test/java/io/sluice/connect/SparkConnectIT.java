@@ -622,7 +622,8 @@ class SparkConnectIT {
      * Two reads with Hadoop options of their own, each on an S3-compatible server with its own
      * credentials (the node knows neither): as Spark's {@code fs.s3a.*} options and as
      * {@code sluice.hadoop.*} ones. Joined and unioned, each scan opens its files with its own options
-     * on the workers; neither secret shows in {@code explain}; a node-only key is refused by name.
+     * on the workers; a writer's options hold for its write only; neither secret shows in
+     * {@code explain}; a node-only key is refused by name.
      */
     @Test
     void readerHadoopOptionsTravelWithEachScan() throws Exception {
@@ -642,6 +643,12 @@ class SparkConnectIT {
             assertThat(rows(joined)).isEqualTo(duck.query(
                     "SELECT 'label-' || k AS label, count(*) n, sum(v) s FROM t GROUP BY k ORDER BY label"));
             assertThat(facts.select(col("k")).union(labels.select(col("k"))).count()).isEqualTo(2007L);
+            // a writer's fs.* options are the write's only: the join's first reader keeps its own server
+            joined.write().options(s3Options(b, "access-second", "secret-second-30e2", "")).mode("overwrite")
+                    .parquet("s3a://lake/joined");
+            assertThat(duck.query("SELECT count(*) FROM read_parquet('" + second.resolve("lake/joined") + "/*.parquet')"))
+                    .isEqualTo(List.of(List.of((long) rows(joined).size())));
+            assertThat(first.resolve("lake/joined")).doesNotExist();
             String explained = captured(() -> joined.explain("extended"));
             assertThat(explained).contains("label").doesNotContain("secret-first-7d1f").doesNotContain("secret-second-30e2");
             assertThatThrownBy(() -> spark.read().option("fs.s3a.impl", "x.Y").parquet("s3a://lake/t").collectAsList())

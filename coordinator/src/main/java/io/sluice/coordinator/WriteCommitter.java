@@ -9,6 +9,7 @@ import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.coordinator.scheduler.ResolvedSplitPoints;
 import io.sluice.coordinator.scheduler.TaskFailedException;
 import io.sluice.datasource.FileAccessPolicy;
+import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.sink.CommitProtocol;
 import io.sluice.datasource.sink.FileWriteExec;
 import io.sluice.kernels.Batch;
@@ -78,10 +79,19 @@ final class WriteCommitter {
         }
     }
 
+    /**
+     * The query is planned with the session's Hadoop overrides only (each of its sources adds its
+     * own); the target's are in force from there on: its checks, its tasks' writes and its commit.
+     */
     private long write(LogicalPlan plan, WriteTarget requested, QueryConfig config, RunningQueries.Handle handle) {
         WriteTarget target = requested.withLocation(fileAccess.check(requested.location()).text());
         FileWriteExec.checkWritable(plan.schema());
-        ExecutionPlan physical = FileWriteExec.create(planning.plan(plan, config), target);
+        ExecutionPlan input = planning.plan(plan, config);
+        return HadoopConfiguration.withSourceOverrides(target.hadoop(),
+                () -> commit(FileWriteExec.create(input, target), target, handle));
+    }
+
+    private long commit(ExecutionPlan physical, WriteTarget target, RunningQueries.Handle handle) {
         CommitProtocol protocol = CommitProtocol.of(target);
         boolean existed = protocol.setup();
         ResolvedSplitPoints splits = new ResolvedSplitPoints();
