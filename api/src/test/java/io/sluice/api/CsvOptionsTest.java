@@ -145,6 +145,9 @@ class CsvOptionsTest {
         session.sql("CREATE EXTERNAL TABLE failfast " + table + " LOCATION '" + bad + "'");
         assertThatThrownBy(() -> session.sql("SELECT * FROM failfast").collect()).isInstanceOf(SluiceException.class)
                 .hasMessageContaining(bad + ": line 3: malformed row, expected 2 fields but found 1");
+        session.sql("CREATE EXTERNAL TABLE failfast_named " + table + " OPTIONS (mode 'FAILFAST') LOCATION '" + bad + "'");
+        assertThatThrownBy(() -> session.sql("SELECT * FROM failfast_named").collect()).isInstanceOf(SluiceException.class)
+                .hasMessageContaining(bad + ": line 3: malformed row, expected 2 fields but found 1");
         session.sql("CREATE EXTERNAL TABLE failfast_value " + table + " OPTIONS (mode 'permissive') LOCATION '" + bad + "'");
         session.sql("CREATE EXTERNAL TABLE dropped " + table + " OPTIONS (mode 'DROPMALFORMED') LOCATION '" + bad + "'");
         assertThat(sluice("SELECT * FROM failfast_value ORDER BY a")).isEqualTo(duck.query("SELECT TRY_CAST(a AS INT),"

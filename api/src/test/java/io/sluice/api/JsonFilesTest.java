@@ -233,6 +233,9 @@ class JsonFilesTest {
                 java.util.Arrays.asList(1L, "x", null), java.util.Arrays.asList(2L, "y", null),
                 java.util.Arrays.asList(3L, "z", null), java.util.Arrays.asList(5L, null, null));
         assertThat(session.read().option("mode", "DROPMALFORMED").json(bad.toString()).collect().rows()).hasSize(4);
+        assertThatThrownBy(() -> session.read().option("mode", "FAILFAST").schema("id BIGINT, s STRING").json(bad.toString())
+                .collect()).isInstanceOf(SluiceException.class)
+                .hasMessageContaining(bad.resolve("b.json") + ": line 2: malformed JSON record");
         assertThatThrownBy(() -> session.read().option("mode", "lenient").json(bad.toString()))
                 .hasMessage("unknown JSON mode 'lenient'; expected PERMISSIVE, DROPMALFORMED or FAILFAST");
 

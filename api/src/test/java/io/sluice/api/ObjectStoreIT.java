@@ -197,6 +197,61 @@ class ObjectStoreIT {
         assertServing();
     }
 
+    /**
+     * Each bad input of a write's source (a JSON line that is not JSON, a truncated Parquet file
+     * inside a directory, a partition directory whose value does not parse as its column's type, a
+     * CSV row short of a field) and each bad target (a missing bucket, an unreachable endpoint)
+     * fails the write with an error naming the path (and the line for JSON and CSV); the bucket's
+     * existing target keeps exactly its objects and rows, and the cluster keeps serving.
+     */
+    @Test
+    void badInputsFailAWriteNamingThePathAndLeaveTheTargetUnchanged() throws Exception {
+        session.sql("CREATE TABLE kept STORED AS PARQUET LOCATION 's3a://lake/kept' AS SELECT id, region FROM sales "
+                + "WHERE id < 10").collect();
+        Path kept = buckets.resolve("lake/kept");
+        List<String> before = names(kept);
+        Path json = Files.createDirectories(dir.resolve("bad-json"));
+        Files.writeString(json.resolve("a.json"), "{\"id\": 1, \"region\": \"x\"}\n");
+        Files.writeString(json.resolve("b.json"), "{\"id\": 2, \"region\": \"y\"}\n{\"id\": 3, \"region\": \n");
+        Path truncated = Files.createDirectories(dir.resolve("truncated"));
+        duck.writeParquet("SELECT range AS id, 'r' AS region FROM range(0, 50)", truncated.resolve("part-0.parquet"), 50);
+        byte[] whole = Files.readAllBytes(truncated.resolve("part-0.parquet"));
+        Files.write(truncated.resolve("part-1.parquet"), java.util.Arrays.copyOf(whole, whole.length / 2));
+        Path typed = dir.resolve("typed");
+        for (String k : List.of("1", "2")) {
+            duck.writeParquet("SELECT range AS id, 'r' AS region FROM range(0, 5)",
+                    Files.createDirectories(typed.resolve("k=" + k)).resolve("part-0.parquet"), 5);
+        }
+        DataFrame typedRead = session.read().parquet(typed.toString()); // k typed INT from the directories seen now
+        duck.writeParquet("SELECT range AS id, 'r' AS region FROM range(0, 5)",
+                Files.createDirectories(typed.resolve("k=x1")).resolve("part-0.parquet"), 5);
+        Path csv = Files.createDirectories(dir.resolve("short-csv"));
+        Files.writeString(csv.resolve("part-0.csv"), "id,region\n1,a\n2\n");
+        List<Map.Entry<DataFrame, List<String>>> sources = new java.util.ArrayList<>();
+        sources.add(Map.entry(session.read().schema("id BIGINT, region STRING").json(json.toString()),
+                List.of(json.resolve("b.json") + ": line 2")));
+        sources.add(Map.entry(session.read().parquet(truncated.toString()), List.of(truncated.resolve("part-1.parquet").toString())));
+        sources.add(Map.entry(typedRead.select("id", "region"), List.of("partition directory k=x1 of", "'x1' is not a INT")));
+        sources.add(Map.entry(session.read().schema("id BIGINT, region STRING").csv(csv.toString()),
+                List.of(csv.resolve("part-0.csv") + ": line 3")));
+        for (Map.Entry<DataFrame, List<String>> source : sources) {
+            assertThatThrownBy(() -> source.getKey().write().mode("overwrite").parquet("s3a://lake/kept"))
+                    .as(source.getValue().get(0)).isInstanceOf(SluiceException.class)
+                    .satisfies(e -> assertThat(e.getMessage()).contains(source.getValue()));
+            assertThat(names(kept)).as("after " + source.getValue().get(0)).isEqualTo(before);
+            assertThat(duck.query("SELECT count(*), max(id) FROM read_parquet('" + kept + "/*.parquet')"))
+                    .isEqualTo(List.of(List.of(10L, 9L)));
+        }
+        for (String target : List.of("s3a://no-such-bucket/w", "s3a://down/w")) {
+            assertThatThrownBy(() -> session.sql("CREATE TABLE w" + Math.abs(target.hashCode()) + " STORED AS PARQUET "
+                    + "LOCATION '" + target + "' AS SELECT id FROM sales WHERE id < 10").collect()).as(target)
+                    .isInstanceOf(SluiceException.class).hasMessageContaining(target);
+        }
+        assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS n, max(id) AS hi FROM kept").collect()))
+                .isEqualTo(List.of(List.of(10L, 9L)));
+        assertServing();
+    }
+
     @Test
     void badLocationsFailNamingThePathAndTheClusterKeepsServing() throws Exception {
         Map<String, String> expected = Map.of(
