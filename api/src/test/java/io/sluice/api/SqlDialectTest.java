@@ -216,6 +216,9 @@ class SqlDialectTest {
         "SELECT k, value, count(*), sum(id), avg(v) FROM a GROUP BY GROUPING SETS ((k), (value), (k), (k, value))",
         "SELECT k, avg(v), avg(id) FROM e GROUP BY ROLLUP (k)",
         "SELECT k, d, count(*) FROM a WHERE id > 100 GROUP BY GROUPING SETS ((k), (d), ())",
+        // id is unique: the finest grouping has as many groups as rows, so each set is aggregated apart
+        "SELECT id, k, sum(v), count(*), avg(v), min(d), grouping(k) FROM a GROUP BY ROLLUP (id, k)",
+        "SELECT id, value, count(v), max(d) FROM a GROUP BY CUBE (id, value) HAVING count(v) > 0",
     })
     void groupingSets(String sql) throws Exception {
         assertSameAsDuckDb(sql);

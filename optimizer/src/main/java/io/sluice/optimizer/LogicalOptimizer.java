@@ -91,7 +91,8 @@ public final class LogicalOptimizer {
 
     /**
      * The standard rules, in order: decorrelate subqueries into joins first (the other rules do not
-     * look into subquery plans), then simplify expressions (so constant predicates are literals),
+     * look into subquery plans), choose how grouping sets are computed (from the finest grouping's
+     * estimated size), then simplify expressions (so constant predicates are literals),
      * then remove trivial nodes, merge filters, factor what every branch of an OR shares (a join key
      * in each branch stands alone), derive from an OR over a join's two sides what each side's rows
      * must satisfy, push filters (pushing can expose join equalities, which then
@@ -107,6 +108,7 @@ public final class LogicalOptimizer {
             Supplier<StatisticsContext> statistics, ConstantFolder constants) {
         List<LogicalRule> rules = new ArrayList<>(List.of(
                 new DecorrelateSubqueries(),
+                new ChooseGroupingSetPlan(statistics),
                 new SimplifyExpressions(constants),
                 new EliminateTrivialNodes(),
                 new MergeFilters(),

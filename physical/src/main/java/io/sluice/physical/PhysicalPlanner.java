@@ -17,6 +17,7 @@ import io.sluice.logical.plan.BroadcastHint;
 import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Filter;
 import io.sluice.logical.plan.Generate;
+import io.sluice.logical.plan.GroupingSetChoice;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.logical.plan.Limit;
@@ -401,6 +402,9 @@ public final class PhysicalPlanner {
             HashAggregateExec partial = HashAggregateExec.partial(plan(aggregate.input()), aggregate.groupBy(),
                     aggregate.aggregates()).withEstimatedRows(rows(aggregate));
             return HashAggregateExec.finalPhase(partial, partial);
+        }
+        if (plan instanceof GroupingSetChoice choice) {
+            return plan(choice.onePass()); // not chosen by the optimizer (its rules off): the plan that is usually right
         }
         if (plan instanceof Window window) {
             return new WindowExec(plan(window.input()), window.windowExprs());

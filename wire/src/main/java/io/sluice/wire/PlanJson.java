@@ -45,6 +45,7 @@ import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Exists;
 import io.sluice.logical.plan.Filter;
 import io.sluice.logical.plan.Generate;
+import io.sluice.logical.plan.GroupingSetChoice;
 import io.sluice.logical.plan.InSubquery;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.JoinMark;
@@ -102,7 +103,7 @@ public final class PlanJson {
     static final Map<String, Class<? extends Record>> TYPES = types(
             // logical plans
             Aggregate.class, EmptyRelation.class, Filter.class, Join.class, Limit.class, Projection.class,
-            Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, Sample.class, RangeRelation.class,
+            Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, GroupingSetChoice.class, Sample.class, RangeRelation.class,
             // expressions
             AddInterval.class, AggregateCall.class, Alias.class, Binary.class, Case.class, Cast.class,
             Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, RegexMatch.class, Literal.class,

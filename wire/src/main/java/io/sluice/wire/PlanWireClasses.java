@@ -43,6 +43,7 @@ import io.sluice.logical.plan.EmptyRelation;
 import io.sluice.logical.plan.Exists;
 import io.sluice.logical.plan.Filter;
 import io.sluice.logical.plan.Generate;
+import io.sluice.logical.plan.GroupingSetChoice;
 import io.sluice.logical.plan.InSubquery;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.JoinMark;
@@ -111,7 +112,7 @@ public final class PlanWireClasses implements WireClasses {
                 HigherOrderCall.class, HigherOrderCall.Function.class, Lambda.class, LambdaVariable.class,
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
-                Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, Generate.Function.class, Sample.class, RangeRelation.class,
+                Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, GroupingSetChoice.class, Generate.Function.class, Sample.class, RangeRelation.class,
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FileScanExec.ListedFiles.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,

@@ -15,8 +15,8 @@ import java.util.function.BiFunction;
  * Grouping sets (SQL's {@code GROUPING SETS}, {@code ROLLUP}, {@code CUBE}; the DataFrame's
  * {@code rollup} and {@code cube}) as one aggregation per set, united: each outputs every group-by
  * expression, NULL where its set lacks it, so the union has the columns a single aggregation by all
- * of them would have; where the calls allow, all sets come from one aggregation of the input
- * ({@link SharedGroupingSetAggregate}). The SQL front end and the DataFrame API both plan them here.
+ * of them would have; where the calls allow, all sets may come from one aggregation of the input
+ * ({@link SharedGroupingSetAggregate}), chosen or not by the optimizer ({@link GroupingSetChoice}). The SQL front end and the DataFrame API both plan them here.
  */
 public final class GroupingSetPlans {
     /** The most expressions of a cube (2^n sets). */
@@ -53,16 +53,26 @@ public final class GroupingSetPlans {
     }
 
     /**
-     * One pass when every call merges from partials ({@link SharedGroupingSetAggregate}); otherwise
-     * one aggregation per set ({@code aggregate} builds it: group-by columns, then the calls), each
-     * padded to all of {@code groupBy} with typed NULLs, united; each {@code grouping(...)} call is a
-     * constant column per set ({@link GroupingCall#valueFor}).
+     * One pass when every call merges from partials ({@link SharedGroupingSetAggregate}), offered
+     * beside one aggregation per set ({@link GroupingSetChoice}: the optimizer chooses from the finest
+     * grouping's estimated size); otherwise one aggregation per set ({@code aggregate} builds it:
+     * group-by columns, then the calls), each padded to all of {@code groupBy} with typed NULLs,
+     * united; each {@code grouping(...)} call is a constant column per set ({@link GroupingCall#valueFor}).
      */
     public static LogicalPlan plan(LogicalPlan input, List<Expr> groupBy, List<List<Expr>> sets, List<Expr> calls,
             List<GroupingCall> groupingCalls, BiFunction<List<Expr>, List<Expr>, LogicalPlan> aggregate) {
+        LogicalPlan perSet = perSet(input, groupBy, sets, calls, groupingCalls, aggregate);
         if (sets.size() > 1 && !groupBy.isEmpty() && SharedGroupingSetAggregate.applies(calls)) {
-            return SharedGroupingSetAggregate.plan(input, groupBy, sets, calls, groupingCalls);
+            LogicalPlan onePass = SharedGroupingSetAggregate.plan(input, groupBy, sets, calls, groupingCalls);
+            return onePass.schema().equals(perSet.schema())
+                    ? new GroupingSetChoice(onePass, perSet, new Aggregate(input, groupBy, List.of()))
+                    : onePass;
         }
+        return perSet;
+    }
+
+    private static LogicalPlan perSet(LogicalPlan input, List<Expr> groupBy, List<List<Expr>> sets, List<Expr> calls,
+            List<GroupingCall> groupingCalls, BiFunction<List<Expr>, List<Expr>, LogicalPlan> aggregate) {
         List<LogicalPlan> inputs = new ArrayList<>();
         for (List<Expr> set : sets) {
             LogicalPlan aggregated = aggregate.apply(set, calls);
