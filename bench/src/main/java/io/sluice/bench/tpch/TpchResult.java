@@ -8,6 +8,7 @@ final class TpchResult {
     double sluiceMedianMs = Double.NaN;
     /** Shuffle fetch wait over task time in the measured runs (embedded cluster only; NaN otherwise). */
     double fetchWaitShare = Double.NaN;
+    double readWaitMs = Double.NaN;
     long rows = -1;
     String error;
     List<List<Object>> answer;
