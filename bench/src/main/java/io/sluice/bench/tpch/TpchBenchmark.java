@@ -260,7 +260,8 @@ public final class TpchBenchmark {
             return result;
         }
         System.out.printf(Locale.ROOT, "q%-3d sluice %s, read_wait %.0f ms%s%n", query,
-                result.error != null ? "error: " + result.error : String.format(Locale.ROOT, "%.0f ms, %d rows", result.sluiceMedianMs, result.rows), result.readWaitMs,
+                result.error != null ? "error: " + result.error : String.format(Locale.ROOT, "%.0f ms, %d rows", result.sluiceMedianMs, result.rows),
+                result.readWaitMs,
                 result.requests == null ? "" : ", requests per run " + result.requests);
         return result;
     }
