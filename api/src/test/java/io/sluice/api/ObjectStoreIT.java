@@ -137,14 +137,13 @@ class ObjectStoreIT {
         duck.execute("COPY (SELECT range AS id, range % 130 AS k, range * 3 AS v FROM range(13000)) TO '" + small
                 + "' (FORMAT parquet, PARTITION_BY (k), OVERWRITE_OR_IGNORE true)");
         session.sql("CREATE EXTERNAL TABLE small STORED AS PARQUET LOCATION 's3a://lake/small'");
+        // planning reads every footer, so the query's GETs are its column chunks alone
         assertThat(session.sql("EXPLAIN SELECT sum(v) FROM small").collect().rows().toString())
                 .contains("130 partitions in 65 tasks");
         String query = "SELECT k, count(*) AS n, sum(v) AS s FROM %s GROUP BY k ORDER BY k";
-        List<List<Object>> expected = duck.query(String.format(query,
-                "read_parquet('" + small + "/*/*.parquet', hive_partitioning = true)"));
-        assertThat(DuckDbOracle.normalize(session.sql(String.format(query, "small")).collect())).isEqualTo(expected);
         Map<String, Long> before = StoreRequests.of("s3a://lake/", Map.of());
-        assertThat(DuckDbOracle.normalize(session.sql(String.format(query, "small")).collect())).isEqualTo(expected);
+        assertThat(DuckDbOracle.normalize(session.sql(String.format(query, "small")).collect()))
+                .isEqualTo(duck.query(String.format(query, "read_parquet('" + small + "/*/*.parquet', hive_partitioning = true)")));
         Map<String, Long> requests = StoreRequests.since(before, StoreRequests.of("s3a://lake/", Map.of()));
         assertThat(requests.getOrDefault("GET", 0L)).as("GETs of 130 files: %s", requests).isEqualTo(130L);
         assertThat(requests).doesNotContainKey("HEAD");
