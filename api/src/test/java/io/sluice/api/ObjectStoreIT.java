@@ -125,6 +125,30 @@ class ObjectStoreIT {
         assertThat(requests).doesNotContainKey("HEAD");
     }
 
+    /**
+     * A table of small files packed two to a task (130 files) is read with the next file of a task
+     * opened ahead on the node's read-ahead pool: the answers are DuckDB's, and each file costs one
+     * GET of its selected chunks, none twice, with no HEAD (footers known since planning, lengths
+     * from the listing).
+     */
+    @Test
+    void aTaskOfSmallFilesOpensTheNextAheadWithOneGetEach() throws Exception {
+        Path small = Files.createDirectories(buckets.resolve("lake/small"));
+        duck.execute("COPY (SELECT range AS id, range % 130 AS k, range * 3 AS v FROM range(13000)) TO '" + small
+                + "' (FORMAT parquet, PARTITION_BY (k), OVERWRITE_OR_IGNORE true)");
+        session.sql("CREATE EXTERNAL TABLE small STORED AS PARQUET LOCATION 's3a://lake/small'");
+        // planning reads every footer, so the query's GETs are its column chunks alone
+        assertThat(session.sql("EXPLAIN SELECT sum(v) FROM small").collect().rows().toString())
+                .contains("130 partitions in 65 tasks");
+        String query = "SELECT k, count(*) AS n, sum(v) AS s FROM %s GROUP BY k ORDER BY k";
+        Map<String, Long> before = StoreRequests.of("s3a://lake/", Map.of());
+        assertThat(DuckDbOracle.normalize(session.sql(String.format(query, "small")).collect()))
+                .isEqualTo(duck.query(String.format(query, "read_parquet('" + small + "/*/*.parquet', hive_partitioning = true)")));
+        Map<String, Long> requests = StoreRequests.since(before, StoreRequests.of("s3a://lake/", Map.of()));
+        assertThat(requests.getOrDefault("GET", 0L)).as("GETs of 130 files: %s", requests).isEqualTo(130L);
+        assertThat(requests).doesNotContainKey("HEAD");
+    }
+
     /** Bytes read through every S3A file system of this JVM (the embedded cluster's workers too). */
     private static long s3aBytesRead() {
         return FileSystem.getAllStatistics().stream().filter(s -> s.getScheme().equals("s3a"))

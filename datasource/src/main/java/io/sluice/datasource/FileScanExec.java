@@ -6,8 +6,10 @@ import io.sluice.common.settings.Redaction;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.file.HadoopConfiguration;
+import io.sluice.datasource.file.ReadWaits;
 import io.sluice.datasource.file.ScanPartition;
 import io.sluice.datasource.file.SequentialStream;
+import io.sluice.datasource.file.StoreReadAhead;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.logical.expr.Column;
@@ -230,7 +232,11 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         return partitions.isEmpty() ? List.of() : partitions.get(taskStarts.get(partition)).hosts();
     }
 
-    /** The task's scan partitions read one after another, each opened when the one before is drained. */
+    /**
+     * The task's scan partitions read one after another, the next ones opened ahead while one is
+     * read ({@link StoreReadAhead}): a task of many small files on an object store does not wait on
+     * each file's GET in turn.
+     */
     @Override
     public BatchStream execute(int partition, TaskContext context) {
         if (partitions.isEmpty()) {
@@ -239,9 +245,22 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         int end = partition + 1 < taskStarts.size() ? taskStarts.get(partition + 1) : partitions.size();
         List<ScanPartition> task = partitions.subList(taskStarts.get(partition), end);
         if (task.size() == 1) {
-            return read(task.get(0), context);
+            long start = System.nanoTime();
+            BatchStream stream = read(task.get(0), context);
+            ReadWaits.since(start);
+            return stream;
         }
-        return new SequentialStream(task.size(), i -> read(task.get(i), context));
+        return new SequentialStream(task.size(), i -> read(task.get(i), context),
+                StoreReadAhead.of(task.get(0).path(), i -> bytesHeldOpen(task.get(i))));
+    }
+
+    /**
+     * At most what a partition holds once opened ahead (its chunks read, not decoded): its byte range,
+     * or its file; unknown: as much as a task may hold ahead, so it opens ahead only alone.
+     */
+    private static long bytesHeldOpen(ScanPartition partition) {
+        return partition.isRange() ? partition.length()
+                : partition.fileLength() >= 0 ? partition.fileLength() : StoreReadAhead.MAX_BYTES;
     }
 
     private BatchStream read(ScanPartition scanned, TaskContext context) {

@@ -4,6 +4,7 @@ import io.sluice.api.LocalCluster;
 import io.sluice.api.Session;
 import io.sluice.bench.Medians;
 import io.sluice.cluster.protocol.TaskMetrics;
+import io.sluice.datasource.file.ReadWaits;
 import io.sluice.datasource.file.StoreRequests;
 import io.sluice.kernels.QueryResult;
 import io.sluice.operators.memory.Bytes;
@@ -103,14 +104,19 @@ public final class TpchBenchmark {
                 SessionHolder limited = new SessionHolder(options, data, options.memory, options.location);
                 SessionHolder local = new SessionHolder(options, data, 0, null)) {
             for (int query : options.queries) {
-                TpchResult result = runSluice(sessions, options, query);
+                if (options.versusLocal) {
+                    // the local copy's warm-ups first, so that both copies' measured runs meet the query at
+                    // the same point of the JVM's warm-up (else the first query compiles its code on the bucket's runs)
+                    runSluice(local, options, query, options.warmups, 0);
+                }
+                TpchResult result = runSluice(sessions, options, query, options.warmups, options.runs);
                 if (options.memory > 0) {
                     System.out.println("memory " + Bytes.format(options.memory) + ":");
-                    result.limited = runSluice(limited, options, query);
+                    result.limited = runSluice(limited, options, query, options.warmups, options.runs);
                 }
                 if (options.versusLocal) {
                     System.out.println("local copy:");
-                    result.local = runSluice(local, options, query);
+                    result.local = runSluice(local, options, query, 0, options.runs);
                 }
                 results.add(result);
             }
@@ -188,7 +194,8 @@ public final class TpchBenchmark {
         }
     }
 
-    private static TpchResult runSluice(SessionHolder sessions, TpchOptions options, int query) {
+    /** {@code query} run {@code warmups} times unmeasured, then {@code runs} times measured (none: a warm-up only). */
+    private static TpchResult runSluice(SessionHolder sessions, TpchOptions options, int query, int warmups, int runs) {
         TpchResult result = new TpchResult(query);
         StringBuilder settings = new StringBuilder();
         options.settings.forEach(setting -> settings.append("SET ").append(setting).append(";\n"));
@@ -199,10 +206,11 @@ public final class TpchBenchmark {
             return thread;
         });
         try {
-            double[] times = new double[options.runs];
+            double[] times = new double[runs];
             TaskMetrics measured = TaskMetrics.ZERO;
             Map<String, Long> requestsBefore = StoreRequests.snapshot();
-            for (int run = -options.warmups; run < options.runs; run++) {
+            long waitsBefore = ReadWaits.nanos();
+            for (int run = -warmups; run < runs; run++) {
                 Session session = sessions.get();
                 Set<String> jobsBefore = jobMetrics(session).keySet();
                 long start = System.nanoTime();
@@ -233,11 +241,12 @@ public final class TpchBenchmark {
             }
             if (result.error == null) {
                 result.requests = perRun(StoreRequests.since(requestsBefore, StoreRequests.snapshot()),
-                        options.warmups + options.runs);
-                result.sluiceMedianMs = Medians.sortInPlace(times);
+                        Math.max(1, warmups + runs));
+                result.readWaitMs = (ReadWaits.nanos() - waitsBefore) / 1e6 / Math.max(1, warmups + runs);
+                result.sluiceMedianMs = runs == 0 ? Double.NaN : Medians.sortInPlace(times);
                 if (options.coordinator == null) {
                     result.fetchWaitShare = measured.fetchWaitShare();
-                    result.spilledBytes = measured.spilledBytes() / options.runs;
+                    result.spilledBytes = measured.spilledBytes() / Math.max(1, runs);
                     result.peakTaskMemory = measured.peakMemory();
                 }
             }
@@ -247,8 +256,12 @@ public final class TpchBenchmark {
         } finally {
             runner.shutdownNow();
         }
-        System.out.printf(Locale.ROOT, "q%-3d sluice %s%s%n", query,
+        if (runs == 0 && result.error == null) {
+            return result;
+        }
+        System.out.printf(Locale.ROOT, "q%-3d sluice %s, read_wait %.0f ms%s%n", query,
                 result.error != null ? "error: " + result.error : String.format(Locale.ROOT, "%.0f ms, %d rows", result.sluiceMedianMs, result.rows),
+                result.readWaitMs,
                 result.requests == null ? "" : ", requests per run " + result.requests);
         return result;
     }

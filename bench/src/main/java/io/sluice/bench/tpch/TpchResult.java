@@ -8,6 +8,8 @@ final class TpchResult {
     double sluiceMedianMs = Double.NaN;
     /** Shuffle fetch wait over task time in the measured runs (embedded cluster only; NaN otherwise). */
     double fetchWaitShare = Double.NaN;
+    /** Time the query's tasks waited on reads per run, summed over tasks ({@code ReadWaits}); NaN if not run. */
+    double readWaitMs = Double.NaN;
     long rows = -1;
     String error;
     List<List<Object>> answer;

@@ -101,7 +101,9 @@ public final class SequentialStream implements BatchStream {
             bytesAhead -= opened.bytes();
         }
         scheduleAhead();
+        long start = System.nanoTime();
         current = opened == null ? open.apply(index) : await(opened.stream());
+        ReadWaits.since(start);
     }
 
     private void scheduleAhead() {

@@ -14,6 +14,7 @@ import io.sluice.datasource.file.ScanPartition;
 import io.sluice.datasource.file.SequentialStream;
 import io.sluice.datasource.file.SourceFile;
 import io.sluice.datasource.file.SourceFiles;
+import io.sluice.datasource.file.StoreReadAhead;
 import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.Col;
 import io.sluice.logical.source.FormatOptions;
@@ -55,14 +56,6 @@ public final class ParquetFormat implements FormatReader {
     static final long SPLIT_BYTES = 64L << 20;
     /** Row groups smaller than this stay a partition each (test-sized files keep their parallelism). */
     static final long COALESCED_ROW_GROUP_BYTES = 1L << 20;
-    /**
-     * A task reading a run of row groups reads the selected chunks of up to this many next row
-     * groups while it decodes one ({@link SequentialStream.ReadAhead}): on an object store their
-     * GETs are in flight while the task computes, instead of one row group's at a time.
-     */
-    static final int READ_AHEAD_ROW_GROUPS = 2;
-    /** The most bytes of column chunks (as stored, on the heap as parquet-hadoop reads them) a task holds read ahead. */
-    static final long READ_AHEAD_BYTES = 32L << 20;
 
     @Override
     public void checkOptions(Map<String, String> options) {
@@ -146,7 +139,7 @@ public final class ParquetFormat implements FormatReader {
             List<ScanPartition> rowGroups = run.rowGroups();
             return new SequentialStream(rowGroups.size(), i -> HadoopConfiguration.withOverrides(hadoop,
                     () -> read(rowGroups.get(i), tableSchema, columns, batchSize, allocator, options)),
-                    new SequentialStream.ReadAhead(i -> run.bytes()[i], READ_AHEAD_ROW_GROUPS, READ_AHEAD_BYTES));
+                    StoreReadAhead.of(partition.path(), i -> run.bytes()[i]));
         }
         if (partition.rowGroup() < 0) {
             throw new IllegalArgumentException("Parquet partitions are row groups or byte ranges of them: " + partition);
