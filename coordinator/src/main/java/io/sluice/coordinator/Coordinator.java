@@ -117,7 +117,7 @@ public final class Coordinator implements AutoCloseable {
             try {
                 listener = HttpListener.bind(system, settings.host(), settings.httpPort(), tls, this::serve);
             } catch (RuntimeException e) {
-                closeQuietly();
+                stop(true);
                 throw e;
             }
         }
@@ -362,15 +362,6 @@ public final class Coordinator implements AutoCloseable {
         } else {
             SluiceNode.halt(system, STOP_TIMEOUT);
         }
-        releaseResources();
-    }
-
-    private void closeQuietly() {
-        SluiceNode.terminate(system, STOP_TIMEOUT);
-        releaseResources();
-    }
-
-    private void releaseResources() {
         monitoring.close();
         connections.close();
         healthExecutor.shutdownNow();
