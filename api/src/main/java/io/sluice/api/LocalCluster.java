@@ -70,7 +70,11 @@ public final class LocalCluster implements QueryEngine {
             List<Future<Worker>> starting = new ArrayList<>();
             for (int i = 0; i < options.workers(); i++) {
                 WorkerSettings worker = workerSettings(options, "worker-" + (i + 1));
-                starting.add(starter.submit(() -> Worker.start(worker)));
+                starting.add(starter.submit(() -> {
+                    Worker started = Worker.start(worker);
+                    StartupTrace.mark(worker.workerId() + " started");
+                    return started;
+                }));
             }
             RuntimeException failure = null;
             for (Future<Worker> worker : starting) {
@@ -90,6 +94,7 @@ public final class LocalCluster implements QueryEngine {
             StartupTrace.mark("workers started");
             for (Worker w : workers) {
                 w.awaitRegistered(JOIN_TIMEOUT);
+                StartupTrace.mark(w.workerId() + " registered");
             }
             coordinator.awaitWorkers(options.workers(), JOIN_TIMEOUT);
             StartupTrace.mark("workers registered");
@@ -351,9 +356,10 @@ public final class LocalCluster implements QueryEngine {
     }
 
     /**
-     * Stops the workers and the coordinator side by side: the whole cluster ends, so no node waits
-     * for another to have left before leaving itself (each leaves the cluster; the coordinator, the
-     * leader, removes them in the same gossip rounds).
+     * Stops the workers and the coordinator side by side, none leaving the cluster: the whole
+     * cluster ends, so a leave (rounds of gossip through Leaving, Exiting and Removed, with a
+     * coordinated shutdown phase waiting on each) would inform no one. Each node's actor system
+     * terminates directly ({@code halt}), then its shuffle server, pools and memory are released.
      */
     @Override
     public void close() {
@@ -363,10 +369,16 @@ public final class LocalCluster implements QueryEngine {
             List<Future<?>> stopping = new ArrayList<>();
             for (Worker w : workers) {
                 if (!w.isClosed()) {
-                    stopping.add(stopper.submit(w::close));
+                    stopping.add(stopper.submit(() -> {
+                        w.halt();
+                        StartupTrace.mark(w.workerId() + " stopped");
+                    }));
                 }
             }
-            stopping.add(stopper.submit(coordinator::close));
+            stopping.add(stopper.submit(() -> {
+                coordinator.halt();
+                StartupTrace.mark("coordinator stopped");
+            }));
             // every node has stopped before its directory is deleted, even when this thread is interrupted
             boolean interrupted = false;
             for (Future<?> f : stopping) {

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SqlCommandIT {
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(120);
+    /** The stop took 2-8 s with a graceful leave on a loaded 2-core machine, 10 s more on a shutdown timeout. */
+    private static final Duration STOP_BOUND = Duration.ofSeconds(5);
 
     @TempDir
     static Path data;
@@ -95,7 +97,8 @@ class SqlCommandIT {
     /**
      * A one-row query over a small Parquet file, as scripts/bench-cli-start.sh times it: the answer,
      * exit code 0, and a stop without any coordinated shutdown phase running into its timeout. The
-     * startup trace shows the phases in order, the cluster closed before the process exits.
+     * startup trace shows the phases in order, the cluster closed before the process exits, and
+     * the stop (results printed to exit) within {@link #STOP_BOUND}: the nodes halt without leaving.
      */
     @Test
     void oneRowQueryStopsWithoutShutdownTimeouts() throws Exception {
@@ -115,6 +118,18 @@ class SqlCommandIT {
                 .as("stderr:\n%s", result.stderr())
                 .containsSubsequence("main started", "coordinator started", "workers registered", "session open",
                         "results printed", "closing the embedded cluster", "embedded cluster closed", "exiting");
+        assertThat(traceMillis(result, "exiting") - traceMillis(result, "results printed"))
+                .as("milliseconds from the results to the exit; stderr:\n%s", result.stderr())
+                .isLessThanOrEqualTo(STOP_BOUND.toMillis());
+    }
+
+    /** The time the startup trace gives {@code phase}, in milliseconds since the JVM started. */
+    private static long traceMillis(SluiceProcess.Result result, String phase) {
+        return result.stderrLines().stream()
+                .filter(l -> l.startsWith("startup-trace") && l.contains("ms  " + phase + " ("))
+                .mapToLong(l -> Long.parseLong(l.replaceFirst("^startup-trace +(\\d+) ms .*$", "$1")))
+                .findFirst().orElseThrow(() -> new AssertionError("no startup-trace line for " + phase + ":\n"
+                        + result.stderr()));
     }
 
     @Test

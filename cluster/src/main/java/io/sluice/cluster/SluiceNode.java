@@ -7,12 +7,16 @@ import com.typesafe.config.ConfigFactory;
 import io.sluice.cluster.auth.ArteryCredentials;
 import io.sluice.cluster.auth.SecretSslEngineProvider;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.ActorSystemImpl;
 import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 
@@ -25,6 +29,13 @@ public final class SluiceNode {
      * Starts actor system {@value NodeConfig#SYSTEM_NAME} with {@code guardian} and {@code config}.
      * Joining the cluster proceeds in the background; with no seed nodes the node joins itself and
      * so starts a new cluster. Returns once the system exists, before the node is {@code Up}.
+     *
+     * <p>A node with one seed (a worker and its coordinator) sends that seed Pekko's {@code Join}
+     * directly, answered by {@code Welcome}: the seed-node process would first ask the seed with
+     * {@code InitJoin} (a round trip carrying and checking the joining node's configuration, which
+     * every Sluice node builds alike in {@link NodeConfig}) and resend it only every
+     * {@code seed-node-timeout}. A {@code Join} that gets no answer is resent every
+     * {@code retry-unsuccessful-join-after}, so a worker started before its coordinator still joins.
      */
     public static <T> ActorSystem<T> start(Behavior<T> guardian, NodeConfig config) {
         return start(guardian, config, ConfigFactory.load());
@@ -35,10 +46,16 @@ public final class SluiceNode {
         requireNonNull(guardian, "guardian is null");
         requireNonNull(config, "config is null");
         requireNonNull(fallback, "fallback is null");
-        ActorSystem<T> system = ActorSystem.create(guardian, NodeConfig.SYSTEM_NAME, config.toConfig(fallback));
-        if (config.seedNodes().isEmpty()) {
+        Config nodeConfig = config.toConfig(fallback);
+        List<String> seeds = config.seedNodes();
+        if (seeds.size() == 1) {
+            nodeConfig = ConfigFactory.parseString("pekko.cluster.seed-nodes = []").withFallback(nodeConfig);
+        }
+        ActorSystem<T> system = ActorSystem.create(guardian, NodeConfig.SYSTEM_NAME, nodeConfig);
+        if (seeds.size() <= 1) {
             Cluster cluster = Cluster.get(system);
-            cluster.manager().tell(Join.create(cluster.selfMember().address()));
+            Address target = seeds.isEmpty() ? cluster.selfMember().address() : AddressFromURIString.parse(seeds.get(0));
+            cluster.manager().tell(Join.create(target));
         }
         return system;
     }
@@ -69,6 +86,27 @@ public final class SluiceNode {
      */
     public static boolean terminate(ActorSystem<?> system, Duration timeout) {
         system.terminate();
+        return awaitTermination(system, timeout);
+    }
+
+    /**
+     * Terminates the system without coordinated shutdown: the node does not leave the cluster
+     * (no leave, exiting and removal rounds of gossip), its actors and remoting just stop. Only for
+     * a node whose whole cluster ends with it (an embedded cluster closing), where no member is
+     * left to learn of the leave; a cluster that goes on would see this node as crashed.
+     *
+     * @return whether it terminated within {@code timeout}
+     */
+    public static boolean halt(ActorSystem<?> system, Duration timeout) {
+        if (Adapter.toClassic(system) instanceof ActorSystemImpl classic) {
+            classic.abort();
+        } else {
+            system.terminate();
+        }
+        return awaitTermination(system, timeout);
+    }
+
+    private static boolean awaitTermination(ActorSystem<?> system, Duration timeout) {
         try {
             system.getWhenTerminated().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             forgetCredentials(system);

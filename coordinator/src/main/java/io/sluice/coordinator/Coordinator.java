@@ -45,6 +45,7 @@ public final class Coordinator implements AutoCloseable {
     private final ActorSystem<CoordinatorCommand> system;
     private final BufferAllocator allocator;
     private static final int REMEMBERED_JOB_METRICS = 1000;
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
 
     private final ShuffleClient shuffleClient;
     private final Map<String, TaskMetrics> jobMetrics = new LinkedHashMap<>();
@@ -116,7 +117,7 @@ public final class Coordinator implements AutoCloseable {
             try {
                 listener = HttpListener.bind(system, settings.host(), settings.httpPort(), tls, this::serve);
             } catch (RuntimeException e) {
-                closeQuietly();
+                stop(true);
                 throw e;
             }
         }
@@ -341,14 +342,26 @@ public final class Coordinator implements AutoCloseable {
 
     @Override
     public void close() {
+        stop(true);
+    }
+
+    /**
+     * Stops without leaving the cluster ({@link SluiceNode#halt}): for an embedded cluster whose
+     * workers stop at the same time, where a leave would only wait on gossip rounds.
+     */
+    public void halt() {
+        stop(false);
+    }
+
+    private void stop(boolean leave) {
         if (http != null) {
             http.unbind();
         }
-        closeQuietly();
-    }
-
-    private void closeQuietly() {
-        SluiceNode.terminate(system, Duration.ofSeconds(20));
+        if (leave) {
+            SluiceNode.terminate(system, STOP_TIMEOUT);
+        } else {
+            SluiceNode.halt(system, STOP_TIMEOUT);
+        }
         monitoring.close();
         connections.close();
         healthExecutor.shutdownNow();

@@ -33,6 +33,8 @@ import org.apache.pekko.actor.typed.ActorSystem;
 public final class Worker implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Worker.class);
 
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+
     private final WorkerSettings settings;
     private final BufferAllocator allocator;
     private final MemoryBudget memory;
@@ -155,12 +157,28 @@ public final class Worker implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
+    public void close() {
+        stop(true);
+    }
+
+    /**
+     * Stops without leaving the cluster ({@link SluiceNode#halt}): for an embedded cluster whose
+     * coordinator stops at the same time, where a leave would only wait on gossip rounds.
+     */
+    public void halt() {
+        stop(false);
+    }
+
+    private synchronized void stop(boolean leave) {
         if (closed) {
             return;
         }
         closed = true;
-        SluiceNode.terminate(system, Duration.ofSeconds(20));
+        if (leave) {
+            SluiceNode.terminate(system, STOP_TIMEOUT);
+        } else {
+            SluiceNode.halt(system, STOP_TIMEOUT);
+        }
         slots.shutdownNow();
         boolean drained;
         try {

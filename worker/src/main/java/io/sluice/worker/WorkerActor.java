@@ -25,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -35,11 +36,12 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.SelfUp;
 import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
- * A worker's cluster face: finds the coordinator through the receptionist and registers (again
- * whenever a new coordinator appears), runs tasks on the slot pool and reports each result,
+ * A worker's cluster face: registers with the coordinator at its configured address as soon as
+ * this node is Up, or when the receptionist lists that coordinator first, runs tasks on the slot pool and reports each result,
  * deletes shuffle files when told, and gives up reads from a lost worker's shuffle server when told.
  */
 final class WorkerActor extends AbstractBehavior<WorkerCommand> {
@@ -49,6 +51,10 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
 
     /** Local only: a task ended; {@code shuffleId} is what it wrote to (null if its plan did not decode). */
     record TaskEnded(String taskId, String shuffleId) implements WorkerCommand {
+    }
+
+    /** Local only: this node is an Up member of the cluster. */
+    record SelfIsUp() implements WorkerCommand {
     }
 
     /** Local only: the receptionist's current coordinators. */
@@ -85,6 +91,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
             ActorRef<ClusterEvent.MemberRemoved> removals = context.messageAdapter(ClusterEvent.MemberRemoved.class,
                     event -> new MemberLeft(event.member()));
             Cluster.get(context.getSystem()).subscriptions().tell(Subscribe.create(removals, ClusterEvent.MemberRemoved.class));
+            ActorRef<SelfUp> up = context.messageAdapter(SelfUp.class, event -> new SelfIsUp());
+            Cluster.get(context.getSystem()).subscriptions().tell(Subscribe.create(up, SelfUp.class));
             RegisterWorker registration = new RegisterWorker(settings.workerId(), context.getSelf(), settings.host(),
                     shufflePort, settings.slots(),
                     Cluster.get(context.getSystem()).selfMember().uniqueAddress().longUid());
@@ -109,6 +117,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     @Override
     public Receive<WorkerCommand> createReceive() {
         return newReceiveBuilder()
+                .onMessage(SelfIsUp.class, this::onSelfUp)
                 .onMessage(CoordinatorsChanged.class, this::onCoordinators)
                 .onMessage(WorkerRegistered.class, this::onRegistered)
                 .onMessage(RunTask.class, this::onRunTask)
@@ -132,6 +141,10 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
             if (c.equals(coordinator)) {
                 continue;
             }
+            if (coordinator != null && coordinator.path().uid() == 0 && c.path().equals(coordinator.path())) {
+                coordinator = c; // the one registered with on Up, named by its path: now its listed reference
+                continue;
+            }
             String address = c.path().address().toString();
             if (coordinator == null && address.equals(coordinatorAddress)) {
                 coordinator = c;
@@ -140,6 +153,20 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 getContext().getLog().warn("ignoring a coordinator at {}: this worker serves {} only", address,
                         coordinator != null ? coordinator.path().address() : coordinatorAddress);
             }
+        }
+        return this;
+    }
+
+    /**
+     * Registers with the coordinator at the configured address, whose actor is its system's
+     * guardian, without waiting for the receptionist's registry to reach this node by gossip (a
+     * few hundred milliseconds after it is Up). The coordinator's answer goes to this worker's
+     * actor, so a wrong address only means no answer, and the receptionist path stays.
+     */
+    private Behavior<WorkerCommand> onSelfUp(SelfIsUp msg) {
+        if (coordinator == null) {
+            coordinator = ActorRefResolver.get(getContext().getSystem()).resolveActorRef(coordinatorAddress + "/user");
+            coordinator.tell(registration);
         }
         return this;
     }
