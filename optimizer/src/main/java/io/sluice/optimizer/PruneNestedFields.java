@@ -158,6 +158,8 @@ public final class PruneNestedFields implements LogicalRule {
         final Set<String> bare = new HashSet<>();
         /** A generated column's name to the path (column first) whose elements it holds. */
         private final Map<String, List<String>> generated = new HashMap<>();
+        /** The generated columns that are the fields of inlined structs. */
+        private final Set<String> inlined = new HashSet<>();
 
         void whole(String name) {
             bare.add(SubqueryAlias.unqualified(name));
@@ -218,8 +220,9 @@ public final class PruneNestedFields implements LogicalRule {
                     return false;
                 }
                 for (int i = 0; i < names.size(); i++) {
-                    generated.put(SubqueryAlias.unqualified(names.get(i)),
-                            append(element, type.elementType().fields().get(i).name()));
+                    String name = SubqueryAlias.unqualified(names.get(i));
+                    generated.put(name, append(element, type.elementType().fields().get(i).name()));
+                    inlined.add(name);
                 }
             } else if (type.kind() == DataType.Kind.LIST && names.size() == at + 1) {
                 generated.put(SubqueryAlias.unqualified(names.get(at)), element);
@@ -234,6 +237,8 @@ public final class PruneNestedFields implements LogicalRule {
 
         /** Moves the generated columns' references onto the columns they come from (chains included). */
         void resolveGenerated() {
+            // inline makes a column of every field, so each field stays (a field used by none whole)
+            inlined.stream().filter(name -> !paths.containsKey(name)).forEach(bare::add);
             for (int round = 0; round <= generated.size(); round++) {
                 boolean moved = false;
                 for (Map.Entry<String, List<String>> g : generated.entrySet()) {

@@ -59,7 +59,8 @@ class PruneNestedFieldsTest {
         assertNarrows("SELECT k, e.p FROM n LATERAL VIEW explode(ls) t AS e", "ls", "ARRAY<STRUCT<p: BIGINT>>");
         assertNarrows("SELECT k, u FROM (SELECT k, e.r AS r FROM n LATERAL VIEW explode(ls) t AS e) LATERAL VIEW inline(array(r)) w",
                 "ls", "ARRAY<STRUCT<r: STRUCT<u: BIGINT, v: VARCHAR>>>");
-        assertNarrows("SELECT k, p FROM n LATERAL VIEW inline(ls) t", "ls", "ARRAY<STRUCT<p: BIGINT>>");
+        assertNarrows("SELECT k, p, r.u FROM n LATERAL VIEW inline(ls) t", "ls",
+                "ARRAY<STRUCT<p: BIGINT, q: VARCHAR, r: STRUCT<u: BIGINT>>>"); // inline makes a column of every field
         assertNarrows("SELECT m['a'].q, size(m) FROM n", "m", "MAP<VARCHAR, STRUCT<q: VARCHAR>>");
         assertNarrows("SELECT key, value.p FROM n LATERAL VIEW explode(m) t", "m", "MAP<VARCHAR, STRUCT<p: BIGINT>>");
     }

@@ -93,6 +93,9 @@ public final class ExprBinder {
             if (expr instanceof ScalarFunction f && f.function() == ScalarFunction.Function.GET_FIELD) {
                 return new FieldAccessExpr(children.get(0), NestedFunctions.fieldIndex(f, children.get(0).type()), type, general);
             }
+            if (expr instanceof ScalarFunction f && f.function() == ScalarFunction.Function.SIZE) {
+                return new ListSizeExpr(children.get(0), general);
+            }
             return general;
         }
         if (expr instanceof FunctionCall f) {
