@@ -47,7 +47,47 @@ class NestedColumnsTest extends DuckDbComparisonTest {
                        CASE WHEN i % 9 = 0 THEN NULL ELSE list_transform(range(i % 4), x -> x + i) END AS xs,
                        MAP(['k' || (i % 3), 'z'], [i, i * 10]) AS m,
                        [{'p': i % 3, 'q': 'q' || i}, {'p': 7, 'q': NULL}] AS ls
-                FROM range(0, 300) t(i)""", 3));
+                FROM range(0, 300) t(i)""", 3), new DuckDbComparison.Table("deep", """
+                SELECT i AS id,
+                       CASE WHEN i % 13 = 0 THEN NULL WHEN i % 13 = 1 THEN [] ELSE list_transform(range((i % 3) + 1),
+                            k -> CASE WHEN (i + k) % 4 = 0 THEN NULL
+                                      ELSE {'p': CASE WHEN k = 1 THEN NULL ELSE i * 10 + k END,
+                                            'q': CASE WHEN i % 5 = 0 THEN NULL
+                                                      ELSE {'u': (i % 5)::INTEGER, 'v': CASE WHEN i % 6 = 0 THEN NULL ELSE 'v' || i END} END} END) END AS ls,
+                       CASE WHEN i % 11 = 0 THEN NULL WHEN i % 11 = 1 THEN MAP {}::MAP(VARCHAR, STRUCT(x BIGINT, y BIGINT[]))
+                            ELSE MAP {'a': {'x': i, 'y': [i, NULL]}, 'b': NULL} END AS mm,
+                       CASE WHEN i % 17 = 0 THEN NULL ELSE [CASE WHEN i % 2 = 0 THEN NULL ELSE range(i % 3) END, [], [i]] END AS ll,
+                       CASE WHEN i = 5 THEN range(300000) ELSE [i] END AS big
+                FROM range(0, 200) t(i)""", 2, 40));
+    }
+
+    /**
+     * The Arrow read path over every level: NULL structs, lists, maps, elements and fields, empty
+     * lists and maps, lists of lists, a list spanning pages, row groups of 40 rows.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            SELECT id, ls, mm, ll FROM deep | SELECT id, ls, mm, ll FROM deep
+            SELECT id, ls[0].p, ls[1].q.v, ls[2].q, size(ls) FROM deep | SELECT id, ls[1].p, ls[2].q.v, ls[3].q, len(ls) FROM deep
+            SELECT id, e.p, e.q.u, e.q.v FROM deep LATERAL VIEW explode(ls) t AS e | SELECT id, e.p, e.q.u, e.q.v FROM (SELECT id, unnest(ls) AS e FROM deep)
+            SELECT sum(e.p), count(e.q.v), count(*) FROM deep LATERAL VIEW explode(ls) t AS e | SELECT sum(e.p), count(e.q.v), count(*) FROM (SELECT unnest(ls) AS e FROM deep)
+            SELECT id, transform(ls, x -> x.q.v), transform(ls, x -> x.p + id) FROM deep | SELECT id, list_transform(ls, x -> x.q.v), list_transform(ls, x -> x.p + id) FROM deep
+            SELECT id, mm['a'].x, mm['a'].y[1], mm['b'], size(mm) FROM deep | SELECT id, mm['a'].x, mm['a'].y[2], mm['b'], cardinality(mm) FROM deep
+            SELECT id, key, value.x, value.y FROM deep LATERAL VIEW explode(mm) t | SELECT id, k, v.x, v.y FROM (SELECT id, unnest(map_keys(mm)) AS k, unnest(map_values(mm)) AS v FROM deep)
+            SELECT id, ll[0], ll[1], ll[2][0], size(ll) FROM deep | SELECT id, ll[1], ll[2], ll[3][1], len(ll) FROM deep
+            SELECT id, size(big), big[299999], big[0] FROM deep | SELECT id, len(big), big[300000], big[1] FROM deep
+            """)
+    void deeplyNestedValuesReadAsDuckDbReadsThem(String sluice, String duckDb) throws Exception {
+        assertSame(sluice, duckDb);
+    }
+
+    /** A struct inside a list or a map is read with only the fields used ({@code read_schema}), and answers as before. */
+    @Test
+    void structsInListsAndMapsReadOnlyTheFieldsUsed() throws Exception {
+        String query = "SELECT id, e.q.v, mm['a'].x FROM deep LATERAL VIEW explode(ls) t AS e";
+        assertThat(String.valueOf(both.session().sql("EXPLAIN " + query).collect().rows()))
+                .contains("ls: ARRAY<STRUCT<q: STRUCT<v: VARCHAR>>>").contains("mm: MAP<VARCHAR, STRUCT<x: BIGINT>>");
+        assertSame(query, "SELECT id, e.q.v, mm['a'].x FROM (SELECT id, mm, unnest(ls) AS e FROM deep)");
     }
 
     @ParameterizedTest

@@ -24,8 +24,11 @@ class PruneNestedFieldsTest {
     private static final DataType S = DataType.struct(List.of(new Field("a", DataType.INT64), new Field("b", DataType.UTF8),
             new Field("c", DataType.FLOAT64), new Field("sub", DataType.struct(List.of(new Field("d", DataType.INT64),
                     new Field("e", DataType.list(DataType.INT64)))))));
+    private static final DataType E = DataType.struct(List.of(new Field("p", DataType.INT64), new Field("q", DataType.UTF8),
+            new Field("r", DataType.struct(List.of(new Field("u", DataType.INT64), new Field("v", DataType.UTF8))))));
     private static final Schema SCHEMA = Schema.of(new Field("k", DataType.INT64), new Field("s", S),
-            new Field("xs", DataType.list(DataType.INT64)));
+            new Field("xs", DataType.list(DataType.INT64)), new Field("ls", DataType.list(E)),
+            new Field("m", DataType.map(DataType.UTF8, E)));
 
     private static final TableSource N = new TableSource("n", FileFormat.PARQUET, "/data/n", SCHEMA);
     private static final TableSource J = new TableSource("j", FileFormat.JSON, "/data/j", SCHEMA);
@@ -44,6 +47,31 @@ class PruneNestedFieldsTest {
     void aFieldReadWholeKeepsAllOfIt() {
         assertNarrows("SELECT s.sub, s.a FROM n", "STRUCT<a: BIGINT, sub: STRUCT<d: BIGINT, e: ARRAY<BIGINT>>>");
         assertNarrows("SELECT k, s.sub.e[0] AS x0 FROM n WHERE s.a > 1", "STRUCT<a: BIGINT, sub: STRUCT<e: ARRAY<BIGINT>>>");
+    }
+
+    @Test
+    void structsInsideListsAndMapsAreNarrowedToo() {
+        LogicalPlan out = assertNarrows("SELECT ls[0].p, element_at(ls, 2).r.u FROM n", "ls",
+                "ARRAY<STRUCT<p: BIGINT, r: STRUCT<u: BIGINT>>>");
+        assertThat(out.explain()).contains("ls: ARRAY<STRUCT<p: BIGINT, r: STRUCT<u: BIGINT>>>");
+        assertNarrows("SELECT transform(ls, x -> x.q), exists(ls, y -> y.p > k) FROM n", "ls", "ARRAY<STRUCT<p: BIGINT, q: VARCHAR>>");
+        assertNarrows("SELECT transform(xs, x -> transform(ls, e -> e.r.v)) FROM n", "ls", "ARRAY<STRUCT<r: STRUCT<v: VARCHAR>>>");
+        assertNarrows("SELECT k, e.p FROM n LATERAL VIEW explode(ls) t AS e", "ls", "ARRAY<STRUCT<p: BIGINT>>");
+        assertNarrows("SELECT k, u FROM (SELECT k, e.r AS r FROM n LATERAL VIEW explode(ls) t AS e) LATERAL VIEW inline(array(r)) w",
+                "ls", "ARRAY<STRUCT<r: STRUCT<u: BIGINT, v: VARCHAR>>>");
+        assertNarrows("SELECT k, p, r.u FROM n LATERAL VIEW inline(ls) t", "ls",
+                "ARRAY<STRUCT<p: BIGINT, q: VARCHAR, r: STRUCT<u: BIGINT>>>"); // inline makes a column of every field
+        assertNarrows("SELECT m['a'].q, size(m) FROM n", "m", "MAP<VARCHAR, STRUCT<q: VARCHAR>>");
+        assertNarrows("SELECT key, value.p FROM n LATERAL VIEW explode(m) t", "m", "MAP<VARCHAR, STRUCT<p: BIGINT>>");
+    }
+
+    @Test
+    void elementsUsedWholeKeepTheirStruct() {
+        assertUnchanged("SELECT filter(ls, x -> x.p > 1) FROM n");
+        assertUnchanged("SELECT k, e FROM n LATERAL VIEW explode(ls) t AS e");
+        assertUnchanged("SELECT ls[0], ls[1].p FROM n");
+        assertUnchanged("SELECT transform(ls, x -> x) FROM n");
+        assertUnchanged("SELECT m['a'], m['b'].q FROM n");
     }
 
     @Test
@@ -66,10 +94,14 @@ class PruneNestedFieldsTest {
     }
 
     private LogicalPlan assertNarrows(String sql, String type) {
+        return assertNarrows(sql, "s", type);
+    }
+
+    private LogicalPlan assertNarrows(String sql, String column, String type) {
         LogicalPlan plan = plan(sql);
         LogicalPlan out = rule.apply(plan);
         TableScan scan = scan(out);
-        assertThat(scan.schema().field("s").type().sqlName()).as(sql).isEqualTo(type);
+        assertThat(scan.schema().field(column).type().sqlName()).as(sql).isEqualTo(type);
         assertThat(out.schema().names()).isEqualTo(plan.schema().names());
         assertThat(rule.apply(out)).as("second application changes nothing").isSameAs(out);
         return out;

@@ -22,13 +22,7 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
     private final DataType type;
     private final ParquetColumnType.Decoding decoding;
     private final int maxDefinitionLevel;
-    // Strings decoded from recently seen Binary objects, by identity. A dictionary page hands out
-    // the same Binary for every row with the same value, so each distinct value is decoded (and its
-    // String hash computed) once instead of once per row. Plain pages make a Binary per value and
-    // simply miss.
-    private final Binary[] recentBinaries = new Binary[STRING_CACHE_SIZE];
-    private final String[] recentStrings = new String[STRING_CACHE_SIZE];
-    private static final int STRING_CACHE_SIZE = 1024;
+    private final RecentStrings strings = new RecentStrings();
 
     ParquetColumnDecoder(ColumnReader reader, ParquetColumnType columnType) {
         this.reader = requireNonNull(reader, "reader is null");
@@ -54,15 +48,7 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
                 long[] out = new long[n];
                 for (int i = 0; i < n; i++) {
                     if (r.getCurrentDefinitionLevel() == maxDef) {
-                        out[i] = switch (decoding) {
-                            case INT32 -> r.getInteger();
-                            case UINT32 -> r.getInteger() & 0xFFFF_FFFFL;
-                            case INT64 -> r.getLong();
-                            case INT64_MILLIS -> r.getLong() * 1000;
-                            case INT64_NANOS -> Math.floorDiv(r.getLong(), 1000L);
-                            case INT96 -> int96Micros(r.getBinary());
-                            default -> unscaledLong(r.getBinary());
-                        };
+                        out[i] = longValue(r, decoding);
                     } else {
                         nulls = markNull(nulls, n, i);
                     }
@@ -99,7 +85,7 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
                 String[] out = new String[n];
                 for (int i = 0; i < n; i++) {
                     if (r.getCurrentDefinitionLevel() == maxDef) {
-                        out[i] = string(r.getBinary());
+                        out[i] = strings.of(r.getBinary());
                     } else {
                         nulls = markNull(nulls, n, i);
                     }
@@ -119,20 +105,7 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
         long[] lo = new long[n];
         for (int i = 0; i < n; i++) {
             if (r.getCurrentDefinitionLevel() == maxDefinitionLevel) {
-                ByteBuffer bytes = r.getBinary().toByteBuffer();
-                int start = bytes.position();
-                int end = bytes.limit();
-                if (end - start > 16) {
-                    throw new io.sluice.common.SluiceException("a decimal value of " + (end - start) + " bytes does not fit " + type);
-                }
-                long h = end > start && bytes.get(start) < 0 ? -1L : 0L;
-                long l = h;
-                for (int b = start; b < end; b++) {
-                    h = (h << 8) | (l >>> 56);
-                    l = (l << 8) | (bytes.get(b) & 0xFF);
-                }
-                hi[i] = h;
-                lo[i] = l;
+                wideValue(r.getBinary(), type, hi, lo, i);
             } else {
                 nulls = markNull(nulls, n, i);
             }
@@ -141,15 +114,35 @@ final class ParquetColumnDecoder implements ColumnChunkDecoder {
         return Col.ofInt128(type, hi, lo, nulls);
     }
 
-    private String string(Binary binary) {
-        int slot = System.identityHashCode(binary) & (STRING_CACHE_SIZE - 1);
-        if (recentBinaries[slot] == binary) {
-            return recentStrings[slot];
+    /** The current value of a long-backed decoding, in the unit of its Sluice type. */
+    static long longValue(ColumnReader r, ParquetColumnType.Decoding decoding) {
+        return switch (decoding) {
+            case INT32 -> r.getInteger();
+            case UINT32 -> r.getInteger() & 0xFFFF_FFFFL;
+            case INT64 -> r.getLong();
+            case INT64_MILLIS -> r.getLong() * 1000;
+            case INT64_NANOS -> Math.floorDiv(r.getLong(), 1000L);
+            case INT96 -> int96Micros(r.getBinary());
+            default -> unscaledLong(r.getBinary());
+        };
+    }
+
+    /** A byte-array decimal of precision 19 to 38 into {@code hi[i]}, {@code lo[i]}. */
+    static void wideValue(Binary value, DataType type, long[] hi, long[] lo, int i) {
+        ByteBuffer bytes = value.toByteBuffer();
+        int start = bytes.position();
+        int end = bytes.limit();
+        if (end - start > 16) {
+            throw new io.sluice.common.SluiceException("a decimal value of " + (end - start) + " bytes does not fit " + type);
         }
-        String value = binary.toStringUsingUTF8();
-        recentBinaries[slot] = binary;
-        recentStrings[slot] = value;
-        return value;
+        long h = end > start && bytes.get(start) < 0 ? -1L : 0L;
+        long l = h;
+        for (int b = start; b < end; b++) {
+            h = (h << 8) | (l >>> 56);
+            l = (l << 8) | (bytes.get(b) & 0xFF);
+        }
+        hi[i] = h;
+        lo[i] = l;
     }
 
     private static boolean[] markNull(boolean[] nulls, int n, int row) {

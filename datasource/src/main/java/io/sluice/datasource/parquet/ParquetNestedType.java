@@ -68,16 +68,48 @@ final class ParquetNestedType {
     }
 
     /**
-     * {@code field} with only the struct fields {@code type} keeps, through structs at any depth, so
-     * that a narrowed column (the optimizer's {@code PruneNestedFields}) reads only those leaves; a
-     * list, a map or a field {@code type} keeps whole stays as it is.
+     * {@code field} with only the struct fields {@code type} keeps, through structs, lists' elements
+     * and maps' values at any depth, so that a narrowed column (the optimizer's
+     * {@code PruneNestedFields}) reads only those leaves; a field {@code type} keeps whole stays as
+     * it is.
      */
     static Type narrow(Type field, DataType type) {
-        if (field.isPrimitive() || field.isRepetition(Type.Repetition.REPEATED) || type.kind() != DataType.Kind.STRUCT) {
+        return narrow(field, type, false);
+    }
+
+    /** {@code single}: the field is one element of a list, so its repetition is the list's. */
+    private static Type narrow(Type field, DataType type, boolean single) {
+        if (field.isPrimitive()) {
             return field;
+        }
+        if (!single && field.isRepetition(Type.Repetition.REPEATED)) {
+            return type.kind() == DataType.Kind.LIST ? narrow(field, type.elementType(), true) : field;
         }
         GroupType group = field.asGroupType();
         if (isList(group) || isMap(group)) {
+            if (group.getFieldCount() != 1 || group.getType(0).isPrimitive()) {
+                return field; // refused, naming the column, when typed
+            }
+            GroupType repeated = group.getType(0).asGroupType();
+            if (isMap(group)) {
+                if (type.kind() != DataType.Kind.MAP || repeated.getFieldCount() != 2) {
+                    return field;
+                }
+                return group.withNewFields(repeated.withNewFields(repeated.getType(0),
+                        narrow(repeated.getType(1), type.valueType(), false)));
+            }
+            if (type.kind() != DataType.Kind.LIST) {
+                return field;
+            }
+            Type element = listElement(group, repeated);
+            if (element != repeated) {
+                return group.withNewFields(repeated.withNewFields(narrow(element, type.elementType(), false)));
+            }
+            Type narrowed = narrow(repeated, type.elementType(), true);
+            // a 2-level list's element group cut to one field would read as a 3-level list of that field
+            return listElement(group, narrowed) == narrowed || narrowed.isPrimitive() ? group.withNewFields(narrowed) : field;
+        }
+        if (type.kind() != DataType.Kind.STRUCT) {
             return field;
         }
         List<Type> kept = new ArrayList<>(type.fields().size());
@@ -85,7 +117,7 @@ final class ParquetNestedType {
             if (!group.containsField(child.name())) {
                 return field; // the table's type says more than the file: refused when the types are compared
             }
-            kept.add(narrow(group.getType(child.name()), child.type()));
+            kept.add(narrow(group.getType(child.name()), child.type(), false));
         }
         return group.withNewFields(kept);
     }

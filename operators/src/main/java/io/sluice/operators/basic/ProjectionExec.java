@@ -260,7 +260,7 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
 
     /**
      * The projection of one batch. A column passed through that {@code batch} holds as an Arrow
-     * vector (a scan's columns, a shuffle fetch) is shared into the output (its buffers retained,
+     * vector (a scan's columns, a shuffle fetch), or a struct field of one ({@code s.f}), is shared into the output (its buffers retained,
      * not copied, no string decoded), together with its heap form when the batch has unpacked it;
      * every other expression is evaluated into a heap column.
      */
@@ -271,12 +271,12 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
         try {
             for (int i = 0; i < out.length; i++) {
                 int c = bound.inputColumn(i, batch);
-                FieldVector vector = c < 0 ? null : batch.arrowVector(c);
+                FieldVector vector = c < 0 ? bound.expr(i, batch).arrowVector(batch) : batch.arrowVector(c);
                 if (vector != null) {
                     TransferPair share = vector.getTransferPair(schema.field(i).toArrow(), context.allocator());
                     share.splitAndTransfer(0, n);
                     vectors[i] = (FieldVector) share.getTo();
-                    out[i] = batch.hasColumn(c) ? batch.column(c) : null;
+                    out[i] = c >= 0 && batch.hasColumn(c) ? batch.column(c) : null;
                 } else {
                     out[i] = bound.evaluate(i, batch);
                 }

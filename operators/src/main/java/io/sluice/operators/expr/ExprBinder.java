@@ -17,6 +17,7 @@ import io.sluice.logical.expr.LambdaVariable;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.RegexMatch;
 import io.sluice.logical.expr.Literal;
+import io.sluice.logical.expr.NestedFunctions;
 import io.sluice.logical.expr.ScalarFunction;
 import io.sluice.logical.expr.Substring;
 import io.sluice.logical.expr.Unary;
@@ -87,7 +88,15 @@ public final class ExprBinder {
         }
         ChildValuesFunction function = childValuesFunction(expr);
         if (function != null) {
-            return new ChildValuesExpr(function, bindAll(expr.children(), input), type);
+            List<PhysicalExpr> children = bindAll(expr.children(), input);
+            ChildValuesExpr general = new ChildValuesExpr(function, children, type);
+            if (expr instanceof ScalarFunction f && f.function() == ScalarFunction.Function.GET_FIELD) {
+                return new FieldAccessExpr(children.get(0), NestedFunctions.fieldIndex(f, children.get(0).type()), type, general);
+            }
+            if (expr instanceof ScalarFunction f && f.function() == ScalarFunction.Function.SIZE) {
+                return new ListSizeExpr(children.get(0), general);
+            }
+            return general;
         }
         if (expr instanceof FunctionCall f) {
             return new FunctionCallExpr(f, FunctionKernels.of(f), bindAll(f.args(), input), type);

@@ -35,7 +35,8 @@ public interface PhysicalExpr {
     /**
      * The values as the Arrow vector {@code batch} already holds them in (an input column of a
      * batch in Arrow form), else null: for kernels that read Arrow buffers in place instead of a
-     * heap column made per batch. Owned by the batch. Only a bound column answers.
+     * heap column made per batch. Owned by the batch. Only a bound column (and a struct field of
+     * one, {@link FieldAccessExpr}) answers.
      */
     default FieldVector arrowVector(Batch batch) {
         return null;
