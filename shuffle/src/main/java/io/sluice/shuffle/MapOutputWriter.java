@@ -142,9 +142,10 @@ final class MapOutputWriter {
     /**
      * Takes {@code batch} (the writer closes it once its rows are written, or on {@link #abort()})
      * and buffers its row {@code i} for partition {@code target[i]} (every row for {@code partition}
-     * when {@code target} is null), in input order within each partition; may spill. The batch's
-     * columns are kept in the forms it holds them (see {@link PartitionBuffer}): its Arrow vectors
-     * count in the task's memory as they are, its heap columns are charged to the reservation.
+     * when {@code target} is null), in input order within each partition; may spill. The batch is
+     * held as Arrow vectors (see {@link PartitionBuffer}; a heap column is written to one here),
+     * which count in the task's memory as they are; heap columns it still references are charged
+     * to the reservation.
      */
     void add(Batch batch, int partition, int[] target) {
         requireNonNull(batch, "batch is null");
@@ -155,6 +156,8 @@ final class MapOutputWriter {
             return;
         }
         held.add(batch);
+        // buffered and gathered as Arrow only: a column the batch holds on the heap is written once here
+        batch.root();
         int n = buffers.length;
         int only = target == null ? partition : target[0];
         int[] counts = new int[n];
