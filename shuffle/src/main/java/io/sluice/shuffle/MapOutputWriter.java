@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.Closeables;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import io.sluice.kernels.MessageUnloader;
 import io.sluice.operators.memory.HeapSize;
 import io.sluice.operators.memory.MemoryMetricsSink;
@@ -132,11 +131,6 @@ final class MapOutputWriter {
         this.maxBufferedRows = maxBufferedRows;
         this.buffers = new PartitionBuffer[partitions];
         this.rows = new long[partitions];
-    }
-
-    /** Buffers all rows of heap {@code columns} for {@code partition} (kept by reference); may spill. */
-    void add(int partition, Col[] columns) {
-        add(Batch.of(schema, columns, columns.length == 0 ? 0 : columns[0].length, allocator), partition, null);
     }
 
     /**
