@@ -247,8 +247,9 @@ public final class TpchBenchmark {
         } finally {
             runner.shutdownNow();
         }
-        System.out.printf(Locale.ROOT, "q%-3d sluice %s%s%n", query,
+        System.out.printf(Locale.ROOT, "q%-3d sluice %s%s%s%n", query,
                 result.error != null ? "error: " + result.error : String.format(Locale.ROOT, "%.0f ms, %d rows", result.sluiceMedianMs, result.rows),
+                result.spilledBytes > 0 ? ", spilled " + Bytes.format(result.spilledBytes) + " per run" : "",
                 result.requests == null ? "" : ", requests per run " + result.requests);
         return result;
     }
