@@ -259,9 +259,10 @@ public final class TpchBenchmark {
         if (runs == 0 && result.error == null) {
             return result;
         }
-        System.out.printf(Locale.ROOT, "q%-3d sluice %s, read_wait %.0f ms%s%n", query,
+        System.out.printf(Locale.ROOT, "q%-3d sluice %s, read_wait %.0f ms%s%s%n", query,
                 result.error != null ? "error: " + result.error : String.format(Locale.ROOT, "%.0f ms, %d rows", result.sluiceMedianMs, result.rows),
                 result.readWaitMs,
+                result.spilledBytes > 0 ? ", spilled " + Bytes.format(result.spilledBytes) + " per run" : "",
                 result.requests == null ? "" : ", requests per run " + result.requests);
         return result;
     }

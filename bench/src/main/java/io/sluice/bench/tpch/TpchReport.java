@@ -25,6 +25,12 @@ final class TpchReport {
                 options.spark ? "; Spark 4.2 local[2]" : "");
         StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-5s %10s %8s %10s", "query", "sluice_ms", "rows",
                 "fetch_wait"));
+        // bytes spilled by the default-memory runs: shown whenever one spilled, so a large scale
+        // factor reports its spill path without --memory
+        boolean spilled = results.stream().anyMatch(r -> r.spilledBytes > 0);
+        if (spilled) {
+            header.append(String.format(Locale.ROOT, " %10s", "spilled"));
+        }
         if (options.memory > 0) {
             header.append(String.format(Locale.ROOT, " %10s %9s %10s %10s", "memory_ms", "vs_unlim", "spilled", "task_peak"));
         }
@@ -63,11 +69,14 @@ final class TpchReport {
             if (r.error != null) {
                 notes.add(String.format(Locale.ROOT, "q%d sluice error: %s", r.query, r.error));
             }
+            if (spilled) {
+                line.append(String.format(Locale.ROOT, " %10s", spilledText(r)));
+            }
             if (options.memory > 0) {
                 TpchResult m = r.limited;
                 line.append(sluiceColumns(m, m, r, versusUnlimited, notes, "with --memory"));
                 line.append(String.format(Locale.ROOT, " %10s %10s",
-                        m == null || m.spilledBytes < 0 ? "-" : Bytes.format(m.spilledBytes).replace(" ", ""),
+                        spilledText(m),
                         m == null || m.peakTaskMemory < 0 ? "-" : Bytes.format(m.peakTaskMemory).replace(" ", "")));
             }
             if (options.versusLocal) {
@@ -98,6 +107,16 @@ final class TpchReport {
         System.out.printf(Locale.ROOT, "%d of %d queries ran", ran, results.size());
         if (versusDuckDb.count > 0) {
             System.out.printf(Locale.ROOT, "; geometric mean ratio sluice/duckdb %.2fx over %d", versusDuckDb.value(), versusDuckDb.count);
+            double sluiceTotal = 0;
+            double duckdbTotal = 0;
+            for (TpchResult r : results) {
+                if (r.error == null && !Double.isNaN(r.duckdbMedianMs)) {
+                    sluiceTotal += r.sluiceMedianMs;
+                    duckdbTotal += r.duckdbMedianMs;
+                }
+            }
+            System.out.printf(Locale.ROOT, "; total %.1f s / %.1f s = %.2fx", sluiceTotal / 1e3, duckdbTotal / 1e3,
+                    sluiceTotal / Math.max(duckdbTotal, 0.001));
         }
         if (versusSpark.count > 0) {
             System.out.printf(Locale.ROOT, "; sluice/spark %.2fx over %d", versusSpark.value(), versusSpark.count);
@@ -114,6 +133,11 @@ final class TpchReport {
         if (peakRssKb > 0 && options.coordinator == null) {
             System.out.printf(Locale.ROOT, "peak RSS of this JVM while Sluice ran: %d MB%n", peakRssKb / 1024);
         }
+        if (spilled) {
+            long total = results.stream().filter(r -> r.spilledBytes > 0).mapToLong(r -> r.spilledBytes).sum();
+            System.out.printf(Locale.ROOT, "spilled: bytes written to spill files per run, %s in all; largest one task held: %s%n",
+                    Bytes.format(total), Bytes.format(results.stream().mapToLong(r -> r.peakTaskMemory).max().orElse(0)));
+        }
         if (results.stream().anyMatch(r -> "yes~".equals(r.agreement) || (r.sparkAgreement != null && r.sparkAgreement.endsWith("yes~")))) {
             System.out.printf(Locale.ROOT, "yes~: equal but for numbers within %s absolute + %s relative (decimal against double averages)%n",
                     Agreement.ABSOLUTE, Agreement.RELATIVE);
@@ -124,7 +148,11 @@ final class TpchReport {
         }
     }
 
-    /** A peer's median and Sluice's time over it ("-" where either is missing). */
+    /** Bytes a run spilled, compact ("-" where not measured). */
+    private static String spilledText(TpchResult r) {
+        return r == null || r.spilledBytes < 0 ? "-" : Bytes.format(r.spilledBytes).replace(" ", "");
+    }
+
     /**
      * The median of a second Sluice run of {@code r}'s query and the ratio {@code numerator} /
      * {@code denominator} (one of them the second run), added to {@code mean}; its error noted.
@@ -155,6 +183,7 @@ final class TpchReport {
         return total;
     }
 
+    /** A peer's median and Sluice's time over it ("-" where either is missing). */
     private static String peerColumns(TpchResult r, double peerMs, GeometricMean mean) {
         String ratio = "-";
         if (r.error == null && !Double.isNaN(peerMs)) {

@@ -21,6 +21,10 @@ final class BoundedInput extends Input {
 
     /** Throws unless {@code length} elements of at least one byte each fit in what is left. */
     void checkLength(long length, String what) {
+        checkLength(length, what, maxLength);
+    }
+
+    private void checkLength(long length, String what, int maxLength) {
         if (length < 0) {
             throw new KryoException("negative " + what + " length " + length);
         }
@@ -61,7 +65,9 @@ final class BoundedInput extends Input {
 
     @Override
     public byte[] readBytes(int length) {
-        checkLength(length, "byte array");
+        // a byte array is a payload inside the message (a task's stage plan): it holds as many
+        // bytes as it takes, so the message's own limit bounds it, not the element count limit
+        checkLength(length, "byte array", Kryos.MAX_MESSAGE_BYTES);
         return super.readBytes(length);
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.esotericsoftware.kryo.KryoException;
 import io.sluice.cluster.SamplePlans;
 import io.sluice.cluster.protocol.MapOutputs;
+import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
@@ -29,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
@@ -38,6 +40,25 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class KryosTest {
+    /**
+     * A stage plan travels as bytes inside the task message; at TPC-H SF 10 q3's was 2.3 MB, past
+     * the element count limit, and the worker dropped the task (the query then hung).
+     */
+    @Test
+    void aTaskWhosePlanIsLargerThanTheElementLimitRoundTrips() {
+        byte[] plan = new byte[Kryos.MAX_LENGTH * 3];
+        new Random(7).nextBytes(plan);
+        TaskDescription task = new TaskDescription("job", "task", 1, 2, 0, plan);
+
+        TaskDescription back = Kryos.deserialize(Kryos.serialize(task), TaskDescription.class);
+
+        assertThat(back.plan()).isEqualTo(plan);
+        byte[] truncated = Arrays.copyOf(Kryos.serialize(task), Kryos.MAX_LENGTH * 2);
+        assertThatThrownBy(() -> Kryos.deserialize(truncated, TaskDescription.class))
+                .isInstanceOf(KryoException.class).hasMessageContaining("byte array length " + plan.length)
+                .hasMessageContaining("bytes left in the message");
+    }
+
     @Test
     void logicalPlanRoundTripsEqual() {
         LogicalPlan plan = SamplePlans.samplePlan();
