@@ -3,6 +3,8 @@ package io.sluice.tpch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
@@ -17,6 +19,9 @@ import java.util.stream.IntStream;
 public final class TpchQueries {
     /** Number of queries in the benchmark. */
     public static final int COUNT = 22;
+
+    /** Q11's FRACTION at scale factor 1, as written in q11.sql. */
+    private static final String Q11_FRACTION = "* 0.0001\n";
 
     private TpchQueries() {
     }
@@ -35,6 +40,29 @@ public final class TpchQueries {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * The text of query {@code number} with its scale-dependent substitution parameter for
+     * {@code scaleFactor}: the specification sets Q11's FRACTION to 0.0001 / SF (2.4.11.3), so at
+     * SF 10 the query keeps the parts above 0.00001 of the total rather than returning no row.
+     * Every other query's validation parameters do not depend on the scale.
+     */
+    public static String text(int number, double scaleFactor) {
+        if (!(scaleFactor > 0)) {
+            throw new IllegalArgumentException("scale factor must be positive, not " + scaleFactor);
+        }
+        String text = text(number);
+        if (number != 11 || scaleFactor == 1) {
+            return text;
+        }
+        String fraction = new BigDecimal("0.0001").divide(BigDecimal.valueOf(scaleFactor), MathContext.DECIMAL64)
+                .stripTrailingZeros().toPlainString();
+        String substituted = text.replace(Q11_FRACTION, "* " + fraction + "\n");
+        if (substituted.equals(text)) {
+            throw new IllegalStateException("q11.sql no longer holds its FRACTION '" + Q11_FRACTION.strip() + "'");
+        }
+        return substituted;
     }
 
     /** An interval's leading-field precision, {@code interval '90' day (3)} in Q1. */

@@ -88,7 +88,7 @@ final class SparkPeer {
         Path queryDirectory = Files.createTempDirectory("sluice-tpch-spark-queries");
         try {
             for (int query : queries) {
-                Files.writeString(queryDirectory.resolve("q" + query + ".sql"), TpchQueries.forPeer(TpchQueries.text(query)));
+                Files.writeString(queryDirectory.resolve("q" + query + ".sql"), TpchQueries.forPeer(TpchQueries.text(query, data.scaleFactor())));
             }
             long limitSeconds = STARTUP_SECONDS + (long) queries.length * (runs + warmups) * timeoutSeconds;
             return collect(start(data, queryDirectory, runs, warmups, timeoutSeconds), queries, limitSeconds);

@@ -199,7 +199,7 @@ public final class TpchBenchmark {
         TpchResult result = new TpchResult(query);
         StringBuilder settings = new StringBuilder();
         options.settings.forEach(setting -> settings.append("SET ").append(setting).append(";\n"));
-        String sql = settings + TpchQueries.text(query);
+        String sql = settings + TpchQueries.text(query, options.scaleFactor);
         ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
             Thread thread = new Thread(r, "tpch-q" + query);
             thread.setDaemon(true);
@@ -292,7 +292,7 @@ public final class TpchBenchmark {
         List<String> beyond = new ArrayList<>();
         try (SessionHolder sessions = new SessionHolder(options, data, 0, options.location)) {
             for (int query : options.queries) {
-                String sql = settings + "EXPLAIN ANALYZE " + TpchQueries.text(query);
+                String sql = settings + "EXPLAIN ANALYZE " + TpchQueries.text(query, options.scaleFactor);
                 ExecutorService runner = Executors.newSingleThreadExecutor();
                 try {
                     Session session = sessions.get();
@@ -365,7 +365,7 @@ public final class TpchBenchmark {
     }
 
     private static void runDuckDb(Connection duck, TpchOptions options, TpchResult result) {
-        String sql = TpchQueries.forPeer(TpchQueries.text(result.query));
+        String sql = TpchQueries.forPeer(TpchQueries.text(result.query, options.scaleFactor));
         double[] times = new double[options.runs];
         List<List<Object>> expected = null;
         try {
