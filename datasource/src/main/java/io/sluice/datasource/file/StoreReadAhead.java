@@ -1,7 +1,9 @@
 package io.sluice.datasource.file;
 
+import java.net.URI;
 import java.util.Locale;
 import java.util.function.IntToLongFunction;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -22,12 +24,19 @@ public final class StoreReadAhead {
 
     /** Read-ahead for streams of files under {@code path}; {@code bytes} says what stream {@code i} holds once open. */
     public static SequentialStream.ReadAhead of(String path, IntToLongFunction bytes) {
-        return new SequentialStream.ReadAhead(bytes, isLocal(path) ? LOCAL_STREAMS : REMOTE_STREAMS, MAX_BYTES);
+        boolean local = isLocal(path, FileSystem.getDefaultUri(HadoopConfiguration.shared()));
+        return new SequentialStream.ReadAhead(bytes, local ? LOCAL_STREAMS : REMOTE_STREAMS, MAX_BYTES);
     }
 
-    /** Whether {@code path} is on the node's own disk: no scheme, or {@code file:}. */
-    static boolean isLocal(String path) {
+    /**
+     * Whether {@code path} is on the node's own disk: {@code file:}, or no scheme while the default
+     * file system ({@code fs.defaultFS}, a node setting) is local.
+     */
+    static boolean isLocal(String path, URI defaultFileSystem) {
         String scheme = new Path(path).toUri().getScheme();
+        if (scheme == null) {
+            scheme = defaultFileSystem.getScheme();
+        }
         return scheme == null || scheme.toLowerCase(Locale.ROOT).equals("file");
     }
 }

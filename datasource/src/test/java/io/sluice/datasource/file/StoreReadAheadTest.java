@@ -2,6 +2,7 @@ package io.sluice.datasource.file;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import org.junit.jupiter.api.Test;
 
 class StoreReadAheadTest {
@@ -18,5 +19,14 @@ class StoreReadAheadTest {
             assertThat(readAhead.streams()).as(local).isEqualTo(StoreReadAhead.LOCAL_STREAMS);
             assertThat(readAhead.maxBytes()).as(local).isEqualTo(StoreReadAhead.MAX_BYTES);
         }
+    }
+
+    @Test
+    void aPathWithoutSchemeIsOnTheDefaultFileSystem() {
+        assertThat(StoreReadAhead.isLocal("/data/t/f.parquet", URI.create("file:///"))).isTrue();
+        assertThat(StoreReadAhead.isLocal("relative/f.parquet", URI.create("file:///"))).isTrue();
+        assertThat(StoreReadAhead.isLocal("/data/t/f.parquet", URI.create("hdfs://nn:8020"))).isFalse();
+        assertThat(StoreReadAhead.isLocal("file:/data/t/f.parquet", URI.create("hdfs://nn:8020"))).isTrue();
+        assertThat(StoreReadAhead.isLocal("s3a://bucket/f", URI.create("file:///"))).isFalse();
     }
 }
