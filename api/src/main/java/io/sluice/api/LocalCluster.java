@@ -63,8 +63,9 @@ public final class LocalCluster implements QueryEngine {
             ClusterJobs.acceptJobsOn(coordinator);
         }
         warmUp(coordinator);
-        // Workers start side by side: each makes its TLS key, shuffle server and actor system, and
-        // joins; one after the other, an embedded cluster's start grew by a worker's start per worker.
+        // Workers start side by side: each makes its shuffle server and actor system (the TLS keys,
+        // made once by the coordinator, are shared) and joins; one after the other, an embedded
+        // cluster's start grew by a worker's start per worker.
         ExecutorService starter = Executors.newFixedThreadPool(options.workers(), daemon("sluice-local-start"));
         try {
             List<Future<Worker>> starting = new ArrayList<>();

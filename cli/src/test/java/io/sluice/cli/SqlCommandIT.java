@@ -163,4 +163,17 @@ class SqlCommandIT {
         assertThat(result.stderrLines()).anyMatch(l -> l.startsWith("error:") && l.contains("the script is empty")
                 && l.contains("-e"));
     }
+
+    /** A JIT mode bin/sluice does not know is refused by name before any JVM starts. */
+    @Test
+    void unknownJitModeIsRefusedBeforeTheJvmStarts() throws Exception {
+        SluiceProcess.Result result;
+        try (SluiceProcess p = SluiceProcess.start(data, "", java.util.Map.of("SLUICE_JIT", "fastest"),
+                "sql", "--local=2", "-e", "SELECT 1")) {
+            result = p.await(RUN_TIMEOUT);
+        }
+        assertThat(result.exitCode()).isEqualTo(1);
+        assertThat(result.stdout()).isEmpty();
+        assertThat(result.stderr()).contains("error: SLUICE_JIT must be auto, quick or full: fastest");
+    }
 }

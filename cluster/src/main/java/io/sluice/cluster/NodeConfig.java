@@ -97,7 +97,8 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
 
     /**
      * A copy whose Artery connections are TLS, each side proving {@code secret} (null: plain TCP,
-     * no authentication). Makes this node's key pair and certificate now.
+     * no authentication). Makes the key pairs and certificates of this secret now, unless another
+     * node of this JVM proving the same secret already has them ({@link ArteryCredentials}).
      */
     public NodeConfig withSecret(String secret) {
         return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxFrameBytes, heartbeatPause,

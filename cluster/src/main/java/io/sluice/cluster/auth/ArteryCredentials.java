@@ -6,8 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.UUID;
@@ -15,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import javax.naming.ldap.LdapName;
@@ -47,16 +50,27 @@ import javax.naming.ldap.Rdn;
  * <p>Pekko makes the SSL engine provider itself, from configuration; the credentials reach it
  * through {@link #register} and a random handle in that configuration, so the secret never enters
  * the actor system's configuration.
+ *
+ * <p>The nodes of one JVM that prove the same secret (an embedded cluster) share one set of
+ * credentials: one pair of key pairs and certificates, made once, and one {@link SSLContext}, whose
+ * session caches let a second connection between two of them resume a TLS 1.3 session instead of
+ * signing and verifying certificates again (Artery opens a control and an ordinary stream each way
+ * between every two nodes). Sharing moves no trust: each of those nodes holds the secret anyway,
+ * a session is only issued after a full handshake in which the client proved the secret, and a
+ * node proving another secret has credentials and caches of its own.
  */
 public final class ArteryCredentials {
     /** The name of every node's server certificate: the same for every secret. */
     public static final String SERVER_NAME = "sluice-node";
     private static final String PREFIX = "sluice-";
     private static final Map<String, ArteryCredentials> REGISTERED = new ConcurrentHashMap<>();
+    /** The credentials of each secret that a registered handle still names. */
+    private static final Map<String, ArteryCredentials> BY_SECRET = new HashMap<>();
 
     private final byte[] secret;
     private final KeyManager[] keyManagers;
     private final X509TrustManager trustManager;
+    private final SSLContext sslContext;
 
     private ArteryCredentials(String secret) throws GeneralSecurityException {
         this.secret = secret.getBytes(StandardCharsets.UTF_8);
@@ -69,23 +83,40 @@ public final class ArteryCredentials {
         this.keyManagers = new KeyManager[] {new RoleKeyManager(clientKeys.getPrivate(), client,
                 serverKeys.getPrivate(), server)};
         this.trustManager = new SecretTrust();
+        this.sslContext = SSLContext.getInstance("TLSv1.3");
+        sslContext.init(keyManagers, new TrustManager[] {trustManager}, new SecureRandom());
     }
 
-    /** Credentials for a node proving {@code secret}; the returned handle names them in configuration. */
+    /**
+     * Credentials for a node proving {@code secret}, shared with the other nodes of this JVM that
+     * prove the same secret; the returned handle, new at each call, names them in configuration.
+     */
     public static String register(String secret) {
         requireNonNull(secret, "secret is null");
-        try {
+        synchronized (BY_SECRET) {
+            ArteryCredentials credentials = BY_SECRET.get(secret);
+            if (credentials == null) {
+                try {
+                    credentials = new ArteryCredentials(secret);
+                } catch (GeneralSecurityException e) {
+                    throw new IllegalStateException("cannot make TLS credentials for Artery: " + e, e);
+                }
+                BY_SECRET.put(secret, credentials);
+            }
             String handle = UUID.randomUUID().toString();
-            REGISTERED.put(handle, new ArteryCredentials(secret));
+            REGISTERED.put(handle, credentials);
             return handle;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot make TLS credentials for Artery: " + e, e);
         }
     }
 
-    /** Forgets credentials a stopped node no longer needs. */
+    /** Forgets credentials a stopped node no longer needs; the last handle of a secret drops its keys. */
     public static void unregister(String handle) {
-        REGISTERED.remove(handle);
+        synchronized (BY_SECRET) {
+            ArteryCredentials credentials = REGISTERED.remove(handle);
+            if (credentials != null && !REGISTERED.containsValue(credentials)) {
+                BY_SECRET.values().remove(credentials);
+            }
+        }
     }
 
     static ArteryCredentials lookup(String handle) {
@@ -102,6 +133,11 @@ public final class ArteryCredentials {
 
     TrustManager[] trustManagers() {
         return new TrustManager[] {trustManager};
+    }
+
+    /** The TLS context of every node sharing these credentials, so they resume each other's sessions. */
+    SSLContext sslContext() {
+        return sslContext;
     }
 
     private String commonName(byte[] publicKey) throws GeneralSecurityException {
