@@ -307,7 +307,8 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
      * single long-backed key's group ids come straight from its vector, and sum, count, min and
      * max fold their argument's vector; the rest reads heap columns. The group ids and hashes go to
      * the stream's scratch arrays ({@link AggregateInputs}), so a batch allocates nothing per row
-     * on the in-place path.
+     * on the in-place path. Short keys (q1's two flags) pack into one long per row, read from their
+     * vectors ({@link GroupTable#packsKeys}).
      */
     void consume(Batch batch, AggregateInputs inputs, GroupTable table, Accumulator[] accumulators) {
         int rows = batch.rowCount();
@@ -345,6 +346,12 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
             InPlaceValues key = inputs.keyInPlace(0, batch);
             if (key != null) {
                 return table.groupIds(key, rows, ids);
+            }
+        }
+        if (table.packsKeys()) {
+            FieldVector[] vectors = inputs.keyVectors(groupBy.size(), batch);
+            if (vectors != null && table.groupIds(vectors, rows, ids, inputs.hashes(rows))) {
+                return ids;
             }
         }
         Col[] keys = new Col[groupBy.size()];
