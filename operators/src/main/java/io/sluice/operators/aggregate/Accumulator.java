@@ -43,6 +43,15 @@ abstract class Accumulator {
         return false;
     }
 
+    /**
+     * Whether another accumulator of the same aggregate holds and updates this one's state (a sum
+     * and an average of one argument), so that updating or merging this one does nothing and the
+     * caller need not evaluate its argument.
+     */
+    boolean sharesState() {
+        return false;
+    }
+
     /** Grows the state to hold {@code groups} groups. */
     abstract void ensureCapacity(int groups);
 

@@ -12,6 +12,7 @@ import io.sluice.operators.expr.BoundExprs;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * What an aggregate evaluates per input batch, bound once per stream to the input's columns
@@ -63,6 +64,18 @@ final class AggregateInputs {
     /** Group key {@code i} as UTF-8 bytes when {@code batch} holds it so (an Arrow string column), else null. */
     Utf8Bytes keyBytes(int i, Batch batch) {
         return bound.utf8(i, batch);
+    }
+
+    /** The group keys as the Arrow vectors {@code batch} holds them in (owned by the batch), or null when one is not held so. */
+    FieldVector[] keyVectors(int keys, Batch batch) {
+        FieldVector[] vectors = new FieldVector[keys];
+        for (int i = 0; i < keys; i++) {
+            vectors[i] = bound.expr(i, batch).arrowVector(batch);
+            if (vectors[i] == null) {
+                return null;
+            }
+        }
+        return vectors;
     }
 
     /** Group key {@code i} read in place from {@code batch}'s Arrow vector, or null when it is not one {@link InPlaceValues} reads. */

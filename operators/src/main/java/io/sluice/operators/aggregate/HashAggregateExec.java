@@ -11,6 +11,7 @@ import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceValues;
 import io.sluice.kernels.Utf8Bytes;
 import io.sluice.logical.expr.AggregateCall;
+import io.sluice.logical.expr.AggregateFunction;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
@@ -288,8 +289,22 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
             DataType secondType = mode == AggregateMode.PARTIAL && call.second() != null
                     ? call.second().type(input.schema()) : null;
             accumulators[i] = Accumulators.create(call, argumentTypes.get(i), secondType);
+            for (int j = 0; j < i; j++) {
+                if (accumulators[i] instanceof SumLongAccumulator later && accumulators[j] instanceof SumLongAccumulator earlier
+                        && sameSumArgument(call, call(aggregates.get(j)))) {
+                    accumulators[i] = later.sharing(earlier);
+                    break;
+                }
+            }
         }
         return accumulators;
+    }
+
+    /** Whether two calls are each a sum or an average of the same argument, whose states are then the same. */
+    private static boolean sameSumArgument(AggregateCall a, AggregateCall b) {
+        Set<AggregateFunction> sums = Set.of(AggregateFunction.SUM, AggregateFunction.AVG);
+        return sums.contains(a.function()) && sums.contains(b.function()) && a.argument().equals(b.argument())
+                && a.options().equals(b.options());
     }
 
     DataType[] keyTypes() {
@@ -307,7 +322,8 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
      * single long-backed key's group ids come straight from its vector, and sum, count, min and
      * max fold their argument's vector; the rest reads heap columns. The group ids and hashes go to
      * the stream's scratch arrays ({@link AggregateInputs}), so a batch allocates nothing per row
-     * on the in-place path.
+     * on the in-place path. Short keys (q1's two flags) pack into one long per row, read from their
+     * vectors ({@link GroupTable#packsKeys}).
      */
     void consume(Batch batch, AggregateInputs inputs, GroupTable table, Accumulator[] accumulators) {
         int rows = batch.rowCount();
@@ -318,6 +334,9 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
         int groupCount = table.groupCount();
         if (mode == AggregateMode.PARTIAL) {
             for (int i = 0; i < accumulators.length; i++) {
+                if (accumulators[i].sharesState()) {
+                    continue;
+                }
                 accumulators[i].ensureCapacity(groupCount);
                 Col second = inputs.secondArgument(i, batch);
                 if (second != null) {
@@ -347,6 +366,12 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
                 return table.groupIds(key, rows, ids);
             }
         }
+        if (table.packsKeys()) {
+            FieldVector[] vectors = inputs.keyVectors(groupBy.size(), batch);
+            if (vectors != null && table.groupIds(vectors, rows, ids, inputs.hashes(rows))) {
+                return ids;
+            }
+        }
         Col[] keys = new Col[groupBy.size()];
         Utf8Bytes[] utf8 = null;
         for (int i = 0; i < keys.length; i++) {
@@ -369,8 +394,12 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
      */
     static void mergeStates(Batch batch, int column, int[] groups, int rows, int groupCount, Accumulator[] accumulators) {
         for (Accumulator accumulator : accumulators) {
-            accumulator.ensureCapacity(groupCount);
             int width = accumulator.stateTypes().size();
+            if (accumulator.sharesState()) {
+                column += width;
+                continue;
+            }
+            accumulator.ensureCapacity(groupCount);
             InPlaceValues[] inPlace = new InPlaceValues[width];
             boolean allInPlace = true;
             for (int s = 0; s < width && allInPlace; s++) {

@@ -19,6 +19,10 @@ import java.util.List;
  * {@code highs[g] * 2^64 + sums[g]} with {@code sums[g]} a signed long: a long value adds as to
  * a long sum, and only a signed overflow (a branch almost never taken) moves one unit into
  * {@code highs}, so the common case costs what a long sum does.
+ *
+ * <p>A sum and an average of one argument (q1's {@code sum(l_quantity)} and {@code avg(l_quantity)})
+ * have the same state, a sum and a count: the later one {@link #sharing shares} the earlier's
+ * arrays, so each row is added once.
  */
 final class SumLongAccumulator extends Accumulator {
     private final DataType sumType;
@@ -28,17 +32,41 @@ final class SumLongAccumulator extends Accumulator {
     private long[] sums = new long[0];
     private long[] highs = new long[0];
     private long[] counts = new long[0];
+    /** The accumulator that holds and updates this one's state, or null when this one does. */
+    private final SumLongAccumulator source;
 
     SumLongAccumulator(DataType sumType, boolean average, String expression) {
+        this(sumType, average, expression, null);
+    }
+
+    private SumLongAccumulator(DataType sumType, boolean average, String expression, SumLongAccumulator source) {
         this.sumType = sumType;
         this.average = average;
         this.expression = expression;
         this.wide = sumType.isWideDecimal();
+        this.source = source;
+    }
+
+    /**
+     * This sum or average reading the state of {@code other}, a sum or average of the same argument
+     * of the same aggregate, which the caller updates and merges (this one's updates do nothing);
+     * this accumulator unchanged when the sum types differ or {@code other} shares a state itself.
+     */
+    SumLongAccumulator sharing(SumLongAccumulator other) {
+        if (other.source != null || !other.sumType.equals(sumType) || source != null) {
+            return this;
+        }
+        return new SumLongAccumulator(sumType, average, expression, other);
+    }
+
+    @Override
+    boolean sharesState() {
+        return source != null;
     }
 
     @Override
     void update(int[] groups, int rows, Col arg) {
-        if (arg.type.kind() == Kind.NULL) {
+        if (arg.type.kind() == Kind.NULL || source != null) {
             return;
         }
         add(groups, rows, arg, null);
@@ -47,12 +75,12 @@ final class SumLongAccumulator extends Accumulator {
     /** Long-backed values of the sum's scale (a decimal of another scale is rescaled on the heap path). */
     @Override
     boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
-        return addInPlace(groups, rows, arg, null);
+        return source != null || addInPlace(groups, rows, arg, null);
     }
 
     @Override
     boolean mergeInPlace(int[] groups, int rows, InPlaceValues[] states) {
-        return addInPlace(groups, rows, states[0], states[1]);
+        return source != null || addInPlace(groups, rows, states[0], states[1]);
     }
 
     /** As {@link #updateInPlace}; each value counts once, or as many as {@code partialCounts} (null: none) says. */
@@ -162,12 +190,15 @@ final class SumLongAccumulator extends Accumulator {
 
     @Override
     void merge(int[] groups, int rows, Col[] states) {
+        if (source != null) {
+            return;
+        }
         add(groups, rows, states[0], states[1].longs);
     }
 
     @Override
     void ensureCapacity(int groups) {
-        if (sums.length < groups) {
+        if (source == null && sums.length < groups) {
             int size = grow(sums.length, groups);
             sums = Arrays.copyOf(sums, size);
             counts = Arrays.copyOf(counts, size);
@@ -179,7 +210,7 @@ final class SumLongAccumulator extends Accumulator {
 
     @Override
     long heapBytes() {
-        return HeapSize.longs(sums.length) * (wide ? 2 : 1) + HeapSize.longs(counts.length);
+        return source != null ? 0 : HeapSize.longs(sums.length) * (wide ? 2 : 1) + HeapSize.longs(counts.length);
     }
 
     @Override
@@ -189,10 +220,18 @@ final class SumLongAccumulator extends Accumulator {
 
     @Override
     Col[] states(int from, int count) {
-        return new Col[] {sums(from, count), countColumn(counts, from, count)};
+        return new Col[] {sums(from, count), countColumn(state().counts, from, count)};
+    }
+
+    /** The accumulator whose arrays hold this one's state. */
+    private SumLongAccumulator state() {
+        return source != null ? source : this;
     }
 
     private Col sums(int from, int count) {
+        long[] sums = state().sums;
+        long[] highs = state().highs;
+        long[] counts = state().counts;
         boolean[] nulls = noRows(counts, from, count);
         if (wide) {
             long[] hi = new long[count];
@@ -222,6 +261,9 @@ final class SumLongAccumulator extends Accumulator {
             return sums(from, count);
         }
         double divisor = sumType.kind() == Kind.DECIMAL ? Math.pow(10, sumType.scale()) : 1;
+        long[] sums = state().sums;
+        long[] highs = state().highs;
+        long[] counts = state().counts;
         double[] totals = new double[count];
         for (int i = 0; i < count; i++) {
             int g = from + i;

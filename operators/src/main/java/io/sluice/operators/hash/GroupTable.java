@@ -25,6 +25,10 @@ import org.apache.arrow.vector.FieldVector;
  * is ASCII. The stored keys are written to Arrow as bytes ({@link #keyVector}); they are decoded
  * only when asked for as heap columns ({@link #keyColumns}: a partial aggregate's output, a spill run).
  *
+ * <p>Keys short enough to pack into one long (strings of a few bytes, with at most one 32-bit
+ * integer: {@link PackedKeys}) are kept inline as a single long key is, the packed long being the
+ * key, until a batch brings one that does not pack.
+ *
  * <p>The stored keys, and how a row compares with them, are each column's {@link KeyStore}. The
  * hashes are {@link KeyHash}'s table hashes, which do not correlate with the shuffle's partition hash.
  */
@@ -41,6 +45,9 @@ public final class GroupTable {
     // id, so a probe reads one place instead of the slot and then the stored key.
     private final boolean singleLong;
     private long[] inline; // [2 * slot] = key, [2 * slot + 1] = group id + 1; 0 = empty
+    // Short keys packed into one long (PackedKeys), kept inline as one long key is; null when the
+    // keys do not pack, or once a batch brought a key too long to pack (the table then hashes).
+    private PackedKeys packed;
     private int nullGroup = -1;
     // Tables of at least this many slots are past the caches: their probes load slots ahead (touch).
     private static final int TOUCH_MIN_SLOTS = 1 << 16;
@@ -56,7 +63,8 @@ public final class GroupTable {
         }
         // not a decimal past 18 digits: its columns may hold 128-bit values (no longs) in any batch
         this.singleLong = types.length == 1 && types[0].isLongBacked() && !types[0].isWideDecimal();
-        if (singleLong) {
+        this.packed = singleLong ? null : PackedKeys.of(types);
+        if (singleLong || packed != null) {
             inline = new long[2 * 1024];
             slots = null;
         } else {
@@ -70,7 +78,7 @@ public final class GroupTable {
 
     /** Estimated heap bytes: the slot and hash arrays and the stored keys (strings included). */
     public long heapBytes() {
-        long bytes = singleLong ? HeapSize.longs(inline.length) : HeapSize.longs(slots.length) + HeapSize.longs(groupHashes.length);
+        long bytes = inline != null ? HeapSize.longs(inline.length) : HeapSize.longs(slots.length) + HeapSize.longs(groupHashes.length);
         for (KeyStore k : keys) {
             bytes += k.heapBytes();
         }
@@ -162,22 +170,79 @@ public final class GroupTable {
                 missing += nullId >>> 31;
                 continue;
             }
-            long k = InPlaceValues.longAt(data, shift, r);
-            int slot = slotOf(mix(k), mask);
-            long entry;
-            while (true) {
-                entry = table[2 * slot + 1];
-                long differ = table[2 * slot] ^ k;
-                // go on while the slot is taken by another key; stop at the key or an empty slot
-                if (((differ | -differ) & (entry | -entry)) >= 0) {
-                    break;
-                }
-                slot = (slot + 1) & mask;
-            }
+            long entry = inlineEntry(table, mask, InPlaceValues.longAt(data, shift, r));
             ids[r] = (int) entry - 1; // -1 for an empty slot
             missing += (int) ((entry - 1) >>> 63);
         }
         return missing;
+    }
+
+    /** The inline slot entry of key {@code k}: its group id + 1, or 0 when the table does not have it. */
+    private static long inlineEntry(long[] table, int mask, long k) {
+        int slot = slotOf(mix(k), mask);
+        while (true) {
+            long entry = table[2 * slot + 1];
+            long differ = table[2 * slot] ^ k;
+            // go on while the slot is taken by another key; stop at the key or an empty slot
+            if (((differ | -differ) & (entry | -entry)) >= 0) {
+                return entry;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /** Whether the table takes {@link #groupIds(FieldVector[], int, int[], long[])}: its keys pack into one long ({@link PackedKeys}). */
+    public boolean packsKeys() {
+        return packed != null;
+    }
+
+    /**
+     * The group id of each row of the key vectors (one per key column, as the batch holds them),
+     * adding new groups as they appear, into {@code ids}, with {@code scratch} (at least {@code rows}
+     * long) for the packed keys: true when the keys packed. False when a key does not pack (a
+     * longer string): the table then leaves the packed form for good, keeping its groups, and the
+     * caller groups the batch through {@link #groupIds(Col[], Utf8Bytes[], int, int[], long[])}.
+     */
+    public boolean groupIds(FieldVector[] keyVectors, int rows, int[] ids, long[] scratch) {
+        if (packed == null) {
+            return false;
+        }
+        if (!packed.pack(keyVectors, rows, scratch)) {
+            leaveInline();
+            return false;
+        }
+        long[] table = inline;
+        int mask = (table.length >> 1) - 1;
+        boolean touch = table.length >= 2 * TOUCH_MIN_SLOTS;
+        int missing = 0;
+        for (int r = 0; r < rows; r++) {
+            if (touch && r % TOUCH_CHUNK == 0) {
+                touchInline(scratch, r, Math.min(rows, r + TOUCH_CHUNK));
+            }
+            long entry = inlineEntry(table, mask, scratch[r]);
+            ids[r] = (int) entry - 1;
+            missing += (int) ((entry - 1) >>> 63);
+        }
+        for (int r = 0; r < rows && missing > 0; r++) {
+            if (ids[r] < 0) {
+                ids[r] = probeLong(scratch[r], true);
+                missing--;
+            }
+        }
+        return true;
+    }
+
+    /** Leaves the inline table of packed keys for hashed slots over the stored keys, keeping every group and its id. */
+    private void leaveInline() {
+        int n = groupCount;
+        groupHashes = Arrays.copyOf(hashRows(keyColumns(0, n), null, n, null), Math.max(256, n));
+        int size = 1024;
+        while (n * 2 > size) {
+            size *= 2;
+        }
+        rehash(size);
+        inline = null;
+        packed = null;
     }
 
     /** Adds the groups of the rows {@link #findInPlace} missed ({@code ids[r] < 0}) and sets their ids. */
@@ -202,6 +267,9 @@ public final class GroupTable {
     private int[] ids(Col[] keyCols, Utf8Bytes[] utf8, int rows, boolean[] skip, boolean insert, int[] ids, long[] hashes) {
         if (singleLong) {
             return singleLongIds(keyCols[0], rows, skip, insert, ids);
+        }
+        if (packed != null) {
+            leaveInline();
         }
         hashes = hashRows(keyCols, utf8, rows, hashes);
         long[] entries = slots.length >= TOUCH_MIN_SLOTS ? new long[TOUCH_CHUNK] : null;
@@ -322,7 +390,13 @@ public final class GroupTable {
     /** Adds a group for {@code key} at its free inline slot {@code slot}; the table may grow. */
     private int addInline(long key, int slot) {
         long[] table = inline;
-        int added = addLongGroup(key, false);
+        int added;
+        if (packed != null) {
+            added = groupCount++;
+            packed.append(key, added, keys);
+        } else {
+            added = addLongGroup(key, false);
+        }
         table[2 * slot] = key;
         table[2 * slot + 1] = added + 1L;
         if (groupCount * 2 > table.length >> 1) {
@@ -397,7 +471,7 @@ public final class GroupTable {
                 int id = addGroup(keyCols, utf8, row, hash);
                 slots[slot] = entry(hash, id);
                 if (groupCount * 2 > slots.length) {
-                    rehash();
+                    rehash(slots.length * 2);
                 }
                 return id;
             }
@@ -445,8 +519,9 @@ public final class GroupTable {
         return probe(new Col[0], null, 0, 0, true);
     }
 
-    private void rehash() {
-        long[] bigger = new long[slots.length * 2];
+    /** New slots of {@code size} (a power of two) for the groups so far, from their hashes. */
+    private void rehash(int size) {
+        long[] bigger = new long[size];
         int mask = bigger.length - 1;
         for (int id = 0; id < groupCount; id++) {
             long h = groupHashes[id];

@@ -108,13 +108,19 @@ final class KeyStore {
 
     /** Appends a string key that arrives as UTF-8 bytes. */
     void append(int id, Utf8Bytes c, int row) {
+        boolean isNull = c.isNull(row);
+        appendString(id, c.data(), isNull ? 0 : c.start(row), isNull ? 0 : c.end(row), isNull);
+    }
+
+    /** Appends the string key {@code bytes[from, to)} (UTF-8), or NULL. */
+    void appendString(int id, byte[] bytes, int from, int to, boolean isNull) {
         grow(id);
-        if (c.isNull(row)) {
+        if (isNull) {
             nulls[id] = true;
             utf8Ends[id] = utf8Used;
             return;
         }
-        appendUtf8(id, c.data(), c.start(row), c.end(row));
+        appendUtf8(id, bytes, from, to);
     }
 
     boolean equalsRow(int id, Utf8Bytes c, int row) {

@@ -113,8 +113,12 @@ class HashAggregateInPlaceTest extends OperatorTestBase {
     }
 
     private List<List<Object>> run(ExecutionPlan source, List<String> keys) {
+        return run(source, keys, aggregates());
+    }
+
+    private List<List<Object>> run(ExecutionPlan source, List<String> keys, List<Expr> aggregates) {
         List<Expr> groupBy = keys.stream().map(k -> (Expr) new Column(k)).toList();
-        HashAggregateExec partial = HashAggregateExec.partial(source, groupBy, aggregates());
+        HashAggregateExec partial = HashAggregateExec.partial(source, groupBy, aggregates);
         return JoinTestSupport.sorted(support.runPartition(HashAggregateExec.finalPhase(partial, partial), 0, 512));
     }
 
@@ -134,6 +138,32 @@ class HashAggregateInPlaceTest extends OperatorTestBase {
         List<List<Object>> byKi = run(arrow, List.of("ki"));
         assertThat(byKi).hasSize(41);
         assertThat(byKi.stream().filter(r -> r.get(0) == null).count()).isEqualTo(1);
+    }
+
+    /**
+     * A sum and an average of one argument in one aggregate keep one state (the later reads the
+     * earlier's) and give what each gives alone, with NULL arguments, by a packed key and by none.
+     */
+    @Test
+    void aSumAndAnAverageOfOneArgumentShareOneStateAndAgreeWithEachAlone() {
+        List<Col[]> data = batches(17);
+        MemorySourceExec arrow = new MemorySourceExec(SCHEMA, List.of(data), new Partitioning.Single(), List.of())
+                .withArrowValuesUnderNulls();
+        List<Expr> together = List.of(agg(AggregateFunction.SUM, "vc", "sum_c"), agg(AggregateFunction.AVG, "vc", "avg_c"),
+                agg(AggregateFunction.AVG, "vl", "avg_l"), agg(AggregateFunction.SUM, "vl", "sum_l"));
+        Accumulator[] accumulators = HashAggregateExec.partial(arrow, List.of(), together).newAccumulators();
+        assertThat(accumulators).extracting(Accumulator::sharesState).containsExactly(false, true, false, true);
+        for (List<String> keys : List.of(List.of("ki", "s"), List.<String>of())) {
+            List<List<Object>> rows = run(arrow, keys, together);
+            for (int a = 0; a < together.size(); a++) {
+                List<List<Object>> alone = run(arrow, keys, List.of(together.get(a)));
+                assertThat(alone).hasSameSizeAs(rows);
+                for (int r = 0; r < rows.size(); r++) {
+                    assertThat(rows.get(r).get(keys.size() + a)).as("%s, row %d by %s", together.get(a), r, keys)
+                            .isEqualTo(alone.get(r).get(keys.size()));
+                }
+            }
+        }
     }
 
     @Test

@@ -164,4 +164,73 @@ class GroupTableTest {
             }
         }
     }
+
+    /**
+     * Short keys packed into one long (a string of up to 3 bytes and an integer): the same groups
+     * as the hashed table over the same rows (NULL strings and integers, garbage under a NULL
+     * integer, negative integers, the empty string, a 2-byte character), the keys unpacked for
+     * the output; a batch with a longer string moves the table to hashing, keeping its groups.
+     */
+    @Test
+    void packedShortKeysGroupAsHashedKeysAndLeaveThePackedFormForALongerString() {
+        String[] strings = {"", "a", null, "abc", "é", "a", "", null, "abc", "ab", "é", "a"};
+        long[] ints = {-1, 7, 0, 7, -1, 7, -1, 0, 7, Integer.MIN_VALUE, 3, 7};
+        boolean[] intNulls = {false, false, true, false, false, false, false, true, false, false, false, true};
+        int n = strings.length;
+        DataType[] types = {DataType.UTF8, DataType.INT32};
+        Col[] cols = {Col.ofStrings(strings, nullsOf(strings)), Col.ofLongs(DataType.INT32, ints, intNulls)};
+        GroupTable hashed = new GroupTable(types);
+        int[] expected = hashed.groupIds(cols, n);
+        try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.FieldVector s = cols[0].write("s", allocator);
+                org.apache.arrow.vector.FieldVector i = cols[1].write("i", allocator)) {
+            for (int r = 0; r < n; r++) {
+                if (intNulls[r]) {
+                    i.getDataBuffer().setInt(4L * r, 1000 + r); // garbage under the NULL
+                }
+            }
+            GroupTable packed = new GroupTable(types);
+            assertThat(packed.packsKeys()).isTrue();
+            int[] ids = new int[n];
+            assertThat(packed.groupIds(new org.apache.arrow.vector.FieldVector[] {s, i}, n, ids, new long[n])).isTrue();
+            assertThat(ids).containsExactly(expected);
+            assertThat(packed.groupCount()).isEqualTo(hashed.groupCount());
+            Col[] keys = packed.keyColumns(0, packed.groupCount());
+            Col[] hashedKeys = hashed.keyColumns(0, hashed.groupCount());
+            for (int g = 0; g < packed.groupCount(); g++) {
+                assertThat(keys[0].get(g)).as("group " + g).isEqualTo(hashedKeys[0].get(g));
+                assertThat(keys[1].get(g)).as("group " + g).isEqualTo(hashedKeys[1].get(g));
+            }
+
+            String[] longer = {"abcd", "a", "é"};
+            Col[] next = {Col.ofStrings(longer, null), Col.ofLongs(DataType.INT32, new long[] {1, 7, 3}, null)};
+            try (org.apache.arrow.vector.FieldVector s2 = next[0].write("s", allocator);
+                    org.apache.arrow.vector.FieldVector i2 = next[1].write("i", allocator)) {
+                assertThat(packed.groupIds(new org.apache.arrow.vector.FieldVector[] {s2, i2}, 3, new int[3], new long[3]))
+                        .isFalse();
+            }
+            assertThat(packed.packsKeys()).isFalse();
+            assertThat(packed.groupIds(next, 3)).containsExactly(hashed.groupIds(next, 3));
+            assertThat(packed.groupIds(cols, n)).containsExactly(expected);
+            assertThat(packed.groupCount()).isEqualTo(hashed.groupCount());
+        }
+    }
+
+    /** Two string keys pack up to 3 bytes each; four do not fit a long with an integer beside them. */
+    @Test
+    void onlyShortStringKeysWithAtMostOneIntegerPack() {
+        assertThat(new GroupTable(new DataType[] {DataType.UTF8, DataType.UTF8}).packsKeys()).isTrue();
+        assertThat(new GroupTable(new DataType[] {DataType.UTF8, DataType.DATE32}).packsKeys()).isTrue();
+        assertThat(new GroupTable(new DataType[] {DataType.UTF8, DataType.INT32, DataType.INT32}).packsKeys()).isFalse();
+        assertThat(new GroupTable(new DataType[] {DataType.UTF8, DataType.INT64}).packsKeys()).isFalse();
+        assertThat(new GroupTable(new DataType[] {DataType.INT32, DataType.INT32}).packsKeys()).isFalse();
+    }
+
+    private static boolean[] nullsOf(String[] values) {
+        boolean[] nulls = new boolean[values.length];
+        for (int i = 0; i < values.length; i++) {
+            nulls[i] = values[i] == null;
+        }
+        return nulls;
+    }
 }
