@@ -63,21 +63,23 @@ public final class ArrowKernels {
             return new BytePattern(segments.toArray(new byte[0][]), anchoredStart, anchoredEnd);
         }
 
-        /** Whether bytes {@code [start, end)} of {@code data} match. */
-        public boolean matches(byte[] data, int start, int end) {
+        /** Whether the {@code length} bytes at {@code address} (off heap, in an Arrow buffer) match. */
+        public boolean matches(long address, int length) {
+            long start = address;
+            long end = address + length;
             int n = segments.length;
             if (n == 0) {
-                return !(anchoredStart && anchoredEnd) || start == end;
+                return !(anchoredStart && anchoredEnd) || length == 0;
             }
             if (anchoredStart && anchoredEnd && n == 1) {
                 byte[] only = segments[0];
-                return end - start == only.length && regionEquals(data, start, only);
+                return length == only.length && regionEquals(start, only);
             }
             int first = 0;
             int last = n - 1;
             if (anchoredStart) {
                 byte[] s = segments[0];
-                if (end - start < s.length || !regionEquals(data, start, s)) {
+                if (end - start < s.length || !regionEquals(start, s)) {
                     return false;
                 }
                 start += s.length;
@@ -85,14 +87,14 @@ public final class ArrowKernels {
             }
             if (anchoredEnd) {
                 byte[] s = segments[last];
-                if (end - start < s.length || !regionEquals(data, end - s.length, s)) {
+                if (end - start < s.length || !regionEquals(end - s.length, s)) {
                     return false;
                 }
                 end -= s.length;
                 last--;
             }
             for (int i = first; i <= last; i++) {
-                int at = indexOf(data, start, end, segments[i]);
+                long at = indexOf(start, end, segments[i]);
                 if (at < 0) {
                     return false;
                 }
@@ -101,25 +103,26 @@ public final class ArrowKernels {
             return true;
         }
 
-        private static boolean regionEquals(byte[] data, int at, byte[] s) {
+        private static boolean regionEquals(long at, byte[] s) {
             for (int i = 0; i < s.length; i++) {
-                if (data[at + i] != s[i]) {
+                if (MemoryUtil.getByte(at + i) != s[i]) {
                     return false;
                 }
             }
             return true;
         }
 
-        private static int indexOf(byte[] data, int start, int end, byte[] s) {
+        /** The address where {@code s} first starts in {@code [start, end)}, or -1. */
+        private static long indexOf(long start, long end, byte[] s) {
             byte head = s[0];
-            int limit = end - s.length;
+            long limit = end - s.length;
             outer:
-            for (int i = start; i <= limit; i++) {
-                if (data[i] != head) {
+            for (long i = start; i <= limit; i++) {
+                if (MemoryUtil.getByte(i) != head) {
                     continue;
                 }
                 for (int j = 1; j < s.length; j++) {
-                    if (data[i + j] != s[j]) {
+                    if (MemoryUtil.getByte(i + j) != s[j]) {
                         continue outer;
                     }
                 }
@@ -151,64 +154,21 @@ public final class ArrowKernels {
     /** Per row: NULL, or whether it matches {@code pattern} ({@code != negated}), into a column. */
     public static Col like(VarCharVector v, BytePattern pattern, boolean negated) {
         int n = v.getValueCount();
-        byte[] data = dataBytes(v, n);
-        int[] offsets = offsets(v, n);
-        boolean[] out = new boolean[n];
-        boolean[] nulls = nulls(v, n);
-        for (int i = 0; i < n; i++) {
-            out[i] = pattern.matches(data, offsets[i], offsets[i + 1]) != negated;
-        }
-        if (nulls != null) {
-            for (int i = 0; i < n; i++) {
-                out[i] &= !nulls[i];
-            }
-        }
-        return Col.ofBools(out, nulls);
+        int[] selection = new int[n];
+        int kept = SelectionKernels.like(v, pattern, negated, selection, SelectionKernels.all(selection, n));
+        return SelectionKernels.toBools(selection, kept, n, nulls(v, n));
     }
 
     /**
-     * Per row: NULL, or {@code value cmp constant} on the UTF-8 bytes of a string vector, compared
-     * as unsigned bytes, so no string is decoded. Equality of bytes is equality of strings; the
-     * order of unsigned UTF-8 bytes is the order of code points, which is {@link String#compareTo}'s
-     * UTF-16 order whenever the constant holds no character from U+D800 up (see
-     * {@link #bytesOrderLikeStrings}), so callers use the ordering comparisons only then.
+     * Per row: NULL, or {@code value cmp constant} on the UTF-8 bytes of a string vector
+     * ({@link SelectionKernels#compare(io.sluice.common.types.BinaryOp, VarCharVector, byte[], int[], int)}:
+     * orderings only for constants {@link #bytesOrderLikeStrings} accepts).
      */
     public static Col compareConstant(VarCharVector v, byte[] constant, io.sluice.common.types.BinaryOp cmp) {
         int n = v.getValueCount();
-        boolean[] out = new boolean[n];
-        boolean[] nulls = nulls(v, n);
-        long offsets = v.getOffsetBuffer().memoryAddress();
-        long data = v.getDataBuffer().memoryAddress();
-        int k = constant.length;
-        boolean equality = cmp == io.sluice.common.types.BinaryOp.EQ || cmp == io.sluice.common.types.BinaryOp.NOT_EQ;
-        for (int i = 0; i < n; i++) {
-            if (nulls != null && nulls[i]) {
-                continue;
-            }
-            int start = MemoryUtil.getInt(offsets + 4L * i);
-            int length = MemoryUtil.getInt(offsets + 4L * i + 4) - start;
-            int c;
-            if (equality) {
-                c = length != k ? 1 : compareBytes(data + start, length, constant);
-            } else {
-                c = compareBytes(data + start, length, constant);
-            }
-            out[i] = Kernels.test(cmp, c);
-        }
-        return Col.ofBools(out, nulls);
-    }
-
-    /** Unsigned lexicographic comparison of {@code length} bytes at an address with {@code constant}. */
-    private static int compareBytes(long address, int length, byte[] constant) {
-        int common = Math.min(length, constant.length);
-        for (int j = 0; j < common; j++) {
-            int a = MemoryUtil.getByte(address + j) & 0xff;
-            int b = constant[j] & 0xff;
-            if (a != b) {
-                return a - b;
-            }
-        }
-        return length - constant.length;
+        int[] selection = new int[n];
+        int kept = SelectionKernels.compare(cmp, v, constant, selection, SelectionKernels.all(selection, n));
+        return SelectionKernels.toBools(selection, kept, n, nulls(v, n));
     }
 
     /**
@@ -329,56 +289,73 @@ public final class ArrowKernels {
         return out;
     }
 
+    /**
+     * Values of the selected rows copied in order: a run of consecutive rows (a selective filter's
+     * clusters, a lenient one's long stretches) as one memory copy, a lone row as one word or two.
+     */
     private static void gatherFixed(BaseFixedWidthVector v, BaseFixedWidthVector out, int[] selected, int count) {
         out.allocateNew(count);
-        int width = v.getTypeWidth();
+        long width = v.getTypeWidth();
         long src = v.getDataBuffer().memoryAddress();
         long dst = out.getDataBuffer().memoryAddress();
-        switch (width) {
-            case 4 -> {
-                for (int i = 0; i < count; i++) {
-                    MemoryUtil.putInt(dst + 4L * i, MemoryUtil.getInt(src + 4L * selected[i]));
-                }
+        int i = 0;
+        while (i < count) {
+            int row = selected[i];
+            int end = runEnd(selected, i, count);
+            long from = src + width * row;
+            long to = dst + width * i;
+            if (end - i > 1) {
+                MemoryUtil.copyMemory(from, to, width * (end - i));
+            } else if (width == 4) {
+                MemoryUtil.putInt(to, MemoryUtil.getInt(from));
+            } else if (width == 8) {
+                MemoryUtil.putLong(to, MemoryUtil.getLong(from));
+            } else if (width == 16) { // decimal128: two words, not a copy call per value
+                MemoryUtil.putLong(to, MemoryUtil.getLong(from));
+                MemoryUtil.putLong(to + 8, MemoryUtil.getLong(from + 8));
+            } else {
+                MemoryUtil.copyMemory(from, to, width);
             }
-            case 8 -> {
-                for (int i = 0; i < count; i++) {
-                    MemoryUtil.putLong(dst + 8L * i, MemoryUtil.getLong(src + 8L * selected[i]));
-                }
-            }
-            case 16 -> { // decimal128: two words, not a copy call per value
-                for (int i = 0; i < count; i++) {
-                    long from = src + 16L * selected[i];
-                    long to = dst + 16L * i;
-                    MemoryUtil.putLong(to, MemoryUtil.getLong(from));
-                    MemoryUtil.putLong(to + 8, MemoryUtil.getLong(from + 8));
-                }
-            }
-            default -> {
-                for (int i = 0; i < count; i++) {
-                    MemoryUtil.copyMemory(src + (long) width * selected[i], dst + (long) width * i, width);
-                }
-            }
+            i = end;
         }
         gatherValidity(v, out.getValidityBuffer(), selected, count);
         out.setValueCount(count);
     }
 
+    /** The end (exclusive) of the run of consecutive rows starting at {@code selected[from]}. */
+    private static int runEnd(int[] selected, int from, int count) {
+        int first = selected[from];
+        int end = from + 1;
+        while (end < count && selected[end] == first + (end - from)) {
+            end++;
+        }
+        return end;
+    }
+
+    /** The validity bits of the selected rows, eight rows to an output byte. */
     private static void gatherValidity(FieldVector v, ArrowBuf validity, int[] selected, int count) {
         int bytes = (count + 7) >> 3;
         if (v.getNullCount() == 0) {
             validity.setOne(0, bytes);
             return;
         }
-        ArrowBuf in = v.getValidityBuffer();
-        validity.setZero(0, bytes);
-        for (int i = 0; i < count; i++) {
-            int row = selected[i];
-            if ((in.getByte(row >> 3) & (1 << (row & 7))) != 0) {
-                validity.setByte(i >> 3, validity.getByte(i >> 3) | (1 << (i & 7)));
+        long in = v.getValidityBuffer().memoryAddress();
+        long out = validity.memoryAddress();
+        for (int base = 0; base < count; base += 8) {
+            int limit = Math.min(8, count - base);
+            int bits = 0;
+            for (int k = 0; k < limit; k++) {
+                int row = selected[base + k];
+                bits |= ((MemoryUtil.getByte(in + (row >>> 3)) >>> (row & 7)) & 1) << k;
             }
+            MemoryUtil.putByte(out + (base >>> 3), (byte) bits);
         }
     }
 
+    /**
+     * Strings of the selected rows: the bytes of a run of consecutive rows as one memory copy, a
+     * short lone value as one word; offsets rebased per row.
+     */
     private static void gatherStrings(VarCharVector v, VarCharVector out, int[] selected, int count) {
         long offsets = v.getOffsetBuffer().memoryAddress();
         long total = 0;
@@ -393,18 +370,25 @@ public final class ArrowKernels {
         long outOffsets = out.getOffsetBuffer().memoryAddress();
         int position = 0;
         MemoryUtil.putInt(outOffsets, 0);
-        for (int i = 0; i < count; i++) {
+        int i = 0;
+        while (i < count) {
+            int end = runEnd(selected, i, count);
             long at = offsets + 4L * selected[i];
             int start = MemoryUtil.getInt(at);
-            int length = MemoryUtil.getInt(at + 4) - start;
+            int length = MemoryUtil.getInt(at + 4L * (end - i)) - start;
             if (length <= Long.BYTES && start <= srcWordEnd) {
                 // a short value as one word: the bytes past it are overwritten by the next value or lie in the slack
                 MemoryUtil.putLong(dst + position, MemoryUtil.getLong(src + start));
             } else if (length > 0) {
                 MemoryUtil.copyMemory(src + start, dst + position, length);
             }
+            int rebase = position - start;
+            for (int k = i; k < end; k++) {
+                at += 4;
+                MemoryUtil.putInt(outOffsets + 4L * (k + 1), MemoryUtil.getInt(at) + rebase);
+            }
             position += length;
-            MemoryUtil.putInt(outOffsets + 4L * (i + 1), position);
+            i = end;
         }
         gatherValidity(v, out.getValidityBuffer(), selected, count);
         out.setLastSet(count - 1);

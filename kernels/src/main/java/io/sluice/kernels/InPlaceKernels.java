@@ -4,7 +4,6 @@ import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType.Kind;
 import io.sluice.common.types.DataType;
 import java.util.function.Supplier;
-import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
  * Comparisons and arithmetic over numeric columns read where their Arrow vectors keep them
@@ -29,14 +28,10 @@ public final class InPlaceKernels {
      * {@link ScalarKernels#compare} computes it; null for a shape not read in place here.
      */
     public static Col compare(BinaryOp op, InPlaceValues column, Col scalar, boolean scalarOnLeft) {
-        long[] b = comparand(column, scalar);
-        if (b == null) {
-            return null;
-        }
-        BinaryOp cmp = scalarOnLeft ? op.flip() : op;
-        boolean[] out = column.doubles ? compareDoubles(cmp, column, Double.longBitsToDouble(b[0]))
-                : compareLongs(cmp, column, b[0]);
-        return Col.ofBools(out, column.nullFlags());
+        int[] selection = new int[column.rows];
+        int kept = SelectionKernels.compare(op, column, scalar, scalarOnLeft, selection,
+                SelectionKernels.all(selection, column.rows));
+        return kept < 0 ? null : SelectionKernels.toBools(selection, kept, column.rows, column.nullFlags());
     }
 
     /**
@@ -70,31 +65,10 @@ public final class InPlaceKernels {
      * doubles, or both long-backed at one scale; null otherwise.
      */
     public static Col compare(BinaryOp op, InPlaceValues l, InPlaceValues r) {
-        if (l.doubles != r.doubles || (!l.doubles && l.scale != r.scale) || l.rows != r.rows) {
-            return null;
-        }
-        int n = l.rows;
-        boolean[] out = new boolean[n];
-        if (l.doubles) {
-            for (int i = 0; i < n; i++) {
-                out[i] = Kernels.test(op, Double.compare(InPlaceValues.doubleAt(l.data, i), InPlaceValues.doubleAt(r.data, i)));
-            }
-        } else {
-            long a = l.data;
-            long b = r.data;
-            int as = l.shift;
-            int bs = r.shift;
-            switch (op) {
-                case EQ -> { for (int i = 0; i < n; i++) out[i] = InPlaceValues.longAt(a, as, i) == InPlaceValues.longAt(b, bs, i); }
-                case NOT_EQ -> { for (int i = 0; i < n; i++) out[i] = InPlaceValues.longAt(a, as, i) != InPlaceValues.longAt(b, bs, i); }
-                case LT -> { for (int i = 0; i < n; i++) out[i] = InPlaceValues.longAt(a, as, i) < InPlaceValues.longAt(b, bs, i); }
-                case LT_EQ -> { for (int i = 0; i < n; i++) out[i] = InPlaceValues.longAt(a, as, i) <= InPlaceValues.longAt(b, bs, i); }
-                case GT -> { for (int i = 0; i < n; i++) out[i] = InPlaceValues.longAt(a, as, i) > InPlaceValues.longAt(b, bs, i); }
-                case GT_EQ -> { for (int i = 0; i < n; i++) out[i] = InPlaceValues.longAt(a, as, i) >= InPlaceValues.longAt(b, bs, i); }
-                default -> throw new IllegalArgumentException(op + " is not a comparison");
-            }
-        }
-        return Col.ofBools(out, Kernels.mergeNulls(l.nullFlags(), r.nullFlags()));
+        int[] selection = new int[l.rows];
+        int kept = SelectionKernels.compare(op, l, r, selection, SelectionKernels.all(selection, l.rows));
+        return kept < 0 ? null
+                : SelectionKernels.toBools(selection, kept, l.rows, Kernels.mergeNulls(l.nullFlags(), r.nullFlags()));
     }
 
     /**
@@ -277,65 +251,6 @@ public final class InPlaceKernels {
     /** A constant the kernels here take: one non-NULL value in the compact form. */
     private static boolean usable(Col scalar) {
         return scalar.type.kind() != Kind.NULL && !scalar.isNull(0) && !scalar.isWide();
-    }
-
-    /**
-     * {@code value cmp b} per row: one loop per stride (4-byte ints, 8-byte longs, a decimal's low
-     * word), so no row tests the stride, and one comparison per row.
-     */
-    private static boolean[] compareLongs(BinaryOp cmp, InPlaceValues column, long b) {
-        int n = column.rows;
-        long a = column.data;
-        boolean[] out = new boolean[n];
-        // value cmp b  <=>  (value < b) or (value == b) or (value > b) as the operator admits
-        boolean lt = cmp == BinaryOp.LT || cmp == BinaryOp.LT_EQ || cmp == BinaryOp.NOT_EQ;
-        boolean eq = cmp == BinaryOp.EQ || cmp == BinaryOp.LT_EQ || cmp == BinaryOp.GT_EQ;
-        boolean gt = cmp == BinaryOp.GT || cmp == BinaryOp.GT_EQ || cmp == BinaryOp.NOT_EQ;
-        if (!lt && !eq && !gt) {
-            throw new IllegalArgumentException(cmp + " is not a comparison");
-        }
-        if (lt == gt) { // EQ or NOT_EQ
-            switch (column.shift) {
-                case 2 -> { for (int i = 0; i < n; i++) out[i] = (MemoryUtil.getInt(a + 4L * i) == b) == eq; }
-                case 3 -> { for (int i = 0; i < n; i++) out[i] = (MemoryUtil.getLong(a + 8L * i) == b) == eq; }
-                default -> { for (int i = 0; i < n; i++) out[i] = (MemoryUtil.getLong(a + 16L * i) == b) == eq; }
-            }
-            return out;
-        }
-        // an ordering, as value <= limit or value >= limit (a strict bound moved by one)
-        if (lt) {
-            if (!eq && b == Long.MIN_VALUE) {
-                return out; // nothing is below the smallest long
-            }
-            long limit = eq ? b : b - 1;
-            switch (column.shift) {
-                case 2 -> { for (int i = 0; i < n; i++) out[i] = MemoryUtil.getInt(a + 4L * i) <= limit; }
-                case 3 -> { for (int i = 0; i < n; i++) out[i] = MemoryUtil.getLong(a + 8L * i) <= limit; }
-                default -> { for (int i = 0; i < n; i++) out[i] = MemoryUtil.getLong(a + 16L * i) <= limit; }
-            }
-        } else {
-            if (!eq && b == Long.MAX_VALUE) {
-                return out; // nothing is above the largest long
-            }
-            long limit = eq ? b : b + 1;
-            switch (column.shift) {
-                case 2 -> { for (int i = 0; i < n; i++) out[i] = MemoryUtil.getInt(a + 4L * i) >= limit; }
-                case 3 -> { for (int i = 0; i < n; i++) out[i] = MemoryUtil.getLong(a + 8L * i) >= limit; }
-                default -> { for (int i = 0; i < n; i++) out[i] = MemoryUtil.getLong(a + 16L * i) >= limit; }
-            }
-        }
-        return out;
-    }
-
-    /** {@code Double.compare(value, b) cmp 0} per row: the total order of the heap kernels (NaN, -0.0). */
-    private static boolean[] compareDoubles(BinaryOp cmp, InPlaceValues column, double b) {
-        int n = column.rows;
-        long a = column.data;
-        boolean[] out = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            out[i] = Kernels.test(cmp, Double.compare(InPlaceValues.doubleAt(a, i), b));
-        }
-        return out;
     }
 
     private static long[] add(InPlaceValues column, long b) {

@@ -2,6 +2,7 @@ package io.sluice.kernels;
 
 import io.sluice.common.types.BinaryOp;
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.VarCharVector;
 
 /**
  * Comparisons that narrow a selection of rows in place: {@code selection[0, count)} holds row
@@ -10,9 +11,13 @@ import org.apache.arrow.memory.util.MemoryUtil;
  * read only the rows the ones before kept, straight from the Arrow buffers ({@link InPlaceValues}),
  * and no boolean column is made per conjunct.
  *
- * <p>Each kernel takes exactly the shapes {@link InPlaceKernels#compare} takes, with the same
- * values (a decimal constant rescaled to the column's scale, doubles in {@link Double#compare}'s
- * order), and returns -1 for any other: the caller then evaluates the comparison as a column.
+ * <p>The numeric kernels take a column read in place against a constant (a decimal constant
+ * rescaled to the column's scale, doubles in {@link Double#compare}'s order) or two such columns,
+ * and return -1 for any other shape: the caller then evaluates the comparison as a column. The
+ * string kernels read the UTF-8 bytes of a {@link VarCharVector}. These are the only comparison
+ * loops over Arrow buffers: the boolean column forms ({@link InPlaceKernels#compare},
+ * {@link ArrowKernels#compareConstant}, {@link ArrowKernels#like}) select every row with them and
+ * turn the selection into a column ({@link #toBools}).
  */
 public final class SelectionKernels {
     private SelectionKernels() {
@@ -91,6 +96,156 @@ public final class SelectionKernels {
             kept += values[row] && (nulls == null || !nulls[row]) ? 1 : 0;
         }
         return kept;
+    }
+
+    /**
+     * Keeps the selected rows where {@code value cmp constant} on the UTF-8 bytes of a string
+     * vector, compared as unsigned bytes (no string decoded): equality of bytes is equality of
+     * strings; the byte order is {@link String#compareTo}'s only for constants
+     * {@link ArrowKernels#bytesOrderLikeStrings} accepts, so callers pass an ordering only then.
+     */
+    public static int compare(BinaryOp cmp, VarCharVector v, byte[] constant, int[] selection, int count) {
+        if (count == 0) {
+            return 0;
+        }
+        long offsets = v.getOffsetBuffer().memoryAddress();
+        long data = v.getDataBuffer().memoryAddress();
+        long validity = v.getNullCount() == 0 ? 0 : v.getValidityBuffer().memoryAddress();
+        int kept = 0;
+        if (cmp == BinaryOp.EQ || cmp == BinaryOp.NOT_EQ) {
+            boolean keepEqual = cmp == BinaryOp.EQ;
+            int k = constant.length;
+            long[] words = words(constant);
+            for (int i = 0; i < count; i++) {
+                int row = selection[i];
+                long at = offsets + 4L * row;
+                int start = MemoryUtil.getInt(at);
+                boolean equal = MemoryUtil.getInt(at + 4) - start == k && equalBytes(data + start, constant, words);
+                selection[kept] = row;
+                kept += equal == keepEqual && !InPlaceValues.isNull(validity, row) ? 1 : 0;
+            }
+            return kept;
+        }
+        if (cmp.kind() != BinaryOp.Kind.COMPARISON) {
+            throw new IllegalArgumentException(cmp + " is not a comparison");
+        }
+        for (int i = 0; i < count; i++) {
+            int row = selection[i];
+            long at = offsets + 4L * row;
+            int start = MemoryUtil.getInt(at);
+            int c = compareBytes(data + start, MemoryUtil.getInt(at + 4) - start, constant);
+            selection[kept] = row;
+            kept += Kernels.test(cmp, c) && !InPlaceValues.isNull(validity, row) ? 1 : 0;
+        }
+        return kept;
+    }
+
+    /** Keeps the selected rows of a string vector that match {@code pattern} ({@code != negated}); NULL drops. */
+    public static int like(VarCharVector v, ArrowKernels.BytePattern pattern, boolean negated, int[] selection, int count) {
+        if (count == 0) {
+            return 0;
+        }
+        long offsets = v.getOffsetBuffer().memoryAddress();
+        long data = v.getDataBuffer().memoryAddress();
+        long validity = v.getNullCount() == 0 ? 0 : v.getValidityBuffer().memoryAddress();
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            int row = selection[i];
+            long at = offsets + 4L * row;
+            int start = MemoryUtil.getInt(at);
+            boolean match = pattern.matches(data + start, MemoryUtil.getInt(at + 4) - start);
+            selection[kept] = row;
+            kept += match != negated && !InPlaceValues.isNull(validity, row) ? 1 : 0;
+        }
+        return kept;
+    }
+
+    /**
+     * The selected rows as a boolean column of {@code rows} rows: TRUE where selected, FALSE
+     * elsewhere, NULL where {@code nulls} says (a kernel's NULL rows are never selected).
+     */
+    public static Col toBools(int[] selection, int count, int rows, boolean[] nulls) {
+        boolean[] out = new boolean[rows];
+        for (int i = 0; i < count; i++) {
+            out[selection[i]] = true;
+        }
+        return Col.ofBools(out, nulls);
+    }
+
+    /**
+     * The rows of {@code all[0, allCount)} not in {@code subset[0, subsetCount)} (both ascending,
+     * {@code subset} drawn from {@code all}) into {@code out}, ascending; returns how many.
+     */
+    public static int difference(int[] all, int allCount, int[] subset, int subsetCount, int[] out) {
+        int n = 0;
+        int j = 0;
+        for (int i = 0; i < allCount; i++) {
+            int row = all[i];
+            if (j < subsetCount && subset[j] == row) {
+                j++;
+            } else {
+                out[n++] = row;
+            }
+        }
+        return n;
+    }
+
+    /** The union of two disjoint ascending row lists into {@code out}, ascending; returns how many. */
+    public static int union(int[] a, int aCount, int[] b, int bCount, int[] out) {
+        int i = 0;
+        int j = 0;
+        int n = 0;
+        while (i < aCount && j < bCount) {
+            out[n++] = a[i] < b[j] ? a[i++] : b[j++];
+        }
+        while (i < aCount) {
+            out[n++] = a[i++];
+        }
+        while (j < bCount) {
+            out[n++] = b[j++];
+        }
+        return n;
+    }
+
+    /** The constant's bytes as little-endian words (the last one zero-padded), to compare 8 bytes at a time. */
+    private static long[] words(byte[] constant) {
+        long[] out = new long[constant.length >> 3];
+        for (int w = 0; w < out.length; w++) {
+            long word = 0;
+            for (int b = 7; b >= 0; b--) {
+                word = (word << 8) | (constant[8 * w + b] & 0xffL);
+            }
+            out[w] = word;
+        }
+        return out;
+    }
+
+    /** Whether {@code constant.length} bytes at {@code address} equal the constant (its whole words first). */
+    private static boolean equalBytes(long address, byte[] constant, long[] words) {
+        for (int w = 0; w < words.length; w++) {
+            if (MemoryUtil.getLong(address + 8L * w) != words[w]) {
+                return false;
+            }
+        }
+        for (int j = words.length << 3; j < constant.length; j++) {
+            if (MemoryUtil.getByte(address + j) != constant[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Unsigned lexicographic comparison of {@code length} bytes at an address with {@code constant}. */
+    private static int compareBytes(long address, int length, byte[] constant) {
+        int common = Math.min(length, constant.length);
+        for (int j = 0; j < common; j++) {
+            int a = MemoryUtil.getByte(address + j) & 0xff;
+            int b = constant[j] & 0xff;
+            if (a != b) {
+                return a - b;
+            }
+        }
+        return length - constant.length;
     }
 
     /**

@@ -17,6 +17,7 @@ import io.sluice.kernels.SelectionKernels;
 import io.sluice.kernels.SparkErrors;
 import io.sluice.kernels.TolerantArithmetic;
 import io.sluice.logical.expr.Binary;
+import java.util.Arrays;
 
 /**
  * Arithmetic, comparison or AND/OR on two bound operands, with the result type fixed at binding.
@@ -235,9 +236,17 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         return "(" + left + " " + op.symbol() + " " + right + ")";
     }
 
-    /** A comparison of values read in place (with a constant or each other) narrows the selection. */
+    /**
+     * A comparison of values read in place (with a constant or each other) narrows the selection.
+     * An AND narrows it by each side in turn, an OR by its left side and then by its right side
+     * over the rows the left did not keep, so neither side reads a row it cannot change; either
+     * narrows when one of its sides can, the other side being evaluated as a column.
+     */
     @Override
     public int narrowSelection(Batch batch, int[] selection, int count) {
+        if (op == BinaryOp.AND || op == BinaryOp.OR) {
+            return narrowLogical(batch, selection, count);
+        }
         if (op.kind() != BinaryOp.Kind.COMPARISON) {
             return -1;
         }
@@ -252,5 +261,31 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         InPlaceValues l = left.inPlace(batch);
         InPlaceValues r = l == null ? null : right.inPlace(batch);
         return r == null ? -1 : SelectionKernels.compare(op, l, r, selection, count);
+    }
+
+    /** -1 (the selection untouched) only when neither side narrows in place. */
+    private int narrowLogical(Batch batch, int[] selection, int count) {
+        if (op == BinaryOp.AND) {
+            int kept = left.narrowSelection(batch, selection, count);
+            if (kept < 0) {
+                kept = right.narrowSelection(batch, selection, count);
+                return kept < 0 ? -1 : left.keepTrue(batch, selection, kept);
+            }
+            return right.keepTrue(batch, selection, kept);
+        }
+        int[] first = Arrays.copyOf(selection, count);
+        int kept = left.narrowSelection(batch, first, count);
+        if (kept >= 0) {
+            return orElse(right, batch, first, kept, selection, count);
+        }
+        kept = right.narrowSelection(batch, first, count);
+        return kept < 0 ? -1 : orElse(left, batch, first, kept, selection, count);
+    }
+
+    /** The rows {@code first} kept, plus those of the rest of the selection where {@code other} is TRUE. */
+    private static int orElse(PhysicalExpr other, Batch batch, int[] first, int kept, int[] selection, int count) {
+        int[] rest = new int[count - kept];
+        int restCount = other.keepTrue(batch, rest, SelectionKernels.difference(selection, count, first, kept, rest));
+        return SelectionKernels.union(first, kept, rest, restCount, selection);
     }
 }

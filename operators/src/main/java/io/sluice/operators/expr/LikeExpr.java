@@ -6,6 +6,7 @@ import io.sluice.common.types.DataType;
 import io.sluice.kernels.ArrowKernels;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
+import io.sluice.kernels.SelectionKernels;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.RegexMatch;
 import java.util.regex.Pattern;
@@ -83,6 +84,16 @@ public record LikeExpr(PhysicalExpr input, boolean negated, ArrowKernels.BytePat
         }
         int flags = Pattern.DOTALL | (caseInsensitive ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
         return Pattern.compile(regex.toString(), flags);
+    }
+
+    /** On the bytes of the Arrow vector, for a byte pattern over a column the batch holds as one. */
+    @Override
+    public int narrowSelection(Batch batch, int[] selection, int count) {
+        if (bytes != null && input instanceof BoundColumn column
+                && batch.arrowVector(column.index()) instanceof VarCharVector strings) {
+            return SelectionKernels.like(strings, bytes, negated, selection, count);
+        }
+        return -1;
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.sluice.common.types.DataType;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceValues;
+import io.sluice.kernels.SelectionKernels;
 import io.sluice.kernels.Utf8Bytes;
 import org.apache.arrow.vector.FieldVector;
 
@@ -58,5 +59,17 @@ public interface PhysicalExpr {
      */
     default int narrowSelection(Batch batch, int[] selection, int count) {
         return -1;
+    }
+
+    /**
+     * Narrows {@code selection[0..count)} to the rows where this predicate is TRUE: in place when
+     * {@link #narrowSelection} can, else by evaluating it as a boolean column; never -1.
+     */
+    default int keepTrue(Batch batch, int[] selection, int count) {
+        if (count == 0) {
+            return 0;
+        }
+        int kept = narrowSelection(batch, selection, count);
+        return kept >= 0 ? kept : SelectionKernels.mask(evaluate(batch), selection, count);
     }
 }

@@ -96,6 +96,12 @@ final class SharedSubexpressions {
             return values;
         }
 
+        /** In place while this batch's values are not computed yet; from them (a mask) once they are. */
+        @Override
+        public int narrowSelection(Batch batch, int[] selection, int count) {
+            return batch == last ? -1 : expr.narrowSelection(batch, selection, count);
+        }
+
         @Override
         public String toString() {
             return expr.toString();

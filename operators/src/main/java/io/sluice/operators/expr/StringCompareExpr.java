@@ -7,6 +7,7 @@ import io.sluice.common.types.DataType;
 import io.sluice.kernels.ArrowKernels;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
+import io.sluice.kernels.SelectionKernels;
 import java.nio.charset.StandardCharsets;
 import org.apache.arrow.vector.VarCharVector;
 
@@ -42,6 +43,15 @@ public record StringCompareExpr(BinaryOp cmp, BoundColumn column, byte[] constan
             return ArrowKernels.compareConstant(strings, constant, cmp);
         }
         return onStrings.evaluate(batch);
+    }
+
+    /** On the bytes of the Arrow vector, when the batch holds one and the comparison is taken on bytes. */
+    @Override
+    public int narrowSelection(Batch batch, int[] selection, int count) {
+        if (onBytes && batch.arrowVector(column.index()) instanceof VarCharVector strings) {
+            return SelectionKernels.compare(cmp, strings, constant, selection, count);
+        }
+        return -1;
     }
 
     @Override

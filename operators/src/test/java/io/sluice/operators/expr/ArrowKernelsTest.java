@@ -98,21 +98,28 @@ class ArrowKernelsTest {
         Col[] cols = {Col.ofLongs(DataType.INT32, ints, nulls), Col.ofLongs(DataType.INT64, ints, null),
                 Col.ofDoubles(doubles, nulls), Col.ofStrings(strings, nulls), Col.ofBools(bools, nulls),
                 Col.ofLongs(DataType.decimal(12, 2), ints, nulls), Col.ofLongs(DataType.DATE32, ints, null)};
-        int[] selected = new int[n];
-        int count = 0;
-        for (int i = 0; i < n; i++) {
-            if (i % 5 != 1) {
-                selected[count++] = i;
-            }
-        }
-        try (Batch heap = Batch.of(schema, cols, n, allocator);
-                Batch compacted = new Batch(schema, ArrowKernels.gather(heap.root(), selected, count, allocator))) {
-            assertThat(compacted.rowCount()).isEqualTo(count);
-            for (int c = 0; c < cols.length; c++) {
-                Col expected = cols[c].gather(selected, count);
-                Col actual = compacted.column(c);
-                for (int r = 0; r < count; r++) {
-                    assertThat(actual.get(r)).as("column " + c + " row " + r).isEqualTo(expected.get(r));
+        // runs of four and lone rows, every other row, one long run, lone rows far apart, runs of 40 at odd offsets
+        java.util.List<java.util.function.IntPredicate> selections = List.of(i -> i % 5 != 1, i -> i % 2 == 0,
+                i -> i > 0 && i < n - 1, i -> i % 97 == 13, i -> (i / 40) % 2 == 1 || i == 3);
+        try (Batch heap = Batch.of(schema, cols, n, allocator)) {
+            for (int p = 0; p < selections.size(); p++) {
+                int[] selected = new int[n];
+                int count = 0;
+                for (int i = 0; i < n; i++) {
+                    if (selections.get(p).test(i)) {
+                        selected[count++] = i;
+                    }
+                }
+                try (Batch compacted = new Batch(schema, ArrowKernels.gather(heap.root(), selected, count, allocator))) {
+                    assertThat(compacted.rowCount()).isEqualTo(count);
+                    for (int c = 0; c < cols.length; c++) {
+                        Col expected = cols[c].gather(selected, count);
+                        Col actual = compacted.column(c);
+                        for (int r = 0; r < count; r++) {
+                            assertThat(actual.get(r)).as("selection " + p + " column " + c + " row " + r)
+                                    .isEqualTo(expected.get(r));
+                        }
+                    }
                 }
             }
         }

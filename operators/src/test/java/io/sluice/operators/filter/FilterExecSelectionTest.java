@@ -9,14 +9,17 @@ import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.Col;
+import io.sluice.kernels.SelectionKernels;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.Unary;
 import io.sluice.operators.MemorySourceExec;
 import io.sluice.operators.Partitioning;
 import io.sluice.operators.TaskContext;
+import io.sluice.operators.expr.ExprBinder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -28,11 +31,12 @@ import org.junit.jupiter.api.Test;
 /**
  * A filter's conjuncts narrow one selection: comparisons read in place from Arrow vectors (against
  * constants and between columns) and conjuncts evaluated as columns (an OR, IS NULL) keep exactly
- * the rows where every conjunct is TRUE, NULLs dropping a row, in Arrow and heap batches alike.
+ * the rows where every conjunct is TRUE, NULLs dropping a row, in Arrow and heap batches alike;
+ * string comparisons and LIKE on the bytes, and ANDs and ORs of them, narrow the selection too.
  */
 class FilterExecSelectionTest {
     private static final Schema SCHEMA = Schema.of(new Field("a", DataType.INT64), new Field("d", DataType.decimal(15, 2)),
-            new Field("b", DataType.INT64), new Field("x", DataType.FLOAT64));
+            new Field("b", DataType.INT64), new Field("x", DataType.FLOAT64), new Field("s", DataType.UTF8));
     private static final int BATCHES = 5;
     private static final int ROWS = 200;
 
@@ -56,6 +60,10 @@ class FilterExecSelectionTest {
         return (row % 17) - 8.5;
     }
 
+    private static String s(int row) {
+        return "k" + (row % 23) + (row % 3 == 0 ? "ü" : "");
+    }
+
     private static MemorySourceExec source(boolean arrow) {
         List<Col[]> batches = new ArrayList<>();
         for (int k = 0; k < BATCHES; k++) {
@@ -63,19 +71,22 @@ class FilterExecSelectionTest {
             long[] ds = new long[ROWS];
             long[] bs = new long[ROWS];
             double[] xs = new double[ROWS];
-            boolean[][] nulls = new boolean[4][ROWS];
+            String[] ss = new String[ROWS];
+            boolean[][] nulls = new boolean[5][ROWS];
             for (int i = 0; i < ROWS; i++) {
                 int row = k * ROWS + i;
                 as[i] = a(row);
                 ds[i] = d(row);
                 bs[i] = b(row);
                 xs[i] = x(row);
-                for (int c = 0; c < 4; c++) {
+                for (int c = 0; c < 5; c++) {
                     nulls[c][i] = isNull(row, c);
                 }
+                ss[i] = nulls[4][i] ? null : s(row);
             }
             batches.add(new Col[] {Col.ofLongs(DataType.INT64, as, nulls[0]), Col.ofLongs(DataType.decimal(15, 2), ds, nulls[1]),
-                    Col.ofLongs(DataType.INT64, bs, nulls[2]), Col.ofDoubles(xs, nulls[3])});
+                    Col.ofLongs(DataType.INT64, bs, nulls[2]), Col.ofDoubles(xs, nulls[3]),
+                    Col.ofStrings(ss, nulls[4])});
         }
         MemorySourceExec source = new MemorySourceExec(SCHEMA, List.of(batches), new Partitioning.Unknown(1), List.of());
         return arrow ? source.withArrowBatches() : source;
@@ -144,5 +155,45 @@ class FilterExecSelectionTest {
             expected += isNull(row, 3) ? 0 : 1;
         }
         assertThat(run(new FilterExec(source(true), all))).hasSize((int) expected);
+    }
+
+    @Test
+    void stringComparisonsLikeAndNestedOrsKeepTheRowsWhereThePredicateIsTrue() {
+        // a <> 0 AND s <> 'k7' AND ((s = 'k5' AND a > 3) OR (s LIKE 'k1%ü' AND (x < 0.0 OR b = 7)) OR s > 'k8')
+        Expr predicate = and(new Binary(BinaryOp.NOT_EQ, new Column("a"), Literal.of(0L)),
+                new Binary(BinaryOp.NOT_EQ, new Column("s"), Literal.of("k7")),
+                new Binary(BinaryOp.OR, new Binary(BinaryOp.OR,
+                        and(new Binary(BinaryOp.EQ, new Column("s"), Literal.of("k5")),
+                                new Binary(BinaryOp.GT, new Column("a"), Literal.of(3L))),
+                        and(new Like(new Column("s"), "k1%ü", false, false),
+                                new Binary(BinaryOp.OR, new Binary(BinaryOp.LT, new Column("x"), Literal.of(0.0)),
+                                        new Binary(BinaryOp.EQ, new Column("b"), Literal.of(7L))))),
+                        new Binary(BinaryOp.GT, new Column("s"), Literal.of("k8"))));
+        List<List<Object>> expected = new ArrayList<>();
+        for (int row = 0; row < BATCHES * ROWS; row++) {
+            boolean aOk = !isNull(row, 0);
+            boolean sOk = !isNull(row, 4);
+            String s = s(row);
+            boolean first = sOk && s.equals("k5") && aOk && a(row) > 3;
+            boolean second = sOk && s.startsWith("k1") && s.endsWith("ü")
+                    && ((!isNull(row, 3) && x(row) < 0.0) || (!isNull(row, 2) && b(row) == 7));
+            boolean third = sOk && s.compareTo("k8") > 0;
+            if (aOk && a(row) != 0 && sOk && !s.equals("k7") && (first || second || third)) {
+                expected.add(Arrays.asList(a(row), isNull(row, 2) ? null : b(row)));
+            }
+        }
+        assertThat(expected).as("the predicate keeps some rows, not all").isNotEmpty().hasSizeLessThan(BATCHES * ROWS / 3);
+        for (boolean arrow : new boolean[] {true, false}) {
+            assertThat(run(new FilterExec(source(arrow), predicate))).as(arrow ? "Arrow batches" : "heap batches")
+                    .isEqualTo(expected);
+        }
+        try (BufferAllocator allocator = new RootAllocator();
+                BatchStream stream = source(true).execute(0, new TaskContext("filter", allocator, 64, Map.of()));
+                Batch batch = stream.next()) {
+            int[] selection = new int[batch.rowCount()];
+            int all = SelectionKernels.all(selection, batch.rowCount());
+            assertThat(ExprBinder.bind(predicate, SCHEMA).narrowSelection(batch, selection, all))
+                    .as("the whole predicate narrows in place over Arrow batches").isBetween(1, all - 1);
+        }
     }
 }
