@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.Closeables;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import io.sluice.kernels.MessageUnloader;
 import io.sluice.operators.memory.HeapSize;
 import io.sluice.operators.memory.MemoryMetricsSink;
@@ -134,17 +133,13 @@ final class MapOutputWriter {
         this.rows = new long[partitions];
     }
 
-    /** Buffers all rows of heap {@code columns} for {@code partition} (kept by reference); may spill. */
-    void add(int partition, Col[] columns) {
-        add(Batch.of(schema, columns, columns.length == 0 ? 0 : columns[0].length, allocator), partition, null);
-    }
-
     /**
      * Takes {@code batch} (the writer closes it once its rows are written, or on {@link #abort()})
      * and buffers its row {@code i} for partition {@code target[i]} (every row for {@code partition}
-     * when {@code target} is null), in input order within each partition; may spill. The batch's
-     * columns are kept in the forms it holds them (see {@link PartitionBuffer}): its Arrow vectors
-     * count in the task's memory as they are, its heap columns are charged to the reservation.
+     * when {@code target} is null), in input order within each partition; may spill. The batch is
+     * held as Arrow vectors (see {@link PartitionBuffer}; a heap column is written to one here),
+     * which count in the task's memory as they are; heap columns it still references are charged
+     * to the reservation.
      */
     void add(Batch batch, int partition, int[] target) {
         requireNonNull(batch, "batch is null");
@@ -155,6 +150,8 @@ final class MapOutputWriter {
             return;
         }
         held.add(batch);
+        // buffered and gathered as Arrow only: a column the batch holds on the heap is written once here
+        batch.root();
         int n = buffers.length;
         int only = target == null ? partition : target[0];
         int[] counts = new int[n];

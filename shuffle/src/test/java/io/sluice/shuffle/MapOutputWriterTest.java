@@ -158,7 +158,8 @@ class MapOutputWriterTest {
                     long[] exact = java.util.Arrays.copyOf(ids, count);
                     String[] texts = new String[count];
                     java.util.Arrays.fill(texts, "t");
-                    writer.add(r, new Col[] {Col.ofLongs(DataType.INT64, exact, null), Col.ofStrings(texts, null)});
+                    writer.add(Batch.of(MapOutputFixture.SCHEMA, new Col[] {Col.ofLongs(DataType.INT64, exact, null),
+                            Col.ofStrings(texts, null)}, count, allocator), r, null);
                 }
             }
         }
