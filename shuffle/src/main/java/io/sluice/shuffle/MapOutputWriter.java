@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.WriteChannel;
@@ -42,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * <p>Bounded design: the writer takes each input batch and buffers its rows per partition by
  * reference, in the forms the batch holds its columns (see {@link PartitionBuffer}: vectors stay
  * Arrow, strings are never decoded); the held vectors count in the task's memory through its
- * allocator, the heap columns and what writing one batch takes are reserved. Once more than
+ * allocator, the heap columns are reserved, and what writing one batch allocates (the gathered
+ * vectors and their compressed copies, rounded up by the allocator: {@link DrainFootprint}) is
+ * reserved in the allocator itself before more is held, so a spill never needs memory that other
+ * operators could take first; the drain writes smaller batches rather than exceed it. Once more than
  * {@code maxBufferedRows} are buffered in total, or the reservation is refused, all buffers are <em>spilled</em> to a spill file as
  * record batch messages in partition order (a sorted run), and an in-memory table remembers each
  * run's byte range per partition. {@link #commit(String)} then writes the data file partition by
@@ -67,6 +71,8 @@ final class MapOutputWriter {
     private static final Logger LOG = LoggerFactory.getLogger(MapOutputWriter.class);
 
     private static final int COPY_BUFFER = 256 * 1024;
+    /** The least a refused drain reservation is cut down to: below it, batches of a few rows. */
+    private static final long MIN_HEADROOM = 64 * 1024;
 
     private final Path dataFile;
     private boolean committedByOther;
@@ -87,8 +93,13 @@ final class MapOutputWriter {
     private Direct direct;
     private long bufferedRows;
     private final MemoryReservation reservation;
+    private final DrainFootprint footprint;
+    /** Where drained batches are allocated: a child of the task's allocator holding {@link #headroom} reserved. */
+    private BufferAllocator drainAllocator;
+    /** Bytes reserved for a drain, in {@link #drainAllocator} and in {@link #reservation}. */
+    private long headroom;
     private long bufferedBytes;
-    /** The most bytes a row of any input batch took (heap and Arrow), to size a written batch. */
+    /** The most Arrow bytes a row of any held batch took, to size a drained batch. */
     private long rowBytes;
     private long writeNanos;
     private long bytesWritten;
@@ -122,6 +133,7 @@ final class MapOutputWriter {
         this.schema = requireNonNull(schema, "schema is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.codec = requireNonNull(compression, "compression is null").newCodec();
+        this.footprint = new DrainFootprint(compression, allocator.getRoundingPolicy());
         if (map < 0 || partitions < 1 || batchSize < 1 || maxBufferedRows < 1) {
             throw new IllegalArgumentException("bad map output writer: map=" + map + " partitions=" + partitions
                     + " batchSize=" + batchSize + " maxBufferedRows=" + maxBufferedRows);
@@ -184,15 +196,46 @@ final class MapOutputWriter {
             bufferedBytes += 4L * count;
         }
         bufferedRows += count;
-        long heap = heapBytes(batch);
-        bufferedBytes += heap;
-        rowBytes = Math.max(rowBytes, (heap + arrowBytes(batch)) / count + 1);
-        // Writing takes a batch's gathered vectors and their compressed copies: reserved ahead, so
-        // that the spill a refusal starts has the memory it needs (the held vectors count as they are).
-        long writing = 2 * Math.min(bufferedRows, batchSize) * rowBytes;
+        bufferedBytes += heapBytes(batch);
+        rowBytes = Math.max(rowBytes, arrowBytes(batch) / count + 1);
+        // Writing takes a batch's gathered vectors and their compressed copies, rounded up by the
+        // allocator: reserved ahead, so that the spill a refusal starts has the memory it needs.
+        boolean drainable = reserveHeadroom(footprint.estimate(Math.min(bufferedRows, batchSize), rowBytes, schema.size()));
         // the held vectors grow the task's memory without the reservation growing: ask about the share too
-        if (bufferedRows > maxBufferedRows || !reservation.tryResize(bufferedBytes + writing) || !reservation.withinShare()) {
+        if (bufferedRows > maxBufferedRows || !drainable || !reservation.tryResize(bufferedBytes + headroom)
+                || !reservation.withinShare()) {
             spill();
+        }
+    }
+
+    /**
+     * Makes at least {@code bytes} reserved for a drain, taken from the task's allocator (so from
+     * the worker's) by a child allocator the drain then allocates in: what the writer is promised
+     * there, allocations of other operators or tasks cannot take. When refused, keeps the most it
+     * can get of it (halving) and answers false: the caller spills while the held rows still fit
+     * (a drain writes smaller batches to stay within what it has, see {@link PartitionBuffer#drain}).
+     */
+    private boolean reserveHeadroom(long bytes) {
+        for (long ask = bytes; ask > headroom && (ask == bytes || ask >= MIN_HEADROOM); ask /= 2) {
+            BufferAllocator reserved;
+            try {
+                reserved = allocator.newChildAllocator("shuffle drain of map " + map, ask, Long.MAX_VALUE);
+            } catch (OutOfMemoryException e) {
+                continue;
+            }
+            closeDrain();
+            drainAllocator = reserved;
+            headroom = ask;
+            return ask == bytes;
+        }
+        return bytes <= headroom;
+    }
+
+    private void closeDrain() {
+        if (drainAllocator != null) {
+            drainAllocator.close();
+            drainAllocator = null;
+            headroom = 0;
         }
     }
 
@@ -236,6 +279,13 @@ final class MapOutputWriter {
         held.clear();
         bufferedBytes = 0;
         rowBytes = 0;
+        reservation.tryResize(headroom);
+    }
+
+    /** Returns everything: the held batches and the drain's reservation (the writer is finished). */
+    private void release() {
+        releaseHeld();
+        closeDrain();
         reservation.free();
     }
 
@@ -314,7 +364,7 @@ final class MapOutputWriter {
             throw new UncheckedIOException("cannot write shuffle output of map " + map + " in " + directory + ": " + e, e);
         } finally {
             writeNanos += System.nanoTime() - start;
-            releaseHeld();
+            release();
             deleteTemporaries();
         }
     }
@@ -377,7 +427,7 @@ final class MapOutputWriter {
         for (int r = 0; r < buffers.length; r++) {
             buffers[r] = null;
         }
-        releaseHeld();
+        release();
         deleteTemporaries();
     }
 
@@ -423,7 +473,7 @@ final class MapOutputWriter {
         }
         bufferedRows -= buffer.rows();
         try {
-            buffer.drain(batchSize, allocator, batch -> {
+            buffer.drain(batchSize, drainAllocator == null ? allocator : drainAllocator, headroom, footprint, batch -> {
                 try (ArrowRecordBatch message = MessageUnloader.unload(batch.root(), codec)) {
                     MessageSerializer.serialize(channel, message);
                 } catch (IOException e) {

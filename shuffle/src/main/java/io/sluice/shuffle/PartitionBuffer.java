@@ -76,16 +76,19 @@ final class PartitionBuffer {
     }
 
     /**
-     * Hands the buffered rows in arrival order to {@code sink} as batches of {@code batchSize} rows
-     * (the last one fewer), each allocated from {@code allocator} and closed when the sink returns;
-     * the buffer is empty afterwards (also when the sink throws).
+     * Hands the buffered rows in arrival order to {@code sink} as batches of at most {@code batchSize}
+     * rows, each allocated from {@code allocator} and closed when the sink returns; the buffer is
+     * empty afterwards (also when the sink throws). A batch, with what compressing it takes
+     * ({@code footprint}), is kept within {@code headroom} bytes, the memory the caller reserved in
+     * {@code allocator}: a batch that would take more is written with fewer rows (at least one).
      */
-    void drain(int batchSize, BufferAllocator allocator, Consumer<Batch> sink) {
+    void drain(int batchSize, BufferAllocator allocator, long headroom, DrainFootprint footprint, Consumer<Batch> sink) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size must be positive: " + batchSize);
         }
+        requireNonNull(footprint, "footprint is null");
         try {
-            drainPieces(batchSize, allocator, sink);
+            drainPieces(batchSize, allocator, headroom, footprint, sink);
         } finally {
             pieces.clear();
             pieceRows.clear();
@@ -93,18 +96,27 @@ final class PartitionBuffer {
         }
     }
 
-    private void drainPieces(int batchSize, BufferAllocator allocator, Consumer<Batch> sink) {
+    private void drainPieces(int batchSize, BufferAllocator allocator, long headroom, DrainFootprint footprint,
+            Consumer<Batch> sink) {
+        if (rows == 0) {
+            return;
+        }
         int columnCount = schema.size();
         int pieceTotal = pieces.size();
         // each column's chunks are read once, for every batch gathered from them
         ArrowChunkGather.Chunks[] chunks = new ArrowChunkGather.Chunks[columnCount];
+        double[] rowBytes = new double[columnCount];
         for (int c = 0; c < columnCount; c++) {
             FieldVector[] vectors = new FieldVector[pieceTotal];
             for (int p = 0; p < pieceTotal; p++) {
                 vectors[p] = pieces.get(p).arrowVector(c);
+                rowBytes[c] = Math.max(rowBytes[c], (double) vectors[p].getBufferSize() / Math.max(1, vectors[p].getValueCount()));
             }
             chunks[c] = new ArrowChunkGather.Chunks(vectors);
         }
+        Footprints fit = new Footprints(chunks, pieces.get(0), rowBytes, footprint, headroom);
+        int[] chunkOf = new int[Math.min(batchSize, rows)];
+        int[] rowOf = new int[chunkOf.length];
         int piece = 0;
         int offset = 0; // rows of the current piece already drained
         int remaining = rows;
@@ -112,30 +124,14 @@ final class PartitionBuffer {
             int n = Math.min(batchSize, remaining);
             Batch whole = pieces.get(piece);
             if (offset == 0 && pieceCount[piece] == n && pieceRows.get(piece) == null && pieceFrom[piece] == 0
-                    && whole.rowCount() == n) {
+                    && whole.rowCount() == n && fit.moves(whole)) {
                 emit(moved(whole, allocator), sink);
                 piece++;
                 remaining -= n;
                 continue;
             }
-            int[] chunkOf = new int[n];
-            int[] rowOf = new int[n];
-            int at = 0;
-            while (at < n) {
-                int take = Math.min(n - at, pieceCount[piece] - offset);
-                int[] indexes = pieceRows.get(piece);
-                int start = pieceFrom[piece] + offset;
-                for (int i = 0; i < take; i++) {
-                    chunkOf[at + i] = piece;
-                    rowOf[at + i] = indexes == null ? start + i : indexes[start + i];
-                }
-                at += take;
-                offset += take;
-                if (offset == pieceCount[piece]) {
-                    piece++;
-                    offset = 0;
-                }
-            }
+            locate(piece, offset, n, chunkOf, rowOf);
+            n = fit.rows(chunkOf, rowOf, n);
             FieldVector[] vectors = new FieldVector[columnCount];
             try {
                 for (int c = 0; c < columnCount; c++) {
@@ -147,6 +143,71 @@ final class PartitionBuffer {
             }
             emit(batch(vectors, n), sink);
             remaining -= n;
+            // the cursor moves by the rows written
+            for (int left = n; left > 0; ) {
+                int take = Math.min(left, pieceCount[piece] - offset);
+                left -= take;
+                offset += take;
+                if (offset == pieceCount[piece]) {
+                    piece++;
+                    offset = 0;
+                }
+            }
+        }
+    }
+
+    /** The chunk and row of each of the next {@code n} rows from piece {@code piece}'s row {@code offset} on. */
+    private void locate(int piece, int offset, int n, int[] chunkOf, int[] rowOf) {
+        int at = 0;
+        while (at < n) {
+            int take = Math.min(n - at, pieceCount[piece] - offset);
+            int[] indexes = pieceRows.get(piece);
+            int start = pieceFrom[piece] + offset;
+            for (int i = 0; i < take; i++) {
+                chunkOf[at + i] = piece;
+                rowOf[at + i] = indexes == null ? start + i : indexes[start + i];
+            }
+            at += take;
+            offset += take;
+            if (offset == pieceCount[piece]) {
+                piece++;
+                offset = 0;
+            }
+        }
+    }
+
+    /** Keeps each drained batch within the reserved headroom. */
+    private record Footprints(ArrowChunkGather.Chunks[] chunks, Batch sample, double[] rowBytes,
+            DrainFootprint footprint, long headroom) {
+        boolean moves(Batch whole) {
+            if (headroom == Long.MAX_VALUE) {
+                return true;
+            }
+            long bytes = 0;
+            for (int c = 0; c < chunks.length; c++) {
+                bytes += footprint.moved(whole.arrowVector(c));
+            }
+            return bytes <= headroom;
+        }
+
+        /** The most of the {@code n} located rows, halving, whose gather and compression fit the headroom (at least one). */
+        int rows(int[] chunkOf, int[] rowOf, int n) {
+            if (headroom == Long.MAX_VALUE) {
+                return n;
+            }
+            while (n > 1 && bytes(chunkOf, rowOf, n) > headroom) {
+                n /= 2;
+            }
+            return n;
+        }
+
+        private long bytes(int[] chunkOf, int[] rowOf, int n) {
+            long bytes = 0;
+            for (int c = 0; c < chunks.length; c++) {
+                bytes += footprint.gathered(sample.arrowVector(c), n, chunks[c].variableBytes(chunkOf, rowOf, n),
+                        (long) Math.ceil(rowBytes[c] * n));
+            }
+            return bytes;
         }
     }
 

@@ -8,11 +8,15 @@ import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
+import io.sluice.kernels.Lz4FrameCodec;
+import io.sluice.kernels.MessageUnloader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.memory.rounding.DefaultRoundingPolicy;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.FieldVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +27,8 @@ import org.junit.jupiter.api.Test;
  */
 class ShufflePartitionBufferTest {
     private final BufferAllocator allocator = new RootAllocator();
+    private static final DrainFootprint FOOTPRINT = new DrainFootprint(ShuffleCompression.LZ4_FRAME,
+            DefaultRoundingPolicy.DEFAULT_ROUNDING_POLICY);
 
     @AfterEach
     void allocatorIsEmpty() {
@@ -41,7 +47,7 @@ class ShufflePartitionBufferTest {
     /** Drains into heap copies of each batch's columns, checking every batch is full but the last. */
     private List<Col[]> drain(PartitionBuffer buffer, int batchSize) {
         List<Col[]> out = new ArrayList<>();
-        buffer.drain(batchSize, allocator, b -> out.add(b.columns()));
+        buffer.drain(batchSize, allocator, Long.MAX_VALUE, FOOTPRINT, b -> out.add(b.columns()));
         assertThat(buffer.rows()).isZero();
         for (int i = 0; i < out.size() - 1; i++) {
             assertThat(out.get(i)[0].length).isEqualTo(batchSize);
@@ -102,7 +108,7 @@ class ShufflePartitionBufferTest {
             PartitionBuffer buffer = new PartitionBuffer(schema);
             buffer.add(piece, null, 0, 2);
             List<Batch> seen = new ArrayList<>();
-            buffer.drain(2, allocator, b -> {
+            buffer.drain(2, allocator, Long.MAX_VALUE, FOOTPRINT, b -> {
                 assertThat(b.arrowVector(0).getDataBufferAddress()).isEqualTo(ints);
                 assertThat(b.arrowVector(1).getDataBufferAddress()).isEqualTo(strings);
                 assertThat(allocator.getAllocatedMemory()).isEqualTo(held);
@@ -147,6 +153,56 @@ class ShufflePartitionBufferTest {
             assertThat(batches).hasSize(3);
             assertThat(values(batches, 0)).containsExactly(null, 13L, 10L, 20L, 21L, 13L, 14L);
             assertThat(values(batches, 1)).containsExactly("b", "d", "a", "x", null, "d", "é€");
+        }
+    }
+
+    /**
+     * Drained with less headroom than a whole batch takes, each batch (gathered and compressed, as
+     * the writer does) allocates no more than the headroom: the footprint is an upper bound on
+     * what Arrow really allocates, and the batches are cut smaller, rows still in order.
+     */
+    @Test
+    void aBatchThatWouldNotFitTheHeadroomIsWrittenWithFewerRows() {
+        Schema schema = Schema.of(new Field("l", DataType.INT64), new Field("s", DataType.UTF8),
+                new Field("b", DataType.BOOL));
+        int rows = 3000;
+        long[] ids = new long[rows];
+        String[] texts = new String[rows];
+        boolean[] flags = new boolean[rows];
+        for (int i = 0; i < rows; i++) {
+            ids[i] = i;
+            texts[i] = "value " + i + (i % 7 == 0 ? " with a longer tail to vary the widths" : "");
+            flags[i] = i % 3 == 0;
+        }
+        PartitionBuffer buffer = new PartitionBuffer(schema);
+        long headroom = 96 << 10;
+        try (Batch batch = batch(schema, Col.ofLongs(DataType.INT64, ids, null), Col.ofStrings(texts, null),
+                Col.ofBools(flags, null));
+                BufferAllocator drain = allocator.newChildAllocator("drain", 0, Long.MAX_VALUE)) {
+            int[] order = new int[rows];
+            for (int i = 0; i < rows; i++) {
+                order[i] = i;
+            }
+            buffer.add(batch, order, 0, rows);
+            List<Integer> sizes = new ArrayList<>();
+            List<Object> seen = new ArrayList<>();
+            Lz4FrameCodec codec = new Lz4FrameCodec();
+            buffer.drain(rows, drain, headroom, FOOTPRINT, b -> {
+                try (ArrowRecordBatch message = MessageUnloader.unload(b.root(), codec)) {
+                    assertThat(drain.getAllocatedMemory()).isLessThanOrEqualTo(headroom);
+                }
+                sizes.add(b.rowCount());
+                Col l = b.column(0);
+                for (int i = 0; i < b.rowCount(); i++) {
+                    seen.add(l.get(i));
+                }
+            });
+            assertThat(drain.getPeakMemoryAllocation()).isLessThanOrEqualTo(headroom);
+            assertThat(sizes).hasSizeGreaterThan(1).allMatch(n -> n < rows);
+            assertThat(seen).hasSize(rows);
+            for (int i = 0; i < rows; i++) {
+                assertThat(seen.get(i)).isEqualTo((long) i);
+            }
         }
     }
 }
