@@ -97,38 +97,14 @@ class MapOutputWriterTest {
                     ShuffleBlocks.indexFile(root, "j-spill", 0), 0, MapOutputFixture.SCHEMA, 2, task,
                     ShuffleCompression.LZ4_FRAME, rows, Long.MAX_VALUE, pool.register("shuffle buffers", sink));
             for (int b = 0; b < batches; b++) {
-                long[] ids = new long[rows];
-                String[] texts = new String[rows];
-                for (int i = 0; i < rows; i++) {
-                    ids[i] = (long) b * rows + i;
-                    texts[i] = "text of row " + ids[i] + " padded to be wider";
-                }
-                Col[] cols = {Col.ofLongs(DataType.INT64, ids, null), Col.ofStrings(texts, null)};
-                org.apache.arrow.vector.FieldVector[] vectors = {cols[0].write("id", task), cols[1].write("text", task)};
-                writer.add(Batch.of(MapOutputFixture.SCHEMA, new Col[2], vectors, rows, task), 0, null);
+                writer.add(textBatch((long) b * rows, rows, task), 0, null);
             }
             long[] lengths = writer.commit("");
             assertThat(spills[0]).isGreaterThan(3);
             // 40 batches of about 30 KiB each were written; the writer held a few at a time, besides
             // the drain's memory it keeps reserved in the allocator
             assertThat(task.getPeakMemoryAllocation()).isLessThan(384 << 10);
-            BlockLocation block = new BlockLocation("127.0.0.1", 1, "j-spill", 0, 0);
-            long expect = 0;
-            try (SegmentDecoder decoder = LocalSegments.open(root, block, lengths[0], MapOutputFixture.SCHEMA, allocator)) {
-                Batch batch;
-                while ((batch = decoder.next()) != null) {
-                    try (Batch read = batch) {
-                        Col ids = read.column(0);
-                        Col texts = read.column(1);
-                        for (int i = 0; i < read.rowCount(); i++) {
-                            assertThat(ids.longs[i]).isEqualTo(expect);
-                            assertThat(texts.strings[i]).isEqualTo("text of row " + expect + " padded to be wider");
-                            expect++;
-                        }
-                    }
-                }
-            }
-            assertThat(expect).isEqualTo((long) batches * rows);
+            assertThat(readIds(lengths, "j-spill", 1, 1)).isEqualTo((long) batches * rows);
             assertThat(lengths[1]).isZero();
         }
         assertThat(budget.reserved()).isZero();
@@ -157,7 +133,7 @@ class MapOutputWriterTest {
                 long[] lengths = writer.commit("");
                 taken.forEach(ArrowBuf::close);
                 taken.clear();
-                assertThat(readIds(lengths, "j-drain", 3)).isEqualTo(3 * 4096);
+                assertThat(readIds(lengths, "j-drain", 3, 3)).isEqualTo(3 * 4096);
             } finally {
                 taken.forEach(ArrowBuf::close);
             }
@@ -196,7 +172,7 @@ class MapOutputWriterTest {
                 }
                 long[] lengths = writer.commit("");
                 assertThat(spills[0]).isGreaterThan(1);
-                assertThat(readIds(lengths, "j-short", 3)).isEqualTo(8 * 1024);
+                assertThat(readIds(lengths, "j-short", 3, 3)).isEqualTo(8 * 1024);
             } finally {
                 taken.forEach(ArrowBuf::close);
             }
@@ -219,7 +195,7 @@ class MapOutputWriterTest {
         String[] texts = new String[rows];
         for (int i = 0; i < rows; i++) {
             ids[i] = first + i;
-            texts[i] = "text of row " + ids[i] + " padded";
+            texts[i] = "text of row " + ids[i] + " padded to be wider";
         }
         Col[] cols = {Col.ofLongs(DataType.INT64, ids, null), Col.ofStrings(texts, null)};
         org.apache.arrow.vector.FieldVector[] vectors = {cols[0].write("id", allocator), cols[1].write("text", allocator)};
@@ -239,8 +215,11 @@ class MapOutputWriterTest {
         throw new AssertionError("the allocator never refused");
     }
 
-    /** Reads every partition of map 0 back and checks each row's text goes with its id; returns the row count. */
-    private long readIds(long[] lengths, String shuffleId, int partitions) throws Exception {
+    /**
+     * Reads partitions {@code [0, partitions)} of map 0 back and checks that partition {@code r}
+     * holds ids {@code r, r + stride, ...} in order, each with its text; returns the row count.
+     */
+    private long readIds(long[] lengths, String shuffleId, int partitions, int stride) throws Exception {
         long total = 0;
         for (int r = 0; r < partitions; r++) {
             BlockLocation block = new BlockLocation("127.0.0.1", 1, shuffleId, 0, r);
@@ -253,8 +232,8 @@ class MapOutputWriterTest {
                         Col texts = read.column(1);
                         for (int i = 0; i < read.rowCount(); i++) {
                             assertThat(ids.longs[i]).isEqualTo(expect);
-                            assertThat(texts.strings[i]).isEqualTo("text of row " + expect + " padded");
-                            expect += partitions;
+                            assertThat(texts.strings[i]).isEqualTo("text of row " + expect + " padded to be wider");
+                            expect += stride;
                             total++;
                         }
                     }
