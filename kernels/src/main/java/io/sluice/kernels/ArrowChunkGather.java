@@ -54,6 +54,23 @@ public final class ArrowChunkGather {
         }
 
         /**
+         * The bytes rows {@code (chunkOf[i], rowOf[i])}, {@code i} in {@code [0, count)}, hold in their
+         * chunks' value buffers when the chunks are strings or binaries (what {@link #gather} will
+         * allocate for them), 0 otherwise: a writer that must reserve a gather's memory ahead asks.
+         */
+        public long variableBytes(int[] chunkOf, int[] rowOf, int count) {
+            if (!(vectors[0] instanceof BaseVariableWidthVector)) {
+                return 0;
+            }
+            long total = 0;
+            for (int i = 0; i < count; i++) {
+                long at = offsets[chunkOf[i]] + 4L * rowOf[i];
+                total += MemoryUtil.getInt(at + 4) - MemoryUtil.getInt(at);
+            }
+            return total;
+        }
+
+        /**
          * Rows {@code (chunkOf[i], rowOf[i])} for {@code i} in {@code [0, count)}, as a new vector of
          * the chunks' field allocated from {@code allocator}; the caller owns it.
          */

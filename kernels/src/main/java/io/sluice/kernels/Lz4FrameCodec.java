@@ -50,6 +50,19 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
         return (byte) ((XXHashFactory.fastestInstance().hash32().hash(descriptor, 0, 2, 0) >> 8) & 0xFF);
     }
 
+    /**
+     * The buffer {@link #compress} asks its allocator for (before the allocator rounds it) for a
+     * buffer of {@code size} bytes: sized by the blocks' real lengths, so that a small buffer
+     * (validity, offsets) does not ask for a whole block's bound. A writer that must reserve what
+     * compressing takes (the shuffle's drain) sizes its reservation with it.
+     */
+    public static long compressedCapacity(long size) {
+        long full = size / BLOCK;
+        int rest = (int) (size % BLOCK);
+        return CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + 7L + full * (4 + COMPRESSOR.maxCompressedLength(BLOCK))
+                + (rest == 0 ? 0 : 4 + COMPRESSOR.maxCompressedLength(rest)) + 4;
+    }
+
     @Override
     protected ArrowBuf doCompress(BufferAllocator allocator, ArrowBuf uncompressed) {
         long size = uncompressed.writerIndex();
@@ -58,12 +71,7 @@ public final class Lz4FrameCodec extends AbstractCompressionCodec {
         }
         int n = (int) size;
         int start = (int) CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH;
-        // sized by the blocks' real lengths: a small buffer (validity, offsets) must not ask for a whole
-        // block's bound (rounded up by Arrow to 128 KiB for every buffer of every batch written)
-        int full = n / BLOCK;
-        int rest = n % BLOCK;
-        long capacity = start + 7L + (long) full * (4 + COMPRESSOR.maxCompressedLength(BLOCK))
-                + (rest == 0 ? 0 : 4 + COMPRESSOR.maxCompressedLength(rest)) + 4;
+        long capacity = compressedCapacity(n);
         ArrowBuf result = allocator.buffer(capacity);
         try {
             ByteBuffer src = uncompressed.nioBuffer(0, n);

@@ -6,6 +6,7 @@ import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceValues;
 import io.sluice.kernels.KeyHash;
+import io.sluice.kernels.Utf8Bytes;
 import io.sluice.logical.expr.Expr;
 import io.sluice.operators.expr.BoundExprs;
 import java.util.List;
@@ -65,6 +66,12 @@ public final class HashPartitioner {
             InPlaceValues inPlace = bound.expr(k, batch).inPlace(batch);
             if (inPlace != null) {
                 KeyHash.hashInto(inPlace, hashes, rows);
+                continue;
+            }
+            Utf8Bytes utf8 = bound.utf8(k, batch);
+            if (utf8 != null) {
+                // a string key held as Arrow is hashed on its bytes, never decoded
+                KeyHash.hashInto(utf8, hashes, rows);
                 continue;
             }
             Col col = bound.evaluate(k, batch);

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.Closeables;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import io.sluice.kernels.MessageUnloader;
 import io.sluice.operators.memory.HeapSize;
 import io.sluice.operators.memory.MemoryMetricsSink;
@@ -25,6 +24,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.WriteChannel;
@@ -43,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * <p>Bounded design: the writer takes each input batch and buffers its rows per partition by
  * reference, in the forms the batch holds its columns (see {@link PartitionBuffer}: vectors stay
  * Arrow, strings are never decoded); the held vectors count in the task's memory through its
- * allocator, the heap columns and what writing one batch takes are reserved. Once more than
+ * allocator, the heap columns are reserved, and what writing one batch allocates (the gathered
+ * vectors and their compressed copies, rounded up by the allocator: {@link DrainFootprint}) is
+ * reserved in the allocator itself before more is held, so a spill never needs memory that other
+ * operators could take first; the drain writes smaller batches rather than exceed it. Once more than
  * {@code maxBufferedRows} are buffered in total, or the reservation is refused, all buffers are <em>spilled</em> to a spill file as
  * record batch messages in partition order (a sorted run), and an in-memory table remembers each
  * run's byte range per partition. {@link #commit(String)} then writes the data file partition by
@@ -68,6 +71,8 @@ final class MapOutputWriter {
     private static final Logger LOG = LoggerFactory.getLogger(MapOutputWriter.class);
 
     private static final int COPY_BUFFER = 256 * 1024;
+    /** The least a refused drain reservation is cut down to: below it, batches of a few rows. */
+    private static final long MIN_HEADROOM = 64 * 1024;
 
     private final Path dataFile;
     private boolean committedByOther;
@@ -88,8 +93,13 @@ final class MapOutputWriter {
     private Direct direct;
     private long bufferedRows;
     private final MemoryReservation reservation;
+    private final DrainFootprint footprint;
+    /** Where drained batches are allocated: a child of the task's allocator holding {@link #headroom} reserved. */
+    private BufferAllocator drainAllocator;
+    /** Bytes reserved for a drain, in {@link #drainAllocator} and in {@link #reservation}. */
+    private long headroom;
     private long bufferedBytes;
-    /** The most bytes a row of any input batch took (heap and Arrow), to size a written batch. */
+    /** The most Arrow bytes a row of any held batch took, to size a drained batch. */
     private long rowBytes;
     private long writeNanos;
     private long bytesWritten;
@@ -123,6 +133,7 @@ final class MapOutputWriter {
         this.schema = requireNonNull(schema, "schema is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.codec = requireNonNull(compression, "compression is null").newCodec();
+        this.footprint = new DrainFootprint(compression, allocator.getRoundingPolicy());
         if (map < 0 || partitions < 1 || batchSize < 1 || maxBufferedRows < 1) {
             throw new IllegalArgumentException("bad map output writer: map=" + map + " partitions=" + partitions
                     + " batchSize=" + batchSize + " maxBufferedRows=" + maxBufferedRows);
@@ -134,17 +145,13 @@ final class MapOutputWriter {
         this.rows = new long[partitions];
     }
 
-    /** Buffers all rows of heap {@code columns} for {@code partition} (kept by reference); may spill. */
-    void add(int partition, Col[] columns) {
-        add(Batch.of(schema, columns, columns.length == 0 ? 0 : columns[0].length, allocator), partition, null);
-    }
-
     /**
      * Takes {@code batch} (the writer closes it once its rows are written, or on {@link #abort()})
      * and buffers its row {@code i} for partition {@code target[i]} (every row for {@code partition}
-     * when {@code target} is null), in input order within each partition; may spill. The batch's
-     * columns are kept in the forms it holds them (see {@link PartitionBuffer}): its Arrow vectors
-     * count in the task's memory as they are, its heap columns are charged to the reservation.
+     * when {@code target} is null), in input order within each partition; may spill. The batch is
+     * held as Arrow vectors (see {@link PartitionBuffer}; a heap column is written to one here),
+     * which count in the task's memory as they are; heap columns it still references are charged
+     * to the reservation.
      */
     void add(Batch batch, int partition, int[] target) {
         requireNonNull(batch, "batch is null");
@@ -155,6 +162,8 @@ final class MapOutputWriter {
             return;
         }
         held.add(batch);
+        // buffered and gathered as Arrow only: a column the batch holds on the heap is written once here
+        batch.root();
         int n = buffers.length;
         int only = target == null ? partition : target[0];
         int[] counts = new int[n];
@@ -187,15 +196,46 @@ final class MapOutputWriter {
             bufferedBytes += 4L * count;
         }
         bufferedRows += count;
-        long heap = heapBytes(batch);
-        bufferedBytes += heap;
-        rowBytes = Math.max(rowBytes, (heap + arrowBytes(batch)) / count + 1);
-        // Writing takes a batch's gathered vectors and their compressed copies: reserved ahead, so
-        // that the spill a refusal starts has the memory it needs (the held vectors count as they are).
-        long writing = 2 * Math.min(bufferedRows, batchSize) * rowBytes;
+        bufferedBytes += heapBytes(batch);
+        rowBytes = Math.max(rowBytes, arrowBytes(batch) / count + 1);
+        // Writing takes a batch's gathered vectors and their compressed copies, rounded up by the
+        // allocator: reserved ahead, so that the spill a refusal starts has the memory it needs.
+        boolean drainable = reserveHeadroom(footprint.estimate(Math.min(bufferedRows, batchSize), rowBytes, schema.size()));
         // the held vectors grow the task's memory without the reservation growing: ask about the share too
-        if (bufferedRows > maxBufferedRows || !reservation.tryResize(bufferedBytes + writing) || !reservation.withinShare()) {
+        if (bufferedRows > maxBufferedRows || !drainable || !reservation.tryResize(bufferedBytes + headroom)
+                || !reservation.withinShare()) {
             spill();
+        }
+    }
+
+    /**
+     * Makes at least {@code bytes} reserved for a drain, taken from the task's allocator (so from
+     * the worker's) by a child allocator the drain then allocates in: what the writer is promised
+     * there, allocations of other operators or tasks cannot take. When refused, keeps the most it
+     * can get of it (halving) and answers false: the caller spills while the held rows still fit
+     * (a drain writes smaller batches to stay within what it has, see {@link PartitionBuffer#drain}).
+     */
+    private boolean reserveHeadroom(long bytes) {
+        for (long ask = bytes; ask > headroom && (ask == bytes || ask >= MIN_HEADROOM); ask /= 2) {
+            BufferAllocator reserved;
+            try {
+                reserved = allocator.newChildAllocator("shuffle drain of map " + map, ask, Long.MAX_VALUE);
+            } catch (OutOfMemoryException e) {
+                continue;
+            }
+            closeDrain();
+            drainAllocator = reserved;
+            headroom = ask;
+            return ask == bytes;
+        }
+        return bytes <= headroom;
+    }
+
+    private void closeDrain() {
+        if (drainAllocator != null) {
+            drainAllocator.close();
+            drainAllocator = null;
+            headroom = 0;
         }
     }
 
@@ -239,6 +279,13 @@ final class MapOutputWriter {
         held.clear();
         bufferedBytes = 0;
         rowBytes = 0;
+        reservation.tryResize(headroom);
+    }
+
+    /** Returns everything: the held batches and the drain's reservation (the writer is finished). */
+    private void release() {
+        releaseHeld();
+        closeDrain();
         reservation.free();
     }
 
@@ -317,7 +364,7 @@ final class MapOutputWriter {
             throw new UncheckedIOException("cannot write shuffle output of map " + map + " in " + directory + ": " + e, e);
         } finally {
             writeNanos += System.nanoTime() - start;
-            releaseHeld();
+            release();
             deleteTemporaries();
         }
     }
@@ -380,7 +427,7 @@ final class MapOutputWriter {
         for (int r = 0; r < buffers.length; r++) {
             buffers[r] = null;
         }
-        releaseHeld();
+        release();
         deleteTemporaries();
     }
 
@@ -426,7 +473,7 @@ final class MapOutputWriter {
         }
         bufferedRows -= buffer.rows();
         try {
-            buffer.drain(batchSize, allocator, batch -> {
+            buffer.drain(batchSize, drainAllocator == null ? allocator : drainAllocator, headroom, footprint, batch -> {
                 try (ArrowRecordBatch message = MessageUnloader.unload(batch.root(), codec)) {
                     MessageSerializer.serialize(channel, message);
                 } catch (IOException e) {

@@ -2,16 +2,16 @@ package io.sluice.shuffle;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.ArrowChunkGather;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.util.TransferPair;
 
 /**
@@ -20,13 +20,11 @@ import org.apache.arrow.vector.util.TransferPair;
  * batch gives every partition only a few rows).
  *
  * <p>A piece is a batch kept by reference (its owner, {@link MapOutputWriter}, closes it after
- * draining), with the indexes of its rows that belong here when only some do (range and hash
- * placement). Its rows are copied once, when drained, straight into the batches written, each
- * column in the form the pieces hold it: a column every piece holds as an Arrow vector (strings
- * from a Parquet scan, everything after a shuffle fetch) is gathered vector to vector with its
- * bytes copied, never decoded; other columns are copied between heap columns. A piece that is
- * exactly one whole batch is passed on as it is: its heap columns by reference, its vectors moved
- * (the batch's rows all belong to this one partition, nothing else reads them).
+ * draining), holding every column as an Arrow vector, with the indexes of its rows that belong
+ * here when only some do (range and hash placement). Its rows are copied once, when drained,
+ * gathered vector to vector into the batches written (string bytes copied, never decoded). A
+ * piece that is exactly one whole batch is passed on with its vectors moved (the batch's rows all
+ * belong to this one partition, nothing else reads them).
  */
 final class PartitionBuffer {
     private final Schema schema;
@@ -48,20 +46,27 @@ final class PartitionBuffer {
     /**
      * Rows {@code indexes[from, from + count)} of {@code batch} (with {@code indexes} null: rows
      * {@code [from, from + count)}); the batch and the index array are kept by reference and must
-     * stay open and unchanged until drained.
+     * stay open and unchanged until drained. Every column must be held as an Arrow vector
+     * ({@link Batch#root()} makes the missing ones).
      */
     void add(Batch batch, int[] indexes, int from, int count) {
         requireNonNull(batch, "batch is null");
         if (batch.schema().size() != schema.size()) {
             throw new IllegalArgumentException("got " + batch.schema().size() + " columns, expected " + schema.size());
         }
+        for (int c = 0; c < schema.size(); c++) {
+            if (batch.arrowVector(c) == null) {
+                throw new IllegalArgumentException("column " + c + " ('" + schema.field(c).name()
+                        + "') is not held as an Arrow vector");
+            }
+        }
         if (count == 0) {
             return;
         }
         int i = pieces.size();
         if (i == pieceFrom.length) {
-            pieceFrom = java.util.Arrays.copyOf(pieceFrom, i * 2);
-            pieceCount = java.util.Arrays.copyOf(pieceCount, i * 2);
+            pieceFrom = Arrays.copyOf(pieceFrom, i * 2);
+            pieceCount = Arrays.copyOf(pieceCount, i * 2);
         }
         pieces.add(batch);
         pieceRows.add(indexes);
@@ -71,16 +76,19 @@ final class PartitionBuffer {
     }
 
     /**
-     * Hands the buffered rows in arrival order to {@code sink} as batches of {@code batchSize} rows
-     * (the last one fewer), each allocated from {@code allocator} and closed when the sink returns;
-     * the buffer is empty afterwards (also when the sink throws).
+     * Hands the buffered rows in arrival order to {@code sink} as batches of at most {@code batchSize}
+     * rows, each allocated from {@code allocator} and closed when the sink returns; the buffer is
+     * empty afterwards (also when the sink throws). A batch, with what compressing it takes
+     * ({@code footprint}), is kept within {@code headroom} bytes, the memory the caller reserved in
+     * {@code allocator}: a batch that would take more is written with fewer rows (at least one).
      */
-    void drain(int batchSize, BufferAllocator allocator, Consumer<Batch> sink) {
+    void drain(int batchSize, BufferAllocator allocator, long headroom, DrainFootprint footprint, Consumer<Batch> sink) {
         if (batchSize < 1) {
             throw new IllegalArgumentException("batch size must be positive: " + batchSize);
         }
+        requireNonNull(footprint, "footprint is null");
         try {
-            drainPieces(batchSize, allocator, sink);
+            drainPieces(batchSize, allocator, headroom, footprint, sink);
         } finally {
             pieces.clear();
             pieceRows.clear();
@@ -88,31 +96,27 @@ final class PartitionBuffer {
         }
     }
 
-    private void drainPieces(int batchSize, BufferAllocator allocator, Consumer<Batch> sink) {
+    private void drainPieces(int batchSize, BufferAllocator allocator, long headroom, DrainFootprint footprint,
+            Consumer<Batch> sink) {
+        if (rows == 0) {
+            return;
+        }
         int columnCount = schema.size();
         int pieceTotal = pieces.size();
-        // A column is gathered as Arrow when every piece holds it so; then its chunks are read once.
+        // each column's chunks are read once, for every batch gathered from them
         ArrowChunkGather.Chunks[] chunks = new ArrowChunkGather.Chunks[columnCount];
-        boolean[] anyNulls = new boolean[columnCount];
-        boolean[] anyWide = new boolean[columnCount];
+        double[] rowBytes = new double[columnCount];
         for (int c = 0; c < columnCount; c++) {
             FieldVector[] vectors = new FieldVector[pieceTotal];
-            for (int p = 0; p < pieceTotal && vectors != null; p++) {
+            for (int p = 0; p < pieceTotal; p++) {
                 vectors[p] = pieces.get(p).arrowVector(c);
-                if (vectors[p] == null) {
-                    vectors = null;
-                }
+                rowBytes[c] = Math.max(rowBytes[c], (double) vectors[p].getBufferSize() / Math.max(1, vectors[p].getValueCount()));
             }
-            if (vectors != null) {
-                chunks[c] = new ArrowChunkGather.Chunks(vectors);
-                continue;
-            }
-            for (Batch piece : pieces) {
-                Col col = piece.column(c);
-                anyNulls[c] |= col.nulls != null;
-                anyWide[c] |= col.isWide();
-            }
+            chunks[c] = new ArrowChunkGather.Chunks(vectors);
         }
+        Footprints fit = new Footprints(chunks, pieces.get(0), rowBytes, footprint, headroom);
+        int[] chunkOf = new int[Math.min(batchSize, rows)];
+        int[] rowOf = new int[chunkOf.length];
         int piece = 0;
         int offset = 0; // rows of the current piece already drained
         int remaining = rows;
@@ -120,61 +124,90 @@ final class PartitionBuffer {
             int n = Math.min(batchSize, remaining);
             Batch whole = pieces.get(piece);
             if (offset == 0 && pieceCount[piece] == n && pieceRows.get(piece) == null && pieceFrom[piece] == 0
-                    && whole.rowCount() == n) {
-                emit(moved(whole, chunks, allocator), sink);
+                    && whole.rowCount() == n && fit.moves(whole)) {
+                emit(moved(whole, allocator), sink);
                 piece++;
                 remaining -= n;
                 continue;
             }
-            Col[] heap = new Col[columnCount];
-            for (int c = 0; c < columnCount; c++) {
-                if (chunks[c] == null) {
-                    DataType type = schema.field(c).type();
-                    heap[c] = anyWide[c] ? Col.allocateWide(type, n, anyNulls[c]) : Col.allocate(type, n, anyNulls[c]);
-                }
-            }
-            int[] chunkOf = new int[n];
-            int[] rowOf = new int[n];
-            int at = 0;
-            while (at < n) {
-                int take = Math.min(n - at, pieceCount[piece] - offset);
-                int[] indexes = pieceRows.get(piece);
-                int start = pieceFrom[piece] + offset;
-                for (int i = 0; i < take; i++) {
-                    chunkOf[at + i] = piece;
-                    rowOf[at + i] = indexes == null ? start + i : indexes[start + i];
-                }
+            locate(piece, offset, n, chunkOf, rowOf);
+            n = fit.rows(chunkOf, rowOf, n);
+            FieldVector[] vectors = new FieldVector[columnCount];
+            try {
                 for (int c = 0; c < columnCount; c++) {
-                    if (heap[c] != null) {
-                        copy(pieces.get(piece).column(c), indexes, start, take, heap[c], at);
-                    }
+                    vectors[c] = chunks[c].gather(chunkOf, rowOf, n, allocator);
                 }
-                at += take;
+            } catch (RuntimeException | Error e) {
+                closeAll(vectors);
+                throw e;
+            }
+            emit(batch(vectors, n), sink);
+            remaining -= n;
+            // the cursor moves by the rows written
+            for (int left = n; left > 0; ) {
+                int take = Math.min(left, pieceCount[piece] - offset);
+                left -= take;
                 offset += take;
                 if (offset == pieceCount[piece]) {
                     piece++;
                     offset = 0;
                 }
             }
-            FieldVector[] vectors = new FieldVector[columnCount];
-            try {
-                for (int c = 0; c < columnCount; c++) {
-                    if (chunks[c] != null) {
-                        vectors[c] = chunks[c].gather(chunkOf, rowOf, n, allocator);
-                    } else {
-                        heap[c] = heap[c].compacted();
-                    }
-                }
-            } catch (RuntimeException | Error e) {
-                for (FieldVector v : vectors) {
-                    if (v != null) {
-                        v.close();
-                    }
-                }
-                throw e;
+        }
+    }
+
+    /** The chunk and row of each of the next {@code n} rows from piece {@code piece}'s row {@code offset} on. */
+    private void locate(int piece, int offset, int n, int[] chunkOf, int[] rowOf) {
+        int at = 0;
+        while (at < n) {
+            int take = Math.min(n - at, pieceCount[piece] - offset);
+            int[] indexes = pieceRows.get(piece);
+            int start = pieceFrom[piece] + offset;
+            for (int i = 0; i < take; i++) {
+                chunkOf[at + i] = piece;
+                rowOf[at + i] = indexes == null ? start + i : indexes[start + i];
             }
-            emit(Batch.of(schema, heap, vectors, n, allocator), sink);
-            remaining -= n;
+            at += take;
+            offset += take;
+            if (offset == pieceCount[piece]) {
+                piece++;
+                offset = 0;
+            }
+        }
+    }
+
+    /** Keeps each drained batch within the reserved headroom. */
+    private record Footprints(ArrowChunkGather.Chunks[] chunks, Batch sample, double[] rowBytes,
+            DrainFootprint footprint, long headroom) {
+        boolean moves(Batch whole) {
+            if (headroom == Long.MAX_VALUE) {
+                return true;
+            }
+            long bytes = 0;
+            for (int c = 0; c < chunks.length; c++) {
+                bytes += footprint.moved(whole.arrowVector(c));
+            }
+            return bytes <= headroom;
+        }
+
+        /** The most of the {@code n} located rows, halving, whose gather and compression fit the headroom (at least one). */
+        int rows(int[] chunkOf, int[] rowOf, int n) {
+            if (headroom == Long.MAX_VALUE) {
+                return n;
+            }
+            while (n > 1 && bytes(chunkOf, rowOf, n) > headroom) {
+                n /= 2;
+            }
+            return n;
+        }
+
+        private long bytes(int[] chunkOf, int[] rowOf, int n) {
+            long bytes = 0;
+            for (int c = 0; c < chunks.length; c++) {
+                bytes += footprint.gathered(sample.arrowVector(c), n, chunks[c].variableBytes(chunkOf, rowOf, n),
+                        (long) Math.ceil(rowBytes[c] * n));
+            }
+            return bytes;
         }
     }
 
@@ -184,103 +217,30 @@ final class PartitionBuffer {
         }
     }
 
-    /**
-     * A whole piece as a batch of its own: heap columns by reference, the vectors of columns
-     * gathered as Arrow moved out of the piece (which is not read again), so no row is copied.
-     */
-    private Batch moved(Batch whole, ArrowChunkGather.Chunks[] chunks, BufferAllocator allocator) {
-        int columnCount = schema.size();
-        Col[] heap = new Col[columnCount];
-        FieldVector[] vectors = new FieldVector[columnCount];
+    /** A whole piece as a batch of its own: its vectors moved out of the piece (which is not read again), no row copied. */
+    private Batch moved(Batch whole, BufferAllocator allocator) {
+        FieldVector[] vectors = new FieldVector[schema.size()];
         try {
-            for (int c = 0; c < columnCount; c++) {
-                if (chunks[c] != null) {
-                    TransferPair transfer = whole.arrowVector(c).getTransferPair(allocator);
-                    transfer.transfer();
-                    vectors[c] = (FieldVector) transfer.getTo();
-                } else {
-                    heap[c] = whole.column(c);
-                }
+            for (int c = 0; c < vectors.length; c++) {
+                TransferPair transfer = whole.arrowVector(c).getTransferPair(allocator);
+                transfer.transfer();
+                vectors[c] = (FieldVector) transfer.getTo();
             }
         } catch (RuntimeException | Error e) {
-            for (FieldVector v : vectors) {
-                if (v != null) {
-                    v.close();
-                }
-            }
+            closeAll(vectors);
             throw e;
         }
-        return Batch.of(schema, heap, vectors, whole.rowCount(), allocator);
+        return batch(vectors, whole.rowCount());
     }
 
-    /** Copies {@code count} rows of {@code src} (by {@code indexes} from {@code start}, or from row {@code start}) into {@code dst} at {@code at}. */
-    private static void copy(Col src, int[] indexes, int start, int count, Col dst, int at) {
-        if (dst.isWide()) {
-            for (int i = 0; i < count; i++) {
-                int row = indexes == null ? start + i : indexes[start + i];
-                dst.highs[at + i] = src.high(row);
-                dst.lows[at + i] = src.low(row);
-                if (dst.nulls != null) {
-                    dst.nulls[at + i] = src.isNull(row);
-                }
-            }
-            return;
-        }
-        if (indexes == null) {
-            switch (src.type.kind()) {
-                case FLOAT64 -> System.arraycopy(src.doubles, start, dst.doubles, at, count);
-                case BOOL, NULL -> System.arraycopy(src.bools, start, dst.bools, at, count);
-                case UTF8 -> System.arraycopy(src.strings, start, dst.strings, at, count);
-                case STRUCT, LIST, MAP -> System.arraycopy(src.objects, start, dst.objects, at, count);
-                default -> System.arraycopy(src.longs, start, dst.longs, at, count);
-            }
-            if (src.nulls != null) {
-                System.arraycopy(src.nulls, start, dst.nulls, at, count);
-            }
-            return;
-        }
-        switch (src.type.kind()) {
-            case FLOAT64 -> {
-                double[] s = src.doubles;
-                double[] d = dst.doubles;
-                for (int i = 0; i < count; i++) {
-                    d[at + i] = s[indexes[start + i]];
-                }
-            }
-            case BOOL, NULL -> {
-                boolean[] s = src.bools;
-                boolean[] d = dst.bools;
-                for (int i = 0; i < count; i++) {
-                    d[at + i] = s[indexes[start + i]];
-                }
-            }
-            case UTF8 -> {
-                String[] s = src.strings;
-                String[] d = dst.strings;
-                for (int i = 0; i < count; i++) {
-                    d[at + i] = s[indexes[start + i]];
-                }
-            }
-            case STRUCT, LIST, MAP -> {
-                Object[] s = src.objects;
-                Object[] d = dst.objects;
-                for (int i = 0; i < count; i++) {
-                    d[at + i] = s[indexes[start + i]];
-                }
-            }
-            default -> {
-                long[] s = src.longs;
-                long[] d = dst.longs;
-                for (int i = 0; i < count; i++) {
-                    d[at + i] = s[indexes[start + i]];
-                }
-            }
-        }
-        if (src.nulls != null) {
-            boolean[] s = src.nulls;
-            boolean[] d = dst.nulls;
-            for (int i = 0; i < count; i++) {
-                d[at + i] = s[indexes[start + i]];
+    private Batch batch(FieldVector[] vectors, int rowCount) {
+        return new Batch(schema, new VectorSchemaRoot(schema.toArrow().getFields(), Arrays.asList(vectors), rowCount));
+    }
+
+    private static void closeAll(FieldVector[] vectors) {
+        for (FieldVector v : vectors) {
+            if (v != null) {
+                v.close();
             }
         }
     }

@@ -3,6 +3,7 @@ package io.sluice.shuffle;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
 import io.sluice.kernels.Col;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,8 @@ final class MapOutputFixture {
                         ids[i] = id(map, r, from + i);
                         texts[i] = "row " + ids[i];
                     }
-                    writer.add(r, new Col[] {Col.ofLongs(DataType.INT64, ids, null), Col.ofStrings(texts, null)});
+                    writer.add(Batch.of(SCHEMA, new Col[] {Col.ofLongs(DataType.INT64, ids, null), Col.ofStrings(texts, null)},
+                            n, allocator), r, null);
                 }
             }
             return writer.commit(owner);

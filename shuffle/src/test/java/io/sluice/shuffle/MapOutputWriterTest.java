@@ -11,8 +11,12 @@ import io.sluice.operators.memory.MemoryMetricsSink;
 import io.sluice.operators.memory.TaskMemoryPool;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.stream.Stream;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,23 +97,134 @@ class MapOutputWriterTest {
                     ShuffleBlocks.indexFile(root, "j-spill", 0), 0, MapOutputFixture.SCHEMA, 2, task,
                     ShuffleCompression.LZ4_FRAME, rows, Long.MAX_VALUE, pool.register("shuffle buffers", sink));
             for (int b = 0; b < batches; b++) {
-                long[] ids = new long[rows];
-                String[] texts = new String[rows];
-                for (int i = 0; i < rows; i++) {
-                    ids[i] = (long) b * rows + i;
-                    texts[i] = "text of row " + ids[i] + " padded to be wider";
-                }
-                Col[] cols = {Col.ofLongs(DataType.INT64, ids, null), Col.ofStrings(texts, null)};
-                org.apache.arrow.vector.FieldVector[] vectors = {cols[0].write("id", task), cols[1].write("text", task)};
-                writer.add(Batch.of(MapOutputFixture.SCHEMA, new Col[2], vectors, rows, task), 0, null);
+                writer.add(textBatch((long) b * rows, rows, task), 0, null);
             }
             long[] lengths = writer.commit("");
             assertThat(spills[0]).isGreaterThan(3);
-            // 40 batches of about 30 KiB each were written; the writer held a few at a time
-            assertThat(task.getPeakMemoryAllocation()).isLessThan(320 << 10);
-            BlockLocation block = new BlockLocation("127.0.0.1", 1, "j-spill", 0, 0);
-            long expect = 0;
-            try (SegmentDecoder decoder = LocalSegments.open(root, block, lengths[0], MapOutputFixture.SCHEMA, allocator)) {
+            // 40 batches of about 30 KiB each were written; the writer held a few at a time, besides
+            // the drain's memory it keeps reserved in the allocator
+            assertThat(task.getPeakMemoryAllocation()).isLessThan(384 << 10);
+            assertThat(readIds(lengths, "j-spill", 1, 1)).isEqualTo((long) batches * rows);
+            assertThat(lengths[1]).isZero();
+        }
+        assertThat(budget.reserved()).isZero();
+    }
+
+    /**
+     * The drain's memory is reserved in the allocator while the writer holds rows: once other
+     * allocations take everything else the worker's allocator has (another task, a join build),
+     * committing still writes every row instead of failing to allocate a gathered batch or its
+     * compressed copy.
+     */
+    @Test
+    void aDrainHasItsMemoryWhenOthersTakeTheRest() throws Exception {
+        Files.createDirectories(root.resolve("j-drain"));
+        try (BufferAllocator worker = new RootAllocator(3L << 20);
+                BufferAllocator task = worker.newChildAllocator("task", 0, Long.MAX_VALUE);
+                BufferAllocator other = worker.newChildAllocator("other", 0, Long.MAX_VALUE)) {
+            MapOutputWriter writer = new MapOutputWriter(ShuffleBlocks.dataFile(root, "j-drain", 0),
+                    ShuffleBlocks.indexFile(root, "j-drain", 0), 0, MapOutputFixture.SCHEMA, 3, task,
+                    ShuffleCompression.LZ4_FRAME, 4096, Long.MAX_VALUE);
+            for (int b = 0; b < 3; b++) {
+                writer.add(textBatch(b * 4096L, 4096, task), 0, byId(b * 4096L, 4096, 3));
+            }
+            List<ArrowBuf> taken = takeTheRest(other);
+            try {
+                long[] lengths = writer.commit("");
+                taken.forEach(ArrowBuf::close);
+                taken.clear();
+                assertThat(readIds(lengths, "j-drain", 3, 3)).isEqualTo(3 * 4096);
+            } finally {
+                taken.forEach(ArrowBuf::close);
+            }
+            assertThat(task.getAllocatedMemory()).isZero();
+        }
+    }
+
+    /**
+     * With little memory left in the allocator, the writer cannot reserve a whole batch's drain: it
+     * spills while what it holds still fits what it has (writing smaller batches), and every row
+     * arrives; nothing fails to allocate.
+     */
+    @Test
+    void aWriterShortOfDrainMemorySpillsEarlyRatherThanFails() throws Exception {
+        Files.createDirectories(root.resolve("j-short"));
+        long[] spills = new long[1];
+        try (BufferAllocator worker = new RootAllocator(2L << 20);
+                BufferAllocator task = worker.newChildAllocator("task", 0, Long.MAX_VALUE);
+                BufferAllocator other = worker.newChildAllocator("other", 0, Long.MAX_VALUE);
+                TaskMemoryPool pool = TaskMemoryPool.unbounded("t")) {
+            List<Batch> input = new ArrayList<>();
+            for (int b = 0; b < 8; b++) {
+                input.add(textBatch(b * 1024L, 1024, task));
+            }
+            List<ArrowBuf> taken = new ArrayList<>();
+            for (int i = 0; i < 64 && worker.getHeadroom() > (400 << 10); i++) {
+                taken.add(other.buffer(64 << 10));
+            }
+            try {
+                MapOutputWriter writer = new MapOutputWriter(ShuffleBlocks.dataFile(root, "j-short", 0),
+                        ShuffleBlocks.indexFile(root, "j-short", 0), 0, MapOutputFixture.SCHEMA, 3, task,
+                        ShuffleCompression.LZ4_FRAME, 4096, Long.MAX_VALUE,
+                        pool.register("shuffle buffers", countingSpills(spills)));
+                for (int b = 0; b < input.size(); b++) {
+                    writer.add(input.get(b), 0, byId(b * 1024L, 1024, 3));
+                }
+                long[] lengths = writer.commit("");
+                assertThat(spills[0]).isGreaterThan(1);
+                assertThat(readIds(lengths, "j-short", 3, 3)).isEqualTo(8 * 1024);
+            } finally {
+                taken.forEach(ArrowBuf::close);
+            }
+            assertThat(task.getAllocatedMemory()).isZero();
+        }
+    }
+
+    /** Row {@code i} of a batch whose ids start at {@code first} goes to partition {@code id % partitions}. */
+    private static int[] byId(long first, int rows, int partitions) {
+        int[] target = new int[rows];
+        for (int i = 0; i < rows; i++) {
+            target[i] = (int) ((first + i) % partitions);
+        }
+        return target;
+    }
+
+    /** A batch of {@code rows} rows (id, text) with ids from {@code first}, allocated in {@code allocator}. */
+    private static Batch textBatch(long first, int rows, BufferAllocator allocator) {
+        long[] ids = new long[rows];
+        String[] texts = new String[rows];
+        for (int i = 0; i < rows; i++) {
+            ids[i] = first + i;
+            texts[i] = "text of row " + ids[i] + " padded to be wider";
+        }
+        Col[] cols = {Col.ofLongs(DataType.INT64, ids, null), Col.ofStrings(texts, null)};
+        org.apache.arrow.vector.FieldVector[] vectors = {cols[0].write("id", allocator), cols[1].write("text", allocator)};
+        return Batch.of(MapOutputFixture.SCHEMA, new Col[2], vectors, rows, allocator);
+    }
+
+    /** Allocates from {@code other} until its allocator refuses (at most 64 buffers of 64 KiB). */
+    private static List<ArrowBuf> takeTheRest(BufferAllocator other) {
+        List<ArrowBuf> taken = new ArrayList<>();
+        try {
+            for (int i = 0; i < 64; i++) {
+                taken.add(other.buffer(64 << 10));
+            }
+        } catch (OutOfMemoryException e) {
+            return taken;
+        }
+        throw new AssertionError("the allocator never refused");
+    }
+
+    /**
+     * Reads partitions {@code [0, partitions)} of map 0 back and checks that partition {@code r}
+     * holds ids {@code r, r + stride, ...} in order, each with its text; returns the row count.
+     */
+    private long readIds(long[] lengths, String shuffleId, int partitions, int stride) throws Exception {
+        long total = 0;
+        for (int r = 0; r < partitions; r++) {
+            BlockLocation block = new BlockLocation("127.0.0.1", 1, shuffleId, 0, r);
+            long expect = r;
+            try (SegmentDecoder decoder = LocalSegments.open(root, block, lengths[r], MapOutputFixture.SCHEMA, allocator)) {
                 Batch batch;
                 while ((batch = decoder.next()) != null) {
                     try (Batch read = batch) {
@@ -118,15 +233,14 @@ class MapOutputWriterTest {
                         for (int i = 0; i < read.rowCount(); i++) {
                             assertThat(ids.longs[i]).isEqualTo(expect);
                             assertThat(texts.strings[i]).isEqualTo("text of row " + expect + " padded to be wider");
-                            expect++;
+                            expect += stride;
+                            total++;
                         }
                     }
                 }
             }
-            assertThat(expect).isEqualTo((long) batches * rows);
-            assertThat(lengths[1]).isZero();
         }
-        assertThat(budget.reserved()).isZero();
+        return total;
     }
 
     /** A metrics sink that counts the spills reported into {@code spills[0]}. */
@@ -158,7 +272,8 @@ class MapOutputWriterTest {
                     long[] exact = java.util.Arrays.copyOf(ids, count);
                     String[] texts = new String[count];
                     java.util.Arrays.fill(texts, "t");
-                    writer.add(r, new Col[] {Col.ofLongs(DataType.INT64, exact, null), Col.ofStrings(texts, null)});
+                    writer.add(Batch.of(MapOutputFixture.SCHEMA, new Col[] {Col.ofLongs(DataType.INT64, exact, null),
+                            Col.ofStrings(texts, null)}, count, allocator), r, null);
                 }
             }
         }

@@ -99,6 +99,22 @@ class ShuffleHashPartitionerTest {
         }
     }
 
+    /** A string key held as Arrow is hashed on its bytes, never decoded, to where its heap column goes (ASCII and not). */
+    @Test
+    void aStringKeyAsArrowGoesWhereItsHeapColumnGoesWithoutDecoding() {
+        String[] values = {"MAIL", "a somewhat longer key than eight bytes", null, "", "é€ß", "TRUCK", "MAIL"};
+        boolean[] nulls = {false, false, true, false, false, false, false};
+        Col key = Col.ofStrings(values, nulls);
+        int[] heap = partitions(key, 61);
+        Schema schema = Schema.of(new Field("k", DataType.UTF8));
+        try (Batch batch = Batch.of(schema, new Col[1], new org.apache.arrow.vector.FieldVector[] {key.write("k", allocator)},
+                values.length, allocator)) {
+            int[] arrow = new HashPartitioner(List.of(new Column("k")), 61).partitions(batch);
+            assertThat(batch.hasColumn(0)).as("not decoded").isFalse();
+            assertThat(arrow).containsExactly(heap);
+        }
+    }
+
     @Test
     void isDeterministicAndPinned() {
         // Pinned values: the scheme must not change silently, since map outputs written by different

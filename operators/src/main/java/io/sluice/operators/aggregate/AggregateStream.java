@@ -179,38 +179,35 @@ final class AggregateStream implements BatchStream {
             reservation.resize(tableBytes());
             int groups = table.groupCount();
             if (groups > 1) {
-                Col[] out = aggregate.output(table, accumulators, 0, groups - 1, false);
+                Batch out = aggregate.outputBatch(table, accumulators, 0, groups - 1, false, context.allocator());
                 Col[] carry = aggregate.output(table, accumulators, groups - 1, 1, true);
                 resetTable();
                 try (Batch c = Batch.of(aggregate.input().schema(), carry, 1, context.allocator())) {
                     aggregate.consume(c, inputs, table, accumulators);
+                } catch (RuntimeException | Error e) {
+                    out.close();
+                    throw e;
                 }
-                return Batch.of(aggregate.schema(), out, groups - 1, context.allocator());
+                return out;
             }
         }
     }
 
     private Batch lastBatch() {
         int groups = table.groupCount();
-        Col[] out = aggregate.output(table, accumulators, 0, groups, false);
+        Batch out = aggregate.outputBatch(table, accumulators, 0, groups, false, context.allocator());
         resetTable();
-        return Batch.of(aggregate.schema(), out, groups, context.allocator());
+        return out;
     }
 
     /**
-     * The groups of a table in batches of the task's batch size. Final values go out as Arrow,
-     * written straight from the table (string keys as bytes), since the client or the next stage
-     * reads Arrow. Partial states go out as heap columns: their consumer is usually a shuffle
-     * writer, which partitions heap columns and buffers them within its reservation, and an
-     * Arrow batch made here would take task memory that the writer's spill needs.
+     * The groups of a table in batches of the task's batch size, written as Arrow straight from the
+     * table (string keys as bytes) and the accumulators: the next stage, the shuffle writer (which
+     * holds and gathers Arrow only) or the client reads Arrow.
      */
     private BatchStream emission(GroupTable groups, Accumulator[] values, boolean states) {
-        if (states) {
-            return ColChunks.inBatches(aggregate.schema(), groups.groupCount(), context,
-                    (from, count) -> aggregate.output(groups, values, from, count, true), () -> { });
-        }
         return ColChunks.batches(groups.groupCount(), context,
-                (from, count) -> aggregate.outputBatch(groups, values, from, count, false, context.allocator()), () -> { });
+                (from, count) -> aggregate.outputBatch(groups, values, from, count, states, context.allocator()), () -> { });
     }
 
     @Override
