@@ -413,7 +413,7 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
                 computed[c] = WindowFunctions.compute(call(windowExprs.get(c)), evaluated.resultTypes[c],
                         block, value, fallback, orderKey);
             }
-            pending.emit(schema, computed, context.allocator(), ready::add);
+            pending.emit(schema, computed, context.batchSize(), context.allocator(), ready::add);
             // the rows now live in the queued batches
             memory.resize(0);
         }

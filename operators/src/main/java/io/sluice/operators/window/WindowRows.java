@@ -91,14 +91,18 @@ final class WindowRows implements AutoCloseable {
     }
 
     /**
-     * Every range as an output batch of {@code schema}: the input columns passed through, then
-     * {@code computed} (columns over all rows held, in order) written as Arrow vectors. Empties this.
+     * Every range as output batches of {@code schema} and at most {@code batchSize} rows: the input
+     * columns passed through, then {@code computed} (columns over all rows held, in order) written as
+     * Arrow vectors. Empties this.
      */
-    void emit(Schema schema, Col[] computed, BufferAllocator allocator, Consumer<Batch> out) {
+    void emit(Schema schema, Col[] computed, int batchSize, BufferAllocator allocator, Consumer<Batch> out) {
         int offset = 0;
         try {
             for (Range r : ranges) {
-                out.accept(output(schema, r, computed, offset, allocator));
+                for (int from = 0; from < r.count; from += batchSize) {
+                    int count = Math.min(batchSize, r.count - from);
+                    out.accept(output(schema, r, r.from + from, count, computed, offset + from, allocator));
+                }
                 offset += r.count;
             }
         } finally {
@@ -106,23 +110,25 @@ final class WindowRows implements AutoCloseable {
         }
     }
 
-    private static Batch output(Schema schema, Range r, Col[] computed, int offset, BufferAllocator allocator) {
+    /** Rows {@code [from, from + count)} of range {@code r}'s batch, with rows {@code [offset, offset + count)} of {@code computed}. */
+    private static Batch output(Schema schema, Range r, int from, int count, Col[] computed, int offset,
+            BufferAllocator allocator) {
         int width = r.batch.schema().size();
         Col[] cols = new Col[schema.size()];
         FieldVector[] vectors = new FieldVector[schema.size()];
-        boolean whole = r.from == 0 && r.count == r.batch.rowCount();
+        boolean whole = from == 0 && count == r.batch.rowCount();
         try {
             for (int i = 0; i < width; i++) {
                 FieldVector v = r.batch.arrowVector(i);
                 if (v != null) {
-                    vectors[i] = moved(v, r.from, r.count, whole && r.lastOfBatch, allocator);
+                    vectors[i] = moved(v, from, count, whole, allocator);
                 }
                 if (v == null || whole && r.batch.hasColumn(i)) {
-                    cols[i] = r.batch.column(i).slice(r.from, r.count);
+                    cols[i] = r.batch.column(i).slice(from, count);
                 }
             }
             for (int c = 0; c < computed.length; c++) {
-                vectors[width + c] = computed[c].slice(offset, r.count).write(schema.field(width + c).name(), allocator);
+                vectors[width + c] = computed[c].slice(offset, count).write(schema.field(width + c).name(), allocator);
             }
         } catch (RuntimeException | Error e) {
             for (FieldVector v : vectors) {
@@ -132,7 +138,7 @@ final class WindowRows implements AutoCloseable {
             }
             throw e;
         }
-        return Batch.of(schema, cols, vectors, r.count, allocator);
+        return Batch.of(schema, cols, vectors, count, allocator);
     }
 
     /** Rows {@code [from, from + count)} of {@code v} in a vector of their own: its buffers moved when it leaves whole. */
