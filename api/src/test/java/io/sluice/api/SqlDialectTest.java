@@ -93,6 +93,15 @@ class SqlDialectTest {
                 + "SELECT s.k, total FROM s JOIN r ON s.k = r.k WHERE r.v > 5 ORDER BY 1, 2",
         "WITH z AS (SELECT * FROM e) SELECT count(*) FROM z, z AS w",
         "SELECT k FROM a WHERE k IN (WITH m AS (SELECT max(k) AS top FROM a) SELECT top FROM m)",
+        // an aggregating WITH query read by several consumers with different filters (computed once)
+        "WITH g AS (SELECT k, value, sum(v) AS s, count(*) AS c FROM a GROUP BY k, value) "
+                + "SELECT 'x', sum(s), count(*) FROM g WHERE k = 1 UNION ALL SELECT 'y', sum(s), count(*) FROM g WHERE c > 2",
+        "WITH g AS (SELECT k, value, sum(v) AS s, count(*) AS c FROM a GROUP BY k, value) "
+                + "SELECT 'x', sum(s), count(*) FROM g WHERE k = 1 "
+                + "UNION ALL SELECT 'y', sum(s), count(*) FROM g WHERE value < '2' AND k < 4 "
+                + "UNION ALL SELECT 'z', sum(s), count(*) FROM g WHERE c > 2",
+        "WITH g AS (SELECT k, sum(v) AS s FROM a GROUP BY k) "
+                + "SELECT x.k, x.s, y.s FROM g x JOIN g y ON x.k = y.k + 1 WHERE x.s > 5",
     })
     void with(String sql) throws Exception {
         assertSameAsDuckDb(sql);

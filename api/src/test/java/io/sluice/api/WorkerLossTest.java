@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
  * A worker dies in the middle of a job, after its map outputs were written and before they were
  * read: the reduce tasks' failed fetches make the scheduler recompute the lost map outputs on the
  * surviving worker (within the same job), the job gives the right answer, and the cluster keeps
- * serving.
+ * serving. Also when the lost outputs are a shared stage's that several consumer stages read (a
+ * WITH query aggregated once and read by three differently filtered consumers).
  */
 class WorkerLossTest {
     @TempDir
@@ -22,11 +23,27 @@ class WorkerLossTest {
 
     @Test
     void jobSurvivesLosingAWorkerBetweenStages() throws Exception {
+        survivesLosingAWorkerAfterTheFirstStage("SELECT k, sum(v) AS s, count(*) AS c FROM t GROUP BY k ORDER BY k", 1);
+    }
+
+    @Test
+    void jobSurvivesLosingTheOutputOfAStageThatThreeConsumerStagesRead() throws Exception {
+        survivesLosingAWorkerAfterTheFirstStage("WITH g AS (SELECT k, sum(v) AS s, count(*) AS c FROM t GROUP BY k) "
+                + "SELECT 'a' AS w, sum(s), count(*) FROM g WHERE k = 'k3' "
+                + "UNION ALL SELECT 'b', sum(s), count(*) FROM g WHERE k < 'k5' AND c > 10 "
+                + "UNION ALL SELECT 'c', sum(s), count(*) FROM g WHERE s > 1000 ORDER BY 1", 3);
+    }
+
+    /** {@code readers}: how many stages read the first stage's shuffle (EXPLAIN's stages). */
+    private void survivesLosingAWorkerAfterTheFirstStage(String sql, int readers) throws Exception {
         try (DuckDbOracle duck = new DuckDbOracle();
                 Session session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4))) {
             ClusterTesting.createKeyedCsvTable(duck, session, data);
-            String sql = "SELECT k, sum(v) AS s, count(*) AS c FROM t GROUP BY k ORDER BY k";
             List<List<Object>> expected = duck.query(sql);
+            String plan = session.sql("EXPLAIN " + sql).collect().rows().stream()
+                    .map(row -> String.valueOf(row.get(row.size() - 1))).collect(java.util.stream.Collectors.joining("\n"));
+            String stages = plan.substring(plan.indexOf("== Stages =="));
+            assertThat(stages.split("ShuffleReaderExec: shuffle=explain-s0 ", -1)).as(stages).hasSize(readers + 1);
 
             LocalCluster cluster = session.localCluster();
             AtomicBoolean killed = new AtomicBoolean();

@@ -92,7 +92,8 @@ public final class LogicalOptimizer {
     /**
      * The standard rules, in order: decorrelate subqueries into joins first (the other rules do not
      * look into subquery plans), choose how grouping sets are computed (from the finest grouping's
-     * estimated size), then simplify expressions (so constant predicates are literals),
+     * estimated size), mark a costly subplan read by several consumers as shared (before filters are
+     * pushed into each copy), then simplify expressions (so constant predicates are literals),
      * then remove trivial nodes, merge filters, factor what every branch of an OR shares (a join key
      * in each branch stands alone), derive from an OR over a join's two sides what each side's rows
      * must satisfy, push filters (pushing can expose join equalities, which then
@@ -109,6 +110,7 @@ public final class LogicalOptimizer {
         List<LogicalRule> rules = new ArrayList<>(List.of(
                 new DecorrelateSubqueries(),
                 new ChooseGroupingSetPlan(statistics),
+                new ShareRepeatedSubplans(),
                 new SimplifyExpressions(constants),
                 new EliminateTrivialNodes(),
                 new MergeFilters(),

@@ -12,6 +12,7 @@ import io.sluice.logical.plan.Generate;
 import io.sluice.logical.plan.Join;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.plan.Projection;
+import io.sluice.logical.plan.SharedSubplan;
 import io.sluice.logical.plan.TableScan;
 import io.sluice.logical.plan.Union;
 import io.sluice.logical.plan.Window;
@@ -98,6 +99,10 @@ public final class PruneColumns implements LogicalRule {
         }
         if (plan instanceof Generate g) {
             return pruneGenerate(g, required);
+        }
+        if (plan instanceof SharedSubplan) {
+            // every consumer reads the same output: its columns are not pruned per consumer
+            return withChildren(plan, needAll(plan.children()));
         }
         // Filter, Sort, Limit, SubqueryAlias and nodes unknown here: the input has the node's columns
         // at the same positions; the node reads its expressions over its input.

@@ -151,14 +151,15 @@ class SharedNodeWalksTest {
                       Filter: ((a.v + b.v) > 1)
                         Join: INNER keys=[a.k = b.k]
                           SubqueryAlias: a
-                            Projection: a.k AS k, (a.v + b.v) AS v
-                              Join: INNER keys=[a.k = b.k]
-                                SubqueryAlias: a
-                                  TableScan: t projection=[k, v]
-                                SubqueryAlias: b
-                                  TableScan: t projection=[k, v]
+                            SharedSubplan
+                              Projection: a.k AS k, (a.v + b.v) AS v
+                                Join: INNER keys=[a.k = b.k]
+                                  SubqueryAlias: a
+                                    TableScan: t projection=[k, v]
+                                  SubqueryAlias: b
+                                    TableScan: t projection=[k, v]
                           SubqueryAlias: b
-                            Projection: a.k AS k, (a.v + b.v) AS v  (shared: printed above)
+                            SharedSubplan  (shared: printed above)
                 """);
     }
 

@@ -26,6 +26,7 @@ import io.sluice.logical.plan.Projection;
 import io.sluice.logical.plan.RangeRelation;
 import io.sluice.logical.plan.Repartition;
 import io.sluice.logical.plan.Sample;
+import io.sluice.logical.plan.SharedSubplan;
 import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.SortWithinPartitions;
 import io.sluice.logical.plan.SubqueryAlias;
@@ -427,6 +428,9 @@ public final class PhysicalPlanner {
         }
         if (plan instanceof BroadcastHint hint) {
             return plan(hint.input()); // read by the join above (planJoin)
+        }
+        if (plan instanceof SharedSubplan shared) {
+            return plan(shared.input()); // equal in every consumer: the stage cutter runs its stages once
         }
         if (plan instanceof Repartition r) {
             // where the user asked: EnsureRequirements keeps it, as it satisfies what is above or is cut anyway

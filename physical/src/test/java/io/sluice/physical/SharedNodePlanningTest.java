@@ -55,7 +55,11 @@ class SharedNodePlanningTest {
     }
 
     private static ExecutionPlan plan(int levels, JoinSelection joins) {
-        LogicalPlan logical = ((Statement.Query) SqlFrontEnd.parse(selfJoinChain(levels), CATALOG)).plan();
+        return plan(selfJoinChain(levels), joins);
+    }
+
+    private static ExecutionPlan plan(String sql, JoinSelection joins) {
+        LogicalPlan logical = ((Statement.Query) SqlFrontEnd.parse(sql, CATALOG)).plan();
         LogicalPlan optimized = LogicalOptimizer.standard(StatisticsEstimator::new, new EvaluatingConstantFolder())
                 .optimize(logical);
         ExecutionPlan physical = new PhysicalPlanner(joins).plan(optimized);
@@ -91,6 +95,52 @@ class SharedNodePlanningTest {
                                 ProjectionExec: k, count(*) AS n  [single, est_rows=5]  (shared: printed above)
                         ProjectionExec: k AS b.k, n AS b.n  [single, est_rows=5]
                           ProjectionExec: a.k AS k, (a.n + b.n) AS n  [single, est_rows=5]  (shared: printed above)
+                """);
+    }
+
+    /**
+     * A WITH query that aggregates, read by three consumers with different filters: its
+     * aggregation is planned once and read by all three (each consumer's filter stays above it,
+     * not pushed into a copy of its own), printed once. Over several partitions the exchange below
+     * its final aggregate makes the scan and partial aggregate one stage that all three read.
+     */
+    @Test
+    void anAggregatingWithQueryReadByThreeFilteredConsumersIsPlannedOnce() {
+        String sql = "WITH rev AS (SELECT k, count(*) AS n, sum(v) AS s FROM t GROUP BY k) "
+                + "SELECT 'a' AS c, sum(s), count(*) FROM rev WHERE k = 'k1' "
+                + "UNION ALL SELECT 'b', sum(s), count(*) FROM rev WHERE k < 'k3' AND n > 1 "
+                + "UNION ALL SELECT 'c', sum(s), count(*) FROM rev WHERE n > 100";
+        String text = plan(sql, JoinSelection.DEFAULT).explain().replace(dir.toString(), "DIR");
+        assertThat(text).isEqualTo("""
+                UnionExec  [unknown(3), est_rows=3]
+                  ProjectionExec: 'a' AS c, sum(rev.s), count(*)  [single, est_rows=1]
+                    HashAggregateExec: mode=final, groupBy=[], aggr=[sum(rev.s), count(*)]  [single, est_rows=1]
+                      HashAggregateExec: mode=partial, groupBy=[], aggr=[sum(rev.s), count(*)]  [single, est_rows=1]
+                        ProjectionExec: s AS rev.s  [single, est_rows=1]
+                          ProjectionExec: s  [single, est_rows=1]
+                            ProjectionExec: k, count(*) AS n, sum(v) AS s  [single, est_rows=1]
+                              FilterExec: (k = 'k1')  [single, est_rows=5]
+                                HashAggregateExec: mode=final, groupBy=[k], aggr=[count(*), sum(v)]  [single, est_rows=5]
+                                  HashAggregateExec: mode=partial, groupBy=[k], aggr=[count(*), sum(v)]  [single, est_rows=5]
+                                    FileScanExec: t (parquet, 1 partitions) columns=[k, v]  [single, est_rows=1000]
+                  ProjectionExec: 'b' AS c, sum(rev.s), count(*)  [single, est_rows=1]
+                    ProjectionExec: 'b', sum(rev.s), count(*)  [single, est_rows=1]
+                      HashAggregateExec: mode=final, groupBy=[], aggr=[sum(rev.s), count(*)]  [single, est_rows=1]
+                        HashAggregateExec: mode=partial, groupBy=[], aggr=[sum(rev.s), count(*)]  [single, est_rows=1]
+                          ProjectionExec: s AS rev.s  [single, est_rows=1]
+                            ProjectionExec: s  [single, est_rows=1]
+                              ProjectionExec: k, count(*) AS n, sum(v) AS s  [single, est_rows=1]
+                                FilterExec: ((k < 'k3') AND (count(*) > 1))  [single, est_rows=5]
+                                  HashAggregateExec: mode=final, groupBy=[k], aggr=[count(*), sum(v)]  [single, est_rows=5]  (shared: printed above)
+                  ProjectionExec: 'c' AS c, sum(rev.s), count(*)  [single, est_rows=1]
+                    ProjectionExec: 'c', sum(rev.s), count(*)  [single, est_rows=1]
+                      HashAggregateExec: mode=final, groupBy=[], aggr=[sum(rev.s), count(*)]  [single, est_rows=1]
+                        HashAggregateExec: mode=partial, groupBy=[], aggr=[sum(rev.s), count(*)]  [single, est_rows=1]
+                          ProjectionExec: s AS rev.s  [single, est_rows=2]
+                            ProjectionExec: s  [single, est_rows=2]
+                              ProjectionExec: k, count(*) AS n, sum(v) AS s  [single, est_rows=2]
+                                FilterExec: (count(*) > 100)  [single, est_rows=5]
+                                  HashAggregateExec: mode=final, groupBy=[k], aggr=[count(*), sum(v)]  [single, est_rows=5]  (shared: printed above)
                 """);
     }
 }

@@ -75,16 +75,17 @@ final class WindowBlock {
     }
 
     /**
-     * The first row of the last partition that starts within rows {@code [1, rows)} of {@code keys};
-     * 0 when all rows are of one partition (the caller compares row 0 with the rows before).
+     * The first row of the last partition that starts within rows {@code (from, rows)} of
+     * {@code keys}; {@code from} when all those rows are of one partition (the caller compares row
+     * {@code from} with the rows before).
      */
-    static int lastPartitionStart(Col[] keys, int rows, KeyOrder order) {
-        for (int i = rows - 1; i > 0; i--) {
+    static int lastPartitionStart(Col[] keys, int from, int rows, KeyOrder order) {
+        for (int i = rows - 1; i > from; i--) {
             if (order.compare(keys, i - 1, keys, i) != 0) {
                 return i;
             }
         }
-        return 0;
+        return from;
     }
 
     /** Whether row {@code i} of {@code keys} is in the same partition as row {@code j} of {@code other}. */

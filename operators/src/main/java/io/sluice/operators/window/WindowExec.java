@@ -14,14 +14,12 @@ import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.expr.WindowCall;
 import io.sluice.logical.expr.WindowFunction;
-import io.sluice.operators.ColChunks;
 import io.sluice.operators.Distribution;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.KeyOrder;
 import io.sluice.operators.PlanProperties;
 import io.sluice.operators.TaskContext;
 import io.sluice.operators.expr.BoundExprs;
-import io.sluice.operators.memory.HeapSize;
 import io.sluice.operators.memory.MemoryReservation;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -213,7 +211,11 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
         }
     }
 
-    /** Pulls sorted input, cuts it after whole partitions and computes each cut block. */
+    /**
+     * Pulls sorted input, cuts it after whole partitions and computes each cut block. The input
+     * batches are held as they come ({@link WindowRows}) and leave with the computed columns added:
+     * only the window's keys and arguments are evaluated, the other columns pass through.
+     */
     private final class WindowStream implements BatchStream {
         private final BatchStream in;
         private final TaskContext context;
@@ -221,12 +223,10 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
         private final KeyOrder partitionOrder;
         private final KeyOrder peerOrder;
         private final ArrayDeque<Batch> ready = new ArrayDeque<>();
-        /** Rows of the partition still open: input columns and evaluated columns, chunk by chunk. */
-        private final List<Col[]> pendingInput = new ArrayList<>();
-        private final List<Col[]> pendingEvaluated = new ArrayList<>();
-        private int pendingRows;
+        /** Rows of the partition still open, and of whole partitions not computed yet. */
+        private final WindowRows pending = new WindowRows();
         private boolean done;
-        /** Heap bytes of the pending rows, and of the computed partition until it is emitted. */
+        /** Heap bytes of the pending rows (their Arrow buffers count in the task's allocator). */
         private final MemoryReservation memory;
         /** Whether an open partition that memory refuses may go to disk ({@link WindowSpill#canSpill}). */
         private final boolean spillable;
@@ -234,8 +234,10 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
         private WindowSpill spill;
         /** A spilled partition being computed and emitted, or null. */
         private BatchStream replay;
-        /** The rows of the batch after a spilled partition's end, accepted once its replay is out. */
-        private Col[][] deferred;
+        /** The batch whose rows from {@link #deferredFrom} follow a spilled partition's end, accepted once its replay is out. */
+        private Batch deferred;
+        private Col[] deferredEvaluated;
+        private int deferredFrom;
 
         WindowStream(BatchStream in, TaskContext context) {
             this.in = in;
@@ -262,9 +264,9 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
                     replay.close();
                     replay = null;
                     if (deferred != null) {
-                        Col[][] rest = deferred;
+                        Batch rest = deferred;
                         deferred = null;
-                        accept(rest[0], rest[1], rest[1][0].length);
+                        accept(rest, deferredEvaluated, deferredFrom);
                     }
                     continue;
                 }
@@ -275,57 +277,73 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
                 if (batch == null) {
                     done = true;
                     flush();
+                } else if (batch.rowCount() == 0) {
+                    batch.close();
                 } else {
-                    try (Batch b = batch) {
-                        if (b.rowCount() > 0) {
-                            accept(b.columns(), evaluated.evaluate(b), b.rowCount());
-                        }
+                    Col[] columns;
+                    try {
+                        columns = evaluated.evaluate(batch);
+                    } catch (RuntimeException | Error e) {
+                        batch.close();
+                        throw e;
                     }
+                    accept(batch, columns, 0);
                 }
             }
         }
 
-        private void accept(Col[] inputColumns, Col[] evaluatedColumns, int rows) {
-            Col[] keys = partitionKeys(evaluatedColumns);
+        /** Takes rows {@code [from, rows)} of {@code batch} (this stream now owns it); {@code columns} are its evaluated columns. */
+        private void accept(Batch batch, Col[] columns, int from) {
+            int rows = batch.rowCount();
+            Col[] keys = partitionKeys(columns);
             if (spill != null) {
-                acceptSpilled(inputColumns, evaluatedColumns, keys, rows);
+                acceptSpilled(batch, columns, keys, from);
                 return;
             }
-            int cut = WindowBlock.lastPartitionStart(keys, rows, partitionOrder);
-            if (cut == 0 && !pendingInput.isEmpty() && keys.length > 0) {
-                Col[] last = pendingEvaluated.get(pendingEvaluated.size() - 1);
-                if (!WindowBlock.continues(keys, 0, partitionKeys(last), last[0].length - 1, partitionOrder)) {
+            int cut = WindowBlock.lastPartitionStart(keys, from, rows, partitionOrder);
+            if (cut == from && !pending.isEmpty() && keys.length > 0) {
+                if (!WindowBlock.continues(keys, from, partitionKeys(pending.lastEvaluated()), pending.lastRow(),
+                        partitionOrder)) {
                     flush();
                 }
-            } else if (cut > 0) {
-                pend(inputColumns, evaluatedColumns, 0, cut);
+            } else if (cut > from) {
+                memory.grow(pending.add(batch, from, cut - from, columns, false));
                 flush();
             }
-            pendOpen(inputColumns, evaluatedColumns, cut, rows - cut);
+            pendOpen(batch, columns, cut);
         }
 
         /**
          * Rows while the open partition is on disk: those of that partition are appended to it; at
          * its end it is computed from disk ({@link #replay}) and the rest of the batch waits.
          */
-        private void acceptSpilled(Col[] inputColumns, Col[] evaluatedColumns, Col[] keys, int rows) {
+        private void acceptSpilled(Batch batch, Col[] columns, Col[] keys, int from) {
+            int rows = batch.rowCount();
             int end = rows;
             if (keys.length > 0) {
-                if (!WindowBlock.continues(keys, 0, spill.lastKeys(), 0, partitionOrder)) {
-                    end = 0;
+                if (!WindowBlock.continues(keys, from, spill.lastKeys(), 0, partitionOrder)) {
+                    end = from;
                 } else {
-                    for (int i = 1; i < rows && end == rows; i++) {
+                    for (int i = from + 1; i < rows && end == rows; i++) {
                         if (partitionOrder.compare(keys, i - 1, keys, i) != 0) {
                             end = i;
                         }
                     }
                 }
             }
-            spill.write(inputColumns, evaluatedColumns, evaluated.partitionKeys, 0, end);
+            try {
+                spill.write(batch.columns(), columns, evaluated.partitionKeys, from, end - from);
+            } catch (RuntimeException | Error e) {
+                batch.close();
+                throw e;
+            }
             if (end < rows) {
                 replaySpill();
-                deferred = new Col[][] {ColChunks.slice(inputColumns, end, rows - end),
-                    ColChunks.slice(evaluatedColumns, end, rows - end)};
+                deferred = batch;
+                deferredEvaluated = columns;
+                deferredFrom = end;
+            } else {
+                batch.close();
             }
         }
 
@@ -341,48 +359,29 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
         }
 
         /**
-         * Pends rows of the open partition within the task's spillable share; when refused, the
-         * partition goes to disk if every call can be computed from there, else the rows are
-         * taken from the whole budget or the task fails with the memory message.
+         * Pends rows {@code [from, rows)} of the open partition within the task's spillable share;
+         * when refused, the partition goes to disk if every call can be computed from there, else
+         * the rows are taken from the whole budget or the task fails with the memory message.
          */
-        private void pendOpen(Col[] inputColumns, Col[] evaluatedColumns, int from, int count) {
+        private void pendOpen(Batch batch, Col[] columns, int from) {
+            int count = batch.rowCount() - from;
             if (count == 0) {
+                batch.close();
                 return;
             }
-            Col[] pendingIn = ColChunks.slice(inputColumns, from, count);
-            Col[] pendingOut = ColChunks.slice(evaluatedColumns, from, count);
-            long bytes = HeapSize.of(pendingIn) + HeapSize.of(pendingOut);
+            long bytes = pending.add(batch, from, count, columns, true);
             if (!memory.tryGrow(bytes)) {
                 if (spillable) {
                     Schema in = input.schema();
                     spill = new WindowSpill(in, schema, evaluated.exprs.stream().map(e -> e.type(in)).toList(),
                             windowExprs.stream().map(WindowExec::call).toList(), evaluated.resultTypes, evaluated.value,
                             evaluated.partitionKeys, evaluated.orderKeys, peerOrder, context, memory);
-                    for (int i = 0; i < pendingInput.size(); i++) {
-                        Col[] chunk = pendingEvaluated.get(i);
-                        spill.write(pendingInput.get(i), chunk, evaluated.partitionKeys, 0, chunk[0].length);
-                    }
-                    pendingInput.clear();
-                    pendingEvaluated.clear();
-                    pendingRows = 0;
                     memory.resize(0);
-                    spill.write(pendingIn, pendingOut, evaluated.partitionKeys, 0, count);
+                    pending.spill(spill, evaluated.partitionKeys);
                     return;
                 }
                 memory.grow(bytes);
             }
-            pendingInput.add(pendingIn);
-            pendingEvaluated.add(pendingOut);
-            pendingRows += count;
-        }
-
-        private void pend(Col[] inputColumns, Col[] evaluatedColumns, int from, int count) {
-            Col[] pendingIn = ColChunks.slice(inputColumns, from, count);
-            Col[] pendingOut = ColChunks.slice(evaluatedColumns, from, count);
-            memory.grow(HeapSize.of(pendingIn) + HeapSize.of(pendingOut));
-            pendingInput.add(pendingIn);
-            pendingEvaluated.add(pendingOut);
-            pendingRows += count;
         }
 
         private Col[] partitionKeys(Col[] evaluatedColumns) {
@@ -397,48 +396,26 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
                 replaySpill();
                 return;
             }
-            if (pendingInput.isEmpty()) {
+            if (pending.isEmpty()) {
                 return;
             }
-            Schema inputSchema = input.schema();
-            Col[] inputColumns = concat(pendingInput, inputSchema.size());
-            Col[] evaluatedColumns = concat(pendingEvaluated, evaluated.exprs.size());
-            int rows = pendingRows;
-            pendingInput.clear();
-            pendingEvaluated.clear();
-            pendingRows = 0;
+            Col[] evaluatedColumns = pending.evaluated(evaluated.exprs.size());
+            int rows = pending.rows();
             int p = evaluated.partitionKeys;
             Col[] partitionKeys = Arrays.copyOfRange(evaluatedColumns, 0, p);
             Col[] orderKeys = Arrays.copyOfRange(evaluatedColumns, p, p + evaluated.orderKeys);
             WindowBlock block = WindowBlock.of(rows, partitionKeys, partitionOrder, orderKeys, peerOrder);
-            Col[] out = new Col[schema.size()];
-            System.arraycopy(inputColumns, 0, out, 0, inputColumns.length);
+            Col[] computed = new Col[windowExprs.size()];
             Col orderKey = orderKeys.length > 0 ? orderKeys[0] : null;
-            for (int c = 0; c < windowExprs.size(); c++) {
+            for (int c = 0; c < computed.length; c++) {
                 Col value = evaluated.value[c] < 0 ? null : evaluatedColumns[evaluated.value[c]];
                 Col fallback = evaluated.fallback[c] < 0 ? null : evaluatedColumns[evaluated.fallback[c]];
-                out[inputColumns.length + c] = WindowFunctions.compute(call(windowExprs.get(c)), evaluated.resultTypes[c],
+                computed[c] = WindowFunctions.compute(call(windowExprs.get(c)), evaluated.resultTypes[c],
                         block, value, fallback, orderKey);
             }
-            int batchSize = context.batchSize();
-            for (int from = 0; from < rows; from += batchSize) {
-                int count = Math.min(batchSize, rows - from);
-                ready.add(Batch.of(schema, ColChunks.slice(out, from, count), count, context.allocator()));
-            }
-            // the rows now live in the queued Arrow batches, which the task's allocator accounts
+            pending.emit(schema, computed, context.batchSize(), context.allocator(), ready::add);
+            // the rows now live in the queued batches
             memory.resize(0);
-        }
-
-        private static Col[] concat(List<Col[]> chunks, int width) {
-            Col[] out = new Col[width];
-            for (int i = 0; i < width; i++) {
-                List<Col> parts = new ArrayList<>(chunks.size());
-                for (Col[] chunk : chunks) {
-                    parts.add(chunk[i]);
-                }
-                out[i] = Col.concat(parts.get(0).type, parts);
-            }
-            return out;
         }
 
         @Override
@@ -446,6 +423,10 @@ public record WindowExec(ExecutionPlan input, List<Expr> windowExprs, Schema sch
             try {
                 ready.forEach(Batch::close);
                 ready.clear();
+                pending.close();
+                if (deferred != null) {
+                    deferred.close();
+                }
                 if (replay != null) {
                     replay.close();
                 }

@@ -224,7 +224,7 @@ final class WindowSpill implements AutoCloseable {
                     chunk = held == null ? batch : ColChunks.concat(List.of(held, batch));
                     int n = chunk[0].length;
                     // the last peer group may go on in the next batch: hold it back
-                    emit = orderKeys == 0 ? n : WindowBlock.lastPartitionStart(orderKeyColumns(chunk), n, peerOrder);
+                    emit = orderKeys == 0 ? n : WindowBlock.lastPartitionStart(orderKeyColumns(chunk), 0, n, peerOrder);
                 }
                 int n = chunk[0].length;
                 held = emit == n ? null : ColChunks.slice(chunk, emit, n - emit);
