@@ -16,6 +16,7 @@ import io.sluice.datasource.file.SourceFile;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.datasource.file.StoreReadAhead;
 import io.sluice.kernels.BatchStream;
+import io.sluice.kernels.NullVectors;
 import io.sluice.logical.source.FormatOptions;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -23,7 +24,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -180,7 +180,7 @@ public final class ParquetFormat implements FormatReader {
             for (int i = 0; i < decoders.length; i++) {
                 if (requested.get(i) == null) {
                     Field missing = selection.schema().field(i);
-                    decoders[i] = (n, scanAllocator, cols, vectors, column) -> vectors[column] = nulls(missing, n,
+                    decoders[i] = (n, scanAllocator, cols, vectors, column) -> vectors[column] = NullVectors.of(missing, n,
                             scanAllocator);
                 }
             }
@@ -222,19 +222,6 @@ public final class ParquetFormat implements FormatReader {
             }
             throw new SluiceException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
         }
-    }
-
-    /** {@code n} NULLs of a column the file lacks, as a new vector. */
-    private static FieldVector nulls(Field field, int n, BufferAllocator allocator) {
-        FieldVector vector = field.toArrow().createVector(allocator);
-        try {
-            vector.allocateNew();
-            vector.setValueCount(n);
-        } catch (RuntimeException | Error e) {
-            vector.close();
-            throw e;
-        }
-        return vector;
     }
 
     /** A partition's row groups, each as its own partition, and the bytes of the selected columns' chunks in each. */
