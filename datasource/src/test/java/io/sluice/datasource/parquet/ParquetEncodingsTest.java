@@ -246,6 +246,21 @@ class ParquetEncodingsTest {
         return used;
     }
 
+    /** A column of the table that a file lacks (added after it was written) reads as NULLs in an Arrow vector. */
+    @Test
+    void aColumnTheFileLacksIsAnArrowVectorOfNulls() throws Exception {
+        String file = dir.resolve("narrow.parquet").toString();
+        support.execute("COPY (SELECT i AS id FROM range(10) t(i)) TO '" + file + "' (FORMAT parquet)");
+        Schema table = new Schema(List.of(new io.sluice.common.types.Field("id", io.sluice.common.types.DataType.INT64),
+                new io.sluice.common.types.Field("added", io.sluice.common.types.DataType.UTF8)));
+        try (BatchStream stream = reader.read(reader.partitions(file).get(0), table, List.of("id", "added"), 100,
+                support.allocator); Batch batch = stream.next()) {
+            assertThat(batch.rowCount()).isEqualTo(10);
+            assertThat(batch.hasColumn(1)).as("heap column").isFalse();
+            assertThat(batch.arrowVector(1).getNullCount()).isEqualTo(10);
+        }
+    }
+
     /** Round trips of the delta decoder: values whose deltas need 0 to 64 bits, and wrapping sums. */
     @Test
     void deltaBinaryPackedDecodesWhatParquetMrEncodes() throws Exception {
