@@ -1,6 +1,8 @@
 package io.sluice.datasource.parquet;
 
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BitVectorHelper;
 
 /**
  * Writes a run of decoded values into a fixed-width vector's data buffer, one loop per vector width
@@ -75,6 +77,23 @@ final class FixedWidthRuns {
     static void gather(long[] dictionary, int[] ids, long[] out, int count) {
         for (int i = 0; i < count; i++) {
             out[i] = dictionary[ids[i]];
+        }
+    }
+
+    /** Sets bits {@code [from, from + count)} of {@code bits}: the partial bytes bit by bit, whole bytes at once. */
+    static void setBits(ArrowBuf bits, int from, int count) {
+        int end = from + count;
+        int i = from;
+        while (i < end && (i & 7) != 0) {
+            BitVectorHelper.setBit(bits, i++);
+        }
+        int wholeBytes = (end - i) >>> 3;
+        if (wholeBytes > 0) {
+            bits.setOne(i >>> 3, wholeBytes);
+            i += wholeBytes << 3;
+        }
+        while (i < end) {
+            BitVectorHelper.setBit(bits, i++);
         }
     }
 }

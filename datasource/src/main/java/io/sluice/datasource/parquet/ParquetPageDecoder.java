@@ -328,7 +328,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 // Rows [at, at + take) of this batch come from this page; present[0..count) lists the non-NULL ones.
                 int count = readLevels(at, take);
                 if (present == null) {
-                    setBits(validity, at, take);
+                    FixedWidthRuns.setBits(validity, at, take);
                 } else {
                     for (int i = 0; i < count; i++) {
                         BitVectorHelper.setBit(validity, present[i]);
@@ -485,23 +485,6 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         } catch (RuntimeException | Error e) {
             out.vector.close();
             throw e;
-        }
-    }
-
-    /** Sets bits {@code [from, from + count)} of {@code bits}: the partial bytes bit by bit, whole bytes at once. */
-    static void setBits(ArrowBuf bits, int from, int count) {
-        int end = from + count;
-        int i = from;
-        while (i < end && (i & 7) != 0) {
-            BitVectorHelper.setBit(bits, i++);
-        }
-        int wholeBytes = (end - i) >>> 3;
-        if (wholeBytes > 0) {
-            bits.setOne(i >>> 3, wholeBytes);
-            i += wholeBytes << 3;
-        }
-        while (i < end) {
-            BitVectorHelper.setBit(bits, i++);
         }
     }
 

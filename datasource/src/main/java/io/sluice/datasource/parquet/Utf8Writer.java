@@ -93,7 +93,7 @@ final class Utf8Writer {
             MemoryUtil.putInt(offsetAddress + 4L * (first + i + 1), position);
         }
         end = position;
-        ParquetPageDecoder.setBits(validity, first + 1, count - 1); // startRow set the first
+        FixedWidthRuns.setBits(validity, first + 1, count - 1); // startRow set the first
         next = first + count;
     }
 
@@ -117,7 +117,7 @@ final class Utf8Writer {
             MemoryUtil.putInt(offsetAddress + 4L * i, valueOffsets[from + i + 1] + shift);
         }
         end += length;
-        ParquetPageDecoder.setBits(validity, first + 1, count - 1); // startRow set the first
+        FixedWidthRuns.setBits(validity, first + 1, count - 1); // startRow set the first
         next = first + count;
     }
 
@@ -143,7 +143,7 @@ final class Utf8Writer {
             MemoryUtil.putInt(offsetAddress + 4L * i, e);
         }
         end = e;
-        ParquetPageDecoder.setBits(validity, first + 1, count - 1); // startRow set the first
+        FixedWidthRuns.setBits(validity, first + 1, count - 1); // startRow set the first
         next = first + count;
         return p;
     }
