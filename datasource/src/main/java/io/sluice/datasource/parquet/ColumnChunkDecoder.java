@@ -8,10 +8,10 @@ import org.apache.arrow.vector.FieldVector;
 interface ColumnChunkDecoder {
     /**
      * Decodes the next {@code n} values of the column (the caller guarantees that many remain) into
-     * {@code cols[column]} as a heap column or into {@code vectors[column]} as an Arrow vector from
-     * {@code allocator} (every column {@link ParquetPageDecoder} reads: strings as their bytes, numbers as
-     * fixed-width vectors), which
-     * the caller then owns. A decoder that throws leaves nothing allocated behind.
+     * {@code vectors[column]} as an Arrow vector from {@code allocator} (every flat column: strings as
+     * their bytes, numbers as fixed-width vectors), or into {@code cols[column]} as a heap column
+     * (nested columns, until they decode to vectors), which the caller then owns. A decoder that
+     * throws leaves nothing allocated behind.
      */
     void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column);
 }

@@ -57,7 +57,12 @@ final class DeltaBinaryPackedDecoder {
         return out;
     }
 
-    /** {@code count} values of {@code width} bits from {@code in}'s position (not moved) into {@code out[from..)}. */
+    /**
+     * {@code count} values of {@code width} bits from {@code in}'s position (not moved) into
+     * {@code out[from..)}: of up to 56 bits, each value is one little-endian word read at its first
+     * byte, shifted and masked, in a loop without a branch while the words lie in the buffer; the
+     * rest (wider values, the last ones, another byte order) a byte at a time.
+     */
     private static void unpack(ByteBuffer in, int width, long[] out, int from, int count) {
         if (width == 0) {
             java.util.Arrays.fill(out, from, from + count, 0);
@@ -65,16 +70,20 @@ final class DeltaBinaryPackedDecoder {
         }
         int start = in.position();
         long mask = width == 64 ? -1L : (1L << width) - 1;
-        boolean littleEndian = in.order() == java.nio.ByteOrder.LITTLE_ENDIAN;
-        int limit = in.limit();
-        long bit = 0;
-        for (int i = 0; i < count; i++, bit += width) {
+        int i = 0;
+        if (in.order() == java.nio.ByteOrder.LITTLE_ENDIAN && width <= 56) {
+            // values [0, words) start at least 8 bytes before the limit
+            long free = (long) in.limit() - Long.BYTES - start;
+            long room = free < 0 ? 0 : free * 8 / width + 1;
+            int words = (int) Math.max(0, Math.min(count, room));
+            long bit = 0;
+            for (; i < words; i++, bit += width) {
+                out[from + i] = (in.getLong(start + (int) (bit >>> 3)) >>> (bit & 7)) & mask;
+            }
+        }
+        for (long bit = (long) i * width; i < count; i++, bit += width) {
             int at = start + (int) (bit >>> 3);
             int shift = (int) (bit & 7);
-            if (littleEndian && shift + width <= 64 && at + 8 <= limit) { // one word holds the value
-                out[from + i] = (in.getLong(at) >>> shift) & mask;
-                continue;
-            }
             long word = 0;
             int bytes = (shift + width + 7) >>> 3; // at most 9
             for (int b = 0; b < Math.min(bytes, 8); b++) {

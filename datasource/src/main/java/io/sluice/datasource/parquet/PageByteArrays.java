@@ -100,6 +100,16 @@ final class PageByteArrays {
         return offsets[end] - offsets[next];
     }
 
+    /** The index of the next of {@code count} values, which are then taken. */
+    int take(int count) {
+        if (next + count > count()) {
+            throw new IllegalStateException("the page has only " + count() + " values");
+        }
+        int first = next;
+        next += count;
+        return first;
+    }
+
     /** The index of the next value, which is then taken. */
     int next() {
         if (next >= count()) {

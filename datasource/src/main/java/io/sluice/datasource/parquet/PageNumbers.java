@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
@@ -15,7 +16,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * bytes, booleans) or whose encoding is not PLAIN (DELTA_BINARY_PACKED, BYTE_STREAM_SPLIT, RLE
  * booleans, delta byte arrays of decimals), read a run at a time into longs in the vector's form:
  * integers and dates as they are, doubles as their bits, timestamps in microseconds, decimals
- * unscaled, booleans 0 or 1. The per-encoding and per-type choice is made once per run.
+ * unscaled, booleans 0 or 1; decimals wider than 18 digits as two longs ({@link #readWide}). The
+ * per-encoding and per-type choice is made once per run.
  */
 final class PageNumbers {
     private enum Source { PLAIN, PLAIN_BITS, DECODED, BYTE_STREAM_SPLIT, RLE, BYTE_ARRAYS }
@@ -129,6 +131,65 @@ final class PageNumbers {
                 }
             }
         }
+    }
+
+    /**
+     * The next {@code count} values of a decimal column of precision 19 to 38 stored in bytes
+     * (PLAIN, BYTE_STREAM_SPLIT or a delta byte-array encoding) as 128-bit two's complement:
+     * {@code low[i]}, {@code high[i]}.
+     */
+    void readWide(long[] low, long[] high, int count) {
+        ByteBuffer b = in;
+        switch (source) {
+            case PLAIN -> {
+                boolean fixed = physical == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+                for (int i = 0; i < count; i++) {
+                    int length = fixed ? typeLength : b.getInt();
+                    wide(b, b.position(), length, low, high, i);
+                    b.position(b.position() + length);
+                }
+            }
+            case BYTE_STREAM_SPLIT -> {
+                int width = storedWidth();
+                if (cursor + count > streamCount) {
+                    throw new IllegalStateException("the page has only " + streamCount + " values");
+                }
+                ByteBuffer value = ByteBuffer.allocate(width);
+                int base = b.position();
+                for (int i = 0; i < count; i++, cursor++) {
+                    for (int k = 0; k < width; k++) {
+                        value.put(k, b.get(base + k * streamCount + cursor));
+                    }
+                    wide(value, 0, width, low, high, i);
+                }
+            }
+            case BYTE_ARRAYS -> {
+                ByteBuffer bytes = ByteBuffer.wrap(byteArrays.bytes);
+                for (int i = 0; i < count; i++) {
+                    int v = byteArrays.next();
+                    wide(bytes, byteArrays.offsets[v], byteArrays.length(v), low, high, i);
+                }
+            }
+            default -> throw new IllegalStateException("wide decimals from a " + source + " page");
+        }
+    }
+
+    /**
+     * A big-endian two's-complement integer of {@code length} (at most 16) bytes at {@code from}
+     * into {@code low[i]}, {@code high[i]}.
+     */
+    static void wide(ByteBuffer bytes, int from, int length, long[] low, long[] high, int i) {
+        if (length > 16) {
+            throw new IllegalStateException("a decimal value of " + length + " bytes, more than 38 digits take");
+        }
+        long h = length > 0 && bytes.get(from) < 0 ? -1L : 0L;
+        long l = h;
+        for (int b = from; b < from + length; b++) {
+            h = (h << 8) | (l >>> 56);
+            l = (l << 8) | (bytes.get(b) & 0xFF);
+        }
+        low[i] = l;
+        high[i] = h;
     }
 
     private void readPlain(long[] out, int count) {
@@ -254,6 +315,18 @@ final class PageNumbers {
             value = (value << 8) | (bytes[i] & 0xFF);
         }
         return value;
+    }
+
+    /** A byte-array decimal of precision up to 18 (a dictionary entry) as its unscaled long. */
+    static long unscaled(Binary binary) {
+        ByteBuffer bytes = binary.toByteBuffer();
+        return unscaled(bytes, bytes.position(), bytes.remaining());
+    }
+
+    /** An INT96 timestamp (a dictionary entry) in microseconds since the epoch. */
+    static long int96Micros(Binary value) {
+        ByteBuffer b = value.toByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        return int96Micros(b.getLong(b.position()), b.getInt(b.position() + 8));
     }
 
     static long unscaled(ByteBuffer bytes, int from, int length) {

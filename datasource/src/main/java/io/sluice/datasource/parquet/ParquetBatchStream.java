@@ -58,9 +58,10 @@ final class ParquetBatchStream implements BatchStream {
         int n = (int) Math.min(batchSize, remaining);
         Col[] cols = new Col[decoders.length];
         FieldVector[] vectors = new FieldVector[decoders.length];
+        int column = 0;
         try {
-            for (int i = 0; i < decoders.length; i++) {
-                decoders[i].decode(n, allocator, cols, vectors, i);
+            for (; column < decoders.length; column++) {
+                decoders[column].decode(n, allocator, cols, vectors, column);
             }
         } catch (RuntimeException | Error e) {
             remaining = 0;
@@ -75,10 +76,11 @@ final class ParquetBatchStream implements BatchStream {
             if (e instanceof org.apache.arrow.memory.OutOfMemoryException refused) {
                 throw refused; // the task's memory, not the file: a system failure, retried elsewhere
             }
-            throw new SluiceException("cannot decode Parquet file " + file + ": " + e.getMessage(), e);
+            throw new SluiceException("cannot decode column '" + schema.field(column).name() + "' of Parquet file " + file
+                    + ": " + e.getMessage(), e);
         }
         remaining -= n;
-        return Batch.of(schema, cols, vectors, n, allocator); // the page decoder's columns as Arrow vectors, the general decoder's on the heap
+        return Batch.of(schema, cols, vectors, n, allocator); // flat columns as Arrow vectors, nested ones on the heap
     }
 
     @Override

@@ -16,7 +16,7 @@ import io.sluice.datasource.file.SourceFile;
 import io.sluice.datasource.file.SourceFiles;
 import io.sluice.datasource.file.StoreReadAhead;
 import io.sluice.kernels.BatchStream;
-import io.sluice.kernels.Col;
+import io.sluice.kernels.NullVectors;
 import io.sluice.logical.source.FormatOptions;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -27,14 +27,11 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
-import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
-import org.apache.parquet.io.api.GroupConverter;
-import org.apache.parquet.io.api.PrimitiveConverter;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
@@ -182,8 +179,9 @@ public final class ParquetFormat implements FormatReader {
             List<Type> present = requested.stream().filter(java.util.Objects::nonNull).toList();
             for (int i = 0; i < decoders.length; i++) {
                 if (requested.get(i) == null) {
-                    DataType type = selection.schema().field(i).type();
-                    decoders[i] = (n, unused, cols, vectors, column) -> cols[column] = Col.allNull(type, n);
+                    Field missing = selection.schema().field(i);
+                    decoders[i] = (n, scanAllocator, cols, vectors, column) -> vectors[column] = NullVectors.of(missing, n,
+                            scanAllocator);
                 }
             }
             if (!present.isEmpty() && rowCount > 0) {
@@ -191,8 +189,6 @@ public final class ParquetFormat implements FormatReader {
                 reader.setRequestedSchema(requestedSchema);
                 rowGroup = reader.readRowGroup(partition.rowGroup());
                 String createdBy = reader.getFileMetaData().getCreatedBy();
-                ColumnReadStoreImpl store = new ColumnReadStoreImpl(rowGroup, IgnoringConverter.INSTANCE,
-                        requestedSchema, createdBy);
                 BlockMetaData block = rowGroups.get(partition.rowGroup());
                 for (int i = 0; i < decoders.length; i++) {
                     Field field = selection.schema().field(i);
@@ -205,12 +201,13 @@ public final class ParquetFormat implements FormatReader {
                         continue;
                     }
                     ColumnDescriptor descriptor = requestedSchema.getColumnDescription(new String[] {requested.get(i).getName()});
-                    if (ParquetPageDecoder.supports(types.get(i), descriptor, encodings(block, descriptor))) {
-                        decoders[i] = new ParquetPageDecoder(rowGroup.getPageReader(descriptor), descriptor, types.get(i),
-                                field.name());
-                    } else {
-                        decoders[i] = new ParquetColumnDecoder(store.getColumnReader(descriptor), types.get(i));
+                    Set<Encoding> encodings = encodings(block, descriptor);
+                    if (!ParquetPageDecoder.supports(types.get(i), descriptor, encodings)) {
+                        throw new SluiceException(file + ": column '" + field.name() + "' uses encodings " + encodings
+                                + ", not all of which are supported");
                     }
+                    decoders[i] = new ParquetPageDecoder(rowGroup.getPageReader(descriptor), descriptor, types.get(i),
+                            field.name());
                 }
             }
             return new ParquetBatchStream(reader, rowGroup, decoders, selection.schema(), rowCount, file, batchSize,
@@ -278,28 +275,5 @@ public final class ParquetFormat implements FormatReader {
     @Override
     public String toString() {
         return "PARQUET";
-    }
-
-    /**
-     * {@code ColumnReadStoreImpl} wants a converter tree, but values are pulled with the
-     * {@code ColumnReader} getters, so the converters are never called.
-     */
-    private static final class IgnoringConverter extends GroupConverter {
-        static final IgnoringConverter INSTANCE = new IgnoringConverter();
-        private static final PrimitiveConverter PRIMITIVE = new PrimitiveConverter() {
-        };
-
-        @Override
-        public org.apache.parquet.io.api.Converter getConverter(int fieldIndex) {
-            return PRIMITIVE;
-        }
-
-        @Override
-        public void start() {
-        }
-
-        @Override
-        public void end() {
-        }
     }
 }

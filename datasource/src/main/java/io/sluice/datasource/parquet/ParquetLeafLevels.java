@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.DataType;
 import io.sluice.kernels.Col;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import org.apache.parquet.column.ColumnReader;
 
@@ -75,9 +76,10 @@ final class ParquetLeafLevels {
                     case STRING -> texts[t] = strings.of(r.getBinary());
                     default -> {
                         if (highs != null) {
-                            ParquetColumnDecoder.wideValue(r.getBinary(), type, highs, longs, t);
+                            ByteBuffer bytes = r.getBinary().toByteBuffer();
+                            PageNumbers.wide(bytes, bytes.position(), bytes.remaining(), longs, highs, t);
                         } else {
-                            longs[t] = ParquetColumnDecoder.longValue(r, decoding);
+                            longs[t] = longValue(r, decoding);
                         }
                     }
                 }
@@ -91,6 +93,19 @@ final class ParquetLeafLevels {
                     + started + " of " + rows + " rows");
         }
         count = t;
+    }
+
+    /** The current value of a long-backed decoding, in the unit of its Sluice type. */
+    private static long longValue(ColumnReader r, ParquetColumnType.Decoding decoding) {
+        return switch (decoding) {
+            case INT32 -> r.getInteger();
+            case UINT32 -> r.getInteger() & 0xFFFF_FFFFL;
+            case INT64 -> r.getLong();
+            case INT64_MILLIS -> r.getLong() * 1000;
+            case INT64_NANOS -> Math.floorDiv(r.getLong(), 1000L);
+            case INT96 -> PageNumbers.int96Micros(r.getBinary());
+            default -> PageNumbers.unscaled(r.getBinary());
+        };
     }
 
     /**

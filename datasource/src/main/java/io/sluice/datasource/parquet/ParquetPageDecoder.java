@@ -42,12 +42,13 @@ import org.apache.parquet.column.values.ValuesReader;
  * value copies its bytes, so no string is decoded unless an operator asks for Java strings
  * ({@code Batch.column}); the kernels on UTF-8 bytes (LIKE, comparisons, group and join keys) read
  * the vector in place.
- * Every flat type but decimals wider than 18 digits, in data pages v1 and v2 and the encodings
- * writers produce: PLAIN, dictionary, RLE and BIT_PACKED levels, and (with {@link PageNumbers} and
- * {@link PageByteArrays}) DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY,
- * BYTE_STREAM_SPLIT and RLE booleans; types whose stored form is not the vector's (FLOAT, INT96,
- * millisecond timestamps, decimals in bytes) are converted a run at a time. {@link #supports} tells
- * which column chunks it can read, the rest go to {@link ParquetColumnDecoder}.
+ * Every flat type, in data pages v1 and v2 and the encodings writers produce: PLAIN, dictionary,
+ * RLE and BIT_PACKED levels, and (with {@link PageNumbers} and {@link PageByteArrays})
+ * DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT and RLE
+ * booleans; types whose stored form is not the vector's (FLOAT, INT96, millisecond timestamps,
+ * decimals in bytes, 128-bit decimals) are converted a run at a time. Values are written by loops
+ * of one vector width each, no call per value. {@link #supports} tells which column chunks it
+ * reads; there is no other flat decoder.
  */
 final class ParquetPageDecoder implements ColumnChunkDecoder {
     // BIT_PACKED is a level encoding (parquet-mr lists it for levels a column does not have).
@@ -62,6 +63,10 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     private final int maxDefinitionLevel;
     // A number dictionary: integers as longs, doubles as their bits.
     private long[] dictionaryLongs;
+    // A decimal dictionary of more than 18 digits: the high words (dictionaryLongs holds the low ones).
+    private long[] dictionaryHighs;
+    /** Decimals of more than 18 digits, stored in bytes: two words a value. */
+    private final boolean wide;
     // A string dictionary: entry i is dictionaryBytes[dictionaryOffsets[i] .. dictionaryOffsets[i + 1]).
     private byte[] dictionaryBytes;
     private int[] dictionaryOffsets;
@@ -71,11 +76,13 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     // The current page: values left, its levels and values.
     private int pageRemaining;
     private LevelReader levels;
+    private RleBitPackedDecoder rleLevels; // levels, when RLE-encoded: a run of non-NULL rows is skipped whole
     private RleBitPackedDecoder ids; // non-null when the page is dictionary-encoded
     private ByteBuffer values; // PLAIN values copied as they are (strings, INT32, INT64, DOUBLE), little-endian
     private PageNumbers numbers; // other number pages
     private PageByteArrays byteArrays; // string pages in a delta encoding
     private long[] valueBuffer = new long[0];
+    private long[] highBuffer = new long[0];
     private int[] levelBuffer = new int[0];
     private int[] idBuffer = new int[0];
     private int[] presentBuffer = new int[0];
@@ -88,6 +95,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         this.type = columnType.type();
         this.decoding = columnType.decoding();
         this.maxDefinitionLevel = descriptor.getMaxDefinitionLevel();
+        this.wide = decoding == ParquetColumnType.Decoding.DECIMAL_BYTES && type.isWideDecimal();
         if (!supports(columnType, descriptor, Set.of())) {
             throw new IllegalArgumentException("unsupported column " + descriptor);
         }
@@ -96,8 +104,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
 
     /** Whether this decoder reads a column of this type whose chunk uses {@code encodings}. */
     static boolean supports(ParquetColumnType type, ColumnDescriptor descriptor, Set<Encoding> encodings) {
-        return descriptor.getMaxRepetitionLevel() == 0 && ENCODINGS.containsAll(encodings)
-                && !(type.decoding() == ParquetColumnType.Decoding.DECIMAL_BYTES && type.type().isWideDecimal());
+        return descriptor.getMaxRepetitionLevel() == 0 && ENCODINGS.containsAll(encodings);
     }
 
     private void readDictionary() {
@@ -138,14 +145,22 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     /** A number dictionary's entries in the vector's form (doubles as their bits, timestamps in microseconds). */
     private long[] numberDictionary(Dictionary dictionary, int size) {
         long[] out = new long[size];
+        if (wide) {
+            dictionaryHighs = new long[size];
+            for (int i = 0; i < size; i++) {
+                ByteBuffer bytes = dictionary.decodeToBinary(i).toByteBuffer();
+                PageNumbers.wide(bytes, bytes.position(), bytes.remaining(), out, dictionaryHighs, i);
+            }
+            return out;
+        }
         for (int i = 0; i < size; i++) {
             out[i] = switch (descriptor.getPrimitiveType().getPrimitiveTypeName()) {
                 case INT32 -> dictionary.decodeToInt(i);
                 case INT64 -> dictionary.decodeToLong(i);
                 case FLOAT -> Float.floatToRawIntBits(dictionary.decodeToFloat(i));
                 case DOUBLE -> Double.doubleToRawLongBits(dictionary.decodeToDouble(i));
-                case INT96 -> ParquetColumnDecoder.int96Micros(dictionary.decodeToBinary(i));
-                case BINARY, FIXED_LEN_BYTE_ARRAY -> ParquetColumnDecoder.unscaledLong(dictionary.decodeToBinary(i));
+                case INT96 -> PageNumbers.int96Micros(dictionary.decodeToBinary(i));
+                case BINARY, FIXED_LEN_BYTE_ARRAY -> PageNumbers.unscaled(dictionary.decodeToBinary(i));
                 default -> throw new IllegalStateException("a dictionary of " + descriptor.getPrimitiveType());
             };
         }
@@ -168,12 +183,14 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 data = littleEndian(v1.getBytes());
                 encoding = v1.getValueEncoding();
                 levels = null;
+                rleLevels = null;
                 if (maxDefinitionLevel > 0 && v1.getDlEncoding() == Encoding.RLE) {
                     int length = data.getInt();
                     ByteBuffer levelBytes = data.slice().order(ByteOrder.LITTLE_ENDIAN);
                     levelBytes.limit(length);
                     data.position(data.position() + length);
-                    levels = new RleBitPackedDecoder(levelBytes, levelWidth)::read;
+                    rleLevels = new RleBitPackedDecoder(levelBytes, levelWidth);
+                    levels = rleLevels::read;
                 } else if (maxDefinitionLevel > 0) {
                     // Another level encoding (the deprecated BIT_PACKED): parquet-mr's reader, a value at a time.
                     ValuesReader reader = v1.getDlEncoding().getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL);
@@ -190,8 +207,9 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 DataPageV2 v2 = (DataPageV2) page;
                 data = littleEndian(v2.getData());
                 encoding = v2.getDataEncoding();
-                levels = maxDefinitionLevel > 0
-                        ? new RleBitPackedDecoder(littleEndian(v2.getDefinitionLevels()), levelWidth)::read : null;
+                rleLevels = maxDefinitionLevel > 0
+                        ? new RleBitPackedDecoder(littleEndian(v2.getDefinitionLevels()), levelWidth) : null;
+                levels = rleLevels == null ? null : rleLevels::read;
             }
             pageRemaining = page.getValueCount();
             ids = null;
@@ -249,7 +267,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
      */
     private int readLevels(int at, int take) {
         present = null;
-        if (levels == null) {
+        if (levels == null || (rleLevels != null && rleLevels.skipRepeated(maxDefinitionLevel, take))) {
             return take;
         }
         if (levelBuffer.length < take) {
@@ -310,30 +328,30 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 // Rows [at, at + take) of this batch come from this page; present[0..count) lists the non-NULL ones.
                 int count = readLevels(at, take);
                 if (present == null) {
-                    setBits(validity, at, take);
+                    FixedWidthRuns.setBits(validity, at, take);
                 } else {
                     for (int i = 0; i < count; i++) {
                         BitVectorHelper.setBit(validity, present[i]);
                     }
                 }
+                long[] decoded = values(count);
                 if (ids != null) {
                     readIds(count);
-                    long[] dictionary = dictionaryLongs;
-                    int[] idValues = idBuffer;
-                    for (int i = 0; i < count; i++) {
-                        put(data, width, row(present, at, i), dictionary[idValues[i]]);
+                    FixedWidthRuns.gather(dictionaryLongs, idBuffer, decoded, count);
+                    if (wide) {
+                        FixedWidthRuns.gather(dictionaryHighs, idBuffer, highBuffer, count);
                     }
+                } else if (numbers != null && wide) {
+                    numbers.readWide(decoded, highBuffer, count);
                 } else if (numbers != null) {
-                    if (valueBuffer.length < count) {
-                        valueBuffer = new long[Math.max(count, 1024)];
-                    }
-                    long[] decoded = valueBuffer;
                     numbers.read(decoded, count);
-                    for (int i = 0; i < count; i++) {
-                        put(data, width, row(present, at, i), decoded[i]);
-                    }
-                } else {
-                    readPlainValues(count, present, at, data, width);
+                } else if (readPlainValues(count, present, at, data, width)) {
+                    decoded = null; // copied as they are
+                }
+                if (decoded != null && wide) {
+                    FixedWidthRuns.scatterWide(data, present, at, decoded, highBuffer, count);
+                } else if (decoded != null) {
+                    FixedWidthRuns.scatter(data, width, present, at, decoded, count);
                 }
                 pageRemaining -= take;
                 at += take;
@@ -346,48 +364,41 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         }
     }
 
-    /**
-     * Writes {@code value} as row {@code row} of fixed-width values at {@code data}: a bit (width 0,
-     * a boolean), 4 or 8 bytes, or a 16-byte decimal.
-     */
-    private static void put(long data, int width, int row, long value) {
-        long address = data + (long) row * width;
-        switch (width) {
-            case 0 -> {
-                if (value != 0) {
-                    long at = data + (row >>> 3);
-                    MemoryUtil.putByte(at, (byte) (MemoryUtil.getByte(at) | (1 << (row & 7))));
-                }
-            }
-            case 4 -> MemoryUtil.putInt(address, (int) value);
-            case 8 -> MemoryUtil.putLong(address, value);
-            default -> {
-                MemoryUtil.putLong(address, value);
-                MemoryUtil.putLong(address + 8, value >> 63);
-            }
+    /** A buffer for {@code count} decoded values (and their high words, for 128-bit decimals). */
+    private long[] values(int count) {
+        if (valueBuffer.length < count) {
+            valueBuffer = new long[Math.max(count, 1024)];
         }
+        if (wide && highBuffer.length < count) {
+            highBuffer = new long[Math.max(count, 1024)];
+        }
+        return valueBuffer;
     }
 
-    /** The next {@code count} PLAIN values of the page into rows {@code present[i]} (or {@code at + i}) of the vector at {@code data}. */
-    private void readPlainValues(int count, int[] present, int at, long data, int width) {
+    /**
+     * The next {@code count} PLAIN values of the page: copied into the vector at {@code data} when
+     * they are its bytes (no NULL among them, the same width; returns true), else read into
+     * {@link #valueBuffer} (returns false) for the caller to write.
+     */
+    private boolean readPlainValues(int count, int[] present, int at, long data, int width) {
         ByteBuffer in = values;
         int plainWidth = decoding == ParquetColumnType.Decoding.INT32 ? Integer.BYTES : Long.BYTES;
+        int start = in.position();
+        in.position(start + count * plainWidth);
         if (present == null && width == plainWidth && in.hasArray() && MemoryUtil.LITTLE_ENDIAN) {
             // the page's little-endian values are the vector's bytes
-            MemoryUtil.copyToMemory(in.array(), in.arrayOffset() + in.position(), data + (long) at * width,
-                    (long) count * width);
-            in.position(in.position() + count * width);
-            return;
+            MemoryUtil.copyToMemory(in.array(), in.arrayOffset() + start, data + (long) at * width, (long) count * width);
+            return true;
         }
+        long[] out = valueBuffer;
         if (plainWidth == Integer.BYTES) {
             for (int i = 0; i < count; i++) {
-                put(data, width, row(present, at, i), in.getInt());
+                out[i] = in.getInt(start + 4 * i);
             }
         } else {
-            for (int i = 0; i < count; i++) {
-                put(data, width, row(present, at, i), in.getLong()); // a double's bits as they are
-            }
+            in.slice(start, count * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(out, 0, count);
         }
+        return false;
     }
 
     private static final long INITIAL_STRING_BYTES_CAP = 1L << 20;
@@ -426,7 +437,10 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 } else if (byteArrays != null) {
                     PageByteArrays page = byteArrays;
                     out.reserve(page.bytesOfNext(count));
-                    for (int i = 0; i < count; i++) {
+                    if (present == null) {
+                        out.putContiguousRun(at, count, page.bytes, page.offsets, page.take(count));
+                    }
+                    for (int i = 0; present != null && i < count; i++) {
                         int v = page.next();
                         out.put(row(present, at, i), page.bytes, page.offsets[v], page.length(v));
                     }
@@ -438,11 +452,17 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                     int p = start;
                     for (int i = 0; i < count; i++) {
                         int length = in.getInt(p);
+                        if (length < 0 || length > in.limit() - p - 4) {
+                            throw new IllegalStateException("a PLAIN value of " + length + " bytes where the page has "
+                                    + (in.limit() - p - 4) + " left");
+                        }
                         bytes += length;
                         p += 4 + length;
                     }
                     out.reserve(bytes);
-                    if (in.hasArray()) { // bytes copied from the array: no ByteBuffer view per value
+                    if (present == null && in.hasArray()) { // one loop over the page's array, no call per value
+                        in.position(out.putPlainRun(at, count, in.array(), in.arrayOffset() + start) - in.arrayOffset());
+                    } else if (in.hasArray()) { // bytes copied from the array: no ByteBuffer view per value
                         byte[] array = in.array();
                         int base = in.arrayOffset();
                         for (int i = 0; i < count; i++) {
@@ -465,23 +485,6 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         } catch (RuntimeException | Error e) {
             out.vector.close();
             throw e;
-        }
-    }
-
-    /** Sets bits {@code [from, from + count)} of {@code bits}: the partial bytes bit by bit, whole bytes at once. */
-    static void setBits(ArrowBuf bits, int from, int count) {
-        int end = from + count;
-        int i = from;
-        while (i < end && (i & 7) != 0) {
-            BitVectorHelper.setBit(bits, i++);
-        }
-        int wholeBytes = (end - i) >>> 3;
-        if (wholeBytes > 0) {
-            bits.setOne(i >>> 3, wholeBytes);
-            i += wholeBytes << 3;
-        }
-        while (i < end) {
-            BitVectorHelper.setBit(bits, i++);
         }
     }
 

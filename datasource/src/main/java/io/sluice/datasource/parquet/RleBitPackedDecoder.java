@@ -48,6 +48,21 @@ final class RleBitPackedDecoder {
         }
     }
 
+    /**
+     * Skips the next {@code count} values when they are all {@code value} in the current repeated
+     * run (a page's definition levels without a NULL are one such run), else moves nothing.
+     */
+    boolean skipRepeated(int value, int count) {
+        if (runRemaining == 0 && buffer.hasRemaining()) {
+            readRunHeader();
+        }
+        if (packedRun || repeatedValue != value || runRemaining < count) {
+            return false;
+        }
+        runRemaining -= count;
+        return true;
+    }
+
     private void readRunHeader() {
         int header = readUnsignedVarInt();
         if ((header & 1) == 0) {
@@ -74,7 +89,10 @@ final class RleBitPackedDecoder {
     }
 
     /**
-     * Values are packed least significant bit first; a run always fills whole bytes. Each value is
+     * Values are packed least significant bit first; a run always fills whole bytes, a group of 8
+     * values {@code bitWidth} bytes. A group of width up to 16 is one or two little-endian words
+     * (8 values of at most 8 bits fill at most 64 bits; 4 of at most 16 bits start at most 4 bits
+     * into their first byte), unpacked with constant shifts. Otherwise each value is
      * one little-endian word read at its first byte, shifted and masked (a value of at most 32 bits
      * starts at most 7 bits into its byte, so the word holds it); the last values, whose word would
      * pass the buffer's end, are read a byte at a time.
@@ -85,7 +103,10 @@ final class RleBitPackedDecoder {
         int v = 0;
         if (buffer.order() == ByteOrder.LITTLE_ENDIAN) {
             int lastWord = buffer.limit() - Long.BYTES;
-            long bit = 0;
+            if (bitWidth <= 16) {
+                v = unpackGroups(start, values, lastWord);
+            }
+            long bit = (long) v * bitWidth;
             for (; v < values; v++, bit += bitWidth) {
                 int at = start + (int) (bit >>> 3);
                 if (at > lastWord) {
@@ -103,6 +124,44 @@ final class RleBitPackedDecoder {
             return;
         }
         unpackBytes(0, values, 0);
+    }
+
+    /** Whole groups of 8 values of at most 16 bits while their words lie in the buffer; returns the values unpacked. */
+    private int unpackGroups(int start, int values, int lastWord) {
+        int[] out = packed;
+        int width = bitWidth;
+        int m = mask;
+        ByteBuffer in = buffer;
+        int v = 0;
+        if (width <= 8) {
+            for (int at = start; v < values && at <= lastWord; v += 8, at += width) {
+                long word = in.getLong(at);
+                out[v] = (int) word & m;
+                out[v + 1] = (int) (word >>> width) & m;
+                out[v + 2] = (int) (word >>> 2 * width) & m;
+                out[v + 3] = (int) (word >>> 3 * width) & m;
+                out[v + 4] = (int) (word >>> 4 * width) & m;
+                out[v + 5] = (int) (word >>> 5 * width) & m;
+                out[v + 6] = (int) (word >>> 6 * width) & m;
+                out[v + 7] = (int) (word >>> 7 * width) & m;
+            }
+            return v;
+        }
+        int half = (4 * width) >>> 3; // the byte where value 4 starts
+        int halfShift = (4 * width) & 7;
+        for (int at = start; v < values && at + half <= lastWord; v += 8, at += width) {
+            long word = in.getLong(at);
+            out[v] = (int) word & m;
+            out[v + 1] = (int) (word >>> width) & m;
+            out[v + 2] = (int) (word >>> 2 * width) & m;
+            out[v + 3] = (int) (word >>> 3 * width) & m;
+            word = in.getLong(at + half) >>> halfShift;
+            out[v + 4] = (int) word & m;
+            out[v + 5] = (int) (word >>> width) & m;
+            out[v + 6] = (int) (word >>> 2 * width) & m;
+            out[v + 7] = (int) (word >>> 3 * width) & m;
+        }
+        return v;
     }
 
     /** Values {@code [from, values)} a byte at a time, the first starting {@code skip} bits into the current byte. */

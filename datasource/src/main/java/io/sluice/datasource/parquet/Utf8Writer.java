@@ -1,6 +1,9 @@
 package io.sluice.datasource.parquet;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -90,9 +93,63 @@ final class Utf8Writer {
             MemoryUtil.putInt(offsetAddress + 4L * (first + i + 1), position);
         }
         end = position;
-        ParquetPageDecoder.setBits(validity, first + 1, count - 1); // startRow set the first
+        FixedWidthRuns.setBits(validity, first + 1, count - 1); // startRow set the first
         next = first + count;
     }
+
+    /**
+     * Rows {@code [first, first + count)}, none NULL, as values {@code [from, from + count)} of a
+     * page decoded whole (value {@code v} is {@code bytes[valueOffsets[v] .. valueOffsets[v + 1])}, the values
+     * contiguous): their bytes in one copy, the offsets shifted to this vector's. The caller reserved
+     * the bytes.
+     */
+    void putContiguousRun(int first, int count, byte[] bytes, int[] valueOffsets, int from) {
+        if (count == 0) {
+            return;
+        }
+        startRow(first);
+        int base = valueOffsets[from];
+        int length = valueOffsets[from + count] - base;
+        MemoryUtil.copyToMemory(bytes, base, data.memoryAddress() + end, length);
+        long offsetAddress = offsets.memoryAddress() + 4L * (first + 1);
+        int shift = end - base;
+        for (int i = 0; i < count; i++) {
+            MemoryUtil.putInt(offsetAddress + 4L * i, valueOffsets[from + i + 1] + shift);
+        }
+        end += length;
+        FixedWidthRuns.setBits(validity, first + 1, count - 1); // startRow set the first
+        next = first + count;
+    }
+
+    /**
+     * Rows {@code [first, first + count)}, none NULL, as PLAIN byte arrays (a 4-byte little-endian
+     * length, then the bytes) of {@code page} from {@code position}; returns the position after
+     * them. The caller reserved the bytes.
+     */
+    int putPlainRun(int first, int count, byte[] page, int position) {
+        if (count == 0) {
+            return position;
+        }
+        startRow(first);
+        long dataAddress = data.memoryAddress();
+        long offsetAddress = offsets.memoryAddress() + 4L * (first + 1);
+        int p = position;
+        int e = end;
+        for (int i = 0; i < count; i++) {
+            int length = (int) LITTLE_ENDIAN_INT.get(page, p);
+            MemoryUtil.copyToMemory(page, p + 4, dataAddress + e, length);
+            e += length;
+            p += 4 + length;
+            MemoryUtil.putInt(offsetAddress + 4L * i, e);
+        }
+        end = e;
+        FixedWidthRuns.setBits(validity, first + 1, count - 1); // startRow set the first
+        next = first + count;
+        return p;
+    }
+
+    private static final VarHandle LITTLE_ENDIAN_INT = MethodHandles.byteArrayViewVarHandle(int[].class,
+            ByteOrder.LITTLE_ENDIAN);
 
     void put(int row, ByteBuffer bytes, int from, int length) {
         startRow(row);

@@ -44,9 +44,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The page decoder on the types and encodings other writers use: parquet-mr's v2 pages
  * (DELTA_BINARY_PACKED, DELTA_BYTE_ARRAY, RLE booleans, BYTE_STREAM_SPLIT) and its v1 dictionaries
- * of FLOAT, INT96 and byte-array decimals, and DuckDB's v2 files (DELTA_LENGTH_BYTE_ARRAY among
- * them): every column comes as an Arrow vector, never a heap column, with the values DuckDB reads
- * from the same file.
+ * of FLOAT, INT96 and byte-array decimals (128-bit ones too), and DuckDB's v1 and v2 files
+ * (DELTA_LENGTH_BYTE_ARRAY among them): every column comes as an Arrow vector, never a heap column,
+ * with the values DuckDB reads from the same file.
  */
 class ParquetEncodingsTest {
     private static final int ROWS = 5_000;
@@ -63,10 +63,10 @@ class ParquetEncodingsTest {
               optional int96 legacy;
               optional fixed_len_byte_array(5) fixed (DECIMAL(10, 2));
               optional binary bin (DECIMAL(18, 4));
+              optional fixed_len_byte_array(16) wide (DECIMAL(38, 6));
+              optional binary widebin (DECIMAL(30, 3));
               optional binary s (STRING);
             }""");
-    private static final List<String> COLUMNS = List.of("id", "flag", "f", "d", "i", "u", "ms", "ns", "legacy", "fixed",
-            "bin", "s");
 
     @TempDir
     Path dir;
@@ -145,10 +145,27 @@ class ParquetEncodingsTest {
             long unscaled = (n % 2 == 0 ? -1 : 1) * (long) n * 9_876_543_210_123L;
             g.append("bin", Binary.fromConstantByteArray(java.math.BigInteger.valueOf(unscaled).toByteArray()));
         }
+        if (n % 15 != 11) { // beyond a long: 128-bit values, negative ones too
+            java.math.BigInteger unscaled = java.math.BigInteger.valueOf(n - ROWS / 2).multiply(
+                    java.math.BigInteger.TEN.pow(30)).add(java.math.BigInteger.valueOf(few));
+            g.append("wide", Binary.fromConstantByteArray(bigEndian(unscaled, 16)));
+        }
+        if (n % 16 != 12) {
+            java.math.BigInteger unscaled = java.math.BigInteger.valueOf(few - 18).multiply(java.math.BigInteger.TEN.pow(25));
+            g.append("widebin", Binary.fromConstantByteArray(unscaled.toByteArray()));
+        }
         if (n % 14 != 10) {
             g.append("s", n % 3 == 0 ? "k" + few : "prefix-shared-é€-" + n);
         }
         return g;
+    }
+
+    private static byte[] bigEndian(java.math.BigInteger value, int length) {
+        byte[] bytes = value.toByteArray();
+        byte[] out = new byte[length];
+        java.util.Arrays.fill(out, 0, length - bytes.length, (byte) (value.signum() < 0 ? -1 : 0));
+        System.arraycopy(bytes, 0, out, length - bytes.length, bytes.length);
+        return out;
     }
 
     private static byte[] bigEndian(long value, int length) {
@@ -160,20 +177,29 @@ class ParquetEncodingsTest {
         return out;
     }
 
-    /** DuckDB's v2 files: its own choice of delta encodings and byte stream split, read as DuckDB reads them. */
-    @Test
-    void duckDbVersion2FilesMatchDuckDb() throws Exception {
-        String file = dir.resolve("duck-v2.parquet").toString();
+    /**
+     * DuckDB's v1 and v2 files: its own choice of dictionaries, delta encodings and byte stream
+     * split, 128-bit decimals among them, several row groups, read as DuckDB reads them.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"V1", "V2"})
+    void duckDbFilesMatchDuckDb(String version) throws Exception {
+        String file = dir.resolve("duck-" + version + ".parquet").toString();
         support.execute("COPY (SELECT i AS id, i % 3 = 0 AS flag, CAST(i / 7 AS FLOAT) AS f, CAST(i * 1.25 - 10 AS DOUBLE) AS d, "
                 + "CAST(i * 17 - 40000 AS INTEGER) AS i, CAST(i * 1000 AS UINTEGER) AS u, "
                 + "TIMESTAMP '2020-01-01' + i * INTERVAL 1 MINUTE AS ts, CAST(i * 3.5 AS DECIMAL(12, 2)) AS dec, "
                 + "CASE WHEN i % 10 = 0 THEN NULL ELSE 'value-' || (i * 7919 % 100003) END AS s, "
-                + "CASE WHEN i % 4 = 0 THEN NULL ELSE i END AS maybe "
-                + "FROM range(" + ROWS + ") t(i)) TO '" + file + "' (FORMAT parquet, PARQUET_VERSION V2, "
+                + "CASE WHEN i % 4 = 0 THEN NULL ELSE i END AS maybe, "
+                + "CASE WHEN i % 6 = 1 THEN NULL ELSE CAST(i - 2500 AS DECIMAL(38, 0)) * 1000000000000000000000 "
+                + "+ i % 13 END AS wide, "
+                + "CASE WHEN i % 9 = 2 THEN NULL ELSE CAST((i % 40 - 20) * 1234567.891 AS DECIMAL(24, 3)) END AS few_wide "
+                + "FROM range(" + ROWS + ") t(i)) TO '" + file + "' (FORMAT parquet, PARQUET_VERSION " + version + ", "
                 + "ROW_GROUP_SIZE 2000)");
-        Set<Encoding> used = encodings(file);
-        assertThat(used).contains(Encoding.DELTA_BINARY_PACKED);
-        assertThat(used).containsAnyOf(Encoding.DELTA_LENGTH_BYTE_ARRAY, Encoding.DELTA_BYTE_ARRAY);
+        if (version.equals("V2")) {
+            Set<Encoding> used = encodings(file);
+            assertThat(used).contains(Encoding.DELTA_BINARY_PACKED);
+            assertThat(used).containsAnyOf(Encoding.DELTA_LENGTH_BYTE_ARRAY, Encoding.DELTA_BYTE_ARRAY);
+        }
         assertMatchesDuckDb(file);
     }
 
@@ -220,6 +246,21 @@ class ParquetEncodingsTest {
         return used;
     }
 
+    /** A column of the table that a file lacks (added after it was written) reads as NULLs in an Arrow vector. */
+    @Test
+    void aColumnTheFileLacksIsAnArrowVectorOfNulls() throws Exception {
+        String file = dir.resolve("narrow.parquet").toString();
+        support.execute("COPY (SELECT i AS id FROM range(10) t(i)) TO '" + file + "' (FORMAT parquet)");
+        Schema table = new Schema(List.of(new io.sluice.common.types.Field("id", io.sluice.common.types.DataType.INT64),
+                new io.sluice.common.types.Field("added", io.sluice.common.types.DataType.UTF8)));
+        try (BatchStream stream = reader.read(reader.partitions(file).get(0), table, List.of("id", "added"), 100,
+                support.allocator); Batch batch = stream.next()) {
+            assertThat(batch.rowCount()).isEqualTo(10);
+            assertThat(batch.hasColumn(1)).as("heap column").isFalse();
+            assertThat(batch.arrowVector(1).getNullCount()).isEqualTo(10);
+        }
+    }
+
     /** Round trips of the delta decoder: values whose deltas need 0 to 64 bits, and wrapping sums. */
     @Test
     void deltaBinaryPackedDecodesWhatParquetMrEncodes() throws Exception {
@@ -244,7 +285,7 @@ class ParquetEncodingsTest {
         assertThat(bytes.position()).isEqualTo(end);
     }
 
-    /** A damaged page names the file and the encoding problem, and the reader keeps nothing allocated. */
+    /** A damaged page names the file, the column and the encoding problem, and the reader keeps nothing allocated. */
     @Test
     void aDamagedDeltaPageNamesTheFile() throws Exception {
         String file = dir.resolve("damaged.parquet").toString();
@@ -275,7 +316,8 @@ class ParquetEncodingsTest {
         }
         assertThatThrownBy(() -> support.readAll(reader, file, schema, List.of("id"), 1000))
                 .isInstanceOf(SluiceException.class)
-                .hasMessageContaining(file);
+                .hasMessageContaining(file)
+                .hasMessageContaining("column 'id'");
         assertThat(support.allocator.getAllocatedMemory()).isZero();
     }
 }

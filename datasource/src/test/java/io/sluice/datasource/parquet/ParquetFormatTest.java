@@ -375,14 +375,14 @@ class ParquetFormatTest {
 
     @Test
     void decodesBigEndianUnscaledDecimals() {
-        assertThat(ParquetColumnDecoder.unscaledLong(Binary.fromConstantByteArray(new byte[] {0x01, 0x00}))).isEqualTo(256);
-        assertThat(ParquetColumnDecoder.unscaledLong(Binary.fromConstantByteArray(new byte[] {(byte) 0xFF, 0x00})))
+        assertThat(PageNumbers.unscaled(Binary.fromConstantByteArray(new byte[] {0x01, 0x00}))).isEqualTo(256);
+        assertThat(PageNumbers.unscaled(Binary.fromConstantByteArray(new byte[] {(byte) 0xFF, 0x00})))
                 .isEqualTo(-256);
         byte[] sixteen = new byte[16];
         java.util.Arrays.fill(sixteen, (byte) 0xFF);
         sixteen[15] = (byte) 0xFE;
-        assertThat(ParquetColumnDecoder.unscaledLong(Binary.fromConstantByteArray(sixteen))).isEqualTo(-2);
+        assertThat(PageNumbers.unscaled(Binary.fromConstantByteArray(sixteen))).isEqualTo(-2);
         byte[] max = java.math.BigInteger.valueOf(999_999_999_999_999_999L).toByteArray();
-        assertThat(ParquetColumnDecoder.unscaledLong(Binary.fromConstantByteArray(max))).isEqualTo(999_999_999_999_999_999L);
+        assertThat(PageNumbers.unscaled(Binary.fromConstantByteArray(max))).isEqualTo(999_999_999_999_999_999L);
     }
 }

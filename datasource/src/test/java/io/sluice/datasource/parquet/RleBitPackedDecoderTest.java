@@ -48,4 +48,33 @@ class RleBitPackedDecoderTest {
             }
         }
     }
+
+    /** A repeated run is skipped only for its own value and only as far as it reaches; then reading goes on. */
+    @Test
+    void skipsWithinARepeatedRunOnly() throws Exception {
+        byte[] encoded;
+        try (RunLengthBitPackingHybridEncoder encoder = new RunLengthBitPackingHybridEncoder(1, 64, 1 << 20,
+                new HeapByteBufferAllocator())) {
+            for (int i = 0; i < 100; i++) {
+                encoder.writeInt(1);
+            }
+            for (int i = 0; i < 16; i++) {
+                encoder.writeInt(i % 2);
+            }
+            encoded = encoder.toBytes().toByteArray();
+        }
+        RleBitPackedDecoder decoder = new RleBitPackedDecoder(ByteBuffer.wrap(encoded).order(ByteOrder.LITTLE_ENDIAN), 1);
+        assertThat(decoder.skipRepeated(0, 10)).isFalse();
+        assertThat(decoder.skipRepeated(1, 101)).isFalse();
+        assertThat(decoder.skipRepeated(1, 60)).isTrue();
+        int[] out = new int[56];
+        decoder.read(out, 0, 56);
+        for (int i = 0; i < 40; i++) {
+            assertThat(out[i]).isEqualTo(1);
+        }
+        for (int i = 40; i < 56; i++) {
+            assertThat(out[i]).as("value %d", i).isEqualTo((i - 40) % 2);
+        }
+        assertThat(decoder.skipRepeated(1, 1)).isFalse();
+    }
 }

@@ -6,6 +6,7 @@ import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceValues;
+import io.sluice.kernels.NullVectors;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.operators.TaskContext;
@@ -437,7 +438,7 @@ final class HashJoinStream implements BatchStream {
                 io.sluice.common.types.Field field = joinedSchema.field(buildAt + c);
                 int probeKey = shareKeys && probeIdx != null ? buildColumnAsProbeKey[c] : -1;
                 if (buildIdx == null) {
-                    out[buildAt + c] = nullVector(field, n, allocator);
+                    out[buildAt + c] = NullVectors.of(field, n, allocator);
                 } else if (probeKey >= 0) {
                     probeColumn(probeKey, probeIdx, n, everyProbeRowOnce, field, allocator, cols, out, buildAt + c);
                 } else {
@@ -447,7 +448,7 @@ final class HashJoinStream implements BatchStream {
             for (int c = 0; c < probeWidth; c++) {
                 io.sluice.common.types.Field field = joinedSchema.field(probeAt + c);
                 if (probeIdx == null) {
-                    out[probeAt + c] = nullVector(field, n, allocator);
+                    out[probeAt + c] = NullVectors.of(field, n, allocator);
                 } else {
                     probeColumn(c, probeIdx, n, everyProbeRowOnce, field, allocator, cols, out, probeAt + c);
                 }
@@ -461,19 +462,6 @@ final class HashJoinStream implements BatchStream {
             throw e;
         }
         return Batch.of(joinedSchema, cols, out, n, allocator);
-    }
-
-    /** {@code n} NULLs of {@code field}'s type, as a new vector. */
-    private static FieldVector nullVector(io.sluice.common.types.Field field, int n, BufferAllocator allocator) {
-        FieldVector v = field.toArrow().createVector(allocator);
-        try {
-            v.allocateNew();
-            v.setValueCount(n);
-        } catch (RuntimeException | Error e) {
-            v.close();
-            throw e;
-        }
-        return v;
     }
 
     /**
