@@ -100,6 +100,14 @@ final class PageByteArrays {
         return offsets[end] - offsets[next];
     }
 
+    /** Passes over the next {@code count} values. */
+    void skip(int count) {
+        if (next + count > count()) {
+            throw new IllegalStateException("the page has only " + count() + " values");
+        }
+        next += count;
+    }
+
     /** The index of the next value, which is then taken. */
     int next() {
         if (next >= count()) {
