@@ -20,7 +20,8 @@ import org.apache.parquet.hadoop.ParquetFileReader;
  * <p>Given a row test ({@link LateRows}) on some of the columns, each batch's rows are read late:
  * the test's columns are decoded first, and the other columns only for the rows that pass (none
  * decoded when none passes, decoded as without a test when all pass). Rows the test rejects never
- * leave the stream.
+ * leave the stream. Once the test passes most rows ({@link LateRows#pays}), the rest of the row
+ * group is decoded whole and left to the operators above to filter.
  */
 final class ParquetBatchStream implements BatchStream {
     private final ParquetFileReader reader;
