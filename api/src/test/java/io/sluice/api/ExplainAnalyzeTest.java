@@ -19,6 +19,8 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
     private static final Pattern ROWS = Pattern.compile("\\[est_rows=(?:\\d+|\\?) rows=(\\d+) batches=(\\d+) time=[0-9.]+ms[^|]* \\| per task \\((\\d+)\\): "
             + "rows (\\d+)/(\\d+)/(\\d+), time [0-9.]+ms/[0-9.]+ms/[0-9.]+ms]");
 
+    private static final Pattern ROWS_READ = Pattern.compile(" rows_read=(\\d+) rows_skipped=\\d+");
+
     @BeforeAll
     static void start() throws Exception {
         both = DuckDbComparison.start(data, new DuckDbComparison.Table("t",
@@ -45,6 +47,20 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
         throw new AssertionError(operator + " not in\n" + text);
     }
 
+    /**
+     * The rows the first operator line containing {@code operator} read: a scan that dropped rows
+     * before decoding them whole prints {@code rows_read=}; else its rows.
+     */
+    static long rowsReadOf(String text, String operator) {
+        for (String line : text.split("\n")) {
+            if (line.contains(operator)) {
+                Matcher m = ROWS_READ.matcher(line);
+                return m.find() ? Long.parseLong(m.group(1)) : rowsOf(line, operator);
+            }
+        }
+        throw new AssertionError(operator + " not in\n" + text);
+    }
+
     @Test
     void countsEachOperatorsRowsOverItsTasks() throws Exception {
         String sql = "SELECT k, count(*) AS n, sum(v) AS s FROM t WHERE v > 100 GROUP BY k ORDER BY k";
@@ -53,7 +69,10 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
         long filtered = (Long) both.duck().query("SELECT count(*) FROM t WHERE v > 100").get(0).get(0);
         assertThat(text).startsWith("Query: " + expectedRows + " rows in ");
         assertThat(text).contains("Stage 0 (3 tasks)").contains(", result)");
-        assertThat(rowsOf(text, "FileScanExec")).isEqualTo(3000);
+        // the scan tests the pushed filter's column first and decodes the other only for the rows that pass
+        assertThat(rowsReadOf(text, "FileScanExec")).isEqualTo(3000);
+        assertThat(rowsOf(text, "FileScanExec")).isEqualTo(filtered);
+        assertThat(text).containsPattern("FileScanExec[^\\n]* rows_read=3000 rows_skipped=" + (3000 - filtered) + " ");
         assertThat(rowsOf(text, "FilterExec")).isEqualTo(filtered);
         assertThat(rowsOf(text, "mode=final")).isEqualTo(expectedRows);
         // every measured line carries the per-task spread, and a scan over 3 files has 3 tasks
@@ -72,7 +91,7 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
      * rows counted: a scan's estimate is the footers' exact count.
      */
     @Test
-    void printsEstimatedRowsPerOperator() {
+    void printsEstimatedRowsPerOperator() throws Exception {
         String sql = "SELECT a.id, b.v FROM t a JOIN t b ON a.id = b.id WHERE a.k = 3";
         String explain = both.session().sql("EXPLAIN " + sql).collect().rows().stream().map(r -> (String) r.get(0))
                 .collect(Collectors.joining("\n"));
@@ -83,7 +102,9 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
         List<String> measured = text.lines().filter(l -> l.contains(" rows=")).toList();
         assertThat(measured).isNotEmpty().allSatisfy(l -> assertThat(l).containsPattern("\\[est_rows=\\d+ rows="));
         String scan = measured.stream().filter(l -> l.contains("FileScanExec")).findFirst().orElseThrow();
-        assertThat(scan).contains("[est_rows=3000 rows=3000 ");
+        // the scan reads every row (its estimate) and decodes the join's other column only of those with k = 3
+        assertThat(scan).contains("[est_rows=3000 rows=" + both.duck().query("SELECT count(*) FROM t WHERE k = 3").get(0).get(0) + " ");
+        assertThat(rowsReadOf(scan, "FileScanExec")).isEqualTo(3000);
     }
 
     /**

@@ -108,6 +108,7 @@ final class AnalyzedPlanText {
         long spillNanos = 0;
         long builds = 0;
         long files = 0;
+        long skipped = 0;
         for (int t = 0; t < n; t++) {
             OperatorMetrics m = tasks.get(t);
             rows[t] = m.rows()[operator];
@@ -119,12 +120,14 @@ final class AnalyzedPlanText {
             spillNanos += m.spillNanos()[operator];
             builds += m.builds()[operator];
             files += m.filesOpened()[operator];
+            skipped += m.rowsSkipped()[operator];
         }
         String memory = peak == 0 ? "" : " peak_mem=" + io.sluice.operators.memory.Bytes.format(peak);
         String spilling = spills == 0 ? "" : String.format(Locale.ROOT, " spilled=%s spills=%d spill_time=%s",
                 io.sluice.operators.memory.Bytes.format(spilled), spills, millis(spillNanos));
         String built = builds == 0 ? "" : " builds=" + builds;
-        String opened = files == 0 ? "" : " files_opened=" + files;
+        String opened = (files == 0 ? "" : " files_opened=" + files)
+                + (skipped == 0 ? "" : " rows_read=" + (Arrays.stream(rows).sum() + skipped) + " rows_skipped=" + skipped);
         return String.format(Locale.ROOT, "[%s rows=%d batches=%d time=%s%s%s%s%s | per task (%d): rows %s, time %s]",
                 estimate, Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), memory, spilling, built, opened, n,
                 spread(rows, false), spread(nanos, true));

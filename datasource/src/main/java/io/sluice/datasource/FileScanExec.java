@@ -21,6 +21,7 @@ import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.FilterPushdown;
 import io.sluice.operators.Partitioning;
 import io.sluice.operators.PlanProperties;
+import io.sluice.operators.ScanRowFilter;
 import io.sluice.operators.TaskContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,13 +43,18 @@ import java.util.stream.Collectors;
  * range, see {@link #withRuntimePruning}): the partitions stay (the stage's tasks are already
  * counted), and a task whose row group they prove empty reads nothing.
  *
+ * <p>{@code rowFilters} hold tests of rows learned after planning (a bound runtime filter, see
+ * {@link #withScanRowFilter}); with the pushed filters ({@code pruning}) they are applied while
+ * reading ({@link ScanRowTests}): a Parquet scan decodes the columns they read first and the other
+ * columns only for the rows that pass. The filters above stay, so the answer does not depend on it.
+ *
  * <p>{@code hadoop} holds the session's Hadoop overrides ({@code SET sluice.hadoop.K}) in force when
  * the scan was planned, under the source's own ({@link TableSource#hadoop}): the plan carries them to the workers, which open the files with them
  * ({@link HadoopConfiguration#withOverrides}). They are never printed: values may be secrets.
  */
 public record FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
         List<Expr> runtimePruning, Schema schema, long estimatedRows, ListedFiles listedFiles, Map<String, String> hadoop,
-        List<Integer> taskStarts) implements ExecutionPlan {
+        List<Integer> taskStarts, List<ScanRowFilter> rowFilters) implements ExecutionPlan {
     /**
      * How many files and partition directories listing found, of which the scan's partitions keep
      * the files they name: EXPLAIN shows the pruning as {@code files=3/5000 partitions=1/250}.
@@ -66,6 +72,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         requireNonNull(schema, "schema is null");
         hadoop = Map.copyOf(hadoop);
         taskStarts = List.copyOf(taskStarts);
+        rowFilters = List.copyOf(rowFilters);
         for (int i = 0; i < taskStarts.size(); i++) {
             int start = taskStarts.get(i);
             if (start < 0 || start >= partitions.size() || (i == 0 ? start != 0 : start <= taskStarts.get(i - 1))) {
@@ -81,7 +88,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
     public FileScanExec(TableSource source, List<String> columns, List<ScanPartition> partitions, List<Expr> pruning,
             List<Expr> runtimePruning, Schema schema, long estimatedRows, ListedFiles listedFiles, Map<String, String> hadoop) {
         this(source, columns, partitions, pruning, runtimePruning, schema, estimatedRows, listedFiles, hadoop,
-                ScanTasks.starts(partitions));
+                ScanTasks.starts(partitions), List.of());
     }
 
     /** Not estimated (yet): the planner sets the estimate with {@link #withEstimatedRows}. */
@@ -94,7 +101,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
     @Override
     public ExecutionPlan withEstimatedRows(long rows) {
         return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, rows, listedFiles, hadoop,
-                taskStarts);
+                taskStarts, rowFilters);
     }
 
     /** Keeps every partition; a task whose row group {@code predicates} prove empty reads nothing. */
@@ -106,7 +113,19 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         List<Expr> all = new ArrayList<>(runtimePruning);
         predicates.stream().filter(p -> !all.contains(p)).forEach(all::add);
         return new FileScanExec(source, columns, partitions, pruning, all, schema, estimatedRows, listedFiles, hadoop,
-                taskStarts);
+                taskStarts, rowFilters);
+    }
+
+    /** Keeps every partition; the scan drops the rows {@code filter} rejects before decoding their other columns. */
+    @Override
+    public ExecutionPlan withScanRowFilter(ScanRowFilter filter) {
+        if (rowFilters.contains(filter) || !columns.containsAll(filter.columns())) {
+            return this;
+        }
+        List<ScanRowFilter> all = new ArrayList<>(rowFilters);
+        all.add(filter);
+        return new FileScanExec(source, columns, partitions, pruning, runtimePruning, schema, estimatedRows, listedFiles,
+                hadoop, taskStarts, all);
     }
 
     /** Derives the schema once, here (which also checks every column exists). */
@@ -208,7 +227,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
             fields.add(schema.field(columns.indexOf(c.column())));
         }
         return Optional.of(new FileScanExec(source, picked, partitions, pruning, List.of(), new Schema(fields),
-                UNKNOWN_ROWS, listedFiles, hadoop, taskStarts));
+                UNKNOWN_ROWS, listedFiles, hadoop, taskStarts, List.of()));
     }
 
     @Override
@@ -219,7 +238,8 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
                 + "columns=" + columns + TableScan.narrowed(schema, source.schema())
                 + (source.options().isEmpty() ? "" : " options=" + Redaction.values(source.options()))
                 + (pruning.isEmpty() ? "" : " pruning=" + listed(pruning))
-                + (runtimePruning.isEmpty() ? "" : " runtime_pruning=" + listed(runtimePruning));
+                + (runtimePruning.isEmpty() ? "" : " runtime_pruning=" + listed(runtimePruning))
+                + (rowFilters.isEmpty() ? "" : " row_filters=" + rowFilters);
     }
 
     private static String listed(List<Expr> exprs) {
@@ -244,13 +264,14 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
         }
         int end = partition + 1 < taskStarts.size() ? taskStarts.get(partition + 1) : partitions.size();
         List<ScanPartition> task = partitions.subList(taskStarts.get(partition), end);
+        ScanRowFilter rows = ScanRowTests.of(pruning, rowFilters, columns, source, context);
         if (task.size() == 1) {
             long start = System.nanoTime();
-            BatchStream stream = read(task.get(0), context);
+            BatchStream stream = read(task.get(0), context, rows);
             ReadWaits.since(start);
             return stream;
         }
-        return new SequentialStream(task.size(), i -> read(task.get(i), context),
+        return new SequentialStream(task.size(), i -> read(task.get(i), context, rows),
                 StoreReadAhead.of(task.get(0).path(), i -> bytesHeldOpen(task.get(i))));
     }
 
@@ -263,7 +284,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
                 : partition.fileLength() >= 0 ? partition.fileLength() : StoreReadAhead.MAX_BYTES;
     }
 
-    private BatchStream read(ScanPartition scanned, TaskContext context) {
+    private BatchStream read(ScanPartition scanned, TaskContext context, ScanRowFilter rows) {
         if (!runtimePruning.isEmpty() && !RowGroupPruner.mayMatch(scanned, runtimePruning, source.schema())) {
             return BatchStream.empty();
         }
@@ -273,7 +294,7 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
             HadoopConfiguration.Lease lease = HadoopConfiguration.lease();
             try {
                 return holding(ScanFiles.read(FileFormats.reader(source.format()), scanned, source, columns, schema,
-                        context.batchSize(), context.allocator()), lease);
+                        context.batchSize(), context.allocator(), rows), lease);
             } catch (RuntimeException | Error e) {
                 lease.close();
                 throw e;

@@ -17,6 +17,7 @@ import io.sluice.datasource.file.SourceFiles;
 import io.sluice.kernels.BatchStream;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.source.TableSource;
+import io.sluice.operators.ScanRowFilter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -111,13 +112,14 @@ record ScanFiles(List<ScanPartition> partitions, ListedFiles listed) {
 
     /**
      * One scan partition's batches of {@code columns}: the file columns from the format's reader,
-     * the partition columns as constants of the partition's values.
+     * the partition columns as constants of the partition's values; the reader may drop rows
+     * {@code rows} rejects (null: none), a test of file columns only.
      */
     static BatchStream read(FormatReader reader, ScanPartition partition, TableSource source, List<String> columns,
-            Schema schema, int batchSize, BufferAllocator allocator) {
+            Schema schema, int batchSize, BufferAllocator allocator, ScanRowFilter rows) {
         Schema table = readSchema(source.schema(), schema);
         if (!source.isPartitioned() || columns.stream().noneMatch(c -> PartitionColumns.contains(source.partitionColumns(), c))) {
-            return reader.read(partition, table, columns, batchSize, allocator, source.options());
+            return reader.read(partition, table, columns, batchSize, allocator, source.options(), rows);
         }
         List<String> fileColumns = new ArrayList<>();
         int[] fileColumn = new int[columns.size()];
@@ -132,7 +134,7 @@ record ScanFiles(List<ScanPartition> partitions, ListedFiles listed) {
                 fileColumns.add(c);
             }
         }
-        return new PartitionValuesStream(reader.read(partition, table, fileColumns, batchSize, allocator, source.options()), schema,
+        return new PartitionValuesStream(reader.read(partition, table, fileColumns, batchSize, allocator, source.options(), rows), schema,
                 fileColumn, values, allocator);
     }
 

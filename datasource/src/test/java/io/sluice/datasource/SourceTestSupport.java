@@ -46,9 +46,15 @@ public final class SourceTestSupport implements AutoCloseable {
     /** The same, read with the format's {@code options}. */
     public List<List<Object>> readAll(FormatReader reader, String location, Schema schema, List<String> columns,
             int batchSize, java.util.Map<String, String> options) {
-        List<List<Object>> rows = new ArrayList<>();
+        return readAll(reader, location, schema, columns, batchSize, options, null);
+    }
+
+    /** The same, of the rows {@code rows} keeps where the format applies it (null: every row). */
+    public List<List<Object>> readAll(FormatReader reader, String location, Schema schema, List<String> columns,
+            int batchSize, java.util.Map<String, String> options, io.sluice.operators.ScanRowFilter rows) {
+        List<List<Object>> out = new ArrayList<>();
         for (ScanPartition partition : reader.partitions(location, options)) {
-            try (BatchStream stream = reader.read(partition, schema, columns, batchSize, allocator, options)) {
+            try (BatchStream stream = reader.read(partition, schema, columns, batchSize, allocator, options, rows)) {
                 for (Batch next = stream.next(); next != null; next = stream.next()) {
                     Batch batch = next;
                     try (batch) {
@@ -59,13 +65,13 @@ public final class SourceTestSupport implements AutoCloseable {
                             for (int c = 0; c < columns.size(); c++) {
                                 row.add(normalize(batch.column(c).get(r)));
                             }
-                            rows.add(row);
+                            out.add(row);
                         }
                     }
                 }
             }
         }
-        return rows;
+        return out;
     }
 
     /** Comparable values: integers as Long, floats as Double, decimals without trailing zeros, SQL dates as LocalDate, timestamps as LocalDateTime. */

@@ -171,6 +171,16 @@ public interface ExecutionPlan {
     }
 
     /**
+     * This plan told a test of rows learned at run time (a bound runtime filter), which a scan below
+     * may apply while reading to skip decoding the rows it rejects ({@link ScanRowFilter}); rows are
+     * still filtered above. Keeps the output partitioning; operators that pass columns through hand
+     * it on to their input; the default ignores it.
+     */
+    default ExecutionPlan withScanRowFilter(ScanRowFilter filter) {
+        return this;
+    }
+
+    /**
      * A plan with a sort by {@code sort} (keeping only {@code fetch} rows per partition, or all when
      * negative) pushed into or below this operator, if it can take it.
      */

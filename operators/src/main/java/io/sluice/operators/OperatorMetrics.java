@@ -10,15 +10,16 @@ import java.util.List;
  * {@code execute}, {@code next} and {@code close}, less the time its children spent in theirs),
  * the most memory its reservations held at once, and its spills: bytes written, how many, and the
  * nanoseconds they took (part of its own time), the hash tables it built itself (a broadcast
- * join whose table another task of the stage built on the same worker counts none), and the data
- * files it opened (a scan).
+ * join whose table another task of the stage built on the same worker counts none), the data
+ * files it opened (a scan) and the rows a scan read but rejected before decoding them whole.
  */
 public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] peakMemory, long[] spilledBytes,
-        long[] spills, long[] spillNanos, long[] builds, long[] filesOpened) {
+        long[] spills, long[] spillNanos, long[] builds, long[] filesOpened, long[] rowsSkipped) {
     public OperatorMetrics {
         int n = rows.length;
         if (batches.length != n || nanos.length != n || peakMemory.length != n || spilledBytes.length != n
-                || spills.length != n || spillNanos.length != n || builds.length != n || filesOpened.length != n) {
+                || spills.length != n || spillNanos.length != n || builds.length != n || filesOpened.length != n
+                || rowsSkipped.length != n) {
             throw new IllegalArgumentException("one entry per operator in each array");
         }
         rows = rows.clone();
@@ -30,12 +31,13 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         spillNanos = spillNanos.clone();
         builds = builds.clone();
         filesOpened = filesOpened.clone();
+        rowsSkipped = rowsSkipped.clone();
     }
 
     /** Metrics without memory figures (nothing reserved, nothing spilled). */
     public OperatorMetrics(long[] rows, long[] batches, long[] nanos) {
         this(rows, batches, nanos, new long[rows.length], new long[rows.length], new long[rows.length],
-                new long[rows.length], new long[rows.length], new long[rows.length]);
+                new long[rows.length], new long[rows.length], new long[rows.length], new long[rows.length]);
     }
 
     public int operatorCount() {
@@ -53,6 +55,7 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         long spillNanos;
         long builds;
         long filesOpened;
+        long rowsSkipped;
 
         public void addBatch(int batchRows, long elapsedNanos) {
             rows += batchRows;
@@ -86,6 +89,11 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         public synchronized void fileOpened() {
             filesOpened++;
         }
+
+        @Override
+        public synchronized void rowsSkipped(long skipped) {
+            rowsSkipped += skipped;
+        }
     }
 
     /**
@@ -103,6 +111,7 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
         long[] spillNanos = new long[n];
         long[] builds = new long[n];
         long[] files = new long[n];
+        long[] skipped = new long[n];
         for (int i = 0; i < n; i++) {
             Counter c = counters.get(i);
             rows[i] = c.rows;
@@ -119,8 +128,9 @@ public record OperatorMetrics(long[] rows, long[] batches, long[] nanos, long[] 
                 spillNanos[i] = c.spillNanos;
                 builds[i] = c.builds;
                 files[i] = c.filesOpened;
+                skipped[i] = c.rowsSkipped;
             }
         }
-        return new OperatorMetrics(rows, batches, nanos, peak, spilled, spills, spillNanos, builds, files);
+        return new OperatorMetrics(rows, batches, nanos, peak, spilled, spills, spillNanos, builds, files, skipped);
     }
 }

@@ -34,4 +34,11 @@ public interface RowSubsetExec extends UnaryExec {
         ExecutionPlan pruned = input().withRuntimePruning(predicates);
         return pruned == input() ? this : withNewChildren(List.of(pruned));
     }
+
+    /** The columns pass through unchanged, so the input can apply the test as it is. */
+    @Override
+    default ExecutionPlan withScanRowFilter(ScanRowFilter filter) {
+        ExecutionPlan filtered = input().withScanRowFilter(filter);
+        return filtered == input() ? this : withNewChildren(List.of(filtered));
+    }
 }

@@ -151,6 +151,11 @@ public final class TaskContext implements Cancellation {
         metrics.fileOpened();
     }
 
+    /** Counts rows this context's scan read but rejected before decoding them whole (EXPLAIN ANALYZE's {@code rows_skipped=}). */
+    public void recordRowsSkipped(long rows) {
+        metrics.rowsSkipped(rows);
+    }
+
     /** The same task, with reservations reporting to {@code operatorMetrics}. */
     public TaskContext forOperator(MemoryMetricsSink operatorMetrics) {
         return new TaskContext(jobId, taskId, allocator, batchSize, services, cancelled, memory, spillFiles, operatorMetrics,

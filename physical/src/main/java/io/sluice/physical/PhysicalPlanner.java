@@ -163,12 +163,20 @@ public final class PhysicalPlanner {
         boolean leftBuildable = type == JoinType.INNER || type == JoinType.RIGHT;
         if (type == JoinType.LEFT_ANTI_NULL_AWARE || rightBuildable && BroadcastHint.hinted(join.right())
                 || (broadcast >= 0 && rightBuildable && rightBytes <= broadcast && (!leftBuildable || rightBytes <= leftBytes))) {
+            if (type == JoinType.INNER || type == JoinType.LEFT_SEMI) {
+                // the broadcast side's stage runs first anyway: its keys filter the probe side's scan
+                Filtered f = withRuntimeFilter(left, join.left(), join.leftKeys(), right, join.right(), join.rightKeys());
+                left = f.probe();
+                right = f.build();
+            }
             return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_RIGHT, estimate);
         }
-        if (leftBuildable && BroadcastHint.hinted(join.left())) {
-            return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_LEFT, estimate);
-        }
-        if (broadcast >= 0 && leftBuildable && leftBytes <= broadcast) {
+        if (leftBuildable && BroadcastHint.hinted(join.left()) || broadcast >= 0 && leftBuildable && leftBytes <= broadcast) {
+            if (type == JoinType.INNER) {
+                Filtered f = withRuntimeFilter(right, join.right(), join.rightKeys(), left, join.left(), join.leftKeys());
+                right = f.probe();
+                left = f.build();
+            }
             return hashJoin(left, right, join, HashJoinExec.Mode.COLLECT_LEFT, estimate);
         }
         if (!keyless && SortMergeJoinExec.supports(type)

@@ -86,6 +86,7 @@ import io.sluice.operators.filter.FilterExec;
 import io.sluice.operators.filter.RuntimeFilter;
 import io.sluice.operators.filter.RuntimeFilterExec;
 import io.sluice.operators.filter.RuntimeFilterSourceExec;
+import io.sluice.operators.filter.RuntimeRowFilter;
 import io.sluice.operators.join.HashJoinExec;
 import io.sluice.operators.join.SortMergeJoinExec;
 import io.sluice.operators.sort.OrderedGatherExec;
@@ -116,7 +117,7 @@ public final class PlanWireClasses implements WireClasses {
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FileScanExec.ListedFiles.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,
-                ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, RuntimeFilterSourceExec.class, RuntimeFilter.class, SampleExec.class, SortExec.class,
+                ProjectionExec.class, RepartitionExec.class, RuntimeFilterExec.class, RuntimeFilterSourceExec.class, RuntimeFilter.class, RuntimeRowFilter.class, SampleExec.class, SortExec.class,
                 SortMergeJoinExec.class, UnionExec.class, OrderedGatherExec.class, WindowExec.class, GenerateExec.class,
                 RowSampleExec.class, RangeExec.class,
                 Partitioning.Unknown.class, Partitioning.Single.class, Partitioning.Hash.class,

@@ -2,6 +2,7 @@ package io.sluice.datasource.file;
 
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.BatchStream;
+import io.sluice.operators.ScanRowFilter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +56,16 @@ public interface FormatReader {
      */
     BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
             BufferAllocator allocator, Map<String, String> options);
+
+    /**
+     * {@link #read(ScanPartition, Schema, List, int, BufferAllocator, Map)} that may drop the rows
+     * {@code rows} rejects (null: none) and skip decoding their other columns; a format that cannot
+     * returns every row (the default), since the test is applied above the scan as well.
+     */
+    default BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
+            BufferAllocator allocator, Map<String, String> options, ScanRowFilter rows) {
+        return read(partition, tableSchema, columns, batchSize, allocator, options);
+    }
 
     /** {@link #inferSchema(String, Map)} with the format's default options. */
     default Schema inferSchema(String location) {

@@ -1,5 +1,6 @@
 package io.sluice.datasource.parquet;
 
+import io.sluice.kernels.ArrowKernels;
 import io.sluice.kernels.Col;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
@@ -14,4 +15,33 @@ interface ColumnChunkDecoder {
      * throws leaves nothing allocated behind.
      */
     void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column);
+
+    /**
+     * Of the next {@code n} values, decodes only rows {@code selected[0..count)} (ascending, within
+     * {@code n}) as {@link #decode} decodes all of them; the others are passed over. This default
+     * decodes all and keeps the selected; a decoder that can skip values overrides it.
+     */
+    default void decodeSelected(int n, int[] selected, int count, BufferAllocator allocator, Col[] cols,
+            FieldVector[] vectors, int column) {
+        Col[] all = new Col[1];
+        FieldVector[] allVectors = new FieldVector[1];
+        decode(n, allocator, all, allVectors, 0);
+        try (FieldVector vector = allVectors[0]) {
+            if (all[0] != null) {
+                cols[column] = all[0].gather(selected, count);
+            } else {
+                vectors[column] = ArrowKernels.gather(vector, selected, count, allocator);
+            }
+        }
+    }
+
+    /** Passes over the next {@code n} values. This default decodes and drops them. */
+    default void skip(int n, BufferAllocator allocator) {
+        Col[] all = new Col[1];
+        FieldVector[] allVectors = new FieldVector[1];
+        decode(n, allocator, all, allVectors, 0);
+        if (allVectors[0] != null) {
+            allVectors[0].close();
+        }
+    }
 }

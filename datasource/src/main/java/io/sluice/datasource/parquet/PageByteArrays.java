@@ -110,6 +110,11 @@ final class PageByteArrays {
         return first;
     }
 
+    /** Passes over the next {@code count} values. */
+    void skip(int count) {
+        take(count);
+    }
+
     /** The index of the next value, which is then taken. */
     int next() {
         if (next >= count()) {

@@ -18,6 +18,7 @@ import io.sluice.datasource.file.StoreReadAhead;
 import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.NullVectors;
 import io.sluice.logical.source.FormatOptions;
+import io.sluice.operators.ScanRowFilter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,6 +129,16 @@ public final class ParquetFormat implements FormatReader {
     @Override
     public BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
             BufferAllocator allocator, Map<String, String> options) {
+        return read(partition, tableSchema, columns, batchSize, allocator, options, null);
+    }
+
+    /**
+     * Reads rows late under {@code rows}: each batch's columns that {@code rows} tests are decoded
+     * first, the others only for the rows that pass ({@link ParquetBatchStream}).
+     */
+    @Override
+    public BatchStream read(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
+            BufferAllocator allocator, Map<String, String> options, ScanRowFilter rows) {
         FormatReader.checkReadArguments(partition, allocator, batchSize);
         if (partition.isRange()) {
             // later row groups open from next(), outside the caller's HadoopConfiguration.withOverrides: the same overrides
@@ -135,7 +146,7 @@ public final class ParquetFormat implements FormatReader {
             RowGroupRun run = rowGroupsIn(partition, columns);
             List<ScanPartition> rowGroups = run.rowGroups();
             return new SequentialStream(rowGroups.size(), i -> HadoopConfiguration.withOverrides(hadoop,
-                    () -> read(rowGroups.get(i), tableSchema, columns, batchSize, allocator, options)),
+                    () -> read(rowGroups.get(i), tableSchema, columns, batchSize, allocator, options, rows)),
                     StoreReadAhead.of(partition.path(), i -> run.bytes()[i]));
         }
         if (partition.rowGroup() < 0) {
@@ -211,7 +222,7 @@ public final class ParquetFormat implements FormatReader {
                 }
             }
             return new ParquetBatchStream(reader, rowGroup, decoders, selection.schema(), rowCount, file, batchSize,
-                    allocator);
+                    allocator, LateRows.of(selection.schema(), rows));
         } catch (IOException | RuntimeException e) {
             if (rowGroup != null) {
                 rowGroup.close();

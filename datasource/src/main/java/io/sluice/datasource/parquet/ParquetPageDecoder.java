@@ -171,10 +171,19 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     }
 
     private void nextPage() {
+        openPage(readPage());
+    }
+
+    private DataPage readPage() {
         DataPage page = pages.readPage();
         if (page == null) {
             throw new IllegalStateException("column " + descriptor + " has fewer values than its row group");
         }
+        return page;
+    }
+
+    /** Makes {@code page} the current page: its levels and values ready to read. */
+    private void openPage(DataPage page) {
         try {
             ByteBuffer data;
             Encoding encoding;
@@ -256,8 +265,95 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
 
     @Override
     public void decode(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors, int column) {
-        vectors[column] = decoding == ParquetColumnType.Decoding.STRING ? decodeStrings(n, allocator)
-                : decodeNumbers(n, allocator);
+        vectors[column] = decoding == ParquetColumnType.Decoding.STRING ? decodeStrings(n, null, n, allocator)
+                : decodeNumbers(n, null, n, allocator);
+    }
+
+    /** Only the selected rows: the values between them are passed over ({@link #skip}), never written. */
+    @Override
+    public void decodeSelected(int n, int[] selected, int count, BufferAllocator allocator, Col[] cols,
+            FieldVector[] vectors, int column) {
+        vectors[column] = decoding == ParquetColumnType.Decoding.STRING ? decodeStrings(n, selected, count, allocator)
+                : decodeNumbers(n, selected, count, allocator);
+    }
+
+    /**
+     * Passes over the next {@code n} rows: a page wholly inside them is not opened (its levels and
+     * values are not read), dictionary ids are skipped a run at a time, fixed-width PLAIN values by
+     * their offset, PLAIN strings by their lengths.
+     */
+    @Override
+    public void skip(int n, BufferAllocator allocator) {
+        int left = n;
+        while (left > 0) {
+            if (pageRemaining == 0) {
+                DataPage page = readPage();
+                if (page.getValueCount() <= left) {
+                    left -= page.getValueCount();
+                    continue;
+                }
+                openPage(page);
+            }
+            int take = Math.min(pageRemaining, left);
+            skipValues(readLevels(0, take));
+            pageRemaining -= take;
+            left -= take;
+        }
+    }
+
+    /** Passes over the next {@code count} non-NULL values of the current page. */
+    private void skipValues(int count) {
+        if (count == 0) {
+            return;
+        }
+        if (ids != null) {
+            ids.skip(count);
+        } else if (numbers != null && wide) {
+            numbers.readWide(values(count), highBuffer, count);
+        } else if (numbers != null) {
+            numbers.read(values(count), count);
+        } else if (byteArrays != null) {
+            byteArrays.skip(count);
+        } else if (decoding == ParquetColumnType.Decoding.STRING) {
+            ByteBuffer in = values;
+            for (int i = 0; i < count; i++) {
+                int length = in.getInt();
+                in.position(in.position() + length);
+            }
+        } else {
+            int plainWidth = decoding == ParquetColumnType.Decoding.INT32 ? Integer.BYTES : Long.BYTES;
+            values.position(values.position() + count * plainWidth);
+        }
+    }
+
+    /** Writes output rows {@code [at, at + count)} from the decoder's next rows. */
+    private interface RunWriter {
+        void write(int at, int count);
+    }
+
+    /**
+     * Of the next {@code n} rows, writes rows {@code selected[0..count)} (or all {@code n} when
+     * {@code selected} is null) as consecutive output rows: each run of consecutive selected rows is
+     * written by {@code writer}, the rows between runs are skipped.
+     */
+    private void writeSelected(int n, int[] selected, int count, RunWriter writer) {
+        if (selected == null) {
+            writer.write(0, n);
+            return;
+        }
+        int row = 0;
+        int i = 0;
+        while (i < count) {
+            int j = i + 1;
+            while (j < count && selected[j] == selected[j - 1] + 1) {
+                j++;
+            }
+            skip(selected[i] - row, null);
+            writer.write(i, j - i);
+            row = selected[j - 1] + 1;
+            i = j;
+        }
+        skip(n - row, null);
     }
 
     /**
@@ -310,57 +406,64 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     }
 
     /**
-     * The next {@code n} numbers as a new fixed-width vector of the column's type from
-     * {@code allocator}, owned by the caller: dictionary values and PLAIN values are written to the
-     * vector's buffer (a run of PLAIN values without NULLs whose width the vector shares is one
-     * copy), a decimal as its 16-byte two's complement. Values under NULL rows stay zero.
+     * Of the next {@code n} numbers, the selected ones ({@link #writeSelected}) as a new fixed-width
+     * vector of the column's type from {@code allocator}, owned by the caller: dictionary values and
+     * PLAIN values are written to the vector's buffer (a run of PLAIN values without NULLs whose
+     * width the vector shares is one copy), a decimal as its 16-byte two's complement. Values under
+     * NULL rows stay zero.
      */
-    private FieldVector decodeNumbers(int n, BufferAllocator allocator) {
+    private FieldVector decodeNumbers(int n, int[] selected, int count, BufferAllocator allocator) {
         BaseFixedWidthVector vector = (BaseFixedWidthVector) arrowField.createVector(allocator);
         try {
-            vector.allocateNew(n); // zeroed: every row NULL and 0 until written
+            vector.allocateNew(count); // zeroed: every row NULL and 0 until written
             ArrowBuf validity = vector.getValidityBuffer();
             long data = vector.getDataBuffer().memoryAddress();
             int width = vector.getTypeWidth();
-            int at = 0;
-            while (at < n) {
-                int take = rowsFromPage(n - at);
-                // Rows [at, at + take) of this batch come from this page; present[0..count) lists the non-NULL ones.
-                int count = readLevels(at, take);
-                if (present == null) {
-                    FixedWidthRuns.setBits(validity, at, take);
-                } else {
-                    for (int i = 0; i < count; i++) {
-                        BitVectorHelper.setBit(validity, present[i]);
-                    }
-                }
-                long[] decoded = values(count);
-                if (ids != null) {
-                    readIds(count);
-                    FixedWidthRuns.gather(dictionaryLongs, idBuffer, decoded, count);
-                    if (wide) {
-                        FixedWidthRuns.gather(dictionaryHighs, idBuffer, highBuffer, count);
-                    }
-                } else if (numbers != null && wide) {
-                    numbers.readWide(decoded, highBuffer, count);
-                } else if (numbers != null) {
-                    numbers.read(decoded, count);
-                } else if (readPlainValues(count, present, at, data, width)) {
-                    decoded = null; // copied as they are
-                }
-                if (decoded != null && wide) {
-                    FixedWidthRuns.scatterWide(data, present, at, decoded, highBuffer, count);
-                } else if (decoded != null) {
-                    FixedWidthRuns.scatter(data, width, present, at, decoded, count);
-                }
-                pageRemaining -= take;
-                at += take;
-            }
-            vector.setValueCount(n);
+            writeSelected(n, selected, count, (at, rows) -> writeNumbers(validity, data, width, at, rows));
+            vector.setValueCount(count);
             return vector;
         } catch (RuntimeException | Error e) {
             vector.close();
             throw e;
+        }
+    }
+
+    /** The next {@code rows} numbers as rows {@code [from, from + rows)} of the vector at {@code data}. */
+    private void writeNumbers(ArrowBuf validity, long data, int width, int from, int rows) {
+        int n = from + rows;
+        int at = from;
+        while (at < n) {
+            int take = rowsFromPage(n - at);
+            // Rows [at, at + take) of this batch come from this page; present[0..count) lists the non-NULL ones.
+            int count = readLevels(at, take);
+            if (present == null) {
+                FixedWidthRuns.setBits(validity, at, take);
+            } else {
+                for (int i = 0; i < count; i++) {
+                    BitVectorHelper.setBit(validity, present[i]);
+                }
+            }
+            long[] decoded = values(count);
+            if (ids != null) {
+                readIds(count);
+                FixedWidthRuns.gather(dictionaryLongs, idBuffer, decoded, count);
+                if (wide) {
+                    FixedWidthRuns.gather(dictionaryHighs, idBuffer, highBuffer, count);
+                }
+            } else if (numbers != null && wide) {
+                numbers.readWide(decoded, highBuffer, count);
+            } else if (numbers != null) {
+                numbers.read(decoded, count);
+            } else if (readPlainValues(count, present, at, data, width)) {
+                decoded = null; // copied as they are
+            }
+            if (decoded != null && wide) {
+                FixedWidthRuns.scatterWide(data, present, at, decoded, highBuffer, count);
+            } else if (decoded != null) {
+                FixedWidthRuns.scatter(data, width, present, at, decoded, count);
+            }
+            pageRemaining -= take;
+            at += take;
         }
     }
 
@@ -403,88 +506,94 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
 
     private static final long INITIAL_STRING_BYTES_CAP = 1L << 20;
 
-    /** The next {@code n} strings as a new vector from {@code allocator}, owned by the caller. */
-    private VarCharVector decodeStrings(int n, BufferAllocator allocator) {
+    /** Of the next {@code n} strings, the selected ones ({@link #writeSelected}) as a new vector from {@code allocator}, owned by the caller. */
+    private VarCharVector decodeStrings(int n, int[] selected, int count, BufferAllocator allocator) {
         // a first guess only, capped: each page reserves exactly what its rows need (one long
         // dictionary entry must not size every batch by the dictionary's average)
-        long guess = dictionaryOffsets == null ? 16L * n
-                : (long) n * (dictionaryBytes.length / Math.max(1, dictionaryOffsets.length - 1) + 1);
-        Utf8Writer out = new Utf8Writer(arrowField, allocator, n, Math.min(guess, INITIAL_STRING_BYTES_CAP));
+        long guess = dictionaryOffsets == null ? 16L * count
+                : (long) count * (dictionaryBytes.length / Math.max(1, dictionaryOffsets.length - 1) + 1);
+        Utf8Writer out = new Utf8Writer(arrowField, allocator, count, Math.min(guess, INITIAL_STRING_BYTES_CAP));
         try {
-            int at = 0;
-            while (at < n) {
-                int take = rowsFromPage(n - at);
-                int count = readLevels(at, take);
-                if (ids != null) {
-                    readIds(count);
-                    int[] idValues = idBuffer;
-                    int[] offsets = dictionaryOffsets;
-                    long bytes = 0;
-                    for (int i = 0; i < count; i++) {
-                        int id = idValues[i];
-                        bytes += offsets[id + 1] - offsets[id];
-                    }
-                    out.reserve(bytes + Long.BYTES); // a short entry is written as a whole word
-                    byte[] dictionary = dictionaryBytes;
-                    if (present == null) {
-                        out.putDictionaryRun(at, count, idValues, dictionary, offsets, dictionaryWords);
-                    } else {
-                        for (int i = 0; i < count; i++) {
-                            int id = idValues[i];
-                            out.put(present[i], dictionary, offsets[id], offsets[id + 1] - offsets[id]);
-                        }
-                    }
-                } else if (byteArrays != null) {
-                    PageByteArrays page = byteArrays;
-                    out.reserve(page.bytesOfNext(count));
-                    if (present == null) {
-                        out.putContiguousRun(at, count, page.bytes, page.offsets, page.take(count));
-                    }
-                    for (int i = 0; present != null && i < count; i++) {
-                        int v = page.next();
-                        out.put(row(present, at, i), page.bytes, page.offsets[v], page.length(v));
-                    }
-                } else {
-                    ByteBuffer in = values;
-                    // A first pass over the lengths sizes the data buffer once for this run of values.
-                    int start = in.position();
-                    long bytes = 0;
-                    int p = start;
-                    for (int i = 0; i < count; i++) {
-                        int length = in.getInt(p);
-                        if (length < 0 || length > in.limit() - p - 4) {
-                            throw new IllegalStateException("a PLAIN value of " + length + " bytes where the page has "
-                                    + (in.limit() - p - 4) + " left");
-                        }
-                        bytes += length;
-                        p += 4 + length;
-                    }
-                    out.reserve(bytes);
-                    if (present == null && in.hasArray()) { // one loop over the page's array, no call per value
-                        in.position(out.putPlainRun(at, count, in.array(), in.arrayOffset() + start) - in.arrayOffset());
-                    } else if (in.hasArray()) { // bytes copied from the array: no ByteBuffer view per value
-                        byte[] array = in.array();
-                        int base = in.arrayOffset();
-                        for (int i = 0; i < count; i++) {
-                            int length = in.getInt();
-                            out.put(row(present, at, i), array, base + in.position(), length);
-                            in.position(in.position() + length);
-                        }
-                    } else {
-                        for (int i = 0; i < count; i++) {
-                            int length = in.getInt();
-                            out.put(row(present, at, i), in, in.position(), length);
-                            in.position(in.position() + length);
-                        }
-                    }
-                }
-                pageRemaining -= take;
-                at += take;
-            }
-            return out.finish(n);
+            writeSelected(n, selected, count, (at, rows) -> writeStrings(out, at, rows));
+            return out.finish(count);
         } catch (RuntimeException | Error e) {
             out.vector.close();
             throw e;
+        }
+    }
+
+    /** The next {@code rows} strings as rows {@code [from, from + rows)} of {@code out}. */
+    private void writeStrings(Utf8Writer out, int from, int rows) {
+        int n = from + rows;
+        int at = from;
+        while (at < n) {
+            int take = rowsFromPage(n - at);
+            int count = readLevels(at, take);
+            if (ids != null) {
+                readIds(count);
+                int[] idValues = idBuffer;
+                int[] offsets = dictionaryOffsets;
+                long bytes = 0;
+                for (int i = 0; i < count; i++) {
+                    int id = idValues[i];
+                    bytes += offsets[id + 1] - offsets[id];
+                }
+                out.reserve(bytes + Long.BYTES); // a short entry is written as a whole word
+                byte[] dictionary = dictionaryBytes;
+                if (present == null) {
+                    out.putDictionaryRun(at, count, idValues, dictionary, offsets, dictionaryWords);
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        int id = idValues[i];
+                        out.put(present[i], dictionary, offsets[id], offsets[id + 1] - offsets[id]);
+                    }
+                }
+            } else if (byteArrays != null) {
+                PageByteArrays page = byteArrays;
+                out.reserve(page.bytesOfNext(count));
+                if (present == null) {
+                    out.putContiguousRun(at, count, page.bytes, page.offsets, page.take(count));
+                }
+                for (int i = 0; present != null && i < count; i++) {
+                    int v = page.next();
+                    out.put(row(present, at, i), page.bytes, page.offsets[v], page.length(v));
+                }
+            } else {
+                ByteBuffer in = values;
+                // A first pass over the lengths sizes the data buffer once for this run of values.
+                int start = in.position();
+                long bytes = 0;
+                int p = start;
+                for (int i = 0; i < count; i++) {
+                    int length = in.getInt(p);
+                    if (length < 0 || length > in.limit() - p - 4) {
+                        throw new IllegalStateException("a PLAIN value of " + length + " bytes where the page has "
+                                + (in.limit() - p - 4) + " left");
+                    }
+                    bytes += length;
+                    p += 4 + length;
+                }
+                out.reserve(bytes);
+                if (present == null && in.hasArray()) { // one loop over the page's array, no call per value
+                    in.position(out.putPlainRun(at, count, in.array(), in.arrayOffset() + start) - in.arrayOffset());
+                } else if (in.hasArray()) { // bytes copied from the array: no ByteBuffer view per value
+                    byte[] array = in.array();
+                    int base = in.arrayOffset();
+                    for (int i = 0; i < count; i++) {
+                        int length = in.getInt();
+                        out.put(row(present, at, i), array, base + in.position(), length);
+                        in.position(in.position() + length);
+                    }
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        int length = in.getInt();
+                        out.put(row(present, at, i), in, in.position(), length);
+                        in.position(in.position() + length);
+                    }
+                }
+            }
+            pageRemaining -= take;
+            at += take;
         }
     }
 

@@ -63,8 +63,37 @@ final class RleBitPackedDecoder {
         return true;
     }
 
+    /**
+     * Passes over the next {@code count} values: a bit-packed run wholly inside them is stepped over
+     * without unpacking it, a repeated run by its count.
+     */
+    void skip(int count) {
+        int left = count;
+        while (left > 0) {
+            if (runRemaining == 0) {
+                int header = readUnsignedVarInt();
+                int groups = header >>> 1;
+                if ((header & 1) == 1 && groups * 8 <= left) {
+                    buffer.position(buffer.position() + groups * bitWidth); // 8 values take bitWidth bytes
+                    left -= groups * 8;
+                    continue;
+                }
+                startRun(header);
+            }
+            int take = Math.min(runRemaining, left);
+            if (packedRun) {
+                packedPosition += take;
+            }
+            runRemaining -= take;
+            left -= take;
+        }
+    }
+
     private void readRunHeader() {
-        int header = readUnsignedVarInt();
+        startRun(readUnsignedVarInt());
+    }
+
+    private void startRun(int header) {
         if ((header & 1) == 0) {
             packedRun = false;
             runRemaining = header >>> 1;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Random;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
@@ -12,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Reads what parquet-mr's RLE / bit-packing encoder writes, for every bit width: bit-packed runs
  * (read a word per value, the values near the buffer's end a byte at a time) and repeated runs,
- * in little-endian buffers and in buffers of the other order (read a byte at a time).
+ * in little-endian buffers and in buffers of the other order (read a byte at a time); values
+ * skipped between reads leave the following reads right.
  */
 class RleBitPackedDecoderTest {
     @Test
@@ -44,6 +46,20 @@ class RleBitPackedDecoderTest {
                         at += take;
                     }
                     assertThat(out).as("width %d, %d values, %s", width, count, order).isEqualTo(values);
+                    // skipping pieces (whole bit-packed runs stepped over) and reading the others
+                    RleBitPackedDecoder skipping = new RleBitPackedDecoder(ByteBuffer.wrap(encoded).order(order), width);
+                    int[] piece = new int[200];
+                    for (at = 0; at < count; ) {
+                        int take = Math.min(count - at, 1 + random.nextInt(random.nextBoolean() ? 10 : 200));
+                        if (random.nextBoolean()) {
+                            skipping.skip(take);
+                        } else {
+                            skipping.read(piece, 0, take);
+                            assertThat(Arrays.copyOf(piece, take)).as("width %d, values from %d", width, at)
+                                    .isEqualTo(Arrays.copyOfRange(values, at, at + take));
+                        }
+                        at += take;
+                    }
                 }
             }
         }

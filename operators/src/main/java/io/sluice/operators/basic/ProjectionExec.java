@@ -16,6 +16,7 @@ import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.FilterPushdown;
 import io.sluice.operators.Partitioning;
 import io.sluice.operators.PlanProperties;
+import io.sluice.operators.ScanRowFilter;
 import io.sluice.operators.TaskContext;
 import io.sluice.operators.expr.BoundExprs;
 import io.sluice.operators.filter.FilterExec;
@@ -211,6 +212,13 @@ public record ProjectionExec(ExecutionPlan input, List<Expr> exprs, Schema schem
         predicates.forEach(p -> toInput(p).ifPresent(below::add));
         ExecutionPlan pruned = below.isEmpty() ? input : input.withRuntimePruning(below);
         return pruned == input ? this : withNewChildren(List.of(pruned));
+    }
+
+    /** A test on passed-through columns is handed to the input, rewritten to its columns. */
+    @Override
+    public ExecutionPlan withScanRowFilter(ScanRowFilter filter) {
+        ExecutionPlan filtered = filter.rewritten(this::toInput).map(input::withScanRowFilter).orElse(input);
+        return filtered == input ? this : withNewChildren(List.of(filtered));
     }
 
     /** A sort on passed-through columns is done below the projection, on the narrower input. */

@@ -53,12 +53,15 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
 
     /**
      * The same operator applying {@code bound}; its input is told the filter's key range
-     * ({@link ExecutionPlan#withRuntimePruning}), so a Parquet scan below skips row groups outside it.
+     * ({@link ExecutionPlan#withRuntimePruning}), so a Parquet scan below skips row groups outside it,
+     * and the filter itself ({@link ExecutionPlan#withScanRowFilter}), so the scan decodes the other
+     * columns only of rows whose keys pass.
      */
     public RuntimeFilterExec bind(RuntimeFilter bound) {
         requireNonNull(bound, "bound is null");
         List<Expr> range = bound.rangePredicates(keys, input.schema());
-        return new RuntimeFilterExec(range.isEmpty() ? input : input.withRuntimePruning(range), filterId, keys, bound,
+        ExecutionPlan pruned = range.isEmpty() ? input : input.withRuntimePruning(range);
+        return new RuntimeFilterExec(pruned.withScanRowFilter(new RuntimeRowFilter(keys, bound)), filterId, keys, bound,
                 estimatedRows);
     }
 

@@ -28,4 +28,11 @@ public interface MemoryMetricsSink {
     /** The operator opened a data file (a scan); EXPLAIN ANALYZE counts these ({@code files_opened=}). */
     default void fileOpened() {
     }
+
+    /**
+     * The operator (a scan) read {@code rows} rows whose columns other than those of a row test it
+     * applied were never decoded; EXPLAIN ANALYZE counts these ({@code rows_skipped=}).
+     */
+    default void rowsSkipped(long rows) {
+    }
 }

@@ -1,0 +1,138 @@
+package io.sluice.datasource.parquet;
+
+import io.sluice.common.types.Field;
+import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
+import io.sluice.kernels.Col;
+import io.sluice.operators.ScanRowFilter;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.util.TransferPair;
+
+/**
+ * The row test of a late read ({@link ParquetBatchStream}): the columns it reads, decoded first,
+ * and the rows of each batch it selects, which are all the other columns are then decoded for.
+ * Not thread-safe: one per stream.
+ */
+final class LateRows {
+    /** Rows tested before {@link #pays} may give up. */
+    static final int SAMPLE_ROWS = 16_384;
+
+    private final int[] tested;
+    private final boolean[] isTested;
+    private final Schema testedSchema;
+    private final ScanRowFilter.Selector selector;
+    private int[] selected = new int[0];
+    private long testedRows;
+    private long passedRows;
+
+    private LateRows(int[] tested, Schema schema, ScanRowFilter filter) {
+        this.tested = tested;
+        this.isTested = new boolean[schema.size()];
+        List<Field> fields = new ArrayList<>(tested.length);
+        for (int column : tested) {
+            isTested[column] = true;
+            fields.add(schema.field(column));
+        }
+        this.testedSchema = new Schema(fields);
+        this.selector = filter.bind(testedSchema);
+    }
+
+    /**
+     * The late read of a stream of {@code schema} under {@code filter}; null when there is no filter,
+     * when it reads a column the stream does not hold, or every column (nothing would be decoded late).
+     */
+    static LateRows of(Schema schema, ScanRowFilter filter) {
+        if (filter == null) {
+            return null;
+        }
+        List<String> columns = filter.columns();
+        int[] tested = new int[columns.size()];
+        for (int i = 0; i < tested.length; i++) {
+            tested[i] = schema.indexOf(columns.get(i));
+            if (tested[i] < 0) {
+                return null;
+            }
+        }
+        return tested.length == 0 || tested.length >= schema.size() ? null : new LateRows(tested, schema, filter);
+    }
+
+    /**
+     * Whether reading late still pays: false once {@value #SAMPLE_ROWS} rows or more were tested and
+     * more than 90% passed (then testing twice, here and above, costs more than the few rows save).
+     */
+    boolean pays() {
+        return testedRows < SAMPLE_ROWS || passedRows * 10 <= testedRows * 9;
+    }
+
+    /** Whether the test reads column {@code column} of the stream. */
+    boolean tested(int column) {
+        return isTested[column];
+    }
+
+    /** The rows the last {@link #select} kept, ascending, in its first slots. */
+    int[] selected() {
+        return selected;
+    }
+
+    /** Decodes the next {@code n} values of the tested columns into {@code cols} or {@code vectors}, as {@link ColumnChunkDecoder#decode}. */
+    void decodeTested(ColumnChunkDecoder[] decoders, int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors) {
+        for (int column : tested) {
+            decoders[column].decode(n, allocator, cols, vectors, column);
+        }
+    }
+
+    /**
+     * Tests the {@code n} rows of the tested columns just decoded and returns how many pass; the
+     * tested columns then hold only those rows (none when none passes; what they held when all do).
+     */
+    int select(int n, BufferAllocator allocator, Col[] cols, FieldVector[] vectors) {
+        Col[] testedCols = new Col[tested.length];
+        FieldVector[] testedVectors = new FieldVector[tested.length];
+        for (int j = 0; j < tested.length; j++) {
+            testedCols[j] = cols[tested[j]];
+            testedVectors[j] = vectors[tested[j]];
+            cols[tested[j]] = null;
+            vectors[tested[j]] = null; // the batch below owns them now
+        }
+        if (selected.length < n) {
+            selected = new int[n];
+        }
+        try (Batch batch = Batch.of(testedSchema, testedCols, testedVectors, n, allocator)) {
+            int count = selector.select(batch, selected);
+            testedRows += n;
+            passedRows += count;
+            if (count == 0) {
+                return 0;
+            }
+            if (count == n) {
+                take(batch, allocator, cols, vectors);
+            } else {
+                try (Batch kept = batch.gather(selected, count, allocator)) {
+                    take(kept, allocator, cols, vectors);
+                }
+            }
+            return count;
+        }
+    }
+
+    /** Moves the tested columns of {@code batch} into {@code cols} and {@code vectors} (vectors by a transfer: the batch keeps empty ones). */
+    private void take(Batch batch, BufferAllocator allocator, Col[] cols, FieldVector[] vectors) {
+        for (int j = 0; j < tested.length; j++) {
+            cols[tested[j]] = batch.hasColumn(j) ? batch.column(j) : null;
+            FieldVector vector = batch.arrowVector(j);
+            if (vector != null) {
+                TransferPair transfer = vector.getTransferPair(allocator);
+                transfer.transfer();
+                vectors[tested[j]] = (FieldVector) transfer.getTo();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "late rows tested on " + testedSchema.names();
+    }
+}
