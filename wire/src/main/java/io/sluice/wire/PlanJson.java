@@ -57,6 +57,7 @@ import io.sluice.logical.plan.QuantifiedComparison;
 import io.sluice.logical.plan.Repartition;
 import io.sluice.logical.plan.Sample;
 import io.sluice.logical.plan.ScalarSubquery;
+import io.sluice.logical.plan.SharedSubplan;
 import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.SortWithinPartitions;
 import io.sluice.logical.plan.SubqueryAlias;
@@ -103,7 +104,7 @@ public final class PlanJson {
     static final Map<String, Class<? extends Record>> TYPES = types(
             // logical plans
             Aggregate.class, EmptyRelation.class, Filter.class, Join.class, Limit.class, Projection.class,
-            Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, GroupingSetChoice.class, Sample.class, RangeRelation.class,
+            Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, GroupingSetChoice.class, SharedSubplan.class, Sample.class, RangeRelation.class,
             // expressions
             AddInterval.class, AggregateCall.class, Alias.class, Binary.class, Case.class, Cast.class,
             Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, RegexMatch.class, Literal.class,

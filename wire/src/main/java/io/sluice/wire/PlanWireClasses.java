@@ -55,6 +55,7 @@ import io.sluice.logical.plan.QuantifiedComparison;
 import io.sluice.logical.plan.Repartition;
 import io.sluice.logical.plan.Sample;
 import io.sluice.logical.plan.ScalarSubquery;
+import io.sluice.logical.plan.SharedSubplan;
 import io.sluice.logical.plan.Sort;
 import io.sluice.logical.plan.SortWithinPartitions;
 import io.sluice.logical.plan.SubqueryAlias;
@@ -113,7 +114,7 @@ public final class PlanWireClasses implements WireClasses {
                 HigherOrderCall.class, HigherOrderCall.Function.class, Lambda.class, LambdaVariable.class,
                 // logical plans
                 Aggregate.class, EmptyRelation.class, Filter.class, Join.class, JoinType.class, JoinMark.class, Limit.class,
-                Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, GroupingSetChoice.class, Generate.Function.class, Sample.class, RangeRelation.class,
+                Projection.class, Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, GroupingSetChoice.class, SharedSubplan.class, Generate.Function.class, Sample.class, RangeRelation.class,
                 // physical plans
                 AggregateMode.class, EmptyExec.class, FileScanExec.class, FileScanExec.ListedFiles.class, FilterExec.class,
                 HashAggregateExec.class, HashJoinExec.class, HashJoinExec.Mode.class, LimitExec.class,

@@ -8,6 +8,7 @@ import io.sluice.logical.expr.Expr;
 import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.RowSubsetExec;
+import io.sluice.operators.ScanRowFilter;
 import io.sluice.operators.TaskContext;
 import io.sluice.operators.memory.MemoryReservation;
 import java.util.List;
@@ -40,6 +41,15 @@ public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List
     @Override
     public ExecutionPlan withEstimatedRows(long rows) {
         return new RuntimeFilterSourceExec(input, filterId, keys, bitCount, rows);
+    }
+
+    /**
+     * Not handed on: this operator sees every row of a join's build side to build its filter, so no
+     * row test may drop rows below it.
+     */
+    @Override
+    public ExecutionPlan withScanRowFilter(ScanRowFilter filter) {
+        return this;
     }
 
     @Override

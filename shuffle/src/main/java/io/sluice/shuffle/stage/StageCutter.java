@@ -214,7 +214,8 @@ public final class StageCutter {
      * a join) is computed once and its shuffle read by every consumer, as Spark reuses an
      * exchange. Plans compare by value (operators are records); one holding a per-instance part
      * (a runtime filter's id, an unresolved split-point set) equals no other and is not shared.
-     * Safe because every expression is deterministic.
+     * An input that calls {@code rand} then gives every consumer the same rows, as a WITH query
+     * materialized once does in PostgreSQL (and as Spark's reused exchange does).
      */
     private static Stage addStage(List<Stage> stages, String jobId, ExecutionPlan input, Partitioning partitioning) {
         for (Stage stage : stages) {
