@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
+import io.sluice.kernels.SelectionKernels;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.Unevaluable;
@@ -80,27 +81,12 @@ final class ScanRowTests implements ScanRowFilter {
                     if (more.length < rows) {
                         more = new int[rows];
                     }
-                    count = intersect(selected, count, more, selectors.get(i).select(batch, more));
+                    count = SelectionKernels.intersect(selected, count, more, selectors.get(i).select(batch, more));
                 }
                 context.recordRowsSkipped(rows - count);
                 return count;
             }
         };
-    }
-
-    /** The rows in both ascending lists, into {@code a}; returns how many. */
-    private static int intersect(int[] a, int aCount, int[] b, int bCount) {
-        int out = 0;
-        int j = 0;
-        for (int i = 0; i < aCount && j < bCount; i++) {
-            while (j < bCount && b[j] < a[i]) {
-                j++;
-            }
-            if (j < bCount && b[j] == a[i]) {
-                a[out++] = a[i];
-            }
-        }
-        return out;
     }
 
     @Override

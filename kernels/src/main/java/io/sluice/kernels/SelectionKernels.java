@@ -190,6 +190,21 @@ public final class SelectionKernels {
         return n;
     }
 
+    /** The rows in both ascending lists {@code a[0, aCount)} and {@code b[0, bCount)}, into {@code a}; returns how many. */
+    public static int intersect(int[] a, int aCount, int[] b, int bCount) {
+        int out = 0;
+        int j = 0;
+        for (int i = 0; i < aCount && j < bCount; i++) {
+            while (j < bCount && b[j] < a[i]) {
+                j++;
+            }
+            if (j < bCount && b[j] == a[i]) {
+                a[out++] = a[i];
+            }
+        }
+        return out;
+    }
+
     /** The union of two disjoint ascending row lists into {@code out}, ascending; returns how many. */
     public static int union(int[] a, int aCount, int[] b, int bCount, int[] out) {
         int i = 0;
