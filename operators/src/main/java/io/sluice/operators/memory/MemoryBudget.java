@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -17,13 +19,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * may hold at most the {@link #SPILLABLE_SHARE spillable share} divided by the tasks open now
  * ({@link #fairShare}), so a task that started first cannot starve the ones after it; a task
  * alone may use all of it. Growth that cannot wait for a spill takes from the whole budget,
- * first come first served.
+ * first come first served; when the budget is short only because other tasks hold memory, it
+ * waits a bounded time for them to give some back ({@link #awaitRelease}), as Spark's execution
+ * memory pool makes a task wait for its share, rather than failing on a moment's contention.
  */
 public final class MemoryBudget {
     private final String name;
     private final long limit;
     private final AtomicLong reserved = new AtomicLong();
     private final Set<TaskMemoryPool> pools = ConcurrentHashMap.newKeySet();
+    /** Bumped on every release: a waiter that saw one value waits until it changes. */
+    private final AtomicLong releases = new AtomicLong();
+    private final AtomicInteger waiters = new AtomicInteger();
+    private final Object released = new Object();
 
     public MemoryBudget(String name, long limit) {
         this.name = requireNonNull(name, "name is null");
@@ -105,6 +113,41 @@ public final class MemoryBudget {
 
     void release(long bytes) {
         reserved.addAndGet(-bytes);
+        releases.incrementAndGet();
+        if (waiters.get() > 0) {
+            synchronized (released) {
+                released.notifyAll();
+            }
+        }
+    }
+
+    /** How many releases there have been: read before asking, passed to {@link #awaitRelease}. */
+    long releaseCount() {
+        return releases.get();
+    }
+
+    /**
+     * Waits until memory is released after {@code seen} (a {@link #releaseCount}) or {@code nanos}
+     * pass; false if the time ran out with nothing released. Waiting takes no lock of a task or
+     * reservation, so the tasks it waits on can free what they hold.
+     */
+    boolean awaitRelease(long seen, long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        waiters.incrementAndGet();
+        try {
+            synchronized (released) {
+                while (releases.get() == seen) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(released, left);
+                }
+                return true;
+            }
+        } finally {
+            waiters.decrementAndGet();
+        }
     }
 
     void closed(TaskMemoryPool pool) {

@@ -55,12 +55,40 @@ public final class MemoryReservation implements AutoCloseable {
         return !closed && pool.tryGrow(0, true);
     }
 
-    /** Takes {@code bytes} more from the whole budget or throws a {@link MemoryLimitException} naming this consumer. */
-    public synchronized void grow(long bytes) {
-        if (!take(bytes, false)) {
-            throw pool.refused(consumer, size, bytes);
+    /**
+     * Takes {@code bytes} more from the whole budget or throws a {@link MemoryLimitException} naming
+     * this consumer. When the worker is short only because other tasks hold memory (this task
+     * alone would fit), it first waits up to {@link #CONTENTION_WAIT_NANOS} for them to release
+     * some: their Arrow buffers count even past the limit, so a moment's overlap of two tasks'
+     * batches must not fail a task that fits.
+     */
+    public void grow(long bytes) {
+        check(bytes);
+        long deadline = System.nanoTime() + CONTENTION_WAIT_NANOS;
+        while (true) {
+            long seen = pool.budget().releaseCount();
+            synchronized (this) {
+                if (take(bytes, false)) {
+                    return;
+                }
+                long left = deadline - System.nanoTime();
+                if (closed || left <= 0 || !pool.othersCouldMakeRoomFor(bytes)) {
+                    throw pool.refused(consumer, size, bytes);
+                }
+            }
+            try {
+                pool.budget().awaitRelease(seen, deadline - System.nanoTime());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                synchronized (this) {
+                    throw pool.refused(consumer, size, bytes);
+                }
+            }
         }
     }
+
+    /** The longest {@link #grow} waits for other tasks to release memory before it fails. */
+    static final long CONTENTION_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
 
     /** Takes {@code bytes} more whatever the budget says (Arrow buffers already being allocated). */
     public synchronized void forceGrow(long bytes) {
@@ -102,14 +130,18 @@ public final class MemoryReservation implements AutoCloseable {
         }
     }
 
-    /** Grows or shrinks to exactly {@code newSize}; throws if growing is refused. */
-    public synchronized void resize(long newSize) {
+    /** Grows (as {@link #grow} does) or shrinks to exactly {@code newSize}; throws if growing is refused. */
+    public void resize(long newSize) {
         check(newSize);
-        if (newSize > size) {
-            grow(newSize - size);
-        } else {
-            shrink(size - newSize);
+        long more;
+        synchronized (this) {
+            if (newSize <= size) {
+                shrink(size - newSize);
+                return;
+            }
+            more = newSize - size;
         }
+        grow(more);
     }
 
     /** Grows (within the spillable share) or shrinks to exactly {@code newSize}; false (size unchanged) if refused. */

@@ -83,6 +83,16 @@ public final class TaskMemoryPool implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Whether memory other tasks hold could, once released, let this task take {@code bytes} more
+     * without passing the worker's limit: waiting for them is then worth it; otherwise this task
+     * alone is too large and waiting cannot help.
+     */
+    synchronized boolean othersCouldMakeRoomFor(long bytes) {
+        long others = budget.reserved() - reserved;
+        return !closed && others > 0 && reserved + bytes <= budget.limit();
+    }
+
     synchronized void forceGrow(long bytes) {
         budget.forceReserve(bytes);
         reserved += bytes;

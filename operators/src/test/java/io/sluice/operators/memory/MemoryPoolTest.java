@@ -93,6 +93,40 @@ class MemoryPoolTest {
     }
 
     @Test
+    void aGrowShortOnlyBecauseAnotherTaskHoldsMemoryWaitsForItToBeReleased() throws Exception {
+        MemoryBudget budget = new MemoryBudget("w1", 1000);
+        try (TaskMemoryPool merging = budget.newTaskPool("t1"); TaskMemoryPool reading = budget.newTaskPool("t2")) {
+            MemoryReservation merge = merging.register("merge", MemoryMetricsSink.NONE);
+            MemoryReservation arrow = reading.register("Arrow buffers", MemoryMetricsSink.NONE);
+            arrow.forceGrow(1100);
+            java.util.concurrent.CompletableFuture<Void> grown = java.util.concurrent.CompletableFuture.runAsync(() -> merge.grow(300));
+            Thread.sleep(200);
+            assertThat(grown).as("waits while the other task's buffers fill the worker").isNotDone();
+            arrow.shrink(900);
+            grown.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(merge.size()).isEqualTo(300);
+            assertThat(budget.reserved()).isEqualTo(500);
+        }
+        assertThat(budget.reserved()).isZero();
+    }
+
+    @Test
+    void aGrowThatCouldNotFitEvenAloneFailsAtOnce() {
+        MemoryBudget budget = new MemoryBudget("w1", 1000);
+        try (TaskMemoryPool big = budget.newTaskPool("t1"); TaskMemoryPool other = budget.newTaskPool("t2")) {
+            MemoryReservation build = big.register("build", MemoryMetricsSink.NONE);
+            other.register("sort", MemoryMetricsSink.NONE).grow(100);
+            build.grow(800);
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> build.grow(300)).isInstanceOf(MemoryLimitException.class)
+                    .hasMessageContaining("build could not reserve 300 B more");
+            assertThat(System.nanoTime() - start).as("no wait: the task alone is past the limit")
+                    .isLessThan(MemoryReservation.CONTENTION_WAIT_NANOS / 2);
+        }
+        assertThat(budget.reserved()).isZero();
+    }
+
+    @Test
     void closingAPoolFreesWhatItsOperatorsStillHold() {
         MemoryBudget budget = new MemoryBudget("w1", 1 << 20);
         TaskMemoryPool pool = budget.newTaskPool("t");
