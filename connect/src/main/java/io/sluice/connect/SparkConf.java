@@ -13,10 +13,14 @@ import java.util.TreeMap;
  * does. Sluice's own {@code sluice.*} settings may be set through it too (checked when a query runs).
  */
 final class SparkConf {
+    /** Plans larger than this are sent compressed; -1, Sluice's answer, means never. */
+    static final String PLAN_COMPRESSION_THRESHOLD = "spark.connect.session.planCompression.threshold";
+
     /**
      * The values Spark reports for keys never set in the session, among them those Spark's client
      * reads: it is told to send any local relation inline (Sluice keeps no cached relations or
-     * artifacts). Plan compression keys are left unset, which the client reads as off.
+     * artifacts). Plan compression is reported off as Spark spells it (threshold -1): left unset,
+     * Spark 4.2's client printed a NoSuchElementException on every session.
      */
     private static final Map<String, String> DEFAULTS = Map.ofEntries(
             Map.entry(SparkConfigKeys.SHUFFLE_PARTITIONS, "200"),
@@ -31,7 +35,9 @@ final class SparkConf {
             Map.entry("spark.sql.session.localRelationChunkSizeRows", "10000"),
             Map.entry("spark.sql.session.localRelationChunkSizeBytes", String.valueOf(16 << 20)),
             Map.entry("spark.sql.session.localRelationBatchOfChunksSizeBytes", String.valueOf(ConnectServer.MAX_MESSAGE_BYTES)),
-            Map.entry("spark.sql.artifact.isolation.enabled", "false"));
+            Map.entry("spark.sql.artifact.isolation.enabled", "false"),
+            Map.entry(PLAN_COMPRESSION_THRESHOLD, "-1"),
+            Map.entry("spark.connect.session.planCompression.defaultAlgorithm", "ZSTD"));
 
     private final Map<String, String> values = new TreeMap<>();
 

@@ -235,6 +235,8 @@ class SparkConnectIT {
         spark.sql("SET spark.sql.shuffle.partitions=5").collectAsList();
         assertThat(spark.conf().get("spark.sql.shuffle.partitions")).isEqualTo("5");
         spark.conf().unset("spark.sql.shuffle.partitions");
+        // the client reads this on its first plan: Sluice takes plans uncompressed and says so as Spark does
+        assertThat(spark.conf().get(SparkConf.PLAN_COMPRESSION_THRESHOLD)).isEqualTo("-1");
         // and the session's SQL reads Spark's dialect: a double-quoted text is a string, NULLs sort first
         assertThat(spark.sql("SELECT \"text\" AS t").collectAsList().get(0).getString(0)).isEqualTo("text");
         assertThat(spark.sql("SELECT x FROM (VALUES (1), (NULL)) AS v(x) ORDER BY x").collectAsList().get(0).isNullAt(0))
