@@ -2,6 +2,7 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.sluice.cluster.NodeConfig;
 import io.sluice.cluster.SluiceNode;
@@ -31,6 +32,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -73,6 +75,8 @@ public final class Coordinator implements AutoCloseable {
 
     private Coordinator(CoordinatorSettings settings, Consumer<String> clusterAddressListener) {
         this.settings = settings;
+        // Pekko's configuration loads while this thread makes the TLS credentials, memory and clients
+        Supplier<Config> pekkoDefaults = SluiceNode.loadConfigInBackground();
         HttpsCredentials tls = settings.httpPort() >= 0 ? HttpsCredentials.configured(settings.host()) : null;
         this.allocator = new RootAllocator(settings.memoryLimitBytes());
         this.shuffleClient = new ShuffleClient("coordinator",
@@ -90,7 +94,7 @@ public final class Coordinator implements AutoCloseable {
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
                 settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost, shuffleClient::serverJoined,
                 monitoring.bus()),
-                node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(ConfigFactory.load()));
+                node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(pekkoDefaults.get()));
         clusterAddressListener.accept(SluiceNode.selfAddressString(system));
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
         Consumer<java.util.List<String>> removeShuffles =
