@@ -18,6 +18,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,38 +59,52 @@ public final class LocalCluster implements QueryEngine {
         if (options.shufflePartitions() > 0) {
             settings = settings.withShufflePartitions(options.shufflePartitions());
         }
-        coordinator = Coordinator.start(settings);
-        StartupTrace.mark("coordinator started");
-        if (ClusterJobs.allowedBySystemProperty()) {
-            ClusterJobs.acceptJobsOn(coordinator);
-        }
-        warmUp(coordinator);
-        // Workers start side by side: each makes its shuffle server and actor system (the TLS keys,
-        // made once by the coordinator, are shared) and joins; one after the other, an embedded
-        // cluster's start grew by a worker's start per worker.
+        // The workers start while the coordinator finishes its own start (its query service, catalog
+        // and monitoring: class loading on one thread): each waits only for the coordinator's actor
+        // system, whose address it joins, and then makes its shuffle server and actor system (the TLS
+        // keys, made once by the coordinator, are shared) side by side with the others. One after the
+        // other, an embedded cluster's start grew by a worker's start per worker and by the
+        // coordinator's start after its actor system.
+        CompletableFuture<String> coordinatorAddress = new CompletableFuture<>();
         ExecutorService starter = Executors.newFixedThreadPool(options.workers(), daemon("sluice-local-start"));
         try {
             List<Future<Worker>> starting = new ArrayList<>();
             for (int i = 0; i < options.workers(); i++) {
-                WorkerSettings worker = workerSettings(options, "worker-" + (i + 1));
+                String id = "worker-" + (i + 1);
                 starting.add(starter.submit(() -> {
-                    Worker started = Worker.start(worker);
-                    StartupTrace.mark(worker.workerId() + " started");
+                    Worker started = Worker.start(workerSettings(options, id, coordinatorAddress.join()));
+                    StartupTrace.mark(id + " started");
                     return started;
                 }));
             }
-            RuntimeException failure = null;
-            for (Future<Worker> worker : starting) {
-                try {
-                    workers.add(worker.get());
-                } catch (ExecutionException e) {
-                    failure = failure != null ? failure : e.getCause() instanceof RuntimeException r ? r
-                            : new IllegalStateException("a worker failed to start", e.getCause());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    failure = failure != null ? failure : new IllegalStateException("interrupted while workers started", e);
-                }
+            try {
+                coordinator = Coordinator.start(settings, address -> {
+                    StartupTrace.mark("coordinator's actor system started");
+                    coordinatorAddress.complete(address);
+                });
+            } catch (RuntimeException e) {
+                // a worker may have started against an actor system the failed coordinator then stopped
+                coordinatorAddress.completeExceptionally(e);
+                collectWorkers(starting);
+                halt(workers, null);
+                deleteDirectory();
+                throw e;
             }
+            StartupTrace.mark("coordinator started");
+            startServing(options, starting);
+        } finally {
+            starter.shutdown();
+        }
+    }
+
+    /** Waits for the workers to start and register; on a failure, stops the whole cluster. */
+    private void startServing(Options options, List<Future<Worker>> starting) {
+        try {
+            if (ClusterJobs.allowedBySystemProperty()) {
+                ClusterJobs.acceptJobsOn(coordinator);
+            }
+            warmUp(coordinator);
+            RuntimeException failure = collectWorkers(starting);
             if (failure != null) {
                 throw failure;
             }
@@ -102,9 +118,29 @@ public final class LocalCluster implements QueryEngine {
         } catch (RuntimeException e) {
             close();
             throw e;
-        } finally {
-            starter.shutdown();
         }
+    }
+
+    /**
+     * Waits for every worker start, adding each started worker to {@link #workers} (so that it is
+     * stopped if the cluster fails to start); returns the first failure, or null.
+     */
+    private RuntimeException collectWorkers(List<Future<Worker>> starting) {
+        RuntimeException failure = null;
+        for (Future<Worker> worker : starting) {
+            try {
+                workers.add(worker.get());
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause() instanceof CompletionException c && c.getCause() != null
+                        ? c.getCause() : e.getCause();
+                failure = failure != null ? failure : cause instanceof RuntimeException r ? r
+                        : new IllegalStateException("a worker failed to start", cause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failure = failure != null ? failure : new IllegalStateException("interrupted while workers started", e);
+            }
+        }
+        return failure;
     }
 
     /**
@@ -125,10 +161,10 @@ public final class LocalCluster implements QueryEngine {
         thread.start();
     }
 
-    private WorkerSettings workerSettings(Options options, String id) {
+    private WorkerSettings workerSettings(Options options, String id, String coordinatorAddress) {
         long memory = options.workerMemory() > 0 ? options.workerMemory()
                 : WorkerSettings.configuredMemory().orElse(Math.max(1, WorkerSettings.defaultMemory() / options.workers()));
-        return WorkerSettings.defaults(id, "127.0.0.1", coordinator.clusterAddress(), directory.resolve(id))
+        return WorkerSettings.defaults(id, "127.0.0.1", coordinatorAddress, directory.resolve(id))
                 .withSlots(options.slotsPerWorker()).withStableAfter(options.stableAfter()).withAuthSecret(secret)
                 .withMemory(memory).withTaskMemoryLimit(options.taskMemoryLimitBytes() > 0 ? options.taskMemoryLimitBytes() : memory);
     }
@@ -365,6 +401,13 @@ public final class LocalCluster implements QueryEngine {
     @Override
     public void close() {
         StartupTrace.mark("closing the embedded cluster");
+        halt(workers, coordinator);
+        StartupTrace.mark("embedded cluster closed");
+        deleteDirectory();
+    }
+
+    /** Halts the running workers and the coordinator (null: none) side by side and waits for each. */
+    private static void halt(List<Worker> workers, Coordinator coordinator) {
         ExecutorService stopper = Executors.newFixedThreadPool(workers.size() + 1, daemon("sluice-local-stop"));
         try {
             List<Future<?>> stopping = new ArrayList<>();
@@ -376,10 +419,12 @@ public final class LocalCluster implements QueryEngine {
                     }));
                 }
             }
-            stopping.add(stopper.submit(() -> {
-                coordinator.halt();
-                StartupTrace.mark("coordinator stopped");
-            }));
+            if (coordinator != null) {
+                stopping.add(stopper.submit(() -> {
+                    coordinator.halt();
+                    StartupTrace.mark("coordinator stopped");
+                }));
+            }
             // every node has stopped before its directory is deleted, even when this thread is interrupted
             boolean interrupted = false;
             for (Future<?> f : stopping) {
@@ -402,7 +447,9 @@ public final class LocalCluster implements QueryEngine {
         } finally {
             stopper.shutdown();
         }
-        StartupTrace.mark("embedded cluster closed");
+    }
+
+    private void deleteDirectory() {
         try (Stream<Path> files = Files.walk(directory)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {

@@ -8,9 +8,12 @@ import io.sluice.cluster.auth.ArteryCredentials;
 import io.sluice.cluster.auth.SecretSslEngineProvider;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.ActorSystemImpl;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.AddressFromURIString;
@@ -58,6 +61,41 @@ public final class SluiceNode {
             cluster.manager().tell(Join.create(target));
         }
         return system;
+    }
+
+    /**
+     * Starts {@code ConfigFactory.load()} (application.conf over every jar's reference.conf) on a
+     * thread of its own and returns a way to wait for it. Parsing those files, Pekko's thousands of
+     * lines among them, takes a cold JVM several hundred milliseconds, which can pass while the caller
+     * makes what it needs before its actor system (TLS credentials, memory, shuffle client) instead
+     * of after. The loading thread has the caller's context class loader, as a load on the caller's
+     * thread would; {@code ConfigFactory} caches the result, so later loads in this JVM cost nothing.
+     * A failure to load is thrown by the returned supplier, as {@code ConfigFactory.load()} throws it.
+     */
+    public static Supplier<Config> loadConfigInBackground() {
+        CompletableFuture<Config> loaded = new CompletableFuture<>();
+        Thread loader = new Thread(() -> {
+            try {
+                loaded.complete(ConfigFactory.load());
+            } catch (Throwable e) {
+                loaded.completeExceptionally(e);
+            }
+        }, "sluice-config-load");
+        loader.setDaemon(true);
+        loader.start();
+        return () -> {
+            try {
+                return loaded.join();
+            } catch (CompletionException e) {
+                if (e.getCause() instanceof RuntimeException r) {
+                    throw r;
+                }
+                if (e.getCause() instanceof Error error) {
+                    throw error;
+                }
+                throw e;
+            }
+        };
     }
 
     /** Drops a terminated node's TLS credentials (it will make no more connections). */

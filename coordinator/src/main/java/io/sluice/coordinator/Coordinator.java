@@ -2,6 +2,7 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.sluice.cluster.NodeConfig;
 import io.sluice.cluster.SluiceNode;
@@ -30,6 +31,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -70,8 +73,10 @@ public final class Coordinator implements AutoCloseable {
     /** Runs submitted job jars ({@code POST /v1/submit}); null until one is installed. */
     private volatile ClusterJobRunner jobRunner;
 
-    private Coordinator(CoordinatorSettings settings) {
+    private Coordinator(CoordinatorSettings settings, Consumer<String> clusterAddressListener) {
         this.settings = settings;
+        // Pekko's configuration loads while this thread makes the TLS credentials, memory and clients
+        Supplier<Config> pekkoDefaults = SluiceNode.loadConfigInBackground();
         HttpsCredentials tls = settings.httpPort() >= 0 ? HttpsCredentials.configured(settings.host()) : null;
         this.allocator = new RootAllocator(settings.memoryLimitBytes());
         this.shuffleClient = new ShuffleClient("coordinator",
@@ -89,9 +94,10 @@ public final class Coordinator implements AutoCloseable {
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
                 settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost, shuffleClient::serverJoined,
                 monitoring.bus()),
-                node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(ConfigFactory.load()));
+                node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(pekkoDefaults.get()));
+        clusterAddressListener.accept(SluiceNode.selfAddressString(system));
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
-        java.util.function.Consumer<java.util.List<String>> removeShuffles =
+        Consumer<java.util.List<String>> removeShuffles =
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
         TaskLauncher launcher = new ActorTaskLauncher(system, analyzedJobs::record);
         this.scheduler = new DagScheduler(launcher, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
@@ -150,7 +156,18 @@ public final class Coordinator implements AutoCloseable {
     }
 
     public static Coordinator start(CoordinatorSettings settings) {
-        return new Coordinator(requireNonNull(settings, "settings is null"));
+        return start(settings, address -> { });
+    }
+
+    /**
+     * {@link #start(CoordinatorSettings)}, telling {@code clusterAddressListener} the cluster address
+     * ({@link #clusterAddress}) as soon as the actor system is bound, on this thread, before the
+     * query service and the HTTP endpoint exist: workers may join from then on (an embedded cluster
+     * starts its workers while the coordinator finishes starting). The listener must not block.
+     */
+    public static Coordinator start(CoordinatorSettings settings, Consumer<String> clusterAddressListener) {
+        return new Coordinator(requireNonNull(settings, "settings is null"),
+                requireNonNull(clusterAddressListener, "clusterAddressListener is null"));
     }
 
     /** Waits (at most 30 seconds) until no task of the job runs or waits to run. */
