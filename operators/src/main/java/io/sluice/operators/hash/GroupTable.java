@@ -35,9 +35,10 @@ import org.apache.arrow.vector.FieldVector;
 public final class GroupTable {
     private final DataType[] types;
     private final KeyStore[] keys;
+    private static final int INITIAL_SLOTS = 1024;
     // Per slot: the upper 32 bits of the key's hash, then group id + 1; 0 = empty. A probe reads
     // the stored keys only when the hash tags agree, so a miss touches one array.
-    private long[] slots = new long[1024];
+    private long[] slots = new long[INITIAL_SLOTS];
     // Each group's hash, for a rehash without the keys (not kept for the inline table of one long key).
     private long[] groupHashes;
     private int groupCount;
@@ -65,7 +66,7 @@ public final class GroupTable {
         this.singleLong = types.length == 1 && types[0].isLongBacked() && !types[0].isWideDecimal();
         this.packed = singleLong ? null : PackedKeys.of(types);
         if (singleLong || packed != null) {
-            inline = new long[2 * 1024];
+            inline = new long[2 * INITIAL_SLOTS];
             slots = null;
         } else {
             groupHashes = new long[256];
@@ -74,6 +75,18 @@ public final class GroupTable {
 
     public int groupCount() {
         return groupCount;
+    }
+
+    /**
+     * Bytes of the inline slots of a table of one long key holding {@code groups} groups: the
+     * table grows by doubling from {@value #INITIAL_SLOTS} slots of two longs while more than half would be taken.
+     */
+    static long inlineBytesFor(long groups) {
+        long slots = INITIAL_SLOTS;
+        while (groups * 2 > slots) {
+            slots *= 2;
+        }
+        return slots * 2 * Long.BYTES;
     }
 
     /** Estimated heap bytes: the slot and hash arrays and the stored keys (strings included). */

@@ -13,18 +13,19 @@ import io.sluice.operators.memory.HeapSize;
  * and come last, at {@code rows()[nullStart() .. buildRows())}; the whole array lists every build
  * row once.
  *
- * <p>A single integer key whose non-NULL values span a range of at most a few times the build
- * rows (a surrogate key, a dense id) is numbered through a direct array over that range instead
- * (a perfect hash: {@code direct[key - min]} is the key's group + 1, 0 for none), which a probe
- * reads with no hashing and no collision loop, and which is a quarter of the size of a hash table
- * of key and id per slot. The groups are the same, numbered in first-seen order either way.
+ * <p>A single integer key whose non-NULL values span a range no larger than the hash table would
+ * be (a surrogate key, a dense id: {@link #directRange}) is numbered through a direct array over
+ * that range instead (a perfect hash: {@code direct[key - min]} is the key's group + 1, 0 for
+ * none), which a probe reads with no hashing and no collision loop, and in the probe keys' order:
+ * probe keys that come sorted or clustered (a fact table's foreign key, as TPC-H's lineitem holds
+ * its order key) read it near where they read last, where a hash scatters them over the table.
+ * The groups are the same, numbered in first-seen order either way.
  *
  * <p>Holds only heap arrays; it does not own the build columns.
  */
 public final class JoinHashTable {
-    /** A direct array spans at most this many keys per build row (plus {@link #DIRECT_SLACK}). */
-    static final int DIRECT_DENSITY = 4;
-    static final int DIRECT_SLACK = 1024;
+    /** Bytes a direct array takes per key value in its range. */
+    private static final int DIRECT_BYTES_PER_VALUE = Integer.BYTES;
 
     private final GroupTable groups; // null when keyed by the direct array
     private final int[] direct;
@@ -110,8 +111,10 @@ public final class JoinHashTable {
     }
 
     /**
-     * The {min, max} of a single integer key's non-NULL values when they span few enough values
-     * for a direct array, else null.
+     * The {min, max} of a single integer key's non-NULL values when a direct array over them takes
+     * no more memory than the hash table a unique key of as many values would (one int per value
+     * in the range against {@link GroupTable#inlineBytesFor} per key: a range up to 8 to 16 times
+     * the keys, a hash partition's share of a dense key included), else null.
      */
     private static long[] directRange(Col[] keys, DataType[] keyTypes, int rows, boolean[] nullKey) {
         if (keys.length != 1 || keys[0].longs == null) {
@@ -124,18 +127,20 @@ public final class JoinHashTable {
         long[] values = keys[0].longs;
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
+        int present = 0;
         for (int r = 0; r < rows; r++) {
             if (nullKey == null || !nullKey[r]) {
                 long v = values[r];
                 min = Math.min(min, v);
                 max = Math.max(max, v);
+                present++;
             }
         }
         if (min > max) {
             return null; // no non-NULL key
         }
         long span = max - min; // negative when the difference overflows a long
-        long limit = Math.min((long) DIRECT_DENSITY * rows + DIRECT_SLACK, Integer.MAX_VALUE - 16);
+        long limit = Math.min(GroupTable.inlineBytesFor(present) / DIRECT_BYTES_PER_VALUE, Integer.MAX_VALUE - 16);
         return span >= 0 && span < limit ? new long[] {min, max} : null;
     }
 

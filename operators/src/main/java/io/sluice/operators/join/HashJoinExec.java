@@ -92,11 +92,11 @@ import org.apache.arrow.memory.BufferAllocator;
  * carry that as an equivalence, with the equivalences of each input whose columns are never
  * NULL-filled.
  *
- * <p>Memory: build rows live on the heap as unpacked columns, under a reservation of the task's
- * memory (a shared broadcast table: of the worker's memory, once, for as long as it is kept); a
- * build side that does not fit goes to disk with the probe side, split by key hash, and the
- * partitions are joined one by one ({@link GraceHashJoin}); Arrow memory is held only for the
- * batches handed to the caller.
+ * <p>Memory: build rows stay in the Arrow vectors they arrived in ({@link BuildColumns}), their
+ * keys and the hash table on the heap, under a reservation of the task's memory (a shared
+ * broadcast table: of the worker's memory, once, for as long as it is kept); a build side that
+ * does not fit goes to disk with the probe side, split by key hash, and the partitions are joined
+ * one by one ({@link GraceHashJoin}).
  */
 public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType type, List<Expr> leftKeys,
         List<Expr> rightKeys, Expr filter, JoinMark mark, Mode mode, Schema joinedSchema, Schema schema,

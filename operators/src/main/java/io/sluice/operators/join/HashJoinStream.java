@@ -1,12 +1,10 @@
 package io.sluice.operators.join;
 
 import io.sluice.common.types.Schema;
-import io.sluice.kernels.ArrowKernels;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceValues;
-import io.sluice.kernels.NullVectors;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.operators.TaskContext;
@@ -16,9 +14,6 @@ import io.sluice.operators.memory.MemoryReservation;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.util.TransferPair;
 
 /**
  * One partition of a {@link HashJoinExec}: streams the probe side past a built {@link
@@ -28,19 +23,15 @@ import org.apache.arrow.vector.util.TransferPair;
  * for semi joins, matched) probe rows are output once their batch is done; for FULL the unmatched
  * build rows come last.
  *
- * <p>Output rows are gathered straight into Arrow vectors: build columns from the build batches'
- * vectors ({@link BuildColumns}), probe columns from the probe batch's vectors, and when a chunk
- * pairs every probe row once in order (a key/foreign-key join) the probe vectors are shared into
- * the output without a copy. A residual filter or mark condition is evaluated over those joined
- * vectors and the passing rows gathered from them; an outer join's unmatched rows get all-NULL
- * vectors for the other side. Only a probe column an operator below made on the heap stays a heap
- * column (gathered as one). The probe batch in progress stays open until its rows are done; the stream holds at most that
- * batch and one output batch between calls, and closes both on close.
+ * <p>Output rows are assembled straight into Arrow vectors by {@link JoinedRows}; a residual
+ * filter or mark condition is evaluated over those joined vectors and the passing rows gathered
+ * from them. The probe batch in progress stays open until its rows are done; the stream holds at
+ * most that batch and one output batch between calls, and closes both on close.
  *
- * <p>Long on purpose: it is one state machine over the probe batch in progress (its candidate
- * runs, the next pair, the matched flags, the output queue), and the pair gathering, marking and
- * unmatched-row output all advance that state in the probe's hot loop; split apart, each piece
- * would need the whole state and a call per chunk it now makes inline.
+ * <p>One state machine over the probe batch in progress (its candidate runs, the next pair, the
+ * matched flags, the output queue): the pair forming, marking and unmatched-row output all advance
+ * that state in the probe's hot loop; only the assembly of output columns from a chunk of pairs,
+ * which needs none of it, is apart.
  */
 final class HashJoinStream implements BatchStream {
     private final JoinType type;
@@ -49,9 +40,7 @@ final class HashJoinStream implements BatchStream {
     private final boolean nullAware;
     private final BoundExprs filter; // bound to the joined pairs' schema
     private final BoundExprs markCondition; // LEFT_MARK only, bound to the joined pairs' schema
-    private final Schema joinedSchema;
     private final Schema outputSchema;
-    private final Schema probeSchema;
     private final BoundExprs probeKeys;
     private final TaskContext context;
     private final int batchSize;
@@ -83,9 +72,7 @@ final class HashJoinStream implements BatchStream {
     private int cursorRow;
     private int[] pairProbeRows; // the chunk of pairs in progress, reused from chunk to chunk
     private int[] pairBuildRows;
-    private int[] buildChunkOf; // scratch of the build gather: each pair's build batch and row in it
-    private int[] buildRowOf;
-    private final int[] buildColumnAsProbeKey; // per build column: the probe column equal to it in every pair, or -1
+    private final JoinedRows joinedRows;
     private int cursorOffset;
 
     HashJoinStream(HashJoinExec join, JoinSupport.Collected built, boolean ownsBuild, JoinHashTable table,
@@ -96,15 +83,12 @@ final class HashJoinStream implements BatchStream {
         this.buildIsLeft = join.buildsLeft();
         this.existence = !type.outputsRight();
         this.nullAware = type == JoinType.LEFT_ANTI_NULL_AWARE;
-        this.joinedSchema = join.joinedSchema();
+        Schema joinedSchema = join.joinedSchema();
         this.filter = JoinSupport.bound(join.filter(), joinedSchema);
         this.markCondition = join.mark() == null ? null : JoinSupport.bound(join.mark().condition(), joinedSchema);
         this.outputSchema = join.schema();
-        Schema buildSchema = (buildIsLeft ? join.left() : join.right()).schema();
-        this.probeSchema = (buildIsLeft ? join.right() : join.left()).schema();
-        this.probeKeys = new BoundExprs(probeKeys, probeSchema);
-        this.buildColumnAsProbeKey = keyColumnsEqualInPairs(buildIsLeft ? join.leftKeys() : join.rightKeys(), probeKeys,
-                buildSchema, probeSchema);
+        this.probeKeys = new BoundExprs(probeKeys, (buildIsLeft ? join.right() : join.left()).schema());
+        this.joinedRows = new JoinedRows(join, built.columns(), probeKeys);
         this.context = context;
         this.batchSize = context.batchSize();
         this.build = built.columns();
@@ -172,7 +156,7 @@ final class HashJoinStream implements BatchStream {
                 for (int from = 0; from < rows.length; from += batchSize) {
                     int n = Math.min(batchSize, rows.length - from);
                     int[] slice = Arrays.copyOfRange(rows, from, from + n);
-                    queue.add(type.outputsRight() ? joinedRows(slice, null, n, false)
+                    queue.add(type.outputsRight() ? joinedRows.assemble(null, slice, null, n, false, context.allocator())
                             : Batch.of(outputSchema, new Col[build.width()], build.gatherAll(slice, n, context.allocator()),
                                     n, context.allocator()));
                 }
@@ -325,11 +309,11 @@ final class HashJoinStream implements BatchStream {
                     buildMatched[buildIdx[i]] = true;
                 }
             }
-            queue.add(joinedRows(buildIdx, probeIdx, n, true));
+            queue.add(joinedRows.assemble(probeBatch, buildIdx, probeIdx, n, true, context.allocator()));
             return true;
         }
         // Candidate pairs have equal keys, except NOT IN's (a NULL key is a candidate of every row).
-        Batch pairs = joinedRows(buildIdx, probeIdx, n, !nullAware);
+        Batch pairs = joinedRows.assemble(probeBatch, buildIdx, probeIdx, n, !nullAware, context.allocator());
         int[] selected;
         try {
             selected = filter == null ? null : JoinSupport.passing(filter, pairs);
@@ -365,122 +349,12 @@ final class HashJoinStream implements BatchStream {
         return true;
     }
 
-    /**
-     * Per build column, the probe column holding the same value in every matched pair, or -1: a
-     * build key that is a plain column, paired with a probe key that is a plain column of the same
-     * type whose equal values are the same bytes (integers, dates, timestamps, decimals of one
-     * type, strings). Such a build column is output as a copy of the probe key, read in order,
-     * instead of gathered from the build side at random (a key/foreign-key join's key).
-     */
-    private static int[] keyColumnsEqualInPairs(List<Expr> buildKeys, List<Expr> probeKeys, Schema buildSchema,
-            Schema probeSchema) {
-        int[] out = new int[buildSchema.size()];
-        Arrays.fill(out, -1);
-        for (int k = 0; k < buildKeys.size(); k++) {
-            if (!(buildKeys.get(k) instanceof io.sluice.logical.expr.Column b)
-                    || !(probeKeys.get(k) instanceof io.sluice.logical.expr.Column p)) {
-                continue;
-            }
-            int bi = buildSchema.indexOf(b.column());
-            int pi = probeSchema.indexOf(p.column());
-            if (bi < 0 || pi < 0) {
-                continue;
-            }
-            io.sluice.common.types.DataType type = buildSchema.field(bi).type();
-            boolean sameBytes = switch (type.kind()) {
-                case INT32, INT64, DATE32, TIMESTAMP, DECIMAL, UTF8 -> true;
-                default -> false; // doubles: -0.0 equals 0.0; booleans and NULL are not worth it
-            };
-            if (sameBytes && type.equals(probeSchema.field(pi).type())) {
-                out[bi] = pi;
-            }
-        }
-        return out;
-    }
-
     /** The probe batch's heap columns, unpacked on first use (only paths that need heap columns ask). */
     private Col[] probeCols() {
         if (probeCols == null) {
             probeCols = probeBatch.columns();
         }
         return probeCols;
-    }
-
-    /**
-     * The joined rows (build and probe columns in {@link #joinedSchema}'s order) of {@code n}
-     * pairs: build columns gathered from the build's Arrow vectors, probe columns from the probe
-     * batch's vectors (shared without a copy when the pairs are every probe row once, in order) or
-     * heap columns. A null index array gives that side's columns all NULL (an outer join's
-     * unmatched rows). With {@code shareKeys} (every pair's keys are equal) a build key is output
-     * as a copy of its probe key, read in order rather than gathered at random.
-     */
-    private Batch joinedRows(int[] buildIdx, int[] probeIdx, int n, boolean shareKeys) {
-        BufferAllocator allocator = context.allocator();
-        int buildWidth = build.width();
-        int probeWidth = probeSchema.size();
-        int buildAt = buildIsLeft ? 0 : probeWidth;
-        int probeAt = buildIsLeft ? buildWidth : 0;
-        boolean everyProbeRowOnce = probeIdx != null && n == probeRows;
-        for (int i = 0; i < n && everyProbeRowOnce; i++) {
-            everyProbeRowOnce = probeIdx[i] == i;
-        }
-        if (buildIdx != null) {
-            if (buildChunkOf == null || buildChunkOf.length < n) {
-                buildChunkOf = new int[Math.max(n, batchSize)];
-                buildRowOf = new int[buildChunkOf.length];
-            }
-            build.locate(buildIdx, n, buildChunkOf, buildRowOf);
-        }
-        Col[] cols = new Col[buildWidth + probeWidth];
-        FieldVector[] out = new FieldVector[buildWidth + probeWidth];
-        try {
-            for (int c = 0; c < buildWidth; c++) {
-                io.sluice.common.types.Field field = joinedSchema.field(buildAt + c);
-                int probeKey = shareKeys && probeIdx != null ? buildColumnAsProbeKey[c] : -1;
-                if (buildIdx == null) {
-                    out[buildAt + c] = NullVectors.of(field, n, allocator);
-                } else if (probeKey >= 0) {
-                    probeColumn(probeKey, probeIdx, n, everyProbeRowOnce, field, allocator, cols, out, buildAt + c);
-                } else {
-                    out[buildAt + c] = build.gather(c, buildChunkOf, buildRowOf, n, allocator);
-                }
-            }
-            for (int c = 0; c < probeWidth; c++) {
-                io.sluice.common.types.Field field = joinedSchema.field(probeAt + c);
-                if (probeIdx == null) {
-                    out[probeAt + c] = NullVectors.of(field, n, allocator);
-                } else {
-                    probeColumn(c, probeIdx, n, everyProbeRowOnce, field, allocator, cols, out, probeAt + c);
-                }
-            }
-        } catch (RuntimeException | Error e) {
-            for (FieldVector v : out) {
-                if (v != null) {
-                    v.close();
-                }
-            }
-            throw e;
-        }
-        return Batch.of(joinedSchema, cols, out, n, allocator);
-    }
-
-    /**
-     * Probe column {@code c} at rows {@code probeIdx[0..n)} as output column {@code at}: a vector
-     * of {@code field} when the probe batch holds it as one (shared, or gathered), else a heap column.
-     */
-    private void probeColumn(int c, int[] probeIdx, int n, boolean everyProbeRowOnce, io.sluice.common.types.Field field,
-            BufferAllocator allocator, Col[] cols, FieldVector[] out, int at) {
-        FieldVector vector = probeBatch.arrowVector(c);
-        if (vector != null && everyProbeRowOnce) {
-            TransferPair share = vector.getTransferPair(field.toArrow(), allocator);
-            share.splitAndTransfer(0, n);
-            out[at] = (FieldVector) share.getTo();
-        } else if (vector != null) {
-            out[at] = ArrowKernels.gather(vector, probeIdx, n, allocator);
-        } else {
-            Col col = probeBatch.column(c);
-            cols[at] = everyProbeRowOnce ? col : col.gather(probeIdx, n);
-        }
     }
 
     /**
@@ -520,7 +394,8 @@ final class HashJoinStream implements BatchStream {
                 int[] rows = JoinSupport.where(probeMatched, probeRows, false);
                 for (int from = 0; from < rows.length; from += batchSize) {
                     int n = Math.min(batchSize, rows.length - from);
-                    queue.add(joinedRows(null, Arrays.copyOfRange(rows, from, from + n), n, false));
+                    queue.add(joinedRows.assemble(probeBatch, null, Arrays.copyOfRange(rows, from, from + n), n, false,
+                            context.allocator()));
                 }
             }
             case LEFT_SEMI -> enqueueProbeRows(JoinSupport.where(probeMatched, probeRows, true));

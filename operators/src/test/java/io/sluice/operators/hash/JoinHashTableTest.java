@@ -68,4 +68,36 @@ class JoinHashTableTest {
         assertThat(matches(spread, Col.ofLongs(DataType.INT64, new long[] {Long.MAX_VALUE, 0, Long.MIN_VALUE}, null)))
                 .isEqualTo("9223372036854775807->[1] 0->[] -9223372036854775808->[0] ");
     }
+
+    @Test
+    void aHashPartitionsShareOfADenseKeyUsesTheDirectArray() {
+        // every 8th value of a dense range: one of 8 hash partitions of a surrogate key
+        int rows = 100_000;
+        long[] everyEighth = new long[rows];
+        long[] everySixteenth = new long[rows];
+        for (int i = 0; i < rows; i++) {
+            everyEighth[i] = 8L * i + 3;
+            everySixteenth[i] = 16L * i + 3;
+        }
+        DataType[] types = {DataType.INT64};
+        JoinHashTable direct = JoinHashTable.build(new Col[] {Col.ofLongs(DataType.INT64, everyEighth, null)}, types, rows);
+        // twice as sparse, a direct array would take more than the hash table: hashed
+        JoinHashTable hashed = JoinHashTable.build(new Col[] {Col.ofLongs(DataType.INT64, everySixteenth, null)}, types,
+                rows);
+        assertThat(direct.heapBytes()).as("a direct array, smaller than the hash table").isLessThan(hashed.heapBytes());
+        assertThat(direct.rowPerGroup()).isTrue();
+        int probes = 8 * rows + 16;
+        long[] probe = new long[probes];
+        for (int i = 0; i < probes; i++) {
+            probe[i] = i - 8;
+        }
+        int[] groups = direct.probe(new Col[] {Col.ofLongs(DataType.INT64, probe, null)}, probes);
+        for (int i = 0; i < probes; i++) {
+            long v = probe[i];
+            int expected = v >= 3 && (v - 3) % 8 == 0 && v < 8L * rows ? (int) ((v - 3) / 8) : -1;
+            if (groups[i] != expected) {
+                assertThat(groups[i]).as("key %d", v).isEqualTo(expected);
+            }
+        }
+    }
 }
