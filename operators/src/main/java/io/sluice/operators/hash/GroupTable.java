@@ -232,10 +232,18 @@ public final class GroupTable {
         return true;
     }
 
-    /** Leaves the inline table of packed keys for hashed slots over the stored keys, keeping every group and its id. */
+    /**
+     * Leaves the inline table of packed keys for hashed slots over the stored keys, keeping every
+     * group and its id. The groups' hashes come from the stored keys as they are (a string's bytes,
+     * never decoded: bytes that are not valid UTF-8 would decode to others), as a row's are hashed.
+     */
     private void leaveInline() {
         int n = groupCount;
-        groupHashes = Arrays.copyOf(hashRows(keyColumns(0, n), null, n, null), Math.max(256, n));
+        long[] hashes = new long[Math.max(256, n)];
+        for (KeyStore k : keys) {
+            k.hashInto(hashes, n);
+        }
+        groupHashes = hashes;
         int size = 1024;
         while (n * 2 > size) {
             size *= 2;
