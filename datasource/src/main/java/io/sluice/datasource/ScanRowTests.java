@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * The row tests a scan applies while it reads, as one: the pushed filter's conjuncts that read only
@@ -68,8 +69,8 @@ final class ScanRowTests implements ScanRowFilter {
     }
 
     @Override
-    public Selector bind(Schema schema) {
-        List<Selector> selectors = tests.stream().map(t -> t.bind(schema)).toList();
+    public Selector bind(Schema schema, BufferAllocator allocator) {
+        List<Selector> selectors = tests.stream().map(t -> t.bind(schema, allocator)).toList();
         return new Selector() {
             private int[] more = new int[0];
 

@@ -99,6 +99,22 @@ public final class SelectionKernels {
     }
 
     /**
+     * Keeps the selected rows whose value in the boolean column {@code mask} is TRUE (not NULL),
+     * where {@code mask} holds one value per selected row (row {@code k} for {@code selection[k]}):
+     * a predicate evaluated over the selected rows gathered.
+     */
+    public static int maskSelected(Col mask, int[] selection, int count) {
+        boolean[] values = mask.bools;
+        boolean[] nulls = mask.nulls;
+        int kept = 0;
+        for (int k = 0; k < count; k++) {
+            selection[kept] = selection[k];
+            kept += values[k] && (nulls == null || !nulls[k]) ? 1 : 0;
+        }
+        return kept;
+    }
+
+    /**
      * Keeps the selected rows where {@code value cmp constant} on the UTF-8 bytes of a string
      * vector, compared as unsigned bytes (no string decoded): equality of bytes is equality of
      * strings; the byte order is {@link String#compareTo}'s only for constants

@@ -6,6 +6,7 @@ import io.sluice.logical.expr.Expr;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * A test of rows a scan may apply while it reads, on a few of its output columns, so that it decodes
@@ -17,8 +18,12 @@ public interface ScanRowFilter {
     /** The output columns of the scan the test reads. */
     List<String> columns();
 
-    /** A selector for batches of {@code schema} (which holds at least {@link #columns()}); one per stream. */
-    Selector bind(Schema schema);
+    /**
+     * A selector for batches of {@code schema} (which holds at least {@link #columns()}); one per
+     * stream. What it allocates while it selects (the rows a test that may fail is evaluated on)
+     * comes from {@code allocator} and is released before {@link Selector#select} returns.
+     */
+    Selector bind(Schema schema, BufferAllocator allocator);
 
     /** This test over a plan's input, its expressions rewritten by {@code toInput}; empty when one does not rewrite. */
     Optional<ScanRowFilter> rewritten(Function<Expr, Optional<Expr>> toInput);

@@ -24,6 +24,13 @@ import org.apache.arrow.vector.NullVector;
  * row, its buffers grown by doubling) is bounded by four times its source bytes.
  */
 record DrainFootprint(ShuffleCompression compression, RoundingPolicy rounding) {
+    /**
+     * The footprint a drain batch is never cut below (a batch of fewer rows only when one row takes
+     * more), whatever the headroom: cut further, a drain short of memory would write a message per
+     * row or two, its headers outweighing its rows, however many rows it holds.
+     */
+    static final long LEAST_BATCH_BYTES = 64 * 1024;
+
     /** What a codec adds to a buffer beyond its bytes at most, and what a buffer's rounding adds (per buffer). */
     private static final long PER_BUFFER = 128;
 

@@ -11,20 +11,16 @@ import io.sluice.operators.memory.MemoryMetricsSink;
 import io.sluice.operators.memory.MemoryReservation;
 import io.sluice.operators.memory.TaskMemoryPool;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.ipc.WriteChannel;
@@ -71,8 +67,6 @@ final class MapOutputWriter {
     private static final Logger LOG = LoggerFactory.getLogger(MapOutputWriter.class);
 
     private static final int COPY_BUFFER = 256 * 1024;
-    /** The least a refused drain reservation is cut down to: below it, batches of a few rows. */
-    private static final long MIN_HEADROOM = 64 * 1024;
 
     private final Path dataFile;
     private boolean committedByOther;
@@ -88,16 +82,14 @@ final class MapOutputWriter {
     /** The batches the buffers hold rows of, closed once those rows are written. */
     private final List<Batch> held = new ArrayList<>();
     private final long[] rows;
-    private final List<Spill> spills = new ArrayList<>();
+    private final List<ShuffleSpill> spills = new ArrayList<>();
     private final List<Path> temporaries = new ArrayList<>();
     private Direct direct;
     private long bufferedRows;
     private final MemoryReservation reservation;
     private final DrainFootprint footprint;
-    /** Where drained batches are allocated: a child of the task's allocator holding {@link #headroom} reserved. */
-    private BufferAllocator drainAllocator;
-    /** Bytes reserved for a drain, in {@link #drainAllocator} and in {@link #reservation}. */
-    private long headroom;
+    /** What a drain is promised in the task's allocator (its headroom is held in {@link #reservation} too). */
+    private final DrainReservation drain;
     private long bufferedBytes;
     /** The most Arrow bytes a row of any held batch took, to size a drained batch. */
     private long rowBytes;
@@ -107,10 +99,6 @@ final class MapOutputWriter {
 
     /** The data file being written directly (one partition only). */
     private record Direct(Path file, CheckedOutput out, WriteChannel channel) {
-    }
-
-    /** One sorted run on disk: the byte range of each partition's record batch messages. */
-    private record Spill(Path file, long[] offsets, long[] lengths) {
     }
 
     /** {@code dataFile} and {@code indexFile} are the final names; their directory must exist. */
@@ -134,6 +122,7 @@ final class MapOutputWriter {
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.codec = requireNonNull(compression, "compression is null").newCodec();
         this.footprint = new DrainFootprint(compression, allocator.getRoundingPolicy());
+        this.drain = new DrainReservation(allocator, map);
         if (map < 0 || partitions < 1 || batchSize < 1 || maxBufferedRows < 1) {
             throw new IllegalArgumentException("bad map output writer: map=" + map + " partitions=" + partitions
                     + " batchSize=" + batchSize + " maxBufferedRows=" + maxBufferedRows);
@@ -200,42 +189,11 @@ final class MapOutputWriter {
         rowBytes = Math.max(rowBytes, arrowBytes(batch) / count + 1);
         // Writing takes a batch's gathered vectors and their compressed copies, rounded up by the
         // allocator: reserved ahead, so that the spill a refusal starts has the memory it needs.
-        boolean drainable = reserveHeadroom(footprint.estimate(Math.min(bufferedRows, batchSize), rowBytes, schema.size()));
+        boolean drainable = drain.reserve(footprint.estimate(Math.min(bufferedRows, batchSize), rowBytes, schema.size()));
         // the held vectors grow the task's memory without the reservation growing: ask about the share too
-        if (bufferedRows > maxBufferedRows || !drainable || !reservation.tryResize(bufferedBytes + headroom)
+        if (bufferedRows > maxBufferedRows || !drainable || !reservation.tryResize(bufferedBytes + drain.headroom())
                 || !reservation.withinShare()) {
             spill();
-        }
-    }
-
-    /**
-     * Makes at least {@code bytes} reserved for a drain, taken from the task's allocator (so from
-     * the worker's) by a child allocator the drain then allocates in: what the writer is promised
-     * there, allocations of other operators or tasks cannot take. When refused, keeps the most it
-     * can get of it (halving) and answers false: the caller spills while the held rows still fit
-     * (a drain writes smaller batches to stay within what it has, see {@link PartitionBuffer#drain}).
-     */
-    private boolean reserveHeadroom(long bytes) {
-        for (long ask = bytes; ask > headroom && (ask == bytes || ask >= MIN_HEADROOM); ask /= 2) {
-            BufferAllocator reserved;
-            try {
-                reserved = allocator.newChildAllocator("shuffle drain of map " + map, ask, Long.MAX_VALUE);
-            } catch (OutOfMemoryException e) {
-                continue;
-            }
-            closeDrain();
-            drainAllocator = reserved;
-            headroom = ask;
-            return ask == bytes;
-        }
-        return bytes <= headroom;
-    }
-
-    private void closeDrain() {
-        if (drainAllocator != null) {
-            drainAllocator.close();
-            drainAllocator = null;
-            headroom = 0;
         }
     }
 
@@ -279,13 +237,13 @@ final class MapOutputWriter {
         held.clear();
         bufferedBytes = 0;
         rowBytes = 0;
-        reservation.tryResize(headroom);
+        reservation.tryResize(drain.headroom());
     }
 
     /** Returns everything: the held batches and the drain's reservation (the writer is finished). */
     private void release() {
         releaseHeld();
-        closeDrain();
+        drain.close();
         reservation.free();
     }
 
@@ -380,8 +338,8 @@ final class MapOutputWriter {
                 if (rows[r] > 0) {
                     out.resetChecksum();
                     MessageSerializer.serialize(channel, schema.toArrow());
-                    for (Spill spill : spills) {
-                        copyRange(spill.file(), spill.offsets()[r], spill.lengths()[r], out, copyBuffer);
+                    for (ShuffleSpill spill : spills) {
+                        spill.copyPartition(r, out, copyBuffer);
                     }
                     writeBuffered(r, channel);
                     ArrowStreamWriter.writeEndOfStream(channel, IpcOption.DEFAULT);
@@ -460,7 +418,7 @@ final class MapOutputWriter {
         } finally {
             writeNanos += System.nanoTime() - start;
         }
-        spills.add(new Spill(file, offsets, lengths));
+        spills.add(new ShuffleSpill(file, offsets, lengths));
         releaseHeld();
         reservation.recordSpill(offsets[buffers.length - 1] + lengths[buffers.length - 1], System.nanoTime() - start);
     }
@@ -473,7 +431,7 @@ final class MapOutputWriter {
         }
         bufferedRows -= buffer.rows();
         try {
-            buffer.drain(batchSize, drainAllocator == null ? allocator : drainAllocator, headroom, footprint, batch -> {
+            buffer.drain(batchSize, drain.allocator(), drain.headroom(), footprint, batch -> {
                 try (ArrowRecordBatch message = MessageUnloader.unload(batch.root(), codec)) {
                     MessageSerializer.serialize(channel, message);
                 } catch (IOException e) {
@@ -482,27 +440,6 @@ final class MapOutputWriter {
             });
         } catch (UncheckedIOException e) {
             throw e.getCause();
-        }
-    }
-
-    private static void copyRange(Path file, long offset, long length, OutputStream out, ByteBuffer buffer)
-            throws IOException {
-        if (length == 0) {
-            return;
-        }
-        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-            long position = offset;
-            long end = offset + length;
-            while (position < end) {
-                buffer.clear();
-                buffer.limit((int) Math.min(buffer.capacity(), end - position));
-                int n = in.read(buffer, position);
-                if (n < 0) {
-                    throw new IOException("spill file " + file + " ended early");
-                }
-                out.write(buffer.array(), 0, n);
-                position += n;
-            }
         }
     }
 

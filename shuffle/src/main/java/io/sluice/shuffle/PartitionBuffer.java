@@ -80,7 +80,9 @@ final class PartitionBuffer {
      * rows, each allocated from {@code allocator} and closed when the sink returns; the buffer is
      * empty afterwards (also when the sink throws). A batch, with what compressing it takes
      * ({@code footprint}), is kept within {@code headroom} bytes, the memory the caller reserved in
-     * {@code allocator}: a batch that would take more is written with fewer rows (at least one).
+     * {@code allocator}: a batch that would take more is written with fewer rows, but never fewer
+     * than {@link DrainFootprint#LEAST_BATCH_BYTES} holds (at least one), which a headroom below it
+     * then allocates beyond what is reserved.
      */
     void drain(int batchSize, BufferAllocator allocator, long headroom, DrainFootprint footprint, Consumer<Batch> sink) {
         if (batchSize < 1) {
@@ -190,12 +192,16 @@ final class PartitionBuffer {
             return bytes <= headroom;
         }
 
-        /** The most of the {@code n} located rows, halving, whose gather and compression fit the headroom (at least one). */
+        /**
+         * The most of the {@code n} located rows, halving, whose gather and compression fit the
+         * headroom, or {@link DrainFootprint#LEAST_BATCH_BYTES} when the headroom is less (at least one row).
+         */
         int rows(int[] chunkOf, int[] rowOf, int n) {
             if (headroom == Long.MAX_VALUE) {
                 return n;
             }
-            while (n > 1 && bytes(chunkOf, rowOf, n) > headroom) {
+            long limit = Math.max(headroom, DrainFootprint.LEAST_BATCH_BYTES);
+            while (n > 1 && bytes(chunkOf, rowOf, n) > limit) {
                 n /= 2;
             }
             return n;

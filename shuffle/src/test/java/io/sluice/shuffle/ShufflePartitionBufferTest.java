@@ -163,9 +163,40 @@ class ShufflePartitionBufferTest {
      */
     @Test
     void aBatchThatWouldNotFitTheHeadroomIsWrittenWithFewerRows() {
+        int rows = 3000;
+        long headroom = 96 << 10;
+        List<Integer> sizes = drainWithHeadroom(rows, headroom, drain -> {
+            assertThat(drain.getAllocatedMemory()).isLessThanOrEqualTo(headroom);
+        }, drain -> assertThat(drain.getPeakMemoryAllocation()).isLessThanOrEqualTo(headroom));
+        assertThat(sizes).hasSizeGreaterThan(1).allMatch(n -> n < rows);
+    }
+
+    /**
+     * With no headroom at all (a writer whose drain reservation was refused) a batch is still cut
+     * no smaller than {@link DrainFootprint#LEAST_BATCH_BYTES} holds, not halved down to one row:
+     * a few batches, not a message per row.
+     */
+    @Test
+    void withoutHeadroomBatchesAreNotCutBelowTheLeastBatch() {
+        int rows = 3000;
+        List<Integer> sizes = drainWithHeadroom(rows, 0, drain -> {
+            assertThat(drain.getAllocatedMemory()).isLessThanOrEqualTo(DrainFootprint.LEAST_BATCH_BYTES);
+        }, drain -> { });
+        // a row here takes less than 100 bytes gathered and compressed: 64 KiB holds hundreds
+        assertThat(sizes).as("rows per batch").hasSizeLessThanOrEqualTo(8);
+        assertThat(sizes.subList(0, sizes.size() - 1)).allMatch(n -> n >= 256);
+    }
+
+    /**
+     * Drains {@code rows} rows (a long, a string, a boolean) with {@code headroom} into an allocator
+     * of its own, writing each batch as the writer does, with {@code whileWritten} checked as each
+     * message is made and {@code afterwards} at the end; the rows come out in order. Returns the
+     * rows of each batch.
+     */
+    private List<Integer> drainWithHeadroom(int rows, long headroom, java.util.function.Consumer<BufferAllocator> whileWritten,
+            java.util.function.Consumer<BufferAllocator> afterwards) {
         Schema schema = Schema.of(new Field("l", DataType.INT64), new Field("s", DataType.UTF8),
                 new Field("b", DataType.BOOL));
-        int rows = 3000;
         long[] ids = new long[rows];
         String[] texts = new String[rows];
         boolean[] flags = new boolean[rows];
@@ -175,7 +206,6 @@ class ShufflePartitionBufferTest {
             flags[i] = i % 3 == 0;
         }
         PartitionBuffer buffer = new PartitionBuffer(schema);
-        long headroom = 96 << 10;
         try (Batch batch = batch(schema, Col.ofLongs(DataType.INT64, ids, null), Col.ofStrings(texts, null),
                 Col.ofBools(flags, null));
                 BufferAllocator drain = allocator.newChildAllocator("drain", 0, Long.MAX_VALUE)) {
@@ -189,7 +219,7 @@ class ShufflePartitionBufferTest {
             Lz4FrameCodec codec = new Lz4FrameCodec();
             buffer.drain(rows, drain, headroom, FOOTPRINT, b -> {
                 try (ArrowRecordBatch message = MessageUnloader.unload(b.root(), codec)) {
-                    assertThat(drain.getAllocatedMemory()).isLessThanOrEqualTo(headroom);
+                    whileWritten.accept(drain);
                 }
                 sizes.add(b.rowCount());
                 Col l = b.column(0);
@@ -197,12 +227,12 @@ class ShufflePartitionBufferTest {
                     seen.add(l.get(i));
                 }
             });
-            assertThat(drain.getPeakMemoryAllocation()).isLessThanOrEqualTo(headroom);
-            assertThat(sizes).hasSizeGreaterThan(1).allMatch(n -> n < rows);
+            afterwards.accept(drain);
             assertThat(seen).hasSize(rows);
             for (int i = 0; i < rows; i++) {
                 assertThat(seen.get(i)).isEqualTo((long) i);
             }
+            return sizes;
         }
     }
 }

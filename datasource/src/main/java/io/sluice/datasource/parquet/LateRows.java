@@ -28,7 +28,7 @@ final class LateRows {
     private long testedRows;
     private long passedRows;
 
-    private LateRows(int[] tested, Schema schema, ScanRowFilter filter) {
+    private LateRows(int[] tested, Schema schema, ScanRowFilter filter, BufferAllocator allocator) {
         this.tested = tested;
         this.isTested = new boolean[schema.size()];
         List<Field> fields = new ArrayList<>(tested.length);
@@ -37,14 +37,15 @@ final class LateRows {
             fields.add(schema.field(column));
         }
         this.testedSchema = new Schema(fields);
-        this.selector = filter.bind(testedSchema);
+        this.selector = filter.bind(testedSchema, allocator);
     }
 
     /**
-     * The late read of a stream of {@code schema} under {@code filter}; null when there is no filter,
-     * when it reads a column the stream does not hold, or every column (nothing would be decoded late).
+     * The late read of a stream of {@code schema} under {@code filter}, testing in {@code allocator}
+     * (the stream's); null when there is no filter, when it reads a column the stream does not hold,
+     * or every column (nothing would be decoded late).
      */
-    static LateRows of(Schema schema, ScanRowFilter filter) {
+    static LateRows of(Schema schema, ScanRowFilter filter, BufferAllocator allocator) {
         if (filter == null) {
             return null;
         }
@@ -56,7 +57,7 @@ final class LateRows {
                 return null;
             }
         }
-        return tested.length == 0 || tested.length >= schema.size() ? null : new LateRows(tested, schema, filter);
+        return tested.length == 0 || tested.length >= schema.size() ? null : new LateRows(tested, schema, filter, allocator);
     }
 
     /**

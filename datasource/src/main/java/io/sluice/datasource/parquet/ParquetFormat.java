@@ -222,7 +222,7 @@ public final class ParquetFormat implements FormatReader {
                 }
             }
             return new ParquetBatchStream(reader, rowGroup, decoders, selection.schema(), rowCount, file, batchSize,
-                    allocator, LateRows.of(selection.schema(), rows));
+                    allocator, LateRows.of(selection.schema(), rows, allocator));
         } catch (IOException | RuntimeException e) {
             if (rowGroup != null) {
                 rowGroup.close();

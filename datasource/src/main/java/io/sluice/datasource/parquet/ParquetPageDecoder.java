@@ -17,25 +17,19 @@ import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.bytes.BytesInput;
-import org.apache.parquet.bytes.BytesUtils;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.column.Encoding;
-import org.apache.parquet.column.ValuesType;
 import org.apache.parquet.column.page.DataPage;
 import org.apache.parquet.column.page.DataPageV1;
 import org.apache.parquet.column.page.DataPageV2;
-import org.apache.parquet.column.page.DictionaryPage;
 import org.apache.parquet.column.page.PageReader;
-import org.apache.parquet.column.values.ValuesReader;
 
 /**
  * Decodes a flat column straight from its pages into Arrow vectors
- * (from the scan's allocator), a batch of values per loop: definition levels and dictionary ids are
- * unpacked a run at a time, dictionaries are decoded once into primitive arrays, PLAIN values are
- * copied from the page buffer. A number column becomes the fixed-width vector of its type, which
+ * (from the scan's allocator), a batch of values per loop: definition levels ({@link PageLevels})
+ * and dictionary ids are unpacked a run at a time, dictionaries are decoded once into primitive
+ * arrays ({@link ChunkDictionary}), PLAIN values are copied from the page buffer. A number column becomes the fixed-width vector of its type, which
  * the kernels read in place ({@code InPlaceKernels}, the aggregate and join probes). A string column
  * becomes a {@link VarCharVector}, not {@code String}s: the
  * dictionary is kept as its UTF-8 bytes (one array plus offsets) and a dictionary id or a PLAIN
@@ -60,33 +54,20 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     private final ColumnDescriptor descriptor;
     private final DataType type;
     private final ParquetColumnType.Decoding decoding;
-    private final int maxDefinitionLevel;
-    // A number dictionary: integers as longs, doubles as their bits.
-    private long[] dictionaryLongs;
-    // A decimal dictionary of more than 18 digits: the high words (dictionaryLongs holds the low ones).
-    private long[] dictionaryHighs;
     /** Decimals of more than 18 digits, stored in bytes: two words a value. */
     private final boolean wide;
-    // A string dictionary: entry i is dictionaryBytes[dictionaryOffsets[i] .. dictionaryOffsets[i + 1]).
-    private byte[] dictionaryBytes;
-    private int[] dictionaryOffsets;
-    /** Per string dictionary entry of at most 8 bytes, those bytes as one word in memory order (else 0). */
-    private long[] dictionaryWords;
+    private final ChunkDictionary dictionary; // null when the chunk has none
     private final org.apache.arrow.vector.types.pojo.Field arrowField;
     // The current page: values left, its levels and values.
     private int pageRemaining;
-    private LevelReader levels;
-    private RleBitPackedDecoder rleLevels; // levels, when RLE-encoded: a run of non-NULL rows is skipped whole
+    private final PageLevels levels;
     private RleBitPackedDecoder ids; // non-null when the page is dictionary-encoded
     private ByteBuffer values; // PLAIN values copied as they are (strings, INT32, INT64, DOUBLE), little-endian
     private PageNumbers numbers; // other number pages
     private PageByteArrays byteArrays; // string pages in a delta encoding
     private long[] valueBuffer = new long[0];
     private long[] highBuffer = new long[0];
-    private int[] levelBuffer = new int[0];
     private int[] idBuffer = new int[0];
-    private int[] presentBuffer = new int[0];
-    private int[] present; // rows of the non-NULL values of the current run (readLevels), null when none is NULL
 
     ParquetPageDecoder(PageReader pages, ColumnDescriptor descriptor, ParquetColumnType columnType, String name) {
         this.pages = requireNonNull(pages, "pages is null");
@@ -94,80 +75,17 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         this.descriptor = requireNonNull(descriptor, "descriptor is null");
         this.type = columnType.type();
         this.decoding = columnType.decoding();
-        this.maxDefinitionLevel = descriptor.getMaxDefinitionLevel();
         this.wide = decoding == ParquetColumnType.Decoding.DECIMAL_BYTES && type.isWideDecimal();
         if (!supports(columnType, descriptor, Set.of())) {
             throw new IllegalArgumentException("unsupported column " + descriptor);
         }
-        readDictionary();
+        this.levels = new PageLevels(descriptor);
+        this.dictionary = ChunkDictionary.read(pages, descriptor, decoding, wide);
     }
 
     /** Whether this decoder reads a column of this type whose chunk uses {@code encodings}. */
     static boolean supports(ParquetColumnType type, ColumnDescriptor descriptor, Set<Encoding> encodings) {
         return descriptor.getMaxRepetitionLevel() == 0 && ENCODINGS.containsAll(encodings);
-    }
-
-    private void readDictionary() {
-        DictionaryPage page = pages.readDictionaryPage();
-        if (page == null) {
-            return;
-        }
-        try {
-            Dictionary dictionary = page.getEncoding().initDictionary(descriptor, page);
-            int size = dictionary.getMaxId() + 1;
-            switch (decoding) {
-                case STRING -> {
-                    int[] offsets = new int[size + 1];
-                    long total = 0;
-                    for (int i = 0; i < size; i++) {
-                        total += dictionary.decodeToBinary(i).length();
-                        offsets[i + 1] = (int) Math.min(total, Integer.MAX_VALUE);
-                    }
-                    if (total > Integer.MAX_VALUE - 16) {
-                        throw new IllegalStateException("a string dictionary of " + total + " bytes");
-                    }
-                    byte[] bytes = new byte[(int) total];
-                    for (int i = 0; i < size; i++) {
-                        ByteBuffer value = dictionary.decodeToBinary(i).toByteBuffer();
-                        value.get(value.position(), bytes, offsets[i], offsets[i + 1] - offsets[i]);
-                    }
-                    dictionaryBytes = bytes;
-                    dictionaryOffsets = offsets;
-                    dictionaryWords = Utf8Writer.firstWords(bytes, offsets);
-                }
-                default -> dictionaryLongs = numberDictionary(dictionary, size);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the dictionary of " + descriptor, e);
-        }
-    }
-
-    /** A number dictionary's entries in the vector's form (doubles as their bits, timestamps in microseconds). */
-    private long[] numberDictionary(Dictionary dictionary, int size) {
-        long[] out = new long[size];
-        if (wide) {
-            dictionaryHighs = new long[size];
-            for (int i = 0; i < size; i++) {
-                ByteBuffer bytes = dictionary.decodeToBinary(i).toByteBuffer();
-                PageNumbers.wide(bytes, bytes.position(), bytes.remaining(), out, dictionaryHighs, i);
-            }
-            return out;
-        }
-        for (int i = 0; i < size; i++) {
-            out[i] = switch (descriptor.getPrimitiveType().getPrimitiveTypeName()) {
-                case INT32 -> dictionary.decodeToInt(i);
-                case INT64 -> dictionary.decodeToLong(i);
-                case FLOAT -> Float.floatToRawIntBits(dictionary.decodeToFloat(i));
-                case DOUBLE -> Double.doubleToRawLongBits(dictionary.decodeToDouble(i));
-                case INT96 -> PageNumbers.int96Micros(dictionary.decodeToBinary(i));
-                case BINARY, FIXED_LEN_BYTE_ARRAY -> PageNumbers.unscaled(dictionary.decodeToBinary(i));
-                default -> throw new IllegalStateException("a dictionary of " + descriptor.getPrimitiveType());
-            };
-        }
-        if (decoding != ParquetColumnType.Decoding.INT96 && decoding != ParquetColumnType.Decoding.DECIMAL_BYTES) {
-            PageNumbers.toVectorForm(decoding, out, size);
-        }
-        return out;
     }
 
     private void nextPage() {
@@ -187,38 +105,15 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         try {
             ByteBuffer data;
             Encoding encoding;
-            int levelWidth = BytesUtils.getWidthFromMaxInt(maxDefinitionLevel);
             if (page instanceof DataPageV1 v1) {
                 data = littleEndian(v1.getBytes());
                 encoding = v1.getValueEncoding();
-                levels = null;
-                rleLevels = null;
-                if (maxDefinitionLevel > 0 && v1.getDlEncoding() == Encoding.RLE) {
-                    int length = data.getInt();
-                    ByteBuffer levelBytes = data.slice().order(ByteOrder.LITTLE_ENDIAN);
-                    levelBytes.limit(length);
-                    data.position(data.position() + length);
-                    rleLevels = new RleBitPackedDecoder(levelBytes, levelWidth);
-                    levels = rleLevels::read;
-                } else if (maxDefinitionLevel > 0) {
-                    // Another level encoding (the deprecated BIT_PACKED): parquet-mr's reader, a value at a time.
-                    ValuesReader reader = v1.getDlEncoding().getValuesReader(descriptor, ValuesType.DEFINITION_LEVEL);
-                    ByteBufferInputStream in = ByteBufferInputStream.wrap(data);
-                    reader.initFromPage(page.getValueCount(), in);
-                    data.position(data.position() + (int) in.position());
-                    levels = (out, from, count) -> {
-                        for (int i = from; i < from + count; i++) {
-                            out[i] = reader.readInteger();
-                        }
-                    };
-                }
+                levels.openV1(v1, data);
             } else {
                 DataPageV2 v2 = (DataPageV2) page;
                 data = littleEndian(v2.getData());
                 encoding = v2.getDataEncoding();
-                rleLevels = maxDefinitionLevel > 0
-                        ? new RleBitPackedDecoder(littleEndian(v2.getDefinitionLevels()), levelWidth) : null;
-                levels = rleLevels == null ? null : rleLevels::read;
+                levels.openV2(v2.getDefinitionLevels());
             }
             pageRemaining = page.getValueCount();
             ids = null;
@@ -226,7 +121,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
             numbers = null;
             byteArrays = null;
             if (encoding == Encoding.PLAIN_DICTIONARY || encoding == Encoding.RLE_DICTIONARY) {
-                if (dictionaryLongs == null && dictionaryOffsets == null) {
+                if (dictionary == null) {
                     throw new IllegalStateException("dictionary-encoded page without a dictionary");
                 }
                 int idWidth = data.get() & 0xFF;
@@ -252,11 +147,6 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
             case STRING, INT32, INT64, DOUBLE -> true;
             default -> false;
         };
-    }
-
-    /** Definition levels of a page, decoded a run of rows at a time. */
-    private interface LevelReader {
-        void read(int[] out, int from, int count);
     }
 
     private static ByteBuffer littleEndian(BytesInput bytes) throws IOException {
@@ -295,7 +185,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 openPage(page);
             }
             int take = Math.min(pageRemaining, left);
-            skipValues(readLevels(0, take));
+            skipValues(levels.read(0, take));
             pageRemaining -= take;
             left -= take;
         }
@@ -356,39 +246,6 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         skip(n - row, null);
     }
 
-    /**
-     * Definition levels of rows {@code [at, at + take)} of a batch, from the current page: the
-     * number of non-NULL values among them, and (when some are NULL) their rows in
-     * {@code present[0..count)} ({@link #present}, else null).
-     */
-    private int readLevels(int at, int take) {
-        present = null;
-        if (levels == null || (rleLevels != null && rleLevels.skipRepeated(maxDefinitionLevel, take))) {
-            return take;
-        }
-        if (levelBuffer.length < take) {
-            levelBuffer = new int[Math.max(take, 1024)];
-        }
-        levels.read(levelBuffer, 0, take);
-        int count = 0;
-        for (int i = 0; i < take; i++) {
-            count += levelBuffer[i] == maxDefinitionLevel ? 1 : 0;
-        }
-        if (count < take) {
-            if (presentBuffer.length < count) {
-                presentBuffer = new int[Math.max(count, 1024)];
-            }
-            int p = 0;
-            for (int i = 0; i < take; i++) {
-                if (levelBuffer[i] == maxDefinitionLevel) {
-                    presentBuffer[p++] = at + i;
-                }
-            }
-            present = presentBuffer;
-        }
-        return count;
-    }
-
     /** The dictionary ids of the next {@code count} values of the current (dictionary-encoded) page, in {@link #idBuffer}. */
     private void readIds(int count) {
         if (idBuffer.length < count) {
@@ -435,7 +292,8 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         while (at < n) {
             int take = rowsFromPage(n - at);
             // Rows [at, at + take) of this batch come from this page; present[0..count) lists the non-NULL ones.
-            int count = readLevels(at, take);
+            int count = levels.read(at, take);
+            int[] present = levels.present();
             if (present == null) {
                 FixedWidthRuns.setBits(validity, at, take);
             } else {
@@ -446,9 +304,9 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
             long[] decoded = values(count);
             if (ids != null) {
                 readIds(count);
-                FixedWidthRuns.gather(dictionaryLongs, idBuffer, decoded, count);
+                FixedWidthRuns.gather(dictionary.longs, idBuffer, decoded, count);
                 if (wide) {
-                    FixedWidthRuns.gather(dictionaryHighs, idBuffer, highBuffer, count);
+                    FixedWidthRuns.gather(dictionary.highs, idBuffer, highBuffer, count);
                 }
             } else if (numbers != null && wide) {
                 numbers.readWide(decoded, highBuffer, count);
@@ -510,8 +368,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     private VarCharVector decodeStrings(int n, int[] selected, int count, BufferAllocator allocator) {
         // a first guess only, capped: each page reserves exactly what its rows need (one long
         // dictionary entry must not size every batch by the dictionary's average)
-        long guess = dictionaryOffsets == null ? 16L * count
-                : (long) count * (dictionaryBytes.length / Math.max(1, dictionaryOffsets.length - 1) + 1);
+        long guess = dictionary == null ? 16L * count : (long) count * (dictionary.averageStringBytes() + 1);
         Utf8Writer out = new Utf8Writer(arrowField, allocator, count, Math.min(guess, INITIAL_STRING_BYTES_CAP));
         try {
             writeSelected(n, selected, count, (at, rows) -> writeStrings(out, at, rows));
@@ -528,24 +385,25 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
         int at = from;
         while (at < n) {
             int take = rowsFromPage(n - at);
-            int count = readLevels(at, take);
+            int count = levels.read(at, take);
+            int[] present = levels.present();
             if (ids != null) {
                 readIds(count);
                 int[] idValues = idBuffer;
-                int[] offsets = dictionaryOffsets;
+                int[] offsets = dictionary.offsets;
                 long bytes = 0;
                 for (int i = 0; i < count; i++) {
                     int id = idValues[i];
                     bytes += offsets[id + 1] - offsets[id];
                 }
                 out.reserve(bytes + Long.BYTES); // a short entry is written as a whole word
-                byte[] dictionary = dictionaryBytes;
+                byte[] entries = dictionary.bytes;
                 if (present == null) {
-                    out.putDictionaryRun(at, count, idValues, dictionary, offsets, dictionaryWords);
+                    out.putDictionaryRun(at, count, idValues, entries, offsets, dictionary.words);
                 } else {
                     for (int i = 0; i < count; i++) {
                         int id = idValues[i];
-                        out.put(present[i], dictionary, offsets[id], offsets[id + 1] - offsets[id]);
+                        out.put(present[i], entries, offsets[id], offsets[id + 1] - offsets[id]);
                     }
                 }
             } else if (byteArrays != null) {

@@ -8,6 +8,8 @@ import io.sluice.kernels.SelectionKernels;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.operators.expr.BoundExprs;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * A filter's predicate evaluated as a selection of row positions: its conjuncts narrow one
@@ -19,18 +21,33 @@ import io.sluice.operators.expr.BoundExprs;
  * every conjunct is TRUE, as the predicate's AND would say; a conjunct is not evaluated at all
  * once no row is left, as an AND that short-circuits.
  *
+ * <p>A conjunct that may fail on some row's values ({@link FallibleExprs}: a division under
+ * Spark's ANSI mode, a cast of text) runs after the others, in its place among such conjuncts,
+ * and only over the rows still selected (gathered into a batch of their own when some were
+ * removed): as an AND that stops at the first FALSE, it never fails on a row an earlier conjunct
+ * removed ({@code b <> 0 AND a / b > 1}).
+ *
  * <p>Not thread-safe: one per stream (the selection and the deferred flags are reused from batch
  * to batch).
  */
 final class ConjunctSelection {
     private final BoundExprs conjuncts;
     private final boolean[] deferred;
+    private final boolean[] fallible;
+    private final BufferAllocator allocator;
     private int[] selection = new int[0];
 
-    ConjunctSelection(Expr predicate, Schema input) {
+    /** {@code allocator}: where the selected rows are gathered for a conjunct that may fail (released before {@link #select} returns). */
+    ConjunctSelection(Expr predicate, Schema input, BufferAllocator allocator) {
         requireNonNull(predicate, "predicate is null");
-        this.conjuncts = new BoundExprs(Exprs.conjuncts(predicate), input);
-        this.deferred = new boolean[conjuncts.size()];
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        List<Expr> list = Exprs.conjuncts(predicate);
+        this.conjuncts = new BoundExprs(list, input);
+        this.deferred = new boolean[list.size()];
+        this.fallible = new boolean[list.size()];
+        for (int i = 0; i < fallible.length; i++) {
+            fallible[i] = FallibleExprs.mayFail(list.get(i));
+        }
     }
 
     /** Selects the rows of {@code batch} the predicate keeps; returns how many ({@link #selection()} holds them). */
@@ -41,16 +58,29 @@ final class ConjunctSelection {
         }
         int count = SelectionKernels.all(selection, rows);
         for (int i = 0; i < deferred.length && count > 0; i++) {
-            int kept = conjuncts.expr(i, batch).narrowSelection(batch, selection, count);
+            int kept = fallible[i] ? -1 : conjuncts.expr(i, batch).narrowSelection(batch, selection, count);
             deferred[i] = kept < 0;
             count = kept < 0 ? count : kept;
         }
         for (int i = 0; i < deferred.length && count > 0; i++) {
-            if (deferred[i]) {
+            if (deferred[i] && !fallible[i]) {
                 count = SelectionKernels.mask(conjuncts.evaluate(i, batch), selection, count);
             }
         }
+        for (int i = 0; i < deferred.length && count > 0; i++) {
+            if (fallible[i]) {
+                count = count == rows ? SelectionKernels.mask(conjuncts.evaluate(i, batch), selection, count)
+                        : keepTrueOfSelected(i, batch, count);
+            }
+        }
         return count;
+    }
+
+    /** Narrows the selection by conjunct {@code i} evaluated over the {@code count} selected rows only. */
+    private int keepTrueOfSelected(int i, Batch batch, int count) {
+        try (Batch selected = batch.gather(selection, count, allocator)) {
+            return SelectionKernels.maskSelected(conjuncts.evaluate(i, selected), selection, count);
+        }
     }
 
     /** The rows selected by the last {@link #select}, ascending, in its first {@code count} slots. */

@@ -112,7 +112,8 @@ public record FilterExec(ExecutionPlan input, Expr predicate, PlanProperties pro
 
     @Override
     public BatchStream execute(int partition, TaskContext context) {
-        ConjunctSelection selection = new ConjunctSelection(predicate, input.schema()); // before the input opens a stream
+        // before the input opens a stream
+        ConjunctSelection selection = new ConjunctSelection(predicate, input.schema(), context.allocator());
         BatchStream in = input.execute(partition, context);
         return new BatchStream() {
             @Override

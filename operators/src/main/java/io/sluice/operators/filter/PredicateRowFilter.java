@@ -9,6 +9,7 @@ import io.sluice.operators.ScanRowFilter;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * A filter's predicate (conjuncts pushed to a scan, which stay in the filter above) as a scan
@@ -25,8 +26,8 @@ public record PredicateRowFilter(Expr predicate) implements ScanRowFilter {
     }
 
     @Override
-    public Selector bind(Schema schema) {
-        ConjunctSelection selection = new ConjunctSelection(predicate, schema);
+    public Selector bind(Schema schema, BufferAllocator allocator) {
+        ConjunctSelection selection = new ConjunctSelection(predicate, schema, allocator);
         return (batch, selected) -> {
             int count = selection.select(batch);
             System.arraycopy(selection.selection(), 0, selected, 0, count);

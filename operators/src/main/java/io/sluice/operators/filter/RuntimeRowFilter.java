@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
 
 /**
  * A bound runtime filter as a scan applies it: the rows whose {@code keys} the build side's filter
@@ -33,7 +34,7 @@ public record RuntimeRowFilter(List<Expr> keys, RuntimeFilter filter) implements
     }
 
     @Override
-    public Selector bind(Schema schema) {
+    public Selector bind(Schema schema, BufferAllocator allocator) {
         BoundExprs bound = new BoundExprs(keys, schema);
         return (batch, selected) -> filter.select(bound, batch, selected);
     }

@@ -1,7 +1,5 @@
 package io.sluice.operators.hash;
 
-import static io.sluice.common.HashMix.mix;
-
 import io.sluice.common.types.DataType;
 import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceValues;
@@ -45,15 +43,12 @@ public final class GroupTable {
     // One long-backed key (an integer, date or decimal): the key sits in the slot next to its group
     // id, so a probe reads one place instead of the slot and then the stored key.
     private final boolean singleLong;
-    private long[] inline; // [2 * slot] = key, [2 * slot + 1] = group id + 1; 0 = empty
+    private InlineSlots inline; // the slots while the key is one long (singleLong, or packed)
     // Short keys packed into one long (PackedKeys), kept inline as one long key is; null when the
     // keys do not pack, or once a batch brought a key too long to pack (the table then hashes).
     private PackedKeys packed;
     private int nullGroup = -1;
-    // Tables of at least this many slots are past the caches: their probes load slots ahead (touch).
-    private static final int TOUCH_MIN_SLOTS = 1 << 16;
-    private static final int TOUCH_CHUNK = 256;
-    /** What the touch loops read, kept so that their loads are not dead code. */
+    /** What the touch loop reads, kept so that its loads are not dead code. */
     private long touched;
 
     public GroupTable(DataType[] types) {
@@ -66,7 +61,7 @@ public final class GroupTable {
         this.singleLong = types.length == 1 && types[0].isLongBacked() && !types[0].isWideDecimal();
         this.packed = singleLong ? null : PackedKeys.of(types);
         if (singleLong || packed != null) {
-            inline = new long[2 * INITIAL_SLOTS];
+            inline = new InlineSlots();
             slots = null;
         } else {
             groupHashes = new long[256];
@@ -77,21 +72,9 @@ public final class GroupTable {
         return groupCount;
     }
 
-    /**
-     * Bytes of the inline slots of a table of one long key holding {@code groups} groups: the
-     * table grows by doubling from {@value #INITIAL_SLOTS} slots of two longs while more than half would be taken.
-     */
-    static long inlineBytesFor(long groups) {
-        long slots = INITIAL_SLOTS;
-        while (groups * 2 > slots) {
-            slots *= 2;
-        }
-        return slots * 2 * Long.BYTES;
-    }
-
     /** Estimated heap bytes: the slot and hash arrays and the stored keys (strings included). */
     public long heapBytes() {
-        long bytes = inline != null ? HeapSize.longs(inline.length) : HeapSize.longs(slots.length) + HeapSize.longs(groupHashes.length);
+        long bytes = inline != null ? inline.heapBytes() : HeapSize.longs(slots.length) + HeapSize.longs(groupHashes.length);
         for (KeyStore k : keys) {
             bytes += k.heapBytes();
         }
@@ -139,7 +122,7 @@ public final class GroupTable {
         if (!singleLong || key.doubles) {
             throw new IllegalStateException("an in-place key needs a table of one long-backed key");
         }
-        if (findInPlace(key, rows, ids) != 0) {
+        if (inline.find(key, rows, ids, nullGroup) != 0) {
             addMissing(key, rows, ids);
         }
         return ids;
@@ -154,54 +137,8 @@ public final class GroupTable {
         if (!singleLong || key.doubles) {
             throw new IllegalStateException("an in-place key needs a table of one long-backed key");
         }
-        findInPlace(key, rows, ids);
+        inline.find(key, rows, ids, nullGroup);
         return ids;
-    }
-
-    /**
-     * Looks up each row's key: its group id, or -1 when the table does not have it (yet); returns
-     * how many rows missed. The loop has no branch for a miss: a table's new groups mostly come in
-     * its first batch, which runs before the JIT profiles, so a branch for them would be compiled as
-     * never taken and deoptimize this loop at the next table's first batch. The branch on the
-     * result is the caller's, and {@link #addMissing} runs apart.
-     */
-    private int findInPlace(InPlaceValues key, int rows, int[] ids) {
-        long data = key.data;
-        int shift = key.shift;
-        long validity = key.validity;
-        long[] table = inline;
-        int mask = (table.length >> 1) - 1;
-        boolean touch = table.length >= 2 * TOUCH_MIN_SLOTS;
-        int nullId = nullGroup;
-        int missing = 0;
-        for (int r = 0; r < rows; r++) {
-            if (touch && r % TOUCH_CHUNK == 0) {
-                touchInline(data, shift, r, Math.min(rows, r + TOUCH_CHUNK));
-            }
-            if (InPlaceValues.isNull(validity, r)) {
-                ids[r] = nullId;
-                missing += nullId >>> 31;
-                continue;
-            }
-            long entry = inlineEntry(table, mask, InPlaceValues.longAt(data, shift, r));
-            ids[r] = (int) entry - 1; // -1 for an empty slot
-            missing += (int) ((entry - 1) >>> 63);
-        }
-        return missing;
-    }
-
-    /** The inline slot entry of key {@code k}: its group id + 1, or 0 when the table does not have it. */
-    private static long inlineEntry(long[] table, int mask, long k) {
-        int slot = slotOf(mix(k), mask);
-        while (true) {
-            long entry = table[2 * slot + 1];
-            long differ = table[2 * slot] ^ k;
-            // go on while the slot is taken by another key; stop at the key or an empty slot
-            if (((differ | -differ) & (entry | -entry)) >= 0) {
-                return entry;
-            }
-            slot = (slot + 1) & mask;
-        }
     }
 
     /** Whether the table takes {@link #groupIds(FieldVector[], int, int[], long[])}: its keys pack into one long ({@link PackedKeys}). */
@@ -224,18 +161,7 @@ public final class GroupTable {
             leaveInline();
             return false;
         }
-        long[] table = inline;
-        int mask = (table.length >> 1) - 1;
-        boolean touch = table.length >= 2 * TOUCH_MIN_SLOTS;
-        int missing = 0;
-        for (int r = 0; r < rows; r++) {
-            if (touch && r % TOUCH_CHUNK == 0) {
-                touchInline(scratch, r, Math.min(rows, r + TOUCH_CHUNK));
-            }
-            long entry = inlineEntry(table, mask, scratch[r]);
-            ids[r] = (int) entry - 1;
-            missing += (int) ((entry - 1) >>> 63);
-        }
+        int missing = inline.find(scratch, rows, ids);
         for (int r = 0; r < rows && missing > 0; r++) {
             if (ids[r] < 0) {
                 ids[r] = probeLong(scratch[r], true);
@@ -245,10 +171,18 @@ public final class GroupTable {
         return true;
     }
 
-    /** Leaves the inline table of packed keys for hashed slots over the stored keys, keeping every group and its id. */
+    /**
+     * Leaves the inline table of packed keys for hashed slots over the stored keys, keeping every
+     * group and its id. The groups' hashes come from the stored keys as they are (a string's bytes,
+     * never decoded: bytes that are not valid UTF-8 would decode to others), as a row's are hashed.
+     */
     private void leaveInline() {
         int n = groupCount;
-        groupHashes = Arrays.copyOf(hashRows(keyColumns(0, n), null, n, null), Math.max(256, n));
+        long[] hashes = new long[Math.max(256, n)];
+        for (KeyStore k : keys) {
+            k.hashInto(hashes, n);
+        }
+        groupHashes = hashes;
         int size = 1024;
         while (n * 2 > size) {
             size *= 2;
@@ -258,7 +192,7 @@ public final class GroupTable {
         packed = null;
     }
 
-    /** Adds the groups of the rows {@link #findInPlace} missed ({@code ids[r] < 0}) and sets their ids. */
+    /** Adds the groups of the rows {@link InlineSlots#find} missed ({@code ids[r] < 0}) and sets their ids. */
     private void addMissing(InPlaceValues key, int rows, int[] ids) {
         for (int r = 0; r < rows; r++) {
             if (ids[r] < 0) {
@@ -285,10 +219,10 @@ public final class GroupTable {
             leaveInline();
         }
         hashes = hashRows(keyCols, utf8, rows, hashes);
-        long[] entries = slots.length >= TOUCH_MIN_SLOTS ? new long[TOUCH_CHUNK] : null;
+        long[] entries = slots.length >= InlineSlots.TOUCH_MIN_SLOTS ? new long[InlineSlots.TOUCH_CHUNK] : null;
         for (int r = 0; r < rows; r++) {
-            if (entries != null && r % TOUCH_CHUNK == 0) {
-                touch(hashes, r, Math.min(rows, r + TOUCH_CHUNK), entries);
+            if (entries != null && r % InlineSlots.TOUCH_CHUNK == 0) {
+                touch(hashes, r, Math.min(rows, r + InlineSlots.TOUCH_CHUNK), entries);
             }
             ids[r] = skip != null && skip[r] ? -1 : probe(keyCols, utf8, r, hashes[r], insert);
         }
@@ -297,7 +231,7 @@ public final class GroupTable {
 
     /**
      * Loads the slots of rows {@code [from, to)}, then the stored keys of the groups they hold,
-     * ahead of the probes (see {@link #touchInline}): two loops without branches on the loaded
+     * ahead of the probes (see {@link InlineSlots#touch}): two loops without branches on the loaded
      * values, so their memory accesses overlap.
      */
     private void touch(long[] hashes, int from, int to, long[] entries) {
@@ -320,8 +254,8 @@ public final class GroupTable {
         long[] values = c.longs;
         boolean[] nulls = c.nulls;
         for (int r = 0; r < rows; r++) {
-            if (values != null && r % TOUCH_CHUNK == 0 && inline.length >= 2 * TOUCH_MIN_SLOTS) {
-                touchInline(values, r, Math.min(rows, r + TOUCH_CHUNK));
+            if (values != null && r % InlineSlots.TOUCH_CHUNK == 0 && inline.large()) {
+                inline.touch(values, r, Math.min(rows, r + InlineSlots.TOUCH_CHUNK));
             }
             if (skip != null && skip[r]) {
                 ids[r] = -1;
@@ -356,53 +290,12 @@ public final class GroupTable {
         return id;
     }
 
-    /**
-     * Loads the inline slots of rows {@code [from, to)} ahead of their probes. A table past the
-     * caches costs a memory access per probe; the probe loop's branches keep the processor from
-     * overlapping those accesses, while this loop has none, so its loads run side by side and the
-     * probes then find their slots in cache.
-     */
-    private void touchInline(long[] values, int from, int to) {
-        long[] table = inline;
-        int mask = (table.length >> 1) - 1;
-        long any = 0;
-        for (int r = from; r < to; r++) {
-            any += table[2 * slotOf(mix(values[r]), mask) + 1];
-        }
-        touched = any;
-    }
-
-    /** {@link #touchInline(long[], int, int)} for keys read in place ({@link InPlaceValues}); a NULL's unspecified value only loads some slot. */
-    private void touchInline(long data, int shift, int from, int to) {
-        long[] table = inline;
-        int mask = (table.length >> 1) - 1;
-        long any = 0;
-        for (int r = from; r < to; r++) {
-            any += table[2 * slotOf(mix(InPlaceValues.longAt(data, shift, r)), mask) + 1];
-        }
-        touched = any;
-    }
-
     /** The group of one long key in the inline table; a new group ({@code insert}) or -1 when absent. */
     private int probeLong(long key, boolean insert) {
-        long[] table = inline;
-        int mask = (table.length >> 1) - 1;
-        int slot = slotOf(mix(key), mask);
-        while (true) {
-            long id = table[2 * slot + 1];
-            if (id == 0) {
-                return insert ? addInline(key, slot) : -1;
-            }
-            if (table[2 * slot] == key) {
-                return (int) id - 1;
-            }
-            slot = (slot + 1) & mask;
+        int found = inline.lookup(key);
+        if (found >= 0 || !insert) {
+            return Math.max(found, -1);
         }
-    }
-
-    /** Adds a group for {@code key} at its free inline slot {@code slot}; the table may grow. */
-    private int addInline(long key, int slot) {
-        long[] table = inline;
         int added;
         if (packed != null) {
             added = groupCount++;
@@ -410,32 +303,11 @@ public final class GroupTable {
         } else {
             added = addLongGroup(key, false);
         }
-        table[2 * slot] = key;
-        table[2 * slot + 1] = added + 1L;
-        if (groupCount * 2 > table.length >> 1) {
-            rehashInline();
-        }
+        inline.put(-1 - found, key, added, groupCount);
         return added;
     }
 
-    private void rehashInline() {
-        long[] old = inline;
-        long[] bigger = new long[old.length * 2];
-        int mask = (bigger.length >> 1) - 1;
-        for (int s = 0; s < old.length; s += 2) {
-            if (old[s + 1] != 0) {
-                int slot = slotOf(mix(old[s]), mask);
-                while (bigger[2 * slot + 1] != 0) {
-                    slot = (slot + 1) & mask;
-                }
-                bigger[2 * slot] = old[s];
-                bigger[2 * slot + 1] = old[s + 1];
-            }
-        }
-        inline = bigger;
-    }
-
-    private static int slotOf(long hash, int mask) {
+    static int slotOf(long hash, int mask) {
         return (int) (hash ^ (hash >>> 32)) & mask;
     }
 

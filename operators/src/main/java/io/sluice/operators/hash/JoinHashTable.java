@@ -113,7 +113,7 @@ public final class JoinHashTable {
     /**
      * The {min, max} of a single integer key's non-NULL values when a direct array over them takes
      * no more memory than the hash table a unique key of as many values would (one int per value
-     * in the range against {@link GroupTable#inlineBytesFor} per key: a range up to 8 to 16 times
+     * in the range against {@link InlineSlots#bytesFor} per key: a range up to 8 to 16 times
      * the keys, a hash partition's share of a dense key included), else null.
      */
     private static long[] directRange(Col[] keys, DataType[] keyTypes, int rows, boolean[] nullKey) {
@@ -140,7 +140,7 @@ public final class JoinHashTable {
             return null; // no non-NULL key
         }
         long span = max - min; // negative when the difference overflows a long
-        long limit = Math.min(GroupTable.inlineBytesFor(present) / DIRECT_BYTES_PER_VALUE, Integer.MAX_VALUE - 16);
+        long limit = Math.min(InlineSlots.bytesFor(present) / DIRECT_BYTES_PER_VALUE, Integer.MAX_VALUE - 16);
         return span >= 0 && span < limit ? new long[] {min, max} : null;
     }
 

@@ -223,6 +223,20 @@ final class KeyStore {
         return high == c.high(row) && longs[id] == c.low(row);
     }
 
+    /**
+     * Folds the keys of groups {@code [0, count)} into {@code hashes} as {@link KeyHash#hashInto}
+     * folds a batch's key column: string keys from their stored bytes, as a row of bytes is hashed.
+     */
+    void hashInto(long[] hashes, int count) {
+        if (utf8 == null) {
+            KeyHash.hashInto(toCol(0, count), hashes, count);
+            return;
+        }
+        int[] offsets = new int[count + 1];
+        System.arraycopy(utf8Ends, 0, offsets, 1, count);
+        KeyHash.hashInto(new Utf8Bytes(utf8, offsets, nulls, count), hashes, count);
+    }
+
     /** Groups {@code [from, from + count)} as a heap column (string keys decoded here). */
     Col toCol(int from, int count) {
         boolean[] outNulls = Arrays.copyOfRange(nulls, from, from + count);

@@ -2,6 +2,7 @@ package io.sluice.operators.filter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.common.types.ArithmeticMode;
 import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
@@ -155,6 +156,32 @@ class FilterExecSelectionTest {
             expected += isNull(row, 3) ? 0 : 1;
         }
         assertThat(run(new FilterExec(source(true), all))).hasSize((int) expected);
+    }
+
+    /**
+     * {@code b <> 0 AND a % b = 1} with Spark's ANSI remainder, which fails on a zero divisor: the
+     * remainder is evaluated only on the rows the first conjunct kept (in place over Arrow batches,
+     * as a column over heap batches), so the filter keeps its rows and fails on none.
+     */
+    @Test
+    void aConjunctThatMayFailSeesOnlyTheRowsTheConjunctsBeforeItKept() {
+        Expr predicate = and(new Binary(BinaryOp.NOT_EQ, new Column("b"), Literal.of(0L)),
+                new Binary(BinaryOp.EQ, new Binary(BinaryOp.MODULO, new Column("a"), new Column("b"), ArithmeticMode.ANSI),
+                        Literal.of(1L)));
+        List<List<Object>> expected = new ArrayList<>();
+        int zeros = 0;
+        for (int row = 0; row < BATCHES * ROWS; row++) {
+            zeros += !isNull(row, 0) && !isNull(row, 2) && b(row) == 0 ? 1 : 0;
+            if (!isNull(row, 0) && !isNull(row, 2) && b(row) != 0 && a(row) % b(row) == 1) {
+                expected.add(Arrays.asList(a(row), b(row)));
+            }
+        }
+        assertThat(zeros).as("rows whose divisor is zero").isPositive();
+        assertThat(expected).as("the predicate keeps some rows, not all").isNotEmpty().hasSizeLessThan(BATCHES * ROWS / 2);
+        for (boolean arrow : new boolean[] {true, false}) {
+            assertThat(run(new FilterExec(source(arrow), predicate))).as(arrow ? "Arrow batches" : "heap batches")
+                    .isEqualTo(expected);
+        }
     }
 
     @Test

@@ -216,6 +216,43 @@ class GroupTableTest {
         }
     }
 
+    /**
+     * A string key of bytes that are not valid UTF-8 (a Parquet BYTE_ARRAY read as a string) finds
+     * its group after the table leaves the packed form: the groups are rehashed from their stored
+     * bytes, hashed as the hashed path hashes a row's bytes, never from a decoding of them (which
+     * would replace the invalid bytes and hash something else).
+     */
+    @Test
+    void invalidUtf8KeysFindTheirGroupsAfterLeavingThePackedForm() {
+        byte[][] invalid = {{(byte) 0xC3}, {(byte) 0xFF, 'a'}, {'a', (byte) 0x80}, {(byte) 0xE2, (byte) 0x82}};
+        DataType[] types = {DataType.UTF8};
+        try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.VarCharVector first = new org.apache.arrow.vector.VarCharVector("s", allocator);
+                org.apache.arrow.vector.VarCharVector longer = new org.apache.arrow.vector.VarCharVector("s", allocator)) {
+            first.allocateNew();
+            for (int r = 0; r < invalid.length; r++) {
+                first.setSafe(r, invalid[r]);
+            }
+            first.setValueCount(invalid.length);
+            GroupTable table = new GroupTable(types);
+            int n = invalid.length;
+            int[] ids = new int[n];
+            assertThat(table.groupIds(new org.apache.arrow.vector.FieldVector[] {first}, n, ids, new long[n])).isTrue();
+            assertThat(ids).containsExactly(0, 1, 2, 3);
+
+            longer.allocateNew();
+            longer.setSafe(0, "a key too long to pack".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            longer.setValueCount(1);
+            assertThat(table.groupIds(new org.apache.arrow.vector.FieldVector[] {longer}, 1, new int[1], new long[1])).isFalse();
+            assertThat(table.groupIds(new Col[1], new Utf8Bytes[] {Utf8Bytes.of(longer)}, 1, new int[1], new long[1]))
+                    .containsExactly(4);
+
+            int[] again = table.groupIds(new Col[1], new Utf8Bytes[] {Utf8Bytes.of(first)}, n, new int[n], new long[n]);
+            assertThat(again).as("the same invalid bytes after the rehash").containsExactly(0, 1, 2, 3);
+            assertThat(table.groupCount()).isEqualTo(5);
+        }
+    }
+
     /** Two string keys pack up to 3 bytes each; four do not fit a long with an integer beside them. */
     @Test
     void onlyShortStringKeysWithAtMostOneIntegerPack() {

@@ -1,0 +1,69 @@
+package io.sluice.shuffle;
+
+import static java.util.Objects.requireNonNull;
+
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+
+/**
+ * The memory a {@link MapOutputWriter}'s drain is promised: a child of the task's allocator that
+ * holds a reservation there (so in the worker's), which allocations of other operators or tasks
+ * cannot take; the drain allocates its batches in it. When a larger reservation is refused it
+ * keeps the most it can get, halving down to {@link DrainFootprint#LEAST_BATCH_BYTES}. Not
+ * thread-safe: one per writer.
+ */
+final class DrainReservation implements AutoCloseable {
+    private final BufferAllocator task;
+    private final String name;
+    /** The child holding {@link #headroom} reserved; null when nothing is. */
+    private BufferAllocator reserved;
+    private long headroom;
+
+    /** A reservation, empty until {@link #reserve}, in {@code task}, named for map {@code map}. */
+    DrainReservation(BufferAllocator task, int map) {
+        this.task = requireNonNull(task, "task is null");
+        this.name = "shuffle drain of map " + map;
+    }
+
+    /**
+     * Makes at least {@code bytes} reserved. When refused, keeps the most it can get of it (halving,
+     * not below {@link DrainFootprint#LEAST_BATCH_BYTES}, never less than it held) and answers
+     * false: the caller spills while what it holds still fits (a drain writes smaller batches to
+     * stay within what it has, see {@link PartitionBuffer#drain}).
+     */
+    boolean reserve(long bytes) {
+        for (long ask = bytes; ask > headroom && (ask == bytes || ask >= DrainFootprint.LEAST_BATCH_BYTES); ask /= 2) {
+            BufferAllocator child;
+            try {
+                child = task.newChildAllocator(name, ask, Long.MAX_VALUE);
+            } catch (OutOfMemoryException e) {
+                continue;
+            }
+            close();
+            reserved = child;
+            headroom = ask;
+            return ask == bytes;
+        }
+        return bytes <= headroom;
+    }
+
+    /** The bytes reserved. */
+    long headroom() {
+        return headroom;
+    }
+
+    /** Where a drain allocates: the reserved child, or the task's allocator while nothing is reserved. */
+    BufferAllocator allocator() {
+        return reserved == null ? task : reserved;
+    }
+
+    /** Returns the reservation (what a drain allocated in it must be closed first). */
+    @Override
+    public void close() {
+        if (reserved != null) {
+            reserved.close();
+            reserved = null;
+            headroom = 0;
+        }
+    }
+}
