@@ -452,13 +452,8 @@ class CsvFormatTest {
         List<List<Object>> rows = readVectors(file, schema, 5000, Map.of());
         List<List<Object>> expected = support.query("SELECT id, s, amount, b FROM g ORDER BY id");
         assertThat(rows).hasSize(12000);
-        for (int r = 0; r < rows.size(); r++) {
-            List<Object> row = new ArrayList<>();
-            for (Object value : rows.get(r)) {
-                row.add(SourceTestSupport.normalize(value));
-            }
-            assertThat(row).as("row %s", r).isEqualTo(expected.get(r));
-        }
+        assertThat(rows.stream().map(row -> row.stream().map(SourceTestSupport::normalize).toList()).toList())
+                .isEqualTo(expected);
     }
 
     @Test
