@@ -236,13 +236,8 @@ final class CsvColumnBuilder implements AutoCloseable {
         bind();
     }
 
+    /** Makes the string bytes hold {@code needed} bytes (the vector exists: {@link #append} made it). */
     private void growStringBytes(long needed) {
-        if (vector == null) {
-            grow();
-            if (needed <= dataBytes) {
-                return;
-            }
-        }
         if (needed > Integer.MAX_VALUE) {
             throw new SluiceException("CSV column '" + name + "': a batch of strings over 2 GB; lower the batch size");
         }
