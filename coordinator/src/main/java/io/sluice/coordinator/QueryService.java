@@ -5,9 +5,6 @@ import static java.util.Objects.requireNonNull;
 import io.sluice.common.SluiceException;
 import io.sluice.common.settings.Redaction;
 import io.sluice.common.settings.SparkConfigKeys;
-import io.sluice.common.types.DataType;
-import io.sluice.common.types.Field;
-import io.sluice.common.types.Schema;
 import io.sluice.coordinator.catalog.Warehouse;
 import io.sluice.coordinator.monitor.EventBus;
 import io.sluice.coordinator.scheduler.BlockFetcher;
@@ -15,9 +12,6 @@ import io.sluice.coordinator.scheduler.DagScheduler;
 import io.sluice.datasource.FileAccessPolicy;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.sink.CommitProtocol;
-import io.sluice.kernels.ArrowIpc;
-import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.sink.WriteTarget;
 import io.sluice.operators.ExecutionPlan;
@@ -258,11 +252,7 @@ public final class QueryService {
 
     private byte[] writeStatus(PlanRequest request, QueryConfig config, QueryScope scope) {
         long rows = writes.write(request.plan(), request.target(), config, "(write) " + request.target().location(), scope);
-        Schema schema = Schema.of(new Field("rows_written", DataType.INT64));
-        try (Batch batch = Batch.of(schema, new Col[] {Col.ofLongs(DataType.INT64, new long[] {rows}, null)}, 1,
-                allocator)) {
-            return ArrowIpc.encode(schema, List.of(batch), allocator);
-        }
+        return TextResult.count("rows_written", rows, allocator);
     }
 
     /** The default settings with these {@code SET}s applied (each checked as {@code SET} checks it). */

@@ -60,10 +60,10 @@ public final class SourceTestSupport implements AutoCloseable {
                     try (batch) {
                         assertThat(batch.rowCount()).isBetween(1, batchSize);
                         assertThat(batch.schema().names()).isEqualTo(columns);
-                        for (int r = 0; r < batch.rowCount(); r++) {
+                        for (List<Object> values : io.sluice.kernels.ArrowRows.of(batch)) {
                             List<Object> row = new ArrayList<>(columns.size());
-                            for (int c = 0; c < columns.size(); c++) {
-                                row.add(normalize(batch.column(c).get(r)));
+                            for (Object value : values) {
+                                row.add(normalize(value));
                             }
                             out.add(row);
                         }

@@ -21,8 +21,9 @@ import org.apache.arrow.vector.VarCharVector;
 /**
  * A result batch's rows as the Java values a client reads ({@link QueryResult} says which),
  * decoded straight from its Arrow vectors: each value is read from the Arrow buffers once and
- * boxed once, with no heap column in between. A column a batch holds only on the heap (an
- * operator's output in this process) is read from there.
+ * boxed once, with no heap column in between. A result arrives as Arrow (IPC, a shuffle fetch), so
+ * its batches hold every column as a vector; one an operator in this process made on the heap is
+ * written to Arrow first ({@link Batch#root()}).
  */
 public final class ArrowRows {
     private ArrowRows() {
@@ -30,14 +31,7 @@ public final class ArrowRows {
 
     /** The rows of {@code batch}, each an unmodifiable list. */
     public static List<List<Object>> of(Batch batch) {
-        Schema schema = batch.schema();
-        int rows = batch.rowCount();
-        Object[][] columns = new Object[schema.size()][];
-        for (int c = 0; c < columns.length; c++) {
-            FieldVector vector = batch.arrowVector(c);
-            columns[c] = vector != null ? values(vector, schema.field(c).type(), rows) : values(batch.column(c), rows);
-        }
-        return transpose(columns, rows);
+        return of(batch.root().getFieldVectors(), batch.schema(), batch.rowCount());
     }
 
     /** The rows of {@code vectors} (one per field of {@code schema}, {@code rows} values each). */
@@ -61,15 +55,7 @@ public final class ArrowRows {
         return out;
     }
 
-    private static Object[] values(Col col, int rows) {
-        Object[] out = new Object[rows];
-        for (int r = 0; r < rows; r++) {
-            out[r] = col.get(r);
-        }
-        return out;
-    }
-
-    /** One column's values, as {@link Col#get} gives them for the same data; null where NULL. */
+    /** One column's values as the Java objects {@link QueryResult} names; null where NULL. */
     static Object[] values(FieldVector vector, DataType type, int rows) {
         Object[] out = new Object[rows];
         switch (type.kind()) {

@@ -110,6 +110,15 @@ public final class Batch implements AutoCloseable {
         }
     }
 
+    /**
+     * A batch whose every column is an Arrow vector ({@code rowCount} values each), as a scan that
+     * decodes straight into Arrow makes it. The batch takes ownership of the vectors, also when this
+     * throws (they are closed then).
+     */
+    public static Batch ofVectors(Schema schema, FieldVector[] vectors, int rowCount) {
+        return of(schema, new Col[vectors.length], vectors, rowCount, null);
+    }
+
     public Schema schema() {
         return schema;
     }

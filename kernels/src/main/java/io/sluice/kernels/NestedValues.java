@@ -210,7 +210,7 @@ public final class NestedValues {
     }
 
     /** The rows of a nested vector in the Java form, null where NULL. */
-    static Object[] read(FieldVector vector, DataType type) {
+    public static Object[] read(FieldVector vector, DataType type) {
         int n = vector.getValueCount();
         Object[] out = new Object[n];
         switch (type.kind()) {

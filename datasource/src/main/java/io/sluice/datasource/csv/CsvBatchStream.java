@@ -9,9 +9,9 @@ import io.sluice.common.types.Schema;
 import io.sluice.datasource.file.ColumnSelection;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
-import io.sluice.kernels.Col;
 import java.io.IOException;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -19,7 +19,9 @@ import org.apache.hadoop.fs.Path;
  * are parsed; every row is still checked for the table's number of fields. A row with the wrong
  * number of fields or a selected value that does not parse fails the stream, becomes NULLs or is
  * skipped, as the {@code mode} option says (so under {@code DROPMALFORMED}, as in Spark, a bad
- * value in a column not selected does not drop its row).
+ * value in a column not selected does not drop its row). Values are parsed straight into Arrow
+ * vectors from the task's allocator ({@link CsvColumnBuilder}); closing the stream frees a batch
+ * left half built.
  */
 final class CsvBatchStream implements BatchStream {
     private final CsvTokenizer tokenizer;
@@ -29,7 +31,6 @@ final class CsvBatchStream implements BatchStream {
     private final ColumnSelection selection;
     private final CsvColumnBuilder[] builders;
     private final int batchSize;
-    private final BufferAllocator allocator;
     private final CsvOptions.Mode mode;
     private boolean done;
     private boolean closed;
@@ -42,13 +43,13 @@ final class CsvBatchStream implements BatchStream {
         this.tableColumns = tableSchema.size();
         this.selection = requireNonNull(selection, "selection is null");
         this.batchSize = batchSize;
-        this.allocator = requireNonNull(allocator, "allocator is null");
+        requireNonNull(allocator, "allocator is null");
         this.mode = options.mode();
         this.builders = new CsvColumnBuilder[selection.size()];
         CsvValues values = new CsvValues(options);
         for (int i = 0; i < builders.length; i++) {
             Field field = selection.schema().field(i);
-            builders[i] = new CsvColumnBuilder(field.name(), field.type(), batchSize, values);
+            builders[i] = new CsvColumnBuilder(field.name(), field.type(), batchSize, values, allocator);
         }
     }
 
@@ -90,11 +91,21 @@ final class CsvBatchStream implements BatchStream {
         if (rows == 0) {
             return null;
         }
-        Col[] cols = new Col[builders.length];
-        for (int i = 0; i < builders.length; i++) {
-            cols[i] = builders[i].build();
+        FieldVector[] vectors = new FieldVector[builders.length];
+        try {
+            for (int i = 0; i < builders.length; i++) {
+                vectors[i] = builders[i].build();
+            }
+        } catch (RuntimeException | Error e) {
+            done = true;
+            for (FieldVector built : vectors) {
+                if (built != null) {
+                    built.close();
+                }
+            }
+            throw e;
         }
-        return Batch.of(selection.schema(), cols, rows, allocator);
+        return Batch.ofVectors(selection.schema(), vectors, rows);
     }
 
     /** Appends the current record's selected fields; false if the mode dropped it. */
@@ -121,7 +132,13 @@ final class CsvBatchStream implements BatchStream {
     public void close() {
         if (!closed) {
             closed = true;
-            Closeables.closeLogging(tokenizer, path);
+            try {
+                for (CsvColumnBuilder builder : builders) {
+                    builder.close();
+                }
+            } finally {
+                Closeables.closeLogging(tokenizer, path);
+            }
         }
     }
 }

@@ -10,6 +10,7 @@ import io.sluice.common.SluiceException;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Field;
 import io.sluice.common.types.TemporalValues;
+import io.sluice.datasource.file.Utf8Encoding;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -320,33 +321,10 @@ final class JsonColumn {
 
     /** UTF-8 of {@code chars[offset, offset + length)} into {@link #utf8}; returns the byte count. */
     private int encodeUtf8(char[] chars, int offset, int length) {
-        if (utf8.length < length * 3) {
-            utf8 = new byte[Math.max(utf8.length * 2, length * 3)];
+        if (utf8.length < length * Utf8Encoding.MAX_BYTES_PER_CHAR) {
+            utf8 = new byte[Math.max(utf8.length * 2, length * Utf8Encoding.MAX_BYTES_PER_CHAR)];
         }
-        int out = 0;
-        int end = offset + length;
-        for (int i = offset; i < end; i++) {
-            char c = chars[i];
-            if (c < 0x80) {
-                utf8[out++] = (byte) c;
-            } else if (c < 0x800) {
-                utf8[out++] = (byte) (0xC0 | (c >> 6));
-                utf8[out++] = (byte) (0x80 | (c & 0x3F));
-            } else if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(chars[i + 1])) {
-                int cp = Character.toCodePoint(c, chars[++i]);
-                utf8[out++] = (byte) (0xF0 | (cp >> 18));
-                utf8[out++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                utf8[out++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                utf8[out++] = (byte) (0x80 | (cp & 0x3F));
-            } else if (Character.isSurrogate(c)) {
-                utf8[out++] = (byte) '?';
-            } else {
-                utf8[out++] = (byte) (0xE0 | (c >> 12));
-                utf8[out++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-                utf8[out++] = (byte) (0x80 | (c & 0x3F));
-            }
-        }
-        return out;
+        return Utf8Encoding.encode(chars, offset, offset + length, utf8, 0);
     }
 
     private long integer(JsonParser parser, JsonToken token, long min, long max) throws IOException {

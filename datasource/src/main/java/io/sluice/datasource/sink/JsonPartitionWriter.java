@@ -9,16 +9,25 @@ import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.common.types.TemporalValues;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
+import io.sluice.kernels.NestedValues;
+import io.sluice.kernels.Utf8Bytes;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 
@@ -27,7 +36,8 @@ import org.apache.hadoop.fs.Path;
  * the schema's order, a NULL field left out; dates as {@code yyyy-mm-dd}, timestamps as ISO 8601
  * local date-times ({@code yyyy-mm-ddThh:mm:ss[.ffffff]}), decimals as plain numbers, NaN and the
  * infinities as the strings {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"}; structs and
- * maps as objects, lists as arrays.
+ * maps as objects, lists as arrays. Values are read from the batch's Arrow vectors (strings as
+ * their UTF-8 bytes, escaped by the generator without a {@code String} per value).
  */
 final class JsonPartitionWriter implements PartitionFileWriter {
     private static final JsonFactory FACTORY = JsonFactory.builder()
@@ -57,15 +67,29 @@ final class JsonPartitionWriter implements PartitionFileWriter {
 
     @Override
     public void write(Batch batch) throws IOException {
-        Col[] columns = batch.columns();
+        List<FieldVector> vectors = batch.root().getFieldVectors();
         int rows = batch.rowCount();
+        Utf8Bytes[] strings = new Utf8Bytes[types.length];
+        Object[][] nested = new Object[types.length][];
+        for (int i = 0; i < types.length; i++) {
+            if (types[i].kind() == DataType.Kind.UTF8) {
+                strings[i] = Utf8Bytes.of((VarCharVector) vectors.get(i));
+            } else if (types[i].isNested()) {
+                nested[i] = NestedValues.read(vectors.get(i), types[i]);
+            }
+        }
         for (int r = 0; r < rows; r++) {
             out.writeStartObject();
-            for (int i = 0; i < columns.length; i++) {
-                Col c = columns[i];
-                if (!c.isNull(r)) {
+            for (int i = 0; i < types.length; i++) {
+                FieldVector vector = vectors.get(i);
+                if (!vector.isNull(r)) {
                     out.writeFieldName(names[i]);
-                    writeValue(c, types[i], r);
+                    switch (types[i].kind()) {
+                        case UTF8 -> out.writeUTF8String(strings[i].data(), strings[i].start(r),
+                                strings[i].end(r) - strings[i].start(r));
+                        case STRUCT, LIST, MAP -> writeNested(types[i], nested[i][r]);
+                        default -> writeValue(vector, types[i], r);
+                    }
                 }
             }
             out.writeEndObject();
@@ -73,17 +97,17 @@ final class JsonPartitionWriter implements PartitionFileWriter {
         }
     }
 
-    private void writeValue(Col c, DataType type, int r) throws IOException {
+    /** A flat value other than a string, read from its vector. */
+    private void writeValue(FieldVector vector, DataType type, int r) throws IOException {
         switch (type.kind()) {
-            case BOOL -> out.writeBoolean(c.bools[r]);
-            case INT32, INT64 -> out.writeNumber(c.longs[r]);
-            case FLOAT64 -> out.writeNumber(c.doubles[r]);
-            case DECIMAL -> out.writeNumber(decimal(c, type, r));
-            case UTF8 -> out.writeString(c.strings[r]);
-            case DATE32 -> out.writeString(LocalDate.ofEpochDay(c.longs[r]).toString());
-            case TIMESTAMP -> out.writeString(timestamp(TemporalValues.toLocalDateTime(c.longs[r])));
-            case NULL -> out.writeNull();
-            case STRUCT, LIST, MAP -> writeNested(type, c.objects[r]);
+            case BOOL -> out.writeBoolean(((BitVector) vector).get(r) != 0);
+            case INT32 -> out.writeNumber(((IntVector) vector).get(r));
+            case INT64 -> out.writeNumber(((BigIntVector) vector).get(r));
+            case FLOAT64 -> out.writeNumber(((Float8Vector) vector).get(r));
+            case DECIMAL -> out.writeNumber(((DecimalVector) vector).getObject(r));
+            case DATE32 -> out.writeString(LocalDate.ofEpochDay(((DateDayVector) vector).get(r)).toString());
+            case TIMESTAMP -> out.writeString(timestamp(TemporalValues.toLocalDateTime(((TimeStampVector) vector).get(r))));
+            default -> out.writeNull(); // NULL: every row is NULL and left out above
         }
     }
 
@@ -134,15 +158,6 @@ final class JsonPartitionWriter implements PartitionFileWriter {
         StringBuilder text = new StringBuilder(TemporalValues.formatTimestamp(value));
         text.setCharAt(text.indexOf(" "), 'T');
         return text.toString();
-    }
-
-    private static BigDecimal decimal(Col c, DataType type, int r) {
-        if (!c.isWide()) {
-            return BigDecimal.valueOf(c.longs[r], type.scale());
-        }
-        BigInteger unscaled = BigInteger.valueOf(c.high(r)).shiftLeft(64)
-                .or(BigInteger.valueOf(c.low(r)).and(BigInteger.ONE.shiftLeft(64).subtract(BigInteger.ONE)));
-        return new BigDecimal(unscaled, type.scale());
     }
 
     @Override

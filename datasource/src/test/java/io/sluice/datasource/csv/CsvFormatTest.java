@@ -11,6 +11,7 @@ import io.sluice.datasource.FileFormats;
 import io.sluice.datasource.SourceTestSupport;
 import io.sluice.datasource.file.FormatReader;
 import io.sluice.datasource.file.ScanPartition;
+import io.sluice.kernels.ArrowRows;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.logical.source.FileFormat;
@@ -18,14 +19,28 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.NullVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/** The CSV reader: inference, quoting, files and errors, and each type parsed straight into its Arrow vector. */
 class CsvFormatTest {
     private static final String TABLE = """
             CREATE TABLE t AS
@@ -44,6 +59,21 @@ class CsvFormatTest {
             FROM range(0, 3000) t(i)
             ORDER BY i
             """;
+
+    private static final Schema EVERY_TYPE = Schema.of(
+            new Field("i32", DataType.INT32),
+            new Field("i64", DataType.INT64),
+            new Field("f", DataType.FLOAT64),
+            new Field("dec", DataType.decimal(10, 2)),
+            new Field("wide", DataType.decimal(38, 4)),
+            new Field("d", DataType.DATE32),
+            new Field("ts", DataType.TIMESTAMP),
+            new Field("b", DataType.BOOL),
+            new Field("s", DataType.UTF8),
+            new Field("nothing", DataType.NULL));
+    private static final List<Class<?>> VECTOR_CLASSES = List.of(IntVector.class, BigIntVector.class, Float8Vector.class,
+            DecimalVector.class, DecimalVector.class, DateDayVector.class, TimeStampMicroVector.class, BitVector.class,
+            VarCharVector.class, NullVector.class);
 
     @TempDir
     Path dir;
@@ -311,5 +341,137 @@ class CsvFormatTest {
                 .hasMessageContaining("column 'v'").hasMessageContaining("'abc'");
         // A column that is not read is not parsed.
         assertThat(support.readAll(reader, file, schema, List.of("id"), 512)).hasSize(1501);
+    }
+
+    /** Every batch's columns as the scan made them (asserted to be Arrow vectors only), decoded to rows. */
+    private List<List<Object>> readVectors(String file, Schema schema, int batchSize, Map<String, String> options) {
+        List<List<Object>> rows = new ArrayList<>();
+        try (BatchStream stream = reader.read(reader.partitions(file, options).get(0), schema, schema.names(), batchSize,
+                support.allocator, options, null)) {
+            for (Batch next = stream.next(); next != null; next = stream.next()) {
+                try (Batch batch = next) {
+                    for (int c = 0; c < schema.size(); c++) {
+                        assertThat(batch.hasColumn(c)).as("column %s held on the heap", c).isFalse();
+                        assertThat(batch.arrowVector(c)).as("column %s", c).isNotNull();
+                        assertThat(batch.arrowVector(c).getValueCount()).isEqualTo(batch.rowCount());
+                    }
+                    rows.addAll(ArrowRows.of(batch));
+                }
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void parsesEveryTypeAndNullStraightIntoArrowVectors() throws Exception {
+        String file = write("types.csv", "i32,i64,f,dec,wide,d,ts,b,s,nothing\n"
+                + "-2147483648,9223372036854775807,1.5,-12.34,12345678901234567890123.4567,2024-02-29,"
+                + "2024-02-29 13:14:15.123456,TRUE,plain,\n"
+                + ",,,,,,,,,\n"
+                + "2147483647,-9223372036854775808,-0.0,0.1,-0.0001,1969-12-31,1970-01-01T00:00,false,\"\",\n"
+                + "0,0,NaN,99999999.99,-1.5,0001-01-01,1969-12-31 23:59:59.999999,true,\"é€𝄞, \"\"ünï\"\"\",\n");
+        try (BatchStream stream = reader.read(reader.partitions(file).get(0), EVERY_TYPE, EVERY_TYPE.names(), 10,
+                support.allocator)) {
+            try (Batch batch = stream.next()) {
+                for (int c = 0; c < EVERY_TYPE.size(); c++) {
+                    assertThat(batch.arrowVector(c)).as("column %s", c).isInstanceOf(VECTOR_CLASSES.get(c));
+                }
+            }
+        }
+        List<List<Object>> rows = readVectors(file, EVERY_TYPE, 2, Map.of());
+        assertThat(rows).containsExactly(
+                Arrays.asList(Integer.MIN_VALUE, Long.MAX_VALUE, 1.5, new BigDecimal("-12.34"),
+                        new BigDecimal("12345678901234567890123.4567"), LocalDate.of(2024, 2, 29),
+                        LocalDateTime.of(2024, 2, 29, 13, 14, 15, 123_456_000), true, "plain", null),
+                Arrays.asList(null, null, null, null, null, null, null, null, null, null),
+                Arrays.asList(Integer.MAX_VALUE, Long.MIN_VALUE, -0.0, new BigDecimal("0.10"), new BigDecimal("-0.0001"),
+                        LocalDate.of(1969, 12, 31), LocalDateTime.of(1970, 1, 1, 0, 0), false, "", null),
+                Arrays.asList(0, 0L, Double.NaN, new BigDecimal("99999999.99"), new BigDecimal("-1.5000"),
+                        LocalDate.of(1, 1, 1), LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_000), true,
+                        "é€𝄞, \"ünï\"", null));
+    }
+
+    @Test
+    void aBadValueOfEachTypeNamesFileLineColumnAndValue() throws Exception {
+        String[][] cases = {
+            {"i32", "2147483648"}, {"i64", "1.5"}, {"f", "1e"}, {"dec", "123456789.1"}, {"wide", "1.23456"},
+            {"d", "2023-02-29"}, {"ts", "yesterday"}, {"b", "yes"}, {"nothing", "x"},
+        };
+        for (String[] c : cases) {
+            int column = EVERY_TYPE.indexOf(c[0]);
+            String[] good = {"1", "2", "3.5", "4.25", "5", "2020-01-01", "2020-01-01 00:00:00", "true", "s", ""};
+            String[] bad = good.clone();
+            bad[column] = c[1];
+            String file = write("bad_" + c[0] + ".csv", String.join(",", EVERY_TYPE.names()) + "\n"
+                    + String.join(",", good) + "\n" + String.join(",", bad) + "\n");
+            assertThatThrownBy(() -> readVectors(file, EVERY_TYPE, 10, Map.of()))
+                    .as(c[0]).isInstanceOf(SluiceException.class)
+                    .hasMessage("file:" + file + ": line 3, column '" + c[0] + "': cannot parse '" + c[1] + "' as "
+                            + EVERY_TYPE.field(column).type());
+            List<List<Object>> permissive = readVectors(file, EVERY_TYPE, 10, Map.of("mode", "PERMISSIVE"));
+            assertThat(permissive).hasSize(2);
+            assertThat(permissive.get(1).get(column)).as(c[0]).isNull();
+            assertThat(permissive.get(1).get(8)).isEqualTo("s");
+            assertThat(readVectors(file, EVERY_TYPE, 10, Map.of("mode", "DROPMALFORMED"))).hasSize(1);
+        }
+    }
+
+    @Test
+    void aDroppedRowLeavesNoValueBehindInTheColumnsBeforeIt() throws Exception {
+        // Row 2's bad number is found after its string and flag were written; the NULLs and values
+        // of the rows after it must not show what the dropped row left in the buffers.
+        String file = write("drop.csv", "s,flag,n\n"
+                + "kept,true,1\n"
+                + "dropped,true,bad\n"
+                + ",,3\n"
+                + "é,false,4\n"
+                + "gone,false,x\n");
+        Schema schema = Schema.of(new Field("s", DataType.UTF8), new Field("flag", DataType.BOOL),
+                new Field("n", DataType.INT64));
+        assertThat(readVectors(file, schema, 10, Map.of("mode", "DROPMALFORMED"))).containsExactly(
+                List.of("kept", true, 1L),
+                Arrays.asList(null, null, 3L),
+                List.of("é", false, 4L));
+    }
+
+    @Test
+    void batchesGrowPastTheFirstCapacityAndMatchDuckDb() throws Exception {
+        support.execute("""
+                CREATE TABLE g AS
+                SELECT i AS id,
+                       CASE WHEN i % 5 = 0 THEN NULL ELSE repeat('x', i % 97) || i END AS s,
+                       CASE WHEN i % 7 = 0 THEN NULL ELSE i * 0.25 END::DECIMAL(12, 2) AS amount,
+                       CASE WHEN i % 3 = 0 THEN NULL ELSE i % 2 = 0 END AS b
+                FROM range(0, 12000) t(i)
+                ORDER BY i
+                """);
+        String file = dir.resolve("g.csv").toString();
+        support.execute("COPY g TO '" + file + "' (FORMAT CSV, HEADER)");
+        Schema schema = Schema.of(new Field("id", DataType.INT64), new Field("s", DataType.UTF8),
+                new Field("amount", DataType.decimal(12, 2)), new Field("b", DataType.BOOL));
+        List<List<Object>> rows = readVectors(file, schema, 5000, Map.of());
+        List<List<Object>> expected = support.query("SELECT id, s, amount, b FROM g ORDER BY id");
+        assertThat(rows).hasSize(12000);
+        assertThat(rows.stream().map(row -> row.stream().map(SourceTestSupport::normalize).toList()).toList())
+                .isEqualTo(expected);
+    }
+
+    @Test
+    void theVectorsAreTheTasksMemoryAndAreFreedWhenTheReadFails() throws Exception {
+        String file = write("big.csv", "s\n" + ("y".repeat(200) + "\n").repeat(4000));
+        Schema schema = Schema.of(new Field("s", DataType.UTF8));
+        try (BufferAllocator task = support.allocator.newChildAllocator("task", 0, 512 << 10)) {
+            try (BatchStream stream = reader.read(reader.partitions(file).get(0), schema, List.of("s"), 4000, task)) {
+                assertThatThrownBy(stream::next).isInstanceOf(OutOfMemoryException.class);
+            }
+            assertThat(task.getAllocatedMemory()).isZero();
+            try (BatchStream stream = reader.read(reader.partitions(file).get(0), schema, List.of("s"), 1000, task)) {
+                try (Batch batch = stream.next()) {
+                    assertThat(batch.rowCount()).isEqualTo(1000);
+                    assertThat(task.getAllocatedMemory()).isGreaterThanOrEqualTo(1000 * 200L);
+                }
+            }
+            assertThat(task.getAllocatedMemory()).isZero();
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.sluice.kernels.Col;
 import io.sluice.kernels.InPlaceValues;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.vector.FieldVector;
 
 /**
  * The per-group state of one aggregate function, in arrays indexed by group id. Updated once per
@@ -28,6 +29,16 @@ abstract class Accumulator {
      * accumulator does not read that form, and the caller passes the heap column instead.
      */
     boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
+        return false;
+    }
+
+    /**
+     * Folds only which rows of the argument are NULL into their groups, read from its Arrow vector's
+     * validity bits, for an accumulator that needs nothing else of the values (count(x)): a string
+     * or boolean column is then counted without being unpacked. False (nothing done) when this
+     * accumulator needs the values, and the caller passes them instead.
+     */
+    boolean updateNonNulls(int[] groups, int rows, FieldVector arg) {
         return false;
     }
 

@@ -88,6 +88,11 @@ final class AggregateInputs {
         return first[i] < 0 ? null : inPlace(first[i], batch);
     }
 
+    /** Call {@code i}'s argument as the Arrow vector {@code batch} holds it in, or null (none, computed, or held on the heap). */
+    FieldVector argumentVector(int i, Batch batch) {
+        return first[i] < 0 ? null : bound.expr(first[i], batch).arrowVector(batch);
+    }
+
     private InPlaceValues inPlace(int index, Batch batch) {
         return bound.expr(index, batch).inPlace(batch);
     }

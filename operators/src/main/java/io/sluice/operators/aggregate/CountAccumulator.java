@@ -6,6 +6,10 @@ import io.sluice.kernels.InPlaceValues;
 import io.sluice.operators.memory.HeapSize;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.NullVector;
 
 /** count(x) and count(*). */
 final class CountAccumulator extends Accumulator {
@@ -32,8 +36,28 @@ final class CountAccumulator extends Accumulator {
 
     @Override
     boolean updateInPlace(int[] groups, int rows, InPlaceValues arg) {
-        long validity = arg.validity;
-        if (star || validity == 0) {
+        countNonNulls(groups, rows, star ? 0 : arg.validity);
+        return true;
+    }
+
+    @Override
+    boolean updateNonNulls(int[] groups, int rows, FieldVector arg) {
+        if (arg.getValueCount() != rows) {
+            return false;
+        }
+        if (arg instanceof NullVector) {
+            return true; // every row NULL: nothing counted
+        }
+        if (!(arg instanceof BaseFixedWidthVector || arg instanceof BaseVariableWidthVector)) {
+            return false;
+        }
+        countNonNulls(groups, rows, star || arg.getNullCount() == 0 ? 0 : arg.getValidityBufferAddress());
+        return true;
+    }
+
+    /** Counts each row whose validity bit is set (every row when {@code validity} is 0) in its group. */
+    private void countNonNulls(int[] groups, int rows, long validity) {
+        if (validity == 0) {
             for (int i = 0; i < rows; i++) {
                 counts[groups[i]]++;
             }
@@ -42,7 +66,6 @@ final class CountAccumulator extends Accumulator {
                 counts[groups[i]] += InPlaceValues.isNull(validity, i) ? 0 : 1;
             }
         }
-        return true;
     }
 
     @Override

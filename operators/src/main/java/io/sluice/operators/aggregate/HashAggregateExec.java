@@ -344,7 +344,11 @@ public record HashAggregateExec(AggregateMode mode, ExecutionPlan input, List<Ex
                     continue;
                 }
                 InPlaceValues arrow = inputs.argumentInPlace(i, batch);
-                if (arrow == null || !accumulators[i].updateInPlace(groups, rows, arrow)) {
+                if (arrow != null && accumulators[i].updateInPlace(groups, rows, arrow)) {
+                    continue;
+                }
+                FieldVector vector = inputs.argumentVector(i, batch);
+                if (vector == null || !accumulators[i].updateNonNulls(groups, rows, vector)) {
                     accumulators[i].update(groups, rows, inputs.argument(i, batch));
                 }
             }

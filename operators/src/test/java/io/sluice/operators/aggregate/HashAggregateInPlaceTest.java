@@ -105,6 +105,7 @@ class HashAggregateInPlaceTest extends OperatorTestBase {
             out.add(agg(AggregateFunction.MIN, v, "min_" + v));
             out.add(agg(AggregateFunction.MAX, v, "max_" + v));
         }
+        out.add(agg(AggregateFunction.COUNT, "s", "count_s")); // from the string vector's validity bits
         for (String v : List.of("vi", "vl", "vx", "vc")) {
             out.add(agg(AggregateFunction.SUM, v, "sum_" + v));
             out.add(agg(AggregateFunction.AVG, v, "avg_" + v));
