@@ -82,8 +82,9 @@ public final class LocalCluster implements QueryEngine {
                     StartupTrace.mark("coordinator's actor system started");
                     coordinatorAddress.complete(address);
                 });
-            } catch (RuntimeException e) {
-                // a worker may have started against an actor system the failed coordinator then stopped
+            } catch (RuntimeException | Error e) {
+                // a worker may have started against an actor system the failed coordinator then
+                // stopped; the others must not wait for an address forever
                 coordinatorAddress.completeExceptionally(e);
                 collectWorkers(starting);
                 halt(workers, null);
@@ -97,13 +98,18 @@ public final class LocalCluster implements QueryEngine {
         }
     }
 
-    /** Waits for the workers to start and register; on a failure, stops the whole cluster. */
+    /**
+     * Waits for the workers to start and register; on a failure, stops the whole cluster, the
+     * workers started in the background included.
+     */
     private void startServing(Options options, List<Future<Worker>> starting) {
+        boolean collected = false;
         try {
             if (ClusterJobs.allowedBySystemProperty()) {
                 ClusterJobs.acceptJobsOn(coordinator);
             }
             warmUp(coordinator);
+            collected = true;
             RuntimeException failure = collectWorkers(starting);
             if (failure != null) {
                 throw failure;
@@ -115,7 +121,10 @@ public final class LocalCluster implements QueryEngine {
             }
             coordinator.awaitWorkers(options.workers(), JOIN_TIMEOUT);
             StartupTrace.mark("workers registered");
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            if (!collected) {
+                collectWorkers(starting);
+            }
             close();
             throw e;
         }

@@ -34,6 +34,14 @@ class LocalClusterStartTest {
         } finally {
             coordinator.halt();
         }
+        // before it is ready: a coordinator whose HTTP endpoint cannot bind, the last step of its
+        // start, has told its address all the same
+        List<String> toldBeforeFailing = new ArrayList<>();
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            assertThatThrownBy(() -> Coordinator.start(CoordinatorSettings.defaults("127.0.0.1", 0, taken.getLocalPort()),
+                    toldBeforeFailing::add)).hasMessageContaining("cannot serve HTTP on 127.0.0.1:" + taken.getLocalPort());
+        }
+        assertThat(toldBeforeFailing).hasSize(1).allMatch(address -> address.startsWith("pekko://"));
     }
 
     @Test

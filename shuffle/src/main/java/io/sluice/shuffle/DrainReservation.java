@@ -26,25 +26,35 @@ final class DrainReservation implements AutoCloseable {
     }
 
     /**
-     * Makes at least {@code bytes} reserved. When refused, keeps the most it can get of it (halving,
-     * not below {@link DrainFootprint#LEAST_BATCH_BYTES}, never less than it held) and answers
-     * false: the caller spills while what it holds still fits (a drain writes smaller batches to
-     * stay within what it has, see {@link PartitionBuffer#drain}).
+     * Makes at least {@code bytes} reserved, and never less than {@link DrainFootprint#LEAST_BATCH_BYTES}
+     * (the smallest batch a drain cuts to, so that it is reserved too). When refused, keeps the most
+     * it can get (halving, not below that least batch, never less than it held) and answers false:
+     * the caller spills while what it holds still fits (a drain writes smaller batches to stay
+     * within what it has, see {@link PartitionBuffer#drain}).
      */
     boolean reserve(long bytes) {
-        for (long ask = bytes; ask > headroom && (ask == bytes || ask >= DrainFootprint.LEAST_BATCH_BYTES); ask /= 2) {
-            BufferAllocator child;
-            try {
-                child = task.newChildAllocator(name, ask, Long.MAX_VALUE);
-            } catch (OutOfMemoryException e) {
-                continue;
+        long want = Math.max(bytes, DrainFootprint.LEAST_BATCH_BYTES);
+        for (long ask = want; ask > headroom && (ask == want || ask >= DrainFootprint.LEAST_BATCH_BYTES); ask /= 2) {
+            if (take(ask)) {
+                return bytes <= headroom;
             }
-            close();
-            reserved = child;
-            headroom = ask;
-            return ask == bytes;
         }
-        return bytes <= headroom;
+        // short of even the least batch: a small ask may still fit
+        return bytes <= headroom || take(bytes);
+    }
+
+    /** Holds {@code ask} bytes reserved instead of what it held; false (nothing changed) if refused. */
+    private boolean take(long ask) {
+        BufferAllocator child;
+        try {
+            child = task.newChildAllocator(name, ask, Long.MAX_VALUE);
+        } catch (OutOfMemoryException e) {
+            return false;
+        }
+        close();
+        reserved = child;
+        headroom = ask;
+        return true;
     }
 
     /** The bytes reserved. */

@@ -85,8 +85,7 @@ final class JsonPartitionWriter implements PartitionFileWriter {
                 if (!vector.isNull(r)) {
                     out.writeFieldName(names[i]);
                     switch (types[i].kind()) {
-                        case UTF8 -> out.writeUTF8String(strings[i].data(), strings[i].start(r),
-                                strings[i].end(r) - strings[i].start(r));
+                        case UTF8 -> writeString(strings[i], r);
                         case STRUCT, LIST, MAP -> writeNested(types[i], nested[i][r]);
                         default -> writeValue(vector, types[i], r);
                     }
@@ -95,6 +94,23 @@ final class JsonPartitionWriter implements PartitionFileWriter {
             out.writeEndObject();
             out.writeRaw('\n');
         }
+    }
+
+    /**
+     * A string value: ASCII bytes as they are; others decoded first, so that bytes that are not
+     * UTF-8 (a Parquet BYTE_ARRAY read as a string) become U+FFFD and the file stays valid JSON.
+     */
+    private void writeString(Utf8Bytes strings, int r) throws IOException {
+        byte[] data = strings.data();
+        int start = strings.start(r);
+        int length = strings.end(r) - start;
+        for (int b = start; b < start + length; b++) {
+            if (data[b] < 0) {
+                out.writeString(new String(data, start, length, java.nio.charset.StandardCharsets.UTF_8));
+                return;
+            }
+        }
+        out.writeUTF8String(data, start, length);
     }
 
     /** A flat value other than a string, read from its vector. */

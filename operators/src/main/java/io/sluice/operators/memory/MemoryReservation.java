@@ -79,9 +79,12 @@ public final class MemoryReservation implements AutoCloseable {
             try {
                 pool.budget().awaitRelease(seen, deadline - System.nanoTime());
             } catch (InterruptedException e) {
+                // a cancelled task: the cause says so, the message still names what was asked
                 Thread.currentThread().interrupt();
                 synchronized (this) {
-                    throw pool.refused(consumer, size, bytes);
+                    MemoryLimitException refused = pool.refused(consumer, size, bytes);
+                    refused.initCause(e);
+                    throw refused;
                 }
             }
         }

@@ -111,6 +111,38 @@ class MemoryPoolTest {
     }
 
     @Test
+    void aGrowWaitsABoundedTimeAndAnInterruptEndsTheWait() throws Exception {
+        MemoryBudget budget = new MemoryBudget("w1", 1000);
+        try (TaskMemoryPool merging = budget.newTaskPool("t1"); TaskMemoryPool reading = budget.newTaskPool("t2")) {
+            MemoryReservation merge = merging.register("merge", MemoryMetricsSink.NONE);
+            reading.register("Arrow buffers", MemoryMetricsSink.NONE).forceGrow(1100);
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> merge.grow(300)).isInstanceOf(MemoryLimitException.class)
+                    .hasMessageContaining("merge could not reserve 300 B more");
+            assertThat(System.nanoTime() - start).as("gave up once the wait was over")
+                    .isBetween(MemoryReservation.CONTENTION_WAIT_NANOS, 4 * MemoryReservation.CONTENTION_WAIT_NANOS);
+
+            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread waiting = new Thread(() -> {
+                try {
+                    merge.grow(300);
+                } catch (RuntimeException e) {
+                    failure.set(e);
+                }
+            });
+            waiting.start();
+            Thread.sleep(200);
+            waiting.interrupt();
+            waiting.join(2_000);
+            assertThat(waiting.isAlive()).isFalse();
+            assertThat(failure.get()).isInstanceOf(MemoryLimitException.class)
+                    .hasCauseInstanceOf(InterruptedException.class);
+            assertThat(merge.size()).isZero();
+        }
+        assertThat(budget.reserved()).isZero();
+    }
+
+    @Test
     void aGrowThatCouldNotFitEvenAloneFailsAtOnce() {
         MemoryBudget budget = new MemoryBudget("w1", 1000);
         try (TaskMemoryPool big = budget.newTaskPool("t1"); TaskMemoryPool other = budget.newTaskPool("t2")) {
