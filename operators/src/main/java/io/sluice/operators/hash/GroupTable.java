@@ -183,7 +183,7 @@ public final class GroupTable {
             k.hashInto(hashes, n);
         }
         groupHashes = hashes;
-        int size = 1024;
+        int size = INITIAL_SLOTS;
         while (n * 2 > size) {
             size *= 2;
         }
