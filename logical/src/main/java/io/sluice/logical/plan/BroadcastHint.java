@@ -2,9 +2,6 @@ package io.sluice.logical.plan;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.common.types.Schema;
-import io.sluice.logical.expr.Expr;
-import io.sluice.logical.stats.Statistics;
 import java.util.List;
 
 /**
@@ -12,19 +9,9 @@ import java.util.List;
  * that can be built broadcasts that side whatever its estimated size or
  * {@code sluice.join.broadcast-threshold}. It changes no row.
  */
-public record BroadcastHint(LogicalPlan input) implements LogicalPlan {
+public record BroadcastHint(LogicalPlan input) implements RowPreservingMarker {
     public BroadcastHint {
         requireNonNull(input, "input is null");
-    }
-
-    @Override
-    public Schema schema() {
-        return input.schema();
-    }
-
-    @Override
-    public List<LogicalPlan> children() {
-        return List.of(input);
     }
 
     @Override
@@ -33,18 +20,8 @@ public record BroadcastHint(LogicalPlan input) implements LogicalPlan {
     }
 
     @Override
-    public List<Expr> expressions() {
-        return List.of();
-    }
-
-    @Override
     public String describe() {
         return "BroadcastHint";
-    }
-
-    @Override
-    public Statistics statistics(StatisticsContext context) {
-        return context.of(input);
     }
 
     /** Whether {@code plan} is a hinted relation, under projections, filters and aliases the optimizer put over it. */

@@ -2,9 +2,6 @@ package io.sluice.logical.plan;
 
 import static java.util.Objects.requireNonNull;
 
-import io.sluice.common.types.Schema;
-import io.sluice.logical.expr.Expr;
-import io.sluice.logical.stats.Statistics;
 import java.util.List;
 
 /**
@@ -14,19 +11,9 @@ import java.util.List;
  * occurrences stay equal and the stage cutter runs their map stage once and lets every consumer
  * read its shuffle. It changes no row.
  */
-public record SharedSubplan(LogicalPlan input) implements LogicalPlan {
+public record SharedSubplan(LogicalPlan input) implements RowPreservingMarker {
     public SharedSubplan {
         requireNonNull(input, "input is null");
-    }
-
-    @Override
-    public Schema schema() {
-        return input.schema();
-    }
-
-    @Override
-    public List<LogicalPlan> children() {
-        return List.of(input);
     }
 
     @Override
@@ -35,17 +22,7 @@ public record SharedSubplan(LogicalPlan input) implements LogicalPlan {
     }
 
     @Override
-    public List<Expr> expressions() {
-        return List.of();
-    }
-
-    @Override
     public String describe() {
         return "SharedSubplan";
-    }
-
-    @Override
-    public Statistics statistics(StatisticsContext context) {
-        return context.of(input);
     }
 }
