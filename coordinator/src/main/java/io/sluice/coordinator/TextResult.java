@@ -5,12 +5,9 @@ import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.ArrowIpc;
 import io.sluice.kernels.Batch;
-import java.nio.charset.StandardCharsets;
+import io.sluice.kernels.ValueBatch;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VarCharVector;
 
 /**
  * The result of a statement that answers in words or one number: a status or a plan (one text
@@ -24,7 +21,7 @@ final class TextResult {
     /** {@code text} as an Arrow IPC stream of one column named {@code column}, one row per line. */
     static byte[] encode(String column, String text, BufferAllocator allocator) {
         String[] lines = text.split("\n");
-        return encode(Schema.of(new Field(column, DataType.UTF8)), allocator, lines.length, lines);
+        return encode(Schema.of(new Field(column, DataType.UTF8)), allocator, lines.length, (Object) lines);
     }
 
     /** One row of two text columns {@code key} and {@code value}: what Spark's {@code SET} answers. */
@@ -35,46 +32,12 @@ final class TextResult {
 
     /** One row of one BIGINT column {@code column}: a count (the rows a write wrote). */
     static byte[] count(String column, long value, BufferAllocator allocator) {
-        Schema schema = Schema.of(new Field(column, DataType.INT64));
-        BigIntVector vector = new BigIntVector(schema.field(0).type().toArrowField(column), allocator);
-        try {
-            vector.allocateNew(1);
-            vector.set(0, value);
-            vector.setValueCount(1);
-        } catch (RuntimeException | Error e) {
-            vector.close();
-            throw e;
-        }
-        return encode(schema, new FieldVector[] {vector}, 1, allocator);
+        return encode(Schema.of(new Field(column, DataType.INT64)), allocator, 1, new long[] {value});
     }
 
-    /** Text columns of {@code rows} rows, none NULL, column {@code i} from {@code columns[i]}. */
-    private static byte[] encode(Schema schema, BufferAllocator allocator, int rows, String[]... columns) {
-        FieldVector[] vectors = new FieldVector[columns.length];
-        try {
-            for (int i = 0; i < columns.length; i++) {
-                VarCharVector vector = new VarCharVector(schema.field(i).type().toArrowField(schema.field(i).name()),
-                        allocator);
-                vectors[i] = vector;
-                vector.allocateNew(rows);
-                for (int r = 0; r < rows; r++) {
-                    vector.setSafe(r, columns[i][r].getBytes(StandardCharsets.UTF_8));
-                }
-                vector.setValueCount(rows);
-            }
-        } catch (RuntimeException | Error e) {
-            for (FieldVector v : vectors) {
-                if (v != null) {
-                    v.close();
-                }
-            }
-            throw e;
-        }
-        return encode(schema, vectors, rows, allocator);
-    }
-
-    private static byte[] encode(Schema schema, FieldVector[] vectors, int rows, BufferAllocator allocator) {
-        try (Batch batch = Batch.ofVectors(schema, vectors, rows)) {
+    /** Columns of {@code rows} rows, none NULL ({@link ValueBatch#of}), as an Arrow IPC stream. */
+    private static byte[] encode(Schema schema, BufferAllocator allocator, int rows, Object... columns) {
+        try (Batch batch = ValueBatch.of(schema, allocator, rows, columns)) {
             return ArrowIpc.encode(schema, List.of(batch), allocator);
         }
     }

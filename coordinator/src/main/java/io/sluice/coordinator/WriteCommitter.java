@@ -13,7 +13,7 @@ import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.datasource.sink.CommitProtocol;
 import io.sluice.datasource.sink.FileWriteExec;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
+import io.sluice.kernels.VectorReader;
 import io.sluice.logical.plan.LogicalPlan;
 import io.sluice.logical.sink.WriteTarget;
 import io.sluice.operators.ExecutionPlan;
@@ -110,11 +110,11 @@ final class WriteCommitter {
                 List<Batch> batches = fetcher.fetchAll(jobId, stages.get(stages.size() - 1).shuffleId(), result);
                 try {
                     for (Batch b : batches) {
-                        Col dirs = b.column(0);
-                        Col counts = b.column(1);
+                        VectorReader dirs = VectorReader.of(b, 0);
+                        VectorReader counts = VectorReader.of(b, 1);
                         for (int r = 0; r < b.rowCount(); r++) {
-                            attemptDirs.add(dirs.strings[r]);
-                            rows += counts.longs[r];
+                            attemptDirs.add(dirs.stringAt(r));
+                            rows += counts.longAt(r);
                         }
                     }
                 } finally {

@@ -6,9 +6,9 @@ import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
-import io.sluice.kernels.Col;
 import java.nio.charset.StandardCharsets;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
 import org.apache.arrow.vector.FieldVector;
@@ -48,29 +48,21 @@ public final class PartitionValuesStream implements BatchStream {
                 return null;
             }
             int n = batch.rowCount();
-            Col[] cols = new Col[schema.size()];
             FieldVector[] vectors = new FieldVector[schema.size()];
             try {
-                for (int i = 0; i < cols.length; i++) {
+                for (int i = 0; i < vectors.length; i++) {
                     int c = fileColumn[i];
                     if (c < 0) {
                         vectors[i] = constant(schema.field(i).name(), schema.field(i).type(), values[i], n);
-                    } else if (batch.arrowVector(c) != null) {
-                        TransferPair share = batch.arrowVector(c).getTransferPair(schema.field(i).toArrow(), allocator);
+                    } else {
+                        TransferPair share = batch.root().getVector(c).getTransferPair(schema.field(i).toArrow(), allocator);
                         share.splitAndTransfer(0, n);
                         vectors[i] = (FieldVector) share.getTo();
-                        cols[i] = batch.hasColumn(c) ? batch.column(c) : null;
-                    } else {
-                        cols[i] = batch.column(c);
                     }
                 }
-                return Batch.of(schema, cols, vectors, n, allocator);
+                return Batch.ofVectors(schema, vectors, n);
             } catch (RuntimeException | Error e) {
-                for (FieldVector v : vectors) {
-                    if (v != null) {
-                        v.close();
-                    }
-                }
+                AutoCloseables.close(e, vectors);
                 throw e;
             }
         }

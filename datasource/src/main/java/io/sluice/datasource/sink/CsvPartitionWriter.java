@@ -7,8 +7,7 @@ import io.sluice.common.types.Schema;
 import io.sluice.common.types.TemporalValues;
 import io.sluice.datasource.csv.CsvOptions;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
-import io.sluice.kernels.ValueFormat;
+import io.sluice.kernels.VectorReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -69,25 +68,25 @@ final class CsvPartitionWriter implements PartitionFileWriter {
 
     @Override
     public void write(Batch batch) throws IOException {
-        Col[] columns = batch.columns();
+        VectorReader[] columns = VectorReader.all(batch);
         int rows = batch.rowCount();
         for (int r = 0; r < rows; r++) {
             for (int i = 0; i < columns.length; i++) {
                 if (i > 0) {
                     out.write(delimiter);
                 }
-                Col c = columns[i];
+                VectorReader c = columns[i];
                 if (c.isNull(r)) {
                     out.write(nullValue);
                     continue;
                 }
                 switch (kinds[i]) {
-                    case UTF8 -> writeText(c.strings[r]);
-                    case DATE32 -> out.write(dateFormat == null ? ValueFormat.format(c, r)
-                            : LocalDate.ofEpochDay(c.longs[r]).format(dateFormat));
-                    case TIMESTAMP -> out.write(timestampFormat == null ? ValueFormat.format(c, r)
-                            : TemporalValues.toLocalDateTime(c.longs[r]).format(timestampFormat));
-                    default -> out.write(ValueFormat.format(c, r));
+                    case UTF8 -> writeText(c.stringAt(r));
+                    case DATE32 -> out.write(dateFormat == null ? c.format(r)
+                            : LocalDate.ofEpochDay(c.longAt(r)).format(dateFormat));
+                    case TIMESTAMP -> out.write(timestampFormat == null ? c.format(r)
+                            : TemporalValues.toLocalDateTime(c.longAt(r)).format(timestampFormat));
+                    default -> out.write(c.format(r));
                 }
             }
             out.write('\n');

@@ -9,7 +9,7 @@ import io.sluice.common.types.Schema;
 import io.sluice.datasource.file.HadoopConfiguration;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
-import io.sluice.kernels.Col;
+import io.sluice.kernels.ValueBatch;
 import io.sluice.logical.sink.WriteTarget;
 import io.sluice.operators.CardinalityEffect;
 import io.sluice.operators.ExecutionPlan;
@@ -134,9 +134,7 @@ public record FileWriteExec(ExecutionPlan input, WriteTarget target, PlanPropert
                 Path file = protocol.taskFile(partition, context.jobId(), context.taskId());
                 long rows = HadoopConfiguration.withOverrides(hadoop, () -> writePartition(partition, context, file));
                 String reported = protocol.reported(file);
-                Col[] row = {Col.ofStrings(new String[] {reported}, null), Col.ofLongs(DataType.INT64,
-                        new long[] {rows}, null)};
-                return Batch.of(RESULT_SCHEMA, row, 1, context.allocator());
+                return ValueBatch.of(RESULT_SCHEMA, context.allocator(), 1, new String[] {reported}, new long[] {rows});
             }
 
             @Override

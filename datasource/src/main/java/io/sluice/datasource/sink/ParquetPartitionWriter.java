@@ -6,7 +6,8 @@ import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.common.types.TemporalValues;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
+import io.sluice.kernels.Utf8Bytes;
+import io.sluice.kernels.VectorReader;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -109,7 +110,7 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
 
     @Override
     public void write(Batch batch) throws IOException {
-        row.columns = batch.columns();
+        row.columns = VectorReader.all(batch);
         int rows = batch.rowCount();
         for (int r = 0; r < rows; r++) {
             row.row = r;
@@ -125,7 +126,7 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
 
     /** The row being written: a position in the current batch's columns (one reused instance). */
     private static final class RowRef {
-        Col[] columns;
+        VectorReader[] columns;
         int row;
     }
 
@@ -166,25 +167,31 @@ final class ParquetPartitionWriter implements PartitionFileWriter {
             int r = ref.row;
             consumer.startMessage();
             for (int i = 0; i < names.length; i++) {
-                Col c = ref.columns[i];
+                VectorReader c = ref.columns[i];
                 if (c.isNull(r)) {
                     continue;
                 }
                 consumer.startField(names[i], i);
                 switch (kinds[i]) {
-                    case BOOL -> consumer.addBoolean(c.bools[r]);
-                    case INT32, DATE32 -> consumer.addInteger((int) c.longs[r]);
+                    case BOOL -> consumer.addBoolean(c.boolAt(r));
+                    case INT32, DATE32 -> consumer.addInteger((int) c.longAt(r));
                     case DECIMAL -> {
                         if (wide[i]) {
-                            consumer.addBinary(wideBinary(c.high(r), c.low(r)));
+                            consumer.addBinary(wideBinary(c.highAt(r), c.lowAt(r)));
                         } else {
-                            consumer.addLong(c.longs[r]);
+                            consumer.addLong(c.longAt(r));
                         }
                     }
-                    case INT64, TIMESTAMP -> consumer.addLong(c.longs[r]);
-                    case FLOAT64 -> consumer.addDouble(c.doubles[r]);
-                    case UTF8 -> consumer.addBinary(Binary.fromString(c.strings[r]));
-                    case STRUCT, LIST, MAP -> writeNested(types[i], c.objects[r]);
+                    case INT64, TIMESTAMP -> consumer.addLong(c.longAt(r));
+                    case FLOAT64 -> consumer.addDouble(c.doubleAt(r));
+                    case UTF8 -> {
+                        // "Reused": parquet copies what it keeps (dictionary entries, statistics), so
+                        // the batch's byte array is not held past this call.
+                        Utf8Bytes bytes = c.utf8();
+                        consumer.addBinary(Binary.fromReusedByteArray(bytes.data(), bytes.start(r),
+                                bytes.end(r) - bytes.start(r)));
+                    }
+                    case STRUCT, LIST, MAP -> writeNested(types[i], c.objectAt(r));
                     case NULL -> throw new IllegalStateException("a NULL column has a value");
                 }
                 consumer.endField(names[i], i);

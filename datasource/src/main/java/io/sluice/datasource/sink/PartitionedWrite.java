@@ -8,8 +8,8 @@ import io.sluice.common.types.Field;
 import io.sluice.common.types.Schema;
 import io.sluice.datasource.file.HivePartitionPaths;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.Col;
-import io.sluice.kernels.ValueFormat;
+import io.sluice.kernels.ArrowKernels;
+import io.sluice.kernels.VectorReader;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.SortKey;
 import io.sluice.logical.sink.WriteTarget;
@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.util.AutoCloseables;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -106,9 +108,9 @@ final class PartitionedWrite implements PartitionFileWriter {
     /** Writes a batch sorted by the partition columns, a new file for each new partition. */
     @Override
     public void write(Batch batch) throws IOException {
-        Col[] partition = new Col[partitionColumns.length];
+        VectorReader[] partition = new VectorReader[partitionColumns.length];
         for (int k = 0; k < partition.length; k++) {
-            partition[k] = batch.column(partitionColumns[k]);
+            partition[k] = VectorReader.of(batch, partitionColumns[k]);
         }
         int n = batch.rowCount();
         int start = 0;
@@ -134,43 +136,44 @@ final class PartitionedWrite implements PartitionFileWriter {
         }
     }
 
-    private static boolean sameKeys(Col[] partition, int a, int b) {
-        for (Col c : partition) {
+    /** Whether rows {@code a} and {@code b} have the same partition values (the types {@link #check} allows). */
+    private static boolean sameKeys(VectorReader[] partition, int a, int b) {
+        for (VectorReader c : partition) {
             boolean na = c.isNull(a);
             if (na != c.isNull(b)) {
                 return false;
             }
-            if (!na && (c.type.kind() == DataType.Kind.UTF8 ? !c.strings[a].equals(c.strings[b]) : c.longs[a] != c.longs[b])) {
+            if (!na && (c.type().kind() == DataType.Kind.UTF8 ? !c.sameString(a, b) : c.longAt(a) != c.longAt(b))) {
                 return false;
             }
         }
         return true;
     }
 
-    private static String[] values(Col[] partition, int row) {
+    private static String[] values(VectorReader[] partition, int row) {
         String[] out = new String[partition.length];
         for (int k = 0; k < out.length; k++) {
-            out[k] = partition[k].isNull(row) ? null : ValueFormat.format(partition[k], row);
+            out[k] = partition[k].isNull(row) ? null : partition[k].format(row);
         }
         return out;
     }
 
-    /** Rows {@code [start, end)} of the file columns. */
+    /** Rows {@code [start, end)} of the file columns, copied into vectors of their own. */
     private Batch rows(Batch batch, int start, int end) {
-        Col[] cols = new Col[fileColumns.length];
-        boolean all = start == 0 && end == batch.rowCount();
-        int[] selected = null;
-        if (!all) {
-            selected = new int[end - start];
-            for (int i = 0; i < selected.length; i++) {
-                selected[i] = start + i;
+        int[] selected = new int[end - start];
+        for (int i = 0; i < selected.length; i++) {
+            selected[i] = start + i;
+        }
+        FieldVector[] vectors = new FieldVector[fileColumns.length];
+        try {
+            for (int i = 0; i < vectors.length; i++) {
+                vectors[i] = ArrowKernels.gather(batch.root().getVector(fileColumns[i]), selected, selected.length, allocator);
             }
+        } catch (RuntimeException | Error e) {
+            AutoCloseables.close(e, vectors);
+            throw e;
         }
-        for (int i = 0; i < cols.length; i++) {
-            Col c = batch.column(fileColumns[i]);
-            cols[i] = all ? c : c.gather(selected, selected.length);
-        }
-        return Batch.of(fileSchema, cols, end - start, allocator);
+        return Batch.ofVectors(fileSchema, vectors, selected.length);
     }
 
     private void closeWriter() throws IOException {
