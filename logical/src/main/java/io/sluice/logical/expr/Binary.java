@@ -58,4 +58,10 @@ public record Binary(BinaryOp op, Expr left, Expr right, ArithmeticMode mode) im
     public String toString() {
         return "(" + left + " " + op.symbol() + " " + right + ")";
     }
+
+    /** Arithmetic may fail (overflow, a zero divisor) unless it is {@code try_}; a comparison or AND/OR never does. */
+    @Override
+    public boolean mayFailItself() {
+        return op.kind() == BinaryOp.Kind.ARITHMETIC && mode != ArithmeticMode.TRY;
+    }
 }

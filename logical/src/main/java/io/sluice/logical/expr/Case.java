@@ -81,4 +81,10 @@ public record Case(List<Expr> conditions, List<Expr> results, Expr otherwise) im
         }
         return out.append(" END").toString();
     }
+
+    /** False: a CASE only chooses; its conditions and branches are children and answer for themselves. */
+    @Override
+    public boolean mayFailItself() {
+        return false;
+    }
 }

@@ -43,4 +43,10 @@ public record Cast(Expr input, DataType type, ArithmeticMode mode) implements Ex
     public String toString() {
         return (mode == ArithmeticMode.TRY ? "TRY_CAST(" : "CAST(") + input + " AS " + type + ")";
     }
+
+    /** A cast may meet text that spells no value or a value out of range, unless it is {@code try_cast}. */
+    @Override
+    public boolean mayFailItself() {
+        return mode != ArithmeticMode.TRY;
+    }
 }

@@ -36,4 +36,9 @@ public record Column(String column) implements Expr {
     public String toString() {
         return column;
     }
+
+    @Override
+    public boolean mayFailItself() {
+        return false;
+    }
 }

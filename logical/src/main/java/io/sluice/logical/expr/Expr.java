@@ -17,6 +17,22 @@ public interface Expr {
 
     Expr withChildren(List<Expr> children);
 
+    /**
+     * Whether computing this node from its children's values may fail on some row (an overflow, a
+     * zero divisor under ANSI arithmetic, a cast of text that spells no value, a malformed function
+     * argument), not counting its children. Conservative: true unless the node says otherwise. A
+     * filter runs conjuncts that may fail after the others, over only the rows they keep, as Spark
+     * and DuckDB do ({@link #mayFail}).
+     */
+    default boolean mayFailItself() {
+        return true;
+    }
+
+    /** Whether evaluating this expression may fail on some row: it or any expression under it {@link #mayFailItself may}. */
+    default boolean mayFail() {
+        return mayFailItself() || children().stream().anyMatch(Expr::mayFail);
+    }
+
     /** The column name this expression gets when it is not aliased: its SQL text. */
     default String name() {
         return toString();

@@ -42,4 +42,9 @@ public record Like(Expr input, String pattern, boolean negated, boolean caseInse
         return input + (negated ? " NOT" : "") + (caseInsensitive ? " ILIKE " : " LIKE ")
                 + "'" + pattern.replace("'", "''") + "'";
     }
+
+    @Override
+    public boolean mayFailItself() {
+        return false;
+    }
 }

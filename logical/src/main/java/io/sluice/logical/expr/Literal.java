@@ -106,4 +106,9 @@ public record Literal(Object value, DataType type) implements Expr {
             default -> value.toString();
         };
     }
+
+    @Override
+    public boolean mayFailItself() {
+        return false;
+    }
 }

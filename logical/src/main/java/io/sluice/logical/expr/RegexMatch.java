@@ -48,4 +48,9 @@ public record RegexMatch(Expr input, String pattern, boolean negated) implements
     public String toString() {
         return input + (negated ? " NOT" : "") + " RLIKE '" + pattern.replace("'", "''") + "'";
     }
+
+        @Override
+    public boolean mayFailItself() {
+        return false;
+    }
 }

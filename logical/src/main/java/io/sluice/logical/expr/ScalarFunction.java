@@ -7,8 +7,10 @@ import io.sluice.common.types.DataType.Kind;
 import io.sluice.common.types.DataType;
 import io.sluice.common.types.Schema;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The built-in scalar functions over strings and numbers, with DuckDB's semantics: a NULL
@@ -158,5 +160,16 @@ public record ScalarFunction(Function function, List<Expr> args) implements Expr
         List<String> parts = new ArrayList<>();
         args.forEach(a -> parts.add(a.toString()));
         return function.sqlName + "(" + String.join(", ", parts) + ")";
+    }
+
+    /** String functions that give a value for every string (NULL for NULL). */
+    private static final Set<Function> TOTAL = EnumSet.of(Function.UPPER, Function.LOWER, Function.TRIM,
+            Function.LTRIM, Function.RTRIM, Function.LENGTH, Function.CONCAT, Function.CONCAT_OPERATOR,
+            Function.STRPOS, Function.REPLACE, Function.STARTS_WITH);
+
+    /** Only the string functions of {@link #TOTAL} give a value for every argument; others may fail. */
+    @Override
+    public boolean mayFailItself() {
+        return !TOTAL.contains(function);
     }
 }

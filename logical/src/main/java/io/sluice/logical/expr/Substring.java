@@ -44,4 +44,9 @@ public record Substring(Expr input, long start, Long length) implements Expr {
     public String toString() {
         return "substring(" + input + ", " + start + (length == null ? "" : ", " + length) + ")";
     }
+
+    @Override
+    public boolean mayFailItself() {
+        return false;
+    }
 }

@@ -61,4 +61,10 @@ public record Unary(Op op, Expr input, ArithmeticMode mode) implements Expr {
             case IS_NOT_NULL -> input + " IS NOT NULL";
         };
     }
+
+    /** Negation may overflow unless it is {@code try_}; NOT and IS [NOT] NULL never fail. */
+    @Override
+    public boolean mayFailItself() {
+        return op == Op.NEGATE && mode != ArithmeticMode.TRY;
+    }
 }

@@ -21,7 +21,7 @@ import org.apache.arrow.memory.BufferAllocator;
  * every conjunct is TRUE, as the predicate's AND would say; a conjunct is not evaluated at all
  * once no row is left, as an AND that short-circuits.
  *
- * <p>A conjunct that may fail on some row's values ({@link FallibleExprs}: a division under
+ * <p>A conjunct that may fail on some row's values ({@link io.sluice.logical.expr.Expr#mayFail}: a division under
  * Spark's ANSI mode, a cast of text) runs after the others, in its place among such conjuncts,
  * and only over the rows still selected (gathered into a batch of their own when some were
  * removed): as an AND that stops at the first FALSE, it never fails on a row an earlier conjunct
@@ -46,7 +46,7 @@ final class ConjunctSelection {
         this.deferred = new boolean[list.size()];
         this.fallible = new boolean[list.size()];
         for (int i = 0; i < fallible.length; i++) {
-            fallible[i] = FallibleExprs.mayFail(list.get(i));
+            fallible[i] = list.get(i).mayFail();
         }
     }
 
