@@ -31,7 +31,7 @@ final class AnalyzedPlanText {
     static String render(List<Stage> stages, Map<Integer, List<OperatorMetrics>> metrics,
             Map<String, List<List<Object>>> splits, long resultRows, long elapsedNanos) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "Query: %d rows in %s%n", resultRows, millis(elapsedNanos)));
+        out.append("Query: ").append(resultRows).append(" rows in ").append(millis(elapsedNanos)).append(System.lineSeparator());
         for (Stage s : stages) {
             List<OperatorMetrics> tasks = metrics.getOrDefault(s.id(), List.of());
             out.append("Stage ").append(s.id()).append(" (").append(s.taskCount()).append(" tasks")

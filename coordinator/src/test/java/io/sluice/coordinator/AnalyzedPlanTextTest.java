@@ -21,7 +21,7 @@ class AnalyzedPlanTextTest {
 
     @Test
     void agreesWithTheFormatterOverManyValues() {
-        for (long nanos = 0; nanos < 200_000_000L; nanos += 7_777) {
+        for (long nanos = 0; nanos < 200_000_000L; nanos += 77_773) {
             assertThat(AnalyzedPlanText.millis(nanos)).isEqualTo(String.format(Locale.ROOT, "%.2fms", nanos / 1e6));
         }
     }
