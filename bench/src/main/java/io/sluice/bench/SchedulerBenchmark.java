@@ -25,6 +25,7 @@ import io.sluice.shuffle.ShuffleClient;
 import io.sluice.shuffle.ShuffleReaderExec;
 import io.sluice.shuffle.ShuffleWriterExec;
 import io.sluice.shuffle.stage.Stage;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -47,6 +48,9 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  *
  * <p>Run: {@code java -cp "bench/target/sluice-bench-*.jar:bench/target/lib/*"
  * io.sluice.bench.SchedulerBenchmark [tasks] [rounds] [workers,...]}
+ *
+ * <p>{@code SchedulerBenchmark floor [runs] [tpch-directory]} measures the other side of scheduling,
+ * what a whole small query costs in a warm embedded cluster ({@link QueryFloor}).
  */
 public final class SchedulerBenchmark {
     private static final Schema SCHEMA = Schema.of(new Field("k", DataType.INT64));
@@ -56,6 +60,11 @@ public final class SchedulerBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("floor")) {
+            QueryFloor.run(Path.of(args.length > 2 ? args[2] : System.getProperty("user.home") + "/.sluice/tpch/sf1-duckdb"),
+                    args.length > 1 ? Integer.parseInt(args[1]) : 30);
+            return;
+        }
         int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         int[] workerCounts = args.length > 2 ? Arrays.stream(args[2].split(",")).mapToInt(Integer::parseInt).toArray()

@@ -31,7 +31,7 @@ final class AnalyzedPlanText {
     static String render(List<Stage> stages, Map<Integer, List<OperatorMetrics>> metrics,
             Map<String, List<List<Object>>> splits, long resultRows, long elapsedNanos) {
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "Query: %d rows in %s%n", resultRows, millis(elapsedNanos)));
+        out.append("Query: ").append(resultRows).append(" rows in ").append(millis(elapsedNanos)).append(System.lineSeparator());
         for (Stage s : stages) {
             List<OperatorMetrics> tasks = metrics.getOrDefault(s.id(), List.of());
             out.append("Stage ").append(s.id()).append(" (").append(s.taskCount()).append(" tasks")
@@ -128,9 +128,10 @@ final class AnalyzedPlanText {
         String built = builds == 0 ? "" : " builds=" + builds;
         String opened = (files == 0 ? "" : " files_opened=" + files)
                 + (skipped == 0 ? "" : " rows_read=" + (Arrays.stream(rows).sum() + skipped) + " rows_skipped=" + skipped);
-        return String.format(Locale.ROOT, "[%s rows=%d batches=%d time=%s%s%s%s%s | per task (%d): rows %s, time %s]",
-                estimate, Arrays.stream(rows).sum(), batches, millis(Arrays.stream(nanos).sum()), memory, spilling, built, opened, n,
-                spread(rows, false), spread(nanos, true));
+        // concatenation, not String.format: this renders every operator of every query as it ends
+        return "[" + estimate + " rows=" + Arrays.stream(rows).sum() + " batches=" + batches + " time="
+                + millis(Arrays.stream(nanos).sum()) + memory + spilling + built + opened + " | per task (" + n + "): rows "
+                + spread(rows, false) + ", time " + spread(nanos, true) + "]";
     }
 
     /** min / median / max. */
@@ -143,7 +144,10 @@ final class AnalyzedPlanText {
         return time ? millis(min) + "/" + millis(median) + "/" + millis(max) : min + "/" + median + "/" + max;
     }
 
-    private static String millis(long nanos) {
-        return String.format(Locale.ROOT, "%.2fms", nanos / 1e6);
+    /** Milliseconds with two decimals, rounded half up ({@code 1.25ms}), as {@code %.2fms} prints them but without a formatter. */
+    static String millis(long nanos) {
+        long hundredths = Math.round(Math.abs(nanos) / 1e4);
+        long fraction = hundredths % 100;
+        return (nanos < 0 && hundredths != 0 ? "-" : "") + hundredths / 100 + (fraction < 10 ? ".0" : ".") + fraction + "ms";
     }
 }

@@ -340,12 +340,20 @@ public final class HadoopConfiguration {
         return conf;
     }
 
-    /** The {@code sluice.hadoop.*} system properties, by name. */
+    /**
+     * The {@code sluice.hadoop.*} system properties, by name. Asked at every file open (to notice a
+     * changed property), so it walks the properties without copying their names first and allocates
+     * nothing when there are none.
+     */
     private static Map<String, String> settingsFromSystemProperties() {
-        Map<String, String> out = new TreeMap<>();
-        for (String name : System.getProperties().stringPropertyNames()) {
-            if (name.startsWith(PREFIX) && name.length() > PREFIX.length()) {
-                out.put(name, System.getProperty(name));
+        Map<String, String> out = Map.of();
+        for (Map.Entry<Object, Object> property : System.getProperties().entrySet()) {
+            if (property.getKey() instanceof String name && property.getValue() instanceof String value
+                    && name.startsWith(PREFIX) && name.length() > PREFIX.length()) {
+                if (out.isEmpty()) {
+                    out = new TreeMap<>();
+                }
+                out.put(name, value);
             }
         }
         return out;

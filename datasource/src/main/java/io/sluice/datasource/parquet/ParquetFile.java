@@ -58,6 +58,28 @@ final class ParquetFile {
     }
 
     /**
+     * The footer of {@code path}, for what only needs its metadata (schema, row groups, statistics):
+     * a footer this node has read is taken from {@link ParquetFooters} without opening the file (on
+     * the local file system an open also looks for a checksum file; on S3A it is a request), so a
+     * warm session plans a query over known files without touching them. Otherwise the file is
+     * opened, its footer read and cached, and the file closed. Length and modification time as in
+     * {@link #open(Path, long, long)}.
+     */
+    static ParquetMetadata footer(Path path, long fileLength, long modificationTime) {
+        if (fileLength >= 0) {
+            ParquetMetadata cached = ParquetFooters.cached(path.toString(), fileLength, modificationTime);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        try (ParquetFileReader reader = open(path, fileLength, modificationTime)) {
+            return reader.getFooter();
+        } catch (IOException e) {
+            throw new SluiceException("cannot read Parquet file " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * The status of {@code path}: made of the given length and modification time, or asked of the
      * file system when {@code length} is -1 (unknown). A stream opened with a made status skips
      * S3A's HEAD request ({@code openFile().withFileStatus}).

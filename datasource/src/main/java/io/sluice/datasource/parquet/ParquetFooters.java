@@ -45,6 +45,18 @@ final class ParquetFooters {
     }
 
     /**
+     * The cached footer of the file at {@code path} (as {@code Path.toString()} spells it) of that
+     * length and modification time; null when this node has not read it (or dropped it).
+     */
+    static ParquetMetadata cached(String path, long length, long modificationTime) {
+        requireNonNull(path, "path is null");
+        synchronized (FOOTERS) {
+            Cached cached = FOOTERS.get(new Key(path, length, modificationTime));
+            return cached == null ? null : cached.footer();
+        }
+    }
+
+    /**
      * The footer of {@code file} (of the given modification time), from the cache or read from
      * {@code in}, a stream over the file that the caller keeps open and closes.
      */
@@ -52,11 +64,9 @@ final class ParquetFooters {
             SeekableInputStream in) throws IOException {
         requireNonNull(file, "file is null");
         Key key = new Key(file.toString(), file.getLength(), modificationTime);
-        synchronized (FOOTERS) {
-            Cached cached = FOOTERS.get(key);
-            if (cached != null) {
-                return cached.footer();
-            }
+        ParquetMetadata known = cached(key.path(), key.length(), key.modificationTime());
+        if (known != null) {
+            return known;
         }
         long length = file.getLength();
         int tail = (int) Math.min(length, TAIL_BYTES);

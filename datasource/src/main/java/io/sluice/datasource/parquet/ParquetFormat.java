@@ -33,6 +33,7 @@ import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
@@ -65,11 +66,8 @@ public final class ParquetFormat implements FormatReader {
         checkOptions(options);
         SourceFile first = SourceFiles.firstFile(location);
         Path path = new Path(first.path());
-        try (ParquetFileReader reader = ParquetFile.open(path, first.length(), first.modificationTime())) {
-            return ParquetFile.schema(reader.getFileMetaData().getSchema(), path.toString());
-        } catch (IOException e) {
-            throw new SluiceException("cannot read Parquet file " + path + ": " + e.getMessage(), e);
-        }
+        ParquetMetadata footer = ParquetFile.footer(path, first.length(), first.modificationTime());
+        return ParquetFile.schema(footer.getFileMetaData().getSchema(), path.toString());
     }
 
     /**
@@ -85,43 +83,40 @@ public final class ParquetFormat implements FormatReader {
     public List<ScanPartition> partitions(SourceFile listed, Map<String, String> options) {
         Path file = new Path(listed.path());
         List<ScanPartition> partitions = new ArrayList<>();
-        try (ParquetFileReader reader = ParquetFile.open(file, listed.length(), listed.modificationTime())) {
-            List<BlockMetaData> rowGroups = reader.getRowGroups();
-            MessageType schema = reader.getFileMetaData().getSchema();
-            BlockHosts blocks = BlockHosts.of(file);
-            int i = 0;
-            while (i < rowGroups.size()) {
-                BlockMetaData first = rowGroups.get(i);
-                if (first.getRowCount() == 0) {
-                    i++;
-                    continue;
-                }
-                int end = i + 1;
-                long bytes = first.getTotalByteSize();
-                while (bytes >= COALESCED_ROW_GROUP_BYTES && end < rowGroups.size() && rowGroups.get(end).getRowCount() > 0
-                        && rowGroups.get(end).getTotalByteSize() >= COALESCED_ROW_GROUP_BYTES
-                        && bytes + rowGroups.get(end).getTotalByteSize() <= SPLIT_BYTES) {
-                    bytes += rowGroups.get(end).getTotalByteSize();
-                    end++;
-                }
-                if (end == i + 1) {
-                    partitions.add(new ScanPartition(listed.path(), i, ParquetStatistics.of(first, schema, listed.path()),
-                            blocks.hosts(first.getStartingPos(), first.getCompressedSize())).withFile(listed));
-                } else {
-                    List<List<ColumnStats>> stats = new ArrayList<>();
-                    for (BlockMetaData rowGroup : rowGroups.subList(i, end)) {
-                        stats.add(ParquetStatistics.of(rowGroup, schema, listed.path()));
-                    }
-                    BlockMetaData last = rowGroups.get(end - 1);
-                    long offset = first.getStartingPos();
-                    long length = last.getStartingPos() + last.getCompressedSize() - offset;
-                    partitions.add(new ScanPartition(listed.path(), -1, ParquetStatistics.merge(stats), offset, length,
-                            blocks.hosts(offset, length)).withFile(listed));
-                }
-                i = end;
+        ParquetMetadata footer = ParquetFile.footer(file, listed.length(), listed.modificationTime());
+        List<BlockMetaData> rowGroups = footer.getBlocks();
+        MessageType schema = footer.getFileMetaData().getSchema();
+        BlockHosts blocks = BlockHosts.of(file);
+        int i = 0;
+        while (i < rowGroups.size()) {
+            BlockMetaData first = rowGroups.get(i);
+            if (first.getRowCount() == 0) {
+                i++;
+                continue;
             }
-        } catch (IOException e) {
-            throw new SluiceException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
+            int end = i + 1;
+            long bytes = first.getTotalByteSize();
+            while (bytes >= COALESCED_ROW_GROUP_BYTES && end < rowGroups.size() && rowGroups.get(end).getRowCount() > 0
+                    && rowGroups.get(end).getTotalByteSize() >= COALESCED_ROW_GROUP_BYTES
+                    && bytes + rowGroups.get(end).getTotalByteSize() <= SPLIT_BYTES) {
+                bytes += rowGroups.get(end).getTotalByteSize();
+                end++;
+            }
+            if (end == i + 1) {
+                partitions.add(new ScanPartition(listed.path(), i, ParquetStatistics.of(first, schema, listed.path()),
+                        blocks.hosts(first.getStartingPos(), first.getCompressedSize())).withFile(listed));
+            } else {
+                List<List<ColumnStats>> stats = new ArrayList<>();
+                for (BlockMetaData rowGroup : rowGroups.subList(i, end)) {
+                    stats.add(ParquetStatistics.of(rowGroup, schema, listed.path()));
+                }
+                BlockMetaData last = rowGroups.get(end - 1);
+                long offset = first.getStartingPos();
+                long length = last.getStartingPos() + last.getCompressedSize() - offset;
+                partitions.add(new ScanPartition(listed.path(), -1, ParquetStatistics.merge(stats), offset, length,
+                        blocks.hosts(offset, length)).withFile(listed));
+            }
+            i = end;
         }
         return partitions;
     }
@@ -244,18 +239,14 @@ public final class ParquetFormat implements FormatReader {
         Path file = new Path(range.path());
         List<ScanPartition> out = new ArrayList<>();
         List<Long> bytes = new ArrayList<>();
-        try (ParquetFileReader reader = ParquetFile.open(file, range.fileLength(), range.modificationTime())) {
-            List<BlockMetaData> rowGroups = reader.getRowGroups();
-            for (int i = 0; i < rowGroups.size(); i++) {
-                long start = rowGroups.get(i).getStartingPos();
-                if (rowGroups.get(i).getRowCount() > 0 && start >= range.offset() && start < range.offset() + range.length()) {
-                    out.add(new ScanPartition(range.path(), i, List.of(), 0, -1, List.of(), range.fileLength(),
-                            range.modificationTime()));
-                    bytes.add(selectedBytes(rowGroups.get(i), columns));
-                }
+        List<BlockMetaData> rowGroups = ParquetFile.footer(file, range.fileLength(), range.modificationTime()).getBlocks();
+        for (int i = 0; i < rowGroups.size(); i++) {
+            long start = rowGroups.get(i).getStartingPos();
+            if (rowGroups.get(i).getRowCount() > 0 && start >= range.offset() && start < range.offset() + range.length()) {
+                out.add(new ScanPartition(range.path(), i, List.of(), 0, -1, List.of(), range.fileLength(),
+                        range.modificationTime()));
+                bytes.add(selectedBytes(rowGroups.get(i), columns));
             }
-        } catch (IOException e) {
-            throw new SluiceException("cannot read Parquet file " + file + ": " + e.getMessage(), e);
         }
         return new RowGroupRun(out, bytes.stream().mapToLong(Long::longValue).toArray());
     }

@@ -66,6 +66,21 @@ class ParquetFootersTest {
     }
 
     @Test
+    void aKnownFootersMetadataIsTakenWithoutOpeningTheFile() throws Exception {
+        org.apache.hadoop.fs.Path file = write("known.parquet", 1_000, 64 * 1024);
+        FileStatus status = ParquetFile.status(file, -1, -1);
+        ParquetMetadata read = ParquetFile.footer(file, status.getLen(), status.getModificationTime());
+        assertThat(read.getBlocks().stream().mapToLong(b -> b.getRowCount()).sum()).isEqualTo(1_000);
+
+        Files.delete(Path.of(file.toUri()));
+        assertThat(ParquetFile.footer(file, status.getLen(), status.getModificationTime()))
+                .as("the cached footer, the file not opened again").isSameAs(read);
+        assertThatThrownBy(() -> ParquetFile.footer(file, status.getLen(), status.getModificationTime() + 1))
+                .as("another modification time is another file: it is opened, and is gone")
+                .isInstanceOf(SluiceException.class).hasMessageContaining("file not found").hasMessageContaining("known.parquet");
+    }
+
+    @Test
     void aFileWithABadFooterIsAnErrorNamingIt() throws Exception {
         Path bad = dir.resolve("bad.parquet");
         byte[] bytes = new byte[64];
