@@ -53,8 +53,7 @@ public final class KeyHash {
             case FLOAT64 -> {
                 double[] v = c.doubles;
                 for (int i = 0; i < n; i++) {
-                    double d = v[i] == 0.0 ? 0.0 : v[i];
-                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : Double.doubleToLongBits(d));
+                    hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : doubleBits(v[i]));
                 }
             }
             case BOOL, NULL -> {
@@ -95,9 +94,8 @@ public final class KeyHash {
         long validity = c.validity;
         if (c.doubles) {
             for (int i = 0; i < n; i++) {
-                double d = InPlaceValues.doubleAt(data, i);
                 hashes[i] = fold(hashes[i], InPlaceValues.isNull(validity, i) ? NULL_HASH
-                        : Double.doubleToLongBits(d == 0.0 ? 0.0 : d));
+                        : doubleBits(InPlaceValues.doubleAt(data, i)));
             }
             return;
         }
@@ -115,6 +113,25 @@ public final class KeyHash {
         for (int i = 0; i < n; i++) {
             hashes[i] = fold(hashes[i], nulls != null && nulls[i] ? NULL_HASH : bytes(data, offsets[i], offsets[i + 1]));
         }
+    }
+
+    /**
+     * The row hash of a key of one long-backed column whose value is {@code value}: what
+     * {@link #hashInto} leaves for such a row when it starts from 0. For a loop that hashes a
+     * value where it uses it (a runtime filter's test), with no array of hashes between.
+     */
+    public static long ofLong(long value) {
+        return fold(0, value);
+    }
+
+    /** {@link #ofLong} of a single FLOAT64 key: its bits with -0.0 as 0.0 and every NaN as the canonical NaN. */
+    public static long ofDouble(double value) {
+        return fold(0, doubleBits(value));
+    }
+
+    /** The bits a double hashes by: -0.0 as 0.0 and every NaN as the canonical NaN, so equal values hash alike. */
+    private static long doubleBits(double d) {
+        return Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
     }
 
     /** Running hashes for {@code rows} rows ready to take a partition hash's key columns through {@link #hashInto}. */

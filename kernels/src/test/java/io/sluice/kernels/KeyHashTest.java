@@ -39,6 +39,25 @@ class KeyHashTest {
     }
 
     @Test
+    void aSingleKeysHashIsItsRowHash() {
+        long[] longs = {0, 1, -1, 5, Long.MIN_VALUE, Long.MAX_VALUE, 1_000_003};
+        long[] rowHashes = new long[longs.length];
+        KeyHash.hashInto(Col.ofLongs(DataType.INT64, longs, null), rowHashes, longs.length);
+        for (int i = 0; i < longs.length; i++) {
+            assertThat(KeyHash.ofLong(longs[i])).as("%d", longs[i]).isEqualTo(rowHashes[i]);
+        }
+        double[] doubles = {0.0, -0.0, 1.5, -2.25, Double.NaN, Double.longBitsToDouble(0x7ff8000000000001L),
+            Double.POSITIVE_INFINITY};
+        long[] doubleHashes = new long[doubles.length];
+        KeyHash.hashInto(Col.ofDoubles(doubles, null), doubleHashes, doubles.length);
+        for (int i = 0; i < doubles.length; i++) {
+            assertThat(KeyHash.ofDouble(doubles[i])).as("%s", doubles[i]).isEqualTo(doubleHashes[i]);
+        }
+        assertThat(KeyHash.ofDouble(-0.0)).as("-0.0 is 0.0").isEqualTo(KeyHash.ofDouble(0.0));
+        assertThat(KeyHash.ofDouble(doubles[5])).as("every NaN is the NaN").isEqualTo(KeyHash.ofDouble(Double.NaN));
+    }
+
+    @Test
     void distinctValuesHashApart() {
         // includes keys equal in their first 8 bytes and keys differing only by a trailing zero byte
         Set<Long> hashes = new HashSet<>();

@@ -174,26 +174,54 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         return count;
     }
 
-    /** {@link #select} of a single key read in place from its Arrow vector: the same rows. */
+    /**
+     * {@link #select} of a single key read in place from its Arrow vector: the same rows. Each
+     * value is hashed where it is tested ({@link KeyHash#ofLong}, the hash {@link KeyHash#hashInto}
+     * gives it), so the test is one pass over the vector with no array of hashes between.
+     */
     private int selectInPlace(InPlaceValues key, int rows, int[] selected) {
-        long[] hashes = new long[rows];
-        KeyHash.hashInto(key, hashes, rows);
-        boolean checkRange = ranged && !key.doubles;
+        if (key.doubles) {
+            return selectDoublesInPlace(key, rows, selected);
+        }
         long data = key.data;
         int shift = key.shift;
         long validity = key.validity;
         long[] bits = this.bits;
         // No branch per test (whether a row passes is data, not a pattern a predictor learns): each
         // test is a 0 or 1, and the row is kept when all are 1. Without a range every value is in it.
-        long low = checkRange ? min : Long.MIN_VALUE;
-        long high = checkRange ? max : Long.MAX_VALUE;
+        long low = ranged ? min : Long.MIN_VALUE;
+        long high = ranged ? max : Long.MAX_VALUE;
         int count = 0;
+        if (validity == 0 && shift == 2) {
+            // INT32 and DATE32 keys without NULLs, the usual foreign key: no stride or NULL test per row
+            for (int r = 0; r < rows; r++) {
+                long value = InPlaceValues.longAt(data, 2, r);
+                int inRange = value >= low & value <= high ? 1 : 0;
+                selected[count] = r;
+                count += inRange & (int) contains(bits, KeyHash.ofLong(value));
+            }
+            return count;
+        }
         for (int r = 0; r < rows; r++) {
             long value = InPlaceValues.longAt(data, shift, r);
             int valid = InPlaceValues.isNull(validity, r) ? 0 : 1;
             int inRange = value >= low & value <= high ? 1 : 0;
             selected[count] = r;
-            count += valid & inRange & (int) contains(bits, hashes[r]);
+            count += valid & inRange & (int) contains(bits, KeyHash.ofLong(value));
+        }
+        return count;
+    }
+
+    /** {@link #selectInPlace} of a FLOAT64 key: no range (a filter of doubles holds none). */
+    private int selectDoublesInPlace(InPlaceValues key, int rows, int[] selected) {
+        long data = key.data;
+        long validity = key.validity;
+        long[] bits = this.bits;
+        int count = 0;
+        for (int r = 0; r < rows; r++) {
+            int valid = InPlaceValues.isNull(validity, r) ? 0 : 1;
+            selected[count] = r;
+            count += valid & (int) contains(bits, KeyHash.ofDouble(InPlaceValues.doubleAt(data, r)));
         }
         return count;
     }
@@ -283,24 +311,25 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
             }
         }
 
-        /** {@link #add} of a single key read in place from its Arrow vector. */
+        /** {@link #add} of a single key read in place from its Arrow vector, each value hashed as {@link #selectInPlace} hashes it. */
         private void addInPlace(InPlaceValues key, int rows) {
-            long[] hashes = new long[rows];
-            KeyHash.hashInto(key, hashes, rows);
             ranged &= !key.doubles;
             long data = key.data;
             int shift = key.shift;
             long validity = key.validity;
             for (int r = 0; r < rows; r++) {
-                if (!InPlaceValues.isNull(validity, r)) {
-                    RuntimeFilter.add(bits, hashes[r]);
-                    count++;
-                    if (ranged) {
-                        long v = InPlaceValues.longAt(data, shift, r);
-                        min = Math.min(min, v);
-                        max = Math.max(max, v);
-                    }
+                if (InPlaceValues.isNull(validity, r)) {
+                    continue;
                 }
+                count++;
+                if (key.doubles) {
+                    RuntimeFilter.add(bits, KeyHash.ofDouble(InPlaceValues.doubleAt(data, r)));
+                    continue;
+                }
+                long v = InPlaceValues.longAt(data, shift, r);
+                RuntimeFilter.add(bits, KeyHash.ofLong(v));
+                min = Math.min(min, v);
+                max = Math.max(max, v);
             }
         }
 

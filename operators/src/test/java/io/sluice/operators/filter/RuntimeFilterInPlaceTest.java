@@ -38,11 +38,18 @@ class RuntimeFilterInPlaceTest {
     }
 
     private Col keys(DataType type, int rows, int range) {
-        boolean[] nulls = new boolean[rows];
+        return keys(type, rows, range, 7);
+    }
+
+    /** Keys of which about one in {@code nullEvery} is NULL (none at 0). */
+    private Col keys(DataType type, int rows, int range, int nullEvery) {
+        boolean[] nulls = nullEvery == 0 ? null : new boolean[rows];
         long[] longs = new long[rows];
         double[] doubles = new double[rows];
         for (int i = 0; i < rows; i++) {
-            nulls[i] = random.nextInt(7) == 0;
+            if (nulls != null) {
+                nulls[i] = random.nextInt(nullEvery) == 0;
+            }
             longs[i] = random.nextInt(range) - range / 4;
             doubles[i] = longs[i] / 4.0;
         }
@@ -115,6 +122,24 @@ class RuntimeFilterInPlaceTest {
                     assertThat(probe.isNull(r)).as("a NULL key is never kept").isFalse();
                 }
                 assertThat(a.hasColumn(0)).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void aKeyWithoutNullsInPlaceSelectsAsItsHeapColumn() {
+        for (DataType type : new DataType[] {DataType.INT32, DataType.DATE32, DataType.INT64, DataType.FLOAT64}) {
+            Col build = keys(type, 1000, 4000, 0);
+            Col probe = keys(type, 3000, 40_000, 0);
+            RuntimeFilter filter;
+            try (Batch h = heap(build)) {
+                filter = build(h);
+            }
+            try (Batch h = heap(probe); Batch a = arrow(probe, 0)) {
+                int[] heapRows = select(filter, h);
+                assertThat(select(filter, a)).as(type + " rows kept").containsExactly(heapRows);
+                assertThat(heapRows.length).as("some kept, some dropped").isBetween(1, probe.length - 1);
+                assertThat(a.hasColumn(0)).as("read in place, not unpacked").isFalse();
             }
         }
     }
