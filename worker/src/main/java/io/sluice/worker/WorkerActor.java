@@ -41,7 +41,7 @@ import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * A worker's cluster face: registers with the coordinator at its configured address as soon as
- * this node is Up, or when the receptionist lists that coordinator first, runs tasks on the slot pool and reports each result,
+ * this node is a member (Joining, or Up), or when the receptionist lists that coordinator first, runs tasks on the slot pool and reports each result,
  * deletes shuffle files when told, and gives up reads from a lost worker's shuffle server when told.
  */
 final class WorkerActor extends AbstractBehavior<WorkerCommand> {
@@ -55,6 +55,10 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
 
     /** Local only: this node is an Up member of the cluster. */
     record SelfIsUp() implements WorkerCommand {
+    }
+
+    /** Local only: a node joined the cluster (its status Joining); if it is this one, it may register. */
+    record MemberJoined(org.apache.pekko.cluster.UniqueAddress member) implements WorkerCommand {
     }
 
     /** Local only: the receptionist's current coordinators. */
@@ -93,6 +97,9 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
             Cluster.get(context.getSystem()).subscriptions().tell(Subscribe.create(removals, ClusterEvent.MemberRemoved.class));
             ActorRef<SelfUp> up = context.messageAdapter(SelfUp.class, event -> new SelfIsUp());
             Cluster.get(context.getSystem()).subscriptions().tell(Subscribe.create(up, SelfUp.class));
+            ActorRef<ClusterEvent.MemberJoined> joined = context.messageAdapter(ClusterEvent.MemberJoined.class,
+                    event -> new MemberJoined(event.member().uniqueAddress()));
+            Cluster.get(context.getSystem()).subscriptions().tell(Subscribe.create(joined, ClusterEvent.MemberJoined.class));
             RegisterWorker registration = new RegisterWorker(settings.workerId(), context.getSelf(), settings.host(),
                     shufflePort, settings.slots(),
                     Cluster.get(context.getSystem()).selfMember().uniqueAddress().longUid());
@@ -117,7 +124,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     @Override
     public Receive<WorkerCommand> createReceive() {
         return newReceiveBuilder()
-                .onMessage(SelfIsUp.class, this::onSelfUp)
+                .onMessage(SelfIsUp.class, msg -> registerWithConfiguredCoordinator())
+                .onMessage(MemberJoined.class, this::onMemberJoined)
                 .onMessage(CoordinatorsChanged.class, this::onCoordinators)
                 .onMessage(WorkerRegistered.class, this::onRegistered)
                 .onMessage(RunTask.class, this::onRunTask)
@@ -158,12 +166,27 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     }
 
     /**
+     * This node joined once the coordinator welcomed it, so the coordinator can reach it (both
+     * directions of the connection are up): it registers then rather than when it is Up, which
+     * takes the leader's next actions after gossip has converged and then gossip back to this node
+     * (a second to several on a loaded machine, when a worker that became leader must first connect
+     * to the other joining workers). Tasks need only the coordinator to reach this worker, and a
+     * Joining member is watched by heartbeats as an Up one is: one that dies is downed and removed.
+     */
+    private Behavior<WorkerCommand> onMemberJoined(MemberJoined msg) {
+        if (msg.member().equals(Cluster.get(getContext().getSystem()).selfMember().uniqueAddress())) {
+            return registerWithConfiguredCoordinator();
+        }
+        return this;
+    }
+
+    /**
      * Registers with the coordinator at the configured address, whose actor is its system's
      * guardian, without waiting for the receptionist's registry to reach this node by gossip (a
      * few hundred milliseconds after it is Up). The coordinator's answer goes to this worker's
      * actor, so a wrong address only means no answer, and the receptionist path stays.
      */
-    private Behavior<WorkerCommand> onSelfUp(SelfIsUp msg) {
+    private Behavior<WorkerCommand> registerWithConfiguredCoordinator() {
         if (coordinator == null) {
             coordinator = ActorRefResolver.get(getContext().getSystem()).resolveActorRef(coordinatorAddress + "/user");
             coordinator.tell(registration);
