@@ -65,6 +65,9 @@ command -v curl >/dev/null 2>&1 || skip "curl is needed to read /v1/health"
 ls cli/target/sluice-cli-*.jar >/dev/null 2>&1 && [ -d cli/target/lib ] \
   || fail "cli/target has no jar: run 'mvn -DskipTests package' first"
 
+# The host's few client calls go without a class data sharing archive: making one (bin/sluice's
+# training run, once per build) would only add to the test's time.
+export SLUICE_CDS="${SLUICE_CDS:-off}"
 project="${SLUICE_TEST_PROJECT:-sluice-ctest-$$}"
 rows="${SLUICE_TEST_ROWS:-2000000}"
 image="sluice:${project}"
