@@ -12,6 +12,7 @@ import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Literal;
+import io.sluice.logical.expr.Substring;
 import io.sluice.logical.function.FunctionCall;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,5 +87,35 @@ class SharedSubexpressionsTest {
         BoundExprs bound = new BoundExprs(List.of(random, random), Schema.of(new Field("x", DataType.INT64)));
         assertThat(bound.bound().get(0)).isInstanceOf(BinaryExpr.class);
         assertThat(bound.bound().get(1)).isInstanceOf(BinaryExpr.class);
+    }
+
+    @Test
+    void aSubstringOfAColumnTestedAgainstSeveralCodesIsCutOncePerBatch() {
+        Schema schema = Schema.of(new Field("phone", DataType.UTF8));
+        Expr code = new Substring(col("phone"), 1, 2L);
+        // q22's IN list, as the translation spells it: one equality per code, ORed
+        Expr in = new Binary(BinaryOp.OR, new Binary(BinaryOp.EQ, code, Literal.of("13")),
+                new Binary(BinaryOp.OR, new Binary(BinaryOp.EQ, code, Literal.of("31")), new Binary(BinaryOp.EQ, code, Literal.of("23"))));
+        BoundExprs bound = new BoundExprs(List.of(in, code), schema);
+        assertThat(bound.bound().get(1)).isInstanceOf(SharedSubexpressions.Shared.class);
+        String[] phones = {"13-555", "31-000", null, "99-1", "2", "23-7", "ä3-1"};
+        try (BufferAllocator allocator = new RootAllocator();
+                Batch batch = Batch.of(schema, new Col[] {Col.ofStrings(phones, new boolean[] {false, false, true, false, false, false, false})},
+                        phones.length, allocator)) {
+            batch.root(); // the Arrow form, which the substring reads
+            assertThat(values(bound.evaluate(0, batch))).isEqualTo(values(ExprBinder.bind(in, schema).evaluate(batch)))
+                    .containsExactly(true, true, null, false, false, true, false);
+            assertThat(values(bound.evaluate(1, batch))).containsExactly("13", "31", null, "99", "2", "23", "ä3");
+            assertThat(bound.evaluate(1, batch)).as("cut once per batch").isSameAs(bound.evaluate(1, batch));
+        }
+    }
+
+    @Test
+    void aSubstringOfSomethingOtherThanAColumnIsNotShared() {
+        Expr random = new Substring(new io.sluice.logical.expr.Cast(new FunctionCall("rand", List.of()), DataType.UTF8,
+                io.sluice.common.types.ArithmeticMode.STRICT), 1, 3L);
+        BoundExprs bound = new BoundExprs(List.of(random, random), Schema.of(new Field("x", DataType.INT64)));
+        assertThat(bound.bound().get(0)).isNotInstanceOf(SharedSubexpressions.Shared.class);
+        assertThat(bound.bound().get(1)).isNotInstanceOf(SharedSubexpressions.Shared.class);
     }
 }
