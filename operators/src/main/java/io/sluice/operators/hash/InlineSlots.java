@@ -18,6 +18,8 @@ final class InlineSlots {
     static final int TOUCH_CHUNK = 256;
 
     private static final int INITIAL_SLOTS = 1024;
+    /** No previous row's slot entry in {@link #find} (entries are group id + 1, or 0). */
+    private static final long NO_ENTRY = -1;
 
     private long[] table = new long[2 * INITIAL_SLOTS]; // [2 * slot] = key, [2 * slot + 1] = group id + 1; 0 = empty
     /** What the touch loops read, kept so that their loads are not dead code. */
@@ -84,9 +86,6 @@ final class InlineSlots {
         }
         return missing;
     }
-
-    /** No previous row's slot entry (entries are group id + 1, or 0). */
-    private static final long NO_ENTRY = -1;
 
     /** {@link #find(InPlaceValues, int, int[], int)} of the keys {@code keys[0, rows)} (packed keys: no NULL). */
     int find(long[] keys, int rows, int[] ids) {
