@@ -192,11 +192,22 @@ public final class GroupTable {
         packed = null;
     }
 
-    /** Adds the groups of the rows {@link InlineSlots#find} missed ({@code ids[r] < 0}) and sets their ids. */
+    /**
+     * Adds the groups of the rows {@link InlineSlots#find} missed ({@code ids[r] < 0}) and sets their
+     * ids; a row whose key is the previous row's (a new key's run in clustered input) takes the group
+     * that row just got, without a probe.
+     */
     private void addMissing(InPlaceValues key, int rows, int[] ids) {
         for (int r = 0; r < rows; r++) {
-            if (ids[r] < 0) {
-                ids[r] = key.isNull(r) ? nullGroup(true) : probeLong(key.longAt(r), true);
+            if (ids[r] >= 0) {
+                continue;
+            }
+            if (key.isNull(r)) {
+                ids[r] = nullGroup(true);
+            } else if (r > 0 && !key.isNull(r - 1) && key.longAt(r) == key.longAt(r - 1)) {
+                ids[r] = ids[r - 1];
+            } else {
+                ids[r] = probeLong(key.longAt(r), true);
             }
         }
     }

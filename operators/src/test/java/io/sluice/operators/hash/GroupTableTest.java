@@ -82,6 +82,48 @@ class GroupTableTest {
         assertThat(again[3]).isNotNegative();
     }
 
+    /**
+     * Keys read in place in runs (clustered input: a row often has the previous row's key, new keys
+     * too, NULLs between equal keys, a run across batches): every row finds the group of its key,
+     * in a table past the caches as in a small one, and a join's probe of the runs finds the same.
+     */
+    @Test
+    void clusteredInPlaceKeysFindTheGroupOfTheirRun() {
+        int n = 150_000;
+        long[] values = new long[n];
+        boolean[] nulls = new boolean[n];
+        int[] expected = new int[n];
+        java.util.Map<Long, Integer> byValue = new java.util.HashMap<>();
+        for (int i = 0; i < n; i++) {
+            values[i] = (i / 3) * 7L; // runs of three, 50000 keys: past InlineSlots.TOUCH_MIN_SLOTS
+            nulls[i] = i % 11 == 1; // splits some runs: (k, NULL, k)
+            Long k = nulls[i] ? null : values[i];
+            expected[i] = byValue.computeIfAbsent(k, v -> byValue.size()); // numbered by first appearance
+        }
+        Col col = Col.ofLongs(DataType.INT64, values, nulls);
+        try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
+                org.apache.arrow.vector.FieldVector vector = col.write("k", allocator)) {
+            io.sluice.kernels.InPlaceValues key = io.sluice.kernels.InPlaceValues.of(vector, DataType.INT64);
+            GroupTable table = new GroupTable(new DataType[] {DataType.INT64});
+            assertThat(table.groupIds(key, n, new int[n])).isEqualTo(expected);
+            assertThat(table.groupCount()).isEqualTo(byValue.size());
+            // the same rows again (every key known now, the slots past the caches), and found without adding
+            assertThat(table.groupIds(key, n, new int[n])).isEqualTo(expected);
+            assertThat(table.find(key, n, new int[n])).isEqualTo(expected);
+            assertThat(table.groupCount()).isEqualTo(byValue.size());
+            // a fresh table fed the rows in batches of 1000 (runs crossing batch ends) numbers them alike
+            GroupTable batched = new GroupTable(new DataType[] {DataType.INT64});
+            for (int from = 0; from < n; from += 1000) {
+                Col slice = Col.ofLongs(DataType.INT64, java.util.Arrays.copyOfRange(values, from, from + 1000),
+                        java.util.Arrays.copyOfRange(nulls, from, from + 1000));
+                try (org.apache.arrow.vector.FieldVector part = slice.write("k", allocator)) {
+                    int[] got = batched.groupIds(io.sluice.kernels.InPlaceValues.of(part, DataType.INT64), 1000, new int[1000]);
+                    assertThat(got).as("batch at " + from).isEqualTo(java.util.Arrays.copyOfRange(expected, from, from + 1000));
+                }
+            }
+        }
+    }
+
     private static int distinct(long[] values, boolean[] nulls) {
         java.util.Set<Long> keys = new java.util.HashSet<>();
         for (int i = 0; i < values.length; i++) {
