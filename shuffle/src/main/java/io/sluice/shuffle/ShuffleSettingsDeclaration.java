@@ -28,8 +28,7 @@ public final class ShuffleSettingsDeclaration implements SettingsDeclaration {
             INT, 16, "per reading task, remote requests outstanding at once, each holding one pooled connection")
             .atLeast(1);
     public static final Setting<Long> MAX_BUFFERED_ROWS = Setting.node("sluice.shuffle.max-buffered-rows", LONG,
-            128L * 8192, "per writing task, rows held (the input's batches, in the task's memory) before they are "
-                    + "spilled to disk; the task's share of the worker's memory spills them sooner").atLeast(1L);
+            16L * 8192, "per writing task, rows held on the heap before they are spilled to disk").atLeast(1L);
     public static final Setting<Duration> CONNECT_TIMEOUT = Setting.node("sluice.shuffle.connect-timeout", DURATION,
             Duration.ofSeconds(5), "connecting to another worker's shuffle server and its handshake (per try, "
                     + "3 retries)").atLeast(Duration.ofMillis(1));
