@@ -35,7 +35,7 @@ final class TextResult {
         return encode(Schema.of(new Field(column, DataType.INT64)), allocator, 1, new long[] {value});
     }
 
-    /** Columns of {@code rows} rows, none NULL ({@link ValueBatch#of}), as an Arrow IPC stream. */
+    /** Columns of {@code rows} rows ({@link ValueBatch#of}), as an Arrow IPC stream. */
     private static byte[] encode(Schema schema, BufferAllocator allocator, int rows, Object... columns) {
         try (Batch batch = ValueBatch.of(schema, allocator, rows, columns)) {
             return ArrowIpc.encode(schema, List.of(batch), allocator);

@@ -21,8 +21,8 @@ public final class ValueBatch {
     }
 
     /**
-     * A batch of {@code rows} rows, none NULL, column {@code i} from {@code columns[i]}: a
-     * {@code String[]} for a VARCHAR field, a {@code long[]} for a BIGINT one. The vectors come from
+     * A batch of {@code rows} rows, column {@code i} from {@code columns[i]}: a {@code String[]} for
+     * a VARCHAR field (a null element is NULL), a {@code long[]} for a BIGINT one. The vectors come from
      * {@code allocator}; the caller closes the batch.
      */
     public static Batch of(Schema schema, BufferAllocator allocator, int rows, Object... columns) {
@@ -46,20 +46,34 @@ public final class ValueBatch {
     private static FieldVector vector(DataType type, String name, Object values, int rows, BufferAllocator allocator) {
         if (type.kind() == DataType.Kind.UTF8 && values instanceof String[] strings && strings.length >= rows) {
             VarCharVector vector = new VarCharVector(type.toArrowField(name), allocator);
-            vector.allocateNew(rows);
-            for (int r = 0; r < rows; r++) {
-                vector.setSafe(r, strings[r].getBytes(StandardCharsets.UTF_8));
+            try {
+                vector.allocateNew(rows);
+                for (int r = 0; r < rows; r++) {
+                    if (strings[r] == null) {
+                        vector.setNull(r);
+                    } else {
+                        vector.setSafe(r, strings[r].getBytes(StandardCharsets.UTF_8));
+                    }
+                }
+                vector.setValueCount(rows);
+            } catch (RuntimeException | Error e) {
+                vector.close();
+                throw e;
             }
-            vector.setValueCount(rows);
             return vector;
         }
         if (type.kind() == DataType.Kind.INT64 && values instanceof long[] longs && longs.length >= rows) {
             BigIntVector vector = new BigIntVector(type.toArrowField(name), allocator);
-            vector.allocateNew(rows);
-            for (int r = 0; r < rows; r++) {
-                vector.set(r, longs[r]);
+            try {
+                vector.allocateNew(rows);
+                for (int r = 0; r < rows; r++) {
+                    vector.set(r, longs[r]);
+                }
+                vector.setValueCount(rows);
+            } catch (RuntimeException | Error e) {
+                vector.close();
+                throw e;
             }
-            vector.setValueCount(rows);
             return vector;
         }
         throw new IllegalArgumentException("column '" + name + "' of type " + type.sqlName()

@@ -68,6 +68,12 @@ class VectorReaderTest {
             try (Batch batch = ValueBatch.of(schema, allocator, 2, new long[] {3, -4})) {
                 assertThat(VectorReader.of(batch, 0).longAt(1)).isEqualTo(-4);
             }
+            Schema text = Schema.of(new Field("s", DataType.UTF8));
+            try (Batch batch = ValueBatch.of(text, allocator, 2, (Object) new String[] {null, "ü"})) {
+                VectorReader reader = VectorReader.of(batch, 0);
+                assertThat(reader.isNull(0)).isTrue();
+                assertThat(reader.stringAt(1)).isEqualTo("ü");
+            }
             assertThat(allocator.getAllocatedMemory()).isZero();
         }
     }

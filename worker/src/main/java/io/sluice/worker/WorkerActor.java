@@ -277,7 +277,11 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
 
     /** Without its coordinator a worker can do nothing: it stops, and its launcher exits. */
     private Behavior<WorkerCommand> onMemberLeft(MemberLeft msg) {
-        boolean selfLeaving = Cluster.get(getContext().getSystem()).selfMember().status() != MemberStatus.up();
+        // Leaving by its own status; a worker still Joining (or WeaklyUp) may already run tasks
+        // (it registers on the coordinator's Welcome) and must stop with its coordinator too.
+        MemberStatus self = Cluster.get(getContext().getSystem()).selfMember().status();
+        boolean selfLeaving = self == MemberStatus.leaving() || self == MemberStatus.exiting()
+                || self == MemberStatus.down() || self == MemberStatus.removed();
         if (msg.member().hasRole(NodeRole.COORDINATOR.roleName()) && !selfLeaving) {
             getContext().getLog().warn("the coordinator at {} left the cluster; stopping this worker", msg.member().address());
             getContext().getSystem().terminate();

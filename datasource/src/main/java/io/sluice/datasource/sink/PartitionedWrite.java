@@ -20,6 +20,7 @@ import java.util.Locale;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.util.TransferPair;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -158,22 +159,36 @@ final class PartitionedWrite implements PartitionFileWriter {
         return out;
     }
 
-    /** Rows {@code [start, end)} of the file columns, copied into vectors of their own. */
+    /**
+     * Rows {@code [start, end)} of the file columns in vectors of their own: the batch's buffers
+     * shared when the run is the whole batch (the usual case with few partition values), else copied.
+     */
     private Batch rows(Batch batch, int start, int end) {
-        int[] selected = new int[end - start];
-        for (int i = 0; i < selected.length; i++) {
-            selected[i] = start + i;
+        boolean whole = start == 0 && end == batch.rowCount();
+        int[] selected = null;
+        if (!whole) {
+            selected = new int[end - start];
+            for (int i = 0; i < selected.length; i++) {
+                selected[i] = start + i;
+            }
         }
         FieldVector[] vectors = new FieldVector[fileColumns.length];
         try {
             for (int i = 0; i < vectors.length; i++) {
-                vectors[i] = ArrowKernels.gather(batch.root().getVector(fileColumns[i]), selected, selected.length, allocator);
+                FieldVector source = batch.root().getVector(fileColumns[i]);
+                if (whole) {
+                    TransferPair share = source.getTransferPair(allocator);
+                    share.splitAndTransfer(0, end);
+                    vectors[i] = (FieldVector) share.getTo();
+                } else {
+                    vectors[i] = ArrowKernels.gather(source, selected, selected.length, allocator);
+                }
             }
         } catch (RuntimeException | Error e) {
             AutoCloseables.close(e, vectors);
             throw e;
         }
-        return Batch.ofVectors(fileSchema, vectors, selected.length);
+        return Batch.ofVectors(fileSchema, vectors, end - start);
     }
 
     private void closeWriter() throws IOException {

@@ -49,7 +49,7 @@ public record RegexMatch(Expr input, String pattern, boolean negated) implements
         return input + (negated ? " NOT" : "") + " RLIKE '" + pattern.replace("'", "''") + "'";
     }
 
-        @Override
+    @Override
     public boolean mayFailItself() {
         return false;
     }
