@@ -97,7 +97,7 @@ public final class Coordinator implements AutoCloseable {
                 node, ConfigFactory.parseString(httpLimits(settings.jobTimeout())).withFallback(pekkoDefaults.get()));
         clusterAddressListener.accept(SluiceNode.selfAddressString(system));
         BlockFetcher fetcher = new BlockFetcher(shuffleClient, allocator);
-        Consumer<java.util.List<String>> removeShuffles =
+        Consumer<List<String>> removeShuffles =
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
         TaskLauncher launcher = new ActorTaskLauncher(system, analyzedJobs::record);
         this.scheduler = new DagScheduler(launcher, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
