@@ -155,7 +155,7 @@ final class TaskRunner {
         try (SpillFiles spills = new SpillFiles(spillDirectory.resolve("spill-" + safeName(task.taskId())));
                 BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(),
                         new ArrowMemoryListener(pool.register("Arrow buffers of task " + task.taskId(),
-                                MemoryMetricsSink.NONE)), 0, taskMemoryLimit)) {
+                                MemoryMetricsSink.NONE), allocator), 0, taskMemoryLimit)) {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
             TaskContext context = new TaskContext(task.jobId(), task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,

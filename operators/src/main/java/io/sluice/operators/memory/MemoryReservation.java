@@ -28,6 +28,11 @@ public final class MemoryReservation implements AutoCloseable {
         return consumer;
     }
 
+    /** The worker's budget this reservation draws on. */
+    MemoryBudget budget() {
+        return pool.budget();
+    }
+
     /** Bytes held now. */
     public synchronized long size() {
         return size;
