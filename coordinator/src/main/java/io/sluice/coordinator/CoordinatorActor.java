@@ -299,7 +299,9 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             result.completeExceptionally(new FetchFailedException(msg.fetchFailure(), msg.error()));
         } else {
             getContext().getLog().warn("task {} failed on {}: {}", msg.taskId(), msg.workerId(), msg.error());
-            failedOn(msg.workerId());
+            if (!msg.memoryFull()) {
+                failedOn(msg.workerId()); // a worker whose memory other tasks filled is loaded, not faulty
+            }
             retry(pending, msg.workerId(), msg.error());
         }
         dispatch();

@@ -34,6 +34,7 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -190,6 +191,12 @@ final class TaskRunner {
                             fetch.serverLost());
                     return new Outcome(TaskFinished.fetchFailed(task.taskId(), workerId, e.toString(), failure), shuffleId);
                 }
+            }
+            OutOfMemoryException refused = causeOf(e, OutOfMemoryException.class);
+            if (refused != null && ArrowMemoryListener.refusedBy(refused.getOutcomeDetails(), allocator)) {
+                // The worker's allocator was full (other tasks' buffers, after a bounded wait): load, not a fault.
+                LOG.warn("task {} failed: the worker's memory was full", task.taskId(), e);
+                return new Outcome(TaskFinished.failedOnFullMemory(task.taskId(), workerId, e.toString()), shuffleId);
             }
             LOG.warn("task {} failed", task.taskId(), e);
             return new Outcome(TaskFinished.failed(task.taskId(), workerId, e.toString(), false), shuffleId);

@@ -53,7 +53,7 @@ public final class Worker implements AutoCloseable {
         } catch (IOException e) {
             throw new SluiceException("cannot create the worker directory " + settings.localDirectory() + ": " + e.getMessage());
         }
-        this.allocator = new RootAllocator(settings.memoryLimitBytes());
+        this.allocator = new RootAllocator(arrowLimit(settings.memoryLimitBytes()));
         this.memory = new MemoryBudget(settings.workerId(), settings.memoryLimitBytes());
         this.shuffleServer = new ShuffleServer(settings.host(), settings.shufflePort(), settings.localDirectory(),
                 ShuffleServer.Options.configured().withSecret(settings.authSecret())).start();
@@ -108,6 +108,17 @@ public final class Worker implements AutoCloseable {
 
     public ShuffleServer shuffleServer() {
         return shuffleServer;
+    }
+
+    /**
+     * The hard limit of the worker's Arrow allocator: the budget and a quarter more. The budget is
+     * what operators plan against (their reservations and the tasks' Arrow buffers count in it,
+     * spilling starts at three quarters); Arrow buffers are counted but never refused by it, so
+     * two tasks' batches in flight can pass it for a moment. The allocator's limit is the backstop
+     * against a runaway, not the budget itself: at exactly the budget it failed such moments.
+     */
+    static long arrowLimit(long budget) {
+        return budget > Long.MAX_VALUE - budget / 4 ? Long.MAX_VALUE : budget + budget / 4;
     }
 
     public BufferAllocator allocator() {

@@ -36,6 +36,11 @@ class MessagesTest {
                 .hasMessageContaining("exactly one");
         assertThatThrownBy(() -> new TaskFinished("t", "w", null, null, false)).hasMessageContaining("exactly one");
         assertThatThrownBy(() -> new TaskFinished("t", "w", STATUS, null, true)).hasMessageContaining("userError");
+        TaskFinished full = TaskFinished.failedOnFullMemory("t", "w", "OutOfMemoryException").withSession("s");
+        assertThat(full.memoryFull()).isTrue();
+        assertThat(full.userError()).isFalse();
+        assertThatThrownBy(() -> new TaskFinished("t", "w", null, "bad data", true, null, null, null, null, null, true))
+                .hasMessageContaining("memoryFull");
     }
 
     @Test

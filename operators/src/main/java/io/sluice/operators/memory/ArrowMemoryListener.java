@@ -2,8 +2,10 @@ package io.sluice.operators.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Optional;
 import org.apache.arrow.memory.AllocationListener;
 import org.apache.arrow.memory.AllocationOutcome;
+import org.apache.arrow.memory.AllocationOutcomeDetails;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -19,7 +21,8 @@ import org.apache.arrow.memory.BufferAllocator;
  * {@link MemoryReservation#CONTENTION_WAIT_NANOS}) and has Arrow try once more, as
  * {@link MemoryReservation#grow} waits: two tasks' batches overlapping for a moment must not fail a
  * task that fits. Allocations on other threads (a shuffle client's event loop, which serves other
- * tasks too) and allocations this task could not fit alone fail at once.
+ * tasks too), allocations this task could not fit alone and allocations past the task's own
+ * limit fail at once.
  */
 public final class ArrowMemoryListener implements AllocationListener {
     private final MemoryReservation reservation;
@@ -51,11 +54,19 @@ public final class ArrowMemoryListener implements AllocationListener {
     @Override
     public boolean onFailedAllocation(long size, AllocationOutcome outcome) {
         // The reservation keeps the size while waiting: a retry that succeeds is then counted.
-        if (worker != null && Thread.currentThread() == owner && awaitRoom(size)) {
+        if (worker != null && Thread.currentThread() == owner && refusedBy(outcome.getDetails(), worker) && awaitRoom(size)) {
             return true;
         }
         reservation.shrink(size);
         return false;
+    }
+
+    /**
+     * Whether {@code allocator}'s limit refused an allocation, from its outcome's details (Arrow's
+     * {@code OutOfMemoryException} carries them too): the worker's, as opposed to a task's own limit.
+     */
+    public static boolean refusedBy(Optional<AllocationOutcomeDetails> details, BufferAllocator allocator) {
+        return details.map(d -> d.getFailedAllocator() == allocator).orElse(false);
     }
 
     /** Whether the worker's allocator has {@code size} free after waiting for other tasks to release some. */

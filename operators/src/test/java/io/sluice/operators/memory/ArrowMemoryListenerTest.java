@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Two tasks' Arrow buffers on a worker of 1 MiB, with real allocators: an allocation the worker's
  * allocator refuses only because the other task holds memory waits for it on the task's thread
- * and then succeeds, counted; one that could not fit alone, or one made on another thread, fails
- * at once and leaves nothing counted.
+ * and then succeeds, counted; one that could not fit alone, one made on another thread, and one
+ * past the task's own limit fail at once and leave nothing counted.
  */
 class ArrowMemoryListenerTest {
     private static final long MIB = 1 << 20;
@@ -46,7 +46,7 @@ class ArrowMemoryListenerTest {
     }
 
     @Test
-    void anAllocationTooLargeAloneOrOnAnotherThreadFailsAtOnceAndLeavesNothingCounted() throws Exception {
+    void anAllocationTooLargeAloneOnAnotherThreadOrPastTheTaskLimitFailsAtOnceAndLeavesNothingCounted() throws Exception {
         MemoryBudget budget = new MemoryBudget("w1", MIB);
         try (RootAllocator worker = new RootAllocator(MIB);
                 TaskMemoryPool otherPool = budget.newTaskPool("t1");
@@ -69,6 +69,15 @@ class ArrowMemoryListenerTest {
                 });
                 assertThat(elsewhere.get(MemoryReservation.CONTENTION_WAIT_NANOS / 2, TimeUnit.NANOSECONDS))
                         .as("no wait on a thread that is not the task's").isInstanceOf(OutOfMemoryException.class);
+                assertThat(arrow.size()).isZero();
+            }
+            try (BufferAllocator task = worker.newChildAllocator("t2", new ArrowMemoryListener(arrow, worker), 0, 256 * 1024)) {
+                long start = System.nanoTime();
+                assertThatThrownBy(() -> task.buffer(384 * 1024)).isInstanceOf(OutOfMemoryException.class)
+                        .satisfies(e -> assertThat(ArrowMemoryListener.refusedBy(((OutOfMemoryException) e).getOutcomeDetails(),
+                                worker)).as("the task's own limit refused it, not the worker's").isFalse());
+                assertThat(System.nanoTime() - start).as("no wait: past the task's own limit")
+                        .isLessThan(MemoryReservation.CONTENTION_WAIT_NANOS / 2);
                 assertThat(arrow.size()).isZero();
             }
         }
