@@ -87,6 +87,13 @@ final class ClusterTesting {
     }
 
     /** Table {@code t} in both engines: four CSV files of 5,000 rows, {@code k} one of 17 strings, {@code v} 0 to 19,999. */
+    /** The stages part of {@code EXPLAIN sql}'s text: each stage's plan, its shuffle reads and write. */
+    static String explainedStages(Session session, String sql) {
+        String plan = session.sql("EXPLAIN " + sql).collect().rows().stream()
+                .map(row -> String.valueOf(row.get(row.size() - 1))).collect(java.util.stream.Collectors.joining("\n"));
+        return plan.substring(plan.indexOf("== Stages =="));
+    }
+
     static void createKeyedCsvTable(DuckDbOracle duck, Session session, java.nio.file.Path data) throws Exception {
         java.nio.file.Path dir = java.nio.file.Files.createDirectories(data.resolve("t")); // listing is recursive: a directory of its own
         for (int f = 0; f < 4; f++) {

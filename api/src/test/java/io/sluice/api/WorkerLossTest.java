@@ -40,9 +40,7 @@ class WorkerLossTest {
                 Session session = Session.local(LocalCluster.Options.of(2).withShufflePartitions(4))) {
             ClusterTesting.createKeyedCsvTable(duck, session, data);
             List<List<Object>> expected = duck.query(sql);
-            String plan = session.sql("EXPLAIN " + sql).collect().rows().stream()
-                    .map(row -> String.valueOf(row.get(row.size() - 1))).collect(java.util.stream.Collectors.joining("\n"));
-            String stages = plan.substring(plan.indexOf("== Stages =="));
+            String stages = ClusterTesting.explainedStages(session, sql);
             assertThat(stages.split("ShuffleReaderExec: shuffle=explain-s0 ", -1)).as(stages).hasSize(readers + 1);
 
             LocalCluster cluster = session.localCluster();

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.TaskDescription;
+import io.sluice.coordinator.scheduler.ShuffleReads;
 import io.sluice.coordinator.scheduler.TaskLauncher;
 import io.sluice.operators.MapStatus;
 import io.sluice.operators.OperatorMetrics;
@@ -41,13 +42,19 @@ public final class ActorTaskLauncher implements TaskLauncher {
     @Override
     public CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan,
             List<String> preferredHosts) {
+        return launch(jobId, stageId, partition, plan, preferredHosts, ShuffleReads.NONE);
+    }
+
+    @Override
+    public CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan,
+            List<String> preferredHosts, ShuffleReads reads) {
         CompletableFuture<MapStatus> result = new CompletableFuture<>();
         // Unique per launch: a stage re-run after a lost output must not collide with the late reports
         // of its cancelled first run.
         String taskId = jobId + "-s" + stageId + "-p" + partition + "-l" + launches.incrementAndGet();
         TaskDescription task = new TaskDescription(jobId, taskId, stageId, partition, 0, plan);
         Consumer<OperatorMetrics> sink = m -> metrics.record(jobId, stageId, partition, m);
-        dispatcher.tell(new CoordinatorActor.LaunchTask(task, result, sink, preferredHosts));
+        dispatcher.tell(new CoordinatorActor.LaunchTask(task, result, sink, preferredHosts, reads));
         // the scheduler cancels a task it no longer needs: the worker running it is told to stop
         result.whenComplete((status, error) -> {
             if (result.isCancelled()) {

@@ -289,6 +289,15 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * How many times tasks have asked this coordinator where their shuffle blocks are since it
+     * started: tasks are sent the locations they read, so only a reader of a partition not
+     * foreseen at dispatch asks.
+     */
+    public long mapOutputAsks() {
+        return scheduler.tracker().asks();
+    }
+
     /** Stage completions are reported to {@code listener}, on the job's thread. */
     public void addStageListener(DagScheduler.StageListener listener) {
         scheduler.addListener(listener);

@@ -3,6 +3,7 @@ package io.sluice.coordinator;
 import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.GetMapOutputs;
+import io.sluice.cluster.protocol.MapOutputColumn;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
@@ -16,6 +17,7 @@ import io.sluice.coordinator.monitor.MonitorViews;
 import io.sluice.coordinator.scheduler.AttemptsExhaustedException;
 import io.sluice.coordinator.scheduler.FetchFailedException;
 import io.sluice.coordinator.scheduler.MapOutputTracker;
+import io.sluice.coordinator.scheduler.ShuffleReads;
 import io.sluice.operators.MapStatus;
 import io.sluice.operators.OperatorMetrics;
 import java.util.ArrayList;
@@ -42,8 +44,9 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * The coordinator's task dispatcher: hands queued tasks to the free slots of the registered
  * workers ({@link WorkerMembership}) spreading them over workers, a task whose input lies on some
  * hosts on a worker there if one frees soon enough ({@link TaskPlacement}), and completes each task's future
- * when its worker reports back; a reading task's question where its blocks are is answered by the
- * {@link MapOutputTracker}. A failed attempt, one past {@link SchedulerSettings#taskTimeout()}, and the
+ * when its worker reports back. A task goes out with the block locations the {@link MapOutputTracker}
+ * knows for the shuffle partitions it is expected to read; a reading task's question where other
+ * blocks are is answered by the tracker too. A failed attempt, one past {@link SchedulerSettings#taskTimeout()}, and the
  * running attempts of a worker that leaves or becomes unreachable are queued again, up to
  * {@link SchedulerSettings#taskMaxAttempts()} attempts, on another worker where one has a free
  * slot; a worker whose attempts keep failing is excluded for a while ({@link ExcludeList}). All
@@ -53,11 +56,21 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     static final String NO_WORKERS = "no workers have joined the cluster: start one with "
             + "'sluice worker --coordinator HOST:PORT'";
 
-    /** Local only: run a task and complete {@code result}, on a worker on one of {@code preferredHosts} if it can. */
+    /**
+     * Local only: run a task and complete {@code result}, on a worker on one of {@code preferredHosts}
+     * if it can; the locations of {@code reads} known when it is dispatched go with it.
+     */
     record LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result,
-            java.util.function.Consumer<OperatorMetrics> metrics, List<String> preferredHosts) implements CoordinatorCommand {
+            java.util.function.Consumer<OperatorMetrics> metrics, List<String> preferredHosts, ShuffleReads reads)
+            implements CoordinatorCommand {
         LaunchTask {
             preferredHosts = List.copyOf(preferredHosts);
+            java.util.Objects.requireNonNull(reads, "reads is null");
+        }
+
+        LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result,
+                java.util.function.Consumer<OperatorMetrics> metrics, List<String> preferredHosts) {
+            this(task, result, metrics, preferredHosts, ShuffleReads.NONE);
         }
 
         LaunchTask(TaskDescription task, CompletableFuture<MapStatus> result,
@@ -524,6 +537,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         queue.started(task.jobId());
         worker.running().put(task.taskId(), task.jobId());
         taskEvents.started(task, worker);
-        worker.ref().tell(new RunTask(task, getContext().getSelf(), worker.session));
+        // the locations its readers would ask for, as the tracker knows them now (after any recomputation)
+        List<MapOutputColumn> known = tracker.columns(task.jobId(), pending.launch().reads());
+        worker.ref().tell(new RunTask(task, getContext().getSelf(), worker.session, known));
     }
 }

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * Where the blocks of one reduce partition live, asked when a {@link ShuffleReaderExec} whose map
- * outputs were not bound into the plan starts reading (a worker asks its coordinator). Tasks are
- * found as a {@code TaskContext} service.
+ * outputs were not bound into the plan starts reading (a worker answers from the locations sent
+ * with the task, else asks its coordinator). Tasks find it as a {@code TaskContext} service.
  */
 @FunctionalInterface
 public interface MapOutputLocator {

@@ -18,8 +18,9 @@ import java.util.stream.IntStream;
 /**
  * The bottom of a stage that consumes a shuffle: reduce partition {@code r} is the concatenation,
  * in map order, of block {@code (m, r)} of every map output. {@code mapOutputs.get(m)} is the
- * status of map task {@code m}; they are bound by the scheduler with {@link #withMapOutputs} once
- * the map stage is done.
+ * status of map task {@code m} when they are bound into the plan ({@link #withMapOutputs}); a
+ * reader left unbound, as the scheduler sends every stage, takes its partition's block locations
+ * from the task's {@link MapOutputLocator} when it starts.
  *
  * <p>Segments on this worker's own shuffle server are read from disk; others are fetched through
  * the worker's {@link ShuffleClient}, several at once within the in-flight bounds of

@@ -226,8 +226,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
                 msg.task().jobId(), msg.task().stageId(), msg.task().partition(), msg.task().attempt());
         AtomicBoolean cancelled = new AtomicBoolean();
         cancelFlags.put(taskId, cancelled);
-        MapOutputLocator locator = askCoordinator(replyTo, registration.workerId(), token,
-                getContext().getSystem().scheduler());
+        MapOutputLocator locator = new SentMapOutputs(msg.mapOutputs(), askCoordinator(replyTo, registration.workerId(),
+                token, getContext().getSystem().scheduler()));
         slots.execute(() -> {
             TaskRunner.Outcome outcome = runner.run(msg.task(), cancelled::get, locator);
             replyTo.tell(outcome.finished().withSession(token));
@@ -237,8 +237,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     }
 
     /**
-     * Map output locations come from the coordinator that sent the task, one partition's column at
-     * a time; the request carries this worker's registration token.
+     * Map output locations the task was not sent come from the coordinator that sent the task, one
+     * partition's column at a time; the request carries this worker's registration token.
      */
     private static MapOutputLocator askCoordinator(ActorRef<CoordinatorCommand> coordinator, String workerId,
             String token, org.apache.pekko.actor.typed.Scheduler scheduler) {

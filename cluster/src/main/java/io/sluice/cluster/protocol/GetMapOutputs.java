@@ -7,8 +7,9 @@ import org.apache.pekko.actor.typed.ActorRef;
 /**
  * A task asks where the blocks of reduce partition {@code partition} of shuffle {@code shuffleId}
  * (of job {@code jobId}) live, as Spark's reducers ask the driver's map output tracker. Tasks
- * carry no map output table: each reader asks for the one column it reads when it starts, so a
- * task message stays small however many map and reduce tasks a shuffle has. {@code workerId} and
+ * carry no map output table, only the columns of the partitions they are expected to read
+ * ({@link RunTask#mapOutputs}); a reader of another partition asks for its one column when it
+ * starts, so a task message stays small however many map and reduce tasks a shuffle has. {@code workerId} and
  * {@code session} name the asking worker and its registration's token ({@link WorkerRegistered}):
  * the coordinator answers only registered workers.
  */

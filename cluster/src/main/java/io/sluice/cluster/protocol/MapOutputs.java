@@ -10,18 +10,10 @@ import java.util.List;
  */
 public record MapOutputs(List<MapStatus> blocks, String error) implements SluiceMessage {
     public MapOutputs {
-        blocks = blocks == null ? null : List.copyOf(blocks);
         if ((blocks == null) == (error == null)) {
             throw new IllegalArgumentException("exactly one of blocks and error must be set");
         }
-        if (blocks != null) {
-            for (MapStatus status : blocks) {
-                if (status.bytesPerPartition().length != 1) {
-                    throw new IllegalArgumentException("a map output answer carries one block size per map, not "
-                            + status.bytesPerPartition().length);
-                }
-            }
-        }
+        blocks = blocks == null ? null : MapOutputColumn.checkColumn(blocks);
     }
 
     public static MapOutputs of(List<MapStatus> blocks) {

@@ -4,6 +4,7 @@ import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.Serializer;
 import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.GetMapOutputs;
+import io.sluice.cluster.protocol.MapOutputColumn;
 import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
@@ -57,7 +58,7 @@ final class WireRegistry {
     private static final List<Class<?>> PROTOCOL = List.of(RegisterWorker.class, WorkerRegistered.class,
             RunTask.class, TaskDescription.class, CancelTask.class, RemoveShuffles.class, TaskFinished.class,
             TaskMetrics.class, WorkerMemory.class, GetMapOutputs.class, MapOutputs.class, ShuffleServerLost.class,
-            ShuffleServerJoined.class);
+            ShuffleServerJoined.class, MapOutputColumn.class);
 
     /** Loaded once: the providers on this node's class path. */
     private static final List<Class<?>> MODULE_CLASSES = loadModuleClasses();

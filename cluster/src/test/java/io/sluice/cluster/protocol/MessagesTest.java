@@ -44,6 +44,17 @@ class MessagesTest {
     }
 
     @Test
+    void mapOutputColumnsCarryOneBlockSizePerMap() {
+        MapOutputColumn column = new MapOutputColumn("j-s0", 3, List.of(STATUS));
+        assertThat(column.blocks()).containsExactly(STATUS);
+        MapStatus whole = new MapStatus("w", "127.0.0.1", 1, new long[] {1, 2});
+        assertThatThrownBy(() -> new MapOutputColumn("j-s0", 3, List.of(whole))).hasMessageContaining("one block size");
+        assertThatThrownBy(() -> MapOutputs.of(List.of(whole))).hasMessageContaining("one block size");
+        assertThatThrownBy(() -> new MapOutputColumn("j-s0", -1, List.of(STATUS))).hasMessageContaining("partition");
+        assertThatThrownBy(() -> new MapOutputColumn("", 0, List.of(STATUS))).hasMessageContaining("shuffleId");
+    }
+
+    @Test
     void otherMessagesValidate() {
         assertThatThrownBy(() -> new WorkerRegistered("", "s")).hasMessageContaining("coordinatorId");
         assertThatThrownBy(() -> new RunTask(null, null, "s")).hasMessageContaining("task");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.esotericsoftware.kryo.KryoException;
 import io.sluice.cluster.SamplePlans;
+import io.sluice.cluster.protocol.MapOutputColumn;
 import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.TaskDescription;
 import io.sluice.common.types.DataType;
@@ -154,6 +155,20 @@ class KryosTest {
         assertThat(back.blocks().get(0).bytesPerPartition()).containsExactly(17);
         assertThat(Kryos.deserialize(Kryos.serialize(MapOutputs.failed("gone")), MapOutputs.class).error())
                 .isEqualTo("gone");
+    }
+
+    @Test
+    void mapOutputColumnsRoundTrip() {
+        MapStatus block = new MapStatus("worker-1", "127.0.0.1", 4242, new long[] {17});
+        MapOutputColumn back = Kryos.deserialize(Kryos.serialize(new MapOutputColumn("job-s0", 5, List.of(block, block))),
+                MapOutputColumn.class);
+        assertThat(back.shuffleId()).isEqualTo("job-s0");
+        assertThat(back.partition()).isEqualTo(5);
+        assertThat(back.blocks()).hasSize(2).allSatisfy(b -> {
+            assertThat(b.workerId()).isEqualTo("worker-1");
+            assertThat(b.port()).isEqualTo(4242);
+            assertThat(b.bytesPerPartition()).containsExactly(17);
+        });
     }
 
     @Test

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a job's stages in dependency order: a stage starts once its parents' map outputs are known,
- * which are then bound into its shuffle readers; its tasks (one per partition) run in parallel on
+ * whose locations then go to its tasks with their launch (or when asked); its tasks (one per partition) run in parallel on
  * the workers. Returns the result stage's map outputs, in partition order. Range split points are
  * resolved by the {@link SplitPointResolver} and runtime filters bound by the job's
  * {@link RuntimeFilterBinder} before a stage is submitted; a job's state is its {@link ScheduledJob}.
@@ -57,8 +57,8 @@ public final class DagScheduler {
 
         /**
          * Told before a stage's tasks for {@code partitions} are handed out, with the exact plan
-         * they run (split points bound; its readers ask the {@link MapOutputTracker} where their
-         * blocks are): a first run, a recomputation of lost outputs,
+         * they run (split points bound; its readers' block locations come from the
+         * {@link MapOutputTracker}): a first run, a recomputation of lost outputs,
          * or a sampling run (stage ids from {@link #SAMPLE_STAGE_OFFSET}).
          */
         default void stageSubmitted(String jobId, int stageId, ShuffleWriterExec plan, List<Integer> partitions) {
@@ -81,6 +81,12 @@ public final class DagScheduler {
 
     /** Bytes a task message needs beside its plan (ids, actor references), kept free under the frame limit. */
     static final int TASK_MESSAGE_OVERHEAD = 16 * 1024;
+
+    /**
+     * Bytes of block locations a task message carries at most (within the frame limit left by its
+     * plan); a task reading more map outputs than that asks for the rest, as every task once did.
+     */
+    static final int MAX_LOCATION_BYTES = 1024 * 1024;
 
     private final TaskLauncher launcher;
     private final MapOutputTracker tracker;
@@ -369,8 +375,9 @@ public final class DagScheduler {
     /**
      * Submits the stage's tasks for {@code partitions}; the future completes with their map outputs
      * in that order, or fails with the first task's failure, the others then being cancelled.
-     * Cancelling the future cancels them all. The plan goes out with its shuffle readers unbound:
-     * each task asks the {@link MapOutputTracker} for the blocks its partition reads.
+     * Cancelling the future cancels them all. The plan goes out with its shuffle readers unbound, once
+     * for the stage; each task gets the locations of the blocks its partition reads with it when
+     * dispatched ({@link ShuffleReads}), and asks the {@link MapOutputTracker} for any others.
      */
     private CompletableFuture<List<MapStatus>> launchTasks(ScheduledJob job, Stage stage, int attempt, ShuffleWriterExec plan,
             List<Integer> partitions) {
@@ -386,11 +393,15 @@ public final class DagScheduler {
             listener.stageSubmitted(job.id, stage.id(), plan, List.copyOf(partitions));
         }
         LOG.debug("job {} stage {} attempt {}: {} tasks", job.id, stage.id(), attempt, partitions.size());
+        List<ShuffleReaderExec> readers = ShuffleReads.readersOf(plan);
+        int locationBytes = (int) Math.max(0, Math.min(MAX_LOCATION_BYTES,
+                (long) maxFrameBytes - bytes.length - TASK_MESSAGE_OVERHEAD));
         List<CompletableFuture<MapStatus>> futures = new ArrayList<>(partitions.size());
         StageCounter counter = new StageCounter(partitions.size(), new AtomicInteger());
         job.progress.put(stage.id(), counter);
         for (int p : partitions) {
-            CompletableFuture<MapStatus> task = launcher.launch(job.id, stage.id(), p, bytes, plan.preferredHosts(p));
+            CompletableFuture<MapStatus> task = launcher.launch(job.id, stage.id(), p, bytes, plan.preferredHosts(p),
+                    ShuffleReads.forPartition(readers, p, locationBytes));
             task.thenRun(counter.done()::incrementAndGet);
             if (stage.id() == job.resultStageId) {
                 task.thenAccept(status -> job.resultTasks.finished(p, status));

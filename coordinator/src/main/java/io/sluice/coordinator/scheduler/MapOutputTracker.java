@@ -2,12 +2,14 @@ package io.sluice.coordinator.scheduler;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.cluster.protocol.MapOutputColumn;
 import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.operators.MapStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The map outputs of the running jobs, by job and shuffle, as Spark's map output tracker keeps
@@ -16,7 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * Written by the jobs' threads, read by the dispatcher actor: thread-safe.
  */
 public final class MapOutputTracker {
+    /** Bytes a located block takes in a task message beside its ids' characters (class ids, port, size, lengths). */
+    private static final int BLOCK_OVERHEAD_BYTES = 32;
+
     private final Map<String, Map<String, List<MapStatus>>> jobs = new ConcurrentHashMap<>();
+    private final AtomicLong asks = new AtomicLong();
 
     /** Registers (or replaces) the outputs of {@code shuffleId}, indexed by map task. */
     public void register(String jobId, String shuffleId, List<MapStatus> outputs) {
@@ -77,6 +83,7 @@ public final class MapOutputTracker {
      * ended, or no such partition).
      */
     public MapOutputs answer(String jobId, String shuffleId, int partition) {
+        asks.incrementAndGet();
         try {
             List<MapStatus> column = column(jobId, shuffleId, partition);
             return column == null
@@ -86,6 +93,51 @@ public final class MapOutputTracker {
         } catch (IllegalArgumentException e) {
             return MapOutputs.failed(e.getMessage());
         }
+    }
+
+    /**
+     * The columns of {@code reads} that are registered now, for a task being dispatched, in order
+     * while their estimated size stays within {@code reads.maxBytes()}: the rest, like partitions of
+     * shuffles not registered, are left for the task to {@linkplain #answer ask} for. Read at
+     * dispatch, so a task queued while lost outputs were recomputed gets the new locations.
+     */
+    public List<MapOutputColumn> columns(String jobId, ShuffleReads reads) {
+        if (reads.reads().isEmpty()) {
+            return List.of();
+        }
+        List<MapOutputColumn> out = new ArrayList<>(reads.reads().size());
+        long bytes = 0;
+        for (ShuffleReads.Read read : reads.reads()) {
+            List<MapStatus> column;
+            try {
+                column = column(jobId, read.shuffleId(), read.partition());
+            } catch (IllegalArgumentException noSuchPartition) {
+                column = null; // the task's ask gets the error
+            }
+            if (column == null) {
+                continue;
+            }
+            bytes += estimatedBytes(column);
+            if (bytes > reads.maxBytes()) {
+                break;
+            }
+            out.add(new MapOutputColumn(read.shuffleId(), read.partition(), column));
+        }
+        return out;
+    }
+
+    /** An upper bound of a column's serialized size for ASCII worker ids and host names. */
+    static long estimatedBytes(List<MapStatus> column) {
+        long bytes = 0;
+        for (MapStatus status : column) {
+            bytes += 2L * (status.workerId().length() + status.host().length()) + BLOCK_OVERHEAD_BYTES;
+        }
+        return bytes;
+    }
+
+    /** How many times a task has asked where its blocks are (for tests and measurements). */
+    public long asks() {
+        return asks.get();
     }
 
     /** Jobs with registered outputs now (for tests: a finished job leaves none). */

@@ -20,4 +20,13 @@ public interface TaskLauncher {
             List<String> preferredHosts) {
         return launch(jobId, stageId, partition, plan);
     }
+
+    /**
+     * The same, for a task expected to make {@code reads}: a launcher that dispatches to workers
+     * sends their block locations with the task; this default ignores them (the task asks).
+     */
+    default CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan,
+            List<String> preferredHosts, ShuffleReads reads) {
+        return launch(jobId, stageId, partition, plan, preferredHosts);
+    }
 }

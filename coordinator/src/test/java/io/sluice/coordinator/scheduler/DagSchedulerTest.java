@@ -202,7 +202,8 @@ class DagSchedulerTest {
 
     /**
      * A reading stage's task carries no map output table: its plan goes out with the shuffle reader
-     * unbound, and the tracker serves each task the one column of block sizes its partition reads.
+     * unbound, and it is launched expecting to read its own partition, whose one column of block
+     * sizes the tracker has registered by then (the dispatcher sends it with the task).
      */
     @Test
     void tasksCarryNoMapOutputTable() throws Exception {
@@ -210,16 +211,27 @@ class DagSchedulerTest {
         Partitioning.Hash hash = new Partitioning.Hash(List.of(new Column("k")), 4);
         MapStatus mapOutput = new MapStatus("w0", "127.0.0.1", 1, new long[] {5, 6, 7, 8});
         List<String> checked = new java.util.concurrent.CopyOnWriteArrayList<>();
-        TaskLauncher checking = (jobId, stageId, partition, plan) -> {
-            if (stageId == 0) {
-                return CompletableFuture.completedFuture(mapOutput);
+        TaskLauncher checking = new TaskLauncher() {
+            @Override
+            public CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan) {
+                throw new AssertionError("the scheduler names what a task reads");
             }
-            ShuffleWriterExec sent = io.sluice.cluster.serialization.Kryos.deserialize(plan, ShuffleWriterExec.class);
-            assertThat(((io.sluice.shuffle.ShuffleReaderExec) sent.input()).mapOutputs()).isEmpty();
-            assertThat(tracker.column(jobId, "job1-s0", partition)).singleElement()
-                    .satisfies(s -> assertThat(s.bytesPerPartition()).containsExactly(5L + partition));
-            checked.add(stageId + "/" + partition);
-            return CompletableFuture.completedFuture(status("w1"));
+
+            @Override
+            public CompletableFuture<MapStatus> launch(String jobId, int stageId, int partition, byte[] plan,
+                    List<String> preferredHosts, ShuffleReads reads) {
+                if (stageId == 0) {
+                    assertThat(reads).isEqualTo(ShuffleReads.NONE);
+                    return CompletableFuture.completedFuture(mapOutput);
+                }
+                ShuffleWriterExec sent = io.sluice.cluster.serialization.Kryos.deserialize(plan, ShuffleWriterExec.class);
+                assertThat(((io.sluice.shuffle.ShuffleReaderExec) sent.input()).mapOutputs()).isEmpty();
+                assertThat(reads.reads()).containsExactly(new ShuffleReads.Read("job1-s0", partition));
+                assertThat(tracker.columns(jobId, reads)).singleElement()
+                        .satisfies(c -> assertThat(c.blocks().get(0).bytesPerPartition()).containsExactly(5L + partition));
+                checked.add(stageId + "/" + partition);
+                return CompletableFuture.completedFuture(status("w1"));
+            }
         };
         DagScheduler s = new DagScheduler(checking, new BlockFetcher(client, allocator), shuffles -> { }, tracker,
                 10_000, 4, Integer.MAX_VALUE);
