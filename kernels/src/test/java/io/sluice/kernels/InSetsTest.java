@@ -92,10 +92,12 @@ class InSetsTest {
     @Test
     void stringsAreLookedUpByTheirBytesOnArrowAndByValueOnTheHeap() {
         String longText = "x".repeat(63) + "é";
-        List<String> constants = List.of("MAIL", "SHIP", "", "é", longText, "x".repeat(70), "MAIL");
+        List<String> constants = List.of("MAIL", "SHIP", "", "é", longText, "x".repeat(70), "MAIL", "8 bytes!",
+                "SM PKG", "SM PACK", "nine byte");
         StringInSet set = StringInSet.of(constants);
         List<String> rows = new ArrayList<>(List.of("MAIL", "SHIP", "RAIL", "", "é", "e", longText, "x".repeat(64),
-                "x".repeat(70), "x".repeat(71), "MAI", "MAILS", "mail"));
+                "x".repeat(70), "x".repeat(71), "MAI", "MAILS", "mail", "8 bytes!", "8 bytes?", "8 bytes", "SM PKG", "SM PKGS",
+                "SM PACK", "nine byte", "nine bytes", "nine-byte"));
         for (int i = 0; i < 200; i++) {
             rows.add(Integer.toString(random.nextInt(1000), 36));
         }
