@@ -11,6 +11,7 @@ import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Case;
 import io.sluice.logical.expr.Cast;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.InList;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.ScalarFunction;
@@ -91,19 +92,11 @@ public final class Column {
         if (values.length == 0) {
             throw new SluiceException("isin() needs at least one value");
         }
-        List<Expr> tests = new ArrayList<>();
+        List<Expr> items = new ArrayList<>(values.length);
         for (Object v : values) {
-            tests.add(new Binary(BinaryOp.EQ, expr, Functions.toColumn(v).expr));
+            items.add(Functions.toColumn(v).expr);
         }
-        return new Column(balancedOr(tests, 0, tests.size()));
-    }
-
-    private static Expr balancedOr(List<Expr> tests, int from, int to) {
-        if (to - from == 1) {
-            return tests.get(from);
-        }
-        int mid = (from + to) >>> 1;
-        return new Binary(BinaryOp.OR, balancedOr(tests, from, mid), balancedOr(tests, mid, to));
+        return new Column(InList.of(expr, items, false));
     }
 
     /** {@code lower <= value AND value <= upper}. */

@@ -11,6 +11,7 @@ import io.sluice.common.types.BinaryOp;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Case;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.InList;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.Unary;
@@ -138,12 +139,7 @@ final class SparkFunctions {
         if (args.size() < 2) {
             throw new SluiceException("isin needs at least one value");
         }
-        Expr any = null;
-        for (Expr value : args.subList(1, args.size())) {
-            Expr eq = new Binary(BinaryOp.EQ, args.get(0), value);
-            any = any == null ? eq : new Binary(BinaryOp.OR, any, eq);
-        }
-        return any;
+        return InList.of(args.get(0), args.subList(1, args.size()), false);
     }
 
     private static Expr like(String name, List<Expr> args, boolean caseInsensitive) {

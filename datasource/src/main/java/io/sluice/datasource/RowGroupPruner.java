@@ -8,6 +8,7 @@ import io.sluice.datasource.file.ScanPartition;
 import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.InList;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.Unary;
 import java.math.BigDecimal;
@@ -16,9 +17,9 @@ import java.util.List;
 /**
  * Decides from a partition's min/max statistics whether it may hold rows passing a filter. Only
  * conjuncts of the form {@code column <op> literal} (either order) and {@code column IS NULL} are
- * used, also inside {@code AND} and {@code OR} (so {@code IN} lists prune); anything else is
- * assumed to match. A false answer is a proof: no row of the partition
- * passes.
+ * used, also inside {@code AND} and {@code OR}, and an {@code IN} list as the equalities it means
+ * (a group whose range holds none of its items is skipped); anything else is assumed to match. A
+ * false answer is a proof: no row of the partition passes.
  */
 public final class RowGroupPruner {
     private RowGroupPruner() {
@@ -34,6 +35,9 @@ public final class RowGroupPruner {
     }
 
     private static boolean mayMatch(ScanPartition partition, Expr conjunct, Schema schema) {
+        if (conjunct instanceof InList in) {
+            return mayMatch(partition, in.comparisons(), schema);
+        }
         if (conjunct instanceof Binary logical && logical.op() == BinaryOp.OR) {
             return mayMatch(partition, logical.left(), schema) || mayMatch(partition, logical.right(), schema);
         }

@@ -222,7 +222,7 @@ public final class ArrowKernels {
     }
 
     /** Per row whether it is NULL, or null when no row is. */
-    static boolean[] nulls(FieldVector v, int n) {
+    public static boolean[] nulls(FieldVector v, int n) {
         if (v.getNullCount() == 0) {
             return null;
         }

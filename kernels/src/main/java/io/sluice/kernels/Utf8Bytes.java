@@ -1,5 +1,6 @@
 package io.sluice.kernels;
 
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.VarCharVector;
 
 /**
@@ -24,5 +25,21 @@ public record Utf8Bytes(byte[] data, int[] offsets, boolean[] nulls, int length)
 
     public int end(int row) {
         return offsets[row + 1];
+    }
+
+    /**
+     * The {@code length} (at most 8) bytes at {@code data + start} as a little-endian long, zero
+     * above them: one word read when the buffer of {@code capacity} bytes at {@code data} holds 8
+     * bytes from {@code start}, else byte by byte. Short strings pack, hash and compare as one long.
+     */
+    public static long word(long data, long capacity, int start, int length) {
+        if (start + 8L <= capacity) {
+            return length == 8 ? MemoryUtil.getLong(data + start) : MemoryUtil.getLong(data + start) & ((1L << (8 * length)) - 1);
+        }
+        long word = 0;
+        for (int i = 0; i < length; i++) {
+            word |= (MemoryUtil.getByte(data + start + i) & 0xFFL) << (8 * i);
+        }
+        return word;
     }
 }

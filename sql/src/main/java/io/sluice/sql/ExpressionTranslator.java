@@ -19,6 +19,7 @@ import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.Extract;
 import io.sluice.logical.expr.GroupingCall;
 import io.sluice.logical.expr.ImplicitCasts;
+import io.sluice.logical.expr.InList;
 import io.sluice.logical.expr.Lambda;
 import io.sluice.logical.expr.LambdaVariable;
 import io.sluice.logical.expr.Like;
@@ -69,7 +70,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * Turns one Calcite expression tree into a Sluice {@link Expr} over the FROM clause's columns. Sugar is
- * removed here (BETWEEN, IN lists), so the rest of the engine sees only the core operators. Types
+ * removed here (BETWEEN), so the rest of the engine sees only the core operators (an IN list is one,
+ * {@link InList}). Types
  * are not checked here: the logical plan nodes check them when built, with better context.
  *
  * <p>Long on purpose: it is one dispatch over Calcite's operator kinds, and each case is a few lines
@@ -405,12 +407,15 @@ final class ExpressionTranslator {
         return FunctionLibrary.builtIn().call("current_date", List.of());
     }
 
-    /** NOT over [NOT] EXISTS / [NOT] IN (subquery) flips the flag, so rules see one node. */
+    /** NOT over [NOT] EXISTS / [NOT] IN (subquery or list) flips the flag, so rules see one node. */
     private static Expr not(Expr e) {
         if (e instanceof Exists x) {
             return x.negate();
         }
         if (e instanceof InSubquery in) {
+            return in.negate();
+        }
+        if (e instanceof InList in) {
             return in.negate();
         }
         return new Unary(Unary.Op.NOT, e);
@@ -555,7 +560,7 @@ final class ExpressionTranslator {
     }
 
     /**
-     * {@code x IN (a, b)} is {@code x = a OR x = b}; NOT IN is {@code x <> a AND x <> b};
+     * {@code x [NOT] IN (a, b)} is an {@link InList} (one item: the comparison {@code x = a});
      * {@code x [NOT] IN (SELECT ...)} is an {@link InSubquery}.
      */
     private Expr in(SqlCall call, boolean negated) {
@@ -565,27 +570,11 @@ final class ExpressionTranslator {
         if (!(call.operand(1) instanceof SqlNodeList list)) {
             return new InSubquery(operand(call, 0), subquery(call.operand(1)), negated, scope.id());
         }
-        Expr value = operand(call, 0);
-        List<Expr> tests = new ArrayList<>();
+        List<Expr> items = new ArrayList<>();
         for (SqlNode item : list) {
-            tests.add(new Binary(negated ? BinaryOp.NOT_EQ : BinaryOp.EQ, value, expr(item)));
+            items.add(expr(item));
         }
-        if (tests.isEmpty()) {
-            throw new SluiceException("IN needs at least one value");
-        }
-        return balanced(tests, 0, tests.size(), negated ? BinaryOp.AND : BinaryOp.OR);
-    }
-
-    /**
-     * The tests joined by {@code op} as a balanced tree: a list of thousands nests only as deep as
-     * its logarithm, far inside the expression depth limit and the wire format's nesting limit.
-     */
-    private static Expr balanced(List<Expr> tests, int from, int to, BinaryOp op) {
-        if (to - from == 1) {
-            return tests.get(from);
-        }
-        int middle = (from + to) >>> 1;
-        return new Binary(op, balanced(tests, from, middle, op), balanced(tests, middle, to, op));
+        return InList.of(operand(call, 0), items, negated);
     }
 
     /** {@code x op ANY|SOME|ALL (SELECT ...)}; a list after ANY / ALL is not supported. */

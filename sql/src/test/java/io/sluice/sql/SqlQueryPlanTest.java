@@ -161,13 +161,13 @@ class SqlQueryPlanTest {
     }
 
     @Test
-    void betweenAndInAreDesugared() {
+    void betweenIsDesugaredAndAnInListIsOneExpression() {
         assertThat(plan("""
                 SELECT * FROM t
                 WHERE v BETWEEN 1 AND 10 AND k IN ('a', 'b') AND v NOT IN (3, 4)
                   AND d NOT BETWEEN 1.5 AND 2.25""")).isEqualTo("""
                 Projection: k, v, d, day, flag
-                  Filter: (((((v >= 1) AND (v <= 10)) AND ((k = 'a') OR (k = 'b'))) AND ((v <> 3) AND (v <> 4))) AND ((d < 1.5) OR (d > 2.25)))
+                  Filter: (((((v >= 1) AND (v <= 10)) AND (k IN ('a', 'b'))) AND (v NOT IN (3, 4))) AND ((d < 1.5) OR (d > 2.25)))
                     TableScan: t
                 """);
     }

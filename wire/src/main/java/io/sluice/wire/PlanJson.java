@@ -26,6 +26,7 @@ import io.sluice.logical.expr.GroupingCall;
 import io.sluice.logical.expr.HigherOrderCall;
 import io.sluice.logical.expr.Lambda;
 import io.sluice.logical.expr.LambdaVariable;
+import io.sluice.logical.expr.InList;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.OuterColumn;
@@ -107,7 +108,7 @@ public final class PlanJson {
             Sort.class, SortWithinPartitions.class, Repartition.class, BroadcastHint.class, SubqueryAlias.class, TableScan.class, Union.class, Window.class, Generate.class, GroupingSetChoice.class, SharedSubplan.class, Sample.class, RangeRelation.class,
             // expressions
             AddInterval.class, AggregateCall.class, Alias.class, Binary.class, Case.class, Cast.class,
-            Column.class, Exists.class, Extract.class, InSubquery.class, Like.class, RegexMatch.class, Literal.class,
+            Column.class, Exists.class, Extract.class, InSubquery.class, InList.class, Like.class, RegexMatch.class, Literal.class,
             OuterColumn.class, ScalarFunction.class, ScalarSubquery.class, Substring.class, Unary.class,
             DateTrunc.class, GroupingCall.class, QuantifiedComparison.class, WindowCall.class, FunctionCall.class,
             UserFunctionCall.class, HigherOrderCall.class, Lambda.class, LambdaVariable.class,

@@ -25,6 +25,7 @@ import io.sluice.logical.expr.GroupingCall;
 import io.sluice.logical.expr.HigherOrderCall;
 import io.sluice.logical.expr.Lambda;
 import io.sluice.logical.expr.LambdaVariable;
+import io.sluice.logical.expr.InList;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.OuterColumn;
@@ -106,7 +107,7 @@ public final class PlanWireClasses implements WireClasses {
                 // expressions
                 AddInterval.class, AggregateCall.class, AggregateFunction.class, Alias.class, Binary.class,
                 BinaryOp.class, Case.class, Cast.class, Column.class, Exists.class, Extract.class,
-                Extract.Field.class, InSubquery.class, Like.class, RegexMatch.class, Literal.class, OuterColumn.class,
+                Extract.Field.class, InSubquery.class, InList.class, Like.class, RegexMatch.class, Literal.class, OuterColumn.class,
                 ScalarFunction.class, ScalarFunction.Function.class, ScalarSubquery.class, SortKey.class,
                 Substring.class, Unary.class, Unary.Op.class, GroupingCall.class, QuantifiedComparison.class,
                 DateTrunc.class, FunctionCall.class, TemporalValues.TruncUnit.class, WindowCall.class, WindowFunction.class, WindowFrame.class,

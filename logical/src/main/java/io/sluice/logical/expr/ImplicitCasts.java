@@ -15,7 +15,7 @@ import java.util.List;
  * The implicit conversions DuckDB and Spark apply before type checking, made explicit in the plan:
  * <ul>
  *   <li>a string literal compared with a date, timestamp, number or boolean (also in {@code BETWEEN}
- *       and {@code IN} lists, which are comparisons by then) becomes a constant of that type, so
+ *       and {@code IN} lists, each item as the equality with it) becomes a constant of that type, so
  *       {@code d_date BETWEEN '2000-01-27' AND ...} compares dates and a filter on it can prune
  *       row groups; against a number the text is read as a number literal ({@code '2'} is 2,
  *       {@code '2.5'} 2.5), so the numeric comparison rules apply; text that does not convert is
@@ -38,11 +38,33 @@ public final class ImplicitCasts {
             if (node instanceof Binary b && b.op().kind() == BinaryOp.Kind.COMPARISON) {
                 return comparison(b, schema);
             }
+            if (node instanceof InList in) {
+                return inList(in, schema);
+            }
             if (node instanceof Case c) {
                 return caseResults(c, schema);
             }
             return node;
         });
+    }
+
+    /**
+     * Each item converted as the equality {@code value = item} converts it; should one of those
+     * equalities convert the value instead (a date against a timestamp), the list becomes its
+     * comparisons, each converted on its own.
+     */
+    private static Expr inList(InList in, Schema schema) {
+        List<Expr> items = new ArrayList<>(in.items().size());
+        boolean changed = false;
+        for (Expr item : in.items()) {
+            Expr converted = comparison(new Binary(BinaryOp.EQ, in.value(), item), schema);
+            if (!(converted instanceof Binary b) || b.left() != in.value()) {
+                return apply(in.comparisons(), schema);
+            }
+            changed |= b.right() != item;
+            items.add(b.right());
+        }
+        return changed ? new InList(in.value(), items, in.negated()) : in;
     }
 
     private static Expr comparison(Binary b, Schema schema) {

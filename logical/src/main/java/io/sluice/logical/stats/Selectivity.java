@@ -9,6 +9,7 @@ import io.sluice.logical.expr.Binary;
 import io.sluice.logical.expr.Cast;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
+import io.sluice.logical.expr.InList;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.Unary;
@@ -21,8 +22,8 @@ import java.util.Map;
  * The share of rows a predicate keeps, from the input's column statistics, with fixed defaults
  * where they tell nothing (as Spark's and Trino's estimators do): {@value #EQUALITY} for an
  * equality, {@value #RANGE} for a comparison, {@value #LIKE} for each literal run of a pattern, {@value #IS_NULL} for
- * IS NULL, {@value #UNKNOWN} for anything else. Conjuncts multiply and disjuncts add up as if
- * independent, except bounds on one column, which make one interval. The result is always in [0, 1].
+ * IS NULL, {@value #UNKNOWN} for anything else; an IN list counts as the comparisons it means.
+ * Conjuncts multiply and disjuncts add up as if independent, except bounds on one column, which make one interval. The result is always in [0, 1].
  */
 public final class Selectivity {
     public static final double EQUALITY = 0.1;
@@ -57,6 +58,9 @@ public final class Selectivity {
                 case IS_NOT_NULL -> 1 - nullShare(u.input(), schema, input);
                 default -> UNKNOWN;
             };
+        }
+        if (e instanceof InList in) {
+            return estimate(in.comparisons(), schema, input);
         }
         if (e instanceof Like like) {
             double s = like.pattern().indexOf('%') < 0 && like.pattern().indexOf('_') < 0

@@ -13,6 +13,7 @@ import io.sluice.logical.expr.DateTrunc;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Extract;
 import io.sluice.logical.expr.HigherOrderCall;
+import io.sluice.logical.expr.InList;
 import io.sluice.logical.expr.LambdaVariable;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.RegexMatch;
@@ -71,6 +72,9 @@ public final class ExprBinder {
         }
         if (expr instanceof Cast c) {
             return new CastExpr(bind(c.input(), input), type, c.mode());
+        }
+        if (expr instanceof InList l) {
+            return InListExpr.bind(l, bind(l.value(), input), bindAll(l.items(), input), bind(l.comparisons(), input));
         }
         if (expr instanceof Like l) {
             return LikeExpr.of(l, bind(l.input(), input));

@@ -2,6 +2,7 @@ package io.sluice.operators.hash;
 
 import io.sluice.common.types.DataType;
 import io.sluice.kernels.InPlaceValues;
+import io.sluice.kernels.Utf8Bytes;
 import java.util.Arrays;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.DateDayVector;
@@ -118,24 +119,12 @@ final class PackedKeys {
             } else if (length > maxBytes) {
                 return false;
             } else {
-                field = bytes(data, capacity, start, length) | ((long) length << lengthShift);
+                field = Utf8Bytes.word(data, capacity, start, length) | ((long) length << lengthShift);
             }
             out[r] |= field << shift;
             start = end;
         }
         return true;
-    }
-
-    /** The {@code length} (at most 7) bytes at {@code data + start} as a little-endian long. */
-    private static long bytes(long data, long capacity, int start, int length) {
-        if (start + 8L <= capacity) {
-            return MemoryUtil.getLong(data + start) & ((1L << (8 * length)) - 1);
-        }
-        long word = 0;
-        for (int i = 0; i < length; i++) {
-            word |= (MemoryUtil.getByte(data + start + i) & 0xFFL) << (8 * i);
-        }
-        return word;
     }
 
     private static void packInts(long data, long validity, int rows, int shift, long[] out) {

@@ -21,6 +21,7 @@ import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.DateTrunc;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Extract;
+import io.sluice.logical.expr.InList;
 import io.sluice.logical.expr.Like;
 import io.sluice.logical.expr.Literal;
 import io.sluice.logical.expr.ScalarFunction;
@@ -204,6 +205,42 @@ class ExprBinderTest {
         return out;
     }
 
+    /**
+     * IN lists over every column and over computed values: runs of the constants (NULLs, doubles and
+     * 128-bit decimals among them, so some lists bind to sets and some to comparisons), lists built
+     * to match rows of each type, and lists with a column among the items; IN and NOT IN alike.
+     */
+    private static List<Expr> inLists() {
+        LocalDate day0 = LocalDate.of(1994, 1, 1).minusDays(300);
+        List<List<Expr>> lists = new ArrayList<>();
+        for (int size = 2; size <= 4; size++) {
+            for (int from = 0; from + size <= LITERALS.size(); from++) {
+                lists.add(List.copyOf(LITERALS.subList(from, from + size)));
+            }
+        }
+        lists.add(List.of(Literal.of(899), Literal.of(-1), Literal.of(Integer.MIN_VALUE), Literal.of(17),
+                Literal.of(Long.MIN_VALUE), Literal.of(1L << 40), new Literal(3L, DataType.INT32)));
+        lists.add(List.of(Literal.ofDecimal(new BigDecimal("0.05")), Literal.ofDecimal(new BigDecimal("24.50")),
+                Literal.ofDecimal(new BigDecimal("1.001")), Literal.of(1), Literal.ofDecimal(new BigDecimal("-1.000"))));
+        lists.add(List.of(Literal.of("MAIL"), Literal.of("€"), Literal.of(""), Literal.of("key-50"), Literal.of("日本語")));
+        lists.add(List.of(Literal.of("z"), Literal.of("mail"), new Literal(null, DataType.UTF8)));
+        lists.add(List.of(Literal.ofDate(day0), Literal.ofDate(day0.plusDays(500)), Literal.ofDate(day0.plusDays(501))));
+        lists.add(List.of(Literal.ofDate(day0.plusDays(100)), Literal.nullValue()));
+        lists.add(List.of(new Column("i"), Literal.of(5)));
+        List<Expr> values = new ArrayList<>();
+        SCHEMA.fields().forEach(f -> values.add(new Column(f.name())));
+        values.add(new Substring(new Column("s"), 1, 3L));
+        values.add(new Binary(BinaryOp.ADD, new Column("l"), Literal.of(1)));
+        List<Expr> out = new ArrayList<>();
+        for (Expr value : values) {
+            for (List<Expr> items : lists) {
+                out.add(new InList(value, items, false));
+                out.add(new InList(value, items, true));
+            }
+        }
+        return out;
+    }
+
     /** Adds the expression unless its constructor rejects it (a wrong number of arguments). */
     private static void addIfValid(List<Expr> out, java.util.function.Supplier<Expr> expr) {
         try {
@@ -217,6 +254,7 @@ class ExprBinderTest {
     void boundExpressionsComputeWhatLogicalOnesCompute() {
         List<Expr> exprs = new ArrayList<>(binaries());
         exprs.addAll(others());
+        exprs.addAll(inLists());
         int typed = 0;
         for (boolean arrow : List.of(false, true)) {
             // one batch per side for all expressions: a kernel that changed its input would show
@@ -234,6 +272,39 @@ class ExprBinderTest {
             }
         }
         assertThat(typed).as("expressions that type").isGreaterThan(2000);
+    }
+
+    @Test
+    void anInListNarrowsASelectionToTheRowsWhereItIsTrue() {
+        int checked = 0;
+        for (boolean arrow : List.of(false, true)) {
+            try (Batch batch = batch(arrow)) {
+                for (Expr e : inLists()) {
+                    try {
+                        e.type(SCHEMA);
+                    } catch (RuntimeException notTyped) {
+                        continue;
+                    }
+                    checked++;
+                    Col expected = reference(e, batch);
+                    int[] selection = new int[N];
+                    int count = 0;
+                    for (int row = 0; row < N; row += 2) {
+                        selection[count++] = row; // every other row: the list reads only the selected ones
+                    }
+                    int kept = ExprBinder.bind(e, SCHEMA).keepTrue(batch, selection, count);
+                    List<Integer> want = new ArrayList<>();
+                    for (int row = 0; row < N; row += 2) {
+                        if (!expected.isNull(row) && expected.bools[row]) {
+                            want.add(row);
+                        }
+                    }
+                    assertThat(java.util.Arrays.stream(selection, 0, kept).boxed().toList()).as("%s on %s", e,
+                            arrow ? "Arrow" : "heap").isEqualTo(want);
+                }
+            }
+        }
+        assertThat(checked).as("IN lists that type").isGreaterThan(200);
     }
 
     private Batch batch(boolean arrow) {
@@ -279,6 +350,9 @@ class ExprBinderTest {
         }
         if (e instanceof Cast c) {
             return Kernels.cast(reference(c.input(), batch), c.type());
+        }
+        if (e instanceof InList in) {
+            return reference(in.comparisons(), batch);
         }
         if (e instanceof Like l) {
             return LikeExpr.matches(reference(l.input(), batch), LikeExpr.toRegex(l.pattern(), l.caseInsensitive()),
@@ -347,6 +421,17 @@ class ExprBinderTest {
         assertThat(ExprBinder.bind(new Case(List.of(new Column("b")), List.of(new Column("i")), Literal.of(0)), SCHEMA))
                 .isInstanceOf(CaseExpr.class);
         assertThat(ExprBinder.bind(new Column("nope"), SCHEMA)).isInstanceOf(UntypedExpr.class);
+        List<Expr> strings = List.of(Literal.of("MAIL"), Literal.of("SHIP"), new Literal(null, DataType.UTF8));
+        assertThat(ExprBinder.bind(new InList(new Column("s"), strings, false), SCHEMA)).isInstanceOf(InListExpr.class);
+        assertThat(ExprBinder.bind(new InList(new Column("m"), List.of(Literal.of(1), Literal.ofDecimal(new BigDecimal("2.5"))),
+                true), SCHEMA)).isInstanceOf(InListExpr.class);
+        assertThat(ExprBinder.bind(new InList(new Column("t"), List.of(Literal.ofDate(LocalDate.of(1994, 1, 1)),
+                Literal.ofDate(LocalDate.of(1995, 1, 1))), false), SCHEMA)).isInstanceOf(InListExpr.class);
+        // a double, or an item that is not a constant: the comparisons the list means
+        assertThat(ExprBinder.bind(new InList(new Column("d"), List.of(Literal.of(1.5), Literal.of(2.5)), false), SCHEMA))
+                .isInstanceOf(BinaryExpr.class);
+        assertThat(ExprBinder.bind(new InList(new Column("l"), List.of(new Column("i"), Literal.of(2)), false), SCHEMA))
+                .isInstanceOf(BinaryExpr.class);
     }
 
     @Test
