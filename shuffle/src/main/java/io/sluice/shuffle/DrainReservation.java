@@ -43,6 +43,17 @@ final class DrainReservation implements AutoCloseable {
         return bytes <= headroom || take(bytes);
     }
 
+    /**
+     * Gives back what it holds beyond {@code most} (the task's share fell as tasks started): holds
+     * {@code most} instead, or nothing when even that is refused (the next {@link #reserve} asks again).
+     */
+    void shrinkTo(long most) {
+        if (headroom > most) {
+            close();
+            take(most);
+        }
+    }
+
     /** Holds {@code ask} bytes reserved instead of what it held; false (nothing changed) if refused. */
     private boolean take(long ask) {
         BufferAllocator child;

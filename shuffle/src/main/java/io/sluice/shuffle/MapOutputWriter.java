@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * allocator, the heap columns are reserved, and what writing one batch allocates (the gathered
  * vectors and their compressed copies, rounded up by the allocator: {@link DrainFootprint}) is
  * reserved in the allocator itself before more is held, so a spill never needs memory that other
- * operators could take first; the drain writes smaller batches rather than exceed it. Once more than
+ * operators could take first, though never more than a part of the task's share
+ * ({@link #DRAIN_SHARE_PARTS}); the drain writes smaller batches rather than exceed it. Once more than
  * {@code maxBufferedRows} are buffered in total, or the reservation is refused, all buffers are <em>spilled</em> to a spill file as
  * record batch messages in partition order (a sorted run), and an in-memory table remembers each
  * run's byte range per partition. {@link #commit(String)} then writes the data file partition by
@@ -67,6 +68,13 @@ final class MapOutputWriter {
     private static final Logger LOG = LoggerFactory.getLogger(MapOutputWriter.class);
 
     private static final int COPY_BUFFER = 256 * 1024;
+
+    /**
+     * The drain is promised at most this part of the task's fair share ({@link MemoryReservation#fairShare}):
+     * the rest is for the rows held and the batches coming in. On a small worker its batches are
+     * then smaller; on a usual one a whole batch's footprint is a sliver of the share.
+     */
+    static final int DRAIN_SHARE_PARTS = 4;
 
     private final Path dataFile;
     private boolean committedByOther;
@@ -189,7 +197,12 @@ final class MapOutputWriter {
         rowBytes = Math.max(rowBytes, arrowBytes(batch) / count + 1);
         // Writing takes a batch's gathered vectors and their compressed copies, rounded up by the
         // allocator: reserved ahead, so that the spill a refusal starts has the memory it needs.
-        boolean drainable = drain.reserve(footprint.estimate(Math.min(bufferedRows, batchSize), rowBytes, schema.size()));
+        // At most a part of the task's share is promised ahead: a whole batch's footprint (its buffers
+        // rounded up to powers of two, and their compressed copies) can pass a small worker's share.
+        long most = Math.max(DrainFootprint.LEAST_BATCH_BYTES, reservation.fairShare() / DRAIN_SHARE_PARTS);
+        drain.shrinkTo(most);
+        boolean drainable = drain.reserve(Math.min(most,
+                footprint.estimate(Math.min(bufferedRows, batchSize), rowBytes, schema.size())));
         // the held vectors grow the task's memory without the reservation growing: ask about the share too
         if (bufferedRows > maxBufferedRows || !drainable || !reservation.tryResize(bufferedBytes + drain.headroom())
                 || !reservation.withinShare()) {

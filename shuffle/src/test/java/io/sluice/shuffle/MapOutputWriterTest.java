@@ -111,6 +111,43 @@ class MapOutputWriterTest {
     }
 
     /**
+     * On a small worker a whole batch's drain footprint (its buffers rounded up to powers of two,
+     * and their compressed copies: about 1.6 MB for these 8,192 rows) passes a task's share (here
+     * 1.1 MiB: two tasks on 3 MiB). The writer is promised a part of the share and writes smaller
+     * batches: after each batch it takes, what the task's allocator holds (rows held and the
+     * drain's promise) is within the share, and at most one more batch, the one coming in, passes
+     * it; every row arrives.
+     */
+    @Test
+    void aDrainIsPromisedAPartOfTheTasksShareNotAWholeBatch() throws Exception {
+        Files.createDirectories(root.resolve("j-part"));
+        MemoryBudget budget = new MemoryBudget("w", 3L << 20);
+        int batches = 6;
+        int rows = 8192;
+        try (TaskMemoryPool pool = budget.newTaskPool("t");
+                TaskMemoryPool other = budget.newTaskPool("other");
+                BufferAllocator task = allocator.newChildAllocator("t",
+                        new ArrowMemoryListener(pool.register("Arrow buffers", MemoryMetricsSink.NONE)), 0, Long.MAX_VALUE)) {
+            long share = (long) (budget.limit() * MemoryBudget.SPILLABLE_SHARE / budget.openPools());
+            MapOutputWriter writer = new MapOutputWriter(ShuffleBlocks.dataFile(root, "j-part", 0),
+                    ShuffleBlocks.indexFile(root, "j-part", 0), 0, MapOutputFixture.SCHEMA, 3, task,
+                    ShuffleCompression.LZ4_FRAME, rows, Long.MAX_VALUE, pool.register("shuffle buffers", MemoryMetricsSink.NONE));
+            long batchBytes = 0;
+            for (int b = 0; b < batches; b++) {
+                long before = task.getAllocatedMemory();
+                Batch batch = textBatch((long) b * rows, rows, task);
+                batchBytes = Math.max(batchBytes, task.getAllocatedMemory() - before);
+                writer.add(batch, 0, byId((long) b * rows, rows, 3));
+                assertThat(task.getAllocatedMemory()).as("held after batch " + b).isLessThanOrEqualTo(share);
+            }
+            long[] lengths = writer.commit("");
+            assertThat(task.getPeakMemoryAllocation()).isLessThanOrEqualTo(share + batchBytes);
+            assertThat(readIds(lengths, "j-part", 3, 3)).isEqualTo((long) batches * rows);
+        }
+        assertThat(budget.reserved()).isZero();
+    }
+
+    /**
      * The drain's memory is reserved in the allocator while the writer holds rows: once other
      * allocations take everything else the worker's allocator has (another task, a join build),
      * committing still writes every row instead of failing to allocate a gathered batch or its

@@ -61,6 +61,16 @@ public final class MemoryReservation implements AutoCloseable {
     }
 
     /**
+     * The most its task may hold now for growth that can spill: the worker's spillable share over
+     * the tasks open on it (it falls as tasks start). A consumer that holds memory ahead of its use
+     * (a buffer promised to a later write) sizes it to a part of this, so that what is held ahead
+     * never crowds out what the task's data needs.
+     */
+    public long fairShare() {
+        return pool.budget().fairShare();
+    }
+
+    /**
      * Takes {@code bytes} more from the whole budget or throws a {@link MemoryLimitException} naming
      * this consumer. When the worker is short only because other tasks hold memory (this task
      * alone would fit), it first waits up to {@link #CONTENTION_WAIT_NANOS} for them to release
