@@ -66,6 +66,9 @@ public final class LongInSet {
     private static long absentValue(long[] sorted) {
         long candidate = Long.MIN_VALUE;
         for (long v : sorted) {
+            if (v < candidate) {
+                continue; // a repeated item, already passed
+            }
             if (v != candidate) {
                 return candidate;
             }

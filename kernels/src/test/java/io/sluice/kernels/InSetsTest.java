@@ -32,6 +32,8 @@ class InSetsTest {
         assertAnswersAsSet(new long[] {-5, 0, 7, 7, 65_000}, -10, 65_010);
         assertAnswersAsSet(new long[] {1, 3, 100_000, 5_000_000, -7}, -20, 20);
         assertAnswersAsSet(new long[] {Long.MIN_VALUE, Long.MIN_VALUE + 1, Long.MAX_VALUE, 0}, -20, 20);
+        // a repeated smallest item must not make the next value the empty-slot marker
+        assertAnswersAsSet(new long[] {Long.MIN_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1, 0}, -20, 20);
         long[] many = new long[5000];
         for (int i = 0; i < many.length; i++) {
             many[i] = random.nextLong() % 1_000_000_000L;

@@ -153,10 +153,10 @@ final class TaskRunner {
         String shuffleId = null;
         long heapMark = TaskErrors.heapMark();
         sharedBuilds.evictIdle();
+        ArrowMemoryListener arrowMemory = new ArrowMemoryListener(pool.register("Arrow buffers of task " + task.taskId(),
+                MemoryMetricsSink.NONE), allocator);
         try (SpillFiles spills = new SpillFiles(spillDirectory.resolve("spill-" + safeName(task.taskId())));
-                BufferAllocator taskAllocator = allocator.newChildAllocator(task.taskId(),
-                        new ArrowMemoryListener(pool.register("Arrow buffers of task " + task.taskId(),
-                                MemoryMetricsSink.NONE), allocator), 0, taskMemoryLimit)) {
+                BufferAllocator taskAllocator = arrowMemory.newTaskAllocator(task.taskId(), taskMemoryLimit)) {
             ShuffleWriterExec plan = Kryos.deserialize(task.plan(), ShuffleWriterExec.class);
             shuffleId = plan.shuffleId();
             TaskContext context = new TaskContext(task.jobId(), task.taskId(), taskAllocator, TaskContext.DEFAULT_BATCH_SIZE,
@@ -192,8 +192,7 @@ final class TaskRunner {
                     return new Outcome(TaskFinished.fetchFailed(task.taskId(), workerId, e.toString(), failure), shuffleId);
                 }
             }
-            OutOfMemoryException refused = causeOf(e, OutOfMemoryException.class);
-            if (refused != null && ArrowMemoryListener.refusedBy(refused.getOutcomeDetails(), allocator)) {
+            if (causeOf(e, OutOfMemoryException.class) != null && arrowMemory.workerWasFull() && !cancelled.getAsBoolean()) {
                 // The worker's allocator was full (other tasks' buffers, after a bounded wait): load, not a fault.
                 LOG.warn("task {} failed: the worker's memory was full", task.taskId(), e);
                 return new Outcome(TaskFinished.failedOnFullMemory(task.taskId(), workerId, e.toString()), shuffleId);
