@@ -103,6 +103,9 @@ public final class Coordinator implements AutoCloseable {
         this.scheduler = new DagScheduler(launcher, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
                 settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
         scheduler.addListener(new StageEvents(monitoring.bus()));
+        // downed by the cluster or stopped: no task can be sent or report back, so running queries fail now
+        system.getWhenTerminated().thenRun(() -> scheduler.shutDown(
+                "the coordinator's cluster node stopped (it was shut down or removed from the cluster; see its log)"));
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
                 settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle, monitoring.bus(),
                 CatalogSetup.catalog(settings.dataDir()), CatalogSetup.warehouse(settings.dataDir()));

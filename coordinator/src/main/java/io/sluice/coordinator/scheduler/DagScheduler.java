@@ -97,6 +97,8 @@ public final class DagScheduler {
     private final List<StageListener> listeners = new CopyOnWriteArrayList<>();
     /** The jobs running now, by id, so that another thread can cancel one. */
     private final Map<String, ScheduledJob> active = new ConcurrentHashMap<>();
+    /** Why no job can run any more ({@link #shutDown}); null while the scheduler runs. */
+    private volatile String stoppedBecause;
 
     public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
             long jobTimeoutMillis) {
@@ -181,7 +183,8 @@ public final class DagScheduler {
         if (active.putIfAbsent(jobId, job) != null) {
             throw new IllegalStateException("job " + jobId + " is already running");
         }
-        String early = cancelledBefore.get();
+        String stopped = stoppedBecause;
+        String early = stopped != null ? stopped : cancelledBefore.get();
         if (early != null) {
             active.remove(jobId);
             throw new SluiceException("job " + jobId + " was cancelled: " + early);
@@ -287,6 +290,20 @@ public final class DagScheduler {
         LOG.info("job {}: cancelling ({})", jobId, reason);
         job.cancel(reason);
         return true;
+    }
+
+    /**
+     * No job can run any more (the coordinator's actor system stopped, so no task can be sent or
+     * report back): every running job fails now with {@code reason}, and so does every later
+     * {@link #run}, instead of each waiting out the job timeout.
+     */
+    public void shutDown(String reason) {
+        requireNonNull(reason, "reason is null");
+        stoppedBecause = reason;
+        // after the flag: a job registered from here on sees it in run, one registered before is here
+        for (String jobId : List.copyOf(active.keySet())) {
+            cancel(jobId, reason);
+        }
     }
 
     /** The current attempt of a submitted stage and its tasks' combined future. */

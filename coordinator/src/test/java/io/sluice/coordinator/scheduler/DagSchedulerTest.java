@@ -98,6 +98,24 @@ class DagSchedulerTest {
         assertThat(scheduler.cancel("job1", "again")).isFalse();
     }
 
+    /**
+     * When the coordinator's node stops, a running job fails at once with the reason (its tasks
+     * cancelled) rather than waiting out the job timeout, and a later job fails before launching.
+     */
+    @Test
+    void aShutDownFailsRunningAndLaterJobsAtOnce() throws Exception {
+        Future<List<MapStatus>> job = jobThread.submit(() -> scheduler.run("job1", List.of(stage(0, List.of()))));
+        CompletableFuture<MapStatus> task = nextLaunch("0/0");
+        scheduler.shutDown("the node stopped");
+        assertThatThrownBy(() -> job.get(5, TimeUnit.SECONDS)).rootCause()
+                .hasMessage("job job1 was cancelled: the node stopped");
+        assertThat(task.isCancelled()).isTrue();
+
+        assertThatThrownBy(() -> scheduler.run("job2", List.of(stage(0, List.of()))))
+                .hasMessage("job job2 was cancelled: the node stopped");
+        assertThat(launches).isEmpty();
+    }
+
     /** A failed stage fails the job and cancels the other stage's running tasks. */
     @Test
     void aFailedStageCancelsTheStagesRunningBesideIt() throws Exception {
