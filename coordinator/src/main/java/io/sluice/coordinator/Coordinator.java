@@ -104,8 +104,7 @@ public final class Coordinator implements AutoCloseable {
                 settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
         scheduler.addListener(new StageEvents(monitoring.bus()));
         // downed by the cluster or stopped: no task can be sent or report back, so running queries fail now
-        system.getWhenTerminated().thenRun(() -> scheduler.shutDown(
-                "the coordinator's cluster node stopped (it was shut down or removed from the cluster; see its log)"));
+        system.getWhenTerminated().thenRun(() -> scheduler.shutDown(CoordinatorActor.NODE_STOPPED));
         this.queries = new QueryService(scheduler, fetcher, allocator, this::shufflePartitions, removeShuffles,
                 settings.queryDefaults(), analyzedJobs, settings.fileAccess(), this::awaitJobIdle, monitoring.bus(),
                 CatalogSetup.catalog(settings.dataDir()), CatalogSetup.warehouse(settings.dataDir()));
@@ -213,13 +212,7 @@ public final class Coordinator implements AutoCloseable {
 
     /** The workers as the monitoring API shows them. */
     public List<MonitorViews.WorkerView> workerViews() {
-        CompletableFuture<List<MonitorViews.WorkerView>> reply = new CompletableFuture<>();
-        system.tell(new CoordinatorActor.GetWorkerViews(reply));
-        try {
-            return reply.get(10, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            throw new IllegalStateException("coordinator actor did not answer", e);
-        }
+        return ask(CoordinatorActor.GetWorkerViews::new);
     }
 
     /** The queries the monitoring API shows, built from the coordinator's events. */
@@ -242,12 +235,23 @@ public final class Coordinator implements AutoCloseable {
         return ask(CoordinatorActor.GetWorkers::new);
     }
 
-    /** Asks the dispatcher actor something and waits for its answer, at most 10 s. */
+    /**
+     * Asks the dispatcher actor something and waits for its answer, at most 10 s; once the actor
+     * system has stopped, fails at once saying so (a stopped system drops the question unanswered).
+     */
     private <T> T ask(java.util.function.Function<CompletableFuture<T>, CoordinatorCommand> question) {
         CompletableFuture<T> reply = new CompletableFuture<>();
+        CompletableFuture<?> stopped = system.getWhenTerminated().toCompletableFuture();
+        if (stopped.isDone()) {
+            throw new SluiceException(CoordinatorActor.NODE_STOPPED);
+        }
         system.tell(question.apply(reply));
         try {
-            return reply.get(10, TimeUnit.SECONDS);
+            CompletableFuture.anyOf(reply, stopped).get(10, TimeUnit.SECONDS);
+            if (!reply.isDone()) {
+                throw new SluiceException(CoordinatorActor.NODE_STOPPED);
+            }
+            return reply.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the coordinator actor", e);

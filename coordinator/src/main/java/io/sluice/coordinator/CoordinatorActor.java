@@ -37,6 +37,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
 
@@ -55,6 +56,9 @@ import org.apache.pekko.cluster.typed.Subscribe;
 public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand> {
     static final String NO_WORKERS = "no workers have joined the cluster: start one with "
             + "'sluice worker --coordinator HOST:PORT'";
+    /** Why queries fail once the coordinator's own node is downed, leaves, or its actor system stops. */
+    static final String NODE_STOPPED =
+            "the coordinator's cluster node stopped (it was shut down or removed from the cluster; see its log)";
 
     /**
      * Local only: run a task and complete {@code result}, on a worker on one of {@code preferredHosts}
@@ -403,14 +407,21 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             workers.remove(w);
         }
         if (workers.isEmpty() && !queue.isEmpty()) {
-            getContext().getLog().warn("every worker left; failing {} queued tasks", queue.size());
+            // a downed coordinator sees every other member removed: the workers did not leave, it did
+            String cause = selfLeaving() ? NODE_STOPPED : "every worker left the cluster while the query ran; " + NO_WORKERS;
+            getContext().getLog().warn("failing {} queued tasks: {}", queue.size(), cause);
             for (Pending pending : queue.drain()) {
-                pending.launch().result().completeExceptionally(new SluiceException("every worker left the cluster "
-                        + "while the query ran; " + NO_WORKERS));
+                pending.launch().result().completeExceptionally(new SluiceException(cause));
             }
         }
         dispatch();
         return this;
+    }
+
+    /** Whether this node itself is leaving the cluster (downed, leaving, exiting or removed). */
+    private boolean selfLeaving() {
+        MemberStatus status = Cluster.get(getContext().getSystem()).selfMember().status();
+        return status != MemberStatus.up() && status != MemberStatus.joining() && status != MemberStatus.weaklyUp();
     }
 
     /**
