@@ -70,8 +70,15 @@ class MemoryAccountingTest {
     /**
      * Starts the operator and reads its first batch: it then holds all its state. With
      * {@code countArrow}, the task allocator counts in the pool and what it holds counts as held.
+     * Measured on a second run: the first also fills the JVM's one-time state (classes' static
+     * tables, caches), which would count as held when the class runs alone.
      */
     private static void check(ExecutionPlan plan, boolean countArrow) {
+        measure(plan, countArrow, false);
+        measure(plan, countArrow, true);
+    }
+
+    private static void measure(ExecutionPlan plan, boolean countArrow, boolean assertAccounted) {
         try (TaskMemoryPool pool = MemoryBudget.unlimited().newTaskPool("t");
                 RootAllocator allocator = countArrow
                         ? new RootAllocator(new ArrowMemoryListener(pool.register("Arrow buffers", MemoryMetricsSink.NONE)),
@@ -87,6 +94,9 @@ class MemoryAccountingTest {
             long held = liveHeap() - before + (countArrow ? allocator.getAllocatedMemory() : 0);
             long reserved = pool.reserved();
             stream.close();
+            if (!assertAccounted) {
+                return;
+            }
             assertThat(held).as("the operator holds something measurable").isGreaterThan(10L << 20);
             assertThat((double) reserved / held).as("reserved %d bytes for %d held by %s", reserved, held,
                     plan.describe()).isBetween(1 / FACTOR, FACTOR);
