@@ -113,6 +113,31 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
     }
 
     /**
+     * TPC-H Q17's shape, written as users write it (a correlated per-key average): the dimension's
+     * filter, made for the fact side's join, is used again on the subquery's aggregate, which then
+     * aggregates only the rows whose keys may match instead of all of them; the answer is DuckDB's,
+     * with the filters and without.
+     */
+    @Test
+    void aFilterTheOuterRowsPassAlsoFiltersTheCorrelatedAggregate() throws Exception {
+        String query = "SELECT sum(l.v) AS s, count(*) AS n FROM lines l JOIN dim d ON l.k = d.k "
+                + "WHERE d.name LIKE '%green%' AND l.v < (SELECT 0.9 * avg(l2.v) FROM lines l2 WHERE l2.k = d.k)";
+        String plan = text("EXPLAIN " + query);
+        assertThat(plan).containsPattern("RuntimeFilterSourceExec: keys=\\[[^\\]]*\\] filter=rf-0");
+        assertThat(plan).containsPattern("HashAggregateExec: mode=partial, groupBy=\\[k\\][^\\n]*\\n\\s*RuntimeFilterExec: "
+                + "keys=\\[k\\] filter=rf-0");
+        String physical = plan.substring(plan.indexOf("== Physical Plan =="), plan.indexOf("== Stages =="));
+        assertThat(physical.split("RuntimeFilterExec: keys=\\[k\\] filter=rf-0", -1)).as(physical).hasSize(3);
+        String analyzed = text("EXPLAIN ANALYZE " + query);
+        long matching = (Long) both.duck().query("SELECT count(*) FROM lines l JOIN dim d ON l.k = d.k "
+                + "WHERE d.name LIKE '%green%'").get(0).get(0);
+        assertThat(ExplainAnalyzeTest.rowsOf(analyzed, "HashAggregateExec: mode=partial, groupBy=[k]")).isLessThan(matching + 3000);
+        var expected = DuckDbOracle.sorted(both.duck().query(query));
+        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(query).collect()))).isEqualTo(expected);
+        assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(OFF + query).collect()))).isEqualTo(expected);
+    }
+
+    /**
      * A broadcast join with a selective dimension: the broadcast side's keys filter the fact scan,
      * which decodes the key column first and the other columns only for rows whose keys pass; the
      * answer is DuckDB's, with the filter and without.

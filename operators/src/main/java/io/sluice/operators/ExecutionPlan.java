@@ -159,6 +159,23 @@ public interface ExecutionPlan {
         return Optional.empty();
     }
 
+    /** The runtime filter this operator itself tests {@code keys} (over its output) against, by id; else empty. */
+    default Optional<String> runtimeFilterOn(List<Expr> keys) {
+        return Optional.empty();
+    }
+
+    /**
+     * For each input, {@code keys} (over this operator's output) as expressions over that input
+     * whose values every output row's keys take from some row of that input; empty for an input
+     * where that does not hold. The planner follows these down to find a runtime filter that every
+     * output row's keys pass ({@link #runtimeFilterOn}). By default, for the only input, what
+     * {@link #filterKeysOnInput} says; an inner or semi join answers for both inputs through its
+     * key equality; other multi-input operators answer nothing.
+     */
+    default List<Optional<List<Expr>>> outputKeysOnInputs(List<Expr> keys) {
+        return children().size() == 1 ? List.of(filterKeysOnInput(keys)) : List.of();
+    }
+
     /**
      * This plan told {@code predicates} learned at run time (a bound runtime filter's key range),
      * which it may use only to skip reading input they prove no row of passes; rows are still

@@ -59,7 +59,9 @@ import io.sluice.operators.window.WindowExec;
 import io.sluice.physical.rules.EnsureRequirements;
 import io.sluice.physical.rules.JoinSelection;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 
@@ -71,6 +73,10 @@ public final class PhysicalPlanner {
     private final JoinSelection joins;
     /** The largest expected share of probe rows passing a runtime filter for the planner to add one. */
     static final double RUNTIME_FILTER_MAX_SURVIVAL = 0.5;
+    /** Rows a reused runtime filter must be expected to drop to be worth its side's wait: a batch. */
+    static final long REUSED_FILTER_MIN_DROPPED_ROWS = 8_192;
+    /** Operators a search for a runtime filter on a join's keys looks at, at most (plans may share nodes). */
+    static final int FILTER_SEARCH_NODES = 256;
 
     /**
      * A PARTITIONED LEFT, LEFT_SEMI or LEFT_ANTI join builds its left (see {@link HashJoinExec})
@@ -90,6 +96,8 @@ public final class PhysicalPlanner {
     private final NodeMemo<LogicalPlan, LogicalPlan> unfiltered = new NodeMemo<>();
     /** Runtime filters planned so far: each gets the next id. */
     private int runtimeFilters;
+    /** The share of key values each planned runtime filter is expected to keep, by id. */
+    private final Map<String, Double> runtimeFilterSurvival = new HashMap<>();
 
     public PhysicalPlanner() {
         this(JoinSelection.DEFAULT);
@@ -155,6 +163,16 @@ public final class PhysicalPlanner {
         join = withComparableKeys(join);
         ExecutionPlan left = plan(join.left());
         ExecutionPlan right = plan(join.right());
+        if (!keyless) {
+            JoinType joinType = join.type();
+            if (joinType == JoinType.INNER || joinType == JoinType.RIGHT || joinType == JoinType.LEFT_SEMI) {
+                left = withOtherSidesFilter(left, join.leftKeys(), right, join.rightKeys());
+            }
+            if (joinType == JoinType.INNER || joinType == JoinType.LEFT || joinType == JoinType.LEFT_SEMI
+                    || joinType == JoinType.LEFT_ANTI) {
+                right = withOtherSidesFilter(right, join.rightKeys(), left, join.leftKeys());
+            }
+        }
         double leftBytes = statistics.of(join.left()).bytes().value();
         double rightBytes = statistics.of(join.right()).bytes().value();
         JoinType type = join.type();
@@ -269,11 +287,68 @@ public final class PhysicalPlanner {
         }
         String id = "rf-" + runtimeFilters++;
         double kept = survival;
+        runtimeFilterSurvival.put(id, kept);
         return new Filtered(
                 deepest(probe, probeKeys, kept, (input, keys) -> new RuntimeFilterExec(input, id, keys)
                         .withEstimatedRows(Math.round(input.estimatedRows() * kept))),
                 new RuntimeFilterSourceExec(build, id, buildKeys, RuntimeFilter.bitsFor(buildRows))
                         .withEstimatedRows(build.estimatedRows()));
+    }
+
+    /**
+     * {@code side} under the runtime filter that the other side's rows already pass on the join keys
+     * ({@link #filterOnOutput}), for a join that drops this side's rows matching
+     * nothing (the caller's check; never NOT IN or a mark join, where a NULL key matters): rows
+     * whose keys fail it match nothing, so they go before they are aggregated or shuffled. TPC-H
+     * Q17: the parts filter lineitem's per-part averages as they filter lineitem. No filter is
+     * built for it: the side's stage waits for the existing one's small build stage, so only
+     * when at least {@link #REUSED_FILTER_MIN_DROPPED_ROWS} rows are expected to go, and the keys'
+     * types hash alike on both sides.
+     */
+    private ExecutionPlan withOtherSidesFilter(ExecutionPlan side, List<Expr> sideKeys, ExecutionPlan other,
+            List<Expr> otherKeys) {
+        Optional<String> id = filterOnOutput(other, otherKeys, new int[] {FILTER_SEARCH_NODES});
+        if (id.isEmpty() || filterOnOutput(side, sideKeys, new int[] {FILTER_SEARCH_NODES}).isPresent()) {
+            return side;
+        }
+        for (int i = 0; i < sideKeys.size(); i++) {
+            DataType sideType = sideKeys.get(i).type(side.schema());
+            DataType otherType = otherKeys.get(i).type(other.schema());
+            if (!sideType.equals(otherType) && !(sideType.isIntegral() && otherType.isIntegral())) {
+                return side;
+            }
+        }
+        double kept = runtimeFilterSurvival.getOrDefault(id.get(), 1.0);
+        if (side.estimatedRows() >= 0 && side.estimatedRows() * (1 - kept) < REUSED_FILTER_MIN_DROPPED_ROWS) {
+            return side;
+        }
+        return deepest(side, sideKeys, kept, (input, keys) -> new RuntimeFilterExec(input, id.get(), keys)
+                .withEstimatedRows(Math.round(input.estimatedRows() * kept)));
+    }
+
+    /**
+     * A runtime filter every output row's {@code keys} pass: one that {@code plan} or an input applies
+     * to the keys as they are there ({@link ExecutionPlan#outputKeysOnInputs}). A plan may share
+     * nodes (a DAG), so the search looks at {@code budget[0]} nodes at most.
+     */
+    private static Optional<String> filterOnOutput(ExecutionPlan plan, List<Expr> keys, int[] budget) {
+        if (budget[0]-- <= 0) {
+            return Optional.empty();
+        }
+        Optional<String> own = plan.runtimeFilterOn(keys);
+        if (own.isPresent()) {
+            return own;
+        }
+        List<Optional<List<Expr>>> below = plan.outputKeysOnInputs(keys);
+        for (int i = 0; i < below.size(); i++) {
+            if (below.get(i).isPresent()) {
+                Optional<String> found = filterOnOutput(plan.children().get(i), below.get(i).get(), budget);
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**

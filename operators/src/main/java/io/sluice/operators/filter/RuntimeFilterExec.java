@@ -11,6 +11,7 @@ import io.sluice.operators.RowSubsetExec;
 import io.sluice.operators.TaskContext;
 import io.sluice.operators.expr.BoundExprs;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A runtime filter on a join's probe side: passes the rows of {@code input} whose {@code keys} may
@@ -67,6 +68,11 @@ public record RuntimeFilterExec(ExecutionPlan input, String filterId, List<Expr>
 
     public boolean bound() {
         return filter != null;
+    }
+
+    @Override
+    public Optional<String> runtimeFilterOn(List<Expr> keys) {
+        return keys.equals(this.keys) ? Optional.of(filterId) : Optional.empty();
     }
 
     @Override

@@ -229,6 +229,11 @@ public record HashJoinExec(ExecutionPlan left, ExecutionPlan right, JoinType typ
     }
 
     @Override
+    public List<java.util.Optional<List<Expr>>> outputKeysOnInputs(List<Expr> keys) {
+        return JoinSupport.outputKeysOnInputs(type, left, right, leftKeys, rightKeys, keys);
+    }
+
+    @Override
     public List<ExecutionPlan> children() {
         return List.of(left, right);
     }

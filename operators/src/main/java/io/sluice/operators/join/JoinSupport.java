@@ -10,6 +10,7 @@ import io.sluice.kernels.Batch;
 import io.sluice.kernels.BatchStream;
 import io.sluice.kernels.Col;
 import io.sluice.logical.expr.Expr;
+import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.plan.JoinType;
 import io.sluice.operators.Distribution;
 import io.sluice.operators.ExecutionPlan;
@@ -20,6 +21,7 @@ import io.sluice.operators.memory.HeapSize;
 import io.sluice.operators.memory.MemoryReservation;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 
 /** What the join operators share: validation, schemas, and assembling output rows from index pairs. */
@@ -73,6 +75,38 @@ final class JoinSupport {
             throw new IllegalArgumentException(operator + ": the inputs share a column name (" + e.getMessage()
                     + "); qualify or alias the columns below the join", e);
         }
+    }
+
+    /**
+     * {@link ExecutionPlan#outputKeysOnInputs} for an equi-join: an inner join's output rows, and a
+     * semi join's, match on the keys, so a key over one side's columns, or equal to a join key
+     * (taken as its pair on the other side), takes that side's values. Other joins answer nothing:
+     * their unmatched rows come through untested.
+     */
+    static List<Optional<List<Expr>>> outputKeysOnInputs(JoinType type, ExecutionPlan left, ExecutionPlan right,
+            List<Expr> leftKeys, List<Expr> rightKeys, List<Expr> keys) {
+        if (type != JoinType.INNER && type != JoinType.LEFT_SEMI) {
+            return List.of(Optional.empty(), Optional.empty());
+        }
+        return List.of(onSide(keys, left, rightKeys, leftKeys), onSide(keys, right, leftKeys, rightKeys));
+    }
+
+    /** {@code keys} over {@code side}: each over its columns, or an {@code otherKeys} item taken as its pair. */
+    private static Optional<List<Expr>> onSide(List<Expr> keys, ExecutionPlan side, List<Expr> otherKeys,
+            List<Expr> sideKeys) {
+        List<String> names = side.schema().names();
+        List<Expr> mapped = new ArrayList<>(keys.size());
+        for (Expr key : keys) {
+            int pair = otherKeys.indexOf(key);
+            if (names.containsAll(Exprs.columns(key))) {
+                mapped.add(key);
+            } else if (pair >= 0) {
+                mapped.add(sideKeys.get(pair));
+            } else {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(mapped);
     }
 
     static Schema outputSchema(JoinType type, Schema left, Schema joined) {

@@ -97,6 +97,11 @@ public record SortMergeJoinExec(ExecutionPlan left, ExecutionPlan right, JoinTyp
     }
 
     @Override
+    public List<java.util.Optional<List<Expr>>> outputKeysOnInputs(List<Expr> keys) {
+        return JoinSupport.outputKeysOnInputs(type, left, right, leftKeys, rightKeys, keys);
+    }
+
+    @Override
     public List<ExecutionPlan> children() {
         return List.of(left, right);
     }

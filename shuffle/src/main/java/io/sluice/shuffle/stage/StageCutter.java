@@ -71,39 +71,49 @@ public final class StageCutter {
     /**
      * The stages with each runtime filter's probe stage made to wait for its build stage (the stage
      * holding the filter's {@link RuntimeFilterSourceExec}), whose tasks compute the filter. A filter
-     * whose source shares the probe's stage, or whose source stage would itself wait for the probe
-     * stage (no exchange between the join and one of its inputs), cannot be known in time: both of
-     * its operators are removed, and the join runs unfiltered.
+     * operator whose source shares its stage, or whose source stage would itself wait for that
+     * stage (no exchange between the join and one of its inputs), cannot be known in time: it is
+     * removed there, and its rows go unfiltered. A filter may have several such operators (the
+     * planner reuses a filter on the other side of a join above); its source is removed when none
+     * of them is left.
      */
     static List<Stage> withRuntimeFilterDependencies(List<Stage> stages) {
         Map<String, Integer> sources = new HashMap<>();
-        Set<String> unusable = new HashSet<>();
+        Set<String> duplicated = new HashSet<>();
         for (Stage stage : stages) {
             for (String id : filterIds(stage.plan(), RuntimeFilterSourceExec.class)) {
                 if (sources.putIfAbsent(id, stage.id()) != null) {
-                    unusable.add(id); // one source per filter, or its partials could not be told apart
+                    duplicated.add(id); // one source per filter, or its partials could not be told apart
                 }
             }
         }
         List<List<Integer>> parents = new ArrayList<>();
         stages.forEach(s -> parents.add(new ArrayList<>(s.parents())));
         Set<String> consumed = new HashSet<>();
+        List<Set<String>> removedFilters = new ArrayList<>();
         for (Stage stage : stages) {
+            Set<String> removed = new HashSet<>();
             for (String id : filterIds(stage.plan(), RuntimeFilterExec.class)) {
-                consumed.add(id);
                 Integer source = sources.get(id);
-                if (unusable.contains(id) || source == null || dependsOn(parents, source, stage.id())) {
-                    unusable.add(id);
-                } else if (!parents.get(stage.id()).contains(source)) {
-                    parents.get(stage.id()).add(source);
+                if (duplicated.contains(id) || source == null || dependsOn(parents, source, stage.id())) {
+                    removed.add(id);
+                } else {
+                    consumed.add(id);
+                    if (!parents.get(stage.id()).contains(source)) {
+                        parents.get(stage.id()).add(source);
+                    }
                 }
             }
+            removedFilters.add(removed);
         }
-        sources.keySet().stream().filter(id -> !consumed.contains(id)).forEach(unusable::add);
+        Set<String> removedSources = new HashSet<>(duplicated);
+        sources.keySet().stream().filter(id -> !consumed.contains(id)).forEach(removedSources::add);
         List<Stage> out = new ArrayList<>(stages.size());
         for (Stage stage : stages) {
             ShuffleWriterExec writer = stage.plan();
-            ExecutionPlan input = unusable.isEmpty() ? writer.input() : withoutFilters(writer.input(), unusable);
+            Set<String> filters = removedFilters.get(stage.id());
+            ExecutionPlan input = filters.isEmpty() && removedSources.isEmpty() ? writer.input()
+                    : withoutFilters(writer.input(), filters, removedSources);
             out.add(new Stage(stage.id(), stage.shuffleId(),
                     input == writer.input() ? writer : new ShuffleWriterExec(input, writer.outputPartitioning(), writer.shuffleId())
                             .withEstimatedRows(writer.estimatedRows()),
@@ -145,13 +155,13 @@ public final class StageCutter {
         return ids;
     }
 
-    /** The plan without the operators of the runtime filters {@code ids}. */
-    private static ExecutionPlan withoutFilters(ExecutionPlan plan, Set<String> ids) {
+    /** The plan without the filter operators of {@code filters} and the source operators of {@code sources}. */
+    private static ExecutionPlan withoutFilters(ExecutionPlan plan, Set<String> filters, Set<String> sources) {
         return ExecutionPlans.transformUp(plan, node -> {
-            if (node instanceof RuntimeFilterExec f && ids.contains(f.filterId())) {
+            if (node instanceof RuntimeFilterExec f && filters.contains(f.filterId())) {
                 return f.input();
             }
-            if (node instanceof RuntimeFilterSourceExec f && ids.contains(f.filterId())) {
+            if (node instanceof RuntimeFilterSourceExec f && sources.contains(f.filterId())) {
                 return f.input();
             }
             return node;

@@ -136,6 +136,25 @@ class StageCutterTest {
     }
 
     /**
+     * A filter used twice (the planner reuses one on the other side of a join above): the use that
+     * shares its source's stage is removed, the other keeps the filter and waits for the source.
+     */
+    @Test
+    void aRuntimeFilterUsedTwiceLosesOnlyTheUseThatCannotWait() {
+        Partitioning.Hash byK = new Partitioning.Hash(List.of(new Column("k")), 4);
+        Partitioning.Hash byK2 = new Partitioning.Hash(List.of(new Column("k2")), 4);
+        ExecutionPlan source = new RuntimeFilterSourceExec(new EmptyExec(SCHEMA), "rf-0", List.of(new Column("k")), 8192);
+        ExecutionPlan build = new RepartitionExec(new RuntimeFilterExec(source, "rf-0", List.of(new Column("k"))), byK);
+        ExecutionPlan probe = new RepartitionExec(new RuntimeFilterExec(new EmptyExec(PROBE), "rf-0",
+                List.of(new Column("k2"))), byK2);
+        List<Stage> stages = StageCutter.cut(hashJoin(build, probe), "job1");
+        assertThat(stages).hasSize(3);
+        assertThat(stages.get(0).plan().explain()).contains("RuntimeFilterSourceExec").doesNotContain("RuntimeFilterExec");
+        assertThat(stages.get(1).plan().explain()).contains("RuntimeFilterExec");
+        assertThat(stages.get(1).parents()).containsExactly(0);
+    }
+
+    /**
      * A chain of 40 levels, each reading the one below twice through one exchange (a WITH query
      * read twice): cut visiting each operator once, one stage per level, every level's two reads
      * of one shuffle.
