@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
-import io.sluice.kernels.SelectionKernels;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.logical.expr.Unevaluable;
@@ -82,7 +81,8 @@ final class ScanRowTests implements ScanRowFilter {
                     if (more.length < rows) {
                         more = new int[rows];
                     }
-                    count = SelectionKernels.intersect(selected, count, more, selectors.get(i).select(batch, more));
+                    // each later test sees only the rows the earlier ones kept
+                    count = selectors.get(i).narrow(batch, selected, count, more);
                 }
                 context.recordRowsSkipped(rows - count);
                 return count;

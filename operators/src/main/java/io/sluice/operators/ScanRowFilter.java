@@ -2,6 +2,7 @@ package io.sluice.operators;
 
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
+import io.sluice.kernels.SelectionKernels;
 import io.sluice.logical.expr.Expr;
 import java.util.List;
 import java.util.Optional;
@@ -32,5 +33,15 @@ public interface ScanRowFilter {
     interface Selector {
         /** Writes the rows of {@code batch} that may pass to {@code selected}, ascending; returns how many. */
         int select(Batch batch, int[] selected);
+
+        /**
+         * Keeps, of the {@code count} rows listed in {@code selected} (ascending), those that may
+         * pass, in place; returns how many. By default tests the whole batch into {@code scratch}
+         * (at least the batch's row count long) and intersects; a test that can look at the listed
+         * rows alone tests only them.
+         */
+        default int narrow(Batch batch, int[] selected, int count, int[] scratch) {
+            return SelectionKernels.intersect(selected, count, scratch, select(batch, scratch));
+        }
     }
 }

@@ -175,6 +175,69 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
     }
 
     /**
+     * Keeps, of the {@code count} rows of {@code batch} listed in {@code selected} (ascending), those
+     * whose key may be in the build side, in place; returns how many. Only those rows are tested:
+     * a scan's cheaper tests go first and this one sees what they kept.
+     */
+    int narrow(BoundExprs probeKeys, Batch batch, int[] selected, int count) {
+        if (keys == 0 || count == 0) {
+            return 0;
+        }
+        InPlaceValues key = probeKeys.size() == 1 ? probeKeys.expr(0, batch).inPlace(batch) : null;
+        if (key != null) {
+            return key.doubles ? narrowDoublesInPlace(key, selected, count) : narrowInPlace(key, selected, count);
+        }
+        int rows = batch.rowCount();
+        Col[] cols = probeKeys.evaluateAll(batch);
+        boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
+        long[] hashes = hash(cols, rows);
+        long[] values = ranged && cols.length == 1 ? cols[0].longs : null;
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            int r = selected[i];
+            boolean keep = (nullKey == null || !nullKey[r])
+                    && (values == null || (values[r] >= min && values[r] <= max))
+                    && contains(bits, hashes[r]) != 0;
+            selected[kept] = r;
+            kept += keep ? 1 : 0;
+        }
+        return kept;
+    }
+
+    private int narrowInPlace(InPlaceValues key, int[] selected, int count) {
+        long data = key.data;
+        int shift = key.shift;
+        long validity = key.validity;
+        long[] bits = this.bits;
+        long low = ranged ? min : Long.MIN_VALUE;
+        long high = ranged ? max : Long.MAX_VALUE;
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            int r = selected[i];
+            long value = InPlaceValues.longAt(data, shift, r);
+            int valid = InPlaceValues.isNull(validity, r) ? 0 : 1;
+            int inRange = value >= low & value <= high ? 1 : 0;
+            selected[kept] = r;
+            kept += valid & inRange & (int) contains(bits, KeyHash.ofLong(value));
+        }
+        return kept;
+    }
+
+    private int narrowDoublesInPlace(InPlaceValues key, int[] selected, int count) {
+        long data = key.data;
+        long validity = key.validity;
+        long[] bits = this.bits;
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            int r = selected[i];
+            int valid = InPlaceValues.isNull(validity, r) ? 0 : 1;
+            selected[kept] = r;
+            kept += valid & (int) contains(bits, KeyHash.ofDouble(InPlaceValues.doubleAt(data, r)));
+        }
+        return kept;
+    }
+
+    /**
      * {@link #select} of a single key read in place from its Arrow vector: the same rows. Each
      * value is hashed where it is tested ({@link KeyHash#ofLong}, the hash {@link KeyHash#hashInto}
      * gives it), so the test is one pass over the vector with no array of hashes between.

@@ -3,6 +3,7 @@ package io.sluice.operators.filter;
 import static java.util.Objects.requireNonNull;
 
 import io.sluice.common.types.Schema;
+import io.sluice.kernels.Batch;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
 import io.sluice.operators.ScanRowFilter;
@@ -36,7 +37,17 @@ public record RuntimeRowFilter(List<Expr> keys, RuntimeFilter filter) implements
     @Override
     public Selector bind(Schema schema, BufferAllocator allocator) {
         BoundExprs bound = new BoundExprs(keys, schema);
-        return (batch, selected) -> filter.select(bound, batch, selected);
+        return new Selector() {
+            @Override
+            public int select(Batch batch, int[] selected) {
+                return filter.select(bound, batch, selected);
+            }
+
+            @Override
+            public int narrow(Batch batch, int[] selected, int count, int[] scratch) {
+                return filter.narrow(bound, batch, selected, count);
+            }
+        };
     }
 
     @Override

@@ -143,4 +143,31 @@ class RuntimeFilterInPlaceTest {
             }
         }
     }
+
+    /**
+     * Narrowing a selection (what a scan does after its cheaper tests) keeps exactly the listed rows
+     * that selecting the whole batch keeps, in place and in order, for keys in place and on the heap.
+     */
+    @Test
+    void narrowingAListOfRowsKeepsThoseTheWholeSelectionKeeps() {
+        for (DataType type : new DataType[] {DataType.INT32, DataType.INT64, DataType.decimal(12, 2), DataType.FLOAT64}) {
+            Col build = keys(type, 1000, 4000);
+            Col probe = keys(type, 3000, 40_000);
+            RuntimeFilter filter;
+            try (Batch h = heap(build)) {
+                filter = build(h);
+            }
+            int[] listed = java.util.stream.IntStream.range(0, probe.length).filter(r -> r % 3 != 1).toArray();
+            try (Batch h = heap(probe); Batch a = arrow(probe, 0)) {
+                for (Batch batch : new Batch[] {h, a}) {
+                    int[] whole = select(filter, batch);
+                    int[] expected = Arrays.stream(whole).filter(r -> r % 3 != 1).toArray();
+                    int[] selected = Arrays.copyOf(listed, probe.length);
+                    int kept = filter.narrow(new BoundExprs(KEYS, batch.schema()), batch, selected, listed.length);
+                    assertThat(Arrays.copyOf(selected, kept)).as(type + " rows kept").containsExactly(expected);
+                    assertThat(expected.length).as("some kept, some dropped").isBetween(1, listed.length - 1);
+                }
+            }
+        }
+    }
 }
