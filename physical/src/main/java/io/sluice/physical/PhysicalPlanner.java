@@ -354,29 +354,54 @@ public final class PhysicalPlanner {
     /**
      * {@code plan} with a filter on {@code keys} that keeps {@code kept} of their values ({@code
      * filter} makes it over an input and the keys as that input sees them) put as deep as the operators say it may go
-     * ({@link ExecutionPlan#filterKeysOnInput}): below projections, filters and aggregates on the
+     * ({@link ExecutionPlan#filterKeysOnInput}): below projections, filters, aggregates and inner joins on the
      * keys, so rows are dropped before they are aggregated and shuffled; but above a last filter
      * over the input, which drops rows more cheaply.
      */
     private static ExecutionPlan deepest(ExecutionPlan plan, List<Expr> keys, double kept,
             BiFunction<ExecutionPlan, List<Expr>, ExecutionPlan> filter) {
-        if (plan.children().size() == 1) {
-            Optional<List<Expr>> below = plan.filterKeysOnInput(keys);
-            if (below.isPresent()) {
-                ExecutionPlan input = plan.children().get(0);
-                boolean inputTakesIt = input.children().size() == 1 && input.filterKeysOnInput(below.get()).isPresent();
-                // Above a last filter (rows dropped, columns kept) rather than below it: fewer rows to test.
-                boolean filters = plan.cardinalityEffect() == CardinalityEffect.LOWER_EQUAL
-                        && plan.schema().equals(input.schema());
-                if (inputTakesIt || !filters) {
-                    // operators above the filter see the kept share of the key values (and so of groups)
-                    ExecutionPlan above = plan.withNewChildren(List.of(deepest(input, below.get(), kept, filter)));
-                    return plan.estimatedRows() < 0 ? above
-                            : above.withEstimatedRows(Math.round(plan.estimatedRows() * kept));
+        return deepest(plan, keys, kept, filter, new int[] {FILTER_SEARCH_NODES});
+    }
+
+    /**
+     * {@link #deepest}, below at most {@code budget[0]} operators. An inner or semi join takes the
+     * filter into each input its keys come from ({@link ExecutionPlan#outputKeysOnInputs}): a row
+     * of that input whose keys fail joins only into output rows whose keys fail.
+     */
+    private static ExecutionPlan deepest(ExecutionPlan plan, List<Expr> keys, double kept,
+            BiFunction<ExecutionPlan, List<Expr>, ExecutionPlan> filter, int[] budget) {
+        if (budget[0]-- <= 0) {
+            return filter.apply(plan, keys);
+        }
+        List<Optional<List<Expr>>> below = keysBelow(plan, keys);
+        if (below.stream().anyMatch(Optional::isPresent)) {
+            boolean inputTakesIt = plan.children().size() > 1;
+            for (int i = 0; i < below.size() && !inputTakesIt; i++) {
+                inputTakesIt = below.get(i).isPresent()
+                        && keysBelow(plan.children().get(i), below.get(i).get()).stream().anyMatch(Optional::isPresent);
+            }
+            // Above a last filter (rows dropped, columns kept) rather than below it: fewer rows to test.
+            boolean filters = plan.children().size() == 1 && plan.cardinalityEffect() == CardinalityEffect.LOWER_EQUAL
+                    && plan.schema().equals(plan.children().get(0).schema());
+            if (inputTakesIt || !filters) {
+                List<ExecutionPlan> inputs = new ArrayList<>(plan.children());
+                for (int i = 0; i < below.size(); i++) {
+                    if (below.get(i).isPresent()) {
+                        inputs.set(i, deepest(inputs.get(i), below.get(i).get(), kept, filter, budget));
+                    }
                 }
+                // operators above the filter see the kept share of the key values (and so of groups)
+                ExecutionPlan above = plan.withNewChildren(inputs);
+                return plan.estimatedRows() < 0 ? above
+                        : above.withEstimatedRows(Math.round(plan.estimatedRows() * kept));
             }
         }
         return filter.apply(plan, keys);
+    }
+
+    /** Where a filter on {@code plan}'s output {@code keys} may go: for each input, the keys over it, or empty. */
+    private static List<Optional<List<Expr>>> keysBelow(ExecutionPlan plan, List<Expr> keys) {
+        return plan.children().size() == 1 ? List.of(plan.filterKeysOnInput(keys)) : plan.outputKeysOnInputs(keys);
     }
 
     /** The plan with every filter node replaced by its input (the schema stays the same). */
