@@ -42,8 +42,10 @@ final class LateRows {
 
     /**
      * The late read of a stream of {@code schema} under {@code filter}, testing in {@code allocator}
-     * (the stream's); null when there is no filter, when it reads a column the stream does not hold,
-     * or every column (nothing would be decoded late).
+     * (the stream's); null when there is no filter, or when it reads a column the stream does not
+     * hold. A test reading every column decodes nothing late, but still pays while it drops rows: the
+     * batch is compacted once, here, rather than by each filter above (Q4's date comparison and
+     * runtime filter on lineitem keep 2.5% of its rows, which one gather then copies).
      */
     static LateRows of(Schema schema, ScanRowFilter filter, BufferAllocator allocator) {
         if (filter == null) {
@@ -57,7 +59,7 @@ final class LateRows {
                 return null;
             }
         }
-        return tested.length == 0 || tested.length >= schema.size() ? null : new LateRows(tested, schema, filter, allocator);
+        return tested.length == 0 ? null : new LateRows(tested, schema, filter, allocator);
     }
 
     /**
