@@ -159,19 +159,10 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         if (key != null) {
             return selectInPlace(key, rows, selected);
         }
-        Col[] cols = probeKeys.evaluateAll(batch);
-        boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
-        long[] hashes = hash(cols, rows);
-        long[] values = ranged && cols.length == 1 ? cols[0].longs : null;
-        int count = 0;
         for (int r = 0; r < rows; r++) {
-            boolean keep = (nullKey == null || !nullKey[r])
-                    && (values == null || (values[r] >= min && values[r] <= max))
-                    && contains(bits, hashes[r]) != 0;
-            selected[count] = r;
-            count += keep ? 1 : 0;
+            selected[r] = r;
         }
-        return count;
+        return narrowEvaluated(probeKeys, batch, selected, rows);
     }
 
     /**
@@ -187,6 +178,11 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         if (key != null) {
             return key.doubles ? narrowDoublesInPlace(key, selected, count) : narrowInPlace(key, selected, count);
         }
+        return narrowEvaluated(probeKeys, batch, selected, count);
+    }
+
+    /** {@link #narrow} of keys evaluated into heap columns (several keys, or one not held in place). */
+    private int narrowEvaluated(BoundExprs probeKeys, Batch batch, int[] selected, int count) {
         int rows = batch.rowCount();
         Col[] cols = probeKeys.evaluateAll(batch);
         boolean[] nullKey = JoinHashTable.anyNull(cols, rows);
