@@ -66,6 +66,7 @@ public final class Coordinator implements AutoCloseable {
     private final HttpAuth auth;
     /** The monitoring events' bus and listeners, and the routes serving them ({@link MonitorHttp}). */
     private final CoordinatorMonitoring monitoring;
+    /** Null without an HTTP port. */
     private final MonitorHttp monitor;
     /** Open HTTP connections and their limits; the pool that answers {@code /v1/health}, bounded. */
     private final ConnectionGuard connections;
@@ -90,7 +91,7 @@ public final class Coordinator implements AutoCloseable {
         NodeConfig node = NodeConfig.coordinator(settings.host(), settings.port()).withStableAfter(settings.stableAfter())
                 .withSecret(settings.authSecret());
         MapOutputTracker tracker = new MapOutputTracker();
-        this.monitoring = new CoordinatorMonitoring(System.currentTimeMillis(), this::workerViews);
+        this.monitoring = new CoordinatorMonitoring(System.currentTimeMillis(), this::workerViews, settings.httpPort() >= 0);
         this.system = SluiceNode.start(CoordinatorActor.create("coordinator@" + settings.host() + ":" + settings.port(),
                 settings.scheduler(), tracker, this::addTaskMetrics, this::serverLost, shuffleClient::serverJoined,
                 monitoring.bus()),
@@ -110,8 +111,9 @@ public final class Coordinator implements AutoCloseable {
                 CatalogSetup.catalog(settings.dataDir()), CatalogSetup.warehouse(settings.dataDir()));
         this.auth = HttpAuth.of("coordinator", settings.authSecret(),
                 Settings.systemProperty(CoordinatorSettingsDeclaration.UI_SESSION_TIMEOUT));
-        this.monitor = new MonitorHttp(auth, new MonitorRoutes(monitoring.store(), this::workerViews,
-                id -> queries.running().cancel(id, "cancelled by a client (POST /api/v1/queries/" + id + "/cancel)")),
+        // the web UI's and monitoring API's routes, only where an HTTP port serves them
+        this.monitor = settings.httpPort() < 0 ? null : new MonitorHttp(auth, new MonitorRoutes(monitoring.store(),
+                this::workerViews, id -> queries.running().cancel(id, "cancelled by a client (POST /api/v1/queries/" + id + "/cancel)")),
                 monitoring.metricsRoute());
         // HTTP requests running queries at once; more wait, then are told "busy" (503). Read here, not
         // in a static initializer, so that a bad value is an error naming it rather than a class that fails to load.
