@@ -205,6 +205,9 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 "pekko.cluster.typed.receptionist.distributed-data.notify-subscribers-interval = 100ms",
                 // a node started before its seed answers retries its join after 2 s, not Pekko's 10 s
                 "pekko.cluster.retry-unsuccessful-join-after = 2s",
+                // Pekko's cluster MBean: the HTTP API shows the workers; registering it made the JVM's
+                // platform MBean server at each node's start (a few dozen ms of a cold JVM's CPU)
+                "pekko.cluster.jmx.enabled = off",
                 "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
                 "pekko.cluster.run-coordinated-shutdown-when-down = on",
                 "pekko.coordinated-shutdown.exit-jvm = off",

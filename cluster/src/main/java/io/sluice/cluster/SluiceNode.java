@@ -17,6 +17,7 @@ import java.util.function.Supplier;
 import org.apache.pekko.actor.ActorSystemImpl;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.AddressFromURIString;
+import org.apache.pekko.actor.BootstrapSetup;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -41,7 +42,7 @@ public final class SluiceNode {
      * {@code retry-unsuccessful-join-after}, so a worker started before its coordinator still joins.
      */
     public static <T> ActorSystem<T> start(Behavior<T> guardian, NodeConfig config) {
-        return start(guardian, config, ConfigFactory.load());
+        return start(guardian, config, ConfigFactory.load(PekkoClassLoader.forThisThread()));
     }
 
     /** {@link #start(Behavior, NodeConfig)} with {@code fallback} for settings {@code config} leaves open. */
@@ -54,7 +55,9 @@ public final class SluiceNode {
         if (seeds.size() == 1) {
             nodeConfig = ConfigFactory.parseString("pekko.cluster.seed-nodes = []").withFallback(nodeConfig);
         }
-        ActorSystem<T> system = ActorSystem.create(guardian, NodeConfig.SYSTEM_NAME, nodeConfig);
+        // Pekko's class loader, whose manifests are only Pekko's own (PekkoClassLoader)
+        ActorSystem<T> system = ActorSystem.create(guardian, NodeConfig.SYSTEM_NAME,
+                BootstrapSetup.create(nodeConfig).withClassloader(PekkoClassLoader.forThisThread()));
         if (seeds.size() <= 1) {
             Cluster cluster = Cluster.get(system);
             Address target = seeds.isEmpty() ? cluster.selfMember().address() : AddressFromURIString.parse(seeds.get(0));
@@ -64,19 +67,22 @@ public final class SluiceNode {
     }
 
     /**
-     * Starts {@code ConfigFactory.load()} (application.conf over every jar's reference.conf) on a
+     * Starts {@code ConfigFactory.load} (application.conf over every jar's reference.conf) on a
      * thread of its own and returns a way to wait for it. Parsing those files, Pekko's thousands of
      * lines among them, takes a cold JVM several hundred milliseconds, which can pass while the caller
      * makes what it needs before its actor system (TLS credentials, memory, shuffle client) instead
-     * of after. The loading thread has the caller's context class loader, as a load on the caller's
-     * thread would; {@code ConfigFactory} caches the result, so later loads in this JVM cost nothing.
+     * of after. It loads through the class loader the actor systems get ({@link PekkoClassLoader}, over
+     * the caller's context class loader); {@code ConfigFactory} caches the result for that loader, so
+     * later loads and the actor systems' own reading of reference.conf cost nothing.
      * A failure to load is thrown by the returned supplier, as {@code ConfigFactory.load()} throws it.
      */
     public static Supplier<Config> loadConfigInBackground() {
         CompletableFuture<Config> loaded = new CompletableFuture<>();
+        // the actor system's class loader: Typesafe Config caches what it loads for one class loader
+        ClassLoader classLoader = PekkoClassLoader.forThisThread();
         Thread loader = new Thread(() -> {
             try {
-                loaded.complete(ConfigFactory.load());
+                loaded.complete(ConfigFactory.load(classLoader));
             } catch (Throwable e) {
                 loaded.completeExceptionally(e);
             }
