@@ -5,6 +5,10 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -19,10 +23,28 @@ import picocli.CommandLine.Spec;
  * Netty or Hadoop cannot keep a finished command alive.
  */
 @Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = Version.class,
-        description = "Sluice, a distributed batch query engine.",
-        subcommands = {CoordinatorCommand.class, WorkerCommand.class, SqlCommand.class, LocalCommand.class,
-            SubmitCommand.class, JobsCommand.class, CancelCommand.class, HistoryCommand.class})
+        description = "Sluice, a distributed batch query engine.")
 public final class Main implements Runnable {
+    /**
+     * The commands, by name, in the order help lists them. Added by {@link #commandLine}, not named in
+     * {@code @Command}: picocli reads every command's annotations by reflection when it is added,
+     * a tenth of a second of a cold JVM for all eight, so a command line naming one adds that one.
+     */
+    private static final Map<String, Supplier<Object>> COMMANDS = commands();
+
+    private static Map<String, Supplier<Object>> commands() {
+        Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
+        commands.put("coordinator", CoordinatorCommand::new);
+        commands.put("worker", WorkerCommand::new);
+        commands.put("sql", SqlCommand::new);
+        commands.put("local", LocalCommand::new);
+        commands.put("submit", SubmitCommand::new);
+        commands.put("jobs", JobsCommand::new);
+        commands.put("cancel", CancelCommand::new);
+        commands.put("history", HistoryCommand::new);
+        return commands;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -42,16 +64,44 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         StartupTrace.mark("main started");
         LogSetup.configure(args);
+        configureLoggingInBackground();
         PrintStream results = claimStdout();
         Main.results = results;
-        int status = commandLine(results, System.err).execute(args);
+        int status = commandLine(results, System.err, args).execute(args);
         StartupTrace.mark("exiting");
         System.exit(status);
     }
 
-    /** The configured command line; {@code out} receives results and help, {@code err} errors. */
+    /**
+     * Makes Logback read its configuration (conf/logback.xml, a tenth of a second of a cold JVM) on a
+     * thread of its own while this one parses the command line; the first logger asked for waits for
+     * it (SLF4J initialises once, under a lock). After {@link LogSetup#configure}, whose properties
+     * that file reads.
+     */
+    private static void configureLoggingInBackground() {
+        Thread thread = new Thread(LoggerFactory::getILoggerFactory, "sluice-log-setup");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The configured command line with every command; {@code out} receives results and help, {@code err} errors. */
     static CommandLine commandLine(PrintStream out, PrintStream err) {
+        return commandLine(out, err, new String[0]);
+    }
+
+    /**
+     * The command line for {@code args}: with only the command {@code args} starts with, if it
+     * names one (what is parsed after it is that command's alone), else with every command (for
+     * the top-level help, version and errors, which list them).
+     */
+    static CommandLine commandLine(PrintStream out, PrintStream err, String[] args) {
         CommandLine cmd = new CommandLine(new Main());
+        Supplier<Object> named = args.length > 0 ? COMMANDS.get(args[0]) : null;
+        if (named != null) {
+            cmd.addSubcommand(named.get());
+        } else {
+            COMMANDS.values().forEach(command -> cmd.addSubcommand(command.get()));
+        }
         cmd.setOut(new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true));
         cmd.setErr(new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true));
         cmd.setCaseInsensitiveEnumValuesAllowed(true);

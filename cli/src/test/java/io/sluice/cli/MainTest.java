@@ -15,9 +15,10 @@ class MainTest {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
+    /** As {@link Main#main} runs a command line: with only the command it names, if any. */
     private int run(String... args) {
-        return Main.commandLine(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8))
-                .execute(args);
+        return Main.commandLine(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                args).execute(args);
     }
 
     private String err() {
@@ -84,6 +85,27 @@ class MainTest {
         err.reset();
         assertThat(run("worker", "--coordinator", "127.0.0.1:1")).isEqualTo(1);
         assertThat(err()).startsWith("error: no cluster secret");
+    }
+
+    @Test
+    void aCommandLineNamingACommandHasThatOneTheTopLevelAllInOrder() {
+        PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        java.util.List<String> all = java.util.List.of("coordinator", "worker", "sql", "local", "submit", "jobs", "cancel", "history");
+        assertThat(Main.commandLine(sink, sink).getSubcommands().keySet()).containsExactlyElementsOf(all);
+        assertThat(Main.commandLine(sink, sink, new String[] {"sql", "--local", "1"}).getSubcommands().keySet()).containsExactly("sql");
+        assertThat(Main.commandLine(sink, sink, new String[] {"--verbose", "sql"}).getSubcommands().keySet())
+                .containsExactlyElementsOf(all);
+        assertThat(Main.commandLine(sink, sink, new String[] {"nosuch"}).getSubcommands().keySet()).containsExactlyElementsOf(all);
+    }
+
+    @Test
+    void topLevelHelpListsEveryCommandAndOptionsBeforeTheCommandStillWork() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("coordinator").contains("worker").contains("submit")
+                .contains("history");
+        assertThat(run("--verbose", "jobs", "--help")).isZero();
+        assertThat(run("nosuch")).isEqualTo(2);
+        assertThat(err()).contains("nosuch");
     }
 
     @Test
