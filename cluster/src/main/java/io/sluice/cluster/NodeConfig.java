@@ -208,6 +208,9 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 // Pekko's cluster MBean: the HTTP API shows the workers; registering it made the JVM's
                 // platform MBean server at each node's start (a few dozen ms of a cold JVM's CPU)
                 "pekko.cluster.jmx.enabled = off",
+                // Artery's Flight Recorder events: loading and registering their event classes (and
+                // the JDK's JFR classes behind them) cost each start of a node about 0.2 s of CPU
+                "pekko.java-flight-recorder.enabled = off",
                 "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
                 "pekko.cluster.run-coordinated-shutdown-when-down = on",
                 "pekko.coordinated-shutdown.exit-jvm = off",

@@ -28,6 +28,7 @@ class NodeConfigTest {
         assertThat(c.getDuration("pekko.cluster.split-brain-resolver.stable-after")).isEqualTo(Duration.ofSeconds(7));
         assertThat(c.getBoolean("pekko.coordinated-shutdown.exit-jvm")).isFalse();
         assertThat(c.getBoolean("pekko.cluster.jmx.enabled")).isFalse();
+        assertThat(c.getBoolean("pekko.java-flight-recorder.enabled")).isFalse();
         assertThat(c.getBoolean("pekko.cluster.jmx.multi-mbeans-in-same-jvm")).isTrue();
         assertThat(c.getStringList("pekko.loggers")).containsExactly("org.apache.pekko.event.slf4j.Slf4jLogger");
         assertThat(c.getString("pekko.loglevel")).isEqualTo("WARNING");
