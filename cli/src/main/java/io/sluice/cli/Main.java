@@ -64,12 +64,27 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         StartupTrace.mark("main started");
         LogSetup.configure(args);
+        withoutNettyFlightRecorderEvents();
         configureLoggingInBackground();
         PrintStream results = claimStdout();
         Main.results = results;
         int status = commandLine(results, System.err, args).execute(args);
         StartupTrace.mark("exiting");
         System.exit(status);
+    }
+
+    /** Netty's own property, which {@code -Dio.netty.jfr.enabled=true} (SLUICE_JAVA_OPTS) still sets. */
+    static final String NETTY_JFR = "io.netty.jfr.enabled";
+
+    /**
+     * Netty (4.2) asks for and sets up its Flight Recorder events as it first loads, which loads the
+     * JDK's JFR classes (about a hundred) in every command, recording or not; a command turns them off
+     * unless told otherwise. Before any Netty class loads.
+     */
+    static void withoutNettyFlightRecorderEvents() {
+        if (System.getProperty(NETTY_JFR) == null) {
+            System.setProperty(NETTY_JFR, "false");
+        }
     }
 
     /**

@@ -109,6 +109,25 @@ class MainTest {
     }
 
     @Test
+    void nettysFlightRecorderEventsAreOffUnlessAskedFor() {
+        String before = System.getProperty(Main.NETTY_JFR);
+        try {
+            System.clearProperty(Main.NETTY_JFR);
+            Main.withoutNettyFlightRecorderEvents();
+            assertThat(System.getProperty(Main.NETTY_JFR)).isEqualTo("false");
+            System.setProperty(Main.NETTY_JFR, "true");
+            Main.withoutNettyFlightRecorderEvents();
+            assertThat(System.getProperty(Main.NETTY_JFR)).isEqualTo("true");
+        } finally {
+            if (before == null) {
+                System.clearProperty(Main.NETTY_JFR);
+            } else {
+                System.setProperty(Main.NETTY_JFR, before);
+            }
+        }
+    }
+
+    @Test
     void helpGoesToStdout() {
         assertThat(run("sql", "--help")).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--format");
