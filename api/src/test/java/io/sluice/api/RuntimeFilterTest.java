@@ -3,6 +3,7 @@ package io.sluice.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.testfixtures.DuckDbOracle;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -135,6 +136,40 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
         var expected = DuckDbOracle.sorted(both.duck().query(query));
         assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(query).collect()))).isEqualTo(expected);
         assertThat(DuckDbOracle.sorted(DuckDbOracle.normalize(both.session().sql(OFF + query).collect()))).isEqualTo(expected);
+    }
+
+    /**
+     * The reused filter above other join types, NULL keys on both sides: a LEFT and a RIGHT join
+     * filter the side they do not preserve, NOT EXISTS its subquery; NOT IN (where a NULL in the
+     * subquery empties the answer) gets none. Every answer is DuckDB's, with filters and without.
+     */
+    @Test
+    void aReusedFilterKeepsEveryJoinTypesAnswer() throws Exception {
+        String filtered = "SELECT l.k, l.v FROM lines l JOIN dim d ON l.k = d.k WHERE d.name LIKE '%green%'";
+        String perKey = "SELECT k, sum(v) AS s, count(*) AS c FROM lines GROUP BY k";
+        String left = "SELECT count(*) AS n, sum(x.s) AS s, count(x.k) AS matched FROM (" + filtered + ") f LEFT JOIN ("
+                + perKey + ") x ON f.k = x.k";
+        String right = "SELECT count(*) AS n, sum(x.s) AS s, count(x.k) AS matched FROM (" + perKey + ") x RIGHT JOIN ("
+                + filtered + ") f ON x.k = f.k";
+        String notExists = "SELECT count(*) AS n, sum(f.v) AS s FROM (" + filtered + ") f WHERE NOT EXISTS "
+                + "(SELECT 1 FROM lines l2 WHERE l2.k = f.k AND l2.v > 900)";
+        String notIn = "SELECT count(*) AS n FROM (" + filtered + ") f WHERE f.k NOT IN (SELECT k FROM lines WHERE v > 900)";
+        String notInWithoutNulls = "SELECT count(*) AS n FROM (" + filtered + ") f WHERE f.k NOT IN "
+                + "(SELECT k FROM lines WHERE v > 900 AND k IS NOT NULL)";
+        for (String query : List.of(left, right, notExists, notIn, notInWithoutNulls)) {
+            var expected = both.duck().query(query);
+            assertThat(DuckDbOracle.normalize(both.session().sql(query).collect())).as(query).isEqualTo(expected);
+            assertThat(DuckDbOracle.normalize(both.session().sql(OFF + query).collect())).as(query).isEqualTo(expected);
+        }
+        for (String query : List.of(left, right)) {
+            String plan = text("EXPLAIN " + query);
+            String physical = plan.substring(plan.indexOf("== Physical Plan =="), plan.indexOf("== Stages =="));
+            assertThat(physical).as(query).containsPattern("HashAggregateExec: mode=partial, groupBy=\\[k\\][^\\n]*\\n\\s*"
+                    + "RuntimeFilterExec: keys=\\[k\\] filter=rf-0");
+        }
+        String plan = text("EXPLAIN " + notIn);
+        String physical = plan.substring(plan.indexOf("== Physical Plan =="), plan.indexOf("== Stages =="));
+        assertThat(physical.split("filter=rf-0", -1)).as(physical).hasSize(3); // its source and the fact side's filter
     }
 
     /**

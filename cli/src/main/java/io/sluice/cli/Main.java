@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,7 +64,6 @@ public final class Main implements Runnable {
         StartupTrace.mark("main started");
         LogSetup.configure(args);
         withoutNettyFlightRecorderEvents();
-        configureLoggingInBackground();
         PrintStream results = claimStdout();
         Main.results = results;
         int status = commandLine(results, System.err, args).execute(args);
@@ -85,18 +83,6 @@ public final class Main implements Runnable {
         if (System.getProperty(NETTY_JFR) == null) {
             System.setProperty(NETTY_JFR, "false");
         }
-    }
-
-    /**
-     * Makes Logback read its configuration (conf/logback.xml, a tenth of a second of a cold JVM) on a
-     * thread of its own while this one parses the command line; the first logger asked for waits for
-     * it (SLF4J initialises once, under a lock). After {@link LogSetup#configure}, whose properties
-     * that file reads.
-     */
-    private static void configureLoggingInBackground() {
-        Thread thread = new Thread(LoggerFactory::getILoggerFactory, "sluice-log-setup");
-        thread.setDaemon(true);
-        thread.start();
     }
 
     /** The configured command line with every command; {@code out} receives results and help, {@code err} errors. */

@@ -175,6 +175,29 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 arteryCredentials);
     }
 
+    /**
+     * Settings off unless the user's own configuration (application.conf, {@code -Dpekko...}, the
+     * fallback given) turns them on: Pekko's cluster MBean (the HTTP API shows the workers;
+     * registering it made the JVM's platform MBean server at each node's start) and Artery's Flight
+     * Recorder events (loading and registering their classes, and the JDK's JFR classes behind them,
+     * cost each start about 0.2 s of CPU).
+     */
+    private static final List<String> OFF_UNLESS_SET = List.of("pekko.cluster.jmx.enabled",
+            "pekko.java-flight-recorder.enabled");
+
+    /** {@link #OFF_UNLESS_SET} as off, but those {@code fallback} sets other than in a reference.conf. */
+    private static Config offUnlessSet(Config fallback) {
+        Config off = ConfigFactory.empty();
+        for (String path : OFF_UNLESS_SET) {
+            boolean userSet = fallback.hasPath(path)
+                    && !"reference.conf".equals(fallback.getValue(path).origin().resource());
+            if (!userSet) {
+                off = off.withValue(path, ConfigValueFactory.fromAnyRef(false));
+            }
+        }
+        return off;
+    }
+
     /** This node's settings over {@code ConfigFactory.load()} (application.conf, then Pekko's defaults). */
     public Config toConfig() {
         return toConfig(ConfigFactory.load());
@@ -205,12 +228,6 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 "pekko.cluster.typed.receptionist.distributed-data.notify-subscribers-interval = 100ms",
                 // a node started before its seed answers retries its join after 2 s, not Pekko's 10 s
                 "pekko.cluster.retry-unsuccessful-join-after = 2s",
-                // Pekko's cluster MBean: the HTTP API shows the workers; registering it made the JVM's
-                // platform MBean server at each node's start (a few dozen ms of a cold JVM's CPU)
-                "pekko.cluster.jmx.enabled = off",
-                // Artery's Flight Recorder events: loading and registering their event classes (and
-                // the JDK's JFR classes behind them) cost each start of a node about 0.2 s of CPU
-                "pekko.java-flight-recorder.enabled = off",
                 "pekko.cluster.jmx.multi-mbeans-in-same-jvm = on",
                 "pekko.cluster.run-coordinated-shutdown-when-down = on",
                 "pekko.coordinated-shutdown.exit-jvm = off",
@@ -246,6 +263,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 .withValue("pekko.stdout-loglevel", ConfigValueFactory.fromAnyRef(logLevel))
                 .withFallback(transport)
                 .withFallback(fixed)
+                .withFallback(offUnlessSet(fallback))
                 .withFallback(fallback)
                 .resolve();
     }

@@ -3,6 +3,7 @@ package io.sluice.cluster;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
+import java.lang.ref.WeakReference;
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,7 +30,8 @@ final class PekkoClassLoader extends ClassLoader {
         registerAsParallelCapable();
     }
 
-    private static volatile PekkoClassLoader last;
+    /** The loader made last, weakly: it must not keep a closed job's class loader (its parent) alive. */
+    private static volatile WeakReference<PekkoClassLoader> last = new WeakReference<>(null);
 
     private PekkoClassLoader(ClassLoader parent) {
         super("sluice-pekko", requireNonNull(parent, "parent is null"));
@@ -46,10 +48,10 @@ final class PekkoClassLoader extends ClassLoader {
         if (parent instanceof PekkoClassLoader) {
             return parent;
         }
-        PekkoClassLoader current = last;
+        PekkoClassLoader current = last.get();
         if (current == null || current.getParent() != parent) {
             current = new PekkoClassLoader(parent);
-            last = current;
+            last = new WeakReference<>(current);
         }
         return current;
     }

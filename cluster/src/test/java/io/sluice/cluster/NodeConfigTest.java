@@ -30,6 +30,11 @@ class NodeConfigTest {
         assertThat(c.getBoolean("pekko.cluster.jmx.enabled")).isFalse();
         assertThat(c.getBoolean("pekko.java-flight-recorder.enabled")).isFalse();
         assertThat(c.getBoolean("pekko.cluster.jmx.multi-mbeans-in-same-jvm")).isTrue();
+        // off by default, but the user's own configuration turns them back on
+        Config own = NodeConfig.coordinator("127.0.0.1", 7355).toConfig(ConfigFactory.parseString(
+                "pekko.cluster.jmx.enabled = on\npekko.java-flight-recorder.enabled = on").withFallback(ConfigFactory.load()));
+        assertThat(own.getBoolean("pekko.cluster.jmx.enabled")).isTrue();
+        assertThat(own.getBoolean("pekko.java-flight-recorder.enabled")).isTrue();
         assertThat(c.getStringList("pekko.loggers")).containsExactly("org.apache.pekko.event.slf4j.Slf4jLogger");
         assertThat(c.getString("pekko.loglevel")).isEqualTo("WARNING");
         assertThat(c.getBytes("pekko.remote.artery.advanced.maximum-frame-size")).isEqualTo(32L * 1024 * 1024);

@@ -177,9 +177,13 @@ public final class Coordinator implements AutoCloseable {
     /** Waits (at most 30 seconds) until no task of the job runs or waits to run. */
     private void awaitJobIdle(String jobId) {
         CompletableFuture<Void> idle = new CompletableFuture<>();
+        CompletableFuture<?> stopped = system.getWhenTerminated().toCompletableFuture();
+        if (stopped.isDone()) {
+            return; // no task runs on a stopped node's behalf any more
+        }
         system.tell(new CoordinatorActor.AwaitJobIdle(jobId, idle));
         try {
-            idle.get(30, TimeUnit.SECONDS);
+            CompletableFuture.anyOf(idle, stopped).get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {

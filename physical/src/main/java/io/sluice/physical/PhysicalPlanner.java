@@ -165,12 +165,15 @@ public final class PhysicalPlanner {
         ExecutionPlan right = plan(join.right());
         if (!keyless) {
             JoinType joinType = join.type();
+            // both sides from the inputs as planned, so a filter copied to one is not taken for the other's own
+            ExecutionPlan plannedLeft = left;
+            ExecutionPlan plannedRight = right;
             if (joinType == JoinType.INNER || joinType == JoinType.RIGHT || joinType == JoinType.LEFT_SEMI) {
-                left = withOtherSidesFilter(left, join.leftKeys(), right, join.rightKeys());
+                left = withOtherSidesFilter(plannedLeft, join.leftKeys(), plannedRight, join.rightKeys());
             }
             if (joinType == JoinType.INNER || joinType == JoinType.LEFT || joinType == JoinType.LEFT_SEMI
                     || joinType == JoinType.LEFT_ANTI) {
-                right = withOtherSidesFilter(right, join.rightKeys(), left, join.leftKeys());
+                right = withOtherSidesFilter(plannedRight, join.rightKeys(), plannedLeft, join.leftKeys());
             }
         }
         double leftBytes = statistics.of(join.left()).bytes().value();

@@ -31,8 +31,8 @@ import java.util.List;
  * so merging is a bitwise OR (and min of mins, max of maxes). More keys than planned only raise the
  * false-positive rate; answers never change.
  *
- * <p>Rows with a NULL key are rejected: they match nothing in an inner or semi join, the only
- * joins the planner filters. Hashes are the join table's own ({@link KeyHash#hashInto}), so equal
+ * <p>Rows with a NULL key are rejected: they match nothing in the joins the planner filters (inner,
+ * semi, anti, and the side an outer join does not preserve; never NOT IN or a mark join). Hashes are the join table's own ({@link KeyHash#hashInto}), so equal
  * keys of int and bigint columns agree.
  *
  * @param bits the Bloom filter, a power-of-two number of bits

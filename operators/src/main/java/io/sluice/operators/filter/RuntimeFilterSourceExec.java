@@ -12,6 +12,7 @@ import io.sluice.operators.ScanRowFilter;
 import io.sluice.operators.TaskContext;
 import io.sluice.operators.memory.MemoryReservation;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The build side of a runtime filter: passes {@code input} through unchanged and, as the rows go
@@ -50,6 +51,15 @@ public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List
     @Override
     public ExecutionPlan withScanRowFilter(ScanRowFilter filter) {
         return this;
+    }
+
+    /**
+     * No filter goes below the source: it would narrow the keys the source publishes, which another
+     * use of the same filter (a shared subplan) takes for all of its input's.
+     */
+    @Override
+    public Optional<List<Expr>> filterKeysOnInput(List<Expr> keys) {
+        return Optional.empty();
     }
 
     @Override
