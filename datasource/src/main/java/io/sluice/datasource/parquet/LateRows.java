@@ -70,9 +70,9 @@ final class LateRows {
      * Whether reading late still pays, once {@value #SAMPLE_ROWS} rows or more were tested. A test of
      * fixed-width columns (numbers, dates) is cheap to repeat above: a few rejected rows are enough
      * to keep it, as the scan passes over them while decoding where the filter above would copy every
-     * column of each batch to drop them (TPC-H Q1 keeps 98%: about 9% less CPU over 12 alternated pairs); it stops only when
-     * every row passed. A test of strings (a LIKE) costs more to run twice than that copy: it stops
-     * once more than 90% pass (TPC-H Q13's comment test keeps 99%).
+     * column of each batch to drop them (TPC-H Q1 keeps 98%: about 9% less CPU over 12 alternated
+     * pairs); it stops only when every row passed. A test of strings (a LIKE) costs more to run twice
+     * than that copy: it stops once more than 90% pass (TPC-H Q13's comment test keeps 99%).
      */
     boolean pays() {
         if (testedRows < SAMPLE_ROWS) {
