@@ -36,6 +36,7 @@ import io.sluice.logical.plan.Window;
 import io.sluice.logical.stats.Selectivity;
 import io.sluice.logical.stats.Statistics;
 import io.sluice.operators.CardinalityEffect;
+import io.sluice.operators.Distribution;
 import io.sluice.operators.ExecutionPlan;
 import io.sluice.operators.Partitioning;
 import io.sluice.operators.aggregate.HashAggregateExec;
@@ -402,9 +403,24 @@ public final class PhysicalPlanner {
         return filter.apply(plan, keys);
     }
 
-    /** Where a filter on {@code plan}'s output {@code keys} may go: for each input, the keys over it, or empty. */
+    /**
+     * Where a filter on {@code plan}'s output {@code keys} may go: for each input, the keys over it, or
+     * empty. Into a join's input only where the join requires no distribution of it (a broadcast
+     * join's streamed side), so the filter stays in the join's stage: an input to be exchanged is
+     * another stage, which would then wait for the filter's build stage as it did not before.
+     */
     private static List<Optional<List<Expr>>> keysBelow(ExecutionPlan plan, List<Expr> keys) {
-        return plan.children().size() == 1 ? List.of(plan.filterKeysOnInput(keys)) : plan.outputKeysOnInputs(keys);
+        if (plan.children().size() == 1) {
+            return List.of(plan.filterKeysOnInput(keys));
+        }
+        List<Optional<List<Expr>>> below = new ArrayList<>(plan.outputKeysOnInputs(keys));
+        List<Distribution> required = plan.requiredInputDistribution();
+        for (int i = 0; i < below.size(); i++) {
+            if (i >= required.size() || !Distribution.UNSPECIFIED.equals(required.get(i))) {
+                below.set(i, Optional.empty());
+            }
+        }
+        return below;
     }
 
     /** The plan with every filter node replaced by its input (the schema stays the same). */
