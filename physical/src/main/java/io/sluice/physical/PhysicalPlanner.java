@@ -169,11 +169,10 @@ public final class PhysicalPlanner {
             // both sides from the inputs as planned, so a filter copied to one is not taken for the other's own
             ExecutionPlan plannedLeft = left;
             ExecutionPlan plannedRight = right;
-            if (joinType == JoinType.INNER || joinType == JoinType.RIGHT || joinType == JoinType.LEFT_SEMI) {
+            if (joinType.ignoresUnmatchedLeft()) {
                 left = withOtherSidesFilter(plannedLeft, join.leftKeys(), plannedRight, join.rightKeys());
             }
-            if (joinType == JoinType.INNER || joinType == JoinType.LEFT || joinType == JoinType.LEFT_SEMI
-                    || joinType == JoinType.LEFT_ANTI) {
+            if (joinType.ignoresUnmatchedRight()) {
                 right = withOtherSidesFilter(plannedRight, join.rightKeys(), plannedLeft, join.leftKeys());
             }
         }

@@ -26,4 +26,25 @@ public enum JoinType {
     public boolean preservesRight() {
         return this == RIGHT || this == FULL;
     }
+
+    /**
+     * Whether a left row that matches no right row never affects the output (inner, right and semi
+     * joins drop it): such rows may be filtered out early, e.g. by a runtime filter on the keys.
+     */
+    public boolean ignoresUnmatchedLeft() {
+        return this == INNER || this == RIGHT || this == LEFT_SEMI;
+    }
+
+    /**
+     * Whether a right row that matches no left row never affects the output (inner, left, semi and
+     * anti joins; not NOT IN or a mark join, whose answer depends on the right side's NULL keys).
+     */
+    public boolean ignoresUnmatchedRight() {
+        return this == INNER || this == LEFT || this == LEFT_SEMI || this == LEFT_ANTI;
+    }
+
+    /** Whether every output row comes from rows that matched on the keys (inner and semi joins). */
+    public boolean outputsOnlyMatchedRows() {
+        return this == INNER || this == LEFT_SEMI;
+    }
 }

@@ -85,7 +85,7 @@ final class JoinSupport {
      */
     static List<Optional<List<Expr>>> outputKeysOnInputs(JoinType type, ExecutionPlan left, ExecutionPlan right,
             List<Expr> leftKeys, List<Expr> rightKeys, List<Expr> keys) {
-        if (type != JoinType.INNER && type != JoinType.LEFT_SEMI) {
+        if (!type.outputsOnlyMatchedRows()) {
             return List.of(Optional.empty(), Optional.empty());
         }
         return List.of(onSide(keys, left, rightKeys, leftKeys), onSide(keys, right, leftKeys, rightKeys));
