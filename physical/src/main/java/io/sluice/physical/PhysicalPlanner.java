@@ -303,12 +303,29 @@ public final class PhysicalPlanner {
      * ({@link #filterOnOutput}), for a join that drops this side's rows matching
      * nothing (the caller's check; never NOT IN or a mark join, where a NULL key matters): rows
      * whose keys fail it match nothing, so they go before they are aggregated or shuffled. TPC-H
-     * Q17: the parts filter lineitem's per-part averages as they filter lineitem. No filter is
+     * Q17: the parts filter lineitem's per-part averages as they filter lineitem. A filter on one
+     * of several join keys serves too (a row whose key fails it matches no row on that key alone):
+     * in Q9 the parts filter partsupp, joined with lineitem on part and supplier (where the join
+     * then builds a filter of its own on all its keys, the one-key filter adds a cheap test of the
+     * rows that filter kept and no wait: its source stage runs before the new one's). No filter is
      * built for it: the side's stage waits for the existing one's small build stage, so only
      * when at least {@link #REUSED_FILTER_MIN_DROPPED_ROWS} rows are expected to go, and the keys'
      * types hash alike on both sides.
      */
     private ExecutionPlan withOtherSidesFilter(ExecutionPlan side, List<Expr> sideKeys, ExecutionPlan other,
+            List<Expr> otherKeys) {
+        ExecutionPlan filtered = withOtherSidesFilterOn(side, sideKeys, other, otherKeys);
+        // one key's filter only where the side has none on all of them (Q20's lineitem has its own)
+        boolean oneKey = filtered == side && sideKeys.size() > 1
+                && filterOnOutput(side, sideKeys, new int[] {FILTER_SEARCH_NODES}).isEmpty();
+        for (int i = 0; oneKey && filtered == side && i < sideKeys.size(); i++) {
+            filtered = withOtherSidesFilterOn(side, List.of(sideKeys.get(i)), other, List.of(otherKeys.get(i)));
+        }
+        return filtered;
+    }
+
+    /** {@link #withOtherSidesFilter} for a filter on exactly these keys; {@code side} itself when none applies. */
+    private ExecutionPlan withOtherSidesFilterOn(ExecutionPlan side, List<Expr> sideKeys, ExecutionPlan other,
             List<Expr> otherKeys) {
         Optional<String> id = filterOnOutput(other, otherKeys, new int[] {FILTER_SEARCH_NODES});
         if (id.isEmpty() || filterOnOutput(side, sideKeys, new int[] {FILTER_SEARCH_NODES}).isPresent()) {
