@@ -285,30 +285,73 @@ public final class SelectionKernels {
      * comparisons per row, no test of the operator per row.
      */
     private static int compareLongs(BinaryOp cmp, InPlaceValues column, long b, int[] selection, int count) {
-        long low;
-        long high;
-        boolean negate = false;
+        if (cmp == BinaryOp.NOT_EQ) {
+            return inRange(column, b, b, true, selection, count);
+        }
+        long[] bounds = {Long.MIN_VALUE, Long.MAX_VALUE};
+        return narrowBounds(cmp, b, bounds) ? inRange(column, bounds[0], bounds[1], false, selection, count) : 0;
+    }
+
+    /**
+     * Narrows the inclusive {@code bounds} (low, high) by {@code value cmp b}; false when no long
+     * passes it ({@code < Long.MIN_VALUE}, {@code > Long.MAX_VALUE}). Not for NOT_EQ, which is no range.
+     */
+    private static boolean narrowBounds(BinaryOp cmp, long b, long[] bounds) {
         switch (cmp) {
-            case EQ -> { low = b; high = b; }
-            case NOT_EQ -> { low = b; high = b; negate = true; }
+            case EQ -> {
+                bounds[0] = Math.max(bounds[0], b);
+                bounds[1] = Math.min(bounds[1], b);
+            }
             case LT -> {
                 if (b == Long.MIN_VALUE) {
-                    return 0; // nothing is below the smallest long
+                    return false;
                 }
-                low = Long.MIN_VALUE;
-                high = b - 1;
+                bounds[1] = Math.min(bounds[1], b - 1);
             }
-            case LT_EQ -> { low = Long.MIN_VALUE; high = b; }
+            case LT_EQ -> bounds[1] = Math.min(bounds[1], b);
             case GT -> {
                 if (b == Long.MAX_VALUE) {
-                    return 0; // nothing is above the largest long
+                    return false;
                 }
-                low = b + 1;
-                high = Long.MAX_VALUE;
+                bounds[0] = Math.max(bounds[0], b + 1);
             }
-            case GT_EQ -> { low = b; high = Long.MAX_VALUE; }
+            case GT_EQ -> bounds[0] = Math.max(bounds[0], b);
             default -> throw new IllegalArgumentException(cmp + " is not a comparison");
         }
+        return true;
+    }
+
+    /**
+     * Keeps the selected rows where both {@code column op scalar} comparisons are TRUE, in one pass
+     * over the selection ({@code d >= '1994-01-01' AND d < '1995-01-01'}); each {@code scalarOnLeft}
+     * flag as in {@link #compare}. -1 for a shape not taken here (doubles, NOT_EQ, a scalar the
+     * in-place comparisons do not take): the caller then narrows by each in turn.
+     */
+    public static int between(InPlaceValues column, BinaryOp op1, Col scalar1, boolean scalar1OnLeft, BinaryOp op2,
+            Col scalar2, boolean scalar2OnLeft, int[] selection, int count) {
+        if (column.doubles) {
+            return -1;
+        }
+        BinaryOp cmp1 = scalar1OnLeft ? op1.flip() : op1;
+        BinaryOp cmp2 = scalar2OnLeft ? op2.flip() : op2;
+        if (cmp1.kind() != BinaryOp.Kind.COMPARISON || cmp2.kind() != BinaryOp.Kind.COMPARISON
+                || cmp1 == BinaryOp.NOT_EQ || cmp2 == BinaryOp.NOT_EQ) {
+            return -1;
+        }
+        long[] b1 = InPlaceKernels.comparand(column, scalar1);
+        long[] b2 = b1 == null ? null : InPlaceKernels.comparand(column, scalar2);
+        if (b2 == null) {
+            return -1;
+        }
+        long[] bounds = {Long.MIN_VALUE, Long.MAX_VALUE};
+        if (!narrowBounds(cmp1, b1[0], bounds) || !narrowBounds(cmp2, b2[0], bounds) || bounds[0] > bounds[1]) {
+            return 0;
+        }
+        return inRange(column, bounds[0], bounds[1], false, selection, count);
+    }
+
+    /** Keeps the selected non-NULL rows whose value lies in [low, high] (outside it when {@code negate}). */
+    private static int inRange(InPlaceValues column, long low, long high, boolean negate, int[] selection, int count) {
         long a = column.data;
         long validity = column.validity;
         int kept = 0;

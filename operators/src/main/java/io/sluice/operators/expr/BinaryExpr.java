@@ -266,7 +266,11 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
     /** -1 (the selection untouched) only when neither side narrows in place. */
     private int narrowLogical(Batch batch, int[] selection, int count) {
         if (op == BinaryOp.AND) {
-            int kept = left.narrowSelection(batch, selection, count);
+            int kept = narrowRange(batch, selection, count);
+            if (kept >= 0) {
+                return kept;
+            }
+            kept = left.narrowSelection(batch, selection, count);
             if (kept < 0) {
                 kept = right.narrowSelection(batch, selection, count);
                 return kept < 0 ? -1 : left.keepTrue(batch, selection, kept);
@@ -280,6 +284,35 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         }
         kept = right.narrowSelection(batch, first, count);
         return kept < 0 ? -1 : orElse(left, batch, first, kept, selection, count);
+    }
+
+    /**
+     * An AND of two comparisons of one column read in place with constants ({@code d >= c1 AND
+     * d < c2}, as {@link io.sluice.operators.filter.ConjunctSelection} pairs a filter's bounds)
+     * narrows the selection in one pass; -1 for any other shape.
+     */
+    private int narrowRange(Batch batch, int[] selection, int count) {
+        if (!(left instanceof BinaryExpr a) || !(right instanceof BinaryExpr b)) {
+            return -1;
+        }
+        PhysicalExpr aColumn = a.right instanceof ScalarLiteral ? a.left : a.right;
+        PhysicalExpr bColumn = b.right instanceof ScalarLiteral ? b.left : b.right;
+        if (!(a.right instanceof ScalarLiteral || a.left instanceof ScalarLiteral)
+                || !(b.right instanceof ScalarLiteral || b.left instanceof ScalarLiteral)
+                || aColumn instanceof ScalarLiteral || bColumn instanceof ScalarLiteral) {
+            return -1;
+        }
+        InPlaceValues column = aColumn.inPlace(batch);
+        InPlaceValues other = column == null ? null : bColumn.inPlace(batch);
+        if (other == null || other.data != column.data || other.shift != column.shift || other.scale != column.scale
+                || other.doubles != column.doubles) {
+            return -1; // not the same column's values
+        }
+        boolean aScalarLeft = a.left instanceof ScalarLiteral;
+        boolean bScalarLeft = b.left instanceof ScalarLiteral;
+        return SelectionKernels.between(column, a.op, ((ScalarLiteral) (aScalarLeft ? a.left : a.right)).scalar(),
+                aScalarLeft, b.op, ((ScalarLiteral) (bScalarLeft ? b.left : b.right)).scalar(), bScalarLeft,
+                selection, count);
     }
 
     /** The rows {@code first} kept, plus those of the rest of the selection where {@code other} is TRUE. */

@@ -2,13 +2,20 @@ package io.sluice.operators.filter;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.common.types.BinaryOp;
 import io.sluice.common.types.Schema;
 import io.sluice.kernels.Batch;
 import io.sluice.kernels.SelectionKernels;
+import io.sluice.logical.expr.Binary;
+import io.sluice.logical.expr.Column;
 import io.sluice.logical.expr.Expr;
 import io.sluice.logical.expr.Exprs;
+import io.sluice.logical.expr.Literal;
 import io.sluice.operators.expr.BoundExprs;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 
 /**
@@ -41,13 +48,51 @@ final class ConjunctSelection {
     ConjunctSelection(Expr predicate, Schema input, BufferAllocator allocator) {
         requireNonNull(predicate, "predicate is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
-        List<Expr> list = Exprs.conjuncts(predicate);
+        List<Expr> list = pairBounds(Exprs.conjuncts(predicate));
         this.conjuncts = new BoundExprs(list, input);
         this.deferred = new boolean[list.size()];
         this.fallible = new boolean[list.size()];
         for (int i = 0; i < fallible.length; i++) {
             fallible[i] = list.get(i).mayFail();
         }
+    }
+
+    /**
+     * The conjuncts with each column's first two comparisons with constants joined into one AND,
+     * in the first one's place ({@code d >= c1}, {@code d < c2}): an AND of two such comparisons of
+     * one column narrows the selection in one pass ({@link io.sluice.operators.expr.BinaryExpr}),
+     * where the two conjuncts took one pass each. The AND is TRUE exactly where both are.
+     */
+    static List<Expr> pairBounds(List<Expr> conjuncts) {
+        List<Expr> paired = new ArrayList<>(conjuncts);
+        Map<String, Integer> firstBound = new HashMap<>();
+        for (int i = 0; i < paired.size(); i++) {
+            String column = boundedColumn(paired.get(i));
+            if (column == null) {
+                continue;
+            }
+            Integer first = firstBound.putIfAbsent(column, i);
+            if (first != null && first >= 0) {
+                paired.set(first, new Binary(BinaryOp.AND, paired.get(first), paired.get(i)));
+                paired.remove(i--);
+                firstBound.put(column, -1); // paired: a third bound stays a conjunct of its own
+            }
+        }
+        return paired;
+    }
+
+    /** The column of a {@code column op constant} comparison (either way round) that bounds a range; else null. */
+    private static String boundedColumn(Expr conjunct) {
+        if (!(conjunct instanceof Binary b) || b.op().kind() != BinaryOp.Kind.COMPARISON || b.op() == BinaryOp.NOT_EQ) {
+            return null;
+        }
+        if (b.left() instanceof Column c && b.right() instanceof Literal l && l.value() != null) {
+            return c.name();
+        }
+        if (b.right() instanceof Column c && b.left() instanceof Literal l && l.value() != null) {
+            return c.name();
+        }
+        return null;
     }
 
     /** Selects the rows of {@code batch} the predicate keeps; returns how many ({@link #selection()} holds them). */

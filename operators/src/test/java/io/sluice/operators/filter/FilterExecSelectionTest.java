@@ -146,6 +146,58 @@ class FilterExecSelectionTest {
         }
     }
 
+    /**
+     * Two bounds on one column are tested in one pass ({@link ConjunctSelection#pairBounds}): each
+     * shape keeps the rows where every comparison is TRUE, NULLs dropped, constants on either side,
+     * a third bound, an empty range, equality, NOT_EQ and a double column (those two not paired).
+     */
+    @Test
+    void boundsOnOneColumnKeepTheRowsBetweenThem() {
+        record Case(Expr predicate, java.util.function.IntPredicate keeps) {
+        }
+        Literal d250 = new Literal(250L, DataType.decimal(3, 2));
+        Literal d700 = new Literal(700L, DataType.decimal(3, 2));
+        List<Case> cases = List.of(
+                new Case(and(new Binary(BinaryOp.GT_EQ, new Column("a"), Literal.of(10L)),
+                        new Binary(BinaryOp.LT, new Column("a"), Literal.of(20L))),
+                        row -> !isNull(row, 0) && a(row) >= 10 && a(row) < 20),
+                // constants on the left, a decimal column, another column's bound between them
+                new Case(and(new Binary(BinaryOp.LT, d250, new Column("d")), new Binary(BinaryOp.GT, new Column("b"), Literal.of(9L)),
+                        new Binary(BinaryOp.GT_EQ, d700, new Column("d"))),
+                        row -> !isNull(row, 1) && !isNull(row, 2) && d(row) > 250 && d(row) <= 700 && b(row) > 9),
+                // a third bound on the same column
+                new Case(and(new Binary(BinaryOp.GT, new Column("a"), Literal.of(5L)), new Binary(BinaryOp.LT_EQ, new Column("a"),
+                        Literal.of(40L)), new Binary(BinaryOp.LT, new Column("a"), Literal.of(30L))),
+                        row -> !isNull(row, 0) && a(row) > 5 && a(row) < 30),
+                new Case(and(new Binary(BinaryOp.GT, new Column("a"), Literal.of(30L)), new Binary(BinaryOp.LT, new Column("a"),
+                        Literal.of(20L))), row -> false),
+                new Case(and(new Binary(BinaryOp.EQ, new Column("a"), Literal.of(12L)), new Binary(BinaryOp.LT_EQ, new Column("a"),
+                        Literal.of(Long.MAX_VALUE))), row -> !isNull(row, 0) && a(row) == 12),
+                new Case(and(new Binary(BinaryOp.NOT_EQ, new Column("a"), Literal.of(12L)), new Binary(BinaryOp.LT, new Column("a"),
+                        Literal.of(15L))), row -> !isNull(row, 0) && a(row) != 12 && a(row) < 15),
+                new Case(and(new Binary(BinaryOp.GT, new Column("x"), Literal.of(-3.0)), new Binary(BinaryOp.LT_EQ, new Column("x"),
+                        Literal.of(4.5))), row -> !isNull(row, 3) && x(row) > -3.0 && x(row) <= 4.5),
+                new Case(and(new Binary(BinaryOp.GT, new Column("a"), Literal.of(Long.MAX_VALUE)), new Binary(BinaryOp.GT_EQ,
+                        new Column("a"), Literal.of(0L))), row -> false));
+        for (Case c : cases) {
+            List<List<Object>> expected = new ArrayList<>();
+            for (int row = 0; row < BATCHES * ROWS; row++) {
+                if (c.keeps().test(row)) {
+                    expected.add(Arrays.asList(isNull(row, 0) ? null : a(row), isNull(row, 2) ? null : b(row)));
+                }
+            }
+            for (boolean arrow : new boolean[] {true, false}) {
+                assertThat(run(new FilterExec(source(arrow), c.predicate()))).as(c.predicate() + (arrow ? " over Arrow" : " over heap"))
+                        .isEqualTo(expected);
+            }
+        }
+        // the pairing itself: the first two bounds of a column in the first one's place, the third apart
+        List<Expr> paired = ConjunctSelection.pairBounds(io.sluice.logical.expr.Exprs.conjuncts(cases.get(2).predicate()));
+        assertThat(paired).hasSize(2);
+        assertThat(paired.get(0)).isInstanceOf(Binary.class).extracting(e -> ((Binary) e).op()).isEqualTo(BinaryOp.AND);
+        assertThat(ConjunctSelection.pairBounds(io.sluice.logical.expr.Exprs.conjuncts(cases.get(1).predicate()))).hasSize(2);
+    }
+
     @Test
     void aConjunctNoRowPassesEndsTheBatchAndAllPassingPassesItThrough() {
         Expr none = and(new Binary(BinaryOp.LT, new Column("a"), Literal.of(-1L)), new Unary(Unary.Op.IS_NULL, new Column("x")));
