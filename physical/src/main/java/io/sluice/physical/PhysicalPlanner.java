@@ -315,7 +315,7 @@ public final class PhysicalPlanner {
     private ExecutionPlan withOtherSidesFilter(ExecutionPlan side, List<Expr> sideKeys, ExecutionPlan other,
             List<Expr> otherKeys) {
         ExecutionPlan filtered = withOtherSidesFilterOn(side, sideKeys, other, otherKeys);
-        // one key's filter only where the side has none on all of them (Q20's lineitem has its own)
+        // one key's filter only where the side has none on all of its keys yet
         boolean oneKey = filtered == side && sideKeys.size() > 1
                 && filterOnOutput(side, sideKeys, new int[] {FILTER_SEARCH_NODES}).isEmpty();
         for (int i = 0; oneKey && filtered == side && i < sideKeys.size(); i++) {
