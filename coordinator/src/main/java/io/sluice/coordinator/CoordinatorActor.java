@@ -266,8 +266,9 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
 
     private Behavior<CoordinatorCommand> onLaunch(LaunchTask msg) {
         if (workers.isEmpty()) {
-            // fail fast: a query must not wait silently for a worker that may never come
-            msg.result().completeExceptionally(new SluiceException(NO_WORKERS));
+            // fail fast: a query must not wait silently for a worker that may never come (a downed
+            // coordinator, which saw every worker removed, names that instead)
+            msg.result().completeExceptionally(new SluiceException(selfLeaving() ? NODE_STOPPED : NO_WORKERS));
             return this;
         }
         queue.add(new Pending(msg, msg.task().attempt(), Set.of(), now()));
