@@ -119,9 +119,25 @@ final class SluiceProcess implements AutoCloseable {
 
     Result await(Duration timeout) throws Exception {
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new AssertionError("'sluice " + description + "' still runs after " + timeout + "; stderr:\n" + stderr());
+            throw new AssertionError("'sluice " + description + "' still runs after " + timeout + "; stderr:\n" + stderr()
+                    + "\nits threads:\n" + threadDump());
         }
         return new Result(process.exitValue(), read(stdout), stderr());
+    }
+
+    /** The process's threads as {@code jcmd Thread.print} shows them (bounded), to tell what it waits on. */
+    private String threadDump() {
+        try {
+            Process jcmd = new ProcessBuilder("jcmd", Long.toString(process.pid()), "Thread.print")
+                    .redirectErrorStream(true).start();
+            byte[] out = jcmd.getInputStream().readNBytes(60_000);
+            if (!jcmd.waitFor(10, TimeUnit.SECONDS)) {
+                jcmd.destroyForcibly();
+            }
+            return new String(out, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (Exception e) {
+            return "(no thread dump: " + e + ")";
+        }
     }
 
     /** Waits for a stderr line starting with {@code prefix}; fails if the process ends first or time runs out. */
