@@ -187,6 +187,24 @@ final class SluiceProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether the process ignores SIGINT (Linux: its {@code SigIgn} mask in /proc). A process
+     * started in the background of a non-interactive shell ignores it, and so does everything it
+     * starts, down to this JVM's children: no Ctrl-C can reach them.
+     */
+    boolean ignoresInterrupts() throws java.io.IOException {
+        Path status = Path.of("/proc", Long.toString(process.pid()), "status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring("SigIgn:".length()).trim(), 16) & (1L << 1)) != 0;
+            }
+        }
+        return false;
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }
