@@ -139,6 +139,28 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
     }
 
     /**
+     * A filter is found below another filter's source: the green lines (filtered by dim's keys, rf-0)
+     * are the small side of a join on their ids, which makes them a filter source (rf-1); joined on
+     * their part key with events above that, they still pass rf-0, so events is filtered by it
+     * (TPC-H Q5's customers by the region's nations, Q2's partsupp by the parts). Answers are
+     * DuckDB's, with filters and without.
+     */
+    @Test
+    void aFilterBelowAnotherFiltersSourceIsReused() throws Exception {
+        String query = "SELECT count(*) AS n, sum(e.v) AS s FROM events e JOIN (SELECT y.k, f.v FROM fact f JOIN "
+                + "(SELECT l.id, l.k FROM lines l JOIN dim d ON l.k = d.k WHERE d.name LIKE '%green%') y ON f.id = y.id) z "
+                + "ON e.k = z.k";
+        String plan = text("EXPLAIN " + query);
+        String physical = plan.substring(plan.indexOf("== Physical Plan =="), plan.indexOf("== Stages =="));
+        assertThat(physical).containsPattern("RuntimeFilterSourceExec: keys=\\[y\\.id\\] filter=rf-1");
+        assertThat(physical).containsPattern("RuntimeFilterExec: keys=\\[k\\] filter=rf-0[^\\n]*\\n(\\s*RuntimeFilterExec[^\\n]*\\n)?"
+                + "\\s*FileScanExec: events");
+        var expected = both.duck().query(query);
+        assertThat(DuckDbOracle.normalize(both.session().sql(query).collect())).isEqualTo(expected);
+        assertThat(DuckDbOracle.normalize(both.session().sql(OFF + query).collect())).isEqualTo(expected);
+    }
+
+    /**
      * TPC-H Q9's shape: the dimension's filter on one key of a join on two (part and supplier
      * there) filters the other side too, whose rows failing it match nothing on that key alone:
      * the per-(key, bucket) aggregate over fact aggregates only rows whose key may match. (Here the

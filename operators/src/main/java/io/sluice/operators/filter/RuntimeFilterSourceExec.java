@@ -62,6 +62,16 @@ public record RuntimeFilterSourceExec(ExecutionPlan input, String filterId, List
         return Optional.empty();
     }
 
+    /**
+     * Every input row comes out unchanged, so a filter its input's rows passed holds for its output
+     * rows too: the planner finds filters through here ({@link ExecutionPlan#runtimeFilterOn}) but
+     * never puts one below ({@link #filterKeysOnInput}).
+     */
+    @Override
+    public List<Optional<List<Expr>>> outputKeysOnInputs(List<Expr> keys) {
+        return List.of(Optional.of(keys));
+    }
+
     @Override
     public ExecutionPlan withNewChildren(List<ExecutionPlan> children) {
         return new RuntimeFilterSourceExec(children.get(0), filterId, keys, bitCount, estimatedRows);
