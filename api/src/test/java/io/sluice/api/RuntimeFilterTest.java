@@ -35,6 +35,19 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
                         + "AS k, i % 1000 AS v, 'name ' || (i % 300) AS s, 'row ' || i AS t FROM range(0, 60000) r(i)", 1, 7_000));
     }
 
+    /** The physical plan section of {@code EXPLAIN query}. */
+    private static String physicalPlan(String query) {
+        String plan = text("EXPLAIN " + query);
+        return plan.substring(plan.indexOf("== Physical Plan =="), plan.indexOf("== Stages =="));
+    }
+
+    /** The query's rows equal DuckDB's, with runtime filters and without. */
+    private static void sameAsDuckDbWithFiltersOnAndOff(String query) throws Exception {
+        var expected = both.duck().query(query);
+        assertThat(DuckDbOracle.normalize(both.session().sql(query).collect())).as(query).isEqualTo(expected);
+        assertThat(DuckDbOracle.normalize(both.session().sql(OFF + query).collect())).as(query).isEqualTo(expected);
+    }
+
     private static String text(String sql) {
         return both.session().sql(sql).collect().rows().stream().map(r -> (String) r.get(0)).collect(Collectors.joining("\n"));
     }
@@ -150,14 +163,11 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
         String query = "SELECT count(*) AS n, sum(e.v) AS s FROM events e JOIN (SELECT y.k, f.v FROM fact f JOIN "
                 + "(SELECT l.id, l.k FROM lines l JOIN dim d ON l.k = d.k WHERE d.name LIKE '%green%') y ON f.id = y.id) z "
                 + "ON e.k = z.k";
-        String plan = text("EXPLAIN " + query);
-        String physical = plan.substring(plan.indexOf("== Physical Plan =="), plan.indexOf("== Stages =="));
+        String physical = physicalPlan(query);
         assertThat(physical).containsPattern("RuntimeFilterSourceExec: keys=\\[y\\.id\\] filter=rf-1");
         assertThat(physical).containsPattern("RuntimeFilterExec: keys=\\[k\\] filter=rf-0[^\\n]*\\n(\\s*RuntimeFilterExec[^\\n]*\\n)?"
                 + "\\s*FileScanExec: events");
-        var expected = both.duck().query(query);
-        assertThat(DuckDbOracle.normalize(both.session().sql(query).collect())).isEqualTo(expected);
-        assertThat(DuckDbOracle.normalize(both.session().sql(OFF + query).collect())).isEqualTo(expected);
+        sameAsDuckDbWithFiltersOnAndOff(query);
     }
 
     /**
@@ -172,8 +182,7 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
         String query = "SELECT count(*) AS n, sum(f.v) AS s, sum(x.c) AS c FROM (SELECT l.k, l.id % 5 AS j, l.v FROM lines l "
                 + "JOIN dim d ON l.k = d.k WHERE d.name LIKE '%green%') f "
                 + "JOIN (SELECT k, id % 5 AS j, count(*) AS c FROM fact GROUP BY k, id % 5) x ON f.k = x.k AND f.j = x.j";
-        String plan = text("EXPLAIN " + query);
-        String physical = plan.substring(plan.indexOf("== Physical Plan =="), plan.indexOf("== Stages =="));
+        String physical = physicalPlan(query);
         // the join's own filter on both keys (its left side is small) goes there too, above or below
         assertThat(physical).containsPattern("HashAggregateExec: mode=partial, groupBy=\\[k, [^\\n]*\\n(\\s*RuntimeFilterExec[^\\n]*\\n)?"
                 + "\\s*RuntimeFilterExec: keys=\\[k\\] filter=rf-0");
@@ -181,9 +190,7 @@ class RuntimeFilterTest extends DuckDbComparisonTest {
                 + "WHERE d.name LIKE '%green%'").get(0).get(0);
         String analyzed = text("EXPLAIN ANALYZE " + query);
         assertThat(ExplainAnalyzeTest.rowsOf(analyzed, "HashAggregateExec: mode=partial, groupBy=[k,")).isLessThan(matching + 3000);
-        var expected = both.duck().query(query);
-        assertThat(DuckDbOracle.normalize(both.session().sql(query).collect())).isEqualTo(expected);
-        assertThat(DuckDbOracle.normalize(both.session().sql(OFF + query).collect())).isEqualTo(expected);
+        sameAsDuckDbWithFiltersOnAndOff(query);
     }
 
     /**
