@@ -47,6 +47,12 @@ public final class InPlaceValues {
         this.rows = rows;
     }
 
+    /** Whether {@code other} reads the very same values (the same buffer, read alike): one column's. */
+    public boolean sameValuesAs(InPlaceValues other) {
+        return other.data == data && other.shift == shift && other.scale == scale && other.doubles == doubles
+                && other.rows == rows;
+    }
+
     /**
      * The vector of a column of {@code type} read in place, or null when it is not one this
      * reads (no vector, a string, a boolean, a decimal past 18 digits, a vector of another type

@@ -250,13 +250,11 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         if (op.kind() != BinaryOp.Kind.COMPARISON) {
             return -1;
         }
-        if (right instanceof ScalarLiteral s) {
-            InPlaceValues l = left.inPlace(batch);
-            return l == null ? -1 : SelectionKernels.compare(op, l, s.scalar(), false, selection, count);
-        }
-        if (left instanceof ScalarLiteral s) {
-            InPlaceValues r = right.inPlace(batch);
-            return r == null ? -1 : SelectionKernels.compare(op, r, s.scalar(), true, selection, count);
+        ScalarLiteral constant = constant();
+        if (constant != null) {
+            InPlaceValues values = variable().inPlace(batch);
+            return values == null ? -1
+                    : SelectionKernels.compare(op, values, constant.scalar(), constantOnLeft(), selection, count);
         }
         InPlaceValues l = left.inPlace(batch);
         InPlaceValues r = l == null ? null : right.inPlace(batch);
@@ -295,24 +293,37 @@ public record BinaryExpr(BinaryOp op, PhysicalExpr left, PhysicalExpr right, Dat
         if (!(left instanceof BinaryExpr a) || !(right instanceof BinaryExpr b)) {
             return -1;
         }
-        PhysicalExpr aColumn = a.right instanceof ScalarLiteral ? a.left : a.right;
-        PhysicalExpr bColumn = b.right instanceof ScalarLiteral ? b.left : b.right;
-        if (!(a.right instanceof ScalarLiteral || a.left instanceof ScalarLiteral)
-                || !(b.right instanceof ScalarLiteral || b.left instanceof ScalarLiteral)
-                || aColumn instanceof ScalarLiteral || bColumn instanceof ScalarLiteral) {
+        ScalarLiteral aConstant = a.constant();
+        ScalarLiteral bConstant = b.constant();
+        if (aConstant == null || bConstant == null || a.variable() instanceof ScalarLiteral
+                || b.variable() instanceof ScalarLiteral) {
             return -1;
         }
-        InPlaceValues column = aColumn.inPlace(batch);
-        InPlaceValues other = column == null ? null : bColumn.inPlace(batch);
-        if (other == null || other.data != column.data || other.shift != column.shift || other.scale != column.scale
-                || other.doubles != column.doubles) {
-            return -1; // not the same column's values
+        InPlaceValues column = a.variable().inPlace(batch);
+        InPlaceValues other = column == null ? null : b.variable().inPlace(batch);
+        if (other == null || !column.sameValuesAs(other)) {
+            return -1; // not one column's values
         }
-        boolean aScalarLeft = a.left instanceof ScalarLiteral;
-        boolean bScalarLeft = b.left instanceof ScalarLiteral;
-        return SelectionKernels.between(column, a.op, ((ScalarLiteral) (aScalarLeft ? a.left : a.right)).scalar(),
-                aScalarLeft, b.op, ((ScalarLiteral) (bScalarLeft ? b.left : b.right)).scalar(), bScalarLeft,
-                selection, count);
+        return SelectionKernels.between(column, a.op, aConstant.scalar(), a.constantOnLeft(), b.op, bConstant.scalar(),
+                b.constantOnLeft(), selection, count);
+    }
+
+    /** The constant operand (the right one when both are), or null when neither is one. */
+    private ScalarLiteral constant() {
+        if (right instanceof ScalarLiteral s) {
+            return s;
+        }
+        return left instanceof ScalarLiteral s ? s : null;
+    }
+
+    /** The operand other than {@link #constant()}. */
+    private PhysicalExpr variable() {
+        return right instanceof ScalarLiteral ? left : right;
+    }
+
+    /** Whether {@link #constant()} is the left operand ({@code c op x}). */
+    private boolean constantOnLeft() {
+        return !(right instanceof ScalarLiteral) && left instanceof ScalarLiteral;
     }
 
     /** The rows {@code first} kept, plus those of the rest of the selection where {@code other} is TRUE. */
