@@ -53,6 +53,12 @@ class CancellationTest {
             assertThatThrownBy(() -> session.sql("SELECT a.k AS x, b.k AS y FROM t a, t b WHERE a.k + b.k = 59999")
                     .write().parquet(out.toString())).isInstanceOf(SluiceException.class).hasMessageContaining("timed out");
             assertThat(Files.exists(out)).as("the target of the cancelled write").isFalse();
+            // the write failed once every task reported its end; a slot's thread counts as active until
+            // it is back in its pool, moments after its report (a bounded wait, far below a task's run)
+            long reported = System.currentTimeMillis() + 1_000;
+            while (activeTasks(cluster) > 0 && System.currentTimeMillis() < reported) {
+                Thread.sleep(10);
+            }
             assertThat(activeTasks(cluster)).as("tasks still running once the write failed").isZero();
 
             assertThat(DuckDbOracle.normalize(session.sql("SELECT count(*) AS c FROM t WHERE k % 3 = 0").collect()))
