@@ -61,14 +61,14 @@ public final class SelectionKernels {
         }
         long lv = l.validity;
         long rv = r.validity;
+        int accepted = acceptedOrders(op);
         int kept = 0;
         if (l.doubles) {
             for (int k = 0; k < count; k++) {
                 int row = selection[k];
                 selection[kept] = row;
-                boolean keep = Kernels.test(op, Double.compare(InPlaceValues.doubleAt(l.data, row),
-                        InPlaceValues.doubleAt(r.data, row)));
-                kept += keep && !InPlaceValues.isNull(lv, row) && !InPlaceValues.isNull(rv, row) ? 1 : 0;
+                int order = Double.compare(InPlaceValues.doubleAt(l.data, row), InPlaceValues.doubleAt(r.data, row));
+                kept += (accepted >>> (order + 1)) & valid(lv, row) & valid(rv, row);
             }
             return kept;
         }
@@ -79,10 +79,28 @@ public final class SelectionKernels {
         for (int k = 0; k < count; k++) {
             int row = selection[k];
             selection[kept] = row;
-            boolean keep = Kernels.test(op, Long.compare(InPlaceValues.longAt(a, as, row), InPlaceValues.longAt(b, bs, row)));
-            kept += keep && !InPlaceValues.isNull(lv, row) && !InPlaceValues.isNull(rv, row) ? 1 : 0;
+            int order = Long.compare(InPlaceValues.longAt(a, as, row), InPlaceValues.longAt(b, bs, row));
+            kept += (accepted >>> (order + 1)) & valid(lv, row) & valid(rv, row);
         }
         return kept;
+    }
+
+    /**
+     * The orders comparison {@code op} accepts as bits, for a test without a branch per row: bit 0
+     * for less, 1 for equal, 2 for greater, so {@code accepted >>> (compare(a, b) + 1) & 1} is whether
+     * {@code a op b} holds ({@code compare} giving exactly -1, 0 or 1, as {@link Long#compare} and
+     * {@link Double#compare} do).
+     */
+    private static int acceptedOrders(BinaryOp op) {
+        return switch (op) {
+            case EQ -> 0b010;
+            case NOT_EQ -> 0b101;
+            case LT -> 0b001;
+            case LT_EQ -> 0b011;
+            case GT -> 0b100;
+            case GT_EQ -> 0b110;
+            default -> throw new IllegalArgumentException(op + " is not a comparison");
+        };
     }
 
     /** Keeps the selected rows whose value in the boolean column {@code mask} is TRUE (not NULL). */
@@ -350,18 +368,40 @@ public final class SelectionKernels {
         return inRange(column, bounds[0], bounds[1], false, selection, count);
     }
 
-    /** Keeps the selected non-NULL rows whose value lies in [low, high] (outside it when {@code negate}). */
+    /**
+     * Keeps the selected non-NULL rows whose value lies in [low, high] (outside it when {@code negate}).
+     * No branch per row: whether a row passes is data, not a pattern a predictor learns, so each
+     * row adds its 0 or 1 to the count. {@code v} is in [low, high] exactly when {@code v - low},
+     * taken as unsigned, is at most {@code high - low} (one comparison; wrap-around included, as
+     * long as low <= high). Vectors without NULLs, the usual case, have a loop per width.
+     */
     private static int inRange(InPlaceValues column, long low, long high, boolean negate, int[] selection, int count) {
+        if (low > high) {
+            // no value lies in an empty range: all non-NULL rows are outside it
+            return negate ? inRange(column, Long.MIN_VALUE, Long.MAX_VALUE, false, selection, count) : 0;
+        }
         long a = column.data;
         long validity = column.validity;
+        long span = high - low;
+        int outside = negate ? 1 : 0;
         int kept = 0;
+        if (validity != 0) {
+            int shift = column.shift;
+            for (int k = 0; k < count; k++) {
+                int row = selection[k];
+                long v = InPlaceValues.longAt(a, shift, row);
+                selection[kept] = row;
+                kept += ((Long.compareUnsigned(v - low, span) <= 0 ? 1 : 0) ^ outside) & valid(validity, row);
+            }
+            return kept;
+        }
         switch (column.shift) {
             case 2 -> {
                 for (int k = 0; k < count; k++) {
                     int row = selection[k];
                     long v = MemoryUtil.getInt(a + 4L * row);
                     selection[kept] = row;
-                    kept += ((v >= low && v <= high) != negate) && !InPlaceValues.isNull(validity, row) ? 1 : 0;
+                    kept += (Long.compareUnsigned(v - low, span) <= 0 ? 1 : 0) ^ outside;
                 }
             }
             case 3 -> {
@@ -369,7 +409,7 @@ public final class SelectionKernels {
                     int row = selection[k];
                     long v = MemoryUtil.getLong(a + 8L * row);
                     selection[kept] = row;
-                    kept += ((v >= low && v <= high) != negate) && !InPlaceValues.isNull(validity, row) ? 1 : 0;
+                    kept += (Long.compareUnsigned(v - low, span) <= 0 ? 1 : 0) ^ outside;
                 }
             }
             default -> {
@@ -377,22 +417,27 @@ public final class SelectionKernels {
                     int row = selection[k];
                     long v = MemoryUtil.getLong(a + 16L * row);
                     selection[kept] = row;
-                    kept += ((v >= low && v <= high) != negate) && !InPlaceValues.isNull(validity, row) ? 1 : 0;
+                    kept += (Long.compareUnsigned(v - low, span) <= 0 ? 1 : 0) ^ outside;
                 }
             }
         }
         return kept;
     }
 
+    /** 1 when row {@code row} is not NULL under the validity bits at {@code validity} (0: no row is NULL), else 0. */
+    private static int valid(long validity, int row) {
+        return validity == 0 ? 1 : MemoryUtil.getByte(validity + (row >>> 3)) >>> (row & 7) & 1;
+    }
+
     private static int compareDoubles(BinaryOp cmp, InPlaceValues column, double b, int[] selection, int count) {
         long a = column.data;
         long validity = column.validity;
+        int accepted = acceptedOrders(cmp);
         int kept = 0;
         for (int k = 0; k < count; k++) {
             int row = selection[k];
             selection[kept] = row;
-            boolean keep = Kernels.test(cmp, Double.compare(InPlaceValues.doubleAt(a, row), b));
-            kept += keep && !InPlaceValues.isNull(validity, row) ? 1 : 0;
+            kept += (accepted >>> (Double.compare(InPlaceValues.doubleAt(a, row), b) + 1)) & valid(validity, row);
         }
         return kept;
     }
