@@ -73,6 +73,51 @@ final class FixedWidthRuns {
         }
     }
 
+    /** Whether {@link #scatterLookups} writes vectors of {@code width}-byte values. */
+    static boolean scattersLookups(int width) {
+        return width == 4 || width == 8 || width == 16;
+    }
+
+    /**
+     * {@link #scatter} of {@code dictionary[ids[i]]}: a dictionary-encoded run written in one pass,
+     * without the values between ({@link #gather} then {@link #scatter} went through a buffer
+     * twice). Widths 4, 8 and 16 (a decimal, sign-extended) only ({@link #scattersLookups}).
+     */
+    static void scatterLookups(long data, int width, int[] present, int at, long[] dictionary, int[] ids, int count) {
+        if (width == 4) {
+            if (present == null) {
+                long address = data + 4L * at;
+                for (int i = 0; i < count; i++) {
+                    MemoryUtil.putInt(address + 4L * i, (int) dictionary[ids[i]]);
+                }
+            } else {
+                for (int i = 0; i < count; i++) {
+                    MemoryUtil.putInt(data + 4L * present[i], (int) dictionary[ids[i]]);
+                }
+            }
+        } else if (width == 8) {
+            if (present == null) {
+                long address = data + 8L * at;
+                for (int i = 0; i < count; i++) {
+                    MemoryUtil.putLong(address + 8L * i, dictionary[ids[i]]);
+                }
+            } else {
+                for (int i = 0; i < count; i++) {
+                    MemoryUtil.putLong(data + 8L * present[i], dictionary[ids[i]]);
+                }
+            }
+        } else if (width == 16) {
+            for (int i = 0; i < count; i++) {
+                long address = data + 16L * (present == null ? at + i : present[i]);
+                long value = dictionary[ids[i]];
+                MemoryUtil.putLong(address, value);
+                MemoryUtil.putLong(address + 8, value >> 63);
+            }
+        } else {
+            throw new IllegalArgumentException("dictionary lookups into a vector of " + width + "-byte values");
+        }
+    }
+
     /** {@code out[i] = dictionary[ids[i]]} for {@code i < count}. */
     static void gather(long[] dictionary, int[] ids, long[] out, int count) {
         for (int i = 0; i < count; i++) {

@@ -302,7 +302,11 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 }
             }
             long[] decoded = values(count);
-            if (ids != null) {
+            if (ids != null && !wide && FixedWidthRuns.scattersLookups(width)) {
+                readIds(count);
+                FixedWidthRuns.scatterLookups(data, width, present, at, dictionary.longs, idBuffer, count);
+                decoded = null;
+            } else if (ids != null) {
                 readIds(count);
                 FixedWidthRuns.gather(dictionary.longs, idBuffer, decoded, count);
                 if (wide) {
