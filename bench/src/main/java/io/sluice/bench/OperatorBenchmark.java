@@ -22,12 +22,14 @@ import io.sluice.operators.aggregate.HashAggregateExec;
 import io.sluice.operators.basic.MeasuredExec;
 import io.sluice.operators.filter.FilterExec;
 import io.sluice.operators.sort.SortExec;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -65,6 +67,9 @@ public class OperatorBenchmark {
 
     private BufferAllocator allocator;
     private Col[][] data;
+    /** The same data as Arrow batches, as a scan hands them on: filters then read the vectors in place. */
+    private final List<Batch> arrowBatches = new ArrayList<>();
+    private final List<VectorSchemaRoot> arrow = new ArrayList<>();
 
     @Setup(Level.Trial)
     public void setup() {
@@ -82,11 +87,15 @@ public class OperatorBenchmark {
             }
             data[b] = new Col[] {Col.ofLongs(DataType.INT64, k, null), Col.ofLongs(DataType.INT64, v, null),
                     Col.ofDoubles(x, null)};
+            Batch batch = Batch.of(SCHEMA, data[b], BATCH, allocator);
+            arrowBatches.add(batch);
+            arrow.add(batch.root());
         }
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        arrowBatches.forEach(Batch::close);
         allocator.close();
     }
 
@@ -179,6 +188,25 @@ public class OperatorBenchmark {
                 Literal.of(100)), new Binary(BinaryOp.LT, new Column("v"), Literal.of(900))),
                 new Binary(BinaryOp.LT, new Column("x"), Literal.of(0.5)));
         return drain(new FilterExec(new MemorySource(data), predicate));
+    }
+
+    /** {@link #filter} over Arrow batches, whose columns the comparisons read in place (as after a scan). */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long filterArrow() {
+        Expr predicate = new Binary(BinaryOp.AND, new Binary(BinaryOp.GT, new Column("v"), Literal.of(500)),
+                new Binary(BinaryOp.LT, new Column("x"), Literal.of(0.5)));
+        return drain(new FilterExec(new ArrowSource(arrow, SCHEMA, new int[] {0, 1, 2}), predicate));
+    }
+
+    /** {@link #filterRange} over Arrow batches: the range is one pass over the vector in place. */
+    @Benchmark
+    @OperationsPerInvocation(ROWS)
+    public long filterRangeArrow() {
+        Expr predicate = new Binary(BinaryOp.AND, new Binary(BinaryOp.AND, new Binary(BinaryOp.GT_EQ, new Column("v"),
+                Literal.of(100)), new Binary(BinaryOp.LT, new Column("v"), Literal.of(900))),
+                new Binary(BinaryOp.LT, new Column("x"), Literal.of(0.5)));
+        return drain(new FilterExec(new ArrowSource(arrow, SCHEMA, new int[] {0, 1, 2}), predicate));
     }
 
     @Benchmark

@@ -67,8 +67,8 @@ public final class SelectionKernels {
             for (int k = 0; k < count; k++) {
                 int row = selection[k];
                 selection[kept] = row;
-                int order = Double.compare(InPlaceValues.doubleAt(l.data, row), InPlaceValues.doubleAt(r.data, row));
-                kept += (accepted >>> (order + 1)) & valid(lv, row) & valid(rv, row);
+                int order = order(sortable(InPlaceValues.doubleAt(l.data, row)), sortable(InPlaceValues.doubleAt(r.data, row)));
+                kept += (accepted >>> order) & valid(lv, row) & valid(rv, row);
             }
             return kept;
         }
@@ -79,17 +79,16 @@ public final class SelectionKernels {
         for (int k = 0; k < count; k++) {
             int row = selection[k];
             selection[kept] = row;
-            int order = Long.compare(InPlaceValues.longAt(a, as, row), InPlaceValues.longAt(b, bs, row));
-            kept += (accepted >>> (order + 1)) & valid(lv, row) & valid(rv, row);
+            int order = order(InPlaceValues.longAt(a, as, row), InPlaceValues.longAt(b, bs, row));
+            kept += (accepted >>> order) & valid(lv, row) & valid(rv, row);
         }
         return kept;
     }
 
     /**
      * The orders comparison {@code op} accepts as bits, for a test without a branch per row: bit 0
-     * for less, 1 for equal, 2 for greater, so {@code accepted >>> (compare(a, b) + 1) & 1} is whether
-     * {@code a op b} holds ({@code compare} giving exactly -1, 0 or 1, as {@link Long#compare} and
-     * {@link Double#compare} do).
+     * for less, 1 for equal, 2 for greater, so {@code accepted >>> order(a, b) & 1} is whether
+     * {@code a op b} holds.
      */
     private static int acceptedOrders(BinaryOp op) {
         return switch (op) {
@@ -391,7 +390,7 @@ public final class SelectionKernels {
                 int row = selection[k];
                 long v = InPlaceValues.longAt(a, shift, row);
                 selection[kept] = row;
-                kept += ((Long.compareUnsigned(v - low, span) <= 0 ? 1 : 0) ^ outside) & valid(validity, row);
+                kept += (within(v - low, span) ^ outside) & valid(validity, row);
             }
             return kept;
         }
@@ -401,7 +400,7 @@ public final class SelectionKernels {
                     int row = selection[k];
                     long v = MemoryUtil.getInt(a + 4L * row);
                     selection[kept] = row;
-                    kept += (Long.compareUnsigned(v - low, span) <= 0 ? 1 : 0) ^ outside;
+                    kept += within(v - low, span) ^ outside;
                 }
             }
             case 3 -> {
@@ -409,7 +408,7 @@ public final class SelectionKernels {
                     int row = selection[k];
                     long v = MemoryUtil.getLong(a + 8L * row);
                     selection[kept] = row;
-                    kept += (Long.compareUnsigned(v - low, span) <= 0 ? 1 : 0) ^ outside;
+                    kept += within(v - low, span) ^ outside;
                 }
             }
             default -> {
@@ -417,11 +416,42 @@ public final class SelectionKernels {
                     int row = selection[k];
                     long v = MemoryUtil.getLong(a + 16L * row);
                     selection[kept] = row;
-                    kept += (Long.compareUnsigned(v - low, span) <= 0 ? 1 : 0) ^ outside;
+                    kept += within(v - low, span) ^ outside;
                 }
             }
         }
         return kept;
+    }
+
+    /**
+     * 1 when {@code d <= span} as unsigned longs, else 0, in arithmetic alone: {@code span < d}
+     * (unsigned) is the borrow out of {@code span - d} (Hacker's Delight, 2-12). A conditional
+     * expression here is compiled to a branch or a conditional move at the compiler's choice, from
+     * the rows it has seen; this is neither.
+     */
+    private static int within(long d, long span) {
+        return 1 - (int) (((~span & d) | (~(span ^ d) & (span - d))) >>> 63);
+    }
+
+    /** 0, 1 or 2 as {@code a} is less than, equal to or greater than {@code b}, in arithmetic alone (as {@link #within}). */
+    private static int order(long a, long b) {
+        return 1 + less(b, a) - less(a, b);
+    }
+
+    /** 1 when {@code a < b} (signed), else 0: the sign of {@code a - b}, corrected where it overflows (Hacker's Delight, 2-12). */
+    private static int less(long a, long b) {
+        long difference = a - b;
+        return (int) ((difference ^ ((a ^ b) & (difference ^ a))) >>> 63);
+    }
+
+    /**
+     * {@code d} as a long that orders as {@link Double#compare} orders doubles: -0.0 below 0.0, every
+     * NaN (made the canonical one) above positive infinity and equal to the others. A negative
+     * double's bits grow with its magnitude, so all but the sign bit are flipped.
+     */
+    static long sortable(double d) {
+        long bits = Double.doubleToLongBits(d);
+        return bits ^ (bits >> 63 & Long.MAX_VALUE);
     }
 
     /** 1 when row {@code row} is not NULL under the validity bits at {@code validity} (0: no row is NULL), else 0. */
@@ -429,15 +459,30 @@ public final class SelectionKernels {
         return validity == 0 ? 1 : MemoryUtil.getByte(validity + (row >>> 3)) >>> (row & 7) & 1;
     }
 
+    /**
+     * {@link #compareLongs} of doubles, through {@link #sortable}: {@code v cmp b} exactly when
+     * {@code sortable(v) cmp sortable(b)}, so the comparison is a range of sortable longs.
+     */
     private static int compareDoubles(BinaryOp cmp, InPlaceValues column, double b, int[] selection, int count) {
+        long sortableB = sortable(b);
+        boolean negate = cmp == BinaryOp.NOT_EQ;
+        long[] bounds = {Long.MIN_VALUE, Long.MAX_VALUE};
+        if (negate) {
+            bounds[0] = sortableB;
+            bounds[1] = sortableB;
+        } else if (!narrowBounds(cmp, sortableB, bounds) || bounds[0] > bounds[1]) {
+            return 0;
+        }
         long a = column.data;
         long validity = column.validity;
-        int accepted = acceptedOrders(cmp);
+        long low = bounds[0];
+        long span = bounds[1] - low;
+        int outside = negate ? 1 : 0;
         int kept = 0;
         for (int k = 0; k < count; k++) {
             int row = selection[k];
             selection[kept] = row;
-            kept += (accepted >>> (Double.compare(InPlaceValues.doubleAt(a, row), b) + 1)) & valid(validity, row);
+            kept += (within(sortable(InPlaceValues.doubleAt(a, row)) - low, span) ^ outside) & valid(validity, row);
         }
         return kept;
     }
