@@ -27,7 +27,10 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
                 "SELECT i AS id, CASE WHEN i % 5 = 2 THEN NULL ELSE i % 7 END AS k, i * 10 AS v FROM range(0, 3000) r(i)", 3),
                 new DuckDbComparison.Table("p", "SELECT i AS pk, i % 40 AS dk, i AS pv FROM range(0, 8000) r(i)", 8),
                 new DuckDbComparison.Table("d", "SELECT i AS dk, 'n' || i AS dname, CASE WHEN i = 39 THEN 'x' "
-                        + "ELSE CAST(i AS VARCHAR) END AS code FROM range(0, 40) r(i)", 1));
+                        + "ELSE CAST(i AS VARCHAR) END AS code FROM range(0, 40) r(i)", 1),
+                // three row groups of over a megabyte in one file: one scan partition, a byte range of the file
+                new DuckDbComparison.Table("ranged", "SELECT i AS id, i * 7 AS a, -i AS b, 'x' || (i % 1000) AS s"
+                        + " FROM range(0, 150000) r(i)", 1, 50_000));
     }
 
     private static String explainAnalyze(String sql) {
@@ -59,6 +62,39 @@ class ExplainAnalyzeTest extends DuckDbComparisonTest {
             }
         }
         throw new AssertionError(operator + " not in\n" + text);
+    }
+
+    /**
+     * A scan partition of several row groups (a byte range, statistics merged: id 0 to 149,999)
+     * reads only the row groups whose own statistics may hold a passing row: those the pushed filter
+     * rules out, and those a runtime filter's key range rules out, are not read.
+     */
+    @Test
+    void aRangeOfRowGroupsReadsOnlyThoseTheirStatisticsAdmit() throws Exception {
+        String pushed = "SELECT count(*), sum(a) FROM ranged WHERE id >= 120000";
+        both.assertSameRows(pushed);
+        String text = explainAnalyze(pushed);
+        assertThat(text).contains("FileScanExec: ranged (parquet, 1 partitions)");
+        assertThat(rowGroupRowsOfRanged("stats_max >= 120000")).as("the last row group's rows").isLessThan(150_000);
+        assertThat(rowsReadOf(text, "FileScanExec: ranged")).isEqualTo(rowGroupRowsOfRanged("stats_max >= 120000"));
+        assertThat(rowsOf(text, "FileScanExec: ranged")).isEqualTo(30_000);
+
+        // the build side's keys are 3, 43, ..., 7963: the runtime filter's range admits the first row group only
+        String joined = "SELECT count(*), sum(a) FROM ranged JOIN p ON id = pk WHERE dk = 3";
+        both.assertSameRows(joined);
+        String runtime = explainAnalyze(joined);
+        assertThat(runtime).containsPattern("FileScanExec: ranged [^\\n]*runtime_pruning=");
+        assertThat(rowsReadOf(runtime, "FileScanExec: ranged"))
+                .isEqualTo(rowGroupRowsOfRanged("stats_min <= 7963 AND stats_max >= 3"));
+        assertThat(rowsOf(runtime, "FileScanExec: ranged")).isEqualTo(200);
+    }
+
+    /** The rows of table {@code ranged}'s row groups whose {@code id} statistics meet {@code condition}, as DuckDB reads its footer. */
+    private static long rowGroupRowsOfRanged(String condition) throws Exception {
+        String file = data.resolve("ranged").resolve("part0.parquet").toString();
+        return ((Number) both.duck().query("SELECT sum(row_group_num_rows) FROM (SELECT row_group_num_rows,"
+                + " TRY_CAST(stats_min AS BIGINT) AS stats_min, TRY_CAST(stats_max AS BIGINT) AS stats_max FROM parquet_metadata('"
+                + file + "') WHERE path_in_schema = 'id') WHERE " + condition).get(0).get(0)).longValue();
     }
 
     @Test

@@ -284,11 +284,35 @@ public record FileScanExec(TableSource source, List<String> columns, List<ScanPa
                 : partition.fileLength() >= 0 ? partition.fileLength() : StoreReadAhead.MAX_BYTES;
     }
 
+    /**
+     * Reads a partition, or nothing when the runtime filters' key ranges rule it out. A byte range
+     * holds row groups whose merged statistics rule out nothing where each one's own may: its parts
+     * ({@link FormatReader#parts}) are tested one by one against the pushed filters and the runtime
+     * ranges, and only those that may hold a passing row are read.
+     */
     private BatchStream read(ScanPartition scanned, TaskContext context, ScanRowFilter rows) {
-        if (!runtimePruning.isEmpty() && !RowGroupPruner.mayMatch(scanned, runtimePruning, source.schema())) {
+        Schema tableSchema = source.schema();
+        if (!runtimePruning.isEmpty() && !RowGroupPruner.mayMatch(scanned, runtimePruning, tableSchema)) {
             return BatchStream.empty();
         }
+        if (scanned.isRange() && !(pruning.isEmpty() && runtimePruning.isEmpty())) {
+            List<ScanPartition> parts = FileFormats.reader(source.format()).parts(scanned);
+            List<ScanPartition> kept = parts.stream().filter(part -> RowGroupPruner.mayMatch(part, pruning, tableSchema)
+                    && RowGroupPruner.mayMatch(part, runtimePruning, tableSchema)).toList();
+            if (kept.isEmpty()) {
+                return BatchStream.empty();
+            }
+            if (kept.size() < parts.size()) {
+                context.recordFileOpened();
+                return new SequentialStream(kept.size(), i -> open(kept.get(i), context, rows),
+                        StoreReadAhead.of(scanned.path(), i -> kept.get(i).length()));
+            }
+        }
         context.recordFileOpened();
+        return open(scanned, context, rows);
+    }
+
+    private BatchStream open(ScanPartition scanned, TaskContext context, ScanRowFilter rows) {
         return BatchStream.cancellable(HadoopConfiguration.withOverrides(hadoop, () -> {
             // the stream reads after withOverrides returns: it holds its override set's file systems open
             HadoopConfiguration.Lease lease = HadoopConfiguration.lease();

@@ -67,6 +67,16 @@ public interface FormatReader {
         return read(partition, tableSchema, columns, batchSize, allocator, options);
     }
 
+    /**
+     * The parts of a byte-range partition that have statistics of their own, in file order, each a
+     * byte range read as {@code range} is (a Parquet range's row groups): a reader may skip the
+     * parts a filter's statistics rule out, where the range's merged statistics rule out nothing.
+     * The range alone when it has no such parts (the default).
+     */
+    default List<ScanPartition> parts(ScanPartition range) {
+        return List.of(range);
+    }
+
     /** {@link #inferSchema(String, Map)} with the format's default options. */
     default Schema inferSchema(String location) {
         return inferSchema(location, Map.of());

@@ -230,6 +230,36 @@ public final class ParquetFormat implements FormatReader {
         }
     }
 
+    /**
+     * A range's non-empty row groups, each a range of its own bytes with its own statistics (and
+     * the range's statistics of the columns the file does not hold: Hive partition values).
+     */
+    @Override
+    public List<ScanPartition> parts(ScanPartition range) {
+        if (!range.isRange()) {
+            return List.of(range);
+        }
+        Path file = new Path(range.path());
+        ParquetMetadata footer = ParquetFile.footer(file, range.fileLength(), range.modificationTime());
+        MessageType schema = footer.getFileMetaData().getSchema();
+        List<ScanPartition> parts = new ArrayList<>();
+        for (BlockMetaData rowGroup : footer.getBlocks()) {
+            long start = rowGroup.getStartingPos();
+            if (rowGroup.getRowCount() == 0 || start < range.offset() || start >= range.offset() + range.length()) {
+                continue;
+            }
+            List<ColumnStats> stats = new ArrayList<>(ParquetStatistics.of(rowGroup, schema, range.path()));
+            for (ColumnStats rangeStats : range.stats()) {
+                if (stats.stream().noneMatch(s -> s.column().equalsIgnoreCase(rangeStats.column()))) {
+                    stats.add(rangeStats);
+                }
+            }
+            parts.add(new ScanPartition(range.path(), -1, stats, start, rowGroup.getCompressedSize(), range.hosts(),
+                    range.fileLength(), range.modificationTime()));
+        }
+        return parts;
+    }
+
     /** A partition's row groups, each as its own partition, and the bytes of the selected columns' chunks in each. */
     private record RowGroupRun(List<ScanPartition> rowGroups, long[] bytes) {
     }
