@@ -15,6 +15,7 @@ import org.apache.parquet.HadoopReadOptions;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
@@ -44,7 +45,8 @@ final class ParquetFile {
             Configuration conf = HadoopConfiguration.shared();
             FileStatus status = status(path, fileLength, modificationTime);
             HadoopInputFile file = HadoopInputFile.fromStatus(status, conf);
-            ParquetReadOptions options = HadoopReadOptions.builder(conf, path).build();
+            ParquetReadOptions options = HadoopReadOptions.builder(conf, path)
+                    .withCodecFactory(new PageCodecs(HadoopCodecs.newFactory(conf, 0))).build();
             in = file.newStream();
             ParquetMetadata footer = ParquetFooters.footer(file, status.getModificationTime(), options, in);
             return ParquetFileReader.open(file, footer, options, in);

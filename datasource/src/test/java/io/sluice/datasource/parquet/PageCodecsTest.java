@@ -1,0 +1,104 @@
+package io.sluice.datasource.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.sluice.common.types.Schema;
+import io.sluice.datasource.FileFormats;
+import io.sluice.datasource.SourceTestSupport;
+import io.sluice.datasource.file.FormatReader;
+import io.sluice.logical.source.FileFormat;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputDecompressor;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopCodecs;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.xerial.snappy.Snappy;
+
+/**
+ * Snappy pages are decompressed by snappy-java into arrays of their own, from heap or direct
+ * buffers; a page whose length disagrees with its header is refused; files of every codec DuckDB
+ * writes read as DuckDB reads them.
+ */
+class PageCodecsTest {
+    @TempDir
+    Path dir;
+
+    private SourceTestSupport support;
+    private final BytesInputDecompressor snappy = new PageCodecs(HadoopCodecs.newFactory(0))
+            .getDecompressor(CompressionCodecName.SNAPPY);
+
+    @BeforeEach
+    void setUp() throws Exception {
+        support = new SourceTestSupport();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        support.close();
+    }
+
+    @Test
+    void snappyPagesDecompressFromHeapAndDirectBuffers() throws Exception {
+        byte[] page = new byte[70_000];
+        Random random = new Random(3);
+        for (int i = 0; i < page.length; i++) {
+            page[i] = (byte) (random.nextInt(4) == 0 ? random.nextInt() : i / 100); // compressible, not trivially
+        }
+        byte[] compressed = Snappy.compress(page);
+        // a slice in the middle of a larger array, as a column chunk's pages are
+        byte[] chunk = new byte[compressed.length + 20];
+        System.arraycopy(compressed, 0, chunk, 7, compressed.length);
+        BytesInput heap = BytesInput.from(ByteBuffer.wrap(chunk, 7, compressed.length).slice());
+        assertThat(snappy.decompress(heap, page.length).toByteArray()).isEqualTo(page);
+
+        ByteBuffer direct = ByteBuffer.allocateDirect(compressed.length);
+        direct.put(compressed).flip();
+        assertThat(snappy.decompress(BytesInput.from(direct), page.length).toByteArray()).isEqualTo(page);
+
+        ByteBuffer input = ByteBuffer.allocate(compressed.length + 5);
+        input.put(compressed).put(new byte[5]).flip();
+        ByteBuffer output = ByteBuffer.allocate(page.length);
+        snappy.decompress(input, compressed.length, output, page.length);
+        assertThat(output.array()).isEqualTo(page);
+        assertThat(input.position()).isZero();
+    }
+
+    @Test
+    void aPageWhoseLengthDisagreesWithItsHeaderIsRefused() throws Exception {
+        byte[] page = new byte[1000];
+        Arrays.fill(page, (byte) 5);
+        byte[] compressed = Snappy.compress(page);
+        assertThatThrownBy(() -> snappy.decompress(BytesInput.from(compressed), 999))
+                .isInstanceOf(IOException.class).hasMessageContaining("holds 1000 bytes where its header says 999");
+        assertThatThrownBy(() -> snappy.decompress(BytesInput.from(compressed), 1001))
+                .isInstanceOf(IOException.class).hasMessageContaining("holds 1000 bytes where its header says 1001");
+        byte[] garbage = compressed.clone();
+        Arrays.fill(garbage, 2, garbage.length, (byte) 0xFF);
+        assertThatThrownBy(() -> snappy.decompress(BytesInput.from(garbage), 1000)).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void filesOfEveryCodecReadAsDuckDbReadsThem() throws Exception {
+        FormatReader reader = FileFormats.reader(FileFormat.PARQUET);
+        String query = "SELECT i AS id, 'v' || (i % 97) AS s, i * 0.5 AS x FROM range(30000) t(i)";
+        List<List<Object>> expected = new ArrayList<>(support.query(query));
+        for (String codec : List.of("SNAPPY", "ZSTD", "GZIP", "UNCOMPRESSED", "LZ4")) {
+            String file = dir.resolve(codec + ".parquet").toString();
+            support.execute("COPY (" + query + ") TO '" + file + "' (FORMAT PARQUET, COMPRESSION " + codec
+                    + ", ROW_GROUP_SIZE 10000)");
+            Schema schema = reader.inferSchema(file);
+            assertThat(support.readAll(reader, file, schema, List.of("id", "s", "x"), 4096)).as(codec).isEqualTo(expected);
+        }
+    }
+}
