@@ -7,8 +7,10 @@ import io.sluice.common.types.DataType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.ObjIntConsumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float8Vector;
@@ -44,59 +46,65 @@ class SelectionKernelsTest {
 
     @Test
     void aColumnAgainstAConstantKeepsTheRowsTheComparisonHolds() {
-        for (boolean wide : new boolean[] {false, true}) {
-            long[] edges = wide ? LONG_EDGES : INT_EDGES;
-            for (boolean withNulls : new boolean[] {false, true}) {
-                Long[] values = longValues(edges, withNulls, wide);
-                InPlaceValues column = InPlaceValues.of(longVector(values, wide), wide ? DataType.INT64 : DataType.INT32);
-                for (BinaryOp op : COMPARISONS) {
-                    for (long constant : constants(edges, wide)) {
-                        for (boolean constantOnLeft : new boolean[] {false, true}) {
-                            int[] selection = someRows();
-                            int count = selection.length;
-                            List<Integer> expected = new ArrayList<>();
-                            for (int row : selection) {
-                                Long v = values[row];
-                                if (v != null && holds(op, constantOnLeft ? Long.compare(constant, v) : Long.compare(v, constant))) {
-                                    expected.add(row);
-                                }
+        forEachLongColumn((wide, edges, values, column, described) -> {
+            for (BinaryOp op : COMPARISONS) {
+                for (long constant : constants(edges, wide)) {
+                    for (boolean constantOnLeft : new boolean[] {false, true}) {
+                        int[] selection = someRows();
+                        List<Integer> expected = new ArrayList<>();
+                        for (int row : selection) {
+                            Long v = values[row];
+                            if (v != null && holds(op, constantOnLeft ? Long.compare(constant, v) : Long.compare(v, constant))) {
+                                expected.add(row);
                             }
-                            int kept = SelectionKernels.compare(op, column, scalar(constant, wide), constantOnLeft,
-                                    selection, count);
-                            assertThat(rows(selection, kept)).as("%s %s %d (left %s, nulls %s)", wide ? "int64" : "int32",
-                                    op, constant, constantOnLeft, withNulls).isEqualTo(expected);
                         }
+                        int kept = SelectionKernels.compare(op, column, scalar(constant, wide), constantOnLeft,
+                                selection, selection.length);
+                        assertThat(rows(selection, kept)).as("%s %s %d (constant on the left %s)", described, op, constant,
+                                constantOnLeft).isEqualTo(expected);
                     }
                 }
             }
-        }
+        });
     }
 
     @Test
     void twoBoundsOnAColumnKeepTheRowsBetweenThem() {
+        forEachLongColumn((wide, edges, values, column, described) -> {
+            for (int trial = 0; trial < 400; trial++) {
+                BinaryOp op1 = COMPARISONS[2 + random.nextInt(4)];
+                BinaryOp op2 = COMPARISONS[random.nextInt(2) == 0 ? 0 : 2 + random.nextInt(4)];
+                long c1 = pick(constants(edges, wide));
+                long c2 = pick(constants(edges, wide));
+                int[] selection = someRows();
+                List<Integer> expected = new ArrayList<>();
+                for (int row : selection) {
+                    Long v = values[row];
+                    if (v != null && holds(op1, Long.compare(v, c1)) && holds(op2, Long.compare(v, c2))) {
+                        expected.add(row);
+                    }
+                }
+                int kept = SelectionKernels.between(column, op1, scalar(c1, wide), false, op2, scalar(c2, wide), false,
+                        selection, selection.length);
+                assertThat(rows(selection, kept)).as("%s: v %s %d AND v %s %d", described, op1, c1, op2, c2)
+                        .isEqualTo(expected);
+            }
+        });
+    }
+
+    /** A test over one long-backed column read in place. */
+    private interface LongColumnCheck {
+        void check(boolean wide, long[] edges, Long[] values, InPlaceValues column, String described);
+    }
+
+    /** Runs {@code check} over an int32 and an int64 column, each without and with NULLs. */
+    private void forEachLongColumn(LongColumnCheck check) {
         for (boolean wide : new boolean[] {false, true}) {
             long[] edges = wide ? LONG_EDGES : INT_EDGES;
             for (boolean withNulls : new boolean[] {false, true}) {
                 Long[] values = longValues(edges, withNulls, wide);
                 InPlaceValues column = InPlaceValues.of(longVector(values, wide), wide ? DataType.INT64 : DataType.INT32);
-                for (int trial = 0; trial < 400; trial++) {
-                    BinaryOp op1 = COMPARISONS[2 + random.nextInt(4)];
-                    BinaryOp op2 = COMPARISONS[random.nextInt(2) == 0 ? 0 : 2 + random.nextInt(4)];
-                    long c1 = pick(constants(edges, wide));
-                    long c2 = pick(constants(edges, wide));
-                    int[] selection = someRows();
-                    List<Integer> expected = new ArrayList<>();
-                    for (int row : selection) {
-                        Long v = values[row];
-                        if (v != null && holds(op1, Long.compare(v, c1)) && holds(op2, Long.compare(v, c2))) {
-                            expected.add(row);
-                        }
-                    }
-                    int kept = SelectionKernels.between(column, op1, scalar(c1, wide), false, op2, scalar(c2, wide), false,
-                            selection, selection.length);
-                    assertThat(rows(selection, kept)).as("v %s %d AND v %s %d (%s, nulls %s)", op1, c1, op2, c2,
-                            wide ? "int64" : "int32", withNulls).isEqualTo(expected);
-                }
+                check.check(wide, edges, values, column, (wide ? "int64" : "int32") + (withNulls ? " with NULLs" : ""));
             }
         }
     }
@@ -232,47 +240,31 @@ class SelectionKernelsTest {
     }
 
     private FieldVector longVector(Long[] values, boolean wide) {
-        FieldVector vector;
         if (wide) {
             BigIntVector v = new BigIntVector("v", allocator);
-            v.allocateNew(values.length);
-            for (int i = 0; i < values.length; i++) {
-                if (values[i] == null) {
-                    v.setNull(i);
-                } else {
-                    v.set(i, values[i]);
-                }
-            }
-            vector = v;
-        } else {
-            IntVector v = new IntVector("v", allocator);
-            v.allocateNew(values.length);
-            for (int i = 0; i < values.length; i++) {
-                if (values[i] == null) {
-                    v.setNull(i);
-                } else {
-                    v.set(i, values[i].intValue());
-                }
-            }
-            vector = v;
+            return filled(v, values, (value, i) -> v.set(i, value));
         }
-        vector.setValueCount(values.length);
-        vectors.add(vector);
-        return vector;
+        IntVector v = new IntVector("v", allocator);
+        return filled(v, values, (value, i) -> v.set(i, value.intValue()));
     }
 
     private FieldVector doubleVector(Double[] values) {
         Float8Vector v = new Float8Vector("v", allocator);
-        v.allocateNew(values.length);
+        return filled(v, values, (value, i) -> v.set(i, value));
+    }
+
+    /** {@code vector} holding {@code values} (null: NULL), each set by {@code set}; closed after the test. */
+    private <T> FieldVector filled(BaseFixedWidthVector vector, T[] values, ObjIntConsumer<T> set) {
+        vector.allocateNew(values.length);
         for (int i = 0; i < values.length; i++) {
             if (values[i] == null) {
-                v.setNull(i);
+                vector.setNull(i);
             } else {
-                v.set(i, values[i]);
+                set.accept(values[i], i);
             }
         }
-        v.setValueCount(values.length);
-        vectors.add(v);
-        return v;
+        vector.setValueCount(values.length);
+        vectors.add(vector);
+        return vector;
     }
 }
