@@ -75,17 +75,44 @@ class PageCodecsTest {
     }
 
     @Test
-    void aPageWhoseLengthDisagreesWithItsHeaderIsRefused() throws Exception {
+    void aPageWhoseLengthDisagreesWithItsHeaderIsRefusedWhenRead() throws Exception {
         byte[] page = new byte[1000];
         Arrays.fill(page, (byte) 5);
         byte[] compressed = Snappy.compress(page);
-        assertThatThrownBy(() -> snappy.decompress(BytesInput.from(compressed), 999))
+        BytesInput shorter = snappy.decompress(BytesInput.from(compressed), 999);
+        assertThatThrownBy(shorter::toByteArray)
                 .isInstanceOf(IOException.class).hasMessageContaining("holds 1000 bytes where its header says 999");
-        assertThatThrownBy(() -> snappy.decompress(BytesInput.from(compressed), 1001))
+        assertThatThrownBy(() -> snappy.decompress(BytesInput.from(compressed), 1001).toByteArray())
                 .isInstanceOf(IOException.class).hasMessageContaining("holds 1000 bytes where its header says 1001");
         byte[] garbage = compressed.clone();
         Arrays.fill(garbage, 2, garbage.length, (byte) 0xFF);
-        assertThatThrownBy(() -> snappy.decompress(BytesInput.from(garbage), 1000)).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> snappy.decompress(BytesInput.from(garbage), 1000).toByteArray())
+                .isInstanceOf(IOException.class);
+    }
+
+    /** A page is decompressed when first read: one the decoder passes over costs nothing, and is never checked. */
+    @Test
+    void aPageIsDecompressedOnlyWhenRead() throws Exception {
+        byte[] garbage = new byte[100];
+        Arrays.fill(garbage, (byte) 0xFF);
+        BytesInput unread = snappy.decompress(BytesInput.from(garbage), 5000);
+        assertThat(unread.size()).isEqualTo(5000);
+        assertThatThrownBy(unread::toByteArray).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void aPageReadInPartsComesWhole() throws Exception {
+        byte[] page = new byte[10_000];
+        new Random(9).nextBytes(page);
+        PageCodecs.PageStream stream = new PageCodecs.PageStream(BytesInput.from(Snappy.compress(page)), page.length);
+        byte[] read = new byte[page.length];
+        int at = 0;
+        for (int n; (n = stream.read(read, at, Math.min(7, page.length - at))) > 0; ) {
+            at += n;
+        }
+        assertThat(at).isEqualTo(page.length);
+        assertThat(read).isEqualTo(page);
+        assertThat(stream.read()).isEqualTo(-1);
     }
 
     @Test
