@@ -449,7 +449,7 @@ public final class SelectionKernels {
      * NaN (made the canonical one) above positive infinity and equal to the others. A negative
      * double's bits grow with its magnitude, so all but the sign bit are flipped.
      */
-    static long sortable(double d) {
+    private static long sortable(double d) {
         long bits = Double.doubleToLongBits(d);
         return bits ^ (bits >> 63 & Long.MAX_VALUE);
     }
