@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -102,7 +103,7 @@ class JobControlIT {
         int logBefore = coordinator.stderr().length();
         try (SluiceProcess client = startLongQuery()) {
             String id = awaitListedQuery(client);
-            org.junit.jupiter.api.Assumptions.assumeFalse(client.ignoresInterrupts(), "SKIP: this test's processes ignore "
+            Assumptions.assumeFalse(client.ignoresInterrupts(), "SKIP: this test's processes ignore "
                     + "SIGINT (the build was started in the background of a non-interactive shell), so no Ctrl-C can reach the client");
             client.interrupt();
             client.await(Duration.ofSeconds(15));

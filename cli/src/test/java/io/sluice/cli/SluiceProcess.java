@@ -192,7 +192,7 @@ final class SluiceProcess implements AutoCloseable {
      * started in the background of a non-interactive shell ignores it, and so does everything it
      * starts, down to this JVM's children: no Ctrl-C can reach them.
      */
-    boolean ignoresInterrupts() throws java.io.IOException {
+    boolean ignoresInterrupts() throws IOException {
         Path status = Path.of("/proc", Long.toString(process.pid()), "status");
         if (!Files.isReadable(status)) {
             return false;

@@ -125,6 +125,14 @@ public final class InPlaceValues {
         return validity != 0 && (MemoryUtil.getByte(validity + (row >>> 3)) & (1 << (row & 7))) == 0;
     }
 
+    /**
+     * 1 when row {@code row} is not NULL under validity bits at {@code validity} (0: no row is), else 0:
+     * {@link #isNull} as a number, for loops that add a row's tests instead of branching on them.
+     */
+    public static int valid(long validity, int row) {
+        return validity == 0 ? 1 : MemoryUtil.getByte(validity + (row >>> 3)) >>> (row & 7) & 1;
+    }
+
     /** Row {@code row}'s long-backed value from values at {@code data} with stride {@code 1 << shift}. */
     public static long longAt(long data, int shift, int row) {
         return shift == 2 ? MemoryUtil.getInt(data + ((long) row << 2)) : MemoryUtil.getLong(data + ((long) row << shift));

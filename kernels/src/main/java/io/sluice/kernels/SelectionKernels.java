@@ -42,10 +42,8 @@ public final class SelectionKernels {
             return -1;
         }
         BinaryOp cmp = scalarOnLeft ? op.flip() : op;
-        if (column.doubles) {
-            return compareDoubles(cmp, column, Double.longBitsToDouble(b[0]), selection, count);
-        }
-        return compareLongs(cmp, column, b[0], selection, count);
+        long comparand = column.doubles ? sortable(Double.longBitsToDouble(b[0])) : b[0];
+        return compareLongs(cmp, column, comparand, selection, count);
     }
 
     /**
@@ -68,7 +66,7 @@ public final class SelectionKernels {
                 int row = selection[k];
                 selection[kept] = row;
                 int order = order(sortable(InPlaceValues.doubleAt(l.data, row)), sortable(InPlaceValues.doubleAt(r.data, row)));
-                kept += (accepted >>> order) & valid(lv, row) & valid(rv, row);
+                kept += (accepted >>> order) & InPlaceValues.valid(lv, row) & InPlaceValues.valid(rv, row);
             }
             return kept;
         }
@@ -80,7 +78,7 @@ public final class SelectionKernels {
             int row = selection[k];
             selection[kept] = row;
             int order = order(InPlaceValues.longAt(a, as, row), InPlaceValues.longAt(b, bs, row));
-            kept += (accepted >>> order) & valid(lv, row) & valid(rv, row);
+            kept += (accepted >>> order) & InPlaceValues.valid(lv, row) & InPlaceValues.valid(rv, row);
         }
         return kept;
     }
@@ -302,6 +300,7 @@ public final class SelectionKernels {
      * comparisons per row, no test of the operator per row.
      */
     private static int compareLongs(BinaryOp cmp, InPlaceValues column, long b, int[] selection, int count) {
+        // for a column of doubles, b is the constant's sortable long: v cmp c exactly when sortable(v) cmp sortable(c)
         if (cmp == BinaryOp.NOT_EQ) {
             return inRange(column, b, b, true, selection, count);
         }
@@ -372,7 +371,8 @@ public final class SelectionKernels {
      * No branch per row: whether a row passes is data, not a pattern a predictor learns, so each
      * row adds its 0 or 1 to the count. {@code v} is in [low, high] exactly when {@code v - low},
      * taken as unsigned, is at most {@code high - low} (one comparison; wrap-around included, as
-     * long as low <= high). Vectors without NULLs, the usual case, have a loop per width.
+     * long as low <= high). Vectors without NULLs, the usual case, have a loop per width; doubles are
+     * read as {@link #sortable} longs, so {@code low} and {@code high} are sortable too.
      */
     private static int inRange(InPlaceValues column, long low, long high, boolean negate, int[] selection, int count) {
         if (low > high) {
@@ -384,13 +384,22 @@ public final class SelectionKernels {
         long span = high - low;
         int outside = negate ? 1 : 0;
         int kept = 0;
+        if (column.doubles) {
+            for (int k = 0; k < count; k++) {
+                int row = selection[k];
+                selection[kept] = row;
+                kept += (within(sortable(InPlaceValues.doubleAt(a, row)) - low, span) ^ outside)
+                        & InPlaceValues.valid(validity, row);
+            }
+            return kept;
+        }
         if (validity != 0) {
             int shift = column.shift;
             for (int k = 0; k < count; k++) {
                 int row = selection[k];
                 long v = InPlaceValues.longAt(a, shift, row);
                 selection[kept] = row;
-                kept += (within(v - low, span) ^ outside) & valid(validity, row);
+                kept += (within(v - low, span) ^ outside) & InPlaceValues.valid(validity, row);
             }
             return kept;
         }
@@ -452,38 +461,5 @@ public final class SelectionKernels {
     private static long sortable(double d) {
         long bits = Double.doubleToLongBits(d);
         return bits ^ (bits >> 63 & Long.MAX_VALUE);
-    }
-
-    /** 1 when row {@code row} is not NULL under the validity bits at {@code validity} (0: no row is NULL), else 0. */
-    private static int valid(long validity, int row) {
-        return validity == 0 ? 1 : MemoryUtil.getByte(validity + (row >>> 3)) >>> (row & 7) & 1;
-    }
-
-    /**
-     * {@link #compareLongs} of doubles, through {@link #sortable}: {@code v cmp b} exactly when
-     * {@code sortable(v) cmp sortable(b)}, so the comparison is a range of sortable longs.
-     */
-    private static int compareDoubles(BinaryOp cmp, InPlaceValues column, double b, int[] selection, int count) {
-        long sortableB = sortable(b);
-        boolean negate = cmp == BinaryOp.NOT_EQ;
-        long[] bounds = {Long.MIN_VALUE, Long.MAX_VALUE};
-        if (negate) {
-            bounds[0] = sortableB;
-            bounds[1] = sortableB;
-        } else if (!narrowBounds(cmp, sortableB, bounds) || bounds[0] > bounds[1]) {
-            return 0;
-        }
-        long a = column.data;
-        long validity = column.validity;
-        long low = bounds[0];
-        long span = bounds[1] - low;
-        int outside = negate ? 1 : 0;
-        int kept = 0;
-        for (int k = 0; k < count; k++) {
-            int row = selection[k];
-            selection[kept] = row;
-            kept += (within(sortable(InPlaceValues.doubleAt(a, row)) - low, span) ^ outside) & valid(validity, row);
-        }
-        return kept;
     }
 }

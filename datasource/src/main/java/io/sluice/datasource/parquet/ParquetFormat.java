@@ -244,10 +244,10 @@ public final class ParquetFormat implements FormatReader {
         MessageType schema = footer.getFileMetaData().getSchema();
         List<ScanPartition> parts = new ArrayList<>();
         for (BlockMetaData rowGroup : footer.getBlocks()) {
-            long start = rowGroup.getStartingPos();
-            if (rowGroup.getRowCount() == 0 || start < range.offset() || start >= range.offset() + range.length()) {
+            if (!startsIn(rowGroup, range)) {
                 continue;
             }
+            long start = rowGroup.getStartingPos();
             List<ColumnStats> stats = new ArrayList<>(ParquetStatistics.of(rowGroup, schema, range.path()));
             for (ColumnStats rangeStats : range.stats()) {
                 if (stats.stream().noneMatch(s -> s.column().equalsIgnoreCase(rangeStats.column()))) {
@@ -258,6 +258,12 @@ public final class ParquetFormat implements FormatReader {
                     range.fileLength(), range.modificationTime()));
         }
         return parts;
+    }
+
+    /** Whether {@code rowGroup} holds rows and starts in {@code range}'s bytes: it is one of the range's. */
+    private static boolean startsIn(BlockMetaData rowGroup, ScanPartition range) {
+        long start = rowGroup.getStartingPos();
+        return rowGroup.getRowCount() > 0 && start >= range.offset() && start < range.offset() + range.length();
     }
 
     /** A partition's row groups, each as its own partition, and the bytes of the selected columns' chunks in each. */
@@ -271,8 +277,7 @@ public final class ParquetFormat implements FormatReader {
         List<Long> bytes = new ArrayList<>();
         List<BlockMetaData> rowGroups = ParquetFile.footer(file, range.fileLength(), range.modificationTime()).getBlocks();
         for (int i = 0; i < rowGroups.size(); i++) {
-            long start = rowGroups.get(i).getStartingPos();
-            if (rowGroups.get(i).getRowCount() > 0 && start >= range.offset() && start < range.offset() + range.length()) {
+            if (startsIn(rowGroups.get(i), range)) {
                 out.add(new ScanPartition(range.path(), i, List.of(), 0, -1, List.of(), range.fileLength(),
                         range.modificationTime()));
                 bytes.add(selectedBytes(rowGroups.get(i), columns));

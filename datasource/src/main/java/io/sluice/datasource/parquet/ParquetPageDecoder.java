@@ -137,7 +137,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
                 numbers = PageNumbers.of(encoding, data.slice().order(ByteOrder.LITTLE_ENDIAN), descriptor, decoding);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read a page of " + descriptor, e);
+            throw new UncheckedIOException("cannot read a page of " + descriptor + ": " + e.getMessage(), e);
         }
     }
 

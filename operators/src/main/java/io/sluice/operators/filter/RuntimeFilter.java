@@ -211,7 +211,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         for (int i = 0; i < count; i++) {
             int r = selected[i];
             long value = InPlaceValues.longAt(data, shift, r);
-            int valid = InPlaceValues.isNull(validity, r) ? 0 : 1;
+            int valid = InPlaceValues.valid(validity, r);
             int inRange = value >= low & value <= high ? 1 : 0;
             selected[kept] = r;
             kept += valid & inRange & (int) contains(bits, KeyHash.ofLong(value));
@@ -226,7 +226,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         int kept = 0;
         for (int i = 0; i < count; i++) {
             int r = selected[i];
-            int valid = InPlaceValues.isNull(validity, r) ? 0 : 1;
+            int valid = InPlaceValues.valid(validity, r);
             selected[kept] = r;
             kept += valid & (int) contains(bits, KeyHash.ofDouble(InPlaceValues.doubleAt(data, r)));
         }
@@ -263,7 +263,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         }
         for (int r = 0; r < rows; r++) {
             long value = InPlaceValues.longAt(data, shift, r);
-            int valid = InPlaceValues.isNull(validity, r) ? 0 : 1;
+            int valid = InPlaceValues.valid(validity, r);
             int inRange = value >= low & value <= high ? 1 : 0;
             selected[count] = r;
             count += valid & inRange & (int) contains(bits, KeyHash.ofLong(value));
@@ -278,7 +278,7 @@ public record RuntimeFilter(long[] bits, boolean ranged, long min, long max, lon
         long[] bits = this.bits;
         int count = 0;
         for (int r = 0; r < rows; r++) {
-            int valid = InPlaceValues.isNull(validity, r) ? 0 : 1;
+            int valid = InPlaceValues.valid(validity, r);
             selected[count] = r;
             count += valid & (int) contains(bits, KeyHash.ofDouble(InPlaceValues.doubleAt(data, r)));
         }
