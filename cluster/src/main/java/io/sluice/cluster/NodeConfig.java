@@ -9,6 +9,7 @@ import io.sluice.cluster.auth.ArteryCredentials;
 import io.sluice.cluster.auth.SecretSslEngineProvider;
 import io.sluice.cluster.protocol.SluiceMessage;
 import io.sluice.cluster.serialization.KryoPekkoSerializer;
+import io.sluice.cluster.serialization.Kryos;
 import io.sluice.common.SluiceException;
 import io.sluice.common.net.SecretStrength;
 import io.sluice.common.settings.Setting;
@@ -30,7 +31,7 @@ import java.util.Set;
  *       the workers go down too. {@code down-all-when-unstable} is off so that flapping workers
  *       delay decisions rather than take the coordinator down.</li>
  *   <li>{@link SluiceMessage}s go through {@link KryoPekkoSerializer}; Java serialization is off.</li>
- *   <li>Logging through SLF4J at {@code logLevel}; frames up to {@code maxFrameBytes}.</li>
+ *   <li>Logging through SLF4J at {@code logLevel}; protocol messages up to {@code maxMessageBytes}.</li>
  *   <li>Failure detection: a heartbeat a second, and a member is unreachable only after
  *       {@code heartbeatPause} without one (default 10 s, or
  *       {@code SLUICE_HEARTBEAT_PAUSE} / {@code -Dsluice.cluster.heartbeat-pause}). Pekko's 3 s
@@ -42,8 +43,12 @@ import java.util.Set;
  *       stableAfter} costs re-run tasks but not the worker.</li>
  * </ul>
  *
- * <p>Caveat: a large {@code maxFrameBytes} is paid per pooled Artery buffer in direct memory, and
- * only for buffers actually in flight at once (at most Artery's {@code buffer-pool-size} are kept).
+ * <p>Frames: Artery makes each buffer of a stream at the stream's frame size, zeroed (every page
+ * touched), as soon as the stream carries anything. All messages travel Pekko's ordinary 256 KiB
+ * frames; a protocol message larger than that goes in parts ({@link LargeMessages}), up to {@code
+ * maxMessageBytes}. With 32 MiB frames, each actor system of an embedded cluster zeroed some 64 MiB
+ * of buffers at its start: a third of a second of CPU and 200 MB of resident memory for {@code
+ * sluice sql --local 2}.
  *
  * @param seedNodes addresses like {@code pekko://sluice@127.0.0.1:7355}; empty means "start a new
  *                  cluster": {@link SluiceNode#start} then joins the node to itself
@@ -52,12 +57,13 @@ import java.util.Set;
  *                  nodes proving the same secret can connect, join or send anything
  */
 public record NodeConfig(NodeRole role, String hostname, int port, List<String> seedNodes, Duration stableAfter,
-                         String logLevel, int maxFrameBytes, Duration heartbeatPause, String arteryCredentials) {
+                         String logLevel, int maxMessageBytes, Duration heartbeatPause, String arteryCredentials) {
     /** The actor system name; seed addresses must use it. */
     public static final String SYSTEM_NAME = "sluice";
     public static final Duration DEFAULT_STABLE_AFTER = Duration.ofSeconds(7);
     public static final String DEFAULT_LOG_LEVEL = "WARNING";
-    public static final int DEFAULT_MAX_FRAME_BYTES = 32 * 1024 * 1024;
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = Kryos.MAX_MESSAGE_BYTES;
+
     public static final Duration DEFAULT_HEARTBEAT_PAUSE = ClusterSettingsDeclaration.HEARTBEAT_PAUSE.defaultValue();
 
     private static final Set<String> LOG_LEVELS = Set.of("OFF", "ERROR", "WARNING", "INFO", "DEBUG");
@@ -90,8 +96,9 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
         if (!LOG_LEVELS.contains(logLevel)) {
             throw new IllegalArgumentException("log level " + logLevel + " is not one of " + LOG_LEVELS);
         }
-        if (maxFrameBytes < 32 * 1024) {
-            throw new IllegalArgumentException("maxFrameBytes below 32 KiB: " + maxFrameBytes);
+        if (maxMessageBytes < 32 * 1024 || maxMessageBytes > Kryos.MAX_MESSAGE_BYTES) {
+            throw new IllegalArgumentException("maxMessageBytes not between 32 KiB and what a node reads ("
+                    + Kryos.MAX_MESSAGE_BYTES + "): " + maxMessageBytes);
         }
     }
 
@@ -101,7 +108,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
      * node of this JVM proving the same secret already has them ({@link ArteryCredentials}).
      */
     public NodeConfig withSecret(String secret) {
-        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxFrameBytes, heartbeatPause,
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxMessageBytes, heartbeatPause,
                 secret == null ? null : ArteryCredentials.register(SecretStrength.requireStrong(secret)));
     }
 
@@ -112,13 +119,13 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
     public static NodeConfig coordinator(String hostname, int port) {
         List<String> seeds = port == 0 ? List.of() : List.of(address(hostname, port));
         return new NodeConfig(NodeRole.COORDINATOR, hostname, port, seeds, DEFAULT_STABLE_AFTER, DEFAULT_LOG_LEVEL,
-                DEFAULT_MAX_FRAME_BYTES, configuredHeartbeatPause(), null);
+                DEFAULT_MAX_MESSAGE_BYTES, configuredHeartbeatPause(), null);
     }
 
     /** A worker on {@code hostname:port} (0 for any free port) that joins through {@code coordinatorAddress}. */
     public static NodeConfig worker(String hostname, int port, String coordinatorAddress) {
         return new NodeConfig(NodeRole.WORKER, hostname, port, List.of(coordinatorAddress), DEFAULT_STABLE_AFTER,
-                DEFAULT_LOG_LEVEL, DEFAULT_MAX_FRAME_BYTES, configuredHeartbeatPause(), null);
+                DEFAULT_LOG_LEVEL, DEFAULT_MAX_MESSAGE_BYTES, configuredHeartbeatPause(), null);
     }
 
     /**
@@ -150,28 +157,28 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
     }
 
     public NodeConfig withStableAfter(Duration value) {
-        return new NodeConfig(role, hostname, port, seedNodes, value, logLevel, maxFrameBytes, heartbeatPause,
+        return new NodeConfig(role, hostname, port, seedNodes, value, logLevel, maxMessageBytes, heartbeatPause,
                 arteryCredentials);
     }
 
     public NodeConfig withLogLevel(String value) {
-        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, value, maxFrameBytes, heartbeatPause,
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, value, maxMessageBytes, heartbeatPause,
                 arteryCredentials);
     }
 
     public NodeConfig withSeedNodes(List<String> value) {
-        return new NodeConfig(role, hostname, port, value, stableAfter, logLevel, maxFrameBytes, heartbeatPause,
+        return new NodeConfig(role, hostname, port, value, stableAfter, logLevel, maxMessageBytes, heartbeatPause,
                 arteryCredentials);
     }
 
-    public NodeConfig withMaxFrameBytes(int value) {
+    public NodeConfig withMaxMessageBytes(int value) {
         return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, value, heartbeatPause,
                 arteryCredentials);
     }
 
     /** How long a member may go without heartbeats before it is unreachable. */
     public NodeConfig withHeartbeatPause(Duration value) {
-        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxFrameBytes, value,
+        return new NodeConfig(role, hostname, port, seedNodes, stableAfter, logLevel, maxMessageBytes, value,
                 arteryCredentials);
     }
 
@@ -252,7 +259,7 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
                 .withValue("pekko.remote.artery.canonical.hostname", ConfigValueFactory.fromAnyRef(hostname))
                 .withValue("pekko.remote.artery.canonical.port", ConfigValueFactory.fromAnyRef(port))
                 .withValue("pekko.remote.artery.advanced.maximum-frame-size",
-                        ConfigValueFactory.fromAnyRef(maxFrameBytes + "b"))
+                        ConfigValueFactory.fromAnyRef(LargeMessages.ORDINARY_FRAME_BYTES + "b"))
                 .withValue("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(seedNodes))
                 .withValue("pekko.cluster.roles", ConfigValueFactory.fromIterable(List.of(role.roleName())))
                 .withValue("pekko.cluster.split-brain-resolver.stable-after",

@@ -37,7 +37,9 @@ class NodeConfigTest {
         assertThat(own.getBoolean("pekko.java-flight-recorder.enabled")).isTrue();
         assertThat(c.getStringList("pekko.loggers")).containsExactly("org.apache.pekko.event.slf4j.Slf4jLogger");
         assertThat(c.getString("pekko.loglevel")).isEqualTo("WARNING");
-        assertThat(c.getBytes("pekko.remote.artery.advanced.maximum-frame-size")).isEqualTo(32L * 1024 * 1024);
+        // Pekko's ordinary frames; a larger protocol message goes in parts (LargeMessages), no large-message stream
+        assertThat(c.getBytes("pekko.remote.artery.advanced.maximum-frame-size")).isEqualTo(256L * 1024);
+        assertThat(c.getStringList("pekko.remote.artery.large-message-destinations")).isEmpty();
         assertThat(c.getBoolean("pekko.actor.allow-java-serialization")).isFalse();
         assertThat(c.getString("pekko.actor.serializers.sluice-kryo")).isEqualTo(KryoPekkoSerializer.class.getName());
         assertThat(c.getString("pekko.actor.serialization-bindings.\"io.sluice.cluster.protocol.SluiceMessage\""))
@@ -52,14 +54,14 @@ class NodeConfigTest {
     @Test
     void workerJoinsThroughTheCoordinatorAndSettingsApply() {
         NodeConfig worker = NodeConfig.worker("127.0.0.1", 0, "pekko://sluice@127.0.0.1:7355")
-                .withStableAfter(Duration.ofMillis(2500)).withLogLevel("INFO").withMaxFrameBytes(1 << 20);
+                .withStableAfter(Duration.ofMillis(2500)).withLogLevel("INFO").withMaxMessageBytes(1 << 20);
         Config c = worker.toConfig();
         assertThat(c.getInt("pekko.remote.artery.canonical.port")).isZero();
         assertThat(c.getStringList("pekko.cluster.seed-nodes")).containsExactly("pekko://sluice@127.0.0.1:7355");
         assertThat(c.getStringList("pekko.cluster.roles")).containsExactly("worker");
         assertThat(c.getDuration("pekko.cluster.split-brain-resolver.stable-after")).isEqualTo(Duration.ofMillis(2500));
         assertThat(c.getString("pekko.loglevel")).isEqualTo("INFO");
-        assertThat(c.getBytes("pekko.remote.artery.advanced.maximum-frame-size")).isEqualTo(1L << 20);
+        assertThat(worker.maxMessageBytes()).isEqualTo(1 << 20);
         // a worker learns the coordinator's receptionist entry within a fraction of a second of joining
         assertThat(c.getDuration("pekko.cluster.typed.receptionist.distributed-data.gossip-interval"))
                 .isEqualTo(Duration.ofMillis(200));

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.esotericsoftware.kryo.KryoException;
 import com.typesafe.config.ConfigFactory;
 import io.sluice.cluster.protocol.CoordinatorCommand;
+import io.sluice.cluster.protocol.GetMapOutputs;
+import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
@@ -28,6 +30,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.Member;
@@ -41,6 +44,8 @@ import org.junit.jupiter.api.Test;
 class TwoNodeClusterTest {
     private static final String HOST = "127.0.0.1";
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /** Map outputs in the test coordinator's answers: more than one frame holds. */
+    private static final int MAP_OUTPUTS = 30_000;
 
     private final List<ActorSystem<?>> systems = new ArrayList<>();
 
@@ -58,22 +63,35 @@ class TwoNodeClusterTest {
         final CompletableFuture<String> acknowledgedBy = new CompletableFuture<>();
         final CompletableFuture<LogicalPlan> planOnWorker = new CompletableFuture<>();
         final CompletableFuture<TaskFinished> finished = new CompletableFuture<>();
+        final CompletableFuture<byte[]> planBytesOnWorker = new CompletableFuture<>();
+        final CompletableFuture<MapOutputs> mapOutputsOnWorker = new CompletableFuture<>();
+        /** The error the worker reports for its task instead of running it; null: it runs the task. */
+        volatile String reportedError;
     }
 
-    /** Registers with the receptionist; on RegisterWorker acks, then sends one task. */
+    /** Registers with the receptionist; on RegisterWorker acks, then sends one task (as the coordinator does). */
     static Behavior<CoordinatorCommand> coordinator(Probe probe, byte[] plan) {
         return Behaviors.setup(ctx -> {
             ctx.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, ctx.getSelf()));
+            LargeMessages.openRelay(ctx);
             return Behaviors.receive(CoordinatorCommand.class)
                     .onMessage(RegisterWorker.class, m -> {
                         probe.registered.complete(m);
                         m.worker().tell(new WorkerRegistered("coordinator-1", "session-1"));
-                        m.worker().tell(new RunTask(new TaskDescription("job-1", "task-1-0", 1, 0, 0, plan),
-                                ctx.getSelf(), "session-1"));
+                        LargeMessages.tell(m.worker(), new RunTask(new TaskDescription("job-1", "task-1-0", 1, 0, 0,
+                                plan), ctx.getSelf(), "session-1"), ctx.getSystem());
                         return Behaviors.same();
                     })
                     .onMessage(TaskFinished.class, m -> {
                         probe.finished.complete(m);
+                        return Behaviors.same();
+                    })
+                    .onMessage(GetMapOutputs.class, m -> {
+                        List<MapStatus> blocks = new ArrayList<>();
+                        for (int map = 0; map < MAP_OUTPUTS; map++) {
+                            blocks.add(new MapStatus(m.workerId(), HOST, 7337, new long[] {map}));
+                        }
+                        LargeMessages.tell(m.replyTo(), MapOutputs.of(blocks), ctx.getSystem());
                         return Behaviors.same();
                     })
                     .build();
@@ -84,9 +102,13 @@ class TwoNodeClusterTest {
     private record CoordinatorListing(Receptionist.Listing listing) implements WorkerCommand {
     }
 
-    /** Finds the coordinator, registers once, then runs tasks by reading their plan back. */
+    /**
+     * Finds the coordinator, registers once, then runs tasks by reading their plan back (or reports
+     * the probe's error), answering as the worker does.
+     */
     static Behavior<WorkerCommand> worker(Probe probe, String workerId) {
         return Behaviors.setup(ctx -> {
+            LargeMessages.openRelay(ctx);
             ActorRef<Receptionist.Listing> adapter = ctx.messageAdapter(Receptionist.Listing.class,
                     CoordinatorListing::new);
             ctx.getSystem().receptionist().tell(Receptionist.subscribe(ServiceKeys.COORDINATOR, adapter));
@@ -106,11 +128,23 @@ class TwoNodeClusterTest {
                         return Behaviors.same();
                     })
                     .onMessage(RunTask.class, m -> {
+                        probe.planBytesOnWorker.complete(m.task().plan());
+                        if (probe.reportedError != null) {
+                            // asks, as a task reading a partition it was not sent does, then reports
+                            AskPattern.<CoordinatorCommand, MapOutputs>ask(m.replyTo(),
+                                    replyTo -> new GetMapOutputs("job-1", "shuffle-1", 0, replyTo, workerId, "session-1"),
+                                    WAIT, ctx.getSystem().scheduler())
+                                    .thenAccept(probe.mapOutputsOnWorker::complete);
+                            LargeMessages.tell(m.replyTo(), TaskFinished.failed(m.task().taskId(), workerId,
+                                    probe.reportedError, false), ctx.getSystem());
+                            return Behaviors.same();
+                        }
                         LogicalPlan plan = Kryos.deserialize(m.task().plan(), LogicalPlan.class);
                         probe.planOnWorker.complete(plan);
                         MapStatus status = new MapStatus(workerId, HOST, 7337,
                                 new long[] {m.task().partition(), plan.explain().length()});
-                        m.replyTo().tell(TaskFinished.succeeded(m.task().taskId(), workerId, status));
+                        LargeMessages.tell(m.replyTo(), TaskFinished.succeeded(m.task().taskId(), workerId, status),
+                                ctx.getSystem());
                         return Behaviors.same();
                     })
                     .build();
@@ -161,6 +195,36 @@ class TwoNodeClusterTest {
         // Outside Pekko there is no resolver: plain Kryos refuses actor references clearly.
         assertThatThrownBy(() -> Kryos.serialize(registered))
                 .isInstanceOf(KryoException.class).hasMessageContaining("ActorRef");
+    }
+
+    /**
+     * A task whose plan, a report whose error and an ask's answer larger than Artery's frames cross
+     * to the other node whole: in parts, joined by its relay. Sent whole, Artery would drop them as
+     * oversized and nothing would arrive.
+     */
+    @Test
+    void messagesLargerThanAnOrdinaryFrameCrossThroughTheRelays() throws Exception {
+        Probe probe = new Probe();
+        byte[] plan = new byte[2 * 1024 * 1024];
+        new java.util.Random(7).nextBytes(plan);
+        probe.reportedError = "x".repeat(LargeMessages.ORDINARY_FRAME_BYTES * 3);
+        int port = Ports.free();
+        ActorSystem<CoordinatorCommand> coordinatorSystem = start(coordinator(probe, plan),
+                NodeConfig.coordinator(HOST, port).withStableAfter(Duration.ofSeconds(2)));
+        ActorSystem<WorkerCommand> workerSystem = start(worker(probe, "worker-1"),
+                NodeConfig.worker(HOST, 0, NodeConfig.address(HOST, port)).withStableAfter(Duration.ofSeconds(2)));
+        assertThat(coordinatorSystem.settings().config().getBytes("pekko.remote.artery.advanced.maximum-frame-size"))
+                .isEqualTo(LargeMessages.ORDINARY_FRAME_BYTES);
+
+        assertThat(probe.planBytesOnWorker.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(plan);
+        TaskFinished finished = probe.finished.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(finished.error()).isEqualTo(probe.reportedError);
+        MapOutputs answer = probe.mapOutputsOnWorker.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        assertThat(answer.blocks()).hasSize(MAP_OUTPUTS);
+        assertThat(answer.blocks().get(MAP_OUTPUTS - 1).bytesPerPartition()).containsExactly(MAP_OUTPUTS - 1);
+        assertThat(Kryos.serialize(answer).length).isGreaterThan(LargeMessages.ORDINARY_FRAME_BYTES);
+        assertThat(workerSystem.settings().config().getBytes("pekko.remote.artery.advanced.maximum-frame-size"))
+                .isEqualTo(LargeMessages.ORDINARY_FRAME_BYTES);
     }
 
     @Test

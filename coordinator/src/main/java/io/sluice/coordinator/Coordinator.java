@@ -102,7 +102,7 @@ public final class Coordinator implements AutoCloseable {
                 ids -> system.tell(new CoordinatorActor.BroadcastRemove(ids));
         TaskLauncher launcher = new ActorTaskLauncher(system, analyzedJobs::record);
         this.scheduler = new DagScheduler(launcher, fetcher, removeShuffles, tracker, settings.jobTimeout().toMillis(),
-                settings.scheduler().stageMaxAttempts(), node.maxFrameBytes());
+                settings.scheduler().stageMaxAttempts(), node.maxMessageBytes());
         scheduler.addListener(new StageEvents(monitoring.bus()));
         // downed by the cluster or stopped: no task can be sent or report back, so running queries fail now
         system.getWhenTerminated().thenRun(() -> scheduler.shutDown(CoordinatorActor.NODE_STOPPED));

@@ -1,5 +1,6 @@
 package io.sluice.coordinator;
 
+import io.sluice.cluster.LargeMessages;
 import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.GetMapOutputs;
@@ -185,6 +186,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
             java.util.function.BiConsumer<String, Integer> serverJoined, EventBus events) {
         return Behaviors.setup(context -> {
             context.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, context.getSelf()));
+            LargeMessages.openRelay(context);
             ActorRef<ClusterEvent.MemberRemoved> members = context.messageAdapter(ClusterEvent.MemberRemoved.class,
                     event -> new MemberGone(event.member().address(), event.member().uniqueAddress().longUid()));
             ActorRef<ClusterEvent.UnreachableMember> unreachable = context.messageAdapter(
@@ -362,7 +364,8 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                     + "or not its session", msg.workerId());
             return this;
         }
-        msg.replyTo().tell(tracker.answer(msg.jobId(), msg.shuffleId(), msg.partition()));
+        LargeMessages.tell(msg.replyTo(), tracker.answer(msg.jobId(), msg.shuffleId(), msg.partition()),
+                getContext().getSystem());
         return this;
     }
 
@@ -474,7 +477,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
     }
 
     private Behavior<CoordinatorCommand> onBroadcastRemove(BroadcastRemove msg) {
-        workers.removeShuffles(msg.shuffleIds());
+        workers.removeShuffles(msg.shuffleIds(), getContext().getSystem());
         return this;
     }
 
@@ -551,6 +554,7 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         taskEvents.started(task, worker);
         // the locations its readers would ask for, as the tracker knows them now (after any recomputation)
         List<MapOutputColumn> known = tracker.columns(task.jobId(), pending.launch().reads());
-        worker.ref().tell(new RunTask(task, getContext().getSelf(), worker.session, known));
+        LargeMessages.tell(worker.ref(), new RunTask(task, getContext().getSelf(), worker.session, known),
+                getContext().getSystem());
     }
 }

@@ -2,6 +2,7 @@ package io.sluice.coordinator;
 
 import static java.util.Objects.requireNonNull;
 
+import io.sluice.cluster.LargeMessages;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.ShuffleServerJoined;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * The workers registered with the dispatcher, by id, in registration order, and their slots: each
@@ -108,9 +110,9 @@ final class WorkerMembership {
     }
 
     /** Asks every worker to delete these shuffles' files. */
-    void removeShuffles(List<String> shuffleIds) {
+    void removeShuffles(List<String> shuffleIds, ActorSystem<?> system) {
         for (RegisteredWorker w : workers.values()) {
-            w.ref().tell(new RemoveShuffles(shuffleIds, w.session));
+            LargeMessages.tell(w.ref(), new RemoveShuffles(shuffleIds, w.session), system);
         }
     }
 

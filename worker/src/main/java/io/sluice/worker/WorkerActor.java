@@ -1,5 +1,6 @@
 package io.sluice.worker;
 
+import io.sluice.cluster.LargeMessages;
 import io.sluice.cluster.NodeRole;
 import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.CoordinatorCommand;
@@ -11,6 +12,7 @@ import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
 import io.sluice.cluster.protocol.ShuffleServerJoined;
 import io.sluice.cluster.protocol.ShuffleServerLost;
+import io.sluice.cluster.protocol.TaskFinished;
 import io.sluice.cluster.protocol.WorkerCommand;
 import io.sluice.cluster.protocol.WorkerRegistered;
 import io.sluice.shuffle.MapOutputLocator;
@@ -26,6 +28,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
+import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -92,6 +95,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
             ActorRef<Receptionist.Listing> listings = context.messageAdapter(Receptionist.Listing.class,
                     listing -> new CoordinatorsChanged(listing.getServiceInstances(ServiceKeys.COORDINATOR)));
             context.getSystem().receptionist().tell(Receptionist.subscribe(ServiceKeys.COORDINATOR, listings));
+            LargeMessages.openRelay(context);
             ActorRef<ClusterEvent.MemberRemoved> removals = context.messageAdapter(ClusterEvent.MemberRemoved.class,
                     event -> new MemberLeft(event.member()));
             Cluster.get(context.getSystem()).subscriptions().tell(Subscribe.create(removals, ClusterEvent.MemberRemoved.class));
@@ -228,9 +232,17 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
         cancelFlags.put(taskId, cancelled);
         MapOutputLocator locator = new SentMapOutputs(msg.mapOutputs(), askCoordinator(replyTo, registration.workerId(),
                 token, getContext().getSystem().scheduler()));
+        ActorSystem<Void> system = getContext().getSystem();
         slots.execute(() -> {
             TaskRunner.Outcome outcome = runner.run(msg.task(), cancelled::get, locator);
-            replyTo.tell(outcome.finished().withSession(token));
+            try {
+                LargeMessages.tell(replyTo, outcome.finished().withSession(token), system);
+            } catch (IllegalArgumentException tooLarge) {
+                // a report no message can carry (a runtime filter past the limit): the task fails, saying so
+                LargeMessages.tell(replyTo, TaskFinished.failed(taskId, registration.workerId(),
+                        "the task's report is too large to send: " + tooLarge.getMessage(), true).withSession(token),
+                        system);
+            }
             self.tell(new TaskEnded(taskId, outcome.shuffleId()));
         });
         return this;

@@ -27,7 +27,7 @@ import org.apache.pekko.actor.typed.ActorRef;
  * handles them.
  */
 public final class Kryos {
-    /** The largest message read or written, as Artery's default frame. */
+    /** The largest message read or written (one larger than a transport frame crosses in parts: LargeMessages). */
     public static final int MAX_MESSAGE_BYTES = 32 * 1024 * 1024;
     /** The most elements in one collection, array or string. */
     public static final int MAX_LENGTH = 1 << 20;

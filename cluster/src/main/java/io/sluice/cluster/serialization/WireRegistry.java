@@ -6,6 +6,7 @@ import io.sluice.cluster.protocol.CancelTask;
 import io.sluice.cluster.protocol.GetMapOutputs;
 import io.sluice.cluster.protocol.MapOutputColumn;
 import io.sluice.cluster.protocol.MapOutputs;
+import io.sluice.cluster.protocol.MessagePart;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RemoveShuffles;
 import io.sluice.cluster.protocol.RunTask;
@@ -58,7 +59,7 @@ final class WireRegistry {
     private static final List<Class<?>> PROTOCOL = List.of(RegisterWorker.class, WorkerRegistered.class,
             RunTask.class, TaskDescription.class, CancelTask.class, RemoveShuffles.class, TaskFinished.class,
             TaskMetrics.class, WorkerMemory.class, GetMapOutputs.class, MapOutputs.class, ShuffleServerLost.class,
-            ShuffleServerJoined.class, MapOutputColumn.class);
+            ShuffleServerJoined.class, MapOutputColumn.class, MessagePart.class);
 
     /** Loaded once: the providers on this node's class path. */
     private static final List<Class<?>> MODULE_CLASSES = loadModuleClasses();

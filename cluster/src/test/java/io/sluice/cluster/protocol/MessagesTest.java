@@ -64,5 +64,11 @@ class MessagesTest {
         ids.add("s2");
         assertThat(remove.shuffleIds()).containsExactly("s1");
         assertThatThrownBy(() -> new RemoveShuffles(null, "s")).hasMessageContaining("shuffleIds");
+        // a message in parts: at least two, each numbered below the count, with its recipient and bytes
+        assertThatThrownBy(() -> new MessagePart(" ", 0, 2, null, new byte[1])).hasMessageContaining("messageId");
+        assertThatThrownBy(() -> new MessagePart("m", 2, 2, null, new byte[1])).hasMessageContaining("part 2 of 2");
+        assertThatThrownBy(() -> new MessagePart("m", 0, 1, null, new byte[1])).hasMessageContaining("part 0 of 1");
+        assertThatThrownBy(() -> new MessagePart("m", -1, 2, null, new byte[1])).hasMessageContaining("index");
+        assertThatThrownBy(() -> new MessagePart("m", 1, 2, null, new byte[1])).hasMessageContaining("recipient");
     }
 }

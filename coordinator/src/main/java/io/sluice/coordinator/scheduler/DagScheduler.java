@@ -79,11 +79,11 @@ public final class DagScheduler {
     /** Sampling runs of stage n are numbered n + this, so their task ids differ from the real stage's. */
     public static final int SAMPLE_STAGE_OFFSET = 10_000;
 
-    /** Bytes a task message needs beside its plan (ids, actor references), kept free under the frame limit. */
+    /** Bytes a task message needs beside its plan (ids, actor references), kept free under the message limit. */
     static final int TASK_MESSAGE_OVERHEAD = 16 * 1024;
 
     /**
-     * Bytes of block locations a task message carries at most (within the frame limit left by its
+     * Bytes of block locations a task message carries at most (within the message limit left by its
      * plan); a task reading more map outputs than that asks for the rest, as every task once did.
      */
     static final int MAX_LOCATION_BYTES = 1024 * 1024;
@@ -93,7 +93,7 @@ public final class DagScheduler {
     private final SplitPointResolver splitPoints;
     private final long jobTimeoutMillis;
     private final int stageMaxAttempts;
-    private final int maxFrameBytes;
+    private final int maxMessageBytes;
     private final List<StageListener> listeners = new CopyOnWriteArrayList<>();
     /** The jobs running now, by id, so that another thread can cancel one. */
     private final Map<String, ScheduledJob> active = new ConcurrentHashMap<>();
@@ -108,11 +108,11 @@ public final class DagScheduler {
     /**
      * @param tracker where finished stages' map outputs are registered for the tasks that read them
      * @param stageMaxAttempts submissions of one stage, the first included, before the job fails
-     * @param maxFrameBytes the transport's frame limit: a stage plan that cannot fit in a task message
+     * @param maxMessageBytes the largest message between nodes: a stage plan that cannot fit in a task message
      *     fails the job at once instead of being dropped on the wire
      */
     public DagScheduler(TaskLauncher launcher, BlockFetcher fetcher, Consumer<List<String>> removeShuffles,
-            MapOutputTracker tracker, long jobTimeoutMillis, int stageMaxAttempts, int maxFrameBytes) {
+            MapOutputTracker tracker, long jobTimeoutMillis, int stageMaxAttempts, int maxMessageBytes) {
         this.launcher = requireNonNull(launcher, "launcher is null");
         this.tracker = requireNonNull(tracker, "tracker is null");
         this.splitPoints = new SplitPointResolver(fetcher, removeShuffles);
@@ -121,7 +121,7 @@ public final class DagScheduler {
         }
         this.jobTimeoutMillis = jobTimeoutMillis;
         this.stageMaxAttempts = stageMaxAttempts;
-        this.maxFrameBytes = maxFrameBytes;
+        this.maxMessageBytes = maxMessageBytes;
     }
 
     public MapOutputTracker tracker() {
@@ -400,10 +400,10 @@ public final class DagScheduler {
             List<Integer> partitions) {
         ExecutionPlans.transformUp(plan, node -> checkInputsKnown(node, job.outputs));
         byte[] bytes = Kryos.serialize(plan);
-        if ((long) bytes.length + TASK_MESSAGE_OVERHEAD > maxFrameBytes) {
+        if ((long) bytes.length + TASK_MESSAGE_OVERHEAD > maxMessageBytes) {
             throw new SluiceException("stage " + stage.id() + " of job " + job.id + " serializes to " + bytes.length
-                    + " bytes, more than a task message may carry (the cluster transport's frame limit is " + maxFrameBytes
-                    + " bytes, pekko.remote.artery.advanced.maximum-frame-size); make the plan smaller, e.g. a long IN "
+                    + " bytes, more than a task message may carry (the cluster's limit of a protocol message is " + maxMessageBytes
+                    + " bytes); make the plan smaller, e.g. a long IN "
                     + "list or literal table into a joined table");
         }
         for (StageListener listener : listeners) {
@@ -412,7 +412,7 @@ public final class DagScheduler {
         LOG.debug("job {} stage {} attempt {}: {} tasks", job.id, stage.id(), attempt, partitions.size());
         List<ShuffleReaderExec> readers = ShuffleReads.readersOf(plan);
         int locationBytes = (int) Math.max(0, Math.min(MAX_LOCATION_BYTES,
-                (long) maxFrameBytes - bytes.length - TASK_MESSAGE_OVERHEAD));
+                (long) maxMessageBytes - bytes.length - TASK_MESSAGE_OVERHEAD));
         List<CompletableFuture<MapStatus>> futures = new ArrayList<>(partitions.size());
         StageCounter counter = new StageCounter(partitions.size(), new AtomicInteger());
         job.progress.put(stage.id(), counter);

@@ -261,7 +261,7 @@ class DagSchedulerTest {
         assertThat(tracker.jobCount()).as("outputs kept after the job ended").isZero();
     }
 
-    /** A stage plan larger than the transport's frame limit fails the job at once, naming the limit. */
+    /** A stage plan larger than a protocol message may be fails the job at once, naming the limit. */
     @Test
     void aPlanPastTheFrameLimitFailsFast() {
         scheduler = new DagScheduler(launcher, new BlockFetcher(client, allocator), shuffles -> { },
@@ -269,7 +269,7 @@ class DagSchedulerTest {
         assertThatThrownBy(() -> scheduler.run("job1", List.of(stage(0, List.of()))))
                 .isInstanceOf(io.sluice.common.SluiceException.class)
                 .hasMessageContaining("stage 0 of job job1 serializes to")
-                .hasMessageContaining("frame limit is " + (DagScheduler.TASK_MESSAGE_OVERHEAD + 16) + " bytes");
+                .hasMessageContaining("limit of a protocol message is " + (DagScheduler.TASK_MESSAGE_OVERHEAD + 16) + " bytes");
         assertThat(launched).isEmpty();
     }
 

@@ -47,7 +47,7 @@ class MapOutputTrackerTest {
         assertThat(tracker.asks()).isEqualTo(1);
     }
 
-    /** The estimate that keeps a task message under the frame limit is never below the real size. */
+    /** The estimate that keeps a task message under the message limit is never below the real size. */
     @Test
     void columnsStopAtTheByteBudgetWhichBoundsTheirSerializedSize() {
         MapOutputTracker tracker = new MapOutputTracker();

@@ -1,0 +1,185 @@
+package io.sluice.cluster;
+
+import static java.util.Objects.requireNonNull;
+
+import io.sluice.cluster.protocol.MessagePart;
+import io.sluice.cluster.serialization.KryoPekkoSerializer;
+import io.sluice.cluster.serialization.Kryos;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.serialization.Serialization;
+import org.apache.pekko.serialization.SerializationExtension;
+import org.apache.pekko.serialization.Serializer;
+
+/**
+ * Protocol messages of any size up to {@link Kryos#MAX_MESSAGE_BYTES} over Artery's ordinary
+ * frames. Artery makes each buffer of a stream at the stream's frame size, zeroed, as soon as the
+ * stream carries anything (its handshake included), so frames of the protocol's 32 MiB limit, or a
+ * large-message stream with them, cost every node of an embedded cluster tens of megabytes touched
+ * at its start before any large message was sent. Instead a message that fits an ordinary frame goes
+ * to its recipient as usual, and a larger one (a task with a large plan, a report with a large
+ * runtime filter, many map outputs) goes in parts to the relay of the recipient's node, which joins
+ * them and hands the message on.
+ *
+ * <p>Guarantees: the recipient gets the message whole or not at all. Parts of one message are sent
+ * from one thread over one connection, so they arrive in order; parts of several messages may
+ * interleave. A relay holds at most {@link #MAX_ASSEMBLIES} messages being joined (the oldest is
+ * dropped beyond that, with a warning) and refuses a message over {@link Kryos#MAX_MESSAGE_BYTES}.
+ * Caveats: a message in parts passes the relay, so a small message sent after it may reach the
+ * recipient first; the size is known only by serializing, so a message to another node is
+ * serialized twice when it fits a frame (here, then by Artery): protocol messages are a few per task.
+ */
+public final class LargeMessages {
+    /** The relay's name under a node's guardian. */
+    static final String RELAY_NAME = "large";
+
+    /** Pekko's ordinary frame size, the only frames the nodes use. */
+    public static final int ORDINARY_FRAME_BYTES = 256 * 1024;
+
+    /** Room left in a frame for Artery's envelope and a part's own fields (recipient path, id). */
+    static final int ENVELOPE_ALLOWANCE = 16 * 1024;
+
+    /** The most message bytes one frame carries: a larger message goes in parts of this size. */
+    static final int PART_BYTES = ORDINARY_FRAME_BYTES - ENVELOPE_ALLOWANCE;
+
+    /** Messages a relay joins at once at most. */
+    static final int MAX_ASSEMBLIES = 64;
+
+    private LargeMessages() {
+    }
+
+    /** Starts the relay of {@code context}'s node; its guardian calls this once, as it is set up. */
+    public static void openRelay(ActorContext<?> context) {
+        context.spawn(relay(), RELAY_NAME);
+    }
+
+    /**
+     * Sends {@code message} to {@code target}: directly when it is on this node or the message fits
+     * a frame, else in parts through the relay of {@code target}'s node.
+     *
+     * @throws IllegalArgumentException if the message is larger than {@link Kryos#MAX_MESSAGE_BYTES}
+     */
+    public static <T> void tell(ActorRef<T> target, T message, ActorSystem<?> system) {
+        requireNonNull(target, "target is null");
+        requireNonNull(message, "message is null");
+        if (target.path().address().hasLocalScope()) {
+            target.tell(message);
+            return;
+        }
+        Serializer serializer = serialization(system).findSerializerFor(message);
+        if (serializer.identifier() != KryoPekkoSerializer.IDENTIFIER) {
+            throw new IllegalArgumentException(message.getClass().getName() + " is not a protocol message");
+        }
+        byte[] bytes = serializer.toBinary(message);
+        if (bytes.length <= PART_BYTES) {
+            target.tell(message);
+            return;
+        }
+        if (bytes.length > Kryos.MAX_MESSAGE_BYTES) {
+            throw new IllegalArgumentException(message.getClass().getSimpleName() + " of " + bytes.length
+                    + " bytes is larger than a protocol message may be (" + Kryos.MAX_MESSAGE_BYTES + " bytes)");
+        }
+        ActorRef<MessagePart> relay = ActorRefResolver.get(system).resolveActorRef(
+                target.path().root().child("user").child(RELAY_NAME).toSerializationFormat());
+        String id = UUID.randomUUID().toString();
+        int count = (bytes.length + PART_BYTES - 1) / PART_BYTES;
+        for (int i = 0; i < count; i++) {
+            relay.tell(new MessagePart(id, i, count, target,
+                    Arrays.copyOfRange(bytes, i * PART_BYTES, Math.min(bytes.length, (i + 1) * PART_BYTES))));
+        }
+    }
+
+    private static Serialization serialization(ActorSystem<?> system) {
+        return SerializationExtension.get(Adapter.toClassic(system));
+    }
+
+    /** A message being joined: its recipient, the parts still to come and the bytes so far. */
+    private static final class Assembly {
+        final ActorRef<?> recipient;
+        final int count;
+        int next;
+        byte[] bytes = new byte[0];
+        int length;
+
+        Assembly(ActorRef<?> recipient, int count) {
+            this.recipient = recipient;
+            this.count = count;
+        }
+
+        /** Appends a part; false if the message would exceed the limit. */
+        boolean append(byte[] part) {
+            if ((long) length + part.length > Kryos.MAX_MESSAGE_BYTES) {
+                return false;
+            }
+            if (length + part.length > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(length + part.length, Math.min(Kryos.MAX_MESSAGE_BYTES,
+                        2 * bytes.length)));
+            }
+            System.arraycopy(part, 0, bytes, length, part.length);
+            length += part.length;
+            next++;
+            return true;
+        }
+    }
+
+    /** Joins the parts of each message and hands the message to its recipient on this node. */
+    static Behavior<MessagePart> relay() {
+        return Behaviors.setup(context -> {
+            Map<String, Assembly> assemblies = new LinkedHashMap<>();
+            return Behaviors.receiveMessage(part -> {
+                Assembly assembly = part.index() == 0 ? new Assembly(part.recipient(), part.count())
+                        : assemblies.remove(part.messageId());
+                if (assembly == null || assembly.next != part.index() || assembly.count != part.count()
+                        || !assembly.recipient.equals(part.recipient())) {
+                    context.getLog().warn("dropping part {} of {} of message {}: its earlier parts did not arrive",
+                            part.index(), part.count(), part.messageId());
+                    return Behaviors.same();
+                }
+                if (!assembly.append(part.bytes())) {
+                    context.getLog().warn("dropping message {}: larger than {} bytes", part.messageId(),
+                            Kryos.MAX_MESSAGE_BYTES);
+                    return Behaviors.same();
+                }
+                if (assembly.next < assembly.count) {
+                    assemblies.put(part.messageId(), assembly);
+                    if (assemblies.size() > MAX_ASSEMBLIES) {
+                        String oldest = assemblies.keySet().iterator().next();
+                        assemblies.remove(oldest);
+                        context.getLog().warn("dropping message {}: more than {} messages in parts at once", oldest,
+                                MAX_ASSEMBLIES);
+                    }
+                    return Behaviors.same();
+                }
+                deliver(context, part.messageId(), assembly);
+                return Behaviors.same();
+            });
+        });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void deliver(ActorContext<MessagePart> context, String id, Assembly assembly) {
+        if (!assembly.recipient.path().address().hasLocalScope()) {
+            context.getLog().warn("dropping message {}: its recipient {} is not on this node", id, assembly.recipient);
+            return;
+        }
+        Object message;
+        try {
+            message = serialization(context.getSystem())
+                    .deserialize(Arrays.copyOf(assembly.bytes, assembly.length), KryoPekkoSerializer.IDENTIFIER, "")
+                    .get();
+        } catch (Exception e) { // Try.get rethrows what deserializing threw, checked or not
+            context.getLog().warn("dropping message {}: its bytes do not read: {}", id, e.toString());
+            return;
+        }
+        ((ActorRef<Object>) assembly.recipient).tell(message);
+    }
+}
