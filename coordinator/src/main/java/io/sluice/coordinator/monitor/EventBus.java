@@ -26,7 +26,9 @@ public final class EventBus implements AutoCloseable {
     /** The bus of a coordinator without monitoring: posting does nothing. */
     public static final EventBus NONE = new EventBus();
 
-    private final BlockingQueue<QueryEvent> queue;
+    /** Events, and {@link #WAKE_UP} when the bus closes (so that its thread stops at once, not at its next poll). */
+    private final BlockingQueue<Object> queue;
+    private static final Object WAKE_UP = new Object();
     private final List<EventListener> listeners = new CopyOnWriteArrayList<>();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong accepted = new AtomicLong();
@@ -97,11 +99,12 @@ public final class EventBus implements AutoCloseable {
         while (!stopping || !queue.isEmpty()) {
             QueryEvent event;
             try {
-                event = queue.poll(100, TimeUnit.MILLISECONDS);
+                Object next = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (!(next instanceof QueryEvent queued)) {
+                    continue; // none yet, or close()'s wake-up: deliver what is left, then stop
+                }
+                event = queued;
             } catch (InterruptedException e) {
-                continue; // close() interrupts a wait: deliver what is left, then stop
-            }
-            if (event == null) {
                 continue;
             }
             try {
@@ -128,6 +131,7 @@ public final class EventBus implements AutoCloseable {
             return;
         }
         stopping = true;
+        queue.offer(WAKE_UP); // when full, the thread is busy delivering and sees stopping as it empties the queue
         try {
             thread.join(10_000);
         } catch (InterruptedException e) {
