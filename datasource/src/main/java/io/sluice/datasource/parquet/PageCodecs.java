@@ -3,10 +3,12 @@ package io.sluice.datasource.parquet;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.bytes.OpenBytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.xerial.snappy.Snappy;
@@ -41,19 +43,16 @@ final class PageCodecs implements CompressionCodecFactory {
     }
 
     /**
-     * Snappy pages, each decompressed when its bytes are first read, so a page the decoder passes
-     * over (no selected row in it) is never decompressed, as with parquet-hadoop's stream. A whole
-     * page read at once (as {@code BytesInput.toByteArray} reads it) is decompressed into the
-     * reader's array, with no copy between. Stateless, so one serves every reader. A page whose
-     * Snappy header does not give the length the page header says is refused before anything is
-     * written: snappy-java writes as many bytes as the Snappy header says.
+     * Snappy pages ({@link SnappyPage}), each decompressed when its bytes are first read, so a page
+     * the decoder passes over (no selected row in it) is never decompressed, as with parquet-hadoop's
+     * stream. Stateless, so one serves every reader.
      */
     enum SnappyPages implements BytesInputDecompressor {
         INSTANCE;
 
         @Override
         public BytesInput decompress(BytesInput bytes, int uncompressedSize) {
-            return BytesInput.from(new PageStream(bytes, uncompressedSize), uncompressedSize);
+            return new SnappyPage(bytes, uncompressedSize);
         }
 
         @Override
@@ -61,7 +60,7 @@ final class PageCodecs implements CompressionCodecFactory {
                 throws IOException {
             ByteBuffer in = input.duplicate();
             in.limit(in.position() + compressedSize);
-            output.put(decompress(BytesInput.from(in), uncompressedSize).toByteArray());
+            output.put(new SnappyPage(BytesInput.from(in), uncompressedSize).toByteArray());
         }
 
         @Override
@@ -69,51 +68,58 @@ final class PageCodecs implements CompressionCodecFactory {
         }
     }
 
-    /** One Snappy page's bytes, decompressed at the first read. */
-    static final class PageStream extends InputStream {
+    /**
+     * One Snappy page, decompressed when it is read: into an array of its own ({@link
+     * #toByteArray}), or into the reader's reusable one ({@link #decompressInto}), with no copy
+     * between. A page whose Snappy header does not give the length its page header says is refused
+     * before anything is written: snappy-java writes as many bytes as the Snappy header says.
+     */
+    static final class SnappyPage extends OpenBytesInput {
         private final BytesInput compressed;
         private final int size;
-        private byte[] page; // when the first read took less than the whole page
-        private int position;
 
-        PageStream(BytesInput compressed, int size) {
-            this.compressed = compressed;
+        SnappyPage(BytesInput compressed, int size) {
+            this.compressed = requireNonNull(compressed, "compressed is null");
+            if (size < 0) {
+                throw new IllegalArgumentException("negative page size " + size);
+            }
             this.size = size;
         }
 
         @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            Objects.checkFromIndexSize(off, len, b.length);
-            if (position >= size) {
-                return len == 0 ? 0 : -1;
-            }
-            if (position == 0 && page == null && len >= size) {
-                uncompressInto(b, off);
-                position = size;
-                return size;
-            }
-            if (page == null) {
-                page = new byte[size];
-                uncompressInto(page, 0);
-            }
-            int n = Math.min(len, size - position);
-            System.arraycopy(page, position, b, off, n);
-            position += n;
-            return n;
+        public long size() {
+            return size;
         }
 
         @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+        public void writeAllTo(OutputStream out) throws IOException {
+            out.write(toByteArray());
         }
 
         @Override
-        public int available() {
-            return size - position;
+        public byte[] toByteArray() throws IOException {
+            byte[] page = new byte[size];
+            decompressInto(page);
+            return page;
         }
 
-        private void uncompressInto(byte[] out, int offset) throws IOException {
+        @Override
+        public ByteBuffer toByteBuffer() throws IOException {
+            return ByteBuffer.wrap(toByteArray());
+        }
+
+        @Override
+        protected void writeTo(ByteBuffer buffer) {
+            try {
+                buffer.put(toByteArray());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** Decompresses the page into the start of {@code out}, which holds at least {@link #size()} bytes. */
+        void decompressInto(byte[] out) throws IOException {
+            Objects.checkFromIndexSize(0, size, out.length);
             ByteBuffer in = compressed.toByteBuffer();
             byte[] input;
             int from;
@@ -127,7 +133,7 @@ final class PageCodecs implements CompressionCodecFactory {
                 from = 0;
             }
             checkLength(Snappy.uncompressedLength(input, from, length), size);
-            checkLength(Snappy.uncompress(input, from, length, out, offset), size);
+            checkLength(Snappy.uncompress(input, from, length, out, 0), size);
         }
 
         private static void checkLength(int actual, int expected) throws IOException {

@@ -100,19 +100,23 @@ class PageCodecsTest {
         assertThatThrownBy(unread::toByteArray).isInstanceOf(IOException.class);
     }
 
+    /** Pages decompressed one after the other into one reused array: each comes whole, over what the last left. */
     @Test
-    void aPageReadInPartsComesWhole() throws Exception {
-        byte[] page = new byte[10_000];
-        new Random(9).nextBytes(page);
-        PageCodecs.PageStream stream = new PageCodecs.PageStream(BytesInput.from(Snappy.compress(page)), page.length);
-        byte[] read = new byte[page.length];
-        int at = 0;
-        for (int n; (n = stream.read(read, at, Math.min(7, page.length - at))) > 0; ) {
-            at += n;
+    void pagesDecompressIntoAReusedArray() throws Exception {
+        byte[] reused = new byte[12_000];
+        Arrays.fill(reused, (byte) 0x5A);
+        Random random = new Random(9);
+        for (int size : new int[] {10_000, 3_000, 12_000}) {
+            byte[] page = new byte[size];
+            random.nextBytes(page);
+            BytesInput decompressed = snappy.decompress(BytesInput.from(Snappy.compress(page)), size);
+            assertThat(decompressed).isInstanceOf(PageCodecs.SnappyPage.class);
+            ((PageCodecs.SnappyPage) decompressed).decompressInto(reused);
+            assertThat(Arrays.copyOf(reused, size)).isEqualTo(page);
         }
-        assertThat(at).isEqualTo(page.length);
-        assertThat(read).isEqualTo(page);
-        assertThat(stream.read()).isEqualTo(-1);
+        PageCodecs.SnappyPage tooLarge = (PageCodecs.SnappyPage) snappy.decompress(
+                BytesInput.from(Snappy.compress(new byte[12_001])), 12_001);
+        assertThatThrownBy(() -> tooLarge.decompressInto(reused)).isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test
