@@ -13,6 +13,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -32,11 +33,12 @@ import org.apache.pekko.serialization.Serializer;
  *
  * <p>Guarantees: the recipient gets the message whole or not at all. Parts of one message are sent
  * from one thread over one connection, so they arrive in order; parts of several messages may
- * interleave. A relay holds at most {@link #MAX_ASSEMBLIES} messages being joined (the oldest is
- * dropped beyond that, with a warning) and refuses a message over {@link Kryos#MAX_MESSAGE_BYTES}.
- * Caveats: a message in parts passes the relay, so a small message sent after it may reach the
- * recipient first; the size is known only by serializing, so a message to another node is
- * serialized twice when it fits a frame (here, then by Artery): protocol messages are a few per task.
+ * interleave. A relay's memory is bounded ({@link #relay}) and a message over {@link
+ * Kryos#MAX_MESSAGE_BYTES} is refused at its sender. Caveats: a message in parts passes the relay,
+ * so a small message sent after it may reach the recipient first (a worker remembers the tasks
+ * cancelled before they arrived); the message is serialized as it is sent, so one in parts is held
+ * whole until Artery has sent its parts, and one that fits a frame is serialized twice (here, then
+ * by Artery): protocol messages are a few per task.
  */
 public final class LargeMessages {
     /** The relay's name under a node's guardian. */
@@ -52,21 +54,31 @@ public final class LargeMessages {
     static final int PART_BYTES = ORDINARY_FRAME_BYTES - ENVELOPE_ALLOWANCE;
 
     /** Messages a relay joins at once at most. */
-    static final int MAX_ASSEMBLIES = 64;
+    static final int MAX_ASSEMBLIES = 1024;
+
+    /** Bytes a relay holds in messages being joined at most. */
+    static final long MAX_ASSEMBLY_BYTES = 256L * 1024 * 1024;
+
+    /** A message whose next part has not come for this long is dropped (its sender stopped, or a part was lost). */
+    static final long ASSEMBLY_TIMEOUT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
 
     private LargeMessages() {
     }
 
-    /** Starts the relay of {@code context}'s node; its guardian calls this once, as it is set up. */
+    /**
+     * Starts the relay of {@code context}'s node; its guardian calls this once, as it is set up. The
+     * relay restarts after a failure, losing only the messages it was joining.
+     */
     public static void openRelay(ActorContext<?> context) {
-        context.spawn(relay(), RELAY_NAME);
+        context.spawn(Behaviors.supervise(relay()).onFailure(SupervisorStrategy.restart()), RELAY_NAME);
     }
 
     /**
      * Sends {@code message} to {@code target}: directly when it is on this node or the message fits
      * a frame, else in parts through the relay of {@code target}'s node.
      *
-     * @throws IllegalArgumentException if the message is larger than {@link Kryos#MAX_MESSAGE_BYTES}
+     * @throws IllegalArgumentException if the message does not serialize, as one larger than {@link
+     *         Kryos#MAX_MESSAGE_BYTES} does not
      */
     public static <T> void tell(ActorRef<T> target, T message, ActorSystem<?> system) {
         requireNonNull(target, "target is null");
@@ -79,14 +91,16 @@ public final class LargeMessages {
         if (serializer.identifier() != KryoPekkoSerializer.IDENTIFIER) {
             throw new IllegalArgumentException(message.getClass().getName() + " is not a protocol message");
         }
-        byte[] bytes = serializer.toBinary(message);
+        byte[] bytes;
+        try {
+            bytes = serializer.toBinary(message); // Kryo writes at most Kryos.MAX_MESSAGE_BYTES
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(message.getClass().getSimpleName() + " cannot be sent: " + e.getMessage(),
+                    e);
+        }
         if (bytes.length <= PART_BYTES) {
             target.tell(message);
             return;
-        }
-        if (bytes.length > Kryos.MAX_MESSAGE_BYTES) {
-            throw new IllegalArgumentException(message.getClass().getSimpleName() + " of " + bytes.length
-                    + " bytes is larger than a protocol message may be (" + Kryos.MAX_MESSAGE_BYTES + " bytes)");
         }
         ActorRef<MessagePart> relay = ActorRefResolver.get(system).resolveActorRef(
                 target.path().root().child("user").child(RELAY_NAME).toSerializationFormat());
@@ -109,6 +123,7 @@ public final class LargeMessages {
         int next;
         byte[] bytes = new byte[0];
         int length;
+        long lastPart = System.nanoTime();
 
         Assembly(ActorRef<?> recipient, int count) {
             this.recipient = recipient;
@@ -127,17 +142,28 @@ public final class LargeMessages {
             System.arraycopy(part, 0, bytes, length, part.length);
             length += part.length;
             next++;
+            lastPart = System.nanoTime();
             return true;
         }
     }
 
-    /** Joins the parts of each message and hands the message to its recipient on this node. */
+    /**
+     * Joins the parts of each message and hands the message to its recipient on this node. Holds at
+     * most {@link #MAX_ASSEMBLIES} messages and {@link #MAX_ASSEMBLY_BYTES} bytes being joined: beyond
+     * either, and for a message whose next part has not come within {@link #ASSEMBLY_TIMEOUT_NANOS},
+     * the message least recently advanced is dropped, with a warning.
+     */
     static Behavior<MessagePart> relay() {
         return Behaviors.setup(context -> {
+            // least recently advanced first: a message is put back at the end as each part arrives
             Map<String, Assembly> assemblies = new LinkedHashMap<>();
-            return Behaviors.receiveMessage(part -> {
+            long[] held = {0};
+            return Behaviors.receive(MessagePart.class).onMessage(MessagePart.class, part -> {
                 Assembly assembly = part.index() == 0 ? new Assembly(part.recipient(), part.count())
                         : assemblies.remove(part.messageId());
+                if (assembly != null && part.index() > 0) {
+                    held[0] -= assembly.bytes.length;
+                }
                 if (assembly == null || assembly.next != part.index() || assembly.count != part.count()
                         || !assembly.recipient.equals(part.recipient())) {
                     context.getLog().warn("dropping part {} of {} of message {}: its earlier parts did not arrive",
@@ -149,19 +175,25 @@ public final class LargeMessages {
                             Kryos.MAX_MESSAGE_BYTES);
                     return Behaviors.same();
                 }
-                if (assembly.next < assembly.count) {
-                    assemblies.put(part.messageId(), assembly);
-                    if (assemblies.size() > MAX_ASSEMBLIES) {
-                        String oldest = assemblies.keySet().iterator().next();
-                        assemblies.remove(oldest);
-                        context.getLog().warn("dropping message {}: more than {} messages in parts at once", oldest,
-                                MAX_ASSEMBLIES);
-                    }
+                if (assembly.next == assembly.count) {
+                    deliver(context, part.messageId(), assembly);
                     return Behaviors.same();
                 }
-                deliver(context, part.messageId(), assembly);
+                assemblies.put(part.messageId(), assembly);
+                held[0] += assembly.bytes.length;
+                long now = System.nanoTime();
+                while (!assemblies.isEmpty() && (assemblies.size() > MAX_ASSEMBLIES || held[0] > MAX_ASSEMBLY_BYTES
+                        || now - assemblies.values().iterator().next().lastPart > ASSEMBLY_TIMEOUT_NANOS)) {
+                    Map.Entry<String, Assembly> oldest = assemblies.entrySet().iterator().next();
+                    assemblies.remove(oldest.getKey());
+                    held[0] -= oldest.getValue().bytes.length;
+                    context.getLog().warn("dropping message {} after {} of its {} parts: more than {} messages or {} "
+                            + "bytes being joined, or none of its parts for {} s", oldest.getKey(), oldest.getValue().next,
+                            oldest.getValue().count, MAX_ASSEMBLIES, MAX_ASSEMBLY_BYTES,
+                            java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(ASSEMBLY_TIMEOUT_NANOS));
+                }
                 return Behaviors.same();
-            });
+            }).build();
         });
     }
 

@@ -223,6 +223,13 @@ class TwoNodeClusterTest {
         assertThat(answer.blocks()).hasSize(MAP_OUTPUTS);
         assertThat(answer.blocks().get(MAP_OUTPUTS - 1).bytesPerPartition()).containsExactly(MAP_OUTPUTS - 1);
         assertThat(Kryos.serialize(answer).length).isGreaterThan(LargeMessages.ORDINARY_FRAME_BYTES);
+
+        // past what a node reads, a message is refused at its sender, saying why
+        ActorRef<WorkerCommand> worker = probe.registered.get(WAIT.toSeconds(), TimeUnit.SECONDS).worker();
+        RunTask tooLarge = new RunTask(new TaskDescription("job-1", "task-1-1", 1, 1, 0,
+                new byte[Kryos.MAX_MESSAGE_BYTES]), coordinatorSystem, "session-1");
+        assertThatThrownBy(() -> LargeMessages.tell(worker, tooLarge, coordinatorSystem))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("RunTask cannot be sent");
         assertThat(workerSystem.settings().config().getBytes("pekko.remote.artery.advanced.maximum-frame-size"))
                 .isEqualTo(LargeMessages.ORDINARY_FRAME_BYTES);
     }

@@ -2,6 +2,7 @@ package io.sluice.coordinator;
 
 import io.sluice.cluster.LargeMessages;
 import io.sluice.cluster.protocol.CancelTask;
+import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.GetMapOutputs;
 import io.sluice.cluster.protocol.MapOutputColumn;
@@ -364,8 +365,13 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
                     + "or not its session", msg.workerId());
             return this;
         }
-        LargeMessages.tell(msg.replyTo(), tracker.answer(msg.jobId(), msg.shuffleId(), msg.partition()),
-                getContext().getSystem());
+        try {
+            LargeMessages.tell(msg.replyTo(), tracker.answer(msg.jobId(), msg.shuffleId(), msg.partition()),
+                    getContext().getSystem());
+        } catch (IllegalArgumentException e) {
+            msg.replyTo().tell(MapOutputs.failed("the map outputs of " + msg.shuffleId() + " cannot be sent: "
+                    + e.getMessage()));
+        }
         return this;
     }
 
@@ -554,7 +560,13 @@ public final class CoordinatorActor extends AbstractBehavior<CoordinatorCommand>
         taskEvents.started(task, worker);
         // the locations its readers would ask for, as the tracker knows them now (after any recomputation)
         List<MapOutputColumn> known = tracker.columns(task.jobId(), pending.launch().reads());
-        LargeMessages.tell(worker.ref(), new RunTask(task, getContext().getSelf(), worker.session, known),
-                getContext().getSystem());
+        try {
+            LargeMessages.tell(worker.ref(), new RunTask(task, getContext().getSelf(), worker.session, known),
+                    getContext().getSystem());
+        } catch (IllegalArgumentException e) {
+            // a task no message can carry: it fails as if the worker had reported so (the user's to fix)
+            getContext().getSelf().tell(TaskFinished.failed(task.taskId(), worker.id(), "task " + task.taskId()
+                    + " cannot be sent: " + e.getMessage(), true).withSession(worker.session));
+        }
     }
 }

@@ -28,6 +28,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * registers on again serves once more. Confined to the dispatcher actor.
  */
 final class WorkerMembership {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WorkerMembership.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Map<String, RegisteredWorker> workers = new LinkedHashMap<>();
@@ -112,7 +113,11 @@ final class WorkerMembership {
     /** Asks every worker to delete these shuffles' files. */
     void removeShuffles(List<String> shuffleIds, ActorSystem<?> system) {
         for (RegisteredWorker w : workers.values()) {
-            LargeMessages.tell(w.ref(), new RemoveShuffles(shuffleIds, w.session), system);
+            try {
+                LargeMessages.tell(w.ref(), new RemoveShuffles(shuffleIds, w.session), system);
+            } catch (IllegalArgumentException e) {
+                LOG.warn("cannot ask worker {} to delete shuffles: {}", w.id(), e.getMessage());
+            }
         }
     }
 

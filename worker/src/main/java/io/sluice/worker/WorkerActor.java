@@ -87,6 +87,8 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     /** Shuffles already deleted, so that a late task's output is deleted too (the newest kept). */
     private final java.util.LinkedHashSet<String> removedShuffles = new java.util.LinkedHashSet<>();
     private static final int REMEMBERED_REMOVALS = 10_000;
+    /** Tasks cancelled before they arrived (at most {@link #REMEMBERED_REMOVALS}, the oldest forgotten first). */
+    private final java.util.LinkedHashSet<String> cancelledBeforeArrival = new java.util.LinkedHashSet<>();
 
     static Behavior<WorkerCommand> create(WorkerSettings settings, int shufflePort, TaskRunner runner,
             ExecutorService slots, ShuffleServer shuffleServer, ShuffleClient shuffleClient,
@@ -228,22 +230,27 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
         String taskId = msg.task().taskId();
         getContext().getLog().info("running task {} (job {}, stage {}, partition {}, attempt {})", taskId,
                 msg.task().jobId(), msg.task().stageId(), msg.task().partition(), msg.task().attempt());
-        AtomicBoolean cancelled = new AtomicBoolean();
+        AtomicBoolean cancelled = new AtomicBoolean(cancelledBeforeArrival.remove(taskId));
         cancelFlags.put(taskId, cancelled);
         MapOutputLocator locator = new SentMapOutputs(msg.mapOutputs(), askCoordinator(replyTo, registration.workerId(),
                 token, getContext().getSystem().scheduler()));
         ActorSystem<Void> system = getContext().getSystem();
         slots.execute(() -> {
-            TaskRunner.Outcome outcome = runner.run(msg.task(), cancelled::get, locator);
+            String shuffleId = null;
             try {
-                LargeMessages.tell(replyTo, outcome.finished().withSession(token), system);
-            } catch (IllegalArgumentException tooLarge) {
-                // a report no message can carry (a runtime filter past the limit): the task fails, saying so
-                LargeMessages.tell(replyTo, TaskFinished.failed(taskId, registration.workerId(),
-                        "the task's report is too large to send: " + tooLarge.getMessage(), true).withSession(token),
-                        system);
+                TaskRunner.Outcome outcome = runner.run(msg.task(), cancelled::get, locator);
+                shuffleId = outcome.shuffleId();
+                try {
+                    LargeMessages.tell(replyTo, outcome.finished().withSession(token), system);
+                } catch (IllegalArgumentException tooLarge) {
+                    // a report no message can carry (a runtime filter past the limit): the task fails, saying so
+                    LargeMessages.tell(replyTo, TaskFinished.failed(taskId, registration.workerId(),
+                            "the task's report cannot be sent: " + tooLarge.getMessage(), true).withSession(token),
+                            system);
+                }
+            } finally {
+                self.tell(new TaskEnded(taskId, shuffleId));
             }
-            self.tell(new TaskEnded(taskId, outcome.shuffleId()));
         });
         return this;
     }
@@ -283,6 +290,12 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
         AtomicBoolean flag = cancelFlags.get(msg.taskId());
         if (flag != null) {
             flag.set(true);
+        } else {
+            // a task sent in parts reaches this actor through the relay, so its cancel may come first
+            cancelledBeforeArrival.add(msg.taskId());
+            if (cancelledBeforeArrival.size() > REMEMBERED_REMOVALS) {
+                cancelledBeforeArrival.remove(cancelledBeforeArrival.iterator().next());
+            }
         }
         return this;
     }

@@ -16,9 +16,10 @@ import org.xerial.snappy.Snappy;
 /**
  * The codecs one open Parquet reader decompresses its pages with. Snappy pages (what DuckDB, Spark
  * and Sluice write by default) are decompressed by snappy-java from the column chunk's bytes
- * straight into the page's array when the page is read: parquet-hadoop's own path copied them into
- * a direct buffer it allocated afresh for each reader, decompressed into another, and copied that
- * into the page's array through a stream. Every other codec goes through {@code delegate}, as before.
+ * straight into the page decoder's own array, reused from page to page, when the page is read
+ * ({@link SnappyPage}): parquet-hadoop's own path copied them into a direct buffer it allocated
+ * afresh for each reader, decompressed into another, and copied that into a new array for each
+ * page through a stream. Every other codec goes through {@code delegate}, as before.
  */
 final class PageCodecs implements CompressionCodecFactory {
     private final CompressionCodecFactory delegate;
