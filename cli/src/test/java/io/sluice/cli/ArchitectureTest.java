@@ -217,6 +217,14 @@ class ArchitectureTest {
                 .hasMessageContaining("io.sluice.coordinator");
     }
 
+    /**
+     * Classes that live in a library's package to reach one of its package-private members, each in
+     * the one module that uses it: parquet's {@code BytesInput} can only be extended from its own
+     * package ({@code writeInto} is package-private), and the Snappy pages extend it.
+     */
+    private static final Map<String, Module> LIBRARY_SHIMS = Map.of(
+            "org.apache.parquet.bytes.OpenBytesInput", Module.DATASOURCE);
+
     /** Each package's module, or a line per problem: a package in two modules, a class outside its module's root. */
     private static List<String> packageProblems(Map<String, Module> moduleOfClass) {
         Map<String, Set<Module>> modulesOfPackage = new TreeMap<>();
@@ -224,7 +232,8 @@ class ArchitectureTest {
         moduleOfClass.forEach((name, module) -> {
             String pkg = name.substring(0, name.lastIndexOf('.'));
             modulesOfPackage.computeIfAbsent(pkg, p -> new TreeSet<>()).add(module);
-            if (!pkg.equals(module.rootPackage()) && !pkg.startsWith(module.rootPackage() + ".")) {
+            boolean shim = module.equals(LIBRARY_SHIMS.get(name));
+            if (!shim && !pkg.equals(module.rootPackage()) && !pkg.startsWith(module.rootPackage() + ".")) {
                 problems.add(name + " is in " + module.name().toLowerCase() + ", whose packages are "
                         + module.rootPackage() + "[.*]");
             }
