@@ -70,7 +70,24 @@ public final class LargeMessages {
      * relay restarts after a failure, losing only the messages it was joining.
      */
     public static void openRelay(ActorContext<?> context) {
-        context.spawn(Behaviors.supervise(relay()).onFailure(SupervisorStrategy.restart()), RELAY_NAME);
+        openRelay(context, RelayLimits.DEFAULT);
+    }
+
+    /** {@link #openRelay(ActorContext)} with other limits (tests). */
+    static void openRelay(ActorContext<?> context, RelayLimits limits) {
+        context.spawn(Behaviors.supervise(relay(limits)).onFailure(SupervisorStrategy.restart()), RELAY_NAME);
+    }
+
+    /** What a relay holds at most: messages and bytes being joined, and how long a message may wait for its next part. */
+    record RelayLimits(int messages, long bytes, long idleNanos) {
+        static final RelayLimits DEFAULT = new RelayLimits(MAX_ASSEMBLIES, MAX_ASSEMBLY_BYTES, ASSEMBLY_TIMEOUT_NANOS);
+
+        RelayLimits {
+            if (messages < 1 || bytes < 1 || idleNanos < 1) {
+                throw new IllegalArgumentException("relay limits must be positive: " + messages + ", " + bytes + ", "
+                        + idleNanos);
+            }
+        }
     }
 
     /**
@@ -149,11 +166,12 @@ public final class LargeMessages {
 
     /**
      * Joins the parts of each message and hands the message to its recipient on this node. Holds at
-     * most {@link #MAX_ASSEMBLIES} messages and {@link #MAX_ASSEMBLY_BYTES} bytes being joined: beyond
-     * either, and for a message whose next part has not come within {@link #ASSEMBLY_TIMEOUT_NANOS},
-     * the message least recently advanced is dropped, with a warning.
+     * most {@code limits} (by default {@link #MAX_ASSEMBLIES} messages and {@link #MAX_ASSEMBLY_BYTES}
+     * bytes being joined): beyond either, and for a message whose next part has not come within the
+     * idle limit ({@link #ASSEMBLY_TIMEOUT_NANOS}), the message least recently advanced is dropped,
+     * with a warning.
      */
-    static Behavior<MessagePart> relay() {
+    static Behavior<MessagePart> relay(RelayLimits limits) {
         return Behaviors.setup(context -> {
             // least recently advanced first: a message is put back at the end as each part arrives
             Map<String, Assembly> assemblies = new LinkedHashMap<>();
@@ -182,15 +200,15 @@ public final class LargeMessages {
                 assemblies.put(part.messageId(), assembly);
                 held[0] += assembly.bytes.length;
                 long now = System.nanoTime();
-                while (!assemblies.isEmpty() && (assemblies.size() > MAX_ASSEMBLIES || held[0] > MAX_ASSEMBLY_BYTES
-                        || now - assemblies.values().iterator().next().lastPart > ASSEMBLY_TIMEOUT_NANOS)) {
+                while (!assemblies.isEmpty() && (assemblies.size() > limits.messages() || held[0] > limits.bytes()
+                        || now - assemblies.values().iterator().next().lastPart > limits.idleNanos())) {
                     Map.Entry<String, Assembly> oldest = assemblies.entrySet().iterator().next();
                     assemblies.remove(oldest.getKey());
                     held[0] -= oldest.getValue().bytes.length;
                     context.getLog().warn("dropping message {} after {} of its {} parts: more than {} messages or {} "
                             + "bytes being joined, or none of its parts for {} s", oldest.getKey(), oldest.getValue().next,
-                            oldest.getValue().count, MAX_ASSEMBLIES, MAX_ASSEMBLY_BYTES,
-                            java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(ASSEMBLY_TIMEOUT_NANOS));
+                            oldest.getValue().count, limits.messages(), limits.bytes(),
+                            java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(limits.idleNanos()));
                 }
                 return Behaviors.same();
             }).build();

@@ -8,6 +8,7 @@ import com.typesafe.config.ConfigFactory;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.GetMapOutputs;
 import io.sluice.cluster.protocol.MapOutputs;
+import io.sluice.cluster.protocol.MessagePart;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
@@ -27,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -63,6 +65,8 @@ class TwoNodeClusterTest {
         final CompletableFuture<String> acknowledgedBy = new CompletableFuture<>();
         final CompletableFuture<LogicalPlan> planOnWorker = new CompletableFuture<>();
         final CompletableFuture<TaskFinished> finished = new CompletableFuture<>();
+        /** Every report the coordinator got, in order. */
+        final java.util.concurrent.BlockingQueue<TaskFinished> reports = new java.util.concurrent.LinkedBlockingQueue<>();
         final CompletableFuture<byte[]> planBytesOnWorker = new CompletableFuture<>();
         final CompletableFuture<MapOutputs> mapOutputsOnWorker = new CompletableFuture<>();
         /** The error the worker reports for its task instead of running it; null: it runs the task. */
@@ -71,9 +75,14 @@ class TwoNodeClusterTest {
 
     /** Registers with the receptionist; on RegisterWorker acks, then sends one task (as the coordinator does). */
     static Behavior<CoordinatorCommand> coordinator(Probe probe, byte[] plan) {
+        return coordinator(probe, plan, LargeMessages.RelayLimits.DEFAULT);
+    }
+
+    /** The same, its relay holding at most {@code relayLimits}. */
+    static Behavior<CoordinatorCommand> coordinator(Probe probe, byte[] plan, LargeMessages.RelayLimits relayLimits) {
         return Behaviors.setup(ctx -> {
             ctx.getSystem().receptionist().tell(Receptionist.register(ServiceKeys.COORDINATOR, ctx.getSelf()));
-            LargeMessages.openRelay(ctx);
+            LargeMessages.openRelay(ctx, relayLimits);
             return Behaviors.receive(CoordinatorCommand.class)
                     .onMessage(RegisterWorker.class, m -> {
                         probe.registered.complete(m);
@@ -84,6 +93,7 @@ class TwoNodeClusterTest {
                     })
                     .onMessage(TaskFinished.class, m -> {
                         probe.finished.complete(m);
+                        probe.reports.add(m);
                         return Behaviors.same();
                     })
                     .onMessage(GetMapOutputs.class, m -> {
@@ -232,6 +242,49 @@ class TwoNodeClusterTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("RunTask cannot be sent");
         assertThat(workerSystem.settings().config().getBytes("pekko.remote.artery.advanced.maximum-frame-size"))
                 .isEqualTo(LargeMessages.ORDINARY_FRAME_BYTES);
+    }
+
+    /**
+     * The relay hands on a message only when all its parts came in order, and holds no more than
+     * its limits: here one message being joined, so a second one drops the first, whose later part
+     * is then dropped too; a part without its earlier ones is dropped.
+     */
+    @Test
+    void theRelayJoinsPartsInOrderAndDropsWhatItCannotHold() throws Exception {
+        Probe probe = new Probe();
+        int port = Ports.free();
+        start(coordinator(probe, Kryos.serialize(SamplePlans.samplePlan()),
+                new LargeMessages.RelayLimits(1, 1 << 20, TimeUnit.SECONDS.toNanos(60))),
+                NodeConfig.coordinator(HOST, port).withStableAfter(Duration.ofSeconds(2)));
+        ActorSystem<WorkerCommand> workerSystem = start(worker(probe, "worker-1"),
+                NodeConfig.worker(HOST, 0, NodeConfig.address(HOST, port)).withStableAfter(Duration.ofSeconds(2)));
+        assertThat(probe.reports.poll(WAIT.toSeconds(), TimeUnit.SECONDS).succeeded()).isTrue(); // the task's report
+
+        ActorRefResolver resolver = ActorRefResolver.get(workerSystem);
+        ActorRef<MessagePart> relay = resolver.resolveActorRef(NodeConfig.address(HOST, port) + "/user/large");
+        ActorRef<CoordinatorCommand> coordinator = resolver.resolveActorRef(NodeConfig.address(HOST, port) + "/user");
+        byte[][] a = halves(workerSystem, "a");
+        byte[][] b = halves(workerSystem, "b");
+        byte[][] c = halves(workerSystem, "c");
+        relay.tell(new MessagePart("a", 0, 2, coordinator, a[0]));
+        relay.tell(new MessagePart("b", 0, 2, coordinator, b[0])); // one message at a time: a is dropped
+        relay.tell(new MessagePart("a", 1, 2, coordinator, a[1]));
+        relay.tell(new MessagePart("b", 1, 2, coordinator, b[1]));
+        relay.tell(new MessagePart("c", 1, 2, coordinator, c[1])); // its first part never came
+        relay.tell(new MessagePart("c", 0, 2, coordinator, c[0]));
+        relay.tell(new MessagePart("c", 1, 2, coordinator, c[1]));
+        assertThat(probe.reports.poll(WAIT.toSeconds(), TimeUnit.SECONDS).error()).isEqualTo("b");
+        assertThat(probe.reports.poll(WAIT.toSeconds(), TimeUnit.SECONDS).error()).isEqualTo("c");
+        assertThat(probe.reports.poll(1, TimeUnit.SECONDS)).isNull();
+    }
+
+    /** A report whose error is {@code error}, as {@code system} serializes it, cut in two. */
+    private static byte[][] halves(ActorSystem<?> system, String error) throws Exception {
+        TaskFinished report = TaskFinished.failed("task-" + error, "worker-1", error, false).withSession("session-1");
+        byte[] bytes = SerializationExtension.get(Adapter.toClassic(system)).serializerFor(TaskFinished.class)
+                .toBinary(report);
+        int half = bytes.length / 2;
+        return new byte[][] {java.util.Arrays.copyOf(bytes, half), java.util.Arrays.copyOfRange(bytes, half, bytes.length)};
     }
 
     @Test
