@@ -177,10 +177,12 @@ public final class LargeMessages {
             Map<String, Assembly> assemblies = new LinkedHashMap<>();
             long[] held = {0};
             return Behaviors.receive(MessagePart.class).onMessage(MessagePart.class, part -> {
-                Assembly assembly = part.index() == 0 ? new Assembly(part.recipient(), part.count())
-                        : assemblies.remove(part.messageId());
-                if (assembly != null && part.index() > 0) {
+                Assembly assembly = assemblies.remove(part.messageId()); // a first part again starts it anew
+                if (assembly != null) {
                     held[0] -= assembly.bytes.length;
+                }
+                if (part.index() == 0) {
+                    assembly = new Assembly(part.recipient(), part.count());
                 }
                 if (assembly == null || assembly.next != part.index() || assembly.count != part.count()
                         || !assembly.recipient.equals(part.recipient())) {
@@ -224,7 +226,8 @@ public final class LargeMessages {
         Object message;
         try {
             message = serialization(context.getSystem())
-                    .deserialize(Arrays.copyOf(assembly.bytes, assembly.length), KryoPekkoSerializer.IDENTIFIER, "")
+                    .deserialize(assembly.length == assembly.bytes.length ? assembly.bytes
+                            : Arrays.copyOf(assembly.bytes, assembly.length), KryoPekkoSerializer.IDENTIFIER, "")
                     .get();
         } catch (Exception e) { // Try.get rethrows what deserializing threw, checked or not
             context.getLog().warn("dropping message {}: its bytes do not read: {}", id, e.toString());

@@ -2,10 +2,10 @@ package io.sluice.coordinator;
 
 import io.sluice.cluster.LargeMessages;
 import io.sluice.cluster.protocol.CancelTask;
-import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.CoordinatorCommand;
 import io.sluice.cluster.protocol.GetMapOutputs;
 import io.sluice.cluster.protocol.MapOutputColumn;
+import io.sluice.cluster.protocol.MapOutputs;
 import io.sluice.cluster.protocol.RegisterWorker;
 import io.sluice.cluster.protocol.RunTask;
 import io.sluice.cluster.protocol.ServiceKeys;
