@@ -63,7 +63,6 @@ public record NodeConfig(NodeRole role, String hostname, int port, List<String> 
     public static final Duration DEFAULT_STABLE_AFTER = Duration.ofSeconds(7);
     public static final String DEFAULT_LOG_LEVEL = "WARNING";
     public static final int DEFAULT_MAX_MESSAGE_BYTES = Kryos.MAX_MESSAGE_BYTES;
-
     public static final Duration DEFAULT_HEARTBEAT_PAUSE = ClusterSettingsDeclaration.HEARTBEAT_PAUSE.defaultValue();
 
     private static final Set<String> LOG_LEVELS = Set.of("OFF", "ERROR", "WARNING", "INFO", "DEBUG");

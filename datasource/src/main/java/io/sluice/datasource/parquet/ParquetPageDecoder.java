@@ -154,7 +154,7 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     /**
      * A page's bytes, little-endian. A Snappy page is decompressed into this decoder's own array,
      * reused from page to page (nothing reads a page once the next is open): a new array for each
-     * page (often over G1's humongous size) was zeroed and page-faulted in, 13% of a scan's CPU.
+     * page (over G1's humongous size for large pages) was zeroed and page-faulted in.
      */
     private ByteBuffer littleEndian(BytesInput bytes) throws IOException {
         if (bytes instanceof PageCodecs.SnappyPage page) {
