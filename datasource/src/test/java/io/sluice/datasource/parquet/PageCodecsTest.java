@@ -19,8 +19,6 @@ import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.compression.CompressionCodecFactory.BytesInputDecompressor;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopCodecs;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.xerial.snappy.Snappy;
@@ -34,19 +32,8 @@ class PageCodecsTest {
     @TempDir
     Path dir;
 
-    private SourceTestSupport support;
     private final BytesInputDecompressor snappy = new PageCodecs(HadoopCodecs.newFactory(0))
             .getDecompressor(CompressionCodecName.SNAPPY);
-
-    @BeforeEach
-    void setUp() throws Exception {
-        support = new SourceTestSupport();
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        support.close();
-    }
 
     @Test
     void snappyPagesDecompressFromHeapAndDirectBuffers() throws Exception {
@@ -123,13 +110,16 @@ class PageCodecsTest {
     void filesOfEveryCodecReadAsDuckDbReadsThem() throws Exception {
         FormatReader reader = FileFormats.reader(FileFormat.PARQUET);
         String query = "SELECT i AS id, 'v' || (i % 97) AS s, i * 0.5 AS x FROM range(30000) t(i)";
-        List<List<Object>> expected = new ArrayList<>(support.query(query));
-        for (String codec : List.of("SNAPPY", "ZSTD", "GZIP", "UNCOMPRESSED", "LZ4")) {
-            String file = dir.resolve(codec + ".parquet").toString();
-            support.execute("COPY (" + query + ") TO '" + file + "' (FORMAT PARQUET, COMPRESSION " + codec
-                    + ", ROW_GROUP_SIZE 10000)");
-            Schema schema = reader.inferSchema(file);
-            assertThat(support.readAll(reader, file, schema, List.of("id", "s", "x"), 4096)).as(codec).isEqualTo(expected);
+        try (SourceTestSupport support = new SourceTestSupport()) {
+            List<List<Object>> expected = new ArrayList<>(support.query(query));
+            for (String codec : List.of("SNAPPY", "ZSTD", "GZIP", "UNCOMPRESSED", "LZ4")) {
+                String file = dir.resolve(codec + ".parquet").toString();
+                support.execute("COPY (" + query + ") TO '" + file + "' (FORMAT PARQUET, COMPRESSION " + codec
+                        + ", ROW_GROUP_SIZE 10000)");
+                Schema schema = reader.inferSchema(file);
+                assertThat(support.readAll(reader, file, schema, List.of("id", "s", "x"), 4096)).as(codec)
+                        .isEqualTo(expected);
+            }
         }
     }
 }
