@@ -140,10 +140,17 @@ public final class ParquetFormat implements FormatReader {
             Map<String, String> hadoop = HadoopConfiguration.overrides();
             RowGroupRun run = rowGroupsIn(partition, columns);
             List<ScanPartition> rowGroups = run.rowGroups();
+            PageArrays pageArrays = new PageArrays();
             return new SequentialStream(rowGroups.size(), i -> HadoopConfiguration.withOverrides(hadoop,
-                    () -> read(rowGroups.get(i), tableSchema, columns, batchSize, allocator, options, rows)),
+                    () -> readRowGroup(rowGroups.get(i), tableSchema, columns, batchSize, allocator, rows, pageArrays)),
                     StoreReadAhead.of(partition.path(), i -> run.bytes()[i]));
         }
+        return readRowGroup(partition, tableSchema, columns, batchSize, allocator, rows, new PageArrays());
+    }
+
+    /** Reads row group partition {@code partition}, its compressed pages decompressed into {@code pageArrays}. */
+    private BatchStream readRowGroup(ScanPartition partition, Schema tableSchema, List<String> columns, int batchSize,
+            BufferAllocator allocator, ScanRowFilter rows, PageArrays pageArrays) {
         if (partition.rowGroup() < 0) {
             throw new IllegalArgumentException("Parquet partitions are row groups or byte ranges of them: " + partition);
         }
@@ -213,7 +220,7 @@ public final class ParquetFormat implements FormatReader {
                                 + ", not all of which are supported");
                     }
                     decoders[i] = new ParquetPageDecoder(rowGroup.getPageReader(descriptor), descriptor, types.get(i),
-                            field.name());
+                            field.name(), pageArrays.column(i));
                 }
             }
             return new ParquetBatchStream(reader, rowGroup, decoders, selection.schema(), rowCount, file, batchSize,

@@ -68,11 +68,13 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     private long[] valueBuffer = new long[0];
     private long[] highBuffer = new long[0];
     private int[] idBuffer = new int[0];
-    /** The current page's bytes when it was decompressed here ({@link #littleEndian}). */
-    private byte[] pageBytes = new byte[0];
+    /** Where this column's pages are decompressed ({@link #littleEndian}), shared with the scan's other row groups. */
+    private final PageArrays.Slot pageArray;
 
-    ParquetPageDecoder(PageReader pages, ColumnDescriptor descriptor, ParquetColumnType columnType, String name) {
+    ParquetPageDecoder(PageReader pages, ColumnDescriptor descriptor, ParquetColumnType columnType, String name,
+            PageArrays.Slot pageArray) {
         this.pages = requireNonNull(pages, "pages is null");
+        this.pageArray = requireNonNull(pageArray, "pageArray is null");
         this.arrowField = new Field(requireNonNull(name, "name is null"), columnType.type()).toArrow();
         this.descriptor = requireNonNull(descriptor, "descriptor is null");
         this.type = columnType.type();
@@ -152,16 +154,15 @@ final class ParquetPageDecoder implements ColumnChunkDecoder {
     }
 
     /**
-     * A page's bytes, little-endian. A Snappy page is decompressed into this decoder's own array,
-     * reused from page to page (nothing reads a page once the next is open): a new array for each
-     * page (over G1's humongous size for large pages) was zeroed and page-faulted in.
+     * A page's bytes, little-endian. A Snappy page is decompressed into the column's array of the
+     * scan ({@link PageArrays}), reused from page to page and row group to row group (nothing reads
+     * a page once the next is open): a new array for each page (over G1's humongous size for large
+     * pages) was zeroed and page-faulted in.
      */
     private ByteBuffer littleEndian(BytesInput bytes) throws IOException {
         if (bytes instanceof PageCodecs.SnappyPage page) {
             int size = Math.toIntExact(page.size());
-            if (pageBytes.length < size) {
-                pageBytes = new byte[Math.max(size, pageBytes.length + (pageBytes.length >> 1))];
-            }
+            byte[] pageBytes = pageArray.atLeast(size);
             page.decompressInto(pageBytes);
             return ByteBuffer.wrap(pageBytes, 0, size).slice().order(ByteOrder.LITTLE_ENDIAN);
         }

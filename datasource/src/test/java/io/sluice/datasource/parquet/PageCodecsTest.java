@@ -122,4 +122,37 @@ class PageCodecsTest {
             }
         }
     }
+
+    /**
+     * One scan of a range of row groups: each column's pages, large, small, then larger again, go
+     * through the one array of that column ({@link PageArrays}), and every value reads as DuckDB
+     * reads it; a column's array is kept from row group to row group, and columns do not share one.
+     */
+    @Test
+    void aRangeOfRowGroupsWithPagesOfDifferentSizesReadsAsDuckDbReadsIt() throws Exception {
+        FormatReader reader = FileFormats.reader(FileFormat.PARQUET);
+        String file = dir.resolve("ranges.parquet").toString();
+        // strings of 40, then 12, then 60 characters a row group: each page smaller or larger than the last
+        String query = "SELECT i AS id, substr(md5(i::VARCHAR) || md5((i + 1)::VARCHAR), 1,"
+                + " CASE WHEN i < 100000 THEN 40 WHEN i < 200000 THEN 12 ELSE 60 END) AS s"
+                + " FROM range(300000) t(i)";
+        try (SourceTestSupport support = new SourceTestSupport()) {
+            support.execute("COPY (" + query + ") TO '" + file + "' (FORMAT PARQUET, COMPRESSION SNAPPY,"
+                    + " ROW_GROUP_SIZE 100000)");
+            List<io.sluice.datasource.file.ScanPartition> partitions = reader.partitions(file, java.util.Map.of());
+            assertThat(partitions).singleElement().satisfies(p -> assertThat(p.isRange()).isTrue());
+            Schema schema = reader.inferSchema(file);
+            assertThat(support.readAll(reader, file, schema, List.of("s", "id"), 4096))
+                    .isEqualTo(support.query("SELECT s, id FROM (" + query + ")"));
+        }
+
+        PageArrays arrays = new PageArrays();
+        PageArrays.Slot first = arrays.column(1);
+        byte[] large = first.atLeast(1000);
+        assertThat(arrays.column(1)).isSameAs(first);
+        assertThat(arrays.column(0)).isNotSameAs(first);
+        assertThat(first.atLeast(10)).isSameAs(large);
+        assertThat(first.atLeast(1001)).hasSizeGreaterThanOrEqualTo(1001).isNotSameAs(large);
+        assertThatThrownBy(() -> arrays.column(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
 }
