@@ -174,6 +174,6 @@ class SqlCommandIT {
         }
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.stdout()).isEmpty();
-        assertThat(result.stderr()).contains("error: SLUICE_JIT must be auto, quick or full: fastest");
+        assertThat(result.stderr()).contains("error: SLUICE_JIT must be auto, quick, lean or full: fastest");
     }
 }
