@@ -345,7 +345,8 @@ final class MapOutputWriter {
         SegmentIndex.Segment[] segments = new SegmentIndex.Segment[buffers.length];
         try (CheckedOutput out = new CheckedOutput(dataTemp)) {
             WriteChannel channel = new WriteChannel(Channels.newChannel(out));
-            ByteBuffer copyBuffer = ByteBuffer.allocate(COPY_BUFFER);
+            // a map task that never spilled (nearly all) has nothing to copy: no buffer to zero
+            ByteBuffer copyBuffer = spills.isEmpty() ? null : ByteBuffer.allocate(COPY_BUFFER);
             for (int r = 0; r < buffers.length; r++) {
                 long offset = out.position();
                 if (rows[r] > 0) {
