@@ -194,7 +194,7 @@ public final class LocalCluster implements QueryEngine {
 
     /**
      * @param httpPort -1 for no HTTP endpoint, 0 for a free port
-     * @param shufflePartitions 0 for twice the cluster's slots
+     * @param shufflePartitions 0 for the cluster's task slots
      * @param allowedRoots where tables may live ({@link FileAccessPolicy}); by default everywhere, every
      *                     scheme ({@link FileAccessPolicy#EVERYWHERE}), since an embedded cluster reads
      *                     with its own user's rights and credentials

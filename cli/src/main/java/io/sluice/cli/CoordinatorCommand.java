@@ -33,7 +33,7 @@ final class CoordinatorCommand implements Callable<Integer> {
     int httpPort;
 
     @Option(names = "--shuffle-partitions", defaultValue = "0", paramLabel = "N",
-            description = "Partitions per shuffle; 0 means twice the cluster's task slots (default: ${DEFAULT-VALUE}).")
+            description = "Partitions per shuffle; 0 means the cluster's task slots (default: ${DEFAULT-VALUE}).")
     int shufflePartitions;
 
     @Mixin

@@ -191,12 +191,17 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * The setting, or one partition per task slot of the cluster: a stage after a shuffle runs in
+     * one wave. Twice the slots (the default before) made every small stage twice the tasks, each
+     * with its fixed cost, and cost 14-23% of a TPC-H SF 1 session's time on two workers (docs/architecture.md).
+     */
     private int shufflePartitions() {
         if (settings.shufflePartitions() > 0) {
             return settings.shufflePartitions();
         }
         int slots = workers().values().stream().mapToInt(Integer::intValue).sum();
-        return Math.max(1, 2 * slots);
+        return Math.max(1, slots);
     }
 
     /**

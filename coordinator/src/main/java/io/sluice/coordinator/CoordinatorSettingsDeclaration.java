@@ -42,7 +42,7 @@ public final class CoordinatorSettingsDeclaration implements SettingsDeclaration
             INT, ReorderJoins.DEFAULT_DP_LIMIT,
             "relations up to which join orders are enumerated exhaustively; more are ordered greedily").between(2, 16);
     public static final Setting<Integer> SHUFFLE_PARTITIONS = Setting.session("sluice.shuffle.partitions", INT, 0,
-            "partitions after a shuffle; 0 is twice the cluster's task slots (also `sluice coordinator "
+            "partitions after a shuffle; 0 is the cluster's task slots (also `sluice coordinator "
                     + "--shuffle-partitions`)").between(0, 10_000);
     public static final Setting<Long> BROADCAST_THRESHOLD = Setting.session("sluice.join.broadcast-threshold", BYTE_SIZE,
             JoinSelection.DEFAULT.broadcastThresholdBytes(),
