@@ -37,7 +37,7 @@ public record CoordinatorSettings(String host, int port, int httpPort, QueryConf
                 FileAccessPolicy.fromSystemProperty(System.getProperty("user.dir")), SchedulerSettings.defaults(), null);
     }
 
-    /** Twice the cluster's slots when 0. */
+    /** The cluster's task slots when 0. */
     public int shufflePartitions() {
         return queryDefaults.shufflePartitions();
     }

@@ -16,7 +16,8 @@ import org.xerial.snappy.Snappy;
 /**
  * The codecs one open Parquet reader decompresses its pages with. Snappy pages (what DuckDB, Spark
  * and Sluice write by default) are decompressed by snappy-java from the column chunk's bytes
- * straight into the page decoder's own array, reused from page to page, when the page is read
+ * straight into the scan's array of the column ({@link PageArrays}), reused from page to page and
+ * row group to row group, when the page is read
  * ({@link SnappyPage}): parquet-hadoop's own path copied them into a direct buffer it allocated
  * afresh for each reader, decompressed into another, and copied that into a new array for each
  * page through a stream. Every other codec goes through {@code delegate}, as before.
@@ -71,7 +72,7 @@ final class PageCodecs implements CompressionCodecFactory {
 
     /**
      * One Snappy page, decompressed when it is read: into an array of its own ({@link
-     * #toByteArray}), or into the reader's reusable one ({@link #decompressInto}), with no copy
+     * #toByteArray}), or into the scan's reusable one ({@link #decompressInto}), with no copy
      * between. A page whose Snappy header does not give the length its page header says is refused
      * before anything is written: snappy-java writes as many bytes as the Snappy header says.
      */
