@@ -137,8 +137,13 @@ public final class KeyHash {
     /** Running hashes for {@code rows} rows ready to take a partition hash's key columns through {@link #hashInto}. */
     public static long[] partitionSeeds(int rows) {
         long[] hashes = new long[rows];
-        Arrays.fill(hashes, PARTITION_SEED);
+        seedPartitions(hashes, rows);
         return hashes;
+    }
+
+    /** {@link #partitionSeeds} into the first {@code rows} of {@code hashes}, an array of the caller's reused from batch to batch. */
+    public static void seedPartitions(long[] hashes, int rows) {
+        Arrays.fill(hashes, 0, rows, PARTITION_SEED);
     }
 
     /** The partition, in {@code [0, partitionCount)}, of a row whose partition hash is {@code hash}. */

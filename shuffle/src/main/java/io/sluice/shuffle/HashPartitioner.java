@@ -35,6 +35,9 @@ public final class HashPartitioner {
     private final int partitionCount;
     /** The keys bound to the columns of the first batch's schema (again for a batch of another schema). */
     private BoundExprs bound;
+    /** Row hashes and partitions of the last batch, reused: two new arrays a batch were zeroed for nothing. */
+    private long[] hashes = new long[0];
+    private int[] out = new int[0];
 
     public HashPartitioner(List<Expr> keys, int partitionCount) {
         this.keys = List.copyOf(requireNonNull(keys, "keys is null"));
@@ -55,10 +58,17 @@ public final class HashPartitioner {
         return partitionCount;
     }
 
-    /** The target partition of each row, in {@code [0, partitionCount)}; length is the batch's row count. */
+    /**
+     * The target partition of each row, in {@code [0, partitionCount)}; length is the batch's row
+     * count. The array is this partitioner's own, valid until the next call (the map output writer
+     * reads it within its {@code add}).
+     */
     public int[] partitions(Batch batch) {
         int rows = batch.rowCount();
-        long[] hashes = KeyHash.partitionSeeds(rows);
+        if (hashes.length < rows) {
+            hashes = new long[rows];
+        }
+        KeyHash.seedPartitions(hashes, rows);
         if (bound == null) {
             bound = new BoundExprs(keys, batch.schema());
         }
@@ -80,7 +90,9 @@ public final class HashPartitioner {
             }
             KeyHash.hashInto(col, hashes, rows);
         }
-        int[] out = new int[rows];
+        if (out.length != rows) {
+            out = new int[rows];
+        }
         for (int i = 0; i < rows; i++) {
             out[i] = KeyHash.partition(hashes[i], partitionCount);
         }

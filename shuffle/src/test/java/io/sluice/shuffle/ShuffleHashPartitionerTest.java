@@ -169,4 +169,26 @@ class ShuffleHashPartitionerTest {
         assertThatThrownBy(() -> new HashPartitioner(List.of(new Column("k")), 0))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    /**
+     * One partitioner over batches of 1,000, then 3, then 1,000 rows again: its reused arrays give
+     * each batch what a new partitioner gives it, of the batch's length; a smaller batch's seeds do
+     * not carry the larger one's hashes.
+     */
+    @Test
+    void aPartitionerReusedAcrossBatchesOfOtherSizesPlacesRowsAsANewOne() {
+        HashPartitioner reused = new HashPartitioner(List.of(new Column("k")), 13);
+        Schema schema = Schema.of(new Field("k", DataType.INT64));
+        for (int size : new int[] {1000, 3, 1000}) {
+            long[] values = new long[size];
+            for (int i = 0; i < size; i++) {
+                values[i] = size * 31L + i * 7L;
+            }
+            Col col = Col.ofLongs(DataType.INT64, values, null);
+            int[] expected = partitions(col, 13);
+            try (Batch batch = Batch.of(schema, new Col[] {col}, size, allocator)) {
+                assertThat(reused.partitions(batch)).as("batch of " + size).containsExactly(expected);
+            }
+        }
+    }
 }
