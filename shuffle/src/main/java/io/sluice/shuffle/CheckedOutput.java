@@ -3,9 +3,14 @@ package io.sluice.shuffle;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.Channels;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 import java.util.zip.CRC32C;
 
 /**
@@ -19,9 +24,17 @@ final class CheckedOutput extends OutputStream {
     private final CRC32C crc = new CRC32C();
     private long position;
 
+    private static final Set<OpenOption> CREATE_NEW = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    /** Shuffle and spill files hold the job's rows: readable by this user only, where the file system has POSIX permissions. */
+    private static final FileAttribute<?> OWNER_ONLY = PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rw-------"));
+
+    /** Creates {@code file}, which must not exist, owner-only where the file system has POSIX permissions. */
     CheckedOutput(Path file) throws IOException {
-        this.out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING), OUTPUT_BUFFER);
+        boolean posix = file.getFileSystem().supportedFileAttributeViews().contains("posix");
+        FileAttribute<?>[] attributes = posix ? new FileAttribute<?>[] {OWNER_ONLY} : new FileAttribute<?>[0];
+        this.out = new BufferedOutputStream(Channels.newOutputStream(Files.newByteChannel(file, CREATE_NEW, attributes)),
+                OUTPUT_BUFFER);
     }
 
     long position() {

@@ -20,6 +20,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
@@ -314,7 +315,6 @@ final class MapOutputWriter {
                 segments = writePartitions(dataTemp);
             }
             Path indexTemp = newTemporary(index.getFileName() + ".");
-            Files.delete(indexTemp);
             SegmentIndex.write(indexTemp, segments, owner);
             synchronized (commitLock(index)) {
                 if (!owner.isEmpty() && Files.exists(index) && owner.equals(SegmentIndex.owner(index))) {
@@ -457,14 +457,16 @@ final class MapOutputWriter {
         }
     }
 
+    /**
+     * A new temporary's name in the shuffle directory, not yet created: its writer creates it
+     * ({@code CREATE_NEW}), so a name taken is an error, not an overwrite. Named here rather than
+     * made by {@code Files.createTempFile}: the index's temporary was created, deleted and created
+     * again, and file creation (the file system's inode work) showed in the map tasks' profile.
+     */
     private Path newTemporary(String prefix) {
-        try {
-            Path temp = Files.createTempFile(directory, prefix, ".tmp");
-            temporaries.add(temp);
-            return temp;
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a shuffle file in " + directory + ": " + e, e);
-        }
+        Path temp = directory.resolve(prefix + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+        temporaries.add(temp);
+        return temp;
     }
 
     private void deleteTemporaries() {

@@ -320,6 +320,12 @@ class MapOutputWriterTest {
             assertThat(files.map(f -> f.getFileName().toString()).toList())
                     .containsExactlyInAnyOrder("map-0.data", "map-0.index");
         }
+        if (dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            // the rows are the job's: other users of the machine cannot read them
+            Path data = dir.resolve("map-0.data");
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(data)))
+                    .isEqualTo("rw-------");
+        }
         long total = 0;
         for (int r = 0; r < partitions; r++) {
             BlockLocation block = new BlockLocation("127.0.0.1", 1, "j-spill", 0, r);
