@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.compression.CompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
@@ -69,6 +70,8 @@ final class MapOutputWriter {
     private static final Logger LOG = LoggerFactory.getLogger(MapOutputWriter.class);
 
     private static final int COPY_BUFFER = 256 * 1024;
+    private static final String TEMPORARY_NONCE = Long.toHexString(ThreadLocalRandom.current().nextLong());
+    private static final AtomicLong TEMPORARIES = new AtomicLong();
 
     /**
      * The drain is promised at most this part of the task's fair share ({@link MemoryReservation#fairShare}):
@@ -459,12 +462,14 @@ final class MapOutputWriter {
 
     /**
      * A new temporary's name in the shuffle directory, not yet created: its writer creates it
-     * ({@code CREATE_NEW}), so a name taken is an error, not an overwrite. Named here rather than
-     * made by {@code Files.createTempFile}: the index's temporary was created, deleted and created
-     * again, and file creation (the file system's inode work) showed in the map tasks' profile.
+     * ({@code CREATE_NEW}). Named here rather than made by {@code Files.createTempFile}: the index's
+     * temporary was created, deleted and created again, and file creation (the file system's inode
+     * work) showed in the map tasks' profile. A name is this JVM's nonce and a counter, so no two
+     * writers of one JVM share one (and {@link #deleteTemporaries} never deletes another's file);
+     * another process in the same directory would have to draw the same 64-bit nonce.
      */
     private Path newTemporary(String prefix) {
-        Path temp = directory.resolve(prefix + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp");
+        Path temp = directory.resolve(prefix + TEMPORARY_NONCE + "-" + TEMPORARIES.incrementAndGet() + ".tmp");
         temporaries.add(temp);
         return temp;
     }
