@@ -19,15 +19,14 @@ import java.util.zip.CRC32C;
  */
 final class CheckedOutput extends OutputStream {
     private static final int OUTPUT_BUFFER = 256 * 1024;
-
-    private final OutputStream out;
-    private final CRC32C crc = new CRC32C();
-    private long position;
-
     private static final Set<OpenOption> CREATE_NEW = Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     /** Shuffle and spill files hold the job's rows: readable by this user only, where the file system has POSIX permissions. */
     private static final FileAttribute<?> OWNER_ONLY = PosixFilePermissions.asFileAttribute(
             PosixFilePermissions.fromString("rw-------"));
+
+    private final OutputStream out;
+    private final CRC32C crc = new CRC32C();
+    private long position;
 
     /** Creates {@code file}, which must not exist, owner-only where the file system has POSIX permissions. */
     CheckedOutput(Path file) throws IOException {
