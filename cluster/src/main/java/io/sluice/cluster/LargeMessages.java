@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -60,7 +61,7 @@ public final class LargeMessages {
     static final long MAX_ASSEMBLY_BYTES = 256L * 1024 * 1024;
 
     /** A message whose next part has not come for this long is dropped (its sender stopped, or a part was lost). */
-    static final long ASSEMBLY_TIMEOUT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+    static final long ASSEMBLY_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
 
     private LargeMessages() {
     }
@@ -210,7 +211,7 @@ public final class LargeMessages {
                     context.getLog().warn("dropping message {} after {} of its {} parts: more than {} messages or {} "
                             + "bytes being joined, or none of its parts for {} s", oldest.getKey(), oldest.getValue().next,
                             oldest.getValue().count, limits.messages(), limits.bytes(),
-                            java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(limits.idleNanos()));
+                            TimeUnit.NANOSECONDS.toSeconds(limits.idleNanos()));
                 }
                 return Behaviors.same();
             }).build();

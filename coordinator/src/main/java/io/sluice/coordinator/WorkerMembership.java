@@ -20,6 +20,8 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The workers registered with the dispatcher, by id, in registration order, and their slots: each
@@ -28,7 +30,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * registers on again serves once more. Confined to the dispatcher actor.
  */
 final class WorkerMembership {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WorkerMembership.class);
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerMembership.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Map<String, RegisteredWorker> workers = new LinkedHashMap<>();

@@ -292,10 +292,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
             flag.set(true);
         } else {
             // a task sent in parts reaches this actor through the relay, so its cancel may come first
-            cancelledBeforeArrival.add(msg.taskId());
-            if (cancelledBeforeArrival.size() > REMEMBERED_REMOVALS) {
-                cancelledBeforeArrival.remove(cancelledBeforeArrival.iterator().next());
-            }
+            remember(cancelledBeforeArrival, msg.taskId());
         }
         return this;
     }
@@ -323,6 +320,14 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
         return this;
     }
 
+    /** Adds {@code id} to {@code ids}, forgetting the oldest beyond {@link #REMEMBERED_REMOVALS}. */
+    private static void remember(java.util.LinkedHashSet<String> ids, String id) {
+        ids.add(id);
+        if (ids.size() > REMEMBERED_REMOVALS) {
+            ids.remove(ids.iterator().next());
+        }
+    }
+
     private Behavior<WorkerCommand> onRemoveShuffles(RemoveShuffles msg) {
         if (!fromCoordinator(msg.session(), msg)) {
             return this;
@@ -330,10 +335,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
         // the job ended: the broadcast joins' tables its stages shared here are freed (or once their last task is done)
         runner.sharedBuilds().stagesEnded(msg.shuffleIds());
         for (String id : msg.shuffleIds()) {
-            removedShuffles.add(id);
-            if (removedShuffles.size() > REMEMBERED_REMOVALS) {
-                removedShuffles.remove(removedShuffles.iterator().next());
-            }
+            remember(removedShuffles, id);
             remove(id);
         }
         return this;
