@@ -25,11 +25,11 @@ final class CoordinatorCommand implements Callable<Integer> {
     String host;
 
     @Option(names = "--port", defaultValue = "7355", paramLabel = "PORT",
-            description = "Cluster port workers join (default: ${DEFAULT-VALUE}).")
+            description = "Cluster port workers join; 0 takes a free one, named in the ready line (default: ${DEFAULT-VALUE}).")
     int port;
 
     @Option(names = "--http-port", defaultValue = "8080", paramLabel = "PORT",
-            description = "HTTP port for clients (default: ${DEFAULT-VALUE}).")
+            description = "HTTP port for clients; 0 takes a free one, named in the ready line (default: ${DEFAULT-VALUE}).")
     int httpPort;
 
     @Option(names = "--shuffle-partitions", defaultValue = "0", paramLabel = "N",
@@ -67,7 +67,7 @@ final class CoordinatorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Options.port(spec, "--port", port, false);
+        Options.port(spec, "--port", port, true);
         Options.port(spec, "--http-port", httpPort, true);
         Options.within(spec, "--shuffle-partitions", CoordinatorSettingsDeclaration.SHUFFLE_PARTITIONS, shufflePartitions);
         SluiceConf conf = confOptions.load();

@@ -3,7 +3,6 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.testfixtures.DuckDbOracle;
-import io.sluice.testfixtures.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,12 +56,10 @@ class CatalogProcessIT {
     }
 
     private static void startNodes() throws Exception {
-        int clusterPort = Ports.free();
-        httpPort = Ports.free();
-        SluiceProcess coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
-                "--http-port", String.valueOf(httpPort), "--data-dir", data.toString());
+        SluiceProcess coordinator = SluiceProcess.startCoordinator(data, READY_TIMEOUT, "--data-dir", data.toString());
         nodes.add(coordinator);
-        coordinator.awaitStderrLine("coordinator ready:", READY_TIMEOUT);
+        int clusterPort = coordinator.coordinatorPorts().cluster();
+        httpPort = coordinator.coordinatorPorts().http();
         SluiceProcess worker = SluiceProcess.start(data, "worker", "--coordinator", "127.0.0.1:" + clusterPort, "--id",
                 "w" + nodes.size(), "--slots", "2");
         nodes.add(worker);

@@ -3,7 +3,6 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.testfixtures.DuckDbOracle;
-import io.sluice.testfixtures.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,19 +34,24 @@ class ClusterProcessIT {
     static void startCluster() throws Exception {
         duck = new DuckDbOracle();
         TestData.write(duck, data);
-        int clusterPort = Ports.free();
-        httpPort = Ports.free();
-        SluiceProcess coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
-                "--http-port", String.valueOf(httpPort));
+        SluiceProcess coordinator = SluiceProcess.startCoordinator(data, READY_TIMEOUT);
         nodes.add(coordinator);
+        int clusterPort = coordinator.coordinatorPorts().cluster();
+        httpPort = coordinator.coordinatorPorts().http();
+        // the whole line, hosts included, as a user reads it to point workers and clients at the node
         assertThat(coordinator.awaitStderrLine("coordinator ready:", READY_TIMEOUT))
                 .isEqualTo("coordinator ready: cluster pekko://sluice@127.0.0.1:" + clusterPort + ", http 127.0.0.1:" + httpPort);
         for (int i = 1; i <= 2; i++) {
             nodes.add(SluiceProcess.start(data, "worker", "--coordinator", "127.0.0.1:" + clusterPort, "--id", "w" + i,
                     "--slots", "2"));
         }
-        for (SluiceProcess worker : nodes.subList(1, nodes.size())) {
+        for (int i = 1; i < nodes.size(); i++) {
+            SluiceProcess worker = nodes.get(i);
             worker.awaitStderrLine("worker ready:", READY_TIMEOUT);
+            SluiceProcess.WorkerPorts ports = worker.workerPorts();
+            assertThat(worker.awaitStderrLine("worker ready:", READY_TIMEOUT)).isEqualTo("worker ready: w" + i + " on 127.0.0.1:"
+                    + ports.cluster() + " joined pekko://sluice@127.0.0.1:" + clusterPort + ", shuffle 127.0.0.1:"
+                    + ports.shuffle() + ", 2 slots");
         }
     }
 

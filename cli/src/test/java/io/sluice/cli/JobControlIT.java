@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.coordinator.RunningQueries;
 import io.sluice.testfixtures.DuckDbOracle;
-import io.sluice.testfixtures.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,6 +37,7 @@ class JobControlIT {
     private static SluiceProcess worker;
     private static int httpPort;
     private static int clusterPort;
+    /** The first worker's ports (0 until it started: it takes free ones), which its restarts bind again. */
     private static int workerPort;
     private static int workerShufflePort;
     private static String table;
@@ -52,14 +52,13 @@ class JobControlIT {
         }
         duck.execute("CREATE VIEW t AS SELECT * FROM read_parquet('" + t + "/*.parquet')");
         table = "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + t + "';\n";
-        clusterPort = Ports.free();
-        httpPort = Ports.free();
-        workerPort = Ports.free();
-        workerShufflePort = Ports.free();
-        coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
-                "--http-port", String.valueOf(httpPort), "--allow-job-jars");
-        coordinator.awaitStderrLine("coordinator ready:", READY_TIMEOUT);
+        coordinator = SluiceProcess.startCoordinator(data, READY_TIMEOUT, "--allow-job-jars");
+        clusterPort = coordinator.coordinatorPorts().cluster();
+        httpPort = coordinator.coordinatorPorts().http();
         worker = startWorker();
+        // a restarted worker binds the same ports again: a new incarnation of one address
+        workerPort = worker.workerPorts().cluster();
+        workerShufflePort = worker.workerPorts().shuffle();
     }
 
     @AfterAll

@@ -48,7 +48,7 @@ class MainTest {
         assertThat(err()).contains("--coordinator").contains("nohost");
         err.reset();
         assertThat(run("coordinator", "--port", "70000")).isEqualTo(2);
-        assertThat(err()).contains("--port must be between 1 and 65535: 70000");
+        assertThat(err()).contains("--port must be between 0 and 65535: 70000");
         err.reset();
         // an option that sets a setting is held to the setting's declared bounds, before anything starts
         assertThat(run("coordinator", "--shuffle-partitions", "20000")).isEqualTo(2);

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One {@code bin/sluice} process. Its stdout and stderr go to files (no pipe can fill up and stall
@@ -140,18 +142,70 @@ final class SluiceProcess implements AutoCloseable {
         }
     }
 
+    /** The ports a coordinator took, as its ready line names them. */
+    record CoordinatorPorts(int cluster, int http) {
+    }
+
+    private static final Pattern COORDINATOR_READY =
+            Pattern.compile("^coordinator ready: cluster pekko://sluice@[^,]+:(\\d+), https? [^,]+:(\\d+)");
+    private static final Pattern WORKER_READY =
+            Pattern.compile("^worker ready: \\S+ on [^ ]+:(\\d+) joined .*, shuffle [^,]+:(\\d+),");
+
+    /**
+     * Starts {@code bin/sluice coordinator} on ports it chooses ({@code --port 0 --http-port 0}, so
+     * no other process can take them between a test's choice and the bind) and waits until it is ready.
+     */
+    static SluiceProcess startCoordinator(Path logDir, Duration timeout, String... extraArgs) throws Exception {
+        List<String> args = new ArrayList<>(List.of("coordinator", "--port", "0", "--http-port", "0"));
+        args.addAll(List.of(extraArgs));
+        SluiceProcess coordinator = start(logDir, args.toArray(String[]::new));
+        try {
+            coordinator.awaitStderrMatch(COORDINATOR_READY, timeout);
+            return coordinator;
+        } catch (Throwable e) {
+            coordinator.close();
+            throw e;
+        }
+    }
+
+    /** The cluster and HTTP ports of a coordinator that printed its ready line. */
+    CoordinatorPorts coordinatorPorts() throws IOException {
+        Matcher m = readyLine(COORDINATOR_READY);
+        return new CoordinatorPorts(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+    }
+
+    /** The ports a worker took, as its ready line names them. */
+    record WorkerPorts(int cluster, int shuffle) {
+    }
+
+    /** The cluster and shuffle ports of a worker that printed its ready line. */
+    WorkerPorts workerPorts() throws IOException {
+        Matcher m = readyLine(WORKER_READY);
+        return new WorkerPorts(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)));
+    }
+
+    private Matcher readyLine(Pattern pattern) throws IOException {
+        for (String line : stderr().lines().toList()) {
+            Matcher m = pattern.matcher(line);
+            if (m.find()) {
+                return m;
+            }
+        }
+        throw new AssertionError("'sluice " + description + "' printed no match of '" + pattern + "'; stderr:\n" + stderr());
+    }
+
     /** Waits for a stderr line starting with {@code prefix}; fails if the process ends first or time runs out. */
     String awaitStderrLine(String prefix, Duration timeout) throws Exception {
-        return awaitStderrMatch(java.util.regex.Pattern.compile("^" + java.util.regex.Pattern.quote(prefix)), timeout);
+        return awaitStderrMatch(Pattern.compile("^" + Pattern.quote(prefix)), timeout);
     }
 
     /** Waits for a stderr line containing a match of {@code pattern}; fails if the process ends first or time runs out. */
-    String awaitStderrMatch(java.util.regex.Pattern pattern, Duration timeout) throws Exception {
+    String awaitStderrMatch(Pattern pattern, Duration timeout) throws Exception {
         return awaitStderrMatch(pattern, timeout, null);
     }
 
-    /** As {@link #awaitStderrMatch(java.util.regex.Pattern, Duration)}, giving up too once {@code other} has ended. */
-    String awaitStderrMatch(java.util.regex.Pattern pattern, Duration timeout, SluiceProcess other) throws Exception {
+    /** As {@link #awaitStderrMatch(Pattern, Duration)}, giving up too once {@code other} has ended. */
+    String awaitStderrMatch(Pattern pattern, Duration timeout, SluiceProcess other) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (other != null && !other.isAlive()) {

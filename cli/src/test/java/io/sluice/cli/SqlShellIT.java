@@ -3,7 +3,6 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.testfixtures.DuckDbOracle;
-import io.sluice.testfixtures.Ports;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -133,12 +132,9 @@ class SqlShellIT {
     /** A shell on a coordinator process and a worker process: Ctrl-C cancels the query there, which serves the next. */
     @Test
     void remoteShellCancelsOnTheCoordinator() throws Exception {
-        int clusterPort = Ports.free();
-        int httpPort = Ports.free();
-        try (SluiceProcess coordinator = SluiceProcess.start(dir, "coordinator", "--port", String.valueOf(clusterPort),
-                "--http-port", String.valueOf(httpPort));
-                SluiceProcess worker = startWorker(coordinator, clusterPort)) {
-            startShell("remote", dir.resolve("remote-history"), "--coordinator 127.0.0.1:" + httpPort);
+        try (SluiceProcess coordinator = SluiceProcess.startCoordinator(dir, START_TIMEOUT);
+                SluiceProcess worker = startWorker(coordinator.coordinatorPorts().cluster())) {
+            startShell("remote", dir.resolve("remote-history"), "--coordinator 127.0.0.1:" + coordinator.coordinatorPorts().http());
             type("remote", "CREATE EXTERNAL TABLE shell_numbers STORED AS PARQUET LOCATION '" + dir.resolve("numbers") + "';");
             awaitPrompts("remote", 2);
             type("remote", LONG_QUERY);
@@ -153,10 +149,9 @@ class SqlShellIT {
         }
     }
 
-    private static SluiceProcess startWorker(SluiceProcess coordinator, int clusterPort) throws Exception {
-        coordinator.awaitStderrLine("coordinator ready:", START_TIMEOUT);
+    private static SluiceProcess startWorker(int clusterPort) throws Exception {
         SluiceProcess worker = SluiceProcess.start(dir, "worker", "--coordinator", "127.0.0.1:" + clusterPort, "--id", "w1",
-                "--slots", "2", "--port", String.valueOf(Ports.free()), "--shuffle-port", String.valueOf(Ports.free()));
+                "--slots", "2");
         worker.awaitStderrLine("worker ready:", START_TIMEOUT);
         return worker;
     }

@@ -3,7 +3,6 @@ package io.sluice.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.testfixtures.DuckDbOracle;
-import io.sluice.testfixtures.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,12 +44,10 @@ class WorkerKillIT {
                     + "' (FORMAT PARQUET)");
         }
         duck.execute("CREATE VIEW big AS SELECT * FROM read_parquet('" + big + "/*.parquet')");
-        clusterPort = Ports.free();
-        httpPort = Ports.free();
-        coordinator = SluiceProcess.start(data, "coordinator", "--port", String.valueOf(clusterPort),
-                "--http-port", String.valueOf(httpPort));
+        coordinator = SluiceProcess.startCoordinator(data, READY_TIMEOUT);
         nodes.add(coordinator);
-        coordinator.awaitStderrLine("coordinator ready:", READY_TIMEOUT);
+        clusterPort = coordinator.coordinatorPorts().cluster();
+        httpPort = coordinator.coordinatorPorts().http();
         for (int i = 0; i < 3; i++) {
             startWorker();
         }

@@ -218,9 +218,9 @@ class TwoNodeClusterTest {
         byte[] plan = new byte[2 * 1024 * 1024];
         new java.util.Random(7).nextBytes(plan);
         probe.reportedError = "x".repeat(LargeMessages.ORDINARY_FRAME_BYTES * 3);
-        int port = Ports.free();
         ActorSystem<CoordinatorCommand> coordinatorSystem = start(coordinator(probe, plan),
-                NodeConfig.coordinator(HOST, port).withStableAfter(Duration.ofSeconds(2)));
+                NodeConfig.coordinator(HOST, 0).withStableAfter(Duration.ofSeconds(2)));
+        int port = (Integer) SluiceNode.selfAddress(coordinatorSystem).getPort().get();
         ActorSystem<WorkerCommand> workerSystem = start(worker(probe, "worker-1"),
                 NodeConfig.worker(HOST, 0, NodeConfig.address(HOST, port)).withStableAfter(Duration.ofSeconds(2)));
         assertThat(coordinatorSystem.settings().config().getBytes("pekko.remote.artery.advanced.maximum-frame-size"))
@@ -252,10 +252,10 @@ class TwoNodeClusterTest {
     @Test
     void theRelayJoinsPartsInOrderAndDropsWhatItCannotHold() throws Exception {
         Probe probe = new Probe();
-        int port = Ports.free();
-        start(coordinator(probe, Kryos.serialize(SamplePlans.samplePlan()),
+        ActorSystem<CoordinatorCommand> coordinatorSystem = start(coordinator(probe, Kryos.serialize(SamplePlans.samplePlan()),
                 new LargeMessages.RelayLimits(1, 1 << 20, TimeUnit.SECONDS.toNanos(60))),
-                NodeConfig.coordinator(HOST, port).withStableAfter(Duration.ofSeconds(2)));
+                NodeConfig.coordinator(HOST, 0).withStableAfter(Duration.ofSeconds(2)));
+        int port = (Integer) SluiceNode.selfAddress(coordinatorSystem).getPort().get();
         ActorSystem<WorkerCommand> workerSystem = start(worker(probe, "worker-1"),
                 NodeConfig.worker(HOST, 0, NodeConfig.address(HOST, port)).withStableAfter(Duration.ofSeconds(2)));
         assertThat(probe.reports.poll(WAIT.toSeconds(), TimeUnit.SECONDS).succeeded()).isTrue(); // the task's report

@@ -24,6 +24,8 @@ public final class S3ProxyServer implements AutoCloseable {
     /** The system property naming the jar; else it is looked up in the local Maven repository. */
     public static final String JAR_PROPERTY = "sluice.test.s3proxy.jar";
     public static final String REGION = "us-east-1";
+    /** Starts tried on a new port when the last one was taken before S3Proxy bound it. */
+    private static final int BIND_ATTEMPTS = 3;
 
     private final Process process;
     private final int port;
@@ -41,7 +43,19 @@ public final class S3ProxyServer implements AutoCloseable {
      */
     public static S3ProxyServer start(Path baseDir, String identity, String credential) throws IOException {
         Files.createDirectories(baseDir);
-        int port = Ports.free();
+        // S3Proxy binds the port it is told: another process may take it after it was found free, so
+        // a start that could not bind it is tried again on another
+        for (int attempt = 1; ; attempt++) {
+            S3ProxyServer server = startOn(Ports.free(), baseDir, identity, credential, attempt < BIND_ATTEMPTS);
+            if (server != null) {
+                return server;
+            }
+        }
+    }
+
+    /** A started server on {@code port}, or null if it could not bind it and {@code mayRetry}. */
+    private static S3ProxyServer startOn(int port, Path baseDir, String identity, String credential, boolean mayRetry)
+            throws IOException {
         Map<String, String> properties = new TreeMap<>();
         properties.put("s3proxy.endpoint", "http://127.0.0.1:" + port);
         properties.put("jclouds.provider", "filesystem");
@@ -71,7 +85,11 @@ public final class S3ProxyServer implements AutoCloseable {
         while (!server.accepting()) {
             if (!process.isAlive() || System.nanoTime() > deadline) {
                 server.close();
-                throw new IOException("S3Proxy did not start on port " + port + ": " + Files.readString(log));
+                String output = Files.readString(log);
+                if (mayRetry && output.contains("Address already in use")) {
+                    return null;
+                }
+                throw new IOException("S3Proxy did not start on port " + port + ": " + output);
             }
             try {
                 Thread.sleep(100);
