@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,11 +48,14 @@ class ClusterProcessIT {
         }
         for (int i = 1; i < nodes.size(); i++) {
             SluiceProcess worker = nodes.get(i);
-            worker.awaitStderrLine("worker ready:", READY_TIMEOUT);
+            String ready = worker.awaitStderrLine("worker ready:", READY_TIMEOUT);
             SluiceProcess.WorkerPorts ports = worker.workerPorts();
-            assertThat(worker.awaitStderrLine("worker ready:", READY_TIMEOUT)).isEqualTo("worker ready: w" + i + " on 127.0.0.1:"
-                    + ports.cluster() + " joined pekko://sluice@127.0.0.1:" + clusterPort + ", shuffle 127.0.0.1:"
-                    + ports.shuffle() + ", 2 slots");
+            assertThat(ready).isEqualTo("worker ready: w" + i + " on 127.0.0.1:" + ports.cluster()
+                    + " joined pekko://sluice@127.0.0.1:" + clusterPort + ", shuffle 127.0.0.1:" + ports.shuffle() + ", 2 slots");
+            // the ports a node names are the ones it bound: the coordinator learnt this shuffle port from the worker
+            assertThat(ports.cluster()).isPositive().isNotEqualTo(ports.shuffle());
+            coordinator.awaitStderrMatch(Pattern.compile("worker w" + i + " registered with 2 slots \\(shuffle "
+                    + "127\\.0\\.0\\.1:" + ports.shuffle() + "\\)"), READY_TIMEOUT);
         }
     }
 

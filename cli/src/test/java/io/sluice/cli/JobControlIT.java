@@ -56,7 +56,6 @@ class JobControlIT {
         clusterPort = coordinator.coordinatorPorts().cluster();
         httpPort = coordinator.coordinatorPorts().http();
         worker = startWorker();
-        // a restarted worker binds the same ports again: a new incarnation of one address
         workerPort = worker.workerPorts().cluster();
         workerShufflePort = worker.workerPorts().shuffle();
     }

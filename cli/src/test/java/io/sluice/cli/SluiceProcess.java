@@ -22,6 +22,12 @@ final class SluiceProcess implements AutoCloseable {
     private static final AtomicInteger COUNTER = new AtomicInteger();
     /** This test JVM's cluster secret, given to every process it starts. */
     static final String SECRET = randomSecret();
+    /** A coordinator's ready line: its cluster port, then its HTTP(S) port. */
+    private static final Pattern COORDINATOR_READY =
+            Pattern.compile("^coordinator ready: cluster pekko://sluice@[^,]+:(\\d+), https? [^,]+:(\\d+)");
+    /** A worker's ready line (its id may hold spaces): its cluster port, then its shuffle port. */
+    private static final Pattern WORKER_READY =
+            Pattern.compile("^worker ready: .+ on \\S+:(\\d+) joined \\S+, shuffle \\S+:(\\d+), \\d+ slots$");
 
     private static String randomSecret() {
         byte[] bytes = new byte[16];
@@ -145,11 +151,6 @@ final class SluiceProcess implements AutoCloseable {
     /** The ports a coordinator took, as its ready line names them. */
     record CoordinatorPorts(int cluster, int http) {
     }
-
-    private static final Pattern COORDINATOR_READY =
-            Pattern.compile("^coordinator ready: cluster pekko://sluice@[^,]+:(\\d+), https? [^,]+:(\\d+)");
-    private static final Pattern WORKER_READY =
-            Pattern.compile("^worker ready: \\S+ on [^ ]+:(\\d+) joined .*, shuffle [^,]+:(\\d+),");
 
     /**
      * Starts {@code bin/sluice coordinator} on ports it chooses ({@code --port 0 --http-port 0}, so

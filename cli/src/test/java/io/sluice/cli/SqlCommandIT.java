@@ -176,4 +176,29 @@ class SqlCommandIT {
         assertThat(result.stdout()).isEmpty();
         assertThat(result.stderr()).contains("error: SLUICE_JIT must be auto, quick, lean or full: fastest");
     }
+
+    /**
+     * {@code SLUICE_JIT=lean}'s options reach the JVM, and none of them prints on stdout (HotSpot
+     * echoes each {@code -XX:CompileCommand} there unless {@code quiet} comes first), which a
+     * script's result shares. Other tests run C1 only, which turns lean off.
+     */
+    @Test
+    void leanJitOptionsReachTheJvmAndLeaveStdoutToTheResult() throws Exception {
+        SluiceProcess.Result result;
+        try (SluiceProcess p = SluiceProcess.start(data, "", java.util.Map.of("SLUICE_JIT", "lean",
+                "SLUICE_JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC"), "sql", "--local=1", "-e", "SELECT 1 AS x",
+                "--format", "csv")) {
+            result = p.await(RUN_TIMEOUT);
+        }
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        assertThat(result.stdout()).isEqualTo("x\n1\n");
+        try (SluiceProcess p = SluiceProcess.start(data, "", java.util.Map.of("SLUICE_JAVA_OPTS",
+                "-Xmx256m -XX:+PrintFlagsFinal"), "--version")) {
+            result = p.await(RUN_TIMEOUT);
+        }
+        assertThat(result.exitCode()).as(result.stderr()).isZero();
+        assertThat(result.stdout()).containsPattern("FreqInlineSize += 120 .*command line")
+                .containsPattern("InlineSmallCode += 1200 .*command line")
+                .containsPattern("Tier4InvocationThreshold += 50000 .*command line");
+    }
 }

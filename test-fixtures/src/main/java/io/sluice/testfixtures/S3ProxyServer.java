@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * An S3-compatible server on 127.0.0.1 for tests and benchmarks: S3Proxy's jar (Maven's
@@ -24,8 +26,8 @@ public final class S3ProxyServer implements AutoCloseable {
     /** The system property naming the jar; else it is looked up in the local Maven repository. */
     public static final String JAR_PROPERTY = "sluice.test.s3proxy.jar";
     public static final String REGION = "us-east-1";
-    /** Starts tried on a new port when the last one was taken before S3Proxy bound it. */
-    private static final int BIND_ATTEMPTS = 3;
+    /** The line Jetty logs once S3Proxy listens, naming the port it bound. */
+    private static final Pattern STARTED = Pattern.compile("Started ServerConnector@\\S*\\{[^}]*\\}\\{127\\.0\\.0\\.1:(\\d+)\\}");
 
     private final Process process;
     private final int port;
@@ -39,25 +41,14 @@ public final class S3ProxyServer implements AutoCloseable {
 
     /**
      * Starts a server over {@code baseDir} (created if missing); {@code identity} null for no
-     * authentication. Returns once it accepts connections (at most 60 s).
+     * authentication. Returns once it accepts connections (at most 60 s). It binds a port of its
+     * choosing (0), read from its log, so no other process can take the port between a choice and
+     * the bind.
      */
     public static S3ProxyServer start(Path baseDir, String identity, String credential) throws IOException {
         Files.createDirectories(baseDir);
-        // S3Proxy binds the port it is told: another process may take it after it was found free, so
-        // a start that could not bind it is tried again on another
-        for (int attempt = 1; ; attempt++) {
-            S3ProxyServer server = startOn(Ports.free(), baseDir, identity, credential, attempt < BIND_ATTEMPTS);
-            if (server != null) {
-                return server;
-            }
-        }
-    }
-
-    /** A started server on {@code port}, or null if it could not bind it and {@code mayRetry}. */
-    private static S3ProxyServer startOn(int port, Path baseDir, String identity, String credential, boolean mayRetry)
-            throws IOException {
         Map<String, String> properties = new TreeMap<>();
-        properties.put("s3proxy.endpoint", "http://127.0.0.1:" + port);
+        properties.put("s3proxy.endpoint", "http://127.0.0.1:0");
         properties.put("jclouds.provider", "filesystem");
         properties.put("jclouds.filesystem.basedir", baseDir.toAbsolutePath().toString());
         if (identity == null) {
@@ -68,38 +59,55 @@ public final class S3ProxyServer implements AutoCloseable {
             properties.put("s3proxy.credential", requireNonNull(credential, "credential is null"));
         }
         Path config = Files.createTempFile("s3proxy", ".properties");
-        StringBuilder text = new StringBuilder();
-        properties.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-        Files.writeString(config, text);
         Path log = Files.createTempFile("s3proxy", ".log");
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx512m");
-        command.add("-jar");
-        command.add(jar().toString());
-        command.add("--properties");
-        command.add(config.toString());
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        S3ProxyServer server = new S3ProxyServer(process, port, log);
+        Process process = null;
+        try {
+            StringBuilder text = new StringBuilder();
+            properties.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
+            Files.writeString(config, text);
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.add("-Xmx512m");
+            command.add("-jar");
+            command.add(jar().toString());
+            command.add("--properties");
+            command.add(config.toString());
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            S3ProxyServer server = new S3ProxyServer(process, awaitPort(process, log), log);
+            Files.deleteIfExists(config); // read at the start; the log stays for log()
+            return server;
+        } catch (IOException | RuntimeException e) {
+            if (process != null) {
+                stop(process);
+            }
+            Files.deleteIfExists(config);
+            Files.deleteIfExists(log);
+            throw e;
+        }
+    }
+
+    /** The port S3Proxy's Jetty connector names in its log once it listens; fails if it exits first or takes over 60 s. */
+    private static int awaitPort(Process process, Path log) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!server.accepting()) {
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                server.close();
-                String output = Files.readString(log);
-                if (mayRetry && output.contains("Address already in use")) {
-                    return null;
+        while (true) {
+            String output = Files.readString(log);
+            Matcher started = STARTED.matcher(output);
+            if (started.find()) {
+                int port = Integer.parseInt(started.group(1));
+                if (accepting(port)) {
+                    return port;
                 }
-                throw new IOException("S3Proxy did not start on port " + port + ": " + output);
+            }
+            if (!process.isAlive() || System.nanoTime() > deadline) {
+                throw new IOException("S3Proxy did not start: " + output);
             }
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                server.close();
                 throw new IOException("interrupted while starting S3Proxy", e);
             }
         }
-        return server;
     }
 
     /** The jar: {@value #JAR_PROPERTY}, else the local Maven repository's copy. */
@@ -114,7 +122,7 @@ public final class S3ProxyServer implements AutoCloseable {
         return jar;
     }
 
-    private boolean accepting() {
+    private static boolean accepting(int port) {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
             return true;
@@ -162,6 +170,10 @@ public final class S3ProxyServer implements AutoCloseable {
 
     @Override
     public void close() {
+        stop(process);
+    }
+
+    private static void stop(Process process) {
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
