@@ -165,6 +165,8 @@ class TwoNodeClusterTest {
     void workerRegistersAndRunsATaskOverKryo() throws Exception {
         Probe probe = new Probe();
         LogicalPlan plan = SamplePlans.samplePlan();
+        // a fixed port, as a coordinator's --port gives (it seeds itself through its own address);
+        // in this JVM the bind follows the choice at once, so another process rarely takes it between
         int port = Ports.free();
         ActorSystem<CoordinatorCommand> coordinatorSystem = start(coordinator(probe, Kryos.serialize(plan)),
                 NodeConfig.coordinator(HOST, port).withStableAfter(Duration.ofSeconds(2)));
