@@ -14,7 +14,7 @@ final class ConnectPortOption {
 
     /** Starts the endpoint unless turned off; null when off. The port is checked first. */
     ConnectServer start(CommandSpec spec, Coordinator coordinator, String host, String secret) {
-        Options.port(spec, "--connect-port", port, true);
+        Options.port(spec, "--connect-port", port);
         if (port == 0) {
             return null;
         }

@@ -67,8 +67,8 @@ final class CoordinatorCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Options.port(spec, "--port", port, true);
-        Options.port(spec, "--http-port", httpPort, true);
+        Options.port(spec, "--port", port);
+        Options.port(spec, "--http-port", httpPort);
         Options.within(spec, "--shuffle-partitions", CoordinatorSettingsDeclaration.SHUFFLE_PARTITIONS, shufflePartitions);
         SluiceConf conf = confOptions.load();
         conf.applySystemProperties();

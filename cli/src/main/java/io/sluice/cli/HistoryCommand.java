@@ -46,7 +46,7 @@ final class HistoryCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        Options.port(spec, "--http-port", httpPort, true);
+        Options.port(spec, "--http-port", httpPort);
         confOptions.load().applySystemProperties();
         httpTls.apply();
         String secret = AuthSecrets.required(insecure);

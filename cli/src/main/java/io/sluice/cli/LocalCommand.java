@@ -47,7 +47,7 @@ final class LocalCommand implements Callable<Integer> {
         eventLog.apply();
         httpTls.apply();
         Options.atLeast(spec, "--workers", workers, 1);
-        Options.port(spec, "--http-port", httpPort, true);
+        Options.port(spec, "--http-port", httpPort);
         LocalCluster cluster = LocalCluster.start(conf.localCluster(LocalCluster.Options.of(workers).withHttpPort(httpPort)));
         if (allowJobJars) {
             cluster.allowJobJars();

@@ -10,10 +10,10 @@ final class Options {
     private Options() {
     }
 
-    static int port(CommandSpec spec, String option, int value, boolean zeroAllowed) {
-        int min = zeroAllowed ? 0 : 1;
-        if (value < min || value > 65535) {
-            throw new ParameterException(spec.commandLine(), option + " must be between " + min + " and 65535: " + value);
+    /** A port option's value: 0 (a free port, which the command names once bound) to 65535. */
+    static int port(CommandSpec spec, String option, int value) {
+        if (value < 0 || value > 65535) {
+            throw new ParameterException(spec.commandLine(), option + " must be between 0 and 65535: " + value);
         }
         return value;
     }

@@ -69,8 +69,8 @@ final class WorkerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         confOptions.load().applySystemProperties();
-        Options.port(spec, "--port", port, true);
-        Options.port(spec, "--shuffle-port", shufflePort, true);
+        Options.port(spec, "--port", port);
+        Options.port(spec, "--shuffle-port", shufflePort);
         Options.atLeast(spec, "--slots", slots, 1);
         String secret = AuthSecrets.required(insecure);
         String workerId = id != null ? id : defaultId();
