@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -90,7 +91,8 @@ public final class S3ProxyServer implements AutoCloseable {
     private static int awaitPort(Process process, Path log) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
-            String output = Files.readString(log);
+            // ISO-8859-1 reads any bytes: a half-written character cannot fail the wait
+            String output = new String(Files.readAllBytes(log), StandardCharsets.ISO_8859_1);
             Matcher started = STARTED.matcher(output);
             if (started.find()) {
                 int port = Integer.parseInt(started.group(1));
