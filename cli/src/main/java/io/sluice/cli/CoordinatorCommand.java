@@ -25,11 +25,13 @@ final class CoordinatorCommand implements Callable<Integer> {
     String host;
 
     @Option(names = "--port", defaultValue = "7355", paramLabel = "PORT",
-            description = "Cluster port workers join; 0 takes a free one, named in the ready line (default: ${DEFAULT-VALUE}).")
+            description = "Cluster port workers join; 0 takes a free one, named in the ready line "
+                    + "(default: ${DEFAULT-VALUE}).")
     int port;
 
     @Option(names = "--http-port", defaultValue = "8080", paramLabel = "PORT",
-            description = "HTTP port for clients; 0 takes a free one, named in the ready line (default: ${DEFAULT-VALUE}).")
+            description = "HTTP port for clients; 0 takes a free one, named in the ready line "
+                    + "(default: ${DEFAULT-VALUE}).")
     int httpPort;
 
     @Option(names = "--shuffle-partitions", defaultValue = "0", paramLabel = "N",

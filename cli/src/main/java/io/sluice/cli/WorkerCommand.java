@@ -84,7 +84,8 @@ final class WorkerCommand implements Callable<Integer> {
         Node node = startAndRegister(settings, dir == null);
         Worker worker = node.worker();
         spec.commandLine().getErr().println("worker ready: " + workerId + " on " + new HostPort(host, worker.clusterPort())
-                + " joined " + coordinatorAddress + ", shuffle " + new HostPort(host, worker.shuffleServer().port()) + ", " + slots + " slots");
+                + " joined " + coordinatorAddress + ", shuffle " + new HostPort(host, worker.shuffleServer().port())
+                + ", " + slots + " slots");
         if (Foreground.run(node, worker::awaitTermination)) {
             throw new SluiceException("worker " + workerId + " left the cluster (was the coordinator at "
                     + coordinator + " stopped?)");

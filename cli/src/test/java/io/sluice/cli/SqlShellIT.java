@@ -134,7 +134,8 @@ class SqlShellIT {
     void remoteShellCancelsOnTheCoordinator() throws Exception {
         try (SluiceProcess coordinator = SluiceProcess.startCoordinator(dir, START_TIMEOUT);
                 SluiceProcess worker = startWorker(coordinator.coordinatorPorts().cluster())) {
-            startShell("remote", dir.resolve("remote-history"), "--coordinator 127.0.0.1:" + coordinator.coordinatorPorts().http());
+            int httpPort = coordinator.coordinatorPorts().http();
+            startShell("remote", dir.resolve("remote-history"), "--coordinator 127.0.0.1:" + httpPort);
             type("remote", "CREATE EXTERNAL TABLE shell_numbers STORED AS PARQUET LOCATION '" + dir.resolve("numbers") + "';");
             awaitPrompts("remote", 2);
             type("remote", LONG_QUERY);

@@ -21,6 +21,7 @@ import io.sluice.shuffle.ShuffleServer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -85,10 +86,10 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     /** Cancel flags of the tasks queued or running here, by task id. */
     private final Map<String, AtomicBoolean> cancelFlags = new HashMap<>();
     /** Shuffles already deleted, so that a late task's output is deleted too (the newest kept). */
-    private final java.util.LinkedHashSet<String> removedShuffles = new java.util.LinkedHashSet<>();
+    private final LinkedHashSet<String> removedShuffles = new LinkedHashSet<>();
     private static final int REMEMBERED_REMOVALS = 10_000;
     /** Tasks cancelled before they arrived (at most {@link #REMEMBERED_REMOVALS}, the oldest forgotten first). */
-    private final java.util.LinkedHashSet<String> cancelledBeforeArrival = new java.util.LinkedHashSet<>();
+    private final LinkedHashSet<String> cancelledBeforeArrival = new LinkedHashSet<>();
 
     static Behavior<WorkerCommand> create(WorkerSettings settings, int shufflePort, TaskRunner runner,
             ExecutorService slots, ShuffleServer shuffleServer, ShuffleClient shuffleClient,
@@ -321,7 +322,7 @@ final class WorkerActor extends AbstractBehavior<WorkerCommand> {
     }
 
     /** Adds {@code id} to {@code ids}, forgetting the oldest beyond {@link #REMEMBERED_REMOVALS}. */
-    private static void remember(java.util.LinkedHashSet<String> ids, String id) {
+    private static void remember(LinkedHashSet<String> ids, String id) {
         ids.add(id);
         if (ids.size() > REMEMBERED_REMOVALS) {
             ids.remove(ids.iterator().next());

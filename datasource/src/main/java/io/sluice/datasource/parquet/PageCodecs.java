@@ -17,9 +17,9 @@ import org.xerial.snappy.Snappy;
  * The codecs one open Parquet reader decompresses its pages with. Snappy pages (what DuckDB, Spark
  * and Sluice write by default) are decompressed by snappy-java from the column chunk's bytes
  * straight into the scan's array of the column ({@link PageArrays}), reused from page to page and
- * row group to row group, when the page is read ({@link SnappyPage}): parquet-hadoop's own path copied them into a direct buffer it allocated
- * afresh for each reader, decompressed into another, and copied that into a new array for each
- * page through a stream. Every other codec goes through {@code delegate}, as before.
+ * row group to row group, when the page is read ({@link SnappyPage}): parquet-hadoop's own path
+ * copied them into a direct buffer it allocated afresh for each reader, decompressed into another,
+ * and copied that into a new array for each page through a stream. Every other codec goes through {@code delegate}, as before.
  */
 final class PageCodecs implements CompressionCodecFactory {
     private final CompressionCodecFactory delegate;
